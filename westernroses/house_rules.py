@@ -1,0 +1,150 @@
+"""House rules: every number or choice the rulings make, as a named setting with its default.
+
+The source rulebooks contradict themselves in places; the project's default rulings are listed
+in ``docs/rulings.md``. A GM may change any of these per campaign. The engine never reads a
+constant where a house rule exists: it takes a :class:`HouseRules` (the defaults when none is
+given) and results record the values that affected them (:meth:`HouseRules.changed`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class HouseRule:
+    """Metadata for one setting, shown to GMs in the campaign settings page."""
+
+    name: str
+    label: str
+    help: str
+    minimum: int
+    maximum: int
+
+
+@dataclass(frozen=True, slots=True)
+class HouseRules:
+    """The Western Roses house rules of one campaign. Defaults are the project's rulings."""
+
+    # Ruling 1: dice pool = floor(stat / divisor), at least ``min_dice``.
+    stat_per_die: int = 3
+    min_dice: int = 1
+    # Ruling 2: criticals are the top / bottom ``critical_band`` totals the dice can roll; a
+    # critical success still fails when the target exceeds the total by this much or more.
+    critical_band: int = 3
+    critical_fail_margin: int = 10
+    # Ruling 4: physical damage = weapon dice + ceil-free floor(PWR / divisor); danmaku dice =
+    # floor(INT / divisor).
+    physical_damage_pwr_divisor: int = 2
+    danmaku_int_per_die: int = 3
+    # Ruling 5: AOE cost + multiplier × the target-skill cost when more than one target is taken.
+    aoe_targets_multiplier: int = 2
+    # Ruling 6: element costs.
+    element_cost_same_cycle: int = 40
+    element_cost_other_cycle: int = 80
+    # Ruling 7: minimum card cost, bomb multiplier, Magic Missile's Efficiency and its floor.
+    spellcard_min_cost: int = 20
+    bomb_multiplier: int = 2
+    efficiency_discount: int = 10
+    efficiency_floor: int = 10
+    # Ruling 8: spell power at the start of a battle, its cap, and Options.
+    starting_spell_power: int = 50
+    spell_power_cap: int = 400
+    option_spell_power_step: int = 100
+    option_max_bonus: int = 4
+    # Turn tracking (issue 5/6): minutes a player's turn may wait before a reminder.
+    turn_reminder_minutes: int = 60
+
+    def to_dict(self) -> dict[str, int]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any] | None) -> HouseRules:
+        """Build from stored settings, ignoring unknown keys; raises ValueError per bad field."""
+        if not data:
+            return cls()
+        known = {f.name for f in fields(cls)}
+        values: dict[str, int] = {}
+        errors: dict[str, str] = {}
+        for key, value in data.items():
+            if key not in known:
+                continue
+            meta = HOUSE_RULES_META[key]
+            if isinstance(value, bool) or not isinstance(value, int):
+                errors[key] = "must be a whole number"
+            elif not meta.minimum <= value <= meta.maximum:
+                errors[key] = f"must be between {meta.minimum} and {meta.maximum}"
+            else:
+                values[key] = value
+        if errors:
+            raise HouseRuleError(errors)
+        return cls(**values)
+
+    def changed(self) -> dict[str, int]:
+        """Settings that differ from the defaults, to record with a result they affected."""
+        default = HouseRules()
+        return {
+            f.name: getattr(self, f.name)
+            for f in fields(self)
+            if getattr(self, f.name) != getattr(default, f.name)
+        }
+
+
+class HouseRuleError(ValueError):
+    """One or more house-rule values are out of range; ``errors`` maps field to message."""
+
+    def __init__(self, errors: dict[str, str]) -> None:
+        super().__init__("; ".join(f"{k}: {v}" for k, v in errors.items()))
+        self.errors = errors
+
+
+HOUSE_RULES_META: dict[str, HouseRule] = {
+    rule.name: rule
+    for rule in (
+        HouseRule(
+            "stat_per_die", "Stat points per die", "Dice pool = stat ÷ this, rounded down.", 1, 10
+        ),
+        HouseRule("min_dice", "Minimum dice", "Every check rolls at least this many dice.", 0, 10),
+        HouseRule(
+            "critical_band", "Critical band", "Top/bottom this many totals are criticals.", 0, 10
+        ),
+        HouseRule(
+            "critical_fail_margin",
+            "Critical success limit",
+            "A critical success fails when the target beats the total by this much or more.",
+            1,
+            100,
+        ),
+        HouseRule(
+            "physical_damage_pwr_divisor",
+            "PWR divisor for physical damage",
+            "Physical damage = weapon dice + PWR ÷ this (rounded down).",
+            1,
+            10,
+        ),
+        HouseRule(
+            "danmaku_int_per_die", "INT per danmaku die", "Danmaku dice = INT ÷ this.", 1, 10
+        ),
+        HouseRule(
+            "aoe_targets_multiplier",
+            "AOE + targets multiplier",
+            "An AOE card with several targets pays this × the target cost.",
+            1,
+            10,
+        ),
+        HouseRule("element_cost_same_cycle", "Element cost, same cycle", "", 0, 400),
+        HouseRule("element_cost_other_cycle", "Element cost, other cycle", "", 0, 400),
+        HouseRule("spellcard_min_cost", "Minimum spellcard cost", "", 0, 400),
+        HouseRule("bomb_multiplier", "Bomb cost multiplier", "", 1, 10),
+        HouseRule("efficiency_discount", "Efficiency discount", "Magic Missile's saving.", 0, 100),
+        HouseRule("efficiency_floor", "Efficiency floor", "Efficiency never goes below.", 0, 100),
+        HouseRule("starting_spell_power", "Starting spell power", "", 0, 400),
+        HouseRule("spell_power_cap", "Spell power cap", "", 1, 10000),
+        HouseRule("option_spell_power_step", "Spell power per Option", "", 1, 1000),
+        HouseRule("option_max_bonus", "Maximum Option bonus", "", 0, 20),
+        HouseRule("turn_reminder_minutes", "Turn reminder delay (minutes)", "", 1, 10080),
+    )
+}
+
+DEFAULT_HOUSE_RULES = HouseRules()
