@@ -1,0 +1,291 @@
+"""Exact odds for rolls, checks and versus checks.
+
+Why exact: the GM screen shows "chance to lift the boulder" and the tests compare it with the
+live engine, so the numbers must be the rulebook's, not a simulation's. Everything here counts
+outcomes with Python ints (n d6 have 6**n equally likely ordered results) and returns
+:class:`~fractions.Fraction`; floats appear only in ``to_dict`` for display. The totals are
+judged by the same :func:`westernroses.checks.judge` / :func:`~westernroses.checks.versus_rank`
+as live checks, so odds and results can never disagree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+
+from westernroses.checks import (
+    CHECK_RULES,
+    AllFail,
+    Outcome,
+    judge,
+    versus_rank,
+)
+from westernroses.dice import MAX_DICE, DiceExpression, parse
+from westernroses.house_rules import DEFAULT_HOUSE_RULES, HouseRules
+
+
+def _display(value: Fraction) -> dict[str, Any]:
+    """Exact "num/den" for storage and comparison, a rounded percentage for people."""
+    return {
+        "exact": f"{value.numerator}/{value.denominator}",
+        "percent": round(float(value) * 100, 2),
+    }
+
+
+def _rules_record(rules: HouseRules) -> dict[str, int]:
+    return {name: value for name, value in rules.changed().items() if name in CHECK_RULES}
+
+
+# --------------------------------------------------------------------------- distributions
+
+
+@lru_cache(maxsize=MAX_DICE + 1)
+def _distribution(n: int) -> tuple[int, ...]:
+    if n == 0:
+        return (1,)
+    previous = _distribution(n - 1)
+    # Adding a die: new[k] = previous[k-5] + ... + previous[k], via prefix sums.
+    prefix = [0]
+    for count in previous:
+        prefix.append(prefix[-1] + count)
+    size = len(previous)
+    return tuple(prefix[min(k, size - 1) + 1] - prefix[max(k - 5, 0)] for k in range(size + 5))
+
+
+def dice_distribution(n: int) -> tuple[int, ...]:
+    """Counts of each total of ``n`` d6: item ``k`` is how many of the ``6**n`` ordered rolls
+    total ``n + k`` (so the tuple runs from the minimum ``n`` to the maximum ``6n``).
+
+    Cached: 100d6 is built once from 99d6 and so on, a few milliseconds in all.
+    """
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise TypeError(f"n must be an int, not {type(n).__name__}")
+    if not 0 <= n <= MAX_DICE:
+        raise ValueError(f"n must be between 0 and {MAX_DICE}, got {n}")
+    return _distribution(n)
+
+
+#: What :func:`total_distribution` accepts: an expression, notation, (dice, modifier) or
+#: (dice, modifier, multiplier).
+RollSpec = DiceExpression | str | tuple[int, int] | tuple[int, int, int]
+
+
+def _expression(spec: RollSpec) -> DiceExpression:
+    if isinstance(spec, DiceExpression):
+        return spec
+    if isinstance(spec, str):
+        return parse(spec)
+    if len(spec) == 2:
+        return DiceExpression(spec[0], spec[1])
+    return DiceExpression(spec[0], spec[1], spec[2])
+
+
+def total_distribution(spec: RollSpec) -> dict[int, Fraction]:
+    """Probability of each total of a roll, ascending. ``spec`` is an expression, notation, or
+    ``(dice, modifier[, multiplier])``. Totals a roll cannot make are absent (e.g. odd totals
+    of ``3dX2``)."""
+    expression = _expression(spec)
+    counts = dice_distribution(expression.dice)
+    outcomes = 6**expression.dice
+    return {
+        expression.multiplier * (expression.dice + k) + expression.modifier: Fraction(c, outcomes)
+        for k, c in enumerate(counts)
+    }
+
+
+# --------------------------------------------------------------------------- checks
+
+
+@dataclass(frozen=True, slots=True)
+class CheckOdds:
+    """Exact chance of each :class:`~westernroses.checks.Outcome`; the four add up to 1."""
+
+    dice: int
+    modifier: int
+    target: int
+    critical_success: Fraction
+    success: Fraction
+    failure: Fraction
+    critical_failure: Fraction
+    rules: HouseRules = field(default=DEFAULT_HOUSE_RULES, repr=False)
+    lucky: bool = False
+
+    @property
+    def any_success(self) -> Fraction:
+        return self.critical_success + self.success
+
+    @property
+    def any_failure(self) -> Fraction:
+        return self.failure + self.critical_failure
+
+    def of(self, outcome: Outcome) -> Fraction:
+        return {
+            Outcome.CRITICAL_SUCCESS: self.critical_success,
+            Outcome.SUCCESS: self.success,
+            Outcome.FAILURE: self.failure,
+            Outcome.CRITICAL_FAILURE: self.critical_failure,
+        }[outcome]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "dice": self.dice,
+            "modifier": self.modifier,
+            "target": self.target,
+            "lucky": self.lucky,
+            "critical_success": _display(self.critical_success),
+            "success": _display(self.success),
+            "failure": _display(self.failure),
+            "critical_failure": _display(self.critical_failure),
+            "any_success": _display(self.any_success),
+            "any_failure": _display(self.any_failure),
+            "house_rules": _rules_record(self.rules),
+        }
+
+
+def _outcome_counts(
+    dice: int, modifier: int, target: int, rules: HouseRules
+) -> dict[Outcome, Fraction]:
+    counts = dict.fromkeys(Outcome, 0)
+    for k, count in enumerate(dice_distribution(dice)):
+        outcome = judge(dice + k, dice, modifier, target, rules).outcome
+        if outcome is None:  # pragma: no cover - a target always gives an outcome
+            raise ValueError("check odds need a target")
+        counts[outcome] += count
+    outcomes = 6**dice
+    return {outcome: Fraction(count, outcomes) for outcome, count in counts.items()}
+
+
+def check_odds(
+    dice: int, modifier: int, target: int, rules: HouseRules = DEFAULT_HOUSE_RULES
+) -> CheckOdds:
+    """Exact odds of a check of ``dice`` d6 + ``modifier`` against ``target``."""
+    p = _outcome_counts(dice, modifier, target, rules)
+    return CheckOdds(
+        dice,
+        modifier,
+        target,
+        critical_success=p[Outcome.CRITICAL_SUCCESS],
+        success=p[Outcome.SUCCESS],
+        failure=p[Outcome.FAILURE],
+        critical_failure=p[Outcome.CRITICAL_FAILURE],
+        rules=rules,
+    )
+
+
+def reroll_odds(
+    dice: int, modifier: int, target: int, rules: HouseRules = DEFAULT_HOUSE_RULES
+) -> CheckOdds:
+    """Odds with Lucky used on any failed roll (the re-roll must be kept, so re-rolling a
+    success can only hurt): P'(o) = P(o)·[o succeeded] + P(failed)·P(o)."""
+    p = _outcome_counts(dice, modifier, target, rules)
+    failed = p[Outcome.FAILURE] + p[Outcome.CRITICAL_FAILURE]
+    q = {o: (p[o] if o.succeeded else 0) + failed * p[o] for o in Outcome}
+    return CheckOdds(
+        dice,
+        modifier,
+        target,
+        critical_success=q[Outcome.CRITICAL_SUCCESS],
+        success=q[Outcome.SUCCESS],
+        failure=q[Outcome.FAILURE],
+        critical_failure=q[Outcome.CRITICAL_FAILURE],
+        rules=rules,
+        lucky=True,
+    )
+
+
+# --------------------------------------------------------------------------- versus
+
+
+@dataclass(frozen=True, slots=True)
+class VersusOdds:
+    """Exact chances of a two-sided versus; ``a_wins + b_wins + no_winner == 1``.
+
+    ``tie_break`` is the chance the first roll ties and needs re-rolls (already folded into
+    the wins). ``no_winner`` is everyone failing under ``NO_WINNER``, or a tie between two
+    sides that roll no dice (nothing can break it).
+    """
+
+    a_wins: Fraction
+    b_wins: Fraction
+    no_winner: Fraction
+    tie_break: Fraction
+    target: int | None
+    all_fail: AllFail
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "target": self.target,
+            "all_fail": str(self.all_fail),
+            "a_wins": _display(self.a_wins),
+            "b_wins": _display(self.b_wins),
+            "no_winner": _display(self.no_winner),
+            "tie_break": _display(self.tie_break),
+        }
+
+
+def _rank_counts(
+    dice: int, modifier: int, target: int | None, rules: HouseRules, all_fail: AllFail
+) -> tuple[Mapping[tuple[int, int], int], int]:
+    """Counts of each versus rank of one side, and of rolls that cannot win."""
+    ranked: dict[tuple[int, int], int] = {}
+    cannot_win = 0
+    for k, count in enumerate(dice_distribution(dice)):
+        key = versus_rank(judge(dice + k, dice, modifier, target, rules), all_fail)
+        if key is None:
+            cannot_win += count
+        else:
+            ranked[key] = ranked.get(key, 0) + count
+    return ranked, cannot_win
+
+
+def _compare(
+    a: tuple[Mapping[tuple[int, int], int], int], b: tuple[Mapping[tuple[int, int], int], int]
+) -> tuple[int, int, int]:
+    """(A ahead, B ahead, tied leaders) as counts of the joint ordered rolls; one sweep."""
+    (a_ranked, a_below), (b_ranked, b_below) = a, b
+    a_ahead = b_ahead = tied = 0
+    for key in sorted(a_ranked.keys() | b_ranked.keys()):
+        ca, cb = a_ranked.get(key, 0), b_ranked.get(key, 0)
+        a_ahead += ca * b_below
+        b_ahead += cb * a_below
+        tied += ca * cb
+        a_below += ca
+        b_below += cb
+    return a_ahead, b_ahead, tied
+
+
+def versus_odds(
+    a_dice: int,
+    a_mod: int,
+    b_dice: int,
+    b_mod: int,
+    target: int | None = None,
+    rules: HouseRules = DEFAULT_HOUSE_RULES,
+    all_fail: AllFail = AllFail.NO_WINNER,
+) -> VersusOdds:
+    """Exact odds that A or B wins :func:`westernroses.checks.versus`, tie re-rolls included.
+
+    A tie between the leaders is re-rolled without a target until broken, so it splits as a
+    no-target versus does: P(A wins the tie-break) = P(A > B) / (1 − P(A = B)).
+    """
+    outcomes = 6 ** (a_dice + b_dice)
+    a = _rank_counts(a_dice, a_mod, target, rules, all_fail)
+    b = _rank_counts(b_dice, b_mod, target, rules, all_fail)
+    a_ahead, b_ahead, tied = _compare(a, b)
+    tie = Fraction(tied, outcomes)
+    a_wins, b_wins = Fraction(a_ahead, outcomes), Fraction(b_ahead, outcomes)
+    nobody = Fraction(a[1] * b[1], outcomes)
+    if tied:
+        tb_a, tb_b, _ = _compare(
+            _rank_counts(a_dice, a_mod, None, rules, all_fail),
+            _rank_counts(b_dice, b_mod, None, rules, all_fail),
+        )
+        if tb_a + tb_b:
+            a_wins += tie * Fraction(tb_a, tb_a + tb_b)
+            b_wins += tie * Fraction(tb_b, tb_a + tb_b)
+        else:  # neither side rolls dice: the tie can never break
+            nobody += tie
+    return VersusOdds(a_wins, b_wins, nobody, tie, target, all_fail)
