@@ -1,0 +1,86 @@
+# Western Roses. `make run` serves the app on the embedded default (SQLite, eager Celery) with
+# demo data; `make test` runs the whole suite against real PostgreSQL and Redis.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+PY := $(BIN)/python
+HOST ?= 127.0.0.1
+PORT ?= 8000
+TEST_DATABASE_URL ?= $(or $(DATABASE_URL),postgres://postgres@127.0.0.1:5432/test)
+TEST_REDIS_URL ?= $(or $(REDIS_URL),redis://127.0.0.1:6379/0)
+
+.PHONY: run run-full test test-fast lint format typecheck bench venv deps dev-deps browser services-check demo clean
+
+$(BIN)/activate:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+
+venv: $(BIN)/activate
+
+$(VENV)/.deps: requirements.txt | $(BIN)/activate
+	$(BIN)/pip install --quiet -r requirements.txt
+	touch $@
+
+$(VENV)/.dev-deps: requirements.txt requirements-dev.txt | $(BIN)/activate
+	$(BIN)/pip install --quiet -r requirements-dev.txt
+	touch $@ $(VENV)/.deps
+
+deps: $(VENV)/.deps
+dev-deps: $(VENV)/.dev-deps
+
+## run: set up and serve the app on SQLite with demo data at http://$(HOST):$(PORT)
+run: deps
+	env -u DATABASE_URL -u REDIS_URL $(PY) manage.py migrate --noinput
+	env -u DATABASE_URL -u REDIS_URL $(PY) manage.py seed_demo
+	env -u DATABASE_URL -u REDIS_URL $(PY) manage.py runserver $(HOST):$(PORT)
+
+## run-full: PostgreSQL + Redis + a Celery worker and beat (DATABASE_URL/REDIS_URL or the local defaults)
+run-full: deps
+	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(PY) manage.py migrate --noinput
+	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(PY) manage.py seed_demo
+	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(PY) -m config.run_full --host $(HOST) --port $(PORT)
+
+## browser: Debian's chromium for the browser tests (installed when missing and we are root)
+browser:
+	@if [ ! -x /usr/bin/chromium ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "Installing Debian's chromium for the browser tests..."; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  else \
+	    echo "ERROR: /usr/bin/chromium is missing; install it with: sudo apt-get install chromium" >&2; exit 1; \
+	  fi; \
+	fi
+
+## services-check: fail loudly when PostgreSQL or Redis cannot be reached
+services-check: dev-deps
+	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(PY) -m config.services_check
+
+## test: install test dependencies and run the whole suite against PostgreSQL and Redis
+test: dev-deps browser services-check
+	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(BIN)/pytest -n 2 --dist loadgroup $(PYTEST_ARGS)
+
+## test-fast: the engine tests only (no database needed)
+test-fast: dev-deps
+	$(BIN)/pytest tests/engine -q $(PYTEST_ARGS)
+
+lint: dev-deps
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: dev-deps
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+typecheck: dev-deps
+	$(BIN)/mypy westernroses minigames/engines
+
+## bench: benchmarks, each printing a ratio against a baseline measured in the same run
+bench: dev-deps services-check
+	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(PY) -m tests.bench
+
+demo: deps
+	$(PY) manage.py seed_demo
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache staticfiles

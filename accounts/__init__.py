@@ -1,0 +1,1 @@
+"""User accounts: the custom user model, sign-up, and per-user preferences."""

@@ -1,0 +1,17 @@
+"""The user model. A custom model from the first migration so fields can be added later."""
+
+from django.contrib.auth.models import AbstractUser
+from django.db import models
+
+
+class User(AbstractUser):
+    """A player or game master. Roles are per campaign (see ``campaign.Membership``)."""
+
+    display_name = models.CharField(max_length=60, blank=True)
+
+    def __str__(self) -> str:
+        return self.display_name or self.username
+
+    @property
+    def shown_name(self) -> str:
+        return self.display_name or self.username

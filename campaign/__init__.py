@@ -1,0 +1,1 @@
+"""Campaigns: membership and roles, the one permission layer, the roll log, dashboards."""

@@ -1,0 +1,148 @@
+"""REST API for campaigns, the roll log, rolling and exact odds.
+
+Every lookup goes through :mod:`campaign.permissions`: a campaign the caller is not in answers
+404, exactly like the pages.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import mixins, permissions, status, viewsets
+from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.decorators import action
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from . import selectors, services
+from .models import Campaign, Roll
+from .permissions import access_for, campaign_for
+from .serializers import (
+    CampaignSerializer,
+    DiceInputSerializer,
+    MemberSerializer,
+    OddsSerializer,
+    RollInputSerializer,
+    RollSerializer,
+)
+
+
+class ObtainTokenView(ObtainAuthToken):
+    """Exchange a username and password for an API token (``Authorization: Token <key>``)."""
+
+
+class CampaignViewSet(
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.CreateModelMixin,
+    viewsets.GenericViewSet,
+):
+    """Campaigns you are a member of. Creating one makes you its GM."""
+
+    serializer_class = CampaignSerializer
+
+    def get_queryset(self) -> QuerySet[Campaign]:
+        return selectors.campaigns_for_user(self.request.user).order_by("name", "pk")
+
+    def perform_create(self, serializer: Any) -> None:
+        campaign = services.campaign_create(
+            name=serializer.validated_data["name"],
+            description=serializer.validated_data.get("description", ""),
+            gm=self.request.user,
+        )
+        campaign.my_role = "gm"
+        serializer.instance = campaign
+
+    @extend_schema(responses=MemberSerializer(many=True))
+    @action(detail=True)
+    def members(self, request: Request, pk: str | None = None) -> Response:
+        campaign, _ = campaign_for(request.user, pk or "")
+        return Response(MemberSerializer(selectors.campaign_members(campaign), many=True).data)
+
+
+class RollViewSet(
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    viewsets.GenericViewSet,
+):
+    """The roll log, and rolling. ``?campaign=ID`` lists a campaign's log; without it, yours."""
+
+    serializer_class = RollSerializer
+
+    def get_queryset(self) -> QuerySet[Roll]:
+        campaign_id = self.request.query_params.get("campaign")
+        if campaign_id:
+            _, access = campaign_for(self.request.user, campaign_id)
+            return selectors.rolls_visible_to(access)
+        if self.action == "retrieve":
+            return Roll.objects.select_related("user")
+        return selectors.personal_rolls(self.request.user)
+
+    def get_object(self) -> Roll:
+        roll = super().get_object()
+        from django.http import Http404
+
+        if roll.campaign_id is None:
+            if roll.user_id != self.request.user.pk:
+                raise Http404
+        elif not access_for(self.request.user, roll.campaign_id).can_see_roll(roll):
+            raise Http404
+        return roll
+
+    @extend_schema(
+        parameters=[OpenApiParameter("campaign", int, description="A campaign's roll log")]
+    )
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().list(request, *args, **kwargs)
+
+    @extend_schema(request=RollInputSerializer, responses={201: RollSerializer})
+    def create(self, request: Request) -> Response:
+        """Roll dice (notation, or a stat's pool) against an optional target and log it."""
+        campaign = None
+        rules = None
+        campaign_id = request.data.get("campaign") if hasattr(request.data, "get") else None
+        if campaign_id not in (None, ""):
+            campaign, _ = campaign_for(request.user, campaign_id)
+            rules = campaign.rules()
+        serializer = RollInputSerializer(data=request.data, context={"rules": rules})
+        serializer.is_valid(raise_exception=True)
+        roll = services.roll_make(
+            user=request.user,
+            dice=serializer.dice_request,
+            campaign=campaign,
+            label=serializer.validated_data.get("label", ""),
+            secret=serializer.validated_data.get("secret", False) and campaign is not None,
+        )
+        return Response(RollSerializer(roll).data, status=status.HTTP_201_CREATED)
+
+
+class ProbabilityView(APIView):
+    """Exact odds of a roll: the distribution of totals and, with a target, the chances of
+    success, critical success and critical failure, as exact fractions and percentages."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("notation", str, description="Dice notation, e.g. 4d+2"),
+            OpenApiParameter("stat", int, description="A stat value instead of notation"),
+            OpenApiParameter("modifier", int),
+            OpenApiParameter("target", int, description="Beat this total to succeed"),
+            OpenApiParameter("campaign", int, description="Use this campaign's house rules"),
+        ],
+        responses=OddsSerializer,
+    )
+    def get(self, request: Request) -> Response:
+        rules = None
+        campaign_id = request.query_params.get("campaign")
+        if campaign_id:
+            campaign, _ = campaign_for(request.user, campaign_id)
+            rules = campaign.rules()
+        serializer = DiceInputSerializer(data=request.query_params, context={"rules": rules})
+        serializer.is_valid(raise_exception=True)
+        odds = services.odds_for(serializer.dice_request)
+        odds.pop("chart_svg", None)
+        return Response(odds)

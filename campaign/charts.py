@@ -1,0 +1,82 @@
+"""Server-rendered SVG charts: the dice distribution with success and critical bands coloured.
+
+Rendered on the server so the page works without JavaScript and without any chart library.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from django.utils.html import escape
+
+if TYPE_CHECKING:
+    from westernroses.dice import DiceExpression
+    from westernroses.house_rules import HouseRules
+
+WIDTH = 600
+HEIGHT = 220
+PAD_BOTTOM = 24
+PAD_TOP = 8
+
+
+def _band(expr: DiceExpression, total: int, rules: HouseRules) -> str:
+    """Which critical band a total's dice fall in (bands are on the dice alone, ruling 2)."""
+    if expr.dice == 0 or rules.critical_band == 0:
+        return ""
+    dice_total = (total - expr.modifier) // expr.multiplier
+    if dice_total > 6 * expr.dice - rules.critical_band:
+        return "crit-success"
+    if dice_total < expr.dice + rules.critical_band:
+        return "crit-failure"
+    return ""
+
+
+def distribution_svg(
+    expr: DiceExpression,
+    distribution: dict[int, Fraction],
+    target: int | None,
+    rules: HouseRules,
+) -> str:
+    """A bar per possible total; successes green, critical bands gold/red, a target line."""
+    if not distribution:
+        return ""
+    totals = sorted(distribution)
+    peak = max(distribution.values())
+    bar_w = WIDTH / len(totals)
+    plot_h = HEIGHT - PAD_BOTTOM - PAD_TOP
+    label_every = max(1, len(totals) // 15)
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
+        f'aria-hidden="true" data-bars="{len(totals)}">'
+    ]
+    for i, total in enumerate(totals):
+        p = distribution[total]
+        h = float(p / peak) * plot_h if peak else 0
+        x = i * bar_w
+        y = PAD_TOP + plot_h - h
+        classes = ["bar"]
+        band = _band(expr, total, rules)
+        if band:
+            classes.append(band)
+        elif target is not None and total > target:
+            classes.append("success")
+        title = escape(f"{total}: {float(p) * 100:.3f}% ({p.numerator}/{p.denominator})")
+        parts.append(
+            f'<rect class="{" ".join(classes)}" x="{x:.2f}" y="{y:.2f}" '
+            f'width="{max(bar_w - 1, 0.5):.2f}" height="{h:.2f}" data-total="{total}">'
+            f"<title>{title}</title></rect>"
+        )
+        if i % label_every == 0:
+            parts.append(
+                f'<text x="{x + bar_w / 2:.2f}" y="{HEIGHT - 8}" '
+                f'text-anchor="middle">{total}</text>'
+            )
+    if target is not None and totals[0] <= target <= totals[-1]:
+        x = (totals.index(target) + 1) * bar_w
+        parts.append(
+            f'<line x1="{x:.2f}" y1="{PAD_TOP}" x2="{x:.2f}" y2="{PAD_TOP + plot_h}" '
+            'stroke="#24161a" stroke-dasharray="4 3"/>'
+        )
+    parts.append("</svg>")
+    return "".join(parts)

@@ -1,0 +1,69 @@
+"""Forms for campaign pages. Validation of dice input is the engine's (parse errors name the
+position); forms only translate it into field errors."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib.auth import get_user_model
+
+from .models import Campaign, Role
+from .services import DiceRequest, DiceRequestError, dice_request_from
+
+
+class CampaignForm(forms.ModelForm):
+    class Meta:
+        model = Campaign
+        fields = ("name", "description")
+        widgets = {"description": forms.Textarea(attrs={"rows": 4})}
+
+
+class AddMemberForm(forms.Form):
+    username = forms.CharField(max_length=150)
+    role = forms.ChoiceField(choices=Role.choices, initial=Role.PLAYER)
+
+    def clean_username(self) -> Any:
+        username = self.cleaned_data["username"]
+        try:
+            return get_user_model().objects.get(username=username)
+        except get_user_model().DoesNotExist:
+            raise forms.ValidationError(f"No user called “{username}”.") from None
+
+
+class DiceForm(forms.Form):
+    """Either dice notation, or a stat value whose pool the rules give, plus a modifier."""
+
+    notation = forms.CharField(
+        max_length=60, required=False, help_text="e.g. 4d+2, 3d6, 2x(3d+1), 3dX2"
+    )
+    stat = forms.IntegerField(
+        required=False, min_value=0, max_value=300, help_text="A stat value: rolls stat ÷ 3 dice."
+    )
+    modifier = forms.IntegerField(required=False, min_value=-1000, max_value=1000, initial=0)
+    target = forms.IntegerField(
+        required=False, min_value=-1000, max_value=2000, help_text="Beat this number to succeed."
+    )
+    label = forms.CharField(max_length=120, required=False)
+    secret = forms.BooleanField(required=False, help_text="Only you and the GMs see it.")
+
+    def __init__(self, *args: Any, rules: Any = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.rules = rules
+        self.dice_request: DiceRequest | None = None
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if self.errors:
+            return data
+        try:
+            self.dice_request = dice_request_from(
+                notation=data.get("notation") or "",
+                stat=data.get("stat"),
+                modifier=data.get("modifier") or 0,
+                target=data.get("target"),
+                rules=self.rules,
+            )
+        except DiceRequestError as exc:
+            self.add_error(exc.field, str(exc))
+        return data

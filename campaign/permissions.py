@@ -1,0 +1,118 @@
+"""The one permission layer: who may see and change what in a campaign.
+
+Views, API views, templates and services all ask :func:`access_for` and the
+:class:`CampaignAccess` it returns; nothing else decides permissions. The policy:
+
+* outsiders (not members) may not learn a campaign exists: lookups answer 404;
+* members read what is public (members, the roll log, public sheets);
+* players act for their own things (``owner_id`` is theirs);
+* GMs manage the campaign and may act for everything in it.
+
+Secret things (a player's private notes, hands, secret rolls) are readable only by their
+owner and the campaign's GMs: :meth:`CampaignAccess.can_see_private`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from django.http import Http404
+
+from .models import Campaign, Membership, Role
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser
+
+    from accounts.models import User
+
+
+@dataclass(frozen=True, slots=True)
+class CampaignAccess:
+    """What one user may do in one campaign."""
+
+    campaign_id: int
+    user_id: int | None
+    role: str | None
+
+    @property
+    def is_member(self) -> bool:
+        return self.role is not None
+
+    @property
+    def is_gm(self) -> bool:
+        return self.role == Role.GM
+
+    @property
+    def is_player(self) -> bool:
+        return self.role == Role.PLAYER
+
+    @property
+    def can_view(self) -> bool:
+        """Members read the campaign's public pages; outsiders see nothing (404)."""
+        return self.is_member
+
+    @property
+    def can_manage(self) -> bool:
+        """Settings, membership, NPCs, overrides: GMs only."""
+        return self.is_gm
+
+    def owns(self, owner_id: int | None) -> bool:
+        return self.user_id is not None and owner_id == self.user_id
+
+    def can_act_for(self, owner_id: int | None) -> bool:
+        """Players act for their own things; GMs for everything in their campaign."""
+        return self.is_gm or (self.is_member and self.owns(owner_id))
+
+    def can_edit(self, owner_id: int | None) -> bool:
+        return self.can_act_for(owner_id)
+
+    def can_see_private(self, owner_id: int | None) -> bool:
+        """Private notes, hands, secret rolls: their owner and the GMs."""
+        return self.is_gm or self.owns(owner_id)
+
+    def can_see_roll(self, roll: Any) -> bool:
+        return self.can_view and (not roll.secret or self.can_see_private(roll.user_id))
+
+
+def access_for(user: User | AnonymousUser | None, campaign: Campaign | int) -> CampaignAccess:
+    """The access of ``user`` in ``campaign``, memoised on the campaign instance."""
+    campaign_id = campaign if isinstance(campaign, int) else campaign.pk
+    user_id = user.pk if user is not None and user.is_authenticated else None
+    cache: dict[int | None, CampaignAccess] | None = None
+    if isinstance(campaign, Campaign):
+        cache = campaign.__dict__.setdefault("_access_cache", {})
+        if user_id in cache:
+            return cache[user_id]
+    role = None
+    if user_id is not None:
+        role = (
+            Membership.objects.filter(campaign_id=campaign_id, user_id=user_id)
+            .values_list("role", flat=True)
+            .first()
+        )
+    access = CampaignAccess(campaign_id=campaign_id, user_id=user_id, role=role)
+    if cache is not None:
+        cache[user_id] = access
+    return access
+
+
+def campaign_for(
+    user: User | AnonymousUser, campaign_id: int | str, *, manage: bool = False
+) -> tuple[Campaign, CampaignAccess]:
+    """Fetch a campaign the user may see, else 404; ``manage`` additionally needs a GM.
+
+    A member without the right gets ``PermissionDenied`` (403): they know the campaign exists.
+    """
+    from django.core.exceptions import PermissionDenied
+
+    try:
+        campaign = Campaign.objects.get(pk=int(campaign_id))
+    except (Campaign.DoesNotExist, ValueError, TypeError):
+        raise Http404("No such campaign.") from None
+    access = access_for(user, campaign)
+    if not access.can_view:
+        raise Http404("No such campaign.")
+    if manage and not access.can_manage:
+        raise PermissionDenied("Only the campaign's game masters may do that.")
+    return campaign, access

@@ -1,0 +1,106 @@
+"""API shapes for campaigns, members and rolls."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from .models import Campaign, Membership, Roll
+from .services import DiceRequest, DiceRequestError, dice_request_from
+
+
+class MemberSerializer(serializers.ModelSerializer):
+    username = serializers.CharField(source="user.username", read_only=True)
+    name = serializers.CharField(source="user.shown_name", read_only=True)
+
+    class Meta:
+        model = Membership
+        fields = ("user", "username", "name", "role", "joined_at")
+        read_only_fields = fields
+
+
+class CampaignSerializer(serializers.ModelSerializer):
+    my_role = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Campaign
+        fields = ("id", "name", "description", "my_role", "created_at")
+        read_only_fields = ("id", "my_role", "created_at")
+
+    def get_my_role(self, obj: Campaign) -> str | None:
+        return getattr(obj, "my_role", None)
+
+
+class RollSerializer(serializers.ModelSerializer):
+    username = serializers.CharField(source="user.username", read_only=True)
+    dice = serializers.ListField(child=serializers.IntegerField(), read_only=True)
+
+    class Meta:
+        model = Roll
+        fields = (
+            "id",
+            "campaign",
+            "username",
+            "label",
+            "notation",
+            "target",
+            "dice",
+            "total",
+            "margin",
+            "success",
+            "critical",
+            "secret",
+            "detail",
+            "created_at",
+        )
+        read_only_fields = fields
+
+
+class DiceInputSerializer(serializers.Serializer):
+    """Dice notation, or a stat whose pool the campaign's rules give, plus modifier and target."""
+
+    notation = serializers.CharField(max_length=60, required=False, allow_blank=True)
+    stat = serializers.IntegerField(required=False, min_value=0, max_value=300, allow_null=True)
+    modifier = serializers.IntegerField(required=False, default=0, min_value=-1000, max_value=1000)
+    target = serializers.IntegerField(
+        required=False, allow_null=True, min_value=-1000, max_value=2000
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        try:
+            attrs["dice_request"] = dice_request_from(
+                notation=attrs.get("notation") or "",
+                stat=attrs.get("stat"),
+                modifier=attrs.get("modifier") or 0,
+                target=attrs.get("target"),
+                rules=self.context.get("rules"),
+            )
+        except DiceRequestError as exc:
+            raise serializers.ValidationError({exc.field: [str(exc)]}) from None
+        return attrs
+
+    @property
+    def dice_request(self) -> DiceRequest:
+        return self.validated_data["dice_request"]
+
+
+class RollInputSerializer(DiceInputSerializer):
+    campaign = serializers.IntegerField(required=False, allow_null=True)
+    label = serializers.CharField(max_length=120, required=False, allow_blank=True, default="")
+    secret = serializers.BooleanField(required=False, default=False)
+
+
+class OddsSerializer(serializers.Serializer):
+    """Exact odds; every probability also as an exact fraction string."""
+
+    notation = serializers.CharField()
+    target = serializers.IntegerField(allow_null=True)
+    min_total = serializers.IntegerField()
+    max_total = serializers.IntegerField()
+    mean = serializers.CharField()
+    distribution = serializers.ListField(child=serializers.DictField())
+    success = serializers.DictField(required=False)
+    critical_success = serializers.DictField(required=False)
+    critical_failure = serializers.DictField(required=False)
+    failure = serializers.DictField(required=False)

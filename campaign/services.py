@@ -1,0 +1,202 @@
+"""Writes for campaigns and dice: keyword-only functions called by views, the API and tasks.
+
+The rules (dice parsing, pools, criticals, exact odds) are the engine's; these functions turn
+user input into engine calls, store the results, and report bad input as field errors.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from django.db import transaction
+
+from westernroses import checks, probability
+from westernroses import dice as dice_engine
+from westernroses.house_rules import DEFAULT_HOUSE_RULES, HouseRules
+from westernroses.rng import RandomSource
+
+from .charts import distribution_svg
+from .models import Campaign, Membership, Role, Roll
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
+    from .permissions import CampaignAccess
+
+
+# --------------------------------------------------------------------------- campaigns
+
+
+@transaction.atomic
+def campaign_create(*, name: str, description: str, gm: User) -> Campaign:
+    """Create a campaign with its creator as its first GM."""
+    campaign = Campaign.objects.create(name=name, description=description, created_by=gm)
+    Membership.objects.create(campaign=campaign, user=gm, role=Role.GM)
+    return campaign
+
+
+def membership_add(*, campaign: Campaign, user: User, role: str, by: CampaignAccess) -> Membership:
+    """Add or re-role a member. Only GMs may (the caller's access is checked again here)."""
+    from django.core.exceptions import PermissionDenied
+
+    if not by.can_manage or by.campaign_id != campaign.pk:
+        raise PermissionDenied("Only the campaign's game masters may add members.")
+    membership, created = Membership.objects.get_or_create(
+        campaign=campaign, user=user, defaults={"role": role}
+    )
+    if not created and membership.role != role:
+        membership.role = role
+        membership.save(update_fields=["role"])
+    return membership
+
+
+# --------------------------------------------------------------------------- dice
+
+
+class DiceRequestError(ValueError):
+    """Bad dice input, with the form/API field it belongs to."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+@dataclass(frozen=True, slots=True)
+class DiceRequest:
+    """A validated request to roll or price: the parsed expression, target and house rules."""
+
+    expression: dice_engine.DiceExpression
+    target: int | None
+    rules: HouseRules
+    stat: int | None = None
+
+    @property
+    def notation(self) -> str:
+        return str(self.expression)
+
+
+def dice_request_from(
+    *,
+    notation: str = "",
+    stat: int | None = None,
+    modifier: int = 0,
+    target: int | None = None,
+    rules: HouseRules | None = None,
+) -> DiceRequest:
+    """Validate notation, or a stat's pool plus a modifier, into a :class:`DiceRequest`."""
+    rules = rules or DEFAULT_HOUSE_RULES
+    if stat is not None:
+        pool = checks.pool_size(stat, rules)
+        try:
+            expression = dice_engine.DiceExpression(
+                dice=pool, modifier=modifier, modifiers=(modifier,) if modifier else ()
+            )
+        except ValueError as exc:
+            raise DiceRequestError("modifier", str(exc)) from None
+    elif notation.strip():
+        try:
+            expression = dice_engine.parse(notation)
+        except dice_engine.DiceNotationError as exc:
+            raise DiceRequestError("notation", str(exc)) from None
+        if modifier:
+            try:
+                expression = dice_engine.DiceExpression(
+                    dice=expression.dice,
+                    modifier=expression.modifier + modifier,
+                    multiplier=expression.multiplier,
+                    modifiers=(*expression.modifiers, modifier),
+                )
+            except ValueError as exc:
+                raise DiceRequestError("modifier", str(exc)) from None
+    else:
+        raise DiceRequestError("notation", "Enter dice notation (like 4d+2) or a stat value.")
+    return DiceRequest(expression=expression, target=target, rules=rules, stat=stat)
+
+
+def _percent(value: Any) -> str:
+    return f"{float(value) * 100:.2f}".rstrip("0").rstrip(".")
+
+
+def odds_for(request: DiceRequest) -> dict[str, Any]:
+    """Exact odds and the distribution of totals, shaped for the page and the API."""
+    expr = request.expression
+    distribution = probability.total_distribution(expr)
+    result: dict[str, Any] = {
+        "notation": request.notation,
+        "target": request.target,
+        "min_total": expr.min_total,
+        "max_total": expr.max_total,
+        "mean": f"{float(expr.average):g}",
+        "distribution": [
+            {"total": total, "exact": f"{p.numerator}/{p.denominator}", "p": float(p)}
+            for total, p in sorted(distribution.items())
+        ],
+    }
+    if request.target is not None:
+        target = request.target
+        if expr.multiplier == 1:
+            odds = probability.check_odds(expr.dice, expr.modifier, target, request.rules)
+            chances = {
+                "success": odds.any_success,
+                "critical_success": odds.critical_success,
+                "critical_failure": odds.critical_failure,
+                "failure": odds.any_failure,
+            }
+        else:
+            # Multiplied rolls (3dX2) are damage: no critical bands, a plain comparison.
+            above = sum((p for total, p in distribution.items() if total > target), Fraction(0))
+            chances = {
+                "success": above,
+                "critical_success": Fraction(0),
+                "critical_failure": Fraction(0),
+                "failure": 1 - above,
+            }
+        for key, value in chances.items():
+            result[key] = {
+                "exact": f"{value.numerator}/{value.denominator}",
+                "percent": _percent(value),
+            }
+    result["chart_svg"] = distribution_svg(expr, distribution, request.target, request.rules)
+    return result
+
+
+def roll_make(
+    *,
+    user: User,
+    dice: DiceRequest,
+    campaign: Campaign | None = None,
+    label: str = "",
+    secret: bool = False,
+    rng: RandomSource | None = None,
+) -> Roll:
+    """Roll and log. Inside a campaign the roll joins its roll log (secret: GMs and roller)."""
+    rng = rng or RandomSource.from_entropy()
+    expr = dice.expression
+    if expr.multiplier == 1:
+        check = checks.check(expr.dice, expr.modifier, dice.target, rng, dice.rules, stat=dice.stat)
+        logged, margin, success = check.roll, check.margin, check.success
+        critical = str(check.critical) if check.critical else ""
+        detail = check.to_dict()
+    else:
+        # Multiplied rolls (3dX2) are damage, not checks: no critical bands, plain comparison.
+        logged = dice_engine.roll(expr, rng)
+        margin = None if dice.target is None else logged.total - dice.target
+        success = None if margin is None else margin > 0
+        critical = ""
+        detail = {"roll": logged.to_dict(), "house_rules": dice.rules.changed()}
+    detail.update(dice=list(logged.dice), seed=logged.seed, sequence_start=logged.sequence_start)
+    return Roll.objects.create(
+        campaign=campaign,
+        user=user,
+        label=label,
+        notation=dice.notation,
+        target=dice.target,
+        total=logged.total,
+        margin=margin,
+        success=success,
+        critical=critical,
+        secret=secret,
+        detail=detail,
+    )

@@ -1,0 +1,1 @@
+"""Characters: rule-checked creation, derived sheets, inventory (see westernroses.characters)."""

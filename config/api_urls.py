@@ -1,0 +1,16 @@
+"""The REST API, one router for every app so the OpenAPI schema lists it all."""
+
+from django.urls import include, path
+from rest_framework.routers import DefaultRouter
+
+from campaign import api as campaign_api
+
+router = DefaultRouter()
+router.register("campaigns", campaign_api.CampaignViewSet, basename="campaign")
+router.register("rolls", campaign_api.RollViewSet, basename="roll")
+
+urlpatterns = [
+    path("auth/token/", campaign_api.ObtainTokenView.as_view(), name="api-token"),
+    path("probability/", campaign_api.ProbabilityView.as_view(), name="api-probability"),
+    path("", include(router.urls)),
+]

@@ -1,0 +1,6 @@
+"""The embedded default for ``make run``: DEBUG on, SQLite and eager Celery unless set."""
+
+from .base import *  # noqa: F403
+from .base import env
+
+DEBUG = env.bool("DEBUG", default=True)

@@ -1,0 +1,23 @@
+"""Top-level URLs: pages per app, the REST API under /api/, its schema and docs."""
+
+from django.conf import settings
+from django.conf.urls.static import static
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from campaign import views as campaign_views
+
+urlpatterns = [
+    path("", campaign_views.home, name="home"),
+    path("accounts/", include("accounts.urls")),
+    path("campaigns/", include("campaign.urls")),
+    path("dice/", campaign_views.dice, name="dice"),
+    path("admin/", admin.site.urls),
+    path("api/", include("config.api_urls")),
+    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+]
+
+if settings.DEBUG:
+    urlpatterns += static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)

@@ -1,0 +1,1 @@
+"""Spellcards: owned cards, decks and the builder form (see westernroses.spellcards)."""

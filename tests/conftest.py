@@ -1,0 +1,82 @@
+"""Shared fixtures. The suite runs against real PostgreSQL and Redis (see config/settings/test.py);
+if Redis is unreachable the run stops at once instead of skipping anything."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from tests.factories import CampaignFactory, UserFactory
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    import redis
+
+    url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+    try:
+        redis.Redis.from_url(url, socket_connect_timeout=5).ping()
+    except redis.RedisError as exc:
+        pytest.exit(f"Redis at {url} is unreachable ({exc}); the suite needs it.", returncode=3)
+
+
+@pytest.fixture
+def gm(db):
+    return UserFactory(username="gm-user")
+
+
+@pytest.fixture
+def player(db):
+    return UserFactory(username="player-one")
+
+
+@pytest.fixture
+def other_player(db):
+    return UserFactory(username="player-two")
+
+
+@pytest.fixture
+def outsider(db):
+    return UserFactory(username="outsider")
+
+
+@pytest.fixture
+def campaign(gm, player, other_player):
+    """A campaign with a GM and two players (and nobody else)."""
+    from campaign.models import Membership, Role
+
+    c = CampaignFactory(created_by=gm, name="Scarlet Mist")
+    Membership.objects.create(campaign=c, user=gm, role=Role.GM)
+    Membership.objects.create(campaign=c, user=player, role=Role.PLAYER)
+    Membership.objects.create(campaign=c, user=other_player, role=Role.PLAYER)
+    return c
+
+
+@pytest.fixture
+def client_for(client):
+    """``client_for(user)`` → a Django test client logged in as ``user`` (None: anonymous)."""
+    from django.test import Client
+
+    def make(user):
+        c = Client()
+        if user is not None:
+            c.force_login(user)
+        return c
+
+    return make
+
+
+@pytest.fixture
+def api_for():
+    """``api_for(user)`` → a DRF APIClient authenticated with the user's token."""
+    from rest_framework.authtoken.models import Token
+    from rest_framework.test import APIClient
+
+    def make(user):
+        c = APIClient()
+        if user is not None:
+            token, _ = Token.objects.get_or_create(user=user)
+            c.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+        return c
+
+    return make
