@@ -3,12 +3,18 @@
 ``manage.py check --deploy`` passes with no warnings in this mode (tested).
 """
 
+from django.core.exceptions import ImproperlyConfigured
+
 from .base import *  # noqa: F403
 from .base import env
 
 DEBUG = False
 SECRET_KEY = env("SECRET_KEY")
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS")
+if len(SECRET_KEY) < 50 or not ALLOWED_HOSTS:
+    raise ImproperlyConfigured(
+        "Production needs SECRET_KEY (50+ random characters) and ALLOWED_HOSTS in the environment."
+    )
 
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)

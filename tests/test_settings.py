@@ -1,0 +1,106 @@
+"""Settings modes: the embedded default runs without services; production passes --deploy."""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _run(code: str, **env: str) -> subprocess.CompletedProcess[str]:
+    base = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    return subprocess.run(  # noqa: S603
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env={**base, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_embedded_default_is_sqlite_with_eager_celery_and_memory_cache():
+    out = _run(
+        "import django, os; os.environ['DJANGO_SETTINGS_MODULE']='config.settings.local';"
+        "django.setup(); from django.conf import settings as s;"
+        "print(s.DATABASES['default']['ENGINE'], s.CELERY_TASK_ALWAYS_EAGER,"
+        " s.CACHES['default']['BACKEND'])"
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == [
+        "django.db.backends.sqlite3",
+        "True",
+        "django.core.cache.backends.locmem.LocMemCache",
+    ]
+
+
+def test_redis_url_switches_broker_and_cache():
+    out = _run(
+        "import django, os; os.environ['DJANGO_SETTINGS_MODULE']='config.settings.local';"
+        "django.setup(); from django.conf import settings as s;"
+        "print(s.CELERY_BROKER_URL, s.CELERY_TASK_ALWAYS_EAGER, s.CACHES['default']['BACKEND'],"
+        " s.DATABASES['default']['ENGINE'])",
+        REDIS_URL="redis://127.0.0.1:6379/5",
+        DATABASE_URL="postgres://postgres@127.0.0.1:5432/test",
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == [
+        "redis://127.0.0.1:6379/5",
+        "False",
+        "django.core.cache.backends.redis.RedisCache",
+        "django.db.backends.postgresql",
+    ]
+
+
+def test_production_settings_pass_check_deploy_without_warnings():
+    out = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env={
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "config.settings.production",
+            "SECRET_KEY": "k8#Zq!v2Lr@9pX$w4Tn&6Ym*3Bc^7Hd(1Gf)5Js+0Ae=Ru_Wi-Oy~Qs.Ml,Kz;Vx",
+            "ALLOWED_HOSTS": "roses.example.com",
+        },
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "no issues" in out.stdout
+
+
+def test_production_refuses_to_start_without_a_secret_key():
+    out = _run(
+        "import django, os; os.environ['DJANGO_SETTINGS_MODULE']='config.settings.production';"
+        "django.setup()",
+        ALLOWED_HOSTS="roses.example.com",
+        SECRET_KEY="",
+    )
+    assert out.returncode != 0
+
+
+@pytest.mark.django_db
+def test_demo_data_is_idempotent_and_logs_in():
+    from django.contrib.auth import authenticate
+    from django.core.management import call_command
+
+    from campaign.models import Campaign, Membership, Roll
+
+    call_command("seed_demo", stdout=io.StringIO())
+    out = io.StringIO()
+    call_command("seed_demo", stdout=out)
+    assert "roses-gm-demo" in out.getvalue()
+    assert Campaign.objects.count() == 1
+    assert Membership.objects.count() == 3
+    assert Roll.objects.count() == 3
+    assert authenticate(username="gm", password="roses-gm-demo") is not None
+    assert authenticate(username="reimu", password="roses-reimu-demo") is not None
