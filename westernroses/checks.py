@@ -216,9 +216,18 @@ def _rules_record(rules: HouseRules) -> dict[str, int]:
     return {name: value for name, value in rules.changed().items() if name in CHECK_RULES}
 
 
+def _check_rules(rules: HouseRules) -> HouseRules:
+    """Only the house rules a check depends on (the rest at their defaults), so a result
+    equals itself after a round trip through :meth:`CheckResult.to_dict`."""
+    return HouseRules.from_dict(_rules_record(rules))
+
+
 @dataclass(frozen=True, slots=True)
 class CheckResult:
-    """One check as logged. ``rerolled_from`` is the roll this one replaced (Lucky)."""
+    """One check as logged. ``rerolled_from`` is the roll this one replaced (Lucky).
+
+    ``rules`` keeps only the house rules checks depend on (:data:`CHECK_RULES`).
+    """
 
     roll: Roll
     dice: int
@@ -309,7 +318,7 @@ def _result(
         success=j.success,
         critical=j.critical,
         outcome=j.outcome,
-        rules=rules,
+        rules=_check_rules(rules),
         stat=stat,
         rerolled_from=rerolled_from,
     )
@@ -525,7 +534,7 @@ def _resolve(
                 rounds=tuple(rounds),
                 winner=leaders[0] if len(leaders) == 1 else None,
                 unbroken_tie=unbroken,
-                rules=rules,
+                rules=_check_rules(rules),
             )
         if len(rounds) > MAX_TIE_BREAK_ROUNDS:  # pragma: no cover - odds below 6**-1000
             raise RuntimeError(f"tie still unbroken after {MAX_TIE_BREAK_ROUNDS} re-rolls")
