@@ -2,8 +2,8 @@
 
 A builder shows all problems together, so ``validate`` never stops at the first one. Codes are
 stable identifiers (forms and API clients key on them); messages are for people and cite the
-rulebook section. Rules the text leaves open follow the project's rulings (see the report in
-``docs/rulings.md``); those checks say "project ruling" in their section.
+rulebook section. Where the text is silent the project's rulings decide (``docs/rulings.md``,
+"Spellcards"); those checks add "(project ruling)" to their section.
 """
 
 from __future__ import annotations
@@ -150,16 +150,18 @@ def _check_params(
         value = given.pop(spec.name, None)
         field = f"{where}.params.{spec.name}"
         problem: str | None = None
+        whole = isinstance(value, int) and not isinstance(value, bool)
         if value is None:
             problem = f"{skill.name}: choose {spec.label.lower()}."
-        elif spec.kind is ParamKind.CHOICE and value not in spec.choices:
+        elif spec.kind is ParamKind.CHOICE and (not whole or value not in spec.choices):
             problem = f"{skill.name}: {spec.label} must be one of {list(spec.choices)}."
         elif spec.kind is ParamKind.INT and (
-            not isinstance(value, int) or (spec.minimum is not None and value < spec.minimum)
+            not isinstance(value, int)
+            or isinstance(value, bool)
+            or (spec.minimum is not None and value < spec.minimum)
         ):
-            problem = (
-                f"{skill.name}: {spec.label} must be a whole number of at least {spec.minimum}."
-            )
+            least = "" if spec.minimum is None else f" of at least {spec.minimum}"
+            problem = f"{skill.name}: {spec.label} must be a whole number{least}."
         elif spec.kind is ParamKind.ELEMENT and value not in {e.value for e in Element}:
             problem = f"{skill.name}: {spec.label} must be one of the eight elements."
         if problem:
