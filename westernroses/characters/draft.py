@@ -1,0 +1,277 @@
+"""The character as a player (or GM) wrote it: choices and state, never derived numbers.
+
+A draft stores only what a person decides or what happens to the character in play (bonus
+points, abilities, inventory, level, drunkenness, damage taken ...). Everything computed from
+it (stats, HP, pools, damage) lives on the :mod:`~westernroses.characters.sheet` and is derived
+fresh, so a rules fix or a house-rule change can never leave a stale number in the database.
+
+Values are kept as plain strings and ints, even invalid ones: :func:`builder.validate` reports
+what is wrong in words, which it could not do if parsing had already refused the input.
+:meth:`CharacterDraft.from_dict` only refuses data of the wrong *shape* (a list where a
+mapping belongs), raising :class:`DraftFormatError`; ``from_dict(to_dict(d)) == d`` always.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from typing import Any, Final
+
+#: Targets a temporary effect (a spellcard buff such as "Read a book", +6 INT) may change.
+EFFECT_TARGETS: Final = ("pwr", "cha", "int", "ins", "hp_max", "speed", "range")
+
+
+class DraftFormatError(ValueError):
+    """Stored draft data has the wrong shape; ``field`` names where."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message
+
+
+@dataclass(slots=True)
+class ItemStack:
+    """How many of one item the character carries, and whether it is worn / wielded."""
+
+    quantity: int = 1
+    equipped: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"quantity": self.quantity, "equipped": self.equipped}
+
+
+@dataclass(slots=True)
+class ActiveEffect:
+    """A temporary change to a stat or sub-stat, e.g. "Read a book": +6 INT for 3 turns."""
+
+    target: str
+    amount: int
+    source: str
+    rounds: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "target": self.target,
+            "amount": self.amount,
+            "source": self.source,
+            "rounds": self.rounds,
+        }
+
+
+@dataclass(slots=True)
+class CharacterDraft:
+    """Everything a character sheet is derived from.
+
+    ``inventory`` maps item slug to its stack; bare fists (and a youkai's ``natural_weapon``,
+    a free-text name such as "claws") are always there and never listed. ``ability_choices``
+    holds choices abilities ask for (``{"skill_focus": "stealth"}``). ``current_hp`` None means
+    unhurt; ``spell_power`` is the amount held in a battle (None outside battle).
+    ``gm_waivers`` lists violation codes the GM allowed for this character (only those the
+    rulebook leaves to the GM's discretion can be waived).
+    """
+
+    name: str = ""
+    shot_type: str | None = None
+    race: str | None = None
+    profession: str | None = None
+    element: str | None = None
+    goddess_element: str | None = None
+    bonus_points: dict[str, int] = field(default_factory=dict)
+    skill_points: dict[str, int] = field(default_factory=dict)
+    abilities: list[str] = field(default_factory=list)
+    ability_choices: dict[str, str] = field(default_factory=dict)
+    natural_weapon: str | None = None
+    guardian_charge: str | None = None
+    guardian_charge_injured: bool = False
+    inventory: dict[str, ItemStack] = field(default_factory=dict)
+    clothing_covered: bool = False
+    yen: int = 0
+    level: int = 1
+    drunkenness: str = "sober"
+    status_effects: list[str] = field(default_factory=list)
+    effects: list[ActiveEffect] = field(default_factory=list)
+    current_hp: int | None = None
+    spell_power: int | None = None
+    gm_waivers: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready data; every field, always, so stored drafts are self-describing."""
+        return {
+            "name": self.name,
+            "shot_type": self.shot_type,
+            "race": self.race,
+            "profession": self.profession,
+            "element": self.element,
+            "goddess_element": self.goddess_element,
+            "bonus_points": dict(self.bonus_points),
+            "skill_points": dict(self.skill_points),
+            "abilities": list(self.abilities),
+            "ability_choices": dict(self.ability_choices),
+            "natural_weapon": self.natural_weapon,
+            "guardian_charge": self.guardian_charge,
+            "guardian_charge_injured": self.guardian_charge_injured,
+            "inventory": {slug: stack.to_dict() for slug, stack in self.inventory.items()},
+            "clothing_covered": self.clothing_covered,
+            "yen": self.yen,
+            "level": self.level,
+            "drunkenness": self.drunkenness,
+            "status_effects": list(self.status_effects),
+            "effects": [effect.to_dict() for effect in self.effects],
+            "current_hp": self.current_hp,
+            "spell_power": self.spell_power,
+            "gm_waivers": list(self.gm_waivers),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> CharacterDraft:
+        """Rebuild a draft; missing keys take defaults, unknown keys are refused."""
+        if not isinstance(data, Mapping):
+            raise DraftFormatError("(draft)", "must be a mapping")
+        known = {f.name for f in fields(cls)}
+        for key in data:
+            if key not in known:
+                raise DraftFormatError(str(key), "unknown field")
+        r = _Reader(data)
+        return cls(
+            name=r.text("name", optional=False) or "",
+            shot_type=r.text("shot_type"),
+            race=r.text("race"),
+            profession=r.text("profession"),
+            element=r.text("element"),
+            goddess_element=r.text("goddess_element"),
+            bonus_points=r.int_map("bonus_points"),
+            skill_points=r.int_map("skill_points"),
+            abilities=r.text_list("abilities"),
+            ability_choices=r.text_map("ability_choices"),
+            natural_weapon=r.text("natural_weapon"),
+            guardian_charge=r.text("guardian_charge"),
+            guardian_charge_injured=r.flag("guardian_charge_injured"),
+            inventory=r.inventory("inventory"),
+            clothing_covered=r.flag("clothing_covered"),
+            yen=r.whole("yen", 0),
+            level=r.whole("level", 1),
+            drunkenness=r.text("drunkenness", optional=False) or "sober",
+            status_effects=r.text_list("status_effects"),
+            effects=r.effects("effects"),
+            current_hp=r.optional_whole("current_hp"),
+            spell_power=r.optional_whole("spell_power"),
+            gm_waivers=r.text_list("gm_waivers"),
+        )
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+class _Reader:
+    """Type checks for :meth:`CharacterDraft.from_dict`, naming the field that is wrong."""
+
+    def __init__(self, data: Mapping[str, Any]) -> None:
+        self.data = data
+
+    def text(self, key: str, *, optional: bool = True) -> str | None:
+        value = self.data.get(key)
+        if value is None and (optional or key not in self.data):
+            return None
+        if not isinstance(value, str):
+            raise DraftFormatError(key, "must be text" + (" or null" if optional else ""))
+        return value
+
+    def flag(self, key: str) -> bool:
+        value = self.data.get(key, False)
+        if not isinstance(value, bool):
+            raise DraftFormatError(key, "must be true or false")
+        return value
+
+    def whole(self, key: str, default: int) -> int:
+        value = self.data.get(key, default)
+        if not _is_int(value):
+            raise DraftFormatError(key, "must be a whole number")
+        return int(value)
+
+    def optional_whole(self, key: str) -> int | None:
+        value = self.data.get(key)
+        if value is None:
+            return None
+        if not _is_int(value):
+            raise DraftFormatError(key, "must be a whole number or null")
+        return int(value)
+
+    def _mapping(self, key: str) -> Mapping[Any, Any]:
+        value = self.data.get(key, {})
+        if value is None:
+            return {}
+        if not isinstance(value, Mapping):
+            raise DraftFormatError(key, "must be a mapping")
+        for k in value:
+            if not isinstance(k, str):
+                raise DraftFormatError(key, "keys must be text")
+        return value
+
+    def int_map(self, key: str) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for k, v in self._mapping(key).items():
+            if not _is_int(v):
+                raise DraftFormatError(f"{key}.{k}", "must be a whole number")
+            out[k] = int(v)
+        return out
+
+    def text_map(self, key: str) -> dict[str, str]:
+        out: dict[str, str] = {}
+        for k, v in self._mapping(key).items():
+            if not isinstance(v, str):
+                raise DraftFormatError(f"{key}.{k}", "must be text")
+            out[k] = v
+        return out
+
+    def text_list(self, key: str) -> list[str]:
+        value = self.data.get(key, [])
+        if value is None:
+            return []
+        if not isinstance(value, list | tuple):
+            raise DraftFormatError(key, "must be a list")
+        for i, v in enumerate(value):
+            if not isinstance(v, str):
+                raise DraftFormatError(f"{key}[{i}]", "must be text")
+        return list(value)
+
+    def inventory(self, key: str) -> dict[str, ItemStack]:
+        out: dict[str, ItemStack] = {}
+        for slug, stack in self._mapping(key).items():
+            where = f"{key}.{slug}"
+            if not isinstance(stack, Mapping) or set(stack) - {"quantity", "equipped"}:
+                raise DraftFormatError(where, "must be {quantity, equipped}")
+            quantity = stack.get("quantity", 1)
+            equipped = stack.get("equipped", False)
+            if not _is_int(quantity):
+                raise DraftFormatError(f"{where}.quantity", "must be a whole number")
+            if not isinstance(equipped, bool):
+                raise DraftFormatError(f"{where}.equipped", "must be true or false")
+            out[slug] = ItemStack(quantity=int(quantity), equipped=equipped)
+        return out
+
+    def effects(self, key: str) -> list[ActiveEffect]:
+        value = self.data.get(key, [])
+        if value is None:
+            return []
+        if not isinstance(value, list | tuple):
+            raise DraftFormatError(key, "must be a list")
+        out: list[ActiveEffect] = []
+        allowed = {"target", "amount", "source", "rounds"}
+        for i, item in enumerate(value):
+            where = f"{key}[{i}]"
+            if not isinstance(item, Mapping) or set(item) - allowed:
+                raise DraftFormatError(where, "must be {target, amount, source, rounds}")
+            target, amount = item.get("target"), item.get("amount")
+            source, rounds = item.get("source", ""), item.get("rounds")
+            if not isinstance(target, str):
+                raise DraftFormatError(f"{where}.target", "must be text")
+            if not isinstance(amount, int) or isinstance(amount, bool):
+                raise DraftFormatError(f"{where}.amount", "must be a whole number")
+            if not isinstance(source, str):
+                raise DraftFormatError(f"{where}.source", "must be text")
+            if rounds is not None and not _is_int(rounds):
+                raise DraftFormatError(f"{where}.rounds", "must be a whole number or null")
+            out.append(ActiveEffect(target=target, amount=amount, source=source, rounds=rounds))
+        return out

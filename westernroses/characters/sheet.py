@@ -1,0 +1,1007 @@
+"""The character sheet: every number derived from a draft, with where each part comes from.
+
+Nothing here is stored. :func:`derive_sheet` recomputes the sheet from the draft, the rule
+catalog and the campaign's house rules, so fixing a rule or changing a house rule updates
+every character at once. Every total is listed with its :class:`Contribution` parts and
+equals their sum, so a player can check the arithmetic against the rulebook.
+
+Checks are written as dice notation (``4d+2``): the dice come from the stat or skill value
+(RULINGS 1), the modifier from bonuses and situational penalties such as drink.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from typing import Any, Final
+
+from westernroses.catalog import (
+    MAIN_STATS,
+    STAT_NAMES,
+    Ability,
+    Catalog,
+    Effect,
+    Item,
+    Profession,
+    Race,
+    ShotType,
+    get_catalog,
+)
+from westernroses.characters.builder import RuleViolation, blocking, validate
+from westernroses.characters.contributions import Contribution, signed, total
+from westernroses.characters.draft import CharacterDraft
+from westernroses.characters.drunkenness import DrunkLevel, DrunkModifiers, modifiers
+from westernroses.characters.levels import DeckLimits, deck_limits, profession_features
+from westernroses.checks import pool_size
+from westernroses.house_rules import DEFAULT_HOUSE_RULES, HouseRules
+
+#: "Base difficulty to dodge an attack is 12."
+BASE_DODGE_DIFFICULTY: Final = 12
+#: The rulebook gives no target for a graze roll; we use the base dodge difficulty.
+GRAZE_DIFFICULTY: Final = BASE_DODGE_DIFFICULTY
+#: Resilience and armor: "at least 1 damage from any successful attack".
+MINIMUM_DAMAGE: Final = 1
+#: Improvised weapons: "-2 on to-hit rolls and a -4 to damage rolls".
+IMPROVISED_TO_HIT: Final = -2
+IMPROVISED_DAMAGE: Final = -4
+#: Grazing gains "TWICE as much power as the damage you would have taken".
+GRAZE_POWER_MULTIPLIER: Final = 2
+
+
+class SheetError(ValueError):
+    """The draft cannot be turned into a sheet; ``violations`` says why."""
+
+    def __init__(self, violations: list[RuleViolation]) -> None:
+        super().__init__("; ".join(f"{v.field}: {v.message}" for v in violations))
+        self.violations = violations
+
+
+def _parts(parts: Iterable[Contribution]) -> list[dict[str, str | int]]:
+    return [p.to_dict() for p in parts]
+
+
+def _ceil_div(a: int, b: int) -> int:
+    """Division rounded up (RULINGS 3: every division but a dice count rounds up)."""
+    return -(-a // b)
+
+
+# --------------------------------------------------------------------------- sheet records
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    """A roll: ``dice`` from the value ``base``, plus the listed modifiers."""
+
+    base: int
+    dice: int
+    modifiers: tuple[Contribution, ...] = ()
+
+    @property
+    def modifier(self) -> int:
+        return total(self.modifiers)
+
+    @property
+    def expression(self) -> str:
+        return f"{self.dice}d{signed(self.modifier)}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "base": self.base,
+            "dice": self.dice,
+            "modifier": self.modifier,
+            "expression": self.expression,
+            "modifiers": _parts(self.modifiers),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class StatLine:
+    """A main stat: its parts, total, and the check it rolls (drink modifies the roll)."""
+
+    key: str
+    name: str
+    contributions: tuple[Contribution, ...]
+    check: Check
+
+    @property
+    def total(self) -> int:
+        return total(self.contributions)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "total": self.total,
+            "contributions": _parts(self.contributions),
+            "dice": self.check.dice,
+            "check": self.check.to_dict(),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class SubStat:
+    """HP max, speed or range: a total and its parts."""
+
+    key: str
+    name: str
+    contributions: tuple[Contribution, ...]
+
+    @property
+    def total(self) -> int:
+        return total(self.contributions)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "total": self.total, "contributions": _parts(self.contributions)}
+
+
+@dataclass(frozen=True, slots=True)
+class SkillLine:
+    """A skill: base from its formula, points, bonuses; ``effective`` = value + bonuses.
+
+    Bonuses are "+2 to all rolls with this skill" (Skill Focus), so the dice come from the
+    value and the bonuses are the roll's modifier: intuition 12 with Focus is effective 14 and
+    rolls 4d+2. ``situational`` bonuses (at night ...) are listed but never summed.
+    """
+
+    slug: str
+    name: str
+    kind: str
+    formula: str
+    base: int
+    points: int
+    bonuses: tuple[Contribution, ...]
+    situational: tuple[Contribution, ...]
+    check: Check
+
+    @property
+    def value(self) -> int:
+        return self.base + self.points
+
+    @property
+    def effective(self) -> int:
+        return self.value + total(self.bonuses)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "kind": self.kind,
+            "formula": self.formula,
+            "base": self.base,
+            "points": self.points,
+            "value": self.value,
+            "bonuses": _parts(self.bonuses),
+            "effective": self.effective,
+            "situational": _parts(self.situational),
+            "dice": self.check.dice,
+            "check": self.check.to_dict(),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Damage:
+    """A damage roll: dice and flat modifier (each with parts), times ``multiplier``."""
+
+    dice_parts: tuple[Contribution, ...]
+    modifier_parts: tuple[Contribution, ...]
+    multiplier: int = 1
+
+    @property
+    def dice(self) -> int:
+        return total(self.dice_parts)
+
+    @property
+    def modifier(self) -> int:
+        return total(self.modifier_parts)
+
+    @property
+    def expression(self) -> str:
+        roll = f"{self.dice}d{signed(self.modifier)}"
+        if self.multiplier == 1:
+            return roll
+        return f"({roll})x{self.multiplier}" if self.modifier else f"{roll}x{self.multiplier}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "dice": self.dice,
+            "modifier": self.modifier,
+            "multiplier": self.multiplier,
+            "expression": self.expression,
+            "dice_parts": _parts(self.dice_parts),
+            "modifier_parts": _parts(self.modifier_parts),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Attack:
+    """One way to attack: danmaku, bare fists, a natural weapon or an equipped weapon."""
+
+    slug: str
+    name: str
+    kind: str  # "danmaku", "physical" or "thrown"
+    category: str
+    range: int
+    range_rule: str
+    to_hit: Check | None
+    damage: Damage
+    elements: tuple[str, ...] = ()
+    quantity: int | None = None
+    recovery: str | None = None
+    on_hit: str | None = None
+    notes: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "slug": self.slug,
+            "name": self.name,
+            "kind": self.kind,
+            "category": self.category,
+            "range": self.range,
+            "range_rule": self.range_rule,
+            "to_hit": self.to_hit.to_dict() if self.to_hit else None,
+            "damage": self.damage.to_dict(),
+            "elements": list(self.elements),
+            "quantity": self.quantity,
+            "recovery": self.recovery,
+            "on_hit": self.on_hit,
+            "notes": list(self.notes),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Defence:
+    """Dodging, grazing and what reduces damage taken."""
+
+    dodge_rolls: int
+    physical_dodge: Check
+    danmaku_dodge: Check
+    danmaku_dodge_target: int
+    graze: Check
+    graze_target: int
+    damage_reduction: tuple[Contribution, ...]
+    minimum_damage: int
+    status_resistance: tuple[Contribution, ...]
+    attackers_physical_to_hit: tuple[Contribution, ...]
+    notes: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "dodge_rolls": self.dodge_rolls,
+            "can_dodge": self.dodge_rolls > 0,
+            "physical_dodge": self.physical_dodge.to_dict(),
+            "danmaku_dodge": self.danmaku_dodge.to_dict(),
+            "danmaku_dodge_target": self.danmaku_dodge_target,
+            "graze": self.graze.to_dict(),
+            "graze_target": self.graze_target,
+            "damage_reduction": total(self.damage_reduction),
+            "damage_reduction_parts": _parts(self.damage_reduction),
+            "minimum_damage": self.minimum_damage,
+            "status_resistance": total(self.status_resistance),
+            "status_resistance_parts": _parts(self.status_resistance),
+            "attackers_physical_to_hit": total(self.attackers_physical_to_hit),
+            "attackers_physical_to_hit_parts": _parts(self.attackers_physical_to_hit),
+            "notes": list(self.notes),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class SpellPower:
+    """Spell power: start, cap, gain per turn (INS + bonuses, times multipliers), Options."""
+
+    start: int
+    cap: int
+    held: int | None
+    per_turn_parts: tuple[Contribution, ...]
+    multipliers: tuple[Contribution, ...]
+    options_bonus: int
+
+    @property
+    def multiplier(self) -> int:
+        return math.prod(m.amount for m in self.multipliers)
+
+    @property
+    def per_turn(self) -> int:
+        return total(self.per_turn_parts) * self.multiplier
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "start": self.start,
+            "cap": self.cap,
+            "held": self.held,
+            "per_turn": self.per_turn,
+            "per_turn_parts": _parts(self.per_turn_parts),
+            "multiplier": self.multiplier,
+            "multiplier_parts": _parts(self.multipliers),
+            "concentrate": self.per_turn,
+            "graze_multiplier": GRAZE_POWER_MULTIPLIER * self.multiplier,
+            "options_bonus": self.options_bonus,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Spellcards:
+    """Deck limits and the numbers spellcards use for this character."""
+
+    deck: DeckLimits
+    dodge_difficulty: int
+    to_hit: tuple[Contribution, ...]
+    efficiency: tuple[int, int] | None
+    min_cost: int
+    bomb_multiplier: int
+    special: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "deck": self.deck.to_dict(),
+            "dodge_difficulty": self.dodge_difficulty,
+            "to_hit": total(self.to_hit),
+            "to_hit_parts": _parts(self.to_hit),
+            "efficiency": (
+                {"discount": self.efficiency[0], "floor": self.efficiency[1]}
+                if self.efficiency
+                else None
+            ),
+            "min_cost": self.min_cost,
+            "bomb_multiplier": self.bomb_multiplier,
+            "special": self.special,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class HitPoints:
+    maximum: SubStat
+    current: int
+
+    @property
+    def mortal_wound_below(self) -> int:
+        """ "Once your HP drops below 1/4 of your max" (rounded up, RULINGS 3)."""
+        return _ceil_div(self.maximum.total, 4)
+
+    @property
+    def state(self) -> str:
+        if self.current <= -100:
+            return "destroyed"
+        if self.current < 0:
+            return "dead"
+        if self.current < self.mortal_wound_below:
+            return "mortally_wounded"
+        return "healthy"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "max": self.maximum.total,
+            "contributions": _parts(self.maximum.contributions),
+            "current": self.current,
+            "mortal_wound_below": self.mortal_wound_below,
+            "state": self.state,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Passive:
+    """A rule shown as text: a shot-type passive, racial trait, profession feature, ability."""
+
+    source: str
+    name: str
+    text: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"source": self.source, "name": self.name, "text": self.text}
+
+
+@dataclass(frozen=True, slots=True)
+class Sheet:
+    name: str
+    level: int
+    shot_type: ShotType
+    race: Race
+    profession: Profession
+    element: str
+    goddess_element: str | None
+    stats: dict[str, StatLine]
+    hp: HitPoints
+    speed: SubStat
+    range: SubStat
+    skills: dict[str, SkillLine]
+    attacks: tuple[Attack, ...]
+    defence: Defence
+    opponents_graze: tuple[Contribution, ...]
+    opponents_danmaku_dodge: tuple[Contribution, ...]
+    spell_power: SpellPower
+    spellcards: Spellcards
+    drunkenness: DrunkModifiers
+    status_effects: tuple[Passive, ...]
+    can_act: bool
+    passives: tuple[Passive, ...]
+    warmness: tuple[Contribution, ...]
+    yen: int
+    inventory: tuple[dict[str, Any], ...]
+    house_rules: dict[str, int]
+    problems: tuple[RuleViolation, ...] = field(default=())
+
+    def attack(self, slug: str) -> Attack:
+        """The attack with ``slug`` (``danmaku``, ``bare_fists``, an item slug ...)."""
+        for attack in self.attacks:
+            if attack.slug == slug:
+                return attack
+        raise KeyError(slug)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-serialisable sheet with every breakdown (see the module docs for the shape)."""
+        return {
+            "name": self.name,
+            "level": self.level,
+            "shot_type": {"slug": self.shot_type.slug, "name": self.shot_type.name},
+            "race": {"slug": self.race.slug, "name": self.race.name},
+            "profession": {"slug": self.profession.slug, "name": self.profession.name},
+            "element": self.element,
+            "goddess_element": self.goddess_element,
+            "stats": {key: line.to_dict() for key, line in self.stats.items()},
+            "hp": self.hp.to_dict(),
+            "speed": self.speed.to_dict(),
+            "range": self.range.to_dict(),
+            "skills": {slug: line.to_dict() for slug, line in self.skills.items()},
+            "attacks": [a.to_dict() for a in self.attacks],
+            "defence": self.defence.to_dict(),
+            "opponents": {
+                "graze": total(self.opponents_graze),
+                "graze_parts": _parts(self.opponents_graze),
+                "danmaku_dodge": total(self.opponents_danmaku_dodge),
+                "danmaku_dodge_parts": _parts(self.opponents_danmaku_dodge),
+            },
+            "spell_power": self.spell_power.to_dict(),
+            "spellcards": self.spellcards.to_dict(),
+            "drunkenness": self.drunkenness.to_dict(),
+            "status_effects": [s.to_dict() for s in self.status_effects],
+            "can_act": self.can_act,
+            "passives": [p.to_dict() for p in self.passives],
+            "warmness": {"total": total(self.warmness), "contributions": _parts(self.warmness)},
+            "yen": self.yen,
+            "inventory": [dict(i) for i in self.inventory],
+            "house_rules": dict(self.house_rules),
+            "problems": [p.to_dict() for p in self.problems],
+        }
+
+
+# --------------------------------------------------------------------------- effects in play
+
+
+@dataclass(frozen=True, slots=True)
+class _Applied:
+    """An effect in play and who grants it (``origin`` is the granting slug)."""
+
+    effect: Effect
+    source: str
+    label: str
+    origin: str
+
+
+class _Effects:
+    """The effects that apply to a draft: active ones to sum, situational ones to list."""
+
+    def __init__(self) -> None:
+        self.active: list[_Applied] = []
+        self.situational: list[_Applied] = []
+
+    def add(self, effect: Effect, source: str, label: str, origin: str, ok: bool) -> None:
+        applied = _Applied(effect, source, label, origin)
+        if effect.situational is not None:
+            self.situational.append(applied)
+        elif ok:
+            self.active.append(applied)
+
+    def of(self, kind: str, **target: str) -> list[_Applied]:
+        return [
+            a
+            for a in self.active
+            if a.effect.kind == kind and all(getattr(a.effect, k) == v for k, v in target.items())
+        ]
+
+    def parts(self, kind: str, **target: str) -> tuple[Contribution, ...]:
+        return tuple(
+            Contribution(a.source, a.label, a.effect.amount) for a in self.of(kind, **target)
+        )
+
+    def has(self, kind: str) -> bool:
+        return bool(self.of(kind))
+
+
+def _frilly_clothing_shown(draft: CharacterDraft, cat: Catalog) -> bool:
+    """Frilly Clothing: wearing clothing and none of it covered (armor covers it too)."""
+    worn = [cat.items[s] for s, stack in draft.inventory.items() if stack.equipped]
+    wearing = any(item.category == "clothing" for item in worn)
+    covered = draft.clothing_covered or any(item.covers_clothing for item in worn)
+    return wearing and not covered
+
+
+def _gather(
+    draft: CharacterDraft,
+    cat: Catalog,
+    shot: ShotType,
+    race: Race,
+    profession: Profession,
+    abilities: list[Ability],
+) -> _Effects:
+    conditions = {
+        "frilly_clothing": _frilly_clothing_shown(draft, cat),
+        "guardian_charge_safe": not draft.guardian_charge_injured,
+    }
+
+    def ok(effect: Effect) -> bool:
+        if effect.condition is not None and not conditions[effect.condition]:
+            return False
+        if effect.requires_item is not None:
+            stack = draft.inventory.get(effect.requires_item)
+            return stack is not None and stack.quantity > 0
+        return True
+
+    effects = _Effects()
+    for effect in shot.passive.effects:
+        effects.add(effect, "shot_type", shot.passive.name, shot.slug, ok(effect))
+    for trait in (*race.traits, race.other_bonuses):
+        for effect in trait.effects:
+            effects.add(effect, "race", trait.name, race.slug, ok(effect))
+    for feature in profession_features(profession, draft.level):
+        for effect in feature.effects:
+            effects.add(effect, "profession", profession.name, profession.slug, ok(effect))
+    for ability in abilities:
+        for effect in ability.effects:
+            effects.add(effect, "ability", ability.name, ability.slug, ok(effect))
+    for slug, stack in draft.inventory.items():
+        item = cat.items[slug]
+        if stack.equipped and not item.is_weapon:
+            for effect in item.effects:
+                effects.add(effect, "item", item.name, slug, ok(effect))
+    for slug in draft.status_effects:
+        status = cat.status_effects[slug]
+        for effect in status.effects:
+            effects.add(effect, "status_effect", status.name, slug, ok(effect))
+    return effects
+
+
+# --------------------------------------------------------------------------- derivation
+
+
+def derive_sheet(
+    draft: CharacterDraft,
+    rules: HouseRules = DEFAULT_HOUSE_RULES,
+    catalog: Catalog | None = None,
+) -> Sheet:
+    """The full sheet for ``draft`` under ``rules``.
+
+    Raises :class:`SheetError` only when the draft names things that do not exist (or no
+    shot-type, race, profession or element at all); other rule problems (19 bonus points, a
+    second manipulation ...) still produce a sheet, listed in ``Sheet.problems``, so the
+    builder page can preview while the player fixes them.
+    """
+    cat = catalog or get_catalog()
+    violations = validate(draft, rules, cat)
+    stop = blocking(violations)
+    if stop:
+        raise SheetError(stop)
+    assert draft.shot_type and draft.race and draft.profession and draft.element  # noqa: S101
+    shot = cat.shot_types[draft.shot_type]
+    race = cat.races[draft.race]
+    profession = cat.professions[draft.profession]
+    abilities = [cat.abilities[slug] for slug in draft.abilities]
+    effects = _gather(draft, cat, shot, race, profession, abilities)
+
+    fear = "fear" in draft.status_effects
+    level = DrunkLevel.SOBER if fear else DrunkLevel(draft.drunkenness)
+    drunk = modifiers(level, race.slug, profession.slug, cat)
+    if fear and draft.drunkenness != DrunkLevel.SOBER:
+        drunk = _with_note(drunk, "Fear: drunkenness drops to sober.")
+
+    stats = _stats(draft, shot, race, effects, drunk, rules)
+    hp = _hit_points(draft, shot, effects)
+    speed = _speed(draft, shot, race, effects, drunk)
+    range_ = _sub_stat(draft, "range", "Range", shot.name, shot.range, effects)
+    options = _options_bonus(draft.spell_power, rules)
+    skills = _skills(draft, cat, stats, effects, drunk, rules)
+    goddess = draft.goddess_element if profession.needs_goddess_element else None
+    fight = _Fight(stats, range_.total, effects, drunk, options, rules)
+    attacks = _attacks(draft, cat, fight, goddess)
+    statuses = tuple(
+        Passive("status_effect", cat.status_effects[s].name, cat.status_effects[s].text)
+        for s in draft.status_effects
+    )
+    return Sheet(
+        name=draft.name,
+        level=draft.level,
+        shot_type=shot,
+        race=race,
+        profession=profession,
+        element=draft.element,
+        goddess_element=goddess,
+        stats=stats,
+        hp=hp,
+        speed=speed,
+        range=range_,
+        skills=skills,
+        attacks=attacks,
+        defence=_defence(stats, effects, drunk, rules),
+        opponents_graze=effects.parts("enemy_graze"),
+        opponents_danmaku_dodge=effects.parts("enemy_danmaku_dodge"),
+        spell_power=_spell_power(draft, stats, effects, options, rules),
+        spellcards=_spellcards(draft, profession, stats, effects, rules),
+        drunkenness=drunk,
+        status_effects=statuses,
+        can_act=not effects.has("cannot_act"),
+        passives=_passives(draft, shot, race, profession, abilities, cat),
+        warmness=tuple(
+            Contribution("item", cat.items[s].name, cat.items[s].warmness or 0)
+            for s, stack in draft.inventory.items()
+            if stack.equipped and cat.items[s].warmness is not None
+        ),
+        yen=draft.yen,
+        inventory=tuple(
+            {
+                "slug": slug,
+                "name": cat.items[slug].name,
+                "category": cat.items[slug].category,
+                "quantity": stack.quantity,
+                "equipped": stack.equipped,
+            }
+            for slug, stack in draft.inventory.items()
+        ),
+        house_rules=rules.changed(),
+        problems=tuple(violations),
+    )
+
+
+def _with_note(drunk: DrunkModifiers, note: str) -> DrunkModifiers:
+    return replace(drunk, notes=(*drunk.notes, note))
+
+
+def _temporary(draft: CharacterDraft, target: str) -> list[Contribution]:
+    return [
+        Contribution("effect", e.source or "Temporary effect", e.amount)
+        for e in draft.effects
+        if e.target == target
+    ]
+
+
+def _stats(
+    draft: CharacterDraft,
+    shot: ShotType,
+    race: Race,
+    effects: _Effects,
+    drunk: DrunkModifiers,
+    rules: HouseRules,
+) -> dict[str, StatLine]:
+    out: dict[str, StatLine] = {}
+    for key in MAIN_STATS:
+        parts = [Contribution("shot_type", shot.name, shot.stats[key])]
+        if race.stats.get(key):
+            parts.append(Contribution("race", race.name, race.stats[key]))
+        parts.extend(effects.parts("stat", stat=key))
+        if draft.bonus_points.get(key):
+            parts.append(Contribution("bonus_points", "Bonus points", draft.bonus_points[key]))
+        parts.extend(_temporary(draft, key))
+        value = total(parts)
+        roll = [Contribution("drunkenness", drunk.name, drunk.stat(key))] if drunk.stat(key) else []
+        out[key] = StatLine(
+            key, STAT_NAMES[key], tuple(parts), Check(value, pool_size(value, rules), tuple(roll))
+        )
+    return out
+
+
+def _sub_stat(
+    draft: CharacterDraft, key: str, name: str, label: str, base: int, effects: _Effects
+) -> SubStat:
+    parts = [Contribution("shot_type", label, base), *effects.parts(key), *_temporary(draft, key)]
+    return SubStat(key, name, tuple(parts))
+
+
+def _hit_points(draft: CharacterDraft, shot: ShotType, effects: _Effects) -> HitPoints:
+    maximum = _sub_stat(draft, "hp_max", "HP", shot.name, shot.hp, effects)
+    current = maximum.total if draft.current_hp is None else draft.current_hp
+    return HitPoints(maximum, current)
+
+
+def _speed(
+    draft: CharacterDraft, shot: ShotType, race: Race, effects: _Effects, drunk: DrunkModifiers
+) -> SubStat:
+    parts = [Contribution("shot_type", shot.name, shot.speed)]
+    if race.speed:
+        parts.append(Contribution("race", race.name, race.speed))
+    parts.extend(effects.parts("speed"))
+    if drunk.speed:
+        parts.append(Contribution("drunkenness", f"Kaze Sake ({drunk.name})", drunk.speed))
+    parts.extend(_temporary(draft, "speed"))
+    return SubStat("speed", "Speed", tuple(parts))
+
+
+def _options_bonus(held: int | None, rules: HouseRules) -> int:
+    """RULINGS 8: +1 per ``option_spell_power_step`` spell power held, at most the maximum."""
+    if not held or held < 0:
+        return 0
+    return min(held // rules.option_spell_power_step, rules.option_max_bonus)
+
+
+def _skills(
+    draft: CharacterDraft,
+    cat: Catalog,
+    stats: dict[str, StatLine],
+    effects: _Effects,
+    drunk: DrunkModifiers,
+    rules: HouseRules,
+) -> dict[str, SkillLine]:
+    out: dict[str, SkillLine] = {}
+    for slug, skill in cat.skills.items():
+        base = _ceil_div(sum(stats[s].total for s in skill.base_stats), len(skill.base_stats))
+        points = draft.skill_points.get(slug, 0)
+        bonuses = list(effects.parts("skill", skill=slug))
+        for focus in effects.of("skill_focus"):
+            if draft.ability_choices.get(focus.origin) == slug:
+                bonuses.append(Contribution(focus.source, focus.label, focus.effect.amount))
+        situational = tuple(
+            Contribution(a.source, f"{a.label} ({a.effect.situational})", a.effect.amount)
+            for a in effects.situational
+            if a.effect.kind == "skill" and a.effect.skill == slug
+        )
+        drink = drunk.mental_skills if skill.kind == "mental" else drunk.physical_skills
+        roll = list(bonuses)
+        if drink:
+            roll.append(Contribution("drunkenness", drunk.name, drink))
+        value = base + points
+        out[slug] = SkillLine(
+            slug=slug,
+            name=skill.name,
+            kind=skill.kind,
+            formula=skill.formula,
+            base=base,
+            points=points,
+            bonuses=tuple(bonuses),
+            situational=situational,
+            check=Check(value, pool_size(value, rules), tuple(roll)),
+        )
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class _Fight:
+    """What every attack line needs: stats, range, effects, drink, Options and house rules."""
+
+    stats: dict[str, StatLine]
+    range_total: int
+    effects: _Effects
+    drunk: DrunkModifiers
+    options: int
+    rules: HouseRules
+
+
+def _attacks(
+    draft: CharacterDraft, cat: Catalog, fight: _Fight, goddess: str | None
+) -> tuple[Attack, ...]:
+    """Danmaku, bare fists, a youkai's natural weapon, then every equipped weapon."""
+    attacks = [_danmaku(draft.element or "", goddess, fight)]
+    attacks.append(_physical(cat.items["bare_fists"], "bare_fists", None, None, fight))
+    if draft.natural_weapon:
+        name = draft.natural_weapon.strip().capitalize()
+        attacks.append(_physical(cat.items["natural_weapon"], "natural_weapon", name, None, fight))
+    for slug, stack in draft.inventory.items():
+        item = cat.items[slug]
+        if stack.equipped and item.is_weapon and item.category != "natural_weapon":
+            quantity = stack.quantity if item.category == "throwing_weapon" else None
+            attacks.append(_physical(item, slug, None, quantity, fight))
+    return tuple(attacks)
+
+
+def _halved_for_attacks(value: int) -> int:
+    """A stat "treated as halved" for attacks (rounded up, RULINGS 3)."""
+    return _ceil_div(value, 2)
+
+
+def _danmaku(element: str, goddess: str | None, fight: _Fight) -> Attack:
+    """Danmaku: floor(INT / 3) dice (RULINGS 4), within RANGE, no to-hit roll."""
+    stats, effects, options, rules = fight.stats, fight.effects, fight.options, fight.rules
+    intelligence = stats["int"].total
+    label = f"INT {intelligence}"
+    notes = []
+    if effects.has("basic_attack_stats_halved"):
+        intelligence = _halved_for_attacks(intelligence)
+        label = f"INT {stats['int'].total} halved to {intelligence}"
+        notes.append("Doll Master: intelligence is treated as halved for basic attacks.")
+    dice = max(intelligence // rules.danmaku_int_per_die, rules.min_dice)
+    modifier_parts = list(effects.parts("danmaku_damage"))
+    reach = fight.range_total
+    if options:
+        modifier_parts.append(Contribution("options", "Options", options))
+        reach += options
+    elements = [element]
+    if goddess and goddess != element:
+        elements.append(goddess)
+        notes.append("Shrine Maiden: may declare a basic attack to be of her goddess's element.")
+    notes.append(f"Targets dodge with an insight roll against {BASE_DODGE_DIFFICULTY}.")
+    return Attack(
+        slug="danmaku",
+        name="Danmaku",
+        kind="danmaku",
+        category="danmaku",
+        range=reach,
+        range_rule="RANGE" + (f" + {options} (Options)" if options else ""),
+        to_hit=None,
+        damage=Damage(
+            (Contribution("stat", f"{label} / {rules.danmaku_int_per_die}", dice),),
+            tuple(modifier_parts),
+        ),
+        elements=tuple(elements),
+        notes=tuple(notes),
+    )
+
+
+def _physical(
+    item: Item,
+    slug: str,
+    name: str | None,
+    quantity: int | None,
+    fight: _Fight,
+) -> Attack:
+    """A physical attack: PWR versus CHA to hit, weapon dice + PWR / 2 (RULINGS 4) damage."""
+    effects, drunk, options, rules = fight.effects, fight.drunk, fight.options, fight.rules
+    power = fight.stats["pwr"].total
+    thrown = item.category == "throwing_weapon"
+    improvised = item.category == "improvised_weapon" and not effects.has("improvised_no_penalty")
+    halved_doll = effects.has("basic_attack_stats_halved")
+    notes: list[str] = []
+
+    # To-hit: a versus check of PWR against the defender's CHA.
+    attack_power = power
+    to_hit_parts: list[Contribution] = []
+    if drunk.attack_power_halved or halved_doll:
+        attack_power = _halved_for_attacks(power)
+        notes.append(f"Power {power} is treated as halved ({attack_power}) for attack rolls.")
+    if drunk.stat("pwr") and not drunk.attack_power_halved:
+        to_hit_parts.append(Contribution("drunkenness", drunk.name, drunk.stat("pwr")))
+    if improvised:
+        to_hit_parts.append(Contribution("item", "Improvised weapon", IMPROVISED_TO_HIT))
+    to_hit_parts.extend(effects.parts("to_hit"))
+
+    # Damage: weapon dice + PWR / divisor (RULINGS 4) + bonuses.
+    damage_power = _halved_for_attacks(power) if halved_doll else power
+    dice_parts = [Contribution("item", item.name, item.damage_dice or 0)]
+    if thrown:
+        dice_parts.extend(effects.parts("thrown_damage_dice"))
+    if slug == "bare_fists" and drunk.fist_extra_dice:
+        dice_parts.append(
+            Contribution("drunkenness", f"Drunken Master ({drunk.name})", drunk.fist_extra_dice)
+        )
+    divisor = rules.physical_damage_pwr_divisor
+    modifier_parts = [
+        Contribution("stat", f"PWR {damage_power} / {divisor}", damage_power // divisor),
+        *effects.parts("physical_damage"),
+    ]
+    if options:
+        modifier_parts.append(Contribution("options", "Options", options))
+    if improvised:
+        modifier_parts.append(Contribution("item", "Improvised weapon", IMPROVISED_DAMAGE))
+
+    if item.range is not None:
+        reach, rule = item.range, f"{item.range} (weapon)"
+    else:
+        assert item.range_of_stat is not None  # noqa: S101 - catalog guarantees one of the two
+        reach = math.ceil(item.range_of_stat * fight.range_total)
+        rule = f"{item.range_of_stat} x RANGE"
+    recovery = None
+    if thrown:
+        recovery = f"{item.recovery_dice}d" if item.recoverable else "non-recoverable"
+    return Attack(
+        slug=slug,
+        name=name or item.name,
+        kind="thrown" if thrown else "physical",
+        category=item.category,
+        range=reach,
+        range_rule=rule,
+        to_hit=Check(attack_power, pool_size(attack_power, rules), tuple(to_hit_parts)),
+        damage=Damage(tuple(dice_parts), tuple(modifier_parts), drunk.physical_damage_multiplier),
+        quantity=quantity,
+        recovery=recovery,
+        on_hit=item.on_hit,
+        notes=tuple(notes),
+    )
+
+
+def _defence(
+    stats: dict[str, StatLine], effects: _Effects, drunk: DrunkModifiers, rules: HouseRules
+) -> Defence:
+    def check(stat: str, *kinds: str) -> Check:
+        parts = [p for kind in kinds for p in effects.parts(kind)]
+        if drunk.stat(stat):
+            parts.append(Contribution("drunkenness", drunk.name, drunk.stat(stat)))
+        value = stats[stat].total
+        return Check(value, pool_size(value, rules), tuple(parts))
+
+    notes = [
+        "Physical attacks: the attacker's power against your charisma (versus check).",
+        f"Danmaku: an insight roll against {BASE_DODGE_DIFFICULTY} dodges; "
+        "then an insight roll to graze.",
+    ]
+    if drunk.dodge_rolls != 1:
+        notes.append(f"Drunken Master: {drunk.dodge_rolls} rolls to dodge each attack.")
+    return Defence(
+        dodge_rolls=drunk.dodge_rolls,
+        physical_dodge=check("cha", "dodge"),
+        danmaku_dodge=check("ins", "dodge", "danmaku_dodge"),
+        danmaku_dodge_target=BASE_DODGE_DIFFICULTY,
+        graze=check("ins", "graze"),
+        graze_target=GRAZE_DIFFICULTY,
+        damage_reduction=effects.parts("damage_reduction"),
+        minimum_damage=MINIMUM_DAMAGE,
+        status_resistance=effects.parts("status_resistance"),
+        attackers_physical_to_hit=effects.parts("enemy_physical_to_hit"),
+        notes=tuple(notes),
+    )
+
+
+def _spell_power(
+    draft: CharacterDraft,
+    stats: dict[str, StatLine],
+    effects: _Effects,
+    options: int,
+    rules: HouseRules,
+) -> SpellPower:
+    per_turn = (
+        Contribution("stat", "Insight", stats["ins"].total),
+        *effects.parts("spell_power_per_turn"),
+    )
+    return SpellPower(
+        start=rules.starting_spell_power,
+        cap=rules.spell_power_cap,
+        held=draft.spell_power,
+        per_turn_parts=per_turn,
+        multipliers=effects.parts("spell_power_multiplier"),
+        options_bonus=options,
+    )
+
+
+def _spellcards(
+    draft: CharacterDraft,
+    profession: Profession,
+    stats: dict[str, StatLine],
+    effects: _Effects,
+    rules: HouseRules,
+) -> Spellcards:
+    efficiency = None
+    if effects.has("spellcard_efficiency"):
+        efficiency = (rules.efficiency_discount, rules.efficiency_floor)
+    return Spellcards(
+        deck=deck_limits(draft.level, effects.parts("deck_cards"), effects.parts("deck_kinds")),
+        dodge_difficulty=max(stats["int"].total, stats["pwr"].total),
+        to_hit=(*effects.parts("spellcard_to_hit"), *effects.parts("to_hit")),
+        efficiency=efficiency,
+        min_cost=rules.spellcard_min_cost,
+        bomb_multiplier=rules.bomb_multiplier,
+        special=profession.spellcards,
+    )
+
+
+def _passives(
+    draft: CharacterDraft,
+    shot: ShotType,
+    race: Race,
+    profession: Profession,
+    abilities: list[Ability],
+    cat: Catalog,
+) -> tuple[Passive, ...]:
+    out = [Passive("shot_type", shot.passive.name, shot.passive.text)]
+    out.extend(Passive("race", t.name, t.text) for t in (*race.traits, race.other_bonuses))
+    out.extend(
+        Passive("profession", f"{profession.name}: {f.name}", f.text)
+        for f in profession_features(profession, draft.level)
+    )
+    for ability in abilities:
+        name = ability.name
+        chosen = draft.ability_choices.get(ability.slug)
+        if ability.choice == "skill" and chosen is not None and chosen in cat.skills:
+            name = f"{name} ({cat.skills[chosen].name})"
+        out.append(Passive("ability", name, ability.text))
+    if draft.guardian_charge_injured and profession.needs_charge:
+        out.append(
+            Passive(
+                "profession",
+                "Charge injured",
+                "Guardian powers (extra HP, protection spellcards) are lost until the charge "
+                "is no longer injured; armor can still be worn.",
+            )
+        )
+    return tuple(out)
