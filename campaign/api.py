@@ -123,6 +123,17 @@ class RollViewSet(
         return Response(RollSerializer(roll).data, status=status.HTTP_201_CREATED)
 
 
+class HealthView(APIView):
+    """Liveness check for load balancers; also the benchmarks' minimal-endpoint baseline."""
+
+    permission_classes = [permissions.AllowAny]
+    authentication_classes: list[type] = []
+
+    @extend_schema(responses={200: dict})
+    def get(self, request: Request) -> Response:
+        return Response({"status": "ok"})
+
+
 class ProbabilityView(APIView):
     """Exact odds of a roll: the distribution of totals and, with a target, the chances of
     success, critical success and critical failure, as exact fractions and percentages."""

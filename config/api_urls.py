@@ -11,6 +11,7 @@ router.register("rolls", campaign_api.RollViewSet, basename="roll")
 
 urlpatterns = [
     path("auth/token/", campaign_api.ObtainTokenView.as_view(), name="api-token"),
+    path("health/", campaign_api.HealthView.as_view(), name="api-health"),
     path("probability/", campaign_api.ProbabilityView.as_view(), name="api-probability"),
     path("", include(router.urls)),
 ]
