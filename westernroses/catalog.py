@@ -279,7 +279,7 @@ class _Node:
         self.value = value
 
     def fail(self, message: str) -> CatalogError:
-        return CatalogError(self.file, self.path, message)
+        return CatalogError(self.file, self.path or "(top level)", message)
 
     def child(self, key: str | int) -> _Node:
         if isinstance(key, int):
