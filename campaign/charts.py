@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 
 from django.utils.html import escape
 
+from westernroses.checks import Critical, judge
+
 if TYPE_CHECKING:
     from westernroses.dice import DiceExpression
     from westernroses.house_rules import HouseRules
@@ -20,16 +22,19 @@ PAD_BOTTOM = 24
 PAD_TOP = 8
 
 
-def _band(expr: DiceExpression, total: int, rules: HouseRules) -> str:
-    """Which critical band a total's dice fall in (bands are on the dice alone, ruling 2)."""
-    if expr.dice == 0 or rules.critical_band == 0:
-        return ""
-    dice_total = (total - expr.modifier) // expr.multiplier
-    if dice_total > 6 * expr.dice - rules.critical_band:
-        return "crit-success"
-    if dice_total < expr.dice + rules.critical_band:
+def _bar_class(expr: DiceExpression, total: int, target: int | None, rules: HouseRules) -> str:
+    """Colour a total by how the engine judges it (criticals are on the dice alone, ruling 2).
+
+    Multiplied rolls (3dX2) are damage, not checks: no critical bands, a plain comparison.
+    """
+    if expr.multiplier != 1:
+        return "success" if target is not None and total > target else ""
+    judgement = judge(total - expr.modifier, expr.dice, expr.modifier, target, rules)
+    if judgement.critical is Critical.FAILURE:
         return "crit-failure"
-    return ""
+    if judgement.critical is Critical.SUCCESS and judgement.success is not False:
+        return "crit-success"
+    return "success" if judgement.success else ""
 
 
 def distribution_svg(
@@ -56,11 +61,9 @@ def distribution_svg(
         x = i * bar_w
         y = PAD_TOP + plot_h - h
         classes = ["bar"]
-        band = _band(expr, total, rules)
+        band = _bar_class(expr, total, target, rules)
         if band:
             classes.append(band)
-        elif target is not None and total > target:
-            classes.append("success")
         title = escape(f"{total}: {float(p) * 100:.3f}% ({p.numerator}/{p.denominator})")
         parts.append(
             f'<rect class="{" ".join(classes)}" x="{x:.2f}" y="{y:.2f}" '

@@ -79,6 +79,11 @@ class AllFail(StrEnum):
     NO_WINNER = "no_winner"
     CLOSEST = "closest"
 
+    @classmethod
+    def from_rules(cls, rules: HouseRules) -> AllFail:
+        """The campaign's house rule (``versus_all_fail_closest``)."""
+        return cls.CLOSEST if rules.versus_all_fail_closest else cls.NO_WINNER
+
 
 class AlreadyRerolled(ValueError):
     """Lucky: a roll can be re-rolled once, and the new roll stands."""
@@ -576,15 +581,17 @@ def versus(
     target: int | None,
     rng: DiceSource,
     rules: HouseRules = DEFAULT_HOUSE_RULES,
-    all_fail: AllFail = AllFail.NO_WINNER,
+    all_fail: AllFail | None = None,
 ) -> VersusResult:
     """A versus check between two or more participants ("Versus Checks").
 
     With a target: one success wins; several successes, the greatest margin wins; all failed,
-    ``all_fail`` decides (default: no one wins). Without a target the highest total wins. Tied
-    leaders re-roll (only they) until one is ahead; every round is kept. See :func:`versus_rank`
-    for criticals.
+    ``all_fail`` decides (default: the house rule, no one wins unless the GM changed it).
+    Without a target the highest total wins. Tied leaders re-roll (only they) until one is
+    ahead; every round is kept. See :func:`versus_rank` for criticals.
     """
+    if all_fail is None:
+        all_fail = AllFail.from_rules(rules)
     people = _participants(participants)
     first = tuple((p.id, check(p.dice, p.modifier, target, rng, rules)) for p in people)
     return _resolve(people, target, all_fail, first, rng, rules)

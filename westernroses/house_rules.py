@@ -34,6 +34,9 @@ class HouseRules:
     # critical success still fails when the target exceeds the total by this much or more.
     critical_band: int = 3
     critical_fail_margin: int = 10
+    # Versus checks with a target where everyone fails: 0 = no one wins, 1 = the lowest margin
+    # of failure wins ("Versus Checks" allows either).
+    versus_all_fail_closest: int = 0
     # Ruling 4: physical damage = weapon dice + ceil-free floor(PWR / divisor); danmaku dice =
     # floor(INT / divisor).
     physical_damage_pwr_divisor: int = 2
@@ -115,6 +118,13 @@ HOUSE_RULES_META: dict[str, HouseRule] = {
             "A critical success fails when the target beats the total by this much or more.",
             1,
             100,
+        ),
+        HouseRule(
+            "versus_all_fail_closest",
+            "Versus: closest failure wins",
+            "1: when everyone fails a versus check, the smallest failure wins; 0: no one wins.",
+            0,
+            1,
         ),
         HouseRule(
             "physical_damage_pwr_divisor",

@@ -264,13 +264,16 @@ def versus_odds(
     b_mod: int,
     target: int | None = None,
     rules: HouseRules = DEFAULT_HOUSE_RULES,
-    all_fail: AllFail = AllFail.NO_WINNER,
+    all_fail: AllFail | None = None,
 ) -> VersusOdds:
     """Exact odds that A or B wins :func:`westernroses.checks.versus`, tie re-rolls included.
 
     A tie between the leaders is re-rolled without a target until broken, so it splits as a
-    no-target versus does: P(A wins the tie-break) = P(A > B) / (1 − P(A = B)).
+    no-target versus does: P(A wins the tie-break) = P(A > B) / (1 − P(A = B)). ``all_fail``
+    defaults to the house rule.
     """
+    if all_fail is None:
+        all_fail = AllFail.from_rules(rules)
     outcomes = 6 ** (a_dice + b_dice)
     a = _rank_counts(a_dice, a_mod, target, rules, all_fail)
     b = _rank_counts(b_dice, b_mod, target, rules, all_fail)

@@ -178,3 +178,22 @@ def test_token_auth(player, client):
     token = response.json()["token"]
     listed = client.get("/api/rolls/", HTTP_AUTHORIZATION=f"Token {token}")
     assert listed.status_code == 200
+
+
+def test_chart_colours_bars_by_the_engines_judgement(client):
+    """Critical Success and Failure: on 4d vs 25, 22-24 are critical successes (they still
+    succeed: within 10 of 25) and 4-6 critical failures; nothing else succeeds."""
+    import re
+
+    html = client.get("/dice/", {"notation": "4d", "target": "25"}).content.decode()
+    bars = {
+        int(total): cls
+        for cls, total in re.findall(r'<rect class="([^"]*)"[^>]*data-total="(\d+)"', html)
+    }
+    assert len(bars) == 21
+    assert {t for t, c in bars.items() if "crit-success" in c} == {22, 23, 24}
+    assert {t for t, c in bars.items() if "crit-failure" in c} == {4, 5, 6}
+    assert not any(c.split() == ["bar", "success"] for c in bars.values())
+    # with target 40 the 22-24 criticals are 16+ below: failures, not coloured as criticals
+    html = client.get("/dice/", {"notation": "4d", "target": "40"}).content.decode()
+    assert "crit-success" not in html

@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 from collections.abc import Iterable
+from fractions import Fraction
 
 import pytest
 from hypothesis import given, settings
@@ -476,3 +477,23 @@ def test_engine_imports_no_django() -> None:
         "assert not bad, bad"
     )
     subprocess.run([sys.executable, "-c", code], check=True)  # noqa: S603
+
+
+def test_versus_all_fail_follows_the_house_rule():
+    """Versus Checks: "If everypony fails then either no one wins or the winner is the
+    character with the lowest margin of failure" — a house rule, default no one wins."""
+    from westernroses.checks import AllFail, Participant, versus
+    from westernroses.house_rules import HouseRules
+    from westernroses.probability import versus_odds
+    from westernroses.rng import RandomSource
+
+    people = [Participant("a", 2, 0), Participant("b", 2, 0)]
+    default = versus(people, 30, RandomSource(seed=1))
+    assert default.all_fail is AllFail.NO_WINNER and default.winner is None
+    closest_rules = HouseRules(versus_all_fail_closest=1)
+    closest = versus(people, 30, RandomSource(seed=1), closest_rules)
+    assert closest.all_fail is AllFail.CLOSEST
+    # 2d can never reach 30, so under the default no one can win; under CLOSEST someone does
+    # unless both roll a critical failure (2-4 on 2d: 6/36 each).
+    assert versus_odds(2, 0, 2, 0, 30).no_winner == 1
+    assert versus_odds(2, 0, 2, 0, 30, closest_rules).no_winner == Fraction(1, 36)
