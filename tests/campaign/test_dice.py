@@ -196,4 +196,4 @@ def test_chart_colours_bars_by_the_engines_judgement(client):
     assert not any(c.split() == ["bar", "success"] for c in bars.values())
     # with target 40 the 22-24 criticals are 16+ below: failures, not coloured as criticals
     html = client.get("/dice/", {"notation": "4d", "target": "40"}).content.decode()
-    assert "crit-success" not in html
+    assert "bar crit-success" not in html

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
-from typing import Any, Final
+from typing import Any, Final, overload
 
 #: Targets a temporary effect (a spellcard buff such as "Read a book", +6 INT) may change.
 EFFECT_TARGETS: Final = ("pwr", "cha", "int", "ins", "hp_max", "speed", "range")
@@ -134,7 +134,7 @@ class CharacterDraft:
                 raise DraftFormatError(str(key), "unknown field")
         r = _Reader(data)
         return cls(
-            name=r.text("name", optional=False) or "",
+            name=r.text("name", optional=False, default=""),
             shot_type=r.text("shot_type"),
             race=r.text("race"),
             profession=r.text("profession"),
@@ -151,7 +151,7 @@ class CharacterDraft:
             clothing_covered=r.flag("clothing_covered"),
             yen=r.whole("yen", 0),
             level=r.whole("level", 1),
-            drunkenness=r.text("drunkenness", optional=False) or "sober",
+            drunkenness=r.text("drunkenness", optional=False, default="sober"),
             status_effects=r.text_list("status_effects"),
             effects=r.effects("effects"),
             current_hp=r.optional_whole("current_hp"),
@@ -170,9 +170,16 @@ class _Reader:
     def __init__(self, data: Mapping[str, Any]) -> None:
         self.data = data
 
-    def text(self, key: str, *, optional: bool = True) -> str | None:
-        value = self.data.get(key)
-        if value is None and (optional or key not in self.data):
+    @overload
+    def text(self, key: str) -> str | None: ...
+    @overload
+    def text(self, key: str, *, optional: bool, default: str) -> str: ...
+    def text(self, key: str, *, optional: bool = True, default: str | None = None) -> str | None:
+        """Text at ``key``; when absent, ``default``; null is refused unless ``optional``."""
+        if key not in self.data:
+            return default
+        value = self.data[key]
+        if value is None and optional:
             return None
         if not isinstance(value, str):
             raise DraftFormatError(key, "must be text" + (" or null" if optional else ""))
