@@ -108,6 +108,10 @@ class StatLine:
     def total(self) -> int:
         return total(self.contributions)
 
+    @property
+    def dice(self) -> int:
+        return self.check.dice
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "name": self.name,
