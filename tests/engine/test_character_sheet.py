@@ -28,6 +28,7 @@ from westernroses.characters import (
 )
 from westernroses.characters.contributions import total
 from westernroses.characters.levels import deck_limits
+from westernroses.dice import parse as parse_dice
 from westernroses.house_rules import HouseRules
 from westernroses.spellcards.deck import deck_limits as spellcard_deck_limits
 
@@ -261,7 +262,7 @@ WORKED = [
     # halved for attack rolls without the -4, x2 damage, 4 dodge rolls. Brute Force +5.
     # PWR 8+3+12=23 (7d-4), CHA 18 (6d-4), INT 3 (1d-6), INS 6 (2d-6).
     # Dexterity ceil((18+23)/2)=21 +10 = 31 (10d), +2 Night Dance -4 drink = 10d-2.
-    # Fists: to-hit ceil(23/2)=12 -> 4d; damage (1d+3d) + 11 + 5, x2.
+    # Fists: to-hit ceil(23/2)=12 -> 4d; damage ((1d+3d) + 11 + 5) x2, written 4dX2+32.
     Worked(
         id="oni-drunken-master-night-dance-plastered",
         draft={
@@ -288,7 +289,7 @@ WORKED = [
             (12, "4d-4"),
             (20, "6d-2"),
         ),
-        attacks={"danmaku": (None, "1d", 2), "bare_fists": ("4d", "(4d+16)x2", 1)},
+        attacks={"danmaku": (None, "1d", 2), "bare_fists": ("4d", "4dX2+32", 1)},
         deck=(20, 4, 5),
         extra={
             "dodge_rolls": 4,
@@ -637,6 +638,16 @@ def test_raising_a_level_grows_the_deck() -> None:
         raise_level(draft, 0)
 
 
+def test_a_pool_of_no_dice_prints_as_its_modifier() -> None:
+    """House rule "Minimum dice" may be 0: INT 4 at 5 points per die rolls no dice."""
+    rules = HouseRules(stat_per_die=5, min_dice=0)
+    sheet = derive_sheet(
+        minimal_draft("fourth_strike", "oni", "guardian", drunkenness="tipsy"), rules
+    )
+    assert sheet.stats["int"].check.expression == "0"  # Iron Blood: no tipsy penalty
+    assert sheet.stats["pwr"].check.expression == "6d+1"
+
+
 # --------------------------------------------------------------------------- properties
 
 
@@ -658,6 +669,9 @@ def test_totals_are_the_sums_of_their_contributions(draft: CharacterDraft) -> No
         assert skill["check"]["modifier"] == sum(m["amount"] for m in skill["check"]["modifiers"])
     for attack in data["attacks"]:
         damage = attack["damage"]
+        assert str(parse_dice(damage["expression"])) == damage["expression"]
+        if attack["to_hit"]:
+            assert str(parse_dice(attack["to_hit"]["expression"])) == attack["to_hit"]["expression"]
         assert damage["dice"] == sum(p["amount"] for p in damage["dice_parts"])
         assert damage["modifier"] == sum(p["amount"] for p in damage["modifier_parts"])
     assert CharacterDraft.from_dict(draft.to_dict()) == draft

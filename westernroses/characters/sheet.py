@@ -83,6 +83,9 @@ class Check:
 
     @property
     def expression(self) -> str:
+        """Canonical dice notation (``4d+2``); a pool of no dice is just its modifier."""
+        if self.dice == 0:
+            return str(self.modifier)
         return f"{self.dice}d{signed(self.modifier)}"
 
     def to_dict(self) -> dict[str, Any]:
@@ -183,7 +186,7 @@ class SkillLine:
 
 @dataclass(frozen=True, slots=True)
 class Damage:
-    """A damage roll: dice and flat modifier (each with parts), times ``multiplier``."""
+    """A damage roll: (dice + flat modifier) x ``multiplier``, dice and modifier with parts."""
 
     dice_parts: tuple[Contribution, ...]
     modifier_parts: tuple[Contribution, ...]
@@ -199,10 +202,12 @@ class Damage:
 
     @property
     def expression(self) -> str:
-        roll = f"{self.dice}d{signed(self.modifier)}"
-        if self.multiplier == 1:
-            return roll
-        return f"({roll})x{self.multiplier}" if self.modifier else f"{roll}x{self.multiplier}"
+        """Canonical dice notation (:mod:`westernroses.dice`): ``2d+6``; doubled damage is
+        ``4dX2+32``, the whole damage doubled with the bonus written already doubled."""
+        if self.dice == 0:
+            return str(self.modifier * self.multiplier)
+        times = f"X{self.multiplier}" if self.multiplier != 1 else ""
+        return f"{self.dice}d{times}{signed(self.modifier * self.multiplier)}"
 
     def to_dict(self) -> dict[str, Any]:
         return {
