@@ -12,7 +12,6 @@ Checks are written as dice notation (``4d+2``): the dice come from the stat or s
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
@@ -21,30 +20,36 @@ from westernroses.catalog import (
     STAT_NAMES,
     Ability,
     Catalog,
-    Effect,
-    Item,
     Profession,
     Race,
     ShotType,
     get_catalog,
 )
+from westernroses.characters.attacks import (
+    BASE_DODGE_DIFFICULTY,
+    Attack,
+    AttackContext,
+    derive_attacks,
+)
 from westernroses.characters.builder import RuleViolation, blocking, validate
-from westernroses.characters.contributions import Contribution, signed, total
+from westernroses.characters.contributions import (
+    Check,
+    Contribution,
+    as_dicts,
+    ceil_div,
+    total,
+)
 from westernroses.characters.draft import CharacterDraft
 from westernroses.characters.drunkenness import DrunkLevel, DrunkModifiers, modifiers
+from westernroses.characters.effects import EffectsInPlay, gather_effects
 from westernroses.characters.levels import DeckLimits, deck_limits, profession_features
 from westernroses.checks import pool_size
 from westernroses.house_rules import DEFAULT_HOUSE_RULES, HouseRules
 
-#: "Base difficulty to dodge an attack is 12."
-BASE_DODGE_DIFFICULTY: Final = 12
 #: The rulebook gives no target for a graze roll; we use the base dodge difficulty.
 GRAZE_DIFFICULTY: Final = BASE_DODGE_DIFFICULTY
 #: Resilience and armor: "at least 1 damage from any successful attack".
 MINIMUM_DAMAGE: Final = 1
-#: Improvised weapons: "-2 on to-hit rolls and a -4 to damage rolls".
-IMPROVISED_TO_HIT: Final = -2
-IMPROVISED_DAMAGE: Final = -4
 #: Grazing gains "TWICE as much power as the damage you would have taken".
 GRAZE_POWER_MULTIPLIER: Final = 2
 
@@ -57,45 +62,7 @@ class SheetError(ValueError):
         self.violations = violations
 
 
-def _parts(parts: Iterable[Contribution]) -> list[dict[str, str | int]]:
-    return [p.to_dict() for p in parts]
-
-
-def _ceil_div(a: int, b: int) -> int:
-    """Division rounded up (RULINGS 3: every division but a dice count rounds up)."""
-    return -(-a // b)
-
-
 # --------------------------------------------------------------------------- sheet records
-
-
-@dataclass(frozen=True, slots=True)
-class Check:
-    """A roll: ``dice`` from the value ``base``, plus the listed modifiers."""
-
-    base: int
-    dice: int
-    modifiers: tuple[Contribution, ...] = ()
-
-    @property
-    def modifier(self) -> int:
-        return total(self.modifiers)
-
-    @property
-    def expression(self) -> str:
-        """Canonical dice notation (``4d+2``); a pool of no dice is just its modifier."""
-        if self.dice == 0:
-            return str(self.modifier)
-        return f"{self.dice}d{signed(self.modifier)}"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "base": self.base,
-            "dice": self.dice,
-            "modifier": self.modifier,
-            "expression": self.expression,
-            "modifiers": _parts(self.modifiers),
-        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,7 +86,7 @@ class StatLine:
         return {
             "name": self.name,
             "total": self.total,
-            "contributions": _parts(self.contributions),
+            "contributions": as_dicts(self.contributions),
             "dice": self.check.dice,
             "check": self.check.to_dict(),
         }
@@ -138,7 +105,11 @@ class SubStat:
         return total(self.contributions)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "total": self.total, "contributions": _parts(self.contributions)}
+        return {
+            "name": self.name,
+            "total": self.total,
+            "contributions": as_dicts(self.contributions),
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,83 +147,11 @@ class SkillLine:
             "base": self.base,
             "points": self.points,
             "value": self.value,
-            "bonuses": _parts(self.bonuses),
+            "bonuses": as_dicts(self.bonuses),
             "effective": self.effective,
-            "situational": _parts(self.situational),
+            "situational": as_dicts(self.situational),
             "dice": self.check.dice,
             "check": self.check.to_dict(),
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class Damage:
-    """A damage roll: (dice + flat modifier) x ``multiplier``, dice and modifier with parts."""
-
-    dice_parts: tuple[Contribution, ...]
-    modifier_parts: tuple[Contribution, ...]
-    multiplier: int = 1
-
-    @property
-    def dice(self) -> int:
-        return total(self.dice_parts)
-
-    @property
-    def modifier(self) -> int:
-        return total(self.modifier_parts)
-
-    @property
-    def expression(self) -> str:
-        """Canonical dice notation (:mod:`westernroses.dice`): ``2d+6``; doubled damage is
-        ``4dX2+32``, the whole damage doubled with the bonus written already doubled."""
-        if self.dice == 0:
-            return str(self.modifier * self.multiplier)
-        times = f"X{self.multiplier}" if self.multiplier != 1 else ""
-        return f"{self.dice}d{times}{signed(self.modifier * self.multiplier)}"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "dice": self.dice,
-            "modifier": self.modifier,
-            "multiplier": self.multiplier,
-            "expression": self.expression,
-            "dice_parts": _parts(self.dice_parts),
-            "modifier_parts": _parts(self.modifier_parts),
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class Attack:
-    """One way to attack: danmaku, bare fists, a natural weapon or an equipped weapon."""
-
-    slug: str
-    name: str
-    kind: str  # "danmaku", "physical" or "thrown"
-    category: str
-    range: int
-    range_rule: str
-    to_hit: Check | None
-    damage: Damage
-    elements: tuple[str, ...] = ()
-    quantity: int | None = None
-    recovery: str | None = None
-    on_hit: str | None = None
-    notes: tuple[str, ...] = ()
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "slug": self.slug,
-            "name": self.name,
-            "kind": self.kind,
-            "category": self.category,
-            "range": self.range,
-            "range_rule": self.range_rule,
-            "to_hit": self.to_hit.to_dict() if self.to_hit else None,
-            "damage": self.damage.to_dict(),
-            "elements": list(self.elements),
-            "quantity": self.quantity,
-            "recovery": self.recovery,
-            "on_hit": self.on_hit,
-            "notes": list(self.notes),
         }
 
 
@@ -282,12 +181,12 @@ class Defence:
             "graze": self.graze.to_dict(),
             "graze_target": self.graze_target,
             "damage_reduction": total(self.damage_reduction),
-            "damage_reduction_parts": _parts(self.damage_reduction),
+            "damage_reduction_parts": as_dicts(self.damage_reduction),
             "minimum_damage": self.minimum_damage,
             "status_resistance": total(self.status_resistance),
-            "status_resistance_parts": _parts(self.status_resistance),
+            "status_resistance_parts": as_dicts(self.status_resistance),
             "attackers_physical_to_hit": total(self.attackers_physical_to_hit),
-            "attackers_physical_to_hit_parts": _parts(self.attackers_physical_to_hit),
+            "attackers_physical_to_hit_parts": as_dicts(self.attackers_physical_to_hit),
             "notes": list(self.notes),
         }
 
@@ -317,9 +216,9 @@ class SpellPower:
             "cap": self.cap,
             "held": self.held,
             "per_turn": self.per_turn,
-            "per_turn_parts": _parts(self.per_turn_parts),
+            "per_turn_parts": as_dicts(self.per_turn_parts),
             "multiplier": self.multiplier,
-            "multiplier_parts": _parts(self.multipliers),
+            "multiplier_parts": as_dicts(self.multipliers),
             "concentrate": self.per_turn,
             "graze_multiplier": GRAZE_POWER_MULTIPLIER * self.multiplier,
             "options_bonus": self.options_bonus,
@@ -343,7 +242,7 @@ class Spellcards:
             "deck": self.deck.to_dict(),
             "dodge_difficulty": self.dodge_difficulty,
             "to_hit": total(self.to_hit),
-            "to_hit_parts": _parts(self.to_hit),
+            "to_hit_parts": as_dicts(self.to_hit),
             "efficiency": (
                 {"discount": self.efficiency[0], "floor": self.efficiency[1]}
                 if self.efficiency
@@ -363,7 +262,7 @@ class HitPoints:
     @property
     def mortal_wound_below(self) -> int:
         """ "Once your HP drops below 1/4 of your max" (rounded up, RULINGS 3)."""
-        return _ceil_div(self.maximum.total, 4)
+        return ceil_div(self.maximum.total, 4)
 
     @property
     def state(self) -> str:
@@ -378,7 +277,7 @@ class HitPoints:
     def to_dict(self) -> dict[str, Any]:
         return {
             "max": self.maximum.total,
-            "contributions": _parts(self.maximum.contributions),
+            "contributions": as_dicts(self.maximum.contributions),
             "current": self.current,
             "mortal_wound_below": self.mortal_wound_below,
             "state": self.state,
@@ -453,9 +352,9 @@ class Sheet:
             "defence": self.defence.to_dict(),
             "opponents": {
                 "graze": total(self.opponents_graze),
-                "graze_parts": _parts(self.opponents_graze),
+                "graze_parts": as_dicts(self.opponents_graze),
                 "danmaku_dodge": total(self.opponents_danmaku_dodge),
-                "danmaku_dodge_parts": _parts(self.opponents_danmaku_dodge),
+                "danmaku_dodge_parts": as_dicts(self.opponents_danmaku_dodge),
             },
             "spell_power": self.spell_power.to_dict(),
             "spellcards": self.spellcards.to_dict(),
@@ -463,108 +362,12 @@ class Sheet:
             "status_effects": [s.to_dict() for s in self.status_effects],
             "can_act": self.can_act,
             "passives": [p.to_dict() for p in self.passives],
-            "warmness": {"total": total(self.warmness), "contributions": _parts(self.warmness)},
+            "warmness": {"total": total(self.warmness), "contributions": as_dicts(self.warmness)},
             "yen": self.yen,
             "inventory": [dict(i) for i in self.inventory],
             "house_rules": dict(self.house_rules),
             "problems": [p.to_dict() for p in self.problems],
         }
-
-
-# --------------------------------------------------------------------------- effects in play
-
-
-@dataclass(frozen=True, slots=True)
-class _Applied:
-    """An effect in play and who grants it (``origin`` is the granting slug)."""
-
-    effect: Effect
-    source: str
-    label: str
-    origin: str
-
-
-class _Effects:
-    """The effects that apply to a draft: active ones to sum, situational ones to list."""
-
-    def __init__(self) -> None:
-        self.active: list[_Applied] = []
-        self.situational: list[_Applied] = []
-
-    def add(self, effect: Effect, source: str, label: str, origin: str, ok: bool) -> None:
-        applied = _Applied(effect, source, label, origin)
-        if effect.situational is not None:
-            self.situational.append(applied)
-        elif ok:
-            self.active.append(applied)
-
-    def of(self, kind: str, **target: str) -> list[_Applied]:
-        return [
-            a
-            for a in self.active
-            if a.effect.kind == kind and all(getattr(a.effect, k) == v for k, v in target.items())
-        ]
-
-    def parts(self, kind: str, **target: str) -> tuple[Contribution, ...]:
-        return tuple(
-            Contribution(a.source, a.label, a.effect.amount) for a in self.of(kind, **target)
-        )
-
-    def has(self, kind: str) -> bool:
-        return bool(self.of(kind))
-
-
-def _frilly_clothing_shown(draft: CharacterDraft, cat: Catalog) -> bool:
-    """Frilly Clothing: wearing clothing and none of it covered (armor covers it too)."""
-    worn = [cat.items[s] for s, stack in draft.inventory.items() if stack.equipped]
-    wearing = any(item.category == "clothing" for item in worn)
-    covered = draft.clothing_covered or any(item.covers_clothing for item in worn)
-    return wearing and not covered
-
-
-def _gather(
-    draft: CharacterDraft,
-    cat: Catalog,
-    shot: ShotType,
-    race: Race,
-    profession: Profession,
-    abilities: list[Ability],
-) -> _Effects:
-    conditions = {
-        "frilly_clothing": _frilly_clothing_shown(draft, cat),
-        "guardian_charge_safe": not draft.guardian_charge_injured,
-    }
-
-    def ok(effect: Effect) -> bool:
-        if effect.condition is not None and not conditions[effect.condition]:
-            return False
-        if effect.requires_item is not None:
-            stack = draft.inventory.get(effect.requires_item)
-            return stack is not None and stack.quantity > 0
-        return True
-
-    effects = _Effects()
-    for effect in shot.passive.effects:
-        effects.add(effect, "shot_type", shot.passive.name, shot.slug, ok(effect))
-    for trait in (*race.traits, race.other_bonuses):
-        for effect in trait.effects:
-            effects.add(effect, "race", trait.name, race.slug, ok(effect))
-    for feature in profession_features(profession, draft.level):
-        for effect in feature.effects:
-            effects.add(effect, "profession", profession.name, profession.slug, ok(effect))
-    for ability in abilities:
-        for effect in ability.effects:
-            effects.add(effect, "ability", ability.name, ability.slug, ok(effect))
-    for slug, stack in draft.inventory.items():
-        item = cat.items[slug]
-        if stack.equipped and not item.is_weapon:
-            for effect in item.effects:
-                effects.add(effect, "item", item.name, slug, ok(effect))
-    for slug in draft.status_effects:
-        status = cat.status_effects[slug]
-        for effect in status.effects:
-            effects.add(effect, "status_effect", status.name, slug, ok(effect))
-    return effects
 
 
 # --------------------------------------------------------------------------- derivation
@@ -592,7 +395,7 @@ def derive_sheet(
     race = cat.races[draft.race]
     profession = cat.professions[draft.profession]
     abilities = [cat.abilities[slug] for slug in draft.abilities]
-    effects = _gather(draft, cat, shot, race, profession, abilities)
+    effects = gather_effects(draft, cat, shot, race, profession, abilities)
 
     fear = "fear" in draft.status_effects
     level = DrunkLevel.SOBER if fear else DrunkLevel(draft.drunkenness)
@@ -607,8 +410,10 @@ def derive_sheet(
     options = _options_bonus(draft.spell_power, rules)
     skills = _skills(draft, cat, stats, effects, drunk, rules)
     goddess = draft.goddess_element if profession.needs_goddess_element else None
-    fight = _Fight(stats, range_.total, effects, drunk, options, rules)
-    attacks = _attacks(draft, cat, fight, goddess)
+    fight = AttackContext(
+        stats["pwr"].total, stats["int"].total, range_.total, effects, drunk, options, rules
+    )
+    attacks = derive_attacks(draft, cat, fight, goddess)
     statuses = tuple(
         Passive("status_effect", cat.status_effects[s].name, cat.status_effects[s].text)
         for s in draft.status_effects
@@ -673,7 +478,7 @@ def _stats(
     draft: CharacterDraft,
     shot: ShotType,
     race: Race,
-    effects: _Effects,
+    effects: EffectsInPlay,
     drunk: DrunkModifiers,
     rules: HouseRules,
 ) -> dict[str, StatLine]:
@@ -695,20 +500,20 @@ def _stats(
 
 
 def _sub_stat(
-    draft: CharacterDraft, key: str, name: str, label: str, base: int, effects: _Effects
+    draft: CharacterDraft, key: str, name: str, label: str, base: int, effects: EffectsInPlay
 ) -> SubStat:
     parts = [Contribution("shot_type", label, base), *effects.parts(key), *_temporary(draft, key)]
     return SubStat(key, name, tuple(parts))
 
 
-def _hit_points(draft: CharacterDraft, shot: ShotType, effects: _Effects) -> HitPoints:
+def _hit_points(draft: CharacterDraft, shot: ShotType, effects: EffectsInPlay) -> HitPoints:
     maximum = _sub_stat(draft, "hp_max", "HP", shot.name, shot.hp, effects)
     current = maximum.total if draft.current_hp is None else draft.current_hp
     return HitPoints(maximum, current)
 
 
 def _speed(
-    draft: CharacterDraft, shot: ShotType, race: Race, effects: _Effects, drunk: DrunkModifiers
+    draft: CharacterDraft, shot: ShotType, race: Race, effects: EffectsInPlay, drunk: DrunkModifiers
 ) -> SubStat:
     parts = [Contribution("shot_type", shot.name, shot.speed)]
     if race.speed:
@@ -731,13 +536,13 @@ def _skills(
     draft: CharacterDraft,
     cat: Catalog,
     stats: dict[str, StatLine],
-    effects: _Effects,
+    effects: EffectsInPlay,
     drunk: DrunkModifiers,
     rules: HouseRules,
 ) -> dict[str, SkillLine]:
     out: dict[str, SkillLine] = {}
     for slug, skill in cat.skills.items():
-        base = _ceil_div(sum(stats[s].total for s in skill.base_stats), len(skill.base_stats))
+        base = ceil_div(sum(stats[s].total for s in skill.base_stats), len(skill.base_stats))
         points = draft.skill_points.get(slug, 0)
         bonuses = list(effects.parts("skill", skill=slug))
         for focus in effects.of("skill_focus"):
@@ -767,151 +572,8 @@ def _skills(
     return out
 
 
-@dataclass(frozen=True, slots=True)
-class _Fight:
-    """What every attack line needs: stats, range, effects, drink, Options and house rules."""
-
-    stats: dict[str, StatLine]
-    range_total: int
-    effects: _Effects
-    drunk: DrunkModifiers
-    options: int
-    rules: HouseRules
-
-
-def _attacks(
-    draft: CharacterDraft, cat: Catalog, fight: _Fight, goddess: str | None
-) -> tuple[Attack, ...]:
-    """Danmaku, bare fists, a youkai's natural weapon, then every equipped weapon."""
-    attacks = [_danmaku(draft.element or "", goddess, fight)]
-    attacks.append(_physical(cat.items["bare_fists"], "bare_fists", None, None, fight))
-    if draft.natural_weapon:
-        name = draft.natural_weapon.strip().capitalize()
-        attacks.append(_physical(cat.items["natural_weapon"], "natural_weapon", name, None, fight))
-    for slug, stack in draft.inventory.items():
-        item = cat.items[slug]
-        if stack.equipped and item.is_weapon and item.category != "natural_weapon":
-            quantity = stack.quantity if item.category == "throwing_weapon" else None
-            attacks.append(_physical(item, slug, None, quantity, fight))
-    return tuple(attacks)
-
-
-def _halved_for_attacks(value: int) -> int:
-    """A stat "treated as halved" for attacks (rounded up, RULINGS 3)."""
-    return _ceil_div(value, 2)
-
-
-def _danmaku(element: str, goddess: str | None, fight: _Fight) -> Attack:
-    """Danmaku: floor(INT / 3) dice (RULINGS 4), within RANGE, no to-hit roll."""
-    stats, effects, options, rules = fight.stats, fight.effects, fight.options, fight.rules
-    intelligence = stats["int"].total
-    label = f"INT {intelligence}"
-    notes = []
-    if effects.has("basic_attack_stats_halved"):
-        intelligence = _halved_for_attacks(intelligence)
-        label = f"INT {stats['int'].total} halved to {intelligence}"
-        notes.append("Doll Master: intelligence is treated as halved for basic attacks.")
-    dice = max(intelligence // rules.danmaku_int_per_die, rules.min_dice)
-    modifier_parts = list(effects.parts("danmaku_damage"))
-    reach = fight.range_total
-    if options:
-        modifier_parts.append(Contribution("options", "Options", options))
-        reach += options
-    elements = [element]
-    if goddess and goddess != element:
-        elements.append(goddess)
-        notes.append("Shrine Maiden: may declare a basic attack to be of her goddess's element.")
-    notes.append(f"Targets dodge with an insight roll against {BASE_DODGE_DIFFICULTY}.")
-    return Attack(
-        slug="danmaku",
-        name="Danmaku",
-        kind="danmaku",
-        category="danmaku",
-        range=reach,
-        range_rule="RANGE" + (f" + {options} (Options)" if options else ""),
-        to_hit=None,
-        damage=Damage(
-            (Contribution("stat", f"{label} / {rules.danmaku_int_per_die}", dice),),
-            tuple(modifier_parts),
-        ),
-        elements=tuple(elements),
-        notes=tuple(notes),
-    )
-
-
-def _physical(
-    item: Item,
-    slug: str,
-    name: str | None,
-    quantity: int | None,
-    fight: _Fight,
-) -> Attack:
-    """A physical attack: PWR versus CHA to hit, weapon dice + PWR / 2 (RULINGS 4) damage."""
-    effects, drunk, options, rules = fight.effects, fight.drunk, fight.options, fight.rules
-    power = fight.stats["pwr"].total
-    thrown = item.category == "throwing_weapon"
-    improvised = item.category == "improvised_weapon" and not effects.has("improvised_no_penalty")
-    halved_doll = effects.has("basic_attack_stats_halved")
-    notes: list[str] = []
-
-    # To-hit: a versus check of PWR against the defender's CHA.
-    attack_power = power
-    to_hit_parts: list[Contribution] = []
-    if drunk.attack_power_halved or halved_doll:
-        attack_power = _halved_for_attacks(power)
-        notes.append(f"Power {power} is treated as halved ({attack_power}) for attack rolls.")
-    if drunk.stat("pwr") and not drunk.attack_power_halved:
-        to_hit_parts.append(Contribution("drunkenness", drunk.name, drunk.stat("pwr")))
-    if improvised:
-        to_hit_parts.append(Contribution("item", "Improvised weapon", IMPROVISED_TO_HIT))
-    to_hit_parts.extend(effects.parts("to_hit"))
-
-    # Damage: weapon dice + PWR / divisor (RULINGS 4) + bonuses.
-    damage_power = _halved_for_attacks(power) if halved_doll else power
-    dice_parts = [Contribution("item", item.name, item.damage_dice or 0)]
-    if thrown:
-        dice_parts.extend(effects.parts("thrown_damage_dice"))
-    if slug == "bare_fists" and drunk.fist_extra_dice:
-        dice_parts.append(
-            Contribution("drunkenness", f"Drunken Master ({drunk.name})", drunk.fist_extra_dice)
-        )
-    divisor = rules.physical_damage_pwr_divisor
-    modifier_parts = [
-        Contribution("stat", f"PWR {damage_power} / {divisor}", damage_power // divisor),
-        *effects.parts("physical_damage"),
-    ]
-    if options:
-        modifier_parts.append(Contribution("options", "Options", options))
-    if improvised:
-        modifier_parts.append(Contribution("item", "Improvised weapon", IMPROVISED_DAMAGE))
-
-    if item.range is not None:
-        reach, rule = item.range, f"{item.range} (weapon)"
-    else:
-        assert item.range_of_stat is not None  # noqa: S101 - catalog guarantees one of the two
-        reach = math.ceil(item.range_of_stat * fight.range_total)
-        rule = f"{item.range_of_stat} x RANGE"
-    recovery = None
-    if thrown:
-        recovery = f"{item.recovery_dice}d" if item.recoverable else "non-recoverable"
-    return Attack(
-        slug=slug,
-        name=name or item.name,
-        kind="thrown" if thrown else "physical",
-        category=item.category,
-        range=reach,
-        range_rule=rule,
-        to_hit=Check(attack_power, pool_size(attack_power, rules), tuple(to_hit_parts)),
-        damage=Damage(tuple(dice_parts), tuple(modifier_parts), drunk.physical_damage_multiplier),
-        quantity=quantity,
-        recovery=recovery,
-        on_hit=item.on_hit,
-        notes=tuple(notes),
-    )
-
-
 def _defence(
-    stats: dict[str, StatLine], effects: _Effects, drunk: DrunkModifiers, rules: HouseRules
+    stats: dict[str, StatLine], effects: EffectsInPlay, drunk: DrunkModifiers, rules: HouseRules
 ) -> Defence:
     def check(stat: str, *kinds: str) -> Check:
         parts = [p for kind in kinds for p in effects.parts(kind)]
@@ -945,7 +607,7 @@ def _defence(
 def _spell_power(
     draft: CharacterDraft,
     stats: dict[str, StatLine],
-    effects: _Effects,
+    effects: EffectsInPlay,
     options: int,
     rules: HouseRules,
 ) -> SpellPower:
@@ -967,7 +629,7 @@ def _spellcards(
     draft: CharacterDraft,
     profession: Profession,
     stats: dict[str, StatLine],
-    effects: _Effects,
+    effects: EffectsInPlay,
     rules: HouseRules,
 ) -> Spellcards:
     efficiency = None
