@@ -210,7 +210,7 @@ def test_elements_come_from_the_elements_module() -> None:
 
 
 def test_catalog_is_cached() -> None:
-    """The bundled catalog is loaded once per process."""
+    """ "Character Creation" data is loaded and validated once per process."""
     assert get_catalog() is get_catalog()
 
 
@@ -273,7 +273,7 @@ skills:
     ],
 )
 def test_parse_errors_name_file_and_field(file: str, text: str, field: str, message: str) -> None:
-    """A malformed data file fails on load with ``file: field: why``."""
+    """ "Character Creation" data: a malformed file fails on load with ``file: field: why``."""
     with pytest.raises(CatalogError) as caught:
         parse_file(file, text)
     err = caught.value
@@ -284,7 +284,7 @@ def test_parse_errors_name_file_and_field(file: str, text: str, field: str, mess
 
 
 def test_cross_file_reference_errors_name_file_and_field() -> None:
-    """A profession's kit naming an item that items.yaml lacks fails with the exact field."""
+    """ "Professions" > Starting Equipment naming an item "Items" lacks fails on that field."""
     bundled = resources.files("westernroses") / "data" / "professions.yaml"
     text = bundled.read_text(encoding="utf-8").replace("item: tankard", "item: beer_stein")
     with pytest.raises(CatalogError) as caught:
@@ -295,19 +295,20 @@ def test_cross_file_reference_errors_name_file_and_field() -> None:
 
 
 def test_load_catalog_rejects_unknown_files() -> None:
+    """ "Character Creation" data lives in known files only; a stray override is refused."""
     with pytest.raises(CatalogError, match="unknown data file"):
         load_catalog({"spells.yaml": "x: 1"})
 
 
 def test_every_bundled_file_loads_on_its_own() -> None:
-    """Each data file is valid by itself (not only as a whole catalog)."""
+    """Each "Character Creation" / "Items" data file is valid by itself, not only together."""
     root = resources.files("westernroses") / "data"
     for file in DATA_FILES:
         assert parse_file(file, root.joinpath(file).read_text(encoding="utf-8"))
 
 
 def test_engine_does_not_import_django() -> None:
-    """The character engine is pure Python: importing it pulls in no Django, DRF or Celery."""
+    """ "Character Creation" engine is pure Python: it imports no Django, DRF or Celery."""
     code = (
         "import sys, westernroses.catalog, westernroses.characters; "
         "bad = [m for m in sys.modules if m.split('.')[0] in "

@@ -156,7 +156,7 @@ def test_every_combination_builds_a_valid_sheet() -> None:
 @given(valid_drafts())
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_random_legal_drafts_are_valid(draft: CharacterDraft) -> None:
-    """The strategy used by the property tests only makes legal characters."""
+    """ "Character Creation" steps 1-7: the property tests' strategy only makes legal drafts."""
     assert validate(draft) == []
 
 
@@ -194,7 +194,7 @@ def test_invalid_draft_reports_every_broken_rule_at_once() -> None:
 
 
 def test_empty_draft_lists_every_missing_choice() -> None:
-    """A blank draft names each creation step still to do."""
+    """ "Character Creation" steps 1-7: a blank draft names each step still to do."""
     assert codes(CharacterDraft()) == [
         "name.missing",
         "shot_type.missing",
@@ -279,7 +279,8 @@ BASE = ("misdirection", "fairy", "librarian")
 def test_each_rule_is_reported_with_its_field(
     changes: dict[str, Any], code: str, field: str
 ) -> None:
-    """Each creation rule has a stable code and names the draft field it concerns."""
+    """ "Character Creation" (and "Items", "Drinking", "Status Effects"): each rule has a
+    stable code and names the draft field it concerns."""
     violations = validate(minimal_draft(*BASE, **changes))
     assert (code, field) in [(v.code, v.field) for v in violations]
     assert all(v.rule and v.message for v in violations)
@@ -294,7 +295,8 @@ def test_each_rule_is_reported_with_its_field(
     ],
 )
 def test_required_creation_choices(race: str, profession: str, code: str) -> None:
-    """Youkai choose a natural weapon; Shrine Maidens a goddess's element; Guardians a charge."""
+    """ "Races" > Youkai choose a natural weapon; "Professions" > Shrine Maidens choose a
+    goddess's element and every Guardian has a charge."""
     draft = minimal_draft(
         "misdirection",
         race,
@@ -358,7 +360,8 @@ def test_guardians_may_wear_armor_but_only_one() -> None:
 
 
 def test_blocking_codes_stop_the_sheet() -> None:
-    """Unknown names leave nothing to compute; counting mistakes still preview."""
+    """ "Character Creation": unknown names leave nothing to compute; counting mistakes
+    (bonus points, skills) still preview."""
     assert "bonus_points.total" not in BLOCKING
     assert {"race.unknown", "abilities.unknown", "inventory.unknown_item"} <= BLOCKING
 
@@ -398,6 +401,7 @@ def test_race_and_ability_items_join_the_kit_once() -> None:
 
 
 def test_kit_choice_must_be_offered() -> None:
+    """ "Professions" > Starting Equipment: a choice ("minor weapon") must be one offered."""
     with pytest.raises(ValueError, match="choose one of"):
         starting_kit("guardian", choices={1: "needles"})
     with pytest.raises(ValueError, match="no equipment choice"):
@@ -445,7 +449,8 @@ arbitrary_drafts = st.builds(
 @given(st.one_of(arbitrary_drafts, valid_drafts()))
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_to_dict_from_dict_round_trips_exactly(draft: CharacterDraft) -> None:
-    """Storage: ``from_dict(to_dict(d)) == d``, also through JSON, valid or not."""
+    """ "Character Creation" drafts are stored: ``from_dict(to_dict(d)) == d``, also through
+    JSON, valid or not."""
     data = draft.to_dict()
     assert CharacterDraft.from_dict(data) == draft
     assert CharacterDraft.from_dict(json.loads(json.dumps(data))) == draft
@@ -453,7 +458,8 @@ def test_to_dict_from_dict_round_trips_exactly(draft: CharacterDraft) -> None:
 
 
 def test_from_dict_defaults_and_shape_errors() -> None:
-    """Missing keys take defaults; data of the wrong shape names its field."""
+    """ "Character Creation" drafts from storage: missing keys take defaults; data of the
+    wrong shape names its field."""
     assert CharacterDraft.from_dict({}) == CharacterDraft()
     bad = [
         ({"colour": "red"}, "colour"),

@@ -385,7 +385,8 @@ def build(worked: Worked) -> CharacterDraft:
 
 @pytest.mark.parametrize("worked", WORKED, ids=[w.id for w in WORKED])
 def test_worked_characters(worked: Worked) -> None:
-    """Hand-computed characters: stats, HP, speed, range, pools, skills, damage and decks."""
+    """ "Character Creation", "Damage Rolls", "Spellcards" deck size, "Drinking": hand-computed
+    characters' stats, HP, speed, range, pools, skills, damage and decks."""
     draft = build(worked)
     sheet = derive_sheet(draft)
     assert sheet.problems == ()
@@ -434,7 +435,8 @@ def sheet_for(shot: str, race: str, profession: str, **changes: Any) -> Sheet:
 
 
 def test_contributions_name_their_sources() -> None:
-    """Main stats list base (shot-type), race, profession, bonus points and ability parts."""
+    """ "Character Creation" steps 1-7: main stats list shot-type, race, profession, bonus
+    points and ability parts."""
     draft = minimal_draft(
         "misdirection", "lunarian", "carefree_soul", abilities=["frilly_clothing"]
     )
@@ -552,7 +554,8 @@ def test_fear_sobers_up() -> None:
 
 
 def test_temporary_effects_change_stats_and_everything_derived() -> None:
-    """A spellcard buff ("Read a book": +6 intelligence) changes pools and danmaku dice."""
+    """ "Spellcards" > Study / Sturdy: a buff ("Read a book": +6 intelligence) changes pools
+    and danmaku dice; Sturdy adds 50 maximum HP."""
     effects = [ActiveEffect("int", 6, "Read a book", 3), ActiveEffect("hp_max", 50, "Sturdy", 2)]
     sheet = sheet_for("magic_missile", "pony", "librarian", effects=effects)
     assert sheet.stats["int"].total == 15 and sheet.stats["int"].dice == 5
@@ -589,7 +592,7 @@ def test_lost_grimoire_loses_its_deck_bonus() -> None:
 
 
 def test_situational_bonuses_are_listed_not_summed() -> None:
-    """Lunarian "At night ... +2 to stealth. During the full moon ... +2 to sense"."""
+    """ "Races" > Lunarian: "At night ... +2 to stealth. During the full moon ... +2 to sense"."""
     sheet = sheet_for("misdirection", "lunarian", "librarian")
     stealth = sheet.skills["stealth"]
     assert [c.label for c in stealth.situational] == ["Moon Purity (at night)"]
@@ -598,8 +601,8 @@ def test_situational_bonuses_are_listed_not_summed() -> None:
 
 
 def test_modifiers_against_opponents_and_spellcards() -> None:
-    """Homing Danmaku: +2 to-hit on spellcards, -2 to dodge; Curvy Lasers: -4 to graze;
-    spellcard dodge difficulty is the caster's higher of INT and PWR."""
+    """ "Shot-types" > Homing Danmaku: +2 to-hit on spellcards, -2 to dodge; "Abilities" >
+    Curvy Lasers: -4 to graze; "Spell Cards" dodging: the caster's higher of INT and PWR."""
     sheet = sheet_for(
         "homing_amulets", "pony", "librarian", abilities=["curvy_lasers", "ley_lines"]
     )
@@ -617,6 +620,7 @@ def test_sober_drunken_master_cannot_dodge() -> None:
 
 
 def test_unknown_names_raise_sheet_error() -> None:
+    """ "Races": a race the rulebook does not have has no numbers to derive a sheet from."""
     with pytest.raises(SheetError) as caught:
         derive_sheet(minimal_draft("misdirection", "pony", "librarian", race="kappa"))
     assert [v.code for v in caught.value.violations] == ["race.unknown"]
@@ -639,7 +643,8 @@ def test_raising_a_level_grows_the_deck() -> None:
 
 
 def test_a_pool_of_no_dice_prints_as_its_modifier() -> None:
-    """House rule "Minimum dice" may be 0: INT 4 at 5 points per die rolls no dice."""
+    """ "Basic rolls" as house rules: "Minimum dice" 0 and 5 points per die: INT 4 rolls no
+    dice, written as its modifier alone."""
     rules = HouseRules(stat_per_die=5, min_dice=0)
     sheet = derive_sheet(
         minimal_draft("fourth_strike", "oni", "guardian", drunkenness="tipsy"), rules
@@ -654,8 +659,9 @@ def test_a_pool_of_no_dice_prints_as_its_modifier() -> None:
 @given(valid_drafts())
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_totals_are_the_sums_of_their_contributions(draft: CharacterDraft) -> None:
-    """For any legal character, every total equals the sum of its listed parts, the sheet is
-    JSON, and the deck limits agree with the spellcard engine's."""
+    """ "Character Creation" and "Spellcards" deck size: for any legal character every total
+    equals the sum of its listed parts, the sheet is JSON, expressions parse as dice notation,
+    and the deck limits agree with the spellcard engine's."""
     sheet = derive_sheet(draft)
     data = json.loads(json.dumps(sheet.to_dict()))
     for key, stat in data["stats"].items():

@@ -107,7 +107,8 @@ def test_consciousness_checks(
 
 
 def test_unconsciousness_durations() -> None:
-    """Drunk: five minutes; heavily drunk: ten; plastered: until heavily drunk or woken."""
+    """ "Drinking": unconscious five minutes (drunk), ten (heavily drunk), or until heavily
+    drunk or woken (plastered)."""
     assert consciousness_check(L.DRUNK).on_failure == "five minutes"
     assert consciousness_check(L.HEAVILY_DRUNK).on_failure == "ten minutes"
     assert "heavily drunk" in (consciousness_check(L.PLASTERED).on_failure or "")
@@ -136,13 +137,16 @@ def test_drunken_master(
 
 
 def test_other_professions_dodge_once_and_get_no_fist_dice() -> None:
+    """ "Attacking and Dodging": one dodge roll per attack; the extra rolls and fist dice are
+    the Drunken Master's alone."""
     for level in TRACK:
         m = modifiers(level, "oni", "guardian")
         assert (m.dodge_rolls, m.fist_extra_dice, m.physical_damage_multiplier) == (1, 0, 1)
 
 
 def test_drinking_and_sobering_up() -> None:
-    """A failed PWR roll raises one level; one level drops every two hours; fear sobers."""
+    """ "Drinking": a failed PWR roll raises one level; one level drops every two hours; shock
+    or fear sobers."""
     assert drink(L.SOBER, held_alcohol=True) is L.SOBER
     assert drink(L.SOBER, held_alcohol=False) is L.BUZZED
     assert drink(L.PLASTERED, held_alcohol=False) is L.PLASTERED
@@ -156,11 +160,13 @@ def test_drinking_and_sobering_up() -> None:
 
 
 def test_unknown_level_is_refused_with_the_allowed_names() -> None:
+    """ "Drinking": only the six named levels exist."""
     with pytest.raises(ValueError, match="sober, buzzed, tipsy"):
         parse_level("smashed")
 
 
 def test_modifiers_to_dict() -> None:
+    """ "Drinking" and Drunken Master "Level 1": a plastered oni master's modifiers as JSON."""
     data = modifiers("plastered", "oni", "drunken_master").to_dict()
     assert data["rolls"] == {
         "pwr": -4,
