@@ -7,6 +7,34 @@ equals their sum, so a player can check the arithmetic against the rulebook.
 
 Checks are written as dice notation (``4d+2``): the dice come from the stat or skill value
 (RULINGS 1), the modifier from bonuses and situational penalties such as drink.
+
+:meth:`Sheet.to_dict` shape (a *part* is ``{"source", "label", "amount"}``, a *check* is
+``{"base", "dice", "modifier", "expression", "modifiers": [part]}``)::
+
+    name, level, element, goddess_element, yen, can_act
+    shot_type / race / profession: {slug, name}
+    stats.{pwr,cha,int,ins}: {name, total, contributions: [part], dice, check}
+    hp: {max, contributions, current, mortal_wound_below, state}
+    speed, range: {name, total, contributions}
+    skills.<slug>: {name, kind, formula, base, points, value, bonuses: [part], effective,
+                    situational: [part], dice, check}
+    attacks: [{slug, name, kind, category, range, range_rule, to_hit: check | null,
+               damage: {dice, modifier, multiplier, expression, dice_parts, modifier_parts},
+               elements, quantity, recovery, on_hit, notes}]
+    defence: {dodge_rolls, can_dodge, physical_dodge, danmaku_dodge, danmaku_dodge_target,
+              graze, graze_target, damage_reduction(+_parts), minimum_damage,
+              status_resistance(+_parts), attackers_physical_to_hit(+_parts), notes}
+    opponents: {graze(+_parts), danmaku_dodge(+_parts)}
+    spell_power: {start, cap, held, per_turn(+_parts), multiplier(+_parts), concentrate,
+                  graze_multiplier, options_bonus}
+    spellcards: {deck: {level, max_cards, max_kinds, copies_per_card, cards, kinds},
+                 dodge_difficulty, to_hit(+_parts), efficiency, min_cost, bomb_multiplier,
+                 special}
+    drunkenness: {level, name, rolls, speed, consciousness, dodge_rolls, fist_extra_dice,
+                  attack_power_halved, physical_damage_multiplier, notes}
+    status_effects, passives: [{source, name, text}]
+    warmness: {total, contributions}; inventory: [{slug, name, category, quantity, equipped}]
+    house_rules: {changed setting: value}; problems: [{code, field, message, rule}]
 """
 
 from __future__ import annotations
@@ -334,7 +362,7 @@ class Sheet:
         raise KeyError(slug)
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-serialisable sheet with every breakdown (see the module docs for the shape)."""
+        """JSON-serialisable sheet with every breakdown (shape in the module docstring)."""
         return {
             "name": self.name,
             "level": self.level,
