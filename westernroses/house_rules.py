@@ -37,6 +37,10 @@ class HouseRules:
     # Versus checks with a target where everyone fails: 0 = no one wins, 1 = the lowest margin
     # of failure wins ("Versus Checks" allows either).
     versus_all_fail_closest: int = 0
+    # "Base difficulty to dodge an attack is 12" ("Attacking and Dodging"); the
+    # rulebook gives no target for grazing, so the default is the same 12.
+    danmaku_dodge_target: int = 12
+    graze_target: int = 12
     # Ruling 4: physical damage = weapon dice + ceil-free floor(PWR / divisor); danmaku dice =
     # floor(INT / divisor).
     physical_damage_pwr_divisor: int = 2
@@ -125,6 +129,20 @@ HOUSE_RULES_META: dict[str, HouseRule] = {
             "1: when everyone fails a versus check, the smallest failure wins; 0: no one wins.",
             0,
             1,
+        ),
+        HouseRule(
+            "danmaku_dodge_target",
+            "Danmaku dodge target",
+            "An insight roll must beat this to dodge danmaku.",
+            1,
+            100,
+        ),
+        HouseRule(
+            "graze_target",
+            "Graze target",
+            "An insight roll must beat this to graze (the rulebook gives none).",
+            1,
+            100,
         ),
         HouseRule(
             "physical_damage_pwr_divisor",

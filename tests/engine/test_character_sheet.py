@@ -510,6 +510,17 @@ def test_house_rules_change_pools_and_damage_and_are_recorded() -> None:
     }
 
 
+def test_dodge_and_graze_targets_are_house_rules() -> None:
+    """Attacking and Dodging: "Base difficulty to dodge an attack is 12"; grazing has no
+    printed target, so it defaults to the same 12 and a GM may change either."""
+    draft = minimal_draft("fourth_strike", "oni", "guardian")
+    default = derive_sheet(draft).defence
+    assert (default.danmaku_dodge_target, default.graze_target) == (12, 12)
+    changed = derive_sheet(draft, HouseRules(danmaku_dodge_target=14, graze_target=10)).defence
+    assert (changed.danmaku_dodge_target, changed.graze_target) == (14, 10)
+    assert "against 14" in " ".join(changed.notes)
+
+
 @pytest.mark.parametrize(
     ("item", "range_", "recovery", "dice"),
     [

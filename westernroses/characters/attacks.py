@@ -28,8 +28,6 @@ from westernroses.characters.effects import EffectsInPlay
 from westernroses.checks import pool_size
 from westernroses.house_rules import HouseRules
 
-#: "Base difficulty to dodge an attack is 12."
-BASE_DODGE_DIFFICULTY: Final = 12
 #: Improvised weapons: "-2 on to-hit rolls and a -4 to damage rolls".
 IMPROVISED_TO_HIT: Final = -2
 IMPROVISED_DAMAGE: Final = -4
@@ -162,7 +160,7 @@ def _danmaku(element: str, goddess: str | None, fight: AttackContext) -> Attack:
     if goddess and goddess != element:
         elements.append(goddess)
         notes.append("Shrine Maiden: may declare a basic attack to be of her goddess's element.")
-    notes.append(f"Targets dodge with an insight roll against {BASE_DODGE_DIFFICULTY}.")
+    notes.append(f"Targets dodge with an insight roll against {rules.danmaku_dodge_target}.")
     return Attack(
         slug="danmaku",
         name="Danmaku",

@@ -54,7 +54,6 @@ from westernroses.catalog import (
     get_catalog,
 )
 from westernroses.characters.attacks import (
-    BASE_DODGE_DIFFICULTY,
     Attack,
     AttackContext,
     derive_attacks,
@@ -74,8 +73,6 @@ from westernroses.characters.levels import DeckLimits, deck_limits, profession_f
 from westernroses.checks import pool_size
 from westernroses.house_rules import DEFAULT_HOUSE_RULES, HouseRules
 
-#: The rulebook gives no target for a graze roll; we use the base dodge difficulty.
-GRAZE_DIFFICULTY: Final = BASE_DODGE_DIFFICULTY
 #: Resilience and armor: "at least 1 damage from any successful attack".
 MINIMUM_DAMAGE: Final = 1
 #: Grazing gains "TWICE as much power as the damage you would have taken".
@@ -612,8 +609,8 @@ def _defence(
 
     notes = [
         "Physical attacks: the attacker's power against your charisma (versus check).",
-        f"Danmaku: an insight roll against {BASE_DODGE_DIFFICULTY} dodges; "
-        "then an insight roll to graze.",
+        f"Danmaku: an insight roll against {rules.danmaku_dodge_target} dodges; "
+        f"then an insight roll against {rules.graze_target} to graze.",
     ]
     if drunk.dodge_rolls != 1:
         notes.append(f"Drunken Master: {drunk.dodge_rolls} rolls to dodge each attack.")
@@ -621,9 +618,9 @@ def _defence(
         dodge_rolls=drunk.dodge_rolls,
         physical_dodge=check("cha", "dodge"),
         danmaku_dodge=check("ins", "dodge", "danmaku_dodge"),
-        danmaku_dodge_target=BASE_DODGE_DIFFICULTY,
+        danmaku_dodge_target=rules.danmaku_dodge_target,
         graze=check("ins", "graze"),
-        graze_target=GRAZE_DIFFICULTY,
+        graze_target=rules.graze_target,
         damage_reduction=effects.parts("damage_reduction"),
         minimum_damage=MINIMUM_DAMAGE,
         status_resistance=effects.parts("status_resistance"),
