@@ -116,3 +116,56 @@ def campaign_for(
     if manage and not access.can_manage:
         raise PermissionDenied("Only the campaign's game masters may do that.")
     return campaign, access
+
+
+@dataclass(frozen=True, slots=True)
+class OwnedAccess:
+    """What one user may do with one owned thing (a character ...), in a campaign or in none.
+
+    The campaign's policy applies, plus one rule a campaign cannot give: an owner always sees
+    and edits their own thing, even outside any campaign (a character built before joining a
+    table) or after leaving it. ``campaign`` is None for things in no campaign: then only the
+    owner may see them at all.
+    """
+
+    campaign: CampaignAccess | None
+    owner_id: int | None
+    is_owner: bool
+
+    @property
+    def is_gm(self) -> bool:
+        return self.campaign is not None and self.campaign.is_gm
+
+    @property
+    def can_view(self) -> bool:
+        """The public sheet: the owner and every member of the thing's campaign."""
+        return self.is_owner or (self.campaign is not None and self.campaign.can_view)
+
+    @property
+    def can_edit(self) -> bool:
+        """Changing it: the owner and the campaign's GMs."""
+        return self.is_owner or (
+            self.campaign is not None and self.campaign.can_act_for(self.owner_id)
+        )
+
+    @property
+    def can_see_private(self) -> bool:
+        """Private notes: the owner and the campaign's GMs, never other players."""
+        return self.is_owner or (
+            self.campaign is not None and self.campaign.can_see_private(self.owner_id)
+        )
+
+    @property
+    def can_manage(self) -> bool:
+        """GM-only changes (raising a level, waiving a rule): the campaign's GMs."""
+        return self.is_gm
+
+
+def owned_access(
+    user: User | AnonymousUser | None, campaign: Campaign | int | None, owner_id: int | None
+) -> OwnedAccess:
+    """The access of ``user`` to a thing owned by ``owner_id`` in ``campaign`` (or in none)."""
+    user_id = user.pk if user is not None and user.is_authenticated else None
+    campaign_access = access_for(user, campaign) if campaign is not None else None
+    is_owner = user_id is not None and owner_id == user_id
+    return OwnedAccess(campaign=campaign_access, owner_id=owner_id, is_owner=is_owner)
