@@ -22,6 +22,7 @@ from .models import Campaign, Roll
 from .permissions import access_for, campaign_for
 from .serializers import (
     CampaignSerializer,
+    CampaignUpdateSerializer,
     DiceInputSerializer,
     MemberSerializer,
     OddsSerializer,
@@ -35,14 +36,16 @@ class ObtainTokenView(ObtainAuthToken):
 
 
 class CampaignViewSet(
+    mixins.UpdateModelMixin,
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
     mixins.CreateModelMixin,
     viewsets.GenericViewSet,
 ):
-    """Campaigns you are a member of. Creating one makes you its GM."""
+    """Campaigns you are a member of. Creating one makes you its GM; GMs may PATCH it."""
 
     serializer_class = CampaignSerializer
+    http_method_names = ["get", "post", "patch", "head", "options"]
 
     def get_queryset(self) -> QuerySet[Campaign]:
         if getattr(self, "swagger_fake_view", False):  # schema generation
@@ -57,6 +60,24 @@ class CampaignViewSet(
         )
         campaign.my_role = "gm"
         serializer.instance = campaign
+
+    @extend_schema(request=CampaignUpdateSerializer, responses=CampaignSerializer)
+    def partial_update(self, request: Request, pk: str | None = None) -> Response:
+        """GMs change the name, description or house rules (a partial map is merged)."""
+        campaign, access = campaign_for(request.user, pk or "", manage=True)
+        serializer = CampaignUpdateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        services.campaign_update_settings(
+            campaign=campaign,
+            by=access,
+            name=data.get("name"),
+            description=data.get("description"),
+            house_rules=data.get("house_rules"),
+            reset_house_rules=data.get("reset_house_rules", False),
+        )
+        campaign.my_role = access.role
+        return Response(CampaignSerializer(campaign).data)
 
     @extend_schema(responses=MemberSerializer(many=True))
     @action(detail=True)

@@ -8,6 +8,8 @@ from typing import Any
 from django import forms
 from django.contrib.auth import get_user_model
 
+from westernroses.house_rules import DEFAULT_HOUSE_RULES, HOUSE_RULES_META
+
 from .models import Campaign, Role
 from .services import DiceRequest, DiceRequestError, dice_request_from
 
@@ -17,6 +19,34 @@ class CampaignForm(forms.ModelForm):
         model = Campaign
         fields = ("name", "description")
         widgets = {"description": forms.Textarea(attrs={"rows": 4})}
+
+
+class CampaignSettingsForm(forms.Form):
+    """Name, description and every house rule (one whole-number field each, with its range)."""
+
+    name = forms.CharField(max_length=120)
+    description = forms.CharField(widget=forms.Textarea(attrs={"rows": 4}), required=False)
+
+    def __init__(self, *args: Any, campaign: Campaign, **kwargs: Any) -> None:
+        rules = campaign.rules()
+        initial = {"name": campaign.name, "description": campaign.description}
+        initial.update(rules.to_dict())
+        super().__init__(*args, initial=initial, **kwargs)
+        defaults = DEFAULT_HOUSE_RULES.to_dict()
+        for key, meta in HOUSE_RULES_META.items():
+            help_text = f"{meta.help} Default {defaults[key]}.".strip()
+            self.fields[key] = forms.IntegerField(
+                label=meta.label,
+                min_value=meta.minimum,
+                max_value=meta.maximum,
+                help_text=help_text,
+            )
+
+    def house_rules(self) -> dict[str, int]:
+        return {key: self.cleaned_data[key] for key in HOUSE_RULES_META}
+
+    def rule_fields(self) -> list[forms.BoundField]:
+        return [self[key] for key in HOUSE_RULES_META]
 
 
 class AddMemberForm(forms.Form):

@@ -6,6 +6,13 @@ from typing import Any
 
 from rest_framework import serializers
 
+from westernroses.house_rules import (
+    DEFAULT_HOUSE_RULES,
+    HOUSE_RULES_META,
+    HouseRuleError,
+    HouseRules,
+)
+
 from .models import Campaign, Membership, Roll
 from .services import DiceRequest, DiceRequestError, dice_request_from
 
@@ -22,14 +29,53 @@ class MemberSerializer(serializers.ModelSerializer):
 
 class CampaignSerializer(serializers.ModelSerializer):
     my_role = serializers.SerializerMethodField()
+    house_rules = serializers.SerializerMethodField(
+        help_text="Every house rule in force (defaults included)."
+    )
+    house_rules_changed = serializers.SerializerMethodField(
+        help_text="Only the house rules that differ from the defaults."
+    )
 
     class Meta:
         model = Campaign
-        fields = ("id", "name", "description", "my_role", "created_at")
+        fields = (
+            "id",
+            "name",
+            "description",
+            "my_role",
+            "house_rules",
+            "house_rules_changed",
+            "created_at",
+        )
         read_only_fields = ("id", "my_role", "created_at")
 
     def get_my_role(self, obj: Campaign) -> str | None:
         return getattr(obj, "my_role", None)
+
+    def get_house_rules(self, obj: Campaign) -> dict[str, int]:
+        return obj.rules().to_dict()
+
+    def get_house_rules_changed(self, obj: Campaign) -> dict[str, int]:
+        return obj.rules().changed()
+
+
+class CampaignUpdateSerializer(serializers.Serializer):
+    """GM changes: any of name, description and a partial map of house rules."""
+
+    name = serializers.CharField(max_length=120, required=False)
+    description = serializers.CharField(required=False, allow_blank=True)
+    house_rules = serializers.DictField(child=serializers.JSONField(), required=False)
+    reset_house_rules = serializers.BooleanField(required=False, default=False)
+
+    def validate_house_rules(self, value: dict[str, Any]) -> dict[str, Any]:
+        unknown = sorted(set(value) - set(HOUSE_RULES_META))
+        if unknown:
+            raise serializers.ValidationError({k: ["Unknown house rule."] for k in unknown})
+        try:
+            HouseRules.from_dict({**DEFAULT_HOUSE_RULES.to_dict(), **value})
+        except HouseRuleError as exc:
+            raise serializers.ValidationError({k: [v] for k, v in exc.errors.items()}) from None
+        return value
 
 
 class RollSerializer(serializers.ModelSerializer):

@@ -52,6 +52,45 @@ def membership_add(*, campaign: Campaign, user: User, role: str, by: CampaignAcc
     return membership
 
 
+@transaction.atomic
+def campaign_update_settings(
+    *,
+    campaign: Campaign,
+    by: CampaignAccess,
+    name: str | None = None,
+    description: str | None = None,
+    house_rules: dict[str, Any] | None = None,
+    reset_house_rules: bool = False,
+) -> Campaign:
+    """Change a campaign's name, description or house rules (GMs only).
+
+    House rules are validated by the engine (``HouseRuleError`` names each bad field) and only
+    the values that differ from the defaults are stored, so a later change of a default reaches
+    every campaign that never chose otherwise. ``reset_house_rules`` returns to the defaults.
+    """
+    from django.core.exceptions import PermissionDenied
+
+    if not by.can_manage or by.campaign_id != campaign.pk:
+        raise PermissionDenied("Only the campaign's game masters may change its settings.")
+    fields = []
+    if name is not None:
+        campaign.name = name
+        fields.append("name")
+    if description is not None:
+        campaign.description = description
+        fields.append("description")
+    if reset_house_rules:
+        campaign.house_rules = {}
+        fields.append("house_rules")
+    elif house_rules is not None:
+        merged = {**campaign.rules().to_dict(), **house_rules}
+        campaign.house_rules = HouseRules.from_dict(merged).changed()
+        fields.append("house_rules")
+    if fields:
+        campaign.save(update_fields=[*fields, "updated_at"])
+    return campaign
+
+
 # --------------------------------------------------------------------------- dice
 
 

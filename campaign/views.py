@@ -14,7 +14,7 @@ from django.views.decorators.http import require_http_methods
 from westernroses.house_rules import DEFAULT_HOUSE_RULES
 
 from . import selectors, services
-from .forms import AddMemberForm, CampaignForm, DiceForm
+from .forms import AddMemberForm, CampaignForm, CampaignSettingsForm, DiceForm
 from .models import Campaign, Role, Roll
 from .permissions import CampaignAccess, access_for, campaign_for
 
@@ -65,6 +65,36 @@ def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "add_member_form": AddMemberForm() if access.can_manage else None,
     }
     return render(request, "campaign/detail.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def campaign_settings(request: HttpRequest, pk: int) -> HttpResponse:
+    """GM page: name, description and every house rule with its default and range."""
+    campaign, access = campaign_for(request.user, pk, manage=True)
+    form = CampaignSettingsForm(request.POST or None, campaign=campaign)
+    if request.method == "POST":
+        if request.POST.get("reset") == "rules":
+            services.campaign_update_settings(campaign=campaign, by=access, reset_house_rules=True)
+            messages.success(request, "House rules reset to the defaults.")
+            return redirect("campaign:settings", campaign.pk)
+        if form.is_valid():
+            services.campaign_update_settings(
+                campaign=campaign,
+                by=access,
+                name=form.cleaned_data["name"],
+                description=form.cleaned_data["description"],
+                house_rules=form.house_rules(),
+            )
+            messages.success(request, "Campaign settings saved.")
+            return redirect("campaign:settings", campaign.pk)
+    context = {
+        "campaign": campaign,
+        "access": access,
+        "form": form,
+        "changed": campaign.rules().changed(),
+    }
+    return render(request, "campaign/settings.html", context, status=400 if form.errors else 200)
 
 
 @login_required
