@@ -62,6 +62,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "campaign.notifications.context.notifications",
             ],
         },
     },
@@ -133,6 +134,45 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
 # --- Email -------------------------------------------------------------------------------
 vars().update(env.email_url("EMAIL_URL", default="consolemail://"))
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default="Western Roses <noreply@localhost>")
+EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=10)
+
+# --- Notifications (campaign/notifications, docs/notifications.md) -----------------------
+# Links in emails and webhooks need the site's public address.
+SITE_URL = env("SITE_URL", default="http://127.0.0.1:8000")
+# Webhooks may only reach public addresses; only the test settings let loopback through.
+WEBHOOK_ALLOW_LOOPBACK = False
+WEBHOOK_TIMEOUT_SECONDS = env.float("WEBHOOK_TIMEOUT_SECONDS", default=5.0)
+# Bounded retries with exponential backoff and jitter. The longest wait stays well under the
+# Redis visibility timeout (1 hour), so a delayed retry is not redelivered early.
+NOTIFICATION_MAX_ATTEMPTS = 5
+NOTIFICATION_RETRY_BASE_SECONDS = 10.0
+NOTIFICATION_RETRY_MAX_SECONDS = 600.0
+# Pending deliveries untouched this long lost their message: the sweeper enqueues them again.
+NOTIFICATION_STALE_SECONDS = 900
+CELERY_BEAT_SCHEDULE.update(
+    {
+        "notifications-turn-reminders": {
+            "task": "notifications.send_turn_reminders",
+            "schedule": 60.0,
+            "options": {"expires": 55},
+        },
+        "notifications-scheduled": {
+            "task": "notifications.send_scheduled_notifications",
+            "schedule": 60.0,
+            "options": {"expires": 55},
+        },
+        "notifications-digests": {
+            "task": "notifications.send_digests",
+            "schedule": 60.0,
+            "options": {"expires": 55},
+        },
+        "notifications-requeue-stale": {
+            "task": "notifications.requeue_stale_deliveries",
+            "schedule": 300.0,
+            "options": {"expires": 290},
+        },
+    }
+)
 
 # --- REST API ----------------------------------------------------------------------------
 REST_FRAMEWORK = {
@@ -163,6 +203,14 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
 }
+# One schema name per choice set shared by several serializers.
+SPECTACULAR_SETTINGS.setdefault("ENUM_NAME_OVERRIDES", {}).update(
+    {
+        "NotificationEventEnum": "campaign.models.EventType",
+        "NotificationChannelEnum": "campaign.models.NotificationChannel",
+        "DigestMinutesEnum": "campaign.models.DIGEST_MINUTES_CHOICES",
+    }
+)
 
 LOGGING = {
     "version": 1,

@@ -5,6 +5,7 @@ start one themselves; everything else runs tasks eagerly so unit tests need no w
 """
 
 import os
+import secrets
 
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/test")
 os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/0")
@@ -28,3 +29,25 @@ REST_FRAMEWORK = {**REST_FRAMEWORK, "DEFAULT_THROTTLE_CLASSES": []}  # noqa: F40
 # Serve static files straight from the app folders: no collectstatic before tests.
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True
+
+# --- Notifications ---------------------------------------------------------------------------
+# The webhook tests run a real HTTP receiver on 127.0.0.1; everywhere else loopback is refused.
+WEBHOOK_ALLOW_LOOPBACK = True
+# Celery isolation: this test process, and the workers its tests start (they get the same
+# TEST_CELERY_PREFIX), use their own Redis key prefix for queues and unacknowledged messages, so
+# parallel xdist processes, other runs and a development worker never take each other's tasks.
+TEST_CELERY_PREFIX = os.environ.get("TEST_CELERY_PREFIX") or (
+    f"wr-test-{os.getpid()}-{secrets.token_hex(3)}"
+)
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "global_keyprefix": f"{TEST_CELERY_PREFIX}:",
+    # A worker test that kills a worker sets a short timeout so the next worker restores the
+    # unacknowledged message within seconds instead of an hour.
+    "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "3600")),
+    "unacked_restore_interval": 1,
+    "unacked_restore_throttle": 1,
+}
+# Worker subprocesses write email to files the tests read (their memory outbox is out of reach).
+if os.environ.get("EMAIL_FILE_PATH"):
+    EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
+    EMAIL_FILE_PATH = os.environ["EMAIL_FILE_PATH"]
