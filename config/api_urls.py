@@ -4,14 +4,26 @@ from django.urls import include, path
 from rest_framework.routers import DefaultRouter
 
 from campaign import api as campaign_api
+from campaign.notifications import api as notifications_api
 
 router = DefaultRouter()
 router.register("campaigns", campaign_api.CampaignViewSet, basename="campaign")
 router.register("rolls", campaign_api.RollViewSet, basename="roll")
+router.register("notifications", notifications_api.NotificationViewSet, basename="notification")
 
 urlpatterns = [
     path("auth/token/", campaign_api.ObtainTokenView.as_view(), name="api-token"),
     path("health/", campaign_api.HealthView.as_view(), name="api-health"),
     path("probability/", campaign_api.ProbabilityView.as_view(), name="api-probability"),
+    path(
+        "notifications/preferences/",
+        notifications_api.PreferenceView.as_view(),
+        name="api-notification-preferences",
+    ),
+    path(
+        "campaigns/<int:pk>/webhook/",
+        notifications_api.CampaignWebhookView.as_view(),
+        name="api-campaign-webhook",
+    ),
     path("", include(router.urls)),
 ]
