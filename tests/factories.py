@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import factory
 from django.contrib.auth import get_user_model
+from django.utils import timezone
 
 from campaign.models import Campaign
 
@@ -27,3 +28,15 @@ class CampaignFactory(factory.django.DjangoModelFactory):
 
     name = factory.Sequence(lambda n: f"Campaign {n}")
     created_by = factory.SubFactory(UserFactory)
+
+
+class NotificationFactory(factory.django.DjangoModelFactory):
+    """A notification the in-app channel already delivered (it shows in the recipient's list)."""
+
+    class Meta:
+        model = "campaign.Notification"
+
+    recipient = factory.SubFactory(UserFactory)
+    event = "level_up"
+    title = factory.Sequence(lambda n: f"Notification {n}")
+    in_app_at = factory.LazyFunction(timezone.now)
