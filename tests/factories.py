@@ -40,3 +40,47 @@ class NotificationFactory(factory.django.DjangoModelFactory):
     event = "level_up"
     title = factory.Sequence(lambda n: f"Notification {n}")
     in_app_at = factory.LazyFunction(timezone.now)
+
+
+# --------------------------------------------------------------------------- spellcards
+# Cards are stored as the engine's SpellcardDraft.to_dict(); the factories build that shape so
+# tests read like the rulebook ("2d attack card, single target").
+
+
+def attack_draft(name: str = "Fantasy Seal", **changes: object) -> dict[str, object]:
+    """A legal attack card for any caster: 2d, single target, no element (cost 20)."""
+    draft: dict[str, object] = {
+        "name": name,
+        "type": "attack",
+        "bomb": False,
+        "to_hit": "none",
+        "targets": "single",
+        "aoe": 0,
+        "duration": "instantaneous",
+        "attack_power": {"dice": 2, "modifier": 0},
+        "element": None,
+        "skills": [],
+    }
+    draft.update(changes)
+    return draft
+
+
+class SpellcardFactory(factory.django.DjangoModelFactory):
+    """A stored card. Its cost is whatever the test says: only services compute real costs."""
+
+    class Meta:
+        model = "spellcards.Spellcard"
+
+    name = factory.Sequence(lambda n: f"Card {n}")
+    card_type = "attack"
+    cost = 20
+    draft = factory.LazyAttribute(lambda o: attack_draft(o.name))
+
+
+class TemplateCardFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = "spellcards.TemplateCard"
+
+    name = factory.Sequence(lambda n: f"Template {n}")
+    description = "A campaign card."
+    draft = factory.LazyAttribute(lambda o: attack_draft(o.name))
