@@ -5,10 +5,15 @@ from rest_framework.routers import DefaultRouter
 
 from campaign import api as campaign_api
 from campaign.notifications import api as notifications_api
+from spellcards import api as spellcards_api
 
 router = DefaultRouter()
 router.register("campaigns", campaign_api.CampaignViewSet, basename="campaign")
 router.register("rolls", campaign_api.RollViewSet, basename="roll")
+router.register("spellcards", spellcards_api.SpellcardViewSet, basename="spellcard")
+router.register(
+    "spellcard-templates", spellcards_api.TemplateCardViewSet, basename="spellcard-template"
+)
 router.register("notifications", notifications_api.NotificationViewSet, basename="notification")
 
 urlpatterns = [
@@ -24,6 +29,16 @@ urlpatterns = [
         "campaigns/<int:pk>/webhook/",
         notifications_api.CampaignWebhookView.as_view(),
         name="api-campaign-webhook",
+    ),
+    # Before the router, so "price" is not read as a spellcard id.
+    path(
+        "spellcards/price/", spellcards_api.SpellcardPriceView.as_view(), name="api-spellcard-price"
+    ),
+    path("characters/<int:pk>/deck/", spellcards_api.DeckView.as_view(), name="api-deck"),
+    path(
+        "characters/<int:pk>/deck/validate/",
+        spellcards_api.DeckValidateView.as_view(),
+        name="api-deck-validate",
     ),
     path("", include(router.urls)),
 ]

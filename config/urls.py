@@ -14,6 +14,8 @@ urlpatterns = [
     path("campaigns/", include("campaign.urls")),
     path("dice/", campaign_views.dice, name="dice"),
     path("notifications/", include("campaign.notifications.urls")),
+    # Spellcard pages hang off characters, cards and campaigns: full paths in spellcards/urls.py.
+    path("", include("spellcards.urls")),
     path("admin/", admin.site.urls),
     path("api/", include("config.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),

@@ -1,0 +1,284 @@
+"""The spellcard builder form: one select per section, offering only what the caster may take.
+
+The choices come from the engine's ``allowed_options(caster, rules)`` (with their prices in the
+labels); legality of the *combination* is the engine's ``validate``, whose violations are put
+beside the field that causes them (:data:`VIOLATION_FIELDS`). No rule lives here.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django import forms
+
+from westernroses.house_rules import HouseRules
+from westernroses.spellcards import (
+    CardViolation,
+    CasterInfo,
+    SpellcardDraft,
+    allowed_options,
+    validate,
+)
+from westernroses.spellcards.card import CardFormatError
+
+from .services import DraftFormatInvalid
+
+#: Engine violation field → form field. Skills' own fields are mapped in ``field_for``.
+VIOLATION_FIELDS = {
+    "name": "name",
+    "type": "type",
+    "bomb": "bomb",
+    "to_hit": "to_hit",
+    "targets": "targets",
+    "aoe": "aoe",
+    "duration": "duration",
+    "attack_power": "attack_dice",
+    "attack_power.dice": "attack_dice",
+    "attack_power.modifier": "attack_modifier",
+    "element": "element",
+    "skills": "skills",
+}
+_SKILL_FIELD = re.compile(r"^skills\[(\d+)\](?:\.params\.(\w+))?$")
+
+
+def _signed(cost: int) -> str:
+    return f"+{cost}" if cost > 0 else (f"−{-cost}" if cost < 0 else "free")
+
+
+def param_field_name(slug: str, param: str) -> str:
+    return f"param__{slug}__{param}"
+
+
+class SpellcardForm(forms.Form):
+    """Builds a :class:`SpellcardDraft` from the builder's fields and validates it for a caster.
+
+    After ``is_valid()`` (whatever its answer) ``draft`` is the card as entered (None only when
+    a field could not even be read) and ``violations`` every rule it breaks.
+    """
+
+    name = forms.CharField(max_length=120, required=False)
+    description = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text="What the card does, in your words (the GM adjudicates buffs and effects).",
+    )
+    type = forms.ChoiceField()
+    bomb = forms.BooleanField(
+        required=False, help_text="Cast only when you are hit; costs double, single target."
+    )
+    to_hit = forms.ChoiceField(label="To-hit")
+    targets = forms.ChoiceField(required=False)
+    aoe = forms.TypedChoiceField(coerce=int, label="AOE")
+    duration = forms.ChoiceField()
+    attack_dice = forms.TypedChoiceField(
+        coerce=int, empty_value=None, required=False, label="Attack power"
+    )
+    attack_modifier = forms.IntegerField(
+        required=False, min_value=-1000, max_value=1000, initial=0, label="Damage modifier"
+    )
+    element = forms.ChoiceField(required=False, label="Elemental affinity")
+    skills = forms.MultipleChoiceField(
+        required=False, widget=forms.CheckboxSelectMultiple, label="Special skills"
+    )
+
+    def __init__(self, *args: Any, caster: CasterInfo, rules: HouseRules, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.caster = caster
+        self.rules = rules
+        self.options = allowed_options(caster, rules)
+        self.draft: SpellcardDraft | None = None
+        self.violations: list[CardViolation] = []
+        self.skill_index: list[str] = []
+        opts = self.options
+        f = self.fields
+        f["type"].choices = [(t["value"], t["label"]) for t in opts["type"]]
+        f["to_hit"].choices = [
+            (t["value"], f"{t['label']} ({_signed(t['cost'])})") for t in opts["to_hit"]
+        ]
+        f["targets"].choices = [("", "None (the special skill says whom it affects)")] + [
+            (t["value"], f"{t['label']} ({_signed(t['cost'])}; with AOE {t['cost_with_aoe']})")
+            for t in opts["targets"]
+        ]
+        f["aoe"].choices = [
+            (a["value"], f"{a['label']} ({_signed(a['cost'])})") for a in opts["aoe"]
+        ]
+        f["duration"].choices = [
+            (d["value"], f"{d['label']} ({_signed(d['cost'])})") for d in opts["duration"]
+        ]
+        f["attack_dice"].choices = [("", "No attack power")] + [
+            (d["value"], f"{d['label']} ({_signed(d['cost'])})")
+            for d in opts["attack_power"]["dice"]
+        ]
+        tiers = opts["attack_power"]["modifier"]["tiers"]
+        f["attack_modifier"].help_text = "; ".join(
+            f"+{t['from']}{'–+' + str(t['to']) if t['to'] else ' and up'}: {t['cost_each']} each"
+            for t in tiers
+        )
+        f["element"].choices = [("", "None (non-elemental, free)")] + [
+            (e["value"], f"{e['label']} ({e['distance'].replace('_', ' ')}, {_signed(e['cost'])})")
+            for e in opts["element"]
+        ]
+        f["skills"].choices = [
+            (s["slug"], f"{s['name']} ({s['cost']['text']}) — {s['group_name']}")
+            for s in opts["skills"]
+        ]
+        if not opts["skills"]:
+            f["skills"].help_text = "Your profession has no special skills (yet)."
+        for skill in opts["skills"]:
+            for param in skill["params"]:
+                name = param_field_name(skill["slug"], param["name"])
+                label = f"{skill['name']}: {param['label']}"
+                if param["kind"] == "choice":
+                    f[name] = forms.TypedChoiceField(
+                        coerce=int,
+                        empty_value=None,
+                        required=False,
+                        label=label,
+                        choices=[("", "—")] + [(c, str(c)) for c in param["choices"]],
+                    )
+                elif param["kind"] == "element":
+                    f[name] = forms.ChoiceField(
+                        required=False,
+                        label=label,
+                        choices=[("", "—")] + [(e["value"], e["label"]) for e in opts["element"]],
+                    )
+                else:
+                    f[name] = forms.IntegerField(
+                        required=False,
+                        label=label,
+                        min_value=-1000,
+                        max_value=1000,
+                    )
+                f[name].widget.attrs["data-skill"] = skill["slug"]
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def param_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.fields if name.startswith("param__")]
+
+    def main_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.fields if not name.startswith("param__")]
+
+    def draft_data(self, data: dict[str, Any]) -> dict[str, Any]:
+        """The engine's ``SpellcardDraft.to_dict`` shape from cleaned form data."""
+        dice = data.get("attack_dice")
+        skills = []
+        self.skill_index = []
+        for slug in data.get("skills") or []:
+            params = {}
+            for skill in self.options["skills"]:
+                if skill["slug"] != slug:
+                    continue
+                for param in skill["params"]:
+                    value = data.get(param_field_name(slug, param["name"]))
+                    if value not in (None, ""):
+                        params[param["name"]] = value
+            skills.append({"slug": slug, "params": params})
+            self.skill_index.append(slug)
+        return {
+            "name": data.get("name") or "",
+            "type": data.get("type"),
+            "bomb": bool(data.get("bomb")),
+            "to_hit": data.get("to_hit"),
+            "targets": data.get("targets") or None,
+            "aoe": data.get("aoe") or 0,
+            "duration": data.get("duration"),
+            "attack_power": None
+            if dice is None
+            else {"dice": dice, "modifier": data.get("attack_modifier") or 0},
+            "element": data.get("element") or None,
+            "skills": skills,
+        }
+
+    def field_for(self, violation_field: str) -> str | None:
+        """The form field a violation belongs beside (None: shown with the card's rules)."""
+        if violation_field in VIOLATION_FIELDS:
+            return VIOLATION_FIELDS[violation_field]
+        match = _SKILL_FIELD.match(violation_field)
+        if match:
+            index, param = int(match.group(1)), match.group(2)
+            if index < len(self.skill_index):
+                slug = self.skill_index[index]
+                if param and param_field_name(slug, param) in self.fields:
+                    return param_field_name(slug, param)
+            return "skills"
+        return None
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if self.errors:
+            return data
+        try:
+            self.draft = SpellcardDraft.from_dict(self.draft_data(data))
+        except CardFormatError as exc:  # pragma: no cover - the choices keep the shape right
+            raise forms.ValidationError(str(exc)) from None
+        self.violations = validate(self.draft, self.caster, self.rules)
+        for violation in self.violations:
+            name = self.field_for(violation.field)
+            self.add_error(name, violation.message)
+        return data
+
+    # -- writing ---------------------------------------------------------------------------
+
+    @staticmethod
+    def initial_from(draft_data: dict[str, Any], description: str = "") -> dict[str, Any]:
+        """Form initial values from a stored draft (editing a card, copying a template)."""
+        power = draft_data.get("attack_power") or None
+        initial: dict[str, Any] = {
+            "name": draft_data.get("name", ""),
+            "description": description,
+            "type": draft_data.get("type"),
+            "bomb": draft_data.get("bomb", False),
+            "to_hit": draft_data.get("to_hit", "none"),
+            "targets": draft_data.get("targets") or "",
+            "aoe": draft_data.get("aoe", 0),
+            "duration": draft_data.get("duration", "instantaneous"),
+            "attack_dice": power.get("dice") if isinstance(power, dict) else "",
+            "attack_modifier": power.get("modifier", 0) if isinstance(power, dict) else 0,
+            "element": draft_data.get("element") or "",
+            "skills": [s.get("slug") for s in draft_data.get("skills", []) if isinstance(s, dict)],
+        }
+        for skill in draft_data.get("skills", []):
+            if isinstance(skill, dict):
+                for key, value in (skill.get("params") or {}).items():
+                    initial[param_field_name(str(skill.get("slug")), str(key))] = value
+        return initial
+
+
+DEFAULT_INITIAL = {
+    "type": "attack",
+    "to_hit": "none",
+    "targets": "single",
+    "aoe": 0,
+    "duration": "instantaneous",
+    "attack_dice": 2,
+    "attack_modifier": 0,
+}
+
+
+class CopiesForm(forms.Form):
+    """How many copies of a card the deck holds (0 takes it out)."""
+
+    spellcard = forms.IntegerField(widget=forms.HiddenInput)
+    copies = forms.IntegerField(min_value=0, max_value=99)
+
+
+class CopyTemplateForm(forms.Form):
+    """Which of my characters in the campaign receives a copy of a template card."""
+
+    character = forms.TypedChoiceField(coerce=int)
+    add_to_deck = forms.BooleanField(required=False, initial=True, label="Put one in the deck")
+
+    def __init__(self, *args: Any, characters: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["character"].choices = [(c.pk, c.name) for c in characters]
+
+
+__all__ = [
+    "DEFAULT_INITIAL",
+    "CopiesForm",
+    "CopyTemplateForm",
+    "DraftFormatInvalid",
+    "SpellcardForm",
+]

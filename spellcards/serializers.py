@@ -1,0 +1,174 @@
+"""API shapes for spellcards, decks, template cards and the price endpoint.
+
+Input serializers only check shapes; the rules are the engine's, applied by the services.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from westernroses.elements import Element
+from westernroses.spellcards import CasterInfo
+from westernroses.spellcards.caster import Profession
+
+from .models import Spellcard, TemplateCard
+
+
+class SpellcardSerializer(serializers.ModelSerializer):
+    """A stored card. ``cost`` is as last saved; ``price`` in a retrieve is computed live."""
+
+    type = serializers.CharField(source="card_type", read_only=True)
+    bomb = serializers.BooleanField(source="is_bomb", read_only=True)
+
+    class Meta:
+        model = Spellcard
+        fields = (
+            "id",
+            "character",
+            "name",
+            "type",
+            "bomb",
+            "cost",
+            "description",
+            "draft",
+            "source_template",
+            "created_at",
+            "updated_at",
+        )
+        read_only_fields = fields
+
+
+class SpellcardWriteSerializer(serializers.Serializer):
+    """Create: ``character`` and ``draft`` (SpellcardDraft.to_dict shape); update: ``draft``."""
+
+    character = serializers.IntegerField(required=False)
+    draft = serializers.JSONField()
+    description = serializers.CharField(required=False, allow_blank=True, max_length=5000)
+    add_to_deck = serializers.IntegerField(
+        required=False, default=0, min_value=0, max_value=99, help_text="Copies to put in the deck"
+    )
+
+
+class CasterSerializer(serializers.Serializer):
+    """An explicit caster: price a card for a character that is not stored (no database)."""
+
+    profession = serializers.ChoiceField(choices=[p.value for p in Profession])
+    shot_type = serializers.CharField(max_length=40)
+    element = serializers.ChoiceField(choices=[e.value for e in Element])
+    level = serializers.IntegerField(min_value=1, max_value=100, default=1)
+    goddess_element = serializers.CharField(
+        required=False, allow_null=True, help_text="A Shrine Maiden's goddess's element"
+    )
+    int = serializers.IntegerField(
+        required=False, min_value=0, max_value=300, help_text="INT total, for the chance to hit"
+    )
+    pwr = serializers.IntegerField(
+        required=False, min_value=0, max_value=300, help_text="PWR total, for the chance to hit"
+    )
+
+    def validate_goddess_element(self, value: str | None) -> str | None:
+        # A plain string in the schema: the same choices as ``element`` under another name
+        # would make drf-spectacular emit a duplicate enum.
+        if value in (None, ""):
+            return None
+        if value not in {e.value for e in Element}:
+            raise serializers.ValidationError(f"“{value}” is not one of the eight elements.")
+        return value
+
+
+def caster_from(data: dict[str, Any]) -> CasterInfo:
+    """The engine's caster from validated :class:`CasterSerializer` data."""
+    return CasterInfo(
+        profession=data["profession"],
+        shot_type=data["shot_type"],
+        element=data["element"],
+        level=data["level"],
+        goddess_element=data.get("goddess_element"),
+    )
+
+
+class PriceInputSerializer(serializers.Serializer):
+    """A draft and who casts it: an explicit ``caster``, or a ``character`` id you may act for."""
+
+    draft = serializers.JSONField()
+    caster = CasterSerializer(required=False)
+    character = serializers.IntegerField(required=False)
+    campaign = serializers.IntegerField(
+        required=False, help_text="With an explicit caster: use this campaign's house rules"
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if ("caster" in attrs) == ("character" in attrs):
+            raise serializers.ValidationError(
+                {"caster": ["Give either an explicit caster or a character id (not both)."]}
+            )
+        return attrs
+
+
+class CostLineSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    label = serializers.CharField()
+    cost = serializers.IntegerField()
+    section = serializers.CharField()
+
+
+class ViolationSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    field = serializers.CharField()
+    message = serializers.CharField()
+    section = serializers.CharField()
+
+
+class PriceSerializer(serializers.Serializer):
+    """The engine's CostBreakdown, every broken rule, and the attack numbers if any."""
+
+    valid = serializers.BooleanField()
+    total = serializers.IntegerField(allow_null=True)
+    cost = serializers.DictField(allow_null=True, help_text="CostBreakdown.to_dict()")
+    pricing_error = serializers.CharField(allow_null=True)
+    violations = ViolationSerializer(many=True)
+    attack = serializers.DictField(allow_null=True)
+
+
+class DeckCopiesSerializer(serializers.Serializer):
+    spellcard = serializers.IntegerField()
+    copies = serializers.IntegerField(min_value=0, max_value=99)
+
+
+class DeckValidateSerializer(serializers.Serializer):
+    """A proposed deck, checked without saving."""
+
+    entries = DeckCopiesSerializer(many=True)
+
+
+class DeckSerializer(serializers.Serializer):
+    character = serializers.IntegerField()
+    entries = serializers.ListField(child=serializers.DictField())
+    cards = serializers.IntegerField()
+    kinds = serializers.IntegerField()
+    limits = serializers.DictField()
+    valid = serializers.BooleanField()
+    violations = serializers.ListField(child=serializers.DictField())
+    not_in_deck = serializers.ListField(child=serializers.DictField())
+
+
+class TemplateCardSerializer(serializers.ModelSerializer):
+    created_by = serializers.CharField(source="created_by.username", read_only=True)
+
+    class Meta:
+        model = TemplateCard
+        fields = ("id", "campaign", "name", "description", "draft", "created_by", "created_at")
+        read_only_fields = fields
+
+
+class TemplateCardWriteSerializer(serializers.Serializer):
+    campaign = serializers.IntegerField(required=False)
+    draft = serializers.JSONField()
+    description = serializers.CharField(required=False, allow_blank=True, max_length=5000)
+
+
+class TemplateCopySerializer(serializers.Serializer):
+    character = serializers.IntegerField()
+    add_to_deck = serializers.IntegerField(required=False, default=0, min_value=0, max_value=99)

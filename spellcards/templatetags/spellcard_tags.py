@@ -1,0 +1,58 @@
+"""Formatting for exact odds and costs, and the deck block a character sheet includes."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from django import template
+
+register = template.Library()
+
+
+@register.filter
+def percent(value: Fraction | None) -> str:
+    """An exact probability as a percentage for people ("12.5"); the exact value goes in
+    ``data-exact`` beside it."""
+    if value is None:
+        return ""
+    return f"{float(value) * 100:.2f}".rstrip("0").rstrip(".")
+
+
+@register.filter
+def exact(value: Fraction | None) -> str:
+    if value is None:
+        return ""
+    return f"{value.numerator}/{value.denominator}"
+
+
+@register.filter
+def decimal(value: Fraction | float | None) -> str:
+    if value is None:
+        return ""
+    return f"{float(value):.2f}".rstrip("0").rstrip(".")
+
+
+@register.filter
+def signed(value: int) -> str:
+    return f"+{value}" if value > 0 else (f"−{-value}" if value < 0 else "0")
+
+
+@register.inclusion_tag("spellcards/_deck_block.html", takes_context=True)
+def deck_block(context: Any, character: Any) -> dict[str, Any]:
+    """The deck of ``character`` for its sheet, shown only to its owner and the GMs (decks are
+    private, docs/spellcards.md); others get nothing rendered."""
+    from spellcards import selectors, services
+
+    request = context.get("request")
+    user = getattr(request, "user", None)
+    if character is None or not selectors.can_act_for_character(user, character):
+        return {"visible": False}
+    return {
+        "visible": True,
+        "character": character,
+        "deck": services.deck_summary(character),
+        "can_edit": True,
+        "csrf_token": context.get("csrf_token"),
+        "request": request,
+    }

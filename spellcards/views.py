@@ -1,0 +1,298 @@
+"""Spellcard pages: the builder, the deck and the campaign's template library.
+
+Views parse input, ask :mod:`spellcards.selectors` (which asks :mod:`campaign.permissions`) who
+may do what, call :mod:`spellcards.services`, and render. Every page works without JavaScript;
+``static/js/spellcard_builder.js`` only swaps in the server-rendered preview fragment.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.datastructures import MultiValueDict
+from django.views.decorators.http import require_http_methods
+
+from campaign.permissions import access_for, campaign_for
+from characters.models import Character
+from westernroses.spellcards import CardFormatError, SpellcardDraft
+
+from . import selectors, services
+from .forms import DEFAULT_INITIAL, CopiesForm, CopyTemplateForm, SpellcardForm
+from .models import Spellcard, TemplateCard
+
+
+def _caster_or_page(request: HttpRequest, character: Character) -> Any:
+    """The caster context, or a page explaining what the character still lacks."""
+    try:
+        return selectors.caster_context(character)
+    except selectors.CharacterIncomplete as exc:
+        return render(
+            request,
+            "spellcards/incomplete.html",
+            {"character": character, "reason": str(exc)},
+            status=409,
+        )
+
+
+def _initial_draft(form: SpellcardForm, initial: dict[str, Any]) -> SpellcardDraft | None:
+    try:
+        return SpellcardDraft.from_dict(form.draft_data(initial))
+    except (CardFormatError, TypeError, ValueError):
+        return None
+
+
+def _builder(
+    request: HttpRequest,
+    character: Character,
+    *,
+    card: Spellcard | None = None,
+    initial: dict[str, Any] | None = None,
+    template: TemplateCard | None = None,
+) -> HttpResponse:
+    ctx = _caster_or_page(request, character)
+    if isinstance(ctx, HttpResponse):
+        return ctx
+    data: MultiValueDict[str, Any] | None = None
+    if request.method == "POST":
+        data = request.POST
+    elif request.GET.get("type"):  # "Show cost" without JavaScript, or the live preview
+        data = request.GET
+    initial = initial or dict(DEFAULT_INITIAL)
+    form = SpellcardForm(data, initial=initial, caster=ctx.caster, rules=ctx.rules)
+    status = 200
+    rejected: services.SpellcardRejected | None = None
+    if data is not None:
+        valid = form.is_valid()
+        if request.method == "POST" and valid and form.draft is not None:
+            response = _save(request, character, form, card, template)
+            if isinstance(response, HttpResponse):
+                return response
+            rejected = response
+        if request.method == "POST":
+            status = 400
+        draft = form.draft
+    else:
+        draft = _initial_draft(form, initial)
+    preview = services.preview_for(ctx, draft) if draft is not None else None
+    context = {
+        "character": character,
+        "card": card,
+        "form": form,
+        "preview": preview,
+        "ctx": ctx,
+        "bound": data is not None,
+        "rejected": rejected,
+        "is_gm": character.campaign_id is not None
+        and access_for(request.user, character.campaign_id).is_gm,
+    }
+    if request.GET.get("partial") == "preview":
+        return render(request, "spellcards/_preview.html", context)
+    return render(request, "spellcards/builder.html", context, status=status)
+
+
+def _save(
+    request: HttpRequest,
+    character: Character,
+    form: SpellcardForm,
+    card: Spellcard | None,
+    template: TemplateCard | None,
+) -> HttpResponse | services.SpellcardRejected:
+    assert form.draft is not None  # noqa: S101 - checked by the caller
+    description = form.cleaned_data.get("description") or ""
+    action = request.POST.get("action", "save")
+    try:
+        if action == "template":
+            if character.campaign is None:
+                raise PermissionDenied
+            services.template_card_create(
+                by=request.user,
+                campaign=character.campaign,
+                draft=form.draft,
+                description=description,
+            )
+            messages.success(request, f"“{form.draft.name}” is in the campaign's template cards.")
+            return redirect("spellcards:templates", character.campaign_id)
+        if card is None:
+            saved = services.spellcard_create(
+                by=request.user,
+                character=character,
+                draft=form.draft,
+                description=description,
+                add_to_deck=1,
+                source_template=template,
+            )
+            messages.success(request, f"“{saved.name}” is in {character.name}'s deck.")
+        else:
+            saved = services.spellcard_update(
+                by=request.user, spellcard=card, draft=form.draft, description=description
+            )
+            messages.success(request, f"“{saved.name}” saved.")
+    except services.SpellcardRejected as exc:
+        for violation in exc.violations:
+            form.add_error(form.field_for(violation.field), violation.message)
+        for deck_violation in exc.deck_violations:
+            form.add_error(None, deck_violation.message)
+        return exc
+    return redirect("spellcards:deck", character.pk)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def builder_new(request: HttpRequest, character_id: int) -> HttpResponse:
+    """Design a new card for a character; "Save to deck" creates it with one copy in the deck."""
+    character = selectors.character_for(request.user, character_id)
+    initial = None
+    template = None
+    template_id = request.GET.get("template")
+    if template_id:
+        template, _ = selectors.template_card_for(request.user, template_id)
+        if template.campaign_id != character.campaign_id:
+            raise PermissionDenied("That template belongs to another campaign.")
+        initial = SpellcardForm.initial_from(template.draft, template.description)
+    return _builder(request, character, initial=initial, template=template)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def builder_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    card = selectors.spellcard_for(request.user, pk)
+    initial = SpellcardForm.initial_from(card.draft, card.description)
+    return _builder(request, card.character, card=card, initial=initial)
+
+
+@login_required
+@require_http_methods(["POST"])
+def spellcard_delete(request: HttpRequest, pk: int) -> HttpResponse:
+    card = selectors.spellcard_for(request.user, pk)
+    character_id = card.character_id
+    services.spellcard_delete(by=request.user, spellcard=card)
+    messages.success(request, f"“{card.name}” deleted.")
+    return redirect("spellcards:deck", character_id)
+
+
+def _deck_context(request: HttpRequest, character: Character) -> dict[str, Any]:
+    return {
+        "character": character,
+        "deck": services.deck_summary(character),
+        "can_edit": True,
+    }
+
+
+@login_required
+def deck(request: HttpRequest, character_id: int) -> HttpResponse:
+    """A character's deck (owner and GMs only: decks are private, docs/spellcards.md)."""
+    character = selectors.character_for(request.user, character_id)
+    return render(request, "spellcards/deck.html", _deck_context(request, character))
+
+
+@login_required
+@require_http_methods(["POST"])
+def deck_copies(request: HttpRequest, character_id: int) -> HttpResponse:
+    """Set how many copies of a card the deck holds; a deck over its limits is refused (400)."""
+    character = selectors.character_for(request.user, character_id)
+    form = CopiesForm(request.POST)
+    errors: list[str] = []
+    if form.is_valid():
+        card = Spellcard.objects.filter(
+            pk=form.cleaned_data["spellcard"], character=character
+        ).first()
+        if card is None:
+            errors.append("That card is not one of this character's spellcards.")
+        else:
+            try:
+                services.deck_set_copies(
+                    by=request.user,
+                    character=character,
+                    spellcard=card,
+                    copies=form.cleaned_data["copies"],
+                )
+            except services.SpellcardRejected as exc:
+                errors += [v.message for v in exc.deck_violations]
+            else:
+                copies = form.cleaned_data["copies"]
+                messages.success(request, f"{card.name}: {copies} in the deck.")
+                return redirect("spellcards:deck", character.pk)
+    else:
+        errors += [f"{k}: {' '.join(v)}" for k, v in form.errors.items()]
+    context = _deck_context(request, character)
+    context["copy_errors"] = errors
+    return render(request, "spellcards/deck.html", context, status=400)
+
+
+# --------------------------------------------------------------------------- templates
+
+
+def _templates_page(
+    request: HttpRequest, campaign_id: int, *, status: int = 200, **extra: Any
+) -> HttpResponse:
+    campaign, access = campaign_for(request.user, campaign_id)
+    characters = list(selectors.campaign_characters_for(request.user, campaign))
+    context = {
+        "campaign": campaign,
+        "access": access,
+        "templates": selectors.template_cards_for(access),
+        "characters": characters,
+        "copy_form": CopyTemplateForm(characters=characters),
+        **extra,
+    }
+    return render(request, "spellcards/templates.html", context, status=status)
+
+
+@login_required
+def template_list(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """The campaign's template cards: every member browses; GMs make them in the builder."""
+    return _templates_page(request, campaign_id)
+
+
+@login_required
+@require_http_methods(["POST"])
+def template_copy(request: HttpRequest, pk: int) -> HttpResponse:
+    """Copy a template onto one of my characters; illegal parts are listed, nothing dropped."""
+    template, _ = selectors.template_card_for(request.user, pk)
+    characters = list(selectors.campaign_characters_for(request.user, template.campaign))
+    form = CopyTemplateForm(request.POST, characters=characters)
+    if not form.is_valid():
+        return _templates_page(
+            request, template.campaign_id, status=400, failed=template, copy_form_errors=form.errors
+        )
+    character = selectors.character_for(request.user, form.cleaned_data["character"])
+    try:
+        card = services.template_card_copy(
+            by=request.user,
+            template=template,
+            character=character,
+            add_to_deck=1 if form.cleaned_data["add_to_deck"] else 0,
+        )
+    except services.SpellcardRejected as exc:
+        builder = reverse("spellcards:new", args=[character.pk]) + f"?template={template.pk}"
+        return _templates_page(
+            request,
+            template.campaign_id,
+            status=400,
+            failed=template,
+            failed_for=character,
+            rejected=exc,
+            builder_url=builder,
+        )
+    except selectors.CharacterIncomplete as exc:
+        return _templates_page(
+            request, template.campaign_id, status=400, failed=template, incomplete=str(exc)
+        )
+    messages.success(request, f"“{card.name}” copied to {character.name}.")
+    return redirect("spellcards:deck", character.pk)
+
+
+@login_required
+@require_http_methods(["POST"])
+def template_delete(request: HttpRequest, pk: int) -> HttpResponse:
+    template, _ = selectors.template_card_for(request.user, pk, manage=True)
+    campaign_id = template.campaign_id
+    services.template_card_delete(by=request.user, template=template)
+    messages.success(request, f"Template “{template.name}” deleted.")
+    return redirect("spellcards:templates", campaign_id)
