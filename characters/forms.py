@@ -105,8 +105,7 @@ class CharacterForm(forms.Form):
 
         Inputs that failed to parse are left out; their errors are in ``form.errors``.
         """
-        self.is_valid()
-        data: Mapping[str, Any] = self.cleaned_data
+        data: Mapping[str, Any] = self.cleaned_data if self.is_valid() or self.is_bound else {}
         draft = CharacterDraft.from_dict(base.to_dict()) if base is not None else CharacterDraft()
         cat = get_catalog()
 
@@ -155,9 +154,8 @@ class CharacterForm(forms.Form):
                 for slug in carried_items()
                 if data.get(f"qty_{slug}")
             }
-            for key in ("yen",):
-                if data.get(key) is not None:
-                    draft.yen = data[key]
+            if data.get("yen") is not None:
+                draft.yen = data["yen"]
             draft.current_hp = data.get("current_hp")
             draft.spell_power = data.get("spell_power")
             draft.drunkenness = data.get("drunkenness") or DrunkLevel.SOBER.value

@@ -5,6 +5,7 @@ from rest_framework.routers import DefaultRouter
 
 from campaign import api as campaign_api
 from campaign.notifications import api as notifications_api
+from characters import api as characters_api
 from spellcards import api as spellcards_api
 
 router = DefaultRouter()
@@ -14,6 +15,7 @@ router.register("spellcards", spellcards_api.SpellcardViewSet, basename="spellca
 router.register(
     "spellcard-templates", spellcards_api.TemplateCardViewSet, basename="spellcard-template"
 )
+router.register("characters", characters_api.CharacterViewSet, basename="character")
 router.register("notifications", notifications_api.NotificationViewSet, basename="notification")
 
 urlpatterns = [

@@ -7,11 +7,18 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from campaign import views as campaign_views
+from characters import views as character_views
 
 urlpatterns = [
     path("", campaign_views.home, name="home"),
     path("accounts/", include("accounts.urls")),
     path("campaigns/", include("campaign.urls")),
+    path(
+        "campaigns/<int:campaign_id>/characters/",
+        character_views.campaign_characters,
+        name="campaign-characters",
+    ),
+    path("characters/", include("characters.urls")),
     path("dice/", campaign_views.dice, name="dice"),
     path("notifications/", include("campaign.notifications.urls")),
     # Spellcard pages hang off characters, cards and campaigns: full paths in spellcards/urls.py.

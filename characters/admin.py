@@ -1,0 +1,78 @@
+"""Admin for characters: find and inspect them. Rules fields are read-only here, because only
+the services (and so the engine's validation) may change what a sheet is derived from."""
+
+from __future__ import annotations
+
+from django.contrib import admin
+
+from .models import Character, InventoryItem
+
+
+class InventoryInline(admin.TabularInline):
+    model = InventoryItem
+    extra = 0
+    fields = ("item", "quantity", "equipped")
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None) -> bool:  # type: ignore[no-untyped-def]
+        return False
+
+
+@admin.register(Character)
+class CharacterAdmin(admin.ModelAdmin):
+    list_display = (
+        "name",
+        "owner",
+        "campaign",
+        "is_npc",
+        "level",
+        "shot_type",
+        "race",
+        "profession",
+        "element",
+        "current_hp",
+        "yen",
+        "updated_at",
+    )
+    list_filter = ("is_npc", "level", "shot_type", "race", "profession", "element", "campaign")
+    search_fields = ("name", "owner__username", "campaign__name")
+    list_select_related = ("owner", "campaign")
+    autocomplete_fields = ("owner",)
+    readonly_fields = (
+        "shot_type",
+        "race",
+        "profession",
+        "element",
+        "level",
+        "yen",
+        "current_hp",
+        "spell_power",
+        "drunkenness",
+        "status_effects",
+        "draft",
+        "created_at",
+        "updated_at",
+    )
+    fields = (
+        "name",
+        "owner",
+        "campaign",
+        "is_npc",
+        *readonly_fields[:-2],
+        "public_notes",
+        "private_notes",
+        "portrait",
+        "created_at",
+        "updated_at",
+    )
+    inlines = (InventoryInline,)
+
+
+@admin.register(InventoryItem)
+class InventoryItemAdmin(admin.ModelAdmin):
+    list_display = ("character", "item", "quantity", "equipped")
+    list_filter = ("equipped", "item")
+    search_fields = ("character__name", "item")
+    list_select_related = ("character",)
+    readonly_fields = ("character", "item", "quantity", "equipped")

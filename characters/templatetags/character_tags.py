@@ -1,0 +1,51 @@
+"""Template filters for character pages: look-ups and number formatting, no rules."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django import template
+
+register = template.Library()
+
+
+@register.filter
+def get_item(mapping: Any, key: Any) -> Any:
+    """``mapping[key]`` or None: templates cannot index with a variable key."""
+    if isinstance(mapping, Mapping):
+        return mapping.get(key)
+    return None
+
+
+@register.filter
+def signed(value: Any) -> str:
+    """``+2`` / ``-1`` / ``0``: how a part of a total reads in a breakdown."""
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        return str(value)
+    return f"{number:+d}" if number else "0"
+
+
+@register.filter
+def contains(collection: Any, item: Any) -> bool:
+    try:
+        return item in collection
+    except TypeError:
+        return False
+
+
+@register.filter
+def breakdown(parts: Any) -> str:
+    """Contributions as one line ("Homing Amulets 5, Bonus points +4") for a title attribute."""
+    if not parts:
+        return ""
+    return ", ".join(f"{p['label']} {int(p['amount']):+d}" for p in parts)
+
+
+@register.filter
+def words(value: Any) -> str:
+    """A slug as words: ``mortally_wounded`` -> ``Mortally wounded``."""
+    text = str(value or "").replace("_", " ")
+    return text[:1].upper() + text[1:]
