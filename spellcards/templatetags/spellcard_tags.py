@@ -38,10 +38,10 @@ def signed(value: int) -> str:
     return f"+{value}" if value > 0 else (f"−{-value}" if value < 0 else "0")
 
 
-@register.inclusion_tag("spellcards/_deck_block.html", takes_context=True)
+@register.inclusion_tag("spellcards/_deck_sheet.html", takes_context=True)
 def deck_block(context: Any, character: Any) -> dict[str, Any]:
-    """The deck of ``character`` for its sheet, shown only to its owner and the GMs (decks are
-    private, docs/spellcards.md); others get nothing rendered."""
+    """The deck of ``character`` for its sheet (inside the sheet's own "Deck" section), shown
+    only to its owner and the GMs: decks are private (docs/spellcards.md)."""
     from spellcards import selectors, services
 
     request = context.get("request")
