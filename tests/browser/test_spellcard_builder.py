@@ -1,0 +1,107 @@
+"""The spellcard builder in headless Chromium: build a card, watch the cost change live, see
+an error appear beside the field that causes it, save it to the deck and find it there."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from characters.models import Character
+from spellcards.models import DeckEntry, Spellcard
+from westernroses.probability import check_odds
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def reimu(campaign, player):
+    """A Shrine Maiden (spirit, goddess of light): INT 9, PWR 5, so dodge difficulty 9."""
+    return Character.objects.create(
+        owner=player,
+        campaign=campaign,
+        name="Reimu",
+        shot_type="homing_amulets",
+        race="pony",
+        profession="shrine_maiden",
+        element="spirit",
+        draft={"goddess_element": "light"},
+    )
+
+
+def total(page) -> int:
+    return int(page.get_attribute("#cost-total", "data-total"))
+
+
+def wait_total(page, value: int) -> None:
+    page.wait_for_function(f"document.querySelector('#cost-total')?.dataset.total === '{value}'")
+
+
+def test_build_watch_cost_see_error_save_and_find_in_deck(new_page, reimu, player):
+    page = new_page(player)
+    page.goto(f"/characters/{reimu.pk}/spellcards/new/")
+    # Default: Single 10 + 2d 10 = 20.
+    assert total(page) == 20
+    page.fill("#id_name", "Fantasy Seal")
+    # Attack power 5d: Single 10 + 5d 40 = 50.
+    page.select_option("#id_attack_dice", "5")
+    wait_total(page, 50)
+    # AOE 2: AOE 2 60 (includes the single target) + 5d 40 = 100.
+    page.select_option("#id_aoe", "2")
+    wait_total(page, 100)
+    assert (
+        page.locator("#cost-panel tr[data-code='aoe']").text_content().strip().startswith("AOE 2")
+    )
+    # The damage chart is the exact 5d distribution, with the chance to hit a typical target.
+    assert page.get_attribute("#damage-chart svg", "data-bars") == "26"
+    p_hit = Fraction(page.get_attribute("#p-hit", "data-exact"))
+    assert p_hit == 1 - check_odds(4, 0, 9).any_success
+
+    # An illegal combination: a Self attack card. The error appears beside Targets.
+    page.select_option("#id_targets", "self")
+    error = page.locator(".field[data-field='targets'] .error")
+    error.wait_for()
+    assert "cannot target only its caster" in error.text_content()
+    assert page.locator(".field[data-field='aoe'] .error").count() == 1  # Self + AOE too
+    # Fix it: the errors go away.
+    page.select_option("#id_targets", "single")
+    page.wait_for_selector("#card-legal")
+    assert page.locator(".field .error").count() == 0
+    assert total(page) == 100
+
+    # Save to deck in one click, and see the card in the deck.
+    page.click("#save-button")
+    page.wait_for_url(f"**/characters/{reimu.pk}/deck/")
+    card = Spellcard.objects.get(character=reimu)
+    assert (card.name, card.cost) == ("Fantasy Seal", 100)
+    assert DeckEntry.objects.get(spellcard=card).copies == 1
+    row = page.locator(f"#deck tr[data-spellcard='{card.pk}']")
+    assert "Fantasy Seal" in row.text_content()
+    assert row.locator(".card-cost").text_content().strip() == "100"
+    assert page.text_content("#deck-cards") == "1"
+
+
+def test_builder_works_without_javascript(browser, live_server, reimu, player):
+    context = browser.new_context(base_url=live_server.url, java_script_enabled=False)
+    try:
+        page = context.new_page()
+        page.goto("/accounts/login/")
+        page.fill("#id_username", player.username)
+        page.fill("#id_password", "correct-horse-battery-staple")
+        page.click("form button[type=submit]")
+        page.goto(f"/characters/{reimu.pk}/spellcards/new/")
+        page.select_option("#id_type", "defensive")
+        page.click("#save-button")  # no name, and a defensive card with attack power
+        assert "Defensive-type cards cannot have attack power." in page.text_content(
+            ".field[data-field='attack_dice']"
+        )
+        assert "Give the spellcard a name." in page.text_content(".field[data-field='name']")
+        page.fill("#id_name", "Barrier")
+        page.select_option("#id_attack_dice", "")
+        page.click("#show-cost")
+        assert page.get_attribute("#cost-total", "data-total") == "20"
+        page.click("#save-button")
+        page.wait_for_url(f"**/characters/{reimu.pk}/deck/")
+        assert "Barrier" in page.text_content("#deck")
+    finally:
+        context.close()
