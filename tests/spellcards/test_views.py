@@ -239,3 +239,17 @@ def test_deck_block_on_the_character_sheet_is_private(rf, character, player, oth
         request.user = user
         html = render_to_string("characters/_deck.html", {"character": character}, request=request)
         assert ("Seal" in html) is visible
+
+
+def test_character_sheet_shows_the_deck_to_owner_and_gm_only(
+    client_for, character, player, gm, other_player
+):
+    card = SpellcardFactory(character=character, name="Fantasy Seal")
+    DeckEntry.objects.create(character=character, spellcard=card, copies=3)
+    for user, visible in ((player, True), (gm, True), (other_player, False)):
+        response = client_for(user).get(f"/characters/{character.pk}/")
+        assert response.status_code == 200
+        html = response.content.decode()
+        assert ("Fantasy Seal" in html) is visible
+        assert ('id="deck-private"' in html) is not visible
+        assert html.count('id="deck"') == 1
