@@ -21,8 +21,7 @@ from westernroses.spellcards import (
     validate,
 )
 from westernroses.spellcards.card import CardFormatError
-
-from .services import DraftFormatInvalid
+from westernroses.spellcards.skills import SKILLS
 
 #: Engine violation field → form field. Skills' own fields are mapped in ``field_for``.
 VIOLATION_FIELDS = {
@@ -125,6 +124,19 @@ class SpellcardForm(forms.Form):
         ]
         if not opts["skills"]:
             f["skills"].help_text = "Your profession has no special skills (yet)."
+        # A copied template may carry another profession's skill. Keep it selectable so the
+        # engine can say why it does not fit, beside this field, instead of a bare "invalid
+        # choice"; the lists never offer such a skill otherwise.
+        offered = {s["slug"] for s in opts["skills"]}
+        carried = self.data.getlist("skills") if hasattr(self.data, "getlist") else []
+        for slug in carried:
+            skill = SKILLS.get(slug)
+            if skill is not None and slug not in offered:
+                offered.add(slug)
+                f["skills"].choices = [
+                    *f["skills"].choices,
+                    (slug, f"{skill.name} — not available to a {caster.profession.label}"),
+                ]
         for skill in opts["skills"]:
             for param in skill["params"]:
                 name = param_field_name(skill["slug"], param["name"])
@@ -279,6 +291,5 @@ __all__ = [
     "DEFAULT_INITIAL",
     "CopiesForm",
     "CopyTemplateForm",
-    "DraftFormatInvalid",
     "SpellcardForm",
 ]

@@ -448,6 +448,7 @@ def deck_summary(character: Character, ctx: selectors.CasterContext | None = Non
     limits = (
         ctx.deck_limits()
         if ctx is not None
+        # An incomplete character: the base limits of its level (no profession bonus known).
         else deck_engine.deck_limits(max(character.level, 1), "witch", False)
     )
     engine_entries = selectors.engine_entries(entries)

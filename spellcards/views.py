@@ -47,6 +47,20 @@ def _initial_draft(form: SpellcardForm, initial: dict[str, Any]) -> SpellcardDra
         return None
 
 
+def _as_data(initial: dict[str, Any]) -> MultiValueDict[str, Any]:
+    """Form data equal to ``initial`` (lists stay lists, None becomes empty)."""
+    data: MultiValueDict[str, Any] = MultiValueDict()
+    for key, value in initial.items():
+        if isinstance(value, list):
+            data.setlist(key, [str(v) for v in value])
+        elif isinstance(value, bool):
+            if value:
+                data[key] = "on"
+        elif value is not None:
+            data[key] = str(value)
+    return data
+
+
 def _builder(
     request: HttpRequest,
     character: Character,
@@ -63,6 +77,9 @@ def _builder(
         data = request.POST
     elif request.GET.get("type"):  # "Show cost" without JavaScript, or the live preview
         data = request.GET
+    elif template is not None and initial is not None:
+        # A copied template is checked at once: what does not fit shows beside its field.
+        data = _as_data(initial)
     initial = initial or dict(DEFAULT_INITIAL)
     form = SpellcardForm(data, initial=initial, caster=ctx.caster, rules=ctx.rules)
     status = 200

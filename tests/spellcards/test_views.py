@@ -217,7 +217,11 @@ def test_template_copy_lists_what_does_not_fit(client_for, gm, player, campaign,
         f"/characters/{character.pk}/spellcards/new/?template={template.pk}"
     )
     assert builder.status_code == 200
-    assert builder.context["form"].initial["name"] == "Royal Flare"
+    form = builder.context["form"]
+    assert form.data["name"] == "Royal Flare"
+    assert form.errors["skills"] == [
+        "Only Librarians can use Magic Theory Skills – Danmaku Magic (Intelligent Design)."
+    ]
 
 
 @pytest.mark.parametrize(
