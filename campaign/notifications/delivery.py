@@ -11,9 +11,10 @@ The row is the source of truth, so a task can run any number of times for one de
 
 A worker killed in step 2 rolls its transaction back (PostgreSQL drops the dead connection and
 its lock); the broker redelivers the unacknowledged message and the next run sends again. For
-the in-app channel step 2 is one transaction, so that is exactly once. For email and webhooks
-the receiver may see the message twice if the kill falls between its arrival and the commit;
-the idempotency key (``delivery-<id>``) the channel sends lets it drop the repeat.
+email and webhooks the receiver may see the message twice if the kill falls between its arrival
+and the commit; the idempotency key (``delivery-<id>``) the channel sends lets it drop the repeat.
+The in-app channel sends nothing outside the database, so it skips the claim and is delivered in
+one transaction: exactly once.
 """
 
 from __future__ import annotations
@@ -118,26 +119,34 @@ def _claim(model: type[Delivery] | type[Digest], pk: int) -> bool:
     """Step 1: count an attempt on a pending row; False when there is nothing to do."""
     with transaction.atomic():
         row = model.objects.select_for_update().filter(pk=pk).first()
-        if row is None or row.status != DeliveryStatus.PENDING:
-            return False
-        if row.attempts >= max_attempts():
-            row.status = DeliveryStatus.FAILED
-            row.last_error = row.last_error or (
-                f"Gave up after {row.attempts} attempts that did not finish (worker lost?)."
-            )
-            row.save(update_fields=["status", "last_error", "updated_at"])
-            if isinstance(row, Digest):
-                row.deliveries.update(status=DeliveryStatus.FAILED, last_error=row.last_error)
-            return False
-        row.attempts += 1
-        row.save(update_fields=["attempts", "updated_at"])
+        return _claim_locked(row)
+
+
+def _claim_locked(row: Delivery | Digest | None) -> bool:
+    if row is None or row.status != DeliveryStatus.PENDING:
+        return False
+    if row.attempts >= max_attempts():
+        row.status = DeliveryStatus.FAILED
+        row.last_error = row.last_error or (
+            f"Gave up after {row.attempts} attempts that did not finish (worker lost?)."
+        )
+        row.save(update_fields=["status", "last_error", "updated_at"])
+        if isinstance(row, Digest):
+            row.deliveries.update(status=DeliveryStatus.FAILED, last_error=row.last_error)
+        return False
+    row.attempts += 1
+    row.save(update_fields=["attempts", "updated_at"])
     return True
 
 
 def delivery_attempt(*, delivery_id: int) -> AttemptResult:
     """One attempt at one delivery; safe to call again for the same id at any time."""
-    if not _claim(Delivery, delivery_id):
-        return AttemptResult("noop")
+    with transaction.atomic():
+        delivery = Delivery.objects.select_for_update().filter(pk=delivery_id).first()
+        if delivery is not None and delivery.channel == NotificationChannel.IN_APP:
+            return _deliver_in_app(delivery)
+        if not _claim_locked(delivery):
+            return AttemptResult("noop")
     with transaction.atomic():
         delivery = (
             Delivery.objects.select_for_update(of=("self",))
@@ -149,32 +158,43 @@ def delivery_attempt(*, delivery_id: int) -> AttemptResult:
             return AttemptResult("noop")
         notification = delivery.notification
         now = timezone.now()
-        result = AttemptResult("sent")
-        if delivery.channel == NotificationChannel.IN_APP:
-            if notification.in_app_at is None:
-                notification.in_app_at = now
-                notification.save(update_fields=["in_app_at"])
-        else:
-            message = channels.Message(
-                subject=notification.title,
-                items=(_item(notification),),
-                idempotency_key=f"delivery-{delivery.pk}",
-            )
-            recipient = notification.recipient
-            result = _attempt_send(
-                delivery,
-                message,
-                email=recipient.email if recipient else "",
-                webhook_url=_webhook_target(notification.recipient_id, notification.campaign_id)
-                if delivery.channel == NotificationChannel.WEBHOOK
-                else "",
-            )
+        message = channels.Message(
+            subject=notification.title,
+            items=(_item(notification),),
+            idempotency_key=f"delivery-{delivery.pk}",
+        )
+        recipient = notification.recipient
+        result = _attempt_send(
+            delivery,
+            message,
+            email=recipient.email if recipient else "",
+            webhook_url=_webhook_target(notification.recipient_id, notification.campaign_id)
+            if delivery.channel == NotificationChannel.WEBHOOK
+            else "",
+        )
         if result.outcome == "sent":
             delivery.status = DeliveryStatus.SENT
             delivery.sent_at = now
             delivery.last_error = ""
         delivery.save(update_fields=["status", "sent_at", "last_error", "updated_at"])
     return result
+
+
+def _deliver_in_app(delivery: Delivery) -> AttemptResult:
+    """The in-app channel under the caller's lock: nothing leaves the database, so marking the
+    notification delivered and the delivery sent in one transaction is exactly once."""
+    if delivery.status != DeliveryStatus.PENDING:
+        return AttemptResult("noop")
+    now = timezone.now()
+    Notification.objects.filter(pk=delivery.notification_id, in_app_at__isnull=True).update(
+        in_app_at=now
+    )
+    delivery.attempts += 1
+    delivery.status = DeliveryStatus.SENT
+    delivery.sent_at = now
+    delivery.last_error = ""
+    delivery.save(update_fields=["attempts", "status", "sent_at", "last_error", "updated_at"])
+    return AttemptResult("sent")
 
 
 def _attempt_send(

@@ -253,12 +253,14 @@ def test_attempts_that_never_finished_are_bounded(player, settings):
     """A message that keeps killing its worker is redelivered (reject_on_worker_lost) but runs
     out of attempts, because each attempt is counted before the send."""
     settings.NOTIFICATION_MAX_ATTEMPTS = 2
+    _prefs(player, channels={"your_turn": ["email"]})
     delivery = notify(recipient=player, event="your_turn", title="Go").deliveries.get()
     Delivery.objects.filter(pk=delivery.pk).update(attempts=2)
     assert delivery_attempt(delivery_id=delivery.pk).outcome == "noop"
     delivery.refresh_from_db()
     assert delivery.status == "failed"
     assert "did not finish" in delivery.last_error
+    assert mail.outbox == []
 
 
 def test_backoff_is_exponential_jittered_and_capped(settings):
