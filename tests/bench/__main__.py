@@ -14,9 +14,9 @@ def main() -> int:
     import logging
 
     logging.disable(logging.WARNING)
-    from tests.bench import bench_dice
+    from tests.bench import bench_dice, bench_notifications
 
-    for module in (bench_dice,):
+    for module in (bench_dice, bench_notifications):
         module.run()
     return 0
 
