@@ -1,0 +1,485 @@
+"""The engine's entry points: ``legal_actions`` and ``apply``.
+
+Actions are JSON objects with a ``type``, the ``player`` making them ("gm" or a user id), the
+``combatant`` acting, optional ``at`` (a timestamp string the app passes; the engine never
+reads a clock) and optional ``expected_version`` (refused when the state moved on, so a stale
+click cannot act twice). Game actions:
+
+* ``{"type": "start"}`` (GM, once): roll the turn order, the opening draw, round 1.
+* ``do_nothing``, ``concentrate``, ``end_turn``.
+* ``{"type": "move", "to": [x, y], "free": false}`` - ``free``: Fleet Hooves' extra move.
+* ``{"type": "attack", "attack": slug, "target": id, "free": false, "goddess": false}`` -
+  ``free``: Quick Strike; ``goddess``: a Shrine Maiden's goddess-element attack.
+* ``{"type": "use_spellcard", "card": id, "targets": [[x, y], ...], "amount": n}``.
+* ``{"type": "use_ability", "ability": slug, "target": [x, y] | null}``.
+* ``{"type": "collect_power", "drop": id}``.
+* ``{"type": "react", "hit": id, "choice": take|bomb|body_shield|pass|lucky|graze|no_graze|
+  accept, "card": id}`` - the only actions while a hit waits for a decision.
+* ``{"type": "recover_weapons"}`` - a winner, after the battle.
+* GM overrides (``gm_*``, see ``overrides``), accepted at any time and logged like the rest.
+
+``apply`` works on a clone, so it applies completely or raises :class:`IllegalAction` with
+the state untouched. ``legal_actions`` lists what a player may do now, as action templates
+with the choices to fill in (``reach``, ``targets``, ``target_squares``) and previews.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+from westernroses.battle import (
+    abilities,
+    attacks,
+    end,
+    movement,
+    overrides,
+    reactions,
+    spell_power,
+    spellcasting,
+    turn_order,
+)
+from westernroses.battle.arena import Square, square, squares_json
+from westernroses.battle.context import Ctx
+from westernroses.battle.errors import IllegalAction
+from westernroses.battle.state import BattleState, Combatant, Json, _copy
+from westernroses.battle.stats import can_act
+from westernroses.battle.status import fleeing_from, forced_target
+from westernroses.house_rules import HouseRules
+from westernroses.rng import RandomSource
+
+GM: Final = "gm"
+TURN_ACTIONS: Final = (
+    "do_nothing",
+    "move",
+    "attack",
+    "concentrate",
+    "use_spellcard",
+    "use_ability",
+    "collect_power",
+    "end_turn",
+)
+#: Spellcards activated "during your turn, but activating it does not cost an action".
+FREE_CARDS: Final = frozenset({"i_wanna_be_over_there"})
+
+
+def context(state: BattleState, player: str = GM, at: str | None = None) -> Ctx:
+    return Ctx(
+        state,
+        RandomSource.from_dict(state.rng),
+        HouseRules.from_dict(state.house_rules),
+        player,
+        at,
+    )
+
+
+def may_control(state: BattleState, player: str, c: Combatant) -> bool:
+    """Players act for their own combatants; the GM for everyone (NPCs and overrides)."""
+    return player == GM or c.controller == player
+
+
+# --------------------------------------------------------------------------- apply
+
+
+def apply(state: BattleState, action: Mapping[str, Any]) -> tuple[BattleState, list[Json]]:
+    """Apply ``action`` to a copy of ``state``; returns the new state and its events."""
+    if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
+        raise IllegalAction("an action is an object with a type")
+    player = action.get("player")
+    if not isinstance(player, str) or not player:
+        raise IllegalAction("an action names the player making it")
+    expected = action.get("expected_version")
+    if expected is not None and expected != state.version:
+        raise IllegalAction(f"the battle has moved on (version {state.version}); reload it")
+    at = action.get("at")
+    if at is not None and not isinstance(at, str):
+        raise IllegalAction("at must be a timestamp string")
+    kind = action["type"]
+    if kind == "gm_undo":
+        if player != GM:
+            raise IllegalAction("only the GM can undo")
+        return overrides.undo(state, action)
+    work = state.clone()
+    ctx = context(work, player, at)
+    _dispatch(ctx, kind, action)
+    if work.phase == "active":
+        turn_order.settle(ctx)
+    return record(work, ctx, action)
+
+
+def record(
+    work: BattleState, ctx: Ctx, action: Mapping[str, Any]
+) -> tuple[BattleState, list[Json]]:
+    work.rng = ctx.rng.to_dict()
+    work.version += 1
+    events = _copy(ctx.events)
+    work.log = (*work.log, {"n": work.version, "action": _copy(dict(action)), "events": ctx.events})
+    return work, events
+
+
+def _dispatch(ctx: Ctx, kind: str, action: Mapping[str, Any]) -> None:
+    state = ctx.state
+    if kind.startswith("gm_"):
+        if ctx.player != GM:
+            raise IllegalAction("only the GM can do that")
+        overrides.dispatch(ctx, kind, action)
+        return
+    if kind == "start":
+        if ctx.player != GM:
+            raise IllegalAction("only the GM starts the battle")
+        start(ctx)
+        return
+    c = _actor(ctx, action)
+    if kind == "recover_weapons":
+        if not end.can_recover(ctx, c):
+            raise IllegalAction(f"{c.name} has no weapons to recover")
+        end.recover_weapons(ctx, c)
+        return
+    if state.phase != "active":
+        raise IllegalAction("the battle is not running")
+    if kind == "react":
+        if state.pending and action.get("combatant") is None:
+            raise IllegalAction("say which combatant reacts")
+        reactions.react(ctx, dict(action))
+        return
+    if state.pending:
+        raise IllegalAction("a hit is waiting for a reaction first")
+    if kind not in TURN_ACTIONS:
+        raise IllegalAction(f"unknown action {kind!r}")
+    if state.current != c.id:
+        raise IllegalAction(f"it is not {c.name}'s turn")
+    if kind == "end_turn":
+        turn_order.end_turn(ctx)
+        return
+    if not can_act(c):
+        raise IllegalAction(f"{c.name} cannot act")
+    _TURN[kind](ctx, c, action)
+
+
+def _actor(ctx: Ctx, action: Mapping[str, Any]) -> Combatant:
+    cid = action.get("combatant")
+    if not isinstance(cid, str) or cid not in ctx.state.combatants:
+        raise IllegalAction("name an existing combatant")
+    c = ctx.c(cid)
+    if not may_control(ctx.state, ctx.player, c):
+        raise IllegalAction(f"{ctx.player} does not control {c.name}")
+    return c
+
+
+def _spend(c: Combatant, free: bool, what: str) -> None:
+    if free:
+        return
+    if c.actions_left < 1:
+        raise IllegalAction(f"{c.name} has no actions left this turn")
+    c.actions_left -= 1
+    del what
+
+
+def _sq(value: object, name: str) -> Square:
+    try:
+        return square(value)
+    except ValueError as exc:
+        raise IllegalAction(f"{name}: {exc}") from None
+
+
+def _restricted(ctx: Ctx, c: Combatant) -> str | None:
+    """'flee' or 'forced' when a status dictates what she may do this turn."""
+    if fleeing_from(ctx, c) is not None:
+        return "flee"
+    if forced_target(c) is not None:
+        return "forced"
+    return None
+
+
+def start(ctx: Ctx) -> None:
+    """ "When a battle begins, any character that has no cards in her hoof immediately draws a
+    card"; then the turn order (RULINGS 11) and round 1."""
+    state = ctx.state
+    if state.phase != "setup":
+        raise IllegalAction("the battle has already started")
+    if len(end.standing_sides(ctx)) < 2:
+        raise IllegalAction("a battle needs combatants of at least two sides on the board")
+    state.phase = "active"
+    ctx.emit("battle_started", at=ctx.at)
+    for c in state.combatants.values():
+        if c.alive and not c.deck.hand and (c.deck.draw_pile or c.cards):
+            spell_power.draw_cards(ctx, c, 1, "start of battle")
+    state.order = turn_order.initiative(ctx)
+    state.turn_index = -1
+    state.round = 1
+    ctx.emit("round_started", round=1)
+
+
+def _do_nothing(ctx: Ctx, c: Combatant, action: Mapping[str, Any]) -> None:
+    _spend(c, False, "do nothing")
+    ctx.emit("did_nothing", combatant=c.id)
+
+
+def _concentrate(ctx: Ctx, c: Combatant, action: Mapping[str, Any]) -> None:
+    """ "You gain spell power equal to the amount you gained at the beginning of your turn."""
+    if _restricted(ctx, c):
+        raise IllegalAction(f"{c.name} cannot concentrate now")
+    _spend(c, False, "concentrate")
+    ctx.emit("concentrated", combatant=c.id)
+    spell_power.change(ctx, c, c.sp_gained, "concentrate")
+    spell_power.meter(ctx, c, spell_power.METER_CONCENTRATE, "concentrate")
+
+
+def _move(ctx: Ctx, c: Combatant, action: Mapping[str, Any]) -> None:
+    free = bool(action.get("free", False))
+    if free and not _free_move(c):
+        raise IllegalAction(f"{c.name} has no free move this turn")
+    to = _sq(action.get("to"), "to")
+    options = movement.reach(ctx, c)
+    if to not in options:
+        raise IllegalAction(f"{c.name} cannot reach {list(to)}")
+    _spend(c, free, "move")
+    if free:
+        c.turn_used["free_move"] = 1
+    assert c.position is not None  # noqa: S101 - reach is empty off the board
+    ctx.emit(
+        "moved", combatant=c.id, frm=list(c.position), to=list(to), cost=options[to], free=free
+    )
+    c.position = to
+
+
+def _free_move(c: Combatant) -> bool:
+    """Fleet Hooves: "You may move for your full speed once per turn without taking an action.\""""
+    return "fleet_hooves" in c.profile.traits and not c.turn_used.get("free_move")
+
+
+def _quick_strike(c: Combatant) -> bool:
+    """Quick Strike: "You may make an attack once per turn without taking an action.\""""
+    return "quick_strike" in c.profile.traits and not c.turn_used.get("quick_strike")
+
+
+def attack_targets(ctx: Ctx, c: Combatant, slug: str) -> list[str]:
+    profile = c.profile.attack(slug)
+    if profile is None:
+        return []
+    found = attacks.targets(ctx, c, profile)
+    mode = _restricted(ctx, c)
+    if mode == "flee":
+        return []
+    if mode == "forced":
+        return [t for t in found if t == forced_target(c)]
+    return found
+
+
+def _attack(ctx: Ctx, c: Combatant, action: Mapping[str, Any]) -> None:
+    free = bool(action.get("free", False))
+    if free and not _quick_strike(c):
+        raise IllegalAction(f"{c.name} has no Quick Strike left this turn")
+    slug = action.get("attack")
+    profile = c.profile.attack(slug) if isinstance(slug, str) else None
+    if profile is None:
+        raise IllegalAction(f"{c.name} has no attack {slug!r}")
+    target = action.get("target")
+    if target not in attack_targets(ctx, c, profile.slug):
+        raise IllegalAction("that target is not within range of this attack")
+    goddess = bool(action.get("goddess", False))
+    if goddess and not _goddess(c):
+        raise IllegalAction(f"{c.name} has no goddess to call on")
+    _spend(c, free, "attack")
+    if free:
+        c.turn_used["quick_strike"] = 1
+    attacks.basic_attack(ctx, c, profile, ctx.c(str(target)), goddess=goddess)
+
+
+def _goddess(c: Combatant) -> bool:
+    """Shrine Maiden: "declare any of her basic attacks ... to be of the element of her
+    goddess"."""
+    return "shrine_maiden" in c.profile.traits and bool(c.profile.goddess_element)
+
+
+def _use_spellcard(ctx: Ctx, c: Combatant, action: Mapping[str, Any]) -> None:
+    if _restricted(ctx, c):
+        raise IllegalAction(f"{c.name} cannot use spellcards now")
+    card_id = action.get("card")
+    if not isinstance(card_id, str):
+        raise IllegalAction("name a card")
+    raw = action.get("targets") or []
+    if not isinstance(raw, list):
+        raise IllegalAction("targets is a list of squares")
+    given = [_sq(t, "targets") for t in raw]
+    found = spellcasting.castable(ctx, c, card_id)
+    if isinstance(found, str):
+        raise IllegalAction(found)
+    free = bool(spellcasting.slugs(found[0]) & FREE_CARDS)
+    _spend(c, free, "spellcard")
+    amount = action.get("amount")
+    spellcasting.cast(ctx, c, card_id, given, amount if isinstance(amount, int) else None)
+
+
+def _use_ability(ctx: Ctx, c: Combatant, action: Mapping[str, Any]) -> None:
+    if _restricted(ctx, c):
+        raise IllegalAction(f"{c.name} cannot use abilities now")
+    slug = action.get("ability")
+    raw = action.get("target")
+    target = None if raw is None else _sq(raw, "target")
+    _spend(c, False, "ability")
+    abilities.use(ctx, c, str(slug), target)
+
+
+def _collect(ctx: Ctx, c: Combatant, action: Mapping[str, Any]) -> None:
+    drop_id = action.get("drop")
+    if not any(d.id == drop_id for d, _ in spell_power.collectable(ctx, c)):
+        raise IllegalAction(f"{c.name} cannot collect that power")
+    _spend(c, False, "collect power")
+    spell_power.collect(ctx, c, str(drop_id))
+
+
+_TURN: Final = {
+    "do_nothing": _do_nothing,
+    "move": _move,
+    "attack": _attack,
+    "concentrate": _concentrate,
+    "use_spellcard": _use_spellcard,
+    "use_ability": _use_ability,
+    "collect_power": _collect,
+}
+
+
+# --------------------------------------------------------------------------- legal actions
+
+
+def legal_actions(state: BattleState, player: str) -> list[Json]:
+    """What ``player`` may do now: action templates with the choices to fill in.
+
+    * while a hit waits: that hit's ``react`` options for the player's combatants;
+    * in a turn: the current combatant's actions, if the player controls her;
+    * after the battle: ``recover_weapons`` for winners who threw weapons.
+    GM overrides are always open to the GM and are not listed (see ``overrides.OVERRIDES``).
+    """
+    ctx = context(state, player)
+    if state.phase == "setup":
+        return [{"type": "start", "player": GM}] if player == GM else []
+    if state.phase == "ended":
+        return [
+            {"type": "recover_weapons", "combatant": c.id}
+            for c in state.combatants.values()
+            if may_control(state, player, c) and end.can_recover(ctx, c)
+        ]
+    if state.pending:
+        return [
+            o
+            for o in reactions.open_choices(ctx)
+            if may_control(state, player, ctx.c(o["combatant"]))
+        ]
+    if state.current is None:
+        return []
+    c = ctx.c(state.current)
+    if not may_control(state, player, c):
+        return []
+    return turn_options(ctx, c)
+
+
+def turn_options(ctx: Ctx, c: Combatant) -> list[Json]:
+    out: list[Json] = []
+    base = {"combatant": c.id}
+    if not can_act(c):
+        return [{"type": "end_turn", **base}]
+    acting = c.actions_left > 0
+    mode = _restricted(ctx, c)
+    if acting and mode is None:
+        out.append({"type": "do_nothing", **base})
+    reach = movement.reach(ctx, c)
+    squares = [{"square": [x, y], "cost": cost} for (x, y), cost in sorted(reach.items())]
+    if reach and acting:
+        out.append({"type": "move", **base, "free": False, "reach": squares})
+    if reach and _free_move(c):
+        out.append({"type": "move", **base, "free": True, "reach": squares})
+    for profile in c.profile.attacks:
+        found = attack_targets(ctx, c, profile.slug)
+        if not found:
+            continue
+        for free in (False, True):
+            if (free and _quick_strike(c)) or (not free and acting):
+                out.append(
+                    {
+                        "type": "attack",
+                        **base,
+                        "attack": profile.slug,
+                        "name": profile.name,
+                        "kind": profile.kind,
+                        "free": free,
+                        "range": attacks.reach(ctx, c, profile),
+                        "targets": found,
+                        "goddess": [False, True] if _goddess(c) else [False],
+                    }
+                )
+    if acting and mode is None:
+        out.append({"type": "concentrate", **base})
+    if mode is None:
+        out += _card_options(ctx, c, acting)
+        if acting:
+            out += _ability_options(ctx, c)
+    if acting:
+        out += [
+            {"type": "collect_power", **base, "drop": d.id, "amount": amount}
+            for d, amount in spell_power.collectable(ctx, c)
+        ]
+    out.append({"type": "end_turn", **base})
+    return out
+
+
+def _card_options(ctx: Ctx, c: Combatant, acting: bool) -> list[Json]:
+    out = []
+    for card_id in sorted(set(c.deck.hand)):
+        found = spellcasting.castable(ctx, c, card_id)
+        if isinstance(found, str):
+            continue
+        card, cost = found
+        free = bool(spellcasting.slugs(card) & FREE_CARDS)
+        if not (free or acting):
+            continue
+        aim = spellcasting.targeting(ctx, c, card)
+        candidates = spellcasting.candidate_squares(ctx, c, aim)
+        if aim["count"] and len(candidates) < aim["count"]:
+            continue
+        option: Json = {
+            "type": "use_spellcard",
+            "combatant": c.id,
+            "card": card_id,
+            "name": card.name,
+            "cost": cost,
+            "free": free,
+            "targeting": aim,
+            "target_squares": squares_json(candidates),
+            "area": squares_json(_offsets(aim["aoe"])),
+            "amount": None,
+        }
+        if spellcasting.slugs(card) & {"soul_transfer", "power_transfer"}:
+            low, high = spellcasting.amount_range(c, card, cost)
+            if high < low:
+                continue
+            option["amount"] = {"min": low, "max": high}
+        out.append(option)
+    return out
+
+
+def _offsets(radius: int) -> list[Square]:
+    """The AOE shape around a target square, as offsets (RULINGS 9), for a UI to draw."""
+    return [
+        (dx, dy)
+        for dx in range(-radius, radius + 1)
+        for dy in range(-(radius - abs(dx)), radius - abs(dx) + 1)
+    ]
+
+
+def _ability_options(ctx: Ctx, c: Combatant) -> list[Json]:
+    out = []
+    for rule in abilities.available(c):
+        squares = abilities.target_squares(ctx, c, rule)
+        if rule.aims and not squares:
+            continue
+        out.append(
+            {
+                "type": "use_ability",
+                "combatant": c.id,
+                "ability": rule.slug,
+                "name": rule.name,
+                "target_squares": squares_json(squares) if rule.aims else None,
+            }
+        )
+    return out

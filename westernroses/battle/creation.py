@@ -1,0 +1,66 @@
+"""Creating a battle: the arena, the combatants, the seed and the campaign's house rules.
+
+The new state is in the ``setup`` phase: the GM may still place pieces and add combatants
+(``gm_move``, ``gm_add_combatant``) before the ``start`` action rolls the turn order. Decks are
+shuffled here with the battle's own random source, so the whole battle - shuffles included -
+replays from this state and the action log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from westernroses.battle.arena import Arena
+from westernroses.battle.state import BattleState, Combatant
+from westernroses.house_rules import DEFAULT_HOUSE_RULES, HouseRules
+from westernroses.rng import RandomSource
+from westernroses.spellcards.deck import DeckState
+
+
+def prepare(c: Combatant, rng: RandomSource, rules: HouseRules) -> None:
+    """Shuffle her draw pile and give her the starting spell power (RULINGS 8: 50 unless the
+    GM gave an NPC more or less; never above the cap)."""
+    pile = list(c.deck.draw_pile)
+    rng.shuffle(pile)
+    c.deck = DeckState(tuple(pile), c.deck.hand, c.deck.discard)
+    if c.spell_power < 0:
+        c.spell_power = rules.starting_spell_power
+    c.spell_power = max(0, min(c.spell_power, rules.spell_power_cap))
+    c.hp = min(c.hp, c.profile.hp_max)
+
+
+def check_placement(state: BattleState, c: Combatant) -> None:
+    if c.id in state.combatants:
+        raise ValueError(f"combatant id {c.id!r} is already in the battle")
+    if c.position is None:
+        return
+    if not state.arena.open(c.position):
+        raise ValueError(f"{c.name} cannot stand on {list(c.position)}")
+    for other in state.combatants.values():
+        if other.conscious and other.position == c.position:
+            raise ValueError(f"{c.name} and {other.name} cannot share {list(c.position)}")
+
+
+def new_battle(
+    *,
+    arena: Arena | Mapping[str, Any],
+    combatants: Sequence[Combatant],
+    seed: int,
+    rules: HouseRules = DEFAULT_HOUSE_RULES,
+    battle_id: str = "",
+) -> BattleState:
+    """A battle ready to start. ``seed`` must stay secret until the battle is over (anyone
+    who knows it can predict every roll; ``view`` never shows it while the battle runs)."""
+    grid = arena if isinstance(arena, Arena) else Arena.from_dict(arena)
+    rng = RandomSource(seed)
+    state = BattleState(
+        arena=grid, rng=rng.to_dict(), battle_id=battle_id, house_rules=rules.changed()
+    )
+    for c in combatants:
+        check_placement(state, c)
+        prepare(c, rng, rules)
+        state.combatants[c.id] = c
+    state.rng = rng.to_dict()
+    state.initial = state.to_dict(history=False)
+    return state

@@ -1,0 +1,139 @@
+"""Taking damage, healing, and what low HP does ("Death and Dying", "Damage Rolls", items).
+
+Order of modifiers on damage that hits (ruling, docs/battle.md): the rolled damage is
+multiplied by the element table (×2 / ×½, rounded up, "Elements Affinities"), halved by a
+Guardian's Shield (rounded up), then reduced by Resilience (5), armour (3) and the Shrine Maiden
+outfit (1); when any reduction applies, a successful attack still deals at least 1 ("You still
+take at least 1 damage from any successful attack").
+
+Thresholds: below ¼ of max HP (rounded up) a character is mortally wounded and makes a will
+check or falls unconscious; below 0 she dies; at −100 she is utterly destroyed. Dolls are
+"incapacitated" below 0 (they have no mortal wounds). A fairy's Short-term Memory stores the
+damage instead, to be settled at the start of her next turn.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from westernroses.battle import spell_power
+from westernroses.battle.context import Ctx
+from westernroses.battle.state import Combatant, Effect, Json
+from westernroses.battle.stats import hp_max, mortal_threshold, mortally_wounded, will
+from westernroses.elements import Element, damage_multiplier
+
+#: "Utter Destruction – At -100 your body is completely and utterly destroyed".
+DESTROYED_AT: Final = -100
+MINIMUM_DAMAGE: Final = 1
+
+
+def modified(
+    ctx: Ctx, defender: Combatant, raw: int, element: str | None, *, reducible: bool = True
+) -> tuple[int, list[Json]]:
+    """Damage after the defender's element, Shield and reductions, with each step shown."""
+    steps: list[Json] = []
+    amount = max(raw, 0)
+    if element is not None and defender.profile.element is not None:
+        factor = damage_multiplier(Element(element), Element(defender.profile.element))
+        if factor != 1:
+            value = amount * factor
+            amount = -(-value.numerator // value.denominator)
+            steps.append({"step": "element", "factor": str(factor), "damage": amount})
+    if defender.has("shield"):
+        amount = -(-amount // 2)
+        steps.append({"step": "shield", "factor": "1/2", "damage": amount})
+    reduction = defender.profile.damage_reduction if reducible else 0
+    if reduction and amount > 0:
+        amount = max(amount - reduction, MINIMUM_DAMAGE)
+        steps.append({"step": "reduction", "amount": -reduction, "damage": amount})
+    return amount, steps
+
+
+def take(ctx: Ctx, c: Combatant, amount: int, cause: str) -> None:
+    """Damage that gets through. A fairy (Short-term Memory) keeps track of it instead."""
+    if amount <= 0:
+        return
+    if "short_term_memory" in c.profile.traits and c.alive:
+        c.memory += amount
+        ctx.emit("damage_remembered", combatant=c.id, amount=amount, cause=cause, held=c.memory)
+        return
+    lose_hp(ctx, c, amount, cause)
+
+
+def lose_hp(ctx: Ctx, c: Combatant, amount: int, cause: str) -> None:
+    before = c.hp
+    c.hp -= amount
+    ctx.emit("damage", combatant=c.id, amount=amount, cause=cause, hp=c.hp)
+    after_change(ctx, c, before, cause)
+
+
+def heal(ctx: Ctx, c: Combatant, amount: int, cause: str) -> None:
+    """ "You cannot be healed once you are dead, only resurrected." Never above max HP."""
+    if not c.alive:
+        ctx.emit("heal_failed", combatant=c.id, cause=cause, reason="dead")
+        return
+    before = c.hp
+    c.hp = max(min(c.hp + max(amount, 0), hp_max(c)), c.hp)
+    ctx.emit("heal", combatant=c.id, amount=c.hp - before, cause=cause, hp=c.hp)
+    after_change(ctx, c, before, cause)
+
+
+def after_change(ctx: Ctx, c: Combatant, before: int, cause: str) -> None:
+    """Death, destruction, mortal wounds and waking up after HP moved."""
+    if not c.alive:
+        if c.life == "dead" and c.hp <= DESTROYED_AT:
+            c.life = "destroyed"
+            ctx.emit("destroyed", combatant=c.id)
+        return
+    if c.hp < 0:
+        fall_dead(ctx, c)
+        return
+    threshold = mortal_threshold(c)
+    if c.hp >= threshold and before < threshold:
+        knocked = c.effect("unconscious")
+        if knocked is not None and knocked.data.get("cause") != "drink":
+            remove_unconscious(ctx, c, "healed above the mortal-wound level")
+        return
+    if c.kind == "doll" or not mortally_wounded(c) or before < threshold:
+        return
+    ctx.emit("mortally_wounded", combatant=c.id, hp=c.hp, below=threshold)
+    if c.conscious:
+        mortal_check(ctx, c)
+
+
+def mortal_check(ctx: Ctx, c: Combatant) -> bool:
+    """ "you must make a will check to continue functioning. If you fail, you fall
+    unconscious." Returns whether she stays up."""
+    dice, mods = will(c, ctx.rules)
+    result = ctx.check(c.id, "mortal wound (will)", dice, mods, ctx.target("will"), stat="will")
+    if not result.success:
+        knock_out(ctx, c, "mortal wounds")
+        return False
+    return True
+
+
+def fall_dead(ctx: Ctx, c: Combatant) -> None:
+    c.life = "destroyed" if c.hp <= DESTROYED_AT else "dead"
+    c.actions_left = 0
+    c.effects = [e for e in c.effects if e.kind not in ("unconscious",)]
+    word = "incapacitated" if c.kind == "doll" else c.life
+    ctx.emit("fell", combatant=c.id, state=word, hp=c.hp)
+    spell_power.drop(ctx, c)
+
+
+def knock_out(ctx: Ctx, c: Combatant, cause: str, rounds: int | None = None) -> None:
+    """Unconscious: "unable to act for five full rounds"; she drops her spell power."""
+    if not c.conscious:
+        return
+    data: Json = {"turns": 0, "cause": cause}
+    if rounds is not None:
+        data["rounds"] = rounds
+    c.effects.append(Effect(ctx.state.new_id("e"), "unconscious", "Unconscious", None, data))
+    c.actions_left = 0
+    ctx.emit("unconscious", combatant=c.id, cause=cause)
+    spell_power.drop(ctx, c)
+
+
+def remove_unconscious(ctx: Ctx, c: Combatant, reason: str) -> None:
+    c.effects = [e for e in c.effects if e.kind != "unconscious"]
+    ctx.emit("woke", combatant=c.id, reason=reason)

@@ -1,0 +1,748 @@
+"""Using spellcards in battle ("Spellcards", "Use an Spell Card", RULINGS 5-10).
+
+A card costs what :func:`westernroses.spellcards.price` says (Efficiency included) and goes to
+the discard pile when used. Targets are squares within the caster's range stat (RULINGS 9;
+"A target can be an opponent, an ally, or even an empty space") and an AOE covers every
+square within n steps of each target. Cards with a duration trigger when cast and then at the
+start of each of the caster's turns, for the listed number of rounds in total (RULINGS 10);
+homing cards follow the combatants they hit and each trigger is dodged anew ("that character
+gets an insight roll to avoid damage every turn the spellcard lasts").
+
+Attack cards: an optional to-hit roll (a failure means the card "does not hit regardless of the
+target's roll"), then each combatant in the area except the caster rolls insight to dodge
+against the caster's INT or PWR, whichever is higher; damage is rolled once per trigger and
+modified per defender (elements, Shield, reductions). Defensive cards heal, recover, shield
+and buff; a plain defensive card (no skill) is adjudicated by the GM and marked on its targets.
+Bombs are cast as reactions (``reactions``); they take no action and target the attacker.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from westernroses.battle import damage, reactions, spell_power, status
+from westernroses.battle.arena import Square, manhattan
+from westernroses.battle.context import Ctx
+from westernroses.battle.errors import IllegalAction
+from westernroses.battle.state import Combatant, FieldEffect, Json, Timer
+from westernroses.battle.stats import (
+    hp_max,
+    pool,
+    reach_stat,
+    roll_mod,
+    speed,
+    stat,
+    to_hit_penalty,
+)
+from westernroses.dice import DiceExpression
+from westernroses.elements import Element
+from westernroses.spellcards.card import CardType, SpellcardDraft, Targets, ToHit
+from westernroses.spellcards.caster import CasterInfo, Profession
+from westernroses.spellcards.cost import PricingError, price
+from westernroses.spellcards.deck import discard
+from westernroses.spellcards.skills import SKILLS, BombRule
+
+#: "DIE. ... Roll 10d damage immediately. Your target takes this damage ... with no chance to
+#: dodge."
+DIE_DICE: Final = 10
+#: "I don't wanna be painful anymore – Heal yourself by 2d HP."
+SELF_HEAL_DICE: Final = 2
+#: "Read a book – +6 intelligence for the next 3 turns."
+READ_A_BOOK: Final = (6, 3)
+#: "Bob and weave ... gain +1 charisma for the next three turns."
+BOB_AND_WEAVE: Final = (1, 3)
+#: "Sturdy – +50 maximum HP for the duration of this card."
+STURDY_HP: Final = 50
+#: "Divine Fire – Choose 3 spaces within your range ... for the next 3 turns".
+DIVINE_FIRE: Final = (3, 3)
+#: Magician's Magic Spirit: "All magic skills and attacks deal an additional 2 points".
+MAGIC_SPIRIT: Final = 2
+#: "Lethal 6d / 7d damage" and "+10 damage – Cost: 20 per 10 points".
+LETHAL_DICE: Final = {"lethal_6d": 6, "lethal_7d": 7}
+LETHAL_STEP: Final = 10
+
+#: Skills whose cards the engine cannot resolve yet (dolls, familiars): listed, not castable.
+UNSUPPORTED: Final = frozenset(
+    {
+        "summon_familiar",
+        "doll_swarm",
+        "doll_cremation",
+        "dual_strike",
+        "hive_mind",
+        "doll_buff",
+        "dollmageddon",
+    }
+)
+SELF_SKILLS: Final = frozenset(
+    {
+        "read_a_book",
+        "i_dont_wanna_be_painful_anymore",
+        "but_dying_is_no_fun",
+        "drunk_as_i_please",
+        "sturdy",
+        "what_was_i_doing_again",
+        "bob_and_weave",
+    }
+)
+ONE_COMBATANT: Final = frozenset({"die", "stay_still", "have_a_drink", "power_transfer"})
+CHARGE_SKILLS: Final = frozenset({"shield", "soul_transfer", "body_shield"})
+
+
+# --------------------------------------------------------------------------- card facts
+
+
+def card_of(c: Combatant, card_id: str) -> SpellcardDraft:
+    return SpellcardDraft.from_dict(c.cards[card_id])
+
+
+def slugs(card: SpellcardDraft) -> set[str]:
+    return set(card.skill_slugs())
+
+
+def is_bomb(card: SpellcardDraft) -> bool:
+    return card.bomb or any(
+        SKILLS[s].bomb is BombRule.DEFAULT for s in card.skill_slugs() if s in SKILLS
+    )
+
+
+def caster_info(c: Combatant, card: SpellcardDraft) -> CasterInfo:
+    """The pricing facts of a combatant. An NPC without a profession prices as a Carefree
+    Soul and one without an element as if the card's element were her own (ruling)."""
+    try:
+        profession = Profession(c.profile.profession or "carefree_soul")
+    except ValueError:
+        profession = Profession.CAREFREE_SOUL
+    element = c.profile.element or (card.element.value if card.element else "spirit")
+    goddess = c.profile.goddess_element
+    return CasterInfo(
+        profession=profession,
+        shot_type=c.profile.shot_type or "",
+        element=Element(element),
+        level=max(c.profile.level, 1),
+        goddess_element=Element(goddess) if goddess else None,
+    )
+
+
+def cost(ctx: Ctx, c: Combatant, card: SpellcardDraft) -> int | None:
+    """Spell power to activate (None: the card cannot be priced, so cannot be used)."""
+    try:
+        return price(card, caster_info(c, card), ctx.rules).total
+    except (PricingError, ValueError):
+        return None
+
+
+def is_attack(card: SpellcardDraft) -> bool:
+    return (
+        card.type is CardType.ATTACK
+        or card.attack_power is not None
+        or any(SKILLS[s].damage for s in card.skill_slugs() if s in SKILLS)
+    )
+
+
+def targeting(ctx: Ctx, c: Combatant, card: SpellcardDraft) -> Json:
+    """How the caster aims this card: ``mode`` squares | combatant | self | charge | move."""
+    found = slugs(card)
+    if "divine_fire" in found:
+        return {"mode": "squares", "count": DIVINE_FIRE[0], "range": reach_stat(c), "aoe": 0}
+    if "i_wanna_be_over_there" in found:
+        return {"mode": "move", "count": 1, "range": 2 * speed(c), "aoe": 0}
+    if found & ONE_COMBATANT:
+        return {"mode": "combatant", "count": 1, "range": reach_stat(c), "aoe": 0}
+    if found & SELF_SKILLS or card.targets is Targets.SELF:
+        return {"mode": "self", "count": 0, "range": 0, "aoe": 0}
+    if found & CHARGE_SKILLS:
+        return {"mode": "charge", "count": 0, "range": 0, "aoe": 0}
+    count = card.targets.spaces if card.targets is not None else 1
+    return {"mode": "squares", "count": count, "range": reach_stat(c), "aoe": card.aoe}
+
+
+def castable(ctx: Ctx, c: Combatant, card_id: str) -> tuple[SpellcardDraft, int] | str:
+    """The card and its cost if ``c`` may cast it now as an action, else the reason not."""
+    if card_id not in c.deck.hand:
+        return "that card is not in her hand"
+    card = card_of(c, card_id)
+    if is_bomb(card):
+        return "a bomb can only be used when she is hit"
+    if slugs(card) & UNSUPPORTED:
+        return "doll and familiar cards are not supported by the battle engine yet"
+    needed = cost(ctx, c, card)
+    if needed is None:
+        return "this card cannot be priced (see the card builder)"
+    if needed > c.spell_power:
+        return f"it costs {needed} spell power and she holds {c.spell_power}"
+    mode = targeting(ctx, c, card)["mode"]
+    if mode == "charge" and _charge(ctx, c) is None:
+        return "her charge is not on the battlefield"
+    return card, needed
+
+
+def _charge(ctx: Ctx, c: Combatant) -> Combatant | None:
+    charge = ctx.state.combatants.get(c.profile.charge or "")
+    if charge is None or not charge.alive or charge.position is None:
+        return None
+    return charge
+
+
+def usable_bombs(ctx: Ctx, c: Combatant) -> list[tuple[str, int]]:
+    out = []
+    for card_id in sorted(set(c.deck.hand)):
+        card = card_of(c, card_id)
+        if not is_bomb(card) or slugs(card) & ({"body_shield"} | UNSUPPORTED):
+            continue
+        needed = cost(ctx, c, card)
+        if needed is not None and needed <= c.spell_power:
+            out.append((card_id, needed))
+    return out
+
+
+def usable_shields(ctx: Ctx, g: Combatant) -> list[str]:
+    out = []
+    for card_id in sorted(set(g.deck.hand)):
+        card = card_of(g, card_id)
+        needed = cost(ctx, g, card)
+        if "body_shield" in slugs(card) and needed is not None and needed <= g.spell_power:
+            out.append(card_id)
+    return out
+
+
+def pay_and_discard(ctx: Ctx, c: Combatant, card_id: str) -> SpellcardDraft:
+    card = card_of(c, card_id)
+    needed = cost(ctx, c, card)
+    if needed is None or needed > c.spell_power:
+        raise IllegalAction(f"{c.name} cannot pay for {card.name}")
+    c.deck = discard(c.deck, card_id)
+    ctx.emit("card_used", combatant=c.id, card=card_id, name=card.name, cost=needed)
+    spell_power.change(ctx, c, -needed, f"cast {card.name}")
+    return card
+
+
+# --------------------------------------------------------------------------- targets
+
+
+def candidate_squares(ctx: Ctx, c: Combatant, aim: Json) -> list[Square]:
+    """Every square she could pick as a target for this aim (for legal actions and checks)."""
+    if c.position is None:
+        return []
+    arena = ctx.state.arena
+    near = [s for s in arena.area(c.position, aim["range"]) if arena.open(s)]
+    if aim["mode"] == "squares":
+        return near
+    if aim["mode"] == "combatant":
+        return sorted(
+            o.position
+            for o in ctx.state.combatants.values()
+            if o.id != c.id and o.alive and o.position is not None and o.position in set(near)
+        )
+    if aim["mode"] == "move":
+        taken = {o.position for o in ctx.state.combatants.values() if o.conscious}
+        return [s for s in near if s not in taken]
+    return []
+
+
+def check_targets(ctx: Ctx, c: Combatant, aim: Json, given: list[Square]) -> None:
+    if aim["mode"] in ("self", "charge"):
+        if given:
+            raise IllegalAction("this card picks its own target; give no squares")
+        return
+    if len(given) != aim["count"] or len(set(given)) != len(given):
+        raise IllegalAction(f"choose {aim['count']} different target square(s)")
+    allowed = set(candidate_squares(ctx, c, aim))
+    for sq in given:
+        if sq not in allowed:
+            raise IllegalAction(f"square {list(sq)} is not a target she can choose")
+
+
+def covered(ctx: Ctx, centres: list[Square], aoe: int) -> list[Square]:
+    """The union of the AOE around each target square (RULINGS 9)."""
+    out: set[Square] = set()
+    for centre in centres:
+        out.update(ctx.state.arena.area(centre, aoe))
+    return sorted(out)
+
+
+def standing_on(
+    ctx: Ctx, squares: list[Square] | tuple[Square, ...], *, skip_returning: bool = False
+) -> list[Combatant]:
+    where = set(squares)
+    return [
+        o
+        for o in ctx.state.combatants.values()
+        if o.alive and o.position in where and not (skip_returning and o.has("returning"))
+    ]
+
+
+# --------------------------------------------------------------------------- casting
+
+
+def cast(ctx: Ctx, c: Combatant, card_id: str, given: list[Square], amount: int | None) -> None:
+    """Use a card as an action (validation included; raises IllegalAction)."""
+    found = castable(ctx, c, card_id)
+    if isinstance(found, str):
+        raise IllegalAction(found)
+    card, _ = found
+    aim = targeting(ctx, c, card)
+    check_targets(ctx, c, aim, given)
+    _check_amount(ctx, c, card, amount, found[1])
+    pay_and_discard(ctx, c, card_id)
+    _resolve(ctx, c, card, card_id, aim, given, amount)
+    reactions.drain(ctx)
+
+
+def _check_amount(
+    ctx: Ctx, c: Combatant, card: SpellcardDraft, amount: int | None, needed: int
+) -> None:
+    found = slugs(card)
+    if "soul_transfer" in found or "power_transfer" in found:
+        top = amount_range(c, card, needed)[1]
+        if not isinstance(amount, int) or isinstance(amount, bool) or not 1 <= amount <= top:
+            raise IllegalAction(f"choose an amount from 1 to {top}")
+    elif amount is not None:
+        raise IllegalAction("this card takes no amount")
+
+
+def amount_range(c: Combatant, card: SpellcardDraft, needed: int) -> tuple[int, int]:
+    """Soul Transfer gives HP (at most what she has), Power Transfer spell power (what she
+    holds after paying for the card)."""
+    if "soul_transfer" in slugs(card):
+        return 1, max(c.hp, 0)
+    return 1, max(c.spell_power - needed, 0)
+
+
+def cast_bomb(ctx: Ctx, c: Combatant, card_id: str, attacker_id: str) -> None:
+    """A bomb: paid and discarded, aimed at the attacker (defensive bombs at herself)."""
+    card = pay_and_discard(ctx, c, card_id)
+    attacker = ctx.state.combatants.get(attacker_id)
+    aim = targeting(ctx, c, card)
+    given: list[Square] = []
+    if aim["mode"] in ("squares", "combatant"):
+        if attacker is None or attacker.position is None or not attacker.alive:
+            ctx.emit("bomb_fizzled", combatant=c.id, card=card_id, reason="no attacker to target")
+            return
+        given = [attacker.position]
+        aim = {**aim, "count": 1}
+    _resolve(ctx, c, card, card_id, aim, given, None, bomb=True)
+
+
+def _resolve(
+    ctx: Ctx,
+    c: Combatant,
+    card: SpellcardDraft,
+    card_id: str,
+    aim: Json,
+    given: list[Square],
+    amount: int | None,
+    *,
+    bomb: bool = False,
+) -> None:
+    found = slugs(card)
+    ctx.emit(
+        "spellcard",
+        combatant=c.id,
+        card=card_id,
+        name=card.name,
+        targets=[list(s) for s in given],
+        covered=[list(s) for s in covered(ctx, given, aim["aoe"])] if given else [],
+        bomb=bomb,
+    )
+    if card.to_hit in (ToHit.ROLL_VS_INT, ToHit.ROLL_VS_PWR) and not _to_hit(ctx, c, card):
+        ctx.emit("card_missed", combatant=c.id, card=card_id, name=card.name)
+        return
+    if "what_was_i_doing_again" in found:
+        return
+    if "i_wanna_be_over_there" in found:
+        assert c.position is not None  # noqa: S101 - the target check needs a position
+        ctx.emit("moved", combatant=c.id, frm=list(c.position), to=list(given[0]), reason=card.name)
+        c.position = given[0]
+        return
+    if "divine_fire" in found:
+        _divine_fire(ctx, c, card, card_id, given)
+        return
+    if is_attack(card) or "die" in found:
+        _attack_card(ctx, c, card, card_id, given, aim["aoe"])
+        return
+    _other(ctx, c, card, card_id, aim, given, amount)
+
+
+def _to_hit(ctx: Ctx, c: Combatant, card: SpellcardDraft) -> bool:
+    """ "Roll against intelligence / power – A failed roll means the card does not hit"."""
+    key = "int" if card.to_hit is ToHit.ROLL_VS_INT else "pwr"
+    value = stat(c, key)
+    mods = [
+        ("Spellcard to-hit (Homing)", c.profile.spellcard_to_hit),
+        ("Drink", roll_mod(c, key)),
+        *to_hit_penalty(c),
+    ]
+    result = ctx.check(
+        c.id,
+        f"{card.name} to-hit",
+        pool(value, ctx.rules),
+        mods,
+        ctx.target("spellcard_to_hit"),
+        stat=key,
+        value=value,
+    )
+    return bool(result.success)
+
+
+def damage_spec(ctx: Ctx, c: Combatant, card: SpellcardDraft) -> Json:
+    """What one trigger rolls: attack power, or the skill that replaces it."""
+    found = slugs(card)
+    parts: list[tuple[str, int]] = []
+    physical = False
+    if "die" in found:
+        dice = DIE_DICE
+    elif "intelligent_design" in found:
+        dice = pool(2 * stat(c, "int"), ctx.rules)
+    elif "divine_insight" in found:
+        dice = pool(stat(c, "ins"), ctx.rules)
+    elif found & set(LETHAL_DICE) or "lethal_bonus" in found:
+        physical = True
+        dice = max((LETHAL_DICE[s] for s in found & set(LETHAL_DICE)), default=0)
+        for choice in card.skills:
+            if choice.slug == "lethal_bonus":
+                tens = choice.param("tens")
+                parts.append(("+10 damage", LETHAL_STEP * (tens if isinstance(tens, int) else 0)))
+    else:
+        power = card.attack_power
+        dice = power.dice if power else 0
+        parts.append(("Attack power modifier", power.modifier if power else 0))
+    if "magic_spirit" in c.profile.traits and not physical:
+        parts.append(("Magic Spirit", MAGIC_SPIRIT))
+    on_hit: list[Json] = []
+    if "stay_where_you_are" in found:
+        on_hit.append({"kind": "stun", "turns": 1, "save": False, "unavoidable": True})
+    if "stunning_note" in c.profile.traits:
+        on_hit.append({"kind": "stun", "turns": 2, "save": True})
+    element = card.element.value if card.element else None
+    if element is None and "goddess_element" in found:
+        element = c.profile.goddess_element
+    return {
+        "kind": "damage",
+        "dice": dice,
+        "modifier": sum(a for _, a in parts),
+        "multiplier": 1,
+        "parts": [[label, a] for label, a in parts if a],
+        "element": element,
+        "physical": physical,
+        "no_dodge": "die" in found,
+        "dodge_target": max(stat(c, "int"), stat(c, "pwr")),
+        "on_hit": on_hit,
+    }
+
+
+def _attack_card(
+    ctx: Ctx, c: Combatant, card: SpellcardDraft, card_id: str, given: list[Square], aoe: int
+) -> None:
+    spec = damage_spec(ctx, c, card)
+    area = covered(ctx, given, aoe)
+    victims = [o for o in standing_on(ctx, area) if o.id != c.id]
+    _damage_trigger(ctx, c, spec, card.name, card_id, victims, "spellcard")
+    rounds = card.duration.rounds
+    if rounds <= 1:
+        return
+    if card.duration.homing:
+        follows = tuple(o.id for o in victims)
+        if not follows:
+            ctx.emit("homing_fizzled", combatant=c.id, card=card_id, reason="nobody to follow")
+            return
+        fe = FieldEffect(
+            ctx.state.new_id("f"),
+            c.id,
+            card_id,
+            card.name,
+            True,
+            rounds - 1,
+            spec,
+            follows=follows,
+            aoe=aoe,
+        )
+    else:
+        fe = FieldEffect(
+            ctx.state.new_id("f"),
+            c.id,
+            card_id,
+            card.name,
+            False,
+            rounds - 1,
+            spec,
+            squares=tuple(area),
+        )
+    ctx.state.field_effects.append(fe)
+    ctx.emit("field_effect", effect=fe.to_dict())
+
+
+def _damage_trigger(
+    ctx: Ctx,
+    c: Combatant,
+    spec: Json,
+    name: str,
+    card_id: str,
+    victims: list[Combatant],
+    source: str,
+) -> None:
+    """One damage roll for the trigger; each victim dodges it (unless it cannot be dodged)."""
+    if not victims:
+        ctx.emit("no_one_hit", combatant=c.id, card=card_id, name=name)
+        return
+    expr = DiceExpression(spec["dice"], spec["modifier"])
+    rolled = ctx.damage(c.id, f"{name} damage", expr, spec["parts"])
+    hits = []
+    for victim in victims:
+        dodged, lucky = False, None
+        if not spec["no_dodge"]:
+            dodged, lucky = reactions.dodge(
+                ctx, victim, c, spec["dodge_target"], f"dodge {name} (insight)"
+            )
+        hits.append(
+            reactions.make_hit(
+                ctx,
+                attacker=c.id,
+                defender=victim.id,
+                source=source,
+                name=name,
+                stage="dodged" if dodged else "landed",
+                basic=False,
+                element=spec["element"],
+                spec=None,
+                raw=max(rolled.total, 0),
+                on_hit=list(spec["on_hit"]),
+                lucky=lucky,
+                physical=bool(spec["physical"]),
+                card=card_id,
+            )
+        )
+    reactions.enqueue(ctx, hits)
+
+
+def _divine_fire(
+    ctx: Ctx, c: Combatant, card: SpellcardDraft, card_id: str, given: list[Square]
+) -> None:
+    """Three squares burn "for the next 3 turns, dealing damage to anypony who is on them when
+    your turn begins" (ruling: the flames are fire; they first burn at her next turn)."""
+    spec = damage_spec(ctx, c, card)
+    spec["element"] = spec["element"] or Element.FIRE.value
+    spec["exclude_caster"] = False
+    fe = FieldEffect(
+        ctx.state.new_id("f"),
+        c.id,
+        card_id,
+        card.name,
+        False,
+        DIVINE_FIRE[1],
+        spec,
+        squares=tuple(sorted(given)),
+    )
+    ctx.state.field_effects.append(fe)
+    ctx.emit("field_effect", effect=fe.to_dict())
+
+
+def _other(
+    ctx: Ctx,
+    c: Combatant,
+    card: SpellcardDraft,
+    card_id: str,
+    aim: Json,
+    given: list[Square],
+    amount: int | None,
+) -> None:
+    """Everything that is not an attack: healing, buffs, drink, stun, transfers, taunts."""
+    found = slugs(card)
+    rounds = card.duration.rounds
+    if aim["mode"] == "self":
+        targets = [c]
+    elif aim["mode"] == "charge":
+        charge = _charge(ctx, c)
+        targets = [charge] if charge is not None else []
+    else:
+        targets = standing_on(ctx, covered(ctx, given, aim["aoe"]))
+    if "read_a_book" in found:
+        bonus, turns = READ_A_BOOK
+        _stat_buff(ctx, c, c, "int", bonus, card.name, Timer("end", c.id, turns + _own(ctx, c)))
+    if "bob_and_weave" in found:
+        bonus, turns = BOB_AND_WEAVE
+        _stat_buff(ctx, c, c, "cha", bonus, card.name, Timer("end", c.id, turns + _own(ctx, c)))
+    if "i_dont_wanna_be_painful_anymore" in found:
+        rolled = ctx.damage(c.id, card.name, DiceExpression(SELF_HEAL_DICE), [])
+        damage.heal(ctx, c, rolled.total, card.name)
+    if "but_dying_is_no_fun" in found:
+        damage.heal(ctx, c, hp_max(c) - c.hp, card.name)
+    if "drunk_as_i_please" in found:
+        status.drink_up(ctx, c, card.name)
+    if "have_a_drink" in found:
+        for t in targets:
+            status.drink_up(ctx, t, card.name)
+    if "stay_still" in found:
+        for t in targets:
+            status.inflict(ctx, t, "stun", source=c.id, turns=1, save=False)
+    if "sturdy" in found:
+        _stat_buff(ctx, c, c, "hp_max", STURDY_HP, card.name, Timer("start", c.id, rounds))
+        damage.heal(ctx, c, STURDY_HP, card.name)
+    if "shield" in found:
+        for t in targets:
+            status.add(ctx, t, "shield", card.name, source=c.id, ends=Timer("start", c.id, rounds))
+    if "soul_transfer" in found and amount:
+        for t in targets:
+            damage.lose_hp(ctx, c, amount, card.name)
+            damage.heal(ctx, t, amount, card.name)
+    if "power_transfer" in found and amount:
+        for t in targets:
+            spell_power.change(ctx, c, -amount, card.name)
+            spell_power.change(ctx, t, amount, card.name)
+    if "taunt" in found:
+        for t in targets:
+            if t.id != c.id:
+                status.inflict(ctx, t, "taunted", source=c.id, turns=rounds)
+    if "healing" in found or "recover" in found:
+        _healing(ctx, c, card, card_id, aim, given, targets)
+    if not found:
+        # A plain defensive card: its effect is its text, adjudicated by the GM; it is marked
+        # on everyone it covers for its duration so the table can see it.
+        for t in targets:
+            status.add(
+                ctx,
+                t,
+                "card",
+                card.name,
+                source=c.id,
+                ends=Timer("start", c.id, rounds),
+                data={"card": card_id},
+            )
+
+
+def _own(ctx: Ctx, c: Combatant) -> int:
+    """1 when it is her own turn: "for the next N turns" does not count the current one."""
+    return 1 if ctx.state.phase == "active" and ctx.state.current == c.id else 0
+
+
+def _stat_buff(
+    ctx: Ctx, caster: Combatant, c: Combatant, key: str, amount: int, label: str, ends: Timer
+) -> None:
+    status.add(
+        ctx,
+        c,
+        "stat",
+        f"{label} ({key} {amount:+d})",
+        source=caster.id,
+        data={"stat": key, "amount": amount},
+        ends=ends,
+    )
+
+
+def _healing(
+    ctx: Ctx,
+    c: Combatant,
+    card: SpellcardDraft,
+    card_id: str,
+    aim: Json,
+    given: list[Square],
+    targets: list[Combatant],
+) -> None:
+    dice = 0
+    for choice in card.skills:
+        if choice.slug == "healing":
+            value = choice.param("dice")
+            dice = value if isinstance(value, int) else 0
+    spec: Json = {"kind": "heal", "dice": dice, "recover": "recover" in slugs(card)}
+    _heal_trigger(ctx, c, spec, card.name, targets)
+    rounds = card.duration.rounds
+    if rounds <= 1:
+        return
+    if card.duration.homing:
+        fe = FieldEffect(
+            ctx.state.new_id("f"),
+            c.id,
+            card_id,
+            card.name,
+            True,
+            rounds - 1,
+            spec,
+            follows=tuple(t.id for t in targets),
+            aoe=aim["aoe"],
+        )
+    else:
+        area = (
+            covered(ctx, given, aim["aoe"])
+            if given
+            else ([c.position] if c.position is not None else [])
+        )
+        fe = FieldEffect(
+            ctx.state.new_id("f"),
+            c.id,
+            card_id,
+            card.name,
+            False,
+            rounds - 1,
+            spec,
+            squares=tuple(area),
+        )
+    ctx.state.field_effects.append(fe)
+    ctx.emit("field_effect", effect=fe.to_dict())
+
+
+def _heal_trigger(ctx: Ctx, c: Combatant, spec: Json, name: str, targets: list[Combatant]) -> None:
+    for t in targets:
+        if spec.get("recover"):
+            # "Remove any status effects from the target" (it wakes the unconscious too:
+            # "awoken by a recovery spellcard", "Drinking").
+            status.remove_kind(ctx, t, status.NEGATIVE, f"{name} (Recover)")
+        if spec["dice"]:
+            rolled = ctx.damage(c.id, f"{name} healing", DiceExpression(spec["dice"]), [])
+            damage.heal(ctx, t, rolled.total, name)
+
+
+# --------------------------------------------------------------------------- durations
+
+
+def trigger_fields(ctx: Ctx, caster_id: str) -> None:
+    """At the start of the caster's turn every lasting card of hers takes effect again."""
+    for fe in list(ctx.state.field_effects):
+        if fe.caster != caster_id:
+            continue
+        caster = ctx.state.combatants.get(caster_id)
+        ctx.emit("field_trigger", effect=fe.id, name=fe.name, left=fe.triggers_left - 1)
+        if caster is not None:
+            _trigger(ctx, caster, fe)
+        fe.triggers_left -= 1
+        if fe.triggers_left <= 0:
+            ctx.state.field_effects.remove(fe)
+            ctx.emit("field_effect_ended", effect=fe.id, name=fe.name)
+    reactions.drain(ctx)
+
+
+def field_squares(ctx: Ctx, fe: FieldEffect) -> list[Square]:
+    if not fe.homing:
+        return list(fe.squares)
+    centres = []
+    for cid in fe.follows:
+        o = ctx.state.combatants.get(cid)
+        if o is not None and o.alive and o.position is not None:
+            centres.append(o.position)
+    return covered(ctx, centres, fe.aoe)
+
+
+def _trigger(ctx: Ctx, caster: Combatant, fe: FieldEffect) -> None:
+    area = field_squares(ctx, fe)
+    people = standing_on(ctx, area, skip_returning=not fe.homing)
+    if fe.spec["kind"] == "heal":
+        _heal_trigger(ctx, caster, fe.spec, fe.name, people)
+        return
+    if fe.spec.get("exclude_caster", True):
+        people = [o for o in people if o.id != caster.id]
+    _damage_trigger(ctx, caster, fe.spec, fe.name, fe.card_id, people, "field")
+
+
+def preview(ctx: Ctx, c: Combatant, card_id: str, given: list[Square]) -> Json:
+    """What a cast would cover and whom it would reach (for a UI hovering over targets)."""
+    card = card_of(c, card_id)
+    aim = targeting(ctx, c, card)
+    area = covered(ctx, given, aim["aoe"]) if given else []
+    return {
+        "card": card_id,
+        "targeting": aim,
+        "covered": [list(s) for s in area],
+        "combatants": [o.id for o in standing_on(ctx, area)],
+    }
+
+
+def distance_ok(c: Combatant, sq: Square, limit: int) -> bool:
+    return c.position is not None and manhattan(c.position, sq) <= limit

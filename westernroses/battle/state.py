@@ -1,0 +1,625 @@
+"""The battle state: plain data with an exact JSON round trip.
+
+Everything a battle needs to continue (and to replay) lives here, including the random source,
+so ``BattleState.from_dict(s.to_dict()) == s`` and ``to_dict`` of that is byte-for-byte the
+same JSON. Records are mutable dataclasses because :func:`westernroses.battle.apply` changes a
+private clone and hands it back; callers treat states as values and never mutate them.
+
+Shape (``to_dict``)::
+
+    {version, battle_id, phase: setup|active|ended, house_rules: {changed: value},
+     arena: {width, height, blocked: [[x, y]], difficult: [[x, y]]},
+     combatants: {id: Combatant}, order: [id], turn_index, round, turn_number,
+     current: id | null, done: [id], turn_started_at, pending: [hit], field_effects: [...],
+     drops: [...], targets: {name: number}, next_id, winner: side | null, ended_reason,
+     recovered: [id], rng: {algorithm, seed, sequence}, log: [{n, action, events}],
+     initial: state at creation (no log) | null}
+
+Log entries are shared between successive states (they are never changed once written), so
+cloning a state costs no more as the battle grows longer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from westernroses.battle.arena import Arena, Square, square, squares_json
+from westernroses.spellcards.deck import DeckState
+
+Json = dict[str, Any]
+
+PHASES = ("setup", "active", "ended")
+KINDS = ("character", "npc", "doll", "familiar")
+LIFE = ("alive", "dead", "destroyed")
+
+
+def _pos(value: object) -> Square | None:
+    return None if value is None else square(value)
+
+
+def _pos_json(value: Square | None) -> list[int] | None:
+    return None if value is None else [value[0], value[1]]
+
+
+@dataclass(frozen=True, slots=True)
+class AttackProfile:
+    """One basic attack as the battle needs it; numbers that change in play are left out.
+
+    ``dice`` is the weapon's dice (physical and thrown; danmaku dice come from INT when it is
+    rolled), ``bonus`` the flat damage bonus that never changes in battle (Training, Brute Force,
+    Magic Spirit, improvised −4), ``to_hit_bonus`` the same for the physical to-hit roll.
+    ``range`` is None for danmaku (the range stat plus Options, RULINGS 8 and 9).
+    """
+
+    slug: str
+    name: str
+    kind: str  # physical | danmaku | thrown
+    range: int | None
+    dice: int = 0
+    bonus: int = 0
+    to_hit_bonus: int = 0
+    on_hit: str | None = None  # stun_1 | destroy_buffs
+    recovery_dice: int | None = None
+    fists: bool = False
+
+    def to_dict(self) -> Json:
+        return {
+            "slug": self.slug,
+            "name": self.name,
+            "kind": self.kind,
+            "range": self.range,
+            "dice": self.dice,
+            "bonus": self.bonus,
+            "to_hit_bonus": self.to_hit_bonus,
+            "on_hit": self.on_hit,
+            "recovery_dice": self.recovery_dice,
+            "fists": self.fists,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> AttackProfile:
+        return cls(**{k: data[k] for k in _ATTACK_FIELDS if k in data})
+
+
+_ATTACK_FIELDS = (
+    "slug",
+    "name",
+    "kind",
+    "range",
+    "dice",
+    "bonus",
+    "to_hit_bonus",
+    "on_hit",
+    "recovery_dice",
+    "fists",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """What a combatant is, fixed for the battle: base stats and the passives that matter.
+
+    Stats are sober and unbuffed; drink, buffs, Options and status effects are applied when a
+    roll is made (``westernroses.battle.stats``). ``traits`` are slugs of rules the engine
+    implements (``lucky``, ``homing``, ``fleet_hooves`` ...); see ``combatants.TRAITS``.
+    """
+
+    stats: Mapping[str, int]
+    hp_max: int
+    speed: int
+    range: int
+    will: int
+    will_bonus: int = 0
+    element: str | None = None
+    goddess_element: str | None = None
+    race: str | None = None
+    profession: str | None = None
+    shot_type: str | None = None
+    traits: tuple[str, ...] = ()
+    sp_bonus: int = 0
+    sp_multiplier: int = 1
+    sp_cap: int | None = None
+    damage_reduction: int = 0
+    physical_dodge_bonus: int = 0
+    danmaku_dodge_bonus: int = 0
+    graze_bonus: int = 0
+    status_resistance: int = 0
+    attackers_physical_to_hit: int = 0
+    opponents_graze: int = 0
+    opponents_danmaku_dodge: int = 0
+    spellcard_to_hit: int = 0
+    attacks: tuple[AttackProfile, ...] = ()
+    charge: str | None = None
+    level: int = 1
+
+    def has(self, trait: str) -> bool:
+        return trait in self.traits
+
+    def attack(self, slug: str) -> AttackProfile | None:
+        for attack in self.attacks:
+            if attack.slug == slug:
+                return attack
+        return None
+
+    def to_dict(self) -> Json:
+        return {
+            "stats": dict(self.stats),
+            "hp_max": self.hp_max,
+            "speed": self.speed,
+            "range": self.range,
+            "will": self.will,
+            "will_bonus": self.will_bonus,
+            "element": self.element,
+            "goddess_element": self.goddess_element,
+            "race": self.race,
+            "profession": self.profession,
+            "shot_type": self.shot_type,
+            "traits": list(self.traits),
+            "sp_bonus": self.sp_bonus,
+            "sp_multiplier": self.sp_multiplier,
+            "sp_cap": self.sp_cap,
+            "damage_reduction": self.damage_reduction,
+            "physical_dodge_bonus": self.physical_dodge_bonus,
+            "danmaku_dodge_bonus": self.danmaku_dodge_bonus,
+            "graze_bonus": self.graze_bonus,
+            "status_resistance": self.status_resistance,
+            "attackers_physical_to_hit": self.attackers_physical_to_hit,
+            "opponents_graze": self.opponents_graze,
+            "opponents_danmaku_dodge": self.opponents_danmaku_dodge,
+            "spellcard_to_hit": self.spellcard_to_hit,
+            "attacks": [a.to_dict() for a in self.attacks],
+            "charge": self.charge,
+            "level": self.level,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Profile:
+        values = dict(data)
+        values["stats"] = dict(values["stats"])
+        values["traits"] = tuple(values.get("traits", ()))
+        values["attacks"] = tuple(AttackProfile.from_dict(a) for a in values.get("attacks", ()))
+        return cls(**values)
+
+
+@dataclass(slots=True)
+class Timer:
+    """Ends an effect at a turn boundary: after ``count`` more ``boundary`` (start | end)
+    boundaries of combatant ``of``'s turns. Counting that combatant's own turns keeps the
+    timing right when the turn order changes (someone falls, joins or is stunned)."""
+
+    boundary: str
+    of: str
+    count: int
+
+    def to_dict(self) -> Json:
+        return {"boundary": self.boundary, "of": self.of, "count": self.count}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Timer:
+        return cls(data["boundary"], data["of"], data["count"])
+
+
+@dataclass(slots=True)
+class Effect:
+    """A status effect or a buff on one combatant.
+
+    ``kind`` is a status slug (stun, freeze, fear, insanity, berserk, blind, knockdown,
+    unconscious, taunted) or a buff (stat, shield, sturdy, card). ``data`` holds the kind's
+    numbers (``{"stat": "int", "amount": 6}``, ``{"turns": 2}`` ...); ``ends`` None means it
+    lasts until a roll or a GM removes it.
+    """
+
+    id: str
+    kind: str
+    label: str
+    source: str | None = None
+    data: Json = field(default_factory=dict)
+    ends: Timer | None = None
+
+    def to_dict(self) -> Json:
+        return {
+            "id": self.id,
+            "kind": self.kind,
+            "label": self.label,
+            "source": self.source,
+            "data": dict(self.data),
+            "ends": None if self.ends is None else self.ends.to_dict(),
+        }
+
+    def clone(self) -> Effect:
+        ends = (
+            None if self.ends is None else Timer(self.ends.boundary, self.ends.of, self.ends.count)
+        )
+        return Effect(self.id, self.kind, self.label, self.source, _copy(self.data), ends)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Effect:
+        ends = data.get("ends")
+        return cls(
+            id=data["id"],
+            kind=data["kind"],
+            label=data["label"],
+            source=data.get("source"),
+            data=dict(data.get("data", {})),
+            ends=None if ends is None else Timer.from_dict(ends),
+        )
+
+
+@dataclass(slots=True)
+class FieldEffect:
+    """A spellcard with a duration, on squares or following combatants (RULINGS 10).
+
+    It triggers when cast and at the start of each of the caster's turns until
+    ``triggers_left`` runs out. ``squares`` are the covered squares of a single-space card;
+    a homing card ``follows`` combatants and covers ``aoe`` around each of them. ``spec`` says
+    what one trigger does (damage or healing, with its numbers fixed at casting).
+    """
+
+    id: str
+    caster: str
+    card_id: str
+    name: str
+    homing: bool
+    triggers_left: int
+    spec: Json
+    squares: tuple[Square, ...] = ()
+    follows: tuple[str, ...] = ()
+    aoe: int = 0
+
+    def to_dict(self) -> Json:
+        return {
+            "id": self.id,
+            "caster": self.caster,
+            "card_id": self.card_id,
+            "name": self.name,
+            "homing": self.homing,
+            "triggers_left": self.triggers_left,
+            "spec": dict(self.spec),
+            "squares": squares_json(self.squares),
+            "follows": list(self.follows),
+            "aoe": self.aoe,
+        }
+
+    def clone(self) -> FieldEffect:
+        """A copy sharing ``spec``, which is fixed when the card is cast."""
+        return FieldEffect(
+            self.id,
+            self.caster,
+            self.card_id,
+            self.name,
+            self.homing,
+            self.triggers_left,
+            self.spec,
+            self.squares,
+            self.follows,
+            self.aoe,
+        )
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> FieldEffect:
+        return cls(
+            id=data["id"],
+            caster=data["caster"],
+            card_id=data["card_id"],
+            name=data["name"],
+            homing=data["homing"],
+            triggers_left=data["triggers_left"],
+            spec=dict(data["spec"]),
+            squares=tuple(square(s) for s in data.get("squares", ())),
+            follows=tuple(data.get("follows", ())),
+            aoe=data.get("aoe", 0),
+        )
+
+
+@dataclass(slots=True)
+class Drop:
+    """Spell power dropped by a fallen combatant ("Spell Power"), waiting to be collected.
+
+    ``eligible`` are the combatants whose "next turn" has not ended yet; each loses the chance
+    when that turn ends, and the drop vanishes when nobody is left (ruling, docs/battle.md).
+    """
+
+    id: str
+    square: Square
+    amount: int
+    by: str
+    eligible: tuple[str, ...]
+
+    def to_dict(self) -> Json:
+        return {
+            "id": self.id,
+            "square": [self.square[0], self.square[1]],
+            "amount": self.amount,
+            "by": self.by,
+            "eligible": list(self.eligible),
+        }
+
+    def clone(self) -> Drop:
+        return Drop(self.id, self.square, self.amount, self.by, self.eligible)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Drop:
+        return cls(
+            data["id"], square(data["square"]), data["amount"], data["by"], tuple(data["eligible"])
+        )
+
+
+@dataclass(slots=True)
+class Combatant:
+    """One piece on the board: a player character, a GM's NPC, a doll or a familiar.
+
+    ``cards`` maps card id to the designed card (``SpellcardDraft.to_dict()``); ``deck`` holds
+    the ids, once per copy. ``turn_used`` / ``battle_used`` count once-per-turn and
+    once-per-battle things (free move, Quick Strike, Lucky, the Shrine Maiden's heals).
+    ``memory`` is a fairy's damage taken since her last turn, not yet applied.
+    """
+
+    id: str
+    name: str
+    kind: str
+    controller: str
+    side: str
+    profile: Profile
+    position: Square | None
+    hp: int
+    spell_power: int = 0
+    meter: int = 0
+    deck: DeckState = field(default_factory=DeckState)
+    cards: dict[str, Json] = field(default_factory=dict)
+    drunkenness: str = "sober"
+    effects: list[Effect] = field(default_factory=list)
+    life: str = "alive"
+    actions_left: int = 0
+    sp_gained: int = 0
+    memory: int = 0
+    ammo: dict[str, int] = field(default_factory=dict)
+    thrown_used: dict[str, int] = field(default_factory=dict)
+    turn_used: dict[str, int] = field(default_factory=dict)
+    battle_used: dict[str, int] = field(default_factory=dict)
+    owner: str | None = None
+
+    def effect(self, kind: str) -> Effect | None:
+        for effect in self.effects:
+            if effect.kind == kind:
+                return effect
+        return None
+
+    def has(self, kind: str) -> bool:
+        return self.effect(kind) is not None
+
+    @property
+    def alive(self) -> bool:
+        return self.life == "alive"
+
+    @property
+    def conscious(self) -> bool:
+        return self.alive and not self.has("unconscious")
+
+    def to_dict(self) -> Json:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "kind": self.kind,
+            "controller": self.controller,
+            "side": self.side,
+            "profile": self.profile.to_dict(),
+            "position": _pos_json(self.position),
+            "hp": self.hp,
+            "spell_power": self.spell_power,
+            "meter": self.meter,
+            "deck": self.deck.to_dict(),
+            "cards": {k: _copy(v) for k, v in self.cards.items()},
+            "drunkenness": self.drunkenness,
+            "effects": [e.to_dict() for e in self.effects],
+            "life": self.life,
+            "actions_left": self.actions_left,
+            "sp_gained": self.sp_gained,
+            "memory": self.memory,
+            "ammo": dict(self.ammo),
+            "thrown_used": dict(self.thrown_used),
+            "turn_used": dict(self.turn_used),
+            "battle_used": dict(self.battle_used),
+            "owner": self.owner,
+        }
+
+    def clone(self) -> Combatant:
+        """A working copy. The profile, the deck piles and the card designs are immutable
+        during a battle and are shared; everything that changes is copied."""
+        return Combatant(
+            id=self.id,
+            name=self.name,
+            kind=self.kind,
+            controller=self.controller,
+            side=self.side,
+            profile=self.profile,
+            position=self.position,
+            hp=self.hp,
+            spell_power=self.spell_power,
+            meter=self.meter,
+            deck=self.deck,
+            cards=dict(self.cards),
+            drunkenness=self.drunkenness,
+            effects=[e.clone() for e in self.effects],
+            life=self.life,
+            actions_left=self.actions_left,
+            sp_gained=self.sp_gained,
+            memory=self.memory,
+            ammo=dict(self.ammo),
+            thrown_used=dict(self.thrown_used),
+            turn_used=dict(self.turn_used),
+            battle_used=dict(self.battle_used),
+            owner=self.owner,
+        )
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Combatant:
+        return cls(
+            id=data["id"],
+            name=data["name"],
+            kind=data["kind"],
+            controller=data["controller"],
+            side=data["side"],
+            profile=Profile.from_dict(data["profile"]),
+            position=_pos(data.get("position")),
+            hp=data["hp"],
+            spell_power=data.get("spell_power", 0),
+            meter=data.get("meter", 0),
+            deck=DeckState.from_dict(data.get("deck", {})),
+            cards={k: _copy(v) for k, v in data.get("cards", {}).items()},
+            drunkenness=data.get("drunkenness", "sober"),
+            effects=[Effect.from_dict(e) for e in data.get("effects", ())],
+            life=data.get("life", "alive"),
+            actions_left=data.get("actions_left", 0),
+            sp_gained=data.get("sp_gained", 0),
+            memory=data.get("memory", 0),
+            ammo=dict(data.get("ammo", {})),
+            thrown_used=dict(data.get("thrown_used", {})),
+            turn_used=dict(data.get("turn_used", {})),
+            battle_used=dict(data.get("battle_used", {})),
+            owner=data.get("owner"),
+        )
+
+
+def _copy(value: Any) -> Any:
+    """A deep copy of JSON data (faster than ``copy.deepcopy`` for plain dicts and lists)."""
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_copy(v) for v in value]
+    return value
+
+
+@dataclass(slots=True)
+class BattleState:
+    """A whole battle. Build one with :func:`westernroses.battle.new_battle`."""
+
+    arena: Arena
+    rng: Json
+    combatants: dict[str, Combatant] = field(default_factory=dict)
+    battle_id: str = ""
+    version: int = 0
+    phase: str = "setup"
+    house_rules: dict[str, int] = field(default_factory=dict)
+    order: list[str] = field(default_factory=list)
+    turn_index: int = 0
+    round: int = 0
+    turn_number: int = 0
+    current: str | None = None
+    done: list[str] = field(default_factory=list)
+    turn_started_at: str | None = None
+    pending: list[Json] = field(default_factory=list)
+    field_effects: list[FieldEffect] = field(default_factory=list)
+    drops: list[Drop] = field(default_factory=list)
+    targets: dict[str, int] = field(default_factory=dict)
+    next_id: int = 1
+    winner: str | None = None
+    ended_reason: str | None = None
+    recovered: list[str] = field(default_factory=list)
+    log: tuple[Json, ...] = ()
+    initial: Json | None = None
+
+    def combatant(self, cid: str) -> Combatant:
+        try:
+            return self.combatants[cid]
+        except KeyError:
+            raise KeyError(cid) from None
+
+    def new_id(self, prefix: str) -> str:
+        """A fresh id for an effect, drop or pending hit (deterministic, so replays match)."""
+        value = f"{prefix}{self.next_id}"
+        self.next_id += 1
+        return value
+
+    def to_dict(self, *, history: bool = True) -> Json:
+        data: Json = {
+            "version": self.version,
+            "battle_id": self.battle_id,
+            "phase": self.phase,
+            "house_rules": dict(self.house_rules),
+            "arena": self.arena.to_dict(),
+            "combatants": {k: c.to_dict() for k, c in self.combatants.items()},
+            "order": list(self.order),
+            "turn_index": self.turn_index,
+            "round": self.round,
+            "turn_number": self.turn_number,
+            "current": self.current,
+            "done": list(self.done),
+            "turn_started_at": self.turn_started_at,
+            "pending": [_copy(p) for p in self.pending],
+            "field_effects": [f.to_dict() for f in self.field_effects],
+            "drops": [d.to_dict() for d in self.drops],
+            "targets": dict(self.targets),
+            "next_id": self.next_id,
+            "winner": self.winner,
+            "ended_reason": self.ended_reason,
+            "recovered": list(self.recovered),
+            "rng": dict(self.rng),
+        }
+        if history:
+            data["log"] = list(self.log)
+            data["initial"] = self.initial
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> BattleState:
+        if data.get("phase", "setup") not in PHASES:
+            raise ValueError(f"unknown battle phase {data.get('phase')!r}")
+        return cls(
+            arena=Arena.from_dict(data["arena"]),
+            rng=dict(data["rng"]),
+            combatants={k: Combatant.from_dict(c) for k, c in data["combatants"].items()},
+            battle_id=data.get("battle_id", ""),
+            version=data.get("version", 0),
+            phase=data.get("phase", "setup"),
+            house_rules=dict(data.get("house_rules", {})),
+            order=list(data.get("order", ())),
+            turn_index=data.get("turn_index", 0),
+            round=data.get("round", 0),
+            turn_number=data.get("turn_number", 0),
+            current=data.get("current"),
+            done=list(data.get("done", ())),
+            turn_started_at=data.get("turn_started_at"),
+            pending=[_copy(p) for p in data.get("pending", ())],
+            field_effects=[FieldEffect.from_dict(f) for f in data.get("field_effects", ())],
+            drops=[Drop.from_dict(d) for d in data.get("drops", ())],
+            targets=dict(data.get("targets", {})),
+            next_id=data.get("next_id", 1),
+            winner=data.get("winner"),
+            ended_reason=data.get("ended_reason"),
+            recovered=list(data.get("recovered", ())),
+            log=tuple(data.get("log", ())),
+            initial=data.get("initial"),
+        )
+
+    def clone(self) -> BattleState:
+        """A private working copy for ``apply``. What never changes once written (the log,
+        the initial snapshot, profiles, card designs, deck piles) is shared; the rest is
+        copied, so changing the copy can never reach the original."""
+        return BattleState(
+            arena=self.arena,
+            rng=dict(self.rng),
+            combatants={k: c.clone() for k, c in self.combatants.items()},
+            battle_id=self.battle_id,
+            version=self.version,
+            phase=self.phase,
+            house_rules=dict(self.house_rules),
+            order=list(self.order),
+            turn_index=self.turn_index,
+            round=self.round,
+            turn_number=self.turn_number,
+            current=self.current,
+            done=list(self.done),
+            turn_started_at=self.turn_started_at,
+            pending=[_copy(p) for p in self.pending],
+            field_effects=[f.clone() for f in self.field_effects],
+            drops=[d.clone() for d in self.drops],
+            targets=dict(self.targets),
+            next_id=self.next_id,
+            winner=self.winner,
+            ended_reason=self.ended_reason,
+            recovered=list(self.recovered),
+            log=self.log,
+            initial=self.initial,
+        )

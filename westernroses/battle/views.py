@@ -1,0 +1,154 @@
+"""What one player may see of a battle (the only function that serialises state for clients).
+
+* Everyone sees the board, every combatant's HP, spell power, meter, drunkenness and effects,
+  the turn tracker, lasting card effects, dropped power and the log.
+* Hands are seen only by their owner's controller and the GM; draw piles are face down for
+  everyone (counts only). Cards already used (the discard pile) are public.
+* The random source's seed is never shown while the battle runs, not even to the GM (anyone
+  holding it could predict every roll): ``seed`` is stripped from every logged roll. Once the
+  battle is over, the seed is revealed so every roll can be verified.
+* Log events may mark fields ``private`` to their combatant (the cards a draw gave her).
+* A hit waiting for a decision is shown to all; its options (which may reveal bombs in hand)
+  only to the player who decides, through ``legal_actions``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from westernroses.battle.actions import GM, context, legal_actions, may_control
+from westernroses.battle.state import BattleState, Combatant, Json, _copy
+from westernroses.battle.stats import hp_max, mortally_wounded, options, reach_stat, speed
+
+
+def _strip_seeds(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _strip_seeds(v) for k, v in value.items() if k != "seed"}
+    if isinstance(value, list | tuple):
+        return [_strip_seeds(v) for v in value]
+    return value
+
+
+def condition(c: Combatant) -> str:
+    if not c.alive:
+        return "incapacitated" if c.kind == "doll" and c.life == "dead" else c.life
+    if c.has("unconscious"):
+        return "unconscious"
+    if mortally_wounded(c):
+        return "mortally_wounded"
+    return "healthy"
+
+
+def _combatant(state: BattleState, player: str, c: Combatant) -> Json:
+    ctx = context(state, player)
+    private = may_control(state, player, c)
+    visible_cards = set(c.deck.discard) | (set(c.deck.hand) if private else set())
+    return {
+        "id": c.id,
+        "name": c.name,
+        "kind": c.kind,
+        "side": c.side,
+        "controller": c.controller,
+        "owner": c.owner,
+        "position": None if c.position is None else list(c.position),
+        "condition": condition(c),
+        "hp": c.hp,
+        "hp_max": hp_max(c),
+        "spell_power": c.spell_power,
+        "options": options(c, ctx.rules),
+        "meter": c.meter,
+        "drunkenness": c.drunkenness,
+        "speed": speed(c),
+        "range": reach_stat(c),
+        "element": c.profile.element,
+        "traits": list(c.profile.traits),
+        "effects": [e.to_dict() for e in c.effects],
+        "actions_left": c.actions_left,
+        "ammo": dict(c.ammo),
+        "hand_count": len(c.deck.hand),
+        "draw_pile_count": len(c.deck.draw_pile),
+        "discard": list(c.deck.discard),
+        "hand": list(c.deck.hand) if private else None,
+        "cards": {k: _copy(v) for k, v in c.cards.items() if k in visible_cards},
+        "attacks": [a.to_dict() for a in c.profile.attacks] if private else None,
+    }
+
+
+def _event(state: BattleState, player: str, event: Json) -> Json:
+    hidden = event.get("private")
+    owner = state.combatants.get(str(event.get("combatant", "")))
+    shown: Json = _strip_seeds(event)
+    if hidden and not (player == GM or (owner is not None and owner.controller == player)):
+        shown = {k: v for k, v in shown.items() if k not in hidden}
+    shown.pop("private", None)
+    return shown
+
+
+def view(state: BattleState, player: str, *, since: int = 0) -> Json:
+    """The battle as ``player`` may see it; ``since`` returns only log entries after it."""
+    ctx = context(state, player)
+    pending = None
+    if state.pending:
+        hit = state.pending[0]
+        deciders = sorted({o["combatant"] for o in _choices(state, player)})
+        pending = {
+            "hit": hit["id"],
+            "stage": hit["stage"],
+            "attacker": hit["attacker"],
+            "defender": hit["defender"],
+            "name": hit["name"],
+            "damage": hit["damage"],
+            "waiting_for": deciders or [hit["defender"]],
+            "queued": len(state.pending) - 1,
+        }
+    ended = state.phase == "ended"
+    return {
+        "battle_id": state.battle_id,
+        "version": state.version,
+        "phase": state.phase,
+        "house_rules": dict(state.house_rules),
+        "arena": state.arena.to_dict(),
+        "turn": {
+            "round": state.round,
+            "turn_number": state.turn_number,
+            "order": list(state.order),
+            "current": state.current,
+            "started_at": state.turn_started_at,
+            "acted_this_round": list(state.done),
+        },
+        "combatants": {cid: _combatant(state, player, c) for cid, c in state.combatants.items()},
+        "pending": pending,
+        "field_effects": [f.to_dict() for f in state.field_effects],
+        "drops": [d.to_dict() for d in state.drops],
+        "targets": {name: ctx.target(name) for name in sorted(_target_names())},
+        "winner": state.winner,
+        "ended_reason": state.ended_reason,
+        "you": {
+            "player": player,
+            "controls": [c.id for c in state.combatants.values() if may_control(state, player, c)],
+            "legal_actions": legal_actions(state, player),
+        },
+        "log": [
+            {
+                "n": entry["n"],
+                "action": _strip_seeds(entry["action"]),
+                "events": [_event(state, player, e) for e in entry["events"]],
+            }
+            for entry in state.log
+            if entry["n"] > since
+        ],
+        "rng": dict(state.rng) if ended else None,
+    }
+
+
+def _choices(state: BattleState, player: str) -> list[Json]:
+    from westernroses.battle import reactions
+
+    del player
+    return reactions.open_choices(context(state, GM))
+
+
+def _target_names() -> list[str]:
+    from westernroses.battle.context import DEFAULT_TARGETS
+
+    return list(DEFAULT_TARGETS)
