@@ -159,6 +159,8 @@ def _move(ctx: Ctx, action: Mapping[str, Any]) -> None:
         raise IllegalAction(f"someone already stands on {list(to)}")
     ctx.emit("moved", combatant=c.id, frm=_pos(c), to=list(to), reason="GM")
     c.position = to
+    if ctx.state.phase == "active" and c.id not in ctx.state.order:
+        turn_order.insert(ctx, c)
 
 
 def _pos(c: Combatant) -> list[int] | None:

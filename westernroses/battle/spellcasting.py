@@ -86,6 +86,10 @@ SELF_SKILLS: Final = frozenset(
 )
 ONE_COMBATANT: Final = frozenset({"die", "stay_still", "have_a_drink", "power_transfer"})
 CHARGE_SKILLS: Final = frozenset({"shield", "soul_transfer", "body_shield"})
+#: Protection skills: only a Guardian whose charge is unharmed may use them.
+GUARDIAN_SKILLS: Final = frozenset(
+    {"body_shield", "shield", "soul_transfer", "sturdy", "power_transfer", "taunt"}
+)
 
 
 # --------------------------------------------------------------------------- card facts
@@ -173,7 +177,18 @@ def castable(ctx: Ctx, c: Combatant, card_id: str) -> tuple[SpellcardDraft, int]
     mode = targeting(ctx, c, card)["mode"]
     if mode == "charge" and _charge(ctx, c) is None:
         return "her charge is not on the battlefield"
+    if slugs(card) & GUARDIAN_SKILLS and charge_harmed(ctx, c):
+        return "her charge has been harmed: Guardian powers are lost until she is healed"
     return card, needed
+
+
+def charge_harmed(ctx: Ctx, c: Combatant) -> bool:
+    """Guardian: "If harm comes to this pony or object, the Guardian loses all Guardian-related
+    powers (including the ability to use Guardian-specific spellcards) until their charge is no
+    longer injured." In battle, injured means below her maximum HP (ruling); a charge who is
+    not on the battlefield cannot be harmed here."""
+    charge = ctx.state.combatants.get(c.profile.charge or "")
+    return charge is not None and (not charge.alive or charge.hp < hp_max(charge))
 
 
 def _charge(ctx: Ctx, c: Combatant) -> Combatant | None:
@@ -200,6 +215,8 @@ def usable_shields(ctx: Ctx, g: Combatant) -> list[str]:
     for card_id in sorted(set(g.deck.hand)):
         card = card_of(g, card_id)
         needed = cost(ctx, g, card)
+        if charge_harmed(ctx, g):
+            return []
         if "body_shield" in slugs(card) and needed is not None and needed <= g.spell_power:
             out.append(card_id)
     return out
@@ -314,7 +331,11 @@ def cast_bomb(ctx: Ctx, c: Combatant, card_id: str, attacker_id: str) -> None:
     attacker = ctx.state.combatants.get(attacker_id)
     aim = targeting(ctx, c, card)
     given: list[Square] = []
-    if aim["mode"] in ("squares", "combatant"):
+    if aim["mode"] == "squares" and not is_attack(card) and c.position is not None:
+        # A defensive bomb protects its caster ("a defensive bomb may target self").
+        given = [c.position]
+        aim = {**aim, "count": 1}
+    elif aim["mode"] in ("squares", "combatant"):
         if attacker is None or attacker.position is None or not attacker.alive:
             ctx.emit("bomb_fizzled", combatant=c.id, card=card_id, reason="no attacker to target")
             return

@@ -113,4 +113,4 @@ def can_act(c: Combatant) -> bool:
     """Alive, conscious, on the board and not held by a status that takes every action."""
     if not c.conscious or c.position is None:
         return False
-    return not any(c.has(kind) for kind in ("stun", "freeze", "thawing", "paralysed"))
+    return not any(c.has(kind) for kind in ("stun", "freeze", "thawing"))

@@ -48,7 +48,7 @@ STATUSES: Final = (
     "taunted",
     "unconscious",
 )
-NEGATIVE: Final = frozenset(STATUSES) | {"thawing", "paralysed", "returning"}
+NEGATIVE: Final = frozenset(STATUSES) | {"thawing", "returning"}
 #: Knockdown: "taking 2d damage from the impact".
 KNOCKDOWN_DAMAGE: Final = DiceExpression(2)
 #: Freeze: "she loses her next 2 turns while she thaws" (+ the turn of the roll, ruling).
