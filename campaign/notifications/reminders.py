@@ -21,7 +21,7 @@ from django.utils import timezone
 from campaign.models import EventType, ScheduledNotification, TurnWait
 from westernroses.house_rules import DEFAULT_HOUSE_RULES
 
-from .services import notify, notify_campaign
+from .services import checked_link, notify, notify_campaign
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -54,7 +54,7 @@ def turn_wait_start(
             defaults={
                 "campaign": campaign,
                 "title": title[:200],
-                "url": url[:500],
+                "url": checked_link(url),
                 "started_at": started_at or timezone.now(),
             },
         )
@@ -160,7 +160,7 @@ def notification_schedule(
         if row.due_at != due_at:
             row.sent_at = None
         row.due_at = due_at
-        row.event, row.title, row.body, row.url = event, title[:200], body, url[:500]
+        row.event, row.title, row.body, row.url = event, title[:200], body, checked_link(url)
         row.campaign, row.recipient = campaign, recipient
         row.save()
     return row

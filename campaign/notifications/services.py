@@ -40,6 +40,21 @@ def _clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def checked_link(url: str) -> str:
+    """A notification's link: a site path or an http(s) URL. Anything else (``javascript:``,
+    ``//elsewhere``) would become a link in the list, an email and a webhook: refused."""
+    url = (url or "").strip()
+    if not url:
+        return ""
+    if len(url) > 500:
+        raise ValueError("A notification link may be at most 500 characters.")
+    if (url.startswith("/") and not url.startswith("//")) or url.startswith(
+        ("http://", "https://")
+    ):
+        return url
+    raise ValueError(f"A notification link must be a site path or an http(s) URL, not {url!r}.")
+
+
 def _enqueue_on_commit(delivery_ids: list[int]) -> None:
     if not delivery_ids:
         return
@@ -77,6 +92,7 @@ def notify(
     held for the user's digest when they use one or are in quiet mode.
     """
     event = EventType(event)
+    url = checked_link(url)
     pref = selectors.preference_for(recipient)
     channels = set(selectors.enabled_channels(pref, event))
     if not recipient.email:
@@ -92,7 +108,7 @@ def notify(
                     event=event,
                     title=_clip(title, 200),
                     body=body,
-                    url=url[:500],
+                    url=url,
                     dedupe_key=dedupe_key,
                 )
         except IntegrityError:
@@ -131,6 +147,7 @@ def notify_campaign(
     its GMs) gets one message, if it takes this event type, instead of one per member.
     """
     event = EventType(event)
+    url = checked_link(url)
     excluded = {user.pk for user in exclude}
     created: list[Notification] = []
     with transaction.atomic():
@@ -169,7 +186,7 @@ def _notify_campaign_webhook(
                 event=event,
                 title=_clip(title, 200),
                 body=body,
-                url=url[:500],
+                url=url,
                 dedupe_key=dedupe_key,
             )
     except IntegrityError:

@@ -353,3 +353,15 @@ def test_user_without_email_gets_no_email_delivery(campaign):
     user = UserFactory(username="no-mail", email="")
     n = notify(recipient=user, event="turn_reminder", campaign=campaign, title="Still your turn")
     assert _channels(n) == {"in_app": "pending"}
+
+
+@pytest.mark.parametrize("url", ["javascript:alert(1)", "//evil.example/x", "data:text/html,x"])
+def test_links_must_be_site_paths_or_http(player, url):
+    with pytest.raises(ValueError, match="site path"):
+        notify(recipient=player, event="level_up", title="x", url=url)
+    assert not Notification.objects.exists()
+
+
+def test_site_paths_and_http_links_are_kept(player):
+    for url in ("/campaigns/3/", "https://discord.com/channels/1", ""):
+        assert notify(recipient=player, event="level_up", title="x", url=url).url == url
