@@ -84,3 +84,51 @@ class TemplateCardFactory(factory.django.DjangoModelFactory):
     name = factory.Sequence(lambda n: f"Template {n}")
     description = "A campaign card."
     draft = factory.LazyAttribute(lambda o: attack_draft(o.name))
+
+
+# --------------------------------------------------------------------------- characters
+
+
+def legal_draft(**changes):
+    """A legal level-1 character with its starting kit: a water fairy Carefree Soul with
+    Homing Amulets. ``changes`` set draft fields afterwards (legal or not)."""
+    from westernroses.characters import CharacterDraft, with_starting_kit
+
+    draft = with_starting_kit(
+        CharacterDraft(
+            name="Cirno",
+            shot_type="homing_amulets",
+            race="fairy",
+            profession="carefree_soul",
+            element="water",
+            bonus_points={"cha": 5, "int": 10, "ins": 5},
+            skill_points={"flying": 5, "sense": 5},
+            abilities=["keen_senses"],
+        )
+    )
+    for key, value in changes.items():
+        setattr(draft, key, value)
+    return draft
+
+
+class CharacterFactory(factory.django.DjangoModelFactory):
+    """A stored character; ``draft=`` a CharacterDraft (default :func:`legal_draft`).
+
+    Stored through ``character_apply_draft`` without validation, so tests can also store
+    characters that break rules (as a house-rule change can leave them).
+    """
+
+    class Meta:
+        model = "characters.Character"
+
+    owner = factory.SubFactory(UserFactory)
+    campaign = None
+    name = factory.Sequence(lambda n: f"Character {n}")
+
+    @classmethod
+    def _create(cls, model_class, *args, draft=None, **kwargs):
+        from characters.services import character_apply_draft
+
+        draft = draft if draft is not None else legal_draft()
+        draft.name = kwargs.pop("name", None) or draft.name
+        return character_apply_draft(character=model_class(**kwargs), draft=draft)
