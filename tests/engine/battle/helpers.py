@@ -119,6 +119,4 @@ def events_of(events: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
 
 
 def rolls(events: list[dict[str, Any]], purpose_part: str) -> list[dict[str, Any]]:
-    return [
-        e["result"] for e in events if e["type"] == "roll" and purpose_part in e["purpose"]
-    ]
+    return [e["result"] for e in events if e["type"] == "roll" and purpose_part in e["purpose"]]

@@ -169,8 +169,9 @@ def test_training_and_brute_force_add_to_physical_damage():
     meiling = character("meiling", position=(0, 0), controller="p1")
     state = battle(meiling, fighter("b", (1, 0), side="b", speed=1))
     with scripted(4, 4, 4, 4, 4, 4, 4, 1, 1, 1, 1, 3):
-        _, events = act_events(state, "attack", combatant="meiling", attack="bare_fists",
-                               target="b", player="p1")
+        _, events = act_events(
+            state, "attack", combatant="meiling", attack="bare_fists", target="b", player="p1"
+        )
     assert events_of(events, "damage_roll")[0]["roll"]["notation"] == "1d+19"
 
 
@@ -183,8 +184,9 @@ def test_thrown_weapons_use_ammunition_and_combat_maids_add_a_die():
     option = next(o for o in legal_actions(state, "p1") if o.get("attack") == "throwing_knives")
     assert option["range"] == 3
     with scripted(4, 4, 4, 4, 1, 1, 1, 1, 2, 2, 2):
-        state, events = act_events(state, "attack", combatant="sakuya", player="p1",
-                                   attack="throwing_knives", target="b")
+        state, events = act_events(
+            state, "attack", combatant="sakuya", player="p1", attack="throwing_knives", target="b"
+        )
     assert events_of(events, "damage_roll")[0]["roll"]["notation"] == "3d+6"
     assert state.combatants["sakuya"].ammo["throwing_knives"] == 0
     assert state.combatants["sakuya"].thrown_used == {"throwing_knives": 1}
@@ -231,8 +233,9 @@ def test_a_plastered_drunken_master_halves_power_to_hit_and_doubles_damage():
     suika.drunkenness = "plastered"
     state = battle(suika, fighter("b", (1, 0), side="b", speed=1))
     with scripted(4, 4, 4, 4, 1, 1, 1, 1, 1, 2, 3, 4):
-        _, events = act_events(state, "attack", combatant="suika", player="p1",
-                               attack="bare_fists", target="b")
+        _, events = act_events(
+            state, "attack", combatant="suika", player="p1", attack="bare_fists", target="b"
+        )
     rounds = events_of(events, "versus")[0]["result"]["rounds"][0]["results"]
     to_hit = next(r["result"] for r in rounds if r["participant"] == "suika")
     assert (to_hit["dice"], to_hit["modifier"]) == (4, 0)  # ceil(24 / 2) = 12: 4d, no -4

@@ -34,8 +34,11 @@ def test_ley_lines_and_power_hungry_change_the_gain():
 
 def test_spell_power_never_exceeds_the_cap():
     """RULINGS 8 / house rule: spell power never goes above the cap (here 60)."""
-    state = battle(fighter("a", (0, 0), speed=9), fighter("b", (5, 5), side="b"),
-                   rules=HouseRules(spell_power_cap=60))
+    state = battle(
+        fighter("a", (0, 0), speed=9),
+        fighter("b", (5, 5), side="b"),
+        rules=HouseRules(spell_power_cap=60),
+    )
     assert state.combatants["a"].spell_power == 60
 
 
@@ -74,8 +77,9 @@ def test_a_hit_without_damage_adds_one_meter_point():
     a = fighter("a", (0, 0), speed=9, weapons=("basic_improvised_weapon",), stats={"pwr": 4})
     state = battle(a, fighter("b", (1, 0), side="b", stats={"cha": 3}))
     with scripted(6, 1, 1, 1):  # 1d-2 = 4 beats 1d = 1; 2d + 2 - 4 = 0 damage
-        state, events = act_events(state, "attack", combatant="a",
-                                   attack="basic_improvised_weapon", target="b")
+        state, events = act_events(
+            state, "attack", combatant="a", attack="basic_improvised_weapon", target="b"
+        )
     assert events_of(events, "hit")[0]["damage"] == 0
     assert state.combatants["b"].meter == 1
 

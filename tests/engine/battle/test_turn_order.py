@@ -87,7 +87,8 @@ def test_a_joining_combatant_is_placed_by_speed():
 def test_a_removed_combatant_leaves_the_order_without_skipping_anyone():
     """Turn order stays right when a combatant leaves (issue: order changes)."""
     state = battle(
-        fighter("a", (0, 0), speed=6), fighter("b", (5, 5), side="b", speed=5),
+        fighter("a", (0, 0), speed=6),
+        fighter("b", (5, 5), side="b", speed=5),
         fighter("c", (4, 4), speed=4),
     )
     state = act(state, "gm_remove_combatant", combatant="a")
@@ -99,10 +100,19 @@ def test_actions_carry_versions_and_stale_ones_are_refused():
     """Stale moves are refused (the app's 409): ``expected_version`` must match."""
     state = battle(fighter("a", (0, 0), speed=6), fighter("b", (5, 5), side="b"))
     with pytest.raises(IllegalAction, match="moved on"):
-        apply(state, {"type": "do_nothing", "player": "gm", "combatant": "a",
-                      "expected_version": state.version - 1})
-    new, _ = apply(state, {"type": "do_nothing", "player": "gm", "combatant": "a",
-                           "expected_version": state.version})
+        apply(
+            state,
+            {
+                "type": "do_nothing",
+                "player": "gm",
+                "combatant": "a",
+                "expected_version": state.version - 1,
+            },
+        )
+    new, _ = apply(
+        state,
+        {"type": "do_nothing", "player": "gm", "combatant": "a", "expected_version": state.version},
+    )
     assert new.version == state.version + 1
 
 
