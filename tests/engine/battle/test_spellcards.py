@@ -55,7 +55,7 @@ def test_a_card_costs_its_price_with_efficiency_and_is_discarded():
     option = next(o for o in legal_actions(state, "gm") if o["type"] == "use_spellcard")
     assert option["cost"] == 15
     with scripted(2, 2, 2, 1, 1, 1, 2):
-        state, events = cast(state, [(1, 0)])
+        state, _ = cast(state, [(1, 0)])
     a = state.combatants["a"]
     assert (a.spell_power, a.deck.hand, a.deck.discard) == (62 - 15, (), ("x",))
     assert state.combatants["b"].hp == 94
@@ -178,7 +178,7 @@ def test_a_bomb_is_a_reaction_that_cancels_the_hit_and_strikes_the_attacker():
         ("bomb", "burst", 40),
     ]
     with scripted(4, 1, 1, 1, 2):
-        state, events = act_events(
+        state, _ = act_events(
             state, "react", player="p2", combatant="b", choice="bomb", card="burst"
         )
     b = state.combatants["b"]
