@@ -1,0 +1,91 @@
+"""What each player may see (``view``): no other player's hand or face-down cards, never the
+seed while the battle runs; the turn tracker for the app."""
+
+from __future__ import annotations
+
+import json
+
+from tests.engine.battle.helpers import act, battle, fighter, scripted
+from westernroses.battle import view
+from westernroses.spellcards import AttackPower, CardType, SpellcardDraft
+
+CARD = SpellcardDraft(name="Shot", type=CardType.ATTACK, attack_power=AttackPower(1))
+BOMB = SpellcardDraft(name="Boom", type=CardType.ATTACK, bomb=True, attack_power=AttackPower(1))
+
+
+def two_players():
+    a = fighter("a", (0, 0), speed=9, controller="p1", deck=[("shot", CARD, 3)])
+    b = fighter("b", (1, 0), side="b", controller="p2", deck=[("boom", BOMB, 2)])
+    return battle(a, b)
+
+
+def _has_key(value, key):
+    if isinstance(value, dict):
+        return key in value or any(_has_key(v, key) for v in value.values())
+    if isinstance(value, list):
+        return any(_has_key(v, key) for v in value)
+    return False
+
+
+def test_a_player_sees_her_hand_but_not_anyone_elses_or_any_draw_pile():
+    """Pattern: "no other player's hand or face-down info"."""
+    state = two_players()
+    mine = view(state, "p1")["combatants"]
+    assert mine["a"]["hand"] == ["shot"] and "shot" in mine["a"]["cards"]
+    assert mine["b"]["hand"] is None and mine["b"]["cards"] == {}
+    assert mine["b"]["hand_count"] == 1 and mine["a"]["draw_pile_count"] == 2
+    assert "boom" not in json.dumps(view(state, "p1"))
+    assert view(state, "gm")["combatants"]["b"]["hand"] == ["boom"]
+
+
+def test_the_seed_is_never_shown_while_the_battle_runs_and_revealed_after():
+    """Pattern: "the RNG seed is never shown to players while the battle runs"."""
+    state = two_players()
+    state = act(state, "attack", player="p1", combatant="a", attack="danmaku", target="b")
+    for player in ("p1", "p2", "gm"):
+        shown = view(state, player)
+        assert not _has_key(shown, "seed") and shown["rng"] is None
+    state = act(state, "gm_end_battle", winner="a")
+    assert view(state, "p2")["rng"]["seed"] == 1
+
+
+def test_draw_events_hide_the_cards_from_others():
+    """The log explains itself without leaking hands: others see that a card was drawn."""
+    state = two_players()
+    draws = [
+        e for entry in view(state, "p1")["log"] for e in entry["events"] if e["type"] == "draw"
+    ]
+    assert [("cards" in e, e["combatant"]) for e in draws] == [(True, "a"), (False, "b")]
+
+
+def test_a_pending_hit_is_shown_to_all_but_its_options_only_to_the_decider():
+    """Bombs: the defender chooses; everyone sees whom the battle waits for."""
+    state = two_players()
+    with scripted(3, 3, 3, 3, 1, 1, 1, 2):
+        state = act(state, "attack", player="p1", combatant="a", attack="danmaku", target="b")
+    seen = view(state, "p1")
+    assert seen["pending"]["waiting_for"] == ["b"] and seen["you"]["legal_actions"] == []
+    assert {o["choice"] for o in view(state, "p2")["you"]["legal_actions"]} == {"take", "bomb"}
+
+
+def test_the_turn_tracker_reports_round_current_and_start_time():
+    """Turn tracker: round counter, who has acted this round, the current combatant and when
+    the turn started (the app passes timestamps in actions)."""
+    state = two_players()
+    state = act(state, "end_turn", player="p1", combatant="a", at="2024-05-01T12:00:00Z")
+    turn = view(state, "p1")["turn"]
+    assert turn == {
+        "round": 1,
+        "turn_number": 2,
+        "order": ["a", "b"],
+        "current": "b",
+        "started_at": "2024-05-01T12:00:00Z",
+        "acted_this_round": ["a"],
+    }
+
+
+def test_the_log_can_be_fetched_incrementally():
+    """``since`` returns only the newer log entries (for polling clients)."""
+    state = two_players()
+    state = act(state, "do_nothing", player="p1", combatant="a")
+    assert [e["n"] for e in view(state, "p1", since=1)["log"]] == [2]
