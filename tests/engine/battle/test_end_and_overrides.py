@@ -39,7 +39,7 @@ def test_winners_shuffle_used_cards_back_and_every_meter_empties():
     a, b = state.combatants["a"], state.combatants["b"]
     assert a.deck.discard == () and a.deck.draw_pile == ("shot",) * 3
     assert (a.meter, b.meter) == (0, 0)
-    assert b.deck.hand == ("shot",)
+    assert b.deck.hand == ("shot", "shot")  # the losers keep their hands (a meter draw too)
 
 
 def test_winners_roll_to_recover_thrown_weapons_combat_maids_twice_as_many():
