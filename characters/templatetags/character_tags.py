@@ -38,10 +38,14 @@ def contains(collection: Any, item: Any) -> bool:
 
 @register.filter
 def breakdown(parts: Any) -> str:
-    """Contributions as one line ("Homing Amulets 5, Bonus points +4") for a title attribute."""
+    """Contributions as one line ("Homing Amulets: 5, Bonus points: +4"): the first part as it
+    is, the rest signed, as the total adds them up."""
     if not parts:
         return ""
-    return ", ".join(f"{p['label']} {int(p['amount']):+d}" for p in parts)
+    return ", ".join(
+        f"{p['label']}: {int(p['amount']) if i == 0 else format(int(p['amount']), '+d')}"
+        for i, p in enumerate(parts)
+    )
 
 
 @register.filter
