@@ -20,6 +20,7 @@ from westernroses.catalog import MAIN_STATS, STAT_NAMES, get_catalog
 from westernroses.characters import CharacterDraft, DrunkLevel, SheetError, derive_sheet
 from westernroses.characters.builder import BONUS_POINTS, SKILL_POINTS
 from westernroses.characters.drunkenness import RULES
+from westernroses.dice import MAX_DICE
 from westernroses.house_rules import HouseRules
 from westernroses.probability import check_odds
 
@@ -101,6 +102,10 @@ def odds_display(value: Fraction) -> dict[str, str]:
 
 
 def _with_odds(check: dict[str, Any], rules: HouseRules) -> dict[str, Any]:
+    """The check plus its exact chance of beating 12; None beyond the dice engine's limit
+    (a stat in the hundreds, typed while experimenting, must not break the page)."""
+    if not 0 <= check["dice"] <= MAX_DICE:
+        return {**check, "odds": None}
     odds = check_odds(check["dice"], check["modifier"], SHEET_TARGET, rules)
     return {**check, "odds": odds_display(odds.any_success)}
 

@@ -287,3 +287,14 @@ def test_list_queries_do_not_grow_with_inventory(
     with django_assert_num_queries(len(few)):
         response = api.get(f"/api/characters/?campaign={campaign.pk}")
     assert len(response.json()["results"]) == 2 and small.pk
+
+
+def test_absurd_numbers_are_problems_not_500s(player, api_for):
+    draft = legal_draft(bonus_points={"pwr": 400, "cha": -380})
+    response = api_for(player).post(
+        "/api/characters/preview/", {"draft": draft.to_dict()}, format="json"
+    )
+    assert response.status_code == 200
+    body = response.json()
+    assert body["sheet"]["stats"]["pwr"]["check"]["odds"] is None  # beyond the odds engine
+    assert "bonus_points.negative" in {p["code"] for p in body["problems"]}
