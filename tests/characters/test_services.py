@@ -421,3 +421,16 @@ def test_portrait_set_replaces_the_file(character, campaign, player, media):
         character=character, by=by, file=SimpleUploadedFile("b.png", _image("JPEG"))
     )
     assert character.portrait.name.endswith(".jpg") and character.portrait.name != first
+
+
+def test_demo_data_has_legal_characters_and_an_npc_once():
+    from django.core.management import call_command
+
+    call_command("seed_demo", stdout=io.StringIO())
+    call_command("seed_demo", stdout=io.StringIO())
+    characters = {c.name: c for c in Character.objects.select_related("owner")}
+    assert set(characters) == {"Reimu Hakurei", "Marisa Kirisame", "Hong Meiling"}
+    assert characters["Hong Meiling"].is_npc and characters["Hong Meiling"].owner.username == "gm"
+    assert characters["Reimu Hakurei"].owner.username == "reimu"
+    for character in characters.values():
+        assert validate(services.character_to_draft(character)) == []

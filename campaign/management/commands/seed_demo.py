@@ -67,6 +67,7 @@ class Command(BaseCommand):
             Membership.objects.update_or_create(
                 campaign=campaign, user=users[username], defaults={"role": role}
             )
+        seed_characters(campaign, users, self.stdout)  # characters app: see the end of this file
         seed_spellcards(campaign, users, self.stdout)  # spellcards app: see the end of this file
         self.stdout.write(self.style.SUCCESS("Demo data ready. Log in at http://127.0.0.1:8000/"))
         for username, password, name, role in DEMO_USERS:
@@ -144,3 +145,96 @@ def seed_spellcards(campaign: Campaign, users: dict[str, Any], stdout: Any) -> N
                 spellcard_selectors.CharacterIncomplete,
             ) as exc:
                 stdout.write(f"  (demo spellcard {name} skipped for {character.name}: {exc})")
+
+
+# --------------------------------------------------------------------------- characters
+# Demo characters (characters app): one for each demo player and an NPC for the GM, built
+# through the services so the engine checks them like any character. Idempotent: found by
+# owner, campaign and name.
+
+DEMO_CHARACTERS = (
+    # owner, NPC?, kit choices, draft fields, public notes, private notes
+    (
+        "reimu",
+        False,
+        {},
+        {
+            "name": "Reimu Hakurei",
+            "shot_type": "homing_amulets",
+            "race": "lunarian",
+            "profession": "shrine_maiden",
+            "element": "spirit",
+            "goddess_element": "light",
+            "bonus_points": {"cha": 4, "int": 6, "ins": 10},
+            "skill_points": {"intuition": 4, "flying": 6},
+            "abilities": ["skill_focus"],
+            "ability_choices": {"skill_focus": "intuition"},
+        },
+        "Keeper of the Hakurei Shrine. Donations welcome.",
+        "Keeps the donation box key in her sleeve.",
+    ),
+    (
+        "marisa",
+        False,
+        {1: "broom"},
+        {
+            "name": "Marisa Kirisame",
+            "shot_type": "magic_missile",
+            "race": "magician",
+            "profession": "carefree_soul",
+            "element": "light",
+            "bonus_points": {"pwr": 6, "int": 10, "ins": 4},
+            "skill_points": {"legends": 5, "flying": 5},
+            "abilities": ["manipulation_of_light"],
+        },
+        "An ordinary magician. Flies a broom; borrows books.",
+        "Has 'borrowed' three grimoires from the mansion's library.",
+    ),
+    (
+        "gm",
+        True,
+        {1: "mace"},
+        {
+            "name": "Hong Meiling",
+            "shot_type": "fourth_strike",
+            "race": "youkai",
+            "natural_weapon": "kicks",
+            "profession": "guardian",
+            "guardian_charge": "the gate of the Scarlet Devil Mansion",
+            "element": "wood",
+            "bonus_points": {"pwr": 8, "cha": 8, "ins": 4},
+            "skill_points": {"dexterity": 5, "will": 5},
+            "abilities": ["hard_to_kill"],
+        },
+        "Gatekeeper of the mansion by the lake.",
+        "Falls asleep at her post after midnight.",
+    ),
+)
+
+
+def seed_characters(campaign: Campaign, users: dict[str, Any], stdout: Any) -> None:
+    """Demo characters for reimu and marisa and an NPC for the GM (idempotent)."""
+    from campaign.permissions import owned_access
+    from characters import services as character_services
+    from characters.models import Character
+    from westernroses.characters import CharacterDraft
+
+    for username, is_npc, kit, fields, public, private in DEMO_CHARACTERS:
+        owner = users[username]
+        if Character.objects.filter(owner=owner, campaign=campaign, name=fields["name"]).exists():
+            continue
+        kitted = character_services.character_draft_with_kit(
+            draft=CharacterDraft.from_dict(fields), choices=kit
+        )
+        try:
+            character_services.character_create(
+                owner=owner,
+                campaign=campaign,
+                draft=kitted.draft,
+                by=owned_access(owner, campaign, owner.pk),
+                is_npc=is_npc,
+                public_notes=public,
+                private_notes=private,
+            )
+        except character_services.CharacterRulesError as exc:  # pragma: no cover - data bug
+            stdout.write(f"  (demo character {fields['name']} skipped: {exc.errors()['rules']})")
