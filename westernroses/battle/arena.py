@@ -122,19 +122,26 @@ def reachable(
     ``impassable`` squares (enemies) cannot be entered; ``occupied`` ones (anyone standing)
     cannot be ended on. The start square is not listed: moving nowhere is Do Nothing.
     """
+    # Dijkstra over step costs 1 and 2, written with locals: it runs for every legal-actions
+    # call, so it is the engine's hottest loop.
+    width, height = arena.width, arena.height
+    blocked, difficult = arena.blocked, arena.difficult
     best: dict[Square, int] = {start: 0}
     queue: list[tuple[int, Square]] = [(0, start)]
+    push, pop = heapq.heappush, heapq.heappop
     while queue:
-        cost, sq = heapq.heappop(queue)
-        if cost > best.get(sq, cost):
+        cost, (x, y) = pop(queue)
+        if cost > best[(x, y)]:
             continue
-        for nxt in arena.neighbours(sq):
-            if nxt in impassable:
+        for nxt in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+            if not (0 <= nxt[0] < width and 0 <= nxt[1] < height):
                 continue
-            new = cost + arena.step_cost(nxt)
+            if nxt in blocked or nxt in impassable:
+                continue
+            new = cost + (DIFFICULT_COST if nxt in difficult else 1)
             if new <= budget and new < best.get(nxt, budget + 1):
                 best[nxt] = new
-                heapq.heappush(queue, (new, nxt))
+                push(queue, (new, nxt))
     return {sq: c for sq, c in best.items() if sq != start and sq not in occupied}
 
 
