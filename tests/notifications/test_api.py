@@ -31,6 +31,7 @@ def test_someone_elses_notification_is_404(player, other_player, api_for):
     assert api.get(f"/api/notifications/{theirs.pk}/").status_code == 404
     assert api.post(f"/api/notifications/{theirs.pk}/read/").status_code == 404
     assert api.get("/api/notifications/abc/").status_code == 404
+    assert api.post(f"/api/notifications/{'9' * 30}/read/").status_code == 404
     theirs.refresh_from_db()
     assert theirs.read_at is None
 
@@ -76,6 +77,8 @@ def test_preferences_get_and_patch(player, api_for, receiver):
         ({"channels": "everything"}, "channels"),
         ({"digest_minutes": 7}, "digest_minutes"),
         ({"quiet": "perhaps"}, "quiet"),
+        ({"channels": {"level_up": "email"}}, "channels"),
+        ({"webhook_url": "http://[::1"}, "webhook_url"),
     ],
 )
 def test_bad_preferences_are_400_with_field_errors(player, api_for, data, field):

@@ -69,6 +69,7 @@ def test_someone_elses_notification_is_404(player, other_player, client_for):
     theirs = NotificationFactory(recipient=other_player)
     assert client_for(player).post(f"/notifications/{theirs.pk}/read/").status_code == 404
     assert client_for(player).post("/notifications/999999/read/").status_code == 404
+    assert client_for(player).post(f"/notifications/{'9' * 30}/read/").status_code == 404
     theirs.refresh_from_db()
     assert theirs.read_at is None
 
