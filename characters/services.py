@@ -479,7 +479,26 @@ def character_level_up(*, character: Character, by: OwnedAccess, levels: int = 1
     _refuse_problems(_storage_problems(raised))
     character.level = raised.level
     character.save(update_fields=["level", "updated_at"])
+    if by.campaign is not None and character.owner_id != by.campaign.user_id:
+        _notify_level_up(character)
     return character
+
+
+def _notify_level_up(character: Character) -> None:
+    """Tell the owner (in-app and their channels), once per level, when the change commits."""
+    from django.urls import reverse
+
+    from campaign.notifications import EventType, notify
+
+    notify(
+        recipient=character.owner,
+        event=EventType.LEVEL_UP,
+        campaign=character.campaign,
+        title=f"{character.name} reached level {character.level}",
+        body="Your deck may now hold more spellcards.",
+        url=reverse("characters:sheet", args=[character.pk]),
+        dedupe_key=f"character-level:{character.pk}:{character.level}",
+    )
 
 
 @transaction.atomic

@@ -434,3 +434,15 @@ def test_demo_data_has_legal_characters_and_an_npc_once():
     assert characters["Reimu Hakurei"].owner.username == "reimu"
     for character in characters.values():
         assert validate(services.character_to_draft(character)) == []
+
+
+def test_the_owner_is_notified_once_per_level(character, campaign, gm, player):
+    from campaign.models import Notification
+
+    services.character_level_up(character=character, by=_by(gm, campaign, player))
+    notification = Notification.objects.get(recipient=player)
+    assert notification.event == "level_up" and "level 2" in notification.title
+    assert notification.url == f"/characters/{character.pk}/"
+    services.character_level_up(character=character, by=_by(gm, campaign, player))
+    assert Notification.objects.filter(recipient=player).count() == 2
+    assert not Notification.objects.filter(recipient=gm).exists()
