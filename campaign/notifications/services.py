@@ -8,7 +8,7 @@ worker never looks for rows it cannot see yet.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -236,7 +236,7 @@ def _checked_webhook(url: str) -> str:
     return url
 
 
-def _checked_channels(channels: dict[str, Iterable[str]]) -> dict[str, list[str]]:
+def _checked_channels(channels: Mapping[str, Iterable[str]]) -> dict[str, list[str]]:
     errors: list[str] = []
     cleaned: dict[str, list[str]] = {}
     for event, chosen in channels.items():
@@ -257,7 +257,7 @@ def _checked_channels(channels: dict[str, Iterable[str]]) -> dict[str, list[str]
 def preferences_update(
     *,
     user: User,
-    channels: dict[str, Iterable[str]] | None = None,
+    channels: Mapping[str, Iterable[str]] | None = None,
     quiet: bool | None = None,
     digest_minutes: int | None = None,
     webhook_url: str | None = None,

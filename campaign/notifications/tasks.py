@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 
-from celery import shared_task
+from celery import Task, shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 from django.db import DatabaseError
 
@@ -25,7 +26,7 @@ logger = logging.getLogger(__name__)
 _IDEMPOTENT = {"acks_late": True, "reject_on_worker_lost": True, "ignore_result": True}
 
 
-def _run_attempt(task, attempt, **ids: int) -> str:  # type: ignore[no-untyped-def]
+def _run_attempt(task: Task, attempt: Callable[..., delivery.AttemptResult], **ids: int) -> str:
     try:
         result = attempt(**ids)
     except (SoftTimeLimitExceeded, DatabaseError) as exc:
@@ -50,7 +51,7 @@ def _run_attempt(task, attempt, **ids: int) -> str:  # type: ignore[no-untyped-d
     max_retries=20,
     **_IDEMPOTENT,
 )
-def deliver(self, delivery_id: int) -> str:  # type: ignore[no-untyped-def]
+def deliver(self: Task, delivery_id: int) -> str:
     """Send one delivery (one notification on one channel)."""
     return _run_attempt(self, delivery.delivery_attempt, delivery_id=delivery_id)
 
@@ -63,12 +64,12 @@ def deliver(self, delivery_id: int) -> str:  # type: ignore[no-untyped-def]
     max_retries=20,
     **_IDEMPOTENT,
 )
-def deliver_digest(self, digest_id: int) -> str:  # type: ignore[no-untyped-def]
+def deliver_digest(self: Task, digest_id: int) -> str:
     """Send one digest (held non-urgent notifications batched for one channel)."""
     return _run_attempt(self, delivery.digest_attempt, digest_id=digest_id)
 
 
-def _publish(task, ids: list[int]) -> None:  # type: ignore[no-untyped-def]
+def _publish(task: Task, ids: list[int]) -> None:
     for pk in ids:
         try:
             task.apply_async(args=[pk])

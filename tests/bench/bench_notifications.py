@@ -17,6 +17,7 @@ import statistics
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from tests.bench.timing import report
 
@@ -50,7 +51,7 @@ def _publish_times() -> Iterator[dict[int, float]]:
 
     times: dict[int, float] = {}
 
-    def record(sender=None, body=None, headers=None, **kwargs):  # type: ignore[no-untyped-def]
+    def record(sender: object = None, body: Any = None, headers: Any = None, **kwargs: Any) -> None:
         if headers and headers.get("task") == "notifications.deliver":
             times[body[0][0]] = time.time()
 

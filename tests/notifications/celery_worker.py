@@ -15,7 +15,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import quote
@@ -162,7 +162,9 @@ class CeleryWorker:
         return Path(self.log.name).read_text(errors="replace")[-5000:]
 
 
-def wait_for(predicate, *, timeout: float = 20, interval: float = 0.05, what: str = "") -> None:  # type: ignore[no-untyped-def]
+def wait_for(
+    predicate: Callable[[], object], *, timeout: float = 20, interval: float = 0.05, what: str = ""
+) -> None:
     """Poll until ``predicate()`` is true, else fail with ``what``."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
