@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 from celery import Task, shared_task
 from celery.exceptions import SoftTimeLimitExceeded
-from django.db import DatabaseError
+from django.db import InterfaceError, OperationalError
 
 from . import delivery, reminders
 
@@ -29,8 +29,9 @@ _IDEMPOTENT = {"acks_late": True, "reject_on_worker_lost": True, "ignore_result"
 def _run_attempt(task: Task, attempt: Callable[..., delivery.AttemptResult], **ids: int) -> str:
     try:
         result = attempt(**ids)
-    except (SoftTimeLimitExceeded, DatabaseError) as exc:
-        # The transaction rolled back, so the row is still pending: try again later.
+    except (SoftTimeLimitExceeded, OperationalError, InterfaceError) as exc:
+        # Out of time, or the database went away: the transaction rolled back and the row is
+        # still pending, so try again later.
         logger.warning("notification attempt %s interrupted: %r", ids, exc)
         result = delivery.AttemptResult(
             "retry", retry_in=delivery.backoff_seconds(task.request.retries + 1), error=repr(exc)

@@ -365,3 +365,30 @@ def test_links_must_be_site_paths_or_http(player, url):
 def test_site_paths_and_http_links_are_kept(player):
     for url in ("/campaigns/3/", "https://discord.com/channels/1", ""):
         assert notify(recipient=player, event="level_up", title="x", url=url).url == url
+
+
+def test_a_soft_time_limit_becomes_a_retry(monkeypatch):
+    from celery.exceptions import SoftTimeLimitExceeded
+
+    def too_slow(**ids):
+        raise SoftTimeLimitExceeded()
+
+    calls = []
+
+    class Retried(Exception):
+        pass
+
+    def fake_retry(**kwargs):
+        calls.append(kwargs)
+        return Retried()
+
+    task = notification_tasks.deliver
+    monkeypatch.setattr(notification_tasks.delivery, "delivery_attempt", too_slow)
+    monkeypatch.setattr(task, "retry", fake_retry)
+    task.push_request(is_eager=False, retries=2)
+    try:
+        with pytest.raises(Retried):
+            task.run(1)
+    finally:
+        task.pop_request()
+    assert calls and calls[0]["countdown"] > 0
