@@ -51,6 +51,7 @@ class CharacterAdmin(admin.ModelAdmin):
         "drunkenness",
         "status_effects",
         "draft",
+        "portrait",
         "created_at",
         "updated_at",
     )
@@ -59,7 +60,7 @@ class CharacterAdmin(admin.ModelAdmin):
         "owner",
         "campaign",
         "is_npc",
-        *readonly_fields[:-2],
+        *readonly_fields[:-3],
         "public_notes",
         "private_notes",
         "portrait",

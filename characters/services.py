@@ -438,14 +438,17 @@ def character_update(
         raise PermissionDenied("Only the campaign's game masters mark NPCs.")
     new = draft if draft is not None else before
     _refuse_problems(character_check(draft=new, by=by, rules=rules_for(target), before=before))
+    # Write through the locked row, so nothing changed meanwhile is overwritten with old values.
     if public_notes is not None:
-        character.public_notes = public_notes
+        locked.public_notes = public_notes
     if private_notes is not None:
-        character.private_notes = private_notes
+        locked.private_notes = private_notes
     if is_npc is not None:
-        character.is_npc = is_npc
-    character.campaign = target
-    return character_apply_draft(character=character, draft=new)
+        locked.is_npc = is_npc
+    locked.campaign = target
+    character_apply_draft(character=locked, draft=new)
+    character.refresh_from_db()
+    return character
 
 
 @transaction.atomic
@@ -522,7 +525,9 @@ def inventory_set(
     _refuse_problems(
         character_check(draft=draft, by=by, rules=rules_for(character.campaign), before=before)
     )
-    return character_apply_draft(character=character, draft=draft)
+    character_apply_draft(character=locked, draft=draft)
+    character.refresh_from_db()
+    return character
 
 
 # --------------------------------------------------------------------------- export / import

@@ -349,3 +349,14 @@ def test_portrait_upload_page_refuses_a_fake_image(character, player, client_for
 def test_campaign_page_links_to_its_characters(campaign, player, client_for):
     page = client_for(player).get(f"/campaigns/{campaign.pk}/").content.decode()
     assert f"/campaigns/{campaign.pk}/characters/" in page
+
+
+def test_admin_lists_and_filters_characters(character, npc, client_for):
+    from tests.factories import UserFactory
+
+    admin = UserFactory(username="admin", is_staff=True, is_superuser=True)
+    client = client_for(admin)
+    page = client.get("/admin/characters/character/?is_npc__exact=1").content.decode()
+    assert "Meiling" in page and "Cirno" not in page
+    assert client.get(f"/admin/characters/character/{character.pk}/change/").status_code == 200
+    assert client.get("/admin/characters/inventoryitem/").status_code == 200
