@@ -59,6 +59,9 @@ TURN_ACTIONS: Final = (
     "collect_power",
     "end_turn",
 )
+#: "When choosing to take an action to control the dolls, every doll is given an action"
+#: (ruling: a doll's action is a Move, an Attack or Do Nothing).
+DOLL_ACTIONS: Final = ("do_nothing", "move", "attack")
 #: Spellcards activated "during your turn, but activating it does not cost an action".
 FREE_CARDS: Final = frozenset({"i_wanna_be_over_there"})
 
@@ -146,6 +149,13 @@ def _dispatch(ctx: Ctx, kind: str, action: Mapping[str, Any]) -> None:
         raise IllegalAction("a hit is waiting for a reaction first")
     if kind not in TURN_ACTIONS:
         raise IllegalAction(f"unknown action {kind!r}")
+    if _doll_acting(state, c):
+        if kind not in DOLL_ACTIONS:
+            raise IllegalAction("a doll can only move, attack or do nothing")
+        if not can_act(c):
+            raise IllegalAction(f"{c.name} cannot act")
+        _TURN[kind](ctx, c, action)
+        return
     if state.current != c.id:
         raise IllegalAction(f"it is not {c.name}'s turn")
     if kind == "end_turn":
@@ -164,6 +174,13 @@ def _actor(ctx: Ctx, action: Mapping[str, Any]) -> Combatant:
     if not may_control(ctx.state, ctx.player, c):
         raise IllegalAction(f"{ctx.player} does not control {c.name}")
     return c
+
+
+def _doll_acting(state: BattleState, c: Combatant) -> bool:
+    """A doll acts during her controller's turn, with the actions she was given."""
+    return (
+        c.kind == "doll" and c.owner is not None and c.owner == state.current and c.actions_left > 0
+    )
 
 
 def _spend(c: Combatant, free: bool, what: str) -> None:
@@ -309,6 +326,29 @@ def _use_spellcard(ctx: Ctx, c: Combatant, action: Mapping[str, Any]) -> None:
     _spend(c, free, "spellcard")
     amount = action.get("amount")
     spellcasting.cast(ctx, c, card_id, given, amount if isinstance(amount, int) else None)
+    second = action.get("second")
+    if second is not None:
+        _second_card(ctx, c, second, free)
+
+
+def _second_card(ctx: Ctx, c: Combatant, second: object, first_free: bool) -> None:
+    """Librarian: "librarians may activate two spellcards in the same turn with a single
+    action" - the second card rides on the first one's action (``second``: card, targets,
+    amount)."""
+    if "librarian" not in c.profile.traits:
+        raise IllegalAction("only a Librarian activates two spellcards with one action")
+    if first_free or not isinstance(second, Mapping):
+        raise IllegalAction("second is a card (with targets) cast with the first one's action")
+    if c.turn_used.get("second_card"):
+        raise IllegalAction("she has already cast two cards with one action this turn")
+    card_id = second.get("card")
+    raw = second.get("targets") or []
+    if not isinstance(card_id, str) or not isinstance(raw, list):
+        raise IllegalAction("second needs a card and a list of target squares")
+    c.turn_used["second_card"] = 1
+    amount = second.get("amount")
+    given = [_sq(t, "second.targets") for t in raw]
+    spellcasting.cast(ctx, c, card_id, given, amount if isinstance(amount, int) else None)
 
 
 def _use_ability(ctx: Ctx, c: Combatant, action: Mapping[str, Any]) -> None:
@@ -317,7 +357,8 @@ def _use_ability(ctx: Ctx, c: Combatant, action: Mapping[str, Any]) -> None:
     slug = action.get("ability")
     raw = action.get("target")
     target = None if raw is None else _sq(raw, "target")
-    _spend(c, False, "ability")
+    rule = abilities.ABILITIES.get(str(slug))
+    _spend(c, rule is not None and rule.free, "ability")
     abilities.use(ctx, c, str(slug), target)
 
 
@@ -371,7 +412,13 @@ def legal_actions(state: BattleState, player: str) -> list[Json]:
     c = ctx.c(state.current)
     if not may_control(state, player, c):
         return []
-    return turn_options(ctx, c)
+    dolls = [d for d in state.combatants.values() if _doll_acting(state, d) and can_act(d)]
+    return turn_options(ctx, c) + [o for d in dolls for o in doll_options(ctx, d)]
+
+
+def doll_options(ctx: Ctx, doll: Combatant) -> list[Json]:
+    """A doll with actions to spend: Move, Attack or Do Nothing (ruling)."""
+    return [o for o in turn_options(ctx, doll) if o["type"] in DOLL_ACTIONS and not o.get("free")]
 
 
 def turn_options(ctx: Ctx, c: Combatant) -> list[Json]:
@@ -412,8 +459,7 @@ def turn_options(ctx: Ctx, c: Combatant) -> list[Json]:
         out.append({"type": "concentrate", **base})
     if mode is None:
         out += _card_options(ctx, c, acting)
-        if acting:
-            out += _ability_options(ctx, c)
+        out += _ability_options(ctx, c, acting)
     if acting:
         out += [
             {"type": "collect_power", **base, "drop": d.id, "amount": amount}
@@ -444,6 +490,9 @@ def _card_options(ctx: Ctx, c: Combatant, acting: bool) -> list[Json]:
             "name": card.name,
             "cost": cost,
             "free": free,
+            "second_card": "librarian" in c.profile.traits
+            and not free
+            and not c.turn_used.get("second_card"),
             "targeting": aim,
             "target_squares": squares_json(candidates),
             "area": squares_json(_offsets(aim["aoe"])),
@@ -467,11 +516,13 @@ def _offsets(radius: int) -> list[Square]:
     ]
 
 
-def _ability_options(ctx: Ctx, c: Combatant) -> list[Json]:
+def _ability_options(ctx: Ctx, c: Combatant, acting: bool) -> list[Json]:
     out = []
-    for rule in abilities.available(c):
+    for rule in abilities.available(ctx, c):
+        if not (rule.free or acting):
+            continue
         squares = abilities.target_squares(ctx, c, rule)
-        if rule.aims and not squares:
+        if rule.target != "none" and not squares:
             continue
         out.append(
             {
@@ -479,7 +530,8 @@ def _ability_options(ctx: Ctx, c: Combatant) -> list[Json]:
                 "combatant": c.id,
                 "ability": rule.slug,
                 "name": rule.name,
-                "target_squares": squares_json(squares) if rule.aims else None,
+                "free": rule.free,
+                "target_squares": squares_json(squares) if rule.target != "none" else None,
             }
         )
     return out

@@ -67,6 +67,12 @@ def concrete(option: Json, rng: random.Random, player: str) -> Json:
     return action
 
 
+#: The benchmark's heroes: four player characters against three GM youkai.
+BENCH_PARTY: Final = ("reimu", "marisa", "sakuya", "meiling")
+#: How often a Librarian tries a second card on the same action.
+SECOND_CARD_CHANCE: Final = 0.3
+
+
 def random_action(state: BattleState, rng: random.Random) -> Json | None:
     player = acting_player(state)
     if player is None:
@@ -76,7 +82,26 @@ def random_action(state: BattleState, rng: random.Random) -> Json | None:
         return None
     weights = [END_TURN_WEIGHT if o["type"] == "end_turn" else 1.0 for o in options]
     option = rng.choices(options, weights)[0]
-    return concrete(option, rng, player)
+    action = concrete(option, rng, player)
+    if option.get("second_card") and rng.random() < SECOND_CARD_CHANCE:
+        cards = [o for o in options if o["type"] == "use_spellcard" and not o["free"]]
+        other = concrete(rng.choice(cards), rng, player)
+        action["second"] = {k: other[k] for k in ("card", "targets", "amount") if k in other}
+    return action
+
+
+def apply_random(state: BattleState, action: Json) -> tuple[BattleState, list[Json], Json]:
+    """Apply a random action. A Librarian's optional second card is a guess (it may not be
+    affordable or aimed well once the first resolved): if it is refused, the first card is
+    cast alone. Returns the action actually applied."""
+    try:
+        new, events = apply(state, action)
+    except IllegalAction:
+        if "second" not in action:
+            raise
+        action = {k: v for k, v in action.items() if k != "second"}
+        new, events = apply(state, action)
+    return new, events, action
 
 
 def play(
@@ -93,7 +118,7 @@ def play(
         if action is None:
             break
         try:
-            new, events = apply(state, action)
+            new, events, action = apply_random(state, action)
         except IllegalAction as exc:  # pragma: no cover - a legal action must apply
             raise AssertionError(f"legal action refused: {action}: {exc.reason}") from exc
         if on_step is not None:
@@ -109,7 +134,7 @@ def bench(battles: int = 20, *, seed: int = 1, max_steps: int = 400) -> float:
     count = 0
     started = time.perf_counter()
     for i in range(battles):
-        state = demo_battle(seed + i, heroes=("reimu", "marisa", "sakuya", "meiling"), monsters=3)
+        state = demo_battle(seed + i, heroes=BENCH_PARTY, monsters=3)
         _, actions = play(state, rng, max_steps)
         count += len(actions)
     elapsed = time.perf_counter() - started

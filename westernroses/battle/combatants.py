@@ -46,6 +46,7 @@ TRAITS: Final = frozenset(
         "combat_maid",
         "drunken_master",
         "doll_master",
+        "familiar",
         "manipulation_of_ice",
         "manipulation_of_light",
         "manipulation_of_electricity",
@@ -149,7 +150,15 @@ def profile_from_sheet(sheet: Sheet, *, charge: str | None = None) -> Profile:
         attacks=tuple(attacks),
         charge=charge,
         level=sheet.level,
+        dolls=_dolls(sheet),
     )
+
+
+def _dolls(sheet: Sheet) -> int:
+    """A Doll Master's dolls: the "doll" items she carries (four from her starting kit)."""
+    if sheet.profession.slug != "doll_master":
+        return 0
+    return sum(int(i.get("quantity", 0)) for i in sheet.inventory if i.get("slug") == "doll")
 
 
 DeckSpec = Sequence[tuple[str, SpellcardDraft, int]]
@@ -259,6 +268,7 @@ def npc(
     profession: str | None = None,
     shot_type: str | None = None,
     damage_bonus: int = 0,
+    dolls: int = 0,
 ) -> Combatant:
     """A GM's NPC from explicit numbers: bare fists, danmaku and any catalog ``weapons``.
 
@@ -287,6 +297,7 @@ def npc(
         traits=tuple(sorted(set(traits))),
         damage_reduction=damage_reduction,
         attacks=tuple(attacks),
+        dolls=dolls,
     )
     return Combatant(
         id=id,

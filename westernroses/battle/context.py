@@ -53,6 +53,8 @@ class Ctx:
     player: str = "gm"
     at: str | None = None
     events: list[Json] = field(default_factory=list)
+    #: True while a reaction (a bomb) resolves: the hits it makes go before waiting ones.
+    reacting: bool = False
 
     def emit(self, event_type: str, /, **fields: Any) -> Json:
         event: Json = {"type": event_type, **fields}

@@ -30,6 +30,17 @@ def prepare(c: Combatant, rng: RandomSource, rules: HouseRules) -> None:
     c.hp = min(c.hp, c.profile.hp_max)
 
 
+def add_dolls(state: BattleState, c: Combatant) -> None:
+    """A Doll Master brings her dolls, off the board until she activates them."""
+    from westernroses.battle.summons import make_dolls
+
+    if "doll_master" not in c.profile.traits:
+        return
+    for doll in make_dolls(c):
+        if doll.id not in state.combatants:
+            state.combatants[doll.id] = doll
+
+
 def check_placement(state: BattleState, c: Combatant) -> None:
     if c.id in state.combatants:
         raise ValueError(f"combatant id {c.id!r} is already in the battle")
@@ -61,6 +72,7 @@ def new_battle(
         check_placement(state, c)
         prepare(c, rng, rules)
         state.combatants[c.id] = c
+        add_dolls(state, c)
     state.rng = rng.to_dict()
     state.initial = state.to_dict(history=False)
     return state

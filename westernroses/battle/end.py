@@ -23,11 +23,12 @@ COMBAT_MAID_RECOVERY: Final = 2
 
 
 def standing_sides(ctx: Ctx) -> set[str]:
-    """Sides that still have someone able to fight (dolls alone do not keep a side in)."""
+    """Sides that still have someone able to fight (dolls and familiars alone do not keep a
+    side in: they fight for someone who has fallen, ruling)."""
     return {
         c.side
         for c in ctx.state.combatants.values()
-        if c.conscious and c.position is not None and c.kind != "doll"
+        if c.conscious and c.position is not None and c.kind not in ("doll", "familiar")
     }
 
 

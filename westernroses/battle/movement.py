@@ -24,10 +24,15 @@ def reach(ctx: Ctx, c: Combatant) -> dict[Square, int]:
     others = [o for o in ctx.state.combatants.values() if o.id != c.id and o.position is not None]
     enemies = {o.position for o in others if o.conscious and o.side != c.side}
     standing = {o.position for o in others if o.conscious}
+    budget = speed(c)
+    if c.kind == "doll":
+        from westernroses.battle.summons import doll_speed
+
+        budget = doll_speed(ctx, c, budget)
     found = reachable(
         ctx.state.arena,
         c.position,
-        speed(c),
+        budget,
         impassable={p for p in enemies if p is not None},
         occupied={p for p in standing if p is not None},
     )

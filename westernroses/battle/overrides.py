@@ -159,7 +159,7 @@ def _move(ctx: Ctx, action: Mapping[str, Any]) -> None:
         raise IllegalAction(f"someone already stands on {list(to)}")
     ctx.emit("moved", combatant=c.id, frm=_pos(c), to=list(to), reason="GM")
     c.position = to
-    if ctx.state.phase == "active" and c.id not in ctx.state.order:
+    if ctx.state.phase == "active" and c.id not in ctx.state.order and c.kind != "doll":
         turn_order.insert(ctx, c)
 
 
@@ -190,8 +190,9 @@ def _add_combatant(ctx: Ctx, action: Mapping[str, Any]) -> None:
         raise IllegalAction(f"not a valid combatant: {exc}") from None
     creation.prepare(c, ctx.rng, ctx.rules)
     ctx.state.combatants[c.id] = c
+    creation.add_dolls(ctx.state, c)
     ctx.emit("combatant_added", combatant=c.id, name=c.name, side=c.side)
-    if ctx.state.phase == "active" and c.position is not None:
+    if ctx.state.phase == "active" and c.position is not None and c.kind != "doll":
         turn_order.insert(ctx, c)
 
 

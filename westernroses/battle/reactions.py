@@ -90,8 +90,17 @@ def roll_damage(ctx: Ctx, hit: Json) -> None:
 
 
 def enqueue(ctx: Ctx, hits: list[Json]) -> None:
-    """New hits go first (a bomb interrupts what was waiting), in the order given."""
-    ctx.state.pending[0:0] = hits
+    """New hits wait their turn behind earlier ones, in the order given; while a reaction is
+    being resolved (a bomb striking back) they go first: the reaction interrupts."""
+    if ctx.reacting:
+        ctx.state.pending[0:0] = hits
+    else:
+        ctx.state.pending.extend(hits)
+
+
+def requeue(ctx: Ctx, hit: Json) -> None:
+    """A hit taken off the queue for a decision goes back to the front for the next one."""
+    ctx.state.pending.insert(0, hit)
 
 
 # --------------------------------------------------------------------------- choices
@@ -162,7 +171,13 @@ def choices(ctx: Ctx, hit: Json) -> list[Json]:
         return out
     if stage == "dodged":
         out = [{**base, "combatant": defender.id, "choice": "no_graze"}]
-        if hit["source"] in GRAZEABLE and hit["damage"] and defender.conscious:
+        # Dolls "do not gain spellpower", so they have nothing to graze for.
+        if (
+            hit["source"] in GRAZEABLE
+            and hit["damage"]
+            and defender.conscious
+            and defender.kind != "doll"
+        ):
             out.append({**base, "combatant": defender.id, "choice": "graze"})
         return out
     if stage == "graze_failed":
@@ -224,7 +239,7 @@ def _resolve(ctx: Ctx, hit: Json, option: Json) -> None:
         ctx.emit("missed", attacker=hit["attacker"], defender=hit["defender"], name=hit["name"])
     elif choice == "pass":
         hit["shield_passed"] = True
-        enqueue(ctx, [hit])
+        requeue(ctx, hit)
     elif choice == "body_shield":
         _body_shield(ctx, hit, option["combatant"], option["card"])
     elif choice == "bomb":
@@ -301,7 +316,7 @@ def _lucky(ctx: Ctx, hit: Json) -> None:
             roll_damage(ctx, hit)
         elif not attacker_won:
             hit["stage"] = "missed"
-        enqueue(ctx, [hit])
+        requeue(ctx, hit)
         return
     old = CheckResult.from_dict(info["result"])
     new = reroll(old, ctx.rng)
@@ -318,7 +333,7 @@ def _lucky(ctx: Ctx, hit: Json) -> None:
         roll_damage(ctx, hit)
     elif hit["stage"] == "landed" and new.success:  # a failed dodge re-rolled into a dodge
         hit["stage"] = "dodged"
-    enqueue(ctx, [hit])
+    requeue(ctx, hit)
 
 
 def _graze(ctx: Ctx, hit: Json) -> None:
@@ -339,7 +354,7 @@ def _graze(ctx: Ctx, hit: Json) -> None:
     elif _lucky_ready(defender):
         hit["stage"] = "graze_failed"
         hit["lucky"] = {"who": defender.id, "kind": "check", "result": result.to_dict()}
-        enqueue(ctx, [hit])
+        requeue(ctx, hit)
     else:
         _graze_failed(ctx, hit, result)
 
@@ -377,7 +392,11 @@ def _bomb(ctx: Ctx, hit: Json, card_id: str) -> None:
     defender = ctx.c(hit["defender"])
     ctx.emit("bombed", defender=defender.id, attacker=hit["attacker"], card=card_id, hit=hit["id"])
     spell_power.meter(ctx, defender, spell_power.METER_HIT_NO_DAMAGE, "hit without damage")
-    spellcasting.cast_bomb(ctx, defender, card_id, hit["attacker"])
+    ctx.reacting = True
+    try:
+        spellcasting.cast_bomb(ctx, defender, card_id, hit["attacker"])
+    finally:
+        ctx.reacting = False
 
 
 def _body_shield(ctx: Ctx, hit: Json, guardian_id: str, card_id: str) -> None:

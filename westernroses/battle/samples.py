@@ -240,6 +240,65 @@ CHARACTERS: Final[dict[str, tuple[CharacterDraft, DeckSpec]]] = {
             ),
         ],
     ),
+    "alice": (
+        CharacterDraft(
+            name="Alice",
+            shot_type="spectrum_mystery",
+            race="magician",
+            profession="doll_master",
+            element="light",
+            bonus_points={"int": 10, "ins": 6, "pwr": 4},
+            skill_points={"dexterity": 10},
+            abilities=["ley_lines"],
+        ),
+        [
+            ("swarm", _card("Doll Swarm", S, targets=None, skills=_skill("doll_swarm")), 2),
+            (
+                "cremation",
+                _card(
+                    "Doll Cremation",
+                    S,
+                    targets=None,
+                    attack_power=AttackPower(3),
+                    skills=_skill("doll_cremation"),
+                ),
+                2,
+            ),
+            ("dual", _card("Dual Strike", S, targets=None, skills=_skill("dual_strike")), 2),
+            ("hive", _card("Hive Mind", S, targets=None, skills=_skill("hive_mind")), 2),
+        ],
+    ),
+    "patchouli": (
+        CharacterDraft(
+            name="Patchouli",
+            shot_type="magic_missile",
+            race="magician",
+            profession="librarian",
+            element="water",
+            bonus_points={"int": 10, "ins": 10},
+            skill_points={"legends": 10},
+            abilities=["ley_lines"],
+        ),
+        [
+            (
+                "familiar",
+                _card(
+                    "Summon Koakuma",
+                    S,
+                    targets=None,
+                    skills=_skill("summon_familiar", familiar_element="darkness"),
+                ),
+                2,
+            ),
+            ("read", _card("Grimoire Study", S, targets=None, skills=_skill("read_a_book")), 2),
+            ("wave", _card("Water Wave", attack_power=AttackPower(2), element=Element.WATER), 3),
+            (
+                "spring",
+                _card("Spring Wind", aoe=1, attack_power=AttackPower(1), element=Element.WATER),
+                2,
+            ),
+        ],
+    ),
 }
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from westernroses.battle import damage, reactions, spell_power, status
+from westernroses.battle import damage, reactions, spell_power, status, summons
 from westernroses.battle.arena import Square, manhattan
 from westernroses.battle.context import Ctx
 from westernroses.battle.errors import IllegalAction
@@ -61,18 +61,14 @@ MAGIC_SPIRIT: Final = 2
 LETHAL_DICE: Final = {"lethal_6d": 6, "lethal_7d": 7}
 LETHAL_STEP: Final = 10
 
-#: Skills whose cards the engine cannot resolve yet (dolls, familiars): listed, not castable.
-UNSUPPORTED: Final = frozenset(
-    {
-        "summon_familiar",
-        "doll_swarm",
-        "doll_cremation",
-        "dual_strike",
-        "hive_mind",
-        "doll_buff",
-        "dollmageddon",
-    }
+#: Doll skills resolved by ``_dolls`` (their targets are the caster's dolls or squares).
+DOLL_SKILLS: Final = frozenset(
+    {"doll_swarm", "doll_cremation", "dual_strike", "hive_mind", "doll_buff", "dollmageddon"}
 )
+#: Doll Cremation: "It deals damage to all characters within two spaces of itself";
+#: Buff: "+9 to their power and intelligence ... for the next three turns".
+CREMATION_RADIUS: Final = 2
+DOLL_BUFF: Final = (9, 3)
 SELF_SKILLS: Final = frozenset(
     {
         "read_a_book",
@@ -128,11 +124,19 @@ def caster_info(c: Combatant, card: SpellcardDraft) -> CasterInfo:
 
 
 def cost(ctx: Ctx, c: Combatant, card: SpellcardDraft) -> int | None:
-    """Spell power to activate (None: the card cannot be priced, so cannot be used)."""
+    """Spell power to activate (None: the card cannot be priced, so cannot be used). Dual
+    Strike is priced by the dolls active now ("10 per active doll, minimum of 20")."""
     try:
-        return price(card, caster_info(c, card), ctx.rules).total
+        dolls = len(summons.active(ctx, c))
+        return price(card, caster_info(c, card), ctx.rules, active_dolls=dolls).total
     except (PricingError, ValueError):
         return None
+
+
+def power(ctx: Ctx, c: Combatant) -> int:
+    """What she can spend: her own spell power and her familiar's ("may be used in addition
+    to your own in casting spells")."""
+    return c.spell_power + summons.familiar_power(ctx, c)
 
 
 def is_attack(card: SpellcardDraft) -> bool:
@@ -152,6 +156,17 @@ def targeting(ctx: Ctx, c: Combatant, card: SpellcardDraft) -> Json:
         return {"mode": "move", "count": 1, "range": 2 * speed(c), "aoe": 0}
     if found & ONE_COMBATANT:
         return {"mode": "combatant", "count": 1, "range": reach_stat(c), "aoe": 0}
+    if "summon_familiar" in found:
+        return {"mode": "place", "count": 1, "range": reach_stat(c), "aoe": 0}
+    if "dollmageddon" in found:
+        count = len(summons.inactive(ctx, c))
+        return {"mode": "place", "count": count, "range": reach_stat(c), "aoe": 0}
+    if "doll_cremation" in found:
+        return {"mode": "doll", "count": 1, "range": 0, "aoe": CREMATION_RADIUS}
+    if "hive_mind" in found:
+        return {"mode": "hive", "count": 1, "range": 0, "aoe": 0}
+    if found & {"doll_swarm", "dual_strike", "doll_buff"}:
+        return {"mode": "self", "count": 0, "range": 0, "aoe": 0}
     if found & SELF_SKILLS or card.targets is Targets.SELF:
         return {"mode": "self", "count": 0, "range": 0, "aoe": 0}
     if found & CHARGE_SKILLS:
@@ -167,16 +182,25 @@ def castable(ctx: Ctx, c: Combatant, card_id: str) -> tuple[SpellcardDraft, int]
     card = card_of(c, card_id)
     if is_bomb(card):
         return "a bomb can only be used when she is hit"
-    if slugs(card) & UNSUPPORTED:
-        return "doll and familiar cards are not supported by the battle engine yet"
     needed = cost(ctx, c, card)
     if needed is None:
         return "this card cannot be priced (see the card builder)"
-    if needed > c.spell_power:
-        return f"it costs {needed} spell power and she holds {c.spell_power}"
-    mode = targeting(ctx, c, card)["mode"]
-    if mode == "charge" and _charge(ctx, c) is None:
+    if needed > power(ctx, c):
+        return f"it costs {needed} spell power and she holds {power(ctx, c)}"
+    aim = targeting(ctx, c, card)
+    if aim["mode"] == "charge" and _charge(ctx, c) is None:
         return "her charge is not on the battlefield"
+    found = slugs(card)
+    if found & {"dual_strike", "doll_buff"} and not summons.active(ctx, c):
+        return "she has no active dolls"
+    if "doll_swarm" in found and not (
+        summons.inactive(ctx, c) and summons.free_squares_near(ctx, c.position)
+    ):
+        return "she has no doll to bring out, or no free square next to her"
+    if aim["mode"] in ("doll", "hive", "place") and (
+        not aim["count"] or len(candidate_squares(ctx, c, aim)) < aim["count"]
+    ):
+        return "there is nothing to aim this card at"
     if slugs(card) & GUARDIAN_SKILLS and charge_harmed(ctx, c):
         return "her charge has been harmed: Guardian powers are lost until she is healed"
     return card, needed
@@ -202,10 +226,10 @@ def usable_bombs(ctx: Ctx, c: Combatant) -> list[tuple[str, int]]:
     out = []
     for card_id in sorted(set(c.deck.hand)):
         card = card_of(c, card_id)
-        if not is_bomb(card) or slugs(card) & ({"body_shield"} | UNSUPPORTED):
+        if not is_bomb(card) or "body_shield" in slugs(card):
             continue
         needed = cost(ctx, c, card)
-        if needed is not None and needed <= c.spell_power:
+        if needed is not None and needed <= power(ctx, c):
             out.append((card_id, needed))
     return out
 
@@ -217,7 +241,7 @@ def usable_shields(ctx: Ctx, g: Combatant) -> list[str]:
         needed = cost(ctx, g, card)
         if charge_harmed(ctx, g):
             return []
-        if "body_shield" in slugs(card) and needed is not None and needed <= g.spell_power:
+        if "body_shield" in slugs(card) and needed is not None and needed <= power(ctx, g):
             out.append(card_id)
     return out
 
@@ -225,11 +249,15 @@ def usable_shields(ctx: Ctx, g: Combatant) -> list[str]:
 def pay_and_discard(ctx: Ctx, c: Combatant, card_id: str) -> SpellcardDraft:
     card = card_of(c, card_id)
     needed = cost(ctx, c, card)
-    if needed is None or needed > c.spell_power:
+    if needed is None or needed > power(ctx, c):
         raise IllegalAction(f"{c.name} cannot pay for {card.name}")
     c.deck = discard(c.deck, card_id)
     ctx.emit("card_used", combatant=c.id, card=card_id, name=card.name, cost=needed)
-    spell_power.change(ctx, c, -needed, f"cast {card.name}")
+    own = min(needed, c.spell_power)
+    spell_power.change(ctx, c, -own, f"cast {card.name}")
+    familiar = summons.familiar_of(ctx, c)
+    if needed > own and familiar is not None:
+        spell_power.change(ctx, familiar, own - needed, f"{c.name} cast {card.name}")
     return card
 
 
@@ -250,10 +278,29 @@ def candidate_squares(ctx: Ctx, c: Combatant, aim: Json) -> list[Square]:
             for o in ctx.state.combatants.values()
             if o.id != c.id and o.alive and o.position is not None and o.position in set(near)
         )
-    if aim["mode"] == "move":
+    if aim["mode"] in ("move", "place"):
         taken = {o.position for o in ctx.state.combatants.values() if o.conscious}
         return [s for s in near if s not in taken]
+    if aim["mode"] == "doll":
+        return sorted(d.position for d in summons.active(ctx, c) if d.position is not None)
+    if aim["mode"] == "hive":
+        return _hive_targets(ctx, c)
     return []
+
+
+def _hive_targets(ctx: Ctx, c: Combatant) -> list[Square]:
+    """Hive Mind: "Choose a target within range of one of your dolls"."""
+    dolls = summons.active(ctx, c)
+    found = set()
+    for o in ctx.state.combatants.values():
+        if o.position is None or not o.alive or o.owner == c.id or o.id == c.id:
+            continue
+        if any(
+            d.position is not None and manhattan(d.position, o.position) <= reach_stat(d)
+            for d in dolls
+        ):
+            found.add(o.position)
+    return sorted(found)
 
 
 def check_targets(ctx: Ctx, c: Combatant, aim: Json, given: list[Square]) -> None:
@@ -377,6 +424,16 @@ def _resolve(
         return
     if "divine_fire" in found:
         _divine_fire(ctx, c, card, card_id, given)
+        return
+    if found & DOLL_SKILLS:
+        _dolls(ctx, c, card, card_id, given)
+        return
+    if "summon_familiar" in found:
+        element = next(
+            (ch.param("familiar_element") for ch in card.skills if ch.slug == "summon_familiar"),
+            None,
+        )
+        summons.summon_familiar(ctx, c, given[0], element if isinstance(element, str) else None)
         return
     if is_attack(card) or "die" in found:
         _attack_card(ctx, c, card, card_id, given, aim["aoe"])
@@ -533,6 +590,61 @@ def _damage_trigger(
             )
         )
     reactions.enqueue(ctx, hits)
+
+
+def _dolls(ctx: Ctx, c: Combatant, card: SpellcardDraft, card_id: str, given: list[Square]) -> None:
+    """Doll Skills (Doll Master)."""
+    from westernroses.battle import attacks
+
+    found = slugs(card)
+    if "doll_swarm" in found:
+        # "summons four dolls on the four spaces adjacent to her ... each doll immediately
+        # gets a free action"; as many as she has and as there is room.
+        spots = summons.free_squares_near(ctx, c.position)
+        for doll, spot in zip(summons.inactive(ctx, c)[: summons.SWARM], spots, strict=False):
+            summons.activate(ctx, c, doll, spot, actions=1)
+    elif "dual_strike" in found:
+        summons.command(ctx, c, 2)  # "Each doll under your control immediately takes two"
+    elif "doll_buff" in found:
+        bonus, turns = DOLL_BUFF
+        for doll in summons.active(ctx, c):
+            for key in ("pwr", "int"):
+                _stat_buff(
+                    ctx, c, doll, key, bonus, card.name, Timer("end", c.id, turns + _own(ctx, c))
+                )
+    elif "dollmageddon" in found:
+        # "All inactive dolls immediately become active ... take two actions then become
+        # inactive again" (at the end of her turn); "stats equal to their controller's".
+        for doll, spot in zip(summons.inactive(ctx, c), given, strict=False):
+            doll.turn_used["dollmageddon"] = 1
+            doll.profile = summons.doll_profile(c.profile, 1, full=True)
+            summons.activate(ctx, c, doll, spot, actions=2)
+    elif "doll_cremation" in found:
+        doll = next(d for d in summons.active(ctx, c) if d.position == given[0])
+        spec = damage_spec(ctx, c, card)
+        area = covered(ctx, given, CREMATION_RADIUS)
+        victims = [o for o in standing_on(ctx, area) if o.id != doll.id]
+        ctx.emit("doll_exploded", master=c.id, doll=doll.id)
+        doll.life = "dead"
+        summons.deactivate(ctx, c, doll, "exploded")
+        _damage_trigger(ctx, c, spec, card.name, card_id, victims, "spellcard")
+    elif "hive_mind" in found:
+        target = next(
+            o for o in ctx.state.combatants.values() if o.alive and o.position == given[0]
+        )
+        for doll in summons.active(ctx, c):
+            if (
+                doll.position is not None
+                and target.position is not None
+                and manhattan(doll.position, target.position) <= reach_stat(doll)
+            ):
+                attacks.basic_attack(ctx, doll, doll.profile.attacks[0], target)
+        for doll in summons.inactive(ctx, c):
+            # "inactive dolls have stats equal to half their controller's" (for this attack)
+            kept = doll.profile
+            doll.profile = summons.doll_profile(c.profile, summons.SWARM + 1)
+            attacks.basic_attack(ctx, doll, doll.profile.attacks[0], target)
+            doll.profile = kept
 
 
 def _divine_fire(

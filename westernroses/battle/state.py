@@ -133,6 +133,7 @@ class Profile:
     attacks: tuple[AttackProfile, ...] = ()
     charge: str | None = None
     level: int = 1
+    dolls: int = 0
 
     def has(self, trait: str) -> bool:
         return trait in self.traits
@@ -172,6 +173,7 @@ class Profile:
             "attacks": [a.to_dict() for a in self.attacks],
             "charge": self.charge,
             "level": self.level,
+            "dolls": self.dolls,
         }
 
     @classmethod

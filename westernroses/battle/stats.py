@@ -59,8 +59,9 @@ def hp_max(c: Combatant) -> int:
 
 
 def options(c: Combatant, rules: HouseRules) -> int:
-    """RULINGS 8: +1 per ``option_spell_power_step`` spell power held, at most the maximum."""
-    if c.spell_power <= 0:
+    """RULINGS 8: +1 per ``option_spell_power_step`` spell power held, at most the maximum.
+    A familiar "does not become more powerful by gaining spellpower"."""
+    if c.spell_power <= 0 or c.kind == "familiar":
         return 0
     return min(c.spell_power // rules.option_spell_power_step, rules.option_max_bonus)
 

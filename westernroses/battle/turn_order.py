@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from westernroses.battle import damage, spell_power, spellcasting, status
+from westernroses.battle import damage, spell_power, spellcasting, status, summons
 from westernroses.battle.context import Ctx
 from westernroses.battle.end import check_end
 from westernroses.battle.state import Combatant
@@ -50,7 +50,11 @@ def _rank(ctx: Ctx, group: list[Combatant]) -> list[str]:
 
 
 def initiative(ctx: Ctx) -> list[str]:
-    fighters = [c for c in ctx.state.combatants.values() if c.position is not None and c.alive]
+    fighters = [
+        c
+        for c in ctx.state.combatants.values()
+        if c.position is not None and c.alive and c.kind != "doll"  # dolls act on her actions
+    ]
     by_speed: dict[int, list[Combatant]] = {}
     for c in fighters:
         by_speed.setdefault(speed(c), []).append(c)
@@ -142,6 +146,8 @@ def end_turn(ctx: Ctx) -> None:
     c = ctx.c(cid)
     c.actions_left = 0
     ctx.emit("turn_ended", combatant=cid, round=state.round, at=ctx.at)
+    if c.profile.dolls:
+        summons.end_of_turn(ctx, c)
     status.tick(ctx, cid, "end")
     spell_power.turn_ended(ctx, cid)
     if cid not in state.done:
