@@ -1,0 +1,183 @@
+"""Handouts: text (and optionally a file) the GMs share with every member or with some.
+
+A player sees a handout shared with everyone or with them, and nothing else: for anyone else
+a handout they may not see does not exist (404), in pages, the API, the file download and the
+timeline alike, because every read goes through :func:`handouts_visible_to`. GMs see all.
+
+Files are served only by the permission-checked download view, as attachments with
+``nosniff``, under an unguessable stored name; the types are a short allow-list (documents
+and pictures, no HTML or SVG, which a browser would run).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Final
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.db.models import Q, QuerySet
+from django.http import Http404
+
+from .members import campaign_touch
+from .models import Campaign, Handout, Membership
+
+if TYPE_CHECKING:
+    from django.core.files.uploadedfile import UploadedFile
+
+    from accounts.models import User
+
+    from .permissions import CampaignAccess
+
+HANDOUT_MAX_BYTES: Final = 5 * 1024 * 1024
+HANDOUT_EXTENSIONS: Final = ("pdf", "txt", "md", "png", "jpg", "jpeg", "gif", "webp")
+
+
+def _check_manager(campaign_id: int, by: CampaignAccess) -> None:
+    if not by.can_manage or by.campaign_id != campaign_id:
+        raise PermissionDenied("Only the campaign's game masters share handouts.")
+
+
+def _check_file(file: UploadedFile) -> None:
+    name = file.name or ""
+    extension = name.rsplit(".", 1)[-1].lower() if "." in name else ""
+    if extension not in HANDOUT_EXTENSIONS:
+        raise ValidationError(
+            {"file": [f"Share one of these kinds of file: {', '.join(HANDOUT_EXTENSIONS)}."]}
+        )
+    if file.size is not None and file.size > HANDOUT_MAX_BYTES:
+        raise ValidationError({"file": ["A handout file may be at most 5 MB."]})
+
+
+def _recipients(campaign_id: int, user_ids: Iterable[int]) -> list[int]:
+    wanted = sorted(set(user_ids))
+    members = set(
+        Membership.objects.filter(campaign_id=campaign_id, user_id__in=wanted).values_list(
+            "user_id", flat=True
+        )
+    )
+    strangers = [u for u in wanted if u not in members]
+    if strangers:
+        raise ValidationError({"recipients": ["Share only with members of this campaign."]})
+    return wanted
+
+
+@transaction.atomic
+def handout_create(
+    *,
+    campaign: Campaign,
+    by: CampaignAccess,
+    author: User,
+    title: str,
+    body: str = "",
+    file: UploadedFile | None = None,
+    shared_with_all: bool = True,
+    recipient_ids: Iterable[int] = (),
+) -> Handout:
+    """Share a handout (GMs only): with everyone, or only with ``recipient_ids`` (members)."""
+    _check_manager(campaign.pk, by)
+    errors: dict[str, list[str]] = {}
+    if not title.strip():
+        errors["title"] = ["Give the handout a title."]
+    recipients = list(recipient_ids)
+    if not shared_with_all and not recipients:
+        errors["recipients"] = ["Choose who sees it, or share it with everyone."]
+    if errors:
+        raise ValidationError(errors)
+    if file is not None:
+        _check_file(file)
+    chosen = [] if shared_with_all else _recipients(campaign.pk, recipients)
+    handout = Handout(
+        campaign=campaign,
+        author=author,
+        title=title.strip(),
+        body=body,
+        shared_with_all=shared_with_all,
+    )
+    if file is not None:
+        handout.file_name = (file.name or "handout")[-200:]
+        handout.file.save(file.name or "handout", file, save=False)
+    handout.save()
+    if chosen:
+        handout.recipients.set(chosen)
+    campaign_touch(campaign.pk)
+    return handout
+
+
+@transaction.atomic
+def handout_update(
+    *,
+    handout: Handout,
+    by: CampaignAccess,
+    title: str | None = None,
+    body: str | None = None,
+    shared_with_all: bool | None = None,
+    recipient_ids: Iterable[int] | None = None,
+) -> Handout:
+    """Change the text or who sees it (GMs only); ``None`` leaves a part as it is."""
+    _check_manager(handout.campaign_id, by)
+    if title is not None:
+        if not title.strip():
+            raise ValidationError({"title": ["Give the handout a title."]})
+        handout.title = title.strip()
+    if body is not None:
+        handout.body = body
+    if shared_with_all is not None:
+        handout.shared_with_all = shared_with_all
+    chosen = None if recipient_ids is None else _recipients(handout.campaign_id, recipient_ids)
+    if not handout.shared_with_all:
+        current = (
+            chosen if chosen is not None else list(handout.recipients.values_list("pk", flat=True))
+        )
+        if not current:
+            raise ValidationError(
+                {"recipients": ["Choose who sees it, or share it with everyone."]}
+            )
+    handout.save()
+    if chosen is not None:
+        handout.recipients.set(chosen)
+    campaign_touch(handout.campaign_id)
+    return handout
+
+
+@transaction.atomic
+def handout_delete(*, handout: Handout, by: CampaignAccess) -> None:
+    _check_manager(handout.campaign_id, by)
+    name, storage = handout.file.name, handout.file.storage
+    campaign_id = handout.campaign_id
+    handout.delete()
+    if name:
+        transaction.on_commit(lambda: storage.delete(name))
+    campaign_touch(campaign_id)
+
+
+# --------------------------------------------------------------------------- reads
+
+
+def visible_filter(access: CampaignAccess) -> Q:
+    """Handouts ``access`` may see, as a filter: all for GMs; shared or addressed for others."""
+    if access.is_gm:
+        return Q()
+    if not access.is_member:
+        return Q(pk__in=[])
+    return Q(shared_with_all=True) | Q(recipients__id=access.user_id)
+
+
+def handouts_visible_to(access: CampaignAccess) -> QuerySet[Handout]:
+    """The handouts this member may see, newest first, with their recipients (two queries)."""
+    return (
+        Handout.objects.filter(campaign_id=access.campaign_id)
+        .filter(visible_filter(access))
+        .distinct()
+        .select_related("author")
+        .prefetch_related("recipients")
+        .order_by("-created_at", "-pk")
+    )
+
+
+def handout_for(access: CampaignAccess, pk: int | str) -> Handout:
+    """One handout this member may see, else 404 (it does not exist for them)."""
+    try:
+        return handouts_visible_to(access).get(pk=int(pk))
+    except (Handout.DoesNotExist, ValueError, TypeError):
+        raise Http404("No such handout.") from None
