@@ -1,0 +1,126 @@
+// GM dashboard: live panels and quick actions without reloading.
+// Every two seconds the page asks the live URL with the last ETag; an unchanged dashboard
+// answers 304 (one cheap query on the server), a changed one sends each panel as HTML and the
+// campaign's characters, which refill the quick-action selects (keeping what is selected).
+// Quick-action forms post with fetch and show the answer; without JavaScript they are plain
+// forms that post and come back to this page.
+(function () {
+  "use strict";
+  const root = document.getElementById("dashboard");
+  if (!root) return;
+  const liveUrl = root.dataset.liveUrl;
+  const every = parseInt(root.dataset.pollMs || "2000", 10);
+  const status = document.getElementById("live-status");
+  const result = document.getElementById("quick-result");
+  let version = root.dataset.version || "";
+  let timer = null;
+  let busy = false;
+
+  function syncSelects(characters) {
+    document.querySelectorAll("select[data-characters]").forEach((select) => {
+      const wanted = select.dataset.characters === "npc"
+        ? characters.filter((c) => c.is_npc) : characters;
+      const chosen = new Set(Array.from(select.selectedOptions).map((o) => o.value));
+      const blank = select.dataset.blank;
+      const same = select.options.length === wanted.length + (blank ? 1 : 0) &&
+        wanted.every((c, i) => {
+          const o = select.options[i + (blank ? 1 : 0)];
+          return o.value === String(c.id) && o.textContent === c.name;
+        });
+      if (same) return;
+      select.innerHTML = "";
+      if (blank) select.append(new Option(blank, ""));
+      wanted.forEach((c) => {
+        const o = new Option(c.name, String(c.id));
+        o.selected = chosen.has(String(c.id));
+        select.append(o);
+      });
+    });
+  }
+
+  function apply(data) {
+    version = data.version;
+    root.dataset.version = version;
+    Object.entries(data.panels).forEach(([key, html]) => {
+      const target = root.querySelector(`[data-live="${key}"]`);
+      if (target && target.innerHTML !== html) target.innerHTML = html;
+    });
+    syncSelects(data.characters || []);
+  }
+
+  async function poll() {
+    if (busy) return;
+    busy = true;
+    try {
+      const response = await fetch(liveUrl, {
+        headers: { "If-None-Match": version, Accept: "application/json" },
+        cache: "no-store",
+        credentials: "same-origin",
+      });
+      if (response.status === 200) {
+        apply(await response.json());
+        status.textContent = "Up to date.";
+      } else if (response.status === 304) {
+        status.textContent = "Up to date.";
+      } else {
+        status.textContent = `Could not refresh (${response.status}); retrying.`;
+      }
+    } catch (err) {
+      status.textContent = "Offline; retrying.";
+    } finally {
+      busy = false;
+    }
+  }
+
+  function schedule() {
+    clearInterval(timer);
+    timer = setInterval(() => { if (!document.hidden) poll(); }, every);
+  }
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) poll(); });
+
+  // ---------------------------------------------------------------- quick actions
+  function showErrors(form, errors) {
+    const list = form.querySelector(".form-errors");
+    form.querySelectorAll(".field.has-error").forEach((f) => f.classList.remove("has-error"));
+    list.innerHTML = "";
+    list.hidden = true;
+    Object.entries(errors || {}).forEach(([field, messages]) => {
+      const slot = form.querySelector(`.field[data-field="${field}"]`);
+      if (slot) slot.classList.add("has-error");
+      messages.forEach((m) => {
+        const li = document.createElement("li");
+        li.textContent = field === "non_field_errors" ? m : `${field}: ${m}`;
+        list.append(li);
+      });
+      list.hidden = false;
+    });
+  }
+
+  document.querySelectorAll("form[data-quick]").forEach((form) => {
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const button = form.querySelector("button[type=submit]");
+      button.disabled = true;
+      try {
+        const response = await fetch(form.action, {
+          method: "POST",
+          body: new FormData(form),
+          headers: { Accept: "application/json" },
+          credentials: "same-origin",
+        });
+        const data = await response.json();
+        showErrors(form, data.ok ? {} : data.errors || { non_field_errors: [data.detail] });
+        result.textContent = data.detail || "";
+        result.className = "quick-result " + (data.ok ? "ok" : "bad");
+        if (data.ok) await poll();
+      } catch (err) {
+        result.textContent = "The action could not be sent; nothing was changed.";
+        result.className = "quick-result bad";
+      } finally {
+        button.disabled = false;
+      }
+    });
+  });
+
+  schedule();
+})();
