@@ -42,5 +42,8 @@ urlpatterns = [
         spellcards_api.DeckValidateView.as_view(),
         name="api-deck-validate",
     ),
+    # Campaign play (invitations, members, sessions, notes, handouts, awards, timeline,
+    # dashboard): before the router, so those paths are never read as router actions.
+    path("", include("campaign.rest.urls")),
     path("", include(router.urls)),
 ]

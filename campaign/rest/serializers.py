@@ -1,0 +1,360 @@
+"""API shapes for campaign play. Input serializers only parse; the services decide."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from rest_framework import serializers
+
+from westernroses.catalog import get_catalog
+
+from ..invitations import DEFAULT_EXPIRY_DAYS, MAX_EXPIRY_DAYS, invitation_path
+from ..models import (
+    Attendance,
+    AttendanceStatus,
+    Award,
+    GameSession,
+    GMNote,
+    Handout,
+    Invitation,
+    LevelUp,
+    Role,
+)
+
+# --------------------------------------------------------------------------- invitations
+
+
+class InvitationSerializer(serializers.ModelSerializer):
+    url = serializers.SerializerMethodField(help_text="The link to share (absolute).")
+    state = serializers.SerializerMethodField(help_text="active, revoked, expired or used")
+    invited_user = serializers.SlugRelatedField(slug_field="username", read_only=True)
+
+    class Meta:
+        model = Invitation
+        fields = (
+            "id",
+            "role",
+            "token",
+            "url",
+            "state",
+            "note",
+            "invited_user",
+            "expires_at",
+            "max_uses",
+            "uses",
+            "revoked_at",
+            "created_at",
+        )
+        read_only_fields = fields
+
+    def get_url(self, obj: Invitation) -> str:
+        request = self.context.get("request")
+        path = invitation_path(obj)
+        return request.build_absolute_uri(path) if request is not None else path
+
+    def get_state(self, obj: Invitation) -> str:
+        return obj.state()
+
+
+class InvitationInputSerializer(serializers.Serializer):
+    role = serializers.ChoiceField(choices=Role.choices, default=Role.PLAYER)
+    expires_in_days = serializers.IntegerField(
+        min_value=1, max_value=MAX_EXPIRY_DAYS, default=DEFAULT_EXPIRY_DAYS
+    )
+    max_uses = serializers.IntegerField(min_value=1, required=False, allow_null=True)
+    username = serializers.CharField(
+        max_length=150,
+        required=False,
+        allow_blank=True,
+        help_text="Invite this existing user: they are notified, and only they may use it.",
+    )
+    note = serializers.CharField(max_length=120, required=False, allow_blank=True, default="")
+
+    def validate_username(self, value: str) -> Any:
+        if not value:
+            return None
+        try:
+            return get_user_model().objects.get(username=value)
+        except get_user_model().DoesNotExist:
+            raise serializers.ValidationError(f"No user called “{value}”.") from None
+
+
+class InvitationPreviewSerializer(serializers.Serializer):
+    """What an invitation link shows before joining."""
+
+    campaign = serializers.DictField(help_text="id and name")
+    role = serializers.CharField()
+    state = serializers.CharField()
+    invited_by = serializers.CharField()
+    expires_at = serializers.DateTimeField()
+
+
+class JoinedSerializer(serializers.Serializer):
+    campaign = serializers.IntegerField()
+    role = serializers.CharField()
+    already_member = serializers.BooleanField()
+
+
+# --------------------------------------------------------------------------- members
+
+
+class MemberRoleSerializer(serializers.Serializer):
+    role = serializers.ChoiceField(choices=Role.choices)
+
+
+# --------------------------------------------------------------------------- sessions
+
+
+class AttendanceSerializer(serializers.ModelSerializer):
+    username = serializers.CharField(source="user.username", read_only=True)
+
+    class Meta:
+        model = Attendance
+        fields = ("user", "username", "status")
+        read_only_fields = fields
+
+
+class GameSessionSerializer(serializers.ModelSerializer):
+    attendance = AttendanceSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = GameSession
+        fields = (
+            "id",
+            "title",
+            "starts_at",
+            "agenda",
+            "summary",
+            "attendance",
+            "created_at",
+            "updated_at",
+        )
+        read_only_fields = fields
+
+
+class GameSessionInputSerializer(serializers.Serializer):
+    title = serializers.CharField(max_length=120)
+    starts_at = serializers.DateTimeField()
+    agenda = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class GameSessionUpdateSerializer(serializers.Serializer):
+    title = serializers.CharField(max_length=120, required=False)
+    starts_at = serializers.DateTimeField(required=False)
+    agenda = serializers.CharField(required=False, allow_blank=True)
+    summary = serializers.CharField(required=False, allow_blank=True)
+
+
+class AttendanceLineSerializer(serializers.Serializer):
+    user = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=AttendanceStatus.choices, allow_null=True)
+
+
+class AttendanceInputSerializer(serializers.Serializer):
+    attendance = AttendanceLineSerializer(many=True)
+
+
+# --------------------------------------------------------------------------- notes, handouts
+
+
+class GMNoteSerializer(serializers.ModelSerializer):
+    author = serializers.CharField(source="author.username", read_only=True)
+
+    class Meta:
+        model = GMNote
+        fields = ("id", "title", "body", "session", "author", "created_at", "updated_at")
+        read_only_fields = fields
+
+
+class GMNoteInputSerializer(serializers.Serializer):
+    title = serializers.CharField(max_length=120)
+    body = serializers.CharField(required=False, allow_blank=True, default="")
+    session = serializers.IntegerField(required=False, allow_null=True)
+
+
+class GMNoteUpdateSerializer(serializers.Serializer):
+    title = serializers.CharField(max_length=120, required=False)
+    body = serializers.CharField(required=False, allow_blank=True)
+    session = serializers.IntegerField(required=False, allow_null=True)
+
+
+class HandoutSerializer(serializers.ModelSerializer):
+    author = serializers.CharField(source="author.username", read_only=True)
+    file_url = serializers.SerializerMethodField(help_text="Download link, if it has a file.")
+    recipients = serializers.SerializerMethodField(
+        help_text="Who it is shared with (GMs only; empty for others)."
+    )
+
+    class Meta:
+        model = Handout
+        fields = (
+            "id",
+            "title",
+            "body",
+            "author",
+            "file_name",
+            "file_url",
+            "shared_with_all",
+            "recipients",
+            "created_at",
+            "updated_at",
+        )
+        read_only_fields = fields
+
+    def get_file_url(self, obj: Handout) -> str | None:
+        if not obj.file:
+            return None
+        from django.urls import reverse
+
+        return reverse("campaign:handout_file", args=[obj.campaign_id, obj.pk])
+
+    def get_recipients(self, obj: Handout) -> list[int]:
+        # A player must not learn who else got a private handout.
+        if not self.context.get("is_gm"):
+            return []
+        return sorted(u.pk for u in obj.recipients.all())
+
+
+class HandoutInputSerializer(serializers.Serializer):
+    title = serializers.CharField(max_length=120)
+    body = serializers.CharField(required=False, allow_blank=True, default="")
+    file = serializers.FileField(required=False, allow_null=True)
+    shared_with_all = serializers.BooleanField(required=False, default=True)
+    recipients = serializers.ListField(
+        child=serializers.IntegerField(), required=False, default=list
+    )
+
+
+class HandoutUpdateSerializer(serializers.Serializer):
+    title = serializers.CharField(max_length=120, required=False)
+    body = serializers.CharField(required=False, allow_blank=True)
+    shared_with_all = serializers.BooleanField(required=False)
+    recipients = serializers.ListField(child=serializers.IntegerField(), required=False)
+
+
+# --------------------------------------------------------------------------- awards, levels
+
+
+class AwardSerializer(serializers.ModelSerializer):
+    awarded_by = serializers.CharField(source="awarded_by.username", read_only=True)
+    characters = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Award
+        fields = (
+            "id",
+            "yen",
+            "items",
+            "reason",
+            "session",
+            "characters",
+            "awarded_by",
+            "created_at",
+        )
+        read_only_fields = fields
+
+    def get_characters(self, obj: Award) -> list[dict[str, Any]]:
+        return [{"id": r.character_id, "name": r.character_name} for r in obj.recipients.all()]
+
+
+class AwardInputSerializer(serializers.Serializer):
+    characters = serializers.ListField(child=serializers.IntegerField(), allow_empty=False)
+    yen = serializers.IntegerField(min_value=0, required=False, default=0)
+    items = serializers.DictField(
+        child=serializers.IntegerField(),
+        required=False,
+        default=dict,
+        help_text="Catalog item slug → quantity, per character.",
+    )
+    reason = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+    session = serializers.IntegerField(required=False, allow_null=True)
+
+
+class LevelUpSerializer(serializers.ModelSerializer):
+    raised_by = serializers.CharField(source="raised_by.username", read_only=True)
+
+    class Meta:
+        model = LevelUp
+        fields = (
+            "id",
+            "character",
+            "character_name",
+            "from_level",
+            "to_level",
+            "raised_by",
+            "created_at",
+        )
+        read_only_fields = fields
+
+
+class LevelUpInputSerializer(serializers.Serializer):
+    character = serializers.IntegerField()
+    levels = serializers.IntegerField(min_value=1, max_value=10, default=1)
+
+
+class HealInputSerializer(serializers.Serializer):
+    character = serializers.IntegerField()
+    amount = serializers.IntegerField(
+        min_value=1, required=False, allow_null=True, help_text="Empty: heal fully."
+    )
+
+
+class StatusInputSerializer(serializers.Serializer):
+    character = serializers.IntegerField()
+    status = serializers.CharField(
+        max_length=40,
+        help_text="A status effect's slug: "
+        + ", ".join(sorted(get_catalog().status_effects))
+        + ".",
+    )
+    action = serializers.ChoiceField(choices=["apply", "clear"], default="apply")
+
+
+class PartyRowSerializer(serializers.Serializer):
+    """One character at a glance (the dashboard's party row)."""
+
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    owner = serializers.CharField()
+    is_npc = serializers.BooleanField()
+    level = serializers.IntegerField()
+    yen = serializers.IntegerField()
+    hp = serializers.DictField(allow_null=True)
+    spell_power = serializers.DictField()
+    status_effects = serializers.ListField(child=serializers.DictField())
+    drunkenness = serializers.DictField()
+    items = serializers.ListField(child=serializers.DictField())
+    can_act = serializers.BooleanField()
+    complete = serializers.BooleanField()
+
+
+# --------------------------------------------------------------------------- timeline, dashboard
+
+
+class TimelineEntrySerializer(serializers.Serializer):
+    kind = serializers.CharField()
+    at = serializers.DateTimeField()
+    title = serializers.CharField()
+    body = serializers.CharField()
+    url = serializers.CharField()
+    actor = serializers.CharField()
+    ref = serializers.CharField()
+    data = serializers.DictField()
+
+
+class TimelinePageSerializer(serializers.Serializer):
+    page = serializers.IntegerField()
+    per_page = serializers.IntegerField()
+    has_next = serializers.BooleanField()
+    results = TimelineEntrySerializer(many=True)
+
+
+class DashboardSerializer(serializers.Serializer):
+    version = serializers.CharField(help_text="Also the ETag: send it as If-None-Match.")
+    party = PartyRowSerializer(many=True)
+    rolls = serializers.ListField(child=serializers.DictField())
+    invitations = serializers.ListField(child=serializers.DictField())
+    upcoming_session = serializers.DictField(allow_null=True)
+    notes = serializers.ListField(child=serializers.DictField())
+    slots = serializers.DictField(help_text="active_battles, tavern_tables: registered panels")
