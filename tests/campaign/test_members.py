@@ -15,7 +15,11 @@ pytestmark = pytest.mark.django_db
 
 
 def role_of(campaign, user):
-    return Membership.objects.filter(campaign=campaign, user=user).values_list("role", flat=True).first()
+    return (
+        Membership.objects.filter(campaign=campaign, user=user)
+        .values_list("role", flat=True)
+        .first()
+    )
 
 
 def test_gm_promotes_a_player_and_demotes_a_co_gm(campaign, gm, player, co_gm, gm_access):
@@ -98,13 +102,17 @@ def test_last_gm_leaving_by_page_shows_the_reason(campaign, gm, client_for):
 
 def test_gm_promotes_and_removes_on_the_page(campaign, gm, player, other_player, client_for):
     client = client_for(gm)
-    assert client.post(
-        f"/campaigns/{campaign.pk}/members/{player.pk}/role/", {"role": "gm"}
-    ).status_code == 302
+    assert (
+        client.post(
+            f"/campaigns/{campaign.pk}/members/{player.pk}/role/", {"role": "gm"}
+        ).status_code
+        == 302
+    )
     assert role_of(campaign, player) == Role.GM
-    assert client.post(
-        f"/campaigns/{campaign.pk}/members/{other_player.pk}/remove/"
-    ).status_code == 302
+    assert (
+        client.post(f"/campaigns/{campaign.pk}/members/{other_player.pk}/remove/").status_code
+        == 302
+    )
     assert role_of(campaign, other_player) is None
 
 
@@ -118,9 +126,12 @@ def test_api_members(campaign, gm, player, other_player, api_for):
     assert bad.status_code == 400
     assert "role" in bad.json()["errors"]
     # demote the creator while the new GM remains, then the new GM cannot go
-    assert api.patch(
-        f"/api/campaigns/{campaign.pk}/members/{gm.pk}/", {"role": "player"}, format="json"
-    ).status_code == 200
+    assert (
+        api.patch(
+            f"/api/campaigns/{campaign.pk}/members/{gm.pk}/", {"role": "player"}, format="json"
+        ).status_code
+        == 200
+    )
     last = api_for(player).patch(url, {"role": "player"}, format="json")
     assert last.status_code == 400
     assert "at least one game master" in last.json()["errors"]["role"][0]

@@ -1,0 +1,244 @@
+"""GM notes are private to the GMs everywhere (pages, API, timeline, dashboard payloads);
+handouts reach everyone or only the chosen members, files included."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from campaign import handouts, notes
+from campaign.models import GMNote, Handout
+from campaign.permissions import access_for
+
+pytestmark = pytest.mark.django_db
+
+SECRET = "Remilia is the butler."
+
+
+# --------------------------------------------------------------------------- notes
+
+
+def test_notes_are_for_gms_and_co_gms_only(campaign, gm, co_gm, player, gm_note):
+    assert list(notes.notes_visible_to(access_for(co_gm, campaign))) == [gm_note]
+    with pytest.raises(PermissionDenied):
+        notes.notes_visible_to(access_for(player, campaign))
+    with pytest.raises(PermissionDenied):
+        notes.note_create(
+            campaign=campaign, by=access_for(player, campaign), author=player, title="Mine"
+        )
+
+
+def test_note_pages_and_api_per_role(campaign, gm, player, outsider, gm_note, client_for, api_for):
+    for user, page_status, api_status in ((gm, 200, 200), (player, 403, 403), (outsider, 404, 404)):
+        page = client_for(user).get(f"/campaigns/{campaign.pk}/notes/")
+        assert page.status_code == page_status
+        assert (SECRET in page.content.decode()) is (user == gm)
+        api = api_for(user).get(f"/api/campaigns/{campaign.pk}/notes/")
+        assert api.status_code == api_status
+        assert (SECRET in api.content.decode()) is (user == gm)
+        one = api_for(user).get(f"/api/campaigns/{campaign.pk}/notes/{gm_note.pk}/")
+        assert one.status_code == api_status
+
+
+def test_players_never_see_a_note_anywhere(
+    campaign, gm, player, gm_note, character, handout_all, client_for, api_for
+):
+    """Every page and API answer a player can reach in the campaign, none with the note."""
+    pages = [
+        f"/campaigns/{campaign.pk}/",
+        f"/campaigns/{campaign.pk}/timeline/",
+        f"/campaigns/{campaign.pk}/sessions/",
+        f"/campaigns/{campaign.pk}/handouts/",
+        f"/campaigns/{campaign.pk}/members/",
+        f"/campaigns/{campaign.pk}/dashboard/",
+        f"/campaigns/{campaign.pk}/dashboard/live/",
+        f"/characters/{character.pk}/",
+    ]
+    for url in pages:
+        response = client_for(player).get(url)
+        assert SECRET not in response.content.decode(), url
+        assert "Secret twist" not in response.content.decode(), url
+    apis = [
+        f"/api/campaigns/{campaign.pk}/",
+        f"/api/campaigns/{campaign.pk}/timeline/",
+        f"/api/campaigns/{campaign.pk}/dashboard/",
+        f"/api/campaigns/{campaign.pk}/handouts/",
+        f"/api/campaigns/{campaign.pk}/sessions/",
+        f"/api/campaigns/{campaign.pk}/notes/",
+    ]
+    for url in apis:
+        response = api_for(player).get(url)
+        assert SECRET not in response.content.decode(), url
+    # ... while the GM's dashboard, live refresh and API state do carry it
+    assert SECRET in client_for(gm).get(f"/api/campaigns/{campaign.pk}/dashboard/").content.decode()
+    live = client_for(gm).get(f"/campaigns/{campaign.pk}/dashboard/live/").json()
+    assert "Secret twist" in live["panels"]["notes"]
+
+
+def test_note_api_crud(campaign, gm, game_session, api_for):
+    api = api_for(gm)
+    created = api.post(
+        f"/api/campaigns/{campaign.pk}/notes/",
+        {"title": "Plan", "body": "B", "session": game_session.pk},
+        format="json",
+    )
+    assert created.status_code == 201
+    nid = created.json()["id"]
+    changed = api.patch(
+        f"/api/campaigns/{campaign.pk}/notes/{nid}/", {"session": None, "body": "C"}, format="json"
+    )
+    assert changed.json()["session"] is None
+    assert changed.json()["body"] == "C"
+    bad = api.post(f"/api/campaigns/{campaign.pk}/notes/", {"title": "x", "session": 99999})
+    assert bad.status_code == 400
+    assert "session" in bad.json()["errors"]
+    assert api.delete(f"/api/campaigns/{campaign.pk}/notes/{nid}/").status_code == 204
+    assert not GMNote.objects.exists()
+
+
+def test_note_pages_create_edit_delete(campaign, gm, client_for):
+    client = client_for(gm)
+    assert (
+        client.post(
+            f"/campaigns/{campaign.pk}/notes/", {"title": "Hook", "body": "Frogs"}
+        ).status_code
+        == 302
+    )
+    note = GMNote.objects.get()
+    assert (
+        client.post(
+            f"/campaigns/{campaign.pk}/notes/{note.pk}/edit/", {"title": "Hook 2", "body": ""}
+        ).status_code
+        == 302
+    )
+    note.refresh_from_db()
+    assert note.title == "Hook 2"
+    assert client.post(f"/campaigns/{campaign.pk}/notes/{note.pk}/delete/").status_code == 302
+    assert not GMNote.objects.exists()
+
+
+# --------------------------------------------------------------------------- handouts
+
+
+def test_handout_visibility(campaign, gm, player, other_player, handout_all, handout_private):
+    assert set(handouts.handouts_visible_to(access_for(gm, campaign))) == {
+        handout_all,
+        handout_private,
+    }
+    assert set(handouts.handouts_visible_to(access_for(player, campaign))) == {
+        handout_all,
+        handout_private,
+    }
+    assert list(handouts.handouts_visible_to(access_for(other_player, campaign))) == [handout_all]
+
+
+def test_handout_pages_and_api_per_viewer(
+    campaign, gm, player, other_player, handout_all, handout_private, client_for, api_for
+):
+    url = f"/campaigns/{campaign.pk}/handouts/{handout_private.pk}/"
+    api_url = f"/api/campaigns/{campaign.pk}/handouts/{handout_private.pk}/"
+    assert client_for(player).get(url).status_code == 200
+    assert client_for(other_player).get(url).status_code == 404
+    assert api_for(other_player).get(api_url).status_code == 404
+    listed = api_for(other_player).get(f"/api/campaigns/{campaign.pk}/handouts/").json()
+    assert [h["id"] for h in listed] == [handout_all.pk]
+    mine = api_for(player).get(api_url).json()
+    assert mine["recipients"] == []  # a player does not learn who else got it
+    assert api_for(gm).get(api_url).json()["recipients"] == [player.pk]
+    page = client_for(other_player).get(f"/campaigns/{campaign.pk}/handouts/").content.decode()
+    assert "Letter for one" not in page
+
+
+def test_handouts_only_to_members_and_with_someone_chosen(campaign, gm, outsider):
+    access = access_for(gm, campaign)
+    with pytest.raises(ValidationError) as stranger:
+        handouts.handout_create(
+            campaign=campaign,
+            by=access,
+            author=gm,
+            title="x",
+            shared_with_all=False,
+            recipient_ids=[outsider.pk],
+        )
+    assert "recipients" in stranger.value.message_dict
+    with pytest.raises(ValidationError):
+        handouts.handout_create(
+            campaign=campaign, by=access, author=gm, title="x", shared_with_all=False
+        )
+    assert not Handout.objects.exists()
+
+
+def test_handout_files_are_served_only_to_those_who_may_see_them(
+    campaign, gm, player, other_player, outsider, media, client_for
+):
+    client = client_for(gm)
+    response = client.post(
+        f"/campaigns/{campaign.pk}/handouts/",
+        {
+            "title": "Secret map",
+            "body": "",
+            "recipients": [player.pk],
+            "file": SimpleUploadedFile("map.txt", b"X marks the spot", content_type="text/plain"),
+        },
+    )
+    assert response.status_code == 302, response.content
+    handout = Handout.objects.get()
+    assert handout.file_name == "map.txt"
+    assert "map" not in handout.file.name.rsplit("/", 1)[-1]  # stored under a random name
+    url = f"/campaigns/{campaign.pk}/handouts/{handout.pk}/file/"
+    download = client_for(player).get(url)
+    assert download.status_code == 200
+    assert b"".join(download.streaming_content) == b"X marks the spot"
+    assert download["Content-Disposition"].startswith("attachment")
+    assert download["X-Content-Type-Options"] == "nosniff"
+    assert client_for(other_player).get(url).status_code == 404
+    assert client_for(outsider).get(url).status_code == 404
+    assert client_for(None).get(url).status_code == 302
+
+
+def test_handout_files_of_risky_kinds_are_refused(campaign, gm, media, client_for, api_for):
+    response = client_for(gm).post(
+        f"/campaigns/{campaign.pk}/handouts/",
+        {
+            "title": "Trap",
+            "shared_with_all": "on",
+            "file": SimpleUploadedFile("x.html", b"<script>alert(1)</script>"),
+        },
+    )
+    assert response.status_code == 400
+    assert "file" in response.context["form"].errors
+    api = api_for(gm).post(
+        f"/api/campaigns/{campaign.pk}/handouts/",
+        {"title": "Trap", "file": SimpleUploadedFile("x.svg", b"<svg/>")},
+        format="multipart",
+    )
+    assert api.status_code == 400
+    assert "file" in api.json()["errors"]
+    assert not Handout.objects.exists()
+
+
+def test_handout_api_crud(campaign, gm, player, other_player, api_for):
+    api = api_for(gm)
+    created = api.post(
+        f"/api/campaigns/{campaign.pk}/handouts/",
+        {"title": "Rumour", "body": "Psst", "shared_with_all": False, "recipients": [player.pk]},
+        format="json",
+    )
+    assert created.status_code == 201, created.content
+    hid = created.json()["id"]
+    assert (
+        api_for(other_player).get(f"/api/campaigns/{campaign.pk}/handouts/{hid}/").status_code
+        == 404
+    )
+    api.patch(
+        f"/api/campaigns/{campaign.pk}/handouts/{hid}/", {"shared_with_all": True}, format="json"
+    )
+    assert (
+        api_for(other_player).get(f"/api/campaigns/{campaign.pk}/handouts/{hid}/").status_code
+        == 200
+    )
+    assert (
+        api_for(player).delete(f"/api/campaigns/{campaign.pk}/handouts/{hid}/").status_code == 403
+    )
+    assert api.delete(f"/api/campaigns/{campaign.pk}/handouts/{hid}/").status_code == 204
