@@ -25,6 +25,7 @@ with the choices to fill in (``reach``, ``targets``, ``target_squares``) and pre
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -70,10 +71,16 @@ def context(state: BattleState, player: str = GM, at: str | None = None) -> Ctx:
     return Ctx(
         state,
         RandomSource.from_dict(state.rng),
-        HouseRules.from_dict(state.house_rules),
+        _rules(tuple(sorted(state.house_rules.items()))),
         player,
         at,
     )
+
+
+@functools.lru_cache(maxsize=64)
+def _rules(changed: tuple[tuple[str, int], ...]) -> HouseRules:
+    """House rules are read on every call; a campaign has few distinct sets, so cache them."""
+    return HouseRules.from_dict(dict(changed))
 
 
 def may_control(state: BattleState, player: str, c: Combatant) -> bool:

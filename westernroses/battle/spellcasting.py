@@ -18,6 +18,7 @@ Bombs are cast as reactions (``reactions``); they take no action and target the 
 
 from __future__ import annotations
 
+import functools
 from typing import Final
 
 from westernroses.battle import damage, reactions, spell_power, status, summons
@@ -36,6 +37,7 @@ from westernroses.battle.stats import (
 )
 from westernroses.dice import DiceExpression
 from westernroses.elements import Element
+from westernroses.house_rules import HouseRules
 from westernroses.spellcards.card import CardType, SpellcardDraft, Targets, ToHit
 from westernroses.spellcards.caster import CasterInfo, Profession
 from westernroses.spellcards.cost import PricingError, price
@@ -91,8 +93,22 @@ GUARDIAN_SKILLS: Final = frozenset(
 # --------------------------------------------------------------------------- card facts
 
 
+#: Parsed card designs by the identity of their stored dict. Card dicts are never changed
+#: during a battle and are shared between successive states, so each is parsed once.
+_PARSED: dict[int, tuple[Json, SpellcardDraft]] = {}
+_PARSED_LIMIT: Final = 4096
+
+
 def card_of(c: Combatant, card_id: str) -> SpellcardDraft:
-    return SpellcardDraft.from_dict(c.cards[card_id])
+    data = c.cards[card_id]
+    hit = _PARSED.get(id(data))
+    if hit is not None and hit[0] is data:
+        return hit[1]
+    card = SpellcardDraft.from_dict(data)
+    if len(_PARSED) >= _PARSED_LIMIT:
+        _PARSED.clear()
+    _PARSED[id(data)] = (data, card)
+    return card
 
 
 def slugs(card: SpellcardDraft) -> set[str]:
@@ -126,11 +142,17 @@ def caster_info(c: Combatant, card: SpellcardDraft) -> CasterInfo:
 def cost(ctx: Ctx, c: Combatant, card: SpellcardDraft) -> int | None:
     """Spell power to activate (None: the card cannot be priced, so cannot be used). Dual
     Strike is priced by the dolls active now ("10 per active doll, minimum of 20")."""
+    dolls = len(summons.active(ctx, c)) if "dual_strike" in slugs(card) else None
     try:
-        dolls = len(summons.active(ctx, c))
-        return price(card, caster_info(c, card), ctx.rules, active_dolls=dolls).total
+        return _price(card, caster_info(c, card), ctx.rules, dolls)
     except (PricingError, ValueError):
         return None
+
+
+@functools.lru_cache(maxsize=4096)
+def _price(card: SpellcardDraft, caster: CasterInfo, rules: HouseRules, dolls: int | None) -> int:
+    """``price`` is pure; legal actions ask for the same cards' prices over and over."""
+    return price(card, caster, rules, active_dolls=dolls).total
 
 
 def power(ctx: Ctx, c: Combatant) -> int:
