@@ -210,7 +210,7 @@ def _restricted(ctx: Ctx, c: Combatant) -> str | None:
     """'flee' or 'forced' when a status dictates what she may do this turn."""
     if fleeing_from(ctx, c) is not None:
         return "flee"
-    if forced_target(c) is not None:
+    if forced_target(ctx, c) is not None:
         return "forced"
     return None
 
@@ -286,7 +286,7 @@ def attack_targets(ctx: Ctx, c: Combatant, slug: str) -> list[str]:
     if mode == "flee":
         return []
     if mode == "forced":
-        return [t for t in found if t == forced_target(c)]
+        return [t for t in found if t == forced_target(ctx, c)]
     return found
 
 

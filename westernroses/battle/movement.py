@@ -47,7 +47,7 @@ def _steer(ctx: Ctx, c: Combatant, here: Square, found: dict[Square, int]) -> di
         if best <= manhattan(here, far):
             return {}
         return {sq: cost for sq, cost in found.items() if manhattan(sq, far) == best}
-    target_id = forced_target(c)
+    target_id = forced_target(ctx, c)
     target = ctx.state.combatants.get(target_id) if target_id else None
     if target is not None and target.position is not None:
         goal = target.position

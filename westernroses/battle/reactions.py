@@ -162,10 +162,11 @@ def choices(ctx: Ctx, hit: Json) -> list[Json]:
             ]
             return out
         out = [{**base, "combatant": defender.id, "choice": "take"}]
-        out += [
-            {**base, "combatant": defender.id, "choice": "bomb", "card": card, "cost": cost}
-            for card, cost in _bombs(ctx, defender)
-        ]
+        if hit["attacker"] != defender.id:  # a bomb answers an opponent, not her own card
+            out += [
+                {**base, "combatant": defender.id, "choice": "bomb", "card": card, "cost": cost}
+                for card, cost in _bombs(ctx, defender)
+            ]
         if lucky and lucky["who"] == defender.id and _lucky_ready(defender):
             out.append({**base, "combatant": defender.id, "choice": "lucky"})
         return out

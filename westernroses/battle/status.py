@@ -346,15 +346,20 @@ def _berserk(ctx: Ctx, c: Combatant) -> bool:
     return True
 
 
-def forced_target(c: Combatant) -> str | None:
-    """Whom she must attack this turn: a berserk's nearest character, or the taunter."""
+def forced_target(ctx: Ctx, c: Combatant) -> str | None:
+    """Whom she must attack this turn: a berserk's nearest character, or the taunter (while
+    that one is still alive and on the board)."""
+    chosen = None
     rage = c.effect("berserk")
-    if rage is not None and rage.data.get("target"):
-        return str(rage.data["target"])
     taunt = c.effect("taunted")
-    if taunt is not None and taunt.data.get("by"):
-        return str(taunt.data["by"])
-    return None
+    if rage is not None and rage.data.get("target"):
+        chosen = str(rage.data["target"])
+    elif taunt is not None and taunt.data.get("by"):
+        chosen = str(taunt.data["by"])
+    target = ctx.state.combatants.get(chosen) if chosen else None
+    if target is None or not target.alive or target.position is None:
+        return None
+    return chosen
 
 
 def unconscious_turn(ctx: Ctx, c: Combatant) -> bool:
