@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.engine.battle.helpers import battle, fighter
-from westernroses.battle import BattleState, IllegalAction, apply, dumps, replay
+from westernroses.battle import BattleState, IllegalAction, apply, dumps, replay, view
 from westernroses.battle.bench import apply_random, random_action
 from westernroses.battle.samples import CHARACTERS, demo_battle
 from westernroses.battle.state import Json
@@ -46,6 +46,17 @@ def check_round_trip(state: BattleState) -> None:
     data = json.loads(json.dumps(state.to_dict(history=False)))
     assert BattleState.from_dict(data).to_dict(history=False) == data
     json.dumps(state.log[-1])  # every log entry is JSON
+
+
+def check_views(state: BattleState) -> None:
+    """Every player's view is JSON, holds no seed while the battle runs and no other hand."""
+    for player in {c.controller for c in state.combatants.values()} | {"gm"}:
+        shown = view(state, player, since=max(state.version - 3, 0))
+        text = json.dumps(shown)
+        assert ('"seed"' in text) == (state.phase == "ended" and shown["rng"] is not None)
+        for c in shown["combatants"].values():
+            own = player == "gm" or c["controller"] == player
+            assert (c["hand"] is not None) == own
 
 
 def gm_override(state: BattleState, rng: random.Random) -> Json | None:
@@ -111,6 +122,8 @@ def test_random_battles_keep_every_invariant(seed, heroes, monsters, width, heig
             assert dumps(state) == before_json  # apply never mutates its input
         check_bounds(new)
         check_round_trip(new)
+        if len(actions) % 7 == 0:
+            check_views(new)
         if not action["type"].startswith("gm_"):
             after = cards(new)
             for cid, held in before_cards.items():
