@@ -289,3 +289,28 @@ def test_an_attack_out_of_range_is_refused_with_a_reason():
     state = duel(defender=fighter("b", (2, 0), side="b"))
     with pytest.raises(IllegalAction, match="within range"):
         act(state, "attack", combatant="a", attack="bare_fists", target="b")
+
+
+@pytest.mark.parametrize(
+    ("pwr", "intel", "weapon", "dice", "physical", "danmaku"),
+    [
+        (8, 13, "gohei", (6, 6, 1, 1, 1), "2d", "4d"),
+        (9, 14, "bare_fists", (6, 6, 6, 1, 1), "1d+4", "4d"),
+    ],
+)
+def test_the_items_worked_example_follows_the_text_not_its_numbers(
+    pwr, intel, weapon, dice, physical, danmaku
+):
+    """Items: "a character wielding a gohei with a power of 8 and intelligence of 13 would deal
+    3d+8 ... and 6d ... bare fists with power of 9 and intelligence of 14 would deal 1d+9 ...
+    and 7d" - RULINGS 4: the text wins: weapon dice + floor(PWR / 2) (a gohei is improvised:
+    −4 for a non-pony) and floor(INT / 3) dice."""
+    a = fighter("a", (0, 0), speed=10, stats={"pwr": pwr, "int": intel}, weapons=("gohei",))
+    state = duel(a, fighter("b", (1, 0), side="b", stats={"cha": 3}))
+    with scripted(*dice):
+        _, events = act_events(state, "attack", combatant="a", attack=weapon, target="b")
+    notation = events_of(events, "damage_roll")[0]["roll"]["notation"]
+    assert notation == physical
+    with scripted(*[1] * 4, 4, 4, 4, 4):
+        _, events = act_events(state, "attack", combatant="a", attack="danmaku", target="b")
+    assert events_of(events, "damage_roll")[0]["roll"]["notation"] == danmaku

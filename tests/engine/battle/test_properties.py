@@ -103,6 +103,8 @@ def gm_override(state: BattleState, rng: random.Random) -> Json | None:
     height=st.integers(4, 8),
 )
 def test_random_battles_keep_every_invariant(seed, heroes, monsters, width, height):
+    """Mixed battles of the sample characters: RULINGS 8 bounds, the deck rules ("Spellcards":
+    no card lost or duplicated), no mutation, exact JSON, replay; GM overrides now and then."""
     rng = random.Random(seed)
     first = demo_battle(seed % 2**53, heroes=heroes, monsters=monsters, size=(width, height))
     state = first
@@ -138,6 +140,8 @@ def test_random_battles_keep_every_invariant(seed, heroes, monsters, width, heig
 @settings(max_examples=1200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32), hp=st.integers(6, 20), size=st.integers(3, 6))
 def test_thousands_of_tiny_duels(seed, hp, size):
+    """Many quick duels to the end ("Death and Dying" decides them): bounds hold at every step
+    and a quarter of them are replayed byte for byte."""
     rng = random.Random(seed)
     first = battle(
         fighter("a", (0, 0), speed=rng.randint(2, 7), hp=hp, traits=("lucky",)),
