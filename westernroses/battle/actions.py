@@ -43,7 +43,7 @@ from westernroses.battle import (
 from westernroses.battle.arena import Square, square, squares_json
 from westernroses.battle.context import Ctx
 from westernroses.battle.errors import IllegalAction
-from westernroses.battle.state import BattleState, Combatant, Json, _copy
+from westernroses.battle.state import BattleState, Combatant, Json, copy_json
 from westernroses.battle.stats import can_act
 from westernroses.battle.status import fleeing_from, forced_target
 from westernroses.house_rules import HouseRules
@@ -122,8 +122,11 @@ def record(
 ) -> tuple[BattleState, list[Json]]:
     work.rng = ctx.rng.to_dict()
     work.version += 1
-    events = _copy(ctx.events)
-    work.log = (*work.log, {"n": work.version, "action": _copy(dict(action)), "events": ctx.events})
+    events = copy_json(ctx.events)
+    work.log = (
+        *work.log,
+        {"n": work.version, "action": copy_json(dict(action)), "events": ctx.events},
+    )
     return work, events
 
 
@@ -190,13 +193,13 @@ def _doll_acting(state: BattleState, c: Combatant) -> bool:
     )
 
 
-def _spend(c: Combatant, free: bool, what: str) -> None:
+def _spend(c: Combatant, free: bool) -> None:
+    """Use one of her actions (unless the action is free)."""
     if free:
         return
     if c.actions_left < 1:
         raise IllegalAction(f"{c.name} has no actions left this turn")
     c.actions_left -= 1
-    del what
 
 
 def _sq(value: object, name: str) -> Square:
@@ -235,7 +238,7 @@ def start(ctx: Ctx) -> None:
 
 
 def _do_nothing(ctx: Ctx, c: Combatant, action: Mapping[str, Any]) -> None:
-    _spend(c, False, "do nothing")
+    _spend(c, False)
     ctx.emit("did_nothing", combatant=c.id)
 
 
@@ -243,7 +246,7 @@ def _concentrate(ctx: Ctx, c: Combatant, action: Mapping[str, Any]) -> None:
     """ "You gain spell power equal to the amount you gained at the beginning of your turn."""
     if _restricted(ctx, c):
         raise IllegalAction(f"{c.name} cannot concentrate now")
-    _spend(c, False, "concentrate")
+    _spend(c, False)
     ctx.emit("concentrated", combatant=c.id)
     spell_power.change(ctx, c, c.sp_gained, "concentrate")
     spell_power.meter(ctx, c, spell_power.METER_CONCENTRATE, "concentrate")
@@ -257,7 +260,7 @@ def _move(ctx: Ctx, c: Combatant, action: Mapping[str, Any]) -> None:
     options = movement.reach(ctx, c)
     if to not in options:
         raise IllegalAction(f"{c.name} cannot reach {list(to)}")
-    _spend(c, free, "move")
+    _spend(c, free)
     if free:
         c.turn_used["free_move"] = 1
     assert c.position is not None  # noqa: S101 - reach is empty off the board
@@ -304,7 +307,7 @@ def _attack(ctx: Ctx, c: Combatant, action: Mapping[str, Any]) -> None:
     goddess = bool(action.get("goddess", False))
     if goddess and not _goddess(c):
         raise IllegalAction(f"{c.name} has no goddess to call on")
-    _spend(c, free, "attack")
+    _spend(c, free)
     if free:
         c.turn_used["quick_strike"] = 1
     attacks.basic_attack(ctx, c, profile, ctx.c(str(target)), goddess=goddess)
@@ -330,7 +333,7 @@ def _use_spellcard(ctx: Ctx, c: Combatant, action: Mapping[str, Any]) -> None:
     if isinstance(found, str):
         raise IllegalAction(found)
     free = bool(spellcasting.slugs(found[0]) & FREE_CARDS)
-    _spend(c, free, "spellcard")
+    _spend(c, free)
     amount = action.get("amount")
     spellcasting.cast(ctx, c, card_id, given, amount if isinstance(amount, int) else None)
     second = action.get("second")
@@ -365,7 +368,7 @@ def _use_ability(ctx: Ctx, c: Combatant, action: Mapping[str, Any]) -> None:
     raw = action.get("target")
     target = None if raw is None else _sq(raw, "target")
     rule = abilities.ABILITIES.get(str(slug))
-    _spend(c, rule is not None and rule.free, "ability")
+    _spend(c, rule is not None and rule.free)
     abilities.use(ctx, c, str(slug), target)
 
 
@@ -373,7 +376,7 @@ def _collect(ctx: Ctx, c: Combatant, action: Mapping[str, Any]) -> None:
     drop_id = action.get("drop")
     if not any(d.id == drop_id for d, _ in spell_power.collectable(ctx, c)):
         raise IllegalAction(f"{c.name} cannot collect that power")
-    _spend(c, False, "collect power")
+    _spend(c, False)
     spell_power.collect(ctx, c, str(drop_id))
 
 

@@ -25,7 +25,7 @@ from westernroses.battle import creation, damage, end, spell_power, status, turn
 from westernroses.battle.arena import square
 from westernroses.battle.context import DEFAULT_TARGETS, Ctx
 from westernroses.battle.errors import IllegalAction
-from westernroses.battle.state import BattleState, Combatant, Json, _copy
+from westernroses.battle.state import BattleState, Combatant, Json, copy_json
 from westernroses.battle.stats import hp_max
 from westernroses.characters.drunkenness import DrunkLevel
 
@@ -184,7 +184,7 @@ def _add_combatant(ctx: Ctx, action: Mapping[str, Any]) -> None:
     if not isinstance(data, Mapping):
         raise IllegalAction("combatant must be a combatant object")
     try:
-        c = Combatant.from_dict(_copy(dict(data)))
+        c = Combatant.from_dict(copy_json(dict(data)))
         creation.check_placement(ctx.state, c)
     except (KeyError, TypeError, ValueError) as exc:
         raise IllegalAction(f"not a valid combatant: {exc}") from None
@@ -252,10 +252,10 @@ def undo(state: BattleState, action: Mapping[str, Any]) -> tuple[BattleState, li
     if not standing:
         raise IllegalAction("there is nothing to undo")
     rebuilt = replay(from_snapshot(state.initial), standing[:-1], check_versions=False)
-    events: list[Json] = [{"type": "undone", "action": _copy(standing[-1])}]
+    events: list[Json] = [{"type": "undone", "action": copy_json(standing[-1])}]
     rebuilt.version = state.version + 1
     rebuilt.log = (
         *state.log,
-        {"n": rebuilt.version, "action": _copy(dict(action)), "events": events},
+        {"n": rebuilt.version, "action": copy_json(dict(action)), "events": events},
     )
-    return rebuilt, _copy(events)
+    return rebuilt, copy_json(events)

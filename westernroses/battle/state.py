@@ -234,7 +234,7 @@ class Effect:
         ends = (
             None if self.ends is None else Timer(self.ends.boundary, self.ends.of, self.ends.count)
         )
-        return Effect(self.id, self.kind, self.label, self.source, _copy(self.data), ends)
+        return Effect(self.id, self.kind, self.label, self.source, copy_json(self.data), ends)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Effect:
@@ -412,7 +412,7 @@ class Combatant:
             "spell_power": self.spell_power,
             "meter": self.meter,
             "deck": self.deck.to_dict(),
-            "cards": {k: _copy(v) for k, v in self.cards.items()},
+            "cards": {k: copy_json(v) for k, v in self.cards.items()},
             "drunkenness": self.drunkenness,
             "effects": [e.to_dict() for e in self.effects],
             "life": self.life,
@@ -469,7 +469,7 @@ class Combatant:
             spell_power=data.get("spell_power", 0),
             meter=data.get("meter", 0),
             deck=DeckState.from_dict(data.get("deck", {})),
-            cards={k: _copy(v) for k, v in data.get("cards", {}).items()},
+            cards={k: copy_json(v) for k, v in data.get("cards", {}).items()},
             drunkenness=data.get("drunkenness", "sober"),
             effects=[Effect.from_dict(e) for e in data.get("effects", ())],
             life=data.get("life", "alive"),
@@ -484,12 +484,12 @@ class Combatant:
         )
 
 
-def _copy(value: Any) -> Any:
+def copy_json(value: Any) -> Any:
     """A deep copy of JSON data (faster than ``copy.deepcopy`` for plain dicts and lists)."""
     if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
+        return {k: copy_json(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return [_copy(v) for v in value]
+        return [copy_json(v) for v in value]
     return value
 
 
@@ -549,7 +549,7 @@ class BattleState:
             "current": self.current,
             "done": list(self.done),
             "turn_started_at": self.turn_started_at,
-            "pending": [_copy(p) for p in self.pending],
+            "pending": [copy_json(p) for p in self.pending],
             "field_effects": [f.to_dict() for f in self.field_effects],
             "drops": [d.to_dict() for d in self.drops],
             "targets": dict(self.targets),
@@ -583,7 +583,7 @@ class BattleState:
             current=data.get("current"),
             done=list(data.get("done", ())),
             turn_started_at=data.get("turn_started_at"),
-            pending=[_copy(p) for p in data.get("pending", ())],
+            pending=[copy_json(p) for p in data.get("pending", ())],
             field_effects=[FieldEffect.from_dict(f) for f in data.get("field_effects", ())],
             drops=[Drop.from_dict(d) for d in data.get("drops", ())],
             targets=dict(data.get("targets", {})),
@@ -614,7 +614,7 @@ class BattleState:
             current=self.current,
             done=list(self.done),
             turn_started_at=self.turn_started_at,
-            pending=[_copy(p) for p in self.pending],
+            pending=[copy_json(p) for p in self.pending],
             field_effects=[f.clone() for f in self.field_effects],
             drops=[d.clone() for d in self.drops],
             targets=dict(self.targets),

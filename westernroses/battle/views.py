@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from westernroses.battle.actions import GM, context, legal_actions, may_control
-from westernroses.battle.state import BattleState, Combatant, Json, _copy
+from westernroses.battle.state import BattleState, Combatant, Json, copy_json
 from westernroses.battle.stats import hp_max, mortally_wounded, options, reach_stat, speed
 
 
@@ -69,7 +69,7 @@ def _combatant(state: BattleState, player: str, c: Combatant) -> Json:
         "draw_pile_count": len(c.deck.draw_pile),
         "discard": list(c.deck.discard),
         "hand": list(c.deck.hand) if private else None,
-        "cards": {k: _copy(v) for k, v in c.cards.items() if k in visible_cards},
+        "cards": {k: copy_json(v) for k, v in c.cards.items() if k in visible_cards},
         "attacks": [a.to_dict() for a in c.profile.attacks] if private else None,
     }
 
