@@ -55,7 +55,8 @@ def note_create(
     return note
 
 
-_UNSET: object = object()
+#: "Leave the session as it is" (None means "no session").
+UNSET: object = object()
 
 
 @transaction.atomic
@@ -65,7 +66,7 @@ def note_update(
     by: CampaignAccess,
     title: str | None = None,
     body: str | None = None,
-    session: GameSession | object | None = _UNSET,
+    session: GameSession | object | None = UNSET,
 ) -> GMNote:
     _check_gm(note.campaign_id, by)
     if title is not None:
@@ -74,7 +75,7 @@ def note_update(
         note.title = title.strip()
     if body is not None:
         note.body = body
-    if session is not _UNSET:
+    if session is not UNSET:
         chosen = cast("GameSession | None", session)
         _check_session(note.campaign_id, chosen)
         note.session = chosen

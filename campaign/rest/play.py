@@ -30,8 +30,6 @@ from .serializers import (
     HandoutUpdateSerializer,
 )
 
-_UNSET: Any = object()
-
 
 def session_in(campaign: Campaign, session_id: Any) -> GameSession | None:
     """A session of this campaign chosen in a request body (None for none), else a 400."""
@@ -164,7 +162,9 @@ class NoteDetailView(APIView):
             by=access,
             title=data.get("title"),
             body=data.get("body"),
-            session=session_in(campaign, data["session"]) if "session" in data else _UNSET,
+            session=session_in(campaign, data["session"])
+            if "session" in data
+            else note_services.UNSET,
         )
         return Response(GMNoteSerializer(note).data)
 

@@ -90,6 +90,9 @@ def test_note_api_crud(campaign, gm, game_session, api_for):
     )
     assert changed.json()["session"] is None
     assert changed.json()["body"] == "C"
+    kept = api.patch(f"/api/campaigns/{campaign.pk}/notes/{nid}/", {"title": "T"}, format="json")
+    assert kept.status_code == 200
+    assert kept.json()["title"] == "T"
     bad = api.post(f"/api/campaigns/{campaign.pk}/notes/", {"title": "x", "session": 99999})
     assert bad.status_code == 400
     assert "session" in bad.json()["errors"]

@@ -1,0 +1,1084 @@
+"""The permission sweep: every campaign-scoped page and API endpoint, for every role.
+
+One table, one row per (route name, method). Each row says what every role gets:
+
+* ``gm`` (the campaign's creator), ``co_gm`` (a second GM), ``owner`` (the player who owns the
+  character the row acts on), ``other`` (another player), ``outsider`` (logged in, not a
+  member), ``anonymous``.
+* The policy (docs/architecture.md, docs/campaigns.md): outsiders 404; members read what is
+  public; players act for their own things (403 for others'); GMs manage (players 403);
+  anonymous visitors are sent to log in (pages, 302) or get 401 (API).
+
+Each (row, role) runs on a fresh database, so writes never leak into another case.
+:func:`test_every_campaign_route_is_in_the_table` fails when a route under ``/campaigns/`` or
+``/api/`` (or a character, spellcard or campaign-notification page) has no row: adding a route
+means adding a row here.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.core.files.base import ContentFile
+from django.urls import URLPattern, URLResolver, get_resolver
+from django.utils import timezone
+
+from campaign.models import GameSession, GMNote, Handout, Invitation, Membership, Role, Roll
+from tests.factories import (
+    CharacterFactory,
+    SpellcardFactory,
+    TemplateCardFactory,
+    UserFactory,
+    attack_draft,
+)
+
+pytestmark = pytest.mark.django_db
+
+ROLES = ("gm", "co_gm", "owner", "other", "outsider", "anonymous")
+
+
+# --------------------------------------------------------------------------- expectations
+
+
+def expect(
+    gm: int,
+    co_gm: int | None = None,
+    owner: int | None = None,
+    other: int | None = None,
+    outsider: int = 404,
+    anonymous: int = 302,
+) -> dict[str, int]:
+    """Statuses per role; co_gm defaults to the GM's, other to the owner's."""
+    co_gm = gm if co_gm is None else co_gm
+    owner = gm if owner is None else owner
+    other = owner if other is None else other
+    return {
+        "gm": gm,
+        "co_gm": co_gm,
+        "owner": owner,
+        "other": other,
+        "outsider": outsider,
+        "anonymous": anonymous,
+    }
+
+
+def members(ok: int, *, api: bool = False) -> dict[str, int]:
+    """Every member may; outsiders 404."""
+    return expect(ok, anonymous=401 if api else 302)
+
+
+def gms(ok: int, *, api: bool = False) -> dict[str, int]:
+    """GMs only: players 403, outsiders 404."""
+    return expect(ok, owner=403, anonymous=401 if api else 302)
+
+
+def editors(ok: int, *, api: bool = False) -> dict[str, int]:
+    """The owner and the GMs: another player 403, outsiders 404."""
+    return expect(ok, other=403, anonymous=401 if api else 302)
+
+
+def everyone(ok: int, *, api: bool = False) -> dict[str, int]:
+    """Any logged-in user (not campaign-scoped, listed so the table is complete)."""
+    return expect(ok, outsider=ok, anonymous=401 if api else 302)
+
+
+@dataclass(frozen=True)
+class Row:
+    name: str
+    method: str
+    url: str
+    expected: dict[str, int]
+    data: Callable[[World], Any] | dict[str, Any] | None = None
+    api: bool = False
+    format: str = "json"
+    why: str = ""
+
+    @property
+    def id(self) -> str:
+        return f"{self.method.upper()} {self.name}"
+
+
+def page(name, method, url, expected, data=None, why=""):
+    return Row(name, method, url, expected, data, api=False, why=why)
+
+
+def api(name, method, url, expected, data=None, fmt="json", why=""):
+    return Row(name, method, url, expected, data, api=True, format=fmt, why=why)
+
+
+SESSION_FORM = {"title": "Next time", "starts_at": "2031-01-01T18:00", "agenda": ""}
+
+
+def _wizard(w: World) -> dict[str, Any]:
+    return {
+        "campaign": str(w.campaign.pk),
+        "shot_type": "fourth_strike",
+        "race": "oni",
+        "profession": "guardian",
+        "guardian_charge": "the shrine",
+        "element": "metal",
+        "bonus_pwr": "8",
+        "bonus_cha": "6",
+        "bonus_int": "3",
+        "bonus_ins": "3",
+        "skill_dexterity": "4",
+        "skill_will": "6",
+        "abilities": ["hard_to_kill"],
+        "kit_guardian_1": "spear",
+        "name": "Suika",
+    }
+
+
+def _draft(w: World) -> dict[str, Any]:
+    from westernroses.characters import CharacterDraft, with_starting_kit
+
+    return with_starting_kit(
+        CharacterDraft(
+            name="Wakasagi",
+            shot_type="homing_amulets",
+            race="fairy",
+            profession="carefree_soul",
+            element="water",
+            bonus_points={"cha": 5, "int": 10, "ins": 5},
+            skill_points={"flying": 5, "sense": 5},
+            abilities=["keen_senses"],
+        )
+    ).to_dict()
+
+
+def _export(w: World) -> dict[str, Any]:
+    from campaign.permissions import owned_access
+    from characters.services import character_export
+
+    doc = character_export(
+        character=w.character, access=owned_access(w.player, w.campaign, w.player.pk)
+    )
+    doc["character"]["level"] = 1
+    return doc
+
+
+TABLE: list[Row] = [
+    # ------------------------------------------------------------------ campaign core pages
+    page("campaign:list", "get", "/campaigns/", everyone(200)),
+    page("campaign:create", "get", "/campaigns/new/", everyone(200)),
+    page("campaign:detail", "get", "/campaigns/{campaign}/", members(200)),
+    page("campaign:settings", "get", "/campaigns/{campaign}/settings/", gms(200)),
+    page(
+        "campaign:settings", "post", "/campaigns/{campaign}/settings/", gms(302), {"reset": "rules"}
+    ),
+    page(
+        "campaign:member_add",
+        "post",
+        "/campaigns/{campaign}/members/add/",
+        gms(302),
+        {"username": "newcomer", "role": "player"},
+    ),
+    page("campaign:dice", "get", "/campaigns/{campaign}/dice/", members(200)),
+    page("campaign:dice", "post", "/campaigns/{campaign}/dice/", members(302), {"notation": "4d"}),
+    # ------------------------------------------------------------------ members, invitations
+    page("campaign:members", "get", "/campaigns/{campaign}/members/", members(200)),
+    page(
+        "campaign:member_role",
+        "post",
+        "/campaigns/{campaign}/members/{other_id}/role/",
+        gms(302),
+        {"role": "gm"},
+    ),
+    page(
+        "campaign:member_remove",
+        "post",
+        "/campaigns/{campaign}/members/{other_id}/remove/",
+        gms(302),
+    ),
+    page(
+        "campaign:leave",
+        "post",
+        "/campaigns/{campaign}/leave/",
+        members(302),
+        why="every member may leave (the creator too: a co-GM stays)",
+    ),
+    page("campaign:invitations", "get", "/campaigns/{campaign}/invitations/", gms(200)),
+    page(
+        "campaign:invitations",
+        "post",
+        "/campaigns/{campaign}/invitations/",
+        gms(302),
+        {"role": "player", "expires_in_days": "7"},
+    ),
+    page(
+        "campaign:invitation_revoke",
+        "post",
+        "/campaigns/{campaign}/invitations/{invitation}/revoke/",
+        gms(302),
+    ),
+    page(
+        "campaign:join",
+        "get",
+        "/campaigns/join/{token}/",
+        expect(302, outsider=200, anonymous=200),
+        why="the link is the permission: members are sent to the campaign, anyone else sees it",
+    ),
+    page("campaign:join", "post", "/campaigns/join/{token}/", expect(302, outsider=302)),
+    # ------------------------------------------------------------------ sessions, notes, handouts
+    page("campaign:sessions", "get", "/campaigns/{campaign}/sessions/", members(200)),
+    page("campaign:sessions", "post", "/campaigns/{campaign}/sessions/", gms(302), SESSION_FORM),
+    page(
+        "campaign:session_detail",
+        "get",
+        "/campaigns/{campaign}/sessions/{session}/",
+        members(200),
+    ),
+    page(
+        "campaign:session_detail",
+        "post",
+        "/campaigns/{campaign}/sessions/{session}/",
+        gms(302),
+        {"summary": "Done."},
+    ),
+    page(
+        "campaign:session_edit", "get", "/campaigns/{campaign}/sessions/{session}/edit/", gms(200)
+    ),
+    page(
+        "campaign:session_edit",
+        "post",
+        "/campaigns/{campaign}/sessions/{session}/edit/",
+        gms(302),
+        SESSION_FORM,
+    ),
+    page(
+        "campaign:session_delete",
+        "post",
+        "/campaigns/{campaign}/sessions/{session}/delete/",
+        gms(302),
+    ),
+    page("campaign:notes", "get", "/campaigns/{campaign}/notes/", gms(200)),
+    page("campaign:notes", "post", "/campaigns/{campaign}/notes/", gms(302), {"title": "Idea"}),
+    page("campaign:note_edit", "get", "/campaigns/{campaign}/notes/{note}/edit/", gms(200)),
+    page(
+        "campaign:note_edit",
+        "post",
+        "/campaigns/{campaign}/notes/{note}/edit/",
+        gms(302),
+        {"title": "Idea 2"},
+    ),
+    page("campaign:note_delete", "post", "/campaigns/{campaign}/notes/{note}/delete/", gms(302)),
+    page("campaign:handouts", "get", "/campaigns/{campaign}/handouts/", members(200)),
+    page(
+        "campaign:handouts",
+        "post",
+        "/campaigns/{campaign}/handouts/",
+        gms(302),
+        {"title": "Map", "shared_with_all": "on"},
+    ),
+    page(
+        "campaign:handout_detail",
+        "get",
+        "/campaigns/{campaign}/handouts/{handout}/",
+        expect(200, other=404),
+        why="shared with the owner only: another player gets 404 (it does not exist for them)",
+    ),
+    page(
+        "campaign:handout_file",
+        "get",
+        "/campaigns/{campaign}/handouts/{handout}/file/",
+        expect(200, other=404),
+    ),
+    page(
+        "campaign:handout_delete",
+        "post",
+        "/campaigns/{campaign}/handouts/{handout}/delete/",
+        gms(302),
+    ),
+    page("campaign:timeline", "get", "/campaigns/{campaign}/timeline/", members(200)),
+    # ------------------------------------------------------------------ GM dashboard
+    page("campaign:dashboard", "get", "/campaigns/{campaign}/dashboard/", gms(200)),
+    page("campaign:dashboard_live", "get", "/campaigns/{campaign}/dashboard/live/", gms(200)),
+    page(
+        "campaign:dashboard_award",
+        "post",
+        "/campaigns/{campaign}/dashboard/award/",
+        gms(302),
+        lambda w: {"characters": [w.character.pk], "yen": "5"},
+    ),
+    page(
+        "campaign:dashboard_heal",
+        "post",
+        "/campaigns/{campaign}/dashboard/heal/",
+        gms(302),
+        lambda w: {"character": w.character.pk},
+    ),
+    page(
+        "campaign:dashboard_status",
+        "post",
+        "/campaigns/{campaign}/dashboard/status/",
+        gms(302),
+        lambda w: {"character": w.character.pk, "status": "stun"},
+    ),
+    page(
+        "campaign:dashboard_level_up",
+        "post",
+        "/campaigns/{campaign}/dashboard/level-up/",
+        gms(302),
+        lambda w: {"character": w.character.pk, "levels": "1"},
+    ),
+    page(
+        "campaign:dashboard_roll",
+        "post",
+        "/campaigns/{campaign}/dashboard/roll/",
+        gms(302),
+        {"notation": "3d"},
+    ),
+    # ------------------------------------------------------------------ characters pages
+    page("campaign-characters", "get", "/campaigns/{campaign}/characters/", members(200)),
+    page("characters:mine", "get", "/characters/", everyone(200)),
+    page("characters:import", "get", "/characters/import/", everyone(200)),
+    page("characters:create", "get", "/characters/new/?campaign={campaign}", members(200)),
+    page("characters:create", "post", "/characters/new/", members(302), _wizard),
+    page("characters:preview", "post", "/characters/new/preview/", members(200), _wizard),
+    page("characters:sheet", "get", "/characters/{character}/", members(200)),
+    page("characters:edit", "get", "/characters/{character}/edit/", editors(200)),
+    page(
+        "characters:edit_preview",
+        "post",
+        "/characters/{character}/edit/preview/",
+        editors(200),
+        _wizard,
+    ),
+    page("characters:delete", "get", "/characters/{character}/delete/", editors(200)),
+    page("characters:delete", "post", "/characters/{character}/delete/", editors(302)),
+    page("characters:level_up", "post", "/characters/{character}/level-up/", gms(302)),
+    page("characters:export", "get", "/characters/{character}/export/", members(200)),
+    page("characters:portrait", "get", "/characters/{character}/portrait/", members(200)),
+    page(
+        "characters:portrait_upload",
+        "get",
+        "/characters/{character}/portrait/upload/",
+        editors(200),
+    ),
+    # ------------------------------------------------------------------ spellcards pages
+    page("spellcards:new", "get", "/characters/{character}/spellcards/new/", editors(200)),
+    page("spellcards:deck", "get", "/characters/{character}/deck/", editors(200)),
+    page(
+        "spellcards:deck_copies",
+        "post",
+        "/characters/{character}/deck/copies/",
+        editors(302),
+        lambda w: {"spellcard": w.spellcard.pk, "copies": "2"},
+    ),
+    page("spellcards:edit", "get", "/spellcards/{spellcard}/edit/", editors(200)),
+    page("spellcards:delete", "post", "/spellcards/{spellcard}/delete/", editors(302)),
+    page("spellcards:templates", "get", "/campaigns/{campaign}/spellcard-templates/", members(200)),
+    page(
+        "spellcards:template_copy",
+        "post",
+        "/spellcard-templates/{template}/copy/",
+        expect(302, other=400),
+        lambda w: {"character": w.character.pk},
+        why="the form offers only characters you act for: another player's is a field error",
+    ),
+    page("spellcards:template_delete", "post", "/spellcard-templates/{template}/delete/", gms(302)),
+    # ------------------------------------------------------------------ notifications page
+    page("notifications:campaign_webhook", "get", "/notifications/campaigns/{campaign}/", gms(200)),
+    page(
+        "notifications:campaign_webhook",
+        "post",
+        "/notifications/campaigns/{campaign}/",
+        gms(302),
+        {"webhook_url": "", "digest_minutes": "60"},
+    ),
+    # ------------------------------------------------------------------ API: campaign core
+    api("campaign-list", "get", "/api/campaigns/", everyone(200, api=True)),
+    api("campaign-list", "post", "/api/campaigns/", everyone(201, api=True), {"name": "Mine"}),
+    api("campaign-detail", "get", "/api/campaigns/{campaign}/", members(200, api=True)),
+    api(
+        "campaign-detail",
+        "patch",
+        "/api/campaigns/{campaign}/",
+        gms(200, api=True),
+        {"description": "Fog."},
+    ),
+    api(
+        "campaign-detail",
+        "put",
+        "/api/campaigns/{campaign}/",
+        expect(405, outsider=405, anonymous=401),
+        {"name": "x"},
+        why="PUT is not offered (PATCH is)",
+    ),
+    api("campaign-members", "get", "/api/campaigns/{campaign}/members/", members(200, api=True)),
+    api("roll-list", "get", "/api/rolls/?campaign={campaign}", members(200, api=True)),
+    api(
+        "roll-list",
+        "post",
+        "/api/rolls/",
+        members(201, api=True),
+        lambda w: {"notation": "4d", "campaign": w.campaign.pk},
+    ),
+    api(
+        "roll-detail",
+        "get",
+        "/api/rolls/{secret_roll}/",
+        expect(200, other=404, anonymous=401),
+        why="the owner's secret roll: the roller and the GMs only",
+    ),
+    api(
+        "api-probability",
+        "get",
+        "/api/probability/?notation=4d&target=12&campaign={campaign}",
+        expect(200, anonymous=404),
+        why="open to all, but a campaign's house rules only to its members",
+    ),
+    api("api-campaign-webhook", "get", "/api/campaigns/{campaign}/webhook/", gms(200, api=True)),
+    api(
+        "api-campaign-webhook",
+        "put",
+        "/api/campaigns/{campaign}/webhook/",
+        gms(200, api=True),
+        {"webhook_url": "", "events": [], "digest_minutes": 60},
+    ),
+    # ------------------------------------------------------------------ API: members, invitations
+    api(
+        "api-campaign-invitations",
+        "get",
+        "/api/campaigns/{campaign}/invitations/",
+        gms(200, api=True),
+    ),
+    api(
+        "api-campaign-invitations",
+        "post",
+        "/api/campaigns/{campaign}/invitations/",
+        gms(201, api=True),
+        {"role": "player"},
+    ),
+    api(
+        "api-campaign-invitation-revoke",
+        "post",
+        "/api/campaigns/{campaign}/invitations/{invitation}/revoke/",
+        gms(200, api=True),
+    ),
+    api(
+        "api-invitation",
+        "get",
+        "/api/invitations/{token}/",
+        everyone(200, api=True),
+        why="whoever holds the link may see what it is for",
+    ),
+    api(
+        "api-invitation-accept",
+        "post",
+        "/api/invitations/{token}/accept/",
+        expect(200, outsider=201, anonymous=401),
+    ),
+    api(
+        "api-campaign-member",
+        "patch",
+        "/api/campaigns/{campaign}/members/{other_id}/",
+        gms(200, api=True),
+        {"role": "gm"},
+    ),
+    api(
+        "api-campaign-member",
+        "delete",
+        "/api/campaigns/{campaign}/members/{other_id}/",
+        gms(204, api=True),
+    ),
+    api("api-campaign-leave", "post", "/api/campaigns/{campaign}/leave/", members(204, api=True)),
+    # ------------------------------------------------------------------ API: sessions, notes
+    api(
+        "api-campaign-sessions",
+        "get",
+        "/api/campaigns/{campaign}/sessions/",
+        members(200, api=True),
+    ),
+    api(
+        "api-campaign-sessions",
+        "post",
+        "/api/campaigns/{campaign}/sessions/",
+        gms(201, api=True),
+        {"title": "Next", "starts_at": "2031-01-01T18:00:00Z"},
+    ),
+    api(
+        "api-campaign-session",
+        "get",
+        "/api/campaigns/{campaign}/sessions/{session}/",
+        members(200, api=True),
+    ),
+    api(
+        "api-campaign-session",
+        "patch",
+        "/api/campaigns/{campaign}/sessions/{session}/",
+        gms(200, api=True),
+        {"summary": "Done."},
+    ),
+    api(
+        "api-campaign-session",
+        "delete",
+        "/api/campaigns/{campaign}/sessions/{session}/",
+        gms(204, api=True),
+    ),
+    api(
+        "api-campaign-session-attendance",
+        "put",
+        "/api/campaigns/{campaign}/sessions/{session}/attendance/",
+        gms(200, api=True),
+        lambda w: {"attendance": [{"user": w.player.pk, "status": "present"}]},
+    ),
+    api("api-campaign-notes", "get", "/api/campaigns/{campaign}/notes/", gms(200, api=True)),
+    api(
+        "api-campaign-notes",
+        "post",
+        "/api/campaigns/{campaign}/notes/",
+        gms(201, api=True),
+        {"title": "Idea"},
+    ),
+    api("api-campaign-note", "get", "/api/campaigns/{campaign}/notes/{note}/", gms(200, api=True)),
+    api(
+        "api-campaign-note",
+        "patch",
+        "/api/campaigns/{campaign}/notes/{note}/",
+        gms(200, api=True),
+        {"body": "More."},
+    ),
+    api(
+        "api-campaign-note",
+        "delete",
+        "/api/campaigns/{campaign}/notes/{note}/",
+        gms(204, api=True),
+    ),
+    # ------------------------------------------------------------------ API: handouts
+    api(
+        "api-campaign-handouts",
+        "get",
+        "/api/campaigns/{campaign}/handouts/",
+        members(200, api=True),
+    ),
+    api(
+        "api-campaign-handouts",
+        "post",
+        "/api/campaigns/{campaign}/handouts/",
+        gms(201, api=True),
+        {"title": "Map"},
+    ),
+    api(
+        "api-campaign-handout",
+        "get",
+        "/api/campaigns/{campaign}/handouts/{handout}/",
+        expect(200, other=404, anonymous=401),
+        why="shared with the owner only: another player gets 404",
+    ),
+    api(
+        "api-campaign-handout",
+        "patch",
+        "/api/campaigns/{campaign}/handouts/{handout}/",
+        gms(200, api=True),
+        {"title": "Letter"},
+    ),
+    api(
+        "api-campaign-handout",
+        "delete",
+        "/api/campaigns/{campaign}/handouts/{handout}/",
+        gms(204, api=True),
+    ),
+    # ------------------------------------------------------------------ API: awards, party
+    api("api-campaign-awards", "get", "/api/campaigns/{campaign}/awards/", members(200, api=True)),
+    api(
+        "api-campaign-awards",
+        "post",
+        "/api/campaigns/{campaign}/awards/",
+        gms(201, api=True),
+        lambda w: {"characters": [w.character.pk], "yen": 5},
+    ),
+    api(
+        "api-campaign-level-ups",
+        "get",
+        "/api/campaigns/{campaign}/level-ups/",
+        members(200, api=True),
+    ),
+    api(
+        "api-campaign-level-ups",
+        "post",
+        "/api/campaigns/{campaign}/level-ups/",
+        gms(201, api=True),
+        lambda w: {"character": w.character.pk},
+    ),
+    api(
+        "api-campaign-heal",
+        "post",
+        "/api/campaigns/{campaign}/party/heal/",
+        gms(200, api=True),
+        lambda w: {"character": w.character.pk},
+    ),
+    api(
+        "api-campaign-status",
+        "post",
+        "/api/campaigns/{campaign}/party/status/",
+        gms(200, api=True),
+        lambda w: {"character": w.character.pk, "status": "blind"},
+    ),
+    api(
+        "api-campaign-timeline",
+        "get",
+        "/api/campaigns/{campaign}/timeline/",
+        members(200, api=True),
+    ),
+    api(
+        "api-campaign-dashboard", "get", "/api/campaigns/{campaign}/dashboard/", gms(200, api=True)
+    ),
+    # ------------------------------------------------------------------ API: characters
+    api("character-list", "get", "/api/characters/?campaign={campaign}", members(200, api=True)),
+    api(
+        "character-list",
+        "post",
+        "/api/characters/",
+        members(201, api=True),
+        lambda w: {"campaign": w.campaign.pk, "draft": _draft(w)},
+    ),
+    api("character-detail", "get", "/api/characters/{character}/", members(200, api=True)),
+    api(
+        "character-detail",
+        "patch",
+        "/api/characters/{character}/",
+        editors(200, api=True),
+        {"public_notes": "Cold."},
+    ),
+    api("character-detail", "delete", "/api/characters/{character}/", editors(204, api=True)),
+    api("character-sheet", "get", "/api/characters/{character}/sheet/", members(200, api=True)),
+    api("character-export", "get", "/api/characters/{character}/export/", members(200, api=True)),
+    api(
+        "character-inventory",
+        "post",
+        "/api/characters/{character}/inventory/",
+        editors(200, api=True),
+        {"item": "tankard", "quantity": 1},
+    ),
+    api(
+        "character-level-up",
+        "post",
+        "/api/characters/{character}/level-up/",
+        gms(200, api=True),
+        {"levels": 1},
+    ),
+    api(
+        "character-portrait",
+        "delete",
+        "/api/characters/{character}/portrait/",
+        editors(200, api=True),
+    ),
+    api(
+        "character-portrait",
+        "post",
+        "/api/characters/{character}/portrait/",
+        editors(200, api=True),
+        lambda w: {"portrait": w.png_upload()},
+        fmt="multipart",
+    ),
+    api(
+        "character-import-",
+        "post",
+        "/api/characters/import/?campaign={campaign}",
+        members(201, api=True),
+        _export,
+    ),
+    api(
+        "character-preview",
+        "post",
+        "/api/characters/preview/",
+        members(200, api=True),
+        lambda w: {"campaign": w.campaign.pk, "draft": _draft(w)},
+    ),
+    # ------------------------------------------------------------------ API: spellcards, decks
+    api(
+        "spellcard-list",
+        "get",
+        "/api/spellcards/?character={character}",
+        editors(200, api=True),
+        why="decks are private to the owner and the GMs",
+    ),
+    api(
+        "spellcard-list",
+        "post",
+        "/api/spellcards/",
+        editors(201, api=True),
+        lambda w: {"character": w.character.pk, "draft": attack_draft("Icicle Fall")},
+    ),
+    api("spellcard-detail", "get", "/api/spellcards/{spellcard}/", editors(200, api=True)),
+    api(
+        "spellcard-detail",
+        "patch",
+        "/api/spellcards/{spellcard}/",
+        editors(200, api=True),
+        {"description": "Cold."},
+    ),
+    api(
+        "spellcard-detail",
+        "put",
+        "/api/spellcards/{spellcard}/",
+        editors(200, api=True),
+        lambda w: {"draft": attack_draft("Perfect Freeze")},
+    ),
+    api("spellcard-detail", "delete", "/api/spellcards/{spellcard}/", editors(204, api=True)),
+    api(
+        "api-spellcard-price",
+        "post",
+        "/api/spellcards/price/",
+        editors(200, api=True),
+        lambda w: {"character": w.character.pk, "draft": attack_draft("Priced")},
+    ),
+    api("api-deck", "get", "/api/characters/{character}/deck/", editors(200, api=True)),
+    api(
+        "api-deck",
+        "put",
+        "/api/characters/{character}/deck/",
+        editors(200, api=True),
+        lambda w: {"spellcard": w.spellcard.pk, "copies": 2},
+    ),
+    api(
+        "api-deck",
+        "post",
+        "/api/characters/{character}/deck/",
+        editors(200, api=True),
+        lambda w: {"spellcard": w.spellcard.pk, "copies": 2},
+    ),
+    api(
+        "api-deck-validate",
+        "post",
+        "/api/characters/{character}/deck/validate/",
+        editors(200, api=True),
+        lambda w: {"entries": [{"spellcard": w.spellcard.pk, "copies": 1}]},
+    ),
+    api(
+        "spellcard-template-list",
+        "get",
+        "/api/spellcard-templates/?campaign={campaign}",
+        members(200, api=True),
+    ),
+    api(
+        "spellcard-template-list",
+        "post",
+        "/api/spellcard-templates/",
+        gms(201, api=True),
+        lambda w: {"campaign": w.campaign.pk, "draft": attack_draft("Scarlet Shoot")},
+    ),
+    api(
+        "spellcard-template-detail",
+        "get",
+        "/api/spellcard-templates/{template}/",
+        members(200, api=True),
+    ),
+    api(
+        "spellcard-template-detail",
+        "patch",
+        "/api/spellcard-templates/{template}/",
+        gms(200, api=True),
+        {"description": "Red."},
+    ),
+    api(
+        "spellcard-template-detail",
+        "put",
+        "/api/spellcard-templates/{template}/",
+        gms(200, api=True),
+        lambda w: {"draft": attack_draft("Red Magic")},
+    ),
+    api(
+        "spellcard-template-detail",
+        "delete",
+        "/api/spellcard-templates/{template}/",
+        gms(204, api=True),
+    ),
+    api(
+        "spellcard-template-copy",
+        "post",
+        "/api/spellcard-templates/{template}/copy/",
+        editors(201, api=True),
+        lambda w: {"character": w.character.pk},
+    ),
+]
+
+#: Routes under the swept prefixes that are not about one campaign, and why.
+NOT_CAMPAIGN_SCOPED = {
+    "api-root": "the API's index",
+    "api-schema": "the OpenAPI schema",
+    "api-docs": "the API's documentation page",
+    "api-token": "exchanging a password for a token",
+    "api-health": "the liveness check",
+    "api-notification-preferences": "a user's own preferences (tests/notifications)",
+    "notification-list": "a user's own notifications (tests/notifications)",
+    "notification-detail": "a user's own notification (tests/notifications)",
+    "notification-read": "a user's own notification (tests/notifications)",
+    "notification-read-all": "a user's own notifications (tests/notifications)",
+}
+
+#: Route prefixes whose every route must be in the table (or above).
+SWEPT = (
+    "campaigns/",
+    "api/",
+    "characters/",
+    "spellcards/",
+    "spellcard-templates/",
+    "notifications/campaigns/",
+)
+
+
+# --------------------------------------------------------------------------- the world
+
+
+class World:
+    """Everything a row may act on, built on first use (rows only pay for what they name)."""
+
+    def __init__(self, media_root: Any) -> None:
+        self.media_root = media_root
+        self.gm = UserFactory(username="gm-user")
+        self.co_gm = UserFactory(username="co-gm")
+        self.player = UserFactory(username="player-one")
+        self.other_player = UserFactory(username="player-two")
+        self.outsider = UserFactory(username="outsider")
+        UserFactory(username="newcomer")
+        from tests.factories import CampaignFactory
+
+        self.campaign = CampaignFactory(created_by=self.gm, name="Scarlet Mist")
+        for user, role in (
+            (self.gm, Role.GM),
+            (self.co_gm, Role.GM),
+            (self.player, Role.PLAYER),
+            (self.other_player, Role.PLAYER),
+        ):
+            Membership.objects.create(campaign=self.campaign, user=user, role=role)
+        self._cache: dict[str, Any] = {}
+
+    def user(self, role: str) -> Any:
+        return {
+            "gm": self.gm,
+            "co_gm": self.co_gm,
+            "owner": self.player,
+            "other": self.other_player,
+            "outsider": self.outsider,
+            "anonymous": None,
+        }[role]
+
+    def _once(self, key: str, make: Callable[[], Any]) -> Any:
+        if key not in self._cache:
+            self._cache[key] = make()
+        return self._cache[key]
+
+    @staticmethod
+    def png_upload() -> Any:
+        from django.core.files.uploadedfile import SimpleUploadedFile
+        from PIL import Image
+
+        buffer = io.BytesIO()
+        Image.new("RGB", (32, 32), (200, 30, 60)).save(buffer, "PNG")
+        return SimpleUploadedFile("portrait.png", buffer.getvalue(), content_type="image/png")
+
+    @property
+    def character(self) -> Any:
+        def make() -> Any:
+            character = CharacterFactory(owner=self.player, campaign=self.campaign, name="Cirno")
+            buffer = io.BytesIO()
+            from PIL import Image
+
+            Image.new("RGB", (32, 32), (10, 60, 200)).save(buffer, "PNG")
+            character.portrait.save("portrait.png", ContentFile(buffer.getvalue()))
+            return character
+
+        return self._once("character", make)
+
+    @property
+    def spellcard(self) -> Any:
+        return self._once(
+            "spellcard", lambda: SpellcardFactory(character=self.character, name="Icicle")
+        )
+
+    @property
+    def template(self) -> Any:
+        return self._once(
+            "template",
+            lambda: TemplateCardFactory(campaign=self.campaign, created_by=self.gm, name="Red"),
+        )
+
+    @property
+    def session(self) -> Any:
+        return self._once(
+            "session",
+            lambda: GameSession.objects.create(
+                campaign=self.campaign,
+                title="The lake",
+                starts_at=timezone.now() + timedelta(days=2),
+                created_by=self.gm,
+            ),
+        )
+
+    @property
+    def note(self) -> Any:
+        return self._once(
+            "note",
+            lambda: GMNote.objects.create(campaign=self.campaign, author=self.gm, title="Twist"),
+        )
+
+    @property
+    def handout(self) -> Any:
+        def make() -> Any:
+            handout = Handout(
+                campaign=self.campaign, author=self.gm, title="Letter", shared_with_all=False
+            )
+            handout.file.save("letter.txt", ContentFile(b"Dear Cirno"), save=False)
+            handout.file_name = "letter.txt"
+            handout.save()
+            handout.recipients.set([self.player])
+            return handout
+
+        return self._once("handout", make)
+
+    @property
+    def invitation(self) -> Any:
+        return self._once(
+            "invitation",
+            lambda: Invitation.objects.create(
+                campaign=self.campaign,
+                token="matrix-token-" + "x" * 30,
+                created_by=self.gm,
+                expires_at=timezone.now() + timedelta(days=7),
+            ),
+        )
+
+    @property
+    def secret_roll(self) -> Any:
+        from campaign.services import dice_request_from, roll_make
+
+        return self._once(
+            "secret_roll",
+            lambda: roll_make(
+                user=self.player,
+                dice=dice_request_from(notation="4d"),
+                campaign=self.campaign,
+                secret=True,
+            ),
+        )
+
+    def placeholders(self, url: str) -> dict[str, Any]:
+        out: dict[str, Any] = {"campaign": self.campaign.pk, "other_id": self.other_player.pk}
+        for key in (
+            "character",
+            "spellcard",
+            "template",
+            "session",
+            "note",
+            "handout",
+            "invitation",
+            "secret_roll",
+        ):
+            if "{" + key + "}" in url:
+                out[key] = getattr(self, key).pk
+        if "{token}" in url:
+            out["token"] = self.invitation.token
+        return out
+
+
+@pytest.fixture
+def world(settings, tmp_path):
+    settings.MEDIA_ROOT = str(tmp_path / "media")
+    return World(tmp_path)
+
+
+# --------------------------------------------------------------------------- the sweep
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("row", TABLE, ids=[r.id for r in TABLE])
+def test_route_per_role(row: Row, role: str, world: World, client_for, api_for) -> None:
+    url = row.url.format(**world.placeholders(row.url))
+    data = row.data(world) if callable(row.data) else row.data
+    user = world.user(role)
+    if row.api:
+        client = api_for(user)
+        kwargs: dict[str, Any] = {"format": row.format}
+        response = getattr(client, row.method)(url, data, **kwargs)
+    else:
+        client = client_for(user)
+        response = getattr(client, row.method)(url, data or {})
+    if hasattr(response, "streaming_content"):  # file downloads: read and close the file
+        b"".join(response.streaming_content)
+        response.close()
+    assert response.status_code == row.expected[role], (
+        f"{row.id} as {role}: {response.status_code}, expected {row.expected[role]}"
+        f"\n{getattr(response, 'content', b'')[:600]!r}"
+    )
+    if role == "anonymous" and not row.api and row.expected[role] == 302:
+        assert response["Location"].startswith("/accounts/login/"), response["Location"]
+
+
+# --------------------------------------------------------------------------- completeness
+
+
+@dataclass
+class Route:
+    route: str
+    name: str | None
+    methods: set[str] = field(default_factory=set)
+
+
+def _methods(callback: Any) -> set[str]:
+    """HTTP methods a class-based view answers (DRF viewset actions or APIView handlers);
+    empty for function views (their rows are checked by name)."""
+    actions = getattr(callback, "actions", None)
+    if actions:
+        return {m for m in actions if m not in ("head", "options")}
+    view_class = getattr(callback, "cls", None) or getattr(callback, "view_class", None)
+    if view_class is None:
+        return set()
+    allowed = set(getattr(view_class, "http_method_names", ()))
+    return {
+        m
+        for m in ("get", "post", "put", "patch", "delete")
+        if m in allowed and hasattr(view_class, m)
+    }
+
+
+def _routes(patterns: Any = None, prefix: str = "", namespace: str = "") -> Iterator[Route]:
+    for p in patterns if patterns is not None else get_resolver().url_patterns:
+        if isinstance(p, URLResolver):
+            ns = namespace
+            if p.namespace:
+                ns = f"{namespace}:{p.namespace}" if namespace else p.namespace
+            yield from _routes(p.url_patterns, prefix + str(p.pattern), ns)
+        elif isinstance(p, URLPattern):
+            name = p.name and (f"{namespace}:{p.name}" if namespace else p.name)
+            route = (prefix + str(p.pattern)).replace("^", "")
+            yield Route(route, name, _methods(p.callback))
+
+
+def test_every_campaign_route_is_in_the_table() -> None:
+    covered: dict[str, set[str]] = {}
+    for row in TABLE:
+        covered.setdefault(row.name, set()).add(row.method)
+    missing = []
+    for route in _routes():
+        if not route.route.startswith(SWEPT) or route.name in NOT_CAMPAIGN_SCOPED:
+            continue
+        if route.name is None:
+            missing.append(f"{route.route} (unnamed)")
+        elif route.name not in covered:
+            missing.append(f"{route.name}: {route.route}")
+        else:
+            for method in sorted(route.methods - covered[route.name]):
+                missing.append(f"{method.upper()} {route.name}: {route.route}")
+    assert not missing, "Routes without a row in the permission table:\n" + "\n".join(missing)
+
+
+def test_rows_name_real_routes() -> None:
+    names = {r.name for r in _routes() if r.name}
+    assert not [row.name for row in TABLE if row.name not in names]
+
+
+def test_the_table_has_no_duplicate_rows() -> None:
+    ids = [row.id for row in TABLE]
+    assert len(ids) == len(set(ids))
+
+
+def test_nothing_leaks_into_another_case(world: World) -> None:
+    """Sanity: the world starts clean for every case (a fresh database each time)."""
+    assert not Roll.objects.exists()
