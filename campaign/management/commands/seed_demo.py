@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
@@ -69,6 +70,7 @@ class Command(BaseCommand):
             )
         seed_characters(campaign, users, self.stdout)  # characters app: see the end of this file
         seed_spellcards(campaign, users, self.stdout)  # spellcards app: see the end of this file
+        seed_campaign_play(campaign, users, self.stdout)  # sessions, handouts...: end of this file
         self.stdout.write(self.style.SUCCESS("Demo data ready. Log in at http://127.0.0.1:8000/"))
         for username, password, name, role in DEMO_USERS:
             self.stdout.write(
@@ -238,3 +240,86 @@ def seed_characters(campaign: Campaign, users: dict[str, Any], stdout: Any) -> N
             )
         except character_services.CharacterRulesError as exc:  # pragma: no cover - data bug
             stdout.write(f"  (demo character {fields['name']} skipped: {exc.errors()['rules']})")
+
+
+# --------------------------------------------------------------------------- campaign play
+# Demo campaign play (campaign app): a scheduled session with its reminders, a handout for
+# everyone and one for Reimu only, a GM note, a loot award to the demo characters and an open
+# invitation link. Idempotent: each is found by its title (the link by its note, while it
+# works); everything goes through the services, so notifications and reminders are real.
+
+DEMO_SESSION = ("The gate of the Scarlet Devil Mansion", "Get past Meiling. Find the library.")
+DEMO_HANDOUTS = (
+    ("A map of Misty Lake", "The mansion stands on the far shore; the fog is thickest there.", ()),
+    ("A letter for Reimu", "Someone has been borrowing the shrine's donation box.", ("reimu",)),
+)
+DEMO_NOTE = ("Remilia's plan", "The mist blocks the sun so she can go out by day. Sakuya stalls.")
+DEMO_AWARD_REASON = "Fairies' hidden stash on the lakeshore"
+DEMO_INVITATION_NOTE = "Demo link for a third player"
+
+
+def seed_campaign_play(campaign: Campaign, users: dict[str, Any], stdout: Any) -> None:
+    """A session, two handouts, a GM note, an award and an invitation link (idempotent)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from campaign import awards, handouts, invitations, notes, sessions
+    from campaign.models import Award, GameSession, GMNote, Handout
+    from campaign.permissions import access_for
+    from characters.models import Character
+
+    gm = users["gm"]
+    access = access_for(gm, campaign)
+    title, agenda = DEMO_SESSION
+    if not GameSession.objects.filter(campaign=campaign, title=title).exists():
+        starts = (timezone.now() + timedelta(days=3)).replace(
+            hour=19, minute=0, second=0, microsecond=0
+        )
+        sessions.session_schedule(
+            campaign=campaign,
+            by=access,
+            created_by=gm,
+            title=title,
+            starts_at=starts,
+            agenda=agenda,
+        )
+    for handout_title, body, only in DEMO_HANDOUTS:
+        if not Handout.objects.filter(campaign=campaign, title=handout_title).exists():
+            handouts.handout_create(
+                campaign=campaign,
+                by=access,
+                author=gm,
+                title=handout_title,
+                body=body,
+                shared_with_all=not only,
+                recipient_ids=[users[name].pk for name in only],
+            )
+    note_title, note_body = DEMO_NOTE
+    if not GMNote.objects.filter(campaign=campaign, title=note_title).exists():
+        notes.note_create(campaign=campaign, by=access, author=gm, title=note_title, body=note_body)
+    if not Award.objects.filter(campaign=campaign, reason=DEMO_AWARD_REASON).exists():
+        party = list(Character.objects.filter(campaign=campaign, is_npc=False).order_by("pk"))
+        if party:
+            try:
+                awards.award_grant(
+                    campaign=campaign,
+                    by=access,
+                    awarded_by=gm,
+                    characters=party,
+                    yen=50,
+                    items={"tankard": 1},
+                    reason=DEMO_AWARD_REASON,
+                )
+            except ValidationError as exc:  # pragma: no cover - a demo character breaks a rule
+                stdout.write(f"  (demo award skipped: {exc.messages})")
+    if not any(
+        i.note == DEMO_INVITATION_NOTE for i in invitations.invitations_pending(campaign.pk)
+    ):
+        invitations.invitation_create(
+            campaign=campaign, by=access, created_by=gm, note=DEMO_INVITATION_NOTE
+        )
+    link = next(
+        i for i in invitations.invitations_pending(campaign.pk) if i.note == DEMO_INVITATION_NOTE
+    )
+    stdout.write(f"  Invitation link: http://127.0.0.1:8000{invitations.invitation_path(link)}")
