@@ -434,6 +434,13 @@ def sheet_for(shot: str, race: str, profession: str, **changes: Any) -> Sheet:
     return derive_sheet(minimal_draft(shot, race, profession, **changes))
 
 
+def test_races_without_other_bonuses_list_no_placeholder_trait() -> None:
+    """Races: Lunarians and Moon Hares have "Other bonuses: None": nothing to list."""
+    sheet = derive_sheet(minimal_draft("homing_amulets", "lunarian", "librarian"))
+    names = [p.name for p in sheet.passives if p.source == "race"]
+    assert names == ["Moon Purity"]
+
+
 def test_contributions_name_their_sources() -> None:
     """ "Character Creation" steps 1-7: main stats list shot-type, race, profession, bonus
     points and ability parts."""
