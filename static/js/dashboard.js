@@ -102,7 +102,8 @@
       const button = form.querySelector("button[type=submit]");
       button.disabled = true;
       try {
-        const response = await fetch(form.action, {
+        // getAttribute: a field named "action" (apply/clear) shadows form.action.
+        const response = await fetch(form.getAttribute("action"), {
           method: "POST",
           body: new FormData(form),
           headers: { Accept: "application/json" },
