@@ -698,3 +698,6 @@ class LevelUp(models.Model):
 
     def __str__(self) -> str:
         return f"{self.character_name}: level {self.from_level} → {self.to_level}"
+
+
+from .battles.models import Battle, BattleAction, BattleStatus, Combatant  # noqa: E402,F401
