@@ -230,16 +230,19 @@ def quick_heal(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def quick_status(request: HttpRequest, pk: int) -> HttpResponse:
     def act(request: HttpRequest, campaign: Campaign, access: CampaignAccess, form: Any) -> str:
+        from westernroses.catalog import get_catalog
+
         status = form.cleaned_data["status"]
+        shown = get_catalog().status_effects[status].name
         if form.cleaned_data.get("action") == "clear":
             character = party.character_status_clear(
                 character=_one(campaign, form), by=access, status=status
             )
-            return f"{character.name} is no longer {status}."
+            return f"{character.name}: {shown} cleared."
         character = party.character_status_apply(
             character=_one(campaign, form), by=access, status=status
         )
-        return f"{character.name} is now {status}."
+        return f"{character.name}: {shown} applied."
 
     return _quick_action(
         request, pk, "status", lambda c, a: StatusForm(request.POST, party=_choices(c)), act

@@ -158,7 +158,7 @@ def test_dashboard_quick_actions_work_without_javascript(
         page.select_option("#status-status", "blind")
         page.click("#status-submit")
         page.wait_for_url(f"**/campaigns/{campaign.pk}/dashboard/")
-        assert "Cirno is now blind." in page.text_content(".messages")
+        assert "Cirno: Blind applied." in page.text_content(".messages")
         assert (
             page.locator(
                 f'#party tr[data-character="{character.pk}"] [data-status="blind"]'
