@@ -6,7 +6,7 @@ from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
@@ -103,14 +103,18 @@ def member_add(request: HttpRequest, pk: int) -> HttpResponse:
     campaign, access = campaign_for(request.user, pk, manage=True)
     form = AddMemberForm(request.POST)
     if form.is_valid():
-        services.membership_add(
-            campaign=campaign,
-            user=form.cleaned_data["username"],
-            role=form.cleaned_data["role"],
-            by=access,
-        )
-        messages.success(request, f"{form.cleaned_data['username']} joined the campaign.")
-        return redirect("campaign:detail", campaign.pk)
+        try:
+            services.membership_add(
+                campaign=campaign,
+                user=form.cleaned_data["username"],
+                role=form.cleaned_data["role"],
+                by=access,
+            )
+        except ValidationError as exc:
+            form.add_error("role", exc.messages)
+        else:
+            messages.success(request, f"{form.cleaned_data['username']} joined the campaign.")
+            return redirect("campaign:detail", campaign.pk)
     context = {
         "campaign": campaign,
         "access": access,

@@ -74,7 +74,7 @@ def handout_file(request: HttpRequest, pk: int, handout_id: int) -> FileResponse
     response = FileResponse(
         handle,
         as_attachment=True,
-        filename=handout.file_name or handout.file.name.rsplit("/", 1)[-1],
+        filename=handout.file_name or (handout.file.name or "handout").rsplit("/", 1)[-1],
         content_type="application/octet-stream",
     )
     response["X-Content-Type-Options"] = "nosniff"

@@ -147,3 +147,12 @@ def test_unknown_member_is_a_field_error_not_a_500(campaign, gm, api_for):
     )
     assert response.status_code == 400
     assert "user" in response.json()["errors"]
+
+
+def test_the_add_member_form_cannot_demote_the_last_gm(campaign, gm, client_for):
+    response = client_for(gm).post(
+        f"/campaigns/{campaign.pk}/members/add/", {"username": gm.username, "role": "player"}
+    )
+    assert response.status_code == 400
+    assert "at least one game master" in response.content.decode()
+    assert role_of(campaign, gm) == Role.GM
