@@ -12,10 +12,14 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
+from django import forms
 from django.contrib import admin
+from django.core.exceptions import ValidationError
 from django.db.models import Count, QuerySet
+from django.forms.models import BaseInlineFormSet
 from django.http import HttpRequest
 
+from .members import LAST_GM
 from .models import (
     Attendance,
     Award,
@@ -58,8 +62,47 @@ class GMScopedAdmin(admin.ModelAdmin):
 # --------------------------------------------------------------------------- campaign
 
 
+def _is_last_gm(membership: Membership | None) -> bool:
+    if membership is None or membership.pk is None:
+        return False
+    stored = Membership.objects.filter(pk=membership.pk).values_list("role", flat=True).first()
+    return (
+        stored == Role.GM
+        and not Membership.objects.filter(campaign_id=membership.campaign_id, role=Role.GM)
+        .exclude(pk=membership.pk)
+        .exists()
+    )
+
+
+class KeepAGMFormSet(BaseInlineFormSet):
+    """The members inline may not leave the campaign without a GM (like the services)."""
+
+    def clean(self) -> None:
+        super().clean()
+        roles = [
+            f.cleaned_data.get("role")
+            for f in self.forms
+            if f.cleaned_data and not f.cleaned_data.get("DELETE")
+        ]
+        if self.instance.pk and Role.GM not in roles:
+            raise ValidationError(LAST_GM)
+
+
+class MembershipForm(forms.ModelForm):
+    class Meta:
+        model = Membership
+        fields = ("campaign", "user", "role")
+
+    def clean_role(self) -> str:
+        role = self.cleaned_data["role"]
+        if role != Role.GM and _is_last_gm(self.instance):
+            raise ValidationError(LAST_GM)
+        return role
+
+
 class MembershipInline(admin.TabularInline):
     model = Membership
+    formset = KeepAGMFormSet
     extra = 0
     autocomplete_fields = ("user",)
     readonly_fields = ("joined_at",)
@@ -108,10 +151,15 @@ class CampaignAdmin(GMScopedAdmin):
 
 @admin.register(Membership)
 class MembershipAdmin(GMScopedAdmin):
+    form = MembershipForm
     list_display = ("campaign", "user", "role", "joined_at")
     list_filter = ("role", "campaign")
     search_fields = ("campaign__name", "user__username")
     autocomplete_fields = ("user",)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        # The last GM stays (leaving players' characters are handled on the Members page).
+        return super().has_delete_permission(request, obj) and not _is_last_gm(obj)
 
 
 @admin.register(Roll)

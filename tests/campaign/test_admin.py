@@ -115,3 +115,19 @@ def test_sessions_saved_in_the_admin_get_their_reminders(admin_user, campaign, g
 def test_awards_are_read_only_in_the_admin(admin_user, filled, client_for):
     assert client_for(admin_user).get("/admin/campaign/award/add/").status_code == 403
     assert Campaign.objects.count() == 1
+
+
+def test_the_admin_keeps_a_gm(admin_user, campaign, gm, client_for):
+    from campaign.models import Membership
+
+    membership = Membership.objects.get(campaign=campaign, user=gm)
+    client = client_for(admin_user)
+    response = client.post(
+        f"/admin/campaign/membership/{membership.pk}/change/",
+        {"campaign": campaign.pk, "user": gm.pk, "role": "player"},
+    )
+    assert response.status_code == 200  # the form again, with the reason
+    assert "at least one game master" in response.content.decode()
+    assert client.get(f"/admin/campaign/membership/{membership.pk}/delete/").status_code == 403
+    membership.refresh_from_db()
+    assert membership.role == "gm"
