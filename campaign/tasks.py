@@ -4,6 +4,7 @@ The notification service's tasks live in :mod:`campaign.notifications.tasks`; im
 here registers them with the worker.
 """
 
+from campaign.battles.tasks import battle_turn_notify  # noqa: F401  (grid battles)
 from campaign.notifications.tasks import (
     deliver,
     deliver_digest,

@@ -1,0 +1,888 @@
+"""Writes for battles: setting up the arena, placing combatants, and applying actions.
+
+Every function is keyword-only and checks access through :mod:`campaign.permissions` first.
+Rules are the engine's (:mod:`westernroses.battle`); this module adds what the engine cannot
+know: who the users are, which of them may send what, and how the state is stored.
+
+**Applying an action** (:func:`battle_action_apply`) runs in one transaction that holds
+``SELECT … FOR UPDATE`` on the battle row: the version the client saw is compared with the
+stored one (a mismatch is :class:`StaleVersion`, the API's 409: two clicks or two browsers never
+apply the same move twice), the engine applies the action to a copy (an ``IllegalAction`` is a
+400 and nothing is saved), and the new state, version and the :class:`BattleAction` row are
+written together. "Your turn" notifications are enqueued on commit.
+
+**Setup** happens before the engine's ``start`` action and is not logged: each change rebuilds
+the engine state from the arena and the combatants placed so far (``engine.new_battle`` with the
+battle's own seed) and bumps the version, so the log replays from the snapshot the battle
+started from. Once a battle runs, changes are GM overrides (logged engine actions).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import secrets
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, replace
+from datetime import datetime
+from functools import partial
+from typing import TYPE_CHECKING, Any, Final
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.http import Http404
+from django.urls import reverse
+from django.utils import timezone
+
+from campaign.models import Campaign, Membership, TurnWait
+from campaign.permissions import CampaignAccess, access_for
+from westernroses import battle as engine
+from westernroses.battle.actions import GM, context
+from westernroses.battle.arena import Square
+from westernroses.battle.arena import square as parse_square
+from westernroses.battle.reactions import open_choices
+
+from .models import Battle, BattleAction, BattleStatus, Combatant
+
+if TYPE_CHECKING:
+    from accounts.models import User
+    from characters.models import Character
+
+logger = logging.getLogger(__name__)
+
+#: Arena sides a GM may choose (the engine allows up to 100; a browser grid stays usable).
+MIN_SIDE: Final = 2
+MAX_SIDE: Final = 40
+#: Side names are short slugs, shown on the board and in the log.
+SIDE_PATTERN: Final = re.compile(r"^[a-z0-9][a-z0-9_-]{0,29}$")
+TERRAINS: Final = ("open", "blocked", "difficult")
+#: Action fields the server sets itself: the client never chooses who it is or when it acted.
+SERVER_FIELDS: Final = ("player", "at", "expected_version")
+
+
+class StaleVersion(Exception):
+    """The client acted on an older version of the battle (someone else moved first): 409."""
+
+    def __init__(self, current: int) -> None:
+        super().__init__(f"The battle has moved on to version {current}: reload it.")
+        self.current = current
+
+
+@dataclass(frozen=True, slots=True)
+class Applied:
+    """The result of a write: the saved battle, its new engine state and who asked (the
+    engine player id). Send ``engine.view(state, player)``, never ``state`` itself."""
+
+    battle: Battle
+    state: engine.BattleState
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class NpcSpec:
+    """The numbers a GM types in for an NPC (``engine.npc``)."""
+
+    name: str
+    stats: Mapping[str, int]
+    hp: int
+    speed: int
+    range: int
+    element: str | None = None
+    weapons: tuple[str, ...] = ()
+    damage_reduction: int = 0
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def engine_player(access: CampaignAccess) -> str:
+    """The engine's player id for a member: ``"gm"`` for the campaign's GMs, else the user
+    id. Players act for the combatants whose controller they are; the GM for everyone."""
+    if access.is_gm:
+        return GM
+    if access.user_id is None:
+        raise PermissionDenied("Log in to take part in a battle.")
+    return str(access.user_id)
+
+
+def controller_user_id(controller: str) -> int | None:
+    """The user id behind an engine controller (None for the GM)."""
+    return None if controller == GM else int(controller)
+
+
+def load_state(battle: Battle, log: Iterable[BattleAction] = ()) -> engine.BattleState:
+    """The engine state of a stored battle, with ``log`` rows as its log entries (only those
+    the caller needs: apply needs none, undo all, a view the recent ones)."""
+    state = engine.BattleState.from_dict(battle.state)
+    state.initial = battle.initial
+    state.log = tuple(row.log_entry() for row in log)
+    return state
+
+
+def full_state(battle: Battle) -> engine.BattleState:
+    """The whole state: snapshot, every logged action (replays, undo, audits)."""
+    return load_state(battle, BattleAction.objects.filter(battle=battle).order_by("seq"))
+
+
+def _locked(battle_id: int) -> Battle:
+    battle = Battle.objects.select_for_update().filter(pk=battle_id).first()
+    if battle is None:
+        raise Http404("No such battle.")
+    return battle
+
+
+def _access(user: User, battle: Battle, *, manage: bool) -> CampaignAccess:
+    access = access_for(user, battle.campaign_id)
+    if not access.can_view:
+        raise Http404("No such battle.")
+    if manage and not access.can_manage:
+        raise PermissionDenied("Only the campaign's game masters may do that.")
+    return access
+
+
+def _check_version(battle: Battle, expected_version: int | None) -> None:
+    if expected_version is not None and expected_version != battle.version:
+        raise StaleVersion(battle.version)
+
+
+def _turn_summary(state: engine.BattleState) -> str:
+    if state.phase == "setup":
+        return "Setting up the arena"
+    if state.phase == "ended":
+        return f"Ended: {state.winner} won" if state.winner else "Ended"
+    names = {cid: c.name for cid, c in state.combatants.items()}
+    if state.pending:
+        defender = state.pending[0].get("defender")
+        return f"Round {state.round} · waiting for {names.get(defender, '?')} to react"
+    if state.current:
+        return f"Round {state.round} · {names.get(state.current, '?')}'s turn"
+    return f"Round {state.round}"
+
+
+def _store(battle: Battle, state: engine.BattleState, now: datetime) -> None:
+    """Write ``state`` (and what lists show about it) to ``battle`` and save."""
+    battle.state = state.to_dict(history=False)
+    if state.initial is not None:
+        battle.initial = state.initial
+    battle.version = state.version
+    if battle.status == BattleStatus.SETUP and state.phase != "setup":
+        battle.started_at = now
+    if state.phase == "ended" and battle.ended_at is None:
+        battle.ended_at = now
+    if state.phase != "ended":
+        battle.ended_at = None  # an undo past the end reopens the battle
+    battle.status = state.phase
+    battle.current_combatant = state.current or ""
+    battle.turn_summary = _turn_summary(state)[:200]
+    battle.save()
+
+
+def _members(campaign_id: int) -> set[int]:
+    return set(Membership.objects.filter(campaign_id=campaign_id).values_list("user_id", flat=True))
+
+
+def _sync_combatants(
+    battle: Battle, state: engine.BattleState, *, characters: Mapping[str, int] | None = None
+) -> None:
+    """Make the :class:`Combatant` index match the state (ids added or removed by placing,
+    by the engine, or by a GM override). A controller who is not a member maps to the GM."""
+    rows = {row.engine_id: row for row in Combatant.objects.filter(battle=battle)}
+    members: set[int] | None = None
+    for cid, c in state.combatants.items():
+        user_id = controller_user_id(c.controller) if c.controller.isdigit() else None
+        if user_id is not None:
+            members = _members(battle.campaign_id) if members is None else members
+            if user_id not in members:
+                user_id = None
+        row = rows.pop(cid, None)
+        if row is None:
+            Combatant.objects.create(
+                battle=battle,
+                engine_id=cid,
+                name=c.name[:120],
+                kind=c.kind,
+                side=c.side[:30],
+                character_id=(characters or {}).get(cid),
+                controller_id=user_id,
+            )
+        elif (row.name, row.side, row.kind, row.controller_id) != (
+            c.name[:120],
+            c.side[:30],
+            c.kind,
+            user_id,
+        ):
+            row.name, row.side, row.kind, row.controller_id = (
+                c.name[:120],
+                c.side[:30],
+                c.kind,
+                user_id,
+            )
+            row.save(update_fields=["name", "side", "kind", "controller"])
+    if rows:
+        Combatant.objects.filter(pk__in=[r.pk for r in rows.values()]).delete()
+
+
+# --------------------------------------------------------------------------- creating
+
+
+def _arena_errors(width: Any, height: Any) -> dict[str, list[str]]:
+    errors: dict[str, list[str]] = {}
+    for name, value in (("width", width), ("height", height)):
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int)
+            or not MIN_SIDE <= value <= MAX_SIDE
+        ):
+            errors[name] = [f"Give a whole number of squares from {MIN_SIDE} to {MAX_SIDE}."]
+    return errors
+
+
+def _name(name: Any) -> str:
+    text = str(name or "").strip()
+    if not text:
+        raise ValidationError({"name": ["Give the battle a name."]})
+    if len(text) > 120:
+        raise ValidationError({"name": ["At most 120 characters."]})
+    return text
+
+
+def battle_create(
+    *, campaign: Campaign, by: CampaignAccess, created_by: User, name: str, width: int, height: int
+) -> Battle:
+    """A battle in setup: an empty ``width`` × ``height`` arena under the campaign's house
+    rules, with a fresh secret seed (GMs only)."""
+    if not by.can_manage or by.campaign_id != campaign.pk:
+        raise PermissionDenied("Only the campaign's game masters start battles.")
+    name = _name(name)
+    errors = _arena_errors(width, height)
+    if errors:
+        raise ValidationError(errors)
+    with transaction.atomic():
+        battle = Battle.objects.create(
+            campaign=campaign, name=name, state={}, initial={}, created_by=created_by
+        )
+        state = engine.new_battle(
+            arena={"width": width, "height": height},
+            combatants=[],
+            seed=secrets.randbits(53),
+            rules=campaign.rules(),
+            battle_id=str(battle.pk),
+        )
+        _store(battle, state, timezone.now())
+    return battle
+
+
+# --------------------------------------------------------------------------- setup
+
+
+def _rebuild(
+    battle: Battle,
+    state: engine.BattleState,
+    *,
+    arena: engine.Arena | None = None,
+    combatants: list[engine.Combatant] | None = None,
+) -> engine.BattleState:
+    """A new setup state from an arena and combatants, with the battle's own seed, one
+    version on (so pollers see the change)."""
+    fighters = (
+        combatants
+        if combatants is not None
+        else [c for c in state.combatants.values() if c.kind != "doll"]
+    )
+    seed = int((state.initial or {}).get("rng", {}).get("seed") or state.rng["seed"])
+    try:
+        new = engine.new_battle(
+            arena=arena or state.arena,
+            combatants=fighters,
+            seed=seed,
+            rules=battle.campaign.rules(),
+            battle_id=str(battle.pk),
+        )
+    except ValueError as exc:
+        raise ValidationError({"position": [str(exc)]}) from None
+    new.version = state.version + 1
+    new.initial = new.to_dict(history=False)
+    return new
+
+
+def _setup_change(
+    *,
+    battle_id: int,
+    by: User,
+    expected_version: int | None,
+    change: Callable[[Battle, engine.BattleState], engine.BattleState],
+    characters: Mapping[str, int] | None = None,
+) -> Applied:
+    """Run one setup change under the battle's row lock (GMs only, setup phase only)."""
+    battle = Battle.objects.select_related("campaign").filter(pk=battle_id).first()
+    if battle is None:
+        raise Http404("No such battle.")
+    access = _access(by, battle, manage=True)
+    with transaction.atomic():
+        battle = _locked(battle_id)
+        _check_version(battle, expected_version)
+        if battle.status != BattleStatus.SETUP:
+            raise ValidationError(
+                {"non_field_errors": ["The battle has started: use the GM overrides."]}
+            )
+        new = change(battle, load_state(battle))
+        _store(battle, new, timezone.now())
+        _sync_combatants(battle, new, characters=characters)
+    return Applied(battle=battle, state=new, player=engine_player(access))
+
+
+def battle_setup_update(
+    *,
+    battle_id: int,
+    by: User,
+    name: str | None = None,
+    width: int | None = None,
+    height: int | None = None,
+    expected_version: int | None = None,
+) -> Applied:
+    """Rename the battle or resize its arena (squares outside the new size are dropped; a
+    piece standing outside it must be moved first)."""
+
+    def change(battle: Battle, state: engine.BattleState) -> engine.BattleState:
+        if name is not None:
+            battle.name = _name(name)
+        w = state.arena.width if width is None else width
+        h = state.arena.height if height is None else height
+        errors = _arena_errors(w, h)
+        if errors:
+            raise ValidationError(errors)
+        outside = [
+            c.name
+            for c in state.combatants.values()
+            if c.position is not None and not (c.position[0] < w and c.position[1] < h)
+        ]
+        if outside:
+            raise ValidationError(
+                {"width": [f"Move {', '.join(outside)} inside the new arena first."]}
+            )
+        arena = engine.Arena(
+            w,
+            h,
+            blocked=frozenset(s for s in state.arena.blocked if s[0] < w and s[1] < h),
+            difficult=frozenset(s for s in state.arena.difficult if s[0] < w and s[1] < h),
+        )
+        return _rebuild(battle, state, arena=arena)
+
+    return _setup_change(
+        battle_id=battle_id, by=by, expected_version=expected_version, change=change
+    )
+
+
+def _square(value: Any, field: str = "square") -> Square:
+    try:
+        return parse_square(value)
+    except ValueError as exc:
+        raise ValidationError({field: [str(exc)]}) from None
+
+
+def battle_square_set(
+    *,
+    battle_id: int,
+    by: User,
+    square: Any,
+    terrain: str,
+    expected_version: int | None = None,
+) -> Applied:
+    """Make one square open, blocking or difficult (ruling 1: difficult costs 2 to enter)."""
+    if terrain not in TERRAINS:
+        raise ValidationError({"terrain": [f"One of {', '.join(TERRAINS)}."]})
+    sq = _square(square)
+
+    def change(battle: Battle, state: engine.BattleState) -> engine.BattleState:
+        arena = state.arena
+        if not arena.inside(sq):
+            raise ValidationError({"square": [f"{list(sq)} is outside the arena."]})
+        if terrain == "blocked":
+            standing = [c.name for c in state.combatants.values() if c.position == sq]
+            if standing:
+                raise ValidationError({"square": [f"{standing[0]} stands on {list(sq)}."]})
+        blocked = set(arena.blocked) - {sq}
+        difficult = set(arena.difficult) - {sq}
+        if terrain == "blocked":
+            blocked.add(sq)
+        elif terrain == "difficult":
+            difficult.add(sq)
+        new_arena = engine.Arena(
+            arena.width, arena.height, blocked=frozenset(blocked), difficult=frozenset(difficult)
+        )
+        return _rebuild(battle, state, arena=new_arena)
+
+    return _setup_change(
+        battle_id=battle_id, by=by, expected_version=expected_version, change=change
+    )
+
+
+def _side(side: Any) -> str:
+    text = str(side or "").strip().lower()
+    if not SIDE_PATTERN.match(text):
+        raise ValidationError(
+            {"side": ["A side is a short name: letters, digits, - and _ (e.g. heroes)."]}
+        )
+    return text
+
+
+def _position(value: Any) -> Square | None:
+    return None if value is None else _square(value, "position")
+
+
+def character_combatant(
+    character: Character,
+    *,
+    cid: str,
+    controller: str,
+    side: str,
+    position: Square | None,
+    rules: Any,
+    others: Iterable[engine.Combatant] = (),
+) -> engine.Combatant:
+    """A campaign character as an engine combatant: its sheet derived sober (the battle
+    tracks drink itself), its deck from the spellcards app, its HP and spell power as they
+    are. A Guardian's charge is matched by name among ``others`` (place the charge first)."""
+    from characters.services import CharacterFormatError, character_to_draft
+    from spellcards.selectors import deck_entries, parse_draft
+    from westernroses.characters import derive_sheet
+    from westernroses.characters.sheet import SheetError
+
+    try:
+        draft = character_to_draft(character)
+        drunk = draft.drunkenness
+        sheet = derive_sheet(replace(draft, drunkenness="sober"), rules)
+    except (CharacterFormatError, SheetError, KeyError, ValueError) as exc:
+        raise ValidationError(
+            {"character": [f"{character.name} cannot fight yet: {exc}"]}
+        ) from None
+    deck = []
+    for entry in deck_entries(character):
+        card = parse_draft(entry.spellcard.draft)
+        if card is not None:
+            deck.append((f"card{entry.spellcard_id}", card, entry.copies))
+    charge = None
+    wanted = (getattr(draft, "guardian_charge", None) or "").strip().casefold()
+    if wanted:
+        for other in others:
+            name = other.name.casefold()
+            if name == wanted or name.split()[0] == wanted:
+                charge = other.id
+                break
+    try:
+        combatant = engine.combatant_from_sheet(
+            sheet,
+            id=cid,
+            controller=controller,
+            side=side,
+            position=position,
+            deck=deck,
+            spell_power=character.spell_power,
+            charge=charge,
+        )
+    except ValueError as exc:
+        raise ValidationError({"character": [str(exc)]}) from None
+    combatant.drunkenness = drunk
+    return combatant
+
+
+def _next_npc_id(state: engine.BattleState) -> str:
+    numbers = [
+        int(cid[3:]) for cid in state.combatants if cid.startswith("npc") and cid[3:].isdigit()
+    ]
+    return f"npc{max(numbers, default=0) + 1}"
+
+
+def npc_combatant(
+    spec: NpcSpec, *, cid: str, side: str, position: Square | None
+) -> engine.Combatant:
+    """A GM's NPC from the numbers typed in (``engine.npc``; invalid numbers are a 400)."""
+    try:
+        return engine.npc(
+            id=cid,
+            name=spec.name,
+            stats=dict(spec.stats),
+            hp=spec.hp,
+            speed=spec.speed,
+            range=spec.range,
+            side=side,
+            position=position,
+            element=spec.element or None,
+            weapons=spec.weapons,
+            damage_reduction=spec.damage_reduction,
+        )
+    except (KeyError, ValueError) as exc:
+        raise ValidationError({"npc": [str(exc)]}) from None
+
+
+def _place(
+    *,
+    battle_id: int,
+    by: User,
+    build: Callable[[Battle, engine.BattleState], engine.Combatant],
+    character_id: int | None,
+    expected_version: int | None,
+) -> Applied:
+    """Place a combatant: in setup by rebuilding; in a running battle as the GM's logged
+    ``gm_add_combatant`` (a reinforcement joins the turn order by Speed, ruling 3)."""
+    battle = Battle.objects.select_related("campaign").filter(pk=battle_id).first()
+    if battle is None:
+        raise Http404("No such battle.")
+    _access(by, battle, manage=True)
+    if battle.status == BattleStatus.SETUP:
+        built: list[str] = []
+
+        def change(battle: Battle, state: engine.BattleState) -> engine.BattleState:
+            combatant = build(battle, state)
+            built.append(combatant.id)
+            fighters = [c for c in state.combatants.values() if c.kind != "doll"]
+            return _rebuild(battle, state, combatants=[*fighters, combatant])
+
+        result = _setup_change(
+            battle_id=battle_id, by=by, expected_version=expected_version, change=change
+        )
+    else:
+        combatant = build(battle, load_state(battle))
+        built = [combatant.id]
+        result = battle_action_apply(
+            battle_id=battle_id,
+            actor=by,
+            action={"type": "gm_add_combatant", "combatant": combatant.to_dict()},
+            expected_version=battle.version if expected_version is None else expected_version,
+        )
+    if character_id is not None:
+        Combatant.objects.filter(battle=result.battle, engine_id__in=built).update(
+            character_id=character_id
+        )
+    return result
+
+
+def battle_character_place(
+    *,
+    battle_id: int,
+    by: User,
+    character_id: int,
+    side: str = "heroes",
+    position: Any = None,
+    controller: str = "owner",
+    expected_version: int | None = None,
+) -> Applied:
+    """Place one of the campaign's characters (GMs). ``controller`` "owner": its owner plays
+    it (the GMs for an NPC character); "gm": the GMs play it (an absent player)."""
+    from characters.selectors import characters_in_campaign
+
+    if controller not in ("owner", "gm"):
+        raise ValidationError({"controller": ["owner or gm."]})
+    side = _side(side)
+    sq = _position(position)
+    battle = Battle.objects.filter(pk=battle_id).only("campaign_id").first()
+    if battle is None:
+        raise Http404("No such battle.")
+    access = _access(by, battle, manage=True)
+    character = characters_in_campaign(access).filter(pk=character_id).first()
+    if character is None:
+        raise ValidationError({"character": ["No such character in this campaign."]})
+    cid = f"pc{character.pk}"
+
+    def build(battle: Battle, state: engine.BattleState) -> engine.Combatant:
+        if cid in state.combatants:
+            raise ValidationError({"character": [f"{character.name} is already in the battle."]})
+        player = GM if controller == "gm" or character.is_npc else str(character.owner_id)
+        return character_combatant(
+            character,
+            cid=cid,
+            controller=player,
+            side=side,
+            position=sq,
+            rules=battle.campaign.rules(),
+            others=state.combatants.values(),
+        )
+
+    return _place(
+        battle_id=battle_id,
+        by=by,
+        build=build,
+        character_id=character.pk,
+        expected_version=expected_version,
+    )
+
+
+def battle_npc_place(
+    *,
+    battle_id: int,
+    by: User,
+    npc: NpcSpec,
+    side: str = "enemies",
+    position: Any = None,
+    expected_version: int | None = None,
+) -> Applied:
+    """Place an NPC from the GM's numbers (GMs; played by the GMs)."""
+    side = _side(side)
+    sq = _position(position)
+
+    def build(battle: Battle, state: engine.BattleState) -> engine.Combatant:
+        return npc_combatant(npc, cid=_next_npc_id(state), side=side, position=sq)
+
+    return _place(
+        battle_id=battle_id,
+        by=by,
+        build=build,
+        character_id=None,
+        expected_version=expected_version,
+    )
+
+
+_UNSET: Final = object()
+
+
+def battle_combatant_update(
+    *,
+    battle_id: int,
+    by: User,
+    combatant: str,
+    position: Any = _UNSET,
+    side: str | None = None,
+    expected_version: int | None = None,
+) -> Applied:
+    """Move a piece (``position`` None: off the board) or change its side, in setup. In a
+    running battle moving a piece is the GM's ``gm_move`` override."""
+
+    def change(battle: Battle, state: engine.BattleState) -> engine.BattleState:
+        if combatant not in state.combatants:
+            raise ValidationError({"combatant": ["No such combatant in this battle."]})
+        fighters = [c for c in state.combatants.values() if c.kind != "doll"]
+        target = state.combatants[combatant]
+        if target.kind == "doll":
+            raise ValidationError({"combatant": ["Dolls come out during the battle."]})
+        if position is not _UNSET:
+            target.position = _position(position)
+        if side is not None:
+            target.side = _side(side)
+        return _rebuild(battle, state, combatants=fighters)
+
+    return _setup_change(
+        battle_id=battle_id, by=by, expected_version=expected_version, change=change
+    )
+
+
+def battle_combatant_remove(
+    *, battle_id: int, by: User, combatant: str, expected_version: int | None = None
+) -> Applied:
+    """Take a combatant (and her dolls) out of the battle being set up."""
+
+    def change(battle: Battle, state: engine.BattleState) -> engine.BattleState:
+        if combatant not in state.combatants or state.combatants[combatant].kind == "doll":
+            raise ValidationError({"combatant": ["No such combatant in this battle."]})
+        fighters = [c for c in state.combatants.values() if c.kind != "doll" and c.id != combatant]
+        return _rebuild(battle, state, combatants=fighters)
+
+    return _setup_change(
+        battle_id=battle_id, by=by, expected_version=expected_version, change=change
+    )
+
+
+def battle_delete(*, battle_id: int, by: User) -> None:
+    """Delete a battle that never started (GMs). Started battles stay: their log is a record."""
+    battle = Battle.objects.filter(pk=battle_id).only("campaign_id", "status").first()
+    if battle is None:
+        raise Http404("No such battle.")
+    _access(by, battle, manage=True)
+    with transaction.atomic():
+        battle = _locked(battle_id)
+        if battle.status != BattleStatus.SETUP:
+            raise ValidationError(
+                {"non_field_errors": ["A battle that has started is kept as a record."]}
+            )
+        battle.delete()
+
+
+# --------------------------------------------------------------------------- playing
+
+
+@dataclass(frozen=True, slots=True)
+class Wait:
+    """Someone a battle waits on: a player's turn, or a player's decision on a hit."""
+
+    key: str
+    combatant: str
+    user_id: int
+    reacting: bool
+
+
+def waits(battle_id: int, state: engine.BattleState) -> list[Wait]:
+    """Whom the battle waits on now, among players (the GMs are at the table already)."""
+    if state.phase != "active":
+        return []
+    found: list[tuple[str, str, bool]] = []
+    if state.pending:
+        hit = state.pending[0]["id"]
+        deciders = sorted({o["combatant"] for o in open_choices(context(state))})
+        found = [(f"battle:{battle_id}:hit:{hit}:{cid}", cid, True) for cid in deciders]
+    elif state.current is not None:
+        found = [(f"battle:{battle_id}:turn:{state.turn_number}", state.current, False)]
+    out = []
+    for key, cid, reacting in found:
+        c = state.combatants.get(cid)
+        if c is not None and c.controller != GM and c.controller.isdigit():
+            out.append(Wait(key, cid, int(c.controller), reacting))
+    return out
+
+
+def _enqueue_turn_notify(battle_id: int, version: int) -> None:
+    from .tasks import battle_turn_notify
+
+    try:
+        battle_turn_notify.apply_async(args=[battle_id, version])
+    except Exception:
+        # The move is committed; a broker hiccup must not turn it into a 500. The next turn
+        # change enqueues again, and the task always syncs to the current state.
+        logger.exception("could not enqueue battle_turn_notify(%s, %s)", battle_id, version)
+
+
+def _check_actor(
+    access: CampaignAccess, state: engine.BattleState, action: Mapping[str, Any]
+) -> None:
+    """Players act only for their own combatants; GM-only actions need a GM (403)."""
+    kind = action["type"]
+    if kind == "start" or kind.startswith("gm_"):
+        if not access.can_manage:
+            raise PermissionDenied("Only the campaign's game masters may do that.")
+        if kind == "gm_add_combatant":
+            data = action.get("combatant")
+            controller = data.get("controller") if isinstance(data, Mapping) else None
+            if controller != GM and not (
+                isinstance(controller, str)
+                and controller.isdigit()
+                and int(controller) in _members(access.campaign_id)
+            ):
+                raise ValidationError(
+                    {"action": ["A new combatant's controller is gm or a member's user id."]}
+                )
+        return
+    cid = action.get("combatant")
+    if isinstance(cid, str) and cid in state.combatants:
+        c = state.combatants[cid]
+        owner = controller_user_id(c.controller) if c.controller.isdigit() else None
+        if not (access.is_gm or (owner is not None and access.can_act_for(owner))):
+            raise PermissionDenied(f"You do not control {c.name}.")
+
+
+def battle_action_apply(
+    *,
+    battle_id: int,
+    actor: User,
+    action: Mapping[str, Any],
+    expected_version: int,
+    now: datetime | None = None,
+) -> Applied:
+    """Apply one action for ``actor`` against ``expected_version``, completely or not at all.
+
+    Raises Http404 (not a member), PermissionDenied (not your combatant, GM-only action),
+    :class:`StaleVersion` (someone moved first: 409) or ValidationError (the engine refused:
+    ``{"action": [reason]}``). Only the first of two identical clicks applies: both carry the
+    same ``expected_version``, the second finds the version moved on under the row lock.
+    """
+    if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
+        raise ValidationError({"action": ["An action is an object with a type."]})
+    if isinstance(expected_version, bool) or not isinstance(expected_version, int):
+        raise ValidationError({"expected_version": ["A whole number."]})
+    battle = Battle.objects.filter(pk=battle_id).only("campaign_id").first()
+    if battle is None:
+        raise Http404("No such battle.")
+    access = _access(actor, battle, manage=False)
+    player = engine_player(access)
+    now = now or timezone.now()
+    clean = {k: v for k, v in action.items() if k not in SERVER_FIELDS}
+    clean["player"] = player
+    clean["at"] = now.isoformat()
+    with transaction.atomic():
+        battle = _locked(battle_id)
+        _check_version(battle, expected_version)
+        undo = clean["type"] == "gm_undo"
+        state = (
+            load_state(battle, BattleAction.objects.filter(battle=battle).order_by("seq"))
+            if undo
+            else load_state(battle)
+        )
+        _check_actor(access, state, clean)
+        try:
+            new, _ = engine.apply(state, clean)
+        except engine.IllegalAction as exc:
+            raise ValidationError({"action": [exc.reason]}) from None
+        entry = new.log[-1]
+        BattleAction.objects.create(
+            battle=battle,
+            seq=entry["n"],
+            actor=actor if actor.is_authenticated else None,
+            action=entry["action"],
+            events=entry["events"],
+            version_after=new.version,
+        )
+        if not undo:
+            new.log = (entry,)  # what the answer's view shows; the rest stays in the rows
+        _store(battle, new, now)
+        if new.combatants.keys() != state.combatants.keys():
+            _sync_combatants(battle, new)
+        before = {w.key for w in waits(battle.pk, state)}
+        after = waits(battle.pk, new)
+        for key in before - {w.key for w in after}:
+            _turn_wait_end(key)
+        if any(w.key not in before for w in after):
+            transaction.on_commit(
+                partial(_enqueue_turn_notify, battle.pk, new.version), robust=True
+            )
+    return Applied(battle=battle, state=new, player=player)
+
+
+def _turn_wait_end(key: str) -> None:
+    from campaign.notifications import turn_wait_end
+
+    turn_wait_end(key=key)
+
+
+def battle_url(battle: Battle | int) -> str:
+    return reverse("battles:detail", args=[battle if isinstance(battle, int) else battle.pk])
+
+
+def battle_waits_sync(*, battle_id: int) -> int:
+    """Register the turns the battle waits on now with the notification service (which sends
+    "your turn" once per turn and reminds once after the campaign's delay) and end the ones it
+    no longer waits on. Idempotent: it reads the current state under the battle's row lock,
+    so a late or repeated run never registers a turn that has already passed. Returns how
+    many turns are open."""
+    from accounts.models import User
+    from campaign.notifications import turn_wait_end, turn_wait_start
+
+    with transaction.atomic():
+        battle = (
+            Battle.objects.select_for_update(of=("self",))
+            .select_related("campaign")
+            .filter(pk=battle_id)
+            .first()
+        )
+        if battle is None:
+            return 0
+        state = load_state(battle)
+        current = waits(battle.pk, state)
+        keys = {w.key for w in current}
+        stale = (
+            TurnWait.objects.filter(key__startswith=f"battle:{battle.pk}:", ended_at__isnull=True)
+            .exclude(key__in=keys)
+            .values_list("key", flat=True)
+        )
+        for key in set(stale):
+            turn_wait_end(key=key)
+        users = User.objects.in_bulk({w.user_id for w in current})
+        url = battle_url(battle)
+        for w in current:
+            user = users.get(w.user_id)
+            if user is None:
+                continue
+            name = state.combatants[w.combatant].name
+            title = (
+                f"{name} must react in {battle.name}"
+                if w.reacting
+                else f"Your turn: {name} in {battle.name}"
+            )
+            turn_wait_start(campaign=battle.campaign, user=user, key=w.key, title=title, url=url)
+    return len(current)
