@@ -127,18 +127,31 @@ class RollViewSet(
     def create(self, request: Request) -> Response:
         """Roll dice (notation, or a stat's pool) against an optional target and log it."""
         campaign = None
+        access = None
         rules = None
-        campaign_id = request.data.get("campaign") if hasattr(request.data, "get") else None
+        data = request.data if hasattr(request.data, "get") else {}
+        campaign_id = data.get("campaign")
         if campaign_id not in (None, ""):
-            campaign, _ = campaign_for(request.user, campaign_id)
+            campaign, access = campaign_for(request.user, campaign_id)
             rules = campaign.rules()
-        serializer = RollInputSerializer(data=request.data, context={"rules": rules})
+        checks = {}
+        if data.get("check"):
+            from characters.selectors import character_checks, rollable_characters
+
+            checks = {
+                c.value: c for c in character_checks(rollable_characters(request.user, access))
+            }
+        serializer = RollInputSerializer(
+            data=request.data, context={"rules": rules, "checks": checks}
+        )
         serializer.is_valid(raise_exception=True)
+        chosen = serializer.validated_data.get("chosen_check")
+        label = serializer.validated_data.get("label", "")
         roll = services.roll_make(
             user=request.user,
             dice=serializer.dice_request,
             campaign=campaign,
-            label=serializer.validated_data.get("label", ""),
+            label=label or (chosen.label.split(" (")[0] if chosen else ""),
             secret=serializer.validated_data.get("secret", False) and campaign is not None,
         )
         return Response(RollSerializer(roll).data, status=status.HTTP_201_CREATED)

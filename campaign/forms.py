@@ -3,6 +3,7 @@ position); forms only translate it into field errors."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django import forms
@@ -62,8 +63,14 @@ class AddMemberForm(forms.Form):
 
 
 class DiceForm(forms.Form):
-    """Either dice notation, or a stat value whose pool the rules give, plus a modifier."""
+    """A character's check, dice notation, or a stat value whose pool the rules give, plus a
+    modifier. ``checks`` are the character checks this user may roll (from the characters app)."""
 
+    check = forms.ChoiceField(
+        label="Character check",
+        required=False,
+        help_text="A stat or skill of your character, with its sheet's modifiers.",
+    )
     notation = forms.CharField(
         max_length=60, required=False, help_text="e.g. 4d+2, 3d6, 2x(3d+1), 3dX2"
     )
@@ -77,22 +84,38 @@ class DiceForm(forms.Form):
     label = forms.CharField(max_length=120, required=False)
     secret = forms.BooleanField(required=False, help_text="Only you and the GMs see it.")
 
-    def __init__(self, *args: Any, rules: Any = None, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, rules: Any = None, checks: Sequence[Any] = (), **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.rules = rules
         self.dice_request: DiceRequest | None = None
+        self.checks = {c.value: c for c in checks}
+        self.fields["check"].choices = [("", "— type notation or a stat instead —")] + [
+            (c.value, c.label) for c in checks
+        ]
+        if not checks:
+            # Nothing to pick: hidden, but still validated (a forged value is a field error).
+            self.fields["check"].widget = forms.HiddenInput()
+
+    @property
+    def chosen_check(self) -> Any:
+        """The character check picked, if any (its label names the roll in the log)."""
+        return self.checks.get(self.cleaned_data.get("check") or "")
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         if self.errors:
             return data
+        chosen = self.chosen_check
         try:
             self.dice_request = dice_request_from(
                 notation=data.get("notation") or "",
                 stat=data.get("stat"),
-                modifier=data.get("modifier") or 0,
+                modifier=(data.get("modifier") or 0) + (chosen.modifier if chosen else 0),
                 target=data.get("target"),
                 rules=self.rules,
+                pool=chosen.dice if chosen else None,
             )
         except DiceRequestError as exc:
             self.add_error(exc.field, str(exc))

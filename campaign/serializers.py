@@ -114,13 +114,22 @@ class DiceInputSerializer(serializers.Serializer):
     )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        chosen = None
+        if attrs.get("check"):
+            chosen = self.context.get("checks", {}).get(attrs["check"])
+            if chosen is None:
+                raise serializers.ValidationError(
+                    {"check": ["Not a check of a character you may roll for here."]}
+                )
+            attrs["chosen_check"] = chosen
         try:
             attrs["dice_request"] = dice_request_from(
                 notation=attrs.get("notation") or "",
                 stat=attrs.get("stat"),
-                modifier=attrs.get("modifier") or 0,
+                modifier=(attrs.get("modifier") or 0) + (chosen.modifier if chosen else 0),
                 target=attrs.get("target"),
                 rules=self.context.get("rules"),
+                pool=chosen.dice if chosen else None,
             )
         except DiceRequestError as exc:
             raise serializers.ValidationError({exc.field: [str(exc)]}) from None
@@ -132,6 +141,14 @@ class DiceInputSerializer(serializers.Serializer):
 
 
 class RollInputSerializer(DiceInputSerializer):
+    check = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        help_text=(
+            "A character's check instead of notation: '<character id>:stat:<pwr|cha|int|ins>' "
+            "or '<character id>:skill:<slug>'. Rolls the sheet's pool with its modifiers."
+        ),
+    )
     campaign = serializers.IntegerField(required=False, allow_null=True)
     label = serializers.CharField(max_length=120, required=False, allow_blank=True, default="")
     secret = serializers.BooleanField(required=False, default=False)

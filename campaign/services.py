@@ -127,11 +127,16 @@ def dice_request_from(
     modifier: int = 0,
     target: int | None = None,
     rules: HouseRules | None = None,
+    pool: int | None = None,
 ) -> DiceRequest:
-    """Validate notation, or a stat's pool plus a modifier, into a :class:`DiceRequest`."""
+    """Validate notation, or a stat's pool plus a modifier, into a :class:`DiceRequest`.
+
+    ``pool`` is a dice count already worked out (a character's check from its sheet, which
+    also supplies the modifier); it wins over ``stat`` and ``notation``.
+    """
     rules = rules or DEFAULT_HOUSE_RULES
-    if stat is not None:
-        pool = checks.pool_size(stat, rules)
+    if pool is not None or stat is not None:
+        pool = pool if pool is not None else checks.pool_size(stat or 0, rules)
         try:
             expression = dice_engine.DiceExpression(
                 dice=pool, modifier=modifier, modifiers=(modifier,) if modifier else ()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from typing import Any
 from urllib.parse import urlencode
 
 from django.contrib import messages
@@ -130,17 +131,19 @@ def _dice_page(
 ) -> HttpResponse:
     rules = campaign.rules() if campaign else DEFAULT_HOUSE_RULES
     data = request.POST if request.method == "POST" else (request.GET or None)
-    form = DiceForm(data, rules=rules)
+    form = DiceForm(data, rules=rules, checks=_character_checks(request, access))
     odds = None
     if data is not None and form.is_valid() and form.dice_request is not None:
         if request.method == "POST":
             if not request.user.is_authenticated:
                 return redirect(f"{_login_url()}?next={request.path}")
+            chosen = form.chosen_check
+            label = form.cleaned_data["label"] or (chosen.label.split(" (")[0] if chosen else "")
             roll = services.roll_make(
                 user=request.user,
                 dice=form.dice_request,
                 campaign=campaign,
-                label=form.cleaned_data["label"],
+                label=label,
                 secret=bool(form.cleaned_data["secret"]) and campaign is not None,
             )
             query = {k: v for k, v in request.POST.items() if k != "csrfmiddlewaretoken"}
@@ -167,6 +170,15 @@ def _dice_page(
         "rules_changed": rules.changed(),
     }
     return render(request, "dice/roller.html", context, status=status)
+
+
+def _character_checks(request: HttpRequest, access: CampaignAccess | None) -> list[Any]:
+    """The character checks this user may roll here (none for anonymous visitors)."""
+    if not request.user.is_authenticated:
+        return []
+    from characters.selectors import character_checks, rollable_characters
+
+    return character_checks(rollable_characters(request.user, access))
 
 
 def _login_url() -> str:

@@ -276,3 +276,59 @@ def choice_names() -> dict[str, dict[str, str]]:
         "race": {s: v.name for s, v in cat.races.items()},
         "profession": {s: v.name for s, v in cat.professions.items()},
     }
+
+
+# --------------------------------------------------------------------------- dice roller
+
+
+@dataclass(frozen=True, slots=True)
+class CharacterCheck:
+    """One roll the dice page offers for a character: a main stat or a skill, as the sheet
+    computes it (pool from the value, drink and effect modifiers included)."""
+
+    value: str
+    label: str
+    dice: int
+    modifier: int
+
+
+def rollable_characters(user: User, access: CampaignAccess | None) -> list[Character]:
+    """Characters whose checks ``user`` may roll: their own; in a campaign a GM rolls for
+    everyone (NPCs included). Outside a campaign: the user's own characters."""
+    if access is not None:
+        characters = characters_in_campaign(access)
+        if not access.is_gm:
+            characters = characters.filter(owner=user)
+        return list(characters)
+    return list(characters_of_user(user))
+
+
+def character_checks(characters: list[Character]) -> list[CharacterCheck]:
+    """Every main stat and skill check of each character, labelled for a select box."""
+    out: list[CharacterCheck] = []
+    for character in characters:
+        try:
+            sheet = derive_sheet(character_to_draft(character), rules_for(character.campaign))
+        except (SheetError, CharacterFormatError):
+            continue  # a broken sheet offers nothing to roll; its page explains why
+        for key in MAIN_STATS:
+            check = sheet.stats[key].check
+            out.append(
+                CharacterCheck(
+                    f"{character.pk}:stat:{key}",
+                    f"{character.name}: {STAT_NAMES[key]} ({check.expression})",
+                    check.dice,
+                    check.modifier,
+                )
+            )
+        for slug, skill in sheet.skills.items():
+            check = skill.check
+            out.append(
+                CharacterCheck(
+                    f"{character.pk}:skill:{slug}",
+                    f"{character.name}: {skill.name} ({check.expression})",
+                    check.dice,
+                    check.modifier,
+                )
+            )
+    return out

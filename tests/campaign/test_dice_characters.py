@@ -1,0 +1,79 @@
+"""The dice roller's character checks: pick a stat or skill of a character and roll its
+sheet's pool with the sheet's modifiers ("Basic rolls": one die per three points)."""
+
+from __future__ import annotations
+
+import pytest
+
+from campaign.models import Roll
+from tests.factories import CharacterFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def cirno(campaign, player):
+    # Homing Amulets INT 9, fairy -1, bonus points +10: INT 18 -> 6d
+    return CharacterFactory(owner=player, campaign=campaign, name="Cirno")
+
+
+@pytest.fixture
+def meiling(campaign, gm):
+    return CharacterFactory(owner=gm, campaign=campaign, name="Meiling", is_npc=True)
+
+
+def test_player_sees_only_their_own_characters_checks(campaign, player, cirno, meiling, client_for):
+    html = client_for(player).get(f"/campaigns/{campaign.pk}/dice/").content.decode()
+    assert f'value="{cirno.pk}:stat:int"' in html
+    assert "Cirno: Intelligence (6d)" in html
+    assert f'value="{meiling.pk}:stat:int"' not in html
+
+
+def test_gm_rolls_for_npcs_and_players(campaign, gm, cirno, meiling, client_for):
+    html = client_for(gm).get(f"/campaigns/{campaign.pk}/dice/").content.decode()
+    assert f'value="{cirno.pk}:stat:int"' in html
+    assert f'value="{meiling.pk}:stat:pwr"' in html
+
+
+def test_rolling_a_character_check_uses_the_sheet(campaign, player, cirno, client_for):
+    """Keen Senses: +2 to Sense; the pool comes from the skill value."""
+    client = client_for(player)
+    response = client.post(
+        f"/campaigns/{campaign.pk}/dice/", {"check": f"{cirno.pk}:stat:int", "target": "12"}
+    )
+    assert response.status_code == 302
+    roll = Roll.objects.get()
+    assert roll.notation == "6d" and len(roll.dice) == 6
+    assert roll.label == "Cirno: Intelligence"
+    client.post(f"/campaigns/{campaign.pk}/dice/", {"check": f"{cirno.pk}:skill:sense"})
+    sense = Roll.objects.get(label="Cirno: Sense")
+    assert sense.notation.endswith("+2")
+
+
+def test_someone_elses_check_is_a_field_error(campaign, other_player, cirno, client_for, api_for):
+    response = client_for(other_player).post(
+        f"/campaigns/{campaign.pk}/dice/", {"check": f"{cirno.pk}:stat:int"}
+    )
+    assert response.status_code == 400
+    assert "check" in response.context["form"].errors
+    api = api_for(other_player).post(
+        "/api/rolls/", {"check": f"{cirno.pk}:stat:int", "campaign": campaign.pk}, format="json"
+    )
+    assert api.status_code == 400
+    assert "check" in api.json()["errors"]
+    assert Roll.objects.count() == 0
+
+
+def test_api_rolls_a_character_check(campaign, player, cirno, api_for):
+    body = (
+        api_for(player)
+        .post(
+            "/api/rolls/",
+            {"check": f"{cirno.pk}:stat:int", "campaign": campaign.pk, "modifier": 1, "target": 20},
+            format="json",
+        )
+        .json()
+    )
+    assert body["notation"] == "6d+1"
+    assert body["label"] == "Cirno: Intelligence"
+    assert body["total"] == sum(body["dice"]) + 1
