@@ -313,3 +313,7 @@ class LevelUpAdmin(ReadOnlyAdmin):
     list_filter = ("campaign", "to_level")
     search_fields = ("character_name", "campaign__name")
     date_hierarchy = "created_at"
+
+
+# Read-only operator pages for the notification tables live beside the notification service.
+from .notifications import admin as notifications_admin  # noqa: E402, F401
