@@ -11,3 +11,6 @@ class CampaignConfig(AppConfig):
         from .timeline import register_built_in_sources
 
         register_built_in_sources()
+        from .battles.integration import register as register_battles  # grid battles
+
+        register_battles()

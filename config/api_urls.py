@@ -4,6 +4,7 @@ from django.urls import include, path
 from rest_framework.routers import DefaultRouter
 
 from campaign import api as campaign_api
+from campaign.battles.urls import api_urlpatterns as battle_api_urlpatterns
 from campaign.notifications import api as notifications_api
 from characters import api as characters_api
 from spellcards import api as spellcards_api
@@ -45,5 +46,6 @@ urlpatterns = [
     # Campaign play (invitations, members, sessions, notes, handouts, awards, timeline,
     # dashboard): before the router, so those paths are never read as router actions.
     path("", include("campaign.rest.urls")),
+    path("", include(battle_api_urlpatterns)),  # grid battles (campaign/battles/api.py)
     path("", include(router.urls)),
 ]

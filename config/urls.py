@@ -21,6 +21,8 @@ urlpatterns = [
     path("characters/", include("characters.urls")),
     path("dice/", campaign_views.dice, name="dice"),
     path("notifications/", include("campaign.notifications.urls")),
+    # Grid battles: /campaigns/<id>/battles/ and /battles/<id>/ (campaign/battles/urls.py).
+    path("", include("campaign.battles.urls")),
     # Spellcard pages hang off characters, cards and campaigns: full paths in spellcards/urls.py.
     path("", include("spellcards.urls")),
     path("admin/", admin.site.urls),

@@ -209,6 +209,7 @@ SPECTACULAR_SETTINGS.setdefault("ENUM_NAME_OVERRIDES", {}).update(
         "NotificationEventEnum": "campaign.models.EventType",
         "NotificationChannelEnum": "campaign.models.NotificationChannel",
         "DigestMinutesEnum": "campaign.models.DIGEST_MINUTES_CHOICES",
+        "BattleStatusEnum": "campaign.battles.models.BattleStatus",
         "AttendanceStatusEnum": "campaign.models.AttendanceStatus",
     }
 )

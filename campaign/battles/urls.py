@@ -1,0 +1,41 @@
+"""Battle pages (``urlpatterns``, included from ``config/urls.py``) and API routes
+(``api_urlpatterns``, included from ``config/api_urls.py`` before the router)."""
+
+from django.urls import path
+
+from . import api, views
+
+app_name = "battles"
+
+urlpatterns = [
+    path("campaigns/<int:campaign_id>/battles/", views.battle_list, name="list"),
+    path("battles/<int:pk>/", views.battle_detail, name="detail"),
+]
+
+api_urlpatterns = [
+    path(
+        "campaigns/<int:pk>/battles/",
+        api.CampaignBattleListView.as_view(),
+        name="api-campaign-battles",
+    ),
+    path("battles/<int:pk>/", api.BattleDetailView.as_view(), name="api-battle"),
+    path("battles/<int:pk>/view/", api.BattleViewView.as_view(), name="api-battle-view"),
+    path(
+        "battles/<int:pk>/legal-actions/",
+        api.BattleLegalActionsView.as_view(),
+        name="api-battle-legal-actions",
+    ),
+    path("battles/<int:pk>/actions/", api.BattleActionView.as_view(), name="api-battle-actions"),
+    path("battles/<int:pk>/log/", api.BattleLogView.as_view(), name="api-battle-log"),
+    path("battles/<int:pk>/squares/", api.BattleSquareView.as_view(), name="api-battle-squares"),
+    path(
+        "battles/<int:pk>/combatants/",
+        api.BattleCombatantListView.as_view(),
+        name="api-battle-combatants",
+    ),
+    path(
+        "battles/<int:pk>/combatants/<str:combatant>/",
+        api.BattleCombatantView.as_view(),
+        name="api-battle-combatant",
+    ),
+]
