@@ -1,0 +1,56 @@
+"""The view endpoint runs a fixed number of queries however many combatants there are, and an
+unchanged poll costs two small ones (the version, the membership)."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from campaign.battles import services
+from tests.battles.conftest import build_battle
+
+pytestmark = pytest.mark.django_db
+
+
+def _started(campaign, gm, characters, npcs):
+    battle = build_battle(campaign, gm, characters, npcs=npcs, width=12, height=10)
+    services.battle_action_apply(
+        battle_id=battle.pk, actor=gm, action={"type": "start"}, expected_version=battle.version
+    )
+    battle.refresh_from_db()
+    return battle
+
+
+def _queries(client, url):
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.get(url)
+    assert response.status_code in (200, 204)
+    return len(ctx.captured_queries), response
+
+
+def test_view_queries_do_not_grow_with_combatants(
+    campaign, gm, player, character, other_character, api_for
+):
+    small = _started(campaign, gm, [character], npcs=1)
+    large = _started(campaign, gm, [character, other_character], npcs=8)
+    api = api_for(player)
+    counts = {}
+    for label, battle in (("small", small), ("large", large)):
+        url = f"/api/battles/{battle.pk}/view/"
+        api.get(url)  # warm the token cache alike
+        counts[label] = _queries(api, url)[0]
+        unchanged, response = _queries(api, f"{url}?since={battle.version}")
+        assert response.status_code == 204
+        assert unchanged <= 3  # token, version, membership
+        counts[label + "-unchanged"] = unchanged
+    assert counts["small"] == counts["large"], counts
+    assert counts["small-unchanged"] == counts["large-unchanged"]
+
+
+def test_the_view_query_count_is_pinned(started, player, api_for, django_assert_max_num_queries):
+    api = api_for(player)
+    url = f"/api/battles/{started.battle.pk}/view/"
+    # token auth, version + campaign, membership, state, log rows
+    with django_assert_max_num_queries(5):
+        assert api.get(url).status_code == 200
