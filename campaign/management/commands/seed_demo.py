@@ -71,6 +71,7 @@ class Command(BaseCommand):
         seed_characters(campaign, users, self.stdout)  # characters app: see the end of this file
         seed_spellcards(campaign, users, self.stdout)  # spellcards app: see the end of this file
         seed_campaign_play(campaign, users, self.stdout)  # sessions, handouts...: end of this file
+        seed_battles(campaign, users, self.stdout)  # grid battles: see the end of this file
         self.stdout.write(self.style.SUCCESS("Demo data ready. Log in at http://127.0.0.1:8000/"))
         for username, password, name, role in DEMO_USERS:
             self.stdout.write(
@@ -323,3 +324,66 @@ def seed_campaign_play(campaign: Campaign, users: dict[str, Any], stdout: Any) -
         i for i in invitations.invitations_pending(campaign.pk) if i.note == DEMO_INVITATION_NOTE
     )
     stdout.write(f"  Invitation link: http://127.0.0.1:8000{invitations.invitation_path(link)}")
+
+
+# --------------------------------------------------------------------------- battles
+# A demo grid battle (campaign/battles): "Fairies at Misty Lake", set up but not started, with
+# the demo players' characters against two fairy NPCs on a 10×7 arena with a few blocking and
+# difficult squares. The GM starts it from its screen. Idempotent: found by name; built through
+# the services, so the board is exactly what the GM's setup panel would make.
+
+DEMO_BATTLE = "Fairies at Misty Lake"
+DEMO_BATTLE_PARTY = (("Reimu Hakurei", [1, 2]), ("Marisa Kirisame", [1, 4]))
+DEMO_BATTLE_FAIRIES = (("Sunny Milk", [7, 2]), ("Luna Child", [7, 4]))
+DEMO_BATTLE_TERRAIN = (([4, 1], "blocked"), ([4, 5], "blocked"), ([4, 3], "difficult"))
+
+
+def seed_battles(campaign: Campaign, users: dict[str, Any], stdout: Any) -> None:
+    """A small battle in setup with the demo characters and two NPCs (idempotent)."""
+    from campaign.battles import services as battle_services
+    from campaign.battles.models import Battle
+    from campaign.permissions import access_for
+    from characters.models import Character
+
+    gm = users["gm"]
+    battle = Battle.objects.filter(campaign=campaign, name=DEMO_BATTLE).first()
+    if battle is not None:
+        stdout.write(f"  Demo battle: http://127.0.0.1:8000/battles/{battle.pk}/")
+        return
+    battle = battle_services.battle_create(
+        campaign=campaign,
+        by=access_for(gm, campaign),
+        created_by=gm,
+        name=DEMO_BATTLE,
+        width=10,
+        height=7,
+    )
+    try:
+        for square, terrain in DEMO_BATTLE_TERRAIN:
+            battle_services.battle_square_set(
+                battle_id=battle.pk, by=gm, square=square, terrain=terrain
+            )
+        for name, position in DEMO_BATTLE_PARTY:
+            character = Character.objects.filter(campaign=campaign, name=name).first()
+            if character is not None:
+                battle_services.battle_character_place(
+                    battle_id=battle.pk, by=gm, character_id=character.pk, position=position
+                )
+        for name, position in DEMO_BATTLE_FAIRIES:
+            battle_services.battle_npc_place(
+                battle_id=battle.pk,
+                by=gm,
+                npc=battle_services.NpcSpec(
+                    name=name,
+                    stats={"pwr": 6, "cha": 10, "int": 8, "ins": 6},
+                    hp=40,
+                    speed=5,
+                    range=3,
+                    element="light" if name == "Sunny Milk" else "darkness",
+                ),
+                side="enemies",
+                position=position,
+            )
+    except ValidationError as exc:  # pragma: no cover - a demo character breaks a rule
+        stdout.write(f"  (demo battle incomplete: {exc.messages})")
+    stdout.write(f"  Demo battle: http://127.0.0.1:8000/battles/{battle.pk}/")
