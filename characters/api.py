@@ -238,12 +238,19 @@ class CharacterViewSet(viewsets.GenericViewSet):
     @extend_schema(request=LevelUpSerializer, responses=CharacterSerializer)
     @action(detail=True, methods=["post"], url_path="level-up")
     def level_up(self, request: Request, pk: str | None = None) -> Response:
-        """Raise the level (the campaign's GMs only); the deck limits follow."""
-        character, access = selectors.character_for(request.user, pk or "", manage=True)
+        """Raise the level (the campaign's GMs only); the deck limits follow. Recorded on the
+        campaign's timeline and announced, exactly like a level-up from the dashboard."""
+        from campaign.party import level_up_grant
+        from campaign.permissions import access_for
+
+        character, _ = selectors.character_for(request.user, pk or "", manage=True)
         serializer = LevelUpSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        services.character_level_up(
-            character=character, by=access, levels=serializer.validated_data["levels"]
+        level_up_grant(
+            character=character,
+            by=access_for(request.user, character.campaign_id or 0),
+            raised_by=request.user,
+            levels=serializer.validated_data["levels"],
         )
         character, access = selectors.character_for(request.user, character.pk)
         return self._represent(character, access)

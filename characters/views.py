@@ -275,10 +275,24 @@ def character_delete(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def character_level_up(request: HttpRequest, pk: int) -> HttpResponse:
-    """Raise the level by one (the campaign's GMs only)."""
-    character, access = selectors.character_for(request.user, pk, manage=True)
-    services.character_level_up(character=character, by=access)
-    messages.success(request, f"{character.name} is now level {character.level}.")
+    """Raise the level by one (the campaign's GMs only), through the campaign's level-up
+    service so the timeline and the table hear of it as from the dashboard."""
+    from django.core.exceptions import ValidationError
+
+    from campaign.party import level_up_grant
+    from campaign.permissions import access_for
+
+    character, _ = selectors.character_for(request.user, pk, manage=True)
+    try:
+        grant = level_up_grant(
+            character=character,
+            by=access_for(request.user, character.campaign_id or 0),
+            raised_by=request.user,
+        )
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    else:
+        messages.success(request, f"{character.name} is now level {grant.to_level}.")
     return redirect("characters:sheet", character.pk)
 
 

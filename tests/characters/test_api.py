@@ -219,6 +219,10 @@ def test_level_up_by_the_gm(character, gm, api_for):
         f"/api/characters/{character.pk}/level-up/", {"levels": 0}, format="json"
     )
     assert bad.status_code == 400 and "levels" in bad.json()["errors"]
+    # the level-up is on the campaign's timeline, as one from the dashboard would be
+    from campaign.models import LevelUp
+
+    assert list(LevelUp.objects.values_list("from_level", "to_level")) == [(1, 3)]
 
 
 def test_inventory_endpoint(character, player, api_for):
