@@ -545,27 +545,40 @@ def _attack_card(
         if not follows:
             ctx.emit("homing_fizzled", combatant=c.id, card=card_id, reason="nobody to follow")
             return
+        _add_field_effect(ctx, c, card_id, card.name, rounds - 1, spec, follows=follows, aoe=aoe)
+    else:
+        _add_field_effect(ctx, c, card_id, card.name, rounds - 1, spec, squares=tuple(area))
+
+
+def _add_field_effect(
+    ctx: Ctx,
+    c: Combatant,
+    card_id: str,
+    name: str,
+    triggers: int,
+    spec: Json,
+    *,
+    squares: tuple[Square, ...] = (),
+    follows: tuple[str, ...] | None = None,
+    aoe: int = 0,
+) -> None:
+    """Puts a lasting card on the field and logs it: homing (following ``follows``, covering
+    ``aoe`` around each) when ``follows`` is given, else on ``squares``."""
+    if follows is not None:
         fe = FieldEffect(
             ctx.state.new_id("f"),
             c.id,
             card_id,
-            card.name,
+            name,
             True,
-            rounds - 1,
+            triggers,
             spec,
             follows=follows,
             aoe=aoe,
         )
     else:
         fe = FieldEffect(
-            ctx.state.new_id("f"),
-            c.id,
-            card_id,
-            card.name,
-            False,
-            rounds - 1,
-            spec,
-            squares=tuple(area),
+            ctx.state.new_id("f"), c.id, card_id, name, False, triggers, spec, squares=squares
         )
     ctx.state.field_effects.append(fe)
     ctx.emit("field_effect", effect=fe.to_dict())
@@ -677,18 +690,9 @@ def _divine_fire(
     spec = damage_spec(ctx, c, card)
     spec["element"] = spec["element"] or Element.FIRE.value
     spec["exclude_caster"] = False
-    fe = FieldEffect(
-        ctx.state.new_id("f"),
-        c.id,
-        card_id,
-        card.name,
-        False,
-        DIVINE_FIRE[1],
-        spec,
-        squares=tuple(sorted(given)),
+    _add_field_effect(
+        ctx, c, card_id, card.name, DIVINE_FIRE[1], spec, squares=tuple(sorted(given))
     )
-    ctx.state.field_effects.append(fe)
-    ctx.emit("field_effect", effect=fe.to_dict())
 
 
 def _other(
@@ -803,16 +807,9 @@ def _healing(
     if rounds <= 1:
         return
     if card.duration.homing:
-        fe = FieldEffect(
-            ctx.state.new_id("f"),
-            c.id,
-            card_id,
-            card.name,
-            True,
-            rounds - 1,
-            spec,
-            follows=tuple(t.id for t in targets),
-            aoe=aim["aoe"],
+        follows = tuple(t.id for t in targets)
+        _add_field_effect(
+            ctx, c, card_id, card.name, rounds - 1, spec, follows=follows, aoe=aim["aoe"]
         )
     else:
         area = (
@@ -820,18 +817,7 @@ def _healing(
             if given
             else ([c.position] if c.position is not None else [])
         )
-        fe = FieldEffect(
-            ctx.state.new_id("f"),
-            c.id,
-            card_id,
-            card.name,
-            False,
-            rounds - 1,
-            spec,
-            squares=tuple(area),
-        )
-    ctx.state.field_effects.append(fe)
-    ctx.emit("field_effect", effect=fe.to_dict())
+        _add_field_effect(ctx, c, card_id, card.name, rounds - 1, spec, squares=tuple(area))
 
 
 def _heal_trigger(ctx: Ctx, c: Combatant, spec: Json, name: str, targets: list[Combatant]) -> None:
