@@ -17,6 +17,7 @@ from django.views.decorators.http import require_http_methods
 
 from campaign.models import Notification, Role
 from campaign.permissions import campaign_for
+from campaign.play_forms import add_service_errors
 
 from . import selectors, services
 from .forms import CampaignWebhookForm, PreferencesForm
@@ -73,8 +74,7 @@ def preferences(request: HttpRequest) -> HttpResponse:
                 webhook_url=form.cleaned_data["webhook_url"],
             )
         except ValidationError as exc:
-            for field, errors in exc.message_dict.items():
-                form.add_error(field if field in form.fields else None, errors)
+            add_service_errors(form, exc)
         else:
             messages.success(request, "Notification preferences saved.")
             return redirect("notifications:preferences")
@@ -109,8 +109,7 @@ def campaign_webhook(request: HttpRequest, pk: int) -> HttpResponse:
                 digest_minutes=form.cleaned_data["digest_minutes"],
             )
         except ValidationError as exc:
-            for field, errors in exc.message_dict.items():
-                form.add_error(field if field in form.fields else None, errors)
+            add_service_errors(form, exc)
         else:
             messages.success(request, f"Webhook settings of “{campaign.name}” saved.")
             return redirect("notifications:campaign_webhook", campaign.pk)
