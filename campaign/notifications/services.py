@@ -72,6 +72,34 @@ def _hold(event: EventType, channel: str, *, quiet: bool, digest_minutes: int) -
     return quiet or digest_minutes > 0
 
 
+def _create_once(
+    *,
+    recipient: User | None,
+    campaign: Campaign | None,
+    event: EventType,
+    title: str,
+    body: str,
+    url: str,
+    dedupe_key: str | None,
+) -> Notification | None:
+    """Create the notification row; None when ``dedupe_key`` was already used for it."""
+    try:
+        with transaction.atomic():  # a savepoint, so a duplicate leaves the caller's tx usable
+            return Notification.objects.create(
+                recipient=recipient,
+                campaign=campaign,
+                event=event,
+                title=_clip(title, 200),
+                body=body,
+                url=url,
+                dedupe_key=dedupe_key,
+            )
+    except IntegrityError:
+        if dedupe_key is None:
+            raise
+        return None
+
+
 def notify(
     *,
     recipient: User,
@@ -100,20 +128,16 @@ def notify(
     if not pref.webhook_url:
         channels.discard(NotificationChannel.WEBHOOK)
     with transaction.atomic():
-        try:
-            with transaction.atomic():  # a savepoint, so a duplicate leaves the caller's tx usable
-                notification = Notification.objects.create(
-                    recipient=recipient,
-                    campaign=campaign,
-                    event=event,
-                    title=_clip(title, 200),
-                    body=body,
-                    url=url,
-                    dedupe_key=dedupe_key,
-                )
-        except IntegrityError:
-            if dedupe_key is None:
-                raise
+        notification = _create_once(
+            recipient=recipient,
+            campaign=campaign,
+            event=event,
+            title=title,
+            body=body,
+            url=url,
+            dedupe_key=dedupe_key,
+        )
+        if notification is None:
             return None
         deliveries = Delivery.objects.bulk_create(
             [
@@ -178,20 +202,16 @@ def _notify_campaign_webhook(
     config = selectors.campaign_settings_for(campaign)
     if not config.webhook_url or event not in (config.events or []):
         return None
-    try:
-        with transaction.atomic():
-            notification = Notification.objects.create(
-                recipient=None,
-                campaign=campaign,
-                event=event,
-                title=_clip(title, 200),
-                body=body,
-                url=url,
-                dedupe_key=dedupe_key,
-            )
-    except IntegrityError:
-        if dedupe_key is None:
-            raise
+    notification = _create_once(
+        recipient=None,
+        campaign=campaign,
+        event=event,
+        title=title,
+        body=body,
+        url=url,
+        dedupe_key=dedupe_key,
+    )
+    if notification is None:
         return None
     held = _hold(
         event, NotificationChannel.WEBHOOK, quiet=False, digest_minutes=config.digest_minutes
