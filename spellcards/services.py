@@ -546,20 +546,26 @@ def _require_gm(by: User, campaign: Campaign) -> None:
         raise PermissionDenied("Only the campaign's game masters manage its template cards.")
 
 
+def _template_name(draft: SpellcardDraft) -> str:
+    """A template's stored name; an empty one is refused (the only check before copying)."""
+    if not draft.name.strip():
+        raise SpellcardRejected(
+            [CardViolation("name_required", "name", "Give the spellcard a name.", "Spellcards")]
+        )
+    return draft.name.strip()[:120]
+
+
 def template_card_create(
     *, by: User, campaign: Campaign, draft: SpellcardDraft, description: str = ""
 ) -> TemplateCard:
     """A GM's card for the campaign's library. Legality is checked per character on copying
     (a template has no caster); an empty name is refused here already."""
     _require_gm(by, campaign)
-    if not draft.name.strip():
-        raise SpellcardRejected(
-            [CardViolation("name_required", "name", "Give the spellcard a name.", "Spellcards")]
-        )
+    name = _template_name(draft)
     return TemplateCard.objects.create(
         campaign=campaign,
         created_by=by,
-        name=draft.name.strip()[:120],
+        name=name,
         description=description,
         draft=draft.to_dict(),
     )
@@ -569,12 +575,9 @@ def template_card_update(
     *, by: User, template: TemplateCard, draft: SpellcardDraft, description: str | None = None
 ) -> TemplateCard:
     _require_gm(by, template.campaign)
-    if not draft.name.strip():
-        raise SpellcardRejected(
-            [CardViolation("name_required", "name", "Give the spellcard a name.", "Spellcards")]
-        )
+    name = _template_name(draft)
     template.draft = draft.to_dict()
-    template.name = draft.name.strip()[:120]
+    template.name = name
     if description is not None:
         template.description = description
     template.save()
