@@ -23,7 +23,7 @@ import random
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from django.conf import settings
 from django.db import transaction
@@ -40,6 +40,9 @@ from campaign.models import (
 )
 
 from . import channels
+
+if TYPE_CHECKING:
+    from accounts.models import User
 
 Outcome = Literal["sent", "skipped", "failed", "retry", "noop"]
 
@@ -163,20 +166,14 @@ def delivery_attempt(*, delivery_id: int) -> AttemptResult:
             items=(_item(notification),),
             idempotency_key=f"delivery-{delivery.pk}",
         )
-        recipient = notification.recipient
         result = _attempt_send(
             delivery,
             message,
-            email=recipient.email if recipient else "",
-            webhook_url=_webhook_target(notification.recipient_id, notification.campaign_id)
-            if delivery.channel == NotificationChannel.WEBHOOK
-            else "",
+            recipient=notification.recipient,
+            recipient_id=notification.recipient_id,
+            campaign_id=notification.campaign_id,
         )
-        if result.outcome == "sent":
-            delivery.status = DeliveryStatus.SENT
-            delivery.sent_at = now
-            delivery.last_error = ""
-        delivery.save(update_fields=["status", "sent_at", "last_error", "updated_at"])
+        _save_attempt(delivery, result, now)
     return result
 
 
@@ -198,9 +195,21 @@ def _deliver_in_app(delivery: Delivery) -> AttemptResult:
 
 
 def _attempt_send(
-    row: Delivery | Digest, message: channels.Message, *, email: str, webhook_url: str
+    row: Delivery | Digest,
+    message: channels.Message,
+    *,
+    recipient: User | None,
+    recipient_id: int | None,
+    campaign_id: int | None,
 ) -> AttemptResult:
-    """Send for ``row`` and set its status on failure or skip; the caller saves it."""
+    """Send for ``row`` (to the recipient's email, or the user's or campaign's webhook as it
+    stands now) and set its status on failure or skip; the caller saves it."""
+    email = recipient.email if recipient else ""
+    webhook_url = (
+        _webhook_target(recipient_id, campaign_id)
+        if row.channel == NotificationChannel.WEBHOOK
+        else ""
+    )
     try:
         skip = _send(row.channel, email=email, webhook_url=webhook_url, message=message)
     except channels.ChannelTransientError as exc:
@@ -220,6 +229,15 @@ def _attempt_send(
         row.status = DeliveryStatus.SKIPPED
         return AttemptResult("skipped", error=skip)
     return AttemptResult("sent")
+
+
+def _save_attempt(row: Delivery | Digest, result: AttemptResult, now: datetime) -> None:
+    """Mark ``row`` sent when the attempt sent it, and save what the attempt changed."""
+    if result.outcome == "sent":
+        row.status = DeliveryStatus.SENT
+        row.sent_at = now
+        row.last_error = ""
+    row.save(update_fields=["status", "sent_at", "last_error", "updated_at"])
 
 
 # --------------------------------------------------------------------------- digests
@@ -263,16 +281,11 @@ def digest_attempt(*, digest_id: int) -> AttemptResult:
             result = _attempt_send(
                 digest,
                 message,
-                email=digest.recipient.email if digest.recipient else "",
-                webhook_url=_webhook_target(digest.recipient_id, digest.campaign_id)
-                if digest.channel == NotificationChannel.WEBHOOK
-                else "",
+                recipient=digest.recipient,
+                recipient_id=digest.recipient_id,
+                campaign_id=digest.campaign_id,
             )
-        if result.outcome == "sent":
-            digest.status = DeliveryStatus.SENT
-            digest.sent_at = now
-            digest.last_error = ""
-        digest.save(update_fields=["status", "sent_at", "last_error", "updated_at"])
+        _save_attempt(digest, result, now)
         if digest.status != DeliveryStatus.PENDING and deliveries:
             Delivery.objects.filter(pk__in=[d.pk for d in deliveries]).update(
                 status=digest.status,
