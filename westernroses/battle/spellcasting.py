@@ -644,9 +644,7 @@ def _dolls(ctx: Ctx, c: Combatant, card: SpellcardDraft, card_id: str, given: li
         bonus, turns = DOLL_BUFF
         for doll in summons.active(ctx, c):
             for key in ("pwr", "int"):
-                _stat_buff(
-                    ctx, c, doll, key, bonus, card.name, Timer("end", c.id, turns + _own(ctx, c))
-                )
+                _stat_buff(ctx, c, doll, key, bonus, card.name, status.turns_timer(ctx, c, turns))
     elif "dollmageddon" in found:
         # "All inactive dolls immediately become active ... take two actions then become
         # inactive again" (at the end of her turn); "stats equal to their controller's".
@@ -716,10 +714,10 @@ def _other(
         targets = standing_on(ctx, covered(ctx, given, aim["aoe"]))
     if "read_a_book" in found:
         bonus, turns = READ_A_BOOK
-        _stat_buff(ctx, c, c, "int", bonus, card.name, Timer("end", c.id, turns + _own(ctx, c)))
+        _stat_buff(ctx, c, c, "int", bonus, card.name, status.turns_timer(ctx, c, turns))
     if "bob_and_weave" in found:
         bonus, turns = BOB_AND_WEAVE
-        _stat_buff(ctx, c, c, "cha", bonus, card.name, Timer("end", c.id, turns + _own(ctx, c)))
+        _stat_buff(ctx, c, c, "cha", bonus, card.name, status.turns_timer(ctx, c, turns))
     if "i_dont_wanna_be_painful_anymore" in found:
         rolled = ctx.damage(c.id, card.name, DiceExpression(SELF_HEAL_DICE), [])
         damage.heal(ctx, c, rolled.total, card.name)
@@ -766,11 +764,6 @@ def _other(
                 ends=Timer("start", c.id, rounds),
                 data={"card": card_id},
             )
-
-
-def _own(ctx: Ctx, c: Combatant) -> int:
-    """1 when it is her own turn: "for the next N turns" does not count the current one."""
-    return 1 if ctx.state.phase == "active" and ctx.state.current == c.id else 0
 
 
 def _stat_buff(

@@ -111,6 +111,12 @@ def _own_turn(ctx: Ctx, c: Combatant) -> bool:
     return ctx.state.phase == "active" and ctx.state.current == c.id
 
 
+def turns_timer(ctx: Ctx, c: Combatant, turns: int) -> Timer:
+    """Ends at the end of ``c``'s turn, ``turns`` of her turns from now: "for the next N turns"
+    does not count the current one when it is hers."""
+    return Timer("end", c.id, turns + int(_own_turn(ctx, c)))
+
+
 def _save(ctx: Ctx, c: Combatant, stat_key: str, target_name: str, purpose: str) -> bool:
     """A roll to avoid a status effect: the stat, drink, and Hardy."""
     value, dice, mods = stat_roll(c, stat_key, ctx.rules)
@@ -171,7 +177,7 @@ def inflict(
     if kind == "stun":
         stun(ctx, c, turns or 1, source, save=save)
     elif kind == "blind":
-        ends = None if turns is None else Timer("end", c.id, turns + int(_own_turn(ctx, c)))
+        ends = None if turns is None else turns_timer(ctx, c, turns)
         add(ctx, c, "blind", "Blind", source=source, ends=ends)
     elif kind == "fear":
         if save and _will_save(ctx, c, "resist fear (will)"):
@@ -199,12 +205,11 @@ def inflict(
         if not _save(ctx, c, "ins", "insight", "insanity: berserk? (insight)"):
             add(ctx, c, "berserk", "Berserk", source=source, data={"from_insanity": True})
     elif kind == "berserk":
-        ends = None if turns is None else Timer("end", c.id, turns + int(_own_turn(ctx, c)))
+        ends = None if turns is None else turns_timer(ctx, c, turns)
         add(ctx, c, "berserk", "Berserk", source=source, ends=ends)
     elif kind == "taunted":
         if save and _will_save(ctx, c, "resist taunt (will)"):
             return
-        count = (turns or 1) + int(_own_turn(ctx, c))
         add(
             ctx,
             c,
@@ -212,7 +217,7 @@ def inflict(
             "Taunted",
             source=source,
             data={"by": source},
-            ends=Timer("end", c.id, count),
+            ends=turns_timer(ctx, c, turns or 1),
         )
     elif kind == "unconscious":
         damage.knock_out(ctx, c, "status effect")
