@@ -166,7 +166,7 @@ class BattleActionView(APIView):
         responses={201: ChangeResultSerializer, 409: STALE},
     )
     def post(self, request: Request, pk: int) -> Response:
-        selectors.battle_for(request.user, pk)
+        # The service checks access under the row lock (one read of the row for both).
         serializer = ActionInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         expected = serializer.validated_data["expected_version"]

@@ -110,11 +110,14 @@ def controller_user_id(controller: str) -> int | None:
     return None if controller == GM else int(controller)
 
 
-def load_state(battle: Battle, log: Iterable[BattleAction] = ()) -> engine.BattleState:
+def load_state(
+    battle: Battle, log: Iterable[BattleAction] = (), *, initial: bool = True
+) -> engine.BattleState:
     """The engine state of a stored battle, with ``log`` rows as its log entries (only those
-    the caller needs: apply needs none, undo all, a view the recent ones)."""
+    the caller needs: apply needs none, undo all, a view the recent ones). ``initial`` False
+    leaves out the snapshot (only setup and undo need it)."""
     state = engine.BattleState.from_dict(battle.state)
-    state.initial = battle.initial
+    state.initial = battle.initial if initial else None
     state.log = tuple(row.log_entry() for row in log)
     return state
 
@@ -124,8 +127,11 @@ def full_state(battle: Battle) -> engine.BattleState:
     return load_state(battle, BattleAction.objects.filter(battle=battle).order_by("seq"))
 
 
-def _locked(battle_id: int) -> Battle:
-    battle = Battle.objects.select_for_update().filter(pk=battle_id).first()
+def _locked(battle_id: int, *, with_initial: bool = True) -> Battle:
+    rows = Battle.objects.select_for_update()
+    if not with_initial:
+        rows = rows.defer("initial")
+    battle = rows.filter(pk=battle_id).first()
     if battle is None:
         raise Http404("No such battle.")
     return battle
@@ -159,10 +165,25 @@ def _turn_summary(state: engine.BattleState) -> str:
     return f"Round {state.round}"
 
 
-def _store(battle: Battle, state: engine.BattleState, now: datetime) -> None:
-    """Write ``state`` (and what lists show about it) to ``battle`` and save."""
+#: Columns an applied action changes (the initial snapshot never changes once play starts, and
+#: it is as large as the state: it is written only by setup).
+PLAY_FIELDS: Final = (
+    "state",
+    "version",
+    "status",
+    "started_at",
+    "ended_at",
+    "current_combatant",
+    "turn_summary",
+    "updated_at",
+)
+
+
+def _store(battle: Battle, state: engine.BattleState, now: datetime, *, setup: bool) -> None:
+    """Write ``state`` (and what lists show about it) to ``battle`` and save; ``setup`` also
+    writes the initial snapshot the log replays from."""
     battle.state = state.to_dict(history=False)
-    if state.initial is not None:
+    if setup:
         battle.initial = state.initial
     battle.version = state.version
     if battle.status == BattleStatus.SETUP and state.phase != "setup":
@@ -174,7 +195,10 @@ def _store(battle: Battle, state: engine.BattleState, now: datetime) -> None:
     battle.status = state.phase
     battle.current_combatant = state.current or ""
     battle.turn_summary = _turn_summary(state)[:200]
-    battle.save()
+    if setup or battle._state.adding:
+        battle.save()
+    else:
+        battle.save(update_fields=PLAY_FIELDS)
 
 
 def _members(campaign_id: int) -> set[int]:
@@ -268,7 +292,7 @@ def battle_create(
             rules=campaign.rules(),
             battle_id=str(battle.pk),
         )
-        _store(battle, state, timezone.now())
+        _store(battle, state, timezone.now(), setup=True)
     return battle
 
 
@@ -326,7 +350,7 @@ def _setup_change(
                 {"non_field_errors": ["The battle has started: use the GM overrides."]}
             )
         new = change(battle, load_state(battle))
-        _store(battle, new, timezone.now())
+        _store(battle, new, timezone.now(), setup=True)
         _sync_combatants(battle, new, characters=characters)
     return Applied(battle=battle, state=new, player=engine_player(access))
 
@@ -786,29 +810,33 @@ def battle_action_apply(
         raise ValidationError({"action": ["An action is an object with a type."]})
     if isinstance(expected_version, bool) or not isinstance(expected_version, int):
         raise ValidationError({"expected_version": ["A whole number."]})
-    battle = Battle.objects.filter(pk=battle_id).only("campaign_id").first()
-    if battle is None:
-        raise Http404("No such battle.")
-    access = _access(actor, battle, manage=False)
-    player = engine_player(access)
     now = now or timezone.now()
     clean = {k: v for k, v in action.items() if k not in SERVER_FIELDS}
-    clean["player"] = player
-    clean["at"] = now.isoformat()
+    undo = clean["type"] == "gm_undo"
     with transaction.atomic():
-        battle = _locked(battle_id)
+        # Lock first, then ask the permission layer: one read of the row serves both, and an
+        # outsider's 404 rolls back having changed nothing.
+        battle = _locked(battle_id, with_initial=undo)
+        access = _access(actor, battle, manage=False)
+        player = engine_player(access)
+        clean["player"] = player
+        clean["at"] = now.isoformat()
         _check_version(battle, expected_version)
-        undo = clean["type"] == "gm_undo"
         state = (
             load_state(battle, BattleAction.objects.filter(battle=battle).order_by("seq"))
             if undo
-            else load_state(battle)
+            else load_state(battle, initial=False)
         )
         _check_actor(access, state, clean)
         try:
             new, _ = engine.apply(state, clean)
         except engine.IllegalAction as exc:
             raise ValidationError({"action": [exc.reason]}) from None
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+            # Malformed input the engine did not foresee: refused like any illegal move (a
+            # 400, nothing saved), and logged, since the engine should have said why.
+            logger.exception("engine could not apply %r", clean)
+            raise ValidationError({"action": [f"This action is malformed ({exc})."]}) from None
         entry = new.log[-1]
         BattleAction.objects.create(
             battle=battle,
@@ -820,7 +848,7 @@ def battle_action_apply(
         )
         if not undo:
             new.log = (entry,)  # what the answer's view shows; the rest stays in the rows
-        _store(battle, new, now)
+        _store(battle, new, now, setup=False)
         if new.combatants.keys() != state.combatants.keys():
             _sync_combatants(battle, new)
         before = {w.key for w in waits(battle.pk, state)}
@@ -857,12 +885,13 @@ def battle_waits_sync(*, battle_id: int) -> int:
         battle = (
             Battle.objects.select_for_update(of=("self",))
             .select_related("campaign")
+            .defer("initial")
             .filter(pk=battle_id)
             .first()
         )
         if battle is None:
             return 0
-        state = load_state(battle)
+        state = load_state(battle, initial=False)
         current = waits(battle.pk, state)
         keys = {w.key for w in current}
         stale = (

@@ -404,6 +404,7 @@
     root.dataset.current = current || "";
     root.dataset.currentSide = current ? combatant(current).side : "";
     root.dataset.pending = v.pending ? "1" : "0";
+    root.dataset.waiting = v.pending ? v.pending.waiting_for.join(",") : "";
     root.dataset.winner = v.winner || "";
     root.classList.toggle("my-turn", mine);
     tick();

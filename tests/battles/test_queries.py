@@ -54,3 +54,34 @@ def test_the_view_query_count_is_pinned(started, player, api_for, django_assert_
     # token auth, version + campaign, membership, state, log rows
     with django_assert_max_num_queries(5):
         assert api.get(url).status_code == 200
+
+
+def test_applying_a_move_runs_a_fixed_number_of_queries(
+    campaign, gm, character, other_character, api_for
+):
+    """Token, row lock, membership, the log row, the battle row (BEGIN/COMMIT aside), however
+    many combatants; a turn passing to a player adds only the ended wait's update."""
+    counts = []
+    for npcs in (1, 8):
+        battle = _started(campaign, gm, [character, other_character], npcs=npcs)
+        api = api_for(gm)
+        with CaptureQueriesContext(connection) as ctx:
+            response = api.post(
+                f"/api/battles/{battle.pk}/actions/",
+                {
+                    "action": {"type": "gm_adjust", "combatant": "npc1", "hp": -1},
+                    "expected_version": battle.version,
+                },
+                format="json",
+            )
+        assert response.status_code == 201
+        counts.append(
+            len(
+                [
+                    q
+                    for q in ctx.captured_queries
+                    if not q["sql"].startswith(("SAVEPOINT", "RELEASE"))
+                ]
+            )
+        )
+    assert counts[0] == counts[1] <= 6, counts

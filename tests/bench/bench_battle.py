@@ -1,0 +1,142 @@
+"""Battles: the engine's actions per second in random battles against a JSON round trip of the
+battle state, and the apply-action endpoint against a minimal DRF endpoint (``/api/health/``)
+on the same stack, both measured in the same run.
+
+The endpoint half runs on a throwaway database of its own (created and dropped here, never the
+``test`` database): a GM's 4-vs-4 battle of NPCs (no player turns, so no notifications), where
+each request ends the current combatant's turn with the version the previous answer gave: the
+whole path a click takes (auth, permission, row lock, engine, the log row, the viewer's view).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from tests.bench.timing import per_call, report
+
+RANDOM_BATTLES = 10
+REQUESTS = 200
+
+
+@contextmanager
+def _throwaway_database() -> Iterator[str]:
+    from django.db import connection
+
+    settings_dict = connection.settings_dict
+    old_name = settings_dict["NAME"]
+    saved_test = dict(settings_dict.get("TEST") or {})
+    settings_dict.setdefault("TEST", {})["NAME"] = f"bench_battle_{os.getpid()}"
+    name = connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
+    try:
+        yield name
+    finally:
+        connection.creation.destroy_test_db(old_name, verbosity=0)
+        settings_dict["TEST"] = saved_test
+
+
+def _engine() -> None:
+    from westernroses.battle import bench
+    from westernroses.battle.samples import demo_battle
+
+    state = demo_battle(1, heroes=bench.BENCH_PARTY, monsters=3)
+    data = state.to_dict()
+    baseline = per_call(lambda: json.loads(json.dumps(data)), number=500)
+    bench.bench(2)  # warm the caches (parsed cards, house rules)
+    rate = bench.bench(RANDOM_BATTLES)
+    report(
+        f"engine: one random-battle action ({rate:,.0f}/s)",
+        1 / rate,
+        "JSON round trip of the state",
+        baseline,
+    )
+
+
+def _battle(gm: Any) -> Any:
+    from campaign.battles import services
+    from campaign.models import Campaign, Membership, Role
+    from campaign.permissions import access_for
+
+    campaign = Campaign.objects.create(name="Bench", created_by=gm)
+    Membership.objects.create(campaign=campaign, user=gm, role=Role.GM)
+    battle = services.battle_create(
+        campaign=campaign,
+        by=access_for(gm, campaign),
+        created_by=gm,
+        name="Bench",
+        width=12,
+        height=8,
+    )
+    for side, x in (("heroes", 1), ("enemies", 10)):
+        for row in range(4):
+            services.battle_npc_place(
+                battle_id=battle.pk,
+                by=gm,
+                npc=services.NpcSpec(
+                    name=f"{side} {row}",
+                    stats={"pwr": 10, "cha": 10, "int": 10, "ins": 10},
+                    hp=60,
+                    speed=3 + row,
+                    range=3,
+                    element="water",
+                    weapons=("spear",),
+                ),
+                side=side,
+                position=[x, row * 2],
+            )
+    battle.refresh_from_db()
+    services.battle_action_apply(
+        battle_id=battle.pk, actor=gm, action={"type": "start"}, expected_version=battle.version
+    )
+    battle.refresh_from_db()
+    return battle
+
+
+def _endpoint() -> None:
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+    from rest_framework.authtoken.models import Token
+
+    gm = get_user_model().objects.create(username="bench-gm")
+    token = Token.objects.create(user=gm)
+    battle = _battle(gm)
+    client = Client(HTTP_AUTHORIZATION=f"Token {token.key}")
+    url = f"/api/battles/{battle.pk}/actions/"
+    now = {"version": battle.version, "current": battle.state["current"]}
+
+    def end_turn() -> None:
+        response = client.post(
+            url,
+            {
+                "action": {"type": "end_turn", "combatant": now["current"]},
+                "expected_version": now["version"],
+            },
+            content_type="application/json",
+        )
+        assert response.status_code == 201, response.content
+        view = response.json()["view"]
+        now["version"], now["current"] = view["version"], view["turn"]["current"]
+
+    view_url = f"/api/battles/{battle.pk}/view/"
+    for _ in range(20):  # warm up every path
+        client.get("/api/health/")
+        end_turn()
+        client.get(f"{view_url}?since={now['version']}")
+    health = per_call(lambda: client.get("/api/health/"), number=REQUESTS)
+    apply = per_call(end_turn, number=REQUESTS // 4)
+    unchanged = per_call(lambda: client.get(f"{view_url}?since={now['version']}"), number=REQUESTS)
+    full = per_call(lambda: client.get(view_url), number=REQUESTS // 4)
+    baseline = "GET /api/health/ (minimal DRF)"
+    report("POST /api/battles/{id}/actions/ (end turn)", apply, baseline, health)
+    report("GET  /api/battles/{id}/view/ (first load)", full, baseline, health)
+    report("GET  /api/battles/{id}/view/?since= (204)", unchanged, baseline, health)
+
+
+def run() -> None:
+    print("== battles")
+    _engine()
+    with _throwaway_database():
+        _endpoint()
