@@ -106,8 +106,9 @@ def engine_player(access: CampaignAccess) -> str:
 
 
 def controller_user_id(controller: str) -> int | None:
-    """The user id behind an engine controller (None for the GM)."""
-    return None if controller == GM else int(controller)
+    """The user id behind an engine controller (None for the GM, or anything else that is not
+    a user id: a GM's reinforcement may name any controller)."""
+    return int(controller) if controller.isdigit() else None
 
 
 def load_state(
@@ -195,7 +196,7 @@ def _store(battle: Battle, state: engine.BattleState, now: datetime, *, setup: b
     battle.status = state.phase
     battle.current_combatant = state.current or ""
     battle.turn_summary = _turn_summary(state)[:200]
-    if setup or battle._state.adding:
+    if setup:
         battle.save()
     else:
         battle.save(update_fields=PLAY_FIELDS)
@@ -205,15 +206,13 @@ def _members(campaign_id: int) -> set[int]:
     return set(Membership.objects.filter(campaign_id=campaign_id).values_list("user_id", flat=True))
 
 
-def _sync_combatants(
-    battle: Battle, state: engine.BattleState, *, characters: Mapping[str, int] | None = None
-) -> None:
+def _sync_combatants(battle: Battle, state: engine.BattleState) -> None:
     """Make the :class:`Combatant` index match the state (ids added or removed by placing,
     by the engine, or by a GM override). A controller who is not a member maps to the GM."""
     rows = {row.engine_id: row for row in Combatant.objects.filter(battle=battle)}
     members: set[int] | None = None
     for cid, c in state.combatants.items():
-        user_id = controller_user_id(c.controller) if c.controller.isdigit() else None
+        user_id = controller_user_id(c.controller)
         if user_id is not None:
             members = _members(battle.campaign_id) if members is None else members
             if user_id not in members:
@@ -226,7 +225,6 @@ def _sync_combatants(
                 name=c.name[:120],
                 kind=c.kind,
                 side=c.side[:30],
-                character_id=(characters or {}).get(cid),
                 controller_id=user_id,
             )
         elif (row.name, row.side, row.kind, row.controller_id) != (
@@ -335,7 +333,6 @@ def _setup_change(
     by: User,
     expected_version: int | None,
     change: Callable[[Battle, engine.BattleState], engine.BattleState],
-    characters: Mapping[str, int] | None = None,
 ) -> Applied:
     """Run one setup change under the battle's row lock (GMs only, setup phase only)."""
     battle = Battle.objects.select_related("campaign").filter(pk=battle_id).first()
@@ -351,7 +348,7 @@ def _setup_change(
             )
         new = change(battle, load_state(battle))
         _store(battle, new, timezone.now(), setup=True)
-        _sync_combatants(battle, new, characters=characters)
+        _sync_combatants(battle, new)
     return Applied(battle=battle, state=new, player=engine_player(access))
 
 
@@ -747,8 +744,9 @@ def waits(battle_id: int, state: engine.BattleState) -> list[Wait]:
     out = []
     for key, cid, reacting in found:
         c = state.combatants.get(cid)
-        if c is not None and c.controller != GM and c.controller.isdigit():
-            out.append(Wait(key, cid, int(c.controller), reacting))
+        user_id = None if c is None else controller_user_id(c.controller)
+        if user_id is not None:
+            out.append(Wait(key, cid, user_id, reacting))
     return out
 
 
@@ -786,7 +784,7 @@ def _check_actor(
     cid = action.get("combatant")
     if isinstance(cid, str) and cid in state.combatants:
         c = state.combatants[cid]
-        owner = controller_user_id(c.controller) if c.controller.isdigit() else None
+        owner = controller_user_id(c.controller)
         if not (access.is_gm or (owner is not None and access.can_act_for(owner))):
             raise PermissionDenied(f"You do not control {c.name}.")
 
