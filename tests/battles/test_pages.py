@@ -64,7 +64,7 @@ def test_the_screen_carries_urls_and_lookups_not_the_state(setup_battle, gm, pla
     assert config["members"][str(player.pk)] == player.shown_name
 
 
-def test_timeline_lists_started_and_ended_battles(started, gm, campaign):
+def test_timeline_lists_started_and_ended_battles(started, gm, player, campaign, client_for):
     from campaign.battles import services
     from campaign.permissions import access_for
 
@@ -82,6 +82,9 @@ def test_timeline_lists_started_and_ended_battles(started, gm, campaign):
     ]
     assert entries[0].url == f"/battles/{started.battle.pk}/"
     assert entries[0].body == "Ended: heroes won"
+    page = client_for(player).get(f"/campaigns/{campaign.pk}/timeline/?kind=battle")
+    assert page.status_code == 200
+    assert b"Battle started: Battle at the lake" in page.content
 
 
 def test_dashboard_panel_shows_whose_turn_it_is(started, setup_battle, gm, campaign, client_for):
