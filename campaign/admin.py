@@ -315,5 +315,7 @@ class LevelUpAdmin(ReadOnlyAdmin):
     date_hierarchy = "created_at"
 
 
-# Read-only operator pages for the notification tables live beside the notification service.
+# Read-only pages that live beside their features: battles (no stored state for staff GMs: it
+# holds the secret seed) and the notification tables (superusers only).
+from .battles import admin as battles_admin  # noqa: E402, F401
 from .notifications import admin as notifications_admin  # noqa: E402, F401
