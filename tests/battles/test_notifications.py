@@ -100,7 +100,10 @@ def test_no_reminder_once_she_acted(started, gm, player, committed):
             action={"type": "end_turn", "combatant": started.pc},
             expected_version=battle.version,
         )
-    assert turn_reminders_send(now=timezone.now() + timedelta(days=1)) == 0
+    assert not TurnWait.objects.filter(user=player, ended_at__isnull=True).exists()
+    # The turn may now wait on the other player (turn order is rolled): only she is reminded.
+    turn_reminders_send(now=timezone.now() + timedelta(days=1))
+    assert not Notification.objects.filter(recipient=player, event="turn_reminder").exists()
 
 
 def test_the_end_of_the_battle_ends_every_wait(started, gm, player, committed):
