@@ -6,8 +6,17 @@ from __future__ import annotations
 import os
 
 import pytest
+from hypothesis import settings as hypothesis_settings
 
 from tests.factories import CampaignFactory, UserFactory
+
+# CI explores the same examples every run (a red build must mean a change broke something);
+# local runs keep exploring new ones. HYPOTHESIS_PROFILE=explore forces exploring anywhere.
+hypothesis_settings.register_profile("ci", derandomize=True, print_blob=True)
+hypothesis_settings.register_profile("explore", print_blob=True)
+hypothesis_settings.load_profile(
+    os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "explore")
+)
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
