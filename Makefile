@@ -62,7 +62,7 @@ test: dev-deps browser services-check
 
 ## test-fast: the engine tests only (no database needed)
 test-fast: dev-deps
-	$(BIN)/pytest tests/engine -q $(PYTEST_ARGS)
+	WR_NO_SERVICES=1 $(BIN)/pytest tests/engine -q $(PYTEST_ARGS)
 
 lint: dev-deps
 	$(BIN)/ruff check .

@@ -20,6 +20,8 @@ hypothesis_settings.load_profile(
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
+    if os.environ.get("WR_NO_SERVICES") == "1":
+        return  # `make test-fast`: the pure engine's tests need neither Redis nor a database
     import redis
 
     url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
