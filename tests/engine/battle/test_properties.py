@@ -137,7 +137,7 @@ def test_random_battles_keep_every_invariant(seed, heroes, monsters, width, heig
     assert dumps(BattleState.from_dict(full)) == dumps(state)
 
 
-@settings(max_examples=1200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32), hp=st.integers(6, 20), size=st.integers(3, 6))
 def test_thousands_of_tiny_duels(seed, hp, size):
     """Many quick duels to the end ("Death and Dying" decides them): bounds hold at every step
