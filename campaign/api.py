@@ -151,7 +151,7 @@ class RollViewSet(
             user=request.user,
             dice=serializer.dice_request,
             campaign=campaign,
-            label=label or (chosen.label.split(" (")[0] if chosen else ""),
+            label=label or (chosen.name if chosen else ""),
             secret=serializer.validated_data.get("secret", False) and campaign is not None,
         )
         return Response(RollSerializer(roll).data, status=status.HTTP_201_CREATED)

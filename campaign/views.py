@@ -55,17 +55,23 @@ def campaign_create(request: HttpRequest) -> HttpResponse:
     return render(request, "campaign/create.html", {"form": form}, status=status)
 
 
-@login_required
-def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    campaign, access = campaign_for(request.user, pk)
-    context = {
+def _detail_context(
+    campaign: Campaign, access: CampaignAccess, add_member_form: AddMemberForm | None
+) -> dict[str, Any]:
+    return {
         "campaign": campaign,
         "access": access,
         "members": selectors.campaign_members(campaign),
         "rolls": selectors.rolls_visible_to(access)[:ROLL_LOG_SIZE],
-        "add_member_form": AddMemberForm() if access.can_manage else None,
+        "add_member_form": add_member_form,
     }
-    return render(request, "campaign/detail.html", context)
+
+
+@login_required
+def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    campaign, access = campaign_for(request.user, pk)
+    form = AddMemberForm() if access.can_manage else None
+    return render(request, "campaign/detail.html", _detail_context(campaign, access, form))
 
 
 @login_required
@@ -116,13 +122,7 @@ def member_add(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             messages.success(request, f"{form.cleaned_data['username']} joined the campaign.")
             return redirect("campaign:detail", campaign.pk)
-    context = {
-        "campaign": campaign,
-        "access": access,
-        "members": selectors.campaign_members(campaign),
-        "rolls": selectors.rolls_visible_to(access)[:ROLL_LOG_SIZE],
-        "add_member_form": form,
-    }
+    context = _detail_context(campaign, access, form)
     return render(request, "campaign/detail.html", context, status=400)
 
 
@@ -131,14 +131,18 @@ def _dice_page(
 ) -> HttpResponse:
     rules = campaign.rules() if campaign else DEFAULT_HOUSE_RULES
     data = request.POST if request.method == "POST" else (request.GET or None)
-    form = DiceForm(data, rules=rules, checks=_character_checks(request, access))
+    # The live-odds refresh runs on every keystroke: derive the characters' sheets only when a
+    # check is picked there, not for a fragment that only needs the notation.
+    wants_checks = request.GET.get("partial") != "odds" or bool(request.GET.get("check"))
+    checks = _character_checks(request, access) if wants_checks else []
+    form = DiceForm(data, rules=rules, checks=checks)
     odds = None
     if data is not None and form.is_valid() and form.dice_request is not None:
         if request.method == "POST":
             if not request.user.is_authenticated:
                 return redirect(f"{_login_url()}?next={request.path}")
             chosen = form.chosen_check
-            label = form.cleaned_data["label"] or (chosen.label.split(" (")[0] if chosen else "")
+            label = form.cleaned_data["label"] or (chosen.name if chosen else "")
             roll = services.roll_make(
                 user=request.user,
                 dice=form.dice_request,

@@ -287,9 +287,15 @@ class CharacterCheck:
     computes it (pool from the value, drink and effect modifiers included)."""
 
     value: str
-    label: str
+    name: str
     dice: int
     modifier: int
+    expression: str
+
+    @property
+    def label(self) -> str:
+        """For a select box: the roll's name and its dice ("Cirno: Intelligence (6d)")."""
+        return f"{self.name} ({self.expression})"
 
 
 def rollable_characters(user: User, access: CampaignAccess | None) -> list[Character]:
@@ -316,9 +322,10 @@ def character_checks(characters: list[Character]) -> list[CharacterCheck]:
             out.append(
                 CharacterCheck(
                     f"{character.pk}:stat:{key}",
-                    f"{character.name}: {STAT_NAMES[key]} ({check.expression})",
+                    f"{character.name}: {STAT_NAMES[key]}",
                     check.dice,
                     check.modifier,
+                    check.expression,
                 )
             )
         for slug, skill in sheet.skills.items():
@@ -326,9 +333,10 @@ def character_checks(characters: list[Character]) -> list[CharacterCheck]:
             out.append(
                 CharacterCheck(
                     f"{character.pk}:skill:{slug}",
-                    f"{character.name}: {skill.name} ({check.expression})",
+                    f"{character.name}: {skill.name}",
                     check.dice,
                     check.modifier,
+                    check.expression,
                 )
             )
     return out

@@ -77,3 +77,24 @@ def test_api_rolls_a_character_check(campaign, player, cirno, api_for):
     assert body["notation"] == "6d+1"
     assert body["label"] == "Cirno: Intelligence"
     assert body["total"] == sum(body["dice"]) + 1
+
+
+def test_live_odds_refresh_does_not_derive_sheets(
+    campaign, player, client_for, django_assert_max_num_queries
+):
+    """The odds fragment is fetched on every keystroke: its cost must not grow with the number
+    of characters (their sheets are only derived when a check is picked)."""
+    client = client_for(player)
+    url = f"/campaigns/{campaign.pk}/dice/"
+    params = {"notation": "4d", "target": "12", "partial": "odds"}
+    with django_assert_max_num_queries(50) as none_yet:
+        client.get(url, params)
+    for i in range(5):
+        CharacterFactory(owner=player, campaign=campaign, name=f"Fairy {i}")
+    with django_assert_max_num_queries(len(none_yet.captured_queries)):
+        html = client.get(url, params).content.decode()
+    assert 'id="odds-panel"' in html
+    # picking a check still works in the fragment
+    chosen = CharacterFactory(owner=player, campaign=campaign, name="Cirno")
+    picked = client.get(url, {**params, "notation": "", "check": f"{chosen.pk}:stat:int"})
+    assert "6d vs 12" in picked.content.decode()
