@@ -1,0 +1,190 @@
+"""The one protocol every game engine implements: grid battles and the four tavern games.
+
+Why one protocol: the Django side stores, locks, polls, notifies and replays every game the same
+way (the table core), and the bots search every game the same way (OpenSpiel's ISMCTS over one
+adapter). Both only work if each engine answers the same questions in the same shapes. The
+models are OpenSpiel's ``State`` (``current_player``, ``legal_actions``, ``apply_action``,
+``is_terminal``, ``returns``) and boardgame.io's ``playerView`` (one function decides what a
+seat receives; nothing else serialises state for a client).
+
+The shapes, all plain JSON:
+
+* **state**: an engine-specific value that round-trips through ``to_json``/``from_json``. It
+  carries its own seeded random source (:class:`westernroses.rng.RandomSource`) so a game is a
+  pure function of its initial state and its action log.
+* **seat**: who acts. Tavern games number their seats ``0 .. n-1``; the battle engine's seats
+  are its controllers (``"gm"`` or a player key).
+* **action**: a JSON object with a ``"type"`` key and small, bounded parameters. Legal actions
+  are listed in a deterministic order that depends only on what the acting seat can see.
+* **event**: a JSON object with ``"type"``, ``"text"`` (a sentence for people, never an
+  identifier) and ``"visible_to"``: ``None`` for everyone, or the list of seats that may see it.
+  An engine that must tell one seat a secret ("you draw the Roar token") emits a private event
+  for her and a public one for the others ("Marisa draws a token").
+
+The rules every engine keeps (a shared conformance test checks them over random games):
+
+* ``apply`` never mutates its input and never half-applies: an illegal action raises
+  :class:`IllegalAction` with a reason in words, and the input state is unchanged.
+* ``view(state, seat)`` holds nothing that seat may not see (``hidden_from(state, seat)`` names
+  every hidden item id; none of them may appear in the view), and never the random seed.
+  ``seat=None`` is a spectator, who sees only public information.
+* ``waiting_on(state)`` depends only on public information, so whether the game pauses for
+  someone reveals nothing about what she holds.
+* ``determinize(state, seat, seed)`` deals everything hidden from ``seat`` anew, consistently
+  with what she has seen: her view, ``waiting_on`` and her legal actions are unchanged. This is
+  what OpenSpiel's ``resample_from_infostate`` calls for the search bot.
+* Replaying the action log from the initial state gives the same state, byte for byte.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TypeAlias, TypeVar
+
+Json: TypeAlias = dict[str, Any]
+Seat: TypeAlias = int | str
+Action: TypeAlias = Json
+Event: TypeAlias = Json
+
+S = TypeVar("S")
+
+
+class IllegalAction(ValueError):
+    """An action the rules refuse; ``str(exc)`` is the reason, in words, for the player."""
+
+
+@dataclass(frozen=True)
+class HouseRule:
+    """One ruling a host may change per table: a number or a choice, with its default.
+
+    ``choices`` lists ``(value, label)`` pairs for a choice; numbers give ``minimum``/``maximum``.
+    ``label`` and ``help`` are words for people (shown on the new-table form and the table page).
+    """
+
+    key: str
+    label: str
+    default: Any
+    help: str = ""
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: tuple[tuple[Any, str], ...] = field(default_factory=tuple)
+
+    def to_json(self) -> Json:
+        return {
+            "key": self.key,
+            "label": self.label,
+            "default": self.default,
+            "help": self.help,
+            "minimum": self.minimum,
+            "maximum": self.maximum,
+            "choices": [[value, label] for value, label in self.choices],
+        }
+
+
+class GameEngine(Protocol[S]):
+    """What every game engine module exposes (as a module-level ``ENGINE`` object)."""
+
+    #: Short stable name used in URLs and storage (``"raigo"``); never shown to people.
+    slug: str
+    #: The game's name for people (``"RAIGO"``).
+    title: str
+    min_seats: int
+    max_seats: int
+
+    def house_rules(self) -> Sequence[HouseRule]:
+        """Every ruling of this game a host may change, with its default."""
+        ...
+
+    def new_game(
+        self,
+        *,
+        seats: int,
+        seed: int,
+        options: Mapping[str, Any] | None = None,
+        config: Mapping[str, Any] | None = None,
+    ) -> S:
+        """A game ready for its first action. ``options`` are house-rule values (missing keys
+        take their defaults; unknown keys or out-of-range values raise ``ValueError`` in words);
+        ``config`` is game-specific set-up data (chosen decks, seat names)."""
+        ...
+
+    def waiting_on(self, state: S) -> tuple[Seat, ...]:
+        """The seats that must act now (several at once for simultaneous choices); empty when
+        the game is over. Depends only on public information."""
+        ...
+
+    def legal_actions(self, state: S, seat: Seat) -> list[Action]:
+        """What ``seat`` may do now, in a deterministic order; empty if she is not asked."""
+        ...
+
+    def apply(self, state: S, seat: Seat, action: Mapping[str, Any]) -> tuple[S, list[Event]]:
+        """The state after ``seat`` plays ``action``, and what happened. Raises
+        :class:`IllegalAction` (input untouched) when the rules refuse it."""
+        ...
+
+    def view(self, state: S, seat: Seat | None) -> Json:
+        """Everything ``seat`` may see (``None``: a spectator), as JSON for pages and the API."""
+        ...
+
+    def hidden_from(self, state: S, seat: Seat | None) -> set[str]:
+        """Ids of the items ``seat`` may not see now (others' hands, face-down tokens, the deck
+        order). Ids are unique strings that appear in no view unless the item is visible."""
+        ...
+
+    def determinize(self, state: S, seat: Seat, seed: int) -> S:
+        """``state`` with everything hidden from ``seat`` dealt anew (and a fresh random source
+        seeded by ``seed``), consistent with everything ``seat`` has seen."""
+        ...
+
+    def is_terminal(self, state: S) -> bool: ...
+
+    def returns(self, state: S) -> list[float]:
+        """Per seat (tavern seats in order): +1 a win, -1 a loss, 0 a draw or shared result;
+        all zeros while the game runs."""
+        ...
+
+    def result(self, state: S) -> Json:
+        """The public final result: winners, scores and each scoring breakdown in words."""
+        ...
+
+    def summary(self, state: S) -> str:
+        """A short public sentence for lists and the dashboard ("Round 3: Reimu to play")."""
+        ...
+
+    def timeout_action(self, state: S, seat: Seat) -> Action | None:
+        """What ``seat`` does when her time to react runs out (declining a reaction), or None
+        where nothing may be done for her."""
+        ...
+
+    def describe_action(self, state: S, seat: Seat, action: Mapping[str, Any]) -> str:
+        """The action in words, for buttons and the move log."""
+        ...
+
+    def to_json(self, state: S) -> Json: ...
+
+    def from_json(self, data: Mapping[str, Any]) -> S: ...
+
+
+def event(text: str, *, type: str, visible_to: Sequence[Seat] | None = None, **data: Any) -> Event:
+    """An event in the protocol's shape (``visible_to=None``: everyone sees it)."""
+    return {
+        "type": type,
+        "text": text,
+        "visible_to": None if visible_to is None else list(visible_to),
+        **data,
+    }
+
+
+def event_visible(ev: Mapping[str, Any], seat: Seat | None) -> bool:
+    """Whether ``seat`` (``None``: a spectator) may see ``ev``."""
+    visible_to = ev.get("visible_to")
+    return visible_to is None or (seat is not None and seat in visible_to)
+
+
+def replay(engine: GameEngine[S], initial: S, log: Sequence[tuple[Seat, Mapping[str, Any]]]) -> S:
+    """Apply the logged ``(seat, action)`` pairs in order to ``initial`` (left unchanged)."""
+    state = initial
+    for seat, action in log:
+        state, _ = engine.apply(state, seat, action)
+    return state
