@@ -135,9 +135,9 @@ def determinize(state: State, seat: int, seed: int) -> State:
 
     The pool is the opponent's real hidden cards, so the re-deal assumes her deck list is
     known (true of preset decks; a simplification for custom ones)."""
-    import copy
+    from .engine import clone
 
-    result: State = copy.deepcopy(state)
+    result = clone(state)
     rng = RandomSource(seed)
     mine = player(result, seat)
     rng.shuffle(mine["deck"])
