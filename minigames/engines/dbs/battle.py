@@ -75,7 +75,9 @@ def _can_play(state: State, seat: int, iid: str) -> bool:
     owner = definition.get("character")
     if owner and in_play(state, seat, owner) is None:
         return False
-    return holds(state, seat, definition.get("requires")) and cost_of(state, seat, iid) <= available_sp(state, seat)
+    return holds(state, seat, definition.get("requires")) and cost_of(
+        state, seat, iid
+    ) <= available_sp(state, seat)
 
 
 def _kind(state: State, iid: str) -> str:
@@ -91,13 +93,20 @@ def battle_legal(state: State, seat: int) -> list[Action]:
             actions.append({"type": "declare", "card": iid})
         elif kind == "buff" and _can_play(state, seat, iid):
             actions.append({"type": "buff", "card": iid})
-        elif kind == "instant" and card(state, iid)["timing"] == "attack" and _can_play(state, seat, iid):
+        elif (
+            kind == "instant"
+            and card(state, iid)["timing"] == "attack"
+            and _can_play(state, seat, iid)
+        ):
             actions.append({"type": "instant", "card": iid})
         elif kind == "constant" and _can_play(state, seat, iid):
             if len(me["items"]) < ITEM_AREA:
                 actions.append({"type": "constant", "card": iid})
             else:
-                actions += [{"type": "constant", "card": iid, "replace": item["card"]} for item in me["items"]]
+                actions += [
+                    {"type": "constant", "card": iid, "replace": item["card"]}
+                    for item in me["items"]
+                ]
     actions.append({"type": "end_turn"})
     return actions
 
@@ -117,7 +126,11 @@ def reaction_legal(state: State, seat: int) -> list[Action]:
         if item["face_down"] and _kind(state, iid) == "trap" and _can_play(state, seat, iid):
             actions.append({"type": "trap", "card": iid})
     for iid in me["hand"]:
-        if _kind(state, iid) == "instant" and card(state, iid)["timing"] == "defend" and _can_play(state, seat, iid):
+        if (
+            _kind(state, iid) == "instant"
+            and card(state, iid)["timing"] == "defend"
+            and _can_play(state, seat, iid)
+        ):
             actions.append({"type": "instant", "card": iid})
     actions.append({"type": "no_counter"})
     return actions
@@ -146,7 +159,12 @@ def battle_apply(state: State, seat: int, action: Mapping[str, Any], events: lis
     if kind == "constant":
         pay(state, seat, cost, events)
         place_item(state, seat, iid, action.get("replace"), False, events)
-        events.append(event(f"{who(state, seat)} sets the Constant {definition['name']} in her Item Area.", type="constant"))
+        events.append(
+            event(
+                f"{who(state, seat)} sets the Constant {definition['name']} in her Item Area.",
+                type="constant",
+            )
+        )
         judge(state, events)
         return
     _from_hand(state, seat, iid)
@@ -162,7 +180,8 @@ def battle_apply(state: State, seat: int, action: Mapping[str, Any], events: lis
         }
         events.append(
             event(
-                f"{who(state, seat)} declares {definition['name']} (Level {definition['level']}, attack {definition['attack']}).",
+                f"{who(state, seat)} declares {definition['name']} "
+                f"(Level {definition['level']}, attack {definition['attack']}).",
                 type="declare",
             )
         )
@@ -202,7 +221,8 @@ def reaction_apply(state: State, seat: int, action: Mapping[str, Any], events: l
         clash["reacted"] = True
         events.append(
             event(
-                f"{who(state, seat)} counter-attacks with {definition['name']} (attack {definition['attack']}).",
+                f"{who(state, seat)} counter-attacks with {definition['name']} "
+                f"(attack {definition['attack']}).",
                 type="counter",
             )
         )
@@ -258,12 +278,17 @@ def resolve_clash(state: State, events: list[Event]) -> None:
                 type="hit",
             )
         )
-        resolve_effects(state, attacker, card(state, attack_card).get("on_hit", []), attack_name, events)
+        resolve_effects(
+            state, attacker, card(state, attack_card).get("on_hit", []), attack_name, events
+        )
         fire_triggers(state, attacker, "hit", events)
         fire_triggers(state, defender, "hit_taken", events)
     else:
         player(state, attacker)["grave"].append(attack_card)
         events.append(
-            event(f"{attack_name} ({a}) does not beat {d}: both Spellcards go to the grave.", type="miss")
+            event(
+                f"{attack_name} ({a}) does not beat {d}: both Spellcards go to the grave.",
+                type="miss",
+            )
         )
     judge(state, events)

@@ -93,7 +93,9 @@ def preset_decks() -> list[dict[str, Any]]:
     decks = []
     for deck in _preset_data():
         cards = [number for count, number in deck["cards"] for _ in range(count)]
-        decks.append({"key": deck["key"], "name": deck["name"], "about": deck["about"], "cards": cards})
+        decks.append(
+            {"key": deck["key"], "name": deck["name"], "about": deck["about"], "cards": cards}
+        )
     return decks
 
 

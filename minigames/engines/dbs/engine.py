@@ -12,7 +12,7 @@ from typing import Any
 from westernroses.protocol import Action, Event, HouseRule, IllegalAction, Json, Seat
 
 from . import battle, phases, setup, views
-from .rules import State, attack_of, card, cost_of, name, other, player, who
+from .rules import State, attack_of, card, chain_level, cost_of, name, other, player, who
 
 HOUSE_RULES: tuple[HouseRule, ...] = (
     HouseRule(
@@ -20,21 +20,34 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         label="Who goes first",
         default="random",
         help="The rulebook leaves it to the players; the first player skips her first draw.",
-        choices=(("random", "Decided at random"), ("first", "The first seat"), ("second", "The second seat")),
+        choices=(
+            ("random", "Decided at random"),
+            ("first", "The first seat"),
+            ("second", "The second seat"),
+        ),
     ),
     HouseRule(
         key="pay_order",
         label="How SP is paid",
         default="beads",
         help="Which is spent first when a card costs SP: full SP beads or Extra SP cards.",
-        choices=(("beads", "SP beads first, then Extra SP"), ("extra", "Extra SP first, then SP beads")),
+        choices=(
+            ("beads", "SP beads first, then Extra SP"),
+            ("extra", "Extra SP first, then SP beads"),
+        ),
     ),
     HouseRule(
         key="smack_down_tie",
         label="Smack Down with equal Levels",
         default="draw",
-        help="The rulebook does not say who wins a Smack Down when both Spell Chains hold the same total Level.",
-        choices=(("draw", "The game is a draw"), ("drawer_loses", "The player who could not draw loses")),
+        help=(
+            "The rulebook does not say who wins a Smack Down when both Spell Chains hold "
+            "the same total Level."
+        ),
+        choices=(
+            ("draw", "The game is a draw"),
+            ("drawer_loses", "The player who could not draw loses"),
+        ),
     ),
 )
 
@@ -49,6 +62,13 @@ def _options(options: Mapping[str, Any] | None) -> dict[str, Any]:
             raise ValueError(f"{rule.label}: {value!r} is not one of the choices.")
         values[key] = value
     return values
+
+
+def _seat(seat: Seat) -> int:
+    """DBS seats are 0 and 1; anything else is refused in words."""
+    if seat not in (0, 1) or not isinstance(seat, int):
+        raise IllegalAction("Dream Battle of SpellCard has only the seats 0 and 1.")
+    return seat
 
 
 def clone(state: State) -> State:
@@ -95,7 +115,7 @@ class DBSEngine:
     def legal_actions(self, state: State, seat: Seat) -> list[Action]:
         if seat not in self.waiting_on(state):
             return []
-        assert isinstance(seat, int)
+        seat = _seat(seat)
         phase = state["phase"]
         if phase.startswith("setup"):
             return setup.legal(state, seat)
@@ -109,14 +129,16 @@ class DBSEngine:
             return battle.reaction_legal(state, seat)
         return phases.discard_legal(state, seat)
 
-    def apply(self, state: State, seat: Seat, action: Mapping[str, Any]) -> tuple[State, list[Event]]:
+    def apply(
+        self, state: State, seat: Seat, action: Mapping[str, Any]
+    ) -> tuple[State, list[Event]]:
         if state["phase"] == "over":
             raise IllegalAction("The game is over.")
         if seat not in self.waiting_on(state):
             raise IllegalAction("It is not your turn to act.")
         if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
             raise IllegalAction("That is not an action of this game.")
-        assert isinstance(seat, int)
+        seat = _seat(seat)
         new = clone(state)
         action = copy.deepcopy(dict(action))
         events: list[Event] = []
@@ -144,7 +166,7 @@ class DBSEngine:
         return views.hidden_from(state, seat)
 
     def determinize(self, state: State, seat: Seat, seed: int) -> State:
-        assert isinstance(seat, int)
+        seat = _seat(seat)
         return views.determinize(state, seat, seed)
 
     def is_terminal(self, state: State) -> bool:
@@ -157,7 +179,11 @@ class DBSEngine:
         return [1.0 if s == result["winner"] else -1.0 for s in (0, 1)]
 
     def result(self, state: State) -> Json:
-        result = state["result"] or {"winner": None, "victory": None, "text": "The game is not over."}
+        result = state["result"] or {
+            "winner": None,
+            "victory": None,
+            "text": "The game is not over.",
+        }
         return {
             "winners": [] if result["winner"] is None else [result["winner"]],
             "victory": result["victory"],
@@ -167,8 +193,9 @@ class DBSEngine:
                     "seat": s,
                     "name": who(state, s),
                     "lp": player(state, s)["lp"],
-                    "chain_level": views.chain_level(state, s),
-                    "text": f"{who(state, s)}: {player(state, s)['lp']} LP, Spell Chain Level {views.chain_level(state, s)}.",
+                    "chain_level": chain_level(state, s),
+                    "text": f"{who(state, s)}: {player(state, s)['lp']} LP, "
+                    f"Spell Chain Level {chain_level(state, s)}.",
                 }
                 for s in (0, 1)
             ],
@@ -192,7 +219,7 @@ class DBSEngine:
         return None
 
     def describe_action(self, state: State, seat: Seat, action: Mapping[str, Any]) -> str:
-        assert isinstance(seat, int)
+        seat = _seat(seat)
         kind = action.get("type")
         iid = action.get("card")
         number = iid if kind in ("choose_character", "retrieve") else None
@@ -202,7 +229,11 @@ class DBSEngine:
         elif isinstance(iid, str) and iid in state["instances"]:
             label = name(state, iid)
         replace = action.get("replace")
-        replacing = f", replacing {name(state, replace)}" if isinstance(replace, str) and replace in state["instances"] else ""
+        replacing = (
+            f", replacing {name(state, replace)}"
+            if isinstance(replace, str) and replace in state["instances"]
+            else ""
+        )
         if kind == "choose_character":
             return f"Start with {label} in your Character Area"
         if kind == "retrieve":
@@ -226,9 +257,11 @@ class DBSEngine:
             role = "attacking" if kind == "declare" else "defending"
             value = attack_of(state, seat, iid, role, 0)
             verb = "Declare" if kind == "declare" else "Counter-attack with"
-            return f"{verb} {label} (Level {definition['level']}, attack {value}, {cost_of(state, seat, iid)} SP)"
+            cost = cost_of(state, seat, iid)
+            return f"{verb} {label} (Level {definition['level']}, attack {value}, {cost} SP)"
         if kind == "buff":
-            return f"Play the Buff {label} ({cost_of(state, seat, iid) if isinstance(iid, str) else 0} SP)"
+            cost = cost_of(state, seat, iid) if isinstance(iid, str) else 0
+            return f"Play the Buff {label} ({cost} SP)"
         if kind == "instant":
             return f"Use the Instant {label}"
         if kind == "constant":

@@ -58,7 +58,7 @@ def _value(state: State, seat: int, iid: str) -> float:
     if not _usable(state, seat, iid):
         return 0.0
     if definition["kind"] == "battle":
-        return 1.0 + definition["attack"] / 1000
+        return 1.0 + float(definition["attack"]) / 1000
     if definition["kind"] == "character":
         return 3.0
     return 2.0
@@ -70,7 +70,9 @@ def _score(state: State, seat: int, action: Action) -> float:
     if kind == "choose_character":
         number = action["card"]
         return sum(
-            1 for iid in me["deck"] if state["cards"][state["instances"][iid]].get("character") == number
+            1
+            for iid in me["deck"]
+            if state["cards"][state["instances"][iid]].get("character") == number
         )
     if kind == "retrieve":
         definition = state["cards"][action["card"]]
@@ -102,7 +104,7 @@ def _score(state: State, seat: int, action: Action) -> float:
     definition = _iid_kind(state, action) if "card" in action else {}
     if kind == "declare":
         value = attack_of(state, seat, action["card"], "attacking", 0)
-        climb = definition["level"] - top_level(state, seat)
+        climb = float(definition["level"]) - top_level(state, seat)
         return 1.0 + value / 1000 - 0.6 * climb
     if kind == "constant":
         return 2.5 if "replace" not in action else -1.0
@@ -110,10 +112,12 @@ def _score(state: State, seat: int, action: Action) -> float:
         return _effect_score(state, seat, definition)
     if kind == "counter":
         clash = state["clash"]
-        incoming = attack_of(state, other(seat), clash["attack"], "attacking", clash["boost"]["attack"])
+        incoming = attack_of(
+            state, other(seat), clash["attack"], "attacking", clash["boost"]["attack"]
+        )
         mine = attack_of(state, seat, action["card"], "defending", 0)
         if mine >= incoming:
-            return 4.0 - definition["cost"] * 0.3 - definition["level"] * 0.1
+            return 4.0 - float(definition["cost"]) * 0.3 - float(definition["level"]) * 0.1
         return (mine / max(incoming, 1)) * 2 - 0.5
     if kind == "no_counter":
         return 0.5
@@ -134,13 +138,23 @@ def _effect_score(state: State, seat: int, definition: Mapping[str, Any]) -> flo
             score += amount / 500 if eff.get("target", "opponent") == "opponent" else -amount / 1000
         elif verb == "boost":
             clash = state["clash"]
-            big = clash is not None and attack_of(
-                state, clash["attacker"], clash["attack"], "attacking", clash["boost"]["attack"]
-            ) >= 2000
+            big = (
+                clash is not None
+                and attack_of(
+                    state, clash["attacker"], clash["attack"], "attacking", clash["boost"]["attack"]
+                )
+                >= 2000
+            )
             score += 2.0 if big else -0.5
         elif verb == "negate":
             score += 3.0
-        elif verb in ("recover_beads", "break_beads", "discard_random", "destroy_item", "chain_pop"):
+        elif verb in (
+            "recover_beads",
+            "break_beads",
+            "discard_random",
+            "destroy_item",
+            "chain_pop",
+        ):
             score += 1.0
         elif verb == "win":
             score += 10.0

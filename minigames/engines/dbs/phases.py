@@ -60,12 +60,16 @@ def start_turn(state: State, events: list[Event]) -> None:
     fire_triggers(state, other(seat), "opponent_pick_start", events)
     empty_draw = None
     if state["turn"] == 1 and seat == state["first"]:
-        events.append(event(f"{who(state, seat)} goes first and skips her first draw.", type="pick"))
+        events.append(
+            event(f"{who(state, seat)} goes first and skips her first draw.", type="pick")
+        )
     else:
         count = max(1, me["beads"].count("empty")) + static_total(state, seat, "pick_bonus")
         if not me["deck"]:
             empty_draw = seat
-            events.append(event(f"{who(state, seat)} must draw but her deck is empty.", type="pick"))
+            events.append(
+                event(f"{who(state, seat)} must draw but her deck is empty.", type="pick")
+            )
         else:
             draw_cards(state, seat, count, events)
     for s in (seat, other(seat)):
@@ -90,7 +94,11 @@ def change_legal(state: State, seat: int) -> list[Action]:
     seen: set[str] = set()
     for iid in me["hand"]:
         number = state["instances"][iid]
-        if state["cards"][number]["kind"] == "character" and number not in in_play and number not in seen:
+        if (
+            state["cards"][number]["kind"] == "character"
+            and number not in in_play
+            and number not in seen
+        ):
             seen.add(number)
             actions.append({"type": "call_character", "card": iid})
     statuses = [slot["status"] for slot in me["characters"]]
@@ -118,20 +126,40 @@ def change_apply(state: State, seat: int, action: Mapping[str, Any], events: lis
         me["hand"].remove(iid)
         forget(state, seat, iid)
         me["characters"].append({"card": iid, "status": "support"})
-        events.append(event(f"{who(state, seat)} calls {name(state, iid)} into her Character Area, tapped (Support).", type="change"))
+        events.append(
+            event(
+                f"{who(state, seat)} calls {name(state, iid)} into her Character Area, "
+                "tapped (Support).",
+                type="change",
+            )
+        )
     elif kind == "center":
         for slot in me["characters"]:
             if slot["status"] == "center":
                 slot["status"] = "support"
-                events.append(event(f"{name(state, slot['card'])} is tapped again (Support).", type="change"))
+                events.append(
+                    event(f"{name(state, slot['card'])} is tapped again (Support).", type="change")
+                )
             if slot["card"] == action["card"]:
                 slot["status"] = "center"
-        events.append(event(f"{who(state, seat)} stands {name(state, action['card'])} up: she is now in Center status.", type="change"))
+        events.append(
+            event(
+                f"{who(state, seat)} stands {name(state, action['card'])} up: "
+                "she is now in Center status.",
+                type="change",
+            )
+        )
     elif kind == "hyper":
         for slot in me["characters"]:
             if slot["card"] == action["card"]:
                 slot["status"] = "hyper"
-        events.append(event(f"{who(state, seat)} sends {name(state, action['card'])} into the Duel Zone: she is now in Hyper status.", type="change"))
+        events.append(
+            event(
+                f"{who(state, seat)} sends {name(state, action['card'])} into the Duel Zone: "
+                "she is now in Hyper status.",
+                type="change",
+            )
+        )
     else:
         events.append(event(f"{who(state, seat)} changes nothing.", type="change"))
     state["changed"] = True
@@ -152,12 +180,16 @@ def set_legal(state: State, seat: int) -> list[Action]:
         if len(me["items"]) < ITEM_AREA:
             actions.append({"type": "set_trap", "card": iid})
         else:
-            actions += [{"type": "set_trap", "card": iid, "replace": item["card"]} for item in me["items"]]
+            actions += [
+                {"type": "set_trap", "card": iid, "replace": item["card"]} for item in me["items"]
+            ]
     actions.append({"type": "end_set"})
     return actions
 
 
-def place_item(state: State, seat: int, iid: str, replace: str | None, face_down: bool, events: list[Event]) -> None:
+def place_item(
+    state: State, seat: int, iid: str, replace: str | None, face_down: bool, events: list[Event]
+) -> None:
     """Put ``iid`` from hand into the Item Area, sending ``replace`` to the grave first."""
     me = player(state, seat)
     if replace is not None:
@@ -165,7 +197,12 @@ def place_item(state: State, seat: int, iid: str, replace: str | None, face_down
         me["items"].remove(old)
         me["grave"].append(replace)
         # the grave is public: a replaced face-down Trap is shown as it goes
-        events.append(event(f"{who(state, seat)} sends {name(state, replace)} from her Item Area to the grave.", type="replace"))
+        events.append(
+            event(
+                f"{who(state, seat)} sends {name(state, replace)} from her Item Area to the grave.",
+                type="replace",
+            )
+        )
     me["hand"].remove(iid)
     forget(state, seat, iid)
     me["items"].append({"card": iid, "face_down": face_down})
@@ -184,12 +221,36 @@ def set_apply(state: State, seat: int, action: Mapping[str, Any], events: list[E
         me["hand"].remove(iid)
         forget(state, seat, iid)
         me["extra_sp"].append(iid)
-        events.append(event(f"{who(state, seat)} puts a card face down into her Extra SP.", type="set", visible_to=[other(seat)]))
-        events.append(event(f"You put {name(state, iid)} face down into your Extra SP.", type="set", visible_to=[seat]))
+        events.append(
+            event(
+                f"{who(state, seat)} puts a card face down into her Extra SP.",
+                type="set",
+                visible_to=[other(seat)],
+            )
+        )
+        events.append(
+            event(
+                f"You put {name(state, iid)} face down into your Extra SP.",
+                type="set",
+                visible_to=[seat],
+            )
+        )
     elif kind == "set_trap":
         place_item(state, seat, action["card"], action.get("replace"), True, events)
-        events.append(event(f"{who(state, seat)} sets a card face down in her Item Area.", type="set", visible_to=[other(seat)]))
-        events.append(event(f"You set {name(state, action['card'])} face down in your Item Area.", type="set", visible_to=[seat]))
+        events.append(
+            event(
+                f"{who(state, seat)} sets a card face down in her Item Area.",
+                type="set",
+                visible_to=[other(seat)],
+            )
+        )
+        events.append(
+            event(
+                f"You set {name(state, action['card'])} face down in your Item Area.",
+                type="set",
+                visible_to=[seat],
+            )
+        )
     else:
         state["phase"] = "battle"
         events.append(event(f"{who(state, seat)} begins her Battle phase.", type="phase"))
@@ -208,7 +269,11 @@ def end_turn(state: State, seat: int, events: list[Event]) -> None:
             foe["hand"].append(slot["card"])
             foe["known"].append(slot["card"])
             events.append(
-                event(f"{name(state, slot['card'])} leaves the Duel Zone and returns to {who(state, other(seat))}'s hand.", type="hyper_return")
+                event(
+                    f"{name(state, slot['card'])} leaves the Duel Zone and returns to "
+                    f"{who(state, other(seat))}'s hand.",
+                    type="hyper_return",
+                )
             )
     events.append(event(f"{who(state, seat)} ends her turn.", type="end_turn"))
     if len(player(state, seat)["hand"]) > hand_limit(state, seat):
@@ -223,13 +288,20 @@ def discard_legal(state: State, seat: int) -> list[Action]:
 
 def discard_apply(state: State, seat: int, action: Mapping[str, Any], events: list[Event]) -> None:
     if action not in discard_legal(state, seat):
-        raise IllegalAction(f"Your hand holds more than {hand_limit(state, seat)} cards: discard one of them.")
+        raise IllegalAction(
+            f"Your hand holds more than {hand_limit(state, seat)} cards: discard one of them."
+        )
     me = player(state, seat)
     iid = action["card"]
     me["hand"].remove(iid)
     forget(state, seat, iid)
     me["grave"].append(iid)
-    events.append(event(f"{who(state, seat)} discards {name(state, iid)} down to her hand limit.", type="discard"))
+    events.append(
+        event(
+            f"{who(state, seat)} discards {name(state, iid)} down to her hand limit.",
+            type="discard",
+        )
+    )
     if len(me["hand"]) <= hand_limit(state, seat):
         finish_turn(state, events)
 

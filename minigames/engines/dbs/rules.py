@@ -182,7 +182,9 @@ def pay(state: State, seat: int, amount: int, events: list[Event]) -> None:
             parts.append(f"{used_beads} SP bead{'s' if used_beads != 1 else ''}")
         if used_extra:
             parts.append(f"{used_extra} Extra SP card{'s' if used_extra != 1 else ''}")
-        events.append(event(f"{who(state, seat)} pays {amount} SP ({' and '.join(parts)}).", type="pay"))
+        events.append(
+            event(f"{who(state, seat)} pays {amount} SP ({' and '.join(parts)}).", type="pay")
+        )
 
 
 def attack_of(state: State, seat: int, iid: str, role: str, boost: int) -> int:
@@ -267,10 +269,14 @@ def resolve_effects(
         tname = who(state, target)
         if verb == "damage":
             tp["lp"] -= amount
-            events.append(event(f"{source} deals {amount} damage to {tname} (LP {tp['lp']}).", type="damage"))
+            events.append(
+                event(f"{source} deals {amount} damage to {tname} (LP {tp['lp']}).", type="damage")
+            )
         elif verb == "heal":
             tp["lp"] += amount
-            events.append(event(f"{source} restores {amount} LP to {tname} (LP {tp['lp']}).", type="heal"))
+            events.append(
+                event(f"{source} restores {amount} LP to {tname} (LP {tp['lp']}).", type="heal")
+            )
         elif verb == "draw":
             draw_cards(state, target, amount, events)
         elif verb == "recover_beads":
@@ -287,7 +293,11 @@ def resolve_effects(
             clash = state["clash"]
             if clash is not None:
                 mine = "attack" if clash["attacker"] == seat else "counter"
-                side = mine if target_word in (None, "own") else ("counter" if mine == "attack" else "attack")
+                side = (
+                    mine
+                    if target_word in (None, "own")
+                    else ("counter" if mine == "attack" else "attack")
+                )
                 clash["boost"][side] += amount
                 events.append(event(f"{source}: {amount:+d} attack in this clash.", type="boost"))
         elif verb == "negate":
@@ -300,7 +310,11 @@ def resolve_effects(
                 item = tp["items"].pop(0)
                 tp["grave"].append(item["card"])
                 events.append(
-                    event(f"{source} sends {name(state, item['card'])} from {tname}'s Item Area to the grave.", type="destroy")
+                    event(
+                        f"{source} sends {name(state, item['card'])} from {tname}'s Item Area "
+                        "to the grave.",
+                        type="destroy",
+                    )
                 )
         elif verb == "discard_random":
             for _ in range(amount):
@@ -309,17 +323,24 @@ def resolve_effects(
                 iid = tp["hand"].pop(rng_draw(state, len(tp["hand"])))
                 forget(state, target, iid)
                 tp["grave"].append(iid)
-                events.append(event(f"{source} makes {tname} discard {name(state, iid)}.", type="discard"))
+                events.append(
+                    event(f"{source} makes {tname} discard {name(state, iid)}.", type="discard")
+                )
         elif verb == "chain_pop":
             if tp["chain"]:
                 iid = tp["chain"].pop()
                 tp["grave"].append(iid)
                 events.append(
-                    event(f"{source} knocks {name(state, iid)} off {tname}'s Spell Chain.", type="chain")
+                    event(
+                        f"{source} knocks {name(state, iid)} off {tname}'s Spell Chain.",
+                        type="chain",
+                    )
                 )
         elif verb == "win":
             state["claims"].append(target)
-            events.append(event(f"{source}: {tname} meets a special victory condition.", type="claim"))
+            events.append(
+                event(f"{source}: {tname} meets a special victory condition.", type="claim")
+            )
 
 
 def fire_triggers(state: State, seat: int, moment: str, events: list[Event]) -> None:

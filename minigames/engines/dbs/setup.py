@@ -28,7 +28,19 @@ from westernroses.rng import RandomSource
 from . import phases
 from .cards import load_card_set
 from .decks import preset_deck, validate_deck
-from .rules import BEADS, OPENING_HAND, START_LP, State, draw_cards, name, other, player, rng_draw, shuffle, who
+from .rules import (
+    BEADS,
+    OPENING_HAND,
+    START_LP,
+    State,
+    draw_cards,
+    name,
+    other,
+    player,
+    rng_draw,
+    shuffle,
+    who,
+)
 from .vocabulary import Card
 
 DEFAULT_DECKS = ("shrine-and-stars", "scarlet-household")
@@ -65,7 +77,9 @@ def new_state(*, seed: int, options: Mapping[str, Any], config: Mapping[str, Any
     for seat, deck in enumerate(decks):
         errors = validate_deck(list(deck), card_set)
         if errors:
-            raise ValueError(f"The deck of player {seat + 1} breaks the deck rules: {' '.join(errors)}")
+            raise ValueError(
+                f"The deck of player {seat + 1} breaks the deck rules: {' '.join(errors)}"
+            )
     names = list(config.get("names") or ["Player 1", "Player 2"])
     if len(names) != 2 or not all(isinstance(n, str) and n.strip() for n in names):
         raise ValueError("Give two player names, or none.")
@@ -113,7 +127,9 @@ def legal(state: State, seat: int) -> list[Action]:
     if player(state, seat)["ready"]:
         return []
     if state["phase"] == "setup_character":
-        return [{"type": "choose_character", "card": n} for n in deck_numbers(state, seat, "character")]
+        return [
+            {"type": "choose_character", "card": n} for n in deck_numbers(state, seat, "character")
+        ]
     return [{"type": "retrieve", "card": n} for n in deck_numbers(state, seat)]
 
 
@@ -121,7 +137,9 @@ def apply(state: State, seat: int, action: Mapping[str, Any], events: list[Event
     me = player(state, seat)
     if action not in legal(state, seat):
         if me["ready"]:
-            raise IllegalAction("You have already made your opening choice; the other player is choosing.")
+            raise IllegalAction(
+                "You have already made your opening choice; the other player is choosing."
+            )
         raise IllegalAction("That card cannot be chosen now.")
     number = action["card"]
     iid = next(i for i in me["deck"] if state["instances"][i] == number)
@@ -129,8 +147,16 @@ def apply(state: State, seat: int, action: Mapping[str, Any], events: list[Event
     me["pending"] = iid
     me["ready"] = True
     what = "opening character" if state["phase"] == "setup_character" else "retrieval"
-    events.append(event(f"{who(state, seat)} has chosen her {what}.", type="choice", visible_to=[other(seat)]))
-    events.append(event(f"You choose {name(state, iid)}; it is shown once both have chosen.", type="choice", visible_to=[seat]))
+    events.append(
+        event(f"{who(state, seat)} has chosen her {what}.", type="choice", visible_to=[other(seat)])
+    )
+    events.append(
+        event(
+            f"You choose {name(state, iid)}; it is shown once both have chosen.",
+            type="choice",
+            visible_to=[seat],
+        )
+    )
     if not player(state, other(seat))["ready"]:
         return
     if state["phase"] == "setup_character":
@@ -144,7 +170,11 @@ def _reveal_characters(state: State, events: list[Event]) -> None:
         me = player(state, seat)
         me["characters"].append({"card": me["pending"], "status": "support"})
         events.append(
-            event(f"{who(state, seat)} puts {name(state, me['pending'])} into her Character Area, tapped.", type="character")
+            event(
+                f"{who(state, seat)} puts {name(state, me['pending'])} into her "
+                "Character Area, tapped.",
+                type="character",
+            )
         )
         me["pending"] = None
         me["ready"] = False
@@ -159,7 +189,12 @@ def _reveal_retrievals(state: State, events: list[Event]) -> None:
         me = player(state, seat)
         me["hand"].append(me["pending"])
         me["known"].append(me["pending"])
-        events.append(event(f"{who(state, seat)} shows {name(state, me['pending'])} and adds it to her hand.", type="retrieve"))
+        events.append(
+            event(
+                f"{who(state, seat)} shows {name(state, me['pending'])} and adds it to her hand.",
+                type="retrieve",
+            )
+        )
         me["pending"] = None
         me["ready"] = False
         shuffle(state, me["deck"])
@@ -169,4 +204,3 @@ def _reveal_retrievals(state: State, events: list[Event]) -> None:
     state["active"] = first
     events.append(event(f"{who(state, first)} goes first.", type="first_player"))
     phases.start_turn(state, events)
-

@@ -15,12 +15,21 @@ from .phases import PHASE_WORDS
 from .rules import State, attack_of, available_sp, card, chain_level, hand_limit, other, player, who
 from .setup import deck_numbers
 
-STATUS_WORDS = {"support": "Support (tapped)", "center": "Center (upright)", "hyper": "Hyper (Duel Zone)"}
+STATUS_WORDS = {
+    "support": "Support (tapped)",
+    "center": "Center (upright)",
+    "hyper": "Hyper (Duel Zone)",
+}
 
 
 def _card_view(state: State, iid: str) -> Json:
     definition = card(state, iid)
-    return {"id": iid, "number": definition["number"], "name": definition["name"], "kind": definition["kind"]}
+    return {
+        "id": iid,
+        "number": definition["number"],
+        "name": definition["name"],
+        "kind": definition["kind"],
+    }
 
 
 def hidden_ids(state: State, owner: int, viewer: Seat | None) -> list[str]:
@@ -64,7 +73,11 @@ def _player_view(state: State, owner: int, viewer: Seat | None) -> Json:
         "extra_sp": [_card_view(state, iid) for iid in me["extra_sp"]] if mine else [],
         "items": items,
         "characters": [
-            {**_card_view(state, slot["card"]), "status": slot["status"], "status_label": STATUS_WORDS[slot["status"]]}
+            {
+                **_card_view(state, slot["card"]),
+                "status": slot["status"],
+                "status_label": STATUS_WORDS[slot["status"]],
+            }
             for slot in me["characters"]
         ],
         "chain": [_card_view(state, iid) for iid in me["chain"]],
@@ -87,7 +100,9 @@ def view(state: State, seat: Seat | None) -> Json:
         clash_view = {
             "attacker": attacker,
             "attack": _card_view(state, clash["attack"]),
-            "attack_value": attack_of(state, attacker, clash["attack"], "attacking", clash["boost"]["attack"]),
+            "attack_value": attack_of(
+                state, attacker, clash["attack"], "attacking", clash["boost"]["attack"]
+            ),
             "counter": _card_view(state, clash["counter"]) if clash["counter"] else None,
             "reacted": clash["reacted"],
         }
@@ -153,7 +168,7 @@ def determinize(state: State, seat: int, seed: int) -> State:
     def take(kind: str | None) -> str:
         for index, iid in enumerate(pool):
             if kind is None or card(result, iid)["kind"] == kind:
-                return pool.pop(index)
+                return str(pool.pop(index))
         raise AssertionError("the hidden pool lost a card it must hold")  # pragma: no cover
 
     for i in trap_slots:
@@ -166,4 +181,3 @@ def determinize(state: State, seat: int, seed: int) -> State:
     foe["deck"] = [take(None) for _ in foe["deck"]]
     result["rng"] = rng.to_dict()
     return result
-

@@ -180,7 +180,9 @@ def _check_statics(path: str, value: object) -> list[str]:
             if "amount" in st:
                 errors.append(f"{where}.amount: win_when takes no amount.")
         else:
-            high = MAX_COST if kind in ("hand_limit", "pick_bonus", "cost_reduction") else MAX_AMOUNT
+            high = (
+                MAX_COST if kind in ("hand_limit", "pick_bonus", "cost_reduction") else MAX_AMOUNT
+            )
             errors += _int_error(f"{where}.amount", st.get("amount"), 1, high)
         if "when" in st and (kind != "attack_bonus" or st["when"] not in WHEN):
             errors.append(f"{where}.when: only attack_bonus takes one of {', '.join(WHEN)}.")
@@ -212,7 +214,8 @@ def _check_ability_set(path: str, value: object) -> list[str]:
     if not isinstance(value, Mapping):
         return [f"{path}: must hold 'statics' and/or 'triggers'."]
     errors = [
-        f"{path}.{key}: is not a field of a skill." for key in sorted(set(value) - {"statics", "triggers"})
+        f"{path}.{key}: is not a field of a skill."
+        for key in sorted(set(value) - {"statics", "triggers"})
     ]
     if "statics" in value:
         errors += _check_statics(f"{path}.statics", value["statics"])
@@ -242,8 +245,15 @@ def validate_card(data: object) -> list[str]:
     if kind not in KINDS:
         errors.append(f"kind: must be one of {', '.join(KINDS)}.")
         return errors
-    errors += [f"{key}: is not a field of a {KIND_WORDS[kind]}." for key in sorted(set(data) - _FIELDS[kind])]
-    errors += [f"{key}: is required for a {KIND_WORDS[kind]}." for key in _REQUIRED[kind] if key not in data]
+    errors += [
+        f"{key}: is not a field of a {KIND_WORDS[kind]}."
+        for key in sorted(set(data) - _FIELDS[kind])
+    ]
+    errors += [
+        f"{key}: is required for a {KIND_WORDS[kind]}."
+        for key in _REQUIRED[kind]
+        if key not in data
+    ]
     if "cost" in data:
         errors += _int_error("cost", data["cost"], 0, MAX_COST)
     if "character" in data and (
@@ -346,7 +356,8 @@ def describe_effect(eff: Mapping[str, Any]) -> str:
     elif verb == "destroy_item":
         text = f"send the oldest item in {whose} Item Area to the grave"
     elif verb == "discard_random":
-        text = f"{'you discard' if target == 'self' else 'your opponent discards'} {_plural(amount, 'card')} at random"
+        subject = "you discard" if target == "self" else "your opponent discards"
+        text = f"{subject} {_plural(amount, 'card')} at random"
     elif verb == "chain_pop":
         text = f"send the top card of {whose} Spell Chain to the grave"
     else:
@@ -367,7 +378,11 @@ def describe_static(st: Mapping[str, Any], *, skill: bool = False) -> str:
     amount = st.get("amount", 0)
     cards = "her Spellcards" if skill else "your Battle Spellcards"
     if kind == "attack_bonus":
-        when = {"always": "", "attacking": " when attacking", "defending": " when counter-attacking"}
+        when = {
+            "always": "",
+            "attacking": " when attacking",
+            "defending": " when counter-attacking",
+        }
         text = f"{cards} get +{amount} attack{when[st.get('when', 'always')]}"
     elif kind == "damage_reduction":
         text = f"damage you take from hits is reduced by {amount}"

@@ -32,7 +32,9 @@ def opened(
         state, _ = ENGINE.apply(state, seat, {"type": "choose_character", "card": characters[seat]})
     for seat in (0, 1):
         legal = ENGINE.legal_actions(state, seat)
-        action = legal[0] if retrieve[seat] is None else {"type": "retrieve", "card": retrieve[seat]}
+        action = (
+            legal[0] if retrieve[seat] is None else {"type": "retrieve", "card": retrieve[seat]}
+        )
         state, _ = ENGINE.apply(state, seat, action)
     return state
 
@@ -81,7 +83,9 @@ def number_of(state: State, iid: str) -> str:
     return str(state["instances"][iid])
 
 
-def act(state: State, seat: int, kind: str, number: str | None = None, **extra: Any) -> tuple[State, list[Event]]:
+def act(
+    state: State, seat: int, kind: str, number: str | None = None, **extra: Any
+) -> tuple[State, list[Event]]:
     """Play the legal action of ``kind`` (on a card numbered ``number``), failing the test if
     there is none."""
     for action in ENGINE.legal_actions(state, seat):
@@ -92,7 +96,9 @@ def act(state: State, seat: int, kind: str, number: str | None = None, **extra: 
         if any(action.get(k) != v for k, v in extra.items()):
             continue
         return ENGINE.apply(state, seat, action)
-    raise AssertionError(f"no legal {kind} {number or ''} for seat {seat}: {ENGINE.legal_actions(state, seat)}")
+    raise AssertionError(
+        f"no legal {kind} {number or ''} for seat {seat}: {ENGINE.legal_actions(state, seat)}"
+    )
 
 
 def kinds(state: State, seat: int) -> list[str]:

@@ -53,7 +53,7 @@ def test_a_weaker_counter_attack_takes_the_difference_and_goes_to_the_grave():
     seal = give(state, 0, "DBS-103")  # 2200, Level 3, on a hit breaks a bead
     cut = give(state, 1, "DBS-116")  # 1200 + 300 = 1500
     state, _ = act(state, 0, "declare", "DBS-103")
-    state, events = act(state, 1, "counter", "DBS-116")
+    state, _ = act(state, 1, "counter", "DBS-116")
     assert state["players"][1]["lp"] == 10000 - 700
     assert state["players"][0]["chain"] == [seal]
     assert state["players"][1]["grave"][-1] == cut
@@ -121,7 +121,7 @@ def test_a_trap_springs_before_damage_and_rules_out_a_counter():
     give(state, 0, "DBS-103")
     state, _ = act(state, 0, "declare", "DBS-103")
     assert kinds(state, 1) == ["counter", "trap", "no_counter"]
-    state, events = act(state, 1, "trap", "DBS-301")
+    state, _ = act(state, 1, "trap", "DBS-301")
     assert wall in state["players"][1]["grave"] and state["players"][1]["items"] == []
     assert kinds(state, 1) == ["no_counter"]
     state, _ = act(state, 1, "no_counter")
@@ -207,7 +207,9 @@ def test_a_constant_replaces_an_item_when_the_area_is_full():
 
 def test_on_declare_boost_with_a_condition():
     """Rekindled Wings: +600 in its clash while its owner's LP are below 4000."""
-    state = battle_ready(decks=("netherworld-and-bamboo", "shrine-and-stars"), characters=("DBS-005", "DBS-001"))
+    state = battle_ready(
+        decks=("netherworld-and-bamboo", "shrine-and-stars"), characters=("DBS-005", "DBS-001")
+    )
     state["players"][0]["characters"][0]["status"] = "center"
     state["players"][0]["lp"] = 3000
     give(state, 0, "DBS-124")

@@ -130,7 +130,9 @@ def test_the_set_refuses_a_bad_card_with_every_error():
     assert any(e.startswith("GM-001: level:") for e in caught.value.errors)
     with pytest.raises(CardSetError) as caught:
         load_card_set([{**GOOD, "character": "DBS-999"}])
-    assert caught.value.errors == ["GM-001: character: DBS-999 is not a character card in this set."]
+    assert caught.value.errors == [
+        "GM-001: character: DBS-999 is not a character card in this set."
+    ]
 
 
 def test_two_extra_cards_with_one_number_are_refused():

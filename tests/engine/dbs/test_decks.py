@@ -42,7 +42,8 @@ def test_a_deck_breaking_every_rule_lists_them_all():
     assert errors == [
         "A deck needs at least 40 cards; this one has 39.",
         "There is no card numbered DBS-999 in this card set.",
-        "At most 3 cards of the same number are allowed; Paper Charm Flurry (DBS-101) is in it 4 times.",
+        "At most 3 cards of the same number are allowed; "
+        "Paper Charm Flurry (DBS-101) is in it 4 times.",
         "A deck needs at least one character card.",
     ]
 
@@ -53,7 +54,9 @@ def test_fifty_cards_pass_and_fifty_one_do_not():
     fifty = deck + [n for n in fillers for _ in range(2)][: 50 - len(deck)]
     assert len(fifty) == 50 and validate_deck(fifty, CARDS) == []
     extra = next(n for n in fillers if Counter(fifty)[n] < 3)
-    assert validate_deck([*fifty, extra], CARDS) == ["A deck holds at most 50 cards; this one has 51."]
+    assert validate_deck([*fifty, extra], CARDS) == [
+        "A deck holds at most 50 cards; this one has 51."
+    ]
 
 
 def test_exactly_three_copies_are_allowed():

@@ -55,7 +55,10 @@ def test_opening_retrieval_adds_a_shown_card_and_reshuffles():
     assert len(me["deck"]) == deck_before - 1
     retrieved = [iid for iid in me["hand"] if state["instances"][iid] == "DBS-105"]
     assert retrieved and retrieved[0] in me["known"]
-    assert any("Player 1 shows Floating Beyond Everything" in e["text"] and e["visible_to"] is None for e in events)
+    assert any(
+        "Player 1 shows Floating Beyond Everything" in e["text"] and e["visible_to"] is None
+        for e in events
+    )
     # the shown card is visible to the opponent, the rest of the hand is not
     opponent_view = ENGINE.view(state, 1)["players"][0]
     assert [c["number"] for c in opponent_view["hand"]] == ["DBS-105"]
@@ -79,7 +82,9 @@ def test_the_first_players_first_pick_draws_nothing_and_the_second_player_draws(
 
 def test_new_game_refuses_illegal_decks_and_wrong_seats():
     with pytest.raises(ValueError, match="deck rules"):
-        ENGINE.new_game(seats=2, seed=1, config={"decks": [["DBS-101"] * 40, preset_deck("witch-and-blade")]})
+        ENGINE.new_game(
+            seats=2, seed=1, config={"decks": [["DBS-101"] * 40, preset_deck("witch-and-blade")]}
+        )
     with pytest.raises(ValueError, match="two players"):
         ENGINE.new_game(seats=3, seed=1)
     with pytest.raises(ValueError, match="no house rule"):

@@ -25,7 +25,11 @@ def _pass_to_seat_1(state):
         # line 42: at least one card even with no empty bead
         (["full"] * 5, 1, ["full"] * 5),
         # broken beads are not intact: they neither draw nor refill
-        (["broken", "broken", "empty", "full", "full"], 1, ["broken", "broken", "full", "full", "full"]),
+        (
+            ["broken", "broken", "empty", "full", "full"],
+            1,
+            ["broken", "broken", "full", "full", "full"],
+        ),
         (["empty"] * 5, 5, ["full", "empty", "empty", "empty", "empty"]),
     ],
 )
@@ -165,7 +169,10 @@ def test_item_area_holds_two_and_a_third_trap_replaces_one():
     state, _ = ENGINE.apply(state, 0, options[0])
     assert [i["card"] for i in state["players"][0]["items"]] == [second, third]
     assert first in state["players"][0]["grave"]
-    assert ENGINE.view(state, 1)["players"][0]["items"] == [{"face_down": True}, {"face_down": True}]
+    assert ENGINE.view(state, 1)["players"][0]["items"] == [
+        {"face_down": True},
+        {"face_down": True},
+    ]
 
 
 def test_extra_sp_pays_when_the_beads_run_out():

@@ -85,7 +85,9 @@ def test_smack_down_the_higher_spell_chain_level_wins():
     assert "Spell Chain Levels 5 to 6" in events[-1]["text"]
 
 
-@pytest.mark.parametrize(("tie_rule", "returns"), [("draw", [0.0, 0.0]), ("drawer_loses", [1.0, -1.0])])
+@pytest.mark.parametrize(
+    ("tie_rule", "returns"), [("draw", [0.0, 0.0]), ("drawer_loses", [1.0, -1.0])]
+)
 def test_smack_down_with_equal_levels_follows_the_house_rule(tie_rule, returns):
     state = battle_ready(options={"smack_down_tie": tie_rule})
     _empty_deck_for_seat_1(state)
@@ -113,7 +115,7 @@ def test_special_victory_beats_knock_out():
     state = battle_ready()
     call(state, 1, "DBS-005", "hyper")
     _chain(state, 1, ["DBS-116", "DBS-117", "DBS-118"])
-    state, events = hit(state, "DBS-102", 500)
+    state, _ = hit(state, "DBS-102", 500)
     assert state["players"][1]["lp"] < 0
     assert ENGINE.result(state)["victory"] == "special"
     assert ENGINE.returns(state) == [-1.0, 1.0]
