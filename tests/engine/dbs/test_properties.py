@@ -6,6 +6,7 @@ expensive checks run every few steps (``check_every``)."""
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 
 from hypothesis import HealthCheck, given, settings
@@ -49,6 +50,10 @@ def _assert_zones(state, total):
         assert owner in (0, 1)
 
 
+#: what must never reach people: snake_case keys, card instance ids, Python reprs
+IDENTIFIER = re.compile(r"\b[a-z]+_[a-z_]+\b|dbs-card-|\{|\[|None|True|False")
+
+
 def _play(seed, opts, decks, policy):
     rng = random.Random(seed)
     state = ENGINE.new_game(
@@ -68,17 +73,20 @@ def _play(seed, opts, decks, policy):
                 assert f"'{iid}'" not in other_view
         action = policy(state, seat, rng)
         assert -1.0 <= evaluate(state, seat) <= 1.0
-        state, _ = ENGINE.apply(state, seat, action)
+        words = ENGINE.describe_action(state, seat, action)
+        state, events = ENGINE.apply(state, seat, action)
+        for text in [words, ENGINE.summary(state)] + [e["text"] for e in events]:
+            assert not IDENTIFIER.search(text), text
     raise AssertionError("the game did not end")
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 2**40), decks=pairings, opts=options)
 def test_every_card_is_in_exactly_one_zone_at_every_step(seed, decks, opts):
     _play(seed, opts, decks, lambda state, seat, rng: rng.choice(ENGINE.legal_actions(state, seat)))
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(seed=st.integers(0, 2**40), decks=pairings)
 def test_greedy_bot_games_end_with_every_card_in_place(seed, decks):
     state = _play(seed, {}, decks, heuristic_action)
