@@ -4,14 +4,17 @@ The attacker may, as often as she can pay: declare a Battle Spellcard, play a Bu
 attack-timing Instant, or set a Constant (into the Item Area, replacing an item when full). A
 Spellcard may be declared when its character is in play (in the status its limit asks), its
 needs hold, its SP can be paid and - for the attacker only - its Level is at least the Level on
-top of her Spell Chain (the Chinese text decides this; the English footnote reverses it).
+top of her Spell Chain (the Chinese text; the English footnote reverses it, and a house rule
+may follow the footnote instead).
 
 Each declaration opens the defender's window, whether or not she holds anything usable (the
 pause reveals nothing). She either counter-attacks with one Battle Spellcard (the Level rule
 waived), or springs any number of her face-down Traps and defence Instants and then lets the
-attack resolve. Resolution: if the attack is higher, the defender takes the difference (less
-her damage reduction), the attacking card goes on top of its owner's Spell Chain (a hit) and
-the counter card to the grave; otherwise both go to the grave.
+attack resolve (a house rule lets her counter-attack after them too).
+
+Resolution: if the attack is higher, the defender takes the difference (less her damage
+reduction), the attacking card goes on top of its owner's Spell Chain (a hit) and the counter
+card to the grave; otherwise both go to the grave.
 """
 
 from __future__ import annotations
@@ -66,7 +69,11 @@ def can_declare(state: State, seat: int, iid: str, *, attacking: bool) -> bool:
         return False
     if cost_of(state, seat, iid) > available_sp(state, seat):
         return False
-    return not attacking or int(definition["level"]) >= top_level(state, seat)
+    if not attacking or not player(state, seat)["chain"]:
+        return True
+    if state["options"]["level_rule"] == "at_most":
+        return int(definition["level"]) <= top_level(state, seat)
+    return int(definition["level"]) >= top_level(state, seat)
 
 
 def _can_play(state: State, seat: int, iid: str) -> bool:
@@ -115,7 +122,7 @@ def reaction_legal(state: State, seat: int) -> list[Action]:
     me = player(state, seat)
     clash = state["clash"]
     actions: list[Action] = []
-    if not clash["reacted"]:
+    if not clash["reacted"] or state["options"]["defence"] == "both":
         actions += [
             {"type": "counter", "card": iid}
             for iid in me["hand"]

@@ -37,6 +37,29 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         ),
     ),
     HouseRule(
+        key="level_rule",
+        label="Level rule for the attacker",
+        default="at_least",
+        help=(
+            "The Chinese rulebook asks a declared Spellcard's Level to be at least the Level on "
+            "top of the attacker's Spell Chain; the English footnote says at most."
+        ),
+        choices=(
+            ("at_least", "At least the top of her Spell Chain (Chinese text)"),
+            ("at_most", "At most the top of her Spell Chain (English footnote)"),
+        ),
+    ),
+    HouseRule(
+        key="defence",
+        label="The defender's answer",
+        default="either",
+        help="Whether a defender who springs Traps or uses Instants may still counter-attack.",
+        choices=(
+            ("either", "Counter-attack, or Traps and Instants, not both"),
+            ("both", "Traps and Instants first, then a counter-attack too"),
+        ),
+    ),
+    HouseRule(
         key="smack_down_tie",
         label="Smack Down with equal Levels",
         default="draw",

@@ -217,3 +217,27 @@ def test_on_declare_boost_with_a_condition():
     assert state["clash"]["boost"]["attack"] == 600
     state, _ = act(state, 1, "no_counter")
     assert state["players"][1]["lp"] == 10000 - (3600 - 200)  # Reimu's Support skill
+
+
+def test_house_rule_level_at_most_follows_the_english_footnote():
+    """RULES footnote (source line with "lower than or equal to"): a table may choose it."""
+    state = battle_ready(options={"level_rule": "at_most"})
+    give(state, 0, "DBS-103", "chain")  # Level 3 on top
+    low = give(state, 0, "DBS-102")
+    give(state, 0, "DBS-104")  # Level 4: too high under this rule (and needs Center anyway)
+    high = give(state, 0, "DBS-103")
+    declarable = [a["card"] for a in ENGINE.legal_actions(state, 0) if a["type"] == "declare"]
+    assert declarable == [low, high]
+
+
+def test_house_rule_traps_then_a_counter_attack():
+    state = battle_ready(options={"defence": "both"})
+    set_item(state, 1, "DBS-301", face_down=True)
+    cut = give(state, 1, "DBS-116")  # 1500 when countering
+    give(state, 0, "DBS-103")  # 2200 - 1000 = 1200
+    state, _ = act(state, 0, "declare", "DBS-103")
+    state, _ = act(state, 1, "trap", "DBS-301")
+    assert kinds(state, 1) == ["counter", "no_counter"]
+    state, _ = act(state, 1, "counter", "DBS-116")
+    assert state["players"][1]["lp"] == 10000
+    assert cut in state["players"][1]["grave"] and state["players"][0]["chain"] == []

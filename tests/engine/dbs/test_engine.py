@@ -21,7 +21,13 @@ def test_the_registry_finds_the_engine():
         2,
     )
     rules = [rule.to_json() for rule in engine.house_rules()]
-    assert [r["key"] for r in rules] == ["first_player", "pay_order", "smack_down_tie"]
+    assert [r["key"] for r in rules] == [
+        "first_player",
+        "pay_order",
+        "level_rule",
+        "defence",
+        "smack_down_tie",
+    ]
     assert all(r["label"] and r["choices"] for r in rules)
     json.dumps(rules)
 

@@ -25,6 +25,8 @@ options = st.fixed_dictionaries(
         "first_player": st.sampled_from(["random", "first", "second"]),
         "pay_order": st.sampled_from(["beads", "extra"]),
         "smack_down_tie": st.sampled_from(["draw", "drawer_loses"]),
+        "level_rule": st.sampled_from(["at_least", "at_most"]),
+        "defence": st.sampled_from(["either", "both"]),
     },
 )
 pairings = st.tuples(st.sampled_from(DECK_KEYS), st.sampled_from(DECK_KEYS))
