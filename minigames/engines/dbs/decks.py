@@ -1,0 +1,107 @@
+"""DBS deck rules, the preset decks, and decks as text.
+
+The rule (rulebook section 三 "Preparation of game"): 40 to 50 cards, at most 3 cards of the
+same number, at least one character. :func:`validate_deck` reports every broken rule at once,
+in words, so a deck builder can show them all.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from functools import cache
+from typing import Any, Final
+
+import yaml
+
+from .cards import DATA_DIR
+from .vocabulary import Card
+
+MIN_DECK: Final = 40
+MAX_DECK: Final = 50
+MAX_COPIES: Final = 3
+
+
+def validate_deck(card_ids: Sequence[str], card_set: Mapping[str, Card]) -> list[str]:
+    """Every deck rule ``card_ids`` (card numbers, one per copy) breaks, as sentences."""
+    errors: list[str] = []
+    total = len(card_ids)
+    if total < MIN_DECK:
+        errors.append(f"A deck needs at least {MIN_DECK} cards; this one has {total}.")
+    if total > MAX_DECK:
+        errors.append(f"A deck holds at most {MAX_DECK} cards; this one has {total}.")
+    counts = Counter(card_ids)
+    for number in sorted(n for n in counts if n not in card_set):
+        errors.append(f"There is no card numbered {number} in this card set.")
+    for number, count in sorted(counts.items()):
+        if count > MAX_COPIES and number in card_set:
+            name = card_set[number]["name"]
+            errors.append(
+                f"At most {MAX_COPIES} cards of the same number are allowed; "
+                f"{name} ({number}) is in it {count} times."
+            )
+    if not any(card_set.get(n, {}).get("kind") == "character" for n in counts):
+        errors.append("A deck needs at least one character card.")
+    return errors
+
+
+def deck_to_text(card_ids: Sequence[str], card_set: Mapping[str, Card]) -> str:
+    """The deck as text, one ``<copies> <number> <name>`` line per card number, in number
+    order (the name is for people; :func:`deck_from_text` reads only copies and number)."""
+    counts = Counter(card_ids)
+    lines = []
+    for number in sorted(counts):
+        name = card_set.get(number, {}).get("name", "")
+        lines.append(f"{counts[number]} {number} {name}".rstrip())
+    return "\n".join(lines) + "\n"
+
+
+def deck_from_text(text: str, card_set: Mapping[str, Card]) -> tuple[list[str], list[str]]:
+    """Read a deck written as ``<copies> <number> [name]`` lines (``3x`` also accepted; blank
+    lines and ``#`` comments ignored). Returns ``(card_ids, errors)``; the errors are the lines
+    that could not be read, in words. Deck rules are :func:`validate_deck`'s business."""
+    card_ids: list[str] = []
+    errors: list[str] = []
+    for lineno, raw in enumerate(text.splitlines(), start=1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        parts = line.split()
+        count_text = parts[0].lower().rstrip("x")
+        if len(parts) < 2 or not count_text.isdigit():
+            errors.append(f"Line {lineno}: write the number of copies, then the card number.")
+            continue
+        count, number = int(count_text), parts[1].upper()
+        if not 1 <= count <= MAX_DECK:
+            errors.append(f"Line {lineno}: the number of copies must be from 1 to {MAX_DECK}.")
+            continue
+        if number not in card_set:
+            errors.append(f"Line {lineno}: there is no card numbered {number}.")
+            continue
+        card_ids += [number] * count
+    return card_ids, errors
+
+
+@cache
+def _preset_data() -> tuple[dict[str, Any], ...]:
+    with (DATA_DIR / "decks.yaml").open(encoding="utf-8") as fh:
+        return tuple(yaml.safe_load(fh))
+
+
+def preset_decks() -> list[dict[str, Any]]:
+    """The four shipped decks: ``{"key", "name", "about", "cards": [numbers...]}``."""
+    decks = []
+    for deck in _preset_data():
+        cards = [number for count, number in deck["cards"] for _ in range(count)]
+        decks.append(
+            {"key": deck["key"], "name": deck["name"], "about": deck["about"], "cards": cards}
+        )
+    return decks
+
+
+def preset_deck(key: str) -> list[str]:
+    """The card numbers of the preset deck ``key``; ``KeyError`` if there is none."""
+    for deck in preset_decks():
+        if deck["key"] == key:
+            return list(deck["cards"])
+    raise KeyError(key)

@@ -1,0 +1,314 @@
+"""The Dream Battle of SpellCard engine: :class:`DBSEngine` answers the game protocol
+(westernroses/protocol.py) by dispatching to the phase modules.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from westernroses.protocol import Action, Event, HouseRule, IllegalAction, Json, Seat
+
+from . import battle, phases, setup, views
+from .rules import State, attack_of, card, chain_level, cost_of, name, other, player, who
+
+HOUSE_RULES: tuple[HouseRule, ...] = (
+    HouseRule(
+        key="first_player",
+        label="Who goes first",
+        default="random",
+        help="The rulebook leaves it to the players; the first player skips her first draw.",
+        choices=(
+            ("random", "Decided at random"),
+            ("first", "The first seat"),
+            ("second", "The second seat"),
+        ),
+    ),
+    HouseRule(
+        key="pay_order",
+        label="How SP is paid",
+        default="beads",
+        help="Which is spent first when a card costs SP: full SP beads or Extra SP cards.",
+        choices=(
+            ("beads", "SP beads first, then Extra SP"),
+            ("extra", "Extra SP first, then SP beads"),
+        ),
+    ),
+    HouseRule(
+        key="level_rule",
+        label="Level rule for the attacker",
+        default="at_least",
+        help=(
+            "The Chinese rulebook asks a declared Spellcard's Level to be at least the Level on "
+            "top of the attacker's Spell Chain; the English footnote says at most."
+        ),
+        choices=(
+            ("at_least", "At least the top of her Spell Chain (Chinese text)"),
+            ("at_most", "At most the top of her Spell Chain (English footnote)"),
+        ),
+    ),
+    HouseRule(
+        key="defence",
+        label="The defender's answer",
+        default="either",
+        help="Whether a defender who springs Traps or uses Instants may still counter-attack.",
+        choices=(
+            ("either", "Counter-attack, or Traps and Instants, not both"),
+            ("both", "Traps and Instants first, then a counter-attack too"),
+        ),
+    ),
+    HouseRule(
+        key="smack_down_tie",
+        label="Smack Down with equal Levels",
+        default="draw",
+        help=(
+            "The rulebook does not say who wins a Smack Down when both Spell Chains hold "
+            "the same total Level."
+        ),
+        choices=(
+            ("draw", "The game is a draw"),
+            ("drawer_loses", "The player who could not draw loses"),
+        ),
+    ),
+)
+
+
+def _options(options: Mapping[str, Any] | None) -> dict[str, Any]:
+    values = {rule.key: rule.default for rule in HOUSE_RULES}
+    for key, value in (options or {}).items():
+        rule = next((r for r in HOUSE_RULES if r.key == key), None)
+        if rule is None:
+            raise ValueError(f"Dream Battle of SpellCard has no house rule called {key!r}.")
+        if value not in [choice for choice, _ in rule.choices]:
+            raise ValueError(f"{rule.label}: {value!r} is not one of the choices.")
+        values[key] = value
+    return values
+
+
+def _seat(seat: Seat) -> int:
+    """DBS seats are 0 and 1; anything else is refused in words."""
+    if seat not in (0, 1) or not isinstance(seat, int):
+        raise IllegalAction("Dream Battle of SpellCard has only the seats 0 and 1.")
+    return seat
+
+
+def clone(state: State) -> State:
+    """A copy to change for one ``apply``. The card definitions are never changed during a
+    game, so the copy shares them; everything else is copied (a JSON round trip, which is
+    several times faster than ``copy.deepcopy`` on plain JSON)."""
+    rest = {key: value for key, value in state.items() if key != "cards"}
+    copied: State = json.loads(json.dumps(rest))
+    copied["cards"] = state["cards"]
+    return copied
+
+
+class DBSEngine:
+    slug = "dbs"
+    title = "Dream Battle of SpellCard"
+    min_seats = 2
+    max_seats = 2
+
+    def house_rules(self) -> Sequence[HouseRule]:
+        return HOUSE_RULES
+
+    def new_game(
+        self,
+        *,
+        seats: int,
+        seed: int,
+        options: Mapping[str, Any] | None = None,
+        config: Mapping[str, Any] | None = None,
+    ) -> State:
+        if seats != 2:
+            raise ValueError("Dream Battle of SpellCard is played by exactly two players.")
+        return setup.new_state(seed=seed, options=_options(options), config=config)
+
+    def waiting_on(self, state: State) -> tuple[Seat, ...]:
+        phase = state["phase"]
+        if phase == "over":
+            return ()
+        if phase.startswith("setup"):
+            return tuple(s for s in (0, 1) if not player(state, s)["ready"])
+        if phase == "reaction":
+            return (other(state["active"]),)
+        return (state["active"],)
+
+    def legal_actions(self, state: State, seat: Seat) -> list[Action]:
+        if seat not in self.waiting_on(state):
+            return []
+        seat = _seat(seat)
+        phase = state["phase"]
+        if phase.startswith("setup"):
+            return setup.legal(state, seat)
+        if phase == "change":
+            return phases.change_legal(state, seat)
+        if phase == "set":
+            return phases.set_legal(state, seat)
+        if phase == "battle":
+            return battle.battle_legal(state, seat)
+        if phase == "reaction":
+            return battle.reaction_legal(state, seat)
+        return phases.discard_legal(state, seat)
+
+    def apply(
+        self, state: State, seat: Seat, action: Mapping[str, Any]
+    ) -> tuple[State, list[Event]]:
+        if state["phase"] == "over":
+            raise IllegalAction("The game is over.")
+        if seat not in self.waiting_on(state):
+            raise IllegalAction("It is not your turn to act.")
+        if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
+            raise IllegalAction("That is not an action of this game.")
+        seat = _seat(seat)
+        new = clone(state)
+        action = copy.deepcopy(dict(action))
+        events: list[Event] = []
+        phase = new["phase"]
+        if phase.startswith("setup"):
+            setup.apply(new, seat, action, events)
+        elif phase == "change":
+            phases.change_apply(new, seat, action, events)
+        elif phase == "set":
+            phases.set_apply(new, seat, action, events)
+        elif phase == "battle":
+            battle.battle_apply(new, seat, action, events)
+        elif phase == "reaction":
+            battle.reaction_apply(new, seat, action, events)
+        else:
+            phases.discard_apply(new, seat, action, events)
+        return new, events
+
+    def view(self, state: State, seat: Seat | None) -> Json:
+        result = views.view(state, seat)
+        result["waiting_on"] = list(self.waiting_on(state))
+        return result
+
+    def hidden_from(self, state: State, seat: Seat | None) -> set[str]:
+        return views.hidden_from(state, seat)
+
+    def determinize(self, state: State, seat: Seat, seed: int) -> State:
+        seat = _seat(seat)
+        return views.determinize(state, seat, seed)
+
+    def is_terminal(self, state: State) -> bool:
+        return bool(state["phase"] == "over")
+
+    def returns(self, state: State) -> list[float]:
+        result = state["result"]
+        if result is None or result["winner"] is None:
+            return [0.0, 0.0]
+        return [1.0 if s == result["winner"] else -1.0 for s in (0, 1)]
+
+    def result(self, state: State) -> Json:
+        result = state["result"] or {
+            "winner": None,
+            "victory": None,
+            "text": "The game is not over.",
+        }
+        return {
+            "winners": [] if result["winner"] is None else [result["winner"]],
+            "victory": result["victory"],
+            "text": result["text"],
+            "scores": [
+                {
+                    "seat": s,
+                    "name": who(state, s),
+                    "lp": player(state, s)["lp"],
+                    "chain_level": chain_level(state, s),
+                    "text": f"{who(state, s)}: {player(state, s)['lp']} LP, "
+                    f"Spell Chain Level {chain_level(state, s)}.",
+                }
+                for s in (0, 1)
+            ],
+        }
+
+    def summary(self, state: State) -> str:
+        if state["result"] is not None:
+            return str(state["result"]["text"])
+        if state["phase"].startswith("setup"):
+            return "Opening: the players are choosing."
+        lp = " to ".join(str(player(state, s)["lp"]) for s in (0, 1))
+        return (
+            f"Turn {state['turn']}, {phases.PHASE_WORDS[state['phase']]}: "
+            f"{who(state, state['active'])} attacks (LP {lp})."
+        )
+
+    def timeout_action(self, state: State, seat: Seat) -> Action | None:
+        """A defender who lets her time run out declines to answer the attack."""
+        if state["phase"] == "reaction" and seat == other(state["active"]):
+            return {"type": "no_counter"}
+        return None
+
+    def describe_action(self, state: State, seat: Seat, action: Mapping[str, Any]) -> str:
+        seat = _seat(seat)
+        kind = action.get("type")
+        iid = action.get("card")
+        number = iid if kind in ("choose_character", "retrieve") else None
+        label = ""
+        if number is not None and number in state["cards"]:
+            label = state["cards"][number]["name"]
+        elif isinstance(iid, str) and iid in state["instances"]:
+            label = name(state, iid)
+        replace = action.get("replace")
+        replacing = (
+            f", replacing {name(state, replace)}"
+            if isinstance(replace, str) and replace in state["instances"]
+            else ""
+        )
+        if kind == "choose_character":
+            return f"Start with {label} in your Character Area"
+        if kind == "retrieve":
+            return f"Take {label} from your deck into your hand"
+        if kind == "call_character":
+            return f"Call {label} into your Character Area (Support)"
+        if kind == "center":
+            return f"Stand {label} up as your Center"
+        if kind == "hyper":
+            return f"Send {label} into the Duel Zone as Hyper"
+        if kind == "skip_change":
+            return "Change nothing this turn"
+        if kind == "extra_sp":
+            return f"Put {label} face down into Extra SP"
+        if kind == "set_trap":
+            return f"Set the Trap {label} face down{replacing}"
+        if kind == "end_set":
+            return "Go to the Battle phase"
+        if kind in ("declare", "counter") and isinstance(iid, str) and iid in state["instances"]:
+            definition = card(state, iid)
+            role = "attacking" if kind == "declare" else "defending"
+            value = attack_of(state, seat, iid, role, 0)
+            verb = "Declare" if kind == "declare" else "Counter-attack with"
+            cost = cost_of(state, seat, iid)
+            return f"{verb} {label} (Level {definition['level']}, attack {value}, {cost} SP)"
+        if kind == "buff":
+            cost = cost_of(state, seat, iid) if isinstance(iid, str) else 0
+            return f"Play the Buff {label} ({cost} SP)"
+        if kind == "instant":
+            return f"Use the Instant {label}"
+        if kind == "constant":
+            return f"Set the Constant {label}{replacing}"
+        if kind == "trap":
+            return f"Spring the Trap {label}"
+        if kind == "no_counter":
+            return "Do not counter-attack; let the attack resolve"
+        if kind == "end_turn":
+            return "End your turn"
+        if kind == "discard":
+            return f"Discard {label}"
+        return "An action this game does not know"
+
+    def to_json(self, state: State) -> Json:
+        result: Json = json.loads(json.dumps(state))
+        return result
+
+    def from_json(self, data: Mapping[str, Any]) -> State:
+        state: State = json.loads(json.dumps(dict(data)))
+        missing = {"cards", "instances", "players", "phase", "rng"} - set(state)
+        if missing:
+            raise ValueError("This is not a saved Dream Battle of SpellCard game.")
+        return state
+
+
+ENGINE = DBSEngine()

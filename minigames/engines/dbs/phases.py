@@ -1,0 +1,312 @@
+"""The turn's preparing phases and its end (rulebook 六 ①②③⑤); the Battle phase is
+:mod:`.battle`.
+
+* Pick (automatic): draw one card per empty intact SP bead, at least one (plus draw bonuses);
+  the first player's first Pick draws nothing. Then both players refill one bead, the attacker
+  first. Start-of-Pick triggers, the draw and the refill are one settlement: a victory met in
+  it (a K.O. by a trigger, Smack Down by an empty deck) is judged once at its end.
+* Change: one of three character actions, or none: A call a character from hand, tapped
+  (Support); B stand a tapped character up (Center; the previous Center is tapped again);
+  C move the Center character into the Duel Zone (Hyper). At most one Center or Hyper.
+* Set: any number of cards face down into Extra SP (up to 5) and Traps face down into the
+  Item Area (up to 2; a full area's item may be replaced, the old one to the grave).
+* End: a hand above the limit (5) is discarded down by its owner's choice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from westernroses.protocol import Action, Event, IllegalAction, event
+
+from .rules import (
+    EXTRA_SP,
+    ITEM_AREA,
+    State,
+    draw_cards,
+    fire_triggers,
+    forget,
+    hand_limit,
+    judge,
+    name,
+    other,
+    player,
+    recover_beads,
+    static_total,
+    who,
+)
+
+PHASE_WORDS = {
+    "setup_character": "Opening: choose a character",
+    "setup_retrieve": "Opening: retrieve a card",
+    "change": "Change phase",
+    "set": "Set phase",
+    "battle": "Battle phase",
+    "reaction": "Battle phase (defence)",
+    "discard": "End phase",
+    "over": "Game over",
+}
+
+
+def start_turn(state: State, events: list[Event]) -> None:
+    """Begin the active player's turn with its Pick phase (one settlement), then Change."""
+    seat = state["active"]
+    me = player(state, seat)
+    state["turn"] += 1
+    state["changed"] = False
+    events.append(event(f"Turn {state['turn']}: {who(state, seat)} attacks.", type="turn"))
+    fire_triggers(state, seat, "pick_start", events)
+    fire_triggers(state, other(seat), "opponent_pick_start", events)
+    empty_draw = None
+    if state["turn"] == 1 and seat == state["first"]:
+        events.append(
+            event(f"{who(state, seat)} goes first and skips her first draw.", type="pick")
+        )
+    else:
+        count = max(1, me["beads"].count("empty")) + static_total(state, seat, "pick_bonus")
+        if not me["deck"]:
+            empty_draw = seat
+            events.append(
+                event(f"{who(state, seat)} must draw but her deck is empty.", type="pick")
+            )
+        else:
+            draw_cards(state, seat, count, events)
+    for s in (seat, other(seat)):
+        if recover_beads(state, s, 1):
+            events.append(event(f"{who(state, s)} refills one SP bead.", type="beads"))
+    if judge(state, events, empty_draw=empty_draw):
+        return
+    state["phase"] = "change"
+
+
+# --- Change ------------------------------------------------------------------------------
+
+
+def _numbers_in_play(state: State, seat: int) -> set[str]:
+    return {state["instances"][slot["card"]] for slot in player(state, seat)["characters"]}
+
+
+def change_legal(state: State, seat: int) -> list[Action]:
+    me = player(state, seat)
+    actions: list[Action] = []
+    in_play = _numbers_in_play(state, seat)
+    seen: set[str] = set()
+    for iid in me["hand"]:
+        number = state["instances"][iid]
+        if (
+            state["cards"][number]["kind"] == "character"
+            and number not in in_play
+            and number not in seen
+        ):
+            seen.add(number)
+            actions.append({"type": "call_character", "card": iid})
+    statuses = [slot["status"] for slot in me["characters"]]
+    if "hyper" not in statuses:
+        for slot in me["characters"]:
+            if slot["status"] == "support":
+                actions.append({"type": "center", "card": slot["card"]})
+    for slot in me["characters"]:
+        if slot["status"] == "center":
+            actions.append({"type": "hyper", "card": slot["card"]})
+    actions.append({"type": "skip_change"})
+    return actions
+
+
+def change_apply(state: State, seat: int, action: Mapping[str, Any], events: list[Event]) -> None:
+    if action not in change_legal(state, seat):
+        raise IllegalAction(
+            "In the Change phase you may call a character from your hand, make a tapped character "
+            "your Center, or send your Center to the Duel Zone as Hyper, once, or do nothing."
+        )
+    me = player(state, seat)
+    kind = action["type"]
+    if kind == "call_character":
+        iid = action["card"]
+        me["hand"].remove(iid)
+        forget(state, seat, iid)
+        me["characters"].append({"card": iid, "status": "support"})
+        events.append(
+            event(
+                f"{who(state, seat)} calls {name(state, iid)} into her Character Area, "
+                "tapped (Support).",
+                type="change",
+            )
+        )
+    elif kind == "center":
+        for slot in me["characters"]:
+            if slot["status"] == "center":
+                slot["status"] = "support"
+                events.append(
+                    event(f"{name(state, slot['card'])} is tapped again (Support).", type="change")
+                )
+            if slot["card"] == action["card"]:
+                slot["status"] = "center"
+        events.append(
+            event(
+                f"{who(state, seat)} stands {name(state, action['card'])} up: "
+                "she is now in Center status.",
+                type="change",
+            )
+        )
+    elif kind == "hyper":
+        for slot in me["characters"]:
+            if slot["card"] == action["card"]:
+                slot["status"] = "hyper"
+        events.append(
+            event(
+                f"{who(state, seat)} sends {name(state, action['card'])} into the Duel Zone: "
+                "she is now in Hyper status.",
+                type="change",
+            )
+        )
+    else:
+        events.append(event(f"{who(state, seat)} changes nothing.", type="change"))
+    state["changed"] = True
+    state["phase"] = "set"
+
+
+# --- Set ---------------------------------------------------------------------------------
+
+
+def set_legal(state: State, seat: int) -> list[Action]:
+    me = player(state, seat)
+    actions: list[Action] = []
+    if len(me["extra_sp"]) < EXTRA_SP:
+        actions += [{"type": "extra_sp", "card": iid} for iid in me["hand"]]
+    for iid in me["hand"]:
+        if state["cards"][state["instances"][iid]]["kind"] != "trap":
+            continue
+        if len(me["items"]) < ITEM_AREA:
+            actions.append({"type": "set_trap", "card": iid})
+        else:
+            actions += [
+                {"type": "set_trap", "card": iid, "replace": item["card"]} for item in me["items"]
+            ]
+    actions.append({"type": "end_set"})
+    return actions
+
+
+def place_item(
+    state: State, seat: int, iid: str, replace: str | None, face_down: bool, events: list[Event]
+) -> None:
+    """Put ``iid`` from hand into the Item Area, sending ``replace`` to the grave first."""
+    me = player(state, seat)
+    if replace is not None:
+        old = next(item for item in me["items"] if item["card"] == replace)
+        me["items"].remove(old)
+        me["grave"].append(replace)
+        # the grave is public: a replaced face-down Trap is shown as it goes
+        events.append(
+            event(
+                f"{who(state, seat)} sends {name(state, replace)} from her Item Area to the grave.",
+                type="replace",
+            )
+        )
+    me["hand"].remove(iid)
+    forget(state, seat, iid)
+    me["items"].append({"card": iid, "face_down": face_down})
+
+
+def set_apply(state: State, seat: int, action: Mapping[str, Any], events: list[Event]) -> None:
+    if action not in set_legal(state, seat):
+        raise IllegalAction(
+            "In the Set phase you may put hand cards face down as Extra SP (up to 5) and set Traps "
+            "face down in your Item Area (up to 2, replacing one when it is full)."
+        )
+    me = player(state, seat)
+    kind = action["type"]
+    if kind == "extra_sp":
+        iid = action["card"]
+        me["hand"].remove(iid)
+        forget(state, seat, iid)
+        me["extra_sp"].append(iid)
+        events.append(
+            event(
+                f"{who(state, seat)} puts a card face down into her Extra SP.",
+                type="set",
+                visible_to=[other(seat)],
+            )
+        )
+        events.append(
+            event(
+                f"You put {name(state, iid)} face down into your Extra SP.",
+                type="set",
+                visible_to=[seat],
+            )
+        )
+    elif kind == "set_trap":
+        place_item(state, seat, action["card"], action.get("replace"), True, events)
+        events.append(
+            event(
+                f"{who(state, seat)} sets a card face down in her Item Area.",
+                type="set",
+                visible_to=[other(seat)],
+            )
+        )
+        events.append(
+            event(
+                f"You set {name(state, action['card'])} face down in your Item Area.",
+                type="set",
+                visible_to=[seat],
+            )
+        )
+    else:
+        state["phase"] = "battle"
+        events.append(event(f"{who(state, seat)} begins her Battle phase.", type="phase"))
+
+
+# --- End ---------------------------------------------------------------------------------
+
+
+def end_turn(state: State, seat: int, events: list[Event]) -> None:
+    """The attacker ends her Battle phase: the defender's Hyper character returns to her hand
+    (rulebook 六.② C: at the end of her next defence phase), then the End phase."""
+    foe = player(state, other(seat))
+    for slot in list(foe["characters"]):
+        if slot["status"] == "hyper":
+            foe["characters"].remove(slot)
+            foe["hand"].append(slot["card"])
+            foe["known"].append(slot["card"])
+            events.append(
+                event(
+                    f"{name(state, slot['card'])} leaves the Duel Zone and returns to "
+                    f"{who(state, other(seat))}'s hand.",
+                    type="hyper_return",
+                )
+            )
+    events.append(event(f"{who(state, seat)} ends her turn.", type="end_turn"))
+    if len(player(state, seat)["hand"]) > hand_limit(state, seat):
+        state["phase"] = "discard"
+        return
+    finish_turn(state, events)
+
+
+def discard_legal(state: State, seat: int) -> list[Action]:
+    return [{"type": "discard", "card": iid} for iid in player(state, seat)["hand"]]
+
+
+def discard_apply(state: State, seat: int, action: Mapping[str, Any], events: list[Event]) -> None:
+    if action not in discard_legal(state, seat):
+        raise IllegalAction(
+            f"Your hand holds more than {hand_limit(state, seat)} cards: discard one of them."
+        )
+    me = player(state, seat)
+    iid = action["card"]
+    me["hand"].remove(iid)
+    forget(state, seat, iid)
+    me["grave"].append(iid)
+    events.append(
+        event(
+            f"{who(state, seat)} discards {name(state, iid)} down to her hand limit.",
+            type="discard",
+        )
+    )
+    if len(me["hand"]) <= hand_limit(state, seat):
+        finish_turn(state, events)
+
+
+def finish_turn(state: State, events: list[Event]) -> None:
+    player(state, state["active"])["turn_statics"] = []
+    state["active"] = other(state["active"])
+    start_turn(state, events)

@@ -1,0 +1,412 @@
+"""The rules every phase shares: reading the state, lasting effects, costs, effects, victory.
+
+The state is a plain JSON dict (see :mod:`.setup` for its shape). Functions here mutate the
+copy the engine made for one ``apply``; nothing outside :mod:`.engine` sees a half-done state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from westernroses.protocol import Event, event
+from westernroses.rng import RandomSource
+
+from .vocabulary import Card
+
+State = dict[str, Any]
+
+START_LP: Final = 10000
+BEADS: Final = 5
+OPENING_HAND: Final = 4
+ITEM_AREA: Final = 2
+EXTRA_SP: Final = 5
+HAND_LIMIT: Final = 5
+
+
+def other(seat: int) -> int:
+    return 1 - seat
+
+
+def card(state: State, iid: str) -> Card:
+    """The definition of the card instance ``iid``."""
+    result: Card = state["cards"][state["instances"][iid]]
+    return result
+
+
+def name(state: State, iid: str) -> str:
+    return str(card(state, iid)["name"])
+
+
+def who(state: State, seat: int) -> str:
+    return str(state["names"][seat])
+
+
+def player(state: State, seat: int) -> dict[str, Any]:
+    result: dict[str, Any] = state["players"][seat]
+    return result
+
+
+def rng_draw(state: State, n: int) -> int:
+    """A uniform number below ``n`` from the state's own random source (position saved)."""
+    rng = RandomSource.from_dict(state["rng"])
+    value = rng.randbelow(n)
+    state["rng"] = rng.to_dict()
+    return value
+
+
+def shuffle(state: State, items: list[str]) -> None:
+    rng = RandomSource.from_dict(state["rng"])
+    rng.shuffle(items)
+    state["rng"] = rng.to_dict()
+
+
+# --- characters and lasting effects ------------------------------------------------------
+
+
+def in_play(state: State, seat: int, number: str) -> dict[str, Any] | None:
+    """The character slot of ``number`` if that character is in ``seat``'s play area."""
+    for slot in player(state, seat)["characters"]:
+        if state["instances"][slot["card"]] == number:
+            return dict(slot)
+    return None
+
+
+def active_skills(status: str) -> tuple[str, ...]:
+    """Which of a character's skills work in ``status`` (rulebook 六.② A–C: the Support skill
+    always, the Center skill in Center or Hyper, the Hyper skill in Hyper)."""
+    return {"support": ("support",), "center": ("support", "center")}.get(
+        status, ("support", "center", "hyper")
+    )
+
+
+def ability_sources(state: State, seat: int) -> list[tuple[Mapping[str, Any], str | None]]:
+    """Every ability set working for ``seat``: face-up Constants, her characters' skills for
+    their status, and this turn's Buffs. The second item is the character a skill belongs to
+    (her bonuses touch only her own Spellcards), ``None`` for items and Buffs."""
+    me = player(state, seat)
+    sources: list[tuple[Mapping[str, Any], str | None]] = []
+    for item in me["items"]:
+        if not item["face_down"]:
+            sources.append((card(state, item["card"]), None))
+    for slot in me["characters"]:
+        definition = card(state, slot["card"])
+        for level in active_skills(slot["status"]):
+            if definition.get(level):
+                sources.append((definition[level], definition["number"]))
+    if me["turn_statics"]:
+        sources.append(({"statics": me["turn_statics"]}, None))
+    return sources
+
+
+def holds(state: State, seat: int, conditions: Sequence[Mapping[str, Any]] | None) -> bool:
+    """Whether every condition holds for ``seat`` (``whose`` picks her or her opponent)."""
+    for cond in conditions or ():
+        whose = seat if cond.get("whose", "self") == "self" else other(seat)
+        p = player(state, whose)
+        amount = cond["amount"]
+        check = cond["check"]
+        if check == "chain_count_at_least":
+            ok = len(p["chain"]) >= amount
+        elif check == "chain_level_at_least":
+            ok = chain_level(state, whose) >= amount
+        elif check == "lp_below":
+            ok = p["lp"] < amount
+        elif check == "lp_at_least":
+            ok = p["lp"] >= amount
+        else:
+            ok = len(p["hand"]) <= amount
+        if not ok:
+            return False
+    return True
+
+
+def statics(state: State, seat: int, kind: str) -> list[tuple[Mapping[str, Any], str | None]]:
+    """The lasting effects of ``kind`` working for ``seat`` now (conditions met)."""
+    found = []
+    for abilities, owner in ability_sources(state, seat):
+        for st in abilities.get("statics", []):
+            if st["static"] == kind and holds(state, seat, st.get("if")):
+                found.append((st, owner))
+    return found
+
+
+def static_total(state: State, seat: int, kind: str) -> int:
+    return sum(int(st["amount"]) for st, _ in statics(state, seat, kind))
+
+
+def chain_level(state: State, seat: int) -> int:
+    """The total Level in ``seat``'s Spell Chain (what Smack Down compares)."""
+    return sum(int(card(state, iid)["level"]) for iid in player(state, seat)["chain"])
+
+
+def hand_limit(state: State, seat: int) -> int:
+    return HAND_LIMIT + static_total(state, seat, "hand_limit")
+
+
+def cost_of(state: State, seat: int, iid: str) -> int:
+    """What playing ``iid`` costs ``seat`` in SP after her cost reductions (Battle Spellcards
+    only; a character's reduction only for her own Spellcards), never below 0."""
+    definition = card(state, iid)
+    cost = int(definition.get("cost", 0))
+    if definition["kind"] == "battle":
+        for st, owner in statics(state, seat, "cost_reduction"):
+            if owner is None or owner == definition["character"]:
+                cost -= int(st["amount"])
+    return max(0, cost)
+
+
+def available_sp(state: State, seat: int) -> int:
+    """Full SP beads plus cards in Extra SP (each pays one SP; rulebook 六.③)."""
+    me = player(state, seat)
+    return int(me["beads"].count("full")) + len(me["extra_sp"])
+
+
+def pay(state: State, seat: int, amount: int, events: list[Event]) -> None:
+    """Pay ``amount`` SP: empty full beads and discard Extra SP cards to the grave, in the
+    order the table's house rule says (beads first by default)."""
+    me = player(state, seat)
+    beads_first = state["options"]["pay_order"] == "beads"
+    used_beads = used_extra = 0
+    for _ in range(amount):
+        use_bead = "full" in me["beads"] and (beads_first or not me["extra_sp"])
+        if use_bead:
+            me["beads"][me["beads"].index("full")] = "empty"
+            used_beads += 1
+        else:
+            me["grave"].append(me["extra_sp"].pop(0))
+            used_extra += 1
+    if amount:
+        parts = []
+        if used_beads:
+            parts.append(f"{used_beads} SP bead{'s' if used_beads != 1 else ''}")
+        if used_extra:
+            parts.append(f"{used_extra} Extra SP card{'s' if used_extra != 1 else ''}")
+        events.append(
+            event(f"{who(state, seat)} pays {amount} SP ({' and '.join(parts)}).", type="pay")
+        )
+
+
+def attack_of(state: State, seat: int, iid: str, role: str, boost: int) -> int:
+    """The final attack of Battle Spellcard ``iid`` for ``seat`` in ``role`` ("attacking" or
+    "defending"): printed attack, her attack bonuses, and this clash's boosts; never below 0."""
+    definition = card(state, iid)
+    total = int(definition["attack"]) + boost
+    for st, owner in statics(state, seat, "attack_bonus"):
+        if st.get("when", "always") not in ("always", role):
+            continue
+        if owner is None or owner == definition["character"]:
+            total += int(st["amount"])
+    return max(0, total)
+
+
+# --- effects -----------------------------------------------------------------------------
+
+
+def draw_cards(state: State, seat: int, count: int, events: list[Event]) -> int:
+    """Draw up to ``count`` cards (fewer if the deck runs out); returns how many were drawn."""
+    me = player(state, seat)
+    drawn = [me["deck"].pop(0) for _ in range(min(count, len(me["deck"])))]
+    me["hand"] += drawn
+    if drawn:
+        events.append(
+            event(
+                f"{who(state, seat)} draws {len(drawn)} card{'s' if len(drawn) != 1 else ''}.",
+                type="draw",
+                visible_to=[other(seat)],
+            )
+        )
+        events.append(
+            event(
+                f"You draw {', '.join(name(state, iid) for iid in drawn)}.",
+                type="draw",
+                visible_to=[seat],
+            )
+        )
+    return len(drawn)
+
+
+def recover_beads(state: State, seat: int, count: int) -> int:
+    beads = player(state, seat)["beads"]
+    done = 0
+    while done < count and "empty" in beads:
+        beads[beads.index("empty")] = "full"
+        done += 1
+    return done
+
+
+def to_grave(state: State, seat: int, iid: str) -> None:
+    player(state, seat)["grave"].append(iid)
+
+
+def forget(state: State, seat: int, iid: str) -> None:
+    """``iid`` left ``seat``'s hand: it is no longer a publicly known hand card."""
+    known = player(state, seat)["known"]
+    if iid in known:
+        known.remove(iid)
+
+
+def resolve_effects(
+    state: State,
+    seat: int,
+    effects: Sequence[Mapping[str, Any]],
+    source: str,
+    events: list[Event],
+) -> None:
+    """Carry out ``effects`` for ``seat`` (the card's controller), in order. Clash effects
+    (boost, negate) touch the clash under way and do nothing outside one."""
+    for eff in effects:
+        if not holds(state, seat, eff.get("if")):
+            continue
+        verb = eff["do"]
+        target_word = eff.get("target")
+        amount = int(eff.get("amount", 0))
+        if verb in ("heal", "draw", "recover_beads", "win"):
+            target = seat if target_word in (None, "self") else other(seat)
+        else:
+            target = other(seat) if target_word in (None, "opponent") else seat
+        tp = player(state, target)
+        tname = who(state, target)
+        if verb == "damage":
+            tp["lp"] -= amount
+            events.append(
+                event(f"{source} deals {amount} damage to {tname} (LP {tp['lp']}).", type="damage")
+            )
+        elif verb == "heal":
+            tp["lp"] += amount
+            events.append(
+                event(f"{source} restores {amount} LP to {tname} (LP {tp['lp']}).", type="heal")
+            )
+        elif verb == "draw":
+            draw_cards(state, target, amount, events)
+        elif verb == "recover_beads":
+            done = recover_beads(state, target, amount)
+            events.append(event(f"{source} refills {done} of {tname}'s SP beads.", type="beads"))
+        elif verb == "break_beads":
+            done = 0
+            for state_word in ("full", "empty"):
+                while done < amount and state_word in tp["beads"]:
+                    tp["beads"][tp["beads"].index(state_word)] = "broken"
+                    done += 1
+            events.append(event(f"{source} breaks {done} of {tname}'s SP beads.", type="beads"))
+        elif verb == "boost":
+            clash = state["clash"]
+            if clash is not None:
+                mine = "attack" if clash["attacker"] == seat else "counter"
+                side = (
+                    mine
+                    if target_word in (None, "own")
+                    else ("counter" if mine == "attack" else "attack")
+                )
+                clash["boost"][side] += amount
+                events.append(event(f"{source}: {amount:+d} attack in this clash.", type="boost"))
+        elif verb == "negate":
+            clash = state["clash"]
+            if clash is not None and clash["attacker"] != seat:
+                clash["negated"] = True
+                events.append(event(f"{source} cancels the attack.", type="negate"))
+        elif verb == "destroy_item":
+            if tp["items"]:
+                item = tp["items"].pop(0)
+                tp["grave"].append(item["card"])
+                events.append(
+                    event(
+                        f"{source} sends {name(state, item['card'])} from {tname}'s Item Area "
+                        "to the grave.",
+                        type="destroy",
+                    )
+                )
+        elif verb == "discard_random":
+            for _ in range(amount):
+                if not tp["hand"]:
+                    break
+                iid = tp["hand"].pop(rng_draw(state, len(tp["hand"])))
+                forget(state, target, iid)
+                tp["grave"].append(iid)
+                events.append(
+                    event(f"{source} makes {tname} discard {name(state, iid)}.", type="discard")
+                )
+        elif verb == "chain_pop":
+            if tp["chain"]:
+                iid = tp["chain"].pop()
+                tp["grave"].append(iid)
+                events.append(
+                    event(
+                        f"{source} knocks {name(state, iid)} off {tname}'s Spell Chain.",
+                        type="chain",
+                    )
+                )
+        elif verb == "win":
+            state["claims"].append(target)
+            events.append(
+                event(f"{source}: {tname} meets a special victory condition.", type="claim")
+            )
+
+
+def fire_triggers(state: State, seat: int, moment: str, events: list[Event]) -> None:
+    """Resolve every trigger of ``seat``'s working abilities that fires at ``moment``."""
+    for abilities, owner in ability_sources(state, seat):
+        for trig in abilities.get("triggers", []):
+            if trig["at"] == moment and holds(state, seat, trig.get("if")):
+                source = state["cards"][owner]["name"] if owner else _source_name(state, abilities)
+                resolve_effects(state, seat, trig["effects"], source, events)
+
+
+def _source_name(state: State, abilities: Mapping[str, Any]) -> str:
+    return str(abilities.get("name", "A lasting effect"))
+
+
+# --- victory -----------------------------------------------------------------------------
+
+VICTORY_WORDS: Final = {
+    "special": "a special victory",
+    "knock_out": "Knock Out",
+    "smack_down": "Smack Down",
+}
+
+
+def judge(state: State, events: list[Event], *, empty_draw: int | None = None) -> bool:
+    """Decide the game if a victory condition was met in the settlement that just ended.
+
+    Rulebook 二: A special victory, B Knock Out (LP below 0; exactly 0 is not a K.O.), C Smack
+    Down (a Pick-phase draw meets an empty deck: the higher total Level in the Spell Chains
+    wins). Everything met in one settlement is judged together with priority A > B > C; when
+    the deciding condition favours both players at once the game is a draw.
+    """
+    special = set(state["claims"])
+    state["claims"] = []
+    for seat in (0, 1):
+        if statics(state, seat, "win_when"):
+            special.add(seat)
+    winner: int | None
+    if special:
+        kind = "special"
+        winner = special.pop() if len(special) == 1 else None
+        detail = "a special victory condition"
+    elif knocked := [s for s in (0, 1) if player(state, s)["lp"] < 0]:
+        kind = "knock_out"
+        winner = other(knocked[0]) if len(knocked) == 1 else None
+        detail = "LP below 0"
+    elif empty_draw is not None:
+        kind = "smack_down"
+        levels = [chain_level(state, 0), chain_level(state, 1)]
+        if levels[0] != levels[1]:
+            winner = 0 if levels[0] > levels[1] else 1
+        elif state["options"]["smack_down_tie"] == "drawer_loses":
+            winner = other(empty_draw)
+        else:
+            winner = None
+        detail = (
+            f"{who(state, empty_draw)} had to draw from an empty deck; Spell Chain Levels "
+            f"{levels[0]} to {levels[1]}"
+        )
+    else:
+        return False
+    if winner is None:
+        text = f"The game is a draw by {VICTORY_WORDS[kind]} ({detail})."
+    else:
+        text = f"{who(state, winner)} wins by {VICTORY_WORDS[kind]} ({detail})."
+    state["result"] = {"winner": winner, "victory": kind, "text": text}
+    state["phase"] = "over"  # a clash under way stays in the Duel Zone, as on the table
+    events.append(event(text, type="game_over"))
+    return True

@@ -1,0 +1,183 @@
+"""What each seat may see, what is hidden from her, and re-dealing the hidden for the bots.
+
+Hidden from a seat: her own deck's order (so her own deck's card ids), and of her opponent the
+deck, the hand except cards shown publicly (the opening retrieval, a Hyper character returning),
+the face-down Extra SP cards and Item Area Traps, and a pending opening choice. Everything else
+(characters, Spell Chains, graves, face-up Constants, the Duel Zone) is public.
+"""
+
+from __future__ import annotations
+
+from westernroses.protocol import Json, Seat
+from westernroses.rng import RandomSource
+
+from .phases import PHASE_WORDS
+from .rules import State, attack_of, available_sp, card, chain_level, hand_limit, other, player, who
+from .setup import deck_numbers
+
+STATUS_WORDS = {
+    "support": "Support (tapped)",
+    "center": "Center (upright)",
+    "hyper": "Hyper (Duel Zone)",
+}
+
+
+def _card_view(state: State, iid: str) -> Json:
+    definition = card(state, iid)
+    return {
+        "id": iid,
+        "number": definition["number"],
+        "name": definition["name"],
+        "kind": definition["kind"],
+    }
+
+
+def hidden_ids(state: State, owner: int, viewer: Seat | None) -> list[str]:
+    """The card ids of ``owner``'s cards hidden from ``viewer``."""
+    me = player(state, owner)
+    hidden = list(me["deck"])  # the deck's order is hidden even from its owner
+    if viewer == owner:
+        return hidden
+    hidden += [iid for iid in me["hand"] if iid not in me["known"]]
+    hidden += me["extra_sp"]
+    hidden += [item["card"] for item in me["items"] if item["face_down"]]
+    if me["pending"] is not None:
+        hidden.append(me["pending"])
+    return hidden
+
+
+def hidden_from(state: State, seat: Seat | None) -> set[str]:
+    return {iid for owner in (0, 1) for iid in hidden_ids(state, owner, seat)}
+
+
+def _player_view(state: State, owner: int, viewer: Seat | None) -> Json:
+    me = player(state, owner)
+    mine = viewer == owner
+    hand = [_card_view(state, iid) for iid in me["hand"] if mine or iid in me["known"]]
+    items = []
+    for item in me["items"]:
+        if item["face_down"] and not mine:
+            items.append({"face_down": True})
+        else:
+            items.append({**_card_view(state, item["card"]), "face_down": item["face_down"]})
+    view: Json = {
+        "name": who(state, owner),
+        "lp": me["lp"],
+        "beads": list(me["beads"]),
+        "available_sp": available_sp(state, owner),
+        "deck_count": len(me["deck"]),
+        "hand_count": len(me["hand"]),
+        "hand": hand,
+        "hand_limit": hand_limit(state, owner),
+        "extra_sp_count": len(me["extra_sp"]),
+        "extra_sp": [_card_view(state, iid) for iid in me["extra_sp"]] if mine else [],
+        "items": items,
+        "characters": [
+            {
+                **_card_view(state, slot["card"]),
+                "status": slot["status"],
+                "status_label": STATUS_WORDS[slot["status"]],
+            }
+            for slot in me["characters"]
+        ],
+        "chain": [_card_view(state, iid) for iid in me["chain"]],
+        "chain_level": chain_level(state, owner),
+        "grave": [_card_view(state, iid) for iid in me["grave"]],
+        "ready": me["ready"],
+    }
+    if mine and state["phase"].startswith("setup"):
+        view["deck_list"] = deck_numbers(state, owner)
+    if mine and me["pending"] is not None:
+        view["pending"] = _card_view(state, me["pending"])
+    return view
+
+
+def view(state: State, seat: Seat | None) -> Json:
+    clash = state["clash"]
+    clash_view = None
+    if clash is not None:
+        attacker = clash["attacker"]
+        clash_view = {
+            "attacker": attacker,
+            "attack": _card_view(state, clash["attack"]),
+            "attack_value": attack_of(
+                state, attacker, clash["attack"], "attacking", clash["boost"]["attack"]
+            ),
+            "counter": _card_view(state, clash["counter"]) if clash["counter"] else None,
+            "reacted": clash["reacted"],
+        }
+    return {
+        "game": "Dream Battle of SpellCard",
+        "seat": seat,
+        "phase": state["phase"],
+        "phase_label": PHASE_WORDS[state["phase"]],
+        "turn": state["turn"],
+        "active": state["active"],
+        "first": state["first"],
+        "changed": state["changed"],
+        "players": [_player_view(state, owner, seat) for owner in (0, 1)],
+        "clash": clash_view,
+        "result": state["result"],
+        "options": dict(state["options"]),
+    }
+
+
+def card_locations(state: State) -> list[tuple[int, str, str]]:
+    """Every card instance as ``(owner, zone, id)``: deck, hand, extra_sp, items, characters,
+    chain, grave, pending and the Duel Zone's clash. Each id must appear exactly once."""
+    found: list[tuple[int, str, str]] = []
+    for owner in (0, 1):
+        me = player(state, owner)
+        for zone in ("deck", "hand", "extra_sp", "chain", "grave"):
+            found += [(owner, zone, iid) for iid in me[zone]]
+        found += [(owner, "items", item["card"]) for item in me["items"]]
+        found += [(owner, "characters", slot["card"]) for slot in me["characters"]]
+        if me["pending"] is not None:
+            found.append((owner, "pending", me["pending"]))
+    clash = state["clash"]
+    if clash is not None:
+        found.append((clash["attacker"], "duel_zone", clash["attack"]))
+        if clash["counter"] is not None:
+            found.append((other(clash["attacker"]), "duel_zone", clash["counter"]))
+    return found
+
+
+def determinize(state: State, seat: int, seed: int) -> State:
+    """Deal anew what ``seat`` cannot see: her own deck's order, and her opponent's hidden
+    cards (deck, unshown hand cards, Extra SP, face-down Traps, a pending choice) from the pool
+    of those same cards, keeping what she knows: face-down items are Traps, a pending opening
+    character is a character, and every zone keeps its size.
+
+    The pool is the opponent's real hidden cards, so the re-deal assumes her deck list is
+    known (true of preset decks; a simplification for custom ones)."""
+    from .engine import clone
+
+    result = clone(state)
+    rng = RandomSource(seed)
+    mine = player(result, seat)
+    rng.shuffle(mine["deck"])
+    foe = player(result, other(seat))
+    hand_slots = [i for i, iid in enumerate(foe["hand"]) if iid not in foe["known"]]
+    trap_slots = [i for i, item in enumerate(foe["items"]) if item["face_down"]]
+    pool = [foe["hand"][i] for i in hand_slots] + list(foe["extra_sp"]) + list(foe["deck"])
+    pool += [foe["items"][i]["card"] for i in trap_slots]
+    if foe["pending"] is not None:
+        pool.append(foe["pending"])
+    rng.shuffle(pool)
+
+    def take(kind: str | None) -> str:
+        for index, iid in enumerate(pool):
+            if kind is None or card(result, iid)["kind"] == kind:
+                return str(pool.pop(index))
+        raise AssertionError("the hidden pool lost a card it must hold")  # pragma: no cover
+
+    for i in trap_slots:
+        foe["items"][i]["card"] = take("trap")
+    if foe["pending"] is not None:
+        foe["pending"] = take("character" if result["phase"] == "setup_character" else None)
+    for i in hand_slots:
+        foe["hand"][i] = take(None)
+    foe["extra_sp"] = [take(None) for _ in foe["extra_sp"]]
+    foe["deck"] = [take(None) for _ in foe["deck"]]
+    result["rng"] = rng.to_dict()
+    return result
