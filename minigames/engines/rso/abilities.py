@@ -12,13 +12,9 @@ import itertools
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from westernroses.protocol import Event, IllegalAction, event
-
 from minigames.engines.rso.state import (
     State,
     ability_sources,
-    attacker,
-    battle_spell,
     can_target,
     card_of,
     condition_holds,
@@ -30,10 +26,10 @@ from minigames.engines.rso.state import (
     player_name,
     role_of,
     scope,
-    support_host,
     supports_in_play,
 )
 from minigames.engines.rso.vocabulary import CHOSEN_TARGETS
+from westernroses.protocol import Event, IllegalAction, event
 
 Costs = Sequence[Mapping[str, Any]]
 
@@ -87,8 +83,12 @@ def pay(state: State, seat: int, costs: Costs, discard: Sequence[str], events: l
         top = player["deck"].pop(0)
         player["discard"].append(top)
         player["known_bottom"] = min(player["known_bottom"], len(player["deck"]))
-        events.append(event(f"{who} puts {name_of(state, top)} from the deck top into the discard "
-                            "pile to pay.", type="mill"))
+        events.append(
+            event(
+                f"{who} puts {name_of(state, top)} from the deck top into the discard pile to pay.",
+                type="mill",
+            )
+        )
     if need["doctrine"]:
         foe = state["players"][other(seat)]
         taken = doctrine_cards(state, seat)[: need["doctrine"]]
@@ -97,20 +97,27 @@ def pay(state: State, seat: int, costs: Costs, discard: Sequence[str], events: l
             foe["deck"].append(inst)
         foe["known_bottom"] += len(taken)
         names = ", ".join(name_of(state, c) for c in taken)
-        events.append(event(f"Doctrine: {names} go to the bottom of "
-                            f"{player_name(state, other(seat))}'s deck.", type="doctrine"))
+        events.append(
+            event(
+                f"Doctrine: {names} go to the bottom of {player_name(state, other(seat))}'s deck.",
+                type="doctrine",
+            )
+        )
 
 
 # --- targets -----------------------------------------------------------------------------------
 
 
-def target_choices(state: State, actor: int, target: str | None, source: str | None) -> list[str | None]:
+def target_choices(
+    state: State, actor: int, target: str | None, source: str | None
+) -> list[str | None]:
     """Where an Event or Special by ``actor`` may be aimed; empty when it has no valid target
     (then it cannot be used, rulebook line 73)."""
     if target is None:
         return [None]
     if target in CHOSEN_TARGETS:
         players = state["players"]
+        cards: list[str | None]
         if target == "any_leader":
             cards = [leader(state, 0), leader(state, 1)]
         elif target == "own_spell":
@@ -120,9 +127,9 @@ def target_choices(state: State, actor: int, target: str | None, source: str | N
         elif target == "any_spell":
             cards = list(players[actor]["active"]) + list(players[other(actor)]["active"])
         else:
-            cards = supports_in_play(state)
+            cards = list[str | None](supports_in_play(state))
     else:
-        cards = list(scope(state, actor, target, source))
+        cards = list[str | None](scope(state, actor, target, source))
     return [c for c in cards if c is not None and can_target(state, actor, c)]
 
 
@@ -183,8 +190,9 @@ def apply_effects(
     who = player_name(state, actor)
     foe = other(actor)
     if target is not None and not is_affected(state, actor, target):
-        events.append(event(f"{name_of(state, target)} is unaffected by {source_name}.",
-                            type="unaffected"))
+        events.append(
+            event(f"{name_of(state, target)} is unaffected by {source_name}.", type="unaffected")
+        )
         target = None
         effects = [e for e in effects if e["do"] in ("gain_sp", "drain_sp", "draw")]
     for effect in effects:
@@ -197,8 +205,9 @@ def apply_effects(
             foe_player = state["players"][foe]
             lost = min(amount, foe_player["sp"])
             foe_player["sp"] -= lost
-            events.append(event(f"{player_name(state, foe)} loses {lost} SP ({source_name}).",
-                                type="sp"))
+            events.append(
+                event(f"{player_name(state, foe)} loses {lost} SP ({source_name}).", type="sp")
+            )
         elif word == "draw":
             draw(state, actor, amount, events)
         elif target is None:
@@ -224,21 +233,34 @@ def apply_effects(
             if word == "heal":
                 gained = max(0, min(amount, player["max_hp"] - player["hp"]))
                 player["hp"] += gained
-                events.append(event(f"{name_of(state, target)} recovers {gained} HP "
-                                    f"({source_name}).", type="heal"))
+                events.append(
+                    event(
+                        f"{name_of(state, target)} recovers {gained} HP ({source_name}).",
+                        type="heal",
+                    )
+                )
             else:
                 player["hp"] -= amount
-                events.append(event(f"{name_of(state, target)} loses {amount} HP "
-                                    f"({source_name}).", type="damage"))
+                events.append(
+                    event(
+                        f"{name_of(state, target)} loses {amount} HP ({source_name}).",
+                        type="damage",
+                    )
+                )
                 check_hp(state, events)
         elif word == "remove_support":
             remove_support(state, target)
-            events.append(event(f"{name_of(state, target)} is removed ({source_name}).",
-                                type="remove"))
+            events.append(
+                event(f"{name_of(state, target)} is removed ({source_name}).", type="remove")
+            )
         elif word == "to_reserve":
             send_to_reserve(state, target)
-            events.append(event(f"{name_of(state, target)} returns to the Reserve "
-                                f"({source_name}).", type="reserve"))
+            events.append(
+                event(
+                    f"{name_of(state, target)} returns to the Reserve ({source_name}).",
+                    type="reserve",
+                )
+            )
         if state["phase"] == "over":
             return
 
@@ -289,8 +311,9 @@ def fire_triggers(state: State, when: str, events: list[Event], spell: str | Non
                 if not aimed:
                     continue
                 target = aimed[0]
-            apply_effects(state, controller, ability["effects"], target, name_of(state, source),
-                          events)
+            apply_effects(
+                state, controller, ability["effects"], target, name_of(state, source), events
+            )
             if state["phase"] == "over":
                 return
 
@@ -346,8 +369,16 @@ def play_options(state: State, seat: int) -> list[dict[str, Any]]:
         if not condition_holds(state, seat, card.get("condition")):
             continue
         result.extend(
-            _options(state, seat, {"type": "play_event", "card": inst}, event_costs(card),
-                     card.get("target"), None, card.get("awakening"), [inst])
+            _options(
+                state,
+                seat,
+                {"type": "play_event", "card": inst},
+                event_costs(card),
+                card.get("target"),
+                None,
+                card.get("awakening"),
+                [inst],
+            )
         )
     for source, controller in ability_sources(state):
         if controller != seat:
@@ -363,8 +394,16 @@ def play_options(state: State, seat: int) -> list[dict[str, Any]]:
                 continue
             base = {"type": "use_special", "card": source, "ability": index}
             result.extend(
-                _options(state, seat, base, ability.get("cost") or [], ability.get("target"),
-                         source, ability.get("awakening"), [])
+                _options(
+                    state,
+                    seat,
+                    base,
+                    ability.get("cost") or [],
+                    ability.get("target"),
+                    source,
+                    ability.get("awakening"),
+                    [],
+                )
             )
     return result
 
@@ -391,8 +430,9 @@ def resolve_play(state: State, seat: int, action: Mapping[str, Any], events: lis
     if awakening:
         costs = [*costs, *awakening["cost"]]
     aimed = f" on {name_of(state, str(target))}" if target is not None else ""
-    events.append(event(f"{lead}{aimed}" + (" with its Awakening" if awakening else "") + ".",
-                        type="play"))
+    events.append(
+        event(f"{lead}{aimed}" + (" with its Awakening" if awakening else "") + ".", type="play")
+    )
     pay(state, seat, costs, discard, events)
     apply_effects(state, seat, ability["effects"], target, str(card["name"]), events)
     if awakening and state["phase"] != "over":
@@ -441,5 +481,4 @@ def equip(state: State, seat: int, support: str, target: str | None, events: lis
         state["players"][owner_of(state, target)]["supports"].append(support)
     else:
         state["attached"][target] = support
-    events.append(event(f"{who} equips {card['name']} to {name_of(state, target)}.",
-                        type="equip"))
+    events.append(event(f"{who} equips {card['name']} to {name_of(state, target)}.", type="equip"))

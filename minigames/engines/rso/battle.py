@@ -10,8 +10,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from westernroses.protocol import Event, event
-
 from minigames.engines.rso.abilities import check_hp, fire_triggers, send_to_reserve
 from minigames.engines.rso.state import (
     State,
@@ -23,9 +21,12 @@ from minigames.engines.rso.state import (
     player_name,
     spell_stats,
 )
+from westernroses.protocol import Event, event
 
 
-def evasion_bonus(own: Mapping[str, int] | None, incoming_shot: str, incoming: Mapping[str, int]) -> int:
+def evasion_bonus(
+    own: Mapping[str, int] | None, incoming_shot: str, incoming: Mapping[str, int]
+) -> int:
     """EV your leader gains from your spell's movement against the incoming spell: Focused
     Movement against Spread, Unfocused against Concentration; none against Guided Bullets."""
     if own is None or incoming.get("guided", 0) > 0:
@@ -97,9 +98,12 @@ def border_seats(state: State) -> list[int]:
     order = (attacker(state), other(attacker(state)))
     for seat in order:
         verdict = state["battle"]["judged"].get(str(seat))
-        if verdict and verdict["result"] == "tie":
-            if state["players"][seat]["sp"] >= leader_stats(state, seat)["bv"]:
-                seats.append(seat)
+        if (
+            verdict
+            and verdict["result"] == "tie"
+            and state["players"][seat]["sp"] >= leader_stats(state, seat)["bv"]
+        ):
+            seats.append(seat)
     return seats
 
 
@@ -136,8 +140,11 @@ def resolve(state: State, events: list[Event]) -> None:
         ):
             hits.append(seat)
         elif verdict["result"] == "tie":
-            events.append(event(f"{who}'s leader pays the Border Value and escapes ({numbers}).",
-                                type="battle"))
+            events.append(
+                event(
+                    f"{who}'s leader pays the Border Value and escapes ({numbers}).", type="battle"
+                )
+            )
         else:
             events.append(event(f"{who}'s leader evades ({numbers}).", type="battle"))
     damages = {seat: damage_to(state, seat) for seat in hits}
@@ -163,7 +170,6 @@ def resolve(state: State, events: list[Event]) -> None:
         own = spells[seat]
         if own is not None:
             send_to_reserve(state, own)
-            events.append(event(f"{name_of(state, own)} goes back to the Reserve.",
-                                type="reserve"))
+            events.append(event(f"{name_of(state, own)} goes back to the Reserve.", type="reserve"))
     check_hp(state, events)
     state["battle"] = None

@@ -38,12 +38,16 @@ def _starter() -> CardSet:
     return build_card_set(raw["cards"])
 
 
-def build_card_set(cards: Iterable[Mapping[str, Any]], base: Mapping[str, Card] | None = None) -> CardSet:
+def build_card_set(
+    cards: Iterable[Mapping[str, Any]], base: Mapping[str, Card] | None = None
+) -> CardSet:
     """``base`` (if any) plus ``cards``, each validated; a repeated number is an error."""
-    result: CardSet = {k: v for k, v in (base or {}).items()}
+    result: CardSet = dict((base or {}).items())
     for i, data in enumerate(cards):
         errors = validate_card(data)
-        label = data.get("number", f"card {i + 1}") if isinstance(data, Mapping) else f"card {i + 1}"
+        label = (
+            data.get("number", f"card {i + 1}") if isinstance(data, Mapping) else f"card {i + 1}"
+        )
         if errors:
             raise CardSetError(f"{label}: " + "; ".join(errors))
         number = str(data["number"])

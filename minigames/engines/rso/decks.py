@@ -66,8 +66,7 @@ def validate_deck(card_ids: Sequence[str], card_set: Mapping[str, Card]) -> list
         needs = " and ".join(f"{k} level {v}" for k, v in card["requires"].items())
         kind = "Team card" if len(card["requires"]) > 1 else "card"
         errors.append(
-            f"The {kind} {card['name']} needs {needs}; the characters give "
-            f"{described or 'nobody'}."
+            f"The {kind} {card['name']} needs {needs}; the characters give {described or 'nobody'}."
         )
     return errors
 

@@ -11,8 +11,6 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from westernroses.protocol import Action, Event, HouseRule, IllegalAction, Json, Seat
-
 from minigames.engines.rso import phases, views
 from minigames.engines.rso.setup import new_state
 from minigames.engines.rso.state import (
@@ -24,6 +22,7 @@ from minigames.engines.rso.state import (
     player_name,
 )
 from minigames.engines.rso.words import cost_words
+from westernroses.protocol import Action, Event, HouseRule, IllegalAction, Json, Seat
 
 HOUSE_RULES: Final = (
     HouseRule(
@@ -48,8 +47,11 @@ def _options(options: Mapping[str, Any] | None) -> dict[str, Any]:
         if rule is None:
             raise ValueError(f"Rumbling Spell Orchestra has no house rule called {key!r}.")
         if value not in [v for v, _ in rule.choices]:
-            raise ValueError(f"{rule.label} must be one of: "
-                             + ", ".join(label for _, label in rule.choices) + ".")
+            raise ValueError(
+                f"{rule.label} must be one of: "
+                + ", ".join(label for _, label in rule.choices)
+                + "."
+            )
         result[key] = value
     return result
 
@@ -84,7 +86,9 @@ class RsoEngine:
             return []
         return phases.legal_actions(state, int(seat))
 
-    def apply(self, state: State, seat: Seat, action: Mapping[str, Any]) -> tuple[State, list[Event]]:
+    def apply(
+        self, state: State, seat: Seat, action: Mapping[str, Any]
+    ) -> tuple[State, list[Event]]:
         if seat not in (0, 1):
             raise IllegalAction("That seat is not at this table.")
         if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
@@ -116,8 +120,7 @@ class RsoEngine:
             "winners": [] if winner is None else [winner],
             "reason": state["reason"] or "The game is still running.",
             "scores": [
-                {"seat": s, "name": player_name(state, s), "hp": p["hp"],
-                 "deck": len(p["deck"])}
+                {"seat": s, "name": player_name(state, s), "hp": p["hp"], "deck": len(p["deck"])}
                 for s, p in enumerate(state["players"])
             ],
         }
@@ -128,8 +131,10 @@ class RsoEngine:
         if state["phase"] in ("leader", "mulligan"):
             return f"Setting up: {phases.PHASE_NAMES[state['phase']]}."
         seat = int(state["attacker"])
-        return (f"Turn {state['turn']}, {phases.PHASE_NAMES[state['phase']]}: "
-                f"{player_name(state, seat)} attacks.")
+        return (
+            f"Turn {state['turn']}, {phases.PHASE_NAMES[state['phase']]}: "
+            f"{player_name(state, seat)} attacks."
+        )
 
     def timeout_action(self, state: State, seat: Seat) -> Action | None:
         actions = self.legal_actions(state, seat)

@@ -12,8 +12,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from westernroses.protocol import Event, IllegalAction, event
-
 from minigames.engines.rso import battle as battle_rules
 from minigames.engines.rso.abilities import (
     draw,
@@ -43,6 +41,7 @@ from minigames.engines.rso.state import (
     other,
     player_name,
 )
+from westernroses.protocol import Event, IllegalAction, event
 
 PHASE_NAMES = {
     "leader": "Leader choice",
@@ -77,8 +76,11 @@ def waiting_on(state: State) -> tuple[int, ...]:
 
 def _spell_costs(card: Mapping[str, Any], kind: str) -> list[Mapping[str, Any]]:
     if kind == "activate":
-        return [{"sp": int(card["cost"])}, *(card.get("extra_cost") or []),
-                *(card.get("activate_cost") or [])]
+        return [
+            {"sp": int(card["cost"])},
+            *(card.get("extra_cost") or []),
+            *(card.get("activate_cost") or []),
+        ]
     return list(card.get("battle_cost") or [])
 
 
@@ -173,8 +175,13 @@ def begin_turn(state: State, events: list[Event]) -> None:
     state["turn"] += 1
     state["phase"] = "replenish"
     seat = attacker(state)
-    events.append(event(f"Turn {state['turn']}: {player_name(state, seat)} attacks, "
-                        f"{player_name(state, other(seat))} intercepts.", type="turn"))
+    events.append(
+        event(
+            f"Turn {state['turn']}: {player_name(state, seat)} attacks, "
+            f"{player_name(state, other(seat))} intercepts.",
+            type="turn",
+        )
+    )
     fire_triggers(state, "replenish_start", events)
     if state["phase"] == "over":
         return
@@ -185,8 +192,13 @@ def begin_turn(state: State, events: list[Event]) -> None:
     player = state["players"][seat]
     gain = 1 + len(player["reserve"])
     player["sp"] += gain
-    events.append(event(f"{player_name(state, seat)} gains {gain} SP (1 plus "
-                        f"{len(player['reserve'])} Reserve spells).", type="sp"))
+    events.append(
+        event(
+            f"{player_name(state, seat)} gains {gain} SP (1 plus "
+            f"{len(player['reserve'])} Reserve spells).",
+            type="sp",
+        )
+    )
     _open_window(state)
 
 
@@ -242,7 +254,7 @@ def _finish_battle(state: State, events: list[Event]) -> None:
 
 
 def _find(actions: list[dict[str, Any]], action: Mapping[str, Any]) -> dict[str, Any]:
-    wanted = {k: v for k, v in action.items()}
+    wanted = dict(action.items())
     for candidate in actions:
         if candidate == wanted:
             return candidate
@@ -281,23 +293,45 @@ def apply_action(state: State, seat: int, action: Mapping[str, Any]) -> list[Eve
             _close_window(state, events)
     elif kind == "attack":
         spell = chosen["spell"]
-        pay(state, seat, _spell_costs(card_of(state, spell), "battle"),
-            chosen.get("discard") or [], events)
-        state["battle"] = {"attack": spell, "intercept": None, "judged": {}, "border": [],
-                           "escaped": {}}
+        pay(
+            state,
+            seat,
+            _spell_costs(card_of(state, spell), "battle"),
+            chosen.get("discard") or [],
+            events,
+        )
+        state["battle"] = {
+            "attack": spell,
+            "intercept": None,
+            "judged": {},
+            "border": [],
+            "escaped": {},
+        }
         state["step"] = "intercept"
-        events.append(event(f"{player_name(state, seat)} attacks with {name_of(state, spell)}.",
-                            type="attack"))
+        events.append(
+            event(
+                f"{player_name(state, seat)} attacks with {name_of(state, spell)}.", type="attack"
+            )
+        )
     elif kind == "no_attack":
         events.append(event(f"{player_name(state, seat)} does not attack.", type="attack"))
         begin_preparation(state, events)
     elif kind == "intercept":
         spell = chosen["spell"]
-        pay(state, seat, _spell_costs(card_of(state, spell), "battle"),
-            chosen.get("discard") or [], events)
+        pay(
+            state,
+            seat,
+            _spell_costs(card_of(state, spell), "battle"),
+            chosen.get("discard") or [],
+            events,
+        )
         state["battle"]["intercept"] = spell
-        events.append(event(f"{player_name(state, seat)} intercepts with "
-                            f"{name_of(state, spell)}.", type="intercept"))
+        events.append(
+            event(
+                f"{player_name(state, seat)} intercepts with {name_of(state, spell)}.",
+                type="intercept",
+            )
+        )
         _open_window(state)
     elif kind == "no_intercept":
         events.append(event(f"{player_name(state, seat)} does not intercept.", type="intercept"))
@@ -311,11 +345,15 @@ def apply_action(state: State, seat: int, action: Mapping[str, Any]) -> list[Eve
                 raise IllegalAction("You do not have enough SP to pay the Border Value.")
             state["players"][seat]["sp"] -= bv
             battle["escaped"][str(seat)] = True
-            events.append(event(f"{player_name(state, seat)} pays {bv} SP for the Border "
-                                "Value.", type="border"))
+            events.append(
+                event(
+                    f"{player_name(state, seat)} pays {bv} SP for the Border Value.", type="border"
+                )
+            )
         else:
-            events.append(event(f"{player_name(state, seat)} does not pay the Border Value.",
-                                type="border"))
+            events.append(
+                event(f"{player_name(state, seat)} does not pay the Border Value.", type="border")
+            )
         if not battle["border"]:
             _finish_battle(state, events)
     elif kind == "reserve":
@@ -323,8 +361,12 @@ def apply_action(state: State, seat: int, action: Mapping[str, Any]) -> list[Eve
         state["players"][seat]["hand"].remove(inst)
         state["players"][seat]["reserve"].append(inst)
         state["reserved"] = True
-        events.append(event(f"{player_name(state, seat)} puts {name_of(state, inst)} into the "
-                            "Reserve.", type="reserve"))
+        events.append(
+            event(
+                f"{player_name(state, seat)} puts {name_of(state, inst)} into the Reserve.",
+                type="reserve",
+            )
+        )
     elif kind == "activate":
         spell = chosen["spell"]
         card = card_of(state, spell)
@@ -332,8 +374,12 @@ def apply_action(state: State, seat: int, action: Mapping[str, Any]) -> list[Eve
         player = state["players"][seat]
         player["reserve"].remove(spell)
         player["active"].append(spell)
-        events.append(event(f"{player_name(state, seat)} activates {card['name']} for "
-                            f"{card['cost']} SP.", type="activate"))
+        events.append(
+            event(
+                f"{player_name(state, seat)} activates {card['name']} for {card['cost']} SP.",
+                type="activate",
+            )
+        )
     elif kind == "equip":
         inst = chosen["card"]
         card = card_of(state, inst)
@@ -341,15 +387,19 @@ def apply_action(state: State, seat: int, action: Mapping[str, Any]) -> list[Eve
         pay(state, seat, costs, chosen.get("discard") or [], events)
         equip(state, seat, inst, chosen.get("target"), events)
     elif kind == "done":
-        events.append(event(f"{player_name(state, seat)} ends the Preparation phase.",
-                            type="done"))
+        events.append(event(f"{player_name(state, seat)} ends the Preparation phase.", type="done"))
         begin_end(state, events)
     elif kind == "discard":
         inst = chosen["card"]
         state["players"][seat]["hand"].remove(inst)
         state["players"][seat]["discard"].append(inst)
-        events.append(event(f"{player_name(state, seat)} discards {name_of(state, inst)} down "
-                            "to the hand limit.", type="discard"))
+        events.append(
+            event(
+                f"{player_name(state, seat)} discards {name_of(state, inst)} down "
+                "to the hand limit.",
+                type="discard",
+            )
+        )
         if len(state["players"][seat]["hand"]) <= HAND_LIMIT:
             end_turn(state, events)
     if state["options"]["deck_out"] == "empty" and state["phase"] != "over":

@@ -22,13 +22,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from westernroses.protocol import Event, IllegalAction, event
-from westernroses.rng import RandomSource
-
 from minigames.engines.rso.abilities import draw
 from minigames.engines.rso.cards import Card, build_card_set, load_card_set
 from minigames.engines.rso.decks import preset_deck, preset_decks, validate_deck
 from minigames.engines.rso.state import OPENING_HAND, State, card_of, name_of, player_name
+from westernroses.protocol import Event, IllegalAction, event
+from westernroses.rng import RandomSource
 
 DEFAULT_DECKS = ("shrine-and-star", "scarlet-household")
 DEFAULT_NAMES = ("Player A", "Player B")
@@ -44,7 +43,9 @@ def _deck_list(entry: object, seat: int) -> list[str]:
     return [str(n) for n in entry]
 
 
-def new_state(seed: int, options: Mapping[str, Any], config: Mapping[str, Any]) -> tuple[State, list[Event]]:
+def new_state(
+    seed: int, options: Mapping[str, Any], config: Mapping[str, Any]
+) -> tuple[State, list[Event]]:
     """A game waiting for both Leader choices; ``ValueError`` (in words) for a bad config."""
     extra = config.get("cards") or []
     if not isinstance(extra, Sequence):
@@ -116,8 +117,10 @@ def new_state(seed: int, options: Mapping[str, Any], config: Mapping[str, Any]) 
         state["players"].append(player)
     state["rng"] = rng.to_dict()
     events = [
-        event("Both decks are shuffled. Each player chooses a Leader from her four characters.",
-              type="setup")
+        event(
+            "Both decks are shuffled. Each player chooses a Leader from her four characters.",
+            type="setup",
+        )
     ]
     return state, events
 
@@ -141,10 +144,16 @@ def choose_leader(state: State, seat: int, inst: str, events: list[Event]) -> No
     """Record a secret Leader choice; once both have chosen, reveal both and deal."""
     player = state["players"][seat]
     player["pending_leader"] = inst
-    events.append(event(f"You choose {name_of(state, inst)} as your Leader.", type="leader",
-                        visible_to=[seat]))
-    events.append(event(f"{player_name(state, seat)} has chosen a Leader.", type="leader",
-                        visible_to=[1 - seat]))
+    events.append(
+        event(
+            f"You choose {name_of(state, inst)} as your Leader.", type="leader", visible_to=[seat]
+        )
+    )
+    events.append(
+        event(
+            f"{player_name(state, seat)} has chosen a Leader.", type="leader", visible_to=[1 - seat]
+        )
+    )
     if any(p["pending_leader"] is None for p in state["players"]):
         return
     for s, p in enumerate(state["players"]):
@@ -153,8 +162,12 @@ def choose_leader(state: State, seat: int, inst: str, events: list[Event]) -> No
         card = card_of(state, p["leader"])
         p["hp"] = p["max_hp"] = int(card["hp"])
         p["sp"] = 0
-        events.append(event(f"{player_name(state, s)} reveals {card['name']} as Leader "
-                            f"({card['hp']} HP).", type="leader"))
+        events.append(
+            event(
+                f"{player_name(state, s)} reveals {card['name']} as Leader ({card['hp']} HP).",
+                type="leader",
+            )
+        )
     for s in (0, 1):
         draw(state, s, OPENING_HAND, events)
     state["phase"] = state["step"] = "mulligan"
@@ -183,15 +196,21 @@ def mulligan_actions(state: State, seat: int) -> list[dict[str, Any]]:
 
 def mulligan(state: State, seat: int, events: list[Event]) -> None:
     if not can_mulligan(state, seat):
-        raise IllegalAction("You may mulligan only with no Spell in hand, or once with exactly one.")
+        raise IllegalAction(
+            "You may mulligan only with no Spell in hand, or once with exactly one."
+        )
     player = state["players"][seat]
     spells = spells_in_hand(state, seat)
     if spells == 1:
         player["one_spell_mulligan_used"] = True
     names = ", ".join(sorted(name_of(state, c) for c in player["hand"]))
-    events.append(event(f"{player_name(state, seat)} reveals a hand with "
-                        f"{'no Spell' if spells == 0 else 'one Spell'} ({names}) and mulligans.",
-                        type="mulligan"))
+    events.append(
+        event(
+            f"{player_name(state, seat)} reveals a hand with "
+            f"{'no Spell' if spells == 0 else 'one Spell'} ({names}) and mulligans.",
+            type="mulligan",
+        )
+    )
     player["deck"].extend(player["hand"])
     player["hand"] = []
     rng = RandomSource.from_dict(state["rng"])

@@ -29,7 +29,20 @@ OPENING_HAND: Final = 6
 
 
 def clone(state: State) -> State:
-    return {k: (v if k in SHARED_KEYS else copy.deepcopy(v)) for k, v in state.items()}
+    """A copy safe to change: shared set-up maps, fresh copies of everything that moves."""
+    result = {
+        k: (v if k in SHARED_KEYS else copy.deepcopy(v))
+        for k, v in state.items()
+        if k not in ("players", "mods", "used", "attached")
+    }
+    result["players"] = [
+        {k: (list(v) if isinstance(v, list) else v) for k, v in player.items()}
+        for player in state["players"]
+    ]
+    result["mods"] = [dict(m) for m in state["mods"]]
+    result["used"] = list(state["used"])
+    result["attached"] = dict(state["attached"])
+    return result
 
 
 def other(seat: int) -> int:
@@ -209,7 +222,7 @@ def spell_stats(state: State, inst: str) -> dict[str, Any]:
     card = card_of(state, inst)
     stats: dict[str, Any] = {stat: int(card[stat]) for stat in SPELL_STATS}
     stats["shot"] = card["shot"]
-    basics = {name: 0 for name in BASICS}
+    basics = dict.fromkeys(BASICS, 0)
     for name, power in (card.get("basic") or {}).items():
         basics[name] += 1 if power is True else int(power)
     for change in _changes(state, inst):

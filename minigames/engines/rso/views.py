@@ -7,9 +7,6 @@ go to a deck's bottom (Doctrine) are public. Nothing else serialises state for a
 
 from __future__ import annotations
 
-from westernroses.protocol import Json
-from westernroses.rng import RandomSource
-
 from minigames.engines.rso.phases import PHASE_NAMES, waiting_on
 from minigames.engines.rso.state import (
     HAND_LIMIT,
@@ -20,12 +17,18 @@ from minigames.engines.rso.state import (
     name_of,
     spell_stats,
 )
+from westernroses.protocol import Json
+from westernroses.rng import RandomSource
 
 
 def card_view(state: State, inst: str) -> Json:
     card = card_of(state, inst)
-    view: Json = {"id": inst, "number": state["inst"][inst], "name": card["name"],
-                  "type": card["type"]}
+    view: Json = {
+        "id": inst,
+        "number": state["inst"][inst],
+        "name": card["name"],
+        "type": card["type"],
+    }
     return view
 
 
@@ -102,8 +105,13 @@ def view(state: State, seat: int | None) -> Json:
         "spell_reserved": state["reserved"],
         "hand_limit": HAND_LIMIT,
         "modifiers": [
-            {"card": m["card"], "name": name_of(state, m["card"]),
-             "stat": m.get("stat"), "ability": m.get("ability"), "amount": m["amount"]}
+            {
+                "card": m["card"],
+                "name": name_of(state, m["card"]),
+                "stat": m.get("stat"),
+                "ability": m.get("ability"),
+                "amount": m["amount"],
+            }
             for m in state["mods"]
         ],
         "winner": winner,

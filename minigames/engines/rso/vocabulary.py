@@ -230,7 +230,7 @@ def _effects(
         unknown = set(effect) - {"do", "stat", "ability", "amount"}
         if unknown:
             errors.append(f"{here}: unknown field {sorted(unknown)[0]!r}")
-        needs = EFFECTS[word]
+        needs = EFFECTS[str(word)]
         if word == "modify":
             stat = effect.get("stat")
             if stat not in SPELL_STATS + LEADER_STATS:
@@ -280,7 +280,9 @@ def _condition(errors: list[str], path: str, condition: object) -> None:
             errors.append(f"{here}: must name a character")
 
 
-def _awakening(errors: list[str], path: str, awakening: object, target: str | None, this: str | None) -> None:
+def _awakening(
+    errors: list[str], path: str, awakening: object, target: str | None, this: str | None
+) -> None:
     if awakening is None:
         return
     if not isinstance(awakening, Mapping):
@@ -326,8 +328,16 @@ def _abilities(errors: list[str], card: Mapping[str, Any]) -> None:
             continue
         allowed = {
             "passive": {"kind", "target", "condition", "effects", "keyword"},
-            "special": {"kind", "phase", "role", "cost", "target", "condition", "effects",
-                        "awakening"},
+            "special": {
+                "kind",
+                "phase",
+                "role",
+                "cost",
+                "target",
+                "condition",
+                "effects",
+                "awakening",
+            },
             "trigger": {"kind", "when", "role", "target", "condition", "effects"},
         }[kind]
         unknown = set(ability) - allowed
@@ -350,12 +360,11 @@ def _abilities(errors: list[str], card: Mapping[str, Any]) -> None:
                 if "effects" in ability:
                     errors.append(f"{path}.effects: a keyword ability has no effects")
             else:
-                _effects(errors, f"{path}.effects", ability.get("effects"), target, this,
-                         passive=True)
+                _effects(
+                    errors, f"{path}.effects", ability.get("effects"), target, this, passive=True
+                )
             continue
-        allowed_targets = (
-            CHOSEN_TARGETS + FIXED_TARGETS if kind == "special" else FIXED_TARGETS
-        )
+        allowed_targets = CHOSEN_TARGETS + FIXED_TARGETS if kind == "special" else FIXED_TARGETS
         if target is not None:
             _choice(errors, f"{path}.target", target, allowed_targets)
             if target not in allowed_targets:
@@ -424,8 +433,9 @@ def validate_card(data: object) -> list[str]:
                     if power is not True:
                         errors.append(f"basic.{name}: must be true (it has no power)")
                 else:
-                    errors.append(f"basic.{name}: unknown basic ability; they are "
-                                  f"{', '.join(BASICS)}")
+                    errors.append(
+                        f"basic.{name}: unknown basic ability; they are {', '.join(BASICS)}"
+                    )
         _costs(errors, "activate_cost", data.get("activate_cost"))
         _costs(errors, "battle_cost", data.get("battle_cost"))
         _abilities(errors, data)

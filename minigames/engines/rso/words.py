@@ -86,7 +86,9 @@ def cost_words(costs: Sequence[Mapping[str, Any]] | None) -> str:
         elif kind == "hand":
             parts.append(f"discard {n} card{'s' if n != 1 else ''} from your hand")
         elif kind == "deck":
-            parts.append(f"put the top {n} card{'s' if n != 1 else ''} of your deck in your discard pile")
+            parts.append(
+                f"put the top {n} card{'s' if n != 1 else ''} of your deck in your discard pile"
+            )
         else:
             parts.append(f"Doctrine ({n})")
     return ", ".join(parts)
@@ -95,12 +97,12 @@ def cost_words(costs: Sequence[Mapping[str, Any]] | None) -> str:
 def effect_words(effect: Mapping[str, Any], target: str) -> str:
     """One effect as a clause: ``your spell in this battle gets AV +2``."""
     word = effect["do"]
-    amount = effect.get("amount")
+    amount = int(effect.get("amount") or 0)
     if word == "modify":
         sign = "+" if amount > 0 else "−"
         return f"{target} gets {STAT_WORDS[effect['stat']]} {sign}{abs(amount)}"
     if word == "grant":
-        return f"{target} gains {basic_words(effect['ability'], amount)}"
+        return f"{target} gains {basic_words(effect['ability'], effect.get('amount'))}"
     if word == "gain_sp":
         return f"you gain {amount} SP"
     if word == "drain_sp":
@@ -147,7 +149,10 @@ def ability_words(ability: Mapping[str, Any], card: Mapping[str, Any]) -> str:
             if ability["keyword"] == "untargetable":
                 text = f"Your opponent's Events and Specials cannot target {target}."
             else:
-                text = f"{target[:1].upper() + target[1:]} is unaffected by your opponent's Events and Specials."
+                text = (
+                    f"{target[:1].upper() + target[1:]} is unaffected by your opponent's "
+                    "Events and Specials."
+                )
         else:
             text = _effects_sentence(ability["effects"], target)
         return f"Passive:{if_clause} {text}"
@@ -184,7 +189,9 @@ def card_lines(card: Mapping[str, Any]) -> list[str]:
     kind = card["type"]
     lines: list[str] = []
     if kind == "character":
-        lines.append(f"Character: {card['character']}" + (f", {card['title']}" if card.get("title") else ""))
+        lines.append(
+            f"Character: {card['character']}" + (f", {card['title']}" if card.get("title") else "")
+        )
         lines.append(f"HP {card['hp']}, EV {card['ev']}, Border Value {card['bv']}")
     else:
         label = TYPE_WORDS[kind]
@@ -212,12 +219,15 @@ def card_lines(card: Mapping[str, Any]) -> list[str]:
         lines.append(f"Played in: {phases}{ROLE_WORDS[card.get('role', 'any')]}.")
         when = condition_words(card.get("condition"))
         target = target_words(card.get("target"), card)
-        lines.append(("If " + when + ": " if when else "") + _effects_sentence(card["effects"], target))
+        lines.append(
+            ("If " + when + ": " if when else "") + _effects_sentence(card["effects"], target)
+        )
         awakening = card.get("awakening")
         if awakening:
             sentence = _effects_sentence(awakening["effects"], target)
             lines.append(
-                f"Awakening ({cost_words(awakening['cost'])}): also {sentence[0].lower()}{sentence[1:]}"
+                f"Awakening ({cost_words(awakening['cost'])}): "
+                f"also {sentence[0].lower()}{sentence[1:]}"
             )
     lines.extend(ability_words(a, card) for a in card.get("abilities") or ())
     return lines
