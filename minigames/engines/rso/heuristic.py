@@ -56,7 +56,7 @@ def _side(state: State, seat: int) -> float:
         score += SPELL_WEIGHT * (stats["av"] + stats["iv"] + stats["hv"])
     score += RESERVE_WEIGHT * len(player["reserve"])
     score += HAND_WEIGHT * min(len(player["hand"]), 7)
-    return score
+    return float(score)
 
 
 def evaluate(state: State, seat: int) -> float:
