@@ -56,7 +56,8 @@ def new_game(
     if decks is None:
         decks = [deck(["T-C1"] * 4, {}), deck(["T-C2"] * 4, {})]
     return ENGINE.new_game(seats=2, seed=seed, options=options,
-                           config={"decks": [list(d) for d in decks], "cards": extra})
+                           config={"decks": [d if isinstance(d, str) else list(d) for d in decks],
+                                   "cards": extra})
 
 
 def act(state: dict[str, Any], seat: int, action: Mapping[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]]]:

@@ -130,7 +130,7 @@ def test_sp_gain_counts_reserve_spells():
     """Line 103/161: SP +1 plus one per Reserve spell."""
     state = started(first=0)
     for _ in range(3):
-        put(state, 1, FILLER[0]["number"] if False else "T-F00", "reserve")
+        put(state, 1, FILLER[0]["number"], "reserve")
     state, _ = pass_window(state)
     state, _ = ENGINE.apply(state, 0, {"type": "no_attack"})
     state, events = ENGINE.apply(state, 0, {"type": "done"})
@@ -191,10 +191,8 @@ def test_activation_needs_enough_sp():
 def test_end_phase_hand_limit_and_role_swap():
     """Line 230: discard down to seven, then the players swap roles."""
     state = started(first=0)
-    for _ in range(4):
-        put(state, 0, "T-F01", "hand") if any(
-            state["inst"][c] == "T-F01" for c in state["players"][0]["deck"]
-        ) else put(state, 0, "T-F02", "hand")
+    for number in ("T-F01", "T-F01", "T-F02", "T-F02"):
+        put(state, 0, number, "hand")
     assert len(state["players"][0]["hand"]) == 10
     state, _ = pass_window(state)
     state, _ = ENGINE.apply(state, 0, {"type": "no_attack"})
