@@ -8,7 +8,6 @@ then move named cards into the zones the situation needs. Every move afterwards 
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -17,15 +16,43 @@ from minigames.engines.rso import ENGINE
 RULES = "rumbling-spell-orchestra-gameplay.txt"
 
 
-def character(number: str, name: str, *, hp: int = 20, ev: int = 2, bv: int = 2, **extra: Any) -> dict[str, Any]:
-    return {"number": number, "name": name, "type": "character", "character": name, "hp": hp,
-            "ev": ev, "bv": bv, **extra}
+def character(
+    number: str, name: str, *, hp: int = 20, ev: int = 2, bv: int = 2, **extra: Any
+) -> dict[str, Any]:
+    return {
+        "number": number,
+        "name": name,
+        "type": "character",
+        "character": name,
+        "hp": hp,
+        "ev": ev,
+        "bv": bv,
+        **extra,
+    }
 
 
-def spell(number: str, name: str, *, av: int = 3, iv: int = 2, hv: int = 3, cost: int = 1,
-          shot: str = "normal", **extra: Any) -> dict[str, Any]:
-    return {"number": number, "name": name, "type": "spell", "cost": cost, "shot": shot,
-            "av": av, "iv": iv, "hv": hv, **extra}
+def spell(
+    number: str,
+    name: str,
+    *,
+    av: int = 3,
+    iv: int = 2,
+    hv: int = 3,
+    cost: int = 1,
+    shot: str = "normal",
+    **extra: Any,
+) -> dict[str, Any]:
+    return {
+        "number": number,
+        "name": name,
+        "type": "spell",
+        "cost": cost,
+        "shot": shot,
+        "av": av,
+        "iv": iv,
+        "hv": hv,
+        **extra,
+    }
 
 
 FILLER = [spell(f"T-F{i:02d}", f"Filler Volley {i}", av=1, iv=1, hv=1) for i in range(14)]
@@ -55,19 +82,16 @@ def new_game(
     extra = [ATTACKER, DEFENDER, *FILLER, *cards]
     if decks is None:
         decks = [deck(["T-C1"] * 4, {}), deck(["T-C2"] * 4, {})]
-    return ENGINE.new_game(seats=2, seed=seed, options=options,
-                           config={"decks": [d if isinstance(d, str) else list(d) for d in decks],
-                                   "cards": extra})
+    return ENGINE.new_game(
+        seats=2,
+        seed=seed,
+        options=options,
+        config={"decks": [d if isinstance(d, str) else list(d) for d in decks], "cards": extra},
+    )
 
 
-def act(state: dict[str, Any], seat: int, action: Mapping[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    assert action in ENGINE.legal_actions(state, seat) or action.get("type") in ("pass",), action
-    return ENGINE.apply(state, seat, action)
-
-
-def start(state: dict[str, Any], *, first: int | None = None) -> dict[str, Any]:
-    """Both choose their first character as Leader and keep: turn 1, the Replenish plays.
-    ``first`` re-labels who goes first (by re-running set-up with other seeds)."""
+def start(state: dict[str, Any]) -> dict[str, Any]:
+    """Both choose their first character as Leader and keep: turn 1, the Replenish plays."""
     for seat in (0, 1):
         state, _ = ENGINE.apply(state, seat, ENGINE.legal_actions(state, seat)[0])
     for seat in (0, 1):
@@ -75,7 +99,13 @@ def start(state: dict[str, Any], *, first: int | None = None) -> dict[str, Any]:
     return state
 
 
-def started(cards: Sequence[Mapping[str, Any]] = (), *, first: int = 0, decks: Sequence[Sequence[str]] | None = None, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
+def started(
+    cards: Sequence[Mapping[str, Any]] = (),
+    *,
+    first: int = 0,
+    decks: Sequence[Sequence[str]] | None = None,
+    options: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
     """A started game in which seat ``first`` goes first (the seed is searched for it)."""
     for seed in range(50):
         state = start(new_game(cards, decks, seed=seed, options=options))
@@ -96,7 +126,6 @@ def find(state: dict[str, Any], seat: int, number: str) -> str:
 
 def put(state: dict[str, Any], seat: int, number: str, zone: str) -> str:
     """Move one of ``seat``'s ``number`` cards into ``zone`` (test set-up, not a move)."""
-    state = state  # the caller's own copy: tests build situations on fresh games
     inst = find(state, seat, number)
     player = state["players"][seat]
     for z in ("deck", "hand", "reserve", "active", "discard"):
@@ -118,7 +147,3 @@ def pass_window(state: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str, A
 
 def texts(events: Sequence[Mapping[str, Any]]) -> str:
     return "\n".join(str(e["text"]) for e in events)
-
-
-def snapshot(state: dict[str, Any]) -> dict[str, Any]:
-    return copy.deepcopy(state)

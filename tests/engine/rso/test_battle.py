@@ -197,8 +197,11 @@ def test_focused_movement_in_battle_and_stacking():
     p2 = character("T-P2", "Reimu", ev=1, bv=9)
     # Bram's deck uses the starter Reimu card as Leader (her Special is the grant).
     decks_p2 = deck([reimu] * 4, {"T-Y": 1})
-    state = started([x, y, p2, character("T-P1", "Pia")], first=0,
-                    decks=[deck(["T-P1"] * 4, {"T-X": 1}), decks_p2])
+    state = started(
+        [x, y, p2, character("T-P1", "Pia")],
+        first=0,
+        decks=[deck(["T-P1"] * 4, {"T-X": 1}), decks_p2],
+    )
     xi = put(state, 0, "T-X", "active")
     yi = put(state, 1, "T-Y", "active")
     state["players"][1]["sp"] = 3

@@ -27,8 +27,13 @@ CARDS = starter_card_set()
 def test_starter_set_has_eight_characters_and_every_kind_of_card():
     kinds = {(c["type"], c.get("support")) for c in CARDS.values()}
     assert sum(1 for c in CARDS.values() if c["type"] == "character") >= 8
-    for kind in [("spell", None), ("event", None), ("support", "leader"), ("support", "spell"),
-                 ("support", "scene")]:
+    for kind in [
+        ("spell", None),
+        ("event", None),
+        ("support", "leader"),
+        ("support", "spell"),
+        ("support", "scene"),
+    ]:
         assert kind in kinds
     assert any(not c.get("requires") for c in CARDS.values() if c["type"] != "character")
     assert any(len(c.get("requires") or {}) >= 2 for c in CARDS.values())  # Team cards
@@ -69,7 +74,8 @@ def test_a_broken_deck_lists_every_broken_rule():
     """Lines 11-19: 4 characters, exactly 40 cards, 3 copies by name, character and level
     requirements, Team cards: every broken rule at once."""
     cards = (
-        ["RSO-001"] * 3 + ["RSO-002"] * 2  # five characters: Reimu 3, Marisa 2
+        ["RSO-001"] * 3
+        + ["RSO-002"] * 2  # five characters: Reimu 3, Marisa 2
         + ["RSO-101"] * 4  # four copies
         + ["RSO-131"]  # needs Remilia
         + ["RSO-202"]  # Team: needs Sakuya 2 and Remilia 2
@@ -125,7 +131,9 @@ def test_deck_text_round_trip_and_errors():
     assert "2 Youmu Konpaku [RSO-006]" in text
     numbers, errors = deck_from_text(text, CARDS)
     assert errors == [] and sorted(numbers) == sorted(deck)
-    numbers, errors = deck_from_text("3 amulet scatter\n2 RSO-102\nthree Barrier\n1 Nonsense", CARDS)
+    numbers, errors = deck_from_text(
+        "3 amulet scatter\n2 RSO-102\nthree Barrier\n1 Nonsense", CARDS
+    )
     assert numbers == ["RSO-101"] * 3 + ["RSO-102"] * 2
     assert errors == [
         "Line 3 should read like '3 Amulet Scatter': 'three Barrier'.",
@@ -134,8 +142,16 @@ def test_deck_text_round_trip_and_errors():
 
 
 def good_spell(**changes):
-    card = {"number": "GM-1", "name": "Test Shot", "type": "spell", "cost": 1,
-            "shot": "spread", "av": 2, "iv": 2, "hv": 3}
+    card = {
+        "number": "GM-1",
+        "name": "Test Shot",
+        "type": "spell",
+        "cost": 1,
+        "shot": "spread",
+        "av": 2,
+        "iv": 2,
+        "hv": 3,
+    }
     card.update(changes)
     return card
 
@@ -151,23 +167,64 @@ def good_spell(**changes):
         ({"battle_cost": [{"mana": 1}]}, "battle_cost[0]: unknown cost 'mana'"),
         ({"activate_cost": [{"hand": 3}]}, "activate_cost[0].hand: must be between 1 and 2"),
         ({"colour": "red"}, "colour: is not a field of a spell card"),
-        ({"abilities": [{"kind": "special", "phase": "end", "effects": [{"do": "draw",
-                                                                           "amount": 1}]}]},
-         "abilities[0].phase: must be one of replenish, battle, preparation"),
-        ({"abilities": [{"kind": "trigger", "when": "hit", "effects": [{"do": "explode"}]}]},
-         "abilities[0].effects[0].do: unknown effect 'explode'"),
-        ({"abilities": [{"kind": "special", "phase": "battle", "target": "own_battle_spell",
-                         "effects": [{"do": "modify", "stat": "ev", "amount": 1}]}]},
-         "abilities[0].effects[0]: modify needs a leader target, not own_battle_spell"),
-        ({"abilities": [{"kind": "special", "phase": "battle",
-                         "effects": [{"do": "heal", "amount": 2}]}]},
-         "abilities[0].effects[0]: heal needs a target"),
-        ({"abilities": [{"kind": "passive", "target": "all_spells",
-                         "effects": [{"do": "draw", "amount": 1}]}]},
-         "abilities[0].effects[0].do: a passive ability may only modify or grant"),
-        ({"abilities": [{"kind": "trigger", "when": "hit", "target": "any_leader",
-                         "effects": [{"do": "damage", "amount": 1}]}]},
-         "abilities[0].target: must be one of own_leader"),
+        (
+            {
+                "abilities": [
+                    {"kind": "special", "phase": "end", "effects": [{"do": "draw", "amount": 1}]}
+                ]
+            },
+            "abilities[0].phase: must be one of replenish, battle, preparation",
+        ),
+        (
+            {"abilities": [{"kind": "trigger", "when": "hit", "effects": [{"do": "explode"}]}]},
+            "abilities[0].effects[0].do: unknown effect 'explode'",
+        ),
+        (
+            {
+                "abilities": [
+                    {
+                        "kind": "special",
+                        "phase": "battle",
+                        "target": "own_battle_spell",
+                        "effects": [{"do": "modify", "stat": "ev", "amount": 1}],
+                    }
+                ]
+            },
+            "abilities[0].effects[0]: modify needs a leader target, not own_battle_spell",
+        ),
+        (
+            {
+                "abilities": [
+                    {"kind": "special", "phase": "battle", "effects": [{"do": "heal", "amount": 2}]}
+                ]
+            },
+            "abilities[0].effects[0]: heal needs a target",
+        ),
+        (
+            {
+                "abilities": [
+                    {
+                        "kind": "passive",
+                        "target": "all_spells",
+                        "effects": [{"do": "draw", "amount": 1}],
+                    }
+                ]
+            },
+            "abilities[0].effects[0].do: a passive ability may only modify or grant",
+        ),
+        (
+            {
+                "abilities": [
+                    {
+                        "kind": "trigger",
+                        "when": "hit",
+                        "target": "any_leader",
+                        "effects": [{"do": "damage", "amount": 1}],
+                    }
+                ]
+            },
+            "abilities[0].target: must be one of own_leader",
+        ),
     ],
 )
 def test_card_validation_names_the_field(changes, field):
@@ -176,19 +233,35 @@ def test_card_validation_names_the_field(changes, field):
 
 
 def test_card_validation_of_other_types():
-    assert validate_card({"number": "GM-2", "name": "X", "type": "event", "cost": 1,
-                          "phases": ["battle"], "effects": []}) == [
-        "effects: must be a non-empty list of effects"
-    ]
-    assert validate_card({"name": "X", "type": "character", "character": "X", "hp": 0,
-                          "ev": 1, "bv": 1}) == ["number: is required",
-                                                 "hp: must be between 1 and 99"]
-    assert validate_card({"number": "S", "name": "S", "type": "support", "support": "scene",
-                          "cost": 1, "abilities": [{"kind": "passive", "target": "this",
-                                                    "effects": [{"do": "modify", "stat": "hv",
-                                                                 "amount": 1}]}]}) == [
-        "abilities[0].target: this card has nothing that 'this' could mean"
-    ]
+    assert validate_card(
+        {
+            "number": "GM-2",
+            "name": "X",
+            "type": "event",
+            "cost": 1,
+            "phases": ["battle"],
+            "effects": [],
+        }
+    ) == ["effects: must be a non-empty list of effects"]
+    assert validate_card(
+        {"name": "X", "type": "character", "character": "X", "hp": 0, "ev": 1, "bv": 1}
+    ) == ["number: is required", "hp: must be between 1 and 99"]
+    assert validate_card(
+        {
+            "number": "S",
+            "name": "S",
+            "type": "support",
+            "support": "scene",
+            "cost": 1,
+            "abilities": [
+                {
+                    "kind": "passive",
+                    "target": "this",
+                    "effects": [{"do": "modify", "stat": "hv", "amount": 1}],
+                }
+            ],
+        }
+    ) == ["abilities[0].target: this card has nothing that 'this' could mean"]
     assert validate_card("a card") == ["card: must be a mapping of fields"]
     assert validate_card({"number": "1", "name": "x", "type": "token"}) == [
         "type: must be one of character, spell, support, event (got 'token')"
@@ -209,8 +282,9 @@ def test_a_gm_card_can_be_played():
     card = good_spell(number="GM-7", name="Guest Star Volley")
     deck = [c for c in preset_decks()["shrine-and-star"]["cards"] if c != "RSO-308"]
     deck += ["GM-7"] * 3
-    state = ENGINE.new_game(seats=2, seed=3, config={"cards": [card],
-                                                     "decks": [deck, "grand-library"]})
+    state = ENGINE.new_game(
+        seats=2, seed=3, config={"cards": [card], "decks": [deck, "grand-library"]}
+    )
     assert "GM-7" in state["cards"]
     assert sum(1 for n in state["inst"].values() if n == "GM-7") == 3
 

@@ -208,8 +208,14 @@ def test_only_the_leaders_specials_and_once_per_turn():
     state, _ = ENGINE.apply(state, 0, {"type": "attack", "spell": amulet})
     state, _ = ENGINE.apply(state, 1, {"type": "no_intercept"})
     specials = [a for a in ENGINE.legal_actions(state, 0) if a["type"] == "use_special"]
-    assert specials == [{"type": "use_special", "card": state["players"][0]["leader"],
-                         "ability": 0, "target": amulet}]
+    assert specials == [
+        {
+            "type": "use_special",
+            "card": state["players"][0]["leader"],
+            "ability": 0,
+            "target": amulet,
+        }
+    ]
     state, _ = ENGINE.apply(state, 0, specials[0])
     state, _ = ENGINE.apply(state, 1, {"type": "pass"})
     assert not [a for a in ENGINE.legal_actions(state, 0) if a["type"] == "use_special"]

@@ -34,7 +34,7 @@ def assert_zones(state):
     assert max(seen.values()) == 1, [c for c, n in seen.items() if n > 1]
     for seat in (0, 1):
         assert len(state["players"][seat]["characters"]) == 4
-        assert 0 <= state["players"][seat]["sp"]
+        assert state["players"][seat]["sp"] >= 0
         assert state["players"][seat]["hp"] <= state["players"][seat]["max_hp"]
 
 
@@ -42,8 +42,9 @@ def assert_zones(state):
 @given(seed=st.integers(0, 2**40), decks=deck_pairs, deck_out=st.sampled_from(["draw", "empty"]))
 def test_every_card_in_exactly_one_zone_at_every_step(seed, decks, deck_out):
     rng = random.Random(seed)
-    state = ENGINE.new_game(seats=2, seed=seed, options={"deck_out": deck_out},
-                            config={"decks": list(decks)})
+    state = ENGINE.new_game(
+        seats=2, seed=seed, options={"deck_out": deck_out}, config={"decks": list(decks)}
+    )
     steps = 0
     while not ENGINE.is_terminal(state):
         assert_zones(state)
@@ -73,10 +74,12 @@ def test_determinize_keeps_what_the_seat_knows(seed, decks):
         det = ENGINE.determinize(state, seat, rng.randrange(2**40))
         assert_zones(det)
         foe = 1 - seat
-        pool = Counter(state["inst"][c] for c in state["players"][foe]["hand"]
-                       + state["players"][foe]["deck"])
-        dpool = Counter(det["inst"][c] for c in det["players"][foe]["hand"]
-                        + det["players"][foe]["deck"])
+        pool = Counter(
+            state["inst"][c] for c in state["players"][foe]["hand"] + state["players"][foe]["deck"]
+        )
+        dpool = Counter(
+            det["inst"][c] for c in det["players"][foe]["hand"] + det["players"][foe]["deck"]
+        )
         assert pool == dpool
         assert det["players"][seat]["hand"] == state["players"][seat]["hand"]
         assert canonical(ENGINE.view(det, seat)) == canonical(ENGINE.view(state, seat))

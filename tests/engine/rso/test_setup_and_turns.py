@@ -40,8 +40,9 @@ def test_leader_choice_is_simultaneous_and_secret_until_both_chose():
 def test_hp_from_the_leader_sp_zero_and_six_card_hands():
     """Line 31: HP is the Leader's starting HP, SP 0; line 25: each draws 6 cards."""
     state = ENGINE.new_game(seats=2, seed=5)
-    state, _ = ENGINE.apply(state, 0, {"type": "choose_leader",
-                                       "card": state["players"][0]["characters"][0]})
+    state, _ = ENGINE.apply(
+        state, 0, {"type": "choose_leader", "card": state["players"][0]["characters"][0]}
+    )
     state, _ = ENGINE.apply(state, 1, ENGINE.legal_actions(state, 1)[0])
     p0, p1 = state["players"]
     assert (p0["hp"], p0["sp"]) == (16, 0)  # Reimu Hakurei: 16 HP
@@ -52,8 +53,14 @@ def test_hp_from_the_leader_sp_zero_and_six_card_hands():
 
 def _at_mulligan(spells_in_hand):
     """A game at seat 0's mulligan with exactly ``spells_in_hand`` spells in her hand."""
-    event = {"number": "T-E1", "name": "Test Breather", "type": "event", "cost": 0,
-             "phases": ["replenish"], "effects": [{"do": "gain_sp", "amount": 1}]}
+    event = {
+        "number": "T-E1",
+        "name": "Test Breather",
+        "type": "event",
+        "cost": 0,
+        "phases": ["replenish"],
+        "effects": [{"do": "gain_sp", "amount": 1}],
+    }
     from tests.engine.rso.helpers import deck
 
     decks = [deck(["T-C1"] * 4, {"T-E1": 3}), deck(["T-C2"] * 4, {})]
@@ -98,7 +105,7 @@ def test_mulligan_with_exactly_one_spell_only_once():
     # Arrange one spell again: no second one-spell mulligan.
     events = [c for c in player["hand"] + player["deck"] if state["inst"][c] == "T-E1"]
     spells = [c for c in player["hand"] + player["deck"] if state["inst"][c] != "T-E1"]
-    player["deck"] = [c for c in player["hand"] + player["deck"]]
+    player["deck"] = list(player["hand"] + player["deck"])
     player["hand"] = [spells[0], *events]
     for c in player["hand"]:
         player["deck"].remove(c)
@@ -140,12 +147,21 @@ def test_sp_gain_counts_reserve_spells():
 
 def test_alternating_plays_end_after_two_passes():
     """Lines 161-176: after a play the other side may answer; two passes in a row end it."""
-    breather = {"number": "T-E1", "name": "Test Breather", "type": "event", "cost": 0,
-                "phases": ["replenish"], "effects": [{"do": "gain_sp", "amount": 1}]}
+    breather = {
+        "number": "T-E1",
+        "name": "Test Breather",
+        "type": "event",
+        "cost": 0,
+        "phases": ["replenish"],
+        "effects": [{"do": "gain_sp", "amount": 1}],
+    }
     from tests.engine.rso.helpers import deck
 
-    state = started([breather], first=0,
-                    decks=[deck(["T-C1"] * 4, {"T-E1": 3}), deck(["T-C2"] * 4, {"T-E1": 3})])
+    state = started(
+        [breather],
+        first=0,
+        decks=[deck(["T-C1"] * 4, {"T-E1": 3}), deck(["T-C2"] * 4, {"T-E1": 3})],
+    )
     e0 = put(state, 0, "T-E1", "hand")
     e1 = put(state, 1, "T-E1", "hand")
     assert ENGINE.waiting_on(state) == (0,)
@@ -164,7 +180,7 @@ def test_preparation_one_reserve_activate_by_paying():
     state = started(first=0)
     state, _ = pass_window(state)
     state, _ = ENGINE.apply(state, 0, {"type": "no_attack"})
-    hand_spells = [c for c in state["players"][0]["hand"]]
+    hand_spells = list(state["players"][0]["hand"])
     state, _ = ENGINE.apply(state, 0, {"type": "reserve", "card": hand_spells[0]})
     assert state["players"][0]["sp"] == 1
     assert not any(a["type"] == "reserve" for a in ENGINE.legal_actions(state, 0))
@@ -178,8 +194,9 @@ def test_activation_needs_enough_sp():
     costly = spell("T-S9", "Costly Shot", cost=5)
     from tests.engine.rso.helpers import deck
 
-    state = started([costly], first=0, decks=[deck(["T-C1"] * 4, {"T-S9": 1}),
-                                              deck(["T-C2"] * 4, {})])
+    state = started(
+        [costly], first=0, decks=[deck(["T-C1"] * 4, {"T-S9": 1}), deck(["T-C2"] * 4, {})]
+    )
     s = put(state, 0, "T-S9", "reserve")
     state, _ = pass_window(state)
     state, _ = ENGINE.apply(state, 0, {"type": "no_attack"})
@@ -209,8 +226,7 @@ def test_win_when_hp_reaches_zero():
     big = spell("T-S8", "Finisher", av=20, hv=9)  # Bram has 20 HP: exactly 0 loses
     from tests.engine.rso.helpers import deck
 
-    state = started([big], first=0, decks=[deck(["T-C1"] * 4, {"T-S8": 1}),
-                                           deck(["T-C2"] * 4, {})])
+    state = started([big], first=0, decks=[deck(["T-C1"] * 4, {"T-S8": 1}), deck(["T-C2"] * 4, {})])
     s = put(state, 0, "T-S8", "active")
     state, _ = pass_window(state)
     state, _ = ENGINE.apply(state, 0, {"type": "attack", "spell": s})
