@@ -302,3 +302,59 @@ def test_refused_plays_leave_the_state(kind):
     with pytest.raises(Exception, match="not allowed"):
         ENGINE.apply(state, 0, {"type": kind, "card": "rso-card-1"})
     assert ENGINE.to_json(state) == before
+
+
+def gm_event(number, name, effects, target=None, phases=("preparation",)):
+    card = {
+        "number": number,
+        "name": name,
+        "type": "event",
+        "cost": 0,
+        "phases": list(phases),
+        "effects": effects,
+    }
+    if target:
+        card["target"] = target
+    return card
+
+
+def test_every_effect_word_is_interpreted():
+    """The vocabulary's effects on a GM's cards: damage, heal, drain, gain, draw, to_reserve."""
+    from tests.engine.rso.helpers import deck
+
+    cards = [
+        gm_event("GM-E1", "Test Jab", [{"do": "damage", "amount": 3}], "opponent_leader"),
+        gm_event("GM-E2", "Test Salve", [{"do": "heal", "amount": 5}], "own_leader"),
+        gm_event("GM-E3", "Test Leech", [{"do": "drain_sp", "amount": 4}]),
+        gm_event(
+            "GM-E4", "Test Study", [{"do": "draw", "amount": 2}, {"do": "gain_sp", "amount": 1}]
+        ),
+        gm_event("GM-E5", "Test Recall", [{"do": "to_reserve"}], "opposing_spell"),
+    ]
+    mine = deck(["T-C1"] * 4, {c["number"]: 1 for c in cards})
+    state = to_preparation(started(cards, first=0, decks=[mine, deck(["T-C2"] * 4, {})]))
+    p0, p1 = 0, 1
+    state["players"][p1]["sp"] = 3
+    state["players"][p0]["hp"] = 10
+    foe_spell = put(state, p1, "T-F00", "active")
+    hand = {n: put(state, p0, n, "hand") for n in ("GM-E1", "GM-E2", "GM-E3", "GM-E4", "GM-E5")}
+    foe_leader, my_leader = state["players"][p1]["leader"], state["players"][p0]["leader"]
+    state, _ = ENGINE.apply(
+        state, 0, {"type": "play_event", "card": hand["GM-E1"], "target": foe_leader}
+    )
+    assert state["players"][p1]["hp"] == 17
+    state, _ = ENGINE.apply(
+        state, 0, {"type": "play_event", "card": hand["GM-E2"], "target": my_leader}
+    )
+    assert state["players"][p0]["hp"] == 15
+    state, events = ENGINE.apply(state, 0, {"type": "play_event", "card": hand["GM-E3"]})
+    assert state["players"][p1]["sp"] == 0 and "Player B loses 3 SP" in texts(events)
+    size = len(state["players"][p0]["hand"])
+    sp = state["players"][p0]["sp"]
+    state, _ = ENGINE.apply(state, 0, {"type": "play_event", "card": hand["GM-E4"]})
+    assert len(state["players"][p0]["hand"]) == size + 1 and state["players"][p0]["sp"] == sp + 1
+    state, _ = ENGINE.apply(
+        state, 0, {"type": "play_event", "card": hand["GM-E5"], "target": foe_spell}
+    )
+    assert foe_spell in state["players"][p1]["reserve"]
+    assert state["players"][p0]["hp"] <= state["players"][p0]["max_hp"]

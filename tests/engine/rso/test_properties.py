@@ -5,6 +5,7 @@ the greedy heuristic against random play."""
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 
 from hypothesis import HealthCheck, given, settings
@@ -16,6 +17,7 @@ from minigames.engines.rso.state import zones
 from tests.engine.conformance import canonical, play_random_game
 
 DECKS = sorted(preset_decks())
+IDENTIFIER = re.compile(r"\b[a-z]+_[a-z_]+\b|rso-card|\{|\[")
 deck_pairs = st.tuples(st.sampled_from(DECKS), st.sampled_from(DECKS))
 
 
@@ -49,9 +51,12 @@ def test_every_card_in_exactly_one_zone_at_every_step(seed, decks, deck_out):
     while not ENGINE.is_terminal(state):
         assert_zones(state)
         seat = rng.choice(ENGINE.waiting_on(state))
-        state, events = ENGINE.apply(state, seat, rng.choice(ENGINE.legal_actions(state, seat)))
-        for ev in events:
-            assert "_" not in ev["text"].replace("rso-card", ""), ev["text"]  # words only
+        action = rng.choice(ENGINE.legal_actions(state, seat))
+        words = [ENGINE.describe_action(state, seat, action)]
+        state, events = ENGINE.apply(state, seat, action)
+        words += [ev["text"] for ev in events]
+        for text in words:  # words, never identifiers
+            assert not IDENTIFIER.search(text), text
         steps += 1
         assert steps < 5000
     assert_zones(state)
