@@ -29,6 +29,7 @@ from minigames.engines.rso.state import (
     supports_in_play,
 )
 from minigames.engines.rso.vocabulary import CHOSEN_TARGETS
+from minigames.engines.rso.words import basic_words
 from westernroses.protocol import Event, IllegalAction, event
 
 Costs = Sequence[Mapping[str, Any]]
@@ -220,8 +221,6 @@ def apply_effects(
                 text = f"{name_of(state, target)} gets {effect['stat'].upper()} {sign}{abs(amount)}"
             else:
                 mod["ability"] = effect["ability"]
-                from minigames.engines.rso.words import basic_words
-
                 text = f"{name_of(state, target)} gains " + basic_words(
                     effect["ability"], effect.get("amount")
                 )

@@ -17,6 +17,7 @@ from minigames.engines.rso.state import (
     name_of,
     spell_stats,
 )
+from minigames.engines.rso.words import card_lines
 from westernroses.protocol import Json
 from westernroses.rng import RandomSource
 
@@ -117,6 +118,33 @@ def view(state: State, seat: int | None) -> Json:
         "winner": winner,
         "reason": state["reason"],
         "options": dict(state["options"]),
+        "cards": card_texts(state, seat),
+    }
+
+
+def _visible_cards(state: State, seat: int | None) -> set[str]:
+    visible: set[str] = set(state["attached"].values())
+    if state["scene"] is not None:
+        visible.add(state["scene"])
+    for s in (0, 1):
+        player = state["players"][s]
+        for zone in ("characters", "reserve", "active", "discard", "supports"):
+            visible.update(player[zone])
+        if s == seat:
+            visible.update(player["hand"])
+    return visible
+
+
+def card_texts(state: State, seat: int | None) -> Json:
+    """Each card ``seat`` can see, by number: its name, type and abilities in words."""
+    numbers = sorted({state["inst"][c] for c in _visible_cards(state, seat)})
+    return {
+        n: {
+            "name": state["cards"][n]["name"],
+            "type": state["cards"][n]["type"],
+            "lines": card_lines(state["cards"][n]),
+        }
+        for n in numbers
     }
 
 

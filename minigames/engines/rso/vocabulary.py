@@ -53,6 +53,8 @@ FIXED_TARGETS: Final = (
     "opposing_battle_spell",
     "this",
 )
+#: An Event has no "this".
+EVENT_FIXED_TARGETS: Final = tuple(t for t in FIXED_TARGETS if t != "this")
 #: What a passive ability covers (never targeting).
 PASSIVE_SCOPES: Final = (
     "this",
@@ -454,7 +456,7 @@ def validate_card(data: object) -> list[str]:
         _choice(errors, "role", data.get("role", "any"), ROLES)
         target = data.get("target")
         if target is not None:
-            allowed = CHOSEN_TARGETS + FIXED_TARGETS[:-1]
+            allowed = CHOSEN_TARGETS + EVENT_FIXED_TARGETS
             _choice(errors, "target", target, allowed)
             if target not in allowed:
                 return errors
