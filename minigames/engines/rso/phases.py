@@ -236,7 +236,9 @@ def end_turn(state: State, events: list[Event]) -> None:
 def _close_window(state: State, events: list[Event]) -> None:
     state["window"] = None
     if state["phase"] == "replenish":
-        begin_battle(state, events)
+        fire_triggers(state, "replenish_end", events)
+        if state["phase"] != "over":
+            begin_battle(state, events)
         return
     battle = state["battle"]
     battle["judged"] = battle_rules.judge(state)
@@ -249,6 +251,13 @@ def _close_window(state: State, events: list[Event]) -> None:
 
 def _finish_battle(state: State, events: list[Event]) -> None:
     battle_rules.resolve(state, events)
+    _end_battle(state, events)
+
+
+def _end_battle(state: State, events: list[Event]) -> None:
+    """End-of-phase abilities, then the Preparation phase (unless the game is over)."""
+    if state["phase"] != "over":
+        fire_triggers(state, "battle_end", events)
     if state["phase"] != "over":
         begin_preparation(state, events)
 
@@ -315,7 +324,7 @@ def apply_action(state: State, seat: int, action: Mapping[str, Any]) -> list[Eve
         )
     elif kind == "no_attack":
         events.append(event(f"{player_name(state, seat)} does not attack.", type="attack"))
-        begin_preparation(state, events)
+        _end_battle(state, events)
     elif kind == "intercept":
         spell = chosen["spell"]
         pay(
@@ -388,7 +397,9 @@ def apply_action(state: State, seat: int, action: Mapping[str, Any]) -> list[Eve
         equip(state, seat, inst, chosen.get("target"), events)
     elif kind == "done":
         events.append(event(f"{player_name(state, seat)} ends the Preparation phase.", type="done"))
-        begin_end(state, events)
+        fire_triggers(state, "preparation_end", events)
+        if state["phase"] != "over":
+            begin_end(state, events)
     elif kind == "discard":
         inst = chosen["card"]
         state["players"][seat]["hand"].remove(inst)

@@ -31,8 +31,16 @@ SUPPORT_CLASSES: Final = (
 PHASES: Final = ("replenish", "battle", "preparation")
 ROLES: Final = ("attack", "intercept", "any")
 ABILITY_KINDS: Final = ("passive", "special", "trigger")
-#: Triggered abilities fire at the start of a phase or when their spell hits a leader.
-TRIGGERS: Final = ("replenish_start", "battle_start", "preparation_start", "hit")
+#: Triggered abilities fire at the start or end of a phase, or when their spell hits a leader.
+TRIGGERS: Final = (
+    "replenish_start",
+    "replenish_end",
+    "battle_start",
+    "battle_end",
+    "preparation_start",
+    "preparation_end",
+    "hit",
+)
 
 #: Basic abilities with a power (X) and those without.
 POWERED_BASICS: Final = ("focused", "unfocused", "protection", "faith")

@@ -43,6 +43,9 @@ TRIGGER_WORDS: Final = {
     "replenish_start": "At the start of the Replenish phase",
     "battle_start": "At the start of the Battle phase",
     "preparation_start": "At the start of the Preparation phase",
+    "replenish_end": "At the end of the Replenish phase",
+    "battle_end": "At the end of the Battle phase",
+    "preparation_end": "At the end of the Preparation phase",
     "hit": "When this spell hits the opposing leader",
 }
 SHOT_WORDS: Final = {"spread": "Spread", "concentration": "Concentration", "normal": "Normal"}

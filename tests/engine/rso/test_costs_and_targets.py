@@ -358,3 +358,35 @@ def test_every_effect_word_is_interpreted():
     )
     assert foe_spell in state["players"][p1]["reserve"]
     assert state["players"][p0]["hp"] <= state["players"][p0]["max_hp"]
+
+
+@pytest.mark.parametrize("phase", ["replenish", "battle", "preparation"])
+def test_end_of_phase_triggers(phase):
+    """Lines 161, 204, 226: abilities triggered by the end of a phase go into effect then."""
+    from tests.engine.rso.helpers import character, deck
+
+    leader = character(
+        "T-C9",
+        "Cora",
+        abilities=[
+            {
+                "kind": "trigger",
+                "when": f"{phase}_end",
+                "role": "attack",
+                "effects": [{"do": "gain_sp", "amount": 2}],
+            }
+        ],
+    )
+    state = started([leader], first=0, decks=[deck(["T-C9"] * 4, {}), deck(["T-C2"] * 4, {})])
+    assert state["players"][0]["sp"] == 1
+    state, events = pass_window(state)
+    if phase == "replenish":
+        assert state["players"][0]["sp"] == 3
+        return
+    state, events = ENGINE.apply(state, 0, {"type": "no_attack"})
+    if phase == "battle":
+        assert state["players"][0]["sp"] == 3 and "Player A gains 2 SP (Cora)" in texts(events)
+        return
+    assert state["players"][0]["sp"] == 1
+    state, events = ENGINE.apply(state, 0, {"type": "done"})
+    assert state["players"][0]["sp"] == 3
