@@ -111,3 +111,66 @@ def test_the_greedy_heuristic_beats_random_play():
             assert -1.0 <= score <= 1.0
         wins += state["winner"] == bot
     assert wins >= 12, wins
+
+
+junk_values = st.one_of(
+    st.none(),
+    st.integers(-3, 99),
+    st.text(max_size=12),
+    st.lists(st.text(max_size=12), max_size=3),
+    st.dictionaries(st.text(max_size=5), st.integers(), max_size=2),
+    st.sampled_from(["rso-card-1", "rso-card-50", "rso-card-90"]),
+)
+ACTION_TYPES = [
+    "choose_leader",
+    "keep",
+    "mulligan",
+    "pass",
+    "play_event",
+    "use_special",
+    "attack",
+    "no_attack",
+    "intercept",
+    "no_intercept",
+    "pay_border",
+    "take_hit",
+    "reserve",
+    "activate",
+    "equip",
+    "done",
+    "discard",
+]
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    steps=st.integers(0, 100),
+    kind=st.sampled_from(ACTION_TYPES),
+    params=st.dictionaries(
+        st.sampled_from(["card", "spell", "target", "ability", "discard", "awaken"]),
+        junk_values,
+        max_size=3,
+    ),
+    seat=st.sampled_from([0, 1, 2, "gm", None]),
+)
+def test_malformed_actions_are_refused_in_words_and_change_nothing(steps, kind, params, seat):
+    from westernroses.protocol import IllegalAction
+
+    rng = random.Random(steps)
+    state = ENGINE.new_game(seats=2, seed=steps)
+    for _ in range(steps):
+        if ENGINE.is_terminal(state):
+            break
+        who = rng.choice(ENGINE.waiting_on(state))
+        state, _ = ENGINE.apply(state, who, rng.choice(ENGINE.legal_actions(state, who)))
+    action = {"type": kind, **params}
+    before = canonical(ENGINE.to_json(state))
+    legal = seat in (0, 1) and action in ENGINE.legal_actions(state, seat)
+    try:
+        ENGINE.apply(state, seat, action)
+    except IllegalAction as exc:
+        assert not legal and str(exc)
+    else:
+        assert legal
+    assert canonical(ENGINE.to_json(state)) == before
+    assert ENGINE.describe_action(state, 0, action)
