@@ -39,7 +39,7 @@ Costs = Sequence[Mapping[str, Any]]
 
 
 def totals(costs: Costs) -> dict[str, int]:
-    result = {"sp": 0, "hand": 0, "deck": 0, "doctrine": 0}
+    result = {"sp": 0, "hand": 0, "deck": 0, "doctrine": 0, "field": 0}
     for item in costs:
         for kind, amount in item.items():
             result[kind] += int(amount)
@@ -53,27 +53,53 @@ def doctrine_cards(state: State, seat: int) -> list[str]:
     return [c for c in foe["discard"] if card_of(state, c)["type"] != "spell"]
 
 
-def payments(state: State, seat: int, costs: Costs, exclude: Sequence[str] = ()) -> list[list[str]]:
-    """The ways ``seat`` can pay ``costs``: each is the list of hand cards discarded (usually
-    empty). No way at all means she cannot pay."""
+def own_supports(state: State, seat: int) -> list[str]:
+    """Supports in play that ``seat`` played (wherever they are equipped)."""
+    return [c for c in supports_in_play(state) if owner_of(state, c) == seat]
+
+
+def payments(
+    state: State, seat: int, costs: Costs, exclude: Sequence[str] = ()
+) -> list[dict[str, list[str]]]:
+    """The ways ``seat`` can pay ``costs``: each names the hand cards discarded (``discard``)
+    and the Supports of hers sent from the field (``sacrifice``), when the costs ask for them.
+    No way at all means she cannot pay."""
     need = totals(costs)
     player = state["players"][seat]
     if player["sp"] < need["sp"] or len(player["deck"]) < need["deck"]:
         return []
     if len(doctrine_cards(state, seat)) < need["doctrine"]:
         return []
-    if need["hand"] == 0:
-        return [[]]
     hand = [c for c in player["hand"] if c not in exclude]
-    return [list(combo) for combo in itertools.combinations(hand, need["hand"])]
+    discards = [list(c) for c in itertools.combinations(hand, need["hand"])]
+    field = [c for c in own_supports(state, seat) if c not in exclude]
+    sacrifices = [list(c) for c in itertools.combinations(field, need["field"])]
+    ways: list[dict[str, list[str]]] = []
+    for discard in discards:
+        for sacrifice in sacrifices:
+            way: dict[str, list[str]] = {}
+            if discard:
+                way["discard"] = discard
+            if sacrifice:
+                way["sacrifice"] = sacrifice
+            ways.append(way)
+    return ways
 
 
-def pay(state: State, seat: int, costs: Costs, discard: Sequence[str], events: list[Event]) -> None:
-    """Pay ``costs`` (already checked by :func:`payments`), announcing each part."""
+def pay(state: State, seat: int, costs: Costs, way: Mapping[str, Any], events: list[Event]) -> None:
+    """Pay ``costs`` the ``way`` chosen among :func:`payments`, announcing each part."""
     need = totals(costs)
     player = state["players"][seat]
     who = player_name(state, seat)
+    discard = list(way.get("discard") or [])
     player["sp"] -= need["sp"]
+    for inst in way.get("sacrifice") or []:
+        remove_support(state, inst)
+        events.append(
+            event(
+                f"{who} sends {name_of(state, inst)} to the discard pile to pay.", type="sacrifice"
+            )
+        )
     for inst in discard:
         player["hand"].remove(inst)
         player["discard"].append(inst)
@@ -339,14 +365,13 @@ def _options(
         if awakening:
             variants.append((True, [*costs, *awakening["cost"]]))
         for awaken, all_costs in variants:
-            for discard in payments(state, seat, all_costs, exclude):
+            for way in payments(state, seat, all_costs, exclude):
                 action = dict(base)
                 if aim is not None:
                     action["target"] = aim
                 if awaken:
                     action["awaken"] = True
-                if discard:
-                    action["discard"] = discard
+                action.update(way)
                 yield action
 
 
@@ -401,7 +426,7 @@ def play_options(state: State, seat: int) -> list[dict[str, Any]]:
                     ability.get("target"),
                     source,
                     ability.get("awakening"),
-                    [],
+                    [source],
                 )
             )
     return result
@@ -413,7 +438,6 @@ def resolve_play(state: State, seat: int, action: Mapping[str, Any], events: lis
     card = card_of(state, inst)
     who = player_name(state, seat)
     target = action.get("target")
-    discard = list(action.get("discard") or [])
     if action["type"] == "play_event":
         ability: Mapping[str, Any] = card
         costs = event_costs(card)
@@ -432,7 +456,7 @@ def resolve_play(state: State, seat: int, action: Mapping[str, Any], events: lis
     events.append(
         event(f"{lead}{aimed}" + (" with its Awakening" if awakening else "") + ".", type="play")
     )
-    pay(state, seat, costs, discard, events)
+    pay(state, seat, costs, action, events)
     apply_effects(state, seat, ability["effects"], target, str(card["name"]), events)
     if awakening and state["phase"] != "over":
         apply_effects(state, seat, awakening["effects"], target, str(card["name"]), events)

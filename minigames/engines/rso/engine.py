@@ -176,8 +176,12 @@ def describe(state: State, seat: int, action: Mapping[str, Any]) -> str:
         extra += f" on {_name(state, target)}"
     if action.get("awaken"):
         extra += " with its Awakening"
-    if action.get("discard"):
-        extra += ", discarding " + ", ".join(_name(state, c) for c in action["discard"])
+    discard, sacrifice = action.get("discard"), action.get("sacrifice")
+    if discard and isinstance(discard, list):
+        extra += ", discarding " + ", ".join(_name(state, c) for c in discard)
+    if sacrifice and isinstance(sacrifice, list):
+        extra += ", sending " + ", ".join(_name(state, c) for c in sacrifice)
+        extra += " to the discard pile"
     if kind == "choose_leader":
         return f"Choose {card} as Leader"
     if kind == "keep":

@@ -87,11 +87,8 @@ def _spell_costs(card: Mapping[str, Any], kind: str) -> list[Mapping[str, Any]]:
 def _battle_entries(state: State, seat: int, kind: str) -> list[dict[str, Any]]:
     result = []
     for spell in state["players"][seat]["active"]:
-        for discard in payments(state, seat, _spell_costs(card_of(state, spell), "battle")):
-            action: dict[str, Any] = {"type": kind, "spell": spell}
-            if discard:
-                action["discard"] = discard
-            result.append(action)
+        for way in payments(state, seat, _spell_costs(card_of(state, spell), "battle")):
+            result.append({"type": kind, "spell": spell, **way})
     return result
 
 
@@ -106,11 +103,8 @@ def _preparation_actions(state: State, seat: int) -> list[dict[str, Any]]:
                 seen.add(state["inst"][inst])
                 actions.append({"type": "reserve", "card": inst})
     for spell in player["reserve"]:
-        for discard in payments(state, seat, _spell_costs(card_of(state, spell), "activate")):
-            action: dict[str, Any] = {"type": "activate", "spell": spell}
-            if discard:
-                action["discard"] = discard
-            actions.append(action)
+        for way in payments(state, seat, _spell_costs(card_of(state, spell), "activate")):
+            actions.append({"type": "activate", "spell": spell, **way})
     for inst in player["hand"]:
         card = card_of(state, inst)
         if card["type"] != "support":
@@ -120,12 +114,11 @@ def _preparation_actions(state: State, seat: int) -> list[dict[str, Any]]:
         if not ways:
             continue
         for target in equip_targets(state, seat, inst):
-            for discard in ways:
-                action = {"type": "equip", "card": inst}
+            for way in ways:
+                action: dict[str, Any] = {"type": "equip", "card": inst}
                 if target is not None:
                     action["target"] = target
-                if discard:
-                    action["discard"] = discard
+                action.update(way)
                 actions.append(action)
     actions.extend(play_options(state, seat))
     actions.append({"type": "done"})
@@ -306,7 +299,7 @@ def apply_action(state: State, seat: int, action: Mapping[str, Any]) -> list[Eve
             state,
             seat,
             _spell_costs(card_of(state, spell), "battle"),
-            chosen.get("discard") or [],
+            chosen,
             events,
         )
         state["battle"] = {
@@ -331,7 +324,7 @@ def apply_action(state: State, seat: int, action: Mapping[str, Any]) -> list[Eve
             state,
             seat,
             _spell_costs(card_of(state, spell), "battle"),
-            chosen.get("discard") or [],
+            chosen,
             events,
         )
         state["battle"]["intercept"] = spell
@@ -379,7 +372,7 @@ def apply_action(state: State, seat: int, action: Mapping[str, Any]) -> list[Eve
     elif kind == "activate":
         spell = chosen["spell"]
         card = card_of(state, spell)
-        pay(state, seat, _spell_costs(card, "activate"), chosen.get("discard") or [], events)
+        pay(state, seat, _spell_costs(card, "activate"), chosen, events)
         player = state["players"][seat]
         player["reserve"].remove(spell)
         player["active"].append(spell)
@@ -393,7 +386,7 @@ def apply_action(state: State, seat: int, action: Mapping[str, Any]) -> list[Eve
         inst = chosen["card"]
         card = card_of(state, inst)
         costs = [{"sp": int(card["cost"])}, *(card.get("extra_cost") or [])]
-        pay(state, seat, costs, chosen.get("discard") or [], events)
+        pay(state, seat, costs, chosen, events)
         equip(state, seat, inst, chosen.get("target"), events)
     elif kind == "done":
         events.append(event(f"{player_name(state, seat)} ends the Preparation phase.", type="done"))

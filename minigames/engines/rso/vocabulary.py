@@ -48,8 +48,8 @@ FLAG_BASICS: Final = ("guided", "penetration")
 BASICS: Final = POWERED_BASICS + FLAG_BASICS
 
 #: Cost words: SP, discard cards of your choice from hand, the top of your deck to your discard
-#: pile, and Doctrine(X).
-COST_KINDS: Final = ("sp", "hand", "deck", "doctrine")
+#: pile, Doctrine(X), and Supports of yours sent from the field to your discard pile.
+COST_KINDS: Final = ("sp", "hand", "deck", "doctrine", "field")
 
 #: Targets a player picks when playing (the action names the card).
 CHOSEN_TARGETS: Final = ("any_leader", "own_spell", "opposing_spell", "any_spell", "any_support")
@@ -195,7 +195,7 @@ def _costs(errors: list[str], path: str, costs: object) -> None:
         if kind not in COST_KINDS:
             errors.append(f"{here}: unknown cost {kind!r}; costs are {', '.join(COST_KINDS)}")
             continue
-        high = MAX_HAND_COST if kind == "hand" else MAX_AMOUNT
+        high = MAX_HAND_COST if kind in ("hand", "field") else MAX_AMOUNT
         _number(errors, f"{here}.{kind}", amount, 1, high)
 
 

@@ -92,6 +92,8 @@ def cost_words(costs: Sequence[Mapping[str, Any]] | None) -> str:
             parts.append(
                 f"put the top {n} card{'s' if n != 1 else ''} of your deck in your discard pile"
             )
+        elif kind == "field":
+            parts.append(f"send {n} of your Supports in play to your discard pile")
         else:
             parts.append(f"Doctrine ({n})")
     return ", ".join(parts)

@@ -390,3 +390,30 @@ def test_end_of_phase_triggers(phase):
     assert state["players"][0]["sp"] == 1
     state, events = ENGINE.apply(state, 0, {"type": "done"})
     assert state["players"][0]["sp"] == 3
+
+
+def test_field_cost_sends_one_of_your_supports_away():
+    """Line 71: costs may discard cards on your field (Burned-Out Talisman: one of your
+    Supports in play)."""
+    from tests.engine.rso.helpers import deck
+
+    state = started(
+        first=0,
+        decks=[deck(["RSO-001"] * 4, {"RSO-309": 1, "RSO-104": 2}), deck(["T-C2"] * 4, {})],
+    )
+    talisman = put(state, 0, "RSO-309", "hand")
+    assert not [a for a in ENGINE.legal_actions(state, 0) if a.get("card") == talisman]
+    ribbons = [put(state, 0, "RSO-104", "discard") for _ in range(2)]
+    for ribbon in ribbons:
+        state["players"][0]["discard"].remove(ribbon)
+    state["players"][0]["supports"].append(ribbons[0])
+    state["players"][1]["supports"].append(ribbons[1])  # hers, on the opponent's leader
+    options = [a for a in ENGINE.legal_actions(state, 0) if a.get("card") == talisman]
+    assert [a["sacrifice"] for a in options] == [[ribbons[0]], [ribbons[1]]]
+    sp = state["players"][0]["sp"]
+    assert ENGINE.describe_action(state, 0, options[1]).endswith(
+        "sending Red-White Ribbon to the discard pile"
+    )
+    state, _ = ENGINE.apply(state, 0, options[1])
+    assert state["players"][0]["sp"] == sp + 3
+    assert ribbons[1] in state["players"][0]["discard"] and not state["players"][1]["supports"]

@@ -25,7 +25,7 @@ deck_pairs = st.tuples(st.sampled_from(DECKS), st.sampled_from(DECKS))
 @given(seed=st.integers(0, 2**40), decks=deck_pairs)
 def test_conformance_over_random_games(seed, decks):
     final = play_random_game(
-        ENGINE, seats=2, seed=seed, config={"decks": list(decks)}, check_every=9
+        ENGINE, seats=2, seed=seed, config={"decks": list(decks)}, check_every=12
     )
     assert ENGINE.is_terminal(final)
 
