@@ -384,10 +384,14 @@ def play_options(state: State, seat: int) -> list[dict[str, Any]]:
     phase = state["phase"]
     result: list[dict[str, Any]] = []
     player = state["players"][seat]
+    seen: set[str] = set()  # two copies of one card in hand are one choice
     for inst in player["hand"]:
         card = card_of(state, inst)
         if card["type"] != "event" or phase not in card["phases"]:
             continue
+        if state["inst"][inst] in seen:
+            continue
+        seen.add(state["inst"][inst])
         if not _role_ok(state, seat, card.get("role", "any")):
             continue
         if not condition_holds(state, seat, card.get("condition")):

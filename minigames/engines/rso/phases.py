@@ -105,10 +105,12 @@ def _preparation_actions(state: State, seat: int) -> list[dict[str, Any]]:
     for spell in player["reserve"]:
         for way in payments(state, seat, _spell_costs(card_of(state, spell), "activate")):
             actions.append({"type": "activate", "spell": spell, **way})
+    supports_seen: set[str] = set()  # two copies of one Support are one choice
     for inst in player["hand"]:
         card = card_of(state, inst)
-        if card["type"] != "support":
+        if card["type"] != "support" or state["inst"][inst] in supports_seen:
             continue
+        supports_seen.add(state["inst"][inst])
         costs = [{"sp": int(card["cost"])}, *(card.get("extra_cost") or [])]
         ways = payments(state, seat, costs, [inst])
         if not ways:

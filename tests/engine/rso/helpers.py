@@ -131,7 +131,10 @@ def put(state: dict[str, Any], seat: int, number: str, zone: str) -> str:
     for z in ("deck", "hand", "reserve", "active", "discard"):
         if inst in player[z]:
             player[z].remove(inst)
-    player[zone].append(inst)
+    if zone == "hand":
+        player[zone].insert(0, inst)  # first in hand: the copy the legal actions offer
+    else:
+        player[zone].append(inst)
     return inst
 
 
