@@ -1,0 +1,238 @@
+"""Rumbling Spell Orchestra as a :class:`westernroses.protocol.GameEngine`.
+
+This module only wraps the rules (``setup``, ``phases``, ``battle``, ``abilities``) in the
+protocol: it copies the state before every action so a refused action leaves the input as it
+was, and it turns actions into words for buttons and the move log.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from minigames.engines.rso import phases, views
+from minigames.engines.rso.setup import new_state
+from minigames.engines.rso.state import (
+    State,
+    card_of,
+    clone,
+    leader_stats,
+    name_of,
+    player_name,
+)
+from minigames.engines.rso.words import cost_words
+from westernroses.protocol import Action, Event, HouseRule, IllegalAction, Json, Seat
+
+HOUSE_RULES: Final = (
+    HouseRule(
+        key="deck_out",
+        label="When does an empty deck lose?",
+        default="draw",
+        help="The rulebook says the game ends when a player's deck runs out. By default she "
+        "loses when she must draw and cannot; a table may instead end the game as soon as a "
+        "deck is empty.",
+        choices=(
+            ("draw", "When she must draw from an empty deck"),
+            ("empty", "As soon as her deck is empty"),
+        ),
+    ),
+)
+
+
+def _options(options: Mapping[str, Any] | None) -> dict[str, Any]:
+    result = {rule.key: rule.default for rule in HOUSE_RULES}
+    for key, value in (options or {}).items():
+        rule = next((r for r in HOUSE_RULES if r.key == key), None)
+        if rule is None:
+            raise ValueError(f"Rumbling Spell Orchestra has no house rule called {key!r}.")
+        if value not in [v for v, _ in rule.choices]:
+            raise ValueError(
+                f"{rule.label} must be one of: "
+                + ", ".join(label for _, label in rule.choices)
+                + "."
+            )
+        result[key] = value
+    return result
+
+
+class RsoEngine:
+    slug = "rso"
+    title = "Rumbling Spell Orchestra"
+    min_seats = 2
+    max_seats = 2
+
+    def house_rules(self) -> Sequence[HouseRule]:
+        return HOUSE_RULES
+
+    def new_game(
+        self,
+        *,
+        seats: int,
+        seed: int,
+        options: Mapping[str, Any] | None = None,
+        config: Mapping[str, Any] | None = None,
+    ) -> State:
+        if seats != 2:
+            raise ValueError("Rumbling Spell Orchestra is played by exactly two players.")
+        state, _ = new_state(seed, _options(options), config or {})
+        return state
+
+    def waiting_on(self, state: State) -> tuple[Seat, ...]:
+        return phases.waiting_on(state)
+
+    def legal_actions(self, state: State, seat: Seat) -> list[Action]:
+        if seat not in (0, 1):
+            return []
+        return phases.legal_actions(state, int(seat))
+
+    def apply(
+        self, state: State, seat: Seat, action: Mapping[str, Any]
+    ) -> tuple[State, list[Event]]:
+        if seat not in (0, 1):
+            raise IllegalAction("That seat is not at this table.")
+        if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
+            raise IllegalAction("A move needs a type.")
+        new = clone(state)
+        events = phases.apply_action(new, int(seat), action)
+        return new, events
+
+    def view(self, state: State, seat: Seat | None) -> Json:
+        return views.view(state, None if seat is None else int(seat))
+
+    def hidden_from(self, state: State, seat: Seat | None) -> set[str]:
+        return views.hidden_from(state, None if seat is None else int(seat))
+
+    def determinize(self, state: State, seat: Seat, seed: int) -> State:
+        return views.determinize(state, int(seat), seed)
+
+    def is_terminal(self, state: State) -> bool:
+        return bool(state["phase"] == "over")
+
+    def returns(self, state: State) -> list[float]:
+        if state["phase"] != "over" or state["winner"] is None:
+            return [0.0, 0.0]
+        return [1.0 if s == state["winner"] else -1.0 for s in (0, 1)]
+
+    def result(self, state: State) -> Json:
+        winner = state["winner"]
+        return {
+            "winners": [] if winner is None else [winner],
+            "reason": state["reason"] or "The game is still running.",
+            "scores": [
+                {"seat": s, "name": player_name(state, s), "hp": p["hp"], "deck": len(p["deck"])}
+                for s, p in enumerate(state["players"])
+            ],
+        }
+
+    def summary(self, state: State) -> str:
+        if state["phase"] == "over":
+            return state["reason"] or "The game is over."
+        if state["phase"] in ("leader", "mulligan"):
+            return f"Setting up: {phases.PHASE_NAMES[state['phase']]}."
+        seat = int(state["attacker"])
+        return (
+            f"Turn {state['turn']}, {phases.PHASE_NAMES[state['phase']]}: "
+            f"{player_name(state, seat)} attacks."
+        )
+
+    def timeout_action(self, state: State, seat: Seat) -> Action | None:
+        actions = self.legal_actions(state, seat)
+        if not actions:
+            return None
+        for preferred in ("keep", "pass", "no_intercept", "no_attack", "done", "take_hit"):
+            for action in actions:
+                if action["type"] == preferred:
+                    return action
+        return actions[-1] if state["step"] == "discard" else actions[0]
+
+    def describe_action(self, state: State, seat: Seat, action: Mapping[str, Any]) -> str:
+        return describe(state, int(seat), action)
+
+    def to_json(self, state: State) -> Json:
+        data: Json = json.loads(json.dumps(state))
+        return data
+
+    def from_json(self, data: Mapping[str, Any]) -> State:
+        state: State = json.loads(json.dumps(dict(data)))
+        if state.get("version") != 1 or "players" not in state:
+            raise ValueError("This is not a saved Rumbling Spell Orchestra game.")
+        return state
+
+
+def _name(state: State, inst: object) -> str:
+    if isinstance(inst, str) and inst in state["inst"]:
+        return name_of(state, inst)
+    return "a card"
+
+
+def describe(state: State, seat: int, action: Mapping[str, Any]) -> str:
+    """An action in words, for buttons and the move log."""
+    kind = action.get("type")
+    card = _name(state, action.get("card") or action.get("spell"))
+    target = action.get("target")
+    extra = ""
+    if target is not None:
+        extra += f" on {_name(state, target)}"
+    if action.get("awaken"):
+        extra += " with its Awakening"
+    discard, sacrifice = action.get("discard"), action.get("sacrifice")
+    if discard and isinstance(discard, list):
+        extra += ", discarding " + ", ".join(_name(state, c) for c in discard)
+    if sacrifice and isinstance(sacrifice, list):
+        extra += ", sending " + ", ".join(_name(state, c) for c in sacrifice)
+        extra += " to the discard pile"
+    if kind == "choose_leader":
+        return f"Choose {card} as Leader"
+    if kind == "keep":
+        return "Keep this hand"
+    if kind == "mulligan":
+        return "Mulligan: show the hand, shuffle it back and draw six new cards"
+    if kind == "pass":
+        return "Pass"
+    if kind == "play_event":
+        inst = action.get("card")
+        cost = ""
+        if isinstance(inst, str) and inst in state["inst"]:
+            cost = f" ({card_of(state, inst)['cost']} SP)"
+        return f"Play {card}{cost}{extra}"
+    if kind == "use_special":
+        inst = action.get("card")
+        cost_text = ""
+        if isinstance(inst, str) and inst in state["inst"]:
+            abilities = card_of(state, inst).get("abilities") or []
+            index = action.get("ability")
+            if isinstance(index, int) and 0 <= index < len(abilities):
+                cost_text = cost_words(abilities[index].get("cost"))
+        return f"Use the Special of {card}" + (f" ({cost_text})" if cost_text else "") + extra
+    if kind == "attack":
+        return f"Attack with {card}{extra}"
+    if kind == "no_attack":
+        return "Do not attack this turn"
+    if kind == "intercept":
+        return f"Intercept with {card}{extra}"
+    if kind == "no_intercept":
+        return "Do not intercept"
+    if kind == "pay_border":
+        return f"Pay {leader_stats(state, seat)['bv']} SP for the Border Value and escape"
+    if kind == "take_hit":
+        return "Do not pay the Border Value: take the hit"
+    if kind == "reserve":
+        return f"Put {card} into the Reserve"
+    if kind == "activate":
+        cost = ""
+        inst = action.get("spell")
+        if isinstance(inst, str) and inst in state["inst"]:
+            cost = f" for {card_of(state, inst)['cost']} SP"
+        return f"Activate {card}{cost}{extra}"
+    if kind == "equip":
+        where = " on the Boundary" if target is None else ""
+        return f"Equip {card}{where}{extra}"
+    if kind == "done":
+        return "End the Preparation phase"
+    if kind == "discard":
+        return f"Discard {card}"
+    return "An unknown move"
+
+
+ENGINE: Final = RsoEngine()
