@@ -27,7 +27,7 @@ from collections import Counter
 from typing import Any, Final
 
 from minigames.engines.spirit_war.battles import resolve, side_of
-from minigames.engines.spirit_war.elements import BEATS, DRAW, LOSS, WIN, chart
+from minigames.engines.spirit_war.elements import DRAW, LOSS, WIN, chart
 from minigames.engines.spirit_war.engine import ENGINE
 from minigames.engines.spirit_war.piles import State, card, is_spirit, survivors
 from westernroses.protocol import Action
@@ -143,9 +143,12 @@ def _strength(state: State, seat: int) -> float:
     for cid in state["hands"][seat]:
         value += SPIRIT_WEIGHT if is_spirit(state, cid) else SPELL_WEIGHT
     battle = state["battle"]
-    if battle is not None and seat in battle["sides"]:
-        if battle["summon"][battle["sides"].index(seat)] is not None:
-            value += SPIRIT_WEIGHT
+    if (
+        battle is not None
+        and seat in battle["sides"]
+        and battle["summon"][battle["sides"].index(seat)] is not None
+    ):
+        value += SPIRIT_WEIGHT
     return value
 
 
@@ -164,6 +167,3 @@ def evaluate(state: State, seat: int) -> float:
         return 0.0
     share = mine / total
     return max(-0.95, min(0.95, 2.0 * share - 1.0))
-
-
-__all__ = ["BEATS", "evaluate", "heuristic_action"]
