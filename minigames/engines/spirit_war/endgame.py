@@ -147,7 +147,13 @@ def mini_war(state: State, events: list[Event]) -> None:
         drawn = {p: mini["deck"].pop(0) for p in players}
         mini["table"].extend(drawn.values())
         shown = ", ".join(f"{name(state, p)} reveals {label(state, c)}" for p, c in drawn.items())
-        events.append(event(f"Mini Spirit War, round {mini['round']}: {shown}.", type="mini"))
+        events.append(
+            event(
+                f"Mini Spirit War, round {mini['round']}: {shown}.",
+                type="mini_round",
+                reveals=[[p, c] for p, c in drawn.items()],
+            )
+        )
         present = {element(state, c) for c in drawn.values()}
         if len(present) != 2:
             events.append(event("There is no absolute winner: everyone draws again.", type="mini"))
