@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from minigames.engines.spirit_war import battles, endgame, hidden, turns, views
-from minigames.engines.spirit_war.piles import State, label, name
+from minigames.engines.spirit_war.piles import State, label, name, spirits_in_hand
 from minigames.engines.spirit_war.setup import HOUSE_RULES, STATE_FORMAT, new_state
 from westernroses.protocol import Action, Event, HouseRule, IllegalAction, Json, Seat
 
@@ -118,6 +118,8 @@ class SpiritWarEngine:
         if kind == "summon":
             return "Only a Spirit card can be summoned."
         if kind == "attack":
+            if not spirits_in_hand(state, int(seat)):
+                return "You have no Spirit to summon, so you cannot attack."
             return "This Attack card does not let you attack that player."
         if kind in ("skip_attack", "no_spirit"):
             return "You hold a Spirit card, so you must summon it."
