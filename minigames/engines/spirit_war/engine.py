@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from minigames.engines.spirit_war import battles, endgame, hidden, turns, views
-from minigames.engines.spirit_war.piles import State, label, name, spirits_in_hand
+from minigames.engines.spirit_war.piles import State, clone, label, name, spirits_in_hand
 from minigames.engines.spirit_war.setup import HOUSE_RULES, STATE_FORMAT, new_state
 from westernroses.protocol import Action, Event, HouseRule, IllegalAction, Json, Seat
 
@@ -132,7 +132,7 @@ class SpiritWarEngine:
         if reason is not None:
             raise IllegalAction(reason)
         seat = int(seat)
-        new = copy.deepcopy(state)
+        new = clone(state)
         act: Action = copy.deepcopy(dict(action))
         events: list[Event] = []
         kind = act["type"]

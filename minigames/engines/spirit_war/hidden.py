@@ -13,10 +13,7 @@ Preparation cards trade places across the deck, others' unknown hand cards and f
 
 from __future__ import annotations
 
-import copy
-from typing import Any
-
-from minigames.engines.spirit_war.piles import State, is_spirit, sort_ids
+from minigames.engines.spirit_war.piles import State, clone, is_spirit, sort_ids
 from westernroses.rng import RandomSource
 
 
@@ -76,7 +73,7 @@ def hidden_from(state: State, seat: int | None) -> set[str]:
 def determinize(state: State, seat: int, seed: int) -> State:
     """A copy of ``state`` with what is hidden from ``seat`` dealt anew, and a fresh random
     source seeded by ``seed``."""
-    out: dict[str, Any] = copy.deepcopy(state)
+    out = clone(state)
     rng = RandomSource(seed)
     slots = _hidden_slots(out, seat)
     pool = [_get(out, slot) for slot in slots]

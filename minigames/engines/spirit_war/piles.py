@@ -79,6 +79,24 @@ def next_survivor(state: State, seat: int, step: int = 1) -> int:
     return seat
 
 
+#: Parts of the state that never change after setting up; copies of a state share them.
+FIXED_PARTS = frozenset({"defs", "cards", "names", "options", "setup_notes", "seats", "format"})
+
+
+def _copy(value: Any) -> Any:
+    if type(value) is list:
+        return [_copy(v) for v in value]
+    if type(value) is dict:
+        return {k: _copy(v) for k, v in value.items()}
+    return value
+
+
+def clone(state: State) -> State:
+    """A copy of ``state`` to change (the engine's deep copy; fixed parts are shared, never
+    changed). Much faster than ``copy.deepcopy``, which matters to the search bot."""
+    return {k: v if k in FIXED_PARTS else _copy(v) for k, v in state.items()}
+
+
 # --------------------------------------------------------------------------- randomness
 
 
