@@ -164,12 +164,10 @@ def apply_summon(state: State, seat: int, action: Action, events: list[Event]) -
                 card=cid,
             )
         )
-        others = [s for s in range(state["seats"]) if s != seat]
         events.append(
             event(
                 f"{name(state, seat)} summons a Spirit face down.",
                 type="summon",
-                visible_to=others,
                 seat=seat,
             )
         )
@@ -248,7 +246,6 @@ def apply_support(state: State, seat: int, action: Action, events: list[Event]) 
     battle = state["battle"]
     side = side_of(state, seat)
     battle["supported"][side] = True
-    others = [s for s in range(state["seats"]) if s != seat]
     if action["type"] == "pass_support":
         events.append(
             event(f"{name(state, seat)} uses no Support card.", type="no_support", seat=seat)
@@ -269,7 +266,6 @@ def apply_support(state: State, seat: int, action: Action, events: list[Event]) 
             event(
                 f"{name(state, seat)} places a Support card face down.",
                 type="support",
-                visible_to=others,
                 seat=seat,
             )
         )

@@ -23,7 +23,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from minigames.engines.spirit_war import battles, endgame, hidden, turns, views
-from minigames.engines.spirit_war.piles import State, clone, label, name, spirits_in_hand
+from minigames.engines.spirit_war.piles import (
+    State,
+    clone,
+    copy_json,
+    label,
+    name,
+    spirits_in_hand,
+)
 from minigames.engines.spirit_war.setup import HOUSE_RULES, STATE_FORMAT, new_state
 from westernroses.protocol import Action, Event, HouseRule, IllegalAction, Json, Seat
 
@@ -189,7 +196,7 @@ class SpiritWarEngine:
     def result(self, state: State) -> Json:
         if state["result"] is None:
             return {}
-        result = dict(state["result"])
+        result: Json = copy_json(state["result"])
         out_order = result["eliminated_order"]
         result["breakdown"] = [
             f"{name(state, s)} was out {i + 1}{_ordinal(i + 1)}." for i, s in enumerate(out_order)

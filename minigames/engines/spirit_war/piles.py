@@ -83,18 +83,18 @@ def next_survivor(state: State, seat: int, step: int = 1) -> int:
 FIXED_PARTS = frozenset({"defs", "cards", "names", "options", "setup_notes", "seats", "format"})
 
 
-def _copy(value: Any) -> Any:
+def copy_json(value: Any) -> Any:
     if type(value) is list:
-        return [_copy(v) for v in value]
+        return [copy_json(v) for v in value]
     if type(value) is dict:
-        return {k: _copy(v) for k, v in value.items()}
+        return {k: copy_json(v) for k, v in value.items()}
     return value
 
 
 def clone(state: State) -> State:
     """A copy of ``state`` to change (the engine's deep copy; fixed parts are shared, never
     changed). Much faster than ``copy.deepcopy``, which matters to the search bot."""
-    return {k: v if k in FIXED_PARTS else _copy(v) for k, v in state.items()}
+    return {k: v if k in FIXED_PARTS else copy_json(v) for k, v in state.items()}
 
 
 # --------------------------------------------------------------------------- randomness
@@ -168,13 +168,11 @@ def draw_preparation(state: State, seat: int, events: list[Event], count: int = 
             )
         )
     if drawn:
-        others = [s for s in range(state["seats"]) if s != seat]
         cards = "a Preparation card" if drawn == 1 else f"{drawn} Preparation cards"
         events.append(
             event(
                 f"{name(state, seat)} draws {cards}.",
                 type="draw",
-                visible_to=others,
                 seat=seat,
                 count=drawn,
             )

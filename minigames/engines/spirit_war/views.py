@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from minigames.engines.spirit_war.piles import State, card, name
+from minigames.engines.spirit_war.piles import State, card, copy_json, name
 
 Json = dict[str, Any]
 
@@ -113,10 +113,10 @@ def view(state: State, seat: int | None, waiting: tuple[int, ...]) -> Json:
         "abyss": [card_json(state, c) for c in state["abyss"]],
         "history": [card_json(state, c) for c in state["history"]],
         "encounter": [card_json(state, c) for c in state["encounter"]],
-        "attack": None if state["attack"] is None else dict(state["attack"]),
+        "attack": copy_json(state["attack"]),
         "battle": battle_view,
-        "discard": None if state["discard"] is None else dict(state["discard"]),
-        "votes": None if state["votes"] is None else list(state["votes"]),
+        "discard": copy_json(state["discard"]),
+        "votes": copy_json(state["votes"]),
         "mini_war": None
         if mini is None
         else {
@@ -125,7 +125,7 @@ def view(state: State, seat: int | None, waiting: tuple[int, ...]) -> Json:
             "players": list(mini["players"]),
             "round": mini["round"],
         },
-        "result": state["result"],
+        "result": copy_json(state["result"]),
         "setup": list(state["setup_notes"]),
         "house_rules": dict(state["options"]),
     }
