@@ -32,7 +32,15 @@ from minigames.engines.spirit_war.piles import (
     spirits_in_hand,
 )
 from minigames.engines.spirit_war.setup import HOUSE_RULES, STATE_FORMAT, new_state
-from westernroses.protocol import Action, Event, HouseRule, IllegalAction, Json, Seat
+from westernroses.protocol import (
+    Action,
+    Event,
+    GameEngine,
+    HouseRule,
+    IllegalAction,
+    Json,
+    Seat,
+)
 
 #: The action types each phase accepts.
 PHASE_ACTIONS: Final[Mapping[str, frozenset[str]]] = {
@@ -273,3 +281,6 @@ def _ordinal(n: int) -> str:
 
 
 ENGINE: Final = SpiritWarEngine()
+
+#: mypy checks here that the engine has every member of the protocol, with its types.
+_CONFORMS: GameEngine[State] = ENGINE
