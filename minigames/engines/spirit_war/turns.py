@@ -89,7 +89,7 @@ def resume(state: State, events: list[Event]) -> None:
 def _run_step(state: State, step: dict[str, Any], events: list[Event]) -> None:
     seat = state["turn"]
     do = step["do"]
-    if state["out"][seat] and do != "extra_encounter":
+    if state["out"][seat]:  # ambushed out of the war: the rest of her card does nothing
         return
     if do == "draw_preparation":
         draw_preparation(state, seat, events, step["count"])

@@ -30,6 +30,26 @@ def test_engine_identity():
     )
 
 
+def test_registered_in_the_tavern_registry_with_house_rules_in_words():
+    from minigames.engines.registry import get_engine
+
+    assert get_engine("spirit_war") is ENGINE
+    rules = [rule.to_json() for rule in ENGINE.house_rules()]
+    assert [r["key"] for r in rules] == [
+        "spirit_cards",
+        "spell_cards",
+        "attack_cards",
+        "fortune_cards",
+        "disaster_cards",
+        "hand_size",
+        "support_order",
+        "rare_outcome",
+    ]
+    for r in rules:
+        assert " " in r["help"] and "_" not in r["label"] + r["help"]
+        assert all("_" not in label for _, label in r["choices"])
+
+
 def test_default_composition():
     """The documented default (docs/games/spirit-war.md): Preparation deck 36 Spirit + 18 Spell,
     Encounter deck 16 Attack + 8 Fortune + 8 Disaster."""
