@@ -163,6 +163,7 @@ def mini_war(state: State, events: list[Event]) -> None:
         winners = [p for p, c in drawn.items() if element(state, c) == best]
         if len(winners) == 1:
             king = winners[0]
+            _gather(state)
             finish(
                 state,
                 [king],
@@ -182,4 +183,15 @@ def mini_war(state: State, events: list[Event]) -> None:
                 type="mini",
             )
         )
+    _gather(state)
     share(state, events)
+
+
+def _gather(state: State) -> None:
+    """The Mini Spirit War is over: its Spirits go back to the Abyss, face up (so none of the
+    Spirits it reshuffled stays a secret after the reveals)."""
+    mini = state["mini"]
+    state["abyss"].extend(mini["table"])
+    state["abyss"].extend(mini["deck"])
+    mini["table"] = []
+    mini["deck"] = []

@@ -36,7 +36,12 @@ def test_random_games_keep_the_protocol(seats, seed):
 
 
 @settings(max_examples=8, deadline=None)
-@given(seats=SEATS, seed=SEEDS, together=st.booleans(), rare=st.sampled_from(["vote", "share"]))
+@given(
+    seats=SEATS,
+    seed=SEEDS,
+    together=st.booleans(),
+    rare=st.sampled_from(["vote", "share", "mini_war"]),
+)
 def test_random_games_under_other_house_rules(seats, seed, together, rare):
     options = {
         "support_order": "together" if together else "loser_first",
@@ -46,6 +51,17 @@ def test_random_games_under_other_house_rules(seats, seed, together, rare):
         "fortune_cards": 12,
     }
     play_random_game(ENGINE, seats=seats, seed=seed, options=options, check_every=9)
+
+
+def test_a_mini_war_that_reshuffles_its_deck_leaves_nothing_secret_shown():
+    """Regression (found by a longer run): Spirits turned over in the Mini Spirit War and then
+    shuffled back into its deck were named in events while the deck was hidden. They now end
+    face up in the Abyss."""
+    state = play_random_game(
+        ENGINE, seats=3, seed=4183771909166693, options={"rare_outcome": "mini_war"}, check_every=3
+    )
+    assert ENGINE.result(state)["outcome"] == "mini_war"
+    assert state["mini"]["deck"] == [] and state["mini"]["table"] == []
 
 
 def check_places(state):
