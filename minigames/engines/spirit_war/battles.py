@@ -1,0 +1,433 @@
+"""Attacks and battles: the target, face-down summons, the Support card phase and its resolution.
+
+Follows "Attack Encounter", "Getting attacked", "Support card priority order" and "Element buff"
+of the rulebook, with RULINGS Spirit War 1 (what each Support card does; two cards of the same
+kind resolve attacker first) and 2 (summons and Support cards are chosen face down and revealed
+together). A battle's sides are numbered 0 (the attacker) and 1 (the defender).
+
+Phases: ``attack`` (the attacker names her target, or shows she has no Spirit and skips),
+``summon`` (both sides at once, face down; a defender without a Spirit shows her hand instead),
+``support`` (the losing side first, then the other; both at once after a draw or with the
+"together" house rule). :func:`resolve` is the pure resolution, used by the engine and tests.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from minigames.engines.spirit_war.elements import DRAW, LOSS, WIN, chart, outcome
+from minigames.engines.spirit_war.piles import (
+    State,
+    add_to_hand,
+    card,
+    draw_preparation,
+    element,
+    hand_words,
+    label,
+    name,
+    next_survivor,
+    reveal_hand,
+    spirits_in_hand,
+    survivors,
+    take_from_hand,
+    to_abyss,
+)
+from westernroses.protocol import Action, Event, event
+
+#: Resolution rank of each Support effect ("Disintegrate > Imbue fire/earth/water > Swap >
+#: Element buff > Safeguard"); a Spirit used as a Support card resolves as the Element buff.
+PRIORITY: Final = {"disintegrate": 0, "imbue": 1, "swap": 2, "buff": 3, "safeguard": 4}
+
+SIDE_WORDS: Final = ("the attacker", "the defender")
+
+
+# --------------------------------------------------------------------------- targets
+
+
+def attack_candidates(state: State, attacker: int, target: str) -> list[int]:
+    """Whom an Attack card with ``target`` lets ``attacker`` attack (players still in the war);
+    several candidates mean she chooses ("you may choose whom you want to Attack")."""
+    others = [s for s in survivors(state) if s != attacker]
+    if not others:
+        return []
+    if target == "next":
+        return [next_survivor(state, attacker, 1)]
+    if target == "previous":
+        return [next_survivor(state, attacker, -1)]
+    if target == "any":
+        return others
+    sizes = {s: len(state["hands"][s]) for s in others}
+    best = max(sizes.values()) if target == "most_cards" else min(sizes.values())
+    return [s for s in others if sizes[s] == best]
+
+
+def start_attack(
+    state: State, attacker: int, candidates: list[int], reason: str, events: list[Event]
+) -> None:
+    """The attacker must now name her target (or show she has no Spirit to summon)."""
+    state["phase"] = "attack"
+    state["attack"] = {"attacker": attacker, "candidates": candidates, "reason": reason}
+    if len(candidates) > 1:
+        who = ", ".join(name(state, s) for s in candidates)
+        events.append(
+            event(f"{name(state, attacker)} may attack any of: {who}.", type="attack_choice")
+        )
+
+
+def attack_actions(state: State, seat: int) -> list[Action]:
+    attack = state["attack"]
+    if not spirits_in_hand(state, seat):
+        return [{"type": "skip_attack"}]
+    return [{"type": "attack", "target": t} for t in attack["candidates"]]
+
+
+def apply_attack(state: State, seat: int, action: Action, events: list[Event]) -> bool:
+    """Returns True when the attack is over (skipped); False when a battle begins."""
+    state["attack"] = None
+    if action["type"] == "skip_attack":
+        reveal_hand(state, seat)
+        events.append(
+            event(
+                f"{name(state, seat)} has no Spirit to summon and shows the hand as proof "
+                f"({hand_words(state, state['hands'][seat])}); the attack is skipped.",
+                type="attack_skipped",
+                seat=seat,
+            )
+        )
+        return True
+    target = action["target"]
+    state["battle"] = {
+        "sides": [seat, target],
+        "summon": [None, None],
+        "summoned": [False, False],
+        "no_spirit": False,
+        "revealed": False,
+        "support": [None, None],
+        "supported": [False, False],
+    }
+    state["phase"] = "summon"
+    events.append(
+        event(
+            f"{name(state, seat)} attacks {name(state, target)}: both summon a Spirit face down.",
+            type="attack",
+            attacker=seat,
+            defender=target,
+        )
+    )
+    return False
+
+
+# --------------------------------------------------------------------------- summons
+
+
+def side_of(state: State, seat: int) -> int:
+    return int(state["battle"]["sides"].index(seat))
+
+
+def summon_waiting(state: State) -> tuple[int, ...]:
+    battle = state["battle"]
+    return tuple(s for i, s in enumerate(battle["sides"]) if not battle["summoned"][i])
+
+
+def summon_actions(state: State, seat: int) -> list[Action]:
+    spirits = spirits_in_hand(state, seat)
+    if not spirits and side_of(state, seat) == 1:
+        return [{"type": "no_spirit"}]
+    return [{"type": "summon", "card": cid} for cid in spirits]
+
+
+def apply_summon(state: State, seat: int, action: Action, events: list[Event]) -> bool:
+    """Returns True when the battle is over (won at once against a player without a Spirit)."""
+    battle = state["battle"]
+    side = side_of(state, seat)
+    if action["type"] == "no_spirit":
+        reveal_hand(state, seat)
+        battle["no_spirit"] = True
+        events.append(
+            event(
+                f"{name(state, seat)} has no Spirit to summon and shows the hand as proof "
+                f"({hand_words(state, state['hands'][seat])}).",
+                type="no_spirit",
+                seat=seat,
+            )
+        )
+    else:
+        cid = action["card"]
+        take_from_hand(state, seat, cid)
+        battle["summon"][side] = cid
+        events.append(
+            event(
+                f"You summon {label(state, cid)} face down.",
+                type="summon_private",
+                visible_to=[seat],
+                card=cid,
+            )
+        )
+        events.append(
+            event(
+                f"{name(state, seat)} summons a Spirit face down.",
+                type="summon",
+                seat=seat,
+            )
+        )
+    battle["summoned"][side] = True
+    if not all(battle["summoned"]):
+        return False
+    attacker, defender = battle["sides"]
+    if battle["no_spirit"]:
+        proof = battle["summon"][0]
+        battle["summon"][0] = None
+        add_to_hand(state, attacker, proof, public=True)
+        events.append(
+            event(
+                f"{name(state, attacker)} reveals {label(state, proof)} as proof, wins the "
+                "battle at once and keeps the Spirit.",
+                type="battle_won",
+                winner=attacker,
+                card=proof,
+            )
+        )
+        draw_preparation(state, attacker, events)
+        eliminate(state, defender, events)
+        state["battle"] = None
+        return True
+    battle["revealed"] = True
+    a, d = battle["summon"]
+    events.append(
+        event(
+            f"The Spirits are revealed: {name(state, attacker)}'s {label(state, a)} against "
+            f"{name(state, defender)}'s {label(state, d)}.",
+            type="reveal",
+            cards=[a, d],
+        )
+    )
+    state["phase"] = "support"
+    return False
+
+
+def eliminate(state: State, seat: int, events: list[Event]) -> None:
+    """Out of the war ("Getting attacked"); the shown hand goes to the Abyss (our ruling)."""
+    state["out"][seat] = True
+    state["skip_next"][seat] = False
+    state["eliminated_order"].append(seat)
+    for cid in list(state["hands"][seat]):
+        take_from_hand(state, seat, cid)
+        to_abyss(state, cid)
+    events.append(
+        event(f"{name(state, seat)} is out of the Spirit War.", type="eliminated", seat=seat)
+    )
+
+
+# --------------------------------------------------------------------------- support cards
+
+
+def support_waiting(state: State) -> tuple[int, ...]:
+    """Who chooses a Support card now: "Typically, the losing side should decide ... first";
+    after an initial draw both decide together (as with the "together" house rule)."""
+    battle = state["battle"]
+    left = [i for i in (0, 1) if not battle["supported"][i]]
+    if state["options"]["support_order"] == "loser_first" and len(left) == 2:
+        a, d = battle["summon"]
+        first = chart(element(state, a), element(state, d))
+        if first != DRAW:
+            left = [0 if first == LOSS else 1]
+    return tuple(battle["sides"][i] for i in left)
+
+
+def support_actions(state: State, seat: int) -> list[Action]:
+    return [{"type": "pass_support"}] + [
+        {"type": "support", "card": cid} for cid in state["hands"][seat]
+    ]
+
+
+def apply_support(state: State, seat: int, action: Action, events: list[Event]) -> bool:
+    """Returns True when both sides have chosen and the battle is resolved."""
+    battle = state["battle"]
+    side = side_of(state, seat)
+    battle["supported"][side] = True
+    if action["type"] == "pass_support":
+        events.append(
+            event(f"{name(state, seat)} uses no Support card.", type="no_support", seat=seat)
+        )
+    else:
+        cid = action["card"]
+        take_from_hand(state, seat, cid)
+        battle["support"][side] = cid
+        events.append(
+            event(
+                f"You place {label(state, cid)} face down as your Support card.",
+                type="support_private",
+                visible_to=[seat],
+                card=cid,
+            )
+        )
+        events.append(
+            event(
+                f"{name(state, seat)} places a Support card face down.",
+                type="support",
+                seat=seat,
+            )
+        )
+    if not all(battle["supported"]):
+        return False
+    _finish_battle(state, events)
+    return True
+
+
+@dataclass
+class Resolution:
+    """What the Support cards did, for one battle (sides: 0 attacker, 1 defender)."""
+
+    elements: list[str]
+    buffs: list[bool] = field(default_factory=lambda: [False, False])
+    safeguards: list[bool] = field(default_factory=lambda: [False, False])
+    cancelled: list[bool] = field(default_factory=lambda: [False, False])
+    steps: list[str] = field(default_factory=list)
+    result: int = DRAW  # for the attacker: WIN, DRAW or LOSS
+
+
+def support_effect(support: dict[str, Any]) -> str:
+    """The priority class of a Support card: a Spell's effect, or ``buff`` for a Spirit."""
+    return "buff" if support["kind"] == "spirit" else str(support["support"])
+
+
+def resolve(
+    main: tuple[str, str],
+    supports: tuple[dict[str, Any] | None, dict[str, Any] | None],
+    names: tuple[str, str] = ("The attacker", "The defender"),
+) -> Resolution:
+    """Resolve the Support cards in priority order and decide the battle.
+
+    ``main`` are the two main Spirits' elements, ``supports`` the Support card definitions
+    (None: no card). Priority per "Support card priority order"; equal kinds resolve attacker
+    first (RULINGS Spirit War 1). An Element buff compares the Support Spirit with the main
+    Spirit's element as it stands when buffs resolve, after Imbue and Swap (our ruling).
+    """
+    res = Resolution(elements=list(main))
+    order = sorted(
+        (PRIORITY[support_effect(s)], side) for side, s in enumerate(supports) if s is not None
+    )
+    for _, side in order:
+        support = supports[side]
+        if support is None:  # pragma: no cover - only cards are in the order
+            continue
+        who, other = names[side], 1 - side
+        if res.cancelled[side]:
+            res.steps.append(f"{who}'s {support['name']} was disintegrated and does nothing.")
+            continue
+        effect = support_effect(support)
+        if effect == "disintegrate":
+            target = supports[other]
+            if target is not None and not res.cancelled[other]:
+                res.cancelled[other] = True
+                res.steps.append(
+                    f"{who}'s {support['name']} disintegrates {names[other]}'s {target['name']}."
+                )
+            else:
+                res.steps.append(f"{who}'s {support['name']} finds nothing to disintegrate.")
+        elif effect == "imbue":
+            res.elements[side] = support["element"]
+            res.steps.append(
+                f"{who}'s {support['name']} makes the main Spirit {support['element']} "
+                "for this battle."
+            )
+        elif effect == "swap":
+            res.elements.reverse()
+            res.steps.append(
+                f"{who}'s {support['name']} swaps the Spirits' elements: now "
+                f"{res.elements[0]} against {res.elements[1]}."
+            )
+        elif effect == "buff":
+            if support["element"] == res.elements[side]:
+                res.buffs[side] = True
+                res.steps.append(
+                    f"{who}'s {support['name']} matches the main Spirit's element: an Element buff."
+                )
+            else:
+                res.steps.append(
+                    f"{who}'s {support['name']} is of another element and has no effect."
+                )
+        else:
+            res.safeguards[side] = True
+            res.steps.append(
+                f"{who}'s {support['name']} will send the main Spirit back to the hand if it loses."
+            )
+    res.result = outcome(res.elements[0], res.buffs[0], res.elements[1], res.buffs[1])
+    return res
+
+
+def _finish_battle(state: State, events: list[Event]) -> None:
+    """Reveal the Support cards, resolve them and settle the Spirits ("Attack Encounter")."""
+    battle = state["battle"]
+    sides = battle["sides"]
+    supports = battle["support"]
+    shown = [
+        f"{name(state, s)}: {label(state, supports[i]) if supports[i] else 'none'}"
+        for i, s in enumerate(sides)
+    ]
+    events.append(
+        event(
+            "The Support cards are revealed. " + "; ".join(shown) + ".",
+            type="support_reveal",
+            cards=[c for c in supports if c],
+        )
+    )
+    summons = battle["summon"]
+    res = resolve(
+        (element(state, summons[0]), element(state, summons[1])),
+        (
+            card(state, supports[0]) if supports[0] else None,
+            card(state, supports[1]) if supports[1] else None,
+        ),
+        (name(state, sides[0]), name(state, sides[1])),
+    )
+    for step in res.steps:
+        events.append(event(step, type="support_effect"))
+    for i in (0, 1):
+        if supports[i]:
+            to_abyss(state, supports[i])
+        battle["support"][i] = None
+    if res.result == DRAW:
+        for i in (0, 1):
+            to_abyss(state, summons[i])
+            battle["summon"][i] = None
+        events.append(
+            event(
+                f"The battle is a draw ({res.elements[0]} against {res.elements[1]}): both "
+                "Spirits go to the Abyss.",
+                type="battle_draw",
+            )
+        )
+    else:
+        win = 0 if res.result == WIN else 1
+        lose = 1 - win
+        winner, loser = sides[win], sides[lose]
+        add_to_hand(state, winner, summons[win], public=True)
+        events.append(
+            event(
+                f"{name(state, winner)} wins the battle and keeps {label(state, summons[win])}.",
+                type="battle_won",
+                winner=winner,
+            )
+        )
+        if res.safeguards[lose]:
+            add_to_hand(state, loser, summons[lose], public=True)
+            events.append(
+                event(
+                    f"{name(state, loser)}'s {label(state, summons[lose])} is safeguarded "
+                    "and goes back to the hand.",
+                    type="safeguarded",
+                )
+            )
+        else:
+            to_abyss(state, summons[lose])
+            events.append(
+                event(
+                    f"{name(state, loser)}'s {label(state, summons[lose])} goes to the Abyss.",
+                    type="spirit_lost",
+                )
+            )
+        battle["summon"] = [None, None]
+        draw_preparation(state, winner, events)
+    state["battle"] = None

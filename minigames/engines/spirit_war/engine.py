@@ -1,0 +1,286 @@
+"""The Spirit War engine: westernroses.protocol.GameEngine over the modules of this package.
+
+The state is a plain JSON dict (see setup.new_state) holding its card definitions, every card's
+place, the phase and the seeded random source, so a game replays from its first state and its
+action log alone. ``apply`` works on a deep copy and checks the action against the legal list
+first, so a refused action changes nothing.
+
+Actions (all JSON, listed in a fixed order):
+
+* ``{"type": "draw"}``: start the turn (draw a Preparation card, then an Encounter card);
+* ``{"type": "attack", "target": seat}`` / ``{"type": "skip_attack"}`` (no Spirit to summon);
+* ``{"type": "summon", "card": id}`` / ``{"type": "no_spirit"}`` (an attacked player without one);
+* ``{"type": "support", "card": id}`` / ``{"type": "pass_support"}``;
+* ``{"type": "discard", "card": id}`` (a Disaster's discard of your choice);
+* ``{"type": "vote", "choice": "share" | "mini_war"}`` (the rare outcome).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from minigames.engines.spirit_war import battles, endgame, hidden, turns, views
+from minigames.engines.spirit_war.piles import (
+    State,
+    clone,
+    copy_json,
+    label,
+    name,
+    spirits_in_hand,
+)
+from minigames.engines.spirit_war.setup import HOUSE_RULES, STATE_FORMAT, new_state
+from westernroses.protocol import (
+    Action,
+    Event,
+    GameEngine,
+    HouseRule,
+    IllegalAction,
+    Json,
+    Seat,
+)
+
+#: The action types each phase accepts.
+PHASE_ACTIONS: Final[Mapping[str, frozenset[str]]] = {
+    "turn": frozenset({"draw"}),
+    "attack": frozenset({"attack", "skip_attack"}),
+    "summon": frozenset({"summon", "no_spirit"}),
+    "support": frozenset({"support", "pass_support"}),
+    "discard": frozenset({"discard"}),
+    "rare_outcome": frozenset({"vote"}),
+    "over": frozenset(),
+}
+
+ALL_ACTIONS: Final = frozenset().union(*PHASE_ACTIONS.values())
+
+
+class SpiritWarEngine:
+    """Spirit War for 2 to 6 players (``../shared/rules/spirit-war-standard-rules.txt``)."""
+
+    slug = "spirit_war"
+    title = "Spirit War"
+    min_seats = 2
+    max_seats = 6
+
+    def house_rules(self) -> Sequence[HouseRule]:
+        return HOUSE_RULES
+
+    def new_game(
+        self,
+        *,
+        seats: int,
+        seed: int,
+        options: Mapping[str, Any] | None = None,
+        config: Mapping[str, Any] | None = None,
+    ) -> State:
+        """A dealt game. ``config`` may hold ``names`` (one per seat), ``first_seat`` (the
+        previous Spirit King starts the next war) and ``extra_cards`` (card definitions as data,
+        each with a ``kind``; see cards.py)."""
+        return new_state(seats=seats, seed=seed, options=options, config=config)
+
+    # ----------------------------------------------------------------------- who acts
+
+    def waiting_on(self, state: State) -> tuple[Seat, ...]:
+        phase = state["phase"]
+        if phase == "turn":
+            return (state["turn"],)
+        if phase == "attack":
+            return (state["attack"]["attacker"],)
+        if phase == "summon":
+            return battles.summon_waiting(state)
+        if phase == "support":
+            return battles.support_waiting(state)
+        if phase == "discard":
+            return (state["discard"]["seat"],)
+        if phase == "rare_outcome":
+            return endgame.vote_waiting(state)
+        return ()
+
+    def legal_actions(self, state: State, seat: Seat) -> list[Action]:
+        if not isinstance(seat, int) or seat not in self.waiting_on(state):
+            return []
+        phase = state["phase"]
+        if phase == "turn":
+            return [{"type": "draw"}]
+        if phase == "attack":
+            return battles.attack_actions(state, seat)
+        if phase == "summon":
+            return battles.summon_actions(state, seat)
+        if phase == "support":
+            return battles.support_actions(state, seat)
+        if phase == "discard":
+            return turns.discard_actions(state, seat)
+        return endgame.vote_actions(state, seat)
+
+    def _refusal(self, state: State, seat: Seat, action: Mapping[str, Any]) -> str | None:
+        """Why ``action`` is refused, in words (None: it is legal)."""
+        kind = action.get("type") if isinstance(action, Mapping) else None
+        if kind not in ALL_ACTIONS:
+            return "That is not a Spirit War move."
+        if state["phase"] == "over":
+            return "The Spirit War is over."
+        if seat not in self.waiting_on(state):
+            return "It is not your turn to act."
+        if kind not in PHASE_ACTIONS[state["phase"]]:
+            return "That move does not fit this moment of the game."
+        if dict(action) in self.legal_actions(state, seat):
+            return None
+        cid = action.get("card")
+        if "card" in action and cid not in state["hands"][int(seat)]:
+            return "That card is not in your hand."
+        if kind == "summon":
+            return "Only a Spirit card can be summoned."
+        if kind == "attack":
+            if not spirits_in_hand(state, int(seat)):
+                return "You have no Spirit to summon, so you cannot attack."
+            return "This Attack card does not let you attack that player."
+        if kind in ("skip_attack", "no_spirit"):
+            return "You hold a Spirit card, so you must summon it."
+        return "That move is not allowed now."
+
+    def apply(
+        self, state: State, seat: Seat, action: Mapping[str, Any]
+    ) -> tuple[State, list[Event]]:
+        reason = self._refusal(state, seat, action)
+        if reason is not None:
+            raise IllegalAction(reason)
+        seat = int(seat)
+        new = clone(state)
+        act: Action = copy.deepcopy(dict(action))
+        events: list[Event] = []
+        kind = act["type"]
+        if kind == "draw":
+            new["phase"] = "effects"
+            turns.apply_draw(new, seat, events)
+        elif kind in ("attack", "skip_attack"):
+            if battles.apply_attack(new, seat, act, events):
+                turns.after_battle(new, events)
+        elif kind in ("summon", "no_spirit"):
+            if battles.apply_summon(new, seat, act, events):
+                turns.after_battle(new, events)
+        elif kind in ("support", "pass_support"):
+            if battles.apply_support(new, seat, act, events):
+                turns.after_battle(new, events)
+        elif kind == "discard":
+            turns.apply_discard(new, seat, act, events)
+        else:
+            endgame.apply_vote(new, seat, act, events)
+        return new, events
+
+    # ----------------------------------------------------------------------- what is seen
+
+    def view(self, state: State, seat: Seat | None) -> Json:
+        return views.view(state, seat if isinstance(seat, int) else None, self._waiting(state))
+
+    def _waiting(self, state: State) -> tuple[int, ...]:
+        return tuple(s for s in self.waiting_on(state) if isinstance(s, int))
+
+    def hidden_from(self, state: State, seat: Seat | None) -> set[str]:
+        return hidden.hidden_from(state, seat if isinstance(seat, int) else None)
+
+    def determinize(self, state: State, seat: Seat, seed: int) -> State:
+        if not isinstance(seat, int):
+            raise ValueError("Spirit War seats are numbered from 0.")
+        return hidden.determinize(state, seat, seed)
+
+    # ----------------------------------------------------------------------- the end
+
+    def is_terminal(self, state: State) -> bool:
+        return bool(state["phase"] == "over")
+
+    def returns(self, state: State) -> list[float]:
+        """+1 the Spirit King; a shared end: 0 for the survivors; -1 everyone else."""
+        n = state["seats"]
+        if state["phase"] != "over":
+            return [0.0] * n
+        result = state["result"]
+        winners = set(result["winners"])
+        if result["outcome"] == "shared":
+            return [0.0 if s in winners else -1.0 for s in range(n)]
+        return [1.0 if s in winners else -1.0 for s in range(n)]
+
+    def result(self, state: State) -> Json:
+        if state["result"] is None:
+            return {}
+        result: Json = copy_json(state["result"])
+        out_order = result["eliminated_order"]
+        result["breakdown"] = [
+            f"{name(state, s)} was out {i + 1}{_ordinal(i + 1)}." for i, s in enumerate(out_order)
+        ]
+        return result
+
+    def summary(self, state: State) -> str:
+        return views.phase_text(state)
+
+    def timeout_action(self, state: State, seat: Seat) -> Action | None:
+        """For a seat whose time runs out: no Support card; otherwise the first legal move
+        (draw, the first target, the first Spirit, the first card, a Mini Spirit War vote)."""
+        actions = self.legal_actions(state, seat)
+        if not actions:
+            return None
+        if state["phase"] == "support":
+            return {"type": "pass_support"}
+        if state["phase"] == "rare_outcome":
+            return {"type": "vote", "choice": "mini_war"}
+        return actions[0]
+
+    def describe_action(self, state: State, seat: Seat, action: Mapping[str, Any]) -> str:
+        kind = action.get("type")
+        cid = action.get("card")
+        if cid is not None:
+            visible = isinstance(seat, int) and cid in state["hands"][seat]
+            if not visible or cid not in state["cards"]:
+                return "Play a card you do not hold."
+            what = label(state, cid)
+        else:
+            what = "a card"
+        if kind == "draw":
+            return "Draw a Preparation card and an Encounter card."
+        if kind == "attack":
+            target = action.get("target")
+            if isinstance(target, int) and 0 <= target < state["seats"]:
+                return f"Attack {name(state, target)}."
+            return "Attack a player."
+        if kind == "skip_attack":
+            return "Show your hand: you have no Spirit to summon, so the attack is skipped."
+        if kind == "summon":
+            return f"Summon {what} face down."
+        if kind == "no_spirit":
+            return "Show your hand: you have no Spirit to summon."
+        if kind == "support":
+            return f"Use {what} face down as your Support card."
+        if kind == "pass_support":
+            return "Use no Support card."
+        if kind == "discard":
+            return f"Discard {what} to the Abyss."
+        if kind == "vote":
+            if action.get("choice") == "share":
+                return "Vote to end the war with a shared result."
+            return "Vote for a Mini Spirit War."
+        return "An unknown move."
+
+    # ----------------------------------------------------------------------- storage
+
+    def to_json(self, state: State) -> Json:
+        out: Json = json.loads(json.dumps(state))
+        return out
+
+    def from_json(self, data: Mapping[str, Any]) -> State:
+        if data.get("format") != STATE_FORMAT:
+            raise ValueError("This is not a Spirit War game this version can read.")
+        out: State = json.loads(json.dumps(dict(data)))
+        return out
+
+
+def _ordinal(n: int) -> str:
+    if 10 <= n % 100 <= 20:
+        return "th"
+    return {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+
+
+ENGINE: Final = SpiritWarEngine()
+
+#: mypy checks here that the engine has every member of the protocol, with its types.
+_CONFORMS: GameEngine[State] = ENGINE

@@ -1,0 +1,239 @@
+"""Where the cards are: decks, hands, the Abyss and History, and moving cards between them.
+
+Every card instance has an id (``"sw-card-23"``) and sits in exactly one place at any time:
+the Preparation deck, the Encounter deck, a hand, the Abyss (used Preparation cards, face up),
+History (resolved Encounter cards, face up), the Encounter cards being resolved, a battle's
+summon or Support slot, or the Mini Spirit War's piles. :func:`locations` lists them; the
+property tests check that no card is ever lost or doubled.
+
+A card in a hand is seen by its owner; it is also public while it stays in that hand after it was
+shown to everyone (a winner's Spirit going back to her hand, a hand shown as proof): those ids are
+in ``state["known"]``. Cards leave ``known`` when they leave the hand.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from westernroses.protocol import Event, event
+from westernroses.rng import RandomSource
+
+State = dict[str, Any]
+
+
+def name(state: State, seat: int) -> str:
+    """The seat's name for people."""
+    return str(state["names"][seat])
+
+
+def card(state: State, cid: str) -> dict[str, Any]:
+    """The definition of card ``cid``."""
+    return dict(state["defs"][state["cards"][cid]])
+
+
+def kind(state: State, cid: str) -> str:
+    return str(state["defs"][state["cards"][cid]]["kind"])
+
+
+def is_spirit(state: State, cid: str) -> bool:
+    return kind(state, cid) == "spirit"
+
+
+def element(state: State, cid: str) -> str:
+    return str(state["defs"][state["cards"][cid]]["element"])
+
+
+def label(state: State, cid: str) -> str:
+    """A card in words: "Cinder Fox (a fire Spirit)", "Mirror Pond (a Spell)"."""
+    c = state["defs"][state["cards"][cid]]
+    if c["kind"] == "spirit":
+        return f"{c['name']} (a{'n' if c['element'] == 'earth' else ''} {c['element']} Spirit)"
+    return f"{c['name']} (a{'n' if c['kind'] == 'attack' else ''} {c['kind'].capitalize()} card)"
+
+
+def card_number(cid: str) -> int:
+    return int(str(cid).rsplit("-", 1)[1])
+
+
+def sort_ids(ids: list[str]) -> list[str]:
+    return sorted(ids, key=card_number)
+
+
+def spirits_in_hand(state: State, seat: int) -> list[str]:
+    return [cid for cid in state["hands"][seat] if is_spirit(state, cid)]
+
+
+def survivors(state: State) -> list[int]:
+    """Seats still in the war, in seat order."""
+    return [s for s in range(state["seats"]) if not state["out"][s]]
+
+
+def next_survivor(state: State, seat: int, step: int = 1) -> int:
+    """The next (``step=1``) or previous (``step=-1``) seat still in the war, clockwise."""
+    n = int(state["seats"])
+    other = seat
+    for _ in range(n):
+        other = (other + step) % n
+        if not state["out"][other]:
+            return other
+    return seat
+
+
+#: Parts of the state that never change after setting up; copies of a state share them.
+FIXED_PARTS = frozenset({"defs", "cards", "names", "options", "setup_notes", "seats", "format"})
+
+
+def copy_json(value: Any) -> Any:
+    if type(value) is list:
+        return [copy_json(v) for v in value]
+    if type(value) is dict:
+        return {k: copy_json(v) for k, v in value.items()}
+    return value
+
+
+def clone(state: State) -> State:
+    """A copy of ``state`` to change (the engine's deep copy; fixed parts are shared, never
+    changed). Much faster than ``copy.deepcopy``, which matters to the search bot."""
+    return {k: v if k in FIXED_PARTS else copy_json(v) for k, v in state.items()}
+
+
+# --------------------------------------------------------------------------- randomness
+
+
+def randbelow(state: State, n: int) -> int:
+    source = RandomSource.from_dict(state["rng"])
+    value = source.randbelow(n)
+    state["rng"] = source.to_dict()
+    return value
+
+
+def shuffle(state: State, items: list[str]) -> None:
+    source = RandomSource.from_dict(state["rng"])
+    source.shuffle(items)
+    state["rng"] = source.to_dict()
+
+
+# --------------------------------------------------------------------------- hands
+
+
+def add_to_hand(state: State, seat: int, cid: str, *, public: bool) -> None:
+    state["hands"][seat] = sort_ids([*state["hands"][seat], cid])
+    if public:
+        state["known"] = sort_ids([*state["known"], cid])
+
+
+def take_from_hand(state: State, seat: int, cid: str) -> None:
+    state["hands"][seat].remove(cid)
+    if cid in state["known"]:
+        state["known"].remove(cid)
+
+
+def reveal_hand(state: State, seat: int) -> None:
+    """Everyone sees the seat's hand (shown as proof); it stays public while held."""
+    state["known"] = sort_ids(list(set(state["known"]) | set(state["hands"][seat])))
+
+
+def hand_words(state: State, cids: list[str]) -> str:
+    if not cids:
+        return "no cards"
+    return ", ".join(label(state, c) for c in cids)
+
+
+# --------------------------------------------------------------------------- drawing
+
+
+def draw_preparation(state: State, seat: int, events: list[Event], count: int = 1) -> int:
+    """``seat`` draws up to ``count`` Preparation cards unseen by the others; the deck is never
+    replenished ("when exhausted, the action of drawing Preparation cards will cease")."""
+    drawn = 0
+    for _ in range(count):
+        if not state["prep_deck"]:
+            events.append(
+                event(
+                    f"The Preparation deck is exhausted: {name(state, seat)} draws nothing.",
+                    type="deck_exhausted",
+                )
+            )
+            break
+        cid = state["prep_deck"].pop(0)
+        add_to_hand(state, seat, cid, public=False)
+        drawn += 1
+        events.append(
+            event(
+                f"You draw {label(state, cid)}.",
+                type="draw_private",
+                visible_to=[seat],
+                seat=seat,
+                card=cid,
+            )
+        )
+    if drawn:
+        cards = "a Preparation card" if drawn == 1 else f"{drawn} Preparation cards"
+        events.append(
+            event(
+                f"{name(state, seat)} draws {cards}.",
+                type="draw",
+                seat=seat,
+                count=drawn,
+            )
+        )
+    return drawn
+
+
+def draw_encounter(state: State, events: list[Event]) -> str | None:
+    """The top Encounter card, onto the pile being resolved; History is shuffled back in when
+    the deck is exhausted ("Shuffle History and replenish when the Encounter deck has been
+    exhausted"). None only if both are empty."""
+    if not state["encounter_deck"]:
+        if not state["history"]:
+            events.append(event("The Encounter deck and History are both empty.", type="empty"))
+            return None
+        pile = list(state["history"])
+        state["history"] = []
+        shuffle(state, pile)
+        state["encounter_deck"] = pile
+        events.append(
+            event(
+                f"The Encounter deck is exhausted: History ({len(pile)} cards) is shuffled "
+                "into a new Encounter deck.",
+                type="reshuffle",
+            )
+        )
+    cid = str(state["encounter_deck"].pop(0))
+    state["encounter"].append(cid)
+    return cid
+
+
+def to_abyss(state: State, cid: str) -> None:
+    state["abyss"].append(cid)
+
+
+def locations(state: State) -> dict[str, str]:
+    """Card id → the place it is in now. Raises ValueError if a card is in two places."""
+    places: dict[str, str] = {}
+
+    def put(cid: str | None, where: str) -> None:
+        if cid is None:
+            return
+        if cid in places:
+            raise ValueError(f"{cid} is both in {places[cid]} and {where}")
+        places[cid] = where
+
+    for pile in ("prep_deck", "encounter_deck", "abyss", "history", "encounter"):
+        for cid in state[pile]:
+            put(cid, pile)
+    for seat, hand in enumerate(state["hands"]):
+        for cid in hand:
+            put(cid, f"hand {seat}")
+    battle = state["battle"]
+    if battle is not None:
+        for side in (0, 1):
+            put(battle["summon"][side], f"summon {side}")
+            put(battle["support"][side], f"support {side}")
+    mini = state["mini"]
+    if mini is not None:
+        for cid in mini["deck"]:
+            put(cid, "mini deck")
+        for cid in mini["table"]:
+            put(cid, "mini table")
+    return places

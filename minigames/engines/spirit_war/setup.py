@@ -1,0 +1,273 @@
+"""A new Spirit War: house rules, building the two decks, dealing with reveal-and-redraw.
+
+The rulebook gives no card counts, so the deck composition is a house rule (RULINGS "Spirit War,
+RSO, DBS"): how many Spirit, Spell, Attack, Fortune and Disaster cards. Each kind's definitions
+are taken in turn, in data order, until the count is reached (36 Spirits from 12 definitions is
+three of each). Setting up follows "Setting up": five cards each; a player without a Spirit
+shows her hand, discards it and draws five more, until everyone holds a Spirit; then the
+discarded cards are shuffled back into the Preparation deck.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+from minigames.engines.spirit_war.cards import KINDS, card_set
+from minigames.engines.spirit_war.piles import (
+    State,
+    hand_words,
+    shuffle,
+    sort_ids,
+    spirits_in_hand,
+)
+from westernroses.protocol import HouseRule
+from westernroses.rng import RandomSource
+
+#: Format of the stored state; a future incompatible change gets a new number.
+STATE_FORMAT: Final = 1
+
+#: How many redeals setting up may take before the deck is declared unable to give everyone a
+#: Spirit (only a GM's odd deck with very few Spirits could get near it).
+MAX_SETUP_ROUNDS: Final = 500
+
+HOUSE_RULES: Final = (
+    HouseRule(
+        "spirit_cards",
+        "Spirit cards",
+        36,
+        "Spirit cards in the Preparation deck.",
+        minimum=6,
+        maximum=120,
+    ),
+    HouseRule(
+        "spell_cards",
+        "Spell cards",
+        18,
+        "Spell cards in the Preparation deck.",
+        minimum=0,
+        maximum=90,
+    ),
+    HouseRule(
+        "attack_cards",
+        "Attack cards",
+        16,
+        "Attack cards in the Encounter deck.",
+        minimum=1,
+        maximum=60,
+    ),
+    HouseRule(
+        "fortune_cards",
+        "Fortune cards",
+        8,
+        "Fortune cards in the Encounter deck.",
+        minimum=0,
+        maximum=60,
+    ),
+    HouseRule(
+        "disaster_cards",
+        "Disaster cards",
+        8,
+        "Disaster cards in the Encounter deck.",
+        minimum=0,
+        maximum=60,
+    ),
+    HouseRule(
+        "hand_size",
+        "Starting hand",
+        5,
+        "Cards dealt to each player when setting up (the rulebook says five).",
+        minimum=1,
+        maximum=10,
+    ),
+    HouseRule(
+        "support_order",
+        "Choosing Support cards",
+        "loser_first",
+        "Who chooses a Support card first once the Spirits are revealed.",
+        choices=(
+            ("loser_first", "The losing side first, then the other (both at once after a draw)"),
+            ("together", "Both sides at once, face down"),
+        ),
+    ),
+    HouseRule(
+        "rare_outcome",
+        "When the survivors run out of Spirits",
+        "vote",
+        "What happens when two or more survivors have no Spirits left and the Preparation "
+        "deck is exhausted.",
+        choices=(
+            ("vote", "The survivors vote: a Mini Spirit War unless all agree to share"),
+            ("mini_war", "Always a Mini Spirit War"),
+            ("share", "Always end the war with a shared result"),
+        ),
+    ),
+)
+
+COUNT_OPTIONS: Final = {
+    "spirit": "spirit_cards",
+    "spell": "spell_cards",
+    "attack": "attack_cards",
+    "fortune": "fortune_cards",
+    "disaster": "disaster_cards",
+}
+
+
+def resolve_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """House-rule values with defaults filled in; ``ValueError`` in words for anything else."""
+    rules = {rule.key: rule for rule in HOUSE_RULES}
+    given = dict(options or {})
+    unknown = sorted(set(given) - set(rules))
+    if unknown:
+        raise ValueError(f"Spirit War has no house rule called {unknown[0]!r}.")
+    out: dict[str, Any] = {}
+    for key, rule in rules.items():
+        value = given.get(key, rule.default)
+        if rule.choices:
+            allowed = [v for v, _ in rule.choices]
+            if value not in allowed:
+                words = ", ".join(label for _, label in rule.choices)
+                raise ValueError(f"{rule.label} must be one of: {words}.")
+        else:
+            low = rule.minimum if rule.minimum is not None else 0
+            high = rule.maximum if rule.maximum is not None else low
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ValueError(f"{rule.label} must be a whole number.")
+            if not low <= value <= high:
+                raise ValueError(f"{rule.label} must be between {low} and {high}.")
+        out[key] = value
+    return out
+
+
+def _names(seats: int, config: Mapping[str, Any]) -> list[str]:
+    names = config.get("names")
+    if names is None:
+        return [f"Player {i + 1}" for i in range(seats)]
+    if (
+        not isinstance(names, list)
+        or len(names) != seats
+        or not all(isinstance(n, str) and n.strip() and len(n) <= 60 for n in names)
+    ):
+        raise ValueError(f"Names must be a list of {seats} short names, one per seat.")
+    return [n.strip() for n in names]
+
+
+def new_state(
+    *,
+    seats: int,
+    seed: int,
+    options: Mapping[str, Any] | None,
+    config: Mapping[str, Any] | None,
+) -> State:
+    """A dealt game, ready for the first player's turn."""
+    if isinstance(seats, bool) or not isinstance(seats, int) or not 2 <= seats <= 6:
+        raise ValueError("Spirit War is played by 2 to 6 players.")
+    opts = resolve_options(options)
+    config = dict(config or {})
+    unknown = sorted(set(config) - {"names", "first_seat", "extra_cards"})
+    if unknown:
+        raise ValueError(f"Spirit War has no set-up setting called {unknown[0]!r}.")
+    first = config.get("first_seat", 0)
+    if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < seats:
+        raise ValueError("The first player must be one of the seats.")
+    cards = card_set(config.get("extra_cards"))
+
+    defs: dict[str, dict[str, Any]] = {}
+    ids: dict[str, str] = {}
+    piles: dict[str, list[str]] = {"prep": [], "encounter": []}
+    number = 0
+    for kind in KINDS:
+        pool = cards[kind]
+        for i in range(opts[COUNT_OPTIONS[kind]]):
+            definition = pool[i % len(pool)]
+            defs[definition["key"]] = definition
+            number += 1
+            cid = f"sw-card-{number}"
+            ids[cid] = definition["key"]
+            piles["prep" if kind in ("spirit", "spell") else "encounter"].append(cid)
+    prep_size = len(piles["prep"])
+    if opts["spirit_cards"] < seats:
+        raise ValueError("The Preparation deck needs at least one Spirit card per player.")
+    if prep_size < opts["hand_size"] * (seats + 1):
+        raise ValueError(
+            f"The Preparation deck ({prep_size} cards) is too small to deal "
+            f"{opts['hand_size']} cards to {seats} players with cards to spare."
+        )
+    if len(piles["encounter"]) < 4:
+        raise ValueError("The Encounter deck needs at least 4 cards.")
+
+    state: State = {
+        "format": STATE_FORMAT,
+        "seats": seats,
+        "names": _names(seats, config),
+        "options": opts,
+        "defs": defs,
+        "cards": ids,
+        "prep_deck": piles["prep"],
+        "encounter_deck": piles["encounter"],
+        "abyss": [],
+        "history": [],
+        "encounter": [],
+        "hands": [[] for _ in range(seats)],
+        "known": [],
+        "out": [False] * seats,
+        "eliminated_order": [],
+        "skip_next": [False] * seats,
+        "first_seat": first,
+        "turn": first,
+        "turn_number": 1,
+        "phase": "turn",
+        "pending": [],
+        "attack": None,
+        "battle": None,
+        "discard": None,
+        "votes": None,
+        "mini": None,
+        "result": None,
+        "setup_notes": [],
+        "rng": RandomSource(seed).to_dict(),
+    }
+    shuffle(state, state["prep_deck"])
+    shuffle(state, state["encounter_deck"])
+    _deal(state)
+    return state
+
+
+def _deal(state: State) -> None:
+    """Deal, then redeal to everyone without a Spirit until each holds one ("Setting up")."""
+    size = state["options"]["hand_size"]
+    discarded: list[str] = []
+    for seat in range(state["seats"]):
+        _draw_n(state, seat, size, discarded)
+    for _ in range(MAX_SETUP_ROUNDS):
+        empty = [s for s in range(state["seats"]) if not spirits_in_hand(state, s)]
+        if not empty:
+            break
+        for seat in empty:
+            hand = state["hands"][seat]
+            state["setup_notes"].append(
+                f"{state['names'][seat]} has no Spirit and shows the hand as proof "
+                f"({hand_words(state, hand)}), discards it and draws {size} new cards."
+            )
+            discarded.extend(hand)
+            state["hands"][seat] = []
+            _draw_n(state, seat, size, discarded)
+    else:
+        raise ValueError("This deck has too few Spirit cards to give every player one.")
+    if discarded:
+        state["prep_deck"].extend(discarded)
+        shuffle(state, state["prep_deck"])
+        state["setup_notes"].append(
+            f"The {len(discarded)} discarded cards are shuffled back into the Preparation deck."
+        )
+
+
+def _draw_n(state: State, seat: int, count: int, discarded: list[str]) -> None:
+    if len(state["prep_deck"]) < count:
+        # Redeals can outrun a small deck: the discards go back in first (our ruling).
+        state["prep_deck"].extend(discarded)
+        discarded.clear()
+        shuffle(state, state["prep_deck"])
+    drawn = state["prep_deck"][:count]
+    del state["prep_deck"][:count]
+    state["hands"][seat] = sort_ids([*state["hands"][seat], *drawn])

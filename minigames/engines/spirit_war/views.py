@@ -1,0 +1,131 @@
+"""What one seat sees of a Spirit War (``seat=None``: a spectator): the one place that turns the
+state into JSON for pages and the API, so nothing hidden can reach a client by another route.
+
+A seat sees her own hand with card ids; of other hands only their size and the cards shown to
+everyone; face-down summons and Support cards only as "face down" (her own with their card);
+decks only as counts. The random source (and so its seed) is never in a view.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from minigames.engines.spirit_war.piles import State, card, copy_json, name
+
+Json = dict[str, Any]
+
+
+def card_json(state: State, cid: str) -> Json:
+    c = card(state, cid)
+    out: Json = {"id": cid, "key": c["key"], "name": c["name"], "kind": c["kind"]}
+    for extra in ("element", "support", "target"):
+        if extra in c:
+            out[extra] = c[extra]
+    out["text"] = c["text"]
+    return out
+
+
+def _slot(state: State, cid: str | None, visible: bool, chosen: bool) -> Json | None:
+    if cid is None:
+        return {"face_down": False, "none": True} if chosen else None
+    if visible:
+        return card_json(state, cid)
+    return {"face_down": True}
+
+
+def phase_text(state: State) -> str:
+    """The situation in a sentence."""
+    phase = state["phase"]
+    if phase == "over":
+        return str(state["result"]["text"])
+    if phase == "turn":
+        return f"Turn {state['turn_number']}: {name(state, state['turn'])} to draw."
+    if phase == "attack":
+        return f"{name(state, state['attack']['attacker'])} to choose whom to attack."
+    if phase == "summon":
+        a, d = state["battle"]["sides"]
+        return f"{name(state, a)} and {name(state, d)} summon a Spirit face down."
+    if phase == "support":
+        return "The Spirits are revealed: the Support card phase."
+    if phase == "discard":
+        seat = state["discard"]["seat"]
+        left = state["discard"]["left"]
+        return f"{name(state, seat)} to discard {left} card{'s' if left > 1 else ''}."
+    if phase == "rare_outcome":
+        return "The survivors vote on how to end the war."
+    return "The turn goes on."
+
+
+def view(state: State, seat: int | None, waiting: tuple[int, ...]) -> Json:
+    known = set(state["known"])
+    players = []
+    for s in range(state["seats"]):
+        hand = state["hands"][s]
+        players.append(
+            {
+                "seat": s,
+                "name": name(state, s),
+                "cards_in_hand": len(hand),
+                "shown_cards": [card_json(state, c) for c in hand if c in known],
+                "out": state["out"][s],
+                "misses_next_turn": state["skip_next"][s],
+            }
+        )
+    battle = state["battle"]
+    battle_view: Json | None = None
+    if battle is not None:
+        sides = battle["sides"]
+        battle_view = {
+            "attacker": sides[0],
+            "defender": sides[1],
+            "summons": [
+                _slot(
+                    state,
+                    battle["summon"][i],
+                    battle["revealed"] or sides[i] == seat,
+                    battle["summoned"][i],
+                )
+                for i in (0, 1)
+            ],
+            "supports": [
+                _slot(state, battle["support"][i], sides[i] == seat, battle["supported"][i])
+                for i in (0, 1)
+            ],
+            "summoned": list(battle["summoned"]),
+            "supported": list(battle["supported"]),
+            "revealed": battle["revealed"],
+            "no_spirit": battle["no_spirit"],
+        }
+    mini = state["mini"]
+    return {
+        "game": "Spirit War",
+        "seat": seat,
+        "phase": state["phase"],
+        "phase_text": phase_text(state),
+        "waiting_on": list(waiting),
+        "turn": state["turn"],
+        "turn_number": state["turn_number"],
+        "first_seat": state["first_seat"],
+        "players": players,
+        "hand": [] if seat is None else [card_json(state, c) for c in state["hands"][seat]],
+        "preparation_deck": len(state["prep_deck"]),
+        "encounter_deck": len(state["encounter_deck"]),
+        "abyss": [card_json(state, c) for c in state["abyss"]],
+        "history": [card_json(state, c) for c in state["history"]],
+        "encounter": [card_json(state, c) for c in state["encounter"]],
+        "attack": copy_json(state["attack"]),
+        "battle": battle_view,
+        "discard": copy_json(state["discard"]),
+        "votes": copy_json(state["votes"]),
+        "mini_war": None
+        if mini is None
+        else {
+            "deck": len(mini["deck"]),
+            "table": [card_json(state, c) for c in mini["table"]],
+            "players": list(mini["players"]),
+            "round": mini["round"],
+        },
+        "result": copy_json(state["result"]),
+        "setup": list(state["setup_notes"]),
+        "house_rules": dict(state["options"]),
+    }
