@@ -53,7 +53,14 @@ TOWERS = [
     (["six", "mist", "six", "mist", "six", "mist"], "Phantom Samsara", 12, 0, 0, 12),
     (["seven", "mist", "five", "shield", "three", "snake"], "Shigure-Lotus", 10, 0, 0, 10),
     (["mist", "roar", "shield", "four", "three", "two"], "Kasumi-Double Lotus Head", 11, 0, 0, 11),
-    (["destroy", "katana", "three", "katana", "three", "katana"], "Justice of Bishamonten", 12, 0, 0, 12),
+    (
+        ["destroy", "katana", "three", "katana", "three", "katana"],
+        "Justice of Bishamonten",
+        12,
+        0,
+        0,
+        12,
+    ),
     (["purify", "purify", "six", "six", "thunder", "thunder"], "Rikka-Snow White", 12, 0, 0, 12),
     # Not quite a Raijin hand: the same tokens in another order
     (["roar", "roar", "five", "five", "roar", "five"], "Double Sakura", 4, 3, 0, 7),
@@ -91,18 +98,18 @@ def test_scoring_example_player_a_scores_five():
 
 
 def test_no_hand_examples():
-    """"No hand" E.g. 1 and 2: a Sakura or Lotus with an extra weight-I token on top."""
+    """ "No hand" E.g. 1 and 2: a Sakura or Lotus with an extra weight-I token on top."""
     assert score_tower(["three", "three", "three", "one"]).hand is None
     assert score_tower(["five", "four", "three", "one"]).hand is None
 
 
 def test_height_bonus_is_per_token_above_the_third():
-    """"Height Bonus", RULINGS RAIGO 3: +1 per token above the third."""
+    """ "Height Bonus", RULINGS RAIGO 3: +1 per token above the third."""
     assert [score_tower(["two"] * n).height_bonus for n in (3, 4, 5)] == [0, 1, 2]
 
 
 def test_special_and_raijin_hands_get_no_additional_points():
-    """"Notes on Additional Points": no additional points for special or Raijin hands."""
+    """ "Notes on Additional Points": no additional points for special or Raijin hands."""
     red = score_tower(["seven", "seven", "four", "four", "two", "two"])
     assert red.height_bonus == red.kind_bonus == 0
     for hand in RAIJIN_HANDS:
@@ -111,7 +118,7 @@ def test_special_and_raijin_hands_get_no_additional_points():
 
 
 def test_combined_spell_silent_bonus_needs_all_six():
-    """"Notes on Additional Points": a combined hand's Spell/Silent bonus needs all six."""
+    """ "Notes on Additional Points": a combined hand's Spell/Silent bonus needs all six."""
     assert score_tower(["six", "six", "six", "two", "two", "two"]).kind_bonus == 1
     assert score_tower(["six", "six", "six", "two", "two", "snake"]).kind_bonus == 0
 
