@@ -393,13 +393,15 @@ def switch_options(state: Json) -> list[Json]:
             continue
         options.append({"type": "switch_pick", **pos})
     if first is None:
-        # A first pick must leave a legal second one.
+        # A first pick must leave a legal second one: a Canyon token needs an Inner Token to
+        # swap with, an Inner Token needs any other token.
         positions = switch_positions(state)
         inner = [p for p in positions if "canyon" not in p]
-        if len(inner) < 2:
-            options = [o for o in options if "canyon" not in o] if inner else []
-            if len(positions) < 2:
-                options = []
+        options = [
+            o
+            for o in options
+            if ("canyon" in o and inner) or ("canyon" not in o and len(positions) > 1)
+        ]
     return options
 
 
@@ -429,6 +431,9 @@ def do_switch(ctx: Ctx, caster: int, a: Json, b: Json) -> None:
     token_b = b["canyon"] if "canyon" in b else _get(state, b)
     _put(state, a, token_b, token_a)
     _put(state, b, token_a, token_b)
+    for pos, token in ((a, token_a), (b, token_b)):
+        if "canyon" in pos:
+            reveal(state, token)  # everyone saw it taken from the Canyon
     for pos in (a, b):
         if "seat" in pos:
             sort_body(player(state, pos["seat"])["body"])
@@ -453,8 +458,6 @@ def _put(state: Json, pos: Json, token: str, old: str) -> None:
         go_public(state, token)
         return
     set_space(player(state, pos["seat"]), pos["space"], token)
-    if token in state["canyon"]:
-        reveal(state, token)
     learn(state, token, pos["seat"])
 
 
