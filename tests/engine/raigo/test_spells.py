@@ -421,28 +421,39 @@ def test_destroy_gathers_spells_and_strikes_at_the_end_of_the_turn():
     their weight is over X, one tower of the player whose turn it is goes to the Canyon at the
     end of her turn, chosen by Destroy's owner; then everything goes to the Canyon."""
     state = bare(3, destroy_threshold=5)
-    give(state, 0, left="destroy", right="katana", towers=[["six", "six"], ["one"]])
+    give(state, 0, left="destroy", right="mist", towers=[["six", "six"], ["one"]])
     give(state, 1, towers=[["five", "four"]])
     state = start(state)
     state, _ = play(state, 0, {"type": "chant", "hand": "left", "effect": "destroy"})
     assert state["destroy"]["owner"] == 0
+    assert kind(state["destroy"]["token"]).key == "destroy"
+    katana = {"type": "chant", "hand": "right", "effect": "katana", "seat": 1, "tower": 0}
+    state, events = play(state, 0, {**katana, "end": "top"})
+    # the Mist (weight 6) lies beside Destroy: 6 is over 5, so Destroy strikes at turn end
+    assert state["prompt"] == {"kind": "destroy", "seat": 0}
+    assert kinds(state["destroy"]["row"]) == ["mist"] and state["destroy"]["victim"] == 0
+    assert "destroys one of Player 1's towers" in texts(events)
+    state, events = play(state, 0, {"type": "destroy", "tower": 1})
+    assert player(state, 0)["towers"][1] == [] and len(player(state, 0)["towers"][0]) == 2
+    assert state["destroy"] is None and state["turn"]["seat"] == 1
+    assert {"destroy", "mist", "one"} <= set(kinds(state["canyon"]))
+    assert "Destroy strikes" in texts(events)
+
+
+def test_destroy_under_the_threshold_waits():
+    """ "When the total weight ... reaches over X": 3 is not over the default 20."""
+    state = bare(3)
+    give(state, 0, left="destroy", right="katana", towers=[["six", "six"]])
+    give(state, 1, towers=[["five", "four"]])
+    state = start(state)
+    state, _ = play(state, 0, {"type": "chant", "hand": "left", "effect": "destroy"})
     state, _ = play(
         state,
         0,
         {"type": "chant", "hand": "right", "effect": "katana", "seat": 1, "tower": 0, "end": "top"},
     )
-    assert kinds(state["destroy"]["row"]) == ["katana"]
-    assert state["destroy"]["victim"] is None  # 3 is not over 5
-    state["destroy"]["row"].append(state["raizan"][0].pop())
-    while sum(kind(t).weight for t in state["destroy"]["row"]) <= 5:
-        state["destroy"]["row"].append(state["raizan"][0].pop())
-    state["destroy"]["victim"] = 0
-    state = start(state, 0, "act")
-    assert state["prompt"] == {"kind": "destroy", "seat": 0}
-    state, events = play(state, 0, {"type": "destroy", "tower": 1})
-    assert player(state, 0)["towers"][1] == [] and len(player(state, 0)["towers"][0]) == 2
-    assert state["destroy"] is None and state["turn"]["seat"] == 1
-    assert "Destroy strikes" in texts(events)
+    assert state["destroy"]["victim"] is None and kinds(state["destroy"]["row"]) == ["katana"]
+    assert state["turn"]["seat"] == 1  # the turn passed, Destroy stays
 
 
 def test_qa_seal_ends_before_destroy_and_its_thunder_is_gathered():
@@ -484,3 +495,50 @@ def test_qa_all_effects_end_and_every_tower_is_resolved_at_game_end():
     finish(Ctx(state), "a test")
     assert player(state, 1)["balls"] == 2 + 3
     assert state["seals"] == [] and thunder in state["canyon"]
+
+
+def test_qa_shield_also_blocks_thunder():
+    """Q&A 1: "You can also defend against the effect of Thunder and Snake"."""
+    state = thunder_table()
+    give(state, 1, left="shield")
+    state = start(state)
+    state, _ = play(
+        state, 0, {"type": "chant", "hand": "left", "effect": "discharge", "seat": 1, "tower": 0}
+    )
+    assert ENGINE.waiting_on(state) == (1,)
+    state, _ = play(state, 1, {"type": "shield", "hand": "left"})
+    assert kinds(player(state, 1)["towers"][0]) == ["five", "four", "three"]
+    assert player(state, 1)["balls"] == 2 and kinds(state["canyon"][-2:]) == ["thunder", "shield"]
+
+
+def test_qa_switch_sorts_the_body_again():
+    """Q&A 2: after Switch the Inner Tokens are sorted, heaviest at the bottom."""
+    state = bare(3)
+    give(state, 0, left="switch", body=["eight"])
+    give(state, 1, body=["four", "two"])
+    state = start(state)
+    state, _ = play(state, 0, {"type": "chant", "hand": "left", "effect": "switch"})
+    state, _ = play(state, 0, {"type": "switch_pick", "seat": 1, "space": "body1"})
+    state, _ = play(state, 0, {"type": "switch_pick", "seat": 0, "space": "body0"})
+    assert kinds(player(state, 1)["body"]) == ["eight", "four"]
+    assert kinds(player(state, 0)["body"]) == ["two"]
+
+
+def test_raigo_battle_c_with_two_tied_pairs():
+    """RAIGO BATTLE (c): two reveal the heaviest and two the second heaviest (four players)."""
+    state = bare(4)
+    give(state, 0, left="thunder", right="roar", towers=[["eight", "seven"]])
+    give(state, 1, right="roar", towers=[["five", "four", "three"], ["eight", "seven"]])
+    give(state, 2, right="roar", towers=[["eight", "six"]])
+    give(state, 3, right="mist", towers=[["eight", "six"]])
+    state = start(state)
+    state, _ = play(
+        state, 0, {"type": "chant", "hand": "left", "effect": "discharge", "seat": 1, "tower": 0}
+    )
+    assert ENGINE.waiting_on(state) == (0, 1, 2, 3)
+    for seat, tower in ((1, 1), (2, 0), (3, 0)):
+        state, _ = play(state, seat, {"type": "roar", "hand": "right", "tower": tower})
+    state, events = play(state, 0, {"type": "roar", "hand": "right", "tower": 0})
+    assert player(state, 1)["towers"][0] == [] and player(state, 1)["balls"] == 4
+    assert all(len(player(state, s)["towers"][t]) == 2 for s, t in ((0, 0), (1, 1), (2, 0), (3, 0)))
+    assert "keeps its target" in texts(events)
