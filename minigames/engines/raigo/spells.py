@@ -23,6 +23,7 @@ from minigames.engines.raigo.board import (
     Json,
     draw_token,
     go_public,
+    inner_tokens,
     learn,
     open_towers,
     player,
@@ -470,9 +471,9 @@ def purify_options(state: Json, seat: int) -> list[Json]:
     if prompt["stage"] == "discard":
         options: list[Json] = [{"type": "purify_done"}]
         if len(prompt["discarded"]) < min(4, raizan_total(state)):
-            options += [{"type": "purify_discard", "token": t} for t in _inner(p)]
+            options += [{"type": "purify_discard", "token": t} for t in inner_tokens(p)]
         return options
-    tokens = _inner(p) + list(state["turn"]["drawn"])
+    tokens = inner_tokens(p) + list(state["turn"]["drawn"])
     arrangements: list[Json] = []
     for left in [*tokens, None]:
         for right in [*tokens, None]:
@@ -482,10 +483,6 @@ def purify_options(state: Json, seat: int) -> list[Json]:
             if rest <= 3:
                 arrangements.append({"type": "arrange", "left": left, "right": right})
     return arrangements
-
-
-def _inner(p: Json) -> list[str]:
-    return [*p["body"], *(p[h] for h in HANDS if p[h] is not None)]
 
 
 def purify_step(ctx: Ctx, seat: int, action: Json) -> None:
@@ -523,10 +520,10 @@ def purify_step(ctx: Ctx, seat: int, action: Json) -> None:
             note_last_draw(ctx, seat)
         prompt["stage"] = "arrange"
         prompt["pending_before"] = list(state["turn"]["pending"])
-        if not _inner(p) and not drawn:
+        if not inner_tokens(p) and not drawn:
             state["prompt"] = None
         return
-    tokens = _inner(p) + list(state["turn"]["drawn"])
+    tokens = inner_tokens(p) + list(state["turn"]["drawn"])
     state["turn"]["drawn"] = []
     p["left"], p["right"], p["body"] = action["left"], action["right"], []
     for token in tokens:

@@ -542,3 +542,25 @@ def test_raigo_battle_c_with_two_tied_pairs():
     assert player(state, 1)["towers"][0] == [] and player(state, 1)["balls"] == 4
     assert all(len(player(state, s)["towers"][t]) == 2 for s, t in ((0, 0), (1, 1), (2, 0), (3, 0)))
     assert "keeps its target" in texts(events)
+
+
+def test_rules_of_the_spell_3_example_2_and_nothing_else_during_answers():
+    """Rules of the Spell 3 Example 2: A discharges her own tower, B calls it onto hers with
+    Roar; B's Shield is no answer to that (she was not the target). Rules of the Spell 2:
+    while the answers are open, nobody else may do anything."""
+    state = bare(3)
+    give(state, 0, left="thunder", right="katana", towers=[["five", "four", "three"]])
+    give(state, 1, left="roar", right="shield", towers=[["two", "two", "two"]])
+    state = start(state)
+    state, _ = play(
+        state, 0, {"type": "chant", "hand": "left", "effect": "discharge", "seat": 0, "tower": 0}
+    )
+    assert ENGINE.waiting_on(state) == (0, 1)
+    assert all(a["type"] != "shield" for a in ENGINE.legal_actions(state, 1))
+    assert ENGINE.legal_actions(state, 2) == []
+    state, _ = play(state, 1, {"type": "roar", "hand": "left", "tower": 0})
+    assert ENGINE.legal_actions(state, 0) == [DECLINE]  # no chanting her Katana meanwhile
+    state, _ = play(state, 0, DECLINE)
+    assert player(state, 1)["balls"] == 2 + 3 + 2
+    assert kind(player(state, 1)["right"]).key == "shield"
+    assert kinds(player(state, 0)["towers"][0]) == ["five", "four", "three"]
