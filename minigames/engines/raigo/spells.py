@@ -71,7 +71,7 @@ def used(state: Json, seat: int) -> list[str]:
     return effects
 
 
-def hands_full(state: Json, seat: int) -> bool:
+def holds_hand_token(state: Json, seat: int) -> bool:
     p = player(state, seat)
     return any(p[h] is not None for h in HANDS)
 
@@ -90,12 +90,12 @@ def thunder_targets(state: Json) -> list[tuple[int, int]]:
 
 
 def may_shield(state: Json, seat: int) -> bool:
-    return hands_full(state, seat) and "shield" not in used(state, seat)
+    return holds_hand_token(state, seat) and "shield" not in used(state, seat)
 
 
 def may_roar(state: Json, seat: int) -> bool:
     return (
-        hands_full(state, seat)
+        holds_hand_token(state, seat)
         and "roar" not in used(state, seat)
         and bool(open_towers(state, seat))
     )
@@ -306,10 +306,13 @@ def resolve_answers(ctx: Ctx, prompt: Json) -> None:
         apply_targeted(ctx, caster, prompt["hand"], effect, target)
         return
     if shielded:
+        raised = player(state, shielder)[shield["hand"]]
+        reveal(state, raised)  # she showed it; it stays in her hand, known to all
         ctx.say(
-            f"Roar beats Shield: {seat_name(state, shielder)}'s Shield has no effect and stays "
-            "in her hand.",
+            f"Roar beats Shield: {seat_name(state, shielder)}'s {name(raised)}, raised as a "
+            "Shield, has no effect and stays in her hand.",
             type="shield_beaten",
+            token=raised,
         )
     towers: list[tuple[int, int]] = []
     for seat, a in roars:

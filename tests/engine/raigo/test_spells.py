@@ -271,6 +271,7 @@ def test_roar_beats_shield_and_the_shield_stays_in_hand():
     state, _ = play(state, 1, {"type": "shield", "hand": "left"})
     state, events = play(state, 2, {"type": "roar", "hand": "right", "tower": 0})
     assert kind(player(state, 1)["left"]).key == "shield"
+    assert ENGINE.view(state, 0)["players"][1]["hands"]["left"]["name"] == "Shield"  # shown
     assert player(state, 2)["towers"][0] == []  # Two, Two: no hand, no Raigo bonus
     assert player(state, 2)["balls"] == 2
     assert kinds(player(state, 1)["towers"][0]) == ["five", "four", "three"]
