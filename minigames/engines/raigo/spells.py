@@ -37,7 +37,7 @@ from minigames.engines.raigo.board import (
     tower_name,
 )
 from minigames.engines.raigo.resolution import Ctx, resolve_tower, spend
-from minigames.engines.raigo.tokens import kind, name, sort_body, weight
+from minigames.engines.raigo.tokens import kind, name, sort_body, tokens_words, weight
 
 #: Effects a token may apply when chanted in step 3 (Shield and Roar only answer).
 CHANT_EFFECTS: dict[str, tuple[str, ...]] = {
@@ -513,7 +513,7 @@ def purify_step(ctx: Ctx, seat: int, action: Json) -> None:
             learn(state, token, seat)
             drawn.append(token)
         if count:
-            ctx.say(f"{who} draws {count} token(s) from Raizan (Purify).", type="purify_draw")
+            ctx.say(f"{who} draws {tokens_words(count)} from Raizan (Purify).", type="purify_draw")
             ctx.say(
                 "You draw " + ", ".join(name(t) for t in drawn) + ".",
                 type="purify_draw_private",

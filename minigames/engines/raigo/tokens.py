@@ -99,3 +99,10 @@ def ids_for(*keys: str) -> list[str]:
         used.add(tid)
         out.append(tid)
     return out
+
+
+def tokens_words(count: int) -> str:
+    """ "one token", "two tokens", … for event texts."""
+    words = ("no", "one", "two", "three", "four")
+    number = words[count] if count < len(words) else str(count)
+    return f"{number} token" if count == 1 else f"{number} tokens"

@@ -23,7 +23,7 @@ from minigames.engines.raigo.board import (
 )
 from minigames.engines.raigo.resolution import Ctx, finish, pay, resolve_tower, spend
 from minigames.engines.raigo.spells import note_last_draw
-from minigames.engines.raigo.tokens import name
+from minigames.engines.raigo.tokens import name, tokens_words
 
 #: Body holds three tokens, each Hand one: five spaces ("Notes on Fetch").
 BODY_SPACES = 3
@@ -131,7 +131,9 @@ def select(ctx: Ctx, count: int) -> None:
         learn(state, token, seat)
         turn["drawn"].append(token)
     who = seat_name(state, seat)
-    ctx.say(f"{who} draws {count} token(s) from Raizan.", type="select", seat=seat, count=count)
+    ctx.say(
+        f"{who} draws {tokens_words(count)} from Raizan.", type="select", seat=seat, count=count
+    )
     ctx.say(
         "You draw " + " and ".join(name(t) for t in turn["drawn"]) + ".",
         type="select_private",
