@@ -39,11 +39,12 @@ def tower_promise(tokens: Sequence[str]) -> float:
     if score.unsettled:
         return -1.0
     if len(tokens) >= 3:
-        return 0.8 * score.total if score.hand else -0.3
+        # A settled tower without a hand scores nothing but costs nothing: a place to dump.
+        return 0.8 * score.total if score.hand else -0.1
     if len(tokens) == 1:
         return 0.1
     step = weight(tokens[0]) - weight(tokens[1])
-    return 0.4 if step in (0, 1, 2) else -0.2
+    return 0.4 if step in (0, 1, 2) else -0.1
 
 
 def side_value(state: Json, side: Sequence[int]) -> float:

@@ -200,7 +200,8 @@ def decide(state: Json, reason: str) -> Json:
         verb = "win" if len(winning_sides[0]) > 1 else "wins"
         text = f"The game is over ({reason}): {who} {verb} with {balls_words(best)}."
     else:
-        who = ", ".join(side_words(state, s) for s in winning_sides)
+        names = [side_words(state, s) for s in winning_sides]
+        who = ", ".join(names[:-1]) + " and " + names[-1]
         text = f"The game is over ({reason}): {who} share the win with {balls_words(best)} each."
     return {
         "text": text,
