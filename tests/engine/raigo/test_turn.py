@@ -198,3 +198,23 @@ def test_team_scores_add_up():
     result = decide(state, "a test")
     assert result["winners"] == [1, 3]
     assert [row["balls"] for row in result["sides"]] == [3, 4]
+
+
+def test_result_is_public_words_with_each_tower_breakdown():
+    state = bare(3)
+    give(state, 0, towers=[["three", "three", "three"]], balls=3)
+    give(state, 1, towers=[["six", "five", "four"]], balls=4)
+    ctx = Ctx(state)
+    finish(ctx, "a test")
+    result = ENGINE.result(state)
+    assert result["winners"] == [0, 1]
+    assert result["text"] == (
+        "The game is over (a test): Player 1 and Player 2 share the win with 6 Yang balls each."
+    )
+    assert [row["text"] for row in result["breakdown"]] == [
+        "Player 1's first tower (bottom to top: Three, Three, Three): Sakura 2 + Spell/Silent "
+        "bonus 1 = 3 points.",
+        "Player 2's first tower (bottom to top: Six, Five, Four): Lotus 1 + Spell/Silent bonus 1 "
+        "= 2 points.",
+    ]
+    assert ENGINE.returns(state) == [0.0, 0.0, -1.0]
