@@ -1,0 +1,212 @@
+"""What a seat may do now (legal actions, in a fixed order), applying one, and each in words."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from minigames.engines.raigo import spells, turn
+from minigames.engines.raigo.board import (
+    HANDS,
+    Json,
+    occupied_spaces,
+    open_towers,
+    player,
+    sealed,
+    seat_name,
+    space_words,
+    tower_name,
+)
+from minigames.engines.raigo.resolution import Ctx
+from minigames.engines.raigo.spells import CHANT_EFFECTS, EFFECT_WORDS, thunder_targets, used
+from minigames.engines.raigo.tokens import kind, name
+
+
+def waiting_on(state: Json) -> tuple[int, ...]:
+    prompt = state["prompt"]
+    if state["over"] or prompt is None:
+        return ()
+    if prompt["kind"] == "react":
+        return tuple(s for s in prompt["asked"] if str(s) not in prompt["answers"])
+    return (prompt["seat"],)
+
+
+def chant_options(state: Json, seat: int, hand: str) -> list[Json]:
+    token = player(state, seat)[hand]
+    options: list[Json] = []
+    done = used(state, seat)
+    for effect in CHANT_EFFECTS.get(kind(token).key, ()):
+        if effect in done:
+            continue
+        base = {"type": "chant", "hand": hand, "effect": effect}
+        if effect in ("discharge", "charge"):
+            options += [{**base, "seat": s, "tower": i} for s, i in thunder_targets(state)]
+        elif effect == "snake":
+            for s in range(state["seats"]):
+                for space in occupied_spaces(player(state, s)):
+                    if not (s == seat and space == hand):
+                        options.append({**base, "seat": s, "space": space})
+        elif effect == "katana":
+            for s in range(state["seats"]):
+                for i in open_towers(state, s):
+                    ends = ("top", "bottom") if len(player(state, s)["towers"][i]) > 1 else ("top",)
+                    options += [{**base, "seat": s, "tower": i, "end": e} for e in ends]
+        elif effect == "switch":
+            if _switch_possible(state, seat, hand, token):
+                options.append(base)
+        else:
+            options.append(base)
+    return options
+
+
+def _switch_possible(state: Json, seat: int, hand: str, token: str) -> bool:
+    inner = sum(len(occupied_spaces(player(state, s))) for s in range(state["seats"])) - 1
+    canyon = [
+        t
+        for t in state["canyon"]
+        if not (kind(t).spell and kind(t).weight > spells.SWITCH_CANYON_LIMIT)
+    ]
+    if state["destroy"] is None:
+        canyon.append(token)
+    return inner >= 2 or (inner == 1 and bool(canyon))
+
+
+def act_options(state: Json, seat: int) -> list[Json]:
+    p = player(state, seat)
+    options: list[Json] = []
+    for hand in state["turn"]["pending"]:
+        for i, tower in enumerate(p["towers"]):
+            if len(tower) < turn.TOWER_LIMIT and not sealed(state, seat, i):
+                options.append({"type": "pile", "hand": hand, "tower": i})
+        options += chant_options(state, seat, hand)
+        options.append({"type": "keep", "hand": hand})
+    return options
+
+
+def legal_actions(state: Json, seat: Any) -> list[Json]:
+    if seat not in waiting_on(state):
+        return []
+    prompt = state["prompt"]
+    k = prompt["kind"]
+    p = player(state, seat)
+    if k == "fetch":
+        empty = [h for h in HANDS if p[h] is None]
+        return [{"type": "fetch", "token": t, "hand": h} for t in p["body"] for h in empty] + [
+            {"type": "end_fetch"}
+        ]
+    if k == "select":
+        return [{"type": "select", "count": c} for c in turn.select_counts(state)]
+    if k == "discard":
+        tokens = [*p["body"], *(p[h] for h in HANDS if p[h] is not None)]
+        return [{"type": "discard", "token": t} for t in tokens]
+    if k == "place":
+        return turn.place_options(state)
+    if k == "act":
+        return act_options(state, seat)
+    if k == "react":
+        return spells.react_options(state, seat)
+    if k == "switch":
+        return spells.switch_options(state)
+    if k == "purify":
+        return spells.purify_options(state, seat)
+    if k == "destroy":
+        victim = state["destroy"]["victim"]
+        return [{"type": "destroy", "tower": i} for i in open_towers(state, victim)]
+    return []
+
+
+def apply_action(ctx: Ctx, seat: int, action: Mapping[str, Any]) -> None:
+    """Apply an action already checked to be legal, then run on to the next decision."""
+    state = ctx.state
+    a = dict(action)
+    t = a["type"]
+    if t in ("decline", "shield", "roar"):
+        spells.answer(ctx, seat, a)
+    elif t == "switch_pick":
+        spells.switch_pick(ctx, seat, a)
+    elif t in ("purify_discard", "purify_done", "arrange"):
+        spells.purify_step(ctx, seat, a)
+    else:
+        state["prompt"] = None
+        if t == "fetch":
+            turn.fetch(ctx, a)
+        elif t == "end_fetch":
+            state["turn"]["stage"] = "select"
+        elif t == "select":
+            turn.select(ctx, a["count"])
+        elif t == "discard":
+            turn.discard(ctx, a)
+        elif t == "place":
+            turn.place(ctx, a)
+        elif t == "pile":
+            turn.pile(ctx, a)
+        elif t == "keep":
+            turn.keep(ctx, a)
+        elif t == "chant":
+            spells.chant(ctx, seat, a)
+        elif t == "destroy":
+            turn.destroy_strikes(ctx, a["tower"])
+            state["turn"]["stage"] = "pass"
+    turn.advance(ctx)
+
+
+def describe(state: Json, seat: int, action: Mapping[str, Any]) -> str:
+    """The action in words for ``seat``'s buttons and the move log."""
+    t = action.get("type")
+    hand = action.get("hand")
+    own = player(state, seat) if isinstance(seat, int) and 0 <= seat < state["seats"] else None
+
+    def held(h: Any) -> str:
+        if own is not None and h in HANDS and own[h] is not None:
+            return f"the {name(own[h])} in your {h} hand"
+        return f"the token in your {h} hand"
+
+    if t == "fetch":
+        return f"Move {name(action['token'])} from your Body to your {hand} hand"
+    if t == "end_fetch":
+        return "Stop fetching and go on to Select"
+    if t == "select":
+        return f"Draw {action['count']} token{'s' if action['count'] == 2 else ''} from Raizan"
+    if t == "discard":
+        return f"Discard {name(action['token'])} to the Canyon"
+    if t == "place":
+        where = "your Body" if action["space"] == "body" else f"your {action['space']} hand"
+        return f"Place {name(action['token'])} on {where}"
+    if t == "pile":
+        return f"Pile {held(hand)} on {tower_name(state, seat, action['tower'])}"
+    if t == "keep":
+        return f"Keep {held(hand)} (no action)"
+    if t == "chant":
+        effect = EFFECT_WORDS[action["effect"]]
+        return f"Chant {held(hand)} as {effect}{spells.target_words(state, dict(action))}"
+    if t == "decline":
+        return "Let the spell happen (no answer)"
+    if t == "shield":
+        return f"Block the spell with {held(hand)} as a Shield"
+    if t == "roar":
+        return (
+            f"Roar with {held(hand)}, calling the Thunder onto "
+            f"{tower_name(state, seat, action['tower'])}"
+        )
+    if t == "switch_pick":
+        if "canyon" in action:
+            return f"Pick the {name(action['canyon'])} from the Canyon for Switch"
+        return (
+            f"Pick the token in {seat_name(state, action['seat'])}'s "
+            f"{space_words(action['space'])} for Switch"
+        )
+    if t == "purify_discard":
+        return f"Discard {name(action['token'])} for Purify"
+    if t == "purify_done":
+        return "Stop discarding and draw as many tokens from Raizan"
+    if t == "arrange":
+        left = name(action["left"]) if action["left"] else "nothing"
+        right = name(action["right"]) if action["right"] else "nothing"
+        return (
+            f"Rearrange: {left} in your left hand, {right} in your right hand, "
+            "the rest on your Body"
+        )
+    if t == "destroy":
+        victim = state["destroy"]["victim"] if state["destroy"] else seat
+        return f"Destroy {tower_name(state, victim, action['tower'])}"
+    return "An unknown action"

@@ -1,0 +1,162 @@
+"""Where the tokens are, who knows them, and moving them (the state's plumbing).
+
+The state is one JSON dict. Each player's board is ``{"balls", "body", "left", "right",
+"towers"}``: the Body bottom (heaviest) first, each Hand one token or None, each tower bottom
+first. Public places: the Bonus Token, the Canyon, spells in play, Destroy's row and the seals.
+Private places: Raizan, the box (two players), Inner Tokens, towers and drawn tokens. For a token
+in a private place ``known[id]`` lists the seats that have seen it; ``revealed`` lists tokens
+everyone has seen (a Raigo Battle reveal, a token taken from the Canyon).
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypeAlias
+
+from minigames.engines.raigo.tokens import sort_body, weight
+
+Json: TypeAlias = dict[str, Any]
+
+HANDS = ("left", "right")
+ORDINALS = ("first", "second", "third")
+
+
+def player(state: Json, seat: int) -> Json:
+    p: Json = state["players"][seat]
+    return p
+
+
+def seat_name(state: Json, seat: int) -> str:
+    name: str = state["names"][seat]
+    return name
+
+
+def tower_name(state: Json, seat: int, tower: int) -> str:
+    return f"{seat_name(state, seat)}'s {ORDINALS[tower]} tower"
+
+
+def inner_tokens(p: Json) -> list[str]:
+    return [*p["body"], *(p[h] for h in HANDS if p[h] is not None)]
+
+
+def inner_count(p: Json) -> int:
+    return len(p["body"]) + sum(1 for h in HANDS if p[h] is not None)
+
+
+def occupied_spaces(p: Json) -> list[str]:
+    """Occupied spaces of a board: ``body0`` (bottom) … and ``left``/``right``."""
+    spaces = [f"body{i}" for i in range(len(p["body"]))]
+    return spaces + [h for h in HANDS if p[h] is not None]
+
+
+def space_words(space: str) -> str:
+    if space in HANDS:
+        return f"{space} hand"
+    index = int(space[4:])
+    return ("bottom", "middle", "top")[index] + " Body space" if index < 3 else "Body"
+
+
+def get_space(p: Json, space: str) -> str:
+    token: str = p[space] if space in HANDS else p["body"][int(space[4:])]
+    return token
+
+
+def set_space(p: Json, space: str, token: str) -> None:
+    if space in HANDS:
+        p[space] = token
+    else:
+        p["body"][int(space[4:])] = token
+
+
+def take_space(p: Json, space: str) -> str:
+    token = get_space(p, space)
+    if space in HANDS:
+        p[space] = None
+    else:
+        p["body"].pop(int(space[4:]))
+    return token
+
+
+def put_body(p: Json, token: str) -> None:
+    p["body"].append(token)
+    sort_body(p["body"])
+
+
+def learn(state: Json, token: str, seat: int) -> None:
+    seen: list[int] = state["known"].setdefault(token, [])
+    if seat not in seen:
+        seen.append(seat)
+        seen.sort()
+
+
+def reveal(state: Json, token: str) -> None:
+    if token not in state["revealed"]:
+        state["revealed"].append(token)
+
+
+def go_public(state: Json, token: str) -> None:
+    """The token is now face up in a public place: nobody's private knowledge is needed."""
+    state["known"].pop(token, None)
+    if token in state["revealed"]:
+        state["revealed"].remove(token)
+
+
+def sealed(state: Json, seat: int, tower: int) -> bool:
+    return any(s["seat"] == seat and s["tower"] == tower for s in state["seals"])
+
+
+def open_towers(state: Json, seat: int) -> list[int]:
+    """Towers of ``seat`` that exist for spells: not sealed, at least one token."""
+    towers = player(state, seat)["towers"]
+    return [i for i, t in enumerate(towers) if t and not sealed(state, seat, i)]
+
+
+def raizan_total(state: Json) -> int:
+    return sum(len(pile) for pile in state["raizan"])
+
+
+def draw_token(state: Json) -> str:
+    """Take a token from Raizan (the fullest pile: every token there is unknown to all, so which
+    pile a player draws from changes nothing)."""
+    pile = max(state["raizan"], key=len)
+    token: str = pile.pop()
+    return token
+
+
+def team_of(state: Json, seat: int) -> list[int]:
+    """The seats scoring together with ``seat`` (herself alone except with four players)."""
+    if state["seats"] == 4:
+        return [seat % 2, seat % 2 + 2]
+    return [seat]
+
+
+def sides(state: Json) -> list[list[int]]:
+    if state["seats"] == 4:
+        return [[0, 2], [1, 3]]
+    return [[s] for s in range(state["seats"])]
+
+
+def private_slots(state: Json) -> list[tuple[Any, Any]]:
+    """Every (container, key) holding a token in a private place, in a fixed order."""
+    slots: list[tuple[Any, Any]] = []
+    for pile in state["raizan"]:
+        slots.extend((pile, i) for i in range(len(pile)))
+    slots.extend((state["box"], i) for i in range(len(state["box"])))
+    for p in state["players"]:
+        slots.extend((p["body"], i) for i in range(len(p["body"])))
+        slots.extend((p, h) for h in HANDS if p[h] is not None)
+        for tower in p["towers"]:
+            slots.extend((tower, i) for i in range(len(tower)))
+    drawn = state["turn"]["drawn"]
+    slots.extend((drawn, i) for i in range(len(drawn)))
+    return slots
+
+
+def visible_to(state: Json, token: str, seat: int | None) -> bool:
+    """Whether ``seat`` (None: a spectator) may see ``token`` where it now lies."""
+    if token in state["revealed"]:
+        return True
+    return seat is not None and seat in state["known"].get(token, ())
+
+
+def total_weight(tokens: list[str]) -> int:
+    return sum(weight(t) for t in tokens)

@@ -1,0 +1,125 @@
+"""The RAIGO engine object: the protocol (westernroses/protocol.py) over the modules here."""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from minigames.engines.raigo import actions, views
+from minigames.engines.raigo.board import Json, seat_name
+from minigames.engines.raigo.resolution import Ctx, returns
+from minigames.engines.raigo.setup import HOUSE_RULES, new_state
+from westernroses.protocol import HouseRule, IllegalAction, Seat
+
+STATE_VERSION = 1
+
+
+def _canon(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def _seat(seat: Seat) -> int:
+    if isinstance(seat, bool) or not isinstance(seat, int):
+        raise IllegalAction("RAIGO seats are numbered from 0.")
+    return seat
+
+
+class RaigoEngine:
+    """RAIGO for 2-4 seats (four: seats 0 and 2 against 1 and 3)."""
+
+    slug = "raigo"
+    title = "RAIGO"
+    min_seats = 2
+    max_seats = 4
+
+    def house_rules(self) -> Sequence[HouseRule]:
+        return HOUSE_RULES
+
+    def new_game(
+        self,
+        *,
+        seats: int,
+        seed: int,
+        options: Mapping[str, Any] | None = None,
+        config: Mapping[str, Any] | None = None,
+    ) -> Json:
+        state = new_state(seats=seats, seed=seed, options=options, config=config)
+        state["version"] = STATE_VERSION
+        ctx = Ctx(state)
+        from minigames.engines.raigo.turn import advance
+
+        advance(ctx)
+        return state
+
+    def waiting_on(self, state: Json) -> tuple[Seat, ...]:
+        return actions.waiting_on(state)
+
+    def legal_actions(self, state: Json, seat: Seat) -> list[Json]:
+        return actions.legal_actions(state, seat)
+
+    def apply(self, state: Json, seat: Seat, action: Mapping[str, Any]) -> tuple[Json, list[Json]]:
+        if state["over"]:
+            raise IllegalAction("The game is over.")
+        if seat not in actions.waiting_on(state):
+            raise IllegalAction("It is not your move.")
+        if not isinstance(action, Mapping):
+            raise IllegalAction("That is not a move.")
+        legal = actions.legal_actions(state, seat)
+        wanted = _canon(dict(action))
+        if not any(_canon(a) == wanted for a in legal):
+            raise IllegalAction("That move is not allowed now.")
+        ctx = Ctx(copy.deepcopy(state))
+        actions.apply_action(ctx, _seat(seat), action)
+        return ctx.state, ctx.events
+
+    def view(self, state: Json, seat: Seat | None) -> Json:
+        return views.view(state, seat if isinstance(seat, int) else None)
+
+    def hidden_from(self, state: Json, seat: Seat | None) -> set[str]:
+        return views.hidden_from(state, seat if isinstance(seat, int) else None)
+
+    def determinize(self, state: Json, seat: Seat, seed: int) -> Json:
+        return views.determinize(copy.deepcopy(state), _seat(seat), seed)
+
+    def is_terminal(self, state: Json) -> bool:
+        return bool(state["over"])
+
+    def returns(self, state: Json) -> list[float]:
+        return returns(state)
+
+    def result(self, state: Json) -> Json:
+        if not state["over"]:
+            return {}
+        result: Json = copy.deepcopy(state["result"])
+        return result
+
+    def summary(self, state: Json) -> str:
+        if state["over"]:
+            text: str = state["result"]["text"]
+            return text
+        turn = state["turn"]
+        return f"Turn {turn['number']}: {seat_name(state, turn['seat'])} to play"
+
+    def timeout_action(self, state: Json, seat: Seat) -> Json | None:
+        prompt = state["prompt"]
+        if prompt is not None and prompt["kind"] == "react" and seat in actions.waiting_on(state):
+            return {"type": "decline"}
+        return None
+
+    def describe_action(self, state: Json, seat: Seat, action: Mapping[str, Any]) -> str:
+        return actions.describe(state, _seat(seat), action)
+
+    def to_json(self, state: Json) -> Json:
+        data: Json = copy.deepcopy(state)
+        return data
+
+    def from_json(self, data: Mapping[str, Any]) -> Json:
+        if data.get("game") != "raigo":
+            raise ValueError("This is not a saved RAIGO game.")
+        state: Json = copy.deepcopy(dict(data))
+        return state
+
+
+ENGINE = RaigoEngine()

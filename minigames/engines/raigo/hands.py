@@ -1,0 +1,187 @@
+"""Scoring a tower: the hands, their priorities and the additional points ("About hands").
+
+A tower is read bottom to top. Our rulings (docs/games/raigo.md):
+
+* A tower with a heavier token on a lighter one is Unsettled and scores nothing.
+* Basic hands need three or more tokens and cover the whole tower (RULINGS RAIGO 2): Sakura (one
+  weight), Lotus (each step one lighter), Even / Odd Lotus (all even / odd, each step two lighter).
+* Combined, special and Raijin hands need six tokens. In a combined hand "Lotus" is any of the
+  three Lotus runs.
+* Priority (only the highest hand counts): Raijin, then special (Red Camellia, White Camellia),
+  then combined (Double Sakura, Sakura-Lotus, Lotus-Sakura, Double Lotus), then basic (Sakura,
+  Lotus, Even Lotus, Odd Lotus).
+* Additional points only for basic and combined hands: +1 per token above the third (RULINGS
+  RAIGO 3) and +1 when every token is a Spell or every token is Silent.
+* White Camellia is three pairs of three different weights; Red Camellia three pairs of three
+  different tokens.
+* The four Raijin hands whose figures are missing (RULINGS RAIGO 4) are fixed patterns, given
+  below as data.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+from typing import Final
+
+from minigames.engines.raigo.tokens import KIND_BY_KEY
+
+
+@dataclass(frozen=True)
+class RaijinHand:
+    """A Raijin hand: its name, its basic points and the bottom-to-top kind patterns it takes."""
+
+    name: str
+    points: int
+    patterns: tuple[tuple[str, ...], ...]
+
+
+def _alternating(a: str, b: str) -> tuple[tuple[str, ...], ...]:
+    return ((a, b) * 3, (b, a) * 3)
+
+
+#: Raijin hands, bottom to top. Sakura-Dance Macabre and Phantom Samsara are given in full by
+#: the rulebook (alternating, either token first); the other four are our definitions.
+RAIJIN_HANDS: Final[tuple[RaijinHand, ...]] = (
+    RaijinHand(
+        "Justice of Bishamonten",
+        12,
+        (("destroy", "katana", "three", "katana", "three", "katana"),),
+    ),
+    RaijinHand("Phantom Samsara", 12, _alternating("mist", "six")),
+    RaijinHand(
+        "Rikka-Snow White",
+        12,
+        (("purify", "purify", "six", "six", "thunder", "thunder"),),
+    ),
+    RaijinHand(
+        "Kasumi-Double Lotus Head", 11, (("mist", "roar", "shield", "four", "three", "two"),)
+    ),
+    RaijinHand("Sakura-Dance Macabre", 11, _alternating("roar", "five")),
+    RaijinHand("Shigure-Lotus", 10, (("seven", "mist", "five", "shield", "three", "snake"),)),
+)
+
+
+@dataclass(frozen=True)
+class TowerScore:
+    """How a tower scores: the hand (None: no hand), its group, and the points in parts."""
+
+    hand: str | None
+    group: str  # "raijin", "special", "combined", "basic", "none" or "unsettled"
+    basic: int = 0
+    height_bonus: int = 0
+    kind_bonus: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.basic + self.height_bonus + self.kind_bonus
+
+    @property
+    def unsettled(self) -> bool:
+        return self.group == "unsettled"
+
+    def words(self) -> str:
+        """The breakdown in words, for the move log and the final scoring."""
+        if self.group == "unsettled":
+            return "an Unsettled Tower (a heavier token on a lighter one): no score"
+        if self.hand is None:
+            return "no hand: no score"
+        parts = [f"{self.hand} {self.basic}"]
+        if self.height_bonus:
+            parts.append(f"height bonus {self.height_bonus}")
+        if self.kind_bonus:
+            parts.append("Spell/Silent bonus 1")
+        points = "point" if self.total == 1 else "points"
+        return f"{' + '.join(parts)} = {self.total} {points}"
+
+
+def is_unsettled(kinds: Sequence[str]) -> bool:
+    """A heavier token anywhere directly on top of a lighter one ("Forbiddance", Resolving)."""
+    weights = [KIND_BY_KEY[k].weight for k in kinds]
+    return any(upper > lower for lower, upper in pairwise(weights))
+
+
+def _steps(weights: Sequence[int]) -> set[int]:
+    return {lower - upper for lower, upper in pairwise(weights)}
+
+
+def _sakura(weights: Sequence[int]) -> bool:
+    return len(weights) >= 3 and _steps(weights) == {0}
+
+
+def _lotus_kind(weights: Sequence[int]) -> str | None:
+    if len(weights) < 3:
+        return None
+    steps = _steps(weights)
+    if steps == {1}:
+        return "Lotus"
+    if steps == {2}:
+        return "Even Lotus" if weights[0] % 2 == 0 else "Odd Lotus"
+    return None
+
+
+def _raijin(kinds: Sequence[str]) -> RaijinHand | None:
+    for hand in RAIJIN_HANDS:
+        if tuple(kinds) in hand.patterns:
+            return hand
+    return None
+
+
+def _special(kinds: Sequence[str], weights: Sequence[int]) -> tuple[str, int] | None:
+    if sorted(Counter(kinds).values()) == [2, 2, 2]:
+        return ("Red Camellia", 6)
+    if sorted(Counter(weights).values()) == [2, 2, 2]:
+        return ("White Camellia", 4)
+    return None
+
+
+def _combined(weights: Sequence[int]) -> tuple[str, int] | None:
+    lower, upper = weights[:3], weights[3:]
+    lower_sakura, upper_sakura = _sakura(lower), _sakura(upper)
+    lower_lotus, upper_lotus = _lotus_kind(lower) is not None, _lotus_kind(upper) is not None
+    if lower_sakura and upper_sakura:
+        return ("Double Sakura", 4)
+    if upper_sakura and lower_lotus:
+        return ("Sakura-Lotus", 3)
+    if upper_lotus and lower_sakura:
+        return ("Lotus-Sakura", 3)
+    if upper_lotus and lower_lotus:
+        return ("Double Lotus", 2)
+    return None
+
+
+def _basic(weights: Sequence[int]) -> tuple[str, int] | None:
+    if _sakura(weights):
+        return ("Sakura", 2)
+    lotus = _lotus_kind(weights)
+    return (lotus, 1) if lotus else None
+
+
+def score_tower(kinds: Sequence[str]) -> TowerScore:
+    """Score a tower given as kind keys from bottom to top (``["five", "roar", ...]``)."""
+    if is_unsettled(kinds):
+        return TowerScore(None, "unsettled")
+    weights = [KIND_BY_KEY[k].weight for k in kinds]
+    if len(kinds) == 6:
+        raijin = _raijin(kinds)
+        if raijin:
+            return TowerScore(raijin.name, "raijin", raijin.points)
+        special = _special(kinds, weights)
+        if special:
+            return TowerScore(special[0], "special", special[1])
+    found = _combined(weights) if len(kinds) == 6 else None
+    group = "combined"
+    if found is None:
+        found, group = _basic(weights), "basic"
+    if found is None:
+        return TowerScore(None, "none")
+    spells = {KIND_BY_KEY[k].spell for k in kinds}
+    return TowerScore(
+        found[0],
+        group,
+        found[1],
+        height_bonus=max(0, len(kinds) - 3),
+        kind_bonus=1 if len(spells) == 1 else 0,
+    )

@@ -1,0 +1,225 @@
+"""Yang balls change hands here: paying penalties, spending spells, resolving towers, and the
+end of the game with its final scoring and tie-breaks ("SCORING", "END CONDITIONS")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from minigames.engines.raigo.board import (
+    Json,
+    go_public,
+    player,
+    seat_name,
+    sides,
+    total_weight,
+    tower_name,
+)
+from minigames.engines.raigo.hands import TowerScore, score_tower
+from minigames.engines.raigo.tokens import kind, name
+from westernroses.protocol import event
+
+#: Extra Yang balls for a Raigo Discharge of a tower holding a hand ("Roar").
+RAIGO_DISCHARGE_BONUS = 2
+
+
+class Ctx:
+    """One action's work in progress: the state being changed and the events it produces."""
+
+    def __init__(self, state: Json) -> None:
+        self.state = state
+        self.events: list[Json] = []
+
+    def say(
+        self, text: str, *, type: str, visible_to: list[int] | None = None, **data: Any
+    ) -> None:
+        self.events.append(event(text, type=type, visible_to=visible_to, **data))
+
+
+def balls_words(n: int) -> str:
+    return f"{n} Yang ball" if n == 1 else f"{n} Yang balls"
+
+
+def pay(ctx: Ctx, seat: int, why: str) -> bool:
+    """``seat`` returns one Yang ball to the Reserve; left with none, her side is out and the game
+    ends at once ("Forbiddance"). Returns True when the game ended."""
+    p = player(ctx.state, seat)
+    p["balls"] = max(0, p["balls"] - 1)
+    who = seat_name(ctx.state, seat)
+    ctx.say(f"{who} pays a Yang ball for {why}.", type="penalty", seat=seat)
+    if p["balls"] == 0:
+        p["out"] = True
+        ctx.say(f"{who} has no Yang ball left and is out of the game.", type="out", seat=seat)
+        finish(ctx, f"{who} ran out of Yang balls")
+        return True
+    return False
+
+
+def spend(ctx: Ctx, tokens: list[str]) -> None:
+    """Spells whose effect was applied go to the Canyon, or into an active Destroy's row, which
+    strikes (at the end of this turn) once their weights add up to more than X ("Destroy")."""
+    state = ctx.state
+    for token in tokens:
+        go_public(state, token)
+        if token in state["in_play"]:
+            state["in_play"].remove(token)
+        destroy = state["destroy"]
+        if destroy is not None:
+            destroy["row"].append(token)
+        else:
+            state["canyon"].append(token)
+    destroy = state["destroy"]
+    threshold = state["options"]["destroy_threshold"]
+    if (
+        destroy is not None
+        and destroy["victim"] is None
+        and total_weight(destroy["row"]) > threshold
+    ):
+        victim = state["turn"]["seat"]
+        destroy["victim"] = victim
+        ctx.say(
+            f"The spells beside Destroy weigh more than {threshold}: at the end of this turn "
+            f"{seat_name(state, destroy['owner'])} destroys one of "
+            f"{seat_name(state, victim)}'s towers.",
+            type="destroy_charged",
+        )
+
+
+def score_tokens(tokens: list[str]) -> TowerScore:
+    return score_tower([kind(t).key for t in tokens])
+
+
+def resolve_tower(ctx: Ctx, seat: int, tower: int, *, raigo: bool = False) -> bool:
+    """Tower Resolution: reveal, score (or pay for an Unsettled Tower), send the tokens to the
+    Canyon. ``raigo``: a Raigo Discharge, +2 when the tower holds a hand. True if the game ended."""
+    state = ctx.state
+    p = player(state, seat)
+    tokens: list[str] = p["towers"][tower]
+    p["towers"][tower] = []
+    shown = ", ".join(name(t) for t in tokens)
+    where = tower_name(state, seat, tower)
+    for token in tokens:
+        go_public(state, token)
+        state["canyon"].append(token)
+    score = score_tokens(tokens)
+    gain = 0
+    if not score.unsettled:
+        gain = score.total
+        if raigo and score.hand is not None:
+            gain += RAIGO_DISCHARGE_BONUS
+        p["balls"] += gain
+    words = score.words()
+    if raigo and score.hand is not None:
+        words += f", + {RAIGO_DISCHARGE_BONUS} for the Raigo Discharge"
+    text = f"{where} is resolved (bottom to top: {shown}): {words}."
+    state["scoring_log"].append({"seat": seat, "text": text, "points": gain})
+    ctx.say(text, type="tower_resolved", seat=seat, tower=tower, points=gain)
+    if score.unsettled:
+        return pay(ctx, seat, "an Unsettled Tower")
+    return False
+
+
+def finish(ctx: Ctx, reason: str) -> None:
+    """End the game: spell effects stop, every tower is resolved with the Bonus Token, the winner
+    is decided ("Resolving All Towers", Q&A 4)."""
+    state = ctx.state
+    if state["over"]:
+        return
+    state["over"] = True
+    state["prompt"] = None
+    leftovers = [s["token"] for s in state["seals"]] + list(state["in_play"])
+    if state["destroy"] is not None:
+        leftovers += [state["destroy"]["token"], *state["destroy"]["row"]]
+    state["seals"], state["in_play"], state["destroy"] = [], [], None
+    for token in leftovers:
+        go_public(state, token)
+        state["canyon"].append(token)
+    bonus_kind = kind(state["bonus"]).key
+    for seat in range(state["seats"]):
+        p = player(state, seat)
+        for index, tokens in enumerate(p["towers"]):
+            if not tokens:
+                continue
+            p["towers"][index] = []
+            for token in tokens:
+                go_public(state, token)
+                state["canyon"].append(token)
+            score = score_tokens(tokens)
+            where = tower_name(state, seat, index)
+            shown = ", ".join(name(t) for t in tokens)
+            if score.unsettled:
+                p["balls"] = max(0, p["balls"] - 1)
+                text = f"{where} (bottom to top: {shown}) is an Unsettled Tower: -1 Yang ball."
+                gain = -1
+            else:
+                bonus = sum(1 for t in tokens if kind(t).key == bonus_kind)
+                gain = score.total + bonus
+                p["balls"] += gain
+                extra = f", + {bonus} for the Bonus Token" if bonus else ""
+                text = f"{where} (bottom to top: {shown}): {score.words()}{extra}."
+            state["scoring_log"].append({"seat": seat, "text": text, "points": gain})
+            ctx.say(text, type="final_tower", seat=seat, tower=index, points=gain)
+    state["result"] = decide(state, reason)
+    ctx.say(state["result"]["text"], type="game_over")
+
+
+def side_words(state: Json, side: list[int]) -> str:
+    return " and ".join(seat_name(state, s) for s in side)
+
+
+def decide(state: Json, reason: str) -> Json:
+    """Most Yang balls wins (a team adds its two players); a tie goes to fewer Inner Tokens; a
+    side that ran out of Yang balls loses. Still tied: the tied sides share the win."""
+    table = []
+    for side in sides(state):
+        ps = [player(state, s) for s in side]
+        table.append(
+            {
+                "seats": side,
+                "balls": sum(p["balls"] for p in ps),
+                "inner_tokens": sum(
+                    len(p["body"]) + (p["left"] is not None) + (p["right"] is not None) for p in ps
+                ),
+                "out": any(p["out"] for p in ps),
+            }
+        )
+    alive = [row for row in table if not row["out"]]
+    winners: list[int] = []
+    best = 0
+    if alive:
+        best = max(row["balls"] for row in alive)
+        tied = [row for row in alive if row["balls"] == best]
+        fewest = min(row["inner_tokens"] for row in tied)
+        for row in tied:
+            if row["inner_tokens"] == fewest:
+                winners.extend(row["seats"])
+    winning_sides = [row["seats"] for row in table if set(row["seats"]) <= set(winners)]
+    if not winners:
+        text = f"The game is over ({reason}): nobody wins."
+    elif len(winning_sides) == 1:
+        who = side_words(state, winning_sides[0])
+        verb = "win" if len(winning_sides[0]) > 1 else "wins"
+        text = f"The game is over ({reason}): {who} {verb} with {balls_words(best)}."
+    else:
+        names = [side_words(state, s) for s in winning_sides]
+        who = ", ".join(names[:-1]) + " and " + names[-1]
+        text = f"The game is over ({reason}): {who} share the win with {balls_words(best)} each."
+    return {
+        "text": text,
+        "reason": reason,
+        "winners": sorted(winners),
+        "sides": table,
+        "scores": [p["balls"] for p in state["players"]],
+        "breakdown": list(state["scoring_log"]),
+    }
+
+
+def returns(state: Json) -> list[float]:
+    n = state["seats"]
+    if not state["over"]:
+        return [0.0] * n
+    winners = set(state["result"]["winners"])
+    winning_sides = [s for s in sides(state) if set(s) <= winners]
+    if not winners or len(winning_sides) == len(sides(state)):
+        return [0.0] * n
+    win = 1.0 if len(winning_sides) == 1 else 0.0
+    return [win if s in winners else -1.0 for s in range(n)]

@@ -1,0 +1,108 @@
+"""The 69 RAIGO tokens (RULINGS RAIGO 1) and what each one is.
+
+Every token has a fixed id (``"raigo-token-17"``) and the id alone says which token it is, so an
+id is as secret as the token: a view shows the id of a token only when that seat may see the
+token. The catalogue order never changes, so a saved game always means the same tokens.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Final
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One kind of token: its key, its name for people, its weight and whether it is a Spell."""
+
+    key: str
+    name: str
+    weight: int
+    spell: bool
+    copies: int
+
+
+#: Rulebook "Weight of tokens"; counts from RULINGS RAIGO 1 (Thunder 5, every other kind 4).
+KINDS: Final[tuple[Kind, ...]] = (
+    Kind("thunder", "Thunder", 1, True, 5),
+    Kind("snake", "Snake", 2, True, 4),
+    Kind("katana", "Katana", 3, True, 4),
+    Kind("shield", "Shield", 4, True, 4),
+    Kind("roar", "Roar", 5, True, 4),
+    Kind("mist", "Mist", 6, True, 4),
+    Kind("switch", "Switch", 7, True, 4),
+    Kind("purify", "Purify", 8, True, 4),
+    Kind("destroy", "Destroy", 9, True, 4),
+    Kind("one", "One", 1, False, 4),
+    Kind("two", "Two", 2, False, 4),
+    Kind("three", "Three", 3, False, 4),
+    Kind("four", "Four", 4, False, 4),
+    Kind("five", "Five", 5, False, 4),
+    Kind("six", "Six", 6, False, 4),
+    Kind("seven", "Seven", 7, False, 4),
+    Kind("eight", "Eight", 8, False, 4),
+)
+
+KIND_BY_KEY: Final[dict[str, Kind]] = {kind.key: kind for kind in KINDS}
+
+
+def _catalogue() -> dict[str, Kind]:
+    tokens: dict[str, Kind] = {}
+    for kind in KINDS:
+        for _ in range(kind.copies):
+            tokens[f"raigo-token-{len(tokens)}"] = kind
+    return tokens
+
+
+#: token id -> its kind, for all 69 tokens.
+TOKENS: Final[dict[str, Kind]] = _catalogue()
+
+
+def all_token_ids(*, two_players: bool) -> list[str]:
+    """The tokens in play: all 69, or without the Eights for two players (2 PLAYER RULES 1)."""
+    return [tid for tid, kind in TOKENS.items() if not (two_players and kind.key == "eight")]
+
+
+def kind(token: str) -> Kind:
+    return TOKENS[token]
+
+
+def weight(token: str) -> int:
+    return TOKENS[token].weight
+
+
+def name(token: str) -> str:
+    return TOKENS[token].name
+
+
+def is_spell(token: str) -> bool:
+    return TOKENS[token].spell
+
+
+def token_json(token: str) -> dict[str, Any]:
+    """A visible token as the views and events show it."""
+    k = TOKENS[token]
+    return {"id": token, "name": k.name, "weight": k.weight, "spell": k.spell}
+
+
+def sort_body(body: list[str]) -> None:
+    """Inner tokens on the Body sit heaviest at the bottom (index 0), ties by catalogue order."""
+    body.sort(key=lambda t: (-weight(t), int(t.rsplit("-", 1)[1])))
+
+
+def ids_for(*keys: str) -> list[str]:
+    """Distinct token ids of the given kinds, in order (for building towers in tests and docs)."""
+    used: set[str] = set()
+    out: list[str] = []
+    for key in keys:
+        tid = next(t for t, k in TOKENS.items() if k.key == key and t not in used)
+        used.add(tid)
+        out.append(tid)
+    return out
+
+
+def tokens_words(count: int) -> str:
+    """ "one token", "two tokens", … for event texts."""
+    words = ("no", "one", "two", "three", "four")
+    number = words[count] if count < len(words) else str(count)
+    return f"{number} token" if count == 1 else f"{number} tokens"

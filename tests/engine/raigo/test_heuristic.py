@@ -1,0 +1,64 @@
+"""The greedy bot and the evaluator (minigames/engines/raigo/heuristic.py)."""
+
+from __future__ import annotations
+
+import random
+
+from minigames.engines.raigo import ENGINE
+from minigames.engines.raigo.heuristic import evaluate, heuristic_action, random_action
+from tests.engine.raigo.helpers import bare, give, start
+
+
+def duel(seed: int, seats: int = 2) -> float:
+    """One game: the heuristic bot in seat ``seed % seats`` (and her partner) against random."""
+    rng = random.Random(seed)
+    state = ENGINE.new_game(seats=seats, seed=seed)
+    hero = seed % seats
+    team = {hero % 2, hero % 2 + 2} if seats == 4 else {hero}
+    while not ENGINE.is_terminal(state):
+        seat = ENGINE.waiting_on(state)[0]
+        bot = heuristic_action if seat in team else random_action
+        action = bot(state, seat, rng)
+        assert action in ENGINE.legal_actions(state, seat)
+        state, _ = ENGINE.apply(state, seat, action)
+        assert -1.0 <= evaluate(state, seat) <= 1.0
+    return ENGINE.returns(state)[hero]
+
+
+def test_heuristic_beats_random_clearly_with_two_players():
+    results = [duel(seed) for seed in range(12)]
+    assert sum(r > 0 for r in results) >= 10, results
+
+
+def test_heuristic_beats_random_with_three_players():
+    results = [duel(seed, 3) for seed in range(9)]
+    assert sum(r > 0 for r in results) >= 5, results  # random alone would win about 3
+
+
+def test_evaluate_is_the_result_once_the_game_is_over():
+    state = bare(2)
+    give(state, 0, body=["five", "four", "three"], left="one", right="two", balls=1)
+    state = start(state, 0, "select")
+    assert ENGINE.is_terminal(state)
+    assert evaluate(state, 0) == -1.0 and evaluate(state, 1) == 1.0
+
+
+def test_evaluate_prefers_a_tower_with_a_hand_to_an_unsettled_one():
+    good, bad = bare(2), bare(2)
+    give(good, 0, towers=[["three", "three", "three"]])
+    give(bad, 0, towers=[["one", "three", "three"]])
+    assert evaluate(good, 0) > 0 > evaluate(bad, 0)
+    assert evaluate(good, 1) < 0
+
+
+def test_heuristic_answers_a_katana_with_its_shield():
+    state = bare(3)
+    give(state, 0, left="katana")
+    give(state, 1, right="shield", towers=[["six", "five"]])
+    state = start(state)
+    state, _ = ENGINE.apply(
+        state,
+        0,
+        {"type": "chant", "hand": "left", "effect": "katana", "seat": 1, "tower": 0, "end": "top"},
+    )
+    assert heuristic_action(state, 1, random.Random(0)) == {"type": "shield", "hand": "right"}
