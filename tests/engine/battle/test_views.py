@@ -89,3 +89,47 @@ def test_the_log_can_be_fetched_incrementally():
     state = two_players()
     state = act(state, "do_nothing", player="p1", combatant="a")
     assert [e["n"] for e in view(state, "p1", since=1)["log"]] == [2]
+
+
+SECRET = SpellcardDraft(name="Hidden Moon", type=CardType.ATTACK, attack_power=AttackPower(2))
+
+
+def _reinforced():
+    state = two_players()
+    newcomer = fighter("c", (3, 3), side="b", controller="p2", deck=[("moon", SECRET, 3)])
+    newcomer.deck = type(newcomer.deck)(("moon", "moon"), ("moon",), ())
+    state = act(state, "gm_add_combatant", combatant=newcomer.to_dict())
+    return state
+
+
+def test_a_reinforcement_is_logged_without_her_deck_for_anyone_but_the_gm():
+    """Issue 9: a GM's reinforcement used to be logged verbatim, so every player's log showed
+    the newcomer's hand, draw pile and card designs. Players see who joined, on which side and
+    where; the GM sees the action she made. ("no seat ever receives another's hand,
+    face-down tokens, deck order")"""
+    state = _reinforced()
+    text = json.dumps(view(state, "p1"))  # the other player: nothing of the newcomer's deck
+    assert "Hidden Moon" not in text and '"moon"' not in text and '"draw_pile"' not in text
+    for player in ("p1", "p2"):  # her own player sees her hand in the view, not in the log
+        log = json.dumps(view(state, player)["log"])
+        assert '"moon"' not in log and '"draw_pile"' not in log, player
+        added = [e for e in view(state, player)["log"] if e["action"]["type"] == "gm_add_combatant"]
+        assert added[0]["action"]["combatant"] == {
+            "id": "c",
+            "name": "C",
+            "kind": "npc",
+            "side": "b",
+            "controller": "p2",
+            "owner": added[0]["action"]["combatant"]["owner"],
+            "position": [3, 3],
+        }
+    assert "Hidden Moon" in json.dumps(view(state, "gm")["log"])
+
+
+def test_undoing_a_reinforcement_does_not_reveal_her_deck_either():
+    """The ``undone`` event copies the action it undid: filtered like the action itself."""
+    state = act(_reinforced(), "gm_undo")
+    for player in ("p1", "p2"):
+        assert '"moon"' not in json.dumps(view(state, player)["log"]), player
+    undone = [e for x in view(state, "gm")["log"] for e in x["events"] if e["type"] == "undone"]
+    assert undone[0]["action"]["combatant"]["cards"]
