@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from tests.engine.battle.helpers import act, battle, fighter, scripted
-from westernroses.battle import view
+from westernroses.battle import apply, view
 from westernroses.spellcards import AttackPower, CardType, SpellcardDraft
 
 CARD = SpellcardDraft(name="Shot", type=CardType.ATTACK, attack_power=AttackPower(1))
@@ -133,3 +133,46 @@ def test_undoing_a_reinforcement_does_not_reveal_her_deck_either():
         assert '"moon"' not in json.dumps(view(state, player)["log"]), player
     undone = [e for x in view(state, "gm")["log"] for e in x["events"] if e["type"] == "undone"]
     assert undone[0]["action"]["combatant"]["cards"]
+
+
+def _twin(card_id, card):
+    """p1's a attacks p2's b, who holds one card; p3's c looks on."""
+    a = fighter("a", (0, 0), speed=9, controller="p1", deck=[("shot", CARD, 3)])
+    b = fighter("b", (1, 0), side="b", speed=5, controller="p2", deck=[(card_id, card, 1)])
+    c = fighter("c", (5, 5), side="b", speed=2, controller="p3")
+    return battle(a, b, c)
+
+
+def _seen(state, player):
+    return json.dumps(view(state, player), sort_keys=True)
+
+
+def test_the_game_pauses_for_a_hit_the_same_way_whether_or_not_she_holds_a_bomb():
+    """Issue 9: "Whether the game pauses, and for how long, may depend only on public
+    information" (the brief's secrets bar). A bomb "can only be activated when the potential
+    caster has been successfully hit" ("Bombs"): every hit by someone else on a defender who
+    holds any card and could act waits for her. Two battles alike in everything public, one
+    defender holding a bomb and one an ordinary card, look byte for byte the same to the
+    other players at every step."""
+    twins = [_twin("boom", BOMB), _twin("plain", SECRET)]
+
+    def alike():
+        for player in ("p1", "p3"):
+            assert _seen(twins[0], player) == _seen(twins[1], player), player
+
+    alike()
+    attack = {"type": "attack", "combatant": "a", "attack": "danmaku", "target": "b"}
+    for i in range(2):
+        with scripted(3, 3, 3, 3, 1, 1, 1, 2):  # 12 damage; her dodge roll of 5 fails
+            twins[i], _ = apply(twins[i], {**attack, "player": "p1"})
+    alike()
+    assert view(twins[1], "p1")["pending"]["waiting_for"] == ["b"]
+    assert [o["choice"] for o in view(twins[1], "p2")["you"]["legal_actions"]] == ["take"]
+    assert {o["choice"] for o in view(twins[0], "p2")["you"]["legal_actions"]} == {"take", "bomb"}
+    for step in (
+        {"type": "react", "player": "p2", "combatant": "b", "choice": "take"},
+        {"type": "end_turn", "player": "p1", "combatant": "a"},
+    ):
+        twins = [apply(state, step)[0] for state in twins]
+        alike()
+    assert twins[1].combatants["b"].hp == 100 - 12
