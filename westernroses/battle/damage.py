@@ -137,3 +137,33 @@ def knock_out(ctx: Ctx, c: Combatant, cause: str, rounds: int | None = None) -> 
 def remove_unconscious(ctx: Ctx, c: Combatant, reason: str) -> None:
     c.effects = [e for e in c.effects if e.kind != "unconscious"]
     ctx.emit("woke", combatant=c.id, reason=reason)
+    stand_clear(ctx, c)
+
+
+def stand_clear(ctx: Ctx, c: Combatant) -> None:
+    """She gets up (wakes or is revived) where someone now stands: she moves to the nearest
+    free open square, counted in straight steps; between equals the first in reading order
+    (top row first, left to right), and the GM may move her elsewhere (``gm_move``). Ruling
+    (issue 9): "you never stop on someone else's square" holds for getting up too."""
+    here = c.position
+    if here is None or not c.conscious:
+        return
+    taken = {
+        o.position
+        for o in ctx.state.combatants.values()
+        if o.id != c.id and o.conscious and o.position is not None
+    }
+    if here not in taken:
+        return
+    arena = ctx.state.arena
+    free = [
+        (x, y)
+        for y in range(arena.height)
+        for x in range(arena.width)
+        if arena.open((x, y)) and (x, y) not in taken
+    ]
+    if not free:
+        return
+    best = min(free, key=lambda sq: (abs(sq[0] - here[0]) + abs(sq[1] - here[1]), sq[1], sq[0]))
+    c.position = best
+    ctx.emit("moved", combatant=c.id, frm=list(here), to=list(best), reason="got up")

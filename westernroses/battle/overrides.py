@@ -86,6 +86,7 @@ def _adjust(ctx: Ctx, action: Mapping[str, Any]) -> None:
             if not c.alive and c.hp >= 0:
                 c.life = "alive"
                 ctx.emit("revived", combatant=c.id, hp=c.hp)
+                damage.stand_clear(ctx, c)
             else:
                 damage.after_change(ctx, c, before, "GM")
     if sp:

@@ -99,6 +99,7 @@ def remove(ctx: Ctx, c: Combatant, effect: Effect, reason: str) -> None:
                 remove(ctx, c, other, "no longer insane")
     if effect.kind == "unconscious":
         ctx.emit("woke", combatant=c.id, reason=reason)
+        damage.stand_clear(ctx, c)
 
 
 def remove_kind(ctx: Ctx, c: Combatant, kinds: frozenset[str] | set[str], reason: str) -> None:

@@ -1,0 +1,48 @@
+"""Issue 9's battle-rule fixes (the rules audit), each against the rulebook line or ruling
+it restores (``../shared/rules/western-roses-ruleset-v0.6.txt``, ``RULINGS.md``, and the
+project's rulings in docs/battle.md)."""
+
+from __future__ import annotations
+
+from tests.engine.battle.helpers import act, act_events, battle, events_of, fighter
+
+
+def _fallen_under_someone():
+    """a falls at (0, 0); the GM puts b on her square; c stands on (1, 0)."""
+    a = fighter("a", (0, 0), speed=9)
+    b = fighter("b", (4, 4), side="b")
+    c = fighter("c", (1, 0), speed=2)
+    state = battle(a, b, c)
+    state = act(state, "gm_add_status", combatant="a", status="unconscious")
+    assert not state.combatants["a"].conscious
+    return act(state, "gm_move", combatant="b", to=[0, 0])
+
+
+def test_a_combatant_who_wakes_under_someone_gets_up_on_the_nearest_free_square():
+    """docs/battle.md ruling 1: "you never stop on someone's square"; fallen combatants lie on
+    the ground and block nobody. Waking there, she gets up on the nearest free square, the
+    first in reading order between equals: (1, 0) is taken, so (0, 1)."""
+    state, events = act_events(
+        _fallen_under_someone(), "gm_remove_status", combatant="a", status="unconscious"
+    )
+    assert state.combatants["a"].position == (0, 1)
+    assert state.combatants["b"].position == (0, 0)
+    assert events_of(events, "moved")[-1] == {
+        "type": "moved",
+        "combatant": "a",
+        "frm": [0, 0],
+        "to": [0, 1],
+        "reason": "got up",
+    }
+
+
+def test_a_combatant_revived_under_someone_gets_up_beside_her():
+    """The same for a dead combatant the GM brings back (gm_adjust: HP to 0 or more)."""
+    a = fighter("a", (0, 0), speed=9, hp=10)
+    state = battle(a, fighter("b", (4, 4), side="b"), fighter("c", (1, 0), speed=2))
+    state = act(state, "gm_adjust", combatant="a", hp=-15)
+    assert state.combatants["a"].life == "dead"
+    state = act(state, "gm_move", combatant="b", to=[0, 0])
+    state = act(state, "gm_adjust", combatant="a", hp=20)
+    assert state.combatants["a"].life == "alive"
+    assert state.combatants["a"].position == (0, 1)
