@@ -4,7 +4,10 @@ project's rulings in docs/battle.md)."""
 
 from __future__ import annotations
 
-from tests.engine.battle.helpers import act, act_events, battle, events_of, fighter
+from dataclasses import replace
+
+from tests.engine.battle.helpers import act, act_events, battle, events_of, fighter, scripted
+from westernroses.battle import legal_actions
 
 
 def _fallen_under_someone():
@@ -46,3 +49,20 @@ def test_a_combatant_revived_under_someone_gets_up_beside_her():
     state = act(state, "gm_adjust", combatant="a", hp=20)
     assert state.combatants["a"].life == "alive"
     assert state.combatants["a"].position == (0, 1)
+
+
+def test_power_hungry_doubles_collected_dropped_power():
+    """Power-Hungry: "You gain twice the normal amount of power from all power-gaining
+    actions" (ruleset, Abilities); collecting dropped power is one. b drops 50 one space
+    away: ¾ rounded up is 38, doubled 76."""
+    a = fighter("a", (0, 0), speed=9)
+    a.profile = replace(a.profile, sp_multiplier=2)
+    b = fighter("b", (1, 0), side="b", hp=5)
+    state = battle(a, b, fighter("c", (7, 7), side="b", speed=1))
+    with scripted(3, 3, 3, 3, 1, 1, 1, 2):
+        state = act(state, "attack", combatant="a", attack="danmaku", target="b")
+    option = next(o for o in legal_actions(state, "gm") if o["type"] == "collect_power")
+    assert option["amount"] == 76
+    before = state.combatants["a"].spell_power
+    state = act(state, "collect_power", combatant="a", drop=option["drop"])
+    assert state.combatants["a"].spell_power == before + 76
