@@ -45,7 +45,7 @@ from westernroses.battle.context import Ctx
 from westernroses.battle.errors import IllegalAction
 from westernroses.battle.state import BattleState, Combatant, Json, copy_json
 from westernroses.battle.stats import can_act
-from westernroses.battle.status import fleeing_from, forced_target
+from westernroses.battle.status import fleeing, forced_target
 from westernroses.house_rules import HouseRules
 from westernroses.rng import RandomSource
 
@@ -211,7 +211,7 @@ def _sq(value: object, name: str) -> Square:
 
 def _restricted(ctx: Ctx, c: Combatant) -> str | None:
     """'flee' or 'forced' when a status dictates what she may do this turn."""
-    if fleeing_from(ctx, c) is not None:
+    if fleeing(ctx, c):
         return "flee"
     if forced_target(ctx, c) is not None:
         return "forced"

@@ -317,10 +317,17 @@ def _fear(ctx: Ctx, c: Combatant) -> bool:
     return True
 
 
-def fleeing_from(ctx: Ctx, c: Combatant) -> Combatant | None:
-    """The source she must run from this turn, if a failed fear check made her flee."""
+def fleeing(ctx: Ctx, c: Combatant) -> bool:
+    """Whether a failed fear check this turn makes her run, "taking no other actions"."""
     fear = c.effect("fear")
-    if fear is None or fear.data.get("fleeing") != ctx.state.turn_number or not fear.source:
+    return fear is not None and fear.data.get("fleeing") == ctx.state.turn_number
+
+
+def fleeing_from(ctx: Ctx, c: Combatant) -> Combatant | None:
+    """The source she must run from this turn, if a failed fear check made her flee (None
+    also when the source has left the battle: she still may only move or end her turn)."""
+    fear = c.effect("fear")
+    if not fleeing(ctx, c) or fear is None or not fear.source:
         return None
     return ctx.state.combatants.get(fear.source)
 

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from tests.engine.battle.helpers import act, act_events, battle, events_of, fighter, scripted
-from westernroses.battle import legal_actions
+from westernroses.battle import IllegalAction, legal_actions
 
 
 def _fallen_under_someone():
@@ -66,3 +68,34 @@ def test_power_hungry_doubles_collected_dropped_power():
     before = state.combatants["a"].spell_power
     state = act(state, "collect_power", combatant="a", drop=option["drop"])
     assert state.combatants["a"].spell_power == before + 76
+
+
+def test_fear_from_the_gm_needs_a_source():
+    """Fear: "she must run as far as she can from the source of her fear taking no other
+    actions" (ruleset, Status Effects) - fear without a source would leave her free, so the
+    GM must name someone else."""
+    state = battle(fighter("a", (0, 0), speed=9), fighter("b", (3, 0), side="b"))
+    for source in (None, "a"):
+        with pytest.raises(IllegalAction, match="afraid of"):
+            act(state, "gm_add_status", combatant="a", status="fear", source=source)
+    state = act(state, "gm_add_status", combatant="a", status="fear", source="b")
+    assert state.combatants["a"].effect("fear").source == "b"
+
+
+def test_a_terrified_combatant_whose_source_left_may_still_take_no_other_action():
+    """ "taking no other actions": a failed check restricts her even when the source of her
+    fear has left the battle - no attacks, cards or concentrating, and nowhere to run to."""
+    state = battle(
+        fighter("a", (0, 0), speed=9),
+        fighter("b", (3, 0), side="b"),
+        fighter("c", (5, 5), side="b", speed=1),
+    )
+    state = act(state, "gm_add_status", combatant="a", status="fear", source="b")
+    state = act(state, "end_turn", combatant="a")
+    state = act(state, "gm_remove_combatant", combatant="b")
+    assert state.current == "c"
+    with scripted(2, 2, 2, 2):  # her will roll to regain control: 8, a plain failure
+        state = act(state, "end_turn", combatant="c")
+    assert state.current == "a" and state.combatants["a"].effect("fear") is not None
+    kinds = {o["type"] for o in legal_actions(state, "gm")}
+    assert kinds <= {"do_nothing", "end_turn"}, kinds
