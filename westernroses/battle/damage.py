@@ -49,6 +49,18 @@ def modified(
     return amount, steps
 
 
+def not_from_an_attack(c: Combatant, raw: int) -> tuple[int, list[Json]]:
+    """Damage that no attack deals (a knockdown's impact): armour and the Shrine Maiden outfit
+    reduce it like any other ("all damage"), to a minimum of 1; Resilience ("from all
+    attacks"), elements and Shield do not."""
+    amount = max(raw, 0)
+    reduction = c.profile.any_damage_reduction
+    if not reduction or amount <= 0:
+        return amount, []
+    amount = max(amount - reduction, MINIMUM_DAMAGE)
+    return amount, [{"step": "reduction", "amount": -reduction, "damage": amount}]
+
+
 def take(ctx: Ctx, c: Combatant, amount: int, cause: str) -> None:
     """Damage that gets through. A fairy (Short-term Memory) keeps track of it instead."""
     if amount <= 0:

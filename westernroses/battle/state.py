@@ -122,6 +122,9 @@ class Profile:
     sp_multiplier: int = 1
     sp_cap: int | None = None
     damage_reduction: int = 0
+    #: The part of ``damage_reduction`` that lowers every damage, not only attacks (armour,
+    #: the Shrine Maiden outfit: "all damage"); Resilience is "from all attacks" only.
+    any_damage_reduction: int = 0
     physical_dodge_bonus: int = 0
     danmaku_dodge_bonus: int = 0
     graze_bonus: int = 0
@@ -162,6 +165,7 @@ class Profile:
             "sp_multiplier": self.sp_multiplier,
             "sp_cap": self.sp_cap,
             "damage_reduction": self.damage_reduction,
+            "any_damage_reduction": self.any_damage_reduction,
             "physical_dodge_bonus": self.physical_dodge_bonus,
             "danmaku_dodge_bonus": self.danmaku_dodge_bonus,
             "graze_bonus": self.graze_bonus,

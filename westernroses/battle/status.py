@@ -267,7 +267,10 @@ def start_of_turn(ctx: Ctx, c: Combatant) -> bool:
     if knocked is not None:
         remove(ctx, c, knocked, "hit the ground")
         rolled = ctx.damage(c.id, "knockdown impact", KNOCKDOWN_DAMAGE, [])
-        damage.take(ctx, c, rolled.total, "knockdown")
+        amount, steps = damage.not_from_an_attack(c, rolled.total)
+        if steps:
+            ctx.emit("damage_reduced", combatant=c.id, raw=rolled.total, steps=steps)
+        damage.take(ctx, c, amount, "knockdown")
         add(ctx, c, "returning", "Returning to the sky", data={})
         ctx.emit("turn_lost", combatant=c.id, reason="knocked down")
         return False

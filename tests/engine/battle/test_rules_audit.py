@@ -10,6 +10,7 @@ import pytest
 
 from tests.engine.battle.helpers import act, act_events, battle, events_of, fighter, scripted
 from westernroses.battle import IllegalAction, legal_actions
+from westernroses.battle.samples import character
 
 
 def _fallen_under_someone():
@@ -99,3 +100,20 @@ def test_a_terrified_combatant_whose_source_left_may_still_take_no_other_action(
     assert state.current == "a" and state.combatants["a"].effect("fear") is not None
     kinds = {o["type"] for o in legal_actions(state, "gm")}
     assert kinds <= {"do_nothing", "end_turn"}, kinds
+
+
+@pytest.mark.parametrize(("key", "reduction"), [("reimu", 1), ("meiling", 3)])
+def test_armour_and_the_outfit_reduce_a_knockdowns_impact(key, reduction):
+    """Knockdown: "taking 2d damage from the impact" (ruleset, Status Effects). The Shrine
+    Maiden outfit: "all damage is decreased by 1"; leather armour "reduces all damage taken by
+    3" - an impact too. Resilience ("5 less damage from all attacks") does not: Meiling's
+    Fourth Strike gives her 5 against attacks, not against the ground. 2d = 3 + 4 = 7."""
+    hero = character(key, position=(0, 0), controller="gm")
+    state = battle(hero, fighter("b", (5, 5), side="b", speed=1))
+    assert state.current == key
+    state = act(state, "gm_add_status", combatant=key, status="knockdown")
+    state = act(state, "end_turn", combatant=key)
+    before = state.combatants[key].hp
+    with scripted(3, 4):
+        state = act(state, "end_turn", combatant="b")
+    assert before - state.combatants[key].hp == 7 - reduction
