@@ -367,6 +367,9 @@ def _lucky(ctx: Ctx, hit: Json) -> None:
         roll_damage(ctx, hit)
     elif hit["stage"] == "landed" and new.success:  # a failed dodge re-rolled into a dodge
         hit["stage"] = "dodged"
+        from westernroses.battle import spellcasting
+
+        spellcasting.unfollow(ctx, hit)
     requeue(ctx, hit)
 
 

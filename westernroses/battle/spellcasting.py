@@ -536,12 +536,14 @@ def _attack_card(
     spec = damage_spec(ctx, c, card)
     area = covered(ctx, given, aoe)
     victims = [o for o in standing_on(ctx, area) if o.id != c.id]
-    _damage_trigger(ctx, c, spec, card.name, card_id, victims, "spellcard")
+    hit = _damage_trigger(ctx, c, spec, card.name, card_id, victims, "spellcard")
     rounds = card.duration.rounds
     if rounds <= 1:
         return
     if card.duration.homing:
-        follows = tuple(o.id for o in victims)
+        # It follows those it hit: whoever dodged it is not followed (issue 9; a Lucky
+        # re-roll that turns a failed dodge into a dodge lets her go too, ``unfollow``).
+        follows = tuple(hit)
         if not follows:
             ctx.emit("homing_fizzled", combatant=c.id, card=card_id, reason="nobody to follow")
             return
@@ -592,11 +594,12 @@ def _damage_trigger(
     card_id: str,
     victims: list[Combatant],
     source: str,
-) -> None:
-    """One damage roll for the trigger; each victim dodges it (unless it cannot be dodged)."""
+) -> list[str]:
+    """One damage roll for the trigger; each victim dodges it (unless it cannot be dodged).
+    Returns the ids of those who did not dodge."""
     if not victims:
         ctx.emit("no_one_hit", combatant=c.id, card=card_id, name=name)
-        return
+        return []
     expr = DiceExpression(spec["dice"], spec["modifier"])
     rolled = ctx.damage(c.id, f"{name} damage", expr, spec["parts"])
     hits = []
@@ -625,6 +628,28 @@ def _damage_trigger(
             )
         )
     reactions.enqueue(ctx, hits)
+    return [h["defender"] for h in hits if h["stage"] == "landed"]
+
+
+def unfollow(ctx: Ctx, hit: Json) -> None:
+    """A cast's hit turned into a dodge (Lucky): its homing card stops following her, and
+    fizzles if it now follows nobody."""
+    if hit.get("source") != "spellcard":
+        return
+    kept = []
+    for fe in ctx.state.field_effects:
+        if fe.homing and fe.caster == hit["attacker"] and fe.card_id == hit.get("card"):
+            fe.follows = tuple(f for f in fe.follows if f != hit["defender"])
+            if not fe.follows:
+                ctx.emit(
+                    "homing_fizzled",
+                    combatant=fe.caster,
+                    card=fe.card_id,
+                    reason="nobody to follow",
+                )
+                continue
+        kept.append(fe)
+    ctx.state.field_effects = kept
 
 
 def _dolls(ctx: Ctx, c: Combatant, card: SpellcardDraft, card_id: str, given: list[Square]) -> None:

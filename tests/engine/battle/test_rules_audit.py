@@ -117,3 +117,38 @@ def test_armour_and_the_outfit_reduce_a_knockdowns_impact(key, reduction):
     with scripted(3, 4):
         state = act(state, "end_turn", combatant="b")
     assert before - state.combatants[key].hp == 7 - reduction
+
+
+def _homing_twice():
+    from westernroses.spellcards import AttackPower, CardType, Duration, SpellcardDraft
+
+    homing = SpellcardDraft(
+        name="Seeker",
+        type=CardType.ATTACK,
+        aoe=1,
+        duration=Duration.HOMING_2,
+        attack_power=AttackPower(1),
+    )
+    a = fighter("a", (0, 0), speed=9, deck=[("x", homing, 1)], hand=["x"], spell_power=200)
+    return battle(a, fighter("b", (1, 0), side="b"), fighter("c", (2, 0), side="b", speed=3))
+
+
+def test_a_homing_card_follows_only_those_it_hit():
+    """Duration: a homing card "follows a character" hit by it (ruleset, Spellcards); docs/
+    battle.md ruling 14: it follows everyone it hit. c dodged it (24 against 12), so it
+    follows b alone."""
+    state = _homing_twice()
+    with scripted(2, 1, 1, 1, 2, 6, 6, 6, 6):
+        state, _ = act_events(state, "use_spellcard", combatant="a", card="x", targets=[[1, 0]])
+    assert state.field_effects[0].follows == ("b",)
+
+
+def test_a_homing_card_everyone_dodged_fizzles():
+    """docs/battle.md ruling 14: "(and fizzles if it hit nobody)"."""
+    state = _homing_twice()
+    with scripted(2, 6, 6, 6, 6, 6, 6, 6, 6):
+        state, events = act_events(
+            state, "use_spellcard", combatant="a", card="x", targets=[[1, 0]]
+        )
+    assert state.field_effects == []
+    assert events_of(events, "homing_fizzled")
