@@ -152,3 +152,23 @@ def test_a_homing_card_everyone_dodged_fizzles():
         )
     assert state.field_effects == []
     assert events_of(events, "homing_fizzled")
+
+
+@pytest.mark.parametrize("fall", ["unconscious", "dead"])
+def test_a_fallen_winner_cannot_recover_thrown_weapons(fall):
+    """Throwing Weapons: "after a battle a character may roll ... to determine how many of
+    those weapons she has retrieved" (ruleset, Weapons) - someone lying unconscious or dead
+    retrieves nothing; a standing winner still can."""
+    sakuya = character("sakuya", position=(0, 0), controller="p1")
+    sakuya.thrown_used = {"throwing_knives": 7}
+    ally = fighter("c", (1, 1), side="heroes")
+    ally.thrown_used = {}
+    state = battle(sakuya, ally, fighter("b", (5, 5), side="b"))
+    if fall == "unconscious":
+        state = act(state, "gm_add_status", combatant="sakuya", status="unconscious")
+    else:
+        state = act(state, "gm_adjust", combatant="sakuya", hp=-500)
+    state = act(state, "gm_end_battle", winner="heroes")
+    assert legal_actions(state, "p1") == []
+    with pytest.raises(IllegalAction, match="no weapons"):
+        act(state, "recover_weapons", player="p1", combatant="sakuya")
