@@ -108,14 +108,20 @@ def remove_kind(ctx: Ctx, c: Combatant, kinds: frozenset[str] | set[str], reason
             remove(ctx, c, effect, reason)
 
 
+def clock(c: Combatant) -> str:
+    """Whose turns count her timers: her own, or for a doll (who has no turns of her own) her
+    controller's, during which she acts."""
+    return c.owner if c.kind == "doll" and c.owner else c.id
+
+
 def _own_turn(ctx: Ctx, c: Combatant) -> bool:
-    return ctx.state.phase == "active" and ctx.state.current == c.id
+    return ctx.state.phase == "active" and ctx.state.current == clock(c)
 
 
 def turns_timer(ctx: Ctx, c: Combatant, turns: int) -> Timer:
     """Ends at the end of ``c``'s turn, ``turns`` of her turns from now: "for the next N turns"
     does not count the current one when it is hers."""
-    return Timer("end", c.id, turns + int(_own_turn(ctx, c)))
+    return Timer("end", clock(c), turns + int(_own_turn(ctx, c)))
 
 
 def _save(ctx: Ctx, c: Combatant, stat_key: str, target_name: str, purpose: str) -> bool:
@@ -153,9 +159,14 @@ def stun(ctx: Ctx, c: Combatant, turns: int, source: str | None, *, save: bool) 
         ctx.emit("effect_extended", combatant=c.id, effect=existing.id, count=existing.ends.count)
     else:
         add(
-            ctx, c, "stun", f"Stunned ({turns} turn)", source=source, ends=Timer("end", c.id, count)
+            ctx,
+            c,
+            "stun",
+            f"Stunned ({turns} turn)",
+            source=source,
+            ends=Timer("end", clock(c), count),
         )
-    c.actions_left = 0
+    c.actions_left = 0  # a doll too loses what her controller gave her this turn
 
 
 def inflict(

@@ -30,7 +30,7 @@ from westernroses.battle.arena import Square, manhattan
 from westernroses.battle.combatants import attack_from_item
 from westernroses.battle.context import Ctx
 from westernroses.battle.state import AttackProfile, Combatant, Profile
-from westernroses.battle.stats import hp_max, reach_stat
+from westernroses.battle.stats import can_act, hp_max, reach_stat
 
 #: "bring a doll to action for the cost of 20 power".
 DOLL_COST: Final = 20
@@ -153,9 +153,11 @@ def deactivate(ctx: Ctx, master: Combatant, doll: Combatant, reason: str) -> Non
 
 
 def command(ctx: Ctx, master: Combatant, actions: int = 1) -> None:
-    """Every active doll is given ``actions`` actions, to take during her turn."""
+    """Every active doll is given ``actions`` actions, to take during her turn; a doll who
+    cannot act (stunned) gets none (issue 9)."""
     for d in active(ctx, master):
-        d.actions_left += actions
+        if can_act(d):
+            d.actions_left += actions
     ctx.emit(
         "dolls_commanded",
         master=master.id,

@@ -172,3 +172,25 @@ def test_a_fallen_winner_cannot_recover_thrown_weapons(fall):
     assert legal_actions(state, "p1") == []
     with pytest.raises(IllegalAction, match="no weapons"):
         act(state, "recover_weapons", player="p1", combatant="sakuya")
+
+
+def test_a_stunned_doll_loses_her_actions_and_the_stun_counts_her_controllers_turns():
+    """Stun: "the character loses her next turn(s)" (ruleset, Status Effects); a doll acts
+    only in her controller's turn ("Doll Master"), so her stun is counted in those turns: she
+    loses what she was given, gets nothing from the next command, and acts again after."""
+    from tests.engine.battle.test_summons import activate, master
+
+    state = battle(master(spell_power=100), fighter("b", (6, 6), side="b"))
+    state = activate(state, (2, 1))
+    state = act(state, "use_ability", combatant="m", ability="command_dolls")
+    state = act(state, "gm_add_status", combatant="m-doll1", status="stun", turns=1)
+    assert state.combatants["m-doll1"].actions_left == 0
+    state = act(state, "end_turn", combatant="m")
+    state = act(state, "end_turn", combatant="b")
+    state = act(state, "use_ability", combatant="m", ability="command_dolls")
+    assert state.combatants["m-doll1"].actions_left == 0  # the turn she loses
+    state = act(state, "end_turn", combatant="m")
+    assert not state.combatants["m-doll1"].has("stun")
+    state = act(state, "end_turn", combatant="b")
+    state = act(state, "use_ability", combatant="m", ability="command_dolls")
+    assert state.combatants["m-doll1"].actions_left == 1
