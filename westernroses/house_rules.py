@@ -62,6 +62,14 @@ class HouseRules:
     option_max_bonus: int = 4
     # Turn tracking (issue 5/6): minutes a player's turn may wait before a reminder.
     turn_reminder_minutes: int = 60
+    # Issue 9 (rules audit). Guardian: "If harm comes to this pony or object, the Guardian
+    # loses all Guardian-related powers": 1 = her extra 20 HP goes too while the charge is
+    # injured (sheet and battle); 0 = she keeps it (only her protection cards are lost).
+    guardian_hp_needs_safe_charge: int = 1
+    # Mental rolls "are made by the DM so the character does not know whether or not she
+    # succeeded": 1 = a player's Intuition, Legends, Sense and Will checks on the dice page
+    # are GM-secret rolls (she sees that she rolled, not the result); 0 = ordinary rolls.
+    mental_rolls_secret: int = 1
 
     def to_dict(self) -> dict[str, int]:
         return asdict(self)
@@ -172,6 +180,21 @@ HOUSE_RULES_META: dict[str, HouseRule] = {
         HouseRule("option_spell_power_step", "Spell power per Option", "", 1, 1000),
         HouseRule("option_max_bonus", "Maximum Option bonus", "", 0, 20),
         HouseRule("turn_reminder_minutes", "Turn reminder delay (minutes)", "", 1, 10080),
+        HouseRule(
+            "guardian_hp_needs_safe_charge",
+            "Guardian HP needs a safe charge",
+            "1: a Guardian's extra 20 HP is lost while her charge is injured; 0: she keeps it.",
+            0,
+            1,
+        ),
+        HouseRule(
+            "mental_rolls_secret",
+            "Mental rolls are secret",
+            "1: a player's Intuition, Legends, Sense and Will checks are rolled for the GMs "
+            "only (she sees that she rolled, not the result); 0: ordinary rolls.",
+            0,
+            1,
+        ),
     )
 }
 

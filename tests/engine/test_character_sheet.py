@@ -489,6 +489,17 @@ def test_guardian_loses_extra_hp_while_charge_injured() -> None:
     assert any(p.name == "Charge injured" for p in hurt.passives)
 
 
+def test_guardian_hp_house_rule_off_keeps_the_extra_hp_while_charge_injured() -> None:
+    """Issue 9: the extra 20 HP is a Guardian power (lost while the charge is injured, by
+    default); house rule ``guardian_hp_needs_safe_charge`` = 0 keeps it, and the sheet says so."""
+    draft = minimal_draft("fourth_strike", "oni", "guardian", guardian_charge_injured=True)
+    kept = derive_sheet(draft, HouseRules(guardian_hp_needs_safe_charge=0))
+    assert kept.hp.maximum.total == 140 + 20
+    note = next(p for p in kept.passives if p.name == "Charge injured")
+    assert "keeps her extra HP" in note.text
+    assert kept.house_rules == {"guardian_hp_needs_safe_charge": 0}
+
+
 def test_options_add_damage_and_danmaku_range() -> None:
     """RULINGS 8: +1 physical and danmaku damage and +1 danmaku range per 100 held, at most +4."""
     base = sheet_for("spectrum_mystery", "pony", "librarian")

@@ -32,6 +32,7 @@ from typing import Any, Final
 from westernroses.battle import (
     abilities,
     attacks,
+    damage,
     end,
     movement,
     overrides,
@@ -114,6 +115,8 @@ def apply(state: BattleState, action: Mapping[str, Any]) -> tuple[BattleState, l
     _dispatch(ctx, kind, action)
     if work.phase == "active":
         turn_order.settle(ctx)
+    if work.phase != "setup":
+        damage.guardians_sync(ctx)
     return record(work, ctx, action)
 
 

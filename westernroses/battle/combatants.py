@@ -152,6 +152,9 @@ def profile_from_sheet(sheet: Sheet, *, charge: str | None = None) -> Profile:
         spellcard_to_hit=_static(sheet.spellcards.to_hit),
         attacks=tuple(attacks),
         charge=charge,
+        charge_hp=sum(p.amount for p in sheet.hp.maximum.contributions if p.source == "profession")
+        if charge
+        else 0,
         level=sheet.level,
         dolls=_dolls(sheet),
     )

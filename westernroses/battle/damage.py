@@ -152,6 +152,47 @@ def remove_unconscious(ctx: Ctx, c: Combatant, reason: str) -> None:
     stand_clear(ctx, c)
 
 
+def guardians_sync(ctx: Ctx) -> None:
+    """Guardian: "If harm comes to this pony or object, the Guardian loses all
+    Guardian-related powers ... until their charge is no longer injured" - her extra HP too
+    (house rule ``guardian_hp_needs_safe_charge``, on by default): while her charge is below
+    her maximum HP (or fallen) her own maximum is that much lower and her HP is capped to it;
+    it comes back when the charge is healed."""
+    for g in ctx.state.combatants.values():
+        if not g.profile.charge_hp or not g.profile.charge:
+            continue
+        charge = ctx.state.combatants.get(g.profile.charge)
+        harmed = (
+            bool(ctx.rules.guardian_hp_needs_safe_charge)
+            and charge is not None
+            and (not charge.alive or charge.hp < hp_max(charge))
+        )
+        marked = g.effect("charge_injured")
+        if harmed and marked is None:
+            g.effects.append(
+                Effect(
+                    ctx.state.new_id("e"),
+                    "charge_injured",
+                    "Charge injured",
+                    charge.id if charge else None,
+                    {},
+                )
+            )
+            ctx.emit("effect_added", combatant=g.id, kind="charge_injured", hp_max=hp_max(g))
+            if g.hp > hp_max(g):
+                g.hp = hp_max(g)
+                ctx.emit("hp_capped", combatant=g.id, hp=g.hp)
+        elif not harmed and marked is not None:
+            g.effects.remove(marked)
+            ctx.emit(
+                "effect_ended",
+                combatant=g.id,
+                effect=marked.id,
+                kind="charge_injured",
+                reason="her charge is no longer injured",
+            )
+
+
 def stand_clear(ctx: Ctx, c: Combatant) -> None:
     """She gets up (wakes or is revived) where someone now stands: she moves to the nearest
     free open square, counted in straight steps; between equals the first in reading order

@@ -135,6 +135,9 @@ class Profile:
     spellcard_to_hit: int = 0
     attacks: tuple[AttackProfile, ...] = ()
     charge: str | None = None
+    #: HP her Guardian power gives (the sheet's +20 when her charge was safe): lost while
+    #: her charge is injured (house rule ``guardian_hp_needs_safe_charge``, issue 9).
+    charge_hp: int = 0
     level: int = 1
     dolls: int = 0
 
@@ -176,6 +179,7 @@ class Profile:
             "spellcard_to_hit": self.spellcard_to_hit,
             "attacks": [a.to_dict() for a in self.attacks],
             "charge": self.charge,
+            "charge_hp": self.charge_hp,
             "level": self.level,
             "dolls": self.dolls,
         }

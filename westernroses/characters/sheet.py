@@ -420,7 +420,7 @@ def derive_sheet(
     race = cat.races[draft.race]
     profession = cat.professions[draft.profession]
     abilities = [cat.abilities[slug] for slug in draft.abilities]
-    effects = gather_effects(draft, cat, shot, race, profession, abilities)
+    effects = gather_effects(draft, cat, shot, race, profession, abilities, rules)
 
     fear = "fear" in draft.status_effects
     level = DrunkLevel.SOBER if fear else DrunkLevel(draft.drunkenness)
@@ -465,7 +465,7 @@ def derive_sheet(
         drunkenness=drunk,
         status_effects=statuses,
         can_act=not effects.has("cannot_act"),
-        passives=_passives(draft, shot, race, profession, abilities, cat),
+        passives=_passives(draft, shot, race, profession, abilities, cat, rules),
         warmness=tuple(
             Contribution("item", cat.items[s].name, cat.items[s].warmness or 0)
             for s, stack in draft.inventory.items()
@@ -678,6 +678,7 @@ def _passives(
     profession: Profession,
     abilities: list[Ability],
     cat: Catalog,
+    rules: HouseRules = DEFAULT_HOUSE_RULES,
 ) -> tuple[Passive, ...]:
     out = [Passive("shot_type", shot.passive.name, shot.passive.text)]
     # "Other bonuses: None" (Lunarian, Moon Hare) is a placeholder in the rulebook, not a trait.
@@ -694,12 +695,17 @@ def _passives(
             name = f"{name} ({cat.skills[chosen].name})"
         out.append(Passive("ability", name, ability.text))
     if draft.guardian_charge_injured and profession.needs_charge:
+        lost = (
+            "extra HP, protection spellcards"
+            if rules.guardian_hp_needs_safe_charge
+            else "protection spellcards; house rule: she keeps her extra HP"
+        )
         out.append(
             Passive(
                 "profession",
                 "Charge injured",
-                "Guardian powers (extra HP, protection spellcards) are lost until the charge "
-                "is no longer injured; armor can still be worn.",
+                f"Guardian powers ({lost}) are lost until the charge is no longer injured; "
+                "armor can still be worn.",
             )
         )
     return tuple(out)

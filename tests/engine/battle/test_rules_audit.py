@@ -9,8 +9,9 @@ from dataclasses import replace
 import pytest
 
 from tests.engine.battle.helpers import act, act_events, battle, events_of, fighter, scripted
-from westernroses.battle import IllegalAction, legal_actions
+from westernroses.battle import IllegalAction, legal_actions, view
 from westernroses.battle.samples import character
+from westernroses.battle.stats import hp_max
 
 
 def _fallen_under_someone():
@@ -194,3 +195,39 @@ def test_a_stunned_doll_loses_her_actions_and_the_stun_counts_her_controllers_tu
     state = act(state, "end_turn", combatant="b")
     state = act(state, "use_ability", combatant="m", ability="command_dolls")
     assert state.combatants["m-doll1"].actions_left == 1
+
+
+def _guarded(rules=None):
+    from westernroses.house_rules import HouseRules
+
+    meiling = character("meiling", position=(0, 0), controller="gm", charge="reimu")
+    reimu = character("reimu", position=(1, 0), controller="gm")
+    return battle(
+        meiling, reimu, fighter("b", (5, 5), side="b", speed=1), rules=rules or HouseRules()
+    )
+
+
+def test_a_guardian_loses_her_extra_hp_while_her_charge_is_injured():
+    """Guardian: "begin with an additional 20 HP"; "If harm comes to this pony or object, the
+    Guardian loses all Guardian-related powers ... until their charge is no longer injured"
+    (ruleset, Professions). House rule on by default: Meiling (Fourth Strike 120 + 20) has 120
+    while Reimu is hurt, her HP capped to it, and 140 again once Reimu is healed."""
+    state = _guarded()
+    meiling = state.combatants["meiling"]
+    assert (meiling.hp, hp_max(meiling)) == (140, 140)
+    state = act(state, "gm_adjust", combatant="reimu", hp=-10)
+    meiling = state.combatants["meiling"]
+    assert (meiling.hp, hp_max(meiling)) == (120, 120)
+    assert view(state, "gm")["combatants"]["meiling"]["hp_max"] == 120
+    state = act(state, "gm_adjust", combatant="reimu", hp=10)
+    meiling = state.combatants["meiling"]
+    assert (meiling.hp, hp_max(meiling)) == (120, 140)
+
+
+def test_the_guardian_hp_house_rule_off_keeps_her_extra_hp():
+    """House rule ``guardian_hp_needs_safe_charge`` = 0: she loses only her protection cards."""
+    from westernroses.house_rules import HouseRules
+
+    state = _guarded(HouseRules(guardian_hp_needs_safe_charge=0))
+    state = act(state, "gm_adjust", combatant="reimu", hp=-10)
+    assert hp_max(state.combatants["meiling"]) == 140
