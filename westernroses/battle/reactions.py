@@ -308,9 +308,17 @@ def land(ctx: Ctx, hit: Json) -> None:
     if amount > 0:
         spell_power.meter(ctx, defender, spell_power.METER_DAMAGED, "took damage")
     else:
-        spell_power.meter(ctx, defender, spell_power.METER_HIT_NO_DAMAGE, "hit without damage")
+        _hit_without_damage(ctx, hit, defender, "hit without damage")
     for effect in hit["on_hit"]:
         apply_on_hit(ctx, hit, defender, effect)
+
+
+def _hit_without_damage(ctx: Ctx, hit: Json, defender: Combatant, reason: str) -> None:
+    """Spell-meter: "Being hit by an attack from an opponent that does not deal damage - 1
+    point": an ally's hit (her own card's area, say) gives none (issue 9)."""
+    attacker = ctx.state.combatants.get(hit["attacker"])
+    if attacker is not None and attacker.side != defender.side:
+        spell_power.meter(ctx, defender, spell_power.METER_HIT_NO_DAMAGE, reason)
 
 
 def apply_on_hit(ctx: Ctx, hit: Json, defender: Combatant, effect: Json) -> None:
@@ -428,7 +436,7 @@ def _bomb(ctx: Ctx, hit: Json, card_id: str) -> None:
 
     defender = ctx.c(hit["defender"])
     ctx.emit("bombed", defender=defender.id, attacker=hit["attacker"], card=card_id, hit=hit["id"])
-    spell_power.meter(ctx, defender, spell_power.METER_HIT_NO_DAMAGE, "hit without damage")
+    _hit_without_damage(ctx, hit, defender, "hit without damage")
     ctx.reacting = True
     try:
         spellcasting.cast_bomb(ctx, defender, card_id, hit["attacker"])
@@ -444,7 +452,7 @@ def _body_shield(ctx: Ctx, hit: Json, guardian_id: str, card_id: str) -> None:
     spellcasting.pay_and_discard(ctx, guardian, card_id)
     amount = int(hit["damage"] or 0)
     ctx.emit("body_shield", guardian=guardian.id, charge=hit["defender"], damage=amount)
-    spell_power.meter(ctx, ctx.c(hit["defender"]), spell_power.METER_HIT_NO_DAMAGE, "shielded")
+    _hit_without_damage(ctx, hit, ctx.c(hit["defender"]), "shielded")
     damage.take(ctx, guardian, amount, f"{hit['name']} (body-shield)")
     if amount > 0:
         spell_power.meter(ctx, guardian, spell_power.METER_DAMAGED, "took damage")

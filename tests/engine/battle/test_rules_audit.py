@@ -231,3 +231,45 @@ def test_the_guardian_hp_house_rule_off_keeps_her_extra_hp():
     state = _guarded(HouseRules(guardian_hp_needs_safe_charge=0))
     state = act(state, "gm_adjust", combatant="reimu", hp=-10)
     assert hp_max(state.combatants["meiling"]) == 140
+
+
+def test_a_hit_without_damage_fills_the_meter_only_from_an_opponent():
+    """Spell-meter: "Being hit by an attack from an opponent that does not deal damage - 1
+    point" (ruleset, Death and Dying). a's harmless card covers her enemy b and her ally c:
+    b gains a point, c none."""
+    from westernroses.spellcards import CardType, SpellcardDraft
+
+    dud = SpellcardDraft(name="Dud", type=CardType.ATTACK, aoe=1)
+    a = fighter("a", (0, 0), speed=9, deck=[("x", dud, 1)], hand=["x"], spell_power=200)
+    state = battle(a, fighter("b", (2, 1), side="b"), fighter("c", (2, 0), speed=3))
+    with scripted(1, 1, 1, 2, 1, 1, 1, 2):
+        state, events = act_events(
+            state, "use_spellcard", combatant="a", card="x", targets=[[2, 0]]
+        )
+    assert len(events_of(events, "hit")) == 2
+    assert (state.combatants["b"].meter, state.combatants["c"].meter) == (1, 0)
+
+
+def test_a_thawing_combatant_can_neither_dodge_nor_bomb():
+    """docs/battle.md rulings 6 and 20: anyone stunned, frozen, thawing or unconscious cannot
+    dodge (Freeze: "she loses her next 2 turns while she thaws") and cannot react with a bomb;
+    so a hit on her never waits."""
+    from westernroses.battle.state import Effect
+    from westernroses.spellcards import AttackPower, CardType, SpellcardDraft
+
+    bomb = SpellcardDraft(name="Boom", type=CardType.ATTACK, bomb=True, attack_power=AttackPower(1))
+    b = fighter("b", (1, 0), side="b", deck=[("boom", bomb, 1)], hand=["boom"])
+    b.effects.append(Effect("e0", "thawing", "Thawing"))
+    state = battle(fighter("a", (0, 0), speed=9), b)
+    with scripted(3, 3, 3, 3):
+        state, events = act_events(state, "attack", combatant="a", attack="danmaku", target="b")
+    assert events_of(events, "cannot_dodge") and not state.pending
+    assert state.combatants["b"].hp == 100 - 12
+
+
+def test_blocking_squares_do_not_block_attacks_or_cards():
+    """docs/battle.md ruling 2: no line of sight - a wall between them stops movement only."""
+    a = fighter("a", (0, 0), speed=9)
+    state = battle(a, fighter("b", (2, 0), side="b"), blocked=[(1, 0)])
+    option = next(o for o in legal_actions(state, "gm") if o.get("attack") == "danmaku")
+    assert option["targets"] == ["b"]
