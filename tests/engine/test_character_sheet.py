@@ -719,3 +719,17 @@ def test_totals_are_the_sums_of_their_contributions(draft: CharacterDraft) -> No
         theirs.max_kinds,
         theirs.max_copies,
     )
+
+
+def test_a_shrine_maidens_physical_attacks_may_take_her_goddesss_element() -> None:
+    """Shrine Maiden: "may declare any of her basic attacks to be of her goddess's element"
+    (ruleset, Professions) - physical ones too: bare fists and the gohei show it, as the battle
+    engine offers it (issue 9). Other characters' physical attacks stay non-elemental."""
+    maiden = derive_sheet(
+        minimal_draft("homing_amulets", "pony", "shrine_maiden", goddess_element="light")
+    )
+    assert maiden.attack("danmaku").elements == (maiden.element, "light")
+    assert maiden.attack("bare_fists").elements == ("light",)
+    assert maiden.attack("gohei").elements == ("light",)
+    other = sheet_for("homing_amulets", "pony", "librarian")
+    assert other.attack("bare_fists").elements == ()
