@@ -9,7 +9,7 @@ round up) and 4 (physical = weapon dice + floor(PWR / 2); danmaku = floor(INT / 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pytest
@@ -733,3 +733,22 @@ def test_a_shrine_maidens_physical_attacks_may_take_her_goddesss_element() -> No
     assert maiden.attack("gohei").elements == ("light",)
     other = sheet_for("homing_amulets", "pony", "librarian")
     assert other.attack("bare_fists").elements == ()
+
+
+def test_a_doll_without_an_emotional_connection_has_its_stats_halved() -> None:
+    """Doll Master: "any doll the controller does not feel a deep emotional connection with
+    has all its stats halved. It is assumed that the controller has an emotional connection
+    with all dolls she creates herself" (ruleset, Professions; issue 9). Rounded up
+    (RULINGS 3)."""
+    draft = with_starting_kit(minimal_draft("homing_amulets", "pony", "doll_master"))
+    draft.unconnected_dolls = 1
+    sheet = derive_sheet(draft)
+    assert sheet.dolls is not None and (sheet.dolls.count, sheet.dolls.unconnected) == (4, 1)
+    own = {k: line.total for k, line in sheet.stats.items()}
+    assert sheet.dolls.stats == own
+    assert sheet.dolls.unconnected_stats == {k: -(-v // 2) for k, v in own.items()}
+    assert sheet.dolls.unconnected_hp == -(-sheet.hp.maximum.total // 2)
+    assert sheet.to_dict()["dolls"]["unconnected"] == 1
+    too_many = replace(draft, unconnected_dolls=5)
+    assert any(p.code == "unconnected_dolls.range" for p in derive_sheet(too_many).problems)
+    assert derive_sheet(minimal_draft("homing_amulets", "pony", "librarian")).dolls is None

@@ -157,6 +157,7 @@ def profile_from_sheet(sheet: Sheet, *, charge: str | None = None) -> Profile:
         else 0,
         level=sheet.level,
         dolls=_dolls(sheet),
+        unconnected_dolls=sheet.dolls.unconnected if sheet.dolls else 0,
     )
 
 

@@ -675,7 +675,9 @@ def _dolls(ctx: Ctx, c: Combatant, card: SpellcardDraft, card_id: str, given: li
         # inactive again" (at the end of her turn); "stats equal to their controller's".
         for doll, spot in zip(summons.inactive(ctx, c), given, strict=False):
             doll.turn_used["dollmageddon"] = 1
-            doll.profile = summons.doll_profile(c.profile, 1, full=True)
+            doll.profile = summons.doll_profile(
+                c.profile, 1, full=True, connected=summons.connected(doll)
+            )
             summons.activate(ctx, c, doll, spot, actions=2)
     elif "doll_cremation" in found:
         doll = next(d for d in summons.active(ctx, c) if d.position == given[0])
@@ -700,7 +702,9 @@ def _dolls(ctx: Ctx, c: Combatant, card: SpellcardDraft, card_id: str, given: li
         for doll in summons.inactive(ctx, c):
             # "inactive dolls have stats equal to half their controller's" (for this attack)
             kept = doll.profile
-            doll.profile = summons.doll_profile(c.profile, summons.SWARM + 1)
+            doll.profile = summons.doll_profile(
+                c.profile, summons.SWARM + 1, connected=summons.connected(doll)
+            )
             attacks.basic_attack(ctx, doll, doll.profile.attacks[0], target)
             doll.profile = kept
 

@@ -140,6 +140,9 @@ class Profile:
     charge_hp: int = 0
     level: int = 1
     dolls: int = 0
+    #: How many of her dolls a Doll Master has no deep emotional connection with (the last
+    #: ones: their stats are halved, rounded up).
+    unconnected_dolls: int = 0
 
     def has(self, trait: str) -> bool:
         return trait in self.traits
@@ -182,6 +185,7 @@ class Profile:
             "charge_hp": self.charge_hp,
             "level": self.level,
             "dolls": self.dolls,
+            "unconnected_dolls": self.unconnected_dolls,
         }
 
     @classmethod

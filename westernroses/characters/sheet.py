@@ -322,6 +322,31 @@ class Passive:
 
 
 @dataclass(frozen=True, slots=True)
+class DollLine:
+    """A Doll Master's dolls: how many, how many she has no deep emotional connection with,
+    and their stats with one or two out ("stats equal to the controller's"); an unconnected
+    doll "has all its stats halved" (rounded up, RULINGS 3; HP too, as for a crowd of more
+    than four). Three or more out change them further in battle."""
+
+    count: int
+    unconnected: int
+    stats: dict[str, int]
+    hp: int
+    unconnected_stats: dict[str, int]
+    unconnected_hp: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "count": self.count,
+            "unconnected": self.unconnected,
+            "stats": dict(self.stats),
+            "hp": self.hp,
+            "unconnected_stats": dict(self.unconnected_stats),
+            "unconnected_hp": self.unconnected_hp,
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class Sheet:
     name: str
     level: int
@@ -350,6 +375,7 @@ class Sheet:
     inventory: tuple[dict[str, Any], ...]
     house_rules: dict[str, int]
     problems: tuple[RuleViolation, ...] = field(default=())
+    dolls: DollLine | None = None
 
     def attack(self, slug: str) -> Attack:
         """The attack with ``slug`` (``danmaku``, ``bare_fists``, an item slug ...)."""
@@ -392,6 +418,7 @@ class Sheet:
             "inventory": [dict(i) for i in self.inventory],
             "house_rules": dict(self.house_rules),
             "problems": [p.to_dict() for p in self.problems],
+            "dolls": self.dolls.to_dict() if self.dolls else None,
         }
 
 
@@ -484,6 +511,24 @@ def derive_sheet(
         ),
         house_rules=rules.changed(),
         problems=tuple(violations),
+        dolls=_doll_line(draft, profession, stats, hp.maximum.total),
+    )
+
+
+def _doll_line(
+    draft: CharacterDraft, profession: Profession, stats: dict[str, StatLine], hp: int
+) -> DollLine | None:
+    if profession.slug != "doll_master":
+        return None
+    count = sum(s.quantity for slug, s in draft.inventory.items() if slug == "doll")
+    own = {key: line.total for key, line in stats.items()}
+    return DollLine(
+        count=count,
+        unconnected=min(draft.unconnected_dolls, count),
+        stats=own,
+        hp=hp,
+        unconnected_stats={key: ceil_div(value, 2) for key, value in own.items()},
+        unconnected_hp=ceil_div(hp, 2),
     )
 
 

@@ -273,3 +273,23 @@ def test_blocking_squares_do_not_block_attacks_or_cards():
     state = battle(a, fighter("b", (2, 0), side="b"), blocked=[(1, 0)])
     option = next(o for o in legal_actions(state, "gm") if o.get("attack") == "danmaku")
     assert option["targets"] == ["b"]
+
+
+def test_a_doll_without_an_emotional_connection_fights_with_halved_stats():
+    """Doll Master: an unconnected doll "has all its stats halved" - in battle too (issue 9):
+    Alice's fourth doll has half her stats (rounded up), the first three her own."""
+    from westernroses.battle.combatants import combatant_from_sheet
+    from westernroses.battle.samples import CHARACTERS
+    from westernroses.characters import derive_sheet, with_starting_kit
+
+    draft, deck = CHARACTERS["alice"]
+    kit = replace(with_starting_kit(draft), unconnected_dolls=1)
+    alice = combatant_from_sheet(
+        derive_sheet(kit), id="alice", controller="p1", side="heroes", position=(0, 0), deck=deck
+    )
+    state = battle(alice, fighter("b", (6, 6), side="b"))
+    own = alice.profile.stats
+    dolls = [state.combatants[f"alice-doll{i}"] for i in range(1, 5)]
+    assert [d.profile.stats == own for d in dolls] == [True, True, True, False]
+    assert dolls[3].profile.stats == {k: -(-v // 2) for k, v in own.items()}
+    assert dolls[3].profile.hp_max == -(-alice.profile.hp_max // 2)
