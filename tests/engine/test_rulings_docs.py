@@ -53,3 +53,18 @@ def test_the_audits_rulings_are_written_down_alike(doc):
     assert "from an opponent" in flat or "an attack from an opponent" in flat  # rule 10
     lethal = _paragraph(doc, "Lethal damage is physical")
     assert "no Options" in lethal and "Magic Spirit" in lethal  # rule 10
+
+
+def test_the_drinking_rulings_say_what_the_code_does():
+    """Issue 9: staying conscious is −2, −4, −6 in all (not the level's penalty plus those), and
+    a plastered tengu keeps Kaze Sake's +4 speed."""
+    from westernroses.characters.drunkenness import KAZE_SAKE_SPEED, DrunkLevel, consciousness_check
+
+    totals = [
+        consciousness_check(level, "pony").modifier
+        for level in (DrunkLevel.DRUNK, DrunkLevel.HEAVILY_DRUNK, DrunkLevel.PLASTERED)
+    ]
+    assert totals == [-2, -4, -6]
+    flat = _flat(RULINGS)
+    assert "−2 in all when drunk, −4 in all when heavily drunk and −6 in all when plastered" in flat
+    assert KAZE_SAKE_SPEED[DrunkLevel.PLASTERED] == 4 and "+4 when plastered" in flat
