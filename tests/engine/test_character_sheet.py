@@ -752,3 +752,35 @@ def test_a_doll_without_an_emotional_connection_has_its_stats_halved() -> None:
     too_many = replace(draft, unconnected_dolls=5)
     assert any(p.code == "unconnected_dolls.range" for p in derive_sheet(too_many).problems)
     assert derive_sheet(minimal_draft("homing_amulets", "pony", "librarian")).dolls is None
+
+
+def test_the_rulings_made_house_rules_change_the_sheet() -> None:
+    """Issue 9: rulings that are choices became house rules, the defaults unchanged.
+
+    * Skill bonuses go to the roll (default): Keen Senses' +2 Sense is added to the roll; off,
+      it is added to the value the pool comes from.
+    * A Librarian holding a Grimoire: +5 cards +1 kind each, stacking (30 cards, 6 kinds);
+      off, the Librarian's only (25, 5).
+    * A drunk Drunken Master's fists: "+1d per level" up to +3d (4d in all); with at most +2
+      (the rulebook's "3dX2" example) 3d.
+    """
+    pony = minimal_draft(
+        "spectrum_mystery", "pony", "carefree_soul", abilities=["keen_senses", "ley_lines"]
+    )
+    default = derive_sheet(pony).skills["sense"].check
+    pool = derive_sheet(pony, HouseRules(skill_bonus_to_roll=0)).skills["sense"].check
+    assert (default.modifier, default.dice) == (2, default.base // 3)
+    assert (pool.base, pool.dice, pool.modifier) == (default.base + 2, (default.base + 2) // 3, 0)
+
+    reader = with_starting_kit(
+        minimal_draft("misdirection", "pony", "librarian", abilities=["grimoire", "ley_lines"])
+    )
+    deck = derive_sheet(reader).spellcards.deck
+    assert (deck.max_cards, deck.max_kinds) == (30, 6)
+    apart = derive_sheet(reader, HouseRules(librarian_grimoire_stack=0)).spellcards.deck
+    assert (apart.max_cards, apart.max_kinds) == (25, 5)
+
+    master = minimal_draft("night_dance", "oni", "drunken_master", drunkenness="drunk")
+    assert derive_sheet(master).attack("bare_fists").damage.dice == 4
+    fewer = derive_sheet(master, HouseRules(drunken_fists_max_extra_dice=2))
+    assert fewer.attack("bare_fists").damage.dice == 3

@@ -525,3 +525,14 @@ def test_efficiency_saves_exactly_the_discount_above_the_floor(
     plain = price(card, replace(caster, shot_type="spectrum_mystery"))
     missile = price(card, replace(caster, shot_type="magic_missile"))
     assert missile.total == max(plain.total - 10, 10)
+
+
+def test_the_damage_modifier_tiers_are_a_house_rule() -> None:
+    """Issue 9: the tiered price of a damage modifier (+1 to +5 at 10 each, each point from +6
+    at 20: +6 = 70) is house rule ``damage_modifier_tiered``; off, every point of a modifier
+    above +5 costs 20 (+6 = 120). 1d 5 + modifier + Single 10."""
+    card = SpellcardDraft(
+        name="Big", type=CardType.ATTACK, targets=T.SINGLE, attack_power=AttackPower(1, 6)
+    )
+    assert price(card, WITCH).total == 5 + 70 + 10
+    assert price(card, WITCH, HouseRules(damage_modifier_tiered=0)).total == 5 + 120 + 10

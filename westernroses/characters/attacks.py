@@ -216,10 +216,9 @@ def _physical(
     dice_parts = [Contribution("item", item.name, item.damage_dice or 0)]
     if thrown:
         dice_parts.extend(effects.parts("thrown_damage_dice"))
-    if slug == "bare_fists" and drunk.fist_extra_dice:
-        dice_parts.append(
-            Contribution("drunkenness", f"Drunken Master ({drunk.name})", drunk.fist_extra_dice)
-        )
+    fist_dice = min(drunk.fist_extra_dice, rules.drunken_fists_max_extra_dice)
+    if slug == "bare_fists" and fist_dice:
+        dice_parts.append(Contribution("drunkenness", f"Drunken Master ({drunk.name})", fist_dice))
     divisor = rules.physical_damage_pwr_divisor
     modifier_parts = [
         Contribution("stat", f"PWR {damage_power} / {divisor}", damage_power // divisor),

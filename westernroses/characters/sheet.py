@@ -602,6 +602,17 @@ def _options_bonus(held: int | None, rules: HouseRules) -> int:
     return min(held // rules.option_spell_power_step, rules.option_max_bonus)
 
 
+def _deck_extras(
+    effects: EffectsInPlay, rules: HouseRules
+) -> tuple[tuple[Contribution, ...], tuple[Contribution, ...]]:
+    """Librarian (+5 cards, +1 kind) and a held Grimoire (the same): both count (house rule
+    ``librarian_grimoire_stack``, on by default), or only the first when it is off."""
+    cards, kinds = effects.parts("deck_cards"), effects.parts("deck_kinds")
+    if rules.librarian_grimoire_stack:
+        return cards, kinds
+    return cards[:1], kinds[:1]
+
+
 def _skills(
     draft: CharacterDraft,
     cat: Catalog,
@@ -624,10 +635,14 @@ def _skills(
             if a.effect.kind == "skill" and a.effect.skill == slug
         )
         drink = drunk.mental_skills if skill.kind == "mental" else drunk.physical_skills
-        roll = list(bonuses)
+        value = base + points
+        # Ruling, house rule ``skill_bonus_to_roll``: bonuses are added to the roll (on by
+        # default); off, they raise the value the dice pool comes from.
+        roll = list(bonuses) if rules.skill_bonus_to_roll else []
+        if not rules.skill_bonus_to_roll:
+            value += sum(b.amount for b in bonuses)
         if drink:
             roll.append(Contribution("drunkenness", drunk.name, drink))
-        value = base + points
         out[slug] = SkillLine(
             slug=slug,
             name=skill.name,
@@ -706,7 +721,7 @@ def _spellcards(
     if effects.has("spellcard_efficiency"):
         efficiency = (rules.efficiency_discount, rules.efficiency_floor)
     return Spellcards(
-        deck=deck_limits(draft.level, effects.parts("deck_cards"), effects.parts("deck_kinds")),
+        deck=deck_limits(draft.level, *_deck_extras(effects, rules)),
         dodge_difficulty=max(stats["int"].total, stats["pwr"].total),
         to_hit=(*effects.parts("spellcard_to_hit"), *effects.parts("to_hit")),
         efficiency=efficiency,

@@ -142,7 +142,7 @@ def price(
     lines += _to_hit_lines(card)
     lines += _target_lines(card, rules, printed=any(skill.printed_cost for _, skill in skills))
     lines += _duration_lines(card)
-    lines += _attack_power_lines(card)
+    lines += _attack_power_lines(card, rules)
     lines += _element_lines(card, caster, skills, rules)
     variable: VariableCost | None = None
     for choice, skill in skills:
@@ -256,7 +256,7 @@ def _duration_lines(card: SpellcardDraft) -> list[CostLine]:
     return [CostLine("duration", label, DURATION_COST[card.duration], SEC_DURATION)]
 
 
-def _attack_power_lines(card: SpellcardDraft) -> list[CostLine]:
+def _attack_power_lines(card: SpellcardDraft, rules: HouseRules) -> list[CostLine]:
     power = card.attack_power
     if power is None:
         return []
@@ -268,7 +268,7 @@ def _attack_power_lines(card: SpellcardDraft) -> list[CostLine]:
     ]
     if power.modifier > 0:
         label = f"Damage modifier +{power.modifier}"
-        cost = modifier_cost(power.modifier)
+        cost = modifier_cost(power.modifier, bool(rules.damage_modifier_tiered))
         lines.append(CostLine("attack_power_modifier", label, cost, SEC_ATTACK_POWER))
     return lines
 
