@@ -176,3 +176,54 @@ def test_the_game_pauses_for_a_hit_the_same_way_whether_or_not_she_holds_a_bomb(
         twins = [apply(state, step)[0] for state in twins]
         alike()
     assert twins[1].combatants["b"].hp == 100 - 12
+
+
+def test_a_guardians_body_shield_window_opens_whether_or_not_she_holds_one():
+    """The same for Body-shield ("Used like a bomb, but only when the Guardian's charge would
+    have taken damage"): a damaging hit on her charge waits for the Guardian while she could
+    act and holds any card, so the pause does not tell the table she holds a Body-shield."""
+    from dataclasses import replace
+
+    from westernroses.spellcards import SkillChoice
+
+    shield = SpellcardDraft(
+        name="Body-shield",
+        type=CardType.SPECIAL,
+        bomb=True,
+        skills=(SkillChoice.of("body_shield"),),
+    )
+
+    def twin(card_id, card):
+        a = fighter("a", (0, 0), speed=9, controller="p1")
+        b = fighter("b", (1, 0), side="b", speed=5, controller="p2")
+        g = fighter("g", (3, 3), side="b", speed=1, controller="p3", deck=[(card_id, card, 1)])
+        g.profile = replace(g.profile, charge="b", traits=("guardian",))
+        return battle(a, b, g)
+
+    twins = [twin("bs", shield), twin("plain", SECRET)]
+    for i in range(2):
+        with scripted(3, 3, 3, 3, 1, 1, 1, 2):
+            twins[i], _ = apply(
+                twins[i],
+                {
+                    "type": "attack",
+                    "player": "p1",
+                    "combatant": "a",
+                    "attack": "danmaku",
+                    "target": "b",
+                },
+            )
+    for player in ("p1", "p2"):
+        assert _seen(twins[0], player) == _seen(twins[1], player), player
+    assert view(twins[1], "p1")["pending"]["waiting_for"] == ["g"]
+    assert [o["choice"] for o in view(twins[1], "p3")["you"]["legal_actions"]] == ["pass"]
+    assert [o["choice"] for o in view(twins[0], "p3")["you"]["legal_actions"]] == [
+        "pass",
+        "body_shield",
+    ]
+    twins = [
+        apply(s, {"type": "react", "player": "p3", "combatant": "g", "choice": "pass"})[0]
+        for s in twins
+    ]
+    for player in ("p1", "p2"):
+        assert _seen(twins[0], player) == _seen(twins[1], player), player
