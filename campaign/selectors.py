@@ -31,8 +31,10 @@ def rolls_visible_to(access: CampaignAccess) -> QuerySet[Roll]:
     rolls hidden from their roller (mental checks, house rule) only for GMs."""
     rolls = Roll.objects.filter(campaign_id=access.campaign_id).select_related("user")
     if not access.is_gm:
+        # The key is only ever written as true; ``has_key`` (not ``=True``) keeps the rows
+        # without it (a JSON key comparison is NULL there, and NOT NULL excludes them).
         rolls = rolls.filter(Q(secret=False) | Q(user_id=access.user_id)).exclude(
-            detail__hidden_from_roller=True
+            detail__has_key="hidden_from_roller"
         )
     return rolls
 

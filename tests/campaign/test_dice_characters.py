@@ -116,6 +116,8 @@ def test_a_players_mental_check_is_rolled_for_the_gms_only(
     she succeeded" (ruleset, Skills; house rule ``mental_rolls_secret``, on by default). The
     player learns that she rolled her Sense, never the dice, total or verdict; GMs see it all."""
     client = client_for(player)
+    client.post(f"/campaigns/{campaign.pk}/dice/", {"notation": "2d"})  # an ordinary roll
+    ordinary = Roll.objects.get()
     response = client.post(
         f"/campaigns/{campaign.pk}/dice/",
         {"check": f"{cirno.pk}:skill:sense", "target": "12"},
@@ -123,9 +125,10 @@ def test_a_players_mental_check_is_rolled_for_the_gms_only(
     )
     html = response.content.decode()
     assert "Cirno: Sense: rolled in secret" in html
-    roll = Roll.objects.get()
+    roll = Roll.objects.exclude(pk=ordinary.pk).get()
     assert roll.secret and roll.detail["hidden_from_roller"]
-    assert 'id="roll-total"' not in html and 'data-roll="' not in html
+    assert 'id="roll-total"' not in html and f'data-roll="{roll.pk}"' not in html
+    assert f'data-roll="{ordinary.pk}"' in html  # her other rolls are still there
     for name, text in _payloads_for(client, api_for(player), campaign, roll).items():
         assert (
             f'"id":{roll.pk}' not in text.replace(" ", "") and f'data-roll="{roll.pk}"' not in text
@@ -133,7 +136,9 @@ def test_a_players_mental_check_is_rolled_for_the_gms_only(
     assert api_for(player).get(f"/api/rolls/{roll.pk}/").status_code == 404
     gm_log = api_for(gm).get(f"/api/rolls/?campaign={campaign.pk}").json()
     rows = gm_log["results"] if isinstance(gm_log, dict) else gm_log
-    assert [r["total"] for r in rows] == [roll.total]
+    assert [r["total"] for r in rows] == [roll.total, ordinary.total]
+    mine = api_for(player).get(f"/api/rolls/?campaign={campaign.pk}").json()["results"]
+    assert [r["id"] for r in mine] == [ordinary.pk]
     gm_page = client_for(gm).get(f"/campaigns/{campaign.pk}/dice/?roll={roll.pk}").content.decode()
     assert 'id="roll-total"' in gm_page
 
