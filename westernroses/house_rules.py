@@ -209,7 +209,7 @@ HOUSE_RULES_META: dict[str, HouseRule] = {
         ),
         HouseRule(
             "drunken_fists_max_extra_dice",
-            "Drunken Master's extra fist dice",
+            "Drunken Master: extra fist dice",
             "Her bare fists gain +1d per drinking level from buzzed, at most this many "
             "(3: 4d in all, the rule text; 2: 3d, the rulebook's example).",
             0,
