@@ -228,6 +228,7 @@ def test_no_seat_receives_another_seats_secrets_in_a_random_battle_with_gm_overr
     for key, user in users.items():
         clients[key] = api_for(user)
         clients[key].force_login(user)
+    checked = 0
     for step in range(36):
         battle = started.refresh()
         state = services.load_state(battle, initial=False)
@@ -257,6 +258,7 @@ def test_no_seat_receives_another_seats_secrets_in_a_random_battle_with_gm_overr
         if battle.status != "active":
             break
         revealed = _revealed(battle)
+        checked += 1
         for seat, client in clients.items():
             for name, raw in _every_payload(client, battle, campaign).items():
                 text = raw.decode()
@@ -270,3 +272,4 @@ def test_no_seat_receives_another_seats_secrets_in_a_random_battle_with_gm_overr
                 for owner, card in secrets.items():
                     if owner != seat and card not in revealed:
                         assert card not in text, (seat, name, card)
+    assert checked, "the battle ended before any payload was checked"
