@@ -17,6 +17,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from westernroses.house_rules import DEFAULT_HOUSE_RULES
+
 from . import selectors, services
 from .models import Campaign, Roll
 from .permissions import access_for, campaign_for
@@ -147,13 +149,34 @@ class RollViewSet(
         serializer.is_valid(raise_exception=True)
         chosen = serializer.validated_data.get("chosen_check")
         label = serializer.validated_data.get("label", "")
+        hidden = services.hidden_from_roller(
+            check=chosen.value if chosen else None,
+            rules=rules or DEFAULT_HOUSE_RULES,
+            campaign=campaign,
+            is_gm=access is not None and access.is_gm,
+        )
         roll = services.roll_make(
             user=request.user,
             dice=serializer.dice_request,
             campaign=campaign,
             label=label or (chosen.name if chosen else ""),
             secret=serializer.validated_data.get("secret", False) and campaign is not None,
+            hidden=hidden,
         )
+        if hidden:  # she learns that she rolled, never the dice, total or verdict
+            return Response(
+                {
+                    "id": roll.pk,
+                    "campaign": roll.campaign_id,
+                    "label": roll.label,
+                    "notation": roll.notation,
+                    "target": roll.target,
+                    "secret": True,
+                    "hidden": True,
+                    "detail": services.HIDDEN_ROLL_NOTE,
+                },
+                status=status.HTTP_201_CREATED,
+            )
         return Response(RollSerializer(roll).data, status=status.HTTP_201_CREATED)
 
 

@@ -72,6 +72,10 @@ class CampaignAccess:
         return self.is_gm or self.owns(owner_id)
 
     def can_see_roll(self, roll: Any) -> bool:
+        """Secret rolls: the roller and the GMs; a roll hidden from its roller (a player's
+        mental check, house rule ``mental_rolls_secret``): the GMs only."""
+        if (roll.detail or {}).get("hidden_from_roller"):
+            return self.can_view and self.is_gm
         return self.can_view and (not roll.secret or self.can_see_private(roll.user_id))
 
 

@@ -27,10 +27,15 @@ def campaign_members(campaign: Campaign) -> QuerySet[Membership]:
 
 
 def rolls_visible_to(access: CampaignAccess) -> QuerySet[Roll]:
-    """The campaign's roll log as this member may see it: secret rolls only for GMs and roller."""
+    """The campaign's roll log as this member may see it: secret rolls only for GMs and roller,
+    rolls hidden from their roller (mental checks, house rule) only for GMs."""
     rolls = Roll.objects.filter(campaign_id=access.campaign_id).select_related("user")
     if not access.is_gm:
-        rolls = rolls.filter(Q(secret=False) | Q(user_id=access.user_id))
+        # The key is only ever written as true; ``has_key`` (not ``=True``) keeps the rows
+        # without it (a JSON key comparison is NULL there, and NOT NULL excludes them).
+        rolls = rolls.filter(Q(secret=False) | Q(user_id=access.user_id)).exclude(
+            detail__has_key="hidden_from_roller"
+        )
     return rolls
 
 

@@ -210,6 +210,26 @@ def odds_for(request: DiceRequest) -> dict[str, Any]:
     return result
 
 
+#: Mental skills ("Mental rolls are made by the DM so the character does not know whether or
+#: not she succeeded", ruleset "Skills").
+MENTAL_SKILLS = frozenset({"intuition", "legends", "sense", "will"})
+
+
+def hidden_from_roller(
+    *, check: str | None, rules: HouseRules, campaign: Campaign | None, is_gm: bool
+) -> bool:
+    """Whether a dice-page roll of a character's ``check`` ("<id>:skill:<slug>") is rolled for
+    the GMs only: a player's mental skill check in a campaign, while the house rule
+    ``mental_rolls_secret`` is on. The player learns that she rolled, never the result."""
+    if campaign is None or is_gm or not check or not rules.mental_rolls_secret:
+        return False
+    parts = check.split(":")
+    return len(parts) == 3 and parts[1] == "skill" and parts[2] in MENTAL_SKILLS
+
+
+HIDDEN_ROLL_NOTE = "rolled in secret: only the GMs see the dice and the result"
+
+
 def roll_make(
     *,
     user: User,
@@ -217,9 +237,11 @@ def roll_make(
     campaign: Campaign | None = None,
     label: str = "",
     secret: bool = False,
+    hidden: bool = False,
     rng: RandomSource | None = None,
 ) -> Roll:
-    """Roll and log. Inside a campaign the roll joins its roll log (secret: GMs and roller)."""
+    """Roll and log. Inside a campaign the roll joins its roll log (secret: GMs and roller;
+    ``hidden``: the GMs only, the roller is told only that she rolled)."""
     rng = rng or RandomSource.from_entropy()
     expr = dice.expression
     if expr.multiplier == 1:
@@ -235,6 +257,9 @@ def roll_make(
         critical = ""
         detail = {"roll": logged.to_dict(), "house_rules": dice.rules.changed()}
     detail.update(dice=list(logged.dice), seed=logged.seed, sequence_start=logged.sequence_start)
+    if hidden:
+        detail["hidden_from_roller"] = True
+        secret = True
     return Roll.objects.create(
         campaign=campaign,
         user=user,

@@ -143,15 +143,24 @@ def _dice_page(
                 return redirect(f"{_login_url()}?next={request.path}")
             chosen = form.chosen_check
             label = form.cleaned_data["label"] or (chosen.name if chosen else "")
+            hidden = services.hidden_from_roller(
+                check=chosen.value if chosen else None,
+                rules=rules,
+                campaign=campaign,
+                is_gm=access is not None and access.is_gm,
+            )
             roll = services.roll_make(
                 user=request.user,
                 dice=form.dice_request,
                 campaign=campaign,
                 label=label,
                 secret=bool(form.cleaned_data["secret"]) and campaign is not None,
+                hidden=hidden,
             )
             query = {k: v for k, v in request.POST.items() if k != "csrfmiddlewaretoken"}
             query["roll"] = str(roll.pk)
+            if hidden:
+                messages.info(request, f"{label or 'Your roll'}: {services.HIDDEN_ROLL_NOTE}.")
             return redirect(f"{request.path}?{urlencode(query)}")
         odds = services.odds_for(form.dice_request)
     if request.GET.get("partial") == "odds":

@@ -69,6 +69,7 @@ DRAFT_JSON_FIELDS: Final = (
     "natural_weapon",
     "guardian_charge",
     "guardian_charge_injured",
+    "unconnected_dolls",
     "clothing_covered",
     "effects",
     "gm_waivers",

@@ -62,6 +62,26 @@ class HouseRules:
     option_max_bonus: int = 4
     # Turn tracking (issue 5/6): minutes a player's turn may wait before a reminder.
     turn_reminder_minutes: int = 60
+    # Issue 9 (rules audit). Guardian: "If harm comes to this pony or object, the Guardian
+    # loses all Guardian-related powers": 1 = her extra 20 HP goes too while the charge is
+    # injured (sheet and battle); 0 = she keeps it (only her protection cards are lost).
+    guardian_hp_needs_safe_charge: int = 1
+    # Mental rolls "are made by the DM so the character does not know whether or not she
+    # succeeded": 1 = a player's Intuition, Legends, Sense and Will checks on the dice page
+    # are GM-secret rolls (she sees that she rolled, not the result); 0 = ordinary rolls.
+    mental_rolls_secret: int = 1
+    # Rulings made house rules (issue 9). Damage modifier prices: 1 = tiered (the first five
+    # points 10 each, every point from +6 on 20: +6 costs 70); 0 = a modifier above +5 pays 20
+    # for every point (+6 costs 120).
+    damage_modifier_tiered: int = 1
+    # Drunken Master's bare fists: +1d per level from buzzed, at most this many extra dice (3:
+    # 4d in all from drunk on, the rule text; 2: 3d, the rulebook's "3dX2" example).
+    drunken_fists_max_extra_dice: int = 3
+    # 1 = a Librarian holding a Grimoire gets both extras (+10 cards, +2 kinds); 0 = only one.
+    librarian_grimoire_stack: int = 1
+    # 1 = skill bonuses (Skill Focus, Keen Senses ...) are added to the roll (Intuition 12 +2
+    # rolls 4d+2); 0 = added to the skill value, so they can add dice (14: still 4d, 15: 5d).
+    skill_bonus_to_roll: int = 1
 
     def to_dict(self) -> dict[str, int]:
         return asdict(self)
@@ -172,6 +192,51 @@ HOUSE_RULES_META: dict[str, HouseRule] = {
         HouseRule("option_spell_power_step", "Spell power per Option", "", 1, 1000),
         HouseRule("option_max_bonus", "Maximum Option bonus", "", 0, 20),
         HouseRule("turn_reminder_minutes", "Turn reminder delay (minutes)", "", 1, 10080),
+        HouseRule(
+            "guardian_hp_needs_safe_charge",
+            "Guardian HP needs a safe charge",
+            "1: a Guardian's extra 20 HP is lost while her charge is injured; 0: she keeps it.",
+            0,
+            1,
+        ),
+        HouseRule(
+            "damage_modifier_tiered",
+            "Damage modifier priced in tiers",
+            "1: +1 to +5 cost 10 each and each point from +6 on 20 (+6 = 70); 0: above +5, "
+            "every point costs 20 (+6 = 120).",
+            0,
+            1,
+        ),
+        HouseRule(
+            "drunken_fists_max_extra_dice",
+            "Drunken Master: extra fist dice",
+            "Her bare fists gain +1d per drinking level from buzzed, at most this many "
+            "(3: 4d in all, the rule text; 2: 3d, the rulebook's example).",
+            0,
+            3,
+        ),
+        HouseRule(
+            "librarian_grimoire_stack",
+            "Librarian and Grimoire extras stack",
+            "1: a Librarian holding a grimoire gets +10 cards and +2 kinds; 0: +5 and +1 only.",
+            0,
+            1,
+        ),
+        HouseRule(
+            "skill_bonus_to_roll",
+            "Skill bonuses go to the roll",
+            "1: skill bonuses are added to the roll; 0: to the skill value (they can add dice).",
+            0,
+            1,
+        ),
+        HouseRule(
+            "mental_rolls_secret",
+            "Mental rolls are secret",
+            "1: a player's Intuition, Legends, Sense and Will checks are rolled for the GMs "
+            "only (she sees that she rolled, not the result); 0: ordinary rolls.",
+            0,
+            1,
+        ),
     )
 }
 

@@ -109,7 +109,9 @@
     B.act(action, "Adjusted.");
   });
   $("ov-add-status").addEventListener("click", () => {
-    B.act({ type: "gm_add_status", combatant: chosen(), status: $("ov-status").value, turns: parseInt($("ov-turns").value, 10) || 1 }, "Status added.");
+    const action = { type: "gm_add_status", combatant: chosen(), status: $("ov-status").value, turns: parseInt($("ov-turns").value, 10) || 1 };
+    if ($("ov-source").value) action.source = $("ov-source").value;  // fear needs its source
+    B.act(action, "Status added.");
   });
   $("ov-remove-status").addEventListener("click", () => {
     const effect = $("ov-effect").value;
@@ -144,6 +146,7 @@
       .map((c) => [String(c.id), `${c.name} (${c.is_npc ? "NPC" : c.owner})`]), true);
     const fighters = Object.values(view.combatants);
     fill($("ov-combatant"), fighters.map((c) => [c.id, `${c.name} (${c.side})`]), true);
+    fill($("ov-source"), [["", "nobody"]].concat(fighters.map((c) => [c.id, `${c.name} (${c.side})`])), true);
     const current = view.combatants[$("ov-combatant").value];
     fill($("ov-effect"), current ? current.effects.map((e) => [e.id, e.label || e.kind]) : [], false);
     const sides = [...new Set(fighters.map((c) => c.side))];

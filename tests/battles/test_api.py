@@ -266,3 +266,19 @@ def test_the_schema_documents_the_battle_endpoints(api_for, player):
     apply = paths["/api/battles/{id}/actions/"]["post"]
     assert {"201", "409"} <= set(apply["responses"])
     assert "BattleView" in schema["components"]["schemas"]
+
+
+def test_fear_without_a_source_is_refused_with_a_reason(started, gm, api_for):
+    """Issue 9, rule 4: fear always has a source ("run as far as she can from the source of
+    her fear"); the API refuses a GM's fear without one (400, nothing saved)."""
+    api = api_for(gm)
+    url = f"/api/battles/{started.battle.pk}/actions/"
+    version = started.version
+    action = {"type": "gm_add_status", "combatant": started.pc, "status": "fear", "turns": 1}
+    refused = api.post(url, {"action": action, "expected_version": version}, format="json")
+    assert refused.status_code == 400
+    assert "afraid of" in refused.json()["errors"]["action"][0]
+    assert started.version == version
+    sourced = {**action, "source": "npc1"}
+    ok = api.post(url, {"action": sourced, "expected_version": version}, format="json")
+    assert ok.status_code == 201, ok.content

@@ -133,3 +133,143 @@ def test_the_gm_sees_hands_but_not_the_seed_until_the_end(started, gm, api_for):
     )
     ended = api.get(f"/api/battles/{battle.pk}/view/").json()
     assert ended["rng"]["seed"] == int(seed)  # revealed: every roll can now be verified
+
+
+def _revealed(battle: Any) -> set[str]:
+    """Card designs gone face up so far (every card used shows its name in the log)."""
+    from campaign.battles.models import BattleAction
+
+    return {
+        str(e.get("name"))
+        for row in BattleAction.objects.filter(battle=battle)
+        for e in row.events
+        if e["type"] == "card_used"
+    }
+
+
+def _every_payload(client: Any, battle: Any, campaign: Any) -> dict[str, bytes]:
+    """Everything a member's browser can ask for about the battle: pages, the view API and
+    its poll, the log API, legal actions, the combatants index, notifications."""
+    pk, version = battle.pk, battle.version
+    urls = {
+        "page": f"/battles/{pk}/",
+        "list-page": f"/campaigns/{campaign.pk}/battles/",
+        "list": f"/api/campaigns/{campaign.pk}/battles/",
+        "retrieve": f"/api/battles/{pk}/",
+        "view": f"/api/battles/{pk}/view/",
+        "poll": f"/api/battles/{pk}/view/?since={max(version - 3, 0)}",
+        "log": f"/api/battles/{pk}/log/?limit=200",
+        "legal": f"/api/battles/{pk}/legal-actions/",
+        "combatants": f"/api/battles/{pk}/combatants/",
+        "timeline": f"/api/campaigns/{campaign.pk}/timeline/",
+        "notifications": "/api/notifications/",
+        "notifications-page": "/notifications/",
+    }
+    out = {}
+    for name, url in urls.items():
+        response = client.get(url)
+        assert response.status_code == 200, (name, url, response.status_code)
+        out[name] = response.content
+    return out
+
+
+def _gm_override(state: Any, rng: Any) -> dict[str, Any] | None:
+    """Now and then the GM steps in (adjust, a status with its source, a move, an undo)."""
+    ids = sorted(c for c in state.combatants if state.combatants[c].kind != "doll")
+    who = rng.choice(ids)
+    choice = rng.randrange(4)
+    if choice == 0:
+        return {"type": "gm_adjust", "combatant": who, "hp": rng.randint(-8, 8)}
+    if choice == 1:
+        return {
+            "type": "gm_add_status",
+            "combatant": who,
+            "status": rng.choice(["stun", "blind", "fear"]),
+            "turns": 1,
+            "source": rng.choice([i for i in ids if i != who]),
+        }
+    if choice == 2:
+        x, y = rng.randrange(state.arena.width), rng.randrange(state.arena.height)
+        return {"type": "gm_move", "combatant": who, "to": [x, y]}
+    return {"type": "gm_undo"}
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_no_seat_receives_another_seats_secrets_in_a_random_battle_with_gm_overrides(
+    seed, started, campaign, gm, player, other_player, api_for, django_capture_on_commit_callbacks
+):
+    """Issue 9: for every seat, every payload (pages, the view API and its poll, the log API,
+    legal actions, notifications) of a random battle with GM overrides - a reinforcement
+    carrying her deck among them - holds no other seat's hand, draw pile, card designs not yet
+    revealed, or the seed. Each player's deck has a card the others must never read."""
+    import random
+
+    from campaign.battles.models import Battle
+    from westernroses.battle.bench import acting_player, random_action
+
+    rng = random.Random(seed)
+    battle = started.refresh()
+    # The other player's character left the board; the GM brings her back mid-battle as a
+    # reinforcement (``gm_add_combatant`` with her whole deck: "Secret Card").
+    services.battle_action_apply(
+        battle_id=battle.pk,
+        actor=gm,
+        action={"type": "gm_remove_combatant", "combatant": started.other_pc},
+        expected_version=battle.version,
+    )
+    other_id = int(started.other_pc.removeprefix("pc"))
+    services.battle_character_place(
+        battle_id=battle.pk, by=gm, character_id=other_id, position=[2, 2]
+    )
+    users = {"gm": gm, str(player.pk): player, str(other_player.pk): other_player}
+    secrets = {str(player.pk): "Icicle Fall", str(other_player.pk): "Secret Card"}
+    seed_text = str(Battle.objects.get(pk=battle.pk).initial["rng"]["seed"])
+    clients = {}
+    for key, user in users.items():
+        clients[key] = api_for(user)
+        clients[key].force_login(user)
+    checked = 0
+    for step in range(36):
+        battle = started.refresh()
+        state = services.load_state(battle, initial=False)
+        if state.phase != "active":
+            break
+        action = _gm_override(state, rng) if rng.random() < 0.15 else None
+        actor = "gm"
+        if action is None:
+            actor = acting_player(state) or "gm"
+            action = random_action(state, rng)
+            if action is None:
+                break
+        action = {k: v for k, v in action.items() if k != "player"}
+        try:
+            with django_capture_on_commit_callbacks(execute=True):
+                services.battle_action_apply(
+                    battle_id=battle.pk,
+                    actor=users.get(actor, gm),
+                    action=action,
+                    expected_version=battle.version,
+                )
+        except services.ValidationError:
+            assert action["type"].startswith("gm_"), action  # only overrides may be refused
+        if step % 6 != 5:
+            continue
+        battle = started.refresh()
+        if battle.status != "active":
+            break
+        revealed = _revealed(battle)
+        checked += 1
+        for seat, client in clients.items():
+            for name, raw in _every_payload(client, battle, campaign).items():
+                text = raw.decode()
+                assert seed_text not in text, (seat, name)
+                assert '"initial"' not in text, (seat, name)
+                if raw.startswith((b"{", b"[")):
+                    assert "seed" not in _keys(json.loads(raw)), (seat, name)
+                if seat == "gm":
+                    continue
+                assert 'draw_pile"' not in text, (seat, name)
+                for owner, card in secrets.items():
+                    if owner != seat and card not in revealed:
+                        assert card not in text, (seat, name, card)
+    assert checked, "the battle ended before any payload was checked"

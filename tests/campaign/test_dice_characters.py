@@ -98,3 +98,73 @@ def test_live_odds_refresh_does_not_derive_sheets(
     chosen = CharacterFactory(owner=player, campaign=campaign, name="Cirno")
     picked = client.get(url, {**params, "notation": "", "check": f"{chosen.pk}:stat:int"})
     assert "6d vs 12" in picked.content.decode()
+
+
+def _payloads_for(client, api, campaign, roll):
+    return {
+        "page": client.get(f"/campaigns/{campaign.pk}/dice/?roll={roll.pk}").content.decode(),
+        "log": api.get(f"/api/rolls/?campaign={campaign.pk}").content.decode(),
+        "timeline": api.get(f"/api/campaigns/{campaign.pk}/timeline/").content.decode(),
+        "detail-page": client.get(f"/campaigns/{campaign.pk}/").content.decode(),
+    }
+
+
+def test_a_players_mental_check_is_rolled_for_the_gms_only(
+    campaign, player, gm, cirno, client_for, api_for
+):
+    """Skills: "Mental rolls are made by the DM so the character does not know whether or not
+    she succeeded" (ruleset, Skills; house rule ``mental_rolls_secret``, on by default). The
+    player learns that she rolled her Sense, never the dice, total or verdict; GMs see it all."""
+    client = client_for(player)
+    client.post(f"/campaigns/{campaign.pk}/dice/", {"notation": "2d"})  # an ordinary roll
+    ordinary = Roll.objects.get()
+    response = client.post(
+        f"/campaigns/{campaign.pk}/dice/",
+        {"check": f"{cirno.pk}:skill:sense", "target": "12"},
+        follow=True,
+    )
+    html = response.content.decode()
+    assert "Cirno: Sense: rolled in secret" in html
+    roll = Roll.objects.exclude(pk=ordinary.pk).get()
+    assert roll.secret and roll.detail["hidden_from_roller"]
+    assert 'id="roll-total"' not in html and f'data-roll="{roll.pk}"' not in html
+    assert f'data-roll="{ordinary.pk}"' in html  # her other rolls are still there
+    for name, text in _payloads_for(client, api_for(player), campaign, roll).items():
+        assert (
+            f'"id":{roll.pk}' not in text.replace(" ", "") and f'data-roll="{roll.pk}"' not in text
+        ), name
+    assert api_for(player).get(f"/api/rolls/{roll.pk}/").status_code == 404
+    gm_log = api_for(gm).get(f"/api/rolls/?campaign={campaign.pk}").json()
+    rows = gm_log["results"] if isinstance(gm_log, dict) else gm_log
+    assert [r["total"] for r in rows] == [roll.total, ordinary.total]
+    mine = api_for(player).get(f"/api/rolls/?campaign={campaign.pk}").json()["results"]
+    assert [r["id"] for r in mine] == [ordinary.pk]
+    gm_page = client_for(gm).get(f"/campaigns/{campaign.pk}/dice/?roll={roll.pk}").content.decode()
+    assert 'id="roll-total"' in gm_page
+
+
+def test_the_api_tells_the_player_only_that_she_rolled(campaign, player, cirno, api_for):
+    response = api_for(player).post(
+        "/api/rolls/", {"check": f"{cirno.pk}:skill:will", "campaign": campaign.pk}, format="json"
+    )
+    assert response.status_code == 201
+    body = response.json()
+    assert body["hidden"] is True and body["label"] == "Cirno: Will"
+    assert not {"total", "dice", "success", "margin", "critical"} & set(body)
+
+
+def test_physical_checks_the_gms_own_rolls_and_the_house_rule_off_are_ordinary(
+    campaign, player, gm, cirno, client_for
+):
+    client_for(player).post(f"/campaigns/{campaign.pk}/dice/", {"check": f"{cirno.pk}:stat:int"})
+    client_for(gm).post(f"/campaigns/{campaign.pk}/dice/", {"check": f"{cirno.pk}:skill:sense"})
+    campaign.house_rules = {"mental_rolls_secret": 0}
+    campaign.save()
+    client_for(player).post(
+        f"/campaigns/{campaign.pk}/dice/", {"check": f"{cirno.pk}:skill:legends"}
+    )
+    assert [r.detail.get("hidden_from_roller", False) for r in Roll.objects.order_by("pk")] == [
+        False,
+        False,
+        False,
+    ]

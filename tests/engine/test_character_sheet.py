@@ -9,7 +9,7 @@ round up) and 4 (physical = weapon dice + floor(PWR / 2); danmaku = floor(INT / 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pytest
@@ -489,6 +489,17 @@ def test_guardian_loses_extra_hp_while_charge_injured() -> None:
     assert any(p.name == "Charge injured" for p in hurt.passives)
 
 
+def test_guardian_hp_house_rule_off_keeps_the_extra_hp_while_charge_injured() -> None:
+    """Issue 9: the extra 20 HP is a Guardian power (lost while the charge is injured, by
+    default); house rule ``guardian_hp_needs_safe_charge`` = 0 keeps it, and the sheet says so."""
+    draft = minimal_draft("fourth_strike", "oni", "guardian", guardian_charge_injured=True)
+    kept = derive_sheet(draft, HouseRules(guardian_hp_needs_safe_charge=0))
+    assert kept.hp.maximum.total == 140 + 20
+    note = next(p for p in kept.passives if p.name == "Charge injured")
+    assert "keeps her extra HP" in note.text
+    assert kept.house_rules == {"guardian_hp_needs_safe_charge": 0}
+
+
 def test_options_add_damage_and_danmaku_range() -> None:
     """RULINGS 8: +1 physical and danmaku damage and +1 danmaku range per 100 held, at most +4."""
     base = sheet_for("spectrum_mystery", "pony", "librarian")
@@ -708,3 +719,68 @@ def test_totals_are_the_sums_of_their_contributions(draft: CharacterDraft) -> No
         theirs.max_kinds,
         theirs.max_copies,
     )
+
+
+def test_a_shrine_maidens_physical_attacks_may_take_her_goddesss_element() -> None:
+    """Shrine Maiden: "may declare any of her basic attacks to be of her goddess's element"
+    (ruleset, Professions) - physical ones too: bare fists and the gohei show it, as the battle
+    engine offers it (issue 9). Other characters' physical attacks stay non-elemental."""
+    maiden = derive_sheet(
+        minimal_draft("homing_amulets", "pony", "shrine_maiden", goddess_element="light")
+    )
+    assert maiden.attack("danmaku").elements == (maiden.element, "light")
+    assert maiden.attack("bare_fists").elements == ("light",)
+    assert maiden.attack("gohei").elements == ("light",)
+    other = sheet_for("homing_amulets", "pony", "librarian")
+    assert other.attack("bare_fists").elements == ()
+
+
+def test_a_doll_without_an_emotional_connection_has_its_stats_halved() -> None:
+    """Doll Master: "any doll the controller does not feel a deep emotional connection with
+    has all its stats halved. It is assumed that the controller has an emotional connection
+    with all dolls she creates herself" (ruleset, Professions; issue 9). Rounded up
+    (RULINGS 3)."""
+    draft = with_starting_kit(minimal_draft("homing_amulets", "pony", "doll_master"))
+    draft.unconnected_dolls = 1
+    sheet = derive_sheet(draft)
+    assert sheet.dolls is not None and (sheet.dolls.count, sheet.dolls.unconnected) == (4, 1)
+    own = {k: line.total for k, line in sheet.stats.items()}
+    assert sheet.dolls.stats == own
+    assert sheet.dolls.unconnected_stats == {k: -(-v // 2) for k, v in own.items()}
+    assert sheet.dolls.unconnected_hp == -(-sheet.hp.maximum.total // 2)
+    assert sheet.to_dict()["dolls"]["unconnected"] == 1
+    too_many = replace(draft, unconnected_dolls=5)
+    assert any(p.code == "unconnected_dolls.range" for p in derive_sheet(too_many).problems)
+    assert derive_sheet(minimal_draft("homing_amulets", "pony", "librarian")).dolls is None
+
+
+def test_the_rulings_made_house_rules_change_the_sheet() -> None:
+    """Issue 9: rulings that are choices became house rules, the defaults unchanged.
+
+    * Skill bonuses go to the roll (default): Keen Senses' +2 Sense is added to the roll; off,
+      it is added to the value the pool comes from.
+    * A Librarian holding a Grimoire: +5 cards +1 kind each, stacking (30 cards, 6 kinds);
+      off, the Librarian's only (25, 5).
+    * A drunk Drunken Master's fists: "+1d per level" up to +3d (4d in all); with at most +2
+      (the rulebook's "3dX2" example) 3d.
+    """
+    pony = minimal_draft(
+        "spectrum_mystery", "pony", "carefree_soul", abilities=["keen_senses", "ley_lines"]
+    )
+    default = derive_sheet(pony).skills["sense"].check
+    pool = derive_sheet(pony, HouseRules(skill_bonus_to_roll=0)).skills["sense"].check
+    assert (default.modifier, default.dice) == (2, default.base // 3)
+    assert (pool.base, pool.dice, pool.modifier) == (default.base + 2, (default.base + 2) // 3, 0)
+
+    reader = with_starting_kit(
+        minimal_draft("misdirection", "pony", "librarian", abilities=["grimoire", "ley_lines"])
+    )
+    deck = derive_sheet(reader).spellcards.deck
+    assert (deck.max_cards, deck.max_kinds) == (30, 6)
+    apart = derive_sheet(reader, HouseRules(librarian_grimoire_stack=0)).spellcards.deck
+    assert (apart.max_cards, apart.max_kinds) == (25, 5)
+
+    master = minimal_draft("night_dance", "oni", "drunken_master", drunkenness="drunk")
+    assert derive_sheet(master).attack("bare_fists").damage.dice == 4
+    fewer = derive_sheet(master, HouseRules(drunken_fists_max_extra_dice=2))
+    assert fewer.attack("bare_fists").damage.dice == 3

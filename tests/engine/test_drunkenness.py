@@ -74,11 +74,14 @@ def test_oni_iron_blood(level: DrunkLevel, expected: tuple) -> None:
         (L.TIPSY, (0, 0, 0, 0, 0, 0, 1)),
         (L.DRUNK, (0, 0, 0, 0, 0, 0, 2)),
         (L.HEAVILY_DRUNK, (0, -2, -4, -4, -4, -2, 4)),
-        (L.PLASTERED, (-4, -4, -6, -6, -6, -4, 0)),
+        # The text lists tipsy, drunk and heavily drunk; ruling (issue 9): the strongest
+        # listed level carries on, +4 while plastered.
+        (L.PLASTERED, (-4, -4, -6, -6, -6, -4, 4)),
     ],
 )
 def test_tengu_kaze_sake(level: DrunkLevel, expected: tuple) -> None:
-    """ "Kaze Sake": no penalties when tipsy or drunk, no power bonus, speed +1/+2/+4 instead."""
+    """ "Kaze Sake": no penalties when tipsy or drunk, no power bonus, speed +1/+2/+4 instead
+    (and +4 still when plastered)."""
     assert rolls(level, "tengu") == expected
 
 

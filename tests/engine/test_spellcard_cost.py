@@ -263,19 +263,21 @@ PRICED: list[tuple[str, SpellcardDraft, CasterInfo, int | None, int]] = [
         None,
         200,
     ),  # Cost: 200
-    # --- Protection (Guardian): defensive creation rules, the target fixed by the text
-    # Body-shield: "Used like a bomb" -> a bomb by default, not doubled: Single 10 + 20 = 30.
-    ("Body-shield", spc(S("body_shield"), bomb=True), GUARDIAN, None, 30),
-    # Shield: Single (the charge) 10 + 3 Rounds single space 50 + 50 = 110.
-    ("Shield", spc(S("shield"), duration=D.SINGLE_SPACE_3), GUARDIAN, None, 110),
-    # Soul Transfer: Single 10 + 20 = 30.
-    ("Soul Transfer", spc(S("soul_transfer")), GUARDIAN, None, 30),
+    # --- Protection (Guardian): defensive creation rules, the target fixed by the text. Each
+    # prints its complete cost ("Body-shield - Cost: 20"): the target the text fixes costs
+    # nothing on top (issue 9, like "What was I doing again?"); a duration is still priced.
+    # Body-shield: "Used like a bomb" -> a bomb by default, not doubled: 20.
+    ("Body-shield", spc(S("body_shield"), bomb=True), GUARDIAN, None, 20),
+    # Shield: "Cost: 50" + 3 Rounds single space 50 = 100.
+    ("Shield", spc(S("shield"), duration=D.SINGLE_SPACE_3), GUARDIAN, None, 100),
+    # Soul Transfer: "Cost: 20".
+    ("Soul Transfer", spc(S("soul_transfer")), GUARDIAN, None, 20),
     # Sturdy: Self 0 + 3 Rounds homing 100 + 50 = 150.
     ("Sturdy", spc(S("sturdy"), targets=T.SELF, duration=D.HOMING_3), GUARDIAN, None, 150),
-    # Power Transfer: Single 10 + 20 = 30.
-    ("Power Transfer", spc(S("power_transfer")), GUARDIAN, None, 30),
-    # Taunt: Three Targets 50 + 2 Rounds single space 20 + 20 = 90.
-    ("Taunt", spc(S("taunt"), targets=T.THREE, duration=D.SINGLE_SPACE_2), GUARDIAN, None, 90),
+    # Power Transfer: "Cost: 20".
+    ("Power Transfer", spc(S("power_transfer")), GUARDIAN, None, 20),
+    # Taunt: "Cost: 20" for "the target (or targets)" + 2 Rounds single space 20 = 40.
+    ("Taunt", spc(S("taunt"), targets=T.THREE, duration=D.SINGLE_SPACE_2), GUARDIAN, None, 40),
     # --- Lethal (Combat-Maid): lethal damage replaces the attack power
     # Single 10 + 6d damage 30 = 40.
     ("lethal 6d", spc(S("lethal_6d")), MAID, None, 40),
@@ -523,3 +525,14 @@ def test_efficiency_saves_exactly_the_discount_above_the_floor(
     plain = price(card, replace(caster, shot_type="spectrum_mystery"))
     missile = price(card, replace(caster, shot_type="magic_missile"))
     assert missile.total == max(plain.total - 10, 10)
+
+
+def test_the_damage_modifier_tiers_are_a_house_rule() -> None:
+    """Issue 9: the tiered price of a damage modifier (+1 to +5 at 10 each, each point from +6
+    at 20: +6 = 70) is house rule ``damage_modifier_tiered``; off, every point of a modifier
+    above +5 costs 20 (+6 = 120). 1d 5 + modifier + Single 10."""
+    card = SpellcardDraft(
+        name="Big", type=CardType.ATTACK, targets=T.SINGLE, attack_power=AttackPower(1, 6)
+    )
+    assert price(card, WITCH).total == 5 + 70 + 10
+    assert price(card, WITCH, HouseRules(damage_modifier_tiered=0)).total == 5 + 120 + 10

@@ -32,6 +32,7 @@ from typing import Any, Final
 from westernroses.battle import (
     abilities,
     attacks,
+    damage,
     end,
     movement,
     overrides,
@@ -45,7 +46,7 @@ from westernroses.battle.context import Ctx
 from westernroses.battle.errors import IllegalAction
 from westernroses.battle.state import BattleState, Combatant, Json, copy_json
 from westernroses.battle.stats import can_act
-from westernroses.battle.status import fleeing_from, forced_target
+from westernroses.battle.status import fleeing, forced_target
 from westernroses.house_rules import HouseRules
 from westernroses.rng import RandomSource
 
@@ -114,6 +115,8 @@ def apply(state: BattleState, action: Mapping[str, Any]) -> tuple[BattleState, l
     _dispatch(ctx, kind, action)
     if work.phase == "active":
         turn_order.settle(ctx)
+    if work.phase != "setup":
+        damage.guardians_sync(ctx)
     return record(work, ctx, action)
 
 
@@ -211,7 +214,7 @@ def _sq(value: object, name: str) -> Square:
 
 def _restricted(ctx: Ctx, c: Combatant) -> str | None:
     """'flee' or 'forced' when a status dictates what she may do this turn."""
-    if fleeing_from(ctx, c) is not None:
+    if fleeing(ctx, c):
         return "flee"
     if forced_target(ctx, c) is not None:
         return "forced"

@@ -82,7 +82,8 @@ def physical_spec(ctx: Ctx, c: Combatant, attack: AttackProfile) -> Json:
     power = stat(c, "pwr")
     if "doll_master" in c.profile.traits:
         power = -(-power // 2)
-    dice = attack.dice + (d.fist_extra_dice if attack.fists else 0)
+    fist_dice = min(d.fist_extra_dice, ctx.rules.drunken_fists_max_extra_dice)
+    dice = attack.dice + (fist_dice if attack.fists else 0)
     divisor = ctx.rules.physical_damage_pwr_divisor
     parts = [
         (f"PWR {power} / {divisor}", power // divisor),

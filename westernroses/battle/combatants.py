@@ -139,6 +139,9 @@ def profile_from_sheet(sheet: Sheet, *, charge: str | None = None) -> Profile:
         sp_bonus=_static(p for p in sheet.spell_power.per_turn_parts if p.source != "stat"),
         sp_multiplier=sheet.spell_power.multiplier,
         damage_reduction=_static(defence.damage_reduction),
+        any_damage_reduction=_static(
+            p for p in defence.damage_reduction if p.source != "shot_type"
+        ),
         physical_dodge_bonus=_static(defence.physical_dodge.modifiers),
         danmaku_dodge_bonus=_static(defence.danmaku_dodge.modifiers),
         graze_bonus=_static(defence.graze.modifiers),
@@ -149,8 +152,12 @@ def profile_from_sheet(sheet: Sheet, *, charge: str | None = None) -> Profile:
         spellcard_to_hit=_static(sheet.spellcards.to_hit),
         attacks=tuple(attacks),
         charge=charge,
+        charge_hp=sum(p.amount for p in sheet.hp.maximum.contributions if p.source == "profession")
+        if charge
+        else 0,
         level=sheet.level,
         dolls=_dolls(sheet),
+        unconnected_dolls=sheet.dolls.unconnected if sheet.dolls else 0,
     )
 
 

@@ -49,6 +49,18 @@ def modified(
     return amount, steps
 
 
+def not_from_an_attack(c: Combatant, raw: int) -> tuple[int, list[Json]]:
+    """Damage that no attack deals (a knockdown's impact): armour and the Shrine Maiden outfit
+    reduce it like any other ("all damage"), to a minimum of 1; Resilience ("from all
+    attacks"), elements and Shield do not."""
+    amount = max(raw, 0)
+    reduction = c.profile.any_damage_reduction
+    if not reduction or amount <= 0:
+        return amount, []
+    amount = max(amount - reduction, MINIMUM_DAMAGE)
+    return amount, [{"step": "reduction", "amount": -reduction, "damage": amount}]
+
+
 def take(ctx: Ctx, c: Combatant, amount: int, cause: str) -> None:
     """Damage that gets through. A fairy (Short-term Memory) keeps track of it instead."""
     if amount <= 0:
@@ -137,3 +149,74 @@ def knock_out(ctx: Ctx, c: Combatant, cause: str, rounds: int | None = None) -> 
 def remove_unconscious(ctx: Ctx, c: Combatant, reason: str) -> None:
     c.effects = [e for e in c.effects if e.kind != "unconscious"]
     ctx.emit("woke", combatant=c.id, reason=reason)
+    stand_clear(ctx, c)
+
+
+def guardians_sync(ctx: Ctx) -> None:
+    """Guardian: "If harm comes to this pony or object, the Guardian loses all
+    Guardian-related powers ... until their charge is no longer injured" - her extra HP too
+    (house rule ``guardian_hp_needs_safe_charge``, on by default): while her charge is below
+    her maximum HP (or fallen) her own maximum is that much lower and her HP is capped to it;
+    it comes back when the charge is healed."""
+    for g in ctx.state.combatants.values():
+        if not g.profile.charge_hp or not g.profile.charge:
+            continue
+        charge = ctx.state.combatants.get(g.profile.charge)
+        harmed = (
+            bool(ctx.rules.guardian_hp_needs_safe_charge)
+            and charge is not None
+            and (not charge.alive or charge.hp < hp_max(charge))
+        )
+        marked = g.effect("charge_injured")
+        if harmed and marked is None:
+            g.effects.append(
+                Effect(
+                    ctx.state.new_id("e"),
+                    "charge_injured",
+                    "Charge injured",
+                    charge.id if charge else None,
+                    {},
+                )
+            )
+            ctx.emit("effect_added", combatant=g.id, kind="charge_injured", hp_max=hp_max(g))
+            if g.hp > hp_max(g):
+                g.hp = hp_max(g)
+                ctx.emit("hp_capped", combatant=g.id, hp=g.hp)
+        elif not harmed and marked is not None:
+            g.effects.remove(marked)
+            ctx.emit(
+                "effect_ended",
+                combatant=g.id,
+                effect=marked.id,
+                kind="charge_injured",
+                reason="her charge is no longer injured",
+            )
+
+
+def stand_clear(ctx: Ctx, c: Combatant) -> None:
+    """She gets up (wakes or is revived) where someone now stands: she moves to the nearest
+    free open square, counted in straight steps; between equals the first in reading order
+    (top row first, left to right), and the GM may move her elsewhere (``gm_move``). Ruling
+    (issue 9): "you never stop on someone else's square" holds for getting up too."""
+    here = c.position
+    if here is None or not c.conscious:
+        return
+    taken = {
+        o.position
+        for o in ctx.state.combatants.values()
+        if o.id != c.id and o.conscious and o.position is not None
+    }
+    if here not in taken:
+        return
+    arena = ctx.state.arena
+    free = [
+        (x, y)
+        for y in range(arena.height)
+        for x in range(arena.width)
+        if arena.open((x, y)) and (x, y) not in taken
+    ]
+    if not free:
+        return
+    best = min(free, key=lambda sq: (abs(sq[0] - here[0]) + abs(sq[1] - here[1]), sq[1], sq[0]))
+    c.position = best
+    ctx.emit("moved", combatant=c.id, frm=list(here), to=list(best), reason="got up")

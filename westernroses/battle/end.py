@@ -67,8 +67,11 @@ def finish(ctx: Ctx, winner: str | None, reason: str) -> None:
 
 
 def can_recover(ctx: Ctx, c: Combatant) -> bool:
-    """A winner who threw recoverable weapons and has not rolled for them yet."""
+    """A standing winner who threw recoverable weapons and has not rolled for them yet: the
+    fallen (dead or unconscious) cannot go looking for them (issue 9)."""
     if ctx.state.phase != "ended" or c.side != ctx.state.winner or c.id in ctx.state.recovered:
+        return False
+    if not c.conscious:
         return False
     return any(
         used and (a := c.profile.attack(slug)) is not None and a.recovery_dice

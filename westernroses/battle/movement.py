@@ -14,7 +14,7 @@ from westernroses.battle.arena import Square, manhattan, reachable
 from westernroses.battle.context import Ctx
 from westernroses.battle.state import Combatant
 from westernroses.battle.stats import speed
-from westernroses.battle.status import fleeing_from, forced_target
+from westernroses.battle.status import fleeing, fleeing_from, forced_target
 
 
 def reach(ctx: Ctx, c: Combatant) -> dict[Square, int]:
@@ -40,8 +40,10 @@ def reach(ctx: Ctx, c: Combatant) -> dict[Square, int]:
 
 
 def _steer(ctx: Ctx, c: Combatant, here: Square, found: dict[Square, int]) -> dict[Square, int]:
-    source = fleeing_from(ctx, c)
-    if source is not None and source.position is not None:
+    if fleeing(ctx, c):
+        source = fleeing_from(ctx, c)
+        if source is None or source.position is None:
+            return {}  # nothing on the board to run from: she cowers where she is
         far = source.position
         best = max((manhattan(sq, far) for sq in found), default=-1)
         if best <= manhattan(here, far):

@@ -3,8 +3,9 @@
 * ``gm_adjust`` ``{combatant, hp?, spell_power?, meter?}`` - add (or take, if negative) HP,
   spell power or meter points. Lost HP goes through the usual thresholds (mortal wounds,
   death); HP given to a dead combatant that brings her to 0 or more revives her.
-* ``gm_add_status`` ``{combatant, status, turns?, save?}`` - inflict a status effect; with
-  ``save`` the rules' saving roll is made, without it the effect simply lands.
+* ``gm_add_status`` ``{combatant, status, turns?, save?, source?}`` - inflict a status
+  effect; with ``save`` the rules' saving roll is made, without it the effect simply lands.
+  Fear needs a ``source`` (someone else): the one she must run from.
 * ``gm_remove_status`` ``{combatant, effect? | status?}`` - remove one effect or a kind.
 * ``gm_set_drunkenness`` ``{combatant, level}``.
 * ``gm_move`` ``{combatant, to: [x, y] | null}`` - place a piece anywhere open (null: off the
@@ -28,6 +29,9 @@ from westernroses.battle.errors import IllegalAction
 from westernroses.battle.state import BattleState, Combatant, Json, copy_json
 from westernroses.battle.stats import hp_max
 from westernroses.characters.drunkenness import DrunkLevel
+
+#: Statuses that mean nothing without a source: the GM must name one.
+SOURCED: Final = frozenset({"fear"})
 
 OVERRIDES: Final = (
     "gm_adjust",
@@ -86,6 +90,7 @@ def _adjust(ctx: Ctx, action: Mapping[str, Any]) -> None:
             if not c.alive and c.hp >= 0:
                 c.life = "alive"
                 ctx.emit("revived", combatant=c.id, hp=c.hp)
+                damage.stand_clear(ctx, c)
             else:
                 damage.after_change(ctx, c, before, "GM")
     if sp:
@@ -109,6 +114,10 @@ def _add_status(ctx: Ctx, action: Mapping[str, Any]) -> None:
     source = action.get("source")
     if source is not None and source not in ctx.state.combatants:
         raise IllegalAction("source must be a combatant")
+    if kind in SOURCED and (source is None or source == c.id):
+        # Fear: "run as far as she can from the source of her fear" - without one she
+        # would act freely (issue 9); taunt and berserk have their own target.
+        raise IllegalAction(f"say who {c.name} is afraid of (the source of her fear)")
     status.inflict(
         ctx,
         c,

@@ -12,7 +12,12 @@ moves through stages and stops wherever someone must choose:
 * ``graze_failed`` - a Lucky defender may re-roll the failed graze.
 
 While hits are pending nobody else acts: the legal actions are the first hit's choices. A
-stage with only one possible choice resolves by itself, so most hits never wait.
+stage with only one possible choice resolves by itself, so most hits never wait - except the
+reaction windows of a landed hit, which open on public information alone (issue 9): whether
+the game pauses must not tell the table that someone holds a bomb or a Body-shield. A hit by
+someone else on a defender who could act and holds any card always waits for her "take" (or
+her bomb); a hit on a Guardian's charge always waits for the Guardian's "pass" (or her
+Body-shield) while she could act, holds any card and may use protection cards.
 """
 
 from __future__ import annotations
@@ -123,16 +128,43 @@ def can_act_now(c: Combatant) -> bool:
     return can_act(c)
 
 
-def _shields(ctx: Ctx, hit: Json) -> list[tuple[str, str]]:
+def _guardians(ctx: Ctx, hit: Json) -> list[Combatant]:
+    """Guardians whose reaction window this hit opens: public facts only (she guards the
+    defender, could act, holds a card, her charge is unharmed so protection cards are open)."""
     from westernroses.battle import spellcasting
 
     if hit["shield_passed"] or not hit["damage"]:
         return []
-    out: list[tuple[str, str]] = []
-    for g in ctx.state.combatants.values():
-        if g.profile.charge == hit["defender"] and g.id != hit["defender"] and can_act_now(g):
-            out.extend((g.id, card) for card in spellcasting.usable_shields(ctx, g))
-    return out
+    return [
+        g
+        for g in sorted(ctx.state.combatants.values(), key=lambda g: g.id)
+        if g.profile.charge == hit["defender"]
+        and g.id != hit["defender"]
+        and can_act_now(g)
+        and g.deck.hand
+        and not spellcasting.charge_harmed(ctx, g)
+    ]
+
+
+def _shields(ctx: Ctx, guardians: list[Combatant]) -> list[tuple[str, str]]:
+    from westernroses.battle import spellcasting
+
+    return [(g.id, card) for g in guardians for card in spellcasting.usable_shields(ctx, g)]
+
+
+def bomb_window(ctx: Ctx, hit: Json) -> bool:
+    """Whether a landed hit waits for its defender: hit by someone else, she could act and
+    holds any card (public: her hand size, her statuses), whatever the cards are."""
+    defender = ctx.c(hit["defender"])
+    return hit["attacker"] != defender.id and can_act_now(defender) and bool(defender.deck.hand)
+
+
+def waits(ctx: Ctx, hit: Json) -> bool:
+    """Whether this hit waits for a decision: more than one choice, or a reaction window
+    (which opens on public information, even when the only choice is to take it)."""
+    if len(choices(ctx, hit)) > 1:
+        return True
+    return hit["stage"] == "landed" and (bool(_guardians(ctx, hit)) or bomb_window(ctx, hit))
 
 
 def choices(ctx: Ctx, hit: Json) -> list[Json]:
@@ -153,9 +185,10 @@ def choices(ctx: Ctx, hit: Json) -> list[Json]:
             out.append({**base, "combatant": attacker.id, "choice": "lucky"})
         return out
     if stage == "landed":
-        shields = _shields(ctx, hit)
-        if shields:
-            out = [{**base, "combatant": shields[0][0], "choice": "pass"}]
+        guardians = _guardians(ctx, hit)
+        if guardians:
+            shields = _shields(ctx, guardians)
+            out = [{**base, "combatant": guardians[0].id, "choice": "pass"}]
             out += [
                 {**base, "combatant": g, "choice": "body_shield", "card": card}
                 for g, card in shields
@@ -204,9 +237,9 @@ def drain(ctx: Ctx) -> None:
         if guard > 10_000:  # pragma: no cover - a bug, never a game situation
             raise RuntimeError("pending hits do not settle")
         hit = ctx.state.pending[0]
-        options = choices(ctx, hit)
-        if len(options) > 1:
+        if waits(ctx, hit):
             return
+        options = choices(ctx, hit)
         ctx.state.pending.pop(0)
         _resolve(ctx, hit, options[0])
 
@@ -275,9 +308,17 @@ def land(ctx: Ctx, hit: Json) -> None:
     if amount > 0:
         spell_power.meter(ctx, defender, spell_power.METER_DAMAGED, "took damage")
     else:
-        spell_power.meter(ctx, defender, spell_power.METER_HIT_NO_DAMAGE, "hit without damage")
+        _hit_without_damage(ctx, hit, defender, "hit without damage")
     for effect in hit["on_hit"]:
         apply_on_hit(ctx, hit, defender, effect)
+
+
+def _hit_without_damage(ctx: Ctx, hit: Json, defender: Combatant, reason: str) -> None:
+    """Spell-meter: "Being hit by an attack from an opponent that does not deal damage - 1
+    point": an ally's hit (her own card's area, say) gives none (issue 9)."""
+    attacker = ctx.state.combatants.get(hit["attacker"])
+    if attacker is not None and attacker.side != defender.side:
+        spell_power.meter(ctx, defender, spell_power.METER_HIT_NO_DAMAGE, reason)
 
 
 def apply_on_hit(ctx: Ctx, hit: Json, defender: Combatant, effect: Json) -> None:
@@ -334,6 +375,9 @@ def _lucky(ctx: Ctx, hit: Json) -> None:
         roll_damage(ctx, hit)
     elif hit["stage"] == "landed" and new.success:  # a failed dodge re-rolled into a dodge
         hit["stage"] = "dodged"
+        from westernroses.battle import spellcasting
+
+        spellcasting.unfollow(ctx, hit)
     requeue(ctx, hit)
 
 
@@ -392,7 +436,7 @@ def _bomb(ctx: Ctx, hit: Json, card_id: str) -> None:
 
     defender = ctx.c(hit["defender"])
     ctx.emit("bombed", defender=defender.id, attacker=hit["attacker"], card=card_id, hit=hit["id"])
-    spell_power.meter(ctx, defender, spell_power.METER_HIT_NO_DAMAGE, "hit without damage")
+    _hit_without_damage(ctx, hit, defender, "hit without damage")
     ctx.reacting = True
     try:
         spellcasting.cast_bomb(ctx, defender, card_id, hit["attacker"])
@@ -408,7 +452,7 @@ def _body_shield(ctx: Ctx, hit: Json, guardian_id: str, card_id: str) -> None:
     spellcasting.pay_and_discard(ctx, guardian, card_id)
     amount = int(hit["damage"] or 0)
     ctx.emit("body_shield", guardian=guardian.id, charge=hit["defender"], damage=amount)
-    spell_power.meter(ctx, ctx.c(hit["defender"]), spell_power.METER_HIT_NO_DAMAGE, "shielded")
+    _hit_without_damage(ctx, hit, ctx.c(hit["defender"]), "shielded")
     damage.take(ctx, guardian, amount, f"{hit['name']} (body-shield)")
     if amount > 0:
         spell_power.meter(ctx, guardian, spell_power.METER_DAMAGED, "took damage")

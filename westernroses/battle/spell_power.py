@@ -1,7 +1,8 @@
 """Spell power and the spell meter ("Spell Power", "Spell-meter" under "Death and Dying").
 
 * Gain at the start of each turn: INS + modifiers (Ley Lines +4), times Power-Hungry's 2;
-  Concentrate gains the same amount again; grazing gains twice the damage (× Power-Hungry).
+  Concentrate gains the same amount again; grazing gains twice the damage (× Power-Hungry);
+  collecting dropped power is doubled by Power-Hungry too.
 * Never above the cap nor below 0 (RULINGS 8; a familiar holds at most 200).
 * A combatant who falls unconscious or dies drops everything she holds on her square; others
   collect it as an action by distance: 3 spaces ¼, 2 spaces ½, 1 space ¾, same square all,
@@ -128,8 +129,17 @@ def pickup_amount(amount: int, distance: int) -> int | None:
     return -(-value.numerator // value.denominator)
 
 
+def collect_multiplier(c: Combatant) -> int:
+    """Power-Hungry: "twice the normal amount of power from all power-gaining actions", and
+    collecting dropped power is one (issue 9). A familiar's own doubling (of what her
+    summoner would gain) does not cover it (docs/battle.md, ruling 26)."""
+    if c.kind == "familiar":
+        return max(c.profile.sp_multiplier // 2, 1)
+    return c.profile.sp_multiplier
+
+
 def collectable(ctx: Ctx, c: Combatant) -> list[tuple[Drop, int]]:
-    """Drops ``c`` may collect now, with the amount she would get."""
+    """Drops ``c`` may collect now, with the amount she would get (Power-Hungry doubled)."""
     out: list[tuple[Drop, int]] = []
     if c.position is None:
         return out
@@ -138,7 +148,7 @@ def collectable(ctx: Ctx, c: Combatant) -> list[tuple[Drop, int]]:
             continue
         amount = pickup_amount(d.amount, manhattan(c.position, d.square))
         if amount:
-            out.append((d, amount))
+            out.append((d, amount * collect_multiplier(c)))
     return out
 
 

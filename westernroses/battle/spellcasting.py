@@ -536,12 +536,14 @@ def _attack_card(
     spec = damage_spec(ctx, c, card)
     area = covered(ctx, given, aoe)
     victims = [o for o in standing_on(ctx, area) if o.id != c.id]
-    _damage_trigger(ctx, c, spec, card.name, card_id, victims, "spellcard")
+    hit = _damage_trigger(ctx, c, spec, card.name, card_id, victims, "spellcard")
     rounds = card.duration.rounds
     if rounds <= 1:
         return
     if card.duration.homing:
-        follows = tuple(o.id for o in victims)
+        # It follows those it hit: whoever dodged it is not followed (issue 9; a Lucky
+        # re-roll that turns a failed dodge into a dodge lets her go too, ``unfollow``).
+        follows = tuple(hit)
         if not follows:
             ctx.emit("homing_fizzled", combatant=c.id, card=card_id, reason="nobody to follow")
             return
@@ -592,11 +594,12 @@ def _damage_trigger(
     card_id: str,
     victims: list[Combatant],
     source: str,
-) -> None:
-    """One damage roll for the trigger; each victim dodges it (unless it cannot be dodged)."""
+) -> list[str]:
+    """One damage roll for the trigger; each victim dodges it (unless it cannot be dodged).
+    Returns the ids of those who did not dodge."""
     if not victims:
         ctx.emit("no_one_hit", combatant=c.id, card=card_id, name=name)
-        return
+        return []
     expr = DiceExpression(spec["dice"], spec["modifier"])
     rolled = ctx.damage(c.id, f"{name} damage", expr, spec["parts"])
     hits = []
@@ -625,6 +628,28 @@ def _damage_trigger(
             )
         )
     reactions.enqueue(ctx, hits)
+    return [h["defender"] for h in hits if h["stage"] == "landed"]
+
+
+def unfollow(ctx: Ctx, hit: Json) -> None:
+    """A cast's hit turned into a dodge (Lucky): its homing card stops following her, and
+    fizzles if it now follows nobody."""
+    if hit.get("source") != "spellcard":
+        return
+    kept = []
+    for fe in ctx.state.field_effects:
+        if fe.homing and fe.caster == hit["attacker"] and fe.card_id == hit.get("card"):
+            fe.follows = tuple(f for f in fe.follows if f != hit["defender"])
+            if not fe.follows:
+                ctx.emit(
+                    "homing_fizzled",
+                    combatant=fe.caster,
+                    card=fe.card_id,
+                    reason="nobody to follow",
+                )
+                continue
+        kept.append(fe)
+    ctx.state.field_effects = kept
 
 
 def _dolls(ctx: Ctx, c: Combatant, card: SpellcardDraft, card_id: str, given: list[Square]) -> None:
@@ -650,7 +675,9 @@ def _dolls(ctx: Ctx, c: Combatant, card: SpellcardDraft, card_id: str, given: li
         # inactive again" (at the end of her turn); "stats equal to their controller's".
         for doll, spot in zip(summons.inactive(ctx, c), given, strict=False):
             doll.turn_used["dollmageddon"] = 1
-            doll.profile = summons.doll_profile(c.profile, 1, full=True)
+            doll.profile = summons.doll_profile(
+                c.profile, 1, full=True, connected=summons.connected(doll)
+            )
             summons.activate(ctx, c, doll, spot, actions=2)
     elif "doll_cremation" in found:
         doll = next(d for d in summons.active(ctx, c) if d.position == given[0])
@@ -675,7 +702,9 @@ def _dolls(ctx: Ctx, c: Combatant, card: SpellcardDraft, card_id: str, given: li
         for doll in summons.inactive(ctx, c):
             # "inactive dolls have stats equal to half their controller's" (for this attack)
             kept = doll.profile
-            doll.profile = summons.doll_profile(c.profile, summons.SWARM + 1)
+            doll.profile = summons.doll_profile(
+                c.profile, summons.SWARM + 1, connected=summons.connected(doll)
+            )
             attacks.basic_attack(ctx, doll, doll.profile.attacks[0], target)
             doll.profile = kept
 

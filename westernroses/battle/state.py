@@ -122,6 +122,9 @@ class Profile:
     sp_multiplier: int = 1
     sp_cap: int | None = None
     damage_reduction: int = 0
+    #: The part of ``damage_reduction`` that lowers every damage, not only attacks (armour,
+    #: the Shrine Maiden outfit: "all damage"); Resilience is "from all attacks" only.
+    any_damage_reduction: int = 0
     physical_dodge_bonus: int = 0
     danmaku_dodge_bonus: int = 0
     graze_bonus: int = 0
@@ -132,8 +135,14 @@ class Profile:
     spellcard_to_hit: int = 0
     attacks: tuple[AttackProfile, ...] = ()
     charge: str | None = None
+    #: HP her Guardian power gives (the sheet's +20 when her charge was safe): lost while
+    #: her charge is injured (house rule ``guardian_hp_needs_safe_charge``, issue 9).
+    charge_hp: int = 0
     level: int = 1
     dolls: int = 0
+    #: How many of her dolls a Doll Master has no deep emotional connection with (the last
+    #: ones: their stats are halved, rounded up).
+    unconnected_dolls: int = 0
 
     def has(self, trait: str) -> bool:
         return trait in self.traits
@@ -162,6 +171,7 @@ class Profile:
             "sp_multiplier": self.sp_multiplier,
             "sp_cap": self.sp_cap,
             "damage_reduction": self.damage_reduction,
+            "any_damage_reduction": self.any_damage_reduction,
             "physical_dodge_bonus": self.physical_dodge_bonus,
             "danmaku_dodge_bonus": self.danmaku_dodge_bonus,
             "graze_bonus": self.graze_bonus,
@@ -172,8 +182,10 @@ class Profile:
             "spellcard_to_hit": self.spellcard_to_hit,
             "attacks": [a.to_dict() for a in self.attacks],
             "charge": self.charge,
+            "charge_hp": self.charge_hp,
             "level": self.level,
             "dolls": self.dolls,
+            "unconnected_dolls": self.unconnected_dolls,
         }
 
     @classmethod

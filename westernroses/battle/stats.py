@@ -55,7 +55,10 @@ def reach_stat(c: Combatant) -> int:
 
 
 def hp_max(c: Combatant) -> int:
-    return max(c.profile.hp_max + buff(c, "hp_max"), 1)
+    """Her maximum HP now: the profile's, Sturdy and the like, less a Guardian's extra HP while
+    her charge is injured (the ``charge_injured`` effect, see ``damage.guardians_sync``)."""
+    lost = c.profile.charge_hp if c.has("charge_injured") else 0
+    return max(c.profile.hp_max + buff(c, "hp_max") - lost, 1)
 
 
 def options(c: Combatant, rules: HouseRules) -> int:

@@ -99,6 +99,7 @@ def remove(ctx: Ctx, c: Combatant, effect: Effect, reason: str) -> None:
                 remove(ctx, c, other, "no longer insane")
     if effect.kind == "unconscious":
         ctx.emit("woke", combatant=c.id, reason=reason)
+        damage.stand_clear(ctx, c)
 
 
 def remove_kind(ctx: Ctx, c: Combatant, kinds: frozenset[str] | set[str], reason: str) -> None:
@@ -107,14 +108,20 @@ def remove_kind(ctx: Ctx, c: Combatant, kinds: frozenset[str] | set[str], reason
             remove(ctx, c, effect, reason)
 
 
+def clock(c: Combatant) -> str:
+    """Whose turns count her timers: her own, or for a doll (who has no turns of her own) her
+    controller's, during which she acts."""
+    return c.owner if c.kind == "doll" and c.owner else c.id
+
+
 def _own_turn(ctx: Ctx, c: Combatant) -> bool:
-    return ctx.state.phase == "active" and ctx.state.current == c.id
+    return ctx.state.phase == "active" and ctx.state.current == clock(c)
 
 
 def turns_timer(ctx: Ctx, c: Combatant, turns: int) -> Timer:
     """Ends at the end of ``c``'s turn, ``turns`` of her turns from now: "for the next N turns"
     does not count the current one when it is hers."""
-    return Timer("end", c.id, turns + int(_own_turn(ctx, c)))
+    return Timer("end", clock(c), turns + int(_own_turn(ctx, c)))
 
 
 def _save(ctx: Ctx, c: Combatant, stat_key: str, target_name: str, purpose: str) -> bool:
@@ -152,9 +159,14 @@ def stun(ctx: Ctx, c: Combatant, turns: int, source: str | None, *, save: bool) 
         ctx.emit("effect_extended", combatant=c.id, effect=existing.id, count=existing.ends.count)
     else:
         add(
-            ctx, c, "stun", f"Stunned ({turns} turn)", source=source, ends=Timer("end", c.id, count)
+            ctx,
+            c,
+            "stun",
+            f"Stunned ({turns} turn)",
+            source=source,
+            ends=Timer("end", clock(c), count),
         )
-    c.actions_left = 0
+    c.actions_left = 0  # a doll too loses what her controller gave her this turn
 
 
 def inflict(
@@ -266,7 +278,10 @@ def start_of_turn(ctx: Ctx, c: Combatant) -> bool:
     if knocked is not None:
         remove(ctx, c, knocked, "hit the ground")
         rolled = ctx.damage(c.id, "knockdown impact", KNOCKDOWN_DAMAGE, [])
-        damage.take(ctx, c, rolled.total, "knockdown")
+        amount, steps = damage.not_from_an_attack(c, rolled.total)
+        if steps:
+            ctx.emit("damage_reduced", combatant=c.id, raw=rolled.total, steps=steps)
+        damage.take(ctx, c, amount, "knockdown")
         add(ctx, c, "returning", "Returning to the sky", data={})
         ctx.emit("turn_lost", combatant=c.id, reason="knocked down")
         return False
@@ -316,10 +331,17 @@ def _fear(ctx: Ctx, c: Combatant) -> bool:
     return True
 
 
-def fleeing_from(ctx: Ctx, c: Combatant) -> Combatant | None:
-    """The source she must run from this turn, if a failed fear check made her flee."""
+def fleeing(ctx: Ctx, c: Combatant) -> bool:
+    """Whether a failed fear check this turn makes her run, "taking no other actions"."""
     fear = c.effect("fear")
-    if fear is None or fear.data.get("fleeing") != ctx.state.turn_number or not fear.source:
+    return fear is not None and fear.data.get("fleeing") == ctx.state.turn_number
+
+
+def fleeing_from(ctx: Ctx, c: Combatant) -> Combatant | None:
+    """The source she must run from this turn, if a failed fear check made her flee (None
+    also when the source has left the battle: she still may only move or end her turn)."""
+    fear = c.effect("fear")
+    if not fleeing(ctx, c) or fear is None or not fear.source:
         return None
     return ctx.state.combatants.get(fear.source)
 

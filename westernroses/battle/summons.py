@@ -30,7 +30,7 @@ from westernroses.battle.arena import Square, manhattan
 from westernroses.battle.combatants import attack_from_item
 from westernroses.battle.context import Ctx
 from westernroses.battle.state import AttackProfile, Combatant, Profile
-from westernroses.battle.stats import hp_max, reach_stat
+from westernroses.battle.stats import can_act, hp_max, reach_stat
 
 #: "bring a doll to action for the cost of 20 power".
 DOLL_COST: Final = 20
@@ -55,8 +55,16 @@ def _basic(range_stat: int) -> tuple[AttackProfile, ...]:
     )
 
 
-def doll_profile(master: Profile, active: int, *, full: bool = False) -> Profile:
-    """A doll's numbers for ``active`` dolls out (``full``: Dollmageddon, the controller's)."""
+#: The trait marking a doll her controller has no deep emotional connection with.
+UNCONNECTED: Final = "unconnected_doll"
+
+
+def doll_profile(
+    master: Profile, active: int, *, full: bool = False, connected: bool = True
+) -> Profile:
+    """A doll's numbers for ``active`` dolls out (``full``: Dollmageddon, the controller's).
+    "any doll the controller does not feel a deep emotional connection with has all its stats
+    halved" (``connected`` False): halved again, rounded up, HP included."""
     stats = dict(master.stats)
     hp = master.hp_max
     if not full and active > SWARM:
@@ -65,6 +73,9 @@ def doll_profile(master: Profile, active: int, *, full: bool = False) -> Profile
     elif not full and active > 2:
         stats = {k: max(v + CROWD_PENALTY[0], 0) for k, v in stats.items()}
         hp = max(hp + CROWD_PENALTY[1], 1)
+    if not connected:
+        stats = {k: _half(v) for k, v in stats.items()}
+        hp = _half(hp)
     return Profile(
         stats=stats,
         hp_max=hp,
@@ -73,27 +84,37 @@ def doll_profile(master: Profile, active: int, *, full: bool = False) -> Profile
         will=master.will,
         element=master.element,
         attacks=_basic(master.range),
+        traits=() if connected else (UNCONNECTED,),
     )
 
 
+def connected(doll: Combatant) -> bool:
+    return UNCONNECTED not in doll.profile.traits
+
+
 def make_dolls(master: Combatant) -> list[Combatant]:
-    """Her dolls, off the board, undamaged (created with the battle)."""
-    profile = doll_profile(master.profile, 1)
-    return [
-        Combatant(
-            id=f"{master.id}-doll{i + 1}",
-            name=f"{master.name}'s doll {i + 1}",
-            kind="doll",
-            controller=master.controller,
-            side=master.side,
-            profile=profile,
-            position=None,
-            hp=profile.hp_max,
-            spell_power=0,
-            owner=master.id,
+    """Her dolls, off the board, undamaged (created with the battle); the last
+    ``unconnected_dolls`` of them are those she feels no deep emotional connection with."""
+    count = master.profile.dolls
+    first_unconnected = count - min(master.profile.unconnected_dolls, count)
+    out = []
+    for i in range(count):
+        profile = doll_profile(master.profile, 1, connected=i < first_unconnected)
+        out.append(
+            Combatant(
+                id=f"{master.id}-doll{i + 1}",
+                name=f"{master.name}'s doll {i + 1}",
+                kind="doll",
+                controller=master.controller,
+                side=master.side,
+                profile=profile,
+                position=None,
+                hp=profile.hp_max,
+                spell_power=0,
+                owner=master.id,
+            )
         )
-        for i in range(master.profile.dolls)
-    ]
+    return out
 
 
 def dolls_of(ctx: Ctx, master: Combatant) -> list[Combatant]:
@@ -127,7 +148,7 @@ def refresh(ctx: Ctx, master: Combatant) -> None:
     out = [d for d in active(ctx, master) if not d.turn_used.get("dollmageddon")]
     for d in out:
         before_max = hp_max(d)
-        d.profile = doll_profile(master.profile, len(out))
+        d.profile = doll_profile(master.profile, len(out), connected=connected(d))
         d.hp = hp_max(d) - (before_max - d.hp)
     if out:
         ctx.emit("dolls_refreshed", master=master.id, active=len(out), hp_max=hp_max(out[0]))
@@ -153,9 +174,11 @@ def deactivate(ctx: Ctx, master: Combatant, doll: Combatant, reason: str) -> Non
 
 
 def command(ctx: Ctx, master: Combatant, actions: int = 1) -> None:
-    """Every active doll is given ``actions`` actions, to take during her turn."""
+    """Every active doll is given ``actions`` actions, to take during her turn; a doll who
+    cannot act (stunned) gets none (issue 9)."""
     for d in active(ctx, master):
-        d.actions_left += actions
+        if can_act(d):
+            d.actions_left += actions
     ctx.emit(
         "dolls_commanded",
         master=master.id,

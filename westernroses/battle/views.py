@@ -8,6 +8,10 @@
   holding it could predict every roll): ``seed`` is stripped from every logged roll. Once the
   battle is over, the seed is revealed so every roll can be verified.
 * Log events may mark fields ``private`` to their combatant (the cards a draw gave her).
+* Logged actions are shown as their player may see them: a reinforcement's full combatant
+  (hand, draw pile, card designs, attacks) only to the GM, everyone else sees who joined,
+  on which side and where (:func:`public_action`); an undo's copy of the action it undid is
+  filtered the same way.
 * A hit waiting for a decision is shown to all; its options (which may reveal bombs in hand)
   only to the player who decides, through ``legal_actions``.
 """
@@ -74,10 +78,30 @@ def _combatant(state: BattleState, player: str, c: Combatant) -> Json:
     }
 
 
+#: What everyone may know of a combatant the GM adds: the rest (deck, hand, card designs,
+#: attacks, profile) is hers and the GM's. Her public numbers are in every view anyway.
+PUBLIC_COMBATANT_FIELDS = ("id", "name", "kind", "side", "controller", "owner", "position")
+
+
+def public_action(player: str, action: Json) -> Json:
+    """A logged action as ``player`` may see it. Actions that carry private data are the GM's
+    (``gm_add_combatant`` holds the newcomer's whole deck): for anyone but the GM they keep
+    only the public fields. Seeds are stripped for everyone."""
+    shown: Json = _strip_seeds(action)
+    if player == GM:
+        return shown
+    data = shown.get("combatant")
+    if shown.get("type") == "gm_add_combatant" and isinstance(data, dict):
+        shown["combatant"] = {k: data[k] for k in PUBLIC_COMBATANT_FIELDS if k in data}
+    return shown
+
+
 def _event(state: BattleState, player: str, event: Json) -> Json:
     hidden = event.get("private")
     owner = state.combatants.get(str(event.get("combatant", "")))
     shown: Json = _strip_seeds(event)
+    if isinstance(shown.get("action"), dict):  # ``undone`` carries the action it undid
+        shown["action"] = public_action(player, shown["action"])
     if hidden and not (player == GM or (owner is not None and owner.controller == player)):
         shown = {k: v for k, v in shown.items() if k not in hidden}
     shown.pop("private", None)
@@ -131,7 +155,7 @@ def view(state: BattleState, player: str, *, since: int = 0) -> Json:
         "log": [
             {
                 "n": entry["n"],
-                "action": _strip_seeds(entry["action"]),
+                "action": public_action(player, entry["action"]),
                 "events": [_event(state, player, e) for e in entry["events"]],
             }
             for entry in state.log

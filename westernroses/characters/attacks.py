@@ -123,15 +123,16 @@ def derive_attacks(
 ) -> tuple[Attack, ...]:
     """Danmaku, bare fists, a youkai's natural weapon, then every equipped weapon."""
     attacks = [_danmaku(draft.element or "", goddess, fight)]
-    attacks.append(_physical(cat.items["bare_fists"], "bare_fists", None, None, fight))
+    attacks.append(_physical(cat.items["bare_fists"], "bare_fists", None, None, fight, goddess))
     if draft.natural_weapon:
         name = draft.natural_weapon.strip().capitalize()
-        attacks.append(_physical(cat.items["natural_weapon"], "natural_weapon", name, None, fight))
+        natural = cat.items["natural_weapon"]
+        attacks.append(_physical(natural, "natural_weapon", name, None, fight, goddess))
     for slug, stack in draft.inventory.items():
         item = cat.items[slug]
         if stack.equipped and item.is_weapon and item.category != "natural_weapon":
             quantity = stack.quantity if item.category == "throwing_weapon" else None
-            attacks.append(_physical(item, slug, None, quantity, fight))
+            attacks.append(_physical(item, slug, None, quantity, fight, goddess))
     return tuple(attacks)
 
 
@@ -184,14 +185,19 @@ def _physical(
     name: str | None,
     quantity: int | None,
     fight: AttackContext,
+    goddess: str | None = None,
 ) -> Attack:
-    """A physical attack: PWR versus CHA to hit, weapon dice + PWR / 2 (RULINGS 4) damage."""
+    """A physical attack: PWR versus CHA to hit, weapon dice + PWR / 2 (RULINGS 4) damage.
+    Non-elemental, unless a Shrine Maiden declares it her goddess's element ("any of her basic
+    attacks", bare fists and gohei included; issue 9): the element is listed for her."""
     effects, drunk, options, rules = fight.effects, fight.drunk, fight.options, fight.rules
     power = fight.power
     thrown = item.category == "throwing_weapon"
     improvised = item.category == "improvised_weapon" and not effects.has("improvised_no_penalty")
     halved_doll = effects.has("basic_attack_stats_halved")
     notes: list[str] = []
+    if goddess:
+        notes.append("Shrine Maiden: may declare this attack to be of her goddess's element.")
 
     # To-hit: a versus check of PWR against the defender's CHA.
     attack_power = power
@@ -210,10 +216,9 @@ def _physical(
     dice_parts = [Contribution("item", item.name, item.damage_dice or 0)]
     if thrown:
         dice_parts.extend(effects.parts("thrown_damage_dice"))
-    if slug == "bare_fists" and drunk.fist_extra_dice:
-        dice_parts.append(
-            Contribution("drunkenness", f"Drunken Master ({drunk.name})", drunk.fist_extra_dice)
-        )
+    fist_dice = min(drunk.fist_extra_dice, rules.drunken_fists_max_extra_dice)
+    if slug == "bare_fists" and fist_dice:
+        dice_parts.append(Contribution("drunkenness", f"Drunken Master ({drunk.name})", fist_dice))
     divisor = rules.physical_damage_pwr_divisor
     modifier_parts = [
         Contribution("stat", f"PWR {damage_power} / {divisor}", damage_power // divisor),
@@ -245,5 +250,6 @@ def _physical(
         quantity=quantity,
         recovery=recovery,
         on_hit=item.on_hit,
+        elements=(goddess,) if goddess else (),
         notes=tuple(notes),
     )

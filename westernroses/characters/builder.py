@@ -217,6 +217,23 @@ def _check_identity(draft: CharacterDraft, cat: Catalog, report: _Report) -> Non
             R_PROFESSIONS,
         )
 
+    if draft.unconnected_dolls:
+        dolls = sum(stack.quantity for slug, stack in draft.inventory.items() if slug == "doll")
+        if profession is not None and profession.slug != "doll_master":
+            report.add(
+                "unconnected_dolls.not_allowed",
+                "unconnected_dolls",
+                "Only Doll Masters mark dolls as connected or not.",
+                R_PROFESSIONS,
+            )
+        elif draft.unconnected_dolls < 0 or draft.unconnected_dolls > dolls:
+            report.add(
+                "unconnected_dolls.range",
+                "unconnected_dolls",
+                f"She can feel no connection with at most the {dolls} dolls she has.",
+                R_PROFESSIONS,
+            )
+
     race = cat.races.get(draft.race or "")
     has_choice = race is not None and race.natural_weapon_choice
     if has_choice and not (draft.natural_weapon or "").strip():

@@ -84,6 +84,9 @@ class CharacterDraft:
     natural_weapon: str | None = None
     guardian_charge: str | None = None
     guardian_charge_injured: bool = False
+    #: Doll Master: how many of her dolls she has no deep emotional connection with ("has all
+    #: its stats halved"); the rest, like every doll she made herself, are connected.
+    unconnected_dolls: int = 0
     inventory: dict[str, ItemStack] = field(default_factory=dict)
     clothing_covered: bool = False
     yen: int = 0
@@ -111,6 +114,7 @@ class CharacterDraft:
             "natural_weapon": self.natural_weapon,
             "guardian_charge": self.guardian_charge,
             "guardian_charge_injured": self.guardian_charge_injured,
+            "unconnected_dolls": self.unconnected_dolls,
             "inventory": {slug: stack.to_dict() for slug, stack in self.inventory.items()},
             "clothing_covered": self.clothing_covered,
             "yen": self.yen,
@@ -147,6 +151,7 @@ class CharacterDraft:
             natural_weapon=r.text("natural_weapon"),
             guardian_charge=r.text("guardian_charge"),
             guardian_charge_injured=r.flag("guardian_charge_injured"),
+            unconnected_dolls=r.whole("unconnected_dolls", 0),
             inventory=r.inventory("inventory"),
             clothing_covered=r.flag("clothing_covered"),
             yen=r.whole("yen", 0),

@@ -125,8 +125,15 @@ RULES: Final[dict[DrunkLevel, LevelRule]] = {
 
 #: Iron Blood: +4 to remain conscious when heavily drunk or higher.
 IRON_BLOOD_CONSCIOUSNESS_BONUS: Final = 4
-#: Kaze Sake: speed instead of the power bonus (+1 tipsy, +2 drunk, +4 heavily drunk).
-KAZE_SAKE_SPEED: Final = {DrunkLevel.TIPSY: 1, DrunkLevel.DRUNK: 2, DrunkLevel.HEAVILY_DRUNK: 4}
+#: Kaze Sake: speed instead of the power bonus (+1 tipsy, +2 drunk, +4 heavily drunk). The
+#: text stops at heavily drunk; ruling (issue 9): the strongest listed level carries on, so a
+#: plastered tengu keeps +4.
+KAZE_SAKE_SPEED: Final = {
+    DrunkLevel.TIPSY: 1,
+    DrunkLevel.DRUNK: 2,
+    DrunkLevel.HEAVILY_DRUNK: 4,
+    DrunkLevel.PLASTERED: 4,
+}
 #: Drunken Master: "a maximum of 4 rolls to dodge any given attack" and "a maximum of 3d".
 DRUNKEN_MASTER_MAX_DODGE_ROLLS: Final = 4
 DRUNKEN_MASTER_MAX_FIST_DICE: Final = 3

@@ -15,6 +15,7 @@ from westernroses.catalog import Ability, Catalog, Effect, Profession, Race, Sho
 from westernroses.characters.contributions import Contribution
 from westernroses.characters.draft import CharacterDraft
 from westernroses.characters.levels import profession_features
+from westernroses.house_rules import DEFAULT_HOUSE_RULES, HouseRules
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,10 +73,14 @@ def gather_effects(
     race: Race,
     profession: Profession,
     abilities: list[Ability],
+    rules: HouseRules = DEFAULT_HOUSE_RULES,
 ) -> EffectsInPlay:
     conditions = {
         "frilly_clothing": frilly_clothing_shown(draft, cat),
-        "guardian_charge_safe": not draft.guardian_charge_injured,
+        # House rule (issue 9): whether the Guardian's extra HP needs an unharmed charge.
+        "guardian_charge_safe": not (
+            draft.guardian_charge_injured and rules.guardian_hp_needs_safe_charge
+        ),
     }
 
     def ok(effect: Effect) -> bool:

@@ -322,6 +322,31 @@ class Passive:
 
 
 @dataclass(frozen=True, slots=True)
+class DollLine:
+    """A Doll Master's dolls: how many, how many she has no deep emotional connection with,
+    and their stats with one or two out ("stats equal to the controller's"); an unconnected
+    doll "has all its stats halved" (rounded up, RULINGS 3; HP too, as for a crowd of more
+    than four). Three or more out change them further in battle."""
+
+    count: int
+    unconnected: int
+    stats: dict[str, int]
+    hp: int
+    unconnected_stats: dict[str, int]
+    unconnected_hp: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "count": self.count,
+            "unconnected": self.unconnected,
+            "stats": dict(self.stats),
+            "hp": self.hp,
+            "unconnected_stats": dict(self.unconnected_stats),
+            "unconnected_hp": self.unconnected_hp,
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class Sheet:
     name: str
     level: int
@@ -350,6 +375,7 @@ class Sheet:
     inventory: tuple[dict[str, Any], ...]
     house_rules: dict[str, int]
     problems: tuple[RuleViolation, ...] = field(default=())
+    dolls: DollLine | None = None
 
     def attack(self, slug: str) -> Attack:
         """The attack with ``slug`` (``danmaku``, ``bare_fists``, an item slug ...)."""
@@ -392,6 +418,7 @@ class Sheet:
             "inventory": [dict(i) for i in self.inventory],
             "house_rules": dict(self.house_rules),
             "problems": [p.to_dict() for p in self.problems],
+            "dolls": self.dolls.to_dict() if self.dolls else None,
         }
 
 
@@ -420,7 +447,7 @@ def derive_sheet(
     race = cat.races[draft.race]
     profession = cat.professions[draft.profession]
     abilities = [cat.abilities[slug] for slug in draft.abilities]
-    effects = gather_effects(draft, cat, shot, race, profession, abilities)
+    effects = gather_effects(draft, cat, shot, race, profession, abilities, rules)
 
     fear = "fear" in draft.status_effects
     level = DrunkLevel.SOBER if fear else DrunkLevel(draft.drunkenness)
@@ -465,7 +492,7 @@ def derive_sheet(
         drunkenness=drunk,
         status_effects=statuses,
         can_act=not effects.has("cannot_act"),
-        passives=_passives(draft, shot, race, profession, abilities, cat),
+        passives=_passives(draft, shot, race, profession, abilities, cat, rules),
         warmness=tuple(
             Contribution("item", cat.items[s].name, cat.items[s].warmness or 0)
             for s, stack in draft.inventory.items()
@@ -484,6 +511,24 @@ def derive_sheet(
         ),
         house_rules=rules.changed(),
         problems=tuple(violations),
+        dolls=_doll_line(draft, profession, stats, hp.maximum.total),
+    )
+
+
+def _doll_line(
+    draft: CharacterDraft, profession: Profession, stats: dict[str, StatLine], hp: int
+) -> DollLine | None:
+    if profession.slug != "doll_master":
+        return None
+    count = sum(s.quantity for slug, s in draft.inventory.items() if slug == "doll")
+    own = {key: line.total for key, line in stats.items()}
+    return DollLine(
+        count=count,
+        unconnected=min(draft.unconnected_dolls, count),
+        stats=own,
+        hp=hp,
+        unconnected_stats={key: ceil_div(value, 2) for key, value in own.items()},
+        unconnected_hp=ceil_div(hp, 2),
     )
 
 
@@ -557,6 +602,17 @@ def _options_bonus(held: int | None, rules: HouseRules) -> int:
     return min(held // rules.option_spell_power_step, rules.option_max_bonus)
 
 
+def _deck_extras(
+    effects: EffectsInPlay, rules: HouseRules
+) -> tuple[tuple[Contribution, ...], tuple[Contribution, ...]]:
+    """Librarian (+5 cards, +1 kind) and a held Grimoire (the same): both count (house rule
+    ``librarian_grimoire_stack``, on by default), or only the first when it is off."""
+    cards, kinds = effects.parts("deck_cards"), effects.parts("deck_kinds")
+    if rules.librarian_grimoire_stack:
+        return cards, kinds
+    return cards[:1], kinds[:1]
+
+
 def _skills(
     draft: CharacterDraft,
     cat: Catalog,
@@ -579,10 +635,14 @@ def _skills(
             if a.effect.kind == "skill" and a.effect.skill == slug
         )
         drink = drunk.mental_skills if skill.kind == "mental" else drunk.physical_skills
-        roll = list(bonuses)
+        value = base + points
+        # Ruling, house rule ``skill_bonus_to_roll``: bonuses are added to the roll (on by
+        # default); off, they raise the value the dice pool comes from.
+        roll = list(bonuses) if rules.skill_bonus_to_roll else []
+        if not rules.skill_bonus_to_roll:
+            value += sum(b.amount for b in bonuses)
         if drink:
             roll.append(Contribution("drunkenness", drunk.name, drink))
-        value = base + points
         out[slug] = SkillLine(
             slug=slug,
             name=skill.name,
@@ -661,7 +721,7 @@ def _spellcards(
     if effects.has("spellcard_efficiency"):
         efficiency = (rules.efficiency_discount, rules.efficiency_floor)
     return Spellcards(
-        deck=deck_limits(draft.level, effects.parts("deck_cards"), effects.parts("deck_kinds")),
+        deck=deck_limits(draft.level, *_deck_extras(effects, rules)),
         dodge_difficulty=max(stats["int"].total, stats["pwr"].total),
         to_hit=(*effects.parts("spellcard_to_hit"), *effects.parts("to_hit")),
         efficiency=efficiency,
@@ -678,6 +738,7 @@ def _passives(
     profession: Profession,
     abilities: list[Ability],
     cat: Catalog,
+    rules: HouseRules = DEFAULT_HOUSE_RULES,
 ) -> tuple[Passive, ...]:
     out = [Passive("shot_type", shot.passive.name, shot.passive.text)]
     # "Other bonuses: None" (Lunarian, Moon Hare) is a placeholder in the rulebook, not a trait.
@@ -694,12 +755,17 @@ def _passives(
             name = f"{name} ({cat.skills[chosen].name})"
         out.append(Passive("ability", name, ability.text))
     if draft.guardian_charge_injured and profession.needs_charge:
+        lost = (
+            "extra HP, protection spellcards"
+            if rules.guardian_hp_needs_safe_charge
+            else "protection spellcards; house rule: she keeps her extra HP"
+        )
         out.append(
             Passive(
                 "profession",
                 "Charge injured",
-                "Guardian powers (extra HP, protection spellcards) are lost until the charge "
-                "is no longer injured; armor can still be worn.",
+                f"Guardian powers ({lost}) are lost until the charge is no longer injured; "
+                "armor can still be worn.",
             )
         )
     return tuple(out)

@@ -140,9 +140,9 @@ def price(
     skills = [(choice, _skill(choice)) for choice in card.skills]
     lines: list[CostLine] = []
     lines += _to_hit_lines(card)
-    lines += _target_lines(card, rules)
+    lines += _target_lines(card, rules, printed=any(skill.printed_cost for _, skill in skills))
     lines += _duration_lines(card)
-    lines += _attack_power_lines(card)
+    lines += _attack_power_lines(card, rules)
     lines += _element_lines(card, caster, skills, rules)
     variable: VariableCost | None = None
     for choice, skill in skills:
@@ -217,10 +217,14 @@ def _to_hit_lines(card: SpellcardDraft) -> list[CostLine]:
     return [CostLine("to_hit", label, TO_HIT_COST[card.to_hit], SEC_TO_HIT)]
 
 
-def _target_lines(card: SpellcardDraft, rules: HouseRules) -> list[CostLine]:
+def _target_lines(
+    card: SpellcardDraft, rules: HouseRules, *, printed: bool = False
+) -> list[CostLine]:
     """Targets and AOE. "Any AOE skill automatically includes the single target skill, but
     higher target skills may be taken for the combined cost of the AOE skill and twice the cost
-    of the target skill" (RULINGS 5: AOE 3 + Two Targets = 100 + 2 × 20 = 140)."""
+    of the target skill" (RULINGS 5: AOE 3 + Two Targets = 100 + 2 × 20 = 140). A skill whose
+    text prints the card's whole cost (``printed``: Body-shield, Shield ...) pays nothing for
+    the targets its text fixes."""
     lines: list[CostLine] = []
     aoe_cost = AOE_COST.get(card.aoe)
     if card.aoe != 0:
@@ -231,7 +235,9 @@ def _target_lines(card: SpellcardDraft, rules: HouseRules) -> list[CostLine]:
         return lines
     label = TARGETS_LABEL[card.targets]
     cost = TARGETS_COST[card.targets]
-    if card.aoe == 0:
+    if printed:
+        lines.append(CostLine("targets", f"{label} (in the printed cost)", 0, SEC_TARGETS))
+    elif card.aoe == 0:
         lines.append(CostLine("targets", label, cost, SEC_TARGETS))
     elif card.targets in (Targets.SELF, Targets.SINGLE):
         lines.append(CostLine("targets", f"{label} (included in the AOE)", 0, SEC_AOE_TARGETS))
@@ -250,7 +256,7 @@ def _duration_lines(card: SpellcardDraft) -> list[CostLine]:
     return [CostLine("duration", label, DURATION_COST[card.duration], SEC_DURATION)]
 
 
-def _attack_power_lines(card: SpellcardDraft) -> list[CostLine]:
+def _attack_power_lines(card: SpellcardDraft, rules: HouseRules) -> list[CostLine]:
     power = card.attack_power
     if power is None:
         return []
@@ -262,7 +268,7 @@ def _attack_power_lines(card: SpellcardDraft) -> list[CostLine]:
     ]
     if power.modifier > 0:
         label = f"Damage modifier +{power.modifier}"
-        cost = modifier_cost(power.modifier)
+        cost = modifier_cost(power.modifier, bool(rules.damage_modifier_tiered))
         lines.append(CostLine("attack_power_modifier", label, cost, SEC_ATTACK_POWER))
     return lines
 

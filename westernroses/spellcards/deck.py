@@ -71,19 +71,20 @@ def deck_limits(
 
     ``has_grimoire`` means the character has the Grimoire ability *and* holds the grimoire
     now ("If you lost your grimoire you lose the ability to use your additional 5 spell cards
-    and additional spell card type"). ``rules`` is taken for symmetry; no deck figure is a
-    house rule yet.
+    and additional spell card type"). A Librarian's and a Grimoire's extras stack unless the
+    house rule ``librarian_grimoire_stack`` is off (then only the Librarian's count).
     """
     if isinstance(level, bool) or not isinstance(level, int) or level < 1:
         raise ValueError(f"level must be a whole number of at least 1, not {level!r}")
     cards = BASE_CARDS + CARDS_PER_LEVEL * level
     kinds = KINDS_PER_LEVEL * level
     reasons = [f"Level {level}: {cards} cards, {kinds} kinds, {MAX_COPIES} copies of a card"]
-    if Profession(profession) is Profession.LIBRARIAN:
+    librarian = Profession(profession) is Profession.LIBRARIAN
+    if librarian:
         cards += LIBRARIAN_EXTRA_CARDS
         kinds += LIBRARIAN_EXTRA_KINDS
         reasons.append(f"Librarian: +{LIBRARIAN_EXTRA_CARDS} cards, +{LIBRARIAN_EXTRA_KINDS} kind")
-    if has_grimoire:
+    if has_grimoire and (not librarian or rules.librarian_grimoire_stack):
         cards += GRIMOIRE_EXTRA_CARDS
         kinds += GRIMOIRE_EXTRA_KINDS
         reasons.append(f"Grimoire: +{GRIMOIRE_EXTRA_CARDS} cards, +{GRIMOIRE_EXTRA_KINDS} kind")

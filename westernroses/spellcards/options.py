@@ -117,6 +117,8 @@ def allowed_options(caster: CasterInfo, rules: HouseRules = DEFAULT_HOUSE_RULES)
                     {"from": 1, "to": MODIFIER_LOW_LIMIT, "cost_each": MODIFIER_LOW_COST},
                     {"from": MODIFIER_LOW_LIMIT + 1, "to": None, "cost_each": MODIFIER_HIGH_COST},
                 ],
+                # House rule off: above +5 every point costs the higher price.
+                "tiered": bool(rules.damage_modifier_tiered),
             },
         },
         "element": [_element_option(caster, e, rules) for e in Element],

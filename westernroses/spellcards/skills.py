@@ -131,6 +131,10 @@ class SkillDef:
     exclusive: str | None = None
     targets: tuple[Targets, ...] | None = None
     aoe: bool = True
+    #: The text prints the card's whole cost ("Body-shield - Cost: 20") and fixes its targets:
+    #: the Targets skill the card must carry costs nothing on top (issue 9), as with the
+    #: stand-alone "What was I doing again?".
+    printed_cost: bool = False
     params: tuple[ParamSpec, ...] = ()
     effect: str = ""
 
@@ -157,6 +161,7 @@ class SkillDef:
             "exclusive": self.exclusive,
             "targets": None if self.targets is None else [t.value for t in self.targets],
             "aoe": self.aoe,
+            "printed_cost": self.printed_cost,
             "params": [p.to_dict() for p in self.params],
             "effect": self.effect,
         }
@@ -207,6 +212,7 @@ def _parse_skill(entry: object, groups: Mapping[str, Any]) -> SkillDef:
             exclusive=entry.get("exclusive"),
             targets=None if targets is None else tuple(Targets(t) for t in targets),
             aoe=_bool(entry.get("aoe", True)),
+            printed_cost=_bool(entry.get("printed_cost", False)),
             params=tuple(_parse_param(p) for p in entry.get("params", [])),
             effect=str(entry.get("effect", "")),
         )

@@ -89,14 +89,17 @@ MODIFIER_LOW_LIMIT = 5
 MODIFIER_HIGH_COST = 20
 
 
-def modifier_cost(modifier: int) -> int:
+def modifier_cost(modifier: int, tiered: bool = True) -> int:
     """Tiered: each of the first five points costs 10, each point from +6 on costs 20.
 
-    So +5 = 50, +6 = 70, +8 = 110. (Project ruling: the table prices each added point, so a
-    +6 card pays 10 for the first five points and 20 for the sixth, not 20 for all six.)
+    So +5 = 50, +6 = 70, +8 = 110. (Project ruling, house rule ``damage_modifier_tiered``:
+    the table prices each added point, so a +6 card pays 10 for the first five points and 20
+    for the sixth. Off: a modifier above +5 pays 20 for every point, +6 = 120.)
     """
     if modifier <= 0:
         return 0
+    if not tiered and modifier > MODIFIER_LOW_LIMIT:
+        return modifier * MODIFIER_HIGH_COST
     low = min(modifier, MODIFIER_LOW_LIMIT)
     high = modifier - low
     return low * MODIFIER_LOW_COST + high * MODIFIER_HIGH_COST

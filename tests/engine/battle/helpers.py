@@ -114,6 +114,15 @@ def act_events(
     return apply(state, {"type": type, "player": player, **fields})
 
 
+def take(state: BattleState) -> tuple[BattleState, list[dict[str, Any]]]:
+    """The waiting hit's defender takes it (a hit on someone holding cards waits for her)."""
+    hit = state.pending[0]
+    return apply(
+        state,
+        {"type": "react", "player": "gm", "combatant": hit["defender"], "choice": "take"},
+    )
+
+
 def events_of(events: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
     return [e for e in events if e["type"] == kind]
 

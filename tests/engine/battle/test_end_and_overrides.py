@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from tests.engine.battle.helpers import act, act_events, battle, events_of, fighter, scripted
+from tests.engine.battle.helpers import (
+    act,
+    act_events,
+    battle,
+    events_of,
+    fighter,
+    scripted,
+    take,
+)
 from westernroses.battle import IllegalAction, apply, dumps, legal_actions, replay, replay_log
 from westernroses.battle.samples import character
 from westernroses.spellcards import AttackPower, CardType, SpellcardDraft
@@ -19,9 +27,11 @@ def won_battle():
     state = battle(a, b)
     with scripted(1, 1, 1, 1, 2):
         state = act(state, "use_spellcard", combatant="a", card="shot", targets=[[1, 0]])
+        state, _ = take(state)  # b holds a card: every hit waits for her answer
     with scripted(3, 3, 3, 3, 1, 1, 1, 2, then_random=True):  # then the shuffle back
         state, events = act_events(state, "attack", combatant="a", attack="danmaku", target="b")
-    return state, events
+        state, more = take(state)
+    return state, events + more
 
 
 def test_the_battle_ends_when_one_side_is_left_standing():

@@ -4,7 +4,9 @@ Every step picks a legal action of whoever must act and checks that: HP never ex
 maximum and spell power stays within 0 and the cap (RULINGS 8); no card is lost or duplicated
 across draw pile, hand and discard ("Spellcards", deck rules); ``apply`` never mutates its
 input; every state survives a JSON round trip exactly; and replaying the action log from the
-initial state gives the final state byte for byte. Two runs: mixed battles between the sample
+initial state gives the final state byte for byte; no two standing combatants share a square
+(issue 9, rule 1); and no seat's view holds another seat's hand, draw pile, unrevealed card
+designs or the seed (issue 9, the brief's secrets bar). Two runs: mixed battles between the sample
 characters with occasional GM overrides (thorough checks at every step), and many tiny duels
 (cheap checks) so thousands of battles run in a few seconds.
 """
@@ -14,6 +16,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from dataclasses import replace
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -25,7 +28,9 @@ from westernroses.battle.samples import CHARACTERS, demo_battle
 from westernroses.battle.state import Json
 from westernroses.battle.stats import hp_max, sp_cap
 from westernroses.battle.status import STATUSES
+from westernroses.battle.views import PUBLIC_COMBATANT_FIELDS
 from westernroses.house_rules import HouseRules
+from westernroses.spellcards import AttackPower, CardType, SpellcardDraft
 
 RULES = HouseRules()
 
@@ -59,11 +64,127 @@ def check_views(state: BattleState) -> None:
             assert (c["hand"] is not None) == own
 
 
+def check_squares(state: BattleState) -> None:
+    """Issue 9, rule 1: "you never stop on someone else's square" (docs/battle.md, ruling 1);
+    fallen combatants lie on the ground and block nobody, the standing never share."""
+    taken: dict[tuple[int, int], str] = {}
+    for c in state.combatants.values():
+        if c.conscious and c.position is not None:
+            assert c.position not in taken, (c.id, taken[c.position], c.position)
+            taken[c.position] = c.id
+
+
+def _revealed_names(state: BattleState) -> set[str]:
+    """Card designs shown to everyone so far: every card used (its design goes face up)."""
+    names = {
+        str(e["name"])
+        for entry in state.log
+        for e in entry["events"]
+        if e["type"] == "card_used" and e.get("name")
+    }
+    for c in state.combatants.values():
+        names |= {str(c.cards[k]["name"]) for k in c.deck.discard if k in c.cards}
+    return names
+
+
+def check_secrets(state: BattleState) -> None:
+    """Every seat (each player, the GM, a member without combatants): no other seat's hand,
+    draw pile or unrevealed card designs, and no seed while the battle runs - in the view,
+    its log (reinforcements and undos included) and its legal actions."""
+    revealed = _revealed_names(state)
+    seed = int(state.rng["seed"])
+    seats = {c.controller for c in state.combatants.values()} | {"gm", "onlooker"}
+    for player in seats:
+        shown = view(state, player)
+        text = json.dumps(shown)
+        if state.phase != "ended":
+            assert '"seed"' not in text and (seed < 10**6 or str(seed) not in text), player
+        if player == "gm":  # she sees hands, and the reinforcements she made, in full
+            continue
+        assert '"draw_pile"' not in text, player  # counts only
+        mine = [c for c in state.combatants.values() if c.controller == player]
+        allowed = revealed | {str(c.cards[k]["name"]) for c in mine for k in c.deck.hand}
+        for c in state.combatants.values():
+            if c.controller == player:
+                continue
+            seen = shown["combatants"][c.id]
+            assert seen["hand"] is None and seen["attacks"] is None, (player, c.id)
+            assert set(seen["cards"]) <= set(c.deck.discard), (player, c.id)
+            face_down = set(c.deck.hand) | set(c.deck.draw_pile)
+            for name in {str(c.cards[k]["name"]) for k in face_down} - allowed:
+                assert name not in text, (player, c.id, name)
+        for entry in shown["log"]:
+            if entry["action"]["type"] == "gm_add_combatant":
+                assert set(entry["action"]["combatant"]) <= set(PUBLIC_COMBATANT_FIELDS)
+            for e in entry["events"]:
+                owner = state.combatants.get(str(e.get("combatant")))
+                if e["type"] == "draw" and (owner is None or owner.controller != player):
+                    assert "cards" not in e, (player, e)
+
+
+SECRET = SpellcardDraft(name="Secret", type=CardType.ATTACK, attack_power=AttackPower(1))
+
+
+def reinforcement(state: BattleState, rng: random.Random) -> Json | None:
+    """A GM's reinforcement with a deck of her own (secret card designs, a bomb among them),
+    for the GM or a random player, on a random open square."""
+    arena = state.arena
+    standing = {c.position for c in state.combatants.values() if c.conscious}
+    free = [
+        (x, y)
+        for x in range(arena.width)
+        for y in range(arena.height)
+        if arena.open((x, y)) and (x, y) not in standing
+    ]
+    if not free:
+        return None
+    cid = f"extra{state.version}"
+    if cid in state.combatants:
+        return None
+    players = sorted({c.controller for c in state.combatants.values()})
+    deck = [
+        (f"{cid}-a", replace(SECRET, name=f"Secret Shot of {cid}"), 2),
+        (f"{cid}-b", replace(SECRET, name=f"Secret Bomb of {cid}", bomb=True), 1),
+    ]
+    newcomer = fighter(
+        cid,
+        rng.choice(free),
+        side=rng.choice(sorted({c.side for c in state.combatants.values()})),
+        controller=rng.choice(players),
+        speed=rng.randint(1, 8),
+        hp=rng.randint(10, 60),
+        deck=deck,
+        hand=[f"{cid}-a"],
+    )
+    return {"type": "gm_add_combatant", "player": "gm", "combatant": newcomer.to_dict()}
+
+
 def gm_override(state: BattleState, rng: random.Random) -> Json | None:
-    """Now and then the GM steps in: undo, adjust, a status effect or a target number."""
+    """Now and then the GM steps in: undo, adjust, a status effect, a target number, a
+    reinforcement, moving or removing a piece."""
     ids = sorted(state.combatants)
     who = rng.choice(ids)
-    choice = rng.randrange(5)
+    choice = rng.randrange(9)
+    if choice == 5 and state.phase != "ended":
+        return reinforcement(state, rng)
+    fallen = [c for c in state.combatants.values() if not c.conscious and c.position]
+    if choice == 6:  # often onto someone lying on the ground, who may get up later
+        x, y = rng.randrange(state.arena.width), rng.randrange(state.arena.height)
+        if fallen and rng.random() < 0.7:
+            x, y = rng.choice(fallen).position or (x, y)
+        return {"type": "gm_move", "player": "gm", "combatant": who, "to": [x, y]}
+    if choice == 8 and fallen:  # wake someone up (or bring her back)
+        c = rng.choice(fallen)
+        if c.alive:
+            return {
+                "type": "gm_remove_status",
+                "player": "gm",
+                "combatant": c.id,
+                "status": "unconscious",
+            }
+        return {"type": "gm_adjust", "player": "gm", "combatant": c.id, "hp": 40 - c.hp}
+    if choice == 7 and state.phase != "ended" and len(ids) > 2:
+        return {"type": "gm_remove_combatant", "player": "gm", "combatant": who}
     if choice == 0 and state.log:
         return {"type": "gm_undo", "player": "gm"}
     if choice == 1:
@@ -110,7 +231,12 @@ def test_random_battles_keep_every_invariant(seed, heroes, monsters, width, heig
     state = first
     actions: list[Json] = []
     for _ in range(150):
-        action = gm_override(state, rng) if rng.random() < 0.04 else random_action(state, rng)
+        if rng.random() < 0.06:
+            action = gm_override(state, rng)
+            if action is None:
+                continue
+        else:
+            action = random_action(state, rng)
         if action is None:
             break
         before_json = dumps(state) if len(actions) % 10 == 0 else None
@@ -124,8 +250,11 @@ def test_random_battles_keep_every_invariant(seed, heroes, monsters, width, heig
             assert dumps(state) == before_json  # apply never mutates its input
         check_bounds(new)
         check_round_trip(new)
+        check_squares(new)
         if len(actions) % 7 == 0:
             check_views(new)
+        if len(actions) % 20 == 0 or action["type"].startswith("gm_"):
+            check_secrets(new)
         if not action["type"].startswith("gm_"):
             after = cards(new)
             for cid, held in before_cards.items():

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from tests.engine.battle.helpers import act, act_events, battle, events_of, fighter, scripted
+from tests.engine.battle.helpers import act, act_events, battle, events_of, fighter, scripted, take
 from westernroses.battle import legal_actions
 from westernroses.battle.spell_power import pickup_amount
 from westernroses.house_rules import HouseRules
@@ -67,6 +67,8 @@ def test_the_meter_draws_a_card_every_five_points_and_keeps_the_rest():
     assert len(state.combatants["b"].deck.hand) == 1  # the start-of-battle draw
     with scripted(3, 3, 3, 3, 1, 1, 1, 2):
         state, events = act_events(state, "attack", combatant="a", attack="danmaku", target="b")
+        state, more = take(state)  # she holds a card: the hit waits for her answer
+    events += more
     b = state.combatants["b"]
     assert (b.meter, len(b.deck.hand), len(b.deck.draw_pile)) == (2, 2, 3)
     assert events_of(events, "draw")[0]["reason"] == "spell meter"

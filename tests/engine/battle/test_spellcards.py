@@ -208,8 +208,9 @@ def test_body_shield_lets_the_guardian_take_her_charges_damage():
     assert [o["choice"] for o in legal_actions(state, "p3")] == ["pass", "body_shield"]
     state = act(state, "react", player="p3", combatant="g", choice="body_shield", card="bs")
     assert (state.combatants["b"].hp, state.combatants["g"].hp) == (100, 88)
-    # Body-shield 20 + Single Target 10 = 30; "used like a bomb" by default, so not doubled.
-    assert state.combatants["g"].spell_power == 50 - 30
+    # Body-shield "Cost: 20", its target in the printed cost (issue 9); "used like a bomb" by
+    # default, so not doubled.
+    assert state.combatants["g"].spell_power == 50 - 20
 
 
 def test_healing_restores_hp_but_never_above_the_maximum():
@@ -316,11 +317,11 @@ def test_power_transfer_gives_an_amount_to_a_target_in_range():
     a = caster(card("Give", S, skills=skill("power_transfer")))
     state = battle(a, fighter("c", (2, 0)), fighter("b", (7, 7), side="b"))
     option = next(o for o in legal_actions(state, "gm") if o["type"] == "use_spellcard")
-    assert option["amount"] == {"min": 1, "max": 62 - 30}  # Power Transfer 20 + Single 10
+    assert option["amount"] == {"min": 1, "max": 62 - 20}  # Power Transfer "Cost: 20"
     with pytest.raises(IllegalAction, match="amount"):
-        cast(state, [(2, 0)], amount=40)
-    state, _ = cast(state, [(2, 0)], amount=30)
-    assert (state.combatants["a"].spell_power, state.combatants["c"].spell_power) == (2, 80)
+        cast(state, [(2, 0)], amount=50)
+    state, _ = cast(state, [(2, 0)], amount=40)
+    assert (state.combatants["a"].spell_power, state.combatants["c"].spell_power) == (2, 90)
 
 
 def test_taunt_forces_the_target_to_attack_the_guardian():

@@ -118,7 +118,7 @@ def test_dolls_are_immune_to_status_effects_and_incapacitated_below_zero():
     0 is considered incapacitated"."""
     state = battle(master(spell_power=100), fighter("b", (6, 6), side="b"))
     state = activate(state, (2, 1))
-    state = act(state, "gm_add_status", combatant="m-doll1", status="fear", save=True)
+    state = act(state, "gm_add_status", combatant="m-doll1", status="fear", source="b", save=True)
     assert state.combatants["m-doll1"].effects == []
     state, events = act_events(state, "gm_adjust", combatant="m-doll1", hp=-101)
     assert events_of(events, "fell")[0]["state"] == "incapacitated"
