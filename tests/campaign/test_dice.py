@@ -193,7 +193,9 @@ def test_chart_colours_bars_by_the_engines_judgement(client):
     assert len(bars) == 21
     assert {t for t, c in bars.items() if "crit-success" in c} == {22, 23, 24}
     assert {t for t, c in bars.items() if "crit-failure" in c} == {4, 5, 6}
-    assert not any(c.split() == ["bar", "success"] for c in bars.values())
+    assert not any(
+        c.split() == ["odds-chart__bar", "odds-chart__bar--success"] for c in bars.values()
+    )
     # with target 40 the 22-24 criticals are 16+ below: failures, not coloured as criticals
     html = client.get("/dice/", {"notation": "4d", "target": "40"}).content.decode()
-    assert "bar crit-success" not in html
+    assert "odds-chart__bar--crit-success" not in html
