@@ -12,7 +12,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from westernroses.house_rules import DEFAULT_HOUSE_RULES
+from westernroses.house_rules import DEFAULT_HOUSE_RULES, HOUSE_RULES_META
 
 from . import selectors, services
 from .forms import AddMemberForm, CampaignForm, CampaignSettingsForm, DiceForm
@@ -171,7 +171,10 @@ def _dice_page(
         "access": access,
         "last_roll": last_roll,
         "log": log,
-        "rules_changed": rules.changed(),
+        # in words: "Stat points per die: 2", never the engine's key
+        "rules_changed": [
+            f"{HOUSE_RULES_META[key].label}: {value}" for key, value in rules.changed().items()
+        ],
     }
     return render(request, "dice/roller.html", context, status=status)
 

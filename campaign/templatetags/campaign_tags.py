@@ -11,3 +11,17 @@ register = template.Library()
 def label(slug: object) -> str:
     """A slug as words: ``mortally_wounded`` → ``mortally wounded``, ``level_up`` → ``level up``."""
     return str(slug or "").replace("_", " ").replace("-", " ")
+
+
+@register.filter
+def house_rules_words(changed: object) -> str:
+    """A campaign's changed house rules in words: ``{"stat_per_die": 2}`` → "Stat points per
+    die: 2" (the engine's labels; every page that lists them uses this one filter)."""
+    from westernroses.house_rules import HOUSE_RULES_META
+
+    if not isinstance(changed, dict):
+        return ""
+    return "; ".join(
+        f"{HOUSE_RULES_META[k].label if k in HOUSE_RULES_META else label(k)}: {v}"
+        for k, v in changed.items()
+    )

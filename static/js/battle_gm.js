@@ -26,7 +26,11 @@
   (config.elements || []).forEach((e) => $("npc-element").append(option(e, e)));
   (config.weapons || []).forEach(([slug, name]) => $("npc-weapon").append(option(slug, name)));
   fill($("ov-status"), config.statuses || [], false);
-  fill($("ov-target-name"), (config.targets || []).map((t) => [t, t]), false);
+  const TARGET_WORDS = {
+    dodge: "Dodge", graze: "Graze", spellcard_to_hit: "Spellcard to hit", undodged_physical: "Undodged physical attack",
+    status_save: "Status save", will: "Will", insight: "Insight", thaw: "Thaw", wake: "Wake up", consciousness: "Stay conscious",
+  };
+  fill($("ov-target-name"), (config.targets || []).map((t) => [t, TARGET_WORDS[t] || t.replaceAll("_", " ")]), false);
 
   function version() { return B.state.version; }
   function squareMode(label, onSquare, cancel) {
