@@ -15,6 +15,7 @@ from __future__ import annotations
 import io
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pytest
 from django.core.management import call_command
@@ -31,40 +32,7 @@ SHOTS = ARTIFACTS / "visual"
 SNAKE = re.compile(r"\b[a-z][a-z0-9]*_[a-z0-9_]+\b")
 REPR = re.compile(r"\[\d+, \d+\]|\{'|\['|\bNone\b(?! \()|\bTrue\b|\bFalse\b")
 
-CHECKS_JS = """() => {
-  const visible = (el) => {
-    const s = getComputedStyle(el);
-    const r = el.getBoundingClientRect();
-    return s.display !== "none" && s.visibility !== "hidden" && (r.width > 0 || r.height > 0);
-  };
-  const unlabelled = [];
-  for (const el of document.querySelectorAll("input, select, textarea")) {
-    if (el.type === "hidden" || !visible(el)) continue;
-    const named = (el.labels && el.labels.length) || el.getAttribute("aria-label")
-      || el.getAttribute("aria-labelledby") || el.getAttribute("title");
-    if (!named) unlabelled.push(el.outerHTML.slice(0, 120));
-  }
-  const noAlt = [...document.querySelectorAll("img:not([alt])")].map((i) => i.outerHTML.slice(0, 120));
-  const wide = [...document.querySelectorAll("body *")].filter((el) => {
-    if (!visible(el)) return false;
-    const r = el.getBoundingClientRect();
-    if (r.right <= innerWidth + 1) return false;
-    // inside a box that scrolls sideways (a table, the battle board) is fine
-    for (let p = el.parentElement; p; p = p.parentElement) {
-      const o = getComputedStyle(p).overflowX;
-      if ((o === "auto" || o === "scroll" || o === "hidden") && p.getBoundingClientRect().right <= innerWidth + 1) return false;
-    }
-    return true;
-  }).slice(0, 5).map((el) => `${el.tagName.toLowerCase()}.${el.className} (${Math.round(el.getBoundingClientRect().right)}px)`);
-  const bg = getComputedStyle(document.body).backgroundColor.match(/\\d+/g).map(Number);
-  return {
-    scrollWidth: document.documentElement.scrollWidth,
-    innerWidth,
-    unlabelled, noAlt, wide,
-    luminance: (0.2126 * bg[0] + 0.7152 * bg[1] + 0.0722 * bg[2]) / 255,
-    text: document.body.innerText,
-  };
-}"""
+CHECKS_JS = (Path(__file__).parent / "visual_checks.js").read_text()
 
 
 @dataclass
@@ -184,7 +152,7 @@ def look(page, name: str, role: str, width: int, visit: Visit) -> None:
         if found["noAlt"]:
             visit.add(here, f"images without alt text: {found['noAlt'][:3]}")
         if scheme == "dark" and found["luminance"] > 0.3:
-            visit.add(here, f"dark mode is not dark (background luminance {found['luminance']:.2f})")
+            visit.add(here, f"dark mode is not dark (background {found['luminance']:.2f})")
         if scheme == "light" and found["luminance"] < 0.7:
             visit.add(here, f"light mode is not light ({found['luminance']:.2f})")
         if scheme == "light":
@@ -195,6 +163,23 @@ def look(page, name: str, role: str, width: int, visit: Visit) -> None:
         page.screenshot(path=str(SHOTS / f"{role}-{name}-{width}-{scheme}.png"), full_page=True)
 
 
+def listen(page) -> list[str]:
+    """Console errors, page errors, failed requests and error answers, as they happen."""
+    errors: list[str] = []
+    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    # a poll cut short by leaving the page is "aborted": not a failure
+    page.on(
+        "requestfailed",
+        lambda r: (
+            "ERR_ABORTED" not in (r.failure or "")
+            and errors.append(f"request failed: {r.url} {r.failure}")
+        ),
+    )
+    page.on("response", lambda r: r.status >= 400 and errors.append(f"{r.status} from {r.url}"))
+    return errors
+
+
 @pytest.mark.parametrize("role", ["gm", "player"])
 def test_every_demo_page_for_every_width_and_scheme(browser, live_server, demo, role):
     visit = Visit()
@@ -203,19 +188,7 @@ def test_every_demo_page_for_every_width_and_scheme(browser, live_server, demo, 
         context = browser.new_context(viewport={"width": width, "height": 900})
         context.set_default_timeout(10_000)
         page = login(context, live_server.url, role)
-        errors: list[str] = []
-        page.on("console", lambda m: m.type == "error" and errors.append(m.text))
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        # a poll cut short by leaving the page is "aborted": not a failure
-        page.on(
-            "requestfailed",
-            lambda r: "ERR_ABORTED" not in (r.failure or "")
-            and errors.append(f"request failed: {r.url} {r.failure}"),
-        )
-        page.on(
-            "response",
-            lambda r: r.status >= 400 and errors.append(f"{r.status} from {r.url}"),
-        )
+        errors = listen(page)
         for name, path in pages:
             errors.clear()
             response = page.goto(f"{live_server.url}{path}")
