@@ -156,7 +156,9 @@ def _dice_page(
         odds = services.odds_for(form.dice_request)
     if request.GET.get("partial") == "odds":
         return render(request, "dice/_odds.html", {"form": form, "odds": odds})
-    last_roll = _visible_roll(request, access, request.GET.get("roll"))
+    # a refused roll shows its error alone: the previous roll's result would read as its answer
+    refused = request.method == "POST" and form.is_bound and bool(form.errors)
+    last_roll = None if refused else _visible_roll(request, access, request.GET.get("roll"))
     if campaign is not None and access is not None:
         log = list(selectors.rolls_visible_to(access)[:ROLL_LOG_SIZE])
     elif request.user.is_authenticated:

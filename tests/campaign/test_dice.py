@@ -199,3 +199,18 @@ def test_chart_colours_bars_by_the_engines_judgement(client):
     # with target 40 the 22-24 criticals are 16+ below: failures, not coloured as criticals
     html = client.get("/dice/", {"notation": "4d", "target": "40"}).content.decode()
     assert "odds-chart__bar--crit-success" not in html
+
+
+def test_a_refused_roll_clears_the_previous_result(client, campaign, player):
+    """Issue 10: after a refused roll the previous roll's result stayed beside the error. The
+    form posts to the page's own address, which still names the last roll (``?roll=``)."""
+    client.force_login(player)
+    url = f"/campaigns/{campaign.pk}/dice/"
+    first = client.post(url, {"notation": "4d", "target": "12", "label": "Climb"})
+    after = first["Location"]
+    assert 'id="roll-result"' in client.get(after).content.decode()
+    refused = client.post(after, {"notation": "4d+q", "target": "12"})
+    assert refused.status_code == 400
+    html = refused.content.decode()
+    assert 'id="roll-result"' not in html
+    assert "has-error" in html
