@@ -366,7 +366,7 @@
     let text = `${r.total}`;
     const hasTarget = r.target !== null && r.target !== undefined;
     if (hasTarget) text += ` against ${r.target}`;
-    if (r.critical === "success" && hasTarget && r.total < r.target && r.success) {
+    if (r.critical === "success" && hasTarget && r.total <= r.target && r.success) {
       return `${text}: a critical success (the dice alone were high enough), so it succeeds despite the lower total`;
     }
     if (r.critical === "failure" && hasTarget && r.total >= r.target && r.success === false) {
@@ -782,6 +782,8 @@
   window.BattleScreen = {
     config, state: S, act, send, request, refresh, render, setMode, setStatus, combatant, nameOf,
     onRender(fn) { S.renderHooks.push(fn); if (S.view) fn(S.view); },
+    // the words the page writes, for its tests (tests/browser/test_battle_words.py)
+    words: { describeEvent, conditionWords, statusWords, actionWords, rollWords, choiceHelp, statusBadges },
   };
   document.addEventListener("keydown", (event) => { if (event.key === "Escape" && S.mode) cancelMode(); });
   setInterval(tick, 1000);
