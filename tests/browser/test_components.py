@@ -131,3 +131,29 @@ def test_battle_squares_are_square(new_page, campaign, gm, player, width):
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
         board = page.eval_on_selector("#board", "e => e.getBoundingClientRect().toJSON()")
         assert board["right"] <= 390
+
+
+def test_the_wizards_still_to_fix_panel_shows_every_line(new_page, player):
+    """Issue 10: the wizard's "Still to fix" panel cut off its last line (a height cap hid it
+    behind the panel's own scrollbar). On a short screen with many problems, every line is
+    inside the panel's box and reachable by scrolling the page."""
+    page = new_page(player)
+    page.set_viewport_size({"width": 1280, "height": 600})
+    page.goto("/characters/new/")
+    page.evaluate(
+        """() => { for (const i of document.querySelectorAll('input[type=number]')) {
+             i.value = 9; i.dispatchEvent(new Event('input', {bubbles: true})); } }"""
+    )
+    page.wait_for_function(
+        "document.querySelectorAll('#live-panel .problems li').length >= 6", timeout=5000
+    )
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    found = page.evaluate(
+        """() => { const p = document.getElementById('live-panel');
+             const last = [...p.querySelectorAll('.problems li')].pop().getBoundingClientRect();
+             const box = p.getBoundingClientRect();
+             return {scroll: p.scrollHeight, client: p.clientHeight, last: last.bottom,
+                     box: box.bottom, vh: innerHeight}; }"""
+    )
+    assert found["scroll"] <= found["client"]  # nothing hidden inside the panel
+    assert found["last"] <= found["box"] <= found["vh"]
