@@ -1,0 +1,52 @@
+"""Dark mode (issue 10): every page follows the system's prefers-color-scheme, and a toggle in
+the header overrides it (system → light → dark), remembered by the browser. The header is one
+line on a phone; its menu opens with a tap. A favicon on every page."""
+
+from __future__ import annotations
+
+import pytest
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+LUMINANCE = """() => { const [r, g, b] = getComputedStyle(document.body).backgroundColor
+  .match(/\\d+/g).map(Number); return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255; }"""
+
+
+def test_the_system_setting_and_the_toggle(new_page, campaign, player):
+    page = new_page(player)
+    page.emulate_media(color_scheme="dark")
+    page.goto(f"/campaigns/{campaign.pk}/")
+    assert page.evaluate(LUMINANCE) < 0.2  # the system says dark
+    assert page.text_content("#theme-toggle") == "Theme: system"
+    page.click("#theme-toggle")  # light, whatever the system says
+    assert page.text_content("#theme-toggle") == "Theme: light"
+    assert page.evaluate(LUMINANCE) > 0.8
+    page.reload()
+    assert page.evaluate(LUMINANCE) > 0.8  # remembered
+    page.click("#theme-toggle")  # dark
+    page.emulate_media(color_scheme="light")
+    assert page.evaluate(LUMINANCE) < 0.2
+    assert page.get_attribute("html", "data-theme") == "dark"
+    page.click("#theme-toggle")  # back to following the system
+    assert page.evaluate(LUMINANCE) > 0.8
+    assert page.get_attribute("html", "data-theme") is None
+    # a favicon, served
+    icon = page.get_attribute("link[rel=icon]", "href")
+    assert page.request.get(icon).status == 200
+
+
+def test_the_header_is_one_line_on_a_phone(new_page, campaign, player):
+    page = new_page(player)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"/campaigns/{campaign.pk}/")
+    header = page.eval_on_selector(".topbar", "e => e.getBoundingClientRect().toJSON()")
+    brand = page.eval_on_selector(".brand", "e => e.getBoundingClientRect().toJSON()")
+    assert header["height"] < 2.2 * brand["height"] + 20  # one line of links, not three
+    for sel in (".brand", "#bell", "#menu-toggle"):
+        box = page.eval_on_selector(sel, "e => e.getBoundingClientRect().toJSON()")
+        assert box["top"] >= header["top"] and box["bottom"] <= header["bottom"], sel
+        assert box["right"] <= 390, sel
+    assert not page.is_visible("#theme-toggle")
+    page.click("#menu-toggle")
+    assert page.get_attribute("#menu-toggle", "aria-expanded") == "true"
+    assert page.is_visible("#theme-toggle") and page.is_visible("text=Log out")
