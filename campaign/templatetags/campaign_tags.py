@@ -25,3 +25,12 @@ def house_rules_words(changed: object) -> str:
         f"{HOUSE_RULES_META[k].label if k in HOUSE_RULES_META else label(k)}: {v}"
         for k, v in changed.items()
     )
+
+
+@register.simple_tag
+def current_zone() -> str:
+    """The zone this page's times are in, in words ("America/New York"), to name beside them
+    (accounts.time_zones activates the viewer's zone for each request)."""
+    from django.utils import timezone
+
+    return timezone.get_current_timezone_name().replace("_", " ")

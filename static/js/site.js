@@ -21,6 +21,15 @@
   }
   applyTheme(storedTheme());
 
+  // the browser's time zone, for pages rendered on the server (accounts/time_zones.py uses it
+  // unless her profile names one)
+  try {
+    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    if (zone && !document.cookie.split("; ").includes(`tz=${zone}`)) {
+      document.cookie = `tz=${zone}; path=/; max-age=31536000; SameSite=Lax`;
+    }
+  } catch (e) { /* no Intl: UTC */ }
+
   // ------------------------------------------------------------------ "your turn" signals
   const baseTitle = () => document.title.replace(/^\(\d+\) /, "").replace(/^▶ Your turn · /, "");
   const alerts = { turn: null, unread: 0 };
