@@ -115,8 +115,9 @@
       });
     }
 
-    // tables scroll in their own box, with a cue when there is more to the side
-    document.querySelectorAll("main table").forEach((table) => {
+    // tables scroll in their own box, with a cue when there is more to the side (also the
+    // tables live panels bring in later)
+    function wrapTable(table) {
       if (table.closest(".table-scroll")) return;
       const box = document.createElement("div");
       box.className = "table-scroll";
@@ -129,7 +130,8 @@
       cue.className = "scroll-cue";
       cue.textContent = "Scroll the table sideways to see more →";
       box.after(cue);
-    });
+    }
+    document.querySelectorAll("main table").forEach(wrapTable);
     function markScrollable() {
       document.querySelectorAll(".table-scroll").forEach((box) => {
         box.classList.toggle("is-scrollable", box.scrollWidth > box.clientWidth + 1);
@@ -137,6 +139,15 @@
     }
     markScrollable();
     window.addEventListener("resize", markScrollable);
+    const main = document.querySelector("main");
+    if (main && "MutationObserver" in window) {
+      new MutationObserver(() => {
+        const loose = [...main.querySelectorAll("table")].filter((t) => !t.closest(".table-scroll"));
+        if (!loose.length) return;
+        loose.forEach(wrapTable);
+        markScrollable();
+      }).observe(main, { childList: true, subtree: true });
+    }
 
     // times in the viewer's zone (her profile's, else the browser's), with the zone named
     const zone = body.dataset.userTimeZone || Intl.DateTimeFormat().resolvedOptions().timeZone;
