@@ -25,12 +25,14 @@ PAD_BOTTOM = 24
 PAD_TOP = 8
 
 
-def _bar_class(expr: DiceExpression, total: int, target: int | None, rules: HouseRules) -> str:
+def _bar_class(
+    expr: DiceExpression, total: int, target: int | None, rules: HouseRules, criticals: bool
+) -> str:
     """Colour a total by how the engine judges it (criticals are on the dice alone, ruling 2).
 
     Multiplied rolls (3dX2) are damage, not checks: no critical bands, a plain comparison.
     """
-    if expr.multiplier != 1:
+    if expr.multiplier != 1 or not criticals:
         return "odds-chart__bar--success" if target is not None and total > target else ""
     judgement = judge(total - expr.modifier, expr.dice, expr.modifier, target, rules)
     if judgement.critical is Critical.FAILURE:
@@ -45,8 +47,12 @@ def distribution_svg(
     distribution: dict[int, Fraction],
     target: int | None,
     rules: HouseRules,
+    *,
+    criticals: bool = True,
 ) -> str:
-    """A bar per possible total; successes green, critical bands gold/red, a target line."""
+    """A bar per possible total; successes green, critical bands gold/red, a target line.
+
+    ``criticals=False`` for rolls that are not checks (damage): no critical bands."""
     if not distribution:
         return ""
     totals = sorted(distribution)
@@ -64,7 +70,7 @@ def distribution_svg(
         x = i * bar_w
         y = PAD_TOP + plot_h - h
         classes = ["odds-chart__bar"]
-        band = _bar_class(expr, total, target, rules)
+        band = _bar_class(expr, total, target, rules, criticals)
         if band:
             classes.append(band)
         title = escape(f"{total}: {float(p) * 100:.3f}% ({p.numerator}/{p.denominator})")
