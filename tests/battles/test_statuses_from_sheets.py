@@ -74,3 +74,19 @@ def test_a_character_entering_a_battle_brings_her_statuses(
     added = BattleAction.objects.filter(battle=battle, action__type="gm_add_status")
     assert sorted(a.action["status"] for a in added) == ["blind", "stun"]
     assert all(a.actor == gm for a in added)
+
+
+def test_a_refused_placement_says_so_in_words(setup_battle, gm):
+    """Issue 10: "position: … cannot share [5, 4]" reached the page; the refusal is a sentence
+    naming the square."""
+    from django.core.exceptions import ValidationError
+
+    from tests.battles.conftest import fairy
+
+    with pytest.raises(ValidationError) as refused:
+        services.battle_npc_place(
+            battle_id=setup_battle.battle.pk, by=gm, npc=fairy(), position=[1, 0]
+        )
+    message = refused.value.message_dict["position"][0]
+    assert message.endswith("cannot share square 1, 0")
+    assert "[" not in message and "_" not in message
