@@ -47,7 +47,7 @@ def test_award_ticks_clears_after_success_and_a_double_click_applies_once(
         "document.getElementById('quick-result').textContent.includes('Awarded 5 yen')"
     )
     assert Award.objects.count() == 2
-    # a table on a phone scrolls in its own box, with a cue
-    assert page.locator("#party").evaluate(
-        "t => t.parentElement.classList.contains('table-scroll')"
-    )
+    # a table on a phone scrolls in its own box, with a visible cue, not the page
+    page.wait_for_selector(".table-scroll.is-scrollable:has(#party)")
+    assert page.is_visible(".table-scroll:has(#party) + .scroll-cue")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390

@@ -50,3 +50,28 @@ def test_the_header_is_one_line_on_a_phone(new_page, campaign, player):
     page.click("#menu-toggle")
     assert page.get_attribute("#menu-toggle", "aria-expanded") == "true"
     assert page.is_visible("#theme-toggle") and page.is_visible("text=Log out")
+
+
+def test_times_default_to_the_browsers_zone(browser, live_server, campaign, gm, player):
+    """With no zone in her profile, session times follow her browser's zone (site.js tells the
+    server in a cookie) and name it."""
+    from datetime import UTC, datetime
+
+    from campaign.models import GameSession
+
+    session = GameSession.objects.create(
+        campaign=campaign,
+        title="Winter",
+        starts_at=datetime(2030, 12, 1, 19, 0, tzinfo=UTC),
+        created_by=gm,
+    )
+    context = browser.new_context(base_url=live_server.url, timezone_id="Asia/Tokyo")
+    page = context.new_page()
+    page.goto("/accounts/login/")
+    page.fill("#id_username", player.username)
+    page.fill("#id_password", "correct-horse-battery-staple")
+    page.click("form button[type=submit]")
+    page.wait_for_url(f"{live_server.url}/")
+    page.goto(f"/campaigns/{campaign.pk}/sessions/{session.pk}/")
+    assert page.text_content("#session-starts") == "Monday, December 2, 2030, 04:00 (Asia/Tokyo)"
+    context.close()

@@ -214,3 +214,14 @@ def test_a_refused_roll_clears_the_previous_result(client, campaign, player):
     html = refused.content.decode()
     assert 'id="roll-result"' not in html
     assert "has-error" in html
+
+
+def test_house_rules_in_force_are_named_in_words(client, campaign, player):
+    """Issue 10: "House rules in force: stat_per_die=2" showed the engine's key; the page shows
+    the rule's name and value (westernroses/house_rules.py labels)."""
+    campaign.house_rules = {"stat_per_die": 2}
+    campaign.save()
+    client.force_login(player)
+    html = client.get(f"/campaigns/{campaign.pk}/dice/").content.decode()
+    assert "House rules in force: Stat points per die: 2." in html
+    assert "stat_per_die" not in html
