@@ -496,13 +496,20 @@
     });
   }
 
+  // Ruleset "Duration": "single_space_3" stays 3 rounds on its square; "homing_3" follows its target
+  function durationWords(duration) {
+    const m = /^(single_space|homing)_(\d+)$/.exec(duration || "");
+    if (!m) return String(duration).replaceAll("_", " ");
+    return m[1] === "homing" ? `follows its target for ${m[2]} rounds` : `stays on its square for ${m[2]} rounds`;
+  }
+
   function cardText(card) {
     if (!card) return "";
     const bits = [card.type];
     if (card.attack_power) bits.push(`${card.attack_power.dice}d${card.attack_power.modifier ? "+" + card.attack_power.modifier : ""}`);
-    if (card.targets) bits.push(`targets: ${card.targets}`);
+    if (card.targets) bits.push(`targets: ${String(card.targets).replaceAll("_", " ")}`);
     if (card.aoe) bits.push(`AOE ${card.aoe}`);
-    if (card.duration && card.duration !== "instantaneous") bits.push(card.duration.replaceAll("_", " "));
+    if (card.duration && card.duration !== "instantaneous") bits.push(durationWords(card.duration));
     if (card.bomb) bits.push("bomb");
     if (card.element) bits.push(card.element);
     return bits.join(" · ");
@@ -783,7 +790,7 @@
     config, state: S, act, send, request, refresh, render, setMode, setStatus, combatant, nameOf,
     onRender(fn) { S.renderHooks.push(fn); if (S.view) fn(S.view); },
     // the words the page writes, for its tests (tests/browser/test_battle_words.py)
-    words: { describeEvent, conditionWords, statusWords, actionWords, rollWords, choiceHelp, statusBadges },
+    words: { describeEvent, conditionWords, statusWords, actionWords, rollWords, choiceHelp, statusBadges, durationWords },
   };
   document.addEventListener("keydown", (event) => { if (event.key === "Escape" && S.mode) cancelMode(); });
   setInterval(tick, 1000);

@@ -120,6 +120,9 @@ def test_the_log_and_the_badges_speak_in_sentences(new_page, battle, gm):
     graze = words(page, "choiceHelp", "graze", {"damage": 9})
     assert "5 damage (half, rounded up)" in graze and "all 9" in graze and "spell power" in graze
     assert "no damage" in words(page, "choiceHelp", "no_graze", {"damage": 9})
+    # a card's duration (ruleset "Duration": rounds on a space, or homing)
+    assert words(page, "durationWords", "single_space_3") == "stays on its square for 3 rounds"
+    assert words(page, "durationWords", "homing_2") == "follows its target for 2 rounds"
 
 
 def test_nothing_needs_hover_tap_a_square_for_its_details(new_page, battle, player):
