@@ -32,13 +32,13 @@ dev-deps: $(VENV)/.dev-deps
 ## run: set up and serve the app on SQLite with demo data at http://$(HOST):$(PORT)
 run: deps
 	env -u DATABASE_URL -u REDIS_URL $(PY) manage.py migrate --noinput
-	env -u DATABASE_URL -u REDIS_URL $(PY) manage.py seed_demo
+	env -u DATABASE_URL -u REDIS_URL $(PY) manage.py seed_demo --base-url http://$(HOST):$(PORT)
 	env -u DATABASE_URL -u REDIS_URL $(PY) manage.py runserver $(HOST):$(PORT)
 
 ## run-full: PostgreSQL + Redis + a Celery worker and beat (DATABASE_URL/REDIS_URL or the local defaults)
 run-full: deps
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(PY) manage.py migrate --noinput
-	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(PY) manage.py seed_demo
+	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(PY) manage.py seed_demo --base-url http://$(HOST):$(PORT)
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(PY) -m config.run_full --host $(HOST) --port $(PORT)
 
 ## browser: Debian's chromium for the browser tests (installed when missing and we are root)

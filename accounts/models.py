@@ -8,6 +8,11 @@ class User(AbstractUser):
     """A player or game master. Roles are per campaign (see ``campaign.Membership``)."""
 
     display_name = models.CharField(max_length=60, blank=True)
+    time_zone = models.CharField(
+        max_length=64,
+        blank=True,
+        help_text="An IANA zone (Europe/Paris) for the times pages show; empty: the browser's.",
+    )
 
     def __str__(self) -> str:
         return self.display_name or self.username

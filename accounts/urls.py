@@ -5,6 +5,7 @@ from . import views
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
+    path("profile/", views.profile, name="profile"),
     path("login/", auth_views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path(

@@ -1,11 +1,13 @@
 """Account pages. Log in/out and password change are Django's own views (see urls.py)."""
 
+from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 
-from .forms import SignUpForm
+from .forms import ProfileForm, SignUpForm
 
 
 def _next(request: HttpRequest) -> str:
@@ -33,4 +35,17 @@ def signup(request: HttpRequest) -> HttpResponse:
         "registration/signup.html",
         {"form": form, "next": next_url},
         status=400 if form.errors else 200,
+    )
+
+
+@login_required
+def profile(request: HttpRequest) -> HttpResponse:
+    """Her display name and time zone."""
+    form = ProfileForm(request.POST or None, instance=request.user)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, "Profile saved.")
+        return redirect("profile")
+    return render(
+        request, "registration/profile.html", {"form": form}, status=400 if form.errors else 200
     )

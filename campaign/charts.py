@@ -1,6 +1,9 @@
 """Server-rendered SVG charts: the dice distribution with success and critical bands coloured.
 
 Rendered on the server so the page works without JavaScript and without any chart library.
+Every class name carries the component's prefix (``odds-chart__bar``, styled only by
+``static/css/odds-chart.css``) so no other page's rule can reach these bars: a battle rule for
+``.bar`` once drew them as thin lines to the right edge.
 """
 
 from __future__ import annotations
@@ -22,19 +25,21 @@ PAD_BOTTOM = 24
 PAD_TOP = 8
 
 
-def _bar_class(expr: DiceExpression, total: int, target: int | None, rules: HouseRules) -> str:
+def _bar_class(
+    expr: DiceExpression, total: int, target: int | None, rules: HouseRules, criticals: bool
+) -> str:
     """Colour a total by how the engine judges it (criticals are on the dice alone, ruling 2).
 
     Multiplied rolls (3dX2) are damage, not checks: no critical bands, a plain comparison.
     """
-    if expr.multiplier != 1:
-        return "success" if target is not None and total > target else ""
+    if expr.multiplier != 1 or not criticals:
+        return "odds-chart__bar--success" if target is not None and total > target else ""
     judgement = judge(total - expr.modifier, expr.dice, expr.modifier, target, rules)
     if judgement.critical is Critical.FAILURE:
-        return "crit-failure"
+        return "odds-chart__bar--crit-failure"
     if judgement.critical is Critical.SUCCESS and judgement.success is not False:
-        return "crit-success"
-    return "success" if judgement.success else ""
+        return "odds-chart__bar--crit-success"
+    return "odds-chart__bar--success" if judgement.success else ""
 
 
 def distribution_svg(
@@ -42,8 +47,12 @@ def distribution_svg(
     distribution: dict[int, Fraction],
     target: int | None,
     rules: HouseRules,
+    *,
+    criticals: bool = True,
 ) -> str:
-    """A bar per possible total; successes green, critical bands gold/red, a target line."""
+    """A bar per possible total; successes green, critical bands gold/red, a target line.
+
+    ``criticals=False`` for rolls that are not checks (damage): no critical bands."""
     if not distribution:
         return ""
     totals = sorted(distribution)
@@ -53,33 +62,35 @@ def distribution_svg(
     label_every = max(1, len(totals) // 15)
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
-        f'aria-hidden="true" data-bars="{len(totals)}">'
+        f'class="odds-chart__svg" aria-hidden="true" data-bars="{len(totals)}">'
     ]
     for i, total in enumerate(totals):
         p = distribution[total]
         h = float(p / peak) * plot_h if peak else 0
         x = i * bar_w
         y = PAD_TOP + plot_h - h
-        classes = ["bar"]
-        band = _bar_class(expr, total, target, rules)
+        classes = ["odds-chart__bar"]
+        band = _bar_class(expr, total, target, rules, criticals)
         if band:
             classes.append(band)
         title = escape(f"{total}: {float(p) * 100:.3f}% ({p.numerator}/{p.denominator})")
         parts.append(
             f'<rect class="{" ".join(classes)}" x="{x:.2f}" y="{y:.2f}" '
-            f'width="{max(bar_w - 1, 0.5):.2f}" height="{h:.2f}" data-total="{total}">'
+            f'width="{max(bar_w - 1, 0.5):.2f}" height="{h:.2f}" data-total="{total}" '
+            f'data-probability="{float(p):.9f}">'
             f"<title>{title}</title></rect>"
         )
         if i % label_every == 0:
             parts.append(
-                f'<text x="{x + bar_w / 2:.2f}" y="{HEIGHT - 8}" '
+                f'<text class="odds-chart__label" x="{x + bar_w / 2:.2f}" y="{HEIGHT - 8}" '
                 f'text-anchor="middle">{total}</text>'
             )
     if target is not None and totals[0] <= target <= totals[-1]:
         x = (totals.index(target) + 1) * bar_w
         parts.append(
-            f'<line x1="{x:.2f}" y1="{PAD_TOP}" x2="{x:.2f}" y2="{PAD_TOP + plot_h}" '
-            'stroke="#24161a" stroke-dasharray="4 3"/>'
+            f'<line class="odds-chart__target" x1="{x:.2f}" y1="{PAD_TOP}" '
+            f'x2="{x:.2f}" y2="{PAD_TOP + plot_h}" '
+            'stroke-dasharray="4 3"/>'
         )
     parts.append("</svg>")
     return "".join(parts)

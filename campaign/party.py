@@ -24,6 +24,7 @@ from westernroses.catalog import get_catalog
 
 from .members import campaign_touch
 from .models import Campaign, LevelUp, Roll
+from .registry import character_status_changed
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -133,7 +134,10 @@ def character_status_apply(*, character: Character, by: CampaignAccess, status: 
     if status in draft.status_effects:
         return locked
     draft.status_effects = [*draft.status_effects, status]
-    return _done(store_draft(locked, draft, by))
+    stored = store_draft(locked, draft, by)
+    # a character fighting in a running battle gets it there too (battles listen)
+    character_status_changed(character=stored, status=status, applied=True, by=by)
+    return _done(stored)
 
 
 @transaction.atomic
@@ -146,7 +150,9 @@ def character_status_clear(*, character: Character, by: CampaignAccess, status: 
     if status not in draft.status_effects:
         return locked
     draft.status_effects = [s for s in draft.status_effects if s != status]
-    return _done(store_draft(locked, draft, by))
+    stored = store_draft(locked, draft, by)
+    character_status_changed(character=stored, status=status, applied=False, by=by)
+    return _done(stored)
 
 
 def _done(character: Character) -> Character:

@@ -9,6 +9,7 @@ from typing import Any
 from django import forms
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
+from django.utils import timezone
 
 from westernroses.catalog import get_catalog
 
@@ -66,11 +67,16 @@ class InvitationForm(forms.Form):
 class SessionForm(forms.Form):
     title = forms.CharField(max_length=120)
     starts_at = forms.DateTimeField(
-        label="Starts at (UTC)",
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
         input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M:%S"],
     )
     agenda = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # typed and shown in the viewer's zone (accounts.time_zones), which the label names
+        zone = timezone.get_current_timezone_name().replace("_", " ")
+        self.fields["starts_at"].label = f"Starts at ({zone} time)"
 
 
 class SessionRecordForm(forms.Form):

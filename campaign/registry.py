@@ -158,3 +158,27 @@ def dashboard_panels(slot: str | None = None) -> list[DashboardPanel]:
 
 def panel_items(panel: DashboardPanel, *, campaign: Campaign, access: CampaignAccess) -> list[Any]:
     return list(panel.items(campaign=campaign, access=access))
+
+
+# --------------------------------------------------------------------------- character statuses
+
+#: ``listener(*, character, status, applied, by)``: told when a GM applies (``applied=True``)
+#: or clears a status effect on a character's sheet, inside the same transaction. Battles use
+#: it to give the character's combatant in a running battle the same status, as the GM's
+#: logged override (issue 10: a stun from the dashboard showed on the sheet, not in the battle).
+StatusListener = Callable[..., None]
+_STATUS_LISTENERS: list[StatusListener] = []
+
+
+def register_status_listener(listener: StatusListener) -> None:
+    """Called from an app's ``ready()``; registering the same function twice is harmless."""
+    if listener not in _STATUS_LISTENERS:
+        _STATUS_LISTENERS.append(listener)
+
+
+def character_status_changed(
+    *, character: Any, status: str, applied: bool, by: CampaignAccess
+) -> None:
+    """Tell every listener that ``status`` was applied to (or cleared from) ``character``."""
+    for listener in _STATUS_LISTENERS:
+        listener(character=character, status=status, applied=applied, by=by)

@@ -12,7 +12,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from westernroses.house_rules import DEFAULT_HOUSE_RULES
+from westernroses.house_rules import DEFAULT_HOUSE_RULES, HOUSE_RULES_META
 
 from . import selectors, services
 from .forms import AddMemberForm, CampaignForm, CampaignSettingsForm, DiceForm
@@ -165,7 +165,9 @@ def _dice_page(
         odds = services.odds_for(form.dice_request)
     if request.GET.get("partial") == "odds":
         return render(request, "dice/_odds.html", {"form": form, "odds": odds})
-    last_roll = _visible_roll(request, access, request.GET.get("roll"))
+    # a refused roll shows its error alone: the previous roll's result would read as its answer
+    refused = request.method == "POST" and form.is_bound and bool(form.errors)
+    last_roll = None if refused else _visible_roll(request, access, request.GET.get("roll"))
     if campaign is not None and access is not None:
         log = list(selectors.rolls_visible_to(access)[:ROLL_LOG_SIZE])
     elif request.user.is_authenticated:
@@ -180,7 +182,10 @@ def _dice_page(
         "access": access,
         "last_roll": last_roll,
         "log": log,
-        "rules_changed": rules.changed(),
+        # in words: "Stat points per die: 2", never the engine's key
+        "rules_changed": [
+            f"{HOUSE_RULES_META[key].label}: {value}" for key, value in rules.changed().items()
+        ],
     }
     return render(request, "dice/roller.html", context, status=status)
 

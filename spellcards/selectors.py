@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
@@ -24,7 +24,7 @@ from characters.models import Character
 from characters.services import CharacterFormatError, character_to_draft, rules_for
 from westernroses.characters.sheet import Sheet, SheetError, derive_sheet
 from westernroses.house_rules import HouseRules
-from westernroses.spellcards import CardFormatError, CasterInfo, SpellcardDraft
+from westernroses.spellcards import CardFormatError, CasterInfo, PricingError, SpellcardDraft, price
 from westernroses.spellcards import deck as deck_engine
 
 from .models import DeckEntry, Spellcard, TemplateCard
@@ -240,3 +240,36 @@ def engine_entries(entries: Iterable[DeckEntry]) -> list[deck_engine.DeckEntry]:
         deck_engine.DeckEntry(card_id=str(e.spellcard_id), copies=e.copies, name=e.spellcard.name)
         for e in entries
     ]
+
+
+def template_summaries(
+    templates: Iterable[TemplateCard], characters: Iterable[Character]
+) -> list[dict[str, Any]]:
+    """Each template card with what a deck row shows: its type, its damage, and its cost for
+    each of the viewer's ``characters`` (the cost depends on the caster: element, Efficiency).
+    A character whose sheet is incomplete, or a draft that no longer parses, shows no cost."""
+    contexts = []
+    for character in characters:
+        try:
+            contexts.append(caster_context(character))
+        except CharacterIncomplete:
+            continue
+    rows = []
+    for template in templates:
+        draft = parse_draft(template.draft)
+        damage = ""
+        costs: list[dict[str, Any]] = []
+        if draft is not None:
+            power = draft.attack_power
+            if power is not None and power.dice:
+                sign = f"{power.modifier:+d}" if power.modifier else ""
+                damage = f"{power.dice}d{sign}"
+            for ctx in contexts:
+                try:
+                    cost: int | None = price(draft, ctx.caster, ctx.rules).total
+                except (PricingError, KeyError, ValueError):
+                    cost = None
+                costs.append({"character": ctx.character.name, "cost": cost})
+        card_type = str(getattr(draft.type, "value", draft.type)) if draft else ""
+        rows.append({"template": template, "type": card_type, "damage": damage, "costs": costs})
+    return rows

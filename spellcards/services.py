@@ -267,8 +267,7 @@ def _attack_preview(
     svg = ""
     if chart:
         # Damage is not a check: the chart keeps no critical bands (criticals judge checks).
-        svg = distribution_svg(expression, distribution, None, rules)
-        svg = svg.replace(" crit-success", "").replace(" crit-failure", "")
+        svg = distribution_svg(expression, distribution, None, rules, criticals=False)
     defender_dice = pool_size(TYPICAL_DEFENDER_INSIGHT, rules)
     p_dodge = p_caster = p_hit = expected = None
     caster_roll: str | None = None

@@ -253,7 +253,7 @@ def _templates_page(
     context = {
         "campaign": campaign,
         "access": access,
-        "templates": selectors.template_cards_for(access),
+        "templates": selectors.template_summaries(selectors.template_cards_for(access), characters),
         "characters": characters,
         "copy_form": CopyTemplateForm(characters=characters),
         **extra,

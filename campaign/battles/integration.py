@@ -15,6 +15,7 @@ from campaign.registry import (
     DashboardPanel,
     TimelineEntry,
     register_dashboard_panel,
+    register_status_listener,
     register_timeline_source,
 )
 
@@ -97,8 +98,55 @@ def dashboard_version(*, campaign: Campaign) -> str:
     return f"{row['n']}:{row['last'].isoformat() if row['last'] else '-'}"
 
 
+def status_to_running_battles(
+    *, character: Any, status: str, applied: bool, by: CampaignAccess
+) -> None:
+    """A status the GM applies to (or clears from) a character's sheet reaches her combatant in
+    every running battle, as the GM's override: logged like any action, with the GM as actor.
+
+    Statuses the battle engine does not track, and a combatant who cannot take it (a doll is
+    immune, she has no such effect to clear), leave the battle as it is: the sheet still changes.
+    """
+    from django.contrib.auth import get_user_model
+    from django.core.exceptions import ValidationError
+
+    from westernroses.battle.status import STATUSES
+
+    from .models import Combatant
+    from .services import StaleVersion, battle_action_apply
+
+    if status not in STATUSES or by.user_id is None:
+        return
+    rows = list(
+        Combatant.objects.filter(character=character, battle__status=BattleStatus.ACTIVE)
+        .select_related("battle")
+        .order_by("battle_id")
+    )
+    if not rows:
+        return
+    gm = get_user_model().objects.get(pk=by.user_id)
+    for row in rows:
+        action = {
+            "type": "gm_add_status" if applied else "gm_remove_status",
+            "combatant": row.engine_id,
+            "status": status,
+        }
+        for _attempt in range(3):  # someone moved first: read the version again
+            version = Battle.objects.values_list("version", flat=True).get(pk=row.battle_id)
+            try:
+                battle_action_apply(
+                    battle_id=row.battle_id, actor=gm, action=action, expected_version=version
+                )
+            except StaleVersion:
+                continue
+            except ValidationError:
+                pass  # the engine refused (immune, nothing to clear): the battle stays as is
+            break
+
+
 def register() -> None:
     register_timeline_source("battle", battle_timeline)
+    register_status_listener(status_to_running_battles)
     register_dashboard_panel(
         DashboardPanel(
             key="battles",

@@ -797,6 +797,26 @@ def _check_actor(
             raise PermissionDenied(f"You do not control {c.name}.")
 
 
+def _arrival_statuses(battle: Battle, state: engine.BattleState) -> list[dict[str, Any]]:
+    """``gm_add_status`` actions for the status effects on the sheets of the characters in
+    ``battle`` (those the battle engine tracks), in a fixed order."""
+    from westernroses.battle.status import STATUSES
+
+    actions = []
+    rows = Combatant.objects.filter(battle=battle, character__isnull=False).select_related(
+        "character"
+    )
+    for row in sorted(rows, key=lambda r: r.engine_id):
+        if row.engine_id not in state.combatants or row.character is None:
+            continue
+        for status in row.character.status_effects or []:
+            if status in STATUSES:
+                actions.append(
+                    {"type": "gm_add_status", "combatant": row.engine_id, "status": status}
+                )
+    return actions
+
+
 def battle_action_apply(
     *,
     battle_id: int,
@@ -852,8 +872,27 @@ def battle_action_apply(
             events=entry["events"],
             version_after=new.version,
         )
+        shown = [entry]
+        if clean["type"] == "start":
+            # the characters bring their lasting statuses from their sheets into the battle,
+            # each as the GM's logged override right after the start
+            for arrival in _arrival_statuses(battle, new):
+                try:
+                    new, _ = engine.apply(new, {**arrival, "player": player, "at": clean["at"]})
+                except engine.IllegalAction:
+                    continue
+                follow = new.log[-1]
+                BattleAction.objects.create(
+                    battle=battle,
+                    seq=follow["n"],
+                    actor=actor if actor.is_authenticated else None,
+                    action=follow["action"],
+                    events=follow["events"],
+                    version_after=new.version,
+                )
+                shown.append(follow)
         if not undo:
-            new.log = (entry,)  # what the answer's view shows; the rest stays in the rows
+            new.log = tuple(shown)  # what the answer's view shows; the rest stays in the rows
         _store(battle, new, now, setup=False)
         if new.combatants.keys() != state.combatants.keys():
             _sync_combatants(battle, new)

@@ -18,6 +18,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
+from campaign.notifications import turn_alerts_mark_read
 from campaign.permissions import campaign_for
 from westernroses.catalog import get_catalog
 from westernroses.elements import Element
@@ -106,6 +107,8 @@ def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The battle screen: the same page for the GMs (with the setup and override panels) and
     the players; what each sees comes from the view API."""
     battle, access = selectors.battle_for(request.user, pk)
+    # she has seen it: her "your turn in …" alerts for this battle are read
+    turn_alerts_mark_read(user=request.user, url=services.battle_url(battle))
     context = {
         "battle": battle,
         "campaign": battle.campaign,

@@ -6,6 +6,7 @@ What other features call (keyword-only; import from here):
 * :func:`notify_campaign` — every member of a campaign, plus the campaign's own webhook;
 * :func:`turn_wait_start` / :func:`turn_wait_end` — a turn that waits for a player (sends
   "your turn"; the ``send_turn_reminders`` beat task reminds once after the campaign's delay);
+  :func:`turn_alerts_mark_read` — she opened the game: its turn alerts are read;
 * :func:`session_reminders_schedule` and :func:`notification_schedule` — notifications due
   later (a session's day-before and hour-before reminders);
 * :class:`EventType` — the events, with ``EventType.X.urgent``.
@@ -22,6 +23,7 @@ from .reminders import (
     notification_schedule,
     scheduled_notifications_cancel,
     session_reminders_schedule,
+    turn_alerts_mark_read,
     turn_wait_end,
     turn_wait_start,
 )
@@ -36,6 +38,7 @@ __all__ = [
     "notify_campaign",
     "scheduled_notifications_cancel",
     "session_reminders_schedule",
+    "turn_alerts_mark_read",
     "turn_wait_end",
     "turn_wait_start",
 ]

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from django.db import transaction
 from django.utils import timezone
 
-from campaign.models import EventType, ScheduledNotification, TurnWait
+from campaign.models import EventType, Notification, ScheduledNotification, TurnWait
 from westernroses.house_rules import DEFAULT_HOUSE_RULES
 
 from .services import checked_link, notify, notify_campaign
@@ -59,6 +59,8 @@ def turn_wait_start(
             },
         )
         if created and notify_user:
+            # one unread "your turn" per thing: the newest replaces the ones before it
+            turn_alerts_mark_read(user=user, url=checked_link(url))
             notify(
                 recipient=user,
                 event=EventType.YOUR_TURN,
@@ -70,12 +72,37 @@ def turn_wait_start(
     return wait
 
 
+#: The events that say "it is your turn": at most one of them stays unread per thing.
+TURN_EVENTS = (EventType.YOUR_TURN, EventType.TURN_REMINDER)
+
+
+def turn_alerts_mark_read(*, user: User | None, url: str, now: datetime | None = None) -> int:
+    """Mark the unread "your turn" alerts (and their reminders) that point at ``url`` read: for
+    ``user``, or for everyone when None. Called when a newer one replaces them and when she
+    opens the game they point at. Returns how many changed."""
+    if not url:
+        return 0
+    alerts = Notification.objects.filter(event__in=TURN_EVENTS, url=url, read_at__isnull=True)
+    if user is not None:
+        alerts = alerts.filter(recipient=user)
+    return alerts.update(read_at=now or timezone.now())
+
+
 def turn_wait_end(*, key: str, user: User | None = None, now: datetime | None = None) -> int:
-    """The turn was taken (or the game ended): no reminder any more. Returns turns ended."""
+    """The turn was taken (or the game ended): no reminder any more, and its "your turn" alert
+    and reminder are read (a finished game leaves no unread turn alerts). Returns turns ended."""
+    now = now or timezone.now()
     waits = TurnWait.objects.filter(key=key, ended_at__isnull=True)
     if user is not None:
         waits = waits.filter(user=user)
-    return waits.update(ended_at=now or timezone.now())
+    ended = list(waits.values_list("pk", "user_id"))
+    if ended:
+        Notification.objects.filter(
+            recipient_id__in={u for _, u in ended},
+            dedupe_key__in=[f"your_turn:{key}", *(f"turn_reminder:{pk}" for pk, _ in ended)],
+            read_at__isnull=True,
+        ).update(read_at=now)
+    return waits.update(ended_at=now)
 
 
 def _reminder_minutes(campaign: Campaign) -> int:

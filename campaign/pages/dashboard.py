@@ -13,12 +13,14 @@ panels refresh at once.
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable
 from typing import Any
 
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
@@ -88,6 +90,7 @@ def _render_page(
     context = _context(campaign, access, state)
     context["version"] = dashboard_version(campaign, access)
     context["bound"] = bound or {}
+    context["submit_token"] = uuid.uuid4().hex
     return render(request, "campaign/dashboard.html", context, status=status)
 
 
@@ -154,15 +157,38 @@ def _characters(campaign: Campaign, ids: list[int]) -> list[Any]:
 Action = Callable[[HttpRequest, Campaign, CampaignAccess, Any], str]
 
 
+#: How long a quick-action form's one-time token is remembered (a double submit arrives within
+#: seconds; a form left open longer gets a fresh token on its next successful submit anyway).
+SUBMIT_TOKEN_SECONDS = 60 * 60
+
+
+def _once_key(request: HttpRequest, name: str) -> str | None:
+    """The cache key of this submit's one-time token (each rendered form carries a fresh one)."""
+    token = str(request.POST.get("submit_token", ""))[:80]
+    if not token:
+        return None
+    return f"quick-submit:{request.user.pk}:{name}:{token}"
+
+
 def _quick_action(request: HttpRequest, pk: int, name: str, form: Any, act: Action) -> HttpResponse:
     """Validate ``form``, run ``act`` (which returns the success message), answer JSON for
     the script or redirect (PRG) / re-render with errors for a plain form."""
     campaign, access = campaign_for(request.user, pk, manage=True)
     bound = form(campaign, access)
     if bound.is_valid():
+        once = _once_key(request, name)
+        if once is not None and not cache.add(once, True, SUBMIT_TOKEN_SECONDS):
+            # the same form sent twice (a double click, a re-sent request): applied once
+            message = "That was already done: the form was sent twice and applied once."
+            if wants_json(request):
+                return json_result(ok=True, message=message)
+            messages.info(request, message)
+            return redirect("campaign:dashboard", campaign.pk)
         try:
             message = act(request, campaign, access, bound)
         except ValidationError as exc:
+            if once is not None:
+                cache.delete(once)  # refused: the same form may be corrected and sent again
             add_service_errors(bound, exc)
         else:
             if wants_json(request):

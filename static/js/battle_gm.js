@@ -26,7 +26,11 @@
   (config.elements || []).forEach((e) => $("npc-element").append(option(e, e)));
   (config.weapons || []).forEach(([slug, name]) => $("npc-weapon").append(option(slug, name)));
   fill($("ov-status"), config.statuses || [], false);
-  fill($("ov-target-name"), (config.targets || []).map((t) => [t, t]), false);
+  const TARGET_WORDS = {
+    dodge: "Dodge", graze: "Graze", spellcard_to_hit: "Spellcard to hit", undodged_physical: "Undodged physical attack",
+    status_save: "Status save", will: "Will", insight: "Insight", thaw: "Thaw", wake: "Wake up", consciousness: "Stay conscious",
+  };
+  fill($("ov-target-name"), (config.targets || []).map((t) => [t, TARGET_WORDS[t] || t.replaceAll("_", " ")]), false);
 
   function version() { return B.state.version; }
   function squareMode(label, onSquare, cancel) {
@@ -59,7 +63,10 @@
   $("place-character-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const id = parseInt($("place-character").value, 10);
-    if (!id) { B.setStatus("Every character is on the board.", "bad"); return; }
+    if (!id) {
+      B.setStatus((config.characters || []).length ? "Every character is on the board." : "This campaign has no characters yet.", "bad");
+      return;
+    }
     const side = $("place-character-side").value;
     const controller = $("place-character-controller").value;
     squareMode("Click the square to place the character on.", (sq) => {
@@ -141,9 +148,15 @@
     if (document.activeElement !== $("arena-width")) $("arena-width").value = view.arena.width;
     if (document.activeElement !== $("arena-height")) $("arena-height").value = view.arena.height;
     const present = new Set(Object.keys(view.combatants));
-    fill($("place-character"), (config.characters || [])
-      .filter((c) => !present.has(c.engine_id))
+    const placeable = (config.characters || []).filter((c) => !present.has(c.engine_id));
+    fill($("place-character"), placeable
       .map((c) => [String(c.id), `${c.name} (${c.is_npc ? "NPC" : c.owner})`]), true);
+    // say why there is nothing to place: no characters at all, or all of them on the board
+    const none = !(config.characters || []).length;
+    $("place-character-none").hidden = !none;
+    $("place-character-all").hidden = none || placeable.length > 0;
+    $("place-character-fields").hidden = !placeable.length;
+    $("place-character-button").hidden = !placeable.length;
     const fighters = Object.values(view.combatants);
     fill($("ov-combatant"), fighters.map((c) => [c.id, `${c.name} (${c.side})`]), true);
     fill($("ov-source"), [["", "nobody"]].concat(fighters.map((c) => [c.id, `${c.name} (${c.side})`])), true);

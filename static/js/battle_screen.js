@@ -68,7 +68,7 @@
     if (data.errors) {
       for (const [field, messages] of Object.entries(data.errors)) {
         const list = Array.isArray(messages) ? messages : [JSON.stringify(messages)];
-        if (list.length) return field === "action" || field === "non_field_errors" ? list[0] : `${field}: ${list[0]}`;
+        if (list.length) return list[0];
       }
     }
     return data.detail || "Something went wrong.";
@@ -235,6 +235,7 @@
       return;
     }
     S.selected = standing || null;
+    showSquare(x, y);
     render();
   }
 
@@ -270,11 +271,12 @@
       for (let x = 0; x < arena.width; x++) {
         const cell = el("button", {
           type: "button",
-          class: "sq",
+          class: "battle-square",
           dataset: { x: String(x), y: String(y) },
           "aria-label": `square ${x}, ${y}`,
           onclick: () => squareClicked(x, y),
-          onmouseenter: () => { S.hover = [x, y]; if (S.mode) paintBoard(); showHover(x, y); },
+          onmouseenter: () => { S.hover = [x, y]; if (S.mode) paintBoard(); },
+          onfocus: () => { S.hover = [x, y]; if (S.mode) paintBoard(); },
         });
         board.append(cell);
         S.cells.push(cell);
@@ -284,32 +286,38 @@
     S.size = `${arena.width}x${arena.height}`;
   }
 
-  function showHover(x, y) {
+  // What a tapped square holds, in words: nothing on the board needs a mouse to hover.
+  function showSquare(x, y) {
+    S.inspected = [x, y];
     const id = pieceAt([x, y]);
     const c = id && combatant(id);
-    $("hover-info").textContent = c
-      ? `${c.name} (${c.side}) at ${x}, ${y}: HP ${c.hp}/${c.hp_max}, SP ${c.spell_power}, ${c.condition.replace("_", " ")}`
-      : `Square ${x}, ${y}`;
+    const v = S.view;
+    const terrain = v && v.arena.blocked.some((sq) => sameSquare(sq, [x, y])) ? "blocking terrain"
+      : v && v.arena.difficult.some((sq) => sameSquare(sq, [x, y])) ? "difficult terrain" : "open ground";
+    $("square-info").textContent = c
+      ? `${c.name} (${c.side}) at ${x}, ${y}: HP ${c.hp} of ${c.hp_max}, SP ${c.spell_power}, ${conditionWords(c)}.`
+      : `Square ${x}, ${y}: ${terrain}.`;
   }
 
-  function bar(kind, value, max) {
+  function bar(kind, value, max, extra) {
     const pct = max > 0 ? Math.max(0, Math.min(100, (100 * value) / max)) : 0;
-    return el("span", { class: `bar ${kind}`, title: `${kind.toUpperCase()} ${value}/${max}` },
-      el("span", { class: "fill", style: `width:${pct}%` }));
+    return el("span", { class: `battle-meter battle-meter--${kind}${extra ? " " + extra : ""}`, title: `${kind.toUpperCase()} ${value} of ${max}` },
+      el("span", { class: "battle-meter__fill", style: `width:${pct}%` }));
   }
 
   const STATUS_SIGNS = {
     stun: "★", blind: "◌", fear: "!", knockdown: "↓", knockback: "→", freeze: "❄", insanity: "?",
     berserk: "✷", taunted: "⚑", unconscious: "z", drunk: "♨", shield: "⛨", buff: "+",
+    card: "♦", stat: "±", returning: "↺", thawing: "≈", thrown: "↗", familiar: "✧",
   };
   function statusBadges(c) {
     return c.effects.map((e) => el("span", {
-      class: `status s-${e.kind}`, title: e.label || e.kind, dataset: { status: e.kind },
-    }, STATUS_SIGNS[e.kind] || (e.kind || "?").slice(0, 2)));
+      class: "battle-chip", title: e.label || statusWords(e.kind), "aria-label": e.label || statusWords(e.kind), dataset: { status: e.kind },
+    }, STATUS_SIGNS[e.kind] || "•"));
   }
 
   function pieceNode(c) {
-    const classes = ["piece", `side-${sideIndex(c.side)}`, `cond-${c.condition}`];
+    const classes = ["battle-token", `side-${sideIndex(c.side)}`, `cond-${c.condition}`];
     if (S.view.turn.current === c.id) classes.push("current");
     if (S.selected === c.id) classes.push("selected");
     if (S.view.you.player !== "gm" && S.view.you.controls.includes(c.id)) classes.push("mine");
@@ -318,11 +326,59 @@
       dataset: { combatant: c.id, side: c.side },
       title: `${c.name} · ${c.side} · HP ${c.hp}/${c.hp_max} · SP ${c.spell_power}`,
     },
-    el("span", { class: "token" }, initials(c.name)),
-    bar("hp", c.hp, c.hp_max),
-    bar("sp", c.spell_power, Math.max(c.spell_power, 100)),
-    el("span", { class: "statuses" }, statusBadges(c)));
+    el("span", { class: "battle-token__initials" }, initials(c.name)),
+    bar("hp", c.hp, c.hp_max, "battle-token__hp"),
+    bar("sp", c.spell_power, Math.max(c.spell_power, 100), "battle-token__sp"),
+    el("span", { class: "battle-token__statuses" }, statusBadges(c)));
   }
+
+  // ------------------------------------------------------------------ words for people
+  // Nothing a player reads is an engine key: conditions, statuses, actions and events all have words.
+  const CONDITION_WORDS = {
+    healthy: "standing", mortally_wounded: "mortally wounded (below zero HP, still fighting)",
+    unconscious: "unconscious", dead: "dead", destroyed: "destroyed", incapacitated: "out of the fight",
+    fled: "fled",
+  };
+  function conditionWords(c) {
+    const words = CONDITION_WORDS[c.condition] || String(c.condition).replaceAll("_", " ");
+    if (c.hp < 0 && c.condition === "healthy") return "below zero HP";
+    return words;
+  }
+  const STATUS_WORDS = {
+    stun: "stunned", blind: "blinded", fear: "afraid", knockdown: "knocked down", knockback: "knocked back",
+    freeze: "frozen", insanity: "insane", berserk: "berserk", taunted: "taunted", unconscious: "unconscious",
+    drunk: "drunk", shield: "shielded", buff: "card buff", card: "under a spellcard's effect",
+    stat: "stat changed by a card", returning: "returning", thawing: "thawing",
+  };
+  function statusWords(kind) { return STATUS_WORDS[kind] || String(kind || "status").replaceAll("_", " "); }
+  const ACTION_WORDS = {
+    start: "starts the battle", move: "moves", attack: "attacks", use_spellcard: "uses a spellcard",
+    use_ability: "uses an ability", react: "reacts", collect_power: "collects power",
+    recover_weapons: "recovers thrown weapons", do_nothing: "does nothing", concentrate: "concentrates",
+    end_turn: "ends the turn", gm_adjust: "adjusts HP or SP", gm_add_status: "adds a status",
+    gm_remove_status: "removes a status", gm_set_drunkenness: "sets drunkenness", gm_move: "moves a piece",
+    gm_set_target: "changes a target number", gm_add_combatant: "adds a combatant",
+    gm_remove_combatant: "removes a combatant", gm_end_battle: "ends the battle", gm_undo: "undoes the last action",
+  };
+  function actionWords(type) { return ACTION_WORDS[type] || String(type).replaceAll("_", " "); }
+  function rollWords(r) {
+    if (!r || r.total === undefined) return "";
+    let text = `${r.total}`;
+    const hasTarget = r.target !== null && r.target !== undefined;
+    if (hasTarget) text += ` against ${r.target}`;
+    if (r.critical === "success" && hasTarget && r.total <= r.target && r.success) {
+      return `${text}: a critical success (the dice alone were high enough), so it succeeds despite the lower total`;
+    }
+    if (r.critical === "failure" && hasTarget && r.total >= r.target && r.success === false) {
+      return `${text}: a critical failure (the dice alone were low enough), so it fails despite the total`;
+    }
+    if (r.critical === "success") text += ", a critical success";
+    if (r.critical === "failure") text += ", a critical failure";
+    if (r.success === true) text += ": success";
+    else if (r.success === false) text += ": failure";
+    return text;
+  }
+  const sq = (p) => (p ? `square ${p[0]}, ${p[1]}` : "off the board");
 
   const sides = [];
   function sideIndex(side) {
@@ -342,12 +398,13 @@
       const x = +cell.dataset.x;
       const y = +cell.dataset.y;
       const k = key(x, y);
-      const cls = ["sq"];
+      const cls = ["battle-square"];
       if (blocked.has(k)) cls.push("blocked");
       if (difficult.has(k)) cls.push("difficult");
       if (drops.has(k)) cls.push("drop");
       if (fields.has(k)) cls.push("field");
       (marks.get(k) || []).forEach((c) => cls.push(c));
+      if (S.inspected && S.inspected[0] === x && S.inspected[1] === y) cls.push("inspected");
       const name = cls.join(" ");
       if (cell.className !== name) cell.className = name;
     });
@@ -407,6 +464,8 @@
     root.dataset.waiting = v.pending ? v.pending.waiting_for.join(",") : "";
     root.dataset.winner = v.winner || "";
     root.classList.toggle("my-turn", mine);
+    // the page title, the favicon's badge and (if she opted in) a sound and a browser notice
+    if (window.WR) window.WR.setTurnAlert(mine && v.phase === "active" ? `Your turn in ${config.battle_name || document.querySelector("h1").textContent.trim()}` : null);
     tick();
   }
 
@@ -424,26 +483,33 @@
         dataset: { combatant: id },
         onclick: () => { S.selected = id; render(); },
       },
-      el("span", { class: `dot side-${sideIndex(c.side)}` }),
+      el("span", { class: `battle-dot side-${sideIndex(c.side)}` }),
       el("strong", {}, c.name),
       el("small", { class: "muted" }, ` ${c.side} · ${playerName(c.controller)}${c.position ? "" : " · off the board"}`),
       el("span", { class: "tracker-bars" },
         el("span", { class: "num" }, `HP ${c.hp}/${c.hp_max}`), bar("hp", c.hp, c.hp_max),
         el("span", { class: "num" }, `SP ${c.spell_power}`), bar("sp", c.spell_power, Math.max(c.spell_power, 100))),
-      el("span", { class: "statuses" }, statusBadges(c),
-        c.condition !== "healthy" ? el("span", { class: "condition" }, c.condition.replace("_", " ")) : null),
+      el("span", { class: "battle-chips" }, statusBadges(c),
+        c.condition !== "healthy" ? el("span", { class: "condition" }, conditionWords(c)) : null),
       el("small", { class: "muted cards-count" }, `hand ${c.hand_count} · pile ${c.draw_pile_count}`));
       list.append(li);
     });
+  }
+
+  // Ruleset "Duration": "single_space_3" stays 3 rounds on its square; "homing_3" follows its target
+  function durationWords(duration) {
+    const m = /^(single_space|homing)_(\d+)$/.exec(duration || "");
+    if (!m) return String(duration).replaceAll("_", " ");
+    return m[1] === "homing" ? `follows its target for ${m[2]} rounds` : `stays on its square for ${m[2]} rounds`;
   }
 
   function cardText(card) {
     if (!card) return "";
     const bits = [card.type];
     if (card.attack_power) bits.push(`${card.attack_power.dice}d${card.attack_power.modifier ? "+" + card.attack_power.modifier : ""}`);
-    if (card.targets) bits.push(`targets: ${card.targets}`);
+    if (card.targets) bits.push(`targets: ${String(card.targets).replaceAll("_", " ")}`);
     if (card.aoe) bits.push(`AOE ${card.aoe}`);
-    if (card.duration && card.duration !== "instantaneous") bits.push(card.duration.replaceAll("_", " "));
+    if (card.duration && card.duration !== "instantaneous") bits.push(durationWords(card.duration));
     if (card.bomb) bits.push("bomb");
     if (card.element) bits.push(card.element);
     return bits.join(" · ");
@@ -484,6 +550,19 @@
     graze: "Graze", no_graze: "Don't graze", accept: "Accept",
   };
 
+  // What each choice risks, beside its button (docs/rulings.md, battles: grazing; the graze
+  // target is a house rule, 12 by default).
+  function choiceHelp(choice, p) {
+    const dmg = p.damage !== null && p.damage !== undefined ? p.damage : null;
+    const half = dmg === null ? "half the damage" : `${Math.ceil(dmg / 2)} damage (half, rounded up)`;
+    const full = dmg === null ? "all of it" : `all ${dmg}`;
+    return {
+      graze: `Graze: roll insight against the graze target. Succeed and you gain spell power from the attack you dodged; fail and you take ${half}, or ${full} on a critical failure.`,
+      no_graze: "Don't graze: keep the clean dodge. You take no damage and gain no spell power.",
+      take: "Take it: the hit lands as rolled.",
+    }[choice] || null;
+  }
+
   function renderPending() {
     const v = S.view;
     const panel = $("pending-panel");
@@ -505,6 +584,13 @@
         onclick: () => act({ type: "react", combatant: o.combatant, hit: o.hit, choice: o.choice, card: o.card || null },
           `${nameOf(o.combatant)}: ${REACTIONS[o.choice] || o.choice}.`),
       }, `${REACTIONS[o.choice] || o.choice}${cardName}${o.cost ? ` (${o.cost} SP)` : ""}`));
+    });
+    const help = $("pending-help");
+    help.innerHTML = "";
+    const shown = new Set();
+    legal().filter((o) => o.type === "react").forEach((o) => {
+      const text = choiceHelp(o.choice, p);
+      if (text && !shown.has(o.choice)) { shown.add(o.choice); help.append(el("li", { dataset: { help: o.choice } }, text)); }
     });
   }
 
@@ -593,9 +679,9 @@
     box.innerHTML = "";
     box.append(el("h3", {}, c.name), el("p", { class: "muted" },
       `${c.kind} · ${c.side} · played by ${playerName(c.controller)} · speed ${c.speed} · range ${c.range}` +
-      (c.element ? ` · ${c.element}` : "") + ` · ${c.drunkenness}`),
-    el("p", {}, `HP ${c.hp}/${c.hp_max} · SP ${c.spell_power} · meter ${c.meter}/5 · ${c.condition.replace("_", " ")}`));
-    if (c.effects.length) box.append(el("ul", { class: "compact" }, c.effects.map((e) => el("li", {}, e.label || e.kind))));
+      (c.element ? ` · ${c.element}` : "") + ` · ${String(c.drunkenness).replaceAll("_", " ")}`),
+    el("p", {}, `HP ${c.hp} of ${c.hp_max} · SP ${c.spell_power} · meter ${c.meter} of 5 · ${conditionWords(c)}`));
+    if (c.effects.length) box.append(el("ul", { class: "compact" }, c.effects.map((e) => el("li", {}, e.label || statusWords(e.kind)))));
     if (c.discard.length) box.append(el("p", { class: "muted" }, "Used cards: " + c.discard.map((id) => (c.cards[id] || {}).name || id).join(", ")));
   }
 
@@ -609,43 +695,64 @@
       case "turn_order": return `Turn order: ${e.order.map(n).join(", ")}.`;
       case "turn_started": return `${n(e.combatant)}'s turn.`;
       case "turn_ended": return null;
-      case "turn_lost": return `${n(e.combatant)} loses the turn (${e.reason}).`;
-      case "moved": return e.to ? `${n(e.combatant)} moves to ${e.to.join(", ")}.` : `${n(e.combatant)} leaves the board.`;
+      case "turn_lost": return `${n(e.combatant)} loses the turn (${String(e.reason).replaceAll("_", " ")}).`;
+      case "moved": return e.to ? `${n(e.combatant)} moves to ${sq(e.to)}${e.reason === "knockback" ? " (knocked back)" : ""}.` : `${n(e.combatant)} leaves the board.`;
       case "attack": return `${n(e.attacker)} attacks ${n(e.defender)} (${e.name}).`;
-      case "roll": return `${n(e.combatant)} rolls ${e.purpose}: ${r.total}${r.target !== null && r.target !== undefined ? ` vs ${r.target}` : ""}${r.success === true ? " ✓" : r.success === false ? " ✗" : ""}${r.critical ? ` (${r.critical})` : ""}.`;
-      case "versus": return `Versus (${e.purpose}).`;
+      case "roll": return `${n(e.combatant)} rolls to ${e.purpose}: ${rollWords(r)}.`;
+      case "versus": return `An opposed roll (${e.purpose}).`;
       case "damage_roll": return `${n(e.combatant)} rolls damage: ${(e.roll && e.roll.total) ?? "?"}.`;
       case "die": return `${n(e.combatant)} rolls a d${e.sides} (${e.purpose}): ${e.value}.`;
       case "hit": return `${n(e.defender)} is hit by ${e.name}: ${e.damage} damage.`;
-      case "damage": return `${n(e.combatant)} takes ${e.amount} (HP ${e.hp}).`;
+      case "damage": return `${n(e.combatant)} takes ${e.amount} damage (HP now ${e.hp}${e.hp < 0 ? ", below zero" : ""}).`;
       case "damage_remembered": return `${n(e.combatant)} will remember ${e.amount} damage.`;
       case "dodged": return `${n(e.defender)} dodges ${e.name}.`;
       case "missed": return `${e.name} misses ${n(e.defender)}.`;
       case "cannot_dodge": return `${n(e.combatant)} cannot dodge.`;
       case "grazed": return `${n(e.defender)} grazes.`;
       case "heal": return `${n(e.combatant)} heals ${e.amount} (HP ${e.hp}).`;
-      case "spell_power": return e.change ? `${n(e.combatant)} ${e.change > 0 ? "gains" : "loses"} ${Math.abs(e.change)} spell power (${e.reason}).` : null;
+      case "spell_power": return e.change ? `${n(e.combatant)} ${e.change > 0 ? "gains" : "loses"} ${Math.abs(e.change)} spell power (${String(e.reason).replaceAll("_", " ")}).` : null;
       case "meter": return null;
       case "draw": return e.cards ? `${n(e.combatant)} draws ${e.cards.length ? e.cards.map((id) => (combatant(e.combatant) && combatant(e.combatant).cards[id] || {}).name || id).join(", ") : "nothing"}.` : `${n(e.combatant)} draws ${e.count} card${e.count === 1 ? "" : "s"}.`;
       case "card_used": return `${n(e.combatant)} uses ${e.name} (${e.cost} SP).`;
-      case "spellcard": return `${e.name} lands on ${e.targets.map((t) => t.join(",")).join(" ")}.`;
-      case "fell": return `${n(e.combatant)} falls (${e.state}).`;
+      case "spellcard": return `${e.name} lands on ${e.targets.map(sq).join(" and ")}.`;
+      case "fell": return `${n(e.combatant)} falls: ${CONDITION_WORDS[e.state] || String(e.state).replaceAll("_", " ")} at ${e.hp} HP.`;
+      case "mortally_wounded": return `${n(e.combatant)} is mortally wounded: ${e.hp} HP, below zero; one more hit past ${e.below} and they die.`;
+      case "destroyed": return `${n(e.combatant)} is destroyed.`;
+      case "revived": return `${n(e.combatant)} is back on their feet with ${e.hp} HP.`;
+      case "meter_cleared": return `${n(e.combatant)}'s meter (${e.points} of 5) is cleared at the end of the battle.`;
+      case "power_dissipated": return `${e.amount} power left on the ground fades away.`;
+      case "power_dropped": return `${n(e.combatant)} drops ${e.amount} power on the ground.`;
+      case "heal_failed": return `${n(e.combatant)} cannot be healed (${String(e.reason).replaceAll("_", " ")}).`;
+      case "hp_capped": return `${n(e.combatant)}'s HP is capped at ${e.hp}.`;
+      case "immune": return `${n(e.combatant)} is immune to being ${statusWords(e.kind)} (${e.reason}).`;
+      case "effect_extended": return `${n(e.combatant)}'s effect lasts longer (${e.count} more).`;
+      case "knockback_blocked": return `${n(e.combatant)} cannot be knocked back onto ${sq(e.square)}.`;
+      case "no_one_hit": return `${e.name} hits no one.`;
+      case "card_missed": return `${n(e.combatant)}'s ${e.name} misses.`;
+      case "bomb_fizzled": return `${n(e.combatant)}'s bomb fizzles: ${e.reason}.`;
+      case "fleeing": return `${n(e.combatant)} flees in fear.`;
+      case "stays_conscious": return `${n(e.combatant)} stays conscious (${e.reason}).`;
+      case "drunkenness": return `${n(e.combatant)} is now ${String(e.level).replaceAll("_", " ")}${e.reason ? ` (${e.reason})` : ""}.`;
+      case "lucky": return `${n(e.combatant)} uses Lucky to re-roll.`;
       case "unconscious": return `${n(e.combatant)} is unconscious.`;
       case "woke": return `${n(e.combatant)} wakes up.`;
-      case "effect_added": return `${n(e.combatant)}: ${e.label || e.kind}.`;
-      case "effect_ended": return `${n(e.combatant)}: ${e.kind} ends.`;
-      case "power_dropped": return `${n(e.combatant)} drops ${e.amount} power.`;
+      case "effect_added": return `${n(e.combatant)} is ${e.label ? e.label.toLowerCase() : statusWords(e.kind)}.`;
+      case "effect_ended": return `${n(e.combatant)} is no longer ${statusWords(e.kind)}.`;
       case "power_collected": return `${n(e.combatant)} collects ${e.share} power.`;
       case "battle_ended": return `The battle is over${e.winner ? `: ${e.winner} won` : ""}.`;
-      case "gm_override": return `GM: ${e.action.replace("gm_", "").replace("_", " ")}.`;
-      case "undone": return `Undone: ${e.action.type}.`;
+      case "gm_override": return `The GM ${actionWords(e.action)}.`;
+      case "undone": return `The GM took back the last action (${actionWords(e.action && e.action.type)}).`;
       case "concentrated": return `${n(e.combatant)} concentrates.`;
       case "did_nothing": return `${n(e.combatant)} does nothing.`;
       case "bombed": return `${n(e.defender)} bombs!`;
       case "combatant_added": return `${e.name} joins the battle.`;
       case "combatant_removed": return `${n(e.combatant)} leaves the battle.`;
       case "target_set": return `Target number ${e.name} is now ${e.target}.`;
-      default: return e.type.replaceAll("_", " ") + (e.combatant ? `: ${n(e.combatant)}` : "") + ".";
+      default: {
+        const words = String(e.type).replaceAll("_", " ");
+        const sentence = words.charAt(0).toUpperCase() + words.slice(1);
+        return e.combatant ? `${n(e.combatant)}: ${words}.` : `${sentence}.`;
+      }
     }
   }
 
@@ -660,7 +767,7 @@
       const lines = entry.events.map(describeEvent).filter(Boolean);
       const who = entry.action.player === "gm" ? "GM" : playerName(entry.action.player);
       list.append(el("li", { dataset: { n: String(entry.n) } },
-        el("span", { class: "log-head" }, `#${entry.n} ${who}: ${entry.action.type.replaceAll("_", " ")}`),
+        el("span", { class: "log-head" }, `#${entry.n} ${who} ${actionWords(entry.action.type)}`),
         lines.length ? el("ul", {}, lines.map((l) => el("li", {}, l))) : null));
     });
   }
@@ -682,6 +789,8 @@
   window.BattleScreen = {
     config, state: S, act, send, request, refresh, render, setMode, setStatus, combatant, nameOf,
     onRender(fn) { S.renderHooks.push(fn); if (S.view) fn(S.view); },
+    // the words the page writes, for its tests (tests/browser/test_battle_words.py)
+    words: { describeEvent, conditionWords, statusWords, actionWords, rollWords, choiceHelp, statusBadges, durationWords },
   };
   document.addEventListener("keydown", (event) => { if (event.key === "Escape" && S.mode) cancelMode(); });
   setInterval(tick, 1000);

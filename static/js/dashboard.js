@@ -38,6 +38,29 @@
     });
   }
 
+  // the award form's checkboxes (no Ctrl-click multi-select): one per character, ticks kept
+  function syncChecks(characters) {
+    document.querySelectorAll("[data-character-checks]").forEach((box) => {
+      const boxes = Array.from(box.querySelectorAll("input[type=checkbox]"));
+      const same = boxes.length === characters.length &&
+        characters.every((c, i) => boxes[i].value === String(c.id) && boxes[i].parentNode.textContent.trim() === c.name);
+      if (same) return;
+      const ticked = new Set(boxes.filter((b) => b.checked).map((b) => b.value));
+      box.innerHTML = "";
+      characters.forEach((c) => {
+        const label = document.createElement("label");
+        const input = document.createElement("input");
+        input.type = "checkbox";
+        input.name = "characters";
+        input.value = String(c.id);
+        input.id = `award-character-${c.id}`;
+        input.checked = ticked.has(String(c.id));
+        label.append(input, ` ${c.name}`);
+        box.append(label);
+      });
+    });
+  }
+
   function apply(data) {
     version = data.version;
     root.dataset.version = version;
@@ -46,6 +69,7 @@
       if (target && target.innerHTML !== html) target.innerHTML = html;
     });
     syncSelects(data.characters || []);
+    syncChecks(data.characters || []);
   }
 
   async function poll() {
@@ -89,11 +113,18 @@
       if (slot) slot.classList.add("has-error");
       messages.forEach((m) => {
         const li = document.createElement("li");
-        li.textContent = field === "non_field_errors" ? m : `${field}: ${m}`;
+        const named = slot && slot.querySelector("label, legend");
+        const words = named ? named.textContent.trim() : "";
+        li.textContent = field === "non_field_errors" || !words ? m : `${words}: ${m}`;
         list.append(li);
       });
       list.hidden = false;
     });
+  }
+
+  function newToken() {
+    if (window.crypto && crypto.randomUUID) return crypto.randomUUID().replaceAll("-", "");
+    return Date.now().toString(36) + Math.random().toString(36).slice(2);
   }
 
   document.querySelectorAll("form[data-quick]").forEach((form) => {
@@ -113,7 +144,14 @@
         showErrors(form, data.ok ? {} : data.errors || { non_field_errors: [data.detail] });
         result.textContent = data.detail || "";
         result.className = "quick-result " + (data.ok ? "ok" : "bad");
-        if (data.ok) await poll();
+        if (data.ok) {
+          // done: the form clears for the next one, with a fresh one-time token (the server
+          // applies a token once, so a double submit of the same form changes nothing twice)
+          form.reset();
+          const token = form.querySelector("input[name=submit_token]");
+          if (token) token.value = newToken();
+          await poll();
+        }
       } catch (err) {
         result.textContent = "The action could not be sent; nothing was changed.";
         result.className = "quick-result bad";

@@ -200,3 +200,67 @@ def test_a_late_task_never_registers_a_turn_that_has_passed(started, gm, player,
             expected_version=battle.version,
         )
     assert not TurnWait.objects.filter(user=player, ended_at__isnull=True).exists()
+
+
+def _unread_turns(user):
+    return Notification.objects.filter(
+        recipient=user, event__in=["your_turn", "turn_reminder"], read_at__isnull=True
+    )
+
+
+def test_turn_alerts_collapse_to_the_newest_and_are_read_when_she_opens_the_battle(
+    started, gm, player, committed, client_for
+):
+    """Issue 10: one unread "your turn in X", replaced by the newest; opening the battle marks
+    it read."""
+    play_until(started, gm, started.other_pc)
+    with committed():
+        play_until(started, gm, started.pc)
+    first = _unread_turns(player).get()
+    # she acts through the API (never opening the page): the taken turn's alert is read
+    battle = started.refresh()
+    with committed():
+        services.battle_action_apply(
+            battle_id=battle.pk,
+            actor=player,
+            action={"type": "end_turn", "combatant": started.pc},
+            expected_version=battle.version,
+        )
+    assert not _unread_turns(player).exists()
+    with committed():
+        play_until(started, gm, started.pc)
+    assert _your_turns(player).count() == 2
+    newest = _unread_turns(player).get()  # exactly one unread, the newest
+    assert newest.pk != first.pk
+    # a newer alert for the same battle replaces an older unread one (e.g. a turn she missed)
+    Notification.objects.filter(pk=first.pk).update(read_at=None)
+    with committed():
+        services.battle_action_apply(
+            battle_id=battle.pk,
+            actor=player,
+            action={"type": "end_turn", "combatant": started.pc},
+            expected_version=started.version,
+        )
+        play_until(started, gm, started.pc)
+    assert _unread_turns(player).count() == 1
+    # opening the battle page reads it
+    assert client_for(player).get(f"/battles/{battle.pk}/").status_code == 200
+    assert not _unread_turns(player).exists()
+
+
+def test_a_finished_battle_leaves_no_unread_turn_alerts(started, gm, player, committed):
+    play_until(started, gm, started.other_pc)
+    with committed():
+        play_until(started, gm, started.pc)
+    assert _unread_turns(player).count() == 1
+    battle = started.refresh()
+    with committed():
+        services.battle_action_apply(
+            battle_id=battle.pk,
+            actor=gm,
+            action={"type": "gm_end_battle", "winner": None},
+            expected_version=battle.version,
+        )
+    assert started.refresh().status == "ended"
+    assert not _unread_turns(player).exists()
+    assert not TurnWait.objects.filter(ended_at__isnull=True).exists()

@@ -45,7 +45,7 @@ def click_and_wait(page, selector: str) -> int:
 
 
 def click_square(page, x: int, y: int) -> int:
-    return click_and_wait(page, f".sq[data-x='{x}'][data-y='{y}']")
+    return click_and_wait(page, f".battle-square[data-x='{x}'][data-y='{y}']")
 
 
 def place_npc(gm_page, name: str, x: int, y: int) -> None:
@@ -62,10 +62,10 @@ NEAREST_REACHABLE = """
 () => {
   const pos = (cell) => [Number(cell.dataset.x), Number(cell.dataset.y)];
   const enemies = [...document.querySelectorAll(
-      ".piece[data-side='enemies']:not(.cond-dead):not(.cond-unconscious):not(.cond-destroyed)")]
-    .map((p) => pos(p.closest(".sq")));
+      ".battle-token[data-side='enemies']:not(.cond-dead):not(.cond-unconscious):not(.cond-destroyed)")]
+    .map((p) => pos(p.closest(".battle-square")));
   let best = null, bestD = 1e9;
-  for (const cell of document.querySelectorAll(".sq.reach")) {
+  for (const cell of document.querySelectorAll(".battle-square.reach")) {
     const [x, y] = pos(cell);
     const d = Math.min(...enemies.map(([ex, ey]) => Math.abs(ex - x) + Math.abs(ey - y)));
     if (d < bestD) { best = [x, y]; bestD = d; }
@@ -91,13 +91,13 @@ def play_one(page, *, try_card: bool = False, hold_back: bool = False) -> str:
         return "ends turn"
     if try_card and page.query_selector("button[data-action='use_spellcard']"):
         page.click("button[data-action='use_spellcard']")
-        target = page.query_selector(".sq.in-range:has(.piece[data-side='enemies'])") or (
-            page.query_selector(".sq.in-range")
-        )
+        target = page.query_selector(
+            ".battle-square.in-range:has(.battle-token[data-side='enemies'])"
+        ) or (page.query_selector(".battle-square.in-range"))
         if target:
             target.hover()
             # the range preview and the AOE around the hovered square, before committing
-            assert page.locator(".sq.aoe").count() >= 2
+            assert page.locator(".battle-square.aoe").count() >= 2
             before = int(data(page)["version"])
             target.click()
             wait_version(page, before + 1, timeout=10)
@@ -108,7 +108,7 @@ def play_one(page, *, try_card: bool = False, hold_back: bool = False) -> str:
         attacks.nth(i).click()
         enemy = page.query_selector(".target-list button[data-side='enemies']")
         if enemy:
-            assert page.locator(".sq.target").count() >= 1  # targets marked on the board
+            assert page.locator(".battle-square.target").count() >= 1  # targets marked on the board
             click_and_wait(page, ".target-list button[data-side='enemies']")
             return "attack"
         page.click("button[data-cancel]")
@@ -162,8 +162,8 @@ def test_a_four_versus_four_battle_to_the_end(new_page, campaign, gm, player, li
     gm_page.check("#tool-difficult")
     click_square(gm_page, 6, 3)
     gm_page.check("#terrain-tools input[value='']")
-    assert gm_page.locator(".sq.blocked").count() == 1
-    assert gm_page.locator(".sq.difficult").count() == 1
+    assert gm_page.locator(".battle-square.blocked").count() == 1
+    assert gm_page.locator(".battle-square.difficult").count() == 1
 
     # The party on the left (Cirno played by her owner), four fragile NPCs on the right.
     for row, character in enumerate([cirno, *allies]):
@@ -175,8 +175,8 @@ def test_a_four_versus_four_battle_to_the_end(new_page, campaign, gm, player, li
         place_npc(gm_page, f"Fairy {row + 1}", 3, row)
     version = int(data(gm_page)["version"])
     wait_version(player_page, version)  # the player's board followed, without a reload
-    assert player_page.locator(".piece").count() == 8
-    assert player_page.locator(f".piece[data-combatant='{pc}'].mine").count() == 1
+    assert player_page.locator(".battle-token").count() == 8
+    assert player_page.locator(f".battle-token[data-combatant='{pc}'].mine").count() == 1
 
     # Start.
     version = click_and_wait(gm_page, "button[data-action='start']")

@@ -108,7 +108,8 @@ def test_gm_runs_a_campaign_from_the_dashboard(new_page, gm, player, other_playe
     yen_before = reimu.yen
 
     # The GM awards loot to both from the dashboard ...
-    gm_page.select_option("#award-characters", [str(reimu.pk), str(marisa.pk)])
+    gm_page.check(f"#award-character-{reimu.pk}")
+    gm_page.check(f"#award-character-{marisa.pk}")
     gm_page.fill("#award-yen", "40")
     gm_page.select_option("#award-item-1", "tankard")
     gm_page.fill("#award-qty-1", "2")

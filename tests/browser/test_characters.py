@@ -108,7 +108,7 @@ def test_player_builds_a_character_in_the_wizard_and_sees_its_sheet(
     for key, line in sheet.stats.items():
         assert page.text_content(f"[data-stat={key}]").strip() == str(line.total)
     assert sheet.stats["pwr"].total == pwr_before + 8
-    assert "Spear" in page.text_content("#attacks-h + table")
+    assert "Spear" in page.text_content("section[aria-labelledby=attacks-h] table")
     assert "Misses the old days." in page.text_content("#private-notes")
     assert page.is_visible("#print-button")
 

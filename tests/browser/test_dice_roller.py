@@ -28,7 +28,7 @@ def test_odds_update_as_you_type_and_match_the_engine(new_page):
         Fraction(page.get_attribute("#p-success", "data-exact")) == check_odds(4, 4, 25).any_success
     )
     # the chart has one bar per total: 4d+4 runs 8..28
-    assert page.get_attribute(".chart svg", "data-bars") == "21"
+    assert page.get_attribute(".odds-chart svg", "data-bars") == "21"
 
 
 def test_bad_notation_shows_an_error_with_its_position(new_page):

@@ -4,6 +4,9 @@ JavaScript, and the registry slots later apps fill."""
 
 from __future__ import annotations
 
+import re
+import uuid
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -230,3 +233,33 @@ def test_registered_panels_fill_their_slot(campaign, gm, client_for):
         register_dashboard_panel(
             DashboardPanel(key="x", slot="nowhere", title="x", items=lambda **_: [])
         )
+
+
+def test_a_double_submit_of_the_same_form_applies_once(campaign, gm, character, client_for):
+    """Issue 10: every rendered quick-action form carries a one-time token; the same form sent
+    twice (a double click, a re-sent request) awards once. A fresh token awards again, and a
+    refused submit leaves its token usable once the form is corrected."""
+    client = client_for(gm)
+    page = client.get(f"/campaigns/{campaign.pk}/dashboard/").content.decode()
+    token = re.search(r'id="award-form".*?name="submit_token" value="([^"]+)"', page, re.S)[1]
+    url = f"/campaigns/{campaign.pk}/dashboard/award/"
+    yen = Character.objects.get(pk=character.pk).yen
+    form = {"characters": [character.pk], "yen": "25", "submit_token": token}
+    first = client.post(url, form, **JSON)
+    second = client.post(url, form, **JSON)
+    assert first.json()["ok"] and second.json()["ok"]
+    assert "applied once" in second.json()["detail"]
+    assert Character.objects.get(pk=character.pk).yen == yen + 25
+    assert Award.objects.count() == 1
+    # a new form (new token) is a new award
+    client.post(url, {**form, "submit_token": token + "-next"}, **JSON)
+    assert Character.objects.get(pk=character.pk).yen == yen + 50
+    # refused (nothing to award), then corrected with the same token: applies
+    third = uuid.uuid4().hex
+    refused = client.post(url, {**form, "yen": "0", "submit_token": third}, **JSON)
+    assert refused.status_code == 400
+    client.post(url, {**form, "submit_token": third}, **JSON)
+    assert Character.objects.get(pk=character.pk).yen == yen + 75
+    # the award form ticks characters: no Ctrl-click multi-select anywhere on the dashboard
+    assert "<select" in page and " multiple" not in page
+    assert f'type="checkbox" name="characters" value="{character.pk}"' in page

@@ -193,7 +193,35 @@ def test_chart_colours_bars_by_the_engines_judgement(client):
     assert len(bars) == 21
     assert {t for t, c in bars.items() if "crit-success" in c} == {22, 23, 24}
     assert {t for t, c in bars.items() if "crit-failure" in c} == {4, 5, 6}
-    assert not any(c.split() == ["bar", "success"] for c in bars.values())
+    assert not any(
+        c.split() == ["odds-chart__bar", "odds-chart__bar--success"] for c in bars.values()
+    )
     # with target 40 the 22-24 criticals are 16+ below: failures, not coloured as criticals
     html = client.get("/dice/", {"notation": "4d", "target": "40"}).content.decode()
-    assert "bar crit-success" not in html
+    assert "odds-chart__bar--crit-success" not in html
+
+
+def test_a_refused_roll_clears_the_previous_result(client, campaign, player):
+    """Issue 10: after a refused roll the previous roll's result stayed beside the error. The
+    form posts to the page's own address, which still names the last roll (``?roll=``)."""
+    client.force_login(player)
+    url = f"/campaigns/{campaign.pk}/dice/"
+    first = client.post(url, {"notation": "4d", "target": "12", "label": "Climb"})
+    after = first["Location"]
+    assert 'id="roll-result"' in client.get(after).content.decode()
+    refused = client.post(after, {"notation": "4d+q", "target": "12"})
+    assert refused.status_code == 400
+    html = refused.content.decode()
+    assert 'id="roll-result"' not in html
+    assert "has-error" in html
+
+
+def test_house_rules_in_force_are_named_in_words(client, campaign, player):
+    """Issue 10: "House rules in force: stat_per_die=2" showed the engine's key; the page shows
+    the rule's name and value (westernroses/house_rules.py labels)."""
+    campaign.house_rules = {"stat_per_die": 2}
+    campaign.save()
+    client.force_login(player)
+    html = client.get(f"/campaigns/{campaign.pk}/dice/").content.decode()
+    assert "House rules in force: Stat points per die: 2." in html
+    assert "stat_per_die" not in html

@@ -37,3 +37,26 @@ def test_seed_demo_campaign_play_idempotently():
     invitation = Invitation.objects.get(campaign=campaign)
     assert invitation.state() == "active"
     assert f"/campaigns/join/{invitation.token}/" in out.getvalue()
+
+
+def test_the_printed_links_use_the_address_actually_served():
+    """Issue 10: ``make run PORT=8101`` printed the invitation and demo-battle links with port
+    8000. ``make run`` passes the address it serves to the seeder, which prints only that."""
+    import re
+    import subprocess
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent.parent
+    plan = subprocess.run(  # noqa: S603 - a dry run (-n) of our own Makefile
+        ["make", "-n", "-C", str(root), "run", "PORT=8101"],  # noqa: S607
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert "seed_demo --base-url http://127.0.0.1:8101" in plan
+    assert "runserver 127.0.0.1:8101" in plan
+    out = StringIO()
+    call_command("seed_demo", "--base-url", "http://127.0.0.1:8101", stdout=out)
+    links = re.findall(r"https?://\S+", out.getvalue())
+    assert len(links) >= 3  # log in, the invitation, the demo battle
+    assert all(link.startswith("http://127.0.0.1:8101/") for link in links), links

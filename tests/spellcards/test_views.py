@@ -257,3 +257,24 @@ def test_character_sheet_shows_the_deck_to_owner_and_gm_only(
         assert ("Fantasy Seal" in html) is visible
         assert ('id="deck-private"' in html) is not visible
         assert html.count('id="deck"') == 1
+
+
+def test_template_cards_show_their_cost_and_damage(client_for, gm, player, campaign, character):
+    """Issue 10: template cards show cost and damage like deck cards do. The cost is the
+    engine's price (westernroses.spellcards.cost) for each of the viewer's characters, since
+    it depends on the caster (element, Efficiency)."""
+    from spellcards.selectors import caster_context
+    from westernroses.spellcards import SpellcardDraft, price
+
+    client_for(gm).post(
+        f"/characters/{character.pk}/spellcards/new/",
+        form_data(name="Border", action="template", attack_dice="3", attack_modifier="2"),
+    )
+    template = TemplateCard.objects.get()
+    ctx = caster_context(character)
+    expected = price(SpellcardDraft.from_dict(template.draft), ctx.caster, ctx.rules).total
+    html = client_for(player).get(f"/campaigns/{campaign.pk}/spellcard-templates/").content
+    html = html.decode()
+    assert '<strong class="template-damage">3d+2</strong>' in html
+    assert f"Cost for {character.name}: <strong>{expected} SP</strong>" in html
+    assert expected > 0

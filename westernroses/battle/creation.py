@@ -43,14 +43,16 @@ def add_dolls(state: BattleState, c: Combatant) -> None:
 
 def check_placement(state: BattleState, c: Combatant) -> None:
     if c.id in state.combatants:
-        raise ValueError(f"combatant id {c.id!r} is already in the battle")
+        raise ValueError(f"{c.name} is already in the battle")
     if c.position is None:
         return
     if not state.arena.open(c.position):
-        raise ValueError(f"{c.name} cannot stand on {list(c.position)}")
+        x, y = c.position
+        raise ValueError(f"{c.name} cannot stand on square {x}, {y}: it is blocked or outside")
     for other in state.combatants.values():
         if other.conscious and other.position == c.position:
-            raise ValueError(f"{c.name} and {other.name} cannot share {list(c.position)}")
+            x, y = c.position
+            raise ValueError(f"{c.name} and {other.name} cannot share square {x}, {y}")
 
 
 def new_battle(

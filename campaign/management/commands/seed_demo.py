@@ -26,11 +26,24 @@ DEMO_USERS = (
 DEMO_CAMPAIGN = "The Scarlet Mist Incident"
 
 
+#: Where the printed links point unless ``--base-url`` says otherwise (``make run`` passes the
+#: address it serves: ``make run PORT=8101`` prints links to port 8101).
+DEFAULT_BASE_URL = "http://127.0.0.1:8000"
+
+
 class Command(BaseCommand):
     help = "Create or refresh the demo users, campaign and roll log."
 
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument(
+            "--base-url",
+            default=DEFAULT_BASE_URL,
+            help="The address the app is served at, for the links printed at the end.",
+        )
+
     @transaction.atomic
     def handle(self, *args: Any, **options: Any) -> None:
+        base = str(options.get("base_url") or DEFAULT_BASE_URL).rstrip("/")
         user_model = get_user_model()
         users = {}
         for username, password, name, _ in DEMO_USERS:
@@ -70,9 +83,9 @@ class Command(BaseCommand):
             )
         seed_characters(campaign, users, self.stdout)  # characters app: see the end of this file
         seed_spellcards(campaign, users, self.stdout)  # spellcards app: see the end of this file
-        seed_campaign_play(campaign, users, self.stdout)  # sessions, handouts...: end of this file
-        seed_battles(campaign, users, self.stdout)  # grid battles: see the end of this file
-        self.stdout.write(self.style.SUCCESS("Demo data ready. Log in at http://127.0.0.1:8000/"))
+        seed_campaign_play(campaign, users, self.stdout, base)  # sessions, handouts...: below
+        seed_battles(campaign, users, self.stdout, base)  # grid battles: see the end of this file
+        self.stdout.write(self.style.SUCCESS(f"Demo data ready. Log in at {base}/"))
         for username, password, name, role in DEMO_USERS:
             self.stdout.write(
                 f"  {Role(role).label:<12} {username:<8} password: {password}  ({name})"
@@ -259,7 +272,9 @@ DEMO_AWARD_REASON = "Fairies' hidden stash on the lakeshore"
 DEMO_INVITATION_NOTE = "Demo link for a third player"
 
 
-def seed_campaign_play(campaign: Campaign, users: dict[str, Any], stdout: Any) -> None:
+def seed_campaign_play(
+    campaign: Campaign, users: dict[str, Any], stdout: Any, base: str = DEFAULT_BASE_URL
+) -> None:
     """A session, two handouts, a GM note, an award and an invitation link (idempotent)."""
     from datetime import timedelta
 
@@ -323,7 +338,7 @@ def seed_campaign_play(campaign: Campaign, users: dict[str, Any], stdout: Any) -
     link = next(
         i for i in invitations.invitations_pending(campaign.pk) if i.note == DEMO_INVITATION_NOTE
     )
-    stdout.write(f"  Invitation link: http://127.0.0.1:8000{invitations.invitation_path(link)}")
+    stdout.write(f"  Invitation link: {base}{invitations.invitation_path(link)}")
 
 
 # --------------------------------------------------------------------------- battles
@@ -338,7 +353,9 @@ DEMO_BATTLE_FAIRIES = (("Sunny Milk", [7, 2]), ("Luna Child", [7, 4]))
 DEMO_BATTLE_TERRAIN = (([4, 1], "blocked"), ([4, 5], "blocked"), ([4, 3], "difficult"))
 
 
-def seed_battles(campaign: Campaign, users: dict[str, Any], stdout: Any) -> None:
+def seed_battles(
+    campaign: Campaign, users: dict[str, Any], stdout: Any, base: str = DEFAULT_BASE_URL
+) -> None:
     """A small battle in setup with the demo characters and two NPCs (idempotent)."""
     from campaign.battles import services as battle_services
     from campaign.battles.models import Battle
@@ -348,7 +365,7 @@ def seed_battles(campaign: Campaign, users: dict[str, Any], stdout: Any) -> None
     gm = users["gm"]
     battle = Battle.objects.filter(campaign=campaign, name=DEMO_BATTLE).first()
     if battle is not None:
-        stdout.write(f"  Demo battle: http://127.0.0.1:8000/battles/{battle.pk}/")
+        stdout.write(f"  Demo battle: {base}/battles/{battle.pk}/")
         return
     battle = battle_services.battle_create(
         campaign=campaign,
@@ -386,4 +403,4 @@ def seed_battles(campaign: Campaign, users: dict[str, Any], stdout: Any) -> None
             )
     except ValidationError as exc:  # pragma: no cover - a demo character breaks a rule
         stdout.write(f"  (demo battle incomplete: {exc.messages})")
-    stdout.write(f"  Demo battle: http://127.0.0.1:8000/battles/{battle.pk}/")
+    stdout.write(f"  Demo battle: {base}/battles/{battle.pk}/")

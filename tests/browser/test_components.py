@@ -1,0 +1,159 @@
+"""The geometry that matters, measured in Chromium (issue 10: the exact-odds chart drew its bars
+as horizontal lines because a battle rule for ``.bar`` reached them).
+
+The odds chart: one bar per possible total, each narrower than the chart's width divided by the
+number of totals, and each as tall as its probability demands (heights proportional to the exact
+probabilities the engine computes). On the three pages that show it: the dice roller, a
+campaign's dice page, and the spellcard builder. The battle board: every square is square, on a
+desktop and on a phone.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from campaign.battles import services as battles
+from tests.factories import CharacterFactory
+from westernroses.probability import total_distribution
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+BARS_JS = """(sel) => {
+  const chart = document.querySelector(sel);
+  const svg = chart.querySelector("svg");
+  const box = svg.getBoundingClientRect();
+  return {
+    width: box.width,
+    height: box.height,
+    bars: [...svg.querySelectorAll("rect[data-total]")].map((r) => {
+      const b = r.getBoundingClientRect();
+      return { total: Number(r.dataset.total), width: b.width, height: b.height, left: b.left };
+    }),
+  };
+}"""
+
+
+def assert_chart_geometry(page, selector: str, notation: str) -> None:
+    exact = total_distribution(notation)
+    found = page.evaluate(BARS_JS, selector)
+    bars = found["bars"]
+    totals = sorted(exact)
+    # one bar per total, in order
+    assert [b["total"] for b in bars] == totals
+    slot = found["width"] / len(totals)
+    peak = max(exact.values())
+    tallest = max(b["height"] for b in bars)
+    assert tallest > found["height"] / 2  # a chart, not a row of 4 px lines
+    for bar in bars:
+        assert 0 < bar["width"] < slot, (bar, slot)
+        expected = float(exact[bar["total"]] / peak) * tallest
+        assert abs(bar["height"] - expected) <= 1.0, (bar, expected)
+    # side by side, left to right
+    lefts = [b["left"] for b in bars]
+    assert lefts == sorted(lefts) and len(set(lefts)) == len(lefts)
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_odds_chart_on_the_dice_pages(new_page, campaign, player, width):
+    page = new_page(player)
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto("/dice/?notation=4d%2B2&target=12")
+    assert_chart_geometry(page, "#odds-panel .odds-chart", "4d+2")
+    page.goto(f"/campaigns/{campaign.pk}/dice/?notation=3d&target=10")
+    assert_chart_geometry(page, "#odds-panel .odds-chart", "3d")
+    # still a chart after a live refresh as you type
+    page.fill("#id_notation", "5d")
+    page.wait_for_function("document.querySelector('#odds-panel h2').textContent.includes('5d')")
+    assert_chart_geometry(page, "#odds-panel .odds-chart", "5d")
+
+
+def test_odds_chart_in_the_spellcard_builder(new_page, campaign, player):
+    reimu = CharacterFactory(owner=player, campaign=campaign, name="Reimu")
+    page = new_page(player)
+    page.goto(f"/characters/{reimu.pk}/spellcards/new/")
+    page.select_option("#id_attack_dice", "5")
+    page.wait_for_function("document.querySelector('#damage-chart svg')?.dataset.bars === '26'")
+    assert_chart_geometry(page, "#damage-chart", "5d")
+
+
+def test_chart_bar_probabilities_are_the_engines(new_page):
+    """The bars carry the exact probability they draw (Basic rolls: 2d has 11 totals, 7 most
+    likely at 6/36)."""
+    page = new_page()
+    page.goto("/dice/?notation=2d")
+    probs = page.eval_on_selector_all(
+        ".odds-chart rect[data-total]",
+        "rs => rs.map(r => [r.dataset.total, r.dataset.probability])",
+    )
+    assert len(probs) == 11
+    assert Fraction(dict(probs)["7"]).limit_denominator(1000) == Fraction(6, 36)
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_battle_squares_are_square(new_page, campaign, gm, player, width):
+    from campaign.permissions import access_for
+
+    battle = battles.battle_create(
+        campaign=campaign,
+        by=access_for(gm, campaign),
+        created_by=gm,
+        name="Squares",
+        width=10,
+        height=7,
+    )
+    hero = CharacterFactory(owner=player, campaign=campaign, name="Reimu")
+    battles.battle_character_place(
+        battle_id=battle.pk, by=gm, character_id=hero.pk, position=[1, 1]
+    )
+    page = new_page(player)
+    page.set_viewport_size({"width": width, "height": 844})
+    page.goto(f"/battles/{battle.pk}/")
+    page.wait_for_selector(".battle-square .battle-token")
+    squares = page.eval_on_selector_all(
+        ".battle-square",
+        "els => els.map(e => { const r = e.getBoundingClientRect(); return [r.width, r.height]; })",
+    )
+    assert len(squares) == 70
+    for w, h in squares:
+        assert abs(w - h) <= 0.5 and w >= 20, (w, h)
+    # the token sits inside its square, with its HP meter inside the token
+    token = page.eval_on_selector(".battle-token", "e => e.getBoundingClientRect().toJSON()")
+    square = page.eval_on_selector(
+        ".battle-square:has(.battle-token)", "e => e.getBoundingClientRect().toJSON()"
+    )
+    hp = page.eval_on_selector(".battle-token__hp", "e => e.getBoundingClientRect().toJSON()")
+    assert token["width"] <= square["width"] and token["height"] <= square["height"]
+    assert token["left"] <= hp["left"] and hp["right"] <= token["right"]
+    if width == 390:
+        # a phone shows the board whole (no sideways page scroll) and the actions below it
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        board = page.eval_on_selector("#board", "e => e.getBoundingClientRect().toJSON()")
+        assert board["right"] <= 390
+
+
+def test_the_wizards_still_to_fix_panel_shows_every_line(new_page, player):
+    """Issue 10: the wizard's "Still to fix" panel cut off its last line (a height cap hid it
+    behind the panel's own scrollbar). On a short screen with many problems, every line is
+    inside the panel's box and reachable by scrolling the page."""
+    page = new_page(player)
+    page.set_viewport_size({"width": 1280, "height": 600})
+    page.goto("/characters/new/")
+    page.evaluate(
+        """() => { for (const i of document.querySelectorAll('input[type=number]')) {
+             i.value = 9; i.dispatchEvent(new Event('input', {bubbles: true})); } }"""
+    )
+    page.wait_for_function(
+        "document.querySelectorAll('#live-panel .problems li').length >= 6", timeout=5000
+    )
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    found = page.evaluate(
+        """() => { const p = document.getElementById('live-panel');
+             const last = [...p.querySelectorAll('.problems li')].pop().getBoundingClientRect();
+             const box = p.getBoundingClientRect();
+             return {scroll: p.scrollHeight, client: p.clientHeight, last: last.bottom,
+                     box: box.bottom, vh: innerHeight}; }"""
+    )
+    assert found["scroll"] <= found["client"]  # nothing hidden inside the panel
+    assert found["last"] <= found["box"] <= found["vh"]

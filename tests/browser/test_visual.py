@@ -1,0 +1,204 @@
+"""Visual checks over the demo: every main page, as the GM and as a player, at 1280 and 390 px,
+light and dark (issue 10: "visual checks, so the next break is caught").
+
+One browser, one context per (role, width), each page loaded once and looked at in both colour
+schemes (``emulate_media``). On every page: no console error, no failed request, no horizontal
+page scroll at 390 px, every input labelled, every image with alt text, no internal identifier
+(snake_case, a Python list or dict) in the visible text, and dark mode actually dark. A full-page
+screenshot of each lands in ``test-artifacts/visual/`` (git-ignored; CI keeps the folder).
+
+Problems are collected over all pages and reported together, so one run shows every break.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+from tests.browser.conftest import ARTIFACTS
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+WIDTHS = (1280, 390)
+SCHEMES = ("light", "dark")
+SHOTS = ARTIFACTS / "visual"
+
+# Visible text must not carry engine keys or Python reprs ("Words, not identifiers").
+SNAKE = re.compile(r"\b[a-z][a-z0-9]*_[a-z0-9_]+\b")
+REPR = re.compile(r"\[\d+, \d+\]|\{'|\['|\bNone\b(?! \()|\bTrue\b|\bFalse\b")
+
+CHECKS_JS = (Path(__file__).parent / "visual_checks.js").read_text()
+
+
+@dataclass
+class Visit:
+    problems: list[str] = field(default_factory=list)
+
+    def add(self, where: str, what: str) -> None:
+        self.problems.append(f"{where}: {what}")
+
+
+def demo_pages(role: str) -> list[tuple[str, str]]:
+    """(name, path) of every main page of the demo that ``role`` (gm or player) may open."""
+    from campaign.battles.models import Battle
+    from campaign.models import Campaign, GameSession, GMNote, Handout
+    from characters.models import Character
+
+    campaign = Campaign.objects.get(name="The Scarlet Mist Incident")
+    c = campaign.pk
+    session = GameSession.objects.filter(campaign=campaign).first()
+    handout = Handout.objects.filter(campaign=campaign, shared_with_all=True).first()
+    battle = Battle.objects.get(campaign=campaign)
+    reimu = Character.objects.get(campaign=campaign, name="Reimu Hakurei")
+    pages = [
+        ("home", "/"),
+        ("campaigns", "/campaigns/"),
+        ("campaign", f"/campaigns/{c}/"),
+        ("campaign-dice", f"/campaigns/{c}/dice/?notation=4d%2B2&target=12"),
+        ("dice", "/dice/?notation=3d&target=10"),
+        ("members", f"/campaigns/{c}/members/"),
+        ("sessions", f"/campaigns/{c}/sessions/"),
+        ("session", f"/campaigns/{c}/sessions/{session.pk}/"),
+        ("handouts", f"/campaigns/{c}/handouts/"),
+        ("handout", f"/campaigns/{c}/handouts/{handout.pk}/"),
+        ("timeline", f"/campaigns/{c}/timeline/"),
+        ("battles", f"/campaigns/{c}/battles/"),
+        ("battle", f"/battles/{battle.pk}/"),
+        ("characters", "/characters/"),
+        ("sheet", f"/characters/{reimu.pk}/"),
+        ("deck", f"/characters/{reimu.pk}/deck/"),
+        ("templates", f"/campaigns/{c}/spellcard-templates/"),
+        ("notifications", "/notifications/"),
+        ("alerts", "/notifications/preferences/"),
+    ]
+    if role == "gm":
+        note = GMNote.objects.filter(campaign=campaign).first()
+        npc = Character.objects.get(campaign=campaign, name="Hong Meiling")
+        pages += [
+            ("dashboard", f"/campaigns/{c}/dashboard/"),
+            ("invitations", f"/campaigns/{c}/invitations/"),
+            ("notes", f"/campaigns/{c}/notes/"),
+            ("note", f"/campaigns/{c}/notes/{note.pk}/edit/"),
+            ("settings", f"/campaigns/{c}/settings/"),
+            ("npc-sheet", f"/characters/{Character.objects.get(pk=npc.pk).pk}/"),
+        ]
+    else:
+        pages += [
+            ("wizard", "/characters/new/"),
+            ("builder", f"/characters/{reimu.pk}/spellcards/new/"),
+            ("edit-sheet", f"/characters/{reimu.pk}/edit/"),
+        ]
+    return pages
+
+
+DEMO_LOGINS = {"gm": ("gm", "roses-gm-demo"), "player": ("reimu", "roses-reimu-demo")}
+
+
+@pytest.fixture
+def demo(db):
+    """The demo, a house rule changed, and its battle under way with some GM overrides in the
+    log (a status added and undone, a fairy knocked below zero HP), so the words those produce
+    are on the pages the checks read."""
+    from campaign.battles import services as battles
+    from campaign.battles.models import Battle
+    from campaign.models import Campaign
+
+    call_command("seed_demo", stdout=io.StringIO())
+    campaign = Campaign.objects.get(name="The Scarlet Mist Incident")
+    campaign.house_rules = {"stat_per_die": 2}
+    campaign.save(update_fields=["house_rules"])
+    battle = Battle.objects.get(campaign=campaign)
+    gm = campaign.memberships.get(role="gm").user
+    ids = {c.name: c.id for c in battles.full_state(battle).combatants.values()}
+    for action in (
+        {"type": "start"},
+        {"type": "gm_add_status", "combatant": ids["Reimu Hakurei"], "status": "stun", "turns": 1},
+        {"type": "gm_undo"},
+        {"type": "gm_adjust", "combatant": ids["Sunny Milk"], "hp": -45, "spell_power": 0},
+    ):
+        battle.refresh_from_db()
+        battles.battle_action_apply(
+            battle_id=battle.pk, actor=gm, action=action, expected_version=battle.version
+        )
+
+
+def login(context, base_url: str, role: str):
+    username, password = DEMO_LOGINS[role]
+    page = context.new_page()
+    page.goto(f"{base_url}/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", password)
+    page.click("form button[type=submit]")
+    page.wait_for_url(f"{base_url}/")
+    return page
+
+
+def look(page, name: str, role: str, width: int, visit: Visit) -> None:
+    where = f"{role} {name} {width}px"
+    for scheme in SCHEMES:
+        page.emulate_media(color_scheme=scheme)
+        page.wait_for_timeout(50)
+        found = page.evaluate(CHECKS_JS)
+        here = f"{where} {scheme}"
+        if width <= 400 and found["scrollWidth"] > found["innerWidth"]:
+            visit.add(here, f"page scrolls sideways: {found['scrollWidth']}px, {found['wide']}")
+        if found["unlabelled"]:
+            visit.add(here, f"inputs without a label: {found['unlabelled'][:3]}")
+        if found["noAlt"]:
+            visit.add(here, f"images without alt text: {found['noAlt'][:3]}")
+        if scheme == "dark" and found["luminance"] > 0.3:
+            visit.add(here, f"dark mode is not dark (background {found['luminance']:.2f})")
+        if scheme == "light" and found["luminance"] < 0.7:
+            visit.add(here, f"light mode is not light ({found['luminance']:.2f})")
+        if scheme == "light":
+            words = sorted(set(SNAKE.findall(found["text"])) | set(REPR.findall(found["text"])))
+            if words:
+                visit.add(here, f"identifiers in the visible text: {words[:8]}")
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / f"{role}-{name}-{width}-{scheme}.png"), full_page=True)
+
+
+def listen(page) -> list[str]:
+    """Console errors, page errors, failed requests and error answers, as they happen."""
+    errors: list[str] = []
+    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    # a poll cut short by leaving the page is "aborted": not a failure
+    page.on(
+        "requestfailed",
+        lambda r: (
+            "ERR_ABORTED" not in (r.failure or "")
+            and errors.append(f"request failed: {r.url} {r.failure}")
+        ),
+    )
+    page.on("response", lambda r: r.status >= 400 and errors.append(f"{r.status} from {r.url}"))
+    return errors
+
+
+@pytest.mark.parametrize("role", ["gm", "player"])
+def test_every_demo_page_for_every_width_and_scheme(browser, live_server, demo, role):
+    visit = Visit()
+    pages = demo_pages(role)
+    for width in WIDTHS:
+        context = browser.new_context(viewport={"width": width, "height": 900})
+        context.set_default_timeout(10_000)
+        page = login(context, live_server.url, role)
+        errors = listen(page)
+        for name, path in pages:
+            errors.clear()
+            response = page.goto(f"{live_server.url}{path}")
+            if response is None or response.status != 200:
+                visit.add(f"{role} {name} {width}px", f"answered {response and response.status}")
+                continue
+            page.wait_for_load_state("load")
+            page.wait_for_timeout(150)  # the first live refreshes
+            look(page, name, role, width, visit)
+            for error in errors:
+                visit.add(f"{role} {name} {width}px", error)
+        context.close()
+    assert not visit.problems, "\n".join(visit.problems)

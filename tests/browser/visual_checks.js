@@ -1,0 +1,35 @@
+() => {
+  // What tests/browser/test_visual.py reads from each page (one evaluate per page and scheme).
+  const visible = (el) => {
+    const s = getComputedStyle(el);
+    const r = el.getBoundingClientRect();
+    return s.display !== "none" && s.visibility !== "hidden" && (r.width > 0 || r.height > 0);
+  };
+  const unlabelled = [];
+  for (const el of document.querySelectorAll("input, select, textarea")) {
+    if (el.type === "hidden" || !visible(el)) continue;
+    const named = (el.labels && el.labels.length) || el.getAttribute("aria-label")
+      || el.getAttribute("aria-labelledby") || el.getAttribute("title");
+    if (!named) unlabelled.push(el.outerHTML.slice(0, 120));
+  }
+  const noAlt = [...document.querySelectorAll("img:not([alt])")].map((i) => i.outerHTML.slice(0, 120));
+  const wide = [...document.querySelectorAll("body *")].filter((el) => {
+    if (!visible(el)) return false;
+    const r = el.getBoundingClientRect();
+    if (r.right <= innerWidth + 1) return false;
+    // inside a box that scrolls sideways (a table, the battle board) is fine
+    for (let p = el.parentElement; p; p = p.parentElement) {
+      const o = getComputedStyle(p).overflowX;
+      if ((o === "auto" || o === "scroll" || o === "hidden") && p.getBoundingClientRect().right <= innerWidth + 1) return false;
+    }
+    return true;
+  }).slice(0, 5).map((el) => `${el.tagName.toLowerCase()}.${el.className} (${Math.round(el.getBoundingClientRect().right)}px)`);
+  const bg = getComputedStyle(document.body).backgroundColor.match(/\d+/g).map(Number);
+  return {
+    scrollWidth: document.documentElement.scrollWidth,
+    innerWidth,
+    unlabelled, noAlt, wide,
+    luminance: (0.2126 * bg[0] + 0.7152 * bg[1] + 0.0722 * bg[2]) / 255,
+    text: document.body.innerText,
+  };
+}
