@@ -60,6 +60,7 @@ class Battle(models.Model):
     ended_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        db_table = "campaign_battle"
         ordering = ("-created_at", "-pk")
         indexes = [
             models.Index(fields=("campaign", "-created_at"), name="battle_campaign"),
@@ -110,6 +111,7 @@ class Combatant(models.Model):
     )
 
     class Meta:
+        db_table = "campaign_combatant"
         ordering = ("battle", "engine_id")
         constraints = [
             models.UniqueConstraint(
@@ -141,6 +143,7 @@ class BattleAction(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        db_table = "campaign_battleaction"
         ordering = ("battle", "seq")
         constraints = [
             models.UniqueConstraint(fields=("battle", "seq"), name="one_action_per_battle_seq")

@@ -34,8 +34,9 @@ from django.http import Http404
 from django.urls import reverse
 from django.utils import timezone
 
-from campaign.models import Campaign, Membership, TurnWait
+from campaign.models import Campaign, Membership
 from campaign.permissions import CampaignAccess, access_for
+from notifications.models import TurnWait
 from westernroses import battle as engine
 from westernroses.battle.actions import GM, context
 from westernroses.battle.arena import Square
@@ -869,7 +870,7 @@ def battle_action_apply(
 
 
 def _turn_wait_end(key: str) -> None:
-    from campaign.notifications import turn_wait_end
+    from notifications import turn_wait_end
 
     turn_wait_end(key=key)
 
@@ -885,7 +886,7 @@ def battle_waits_sync(*, battle_id: int) -> int:
     so a late or repeated run never registers a turn that has already passed. Returns how
     many turns are open."""
     from accounts.models import User
-    from campaign.notifications import turn_wait_end, turn_wait_start
+    from notifications import turn_wait_end, turn_wait_start
 
     with transaction.atomic():
         battle = (

@@ -241,7 +241,7 @@ class GameSessionAdmin(GMScopedAdmin):
             session_reminders_arrange(obj)
 
     def delete_model(self, request: HttpRequest, obj: GameSession) -> None:
-        from .notifications import scheduled_notifications_cancel
+        from notifications import scheduled_notifications_cancel
 
         scheduled_notifications_cancel(key_prefix=f"session:{obj.pk}:")
         super().delete_model(request, obj)
@@ -313,9 +313,3 @@ class LevelUpAdmin(ReadOnlyAdmin):
     list_filter = ("campaign", "to_level")
     search_fields = ("character_name", "campaign__name")
     date_hierarchy = "created_at"
-
-
-# Read-only pages that live beside their features: battles (no stored state for staff GMs: it
-# holds the secret seed) and the notification tables (superusers only).
-from .battles import admin as battles_admin  # noqa: E402, F401
-from .notifications import admin as notifications_admin  # noqa: E402, F401

@@ -11,6 +11,3 @@ class CampaignConfig(AppConfig):
         from .timeline import register_built_in_sources
 
         register_built_in_sources()
-        from .battles.integration import register as register_battles  # grid battles
-
-        register_battles()

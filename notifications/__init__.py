@@ -16,16 +16,45 @@ SSRF-safe HTTP client), ``tasks`` (Celery), and the pages/API in ``views``/``api
 See docs/notifications.md.
 """
 
-from campaign.models import URGENT_EVENTS, EventType, NotificationChannel
+from __future__ import annotations
 
-from .reminders import (
-    notification_schedule,
-    scheduled_notifications_cancel,
-    session_reminders_schedule,
-    turn_wait_end,
-    turn_wait_start,
-)
-from .services import notify, notify_campaign
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .models import URGENT_EVENTS, EventType, NotificationChannel
+    from .reminders import (
+        notification_schedule,
+        scheduled_notifications_cancel,
+        session_reminders_schedule,
+        turn_wait_end,
+        turn_wait_start,
+    )
+    from .services import notify, notify_campaign
+
+#: Where each public name lives. The package is also a Django app, imported before its models
+#: may load, so the names are resolved on first use (PEP 562) rather than at import.
+_PUBLIC = {
+    "URGENT_EVENTS": "models",
+    "EventType": "models",
+    "NotificationChannel": "models",
+    "notification_schedule": "reminders",
+    "scheduled_notifications_cancel": "reminders",
+    "session_reminders_schedule": "reminders",
+    "turn_wait_end": "reminders",
+    "turn_wait_start": "reminders",
+    "notify": "services",
+    "notify_campaign": "services",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _PUBLIC.get(name)
+    if module is None:
+        raise AttributeError(f"module 'notifications' has no attribute {name!r}")
+    from importlib import import_module
+
+    return getattr(import_module(f"{__name__}.{module}"), name)
+
 
 __all__ = [
     "URGENT_EVENTS",

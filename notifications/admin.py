@@ -11,7 +11,7 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from campaign.models import (
+from notifications.models import (
     CampaignNotificationSettings,
     Delivery,
     Digest,

@@ -16,8 +16,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from campaign.models import Notification
 from campaign.permissions import campaign_for
+from notifications.models import Notification
 
 from . import selectors, services
 from .serializers import CampaignWebhookSerializer, NotificationSerializer, PreferenceSerializer

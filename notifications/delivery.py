@@ -29,7 +29,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from campaign.models import (
+from notifications.models import (
     CampaignNotificationSettings,
     Delivery,
     DeliveryStatus,

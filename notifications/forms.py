@@ -7,7 +7,7 @@ from typing import Any
 
 from django import forms
 
-from campaign.models import (
+from notifications.models import (
     DIGEST_MINUTES_CHOICES,
     EventType,
     NotificationChannel,

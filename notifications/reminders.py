@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from django.db import transaction
 from django.utils import timezone
 
-from campaign.models import EventType, ScheduledNotification, TurnWait
+from notifications.models import EventType, ScheduledNotification, TurnWait
 from westernroses.house_rules import DEFAULT_HOUSE_RULES
 
 from .services import checked_link, notify, notify_campaign

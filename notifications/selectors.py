@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from django.db.models import QuerySet
 
-from campaign.models import (
+from notifications.models import (
     CampaignNotificationSettings,
     EventType,
     Notification,

@@ -7,7 +7,7 @@ from typing import Any
 from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import serializers
 
-from campaign.models import (
+from notifications.models import (
     DIGEST_MINUTES_CHOICES,
     EventType,
     Notification,

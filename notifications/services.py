@@ -16,12 +16,12 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from campaign.models import (
+from campaign.models import Membership
+from notifications.models import (
     CampaignNotificationSettings,
     Delivery,
     DeliveryStatus,
     EventType,
-    Membership,
     Notification,
     NotificationChannel,
     NotificationPreference,

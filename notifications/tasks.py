@@ -1,7 +1,7 @@
 """Celery tasks of the notification service (re-exported by ``campaign/tasks.py``).
 
 Tasks take ids, never objects (JSON only). The delivery tasks are idempotent (the row's status
-decides; see :mod:`campaign.notifications.delivery`), which is what makes ``acks_late`` with
+decides; see :mod:`notifications.delivery`), which is what makes ``acks_late`` with
 ``reject_on_worker_lost`` safe: a worker killed mid-task leaves the message unacknowledged, the
 broker hands it to the next worker, and that run finds the row still pending (its transaction
 was rolled back) and sends, or finds it sent and does nothing. Transient failures retry with

@@ -15,9 +15,10 @@ from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
-from campaign.models import Notification, Role
+from campaign.forms import add_service_errors
+from campaign.models import Role
 from campaign.permissions import campaign_for
-from campaign.play_forms import add_service_errors
+from notifications.models import Notification
 
 from . import selectors, services
 from .forms import CampaignWebhookForm, PreferencesForm

@@ -14,21 +14,12 @@ from django.views.decorators.http import require_http_methods
 
 from westernroses.house_rules import DEFAULT_HOUSE_RULES
 
-from . import selectors, services
-from .forms import AddMemberForm, CampaignForm, CampaignSettingsForm, DiceForm
-from .models import Campaign, Role, Roll
-from .permissions import CampaignAccess, access_for, campaign_for
+from .. import selectors, services
+from ..forms import AddMemberForm, CampaignForm, CampaignSettingsForm, DiceForm
+from ..models import Campaign, Role, Roll
+from ..permissions import CampaignAccess, access_for, campaign_for
 
 ROLL_LOG_SIZE = 50
-
-
-def home(request: HttpRequest) -> HttpResponse:
-    campaigns = []
-    if request.user.is_authenticated:
-        campaigns = list(selectors.campaigns_for_user(request.user))
-        for c in campaigns:
-            c.my_role_label = Role(c.my_role).label
-    return render(request, "home.html", {"campaigns": campaigns})
 
 
 @login_required

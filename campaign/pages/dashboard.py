@@ -26,11 +26,8 @@ from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
 
 from .. import awards, party
-from ..dashboard import DashboardState, dashboard_state, dashboard_version
-from ..invitations import DEFAULT_EXPIRY_DAYS
-from ..models import Campaign, Role
-from ..permissions import CampaignAccess, campaign_for
-from ..play_forms import (
+from ..dashboard_state import DashboardState, dashboard_state, dashboard_version
+from ..forms import (
     AWARD_ITEM_LINES,
     AwardForm,
     HealForm,
@@ -39,6 +36,9 @@ from ..play_forms import (
     StatusForm,
     add_service_errors,
 )
+from ..invitations import DEFAULT_EXPIRY_DAYS
+from ..models import Campaign, Role
+from ..permissions import CampaignAccess, campaign_for
 from ..registry import DASHBOARD_SLOTS
 from .common import json_result, wants_json
 

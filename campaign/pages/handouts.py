@@ -12,8 +12,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from .. import handouts as handout_services
 from .. import selectors
+from ..forms import HandoutForm, add_service_errors
 from ..permissions import campaign_for
-from ..play_forms import HandoutForm, add_service_errors
 
 
 @login_required

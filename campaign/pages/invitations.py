@@ -19,9 +19,9 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from .. import invitations as invitation_services
+from ..forms import InvitationForm, add_service_errors
 from ..models import Invitation
 from ..permissions import campaign_for
-from ..play_forms import InvitationForm, add_service_errors
 
 
 def _after(request: HttpRequest, campaign_id: int) -> HttpResponse:

@@ -11,9 +11,9 @@ from django.views.decorators.http import require_POST
 
 from .. import members as member_services
 from .. import selectors
+from ..forms import MemberRoleForm
 from ..models import Role
 from ..permissions import campaign_for
-from ..play_forms import MemberRoleForm
 from .common import error_messages
 
 

@@ -10,8 +10,8 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
 from .. import notes as note_services
+from ..forms import NoteForm, add_service_errors
 from ..permissions import campaign_for
-from ..play_forms import NoteForm, add_service_errors
 
 
 @login_required

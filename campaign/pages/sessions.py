@@ -13,8 +13,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from .. import selectors
 from .. import sessions as session_services
+from ..forms import SessionForm, SessionRecordForm, add_service_errors
 from ..permissions import campaign_for
-from ..play_forms import SessionForm, SessionRecordForm, add_service_errors
 
 
 @login_required

@@ -13,8 +13,8 @@ from westernroses.house_rules import (
     HouseRules,
 )
 
-from .models import Campaign, Membership, Roll
-from .services import DiceRequest, DiceRequestError, dice_request_from
+from ..models import Campaign, Membership, Roll
+from ..services import DiceRequest, DiceRequestError, dice_request_from
 
 
 class MemberSerializer(serializers.ModelSerializer):

@@ -11,16 +11,15 @@ from typing import Any
 from django.db.models import QuerySet
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, permissions, status, viewsets
-from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from . import selectors, services
-from .models import Campaign, Roll
-from .permissions import access_for, campaign_for
-from .serializers import (
+from .. import selectors, services
+from ..models import Campaign, Roll
+from ..permissions import access_for, campaign_for
+from .campaign_serializers import (
     CampaignSerializer,
     CampaignUpdateSerializer,
     DiceInputSerializer,
@@ -29,10 +28,6 @@ from .serializers import (
     RollInputSerializer,
     RollSerializer,
 )
-
-
-class ObtainTokenView(ObtainAuthToken):
-    """Exchange a username and password for an API token (``Authorization: Token <key>``)."""
 
 
 class CampaignViewSet(
@@ -155,17 +150,6 @@ class RollViewSet(
             secret=serializer.validated_data.get("secret", False) and campaign is not None,
         )
         return Response(RollSerializer(roll).data, status=status.HTTP_201_CREATED)
-
-
-class HealthView(APIView):
-    """Liveness check for load balancers; also the benchmarks' minimal-endpoint baseline."""
-
-    permission_classes = [permissions.AllowAny]
-    authentication_classes: list[type] = []
-
-    @extend_schema(responses={200: dict})
-    def get(self, request: Request) -> Response:
-        return Response({"status": "ok"})
 
 
 class ProbabilityView(APIView):

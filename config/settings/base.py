@@ -34,9 +34,13 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "accounts",
     "campaign",
+    "notifications",
     "characters",
     "spellcards",
+    "tables",
+    "battles",
     "minigames",
+    "config",
 ]
 
 MIDDLEWARE = [
@@ -62,7 +66,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "campaign.notifications.context.notifications",
+                "notifications.context.notifications",
             ],
         },
     },
@@ -206,10 +210,10 @@ SPECTACULAR_SETTINGS = {
 # One schema name per choice set shared by several serializers.
 SPECTACULAR_SETTINGS.setdefault("ENUM_NAME_OVERRIDES", {}).update(
     {
-        "NotificationEventEnum": "campaign.models.EventType",
-        "NotificationChannelEnum": "campaign.models.NotificationChannel",
-        "DigestMinutesEnum": "campaign.models.DIGEST_MINUTES_CHOICES",
-        "BattleStatusEnum": "campaign.battles.models.BattleStatus",
+        "NotificationEventEnum": "notifications.models.EventType",
+        "NotificationChannelEnum": "notifications.models.NotificationChannel",
+        "DigestMinutesEnum": "notifications.models.DIGEST_MINUTES_CHOICES",
+        "BattleStatusEnum": "battles.models.BattleStatus",
         "AttendanceStatusEnum": "campaign.models.AttendanceStatus",
     }
 )

@@ -6,8 +6,8 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404
 
-from campaign.battles import services
-from campaign.battles.models import Battle, BattleAction, Combatant
+from battles import services
+from battles.models import Battle, BattleAction, Combatant
 from campaign.permissions import access_for
 from tests.battles.conftest import build_battle, fairy, play_until
 from westernroses import battle as engine

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from campaign.models import EventType
-from campaign.notifications import notify
+from notifications import notify
+from notifications.models import EventType
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db

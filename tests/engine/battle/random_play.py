@@ -12,9 +12,9 @@ import time
 from collections.abc import Callable
 from typing import Any, Final
 
+from tests.engine.battle.samples import demo_battle
 from westernroses.battle.actions import GM, apply, legal_actions
 from westernroses.battle.errors import IllegalAction
-from westernroses.battle.samples import demo_battle
 from westernroses.battle.state import BattleState, Json
 
 #: Ending the turn is offered in every turn; picking it this much less often than the others

@@ -340,8 +340,8 @@ DEMO_BATTLE_TERRAIN = (([4, 1], "blocked"), ([4, 5], "blocked"), ([4, 3], "diffi
 
 def seed_battles(campaign: Campaign, users: dict[str, Any], stdout: Any) -> None:
     """A small battle in setup with the demo characters and two NPCs (idempotent)."""
-    from campaign.battles import services as battle_services
-    from campaign.battles.models import Battle
+    from battles import services as battle_services
+    from battles.models import Battle
     from campaign.permissions import access_for
     from characters.models import Character
 
