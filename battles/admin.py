@@ -29,7 +29,7 @@ class CombatantInline(admin.TabularInline):
 
 @admin.register(Battle)
 class BattleAdmin(ReadOnlyAdmin):
-    list_display = ("name", "campaign", "status", "version", "turn_summary", "updated_at")
+    list_display = ("name", "campaign", "status", "version", "summary", "updated_at")
     list_filter = ("status",)
     search_fields = ("name", "campaign__name")
     list_select_related = ("campaign",)

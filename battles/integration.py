@@ -35,7 +35,7 @@ def battle_timeline(*, access: CampaignAccess, limit: int) -> list[TimelineEntry
     if not access.can_view:
         return []
     battles = Battle.objects.filter(campaign_id=access.campaign_id).only(
-        "pk", "name", "started_at", "ended_at", "turn_summary", "campaign_id"
+        "pk", "name", "started_at", "ended_at", "summary", "campaign_id"
     )
     entries = [
         TimelineEntry(
@@ -75,7 +75,7 @@ def dashboard_items(*, campaign: Campaign, access: CampaignAccess) -> list[dict[
 
     rows = (
         _open_battles(campaign)
-        .only("pk", "name", "status", "turn_summary", "campaign_id")
+        .only("pk", "name", "status", "summary", "campaign_id")
         .order_by("-updated_at", "-pk")[:DASHBOARD_BATTLES]
     )
     return [

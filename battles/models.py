@@ -1,4 +1,4 @@
-"""Battles, their combatants (an index) and the append-only action log.
+"""Battles, their combatants (an index) and the append-only action log, on the table core.
 
 A :class:`Battle` holds the engine's current state as JSON (``BattleState.to_dict(history=
 False)``: no log, no initial snapshot) and its ``version``; ``initial`` holds the snapshot the
@@ -14,48 +14,38 @@ Nothing here is ever sent to a client as is: clients get ``engine.view(state, pl
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.conf import settings
 from django.db import models
 
+from tables.models import GameTable, TableAction, TableStatus
 
-class BattleStatus(models.TextChoices):
-    """The engine's phase, copied for lists and filters."""
-
-    SETUP = "setup", "Setting up"
-    ACTIVE = "active", "In progress"
-    ENDED = "ended", "Ended"
+#: A battle's life (setup, in progress, ended): the table core's statuses.
+BattleStatus = TableStatus
 
 
-class Battle(models.Model):
-    """One grid battle in a campaign."""
+class Battle(GameTable):
+    """One grid battle in a campaign: a game table of the table core (``tables.models``) with
+    the battle's own columns. Its seats are the engine's controllers (``"gm"`` or a member's
+    user id)."""
+
+    log_table_field = "battle"
 
     campaign = models.ForeignKey(
         "campaign.Campaign", on_delete=models.CASCADE, related_name="battles"
     )
     name = models.CharField(max_length=120)
-    status = models.CharField(
-        max_length=10, choices=BattleStatus.choices, default=BattleStatus.SETUP
-    )
-    state = models.JSONField(help_text="The engine's BattleState.to_dict(history=False).")
-    initial = models.JSONField(
-        help_text="The snapshot the action log replays from (holds the secret seed)."
-    )
-    version = models.PositiveIntegerField(
-        default=0, help_text="Equals state.version; every change adds one."
+    summary = models.CharField(
+        max_length=200,
+        blank=True,
+        db_column="turn_summary",
+        help_text="'Round 2 · Reimu's turn', for the dashboard.",
     )
     current_combatant = models.CharField(
         max_length=40, blank=True, help_text="Whose turn it is (engine id), for lists."
     )
-    turn_summary = models.CharField(
-        max_length=200, blank=True, help_text="'Round 2 · Reimu's turn', for the dashboard."
-    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="battles_created"
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
     started_at = models.DateTimeField(null=True, blank=True)
     ended_at = models.DateTimeField(null=True, blank=True)
 
@@ -79,6 +69,11 @@ class Battle(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def turn_summary(self) -> str:
+        """The summary under the name it had before the table core (templates, old code)."""
+        return self.summary
 
 
 class Combatant(models.Model):
@@ -124,12 +119,12 @@ class Combatant(models.Model):
         return f"{self.name} in {self.battle}"
 
 
-class BattleAction(models.Model):
+class BattleAction(TableAction):
     """One applied action and its events (unfiltered: clients see them through the engine's
-    view rules only). Append-only: ``seq`` is the engine's log number (``version_after``)."""
+    view rules only). Append-only (:class:`tables.models.TableAction`): ``seq`` is the engine's
+    log number (``version_after``), ``seat`` the engine player who acted."""
 
     battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="actions")
-    seq = models.PositiveIntegerField()
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
@@ -137,10 +132,6 @@ class BattleAction(models.Model):
         null=True,
         blank=True,
     )
-    action = models.JSONField()
-    events = models.JSONField(default=list)
-    version_after = models.PositiveIntegerField()
-    created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         db_table = "campaign_battleaction"
@@ -151,15 +142,6 @@ class BattleAction(models.Model):
 
     def __str__(self) -> str:
         return f"{self.battle} #{self.seq}: {self.action.get('type', '?')}"
-
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        """Rows are written once: an edited log could no longer replay to the stored state."""
-        if not self._state.adding:
-            raise ValueError("Battle actions are append-only; undo is a new action.")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
-        raise ValueError("Battle actions are append-only; undo is a new action.")
 
     def log_entry(self) -> dict[str, object]:
         """The engine's log entry for this row (``{n, action, events}``)."""

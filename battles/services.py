@@ -25,7 +25,6 @@ import secrets
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
-from functools import partial
 from typing import TYPE_CHECKING, Any, Final
 
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -36,13 +35,14 @@ from django.utils import timezone
 
 from campaign.models import Campaign, Membership
 from campaign.permissions import CampaignAccess, access_for
-from notifications.models import TurnWait
+from tables import services as tables
+from tables.errors import StaleVersion
+from tables.registry import TableGame, Wait, register
 from westernroses import battle as engine
-from westernroses.battle.actions import GM, context
-from westernroses.battle.arena import Square
-from westernroses.battle.arena import square as parse_square
-from westernroses.battle.reactions import open_choices
+from westernroses.battle import GM_SEAT as GM
+from westernroses.battle import Square, parse_square
 
+from .action_schemas import BATTLE_ACTIONS
 from .models import Battle, BattleAction, BattleStatus, Combatant
 
 if TYPE_CHECKING:
@@ -61,12 +61,7 @@ TERRAINS: Final = ("open", "blocked", "difficult")
 SERVER_FIELDS: Final = ("player", "at", "expected_version")
 
 
-class StaleVersion(Exception):
-    """The client acted on an older version of the battle (someone else moved first): 409."""
-
-    def __init__(self, current: int) -> None:
-        super().__init__(f"The battle has moved on to version {current}: reload it.")
-        self.current = current
+__all__ = ["StaleVersion"]  # the table core's one stale-version error (409), re-exported
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,10 +113,11 @@ def load_state(
     """The engine state of a stored battle, with ``log`` rows as its log entries (only those
     the caller needs: apply needs none, undo all, a view the recent ones). ``initial`` False
     leaves out the snapshot (only setup and undo need it)."""
-    state = engine.BattleState.from_dict(battle.state)
-    state.initial = battle.initial if initial else None
-    state.log = tuple(row.log_entry() for row in log)
-    return state
+    return engine.with_history(
+        engine.ENGINE.from_json(battle.state),
+        battle.initial if initial else None,
+        [row.log_entry() for row in log],
+    )
 
 
 def full_state(battle: Battle) -> engine.BattleState:
@@ -150,21 +146,7 @@ def _access(user: User, battle: Battle, *, manage: bool) -> CampaignAccess:
 
 def _check_version(battle: Battle, expected_version: int | None) -> None:
     if expected_version is not None and expected_version != battle.version:
-        raise StaleVersion(battle.version)
-
-
-def _turn_summary(state: engine.BattleState) -> str:
-    if state.phase == "setup":
-        return "Setting up the arena"
-    if state.phase == "ended":
-        return f"Ended: {state.winner} won" if state.winner else "Ended"
-    names = {cid: c.name for cid, c in state.combatants.items()}
-    if state.pending:
-        defender = state.pending[0].get("defender")
-        return f"Round {state.round} · waiting for {names.get(defender, '?')} to react"
-    if state.current:
-        return f"Round {state.round} · {names.get(state.current, '?')}'s turn"
-    return f"Round {state.round}"
+        raise StaleVersion(battle.version, "battle")
 
 
 #: Columns an applied action changes (the initial snapshot never changes once play starts, and
@@ -176,19 +158,18 @@ PLAY_FIELDS: Final = (
     "started_at",
     "ended_at",
     "current_combatant",
-    "turn_summary",
+    "summary",
     "updated_at",
 )
 
 
-def _store(battle: Battle, state: engine.BattleState, now: datetime, *, setup: bool) -> None:
-    """Write ``state`` (and what lists show about it) to ``battle`` and save; ``setup`` also
-    writes the initial snapshot the log replays from."""
-    battle.state = state.to_dict(history=False)
-    if setup:
-        battle.initial = state.initial
-    battle.version = state.version
-    if battle.status == BattleStatus.SETUP and state.phase != "setup":
+def _describe(
+    battle: Battle, state: engine.BattleState, now: datetime, *, was_setup: bool | None = None
+) -> None:
+    """What lists show about ``state``: status, start and end times, whose turn, summary."""
+    if was_setup is None:
+        was_setup = battle.status == BattleStatus.SETUP
+    if was_setup and state.phase != "setup":
         battle.started_at = now
     if state.phase == "ended" and battle.ended_at is None:
         battle.ended_at = now
@@ -196,7 +177,17 @@ def _store(battle: Battle, state: engine.BattleState, now: datetime, *, setup: b
         battle.ended_at = None  # an undo past the end reopens the battle
     battle.status = state.phase
     battle.current_combatant = state.current or ""
-    battle.turn_summary = _turn_summary(state)[:200]
+    battle.summary = engine.summary(state)[:200]
+
+
+def _store(battle: Battle, state: engine.BattleState, now: datetime, *, setup: bool) -> None:
+    """Write ``state`` (and what lists show about it) to ``battle`` and save; ``setup`` also
+    writes the initial snapshot the log replays from."""
+    battle.state = engine.ENGINE.to_json(state)
+    if setup:
+        battle.initial = state.initial
+    battle.version = state.version
+    _describe(battle, state, now)
     if setup:
         battle.save()
     else:
@@ -315,25 +306,12 @@ def _rebuild(
 ) -> engine.BattleState:
     """A new setup state from an arena and combatants, with the battle's own seed, one
     version on (so pollers see the change)."""
-    fighters = (
-        combatants
-        if combatants is not None
-        else [c for c in state.combatants.values() if c.kind != "doll"]
-    )
-    seed = int((state.initial or {}).get("rng", {}).get("seed") or state.rng["seed"])
     try:
-        new = engine.new_battle(
-            arena=arena or state.arena,
-            combatants=fighters,
-            seed=seed,
-            rules=battle.campaign.rules(),
-            battle_id=str(battle.pk),
+        return engine.rebuild_setup(
+            state, arena=arena, combatants=combatants, rules=battle.campaign.rules()
         )
     except ValueError as exc:
         raise ValidationError({"position": [str(exc)]}) from None
-    new.version = state.version + 1
-    new.initial = new.to_dict(history=False)
-    return new
 
 
 def _setup_change(
@@ -727,10 +705,90 @@ def battle_delete(*, battle_id: int, by: User) -> None:
 
 
 # --------------------------------------------------------------------------- playing
+# Battles run on the table core (tables.services): it locks the row, checks the version, logs
+# the action and enqueues "your turn" on commit. What is battle-specific comes in through the
+# hooks of BATTLE_GAME below: who sits in which seat, who may send what, and the combatants
+# index kept in step.
+
+
+def _battle_access(user: Any, battle: Battle) -> CampaignAccess:
+    """``access_for`` memoised on the battle row: the core asks for the seat, then the
+    authorisation, in one request (one membership query)."""
+    cache: dict[int | None, CampaignAccess] = battle.__dict__.setdefault("_access", {})
+    key = user.pk if user is not None and user.is_authenticated else None
+    if key not in cache:
+        cache[key] = _access(user, battle, manage=False)
+    return cache[key]
+
+
+def _seat_of(user: Any, battle: Battle) -> str:
+    return engine_player(_battle_access(user, battle))
+
+
+def _players_of(battle: Battle, seat: Any) -> list[int]:
+    user_id = controller_user_id(str(seat))
+    return [] if user_id is None else [user_id]
+
+
+def _authorize(
+    user: Any, battle: Battle, seat: Any, state: engine.BattleState, action: Mapping[str, Any]
+) -> None:
+    _check_actor(_battle_access(user, battle), state, action)
+
+
+def _prepare(battle: Battle, seat: Any, action: dict[str, Any], now: datetime) -> dict[str, Any]:
+    """The engine's log records who acted and when (the engine never reads a clock)."""
+    return {**action, "player": str(seat), "at": now.isoformat()}
+
+
+def _load(battle: Battle, action: Mapping[str, Any]) -> engine.BattleState:
+    """An undo replays the whole log from the initial snapshot; everything else needs only
+    the current state."""
+    if action.get("type") == "gm_undo":
+        return load_state(battle, BattleAction.objects.filter(battle=battle).order_by("seq"))
+    return load_state(battle, initial=False)
+
+
+def _after_apply(
+    battle: Battle, before: engine.BattleState, after: engine.BattleState
+) -> tuple[str, ...]:
+    """The battle's own columns follow the state (saved with the core's update), and the
+    combatants index follows the engine's pieces."""
+    _describe(battle, after, timezone.now(), was_setup=before.phase == "setup")
+    if after.combatants.keys() != before.combatants.keys():
+        _sync_combatants(battle, after)
+    return ("started_at", "ended_at", "current_combatant")
+
+
+def _waits(battle: Battle, state: engine.BattleState) -> list[Wait]:
+    out = []
+    for w in waits(battle.pk, state):
+        name = state.combatants[w.combatant].name
+        title = (
+            f"{name} must react in {battle.name}"
+            if w.reacting
+            else f"Your turn: {name} in {battle.name}"
+        )
+        out.append(Wait(key=w.key, user_id=w.user_id, title=title))
+    return out
+
+
+def _campaign_of(battle: Battle) -> Campaign:
+    return battle.campaign
+
+
+def battle_url(battle: Battle | int) -> str:
+    return reverse("battles:detail", args=[battle if isinstance(battle, int) else battle.pk])
+
+
+def _notify_task() -> Any:
+    from .tasks import battle_turn_notify
+
+    return battle_turn_notify
 
 
 @dataclass(frozen=True, slots=True)
-class Wait:
+class BattleWait:
     """Someone a battle waits on: a player's turn, or a player's decision on a hit."""
 
     key: str
@@ -739,35 +797,14 @@ class Wait:
     reacting: bool
 
 
-def waits(battle_id: int, state: engine.BattleState) -> list[Wait]:
+def waits(battle_id: int, state: engine.BattleState) -> list[BattleWait]:
     """Whom the battle waits on now, among players (the GMs are at the table already)."""
-    if state.phase != "active":
-        return []
-    found: list[tuple[str, str, bool]] = []
-    if state.pending:
-        hit = state.pending[0]["id"]
-        deciders = sorted({o["combatant"] for o in open_choices(context(state))})
-        found = [(f"battle:{battle_id}:hit:{hit}:{cid}", cid, True) for cid in deciders]
-    elif state.current is not None:
-        found = [(f"battle:{battle_id}:turn:{state.turn_number}", state.current, False)]
     out = []
-    for key, cid, reacting in found:
-        c = state.combatants.get(cid)
-        user_id = None if c is None else controller_user_id(c.controller)
+    for w in engine.waiting(state):
+        user_id = controller_user_id(w.seat)
         if user_id is not None:
-            out.append(Wait(key, cid, user_id, reacting))
+            out.append(BattleWait(f"battle:{battle_id}:{w.key}", w.combatant, user_id, w.reacting))
     return out
-
-
-def _enqueue_turn_notify(battle_id: int, version: int) -> None:
-    from .tasks import battle_turn_notify
-
-    try:
-        battle_turn_notify.apply_async(args=[battle_id, version])
-    except Exception:
-        # The move is committed; a broker hiccup must not turn it into a 500. The next turn
-        # change enqueues again, and the task always syncs to the current state.
-        logger.exception("could not enqueue battle_turn_notify(%s, %s)", battle_id, version)
 
 
 def _check_actor(
@@ -798,6 +835,40 @@ def _check_actor(
             raise PermissionDenied(f"You do not control {c.name}.")
 
 
+class _LazyTask:
+    """The battle's notify task, imported when first published (tasks import services)."""
+
+    def apply_async(self, *args: Any, **kwargs: Any) -> Any:
+        return _notify_task().apply_async(*args, **kwargs)
+
+    @property
+    def name(self) -> str:
+        return str(_notify_task().name)
+
+
+#: Grid battles as a game of the table core.
+BATTLE_GAME: Final = register(
+    TableGame(
+        slug="battle",
+        name="battle",
+        engine=engine.ENGINE,
+        table_model=Battle,
+        action_model=BattleAction,
+        actions=BATTLE_ACTIONS,
+        seat_of=_seat_of,
+        players_of=_players_of,
+        url=battle_url,
+        authorize=_authorize,
+        prepare=_prepare,
+        load=_load,
+        after_apply=_after_apply,
+        waits=_waits,
+        campaign_of=_campaign_of,
+        notify_task=_LazyTask(),
+    )
+)
+
+
 def battle_action_apply(
     *,
     battle_id: int,
@@ -806,119 +877,34 @@ def battle_action_apply(
     expected_version: int,
     now: datetime | None = None,
 ) -> Applied:
-    """Apply one action for ``actor`` against ``expected_version``, completely or not at all.
+    """Apply one action for ``actor`` against ``expected_version``, completely or not at all
+    (through the table core: :func:`tables.services.table_action_apply`).
 
     Raises Http404 (not a member), PermissionDenied (not your combatant, GM-only action),
-    :class:`StaleVersion` (someone moved first: 409) or ValidationError (the engine refused:
-    ``{"action": [reason]}``). Only the first of two identical clicks applies: both carry the
-    same ``expected_version``, the second finds the version moved on under the row lock.
+    :class:`StaleVersion` (someone moved first: 409) or ValidationError (a malformed action,
+    or the engine refused: ``{"action": [reason]}``). Only the first of two identical clicks
+    applies: both carry the same ``expected_version``, the second finds the version moved on
+    under the row lock.
     """
     if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
         raise ValidationError({"action": ["An action is an object with a type."]})
     if isinstance(expected_version, bool) or not isinstance(expected_version, int):
         raise ValidationError({"expected_version": ["A whole number."]})
-    now = now or timezone.now()
+    # What the server decides itself: the client never chooses who it is or when it acted.
     clean = {k: v for k, v in action.items() if k not in SERVER_FIELDS}
-    undo = clean["type"] == "gm_undo"
-    with transaction.atomic():
-        # Lock first, then ask the permission layer: one read of the row serves both, and an
-        # outsider's 404 rolls back having changed nothing.
-        battle = _locked(battle_id, with_initial=undo)
-        access = _access(actor, battle, manage=False)
-        player = engine_player(access)
-        clean["player"] = player
-        clean["at"] = now.isoformat()
-        _check_version(battle, expected_version)
-        state = (
-            load_state(battle, BattleAction.objects.filter(battle=battle).order_by("seq"))
-            if undo
-            else load_state(battle, initial=False)
-        )
-        _check_actor(access, state, clean)
-        try:
-            new, _ = engine.apply(state, clean)
-        except engine.IllegalAction as exc:
-            raise ValidationError({"action": [exc.reason]}) from None
-        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
-            # Malformed input the engine did not foresee: refused like any illegal move (a
-            # 400, nothing saved), and logged, since the engine should have said why.
-            logger.exception("engine could not apply %r", clean)
-            raise ValidationError({"action": [f"This action is malformed ({exc})."]}) from None
-        entry = new.log[-1]
-        BattleAction.objects.create(
-            battle=battle,
-            seq=entry["n"],
-            actor=actor if actor.is_authenticated else None,
-            action=entry["action"],
-            events=entry["events"],
-            version_after=new.version,
-        )
-        if not undo:
-            new.log = (entry,)  # what the answer's view shows; the rest stays in the rows
-        _store(battle, new, now, setup=False)
-        if new.combatants.keys() != state.combatants.keys():
-            _sync_combatants(battle, new)
-        before = {w.key for w in waits(battle.pk, state)}
-        after = waits(battle.pk, new)
-        for key in before - {w.key for w in after}:
-            _turn_wait_end(key)
-        if any(w.key not in before for w in after):
-            transaction.on_commit(
-                partial(_enqueue_turn_notify, battle.pk, new.version), robust=True
-            )
-    return Applied(battle=battle, state=new, player=player)
-
-
-def _turn_wait_end(key: str) -> None:
-    from notifications import turn_wait_end
-
-    turn_wait_end(key=key)
-
-
-def battle_url(battle: Battle | int) -> str:
-    return reverse("battles:detail", args=[battle if isinstance(battle, int) else battle.pk])
+    battle, state, seat = tables.table_action_apply(
+        BATTLE_GAME,
+        table_id=battle_id,
+        actor=actor,
+        action=clean,
+        expected_version=expected_version,
+        now=now,
+    )
+    return Applied(battle=battle, state=state, player=str(seat))
 
 
 def battle_waits_sync(*, battle_id: int) -> int:
     """Register the turns the battle waits on now with the notification service (which sends
     "your turn" once per turn and reminds once after the campaign's delay) and end the ones it
-    no longer waits on. Idempotent: it reads the current state under the battle's row lock,
-    so a late or repeated run never registers a turn that has already passed. Returns how
-    many turns are open."""
-    from accounts.models import User
-    from notifications import turn_wait_end, turn_wait_start
-
-    with transaction.atomic():
-        battle = (
-            Battle.objects.select_for_update(of=("self",))
-            .select_related("campaign")
-            .defer("initial")
-            .filter(pk=battle_id)
-            .first()
-        )
-        if battle is None:
-            return 0
-        state = load_state(battle, initial=False)
-        current = waits(battle.pk, state)
-        keys = {w.key for w in current}
-        stale = (
-            TurnWait.objects.filter(key__startswith=f"battle:{battle.pk}:", ended_at__isnull=True)
-            .exclude(key__in=keys)
-            .values_list("key", flat=True)
-        )
-        for key in set(stale):
-            turn_wait_end(key=key)
-        users = User.objects.in_bulk({w.user_id for w in current})
-        url = battle_url(battle)
-        for w in current:
-            user = users.get(w.user_id)
-            if user is None:
-                continue
-            name = state.combatants[w.combatant].name
-            title = (
-                f"{name} must react in {battle.name}"
-                if w.reacting
-                else f"Your turn: {name} in {battle.name}"
-            )
-            turn_wait_start(campaign=battle.campaign, user=user, key=w.key, title=title, url=url)
-    return len(current)
+    no longer waits on (the table core's :func:`tables.services.table_waits_sync`)."""
+    return tables.table_waits_sync(BATTLE_GAME, table_id=battle_id)

@@ -1,4 +1,4 @@
-"""Celery tasks of the battles (registered by an import in ``campaign/tasks.py``).
+"""Celery tasks of the battles (Celery autodiscovers ``battles.tasks``).
 
 :func:`battle_turn_notify` is enqueued on commit when a battle starts waiting on a player. It
 takes ids (JSON only) and syncs the notification service's open turns with the battle's
@@ -12,23 +12,16 @@ exponential backoff and jitter, a bounded number of times.
 from __future__ import annotations
 
 import logging
-import random
 
 from celery import Task, shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 from django.db import InterfaceError, OperationalError
 
+from tables.tasks import MAX_RETRIES, retry_in
+
 logger = logging.getLogger(__name__)
 
-MAX_RETRIES = 5
-RETRY_BASE_SECONDS = 5.0
-RETRY_MAX_SECONDS = 300.0
-
-
-def retry_in(retries: int) -> float:
-    """Exponential backoff with jitter: a random point in the upper half of base·2^n."""
-    ceiling = min(RETRY_MAX_SECONDS, RETRY_BASE_SECONDS * 2**retries)
-    return random.uniform(ceiling / 2, ceiling)
+__all__ = ["MAX_RETRIES", "battle_turn_notify", "retry_in"]
 
 
 @shared_task(

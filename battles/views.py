@@ -19,6 +19,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
 from campaign.permissions import campaign_for
+from westernroses import battle as engine
 from westernroses.catalog import get_catalog
 from westernroses.elements import Element
 
@@ -66,9 +67,6 @@ def battle_list(request: HttpRequest, campaign_id: int) -> HttpResponse:
 def _screen_config(battle: Battle, access: Any) -> dict[str, Any]:
     pk = battle.pk
     catalog = get_catalog()
-    from westernroses.battle.context import DEFAULT_TARGETS
-    from westernroses.battle.status import STATUSES
-
     config: dict[str, Any] = {
         "id": pk,
         "name": battle.name,
@@ -89,8 +87,10 @@ def _screen_config(battle: Battle, access: Any) -> dict[str, Any]:
     if access.is_gm:
         config["characters"] = selectors.setup_characters(access)
         statuses = catalog.status_effects
-        config["statuses"] = [[s, statuses[s].name if s in statuses else s] for s in STATUSES]
-        config["targets"] = list(DEFAULT_TARGETS)
+        config["statuses"] = [
+            [s, statuses[s].name if s in statuses else s] for s in engine.STATUS_KEYS
+        ]
+        config["targets"] = list(engine.TARGET_KEYS)
         config["elements"] = [e.value for e in Element]
         config["weapons"] = [
             [i.slug, i.name]

@@ -46,9 +46,7 @@ class GameTable(models.Model):
     #: default; battles keep their historical ``battle``).
     log_table_field: ClassVar[str] = "table"
 
-    status = models.CharField(
-        max_length=10, choices=TableStatus.choices, default=TableStatus.SETUP
-    )
+    status = models.CharField(max_length=10, choices=TableStatus.choices, default=TableStatus.SETUP)
     state = models.JSONField(default=dict, help_text="The engine's to_json of the state.")
     initial = models.JSONField(
         default=dict, help_text="The state the action log replays from (holds the secret seed)."

@@ -14,7 +14,9 @@ pytestmark = pytest.mark.django_db
 def test_staff_gm_sees_their_battle_without_the_seed(client, gm, started):
     gm.is_staff = True
     gm.save()
-    gm.user_permissions.add(*Permission.objects.filter(content_type__app_label__in=["campaign", "battles"]))
+    gm.user_permissions.add(
+        *Permission.objects.filter(content_type__app_label__in=["campaign", "battles"])
+    )
     client.force_login(gm)
     battle = started.battle
     assert client.get("/admin/battles/battle/").status_code == 200
@@ -30,7 +32,9 @@ def test_staff_gm_sees_their_battle_without_the_seed(client, gm, started):
 
 def test_other_staff_do_not_see_the_battle(client, started):
     stranger = UserFactory(username="staff-stranger", is_staff=True)
-    stranger.user_permissions.add(*Permission.objects.filter(content_type__app_label__in=["campaign", "battles"]))
+    stranger.user_permissions.add(
+        *Permission.objects.filter(content_type__app_label__in=["campaign", "battles"])
+    )
     client.force_login(stranger)
     assert started.battle.name not in client.get("/admin/battles/battle/").content.decode()
     page = client.get(f"/admin/battles/battle/{started.battle.pk}/change/")
