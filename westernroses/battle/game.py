@@ -221,10 +221,12 @@ class BattleEngine:
         player = SPECTATOR if seat is None else str(seat)
         hidden: set[str] = set()
         for c in state.combatants.values():
-            secret = set(c.deck.draw_pile)
-            if not may_control(state, player, c):
-                secret |= set(c.deck.hand)
-            hidden |= {f"card:{c.id}:{card}" for card in secret - set(c.deck.discard)}
+            # Copies share a card id: an id is hidden when no copy of it is visible.
+            visible = set(c.deck.discard)
+            if may_control(state, player, c):
+                visible |= set(c.deck.hand)
+            secret = (set(c.deck.draw_pile) | set(c.deck.hand)) - visible
+            hidden |= {f"card:{c.id}:{card}" for card in secret}
         return hidden
 
     def determinize(self, state: BattleState, seat: Seat, seed: int) -> BattleState:
