@@ -11,3 +11,7 @@ class CampaignConfig(AppConfig):
         from .timeline import register_built_in_sources
 
         register_built_in_sources()
+        from .party import level_up_grant
+        from .registry import register_level_up_grant
+
+        register_level_up_grant(level_up_grant)

@@ -11,12 +11,12 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth import get_user_model
-from django.core.exceptions import ValidationError
 
 from westernroses.catalog import get_catalog
 from westernroses.house_rules import DEFAULT_HOUSE_RULES, HOUSE_RULES_META
 
 from .awards import award_items_known
+from .form_errors import add_service_errors  # noqa: F401  (the pages import it from here)
 from .invitations import DEFAULT_EXPIRY_DAYS, MAX_EXPIRY_DAYS
 from .models import AttendanceStatus, Campaign, GameSession, Role
 from .services import DiceRequest, DiceRequestError, dice_request_from
@@ -133,15 +133,6 @@ class DiceForm(forms.Form):
 
 #: How many item lines the award form has without JavaScript.
 AWARD_ITEM_LINES = 3
-
-
-def add_service_errors(form: forms.Form, exc: ValidationError) -> None:
-    """Put a service's refusal beside the form's fields (unknown fields at the top)."""
-    if hasattr(exc, "error_dict"):
-        for field, errors in exc.message_dict.items():
-            form.add_error(field if field in form.fields else None, errors)
-    else:
-        form.add_error(None, exc.messages)
 
 
 class MemberRoleForm(forms.Form):

@@ -279,8 +279,8 @@ def character_level_up(request: HttpRequest, pk: int) -> HttpResponse:
     service so the timeline and the table hear of it as from the dashboard."""
     from django.core.exceptions import ValidationError
 
-    from campaign.party import level_up_grant
     from campaign.permissions import access_for
+    from campaign.registry import level_up_grant
 
     character, _ = selectors.character_for(request.user, pk, manage=True)
     try:

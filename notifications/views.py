@@ -15,7 +15,7 @@ from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
-from campaign.forms import add_service_errors
+from campaign.form_errors import add_service_errors
 from campaign.models import Role
 from campaign.permissions import campaign_for
 from notifications.models import Notification

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_http_methods
 
 from westernroses.house_rules import DEFAULT_HOUSE_RULES
 
-from .. import selectors, services
+from .. import members, selectors, services
 from ..forms import AddMemberForm, CampaignForm, CampaignSettingsForm, DiceForm
 from ..models import Campaign, Role, Roll
 from ..permissions import CampaignAccess, access_for, campaign_for
@@ -102,7 +102,7 @@ def member_add(request: HttpRequest, pk: int) -> HttpResponse:
     form = AddMemberForm(request.POST)
     if form.is_valid():
         try:
-            services.membership_add(
+            members.membership_add(
                 campaign=campaign,
                 user=form.cleaned_data["username"],
                 role=form.cleaned_data["role"],
