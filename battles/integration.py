@@ -7,7 +7,8 @@ first, JSON-safe items, and a version that changes whenever the items would.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from django.db.models import Count, Max
 
@@ -40,7 +41,7 @@ def battle_timeline(*, access: CampaignAccess, limit: int) -> list[TimelineEntry
     entries = [
         TimelineEntry(
             kind="battle",
-            at=b.started_at,
+            at=cast(datetime, b.started_at),  # filtered: started
             title=f"Battle started: {b.name}",
             ref=f"battle:{b.pk}:started",
             url=battle_url(b),
@@ -51,9 +52,9 @@ def battle_timeline(*, access: CampaignAccess, limit: int) -> list[TimelineEntry
     entries += [
         TimelineEntry(
             kind="battle",
-            at=b.ended_at,
+            at=cast(datetime, b.ended_at),  # filtered: ended
             title=f"Battle ended: {b.name}",
-            body=b.turn_summary,
+            body=b.summary,
             ref=f"battle:{b.pk}:ended",
             url=battle_url(b),
             data={"battle": b.pk, "event": "ended"},

@@ -100,7 +100,7 @@ def _state(battle_id: int, log_after: int | None) -> engine.BattleState:
     row = Battle.objects.filter(pk=battle_id).values_list("state", flat=True).first()
     if row is None:
         raise Http404("No such battle.")
-    state = engine.BattleState.from_dict(row)
+    state = engine.ENGINE.from_json(row)
     if log_after is not None:
         rows = BattleAction.objects.filter(battle_id=battle_id, seq__gt=log_after).order_by("seq")
         state.log = tuple(r.log_entry() for r in rows)
@@ -160,7 +160,7 @@ def battle_log(
     limit = max(1, min(limit, LOG_PAGE_MAX))
     after = max(after, 0)
     row = Battle.objects.filter(pk=battle.pk).values_list("state", flat=True).first()
-    state = engine.BattleState.from_dict(row)
+    state = engine.ENGINE.from_json(row or {})
     rows = list(
         BattleAction.objects.filter(battle=battle, seq__gt=after).order_by("seq")[: limit + 1]
     )

@@ -30,7 +30,7 @@ class BattleSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Battle
-        fields = (
+        fields: tuple[str, ...] = (
             "id",
             "campaign",
             "name",
@@ -45,7 +45,7 @@ class BattleSerializer(serializers.ModelSerializer):
             "ended_at",
             "url",
         )
-        read_only_fields = fields
+        read_only_fields: tuple[str, ...] = fields
 
     def get_url(self, obj: Battle) -> str:
         return battle_url(obj)
@@ -232,8 +232,8 @@ class BattleDetailSerializer(BattleSerializer):
     view = BattleViewSerializer(read_only=True)
 
     class Meta(BattleSerializer.Meta):
-        fields = (*BattleSerializer.Meta.fields, "view")
-        read_only_fields = fields
+        fields: tuple[str, ...] = (*BattleSerializer.Meta.fields, "view")
+        read_only_fields: tuple[str, ...] = fields
 
 
 class ChangeResultSerializer(serializers.Serializer):

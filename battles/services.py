@@ -25,7 +25,7 @@ import secrets
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
@@ -900,7 +900,7 @@ def battle_action_apply(
         expected_version=expected_version,
         now=now,
     )
-    return Applied(battle=battle, state=state, player=str(seat))
+    return Applied(battle=cast(Battle, battle), state=state, player=str(seat))
 
 
 def battle_waits_sync(*, battle_id: int) -> int:

@@ -18,6 +18,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
+from accounts.typing import AuthedRequest
 from campaign.permissions import campaign_for
 from westernroses import battle as engine
 from westernroses.catalog import get_catalog
@@ -42,7 +43,7 @@ class BattleCreateForm(forms.Form):
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def battle_list(request: HttpRequest, campaign_id: int) -> HttpResponse:
+def battle_list(request: AuthedRequest, campaign_id: int) -> HttpResponse:
     """The campaign's battles (members); GMs create one here and land on its setup."""
     campaign, access = campaign_for(request.user, campaign_id, manage=request.method == "POST")
     form = BattleCreateForm(request.POST or None) if access.can_manage else None

@@ -48,13 +48,13 @@ class GMScopedAdmin(admin.ModelAdmin):
             return queryset
         prefix = f"{self.campaign_path}__" if self.campaign_path else ""
         return queryset.filter(
-            **{f"{prefix}memberships__user": request.user, f"{prefix}memberships__role": Role.GM}
+            **{f"{prefix}memberships__user": request.user.pk, f"{prefix}memberships__role": Role.GM}
         )
 
     def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
         if db_field.name == "campaign" and not request.user.is_superuser:
             kwargs["queryset"] = Campaign.objects.filter(
-                memberships__user=request.user, memberships__role=Role.GM
+                memberships__user=request.user.pk, memberships__role=Role.GM
             )
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 

@@ -7,7 +7,7 @@ the position); forms only translate it into field errors."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.contrib.auth import get_user_model
@@ -37,9 +37,10 @@ class CampaignSettingsForm(forms.Form):
 
     def __init__(self, *args: Any, campaign: Campaign, **kwargs: Any) -> None:
         rules = campaign.rules()
-        initial = {"name": campaign.name, "description": campaign.description}
+        initial: dict[str, Any] = {"name": campaign.name, "description": campaign.description}
         initial.update(rules.to_dict())
-        super().__init__(*args, initial=initial, **kwargs)
+        kwargs["initial"] = initial
+        super().__init__(*args, **kwargs)
         defaults = DEFAULT_HOUSE_RULES.to_dict()
         for key, meta in HOUSE_RULES_META.items():
             help_text = f"{meta.help} Default {defaults[key]}.".strip()
@@ -98,9 +99,9 @@ class DiceForm(forms.Form):
         self.rules = rules
         self.dice_request: DiceRequest | None = None
         self.checks = {c.value: c for c in checks}
-        self.fields["check"].choices = [("", "— type notation or a stat instead —")] + [
-            (c.value, c.label) for c in checks
-        ]
+        cast(forms.ChoiceField, self.fields["check"]).choices = [
+            ("", "— type notation or a stat instead —")
+        ] + [(c.value, c.label) for c in checks]
         if not checks:
             # Nothing to pick: hidden, but still validated (a forged value is a field error).
             self.fields["check"].widget = forms.HiddenInput()
@@ -111,7 +112,7 @@ class DiceForm(forms.Form):
         return self.checks.get(self.cleaned_data.get("check") or "")
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or {}
         if self.errors:
             return data
         chosen = self.chosen_check

@@ -96,6 +96,8 @@ def _webhook_target(recipient_id: int | None, campaign_id: int | None) -> str:
     if recipient_id is not None:
         found = NotificationPreference.objects.filter(user_id=recipient_id).first()
         return found.webhook_url if found else ""
+    if campaign_id is None:
+        return ""
     config = CampaignNotificationSettings.objects.filter(campaign_id=campaign_id).first()
     return config.webhook_url if config else ""
 
@@ -333,7 +335,7 @@ def digests_build(*, now: datetime | None = None, limit: int = 5000) -> list[int
                     continue
                 interval = pref.digest_minutes
             else:
-                config = configs.get(campaign_id)
+                config = configs.get(campaign_id) if campaign_id is not None else None
                 interval = config.digest_minutes if config else 0
             if now - items[0].created_at < timedelta(minutes=interval):
                 continue

@@ -22,6 +22,11 @@ def channel_field_name(event: str, channel: str) -> str:
     return f"ch__{event}__{channel}"
 
 
+def _check_webhook_url(value: str) -> None:
+    """A field validator (returns nothing): the URL must be one we may post to."""
+    validate_webhook_url(value)
+
+
 class PreferencesForm(forms.Form):
     """One checkbox per event and channel, quiet mode, the digest interval and a webhook."""
 
@@ -42,7 +47,7 @@ class PreferencesForm(forms.Form):
         max_length=MAX_URL_LENGTH,
         label="Your webhook URL",
         help_text="A Discord-compatible webhook (https://discord.com/api/webhooks/…).",
-        validators=[validate_webhook_url],
+        validators=[_check_webhook_url],
     )
     channel_labels = NotificationChannel.labels
 
@@ -56,7 +61,8 @@ class PreferencesForm(forms.Form):
             on = enabled_channels(preference, event)
             for channel in NotificationChannel:
                 initial[channel_field_name(event, channel)] = channel in on
-        super().__init__(*args, initial=initial, **kwargs)
+        kwargs["initial"] = initial
+        super().__init__(*args, **kwargs)
         for event in EventType:
             for channel in NotificationChannel:
                 self.fields[channel_field_name(event, channel)] = forms.BooleanField(
@@ -93,7 +99,7 @@ class CampaignWebhookForm(forms.Form):
         max_length=MAX_URL_LENGTH,
         label="Campaign webhook URL",
         help_text="Leave empty to post nothing.",
-        validators=[validate_webhook_url],
+        validators=[_check_webhook_url],
     )
     events = forms.MultipleChoiceField(
         choices=EventType.choices,

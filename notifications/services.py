@@ -291,7 +291,8 @@ def preferences_update(
         pref.quiet = bool(quiet)
     if digest_minutes is not None:
         allowed = {
-            value for value, _ in NotificationPreference._meta.get_field("digest_minutes").choices
+            value
+            for value, _ in NotificationPreference._meta.get_field("digest_minutes").choices or ()
         }
         if digest_minutes not in allowed:
             raise ValidationError({"digest_minutes": [f"Choose one of {sorted(allowed)}."]})

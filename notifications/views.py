@@ -15,6 +15,7 @@ from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
+from accounts.typing import AuthedRequest
 from campaign.form_errors import add_service_errors
 from campaign.models import Role
 from campaign.permissions import campaign_for
@@ -27,7 +28,7 @@ PAGE_SIZE = 50
 
 
 @login_required
-def notification_list(request: HttpRequest) -> HttpResponse:
+def notification_list(request: AuthedRequest) -> HttpResponse:
     page = Paginator(selectors.inbox(request.user), PAGE_SIZE).get_page(request.GET.get("page"))
     return render(request, "notifications/list.html", {"page": page})
 
@@ -43,7 +44,7 @@ def _back(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["POST"])
-def notification_read(request: HttpRequest, pk: int) -> HttpResponse:
+def notification_read(request: AuthedRequest, pk: int) -> HttpResponse:
     try:
         services.notification_mark_read(user=request.user, notification_id=pk)
     except Notification.DoesNotExist:
@@ -53,7 +54,7 @@ def notification_read(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["POST"])
-def notification_read_all(request: HttpRequest) -> HttpResponse:
+def notification_read_all(request: AuthedRequest) -> HttpResponse:
     count = services.notifications_mark_all_read(user=request.user)
     if count:
         messages.success(request, f"Marked {count} notification{'s' if count != 1 else ''} read.")
@@ -62,7 +63,7 @@ def notification_read_all(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def preferences(request: HttpRequest) -> HttpResponse:
+def preferences(request: AuthedRequest) -> HttpResponse:
     pref = selectors.preference_for(request.user)
     form = PreferencesForm(request.POST or None, preference=pref)
     if request.method == "POST" and form.is_valid():

@@ -178,7 +178,9 @@ class _PinnedHTTPSConnection(http.client.HTTPSConnection):
 
     def connect(self) -> None:
         sock = socket.create_connection((self._pinned_ip, self.port), self.timeout)
-        self.sock = self._context.wrap_socket(sock, server_hostname=self.host)
+        # ``_context`` is the stdlib's own SSL context attribute (not in its type stubs).
+        context = self._context  # type: ignore[attr-defined]
+        self.sock = context.wrap_socket(sock, server_hostname=self.host)
 
 
 def _retry_after(value: str | None) -> float | None:

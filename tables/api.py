@@ -19,7 +19,7 @@ Errors have the project's one shape (``config/api_errors.py``), which maps the c
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, cast
 
 from django.urls import URLPattern, path
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -165,11 +165,12 @@ def table_api_urls(slug: str, prefix: str) -> list[URLPattern]:
         ("actions", TableActionView),
         ("log", TableLogView),
     ]
-    return [
-        path(
-            f"{prefix}/<int:pk>/{name}/",
-            type(f"{slug.title()}{view.__name__}", (view,), {"game_slug": slug}).as_view(),
-            name=f"api-{slug}-{name}",
+    patterns = []
+    for name, view in views:
+        bound = cast(
+            type[TableAPIView], type(f"{slug.title()}{view.__name__}", (view,), {"game_slug": slug})
         )
-        for name, view in views
-    ]
+        patterns.append(
+            path(f"{prefix}/<int:pk>/{name}/", bound.as_view(), name=f"api-{slug}-{name}")
+        )
+    return patterns

@@ -44,7 +44,7 @@ def table_pk(game: TableGame, value: Any) -> int:
 def table_for(game: TableGame, user: Viewer, table_id: Any) -> tuple[Any, Seat | None]:
     """The table (without its state) and ``user``'s seat at it; 404 if she may not see it."""
     table = (
-        game.table_model.objects.defer("state", "initial")
+        game.table_model._default_manager.defer("state", "initial")
         .filter(pk=table_pk(game, table_id))
         .first()
     )
@@ -69,13 +69,13 @@ def table_view(
     """The table as ``user`` may see it, or ``data`` None when nothing changed since version
     ``since`` (the cheap poll: the version is read first and the state only when needed)."""
     pk = table_pk(game, table_id)
-    table = game.table_model.objects.defer("state", "initial").filter(pk=pk).first()
+    table = game.table_model._default_manager.defer("state", "initial").filter(pk=pk).first()
     if table is None:
         raise Http404(f"No such {game.name}.")
     seat = game.seat_of(user, table)
     if since is not None and since >= table.version:
         return TableView(version=table.version, seat=seat, data=None)
-    row = game.table_model.objects.filter(pk=pk).values_list("state", "version").first()
+    row = game.table_model._default_manager.filter(pk=pk).values_list("state", "version").first()
     if row is None:  # deleted in between
         raise Http404(f"No such {game.name}.")
     state = game.engine.from_json(row[0])
@@ -99,7 +99,7 @@ def table_log(
     limit = max(1, min(int(limit), LOG_PAGE_MAX))
     after = max(int(after), 0)
     rows = list(
-        game.action_model.objects.filter(
+        game.action_model._default_manager.filter(
             **{game.table_model.log_table_field: table}, seq__gt=after
         ).order_by("seq")[: limit + 1]
     )

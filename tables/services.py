@@ -21,7 +21,7 @@ import logging
 from collections.abc import Mapping
 from datetime import datetime
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -43,7 +43,7 @@ logger = logging.getLogger(__name__)
 
 
 def _locked(game: TableGame, table_id: int, *, defer_initial: bool = True) -> Any:
-    rows = game.table_model.objects.select_for_update(of=("self",))
+    rows = game.table_model._default_manager.select_for_update(of=("self",))
     if defer_initial:
         rows = rows.defer("initial")
     table = rows.filter(pk=table_id).first()
@@ -130,10 +130,10 @@ def table_action_apply(
             logger.exception("%s could not apply %r", game.slug, clean)
             raise ValidationError({"action": [f"This action is malformed ({exc})."]}) from None
         table.version += 1
-        game.action_model.objects.create(
+        game.action_model._default_manager.create(
             **{game.table_model.log_table_field: table},
             seq=table.version,
-            actor=actor if actor is not None and actor.is_authenticated else None,
+            actor=cast(Any, actor) if actor is not None and actor.is_authenticated else None,
             seat=str(seat),
             action=clean,
             events=events,
@@ -155,7 +155,7 @@ def table_action_apply(
 
 
 def _last_acted(game: TableGame, table: GameTable, seat: Seat) -> int:
-    rows = game.action_model.objects.filter(
+    rows = game.action_model._default_manager.filter(
         **{game.table_model.log_table_field: table}, seat=str(seat)
     )
     return int(rows.aggregate(v=Max("version_after"))["v"] or 0)
@@ -215,7 +215,7 @@ def table_waits_sync(game: TableGame, *, table_id: int) -> int:
 
     with transaction.atomic():
         table = (
-            game.table_model.objects.select_for_update(of=("self",))
+            game.table_model._default_manager.select_for_update(of=("self",))
             .defer("initial")
             .filter(pk=table_id)
             .first()
@@ -261,9 +261,9 @@ def table_replay(game: TableGame, table: GameTable) -> Any:
     it must equal the stored state)."""
     from westernroses.protocol import replay
 
-    rows = game.action_model.objects.filter(**{game.table_model.log_table_field: table}).order_by(
-        "seq"
-    )
+    rows = game.action_model._default_manager.filter(
+        **{game.table_model.log_table_field: table}
+    ).order_by("seq")
     log: list[tuple[Seat, Mapping[str, Any]]] = [
         (game.seat_from_text(r.seat), r.action) for r in rows
     ]

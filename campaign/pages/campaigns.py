@@ -12,6 +12,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
+from accounts.typing import AuthedRequest
 from westernroses.house_rules import DEFAULT_HOUSE_RULES
 
 from .. import members, selectors, services
@@ -23,16 +24,16 @@ ROLL_LOG_SIZE = 50
 
 
 @login_required
-def campaign_list(request: HttpRequest) -> HttpResponse:
+def campaign_list(request: AuthedRequest) -> HttpResponse:
     campaigns = list(selectors.campaigns_for_user(request.user))
     for c in campaigns:
-        c.my_role_label = Role(c.my_role).label
+        c.my_role_label = Role(c.my_role).label  # type: ignore[attr-defined]  # annotated rows
     return render(request, "campaign/list.html", {"campaigns": campaigns})
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def campaign_create(request: HttpRequest) -> HttpResponse:
+def campaign_create(request: AuthedRequest) -> HttpResponse:
     form = CampaignForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         campaign = services.campaign_create(

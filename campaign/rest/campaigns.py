@@ -53,7 +53,7 @@ class CampaignViewSet(
             description=serializer.validated_data.get("description", ""),
             gm=self.request.user,
         )
-        campaign.my_role = "gm"
+        campaign.my_role = "gm"  # type: ignore[attr-defined]  # as campaigns_for_user annotates
         serializer.instance = campaign
 
     @extend_schema(request=CampaignUpdateSerializer, responses=CampaignSerializer)
@@ -71,7 +71,7 @@ class CampaignViewSet(
             house_rules=data.get("house_rules"),
             reset_house_rules=data.get("reset_house_rules", False),
         )
-        campaign.my_role = access.role
+        campaign.my_role = access.role  # type: ignore[attr-defined]  # as campaigns_for_user annotates
         return Response(CampaignSerializer(campaign).data)
 
     @extend_schema(responses=MemberSerializer(many=True))

@@ -8,6 +8,7 @@ web process and the cache is local memory, so the app runs with nothing else ins
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import environ
 
@@ -193,7 +194,7 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_CLASSES": ["rest_framework.throttling.UserRateThrottle"],
     "DEFAULT_THROTTLE_RATES": {"user": env("API_USER_RATE", default="6000/hour")},
 }
-SPECTACULAR_SETTINGS = {
+SPECTACULAR_SETTINGS: dict[str, Any] = {
     "TITLE": "Western Roses API",
     "DESCRIPTION": (
         "Campaigns, dice, characters, spellcards and tavern games for the Western Roses RPG. "

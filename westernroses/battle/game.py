@@ -87,7 +87,7 @@ def summary(state: BattleState) -> str:
         return f"Ended: {state.winner} won" if state.winner else "Ended"
     names = {cid: c.name for cid, c in state.combatants.items()}
     if state.pending:
-        defender = state.pending[0].get("defender")
+        defender = str(state.pending[0].get("defender"))
         return f"Round {state.round} · waiting for {names.get(defender, '?')} to react"
     if state.current:
         return f"Round {state.round} · {names.get(state.current, '?')}'s turn"

@@ -85,7 +85,7 @@ class Command(BaseCommand):
 # the demo cards are legal and priced by the engine. Characters come from the characters demo
 # data; a character that is missing or incomplete is skipped with a note.
 
-DEMO_SPELLCARDS = (
+DEMO_SPELLCARDS: tuple[tuple[str, str, dict[str, Any]], ...] = (
     # name, description, draft fields (on top of a single-target instantaneous attack card)
     (
         "Spirit Sign “Fantasy Seal”",
@@ -98,7 +98,7 @@ DEMO_SPELLCARDS = (
         {"type": "defensive", "targets": "self", "duration": "single_space_3"},
     ),
 )
-DEMO_TEMPLATE = (
+DEMO_TEMPLATE: tuple[str, str, dict[str, Any]] = (
     "Scarlet Sign “Red Mist”",
     "The mist itself lashes out: a card any member may copy.",
     {"type": "attack", "attack_power": {"dice": 4, "modifier": 0}, "targets": "two"},
@@ -155,7 +155,7 @@ def seed_spellcards(campaign: Campaign, users: dict[str, Any], stdout: Any) -> N
 # through the services so the engine checks them like any character. Idempotent: found by
 # owner, campaign and name.
 
-DEMO_CHARACTERS = (
+DEMO_CHARACTERS: tuple[tuple[Any, ...], ...] = (
     # owner, NPC?, kit choices, draft fields, public notes, private notes
     (
         "reimu",
