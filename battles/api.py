@@ -1,7 +1,8 @@
 """REST API for battles. Every answer about the game is ``engine.view`` (or legal actions)
 for the caller; permissions come from :mod:`campaign.permissions` (outsiders 404, players 403
 for GM-only things and for combatants that are not theirs); a stale move is a 409 with the
-current version; the engine's refusal is a 400 naming the reason.
+current version (config/api_errors.py answers it for every game table); the engine's refusal
+is a 400 naming the reason.
 """
 
 from __future__ import annotations
@@ -37,13 +38,6 @@ from .serializers import (
 )
 
 STALE = OpenApiResponse(StaleSerializer, description="Someone else moved first (stale version).")
-
-
-def _stale(exc: services.StaleVersion) -> Response:
-    return Response(
-        {"detail": "Someone else moved first: reload the battle.", "version": exc.current},
-        status=status.HTTP_409_CONFLICT,
-    )
 
 
 def _changed(result: services.Applied, since: int, code: int = status.HTTP_200_OK) -> Response:
@@ -104,12 +98,9 @@ class BattleDetailView(APIView):
         selectors.battle_for(request.user, pk, manage=True)
         serializer = BattleUpdateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        try:
-            result = services.battle_setup_update(
-                battle_id=pk, by=request.user, **serializer.validated_data
-            )
-        except services.StaleVersion as exc:
-            return _stale(exc)
+        result = services.battle_setup_update(
+            battle_id=pk, by=request.user, **serializer.validated_data
+        )
         return _changed(result, result.state.version)
 
     @extend_schema(request=None, responses={204: None})
@@ -170,15 +161,12 @@ class BattleActionView(APIView):
         serializer = ActionInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         expected = serializer.validated_data["expected_version"]
-        try:
-            result = services.battle_action_apply(
-                battle_id=pk,
-                actor=request.user,
-                action=serializer.validated_data["action"],
-                expected_version=expected,
-            )
-        except services.StaleVersion as exc:
-            return _stale(exc)
+        result = services.battle_action_apply(
+            battle_id=pk,
+            actor=request.user,
+            action=serializer.validated_data["action"],
+            expected_version=expected,
+        )
         return _changed(result, expected, status.HTTP_201_CREATED)
 
 
@@ -211,12 +199,9 @@ class BattleSquareView(APIView):
         selectors.battle_for(request.user, pk, manage=True)
         serializer = SquareInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        try:
-            result = services.battle_square_set(
-                battle_id=pk, by=request.user, **serializer.validated_data
-            )
-        except services.StaleVersion as exc:
-            return _stale(exc)
+        result = services.battle_square_set(
+            battle_id=pk, by=request.user, **serializer.validated_data
+        )
         return _changed(result, result.state.version)
 
 
@@ -243,21 +228,18 @@ class BattleCombatantListView(APIView):
             "position": data.get("position"),
             "expected_version": data.get("expected_version"),
         }
-        try:
-            if "character" in data:
-                result = services.battle_character_place(
-                    character_id=data["character"],
-                    side=data.get("side") or "heroes",
-                    controller=data["controller"],
-                    **common,
-                )
-            else:
-                npc = npc_spec(data["npc"])
-                result = services.battle_npc_place(
-                    npc=npc, side=data.get("side") or "enemies", **common
-                )
-        except services.StaleVersion as exc:
-            return _stale(exc)
+        if "character" in data:
+            result = services.battle_character_place(
+                character_id=data["character"],
+                side=data.get("side") or "heroes",
+                controller=data["controller"],
+                **common,
+            )
+        else:
+            npc = npc_spec(data["npc"])
+            result = services.battle_npc_place(
+                npc=npc, side=data.get("side") or "enemies", **common
+            )
         return _changed(result, battle.version, status.HTTP_201_CREATED)
 
 
@@ -273,22 +255,16 @@ class BattleCombatantView(APIView):
         serializer = CombatantUpdateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = dict(serializer.validated_data)
-        try:
-            result = services.battle_combatant_update(
-                battle_id=pk, by=request.user, combatant=combatant, **data
-            )
-        except services.StaleVersion as exc:
-            return _stale(exc)
+        result = services.battle_combatant_update(
+            battle_id=pk, by=request.user, combatant=combatant, **data
+        )
         return _changed(result, result.state.version)
 
     @extend_schema(request=None, responses={200: ChangeResultSerializer, 409: STALE})
     def delete(self, request: Request, pk: int, combatant: str) -> Response:
         selectors.battle_for(request.user, pk, manage=True)
         version = _int_param(request, "expected_version", None)
-        try:
-            result = services.battle_combatant_remove(
-                battle_id=pk, by=request.user, combatant=combatant, expected_version=version
-            )
-        except services.StaleVersion as exc:
-            return _stale(exc)
+        result = services.battle_combatant_remove(
+            battle_id=pk, by=request.user, combatant=combatant, expected_version=version
+        )
         return _changed(result, result.state.version)

@@ -103,7 +103,7 @@ def _state(battle_id: int, log_after: int | None) -> engine.BattleState:
     state = engine.ENGINE.from_json(row)
     if log_after is not None:
         rows = BattleAction.objects.filter(battle_id=battle_id, seq__gt=log_after).order_by("seq")
-        state.log = tuple(r.log_entry() for r in rows)
+        state = engine.with_history(state, None, [r.log_entry() for r in rows])
     return state
 
 
@@ -165,7 +165,7 @@ def battle_log(
         BattleAction.objects.filter(battle=battle, seq__gt=after).order_by("seq")[: limit + 1]
     )
     more = len(rows) > limit
-    state.log = tuple(r.log_entry() for r in rows[:limit])
+    state = engine.with_history(state, None, [r.log_entry() for r in rows[:limit]])
     entries = engine.view(state, player, since=after)["log"]
     return {
         "version": state.version,
