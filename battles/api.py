@@ -17,6 +17,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from campaign.permissions import campaign_for
+from tables.api import check_body_size
 
 from . import selectors, services
 from .serializers import (
@@ -157,6 +158,7 @@ class BattleActionView(APIView):
         responses={201: ChangeResultSerializer, 409: STALE},
     )
     def post(self, request: Request, pk: int) -> Response:
+        check_body_size(request)  # 413 before anything parses a giant body
         # The service checks access under the row lock (one read of the row for both).
         serializer = ActionInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)

@@ -19,7 +19,7 @@ from rest_framework.views import APIView
 from .. import selectors, services
 from ..models import Campaign, Roll
 from ..permissions import access_for, campaign_for
-from .campaign_serializers import (
+from .serializers import (
     CampaignSerializer,
     CampaignUpdateSerializer,
     DiceInputSerializer,
