@@ -273,7 +273,12 @@ class TurnWait(models.Model):
     """
 
     campaign = models.ForeignKey(
-        "campaign.Campaign", on_delete=models.CASCADE, related_name="turn_waits"
+        "campaign.Campaign",
+        on_delete=models.CASCADE,
+        related_name="turn_waits",
+        null=True,
+        blank=True,
+        help_text="Whose reminder delay applies; empty for a table outside any campaign.",
     )
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="turn_waits"

@@ -36,7 +36,7 @@ MIN_REMINDER_MINUTES = 1
 
 def turn_wait_start(
     *,
-    campaign: Campaign,
+    campaign: Campaign | None,
     user: User,
     key: str,
     title: str,
@@ -78,7 +78,11 @@ def turn_wait_end(*, key: str, user: User | None = None, now: datetime | None = 
     return waits.update(ended_at=now or timezone.now())
 
 
-def _reminder_minutes(campaign: Campaign) -> int:
+def _reminder_minutes(campaign: Campaign | None) -> int:
+    """The campaign's delay before "still your turn" (the default for a table outside any
+    campaign)."""
+    if campaign is None:
+        return DEFAULT_HOUSE_RULES.turn_reminder_minutes
     try:
         return campaign.rules().turn_reminder_minutes
     except ValueError:  # stored house rules that no longer validate: use the default
@@ -100,7 +104,7 @@ def turn_reminders_send(*, now: datetime | None = None, limit: int = 1000) -> in
         .select_related("campaign")
         .order_by("started_at")[:limit]
     )
-    delays: dict[int, int] = {}
+    delays: dict[int | None, int] = {}
     sent = 0
     for wait in candidates:
         if wait.campaign_id not in delays:

@@ -68,8 +68,8 @@ class TableGame:
     * ``waits(table, state)`` - whom the table waits on, with keys [one :class:`Wait` per
       user of each seat in ``engine.waiting_on``, keyed by the version at which that seat
       last acted].
-    * ``campaign_of(table)`` - the campaign whose reminder delay applies [None: "your turn"
-      is sent, with no reminder].
+    * ``campaign_of(table)`` - the campaign whose reminder delay applies [None: a table
+      outside any campaign, reminded after the default delay].
     * ``notify_task`` - the Celery task that syncs the waits on commit, called with
       ``(table_id, version)`` [the core's ``tables.turn_notify`` for this game].
     """

@@ -238,22 +238,9 @@ def table_waits_sync(game: TableGame, *, table_id: int) -> int:
         url = game.url(table)
         for w in current:
             user = users.get(w.user_id)
-            if user is None:
-                continue
-            if campaign is not None:
+            if user is not None:
                 turn_wait_start(campaign=campaign, user=user, key=w.key, title=w.title, url=url)
-            else:
-                _notify_without_campaign(user, w, url)
     return len(current)
-
-
-def _notify_without_campaign(user: Any, wait: Wait, url: str) -> None:
-    """A table outside any campaign: "your turn" once per wait (no reminder delay applies)."""
-    from notifications import EventType, notify
-
-    notify(
-        recipient=user, event=EventType.YOUR_TURN, title=wait.title, url=url, dedupe_key=wait.key
-    )
 
 
 def table_replay(game: TableGame, table: GameTable) -> Any:

@@ -175,3 +175,43 @@ def test_hidden_cards_never_reach_another_seats_payloads(duel, player, other_pla
     for card in [*mine, *state["deck"]]:
         assert f'"card": {card}' not in payload
     assert f"You lay the {mine[0]}" not in payload
+
+
+def test_a_table_outside_any_campaign_says_your_turn_and_still_waiting(
+    player, other_player, django_capture_on_commit_callbacks
+):
+    """ "Your turn" comes from ``waiting_on`` for any table; a table in no campaign is reminded
+    after the default delay (house rule ``turn_reminder_minutes``)."""
+    from datetime import timedelta
+
+    from notifications.models import Notification, TurnWait
+    from notifications.reminders import turn_reminders_send
+    from westernroses.house_rules import DEFAULT_HOUSE_RULES
+
+    game = game_for("duel")
+    state = ENGINE.new_game(seats=2, seed=3)
+    table = services.table_create(
+        game, table=DuelTable(seat0=player, seat1=other_player), state=state
+    )
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        for version, (user, seat) in enumerate(((player, 0), (other_player, 1))):
+            services.table_action_apply(
+                game,
+                table_id=table.pk,
+                actor=user,
+                action={"type": "play", "card": state["hands"][seat][0]},
+                expected_version=version,
+            )
+    # Only the reveal starts new waits (then each "your turn" is delivered on commit too).
+    notify = [c for c in callbacks if "_enqueue_turn_notify" in repr(c)]
+    assert len(notify) == 1
+    for user in (player, other_player):
+        assert Notification.objects.filter(recipient=user, event="your_turn").count() == 1
+    waits = TurnWait.objects.filter(ended_at__isnull=True)
+    assert [w.campaign_id for w in waits] == [None, None]
+    started = max(w.started_at for w in waits)
+    later = started + timedelta(minutes=DEFAULT_HOUSE_RULES.turn_reminder_minutes)
+    assert turn_reminders_send(now=later - timedelta(minutes=1)) == 0
+    assert turn_reminders_send(now=later) == 2
+    reminder = Notification.objects.get(recipient=player, event="turn_reminder")
+    assert reminder.title.startswith("Still your turn: ")
