@@ -107,6 +107,9 @@ class TableAPIView(APIView):
 
 
 class TableStateView(TableAPIView):
+    """The table as you may see it: your seat's view, whom it waits on, your legal actions and
+    the summary. ``?since=<version>`` answers **204** with no body while nothing changed."""
+
     @extend_schema(
         parameters=[
             OpenApiParameter("since", int, description="The version you have; unchanged: 204.")
@@ -122,6 +125,10 @@ class TableStateView(TableAPIView):
 
 
 class TableActionView(TableAPIView):
+    """Play one action: ``{"action": {...}, "expected_version": n}``. **201** with the new
+    state; **409** when someone moved first (nothing changed: reload); **400** for an action
+    this game does not take or the rules refuse; **413** for a body over 16 kB."""
+
     @extend_schema(
         request=ActionInputSerializer,
         responses={201: TableStateSerializer, 409: StaleSerializer},
@@ -142,6 +149,9 @@ class TableActionView(TableAPIView):
 
 
 class TableLogView(TableAPIView):
+    """The log, oldest first, with only the events your seat may see: ``?after=<n>&limit=<m>``
+    (default 50, at most 200); ``next_after`` pages on."""
+
     @extend_schema(
         parameters=[
             OpenApiParameter("after", int, description="Entries after this version."),
