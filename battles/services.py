@@ -777,6 +777,11 @@ def _campaign_of(battle: Battle) -> Campaign:
     return battle.campaign
 
 
+def _replay(battle: Battle) -> engine.BattleState:
+    """The whole log replayed from the initial snapshot (undos replay their history)."""
+    return engine.replay_log(full_state(battle))
+
+
 def battle_url(battle: Battle | int) -> str:
     return reverse("battles:detail", args=[battle if isinstance(battle, int) else battle.pk])
 
@@ -864,6 +869,7 @@ BATTLE_GAME: Final = register(
         after_apply=_after_apply,
         waits=_waits,
         campaign_of=_campaign_of,
+        replay=_replay,
         notify_task=_LazyTask(),
     )
 )

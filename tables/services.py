@@ -248,6 +248,8 @@ def table_replay(game: TableGame, table: GameTable) -> Any:
     it must equal the stored state)."""
     from westernroses.protocol import replay
 
+    if game.replay is not None:
+        return game.replay(table)
     rows = game.action_model._default_manager.filter(
         **{game.table_model.log_table_field: table}
     ).order_by("seq")
