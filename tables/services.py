@@ -23,7 +23,7 @@ from datetime import datetime
 from functools import partial
 from typing import TYPE_CHECKING, Any, cast
 
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Max
 from django.http import Http404
@@ -110,7 +110,7 @@ def table_action_apply(
         if actor is not None:
             seat = game.seat_of(actor, table)
             if seat is None:
-                raise ValidationError({"action": ["Spectators cannot play."]})
+                raise PermissionDenied("Spectators watch; only the seated players play.")
         if seat is None:
             raise ValueError("A bot or a timeout names the seat it plays.")
         check_version(game, table, expected_version)

@@ -130,7 +130,7 @@ def test_outsiders_get_404(duel, outsider, api_for, client):
     assert client.get(f"/api/duels/{duel.pk}/state/").status_code in (401, 403, 404)
     assert api_for(outsider).get("/api/duels/999999/state/").status_code == 404
     spectator_move = play(api_for(outsider), duel.pk, hands()[0][0], 0)
-    assert spectator_move.status_code == 400
+    assert spectator_move.status_code == 403
 
 
 def test_the_log_shows_each_seat_only_its_events_and_the_game_replays(
