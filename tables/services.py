@@ -42,10 +42,10 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 
-def _locked(game: TableGame, table_id: int, *, defer_initial: bool = True) -> Any:
-    rows = game.table_model._default_manager.select_for_update(of=("self",))
-    if defer_initial:
-        rows = rows.defer("initial")
+def _locked(game: TableGame, table_id: int) -> Any:
+    """The table row under ``SELECT … FOR UPDATE``. The initial snapshot (as large as the
+    state) is deferred: only a game's ``load`` that needs it (an undo) reads it."""
+    rows = game.table_model._default_manager.select_for_update(of=("self",)).defer("initial")
     table = rows.filter(pk=table_id).first()
     if table is None:
         raise Http404(f"No such {game.name}.")
@@ -106,7 +106,7 @@ def table_action_apply(
     clean = validate_action(action, game.actions)
     now = now or timezone.now()
     with transaction.atomic():
-        table = _locked(game, table_id, defer_initial=game.load is None)
+        table = _locked(game, table_id)
         if actor is not None:
             seat = game.seat_of(actor, table)
             if seat is None:
