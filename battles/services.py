@@ -870,6 +870,7 @@ BATTLE_GAME: Final = register(
         waits=_waits,
         campaign_of=_campaign_of,
         replay=_replay,
+        visible_events=engine.visible_events,
         notify_task=_LazyTask(),
     )
 )

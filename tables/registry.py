@@ -70,6 +70,8 @@ class TableGame:
       last acted].
     * ``campaign_of(table)`` - the campaign whose reminder delay applies [None: a table
       outside any campaign, reminded after the default delay].
+    * ``visible_events(state, seat, events)`` - logged events as ``seat`` may see them, for
+      an engine whose events mark secrets its own way [the protocol's ``visible_to``].
     * ``replay(table)`` - the state its log replays to, for an engine whose ``apply`` needs
       its history (an undo) [``protocol.replay`` of the rows from ``initial``].
     * ``notify_task`` - the Celery task that syncs the waits on commit, called with
@@ -92,6 +94,7 @@ class TableGame:
     waits: Callable[[Any, Any], list[Wait]] | None = None
     campaign_of: Callable[[Any], Any] | None = None
     replay: Callable[[Any], Any] | None = None
+    visible_events: Callable[[Any, Seat | None, list[Any]], list[Any]] | None = None
     notify_task: Any = None
     #: Seats are stored as text in the log; ``seat_from_text`` turns one back (tavern seats
     #: are ints, battle seats text).

@@ -105,13 +105,23 @@ def table_log(
     )
     more = len(rows) > limit
     rows = rows[:limit]
+    if game.visible_events is not None:
+        state = game.engine.from_json(
+            game.table_model._default_manager.filter(pk=table.pk)
+            .values_list("state", flat=True)
+            .get()
+        )
+        hook = game.visible_events
+
+        def shown(events: list[Any]) -> list[Any]:
+            return hook(state, seat, events)
+    else:
+
+        def shown(events: list[Any]) -> list[Any]:
+            return [e for e in events if event_visible(e, seat)]
+
     entries = [
-        {
-            "n": r.seq,
-            "seat": r.seat,
-            "events": [e for e in r.events if event_visible(e, seat)],
-            "at": r.created_at.isoformat(),
-        }
+        {"n": r.seq, "seat": r.seat, "events": shown(r.events), "at": r.created_at.isoformat()}
         for r in rows
     ]
     return {

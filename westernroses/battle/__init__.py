@@ -32,6 +32,7 @@ from westernroses.battle.game import (
     rebuild_setup,
     replay_actions,
     summary,
+    visible_events,
     waiting,
     with_history,
 )
@@ -69,6 +70,7 @@ __all__ = [
     "replay_log",
     "summary",
     "view",
+    "visible_events",
     "waiting",
     "with_history",
 ]

@@ -29,7 +29,7 @@ from westernroses.battle.errors import IllegalAction
 from westernroses.battle.replay import effective_actions, from_snapshot, replay
 from westernroses.battle.state import BattleState, Combatant, Json
 from westernroses.battle.status import STATUSES
-from westernroses.battle.views import view
+from westernroses.battle.views import event_for, view
 from westernroses.house_rules import DEFAULT_HOUSE_RULES, HOUSE_RULES_META, HouseRules
 from westernroses.protocol import HouseRule, Seat
 from westernroses.rng import RandomSource
@@ -77,6 +77,14 @@ def waiting(state: BattleState) -> list[Waiting]:
         if c is not None:
             out.append(Waiting(key, cid, c.name, c.controller, reacting))
     return out
+
+
+def visible_events(state: BattleState, seat: Seat | None, events: Iterable[Json]) -> list[Json]:
+    """Logged events as ``seat`` may see them (``None``: a spectator): a draw's cards only for
+    the drawer's controller and the GM, no seeds. Battle events mark their secret fields
+    ``private`` rather than the protocol's ``visible_to``, so logs go through here."""
+    player = SPECTATOR if seat is None else str(seat)
+    return [event_for(state, player, e) for e in events]
 
 
 def summary(state: BattleState) -> str:
