@@ -109,9 +109,22 @@ def layer(node: str) -> int:
 
 def project_files(root: Path = ROOT) -> list[Path]:
     out = []
-    for top in {*APPS, "westernroses"}:
+    for top in sorted({*APPS, "westernroses"}):
         out += sorted((root / top).rglob("*.py"))
     return out
+
+
+def battle_public_names(root: Path = ROOT) -> set[str]:
+    """``westernroses.battle.__all__``, read from its source (the package's public names)."""
+    path = root / "westernroses" / "battle" / "__init__.py"
+    if not path.exists():
+        return set()
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets
+        ):
+            return {ast.literal_eval(e) for e in node.value.elts}  # type: ignore[attr-defined]
+    return set()
 
 
 def check(root: Path = ROOT) -> list[str]:
@@ -135,6 +148,12 @@ def check(root: Path = ROOT) -> list[str]:
                 private = [n for n in names if n.startswith("_")]
                 if private or target.split(".")[-1].startswith("_"):
                     problems.append(f"{where}:{line}: private engine name from {target}: {private}")
+                public = battle_public_names(root)
+                if target == "westernroses.battle" and set(names) - public:
+                    problems.append(
+                        f"{where}:{line}: {sorted(set(names) - public)} are not public names of "
+                        "westernroses.battle (its __all__)"
+                    )
                 if target.startswith("westernroses.battle."):
                     problems.append(
                         f"{where}:{line}: {target} is inside the battle engine; import its "
@@ -213,12 +232,20 @@ def test_the_check_catches_private_and_inner_engine_names(tmp_path):
         tmp_path,
         {
             "battles/x.py": "from westernroses.battle import _preview\n"
-            "from westernroses.battle.reactions import open_choices\n"
+            "from westernroses.battle.reactions import open_choices\n",
+            "westernroses/battle/__init__.py": '__all__ = ["ENGINE", "view"]\n',
+            "tables/y.py": "def f():\n    from westernroses.battle import ENGINE, reactions\n",
         },
     )
     problems = check(root)
-    assert len(problems) == 2 and "private engine name" in problems[0], problems
-    assert "inside the battle engine" in problems[1]
+    assert len(problems) == 4, problems
+    assert any("battles/x.py:1: private engine name" in p for p in problems)
+    assert any("battles/x.py:1: ['_preview'] are not public names" in p for p in problems)
+    assert any("westernroses.battle.reactions is inside the battle engine" in p for p in problems)
+    assert any(
+        "tables/y.py:2: ['reactions'] are not public names of westernroses.battle" in p
+        for p in problems
+    )
 
 
 @pytest.mark.parametrize("name", sorted({"campaign.models", "campaign.permissions"}))
