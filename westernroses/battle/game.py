@@ -29,7 +29,8 @@ from westernroses.battle.errors import IllegalAction
 from westernroses.battle.replay import effective_actions, from_snapshot, replay
 from westernroses.battle.state import BattleState, Combatant, Json
 from westernroses.battle.status import STATUSES
-from westernroses.battle.views import event_for, view
+from westernroses.battle.views import _event as event_for  # the view's own event filter
+from westernroses.battle.views import view
 from westernroses.house_rules import DEFAULT_HOUSE_RULES, HOUSE_RULES_META, HouseRules
 from westernroses.protocol import HouseRule, Seat
 from westernroses.rng import RandomSource

@@ -74,9 +74,7 @@ def _combatant(state: BattleState, player: str, c: Combatant) -> Json:
     }
 
 
-def event_for(state: BattleState, player: str, event: Json) -> Json:
-    """``event`` as ``player`` may see it (its ``private`` fields only for the owner's
-    controller and the GM; no seeds)."""
+def _event(state: BattleState, player: str, event: Json) -> Json:
     hidden = event.get("private")
     owner = state.combatants.get(str(event.get("combatant", "")))
     shown: Json = _strip_seeds(event)
@@ -134,7 +132,7 @@ def view(state: BattleState, player: str, *, since: int = 0) -> Json:
             {
                 "n": entry["n"],
                 "action": _strip_seeds(entry["action"]),
-                "events": [event_for(state, player, e) for e in entry["events"]],
+                "events": [_event(state, player, e) for e in entry["events"]],
             }
             for entry in state.log
             if entry["n"] > since
