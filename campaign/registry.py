@@ -182,3 +182,23 @@ def character_status_changed(
     """Tell every listener that ``status`` was applied to (or cleared from) ``character``."""
     for listener in _STATUS_LISTENERS:
         listener(character=character, status=status, applied=applied, by=by)
+
+
+# --------------------------------------------------------------------------- level-ups
+# A GM raises a character's level from the character's own page (the characters app) or from
+# the dashboard (campaign features); both must record it for the timeline and tell the table.
+# The characters app sits below the campaign features, so it reaches the grant through here;
+# the campaign app registers it in its ``ready()``.
+
+_LEVEL_UP_GRANT: list[Callable[..., Any]] = []
+
+
+def register_level_up_grant(grant: Callable[..., Any]) -> None:
+    _LEVEL_UP_GRANT[:] = [grant]
+
+
+def level_up_grant(**kwargs: Any) -> Any:
+    """Raise a character's level through the registered grant (``campaign.party``)."""
+    if not _LEVEL_UP_GRANT:
+        raise RuntimeError("No level-up grant is registered (the campaign app is not ready).")
+    return _LEVEL_UP_GRANT[0](**kwargs)

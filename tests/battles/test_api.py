@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from campaign.battles.models import Battle, BattleAction
+from battles.models import Battle, BattleAction
 from tests.battles.conftest import play_until
 
 pytestmark = pytest.mark.django_db

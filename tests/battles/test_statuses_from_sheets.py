@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import pytest
 
+from battles import services
+from battles.models import BattleAction
 from campaign import party
-from campaign.battles import services
-from campaign.battles.models import BattleAction
 from campaign.permissions import access_for
 from characters.models import Character
 from tests.battles.conftest import build_battle

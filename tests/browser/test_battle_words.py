@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from campaign.battles import services as battles
+from battles import services as battles
 from campaign.models import Campaign
 from campaign.permissions import access_for
 from tests.factories import CharacterFactory

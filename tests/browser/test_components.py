@@ -14,7 +14,7 @@ from fractions import Fraction
 
 import pytest
 
-from campaign.battles import services as battles
+from battles import services as battles
 from tests.factories import CharacterFactory
 from westernroses.probability import total_distribution
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from campaign.models import Notification
+from notifications.models import Notification
 from tests.factories import NotificationFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

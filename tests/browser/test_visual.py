@@ -45,7 +45,7 @@ class Visit:
 
 def demo_pages(role: str) -> list[tuple[str, str]]:
     """(name, path) of every main page of the demo that ``role`` (gm or player) may open."""
-    from campaign.battles.models import Battle
+    from battles.models import Battle
     from campaign.models import Campaign, GameSession, GMNote, Handout
     from characters.models import Character
 
@@ -104,8 +104,8 @@ def demo(db):
     """The demo, a house rule changed, and its battle under way with some GM overrides in the
     log (a status added and undone, a fairy knocked below zero HP), so the words those produce
     are on the pages the checks read."""
-    from campaign.battles import services as battles
-    from campaign.battles.models import Battle
+    from battles import services as battles
+    from battles.models import Battle
     from campaign.models import Campaign
 
     call_command("seed_demo", stdout=io.StringIO())
