@@ -37,3 +37,14 @@ def test_seed_demo_campaign_play_idempotently():
     invitation = Invitation.objects.get(campaign=campaign)
     assert invitation.state() == "active"
     assert f"/campaigns/join/{invitation.token}/" in out.getvalue()
+
+
+def test_demo_rolls_never_share_a_seed():
+    """Hardening finding 5: every demo roll used one fixed seed, so a player could recompute the
+    GM's secret demo roll from the public ones (whose seeds are shown for verification)."""
+    from campaign.models import Roll
+
+    call_command("seed_demo", stdout=StringIO())
+    seeds = [roll.detail["seed"] for roll in Roll.objects.all()]
+    assert len(seeds) >= 3
+    assert len(set(seeds)) == len(seeds)
