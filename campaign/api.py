@@ -8,14 +8,22 @@ from __future__ import annotations
 
 from typing import Any
 
+from axes.exceptions import AxesBackendPermissionDenied
 from django.db.models import QuerySet
+from django.http import HttpResponse
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, permissions, status, viewsets
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.decorators import action
+from rest_framework.exceptions import ValidationError
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
+
+from accounts.lockout import lockout_response
+from config.parsers import BoundedJSONParser
+from config.throttles import AuthRateThrottle
 
 from . import selectors, services
 from .models import Campaign, Roll
@@ -32,7 +40,25 @@ from .serializers import (
 
 
 class ObtainTokenView(ObtainAuthToken):
-    """Exchange a username and password for an API token (``Authorization: Token <key>``)."""
+    """Exchange a username and password for an API token (``Authorization: Token <key>``).
+
+    Bounded JSON like every endpoint (it answers anonymous callers), and throttled per client
+    address on top of the account lockout, so passwords cannot be guessed at speed."""
+
+    parser_classes = (FormParser, MultiPartParser, BoundedJSONParser)
+    throttle_classes = (AuthRateThrottle,)
+
+    def post(self, request: Request, *args: Any, **kwargs: Any) -> Response | HttpResponse:
+        # django-axes marks the request it was given, which here is DRF's wrapper, so its
+        # middleware never sees the lockout: answer it here, in the same words and status.
+        try:
+            return super().post(request, *args, **kwargs)
+        except AxesBackendPermissionDenied:
+            return lockout_response(request._request)
+        except ValidationError:
+            if getattr(request, "axes_locked_out", False):
+                return lockout_response(request._request)
+            raise
 
 
 class CampaignViewSet(

@@ -51,3 +51,4 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 if os.environ.get("EMAIL_FILE_PATH"):
     EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
     EMAIL_FILE_PATH = os.environ["EMAIL_FILE_PATH"]
+API_AUTH_RATE = "10000/minute"  # the throttle test sets its own
