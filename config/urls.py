@@ -8,6 +8,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from campaign import views as campaign_views
 from characters import views as character_views
+from config.health import FullHealthView, ReadinessView
 
 urlpatterns = [
     path("", campaign_views.home, name="home"),
@@ -25,6 +26,8 @@ urlpatterns = [
     path("", include("campaign.battles.urls")),
     # Spellcard pages hang off characters, cards and campaigns: full paths in spellcards/urls.py.
     path("", include("spellcards.urls")),
+    path("health/", FullHealthView.as_view(), name="health"),
+    path("health/ready/", ReadinessView.as_view(), name="health-ready"),
     path("admin/", admin.site.urls),
     path("api/", include("config.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),

@@ -39,9 +39,13 @@ INSTALLED_APPS = [
     "spellcards",
     "minigames",
     "axes",
+    "health_check",
+    "django_guid",
 ]
 
 MIDDLEWARE = [
+    # First, so every log line of the request (and its Celery tasks) carries the request id.
+    "django_guid.middleware.guid_middleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -240,10 +244,36 @@ SPECTACULAR_SETTINGS.setdefault("ENUM_NAME_OVERRIDES", {}).update(
     }
 )
 
+# --- Logs: one line per record on stderr; JSON in production (LOG_FORMAT=json) ---------------
+# Every record carries the request id (django-guid: taken from an incoming X-Request-ID header
+# when it is a valid UUID, else made up; returned in the response's X-Request-ID and passed on
+# to the Celery tasks the request enqueues), so one click can be followed through web and worker.
+DJANGO_GUID = {
+    "GUID_HEADER_NAME": "X-Request-ID",
+    "VALIDATE_GUID": True,
+    "RETURN_HEADER": True,
+    "EXPOSE_HEADER": True,
+}
+LOG_FORMAT = env("LOG_FORMAT", default="text")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"request_id": {"()": "django_guid.log_filters.CorrelationId"}},
+    "formatters": {
+        "text": {"format": "%(asctime)s %(levelname)s %(name)s [%(correlation_id)s] %(message)s"},
+        "json": {
+            "()": "pythonjsonlogger.json.JsonFormatter",
+            "format": "%(asctime)s %(levelname)s %(name)s %(correlation_id)s %(message)s",
+            "rename_fields": {"correlation_id": "request_id", "levelname": "level"},
+        },
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["request_id"],
+            "formatter": "json" if LOG_FORMAT == "json" else "text",
+        }
+    },
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="INFO")},
 }
 

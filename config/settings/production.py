@@ -9,6 +9,8 @@ from .base import *  # noqa: F403
 from .base import env
 
 DEBUG = False
+LOG_FORMAT = env("LOG_FORMAT", default="json")
+LOGGING["handlers"]["console"]["formatter"] = LOG_FORMAT  # noqa: F405
 SECRET_KEY = env("SECRET_KEY")
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS")
 if len(SECRET_KEY) < 50 or not ALLOWED_HOSTS:
