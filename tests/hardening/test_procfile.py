@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import shlex
 import socket
 import subprocess
@@ -54,7 +55,7 @@ def test_the_procfile_processes_come_up_and_report_healthy(tmp_path):
     env = {
         **{k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")},
         "DJANGO_SETTINGS_MODULE": "config.settings.production",
-        "SECRET_KEY": "procfile-test-" + "k3y-" * 12,
+        "SECRET_KEY": secrets.token_urlsafe(50),
         "ALLOWED_HOSTS": "127.0.0.1",
         "SECURE_SSL_REDIRECT": "false",
         "DATABASE_URL": database_url(),
