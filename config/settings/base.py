@@ -277,6 +277,11 @@ LOGGING = {
         }
     },
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="INFO")},
+    # Routine chatter (a request id made up, a log-in counted) only when something is wrong.
+    "loggers": {
+        "django_guid": {"level": "WARNING"},
+        "axes": {"level": "WARNING"},
+    },
 }
 
 # --- Content-Security-Policy (django-csp), in every mode so the browser tests see violations --
