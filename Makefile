@@ -10,7 +10,7 @@ PORT ?= 8000
 TEST_DATABASE_URL ?= $(or $(DATABASE_URL),postgres://postgres@127.0.0.1:5432/test)
 TEST_REDIS_URL ?= $(or $(REDIS_URL),redis://127.0.0.1:6379/0)
 
-.PHONY: run run-full test test-fast lint format typecheck bench venv deps dev-deps browser services-check demo clean
+.PHONY: run run-full test test-fast lint format typecheck bench loadtest venv deps dev-deps browser services-check demo clean
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -79,6 +79,10 @@ typecheck: dev-deps
 ## bench: benchmarks, each printing a ratio against a baseline measured in the same run
 bench: dev-deps services-check
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(PY) -m tests.bench
+
+## loadtest: gunicorn + PostgreSQL + Redis + a Celery worker under 200 locust users (tests/load/run.py)
+loadtest: dev-deps services-check
+	DATABASE_URL=$(TEST_DATABASE_URL) $(PY) -m tests.load.run
 
 demo: deps
 	$(PY) manage.py seed_demo

@@ -2,8 +2,38 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from axes.exceptions import AxesBackendPermissionDenied
+from django.http import HttpResponse
 from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.exceptions import ValidationError
+from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from accounts.lockout import lockout_response
+from config.parsers import BoundedJSONParser
+from config.throttles import AuthRateThrottle
 
 
 class ObtainTokenView(ObtainAuthToken):
-    """Exchange a username and password for an API token (``Authorization: Token <key>``)."""
+    """Exchange a username and password for an API token (``Authorization: Token <key>``).
+
+    Bounded JSON like every endpoint (it answers anonymous callers), and throttled per client
+    address on top of the account lockout, so passwords cannot be guessed at speed."""
+
+    parser_classes = (FormParser, MultiPartParser, BoundedJSONParser)
+    throttle_classes = (AuthRateThrottle,)
+
+    def post(self, request: Request, *args: Any, **kwargs: Any) -> Response | HttpResponse:
+        # django-axes marks the request it was given, which here is DRF's wrapper, so its
+        # middleware never sees the lockout: answer it here, in the same words and status.
+        try:
+            return super().post(request, *args, **kwargs)
+        except AxesBackendPermissionDenied:
+            return lockout_response(request._request)
+        except ValidationError:
+            if getattr(request, "axes_locked_out", False):
+                return lockout_response(request._request)
+            raise

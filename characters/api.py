@@ -20,12 +20,13 @@ from drf_spectacular.utils import (
 )
 from rest_framework import status, viewsets
 from rest_framework.decorators import action
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from campaign.models import Campaign
 from campaign.permissions import campaign_for, owned_access
+from config.parsers import BoundedJSONParser
 
 from . import selectors, services
 from .models import Character
@@ -190,7 +191,7 @@ class CharacterViewSet(viewsets.GenericViewSet):
         detail=False,
         methods=["post"],
         url_path="import",
-        parser_classes=[JSONParser, MultiPartParser, FormParser],
+        parser_classes=[BoundedJSONParser, MultiPartParser, FormParser],
     )
     def import_(self, request: Request) -> Response:
         """Create a character from an export document (the JSON body, or a ``file`` upload).

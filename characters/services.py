@@ -24,6 +24,7 @@ from django.db import transaction
 
 from campaign.models import Campaign, Membership
 from campaign.permissions import OwnedAccess
+from config.json_input import JSONInputError, loads_bounded
 from westernroses.catalog import get_catalog
 from westernroses.characters import (
     CharacterDraft,
@@ -569,7 +570,9 @@ def character_document_parse(raw: bytes | str | Mapping[str, Any]) -> ImportedCh
             raise CharacterFormatError("(file)", f"is larger than {IMPORT_MAX_BYTES // 1024} kB")
         try:
             text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
-            document = json.loads(text)
+            document = loads_bounded(text)
+        except JSONInputError as exc:
+            raise CharacterFormatError("(file)", str(exc)) from None
         except UnicodeDecodeError:
             raise CharacterFormatError("(file)", "is not UTF-8 text") from None
         except json.JSONDecodeError as exc:

@@ -4,10 +4,11 @@ from django.conf import settings
 from django.conf.urls.static import static
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from campaign.pages import campaigns as campaign_views
 from characters import views as character_views
+from config.health import FullHealthView, ReadinessView
 
 from .home import home
 
@@ -27,10 +28,12 @@ urlpatterns = [
     path("", include("battles.urls")),
     # Spellcard pages hang off characters, cards and campaigns: full paths in spellcards/urls.py.
     path("", include("spellcards.urls")),
+    path("health/", FullHealthView.as_view(), name="health"),
+    path("health/ready/", ReadinessView.as_view(), name="health-ready"),
     path("admin/", admin.site.urls),
     path("api/", include("config.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
 ]
 
 if settings.DEBUG:

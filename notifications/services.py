@@ -247,10 +247,12 @@ def notifications_mark_all_read(*, user: User) -> int:
 
 
 def _checked_webhook(url: str) -> str:
+    """The URL as it will be stored and sent (ASCII: IDNA host, percent-encoded path), or a
+    field error: a URL that is saved can always be sent."""
     url = (url or "").strip()
     if url:
         try:
-            vet_url(url)
+            return vet_url(url).url
         except UnsafeWebhookURL as exc:
             raise ValidationError({"webhook_url": [str(exc)]}) from None
     return url

@@ -7,7 +7,11 @@ The defences, all here:
 * only ``http``/``https`` URLs with a host name, no credentials, at most 500 characters;
 * the host is resolved and **every** address it resolves to must be public: loopback, private,
   link-local, shared (CGNAT), multicast, reserved and unspecified addresses are refused, and an
-  IPv4-mapped IPv6 address is judged by its IPv4 address;
+  an IPv6 address that embeds an IPv4 one (IPv4-mapped, 6to4 ``2002::/16``, Teredo, NAT64
+  ``64:ff9b::/96``, IPv4-compatible ``::a.b.c.d``) is judged by every IPv4 address it carries;
+* the host is IDNA-encoded and the path and query percent-encoded when the URL is saved, so a
+  URL that is accepted can always be sent (an address with non-ASCII in it is not refused at
+  send time by the HTTP client);
 * the request connects to the address that was vetted (the Host header and TLS name stay the host
   name), so a DNS answer that changes between the check and the connection (DNS rebinding) cannot
   swap in an internal address;
@@ -27,11 +31,14 @@ import json
 import socket
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 from django.conf import settings
 
 MAX_URL_LENGTH = 500
+#: Characters left as they are when a path or query is percent-encoded (RFC 3986's reserved and
+#: unreserved ones, and ``%`` so an already-encoded URL is not encoded twice).
+_URL_SAFE = "/%:@!$&'()*+,;=-._~"
 MAX_RESPONSE_BYTES = 64 * 1024
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
@@ -67,15 +74,45 @@ class VettedURL:
     path: str
     ips: tuple[str, ...]
 
+    @property
+    def url(self) -> str:
+        """The URL as it will be sent: ASCII only (IDNA host, percent-encoded path)."""
+        host = self.host if ":" not in self.host else f"[{self.host}]"
+        default = 443 if self.scheme == "https" else 80
+        port = "" if self.port == default else f":{self.port}"
+        return f"{self.scheme}://{host}{port}{self.path}"
+
 
 def _allow_loopback() -> bool:
     return bool(getattr(settings, "WEBHOOK_ALLOW_LOOPBACK", False))
 
 
+_NAT64 = ipaddress.IPv6Network("64:ff9b::/96")
+_IPV4_COMPATIBLE = ipaddress.IPv6Network("::/96")
+
+
+def embedded_ipv4(ip: ipaddress.IPv6Address) -> tuple[ipaddress.IPv4Address, ...]:
+    """The IPv4 addresses an IPv6 address carries (and would reach through a relay)."""
+    if ip.ipv4_mapped is not None:
+        return (ip.ipv4_mapped,)
+    if ip.sixtofour is not None:
+        return (ip.sixtofour,)
+    if ip.teredo is not None:
+        return ip.teredo
+    if ip in _NAT64 or (ip in _IPV4_COMPATIBLE and int(ip) > 1):
+        return (ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF),)
+    return ()
+
+
 def address_refusal(ip: IPAddress, *, allow_loopback: bool = False) -> str | None:
     """Why ``ip`` may not be a webhook target, or None when it is a public address."""
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        return address_refusal(ip.ipv4_mapped, allow_loopback=allow_loopback)
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return address_refusal(ip.ipv4_mapped, allow_loopback=allow_loopback)
+        for inner in embedded_ipv4(ip):
+            reason = address_refusal(inner, allow_loopback=False)
+            if reason:
+                return f"an IPv6 address that carries {reason} ({inner})"
     if ip.is_loopback:
         return None if allow_loopback else "a loopback address"
     checks = (
@@ -129,6 +166,10 @@ def vet_url(url: str) -> VettedURL:
     host = (parts.hostname or "").rstrip(".")
     if not host:
         raise UnsafeWebhookURL("The URL has no host.")
+    try:
+        host = host.encode("idna").decode("ascii")
+    except UnicodeError as exc:
+        raise UnsafeWebhookURL("The host name is not valid.") from exc
     port = port or (443 if scheme == "https" else 80)
     allow_loopback = _allow_loopback()
     try:
@@ -140,9 +181,9 @@ def vet_url(url: str) -> VettedURL:
         reason = address_refusal(ipaddress.ip_address(address), allow_loopback=allow_loopback)
         if reason:
             raise UnsafeWebhookURL(f"The host {host} resolves to {reason} ({address}).")
-    path = parts.path or "/"
+    path = quote(parts.path or "/", safe=_URL_SAFE)
     if parts.query:
-        path = f"{path}?{parts.query}"
+        path = f"{path}?{quote(parts.query, safe=_URL_SAFE + '?')}"
     return VettedURL(scheme=scheme, host=host, port=port, path=path, ips=ips)
 
 
@@ -151,10 +192,10 @@ def validate_webhook_url(url: str) -> str:
     from django.core.exceptions import ValidationError
 
     try:
-        vet_url(url)
+        target = vet_url(url)
     except UnsafeWebhookURL as exc:
         raise ValidationError(str(exc), code="unsafe_webhook") from None
-    return url.strip()
+    return target.url
 
 
 class _PinnedHTTPConnection(http.client.HTTPConnection):
@@ -234,6 +275,8 @@ def post_json(
         response.read(MAX_RESPONSE_BYTES)
         status = response.status
         retry_after = _retry_after(response.getheader("Retry-After"))
+    except UnicodeError as exc:
+        raise WebhookPermanentError(f"The request could not be encoded: {exc}.") from exc
     except (TimeoutError, OSError, http.client.HTTPException) as exc:
         raise WebhookTransientError(f"{type(exc).__name__}: {exc}") from exc
     finally:

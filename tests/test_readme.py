@@ -27,9 +27,8 @@ def api_examples() -> str:
 
 
 def test_the_readmes_curl_examples_run_against_the_server(live_server):
-    from campaign.management.commands.seed_demo import DEMO_CAMPAIGN
-
     from campaign.models import Campaign, Roll
+    from config.management.commands.seed_demo import DEMO_CAMPAIGN
 
     call_command("seed_demo", stdout=io.StringIO())
     campaign = Campaign.objects.get(name=DEMO_CAMPAIGN)

@@ -97,6 +97,7 @@ def test_production_refuses_to_start_without_a_secret_key():
 def test_demo_data_is_idempotent_and_logs_in():
     from django.contrib.auth import authenticate
     from django.core.management import call_command
+    from django.test import RequestFactory
 
     from campaign.models import Campaign, Membership, Roll
 
@@ -107,5 +108,6 @@ def test_demo_data_is_idempotent_and_logs_in():
     assert Campaign.objects.count() == 1
     assert Membership.objects.count() == 3
     assert Roll.objects.count() == 3
-    assert authenticate(username="gm", password="roses-gm-demo") is not None
-    assert authenticate(username="reimu", password="roses-reimu-demo") is not None
+    request = RequestFactory().post("/accounts/login/")
+    assert authenticate(request, username="gm", password="roses-gm-demo") is not None
+    assert authenticate(request, username="reimu", password="roses-reimu-demo") is not None

@@ -7,10 +7,12 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
+
+from config.parsers import BoundedJSONParser
 
 from .. import handouts as handout_services
 from .. import notes as note_services
@@ -182,7 +184,7 @@ class HandoutListView(APIView):
     """Handouts you may see (GMs: all; players: shared with everyone or with them); GMs
     share one (POST, JSON or multipart with a ``file``)."""
 
-    parser_classes = [JSONParser, MultiPartParser, FormParser]
+    parser_classes = [BoundedJSONParser, MultiPartParser, FormParser]
 
     @extend_schema(responses=HandoutSerializer(many=True))
     def get(self, request: Request, pk: int) -> Response:

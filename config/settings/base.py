@@ -7,10 +7,12 @@ web process and the cache is local memory, so the app runs with nothing else ins
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import environ
+from csp.constants import NONE, SELF, UNSAFE_INLINE
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -42,9 +44,14 @@ INSTALLED_APPS = [
     "battles",
     "minigames",
     "config",
+    "axes",
+    "health_check",
+    "django_guid",
 ]
 
 MIDDLEWARE = [
+    # First, so every log line of the request (and its Celery tasks) carries the request id.
+    "django_guid.middleware.guid_middleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -54,6 +61,9 @@ MIDDLEWARE = [
     "accounts.time_zones.TimeZoneMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into accounts.lockout's answer.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -83,6 +93,23 @@ DATABASES["default"]["ATOMIC_REQUESTS"] = False
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_USER_MODEL = "accounts.User"
+# --- Brute-force protection (django-axes): the log-in page and the API's token endpoint ----
+# After AXES_FAILURE_LIMIT wrong passwords for one user name from one address, that pair is
+# locked out for the cool-off time (429 with Retry-After, accounts/lockout.py); a success resets
+# the count. Locking by the pair, not the user name alone, stops a stranger from locking a
+# player out of her own account.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = timedelta(minutes=env.int("LOGIN_COOLOFF_MINUTES", default=15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "accounts.lockout.lockout_response"
+AXES_VERBOSE = False
+# The API's token endpoint is also throttled per client address (config/throttles.py).
+API_AUTH_RATE = env("API_AUTH_RATE", default="30/minute")
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -189,7 +216,12 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "DEFAULT_PAGINATION_CLASS": "config.pagination.BoundedLimitOffsetPagination",
+    "DEFAULT_PARSER_CLASSES": [
+        "config.parsers.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "config.api_errors.exception_handler",
     "DEFAULT_THROTTLE_CLASSES": ["rest_framework.throttling.UserRateThrottle"],
@@ -220,11 +252,73 @@ SPECTACULAR_SETTINGS.setdefault("ENUM_NAME_OVERRIDES", {}).update(
     }
 )
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="INFO")},
+# --- Logs: one line per record on stderr; JSON in production (LOG_FORMAT=json) ---------------
+# Every record carries the request id (django-guid: taken from an incoming X-Request-ID header
+# when it is a valid UUID, else made up; returned in the response's X-Request-ID and passed on
+# to the Celery tasks the request enqueues), so one click can be followed through web and worker.
+DJANGO_GUID = {
+    "GUID_HEADER_NAME": "X-Request-ID",
+    "VALIDATE_GUID": True,
+    "RETURN_HEADER": True,
+    "EXPOSE_HEADER": True,
+}
+LOG_FORMAT = env("LOG_FORMAT", default="text")
+LOG_LEVEL = env("LOG_LEVEL", default="INFO")
+
+
+def logging_settings(log_format: str, level: str) -> dict[str, Any]:
+    """Django's LOGGING for ``log_format`` ("text" or "json"), so production can switch."""
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "filters": {"request_id": {"()": "django_guid.log_filters.CorrelationId"}},
+        "formatters": {
+            "text": {
+                "format": "%(asctime)s %(levelname)s %(name)s [%(correlation_id)s] %(message)s"
+            },
+            "json": {
+                "()": "pythonjsonlogger.json.JsonFormatter",
+                "format": "%(asctime)s %(levelname)s %(name)s %(correlation_id)s %(message)s",
+                "rename_fields": {"correlation_id": "request_id", "levelname": "level"},
+            },
+        },
+        "handlers": {
+            "console": {
+                "class": "logging.StreamHandler",
+                "filters": ["request_id"],
+                "formatter": "json" if log_format == "json" else "text",
+            }
+        },
+        "root": {"handlers": ["console"], "level": level},
+        # Routine chatter (a request id made up, a log-in counted) only when something is wrong.
+        "loggers": {
+            "django_guid": {"level": "WARNING"},
+            "axes": {"level": "WARNING"},
+        },
+    }
+
+
+LOGGING = logging_settings(LOG_FORMAT, LOG_LEVEL)
+
+# --- Content-Security-Policy (django-csp), in every mode so the browser tests see violations --
+# Scripts only from our own static files (no inline script anywhere, the API docs included:
+# config/urls.py serves Swagger UI's start-up script as a file). Inline style attributes stay
+# allowed: server-rendered charts and SVG icons size themselves with them, and a style cannot
+# run code.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF, UNSAFE_INLINE],
+        "img-src": [SELF, "data:", "blob:"],
+        "media-src": [SELF, "data:"],
+        "connect-src": [SELF],
+        "font-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
 }
 
 # --- Uploads -----------------------------------------------------------------------------

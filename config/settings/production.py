@@ -5,15 +5,23 @@
 
 from django.core.exceptions import ImproperlyConfigured
 
+from config.secret_key import secret_key_problems
+
 from .base import *  # noqa: F403
-from .base import env
+from .base import LOG_LEVEL, env, logging_settings
 
 DEBUG = False
+LOG_FORMAT = env("LOG_FORMAT", default="json")
+LOGGING = logging_settings(LOG_FORMAT, LOG_LEVEL)
 SECRET_KEY = env("SECRET_KEY")
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS")
-if len(SECRET_KEY) < 50 or not ALLOWED_HOSTS:
+if not ALLOWED_HOSTS:
+    raise ImproperlyConfigured("Production needs ALLOWED_HOSTS in the environment.")
+if problems := secret_key_problems(SECRET_KEY):
     raise ImproperlyConfigured(
-        "Production needs SECRET_KEY (50+ random characters) and ALLOWED_HOSTS in the environment."
+        "SECRET_KEY is too weak for production: "
+        + "; ".join(problems)
+        + ". Generate one with: python -c 'import secrets; print(secrets.token_urlsafe(50))'"
     )
 
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

@@ -54,3 +54,4 @@ if os.environ.get("EMAIL_FILE_PATH"):
 # Secret Duel at a game table (tests/games/duel_tables): a second game on the table core,
 # only in tests.
 INSTALLED_APPS = [*INSTALLED_APPS, "tests.games.duel_tables"]  # noqa: F405
+API_AUTH_RATE = "10000/minute"  # the throttle test sets its own

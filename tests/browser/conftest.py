@@ -51,8 +51,10 @@ def new_page(browser, live_server, request):
     contexts = []
 
     def make(user=None):
+        # Playwright's own waits (wait_for_function) evaluate strings in the page, which the
+        # app's CSP forbids; tests/browser/test_csp.py visits pages with the CSP enforced.
         context = browser.new_context(
-            base_url=live_server.url, viewport={"width": 1280, "height": 900}
+            base_url=live_server.url, viewport={"width": 1280, "height": 900}, bypass_csp=True
         )
         context.set_default_timeout(10_000)
         contexts.append(context)

@@ -53,3 +53,14 @@ def test_the_printed_links_use_the_address_actually_served():
     links = re.findall(r"https?://\S+", out.getvalue())
     assert len(links) >= 3  # log in, the invitation, the demo battle
     assert all(link.startswith("http://127.0.0.1:8101/") for link in links), links
+
+
+def test_demo_rolls_never_share_a_seed():
+    """Hardening finding 5: every demo roll used one fixed seed, so a player could recompute the
+    GM's secret demo roll from the public ones (whose seeds are shown for verification)."""
+    from campaign.models import Roll
+
+    call_command("seed_demo", stdout=StringIO())
+    seeds = [roll.detail["seed"] for roll in Roll.objects.all()]
+    assert len(seeds) >= 3
+    assert len(set(seeds)) == len(seeds)

@@ -199,3 +199,41 @@ def test_form_validation_reports_the_reason():
         validate_webhook_url("http://169.254.169.254/")
     assert "link-local" in caught.value.messages[0]
     assert validate_webhook_url("  https://93.184.215.14/x ") == "https://93.184.215.14/x"
+
+
+@pytest.mark.parametrize(
+    ("url", "carried"),
+    [
+        ("http://[2002:7f00:1::]/", "loopback"),  # 6to4 around 127.0.0.1
+        ("http://[2002:a00:1::]/", "private"),  # 6to4 around 10.0.0.1
+        ("http://[64:ff9b::7f00:1]/", "loopback"),  # NAT64 around 127.0.0.1
+        ("http://[64:ff9b::a9fe:a9fe]/", "link-local"),  # NAT64 around 169.254.169.254
+        ("http://[::7f00:1]/", "loopback"),  # IPv4-compatible ::127.0.0.1
+    ],
+)
+def test_ipv6_forms_that_carry_an_internal_ipv4_are_refused(url, carried, settings):
+    """Hardening finding 4: 6to4 and other IPv6 forms embedding a loopback or private IPv4 were
+    accepted. They are judged by the IPv4 they carry, even where tests allow loopback."""
+    settings.WEBHOOK_ALLOW_LOOPBACK = True
+    with pytest.raises(UnsafeWebhookURL, match=f"carries a {carried}"):
+        vet_url(url)
+
+
+def test_6to4_around_a_public_ipv4_is_allowed():
+    assert vet_url("http://[2002:5db8:d70e::]/hook").ips == ("2002:5db8:d70e::",)
+
+
+def test_non_ascii_urls_are_stored_encoded_and_really_sent(receiver):
+    """Hardening finding 4: a path with non-ASCII was accepted but every send failed with an
+    uncaught UnicodeEncodeError. The saved URL is ASCII, and a POST to it arrives."""
+    cleaned = validate_webhook_url(receiver.url + "/héllo wörld?q=ü".replace(" ", "%20"))
+    assert cleaned.isascii()
+    assert cleaned.endswith("/hook/h%C3%A9llo%20w%C3%B6rld?q=%C3%BC")
+    assert post_json(cleaned, {"content": "x"}) == 204
+    assert receiver.requests[0].path == "/hook/h%C3%A9llo%20w%C3%B6rld?q=%C3%BC"
+
+
+def test_a_raw_non_ascii_url_fails_permanently_with_a_reason_instead_of_crashing(receiver):
+    status = post_json(receiver.url + "/ĥook", {"content": "x"})
+    assert status == 204  # vetted and encoded on the way out as well
+    assert receiver.requests[0].path == "/hook/%C4%A5ook"

@@ -15,7 +15,6 @@ from django.db import transaction
 
 from campaign import services
 from campaign.models import Campaign, Membership, Role
-from westernroses.rng import RandomSource
 
 DEMO_USERS = (
     # username, password, display name, role in the demo campaign
@@ -62,7 +61,9 @@ class Command(BaseCommand):
                 ),
                 gm=users["gm"],
             )
-            rng = RandomSource(seed=20261121)
+            # Every roll draws a fresh seed from the OS (roll_make's default): a seed shared
+            # between rolls would let a player recompute the GM's secret roll from the public
+            # ones, whose seeds are shown for verification.
             demo_rolls = (
                 ("reimu", "Spot the hidden path", "4d", 12, False),
                 ("marisa", "Lift the boulder", "6d-4", 25, False),
@@ -75,7 +76,6 @@ class Command(BaseCommand):
                     campaign=campaign,
                     label=label,
                     secret=secret,
-                    rng=rng,
                 )
         for username, _, _, role in DEMO_USERS:
             Membership.objects.update_or_create(

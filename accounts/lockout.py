@@ -1,0 +1,40 @@
+"""What a locked-out login sees (django-axes counts the failures; this answers).
+
+Why our own answer: axes' default is a bare 429 with no ``Retry-After``, and the API would get
+an HTML page. A person gets the login page's look with the time to wait in words; a script gets
+the API's error shape; both get ``Retry-After`` in seconds, so a well-behaved client backs off.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from axes.helpers import get_cool_off
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+
+
+def _wait_words(seconds: int) -> str:
+    minutes = math.ceil(seconds / 60)
+    return f"{minutes} minute{'s' if minutes != 1 else ''}"
+
+
+def lockout_response(
+    request: HttpRequest,
+    original_response: HttpResponse | None = None,
+    credentials: dict[str, Any] | None = None,
+) -> HttpResponse:
+    cool_off = get_cool_off(request)
+    seconds = max(1, math.ceil(cool_off.total_seconds())) if cool_off else 900
+    message = (
+        "Too many failed log-in attempts for this account from your address. "
+        f"Try again in {_wait_words(seconds)}."
+    )
+    response: HttpResponse
+    if request.path.startswith("/api/"):
+        response = JsonResponse({"detail": message}, status=429)
+    else:
+        response = render(request, "registration/locked_out.html", {"message": message}, status=429)
+    response["Retry-After"] = str(seconds)
+    return response

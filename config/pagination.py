@@ -1,0 +1,28 @@
+"""Paging for every API list: a bounded ``limit`` (a huge one would load a whole table), and
+non-integer ``limit``/``offset`` refused with a 400 instead of silently ignored."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework.exceptions import ValidationError
+from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.request import Request
+
+MAX_LIMIT = 200
+
+
+class BoundedLimitOffsetPagination(LimitOffsetPagination):
+    max_limit = MAX_LIMIT
+
+    def paginate_queryset(self, queryset: Any, request: Request, view: Any = None) -> Any:
+        errors: dict[str, list[str]] = {}
+        for name, low in ((self.limit_query_param, 1), (self.offset_query_param, 0)):
+            raw = request.query_params.get(name)
+            if raw is None or raw == "":
+                continue
+            if not raw.isdigit() or int(raw) < low or len(raw) > 12:
+                errors[name] = [f"Must be a whole number from {low} up."]
+        if errors:
+            raise ValidationError(errors)
+        return super().paginate_queryset(queryset, request, view)

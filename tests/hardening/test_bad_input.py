@@ -1,0 +1,92 @@
+"""Hardening finding 3: bad input that answered 500 now answers 400 with the reason; finding 7's
+paging parameters are refused when they are not whole numbers."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from rest_framework.test import APIClient
+
+from config.json_input import JSONInputError, check_bounded, loads_bounded
+
+pytestmark = pytest.mark.django_db
+
+DEEP = "[" * 1000 + "]" * 1000
+
+
+def _api(user=None) -> APIClient:
+    client = APIClient()
+    if user is not None:
+        client.force_authenticate(user)
+    return client
+
+
+def test_deeply_nested_json_is_refused_by_the_unauthenticated_token_endpoint():
+    response = _api().post("/api/auth/token/", DEEP, content_type="application/json")
+    assert response.status_code == 400
+    assert "nested at most" in response.json()["detail"]
+
+
+def test_deeply_nested_json_is_refused_by_character_import(player):
+    response = _api(player).post(
+        "/api/characters/import/", '{"character": ' + DEEP + "}", content_type="application/json"
+    )
+    assert response.status_code == 400
+    assert "nested at most" in response.json()["detail"]
+
+
+def test_deeply_nested_json_in_an_import_file_names_the_file(player):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    upload = SimpleUploadedFile("hero.json", ('{"a": ' + DEEP + "}").encode(), "application/json")
+    response = _api(player).post("/api/characters/import/", {"file": upload}, format="multipart")
+    assert response.status_code == 400
+    assert "nested at most" in json.dumps(response.json())
+
+
+def test_nul_characters_in_json_text_are_refused(player, campaign):
+    body = json.dumps({"notation": "4d\u0000", "campaign": campaign.pk})
+    response = _api(player).post("/api/rolls/", body, content_type="application/json")
+    assert response.status_code == 400
+    assert "NUL" in response.json()["detail"]
+
+
+def test_nul_characters_in_form_fields_are_refused(player, campaign):
+    response = _api(player).post("/api/rolls/", {"notation": "4d", "label": "a\x00b"})
+    assert response.status_code == 400
+
+
+@pytest.mark.parametrize("limit", ["99999999999999999999999", "1" * 40])
+def test_a_huge_limit_is_capped_not_a_server_error(player, campaign, limit):
+    response = _api(player).get(f"/api/rolls/?limit={limit}")
+    assert response.status_code == 400 or (
+        response.status_code == 200 and len(response.json()["results"]) <= 200
+    )
+    assert response.status_code != 500
+
+
+@pytest.mark.parametrize(
+    ("query", "field"), [("offset=abc", "offset"), ("limit=-3", "limit"), ("limit=x", "limit")]
+)
+def test_paging_parameters_that_are_not_whole_numbers_are_refused(player, query, field):
+    response = _api(player).get(f"/api/rolls/?{query}")
+    assert response.status_code == 400
+    assert field in response.json()["errors"]
+
+
+def test_a_bounded_limit_still_pages(player):
+    response = _api(player).get("/api/rolls/?limit=5&offset=0")
+    assert response.status_code == 200
+    assert "results" in response.json()
+
+
+def test_the_depth_check_is_exact():
+    check_bounded([[[]]], max_depth=3)
+    with pytest.raises(JSONInputError, match="3 levels"):
+        check_bounded([[[[]]]], max_depth=3)
+    with pytest.raises(JSONInputError, match="NUL"):
+        check_bounded({"a\x00": 1})
+    assert loads_bounded('{"a": [1, 2]}') == {"a": [1, 2]}
+    with pytest.raises(JSONInputError):
+        loads_bounded("[" * 100_000 + "]" * 100_000)

@@ -1,0 +1,103 @@
+"""What 200 people at the table do, for `make loadtest` (tests/load/run.py starts everything).
+
+Each simulated user is one seeded account (``LOADTEST_USERS``: JSON of tokens and ids written by
+the seeder). Players read their character sheet, roll dice, read the roll log and poll their
+campaign's battle; GMs also run the battle, ending the current combatant's turn with the
+version they last saw. A stale move's 409 is the app working as designed (the GM reloads and
+carries on), so it counts as a success; anything else that is not 2xx is an error. Every move
+that applied is written to ``LOADTEST_OUT`` so the runner can check that none was lost or
+applied twice.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import threading
+from pathlib import Path
+from typing import Any
+
+from locust import HttpUser, between, task
+
+USERS: list[dict[str, Any]] = json.loads(Path(os.environ["LOADTEST_USERS"]).read_text())
+OUT = Path(os.environ["LOADTEST_OUT"])
+_next = iter(range(10**9))
+_lock = threading.Lock()
+
+
+def _claim() -> dict[str, Any]:
+    with _lock:
+        return USERS[next(_next) % len(USERS)]
+
+
+class TablePlayer(HttpUser):
+    wait_time = between(0.5, 2.0)
+
+    def on_start(self) -> None:
+        self.account = _claim()
+        self.client.headers["Authorization"] = f"Token {self.account['token']}"
+        self.version: int | None = None
+        self.moves = (OUT / f"moves-{os.getpid()}.txt").open("a", buffering=1)
+
+    def on_stop(self) -> None:
+        self.moves.close()
+
+    @task(3)
+    def read_sheet(self) -> None:
+        self.client.get(f"/api/characters/{self.account['character']}/", name="sheet")
+
+    @task(3)
+    def roll(self) -> None:
+        self.client.post(
+            "/api/rolls/",
+            json={"notation": "4d+2", "target": 12, "campaign": self.account["campaign"]},
+            name="roll",
+        )
+
+    @task(2)
+    def roll_log(self) -> None:
+        self.client.get(f"/api/rolls/?campaign={self.account['campaign']}&limit=20", name="rolls")
+
+    @task(4)
+    def poll_battle(self) -> None:
+        since = "" if self.version is None else f"?since={self.version}"
+        with self.client.get(
+            f"/api/battles/{self.account['battle']}/view/{since}",
+            name="battle poll",
+            catch_response=True,
+        ) as response:
+            if response.status_code == 200:
+                self.version = response.json()["version"]
+                response.success()
+            elif response.status_code == 204:
+                response.success()
+
+    @task(3)
+    def battle_move(self) -> None:
+        if not self.account["gm"]:
+            return
+        battle = self.account["battle"]
+        view = self.client.get(f"/api/battles/{battle}/view/", name="battle view").json()
+        current = view["turn"]["current"]
+        if current is None:
+            return
+        with self.client.post(
+            f"/api/battles/{battle}/actions/",
+            json={
+                "action": {"type": "end_turn", "combatant": current},
+                "expected_version": view["version"],
+            },
+            name="battle move",
+            catch_response=True,
+        ) as response:
+            if response.status_code == 201:
+                applied = response.json()["view"]["version"]
+                self.moves.write(f"{battle} {applied}\n")
+                response.success()
+            elif response.status_code == 409:
+                response.success()  # another GM of this table moved first: reload, go on
+            else:
+                response.failure(f"{response.status_code}: {response.text[:200]}")
+        if random.random() < 0.1:
+            self.client.get(f"/api/battles/{battle}/log/?limit=20", name="battle log")

@@ -1,0 +1,91 @@
+"""After the load: was any move lost or applied twice, and was every turn notification
+delivered exactly once? ``python -m tests.load.verify MOVES_DIR`` prints a JSON verdict.
+
+* Moves: every ``201`` the GMs received (written by the locustfile) is one row of the battle's
+  append-only log with that version, and the log holds no move nobody was told about.
+* Turn notifications: every "your turn" notification has exactly one in-app delivery, sent,
+  in one attempt; nothing is still pending or failed once the worker has drained.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+
+def moves(moves_dir: Path) -> dict[str, object]:
+    from battles.models import BattleAction
+
+    told: dict[int, list[int]] = defaultdict(list)
+    for path in moves_dir.glob("moves-*.txt"):
+        for line in path.read_text().splitlines():
+            battle, version = map(int, line.split())
+            told[battle].append(version)
+    problems: list[str] = []
+    total = 0
+    for battle, versions in told.items():
+        total += len(versions)
+        doubled = [v for v, n in Counter(versions).items() if n > 1]
+        if doubled:
+            problems.append(f"battle {battle}: versions {doubled} were reported twice")
+        logged = list(
+            BattleAction.objects.filter(battle_id=battle, action__type="end_turn").values_list(
+                "version_after", flat=True
+            )
+        )
+        if len(logged) != len(set(logged)):
+            problems.append(f"battle {battle}: the log holds a version twice")
+        lost = set(versions) - set(logged)
+        extra = set(logged) - set(versions)
+        if lost:
+            problems.append(
+                f"battle {battle}: moves {sorted(lost)} answered 201 but are not logged"
+            )
+        if extra:
+            problems.append(f"battle {battle}: logged moves {sorted(extra)} nobody was told about")
+    return {"moves_applied": total, "battles": len(told), "problems": problems}
+
+
+def notifications(timeout: float = 90.0) -> dict[str, object]:
+    from notifications.models import Delivery, DeliveryStatus, Notification
+
+    deadline = time.monotonic() + timeout
+    while Delivery.objects.filter(status=DeliveryStatus.PENDING, channel="in_app").exists():
+        if time.monotonic() > deadline:
+            break
+        time.sleep(1)
+    turns = Notification.objects.filter(event="your_turn")
+    in_app = Delivery.objects.filter(notification__in=turns, channel="in_app")
+    problems: list[str] = []
+    per_notification = Counter(in_app.values_list("notification_id", flat=True))
+    if any(n != 1 for n in per_notification.values()):
+        problems.append("a turn notification has more than one in-app delivery")
+    missing = turns.count() - len(per_notification)
+    if missing:
+        problems.append(f"{missing} turn notifications have no in-app delivery")
+    for status in (DeliveryStatus.PENDING, DeliveryStatus.FAILED):
+        n = in_app.filter(status=status).count()
+        if n:
+            problems.append(f"{n} turn deliveries are {status}")
+    retried = in_app.filter(attempts__gt=1).count()
+    if retried:
+        problems.append(f"{retried} turn deliveries took more than one attempt")
+    undelivered = turns.filter(in_app_at__isnull=True).count()
+    if undelivered:
+        problems.append(f"{undelivered} turn notifications never reached the bell")
+    return {"turn_notifications": turns.count(), "problems": problems}
+
+
+def main() -> None:
+    import django
+
+    django.setup()
+    verdict = {"moves": moves(Path(sys.argv[1])), "notifications": notifications()}
+    print(json.dumps(verdict))
+
+
+if __name__ == "__main__":
+    main()
