@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from campaign.battles import services
+from battles import services
 from tests.battles.conftest import play_until
 
 pytestmark = pytest.mark.django_db
@@ -137,7 +137,7 @@ def test_the_gm_sees_hands_but_not_the_seed_until_the_end(started, gm, api_for):
 
 def _revealed(battle: Any) -> set[str]:
     """Card designs gone face up so far (every card used shows its name in the log)."""
-    from campaign.battles.models import BattleAction
+    from battles.models import BattleAction
 
     return {
         str(e.get("name"))
@@ -204,8 +204,8 @@ def test_no_seat_receives_another_seats_secrets_in_a_random_battle_with_gm_overr
     revealed, or the seed. Each player's deck has a card the others must never read."""
     import random
 
-    from campaign.battles.models import Battle
-    from westernroses.battle.bench import acting_player, random_action
+    from battles.models import Battle
+    from tests.engine.battle.random_play import acting_player, random_action
 
     rng = random.Random(seed)
     battle = started.refresh()
@@ -273,3 +273,24 @@ def test_no_seat_receives_another_seats_secrets_in_a_random_battle_with_gm_overr
                     if owner != seat and card not in revealed:
                         assert card not in text, (seat, name, card)
     assert checked, "the battle ended before any payload was checked"
+
+
+def test_the_table_cores_log_hides_another_players_draw(started, player, other_player, gm):
+    """The generic log (tables.selectors.table_log) filters a battle's events by the engine's
+    rules too: the opening draw's cards for their controller and the GM only."""
+    from tables.selectors import table_log
+
+    def draws(user):
+        log = table_log(services.BATTLE_GAME, table_id=started.battle.pk, user=user)
+        return {
+            e["combatant"]: e
+            for entry in log["results"]
+            for e in entry["events"]
+            if e["type"] == "draw"
+        }
+
+    mine, theirs, gms = draws(player), draws(other_player), draws(gm)
+    assert "cards" in mine[started.pc] and "cards" in gms[started.pc]
+    assert "cards" not in theirs[started.pc]
+    assert "private" not in theirs[started.pc]
+    assert "seed" not in json.dumps(theirs)

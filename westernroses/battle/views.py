@@ -96,7 +96,9 @@ def public_action(player: str, action: Json) -> Json:
     return shown
 
 
-def _event(state: BattleState, player: str, event: Json) -> Json:
+def event_for(state: BattleState, player: str, event: Json) -> Json:
+    """``event`` as ``player`` may see it (its ``private`` fields only for the owner's
+    controller and the GM; no seeds)."""
     hidden = event.get("private")
     owner = state.combatants.get(str(event.get("combatant", "")))
     shown: Json = _strip_seeds(event)
@@ -156,7 +158,7 @@ def view(state: BattleState, player: str, *, since: int = 0) -> Json:
             {
                 "n": entry["n"],
                 "action": public_action(player, entry["action"]),
-                "events": [_event(state, player, e) for e in entry["events"]],
+                "events": [event_for(state, player, e) for e in entry["events"]],
             }
             for entry in state.log
             if entry["n"] > since

@@ -13,8 +13,8 @@ from tests.engine.battle.helpers import (
     scripted,
     take,
 )
+from tests.engine.battle.samples import character
 from westernroses.battle import IllegalAction, apply, dumps, legal_actions, replay, replay_log
-from westernroses.battle.samples import character
 from westernroses.spellcards import AttackPower, CardType, SpellcardDraft
 
 CARD = SpellcardDraft(name="Shot", type=CardType.ATTACK, attack_power=AttackPower(1))

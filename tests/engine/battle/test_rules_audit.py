@@ -9,8 +9,8 @@ from dataclasses import replace
 import pytest
 
 from tests.engine.battle.helpers import act, act_events, battle, events_of, fighter, scripted
+from tests.engine.battle.samples import character
 from westernroses.battle import IllegalAction, legal_actions, view
-from westernroses.battle.samples import character
 from westernroses.battle.stats import hp_max
 
 
@@ -278,8 +278,8 @@ def test_blocking_squares_do_not_block_attacks_or_cards():
 def test_a_doll_without_an_emotional_connection_fights_with_halved_stats():
     """Doll Master: an unconnected doll "has all its stats halved" - in battle too (issue 9):
     Alice's fourth doll has half her stats (rounded up), the first three her own."""
+    from tests.engine.battle.samples import CHARACTERS
     from westernroses.battle.combatants import combatant_from_sheet
-    from westernroses.battle.samples import CHARACTERS
     from westernroses.characters import derive_sheet, with_starting_kit
 
     draft, deck = CHARACTERS["alice"]
