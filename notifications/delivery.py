@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Literal
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from notifications.models import (
@@ -239,7 +240,13 @@ def _save_attempt(row: Delivery | Digest, result: AttemptResult, now: datetime) 
         row.status = DeliveryStatus.SENT
         row.sent_at = now
         row.last_error = ""
-    row.save(update_fields=["status", "sent_at", "last_error", "updated_at"])
+    # A scheduled retry is not a lost message: the sweeper waits until it is due.
+    row.retry_at = (
+        now + timedelta(seconds=result.retry_in)
+        if result.outcome == "retry" and result.retry_in is not None
+        else None
+    )
+    row.save(update_fields=["status", "sent_at", "last_error", "retry_at", "updated_at"])
 
 
 # --------------------------------------------------------------------------- digests
@@ -355,18 +362,27 @@ def digests_build(*, now: datetime | None = None, limit: int = 5000) -> list[int
 
 
 def stale_pending(*, now: datetime | None = None) -> tuple[list[int], list[int]]:
-    """Pending deliveries and digests untouched for longer than any retry waits: their message
-    was lost (a broker outage at commit, a dropped retry). Re-enqueueing is safe: the tasks are
-    idempotent."""
+    """Pending deliveries and digests whose message was lost: untouched for longer than a task
+    may run (``NOTIFICATION_STALE_SECONDS``, above the tasks' hard time limits) and with no retry
+    still to come. A worker killed whole with a task in flight leaves exactly that (its message
+    waits in the broker's unacknowledged set until the visibility timeout, an hour); so do a
+    broker outage at commit and a dropped retry. Re-enqueueing is safe: the tasks are idempotent,
+    and a copy that arrives while the first run still holds the row waits for its lock and then
+    finds the row sent."""
     now = now or timezone.now()
     cutoff = now - timedelta(seconds=float(settings.NOTIFICATION_STALE_SECONDS))
+    lost = Q(status=DeliveryStatus.PENDING, updated_at__lt=cutoff) & (
+        Q(retry_at__isnull=True) | Q(retry_at__lt=cutoff)
+    )
     deliveries = list(
-        Delivery.objects.filter(status=DeliveryStatus.PENDING, updated_at__lt=cutoff)
-        .order_by("updated_at")
-        .values_list("pk", flat=True)[:1000]
+        Delivery.objects.filter(lost).order_by("updated_at").values_list("pk", flat=True)[:1000]
+    )
+    digest_cutoff = now - timedelta(seconds=float(settings.NOTIFICATION_DIGEST_STALE_SECONDS))
+    lost_digests = Q(status=DeliveryStatus.PENDING, updated_at__lt=digest_cutoff) & (
+        Q(retry_at__isnull=True) | Q(retry_at__lt=digest_cutoff)
     )
     digests = list(
-        Digest.objects.filter(status=DeliveryStatus.PENDING, updated_at__lt=cutoff)
+        Digest.objects.filter(lost_digests)
         .order_by("updated_at")
         .values_list("pk", flat=True)[:1000]
     )

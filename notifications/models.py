@@ -152,6 +152,11 @@ class Digest(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     sent_at = models.DateTimeField(null=True, blank=True)
+    retry_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the scheduled retry is due: the stale sweeper leaves the row until then.",
+    )
 
     class Meta:
         db_table = "campaign_digest"
@@ -186,6 +191,11 @@ class Delivery(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     sent_at = models.DateTimeField(null=True, blank=True)
+    retry_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the scheduled retry is due: the stale sweeper leaves the row until then.",
+    )
 
     class Meta:
         db_table = "campaign_delivery"

@@ -180,8 +180,15 @@ WEBHOOK_TIMEOUT_SECONDS = env.float("WEBHOOK_TIMEOUT_SECONDS", default=5.0)
 NOTIFICATION_MAX_ATTEMPTS = 5
 NOTIFICATION_RETRY_BASE_SECONDS = 10.0
 NOTIFICATION_RETRY_MAX_SECONDS = 600.0
-# Pending deliveries untouched this long lost their message: the sweeper enqueues them again.
-NOTIFICATION_STALE_SECONDS = 900
+# Pending deliveries untouched this long, with no retry still to come, lost their message (a
+# worker killed whole with the task in flight, a broker outage at commit): the sweeper, every
+# NOTIFICATION_SWEEP_SECONDS, enqueues them again. Longer than a delivery task may run (its hard
+# limit is 40 s), so a task still running is not doubled; with the sweep interval a lost
+# delivery goes out within a minute (tests/notifications/test_worker_crash.py). Digests run up
+# to 75 s and are not urgent.
+NOTIFICATION_STALE_SECONDS = 45
+NOTIFICATION_DIGEST_STALE_SECONDS = 90
+NOTIFICATION_SWEEP_SECONDS = 10.0
 CELERY_BEAT_SCHEDULE.update(
     {
         "notifications-turn-reminders": {
@@ -201,8 +208,8 @@ CELERY_BEAT_SCHEDULE.update(
         },
         "notifications-requeue-stale": {
             "task": "notifications.requeue_stale_deliveries",
-            "schedule": 300.0,
-            "options": {"expires": 290},
+            "schedule": NOTIFICATION_SWEEP_SECONDS,
+            "options": {"expires": NOTIFICATION_SWEEP_SECONDS - 1},
         },
     }
 )

@@ -135,3 +135,30 @@ def test_stale_pending_rows_are_found_for_the_sweeper(player, settings):
     assert notification_tasks.requeue_stale_deliveries.apply().get() == 1
     delivery.refresh_from_db()
     assert delivery.status == "sent"  # eager here: the requeued task ran
+
+
+def test_a_scheduled_retry_is_left_alone_until_it_is_due(player, settings):
+    """The sweeper re-enqueues lost messages, not retries that are waiting their backoff."""
+    settings.NOTIFICATION_STALE_SECONDS = 60
+    delivery = notify(recipient=player, event="your_turn", title="Go").deliveries.get()
+    Delivery.objects.filter(pk=delivery.pk).update(status="pending")
+    old = timezone.now() - timedelta(minutes=5)
+    Delivery.objects.filter(pk=delivery.pk).update(
+        updated_at=old, retry_at=timezone.now() + timedelta(minutes=5)
+    )
+    assert stale_pending() == ([], [])
+    Delivery.objects.filter(pk=delivery.pk).update(retry_at=old)
+    assert stale_pending() == ([delivery.pk], [])
+
+
+def test_a_lost_delivery_is_swept_within_a_minute(settings):
+    """Hardening finding 6: a whole worker killed with a task in flight delayed its delivery
+    about 19 minutes (a 15-minute stale cutoff and a 5-minute sweep). The cutoff stays above the
+    delivery task's hard time limit, so a running task is never doubled, and cutoff plus sweep
+    interval is under a minute."""
+    from notifications.tasks import deliver
+
+    assert deliver.time_limit < settings.NOTIFICATION_STALE_SECONDS
+    assert settings.NOTIFICATION_STALE_SECONDS + settings.NOTIFICATION_SWEEP_SECONDS < 60
+    schedule = settings.CELERY_BEAT_SCHEDULE["notifications-requeue-stale"]
+    assert schedule["schedule"] == settings.NOTIFICATION_SWEEP_SECONDS

@@ -101,3 +101,28 @@ def test_killed_worker_is_redelivered_to_the_next_worker_once(start_worker, rece
     assert Delivery.objects.get(pk=delivery.pk).status == "pending"
     second = start_worker(visibility_timeout=2)
     _assert_delivered_once(delivery, receiver, second)
+
+
+def test_killed_worker_is_swept_and_delivered_once_without_waiting_for_the_broker(
+    start_worker, receiver, settings
+):
+    """Hardening finding 6: with the production visibility timeout (an hour) the killed
+    worker's message stays unacknowledged in Redis; the stale sweeper (the beat task, run here
+    as beat would run it) re-enqueues the pending row once it is older than the cutoff, and the
+    next worker delivers it exactly once."""
+    import time
+
+    from notifications.tasks import requeue_stale_deliveries
+
+    settings.NOTIFICATION_STALE_SECONDS = 2
+    first = start_worker()
+    receiver.hold_first = True
+    delivery = _raise_event(_webhook_only_user(receiver))
+    assert receiver.arrived.wait(20), first.output()
+    first.kill()
+    receiver.release.set()
+    second = start_worker()  # the default, production-like visibility timeout: no restore
+    time.sleep(2.5)
+    assert Delivery.objects.get(pk=delivery.pk).status == "pending"
+    assert requeue_stale_deliveries() == 1
+    _assert_delivered_once(delivery, receiver, second)
