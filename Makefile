@@ -72,8 +72,9 @@ format: dev-deps
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
+## typecheck: mypy over the engines (strict) and every app (with the django-stubs plugin)
 typecheck: dev-deps
-	$(BIN)/mypy westernroses minigames/engines
+	$(BIN)/mypy westernroses minigames accounts campaign notifications tables battles characters spellcards config
 
 ## bench: benchmarks, each printing a ratio against a baseline measured in the same run
 bench: dev-deps services-check

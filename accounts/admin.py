@@ -7,4 +7,4 @@ from .models import User
 @admin.register(User)
 class WesternRosesUserAdmin(UserAdmin):
     list_display = ("username", "display_name", "email", "is_staff", "date_joined")
-    fieldsets = (*UserAdmin.fieldsets, ("Profile", {"fields": ("display_name",)}))
+    fieldsets = (*(UserAdmin.fieldsets or ()), ("Profile", {"fields": ("display_name",)}))

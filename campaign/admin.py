@@ -48,13 +48,13 @@ class GMScopedAdmin(admin.ModelAdmin):
             return queryset
         prefix = f"{self.campaign_path}__" if self.campaign_path else ""
         return queryset.filter(
-            **{f"{prefix}memberships__user": request.user, f"{prefix}memberships__role": Role.GM}
+            **{f"{prefix}memberships__user": request.user.pk, f"{prefix}memberships__role": Role.GM}
         )
 
     def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
         if db_field.name == "campaign" and not request.user.is_superuser:
             kwargs["queryset"] = Campaign.objects.filter(
-                memberships__user=request.user, memberships__role=Role.GM
+                memberships__user=request.user.pk, memberships__role=Role.GM
             )
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
@@ -241,7 +241,7 @@ class GameSessionAdmin(GMScopedAdmin):
             session_reminders_arrange(obj)
 
     def delete_model(self, request: HttpRequest, obj: GameSession) -> None:
-        from .notifications import scheduled_notifications_cancel
+        from notifications import scheduled_notifications_cancel
 
         scheduled_notifications_cancel(key_prefix=f"session:{obj.pk}:")
         super().delete_model(request, obj)
@@ -313,9 +313,3 @@ class LevelUpAdmin(ReadOnlyAdmin):
     list_filter = ("campaign", "to_level")
     search_fields = ("character_name", "campaign__name")
     date_hierarchy = "created_at"
-
-
-# Read-only pages that live beside their features: battles (no stored state for staff GMs: it
-# holds the secret seed) and the notification tables (superusers only).
-from .battles import admin as battles_admin  # noqa: E402, F401
-from .notifications import admin as notifications_admin  # noqa: E402, F401

@@ -11,6 +11,7 @@ class CampaignConfig(AppConfig):
         from .timeline import register_built_in_sources
 
         register_built_in_sources()
-        from .battles.integration import register as register_battles  # grid battles
+        from .party import level_up_grant
+        from .registry import register_level_up_grant
 
-        register_battles()
+        register_level_up_grant(level_up_grant)

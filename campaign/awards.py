@@ -100,7 +100,7 @@ def award_grant(
     session: GameSession | None = None,
 ) -> Award:
     """Give ``yen`` and ``items`` (slug → quantity) to each of ``characters`` (GMs only)."""
-    from .notifications import EventType, notify_campaign
+    from notifications import EventType, notify_campaign
 
     if not by.is_gm or by.campaign_id != campaign.pk:
         raise PermissionDenied("Only the campaign's game masters award loot.")

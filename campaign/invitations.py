@@ -75,7 +75,7 @@ def invitation_create(
 ) -> Invitation:
     """A new link (GMs only). With ``invited_user`` it is theirs alone, single-use, and they
     get an ``invitation`` notification carrying it."""
-    from .notifications import EventType, notify
+    from notifications import EventType, notify
 
     if not by.can_manage or by.campaign_id != campaign.pk:
         raise PermissionDenied("Only the campaign's game masters invite people.")

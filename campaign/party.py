@@ -162,8 +162,7 @@ def level_up_grant(
     """Raise a level through the characters app's service (GMs only; it tells the owner),
     record it for the timeline and tell the rest of the table and its webhook (``level_up``)."""
     from characters.services import CharacterRulesError, character_level_up
-
-    from .notifications import EventType, notify_campaign
+    from notifications import EventType, notify_campaign
 
     check_gm(character.campaign_id or 0, by, "raise levels")
     check_in_campaign(character, by.campaign_id)

@@ -158,3 +158,23 @@ def dashboard_panels(slot: str | None = None) -> list[DashboardPanel]:
 
 def panel_items(panel: DashboardPanel, *, campaign: Campaign, access: CampaignAccess) -> list[Any]:
     return list(panel.items(campaign=campaign, access=access))
+
+
+# --------------------------------------------------------------------------- level-ups
+# A GM raises a character's level from the character's own page (the characters app) or from
+# the dashboard (campaign features); both must record it for the timeline and tell the table.
+# The characters app sits below the campaign features, so it reaches the grant through here;
+# the campaign app registers it in its ``ready()``.
+
+_LEVEL_UP_GRANT: list[Callable[..., Any]] = []
+
+
+def register_level_up_grant(grant: Callable[..., Any]) -> None:
+    _LEVEL_UP_GRANT[:] = [grant]
+
+
+def level_up_grant(**kwargs: Any) -> Any:
+    """Raise a character's level through the registered grant (``campaign.party``)."""
+    if not _LEVEL_UP_GRANT:
+        raise RuntimeError("No level-up grant is registered (the campaign app is not ready).")
+    return _LEVEL_UP_GRANT[0](**kwargs)

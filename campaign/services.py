@@ -37,25 +37,6 @@ def campaign_create(*, name: str, description: str, gm: User) -> Campaign:
     return campaign
 
 
-def membership_add(*, campaign: Campaign, user: User, role: str, by: CampaignAccess) -> Membership:
-    """Add or re-role a member. Only GMs may (the caller's access is checked again here)."""
-    from django.core.exceptions import PermissionDenied
-
-    if not by.can_manage or by.campaign_id != campaign.pk:
-        raise PermissionDenied("Only the campaign's game masters may add members.")
-    from .members import campaign_touch, membership_set_role
-
-    membership, created = Membership.objects.get_or_create(
-        campaign=campaign, user=user, defaults={"role": role}
-    )
-    if not created and membership.role != role:
-        # A change of role keeps the campaign's last GM (ValidationError otherwise).
-        return membership_set_role(campaign=campaign, user_id=user.pk, role=role, by=by)
-    if created:
-        campaign_touch(campaign.pk)
-    return membership
-
-
 @transaction.atomic
 def campaign_update_settings(
     *,

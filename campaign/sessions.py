@@ -1,7 +1,7 @@
 """Game sessions: schedule, move, summarise, take attendance, cancel.
 
 Scheduling goes through the notification service's session reminders
-(:func:`campaign.notifications.session_reminders_schedule`): the campaign hears about the
+(:func:`notifications.session_reminders_schedule`): the campaign hears about the
 session at once (``session_scheduled``) and is reminded a day and an hour before
 (``session_reminder``, fired by the ``send_scheduled_notifications`` beat task). Moving the
 session re-arms both reminders (and tells the campaign the new time); cancelling drops the
@@ -41,7 +41,7 @@ def session_path(session: GameSession) -> str:
 
 def session_reminders_arrange(session: GameSession, now: datetime | None = None) -> None:
     """Tell the campaign and arm the day/hour-before reminders, for a session still ahead."""
-    from .notifications import scheduled_notifications_cancel, session_reminders_schedule
+    from notifications import scheduled_notifications_cancel, session_reminders_schedule
 
     now = now or timezone.now()
     if session.starts_at <= now:
@@ -130,7 +130,7 @@ def session_update(
 @transaction.atomic
 def session_cancel(*, session: GameSession, by: CampaignAccess) -> None:
     """Delete a session and the reminders it had not sent yet (GMs only)."""
-    from .notifications import scheduled_notifications_cancel
+    from notifications import scheduled_notifications_cancel
 
     _check_manager(session.campaign_id, by)
     scheduled_notifications_cancel(key_prefix=f"session:{session.pk}:")

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from .pages import campaigns as views
 from .pages import dashboard, handouts, invitations, members, notes, sessions, timeline
 
 app_name = "campaign"

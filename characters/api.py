@@ -240,8 +240,8 @@ class CharacterViewSet(viewsets.GenericViewSet):
     def level_up(self, request: Request, pk: str | None = None) -> Response:
         """Raise the level (the campaign's GMs only); the deck limits follow. Recorded on the
         campaign's timeline and announced, exactly like a level-up from the dashboard."""
-        from campaign.party import level_up_grant
         from campaign.permissions import access_for
+        from campaign.registry import level_up_grant
 
         character, _ = selectors.character_for(request.user, pk or "", manage=True)
         serializer = LevelUpSerializer(data=request.data)

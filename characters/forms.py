@@ -267,7 +267,7 @@ def slot_for(field: str, known: frozenset[str]) -> str:
 
 def error_slots(
     problems: Iterable[RuleViolation | Mapping[str, str]],
-    form_errors: Mapping[str, Iterable[str]] | None = None,
+    form_errors: Mapping[str, Iterable[Any]] | None = None,
 ) -> dict[str, list[str]]:
     """Messages by the place they are shown: the engine's violations and the form's own."""
     known = slots()

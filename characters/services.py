@@ -491,7 +491,7 @@ def _notify_level_up(character: Character) -> None:
     """Tell the owner (in-app and their channels), once per level, when the change commits."""
     from django.urls import reverse
 
-    from campaign.notifications import EventType, notify
+    from notifications import EventType, notify
 
     notify(
         recipient=character.owner,

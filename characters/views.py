@@ -16,6 +16,7 @@ from django.template.loader import render_to_string
 from django.utils.text import slugify
 from django.views.decorators.http import require_http_methods, require_POST
 
+from accounts.typing import AuthedRequest
 from campaign.models import Campaign
 from campaign.permissions import OwnedAccess, campaign_for, owned_access
 from campaign.selectors import campaigns_for_user
@@ -49,7 +50,7 @@ def _list_rows(characters: list[Character]) -> list[dict[str, Any]]:
 
 
 @login_required
-def my_characters(request: HttpRequest) -> HttpResponse:
+def my_characters(request: AuthedRequest) -> HttpResponse:
     """The characters you own, in any campaign or none."""
     characters = list(selectors.characters_of_user(request.user))
     return render(
@@ -120,7 +121,7 @@ def _create_target(
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def character_create(request: HttpRequest) -> HttpResponse:
+def character_create(request: AuthedRequest) -> HttpResponse:
     """The step-by-step wizard. A plain POST saves; the engine validates on the server."""
     campaign, access = _create_target(request)
     form = CharacterForm(request.POST or None, mode="create", is_gm=access.is_gm)
@@ -279,8 +280,8 @@ def character_level_up(request: HttpRequest, pk: int) -> HttpResponse:
     service so the timeline and the table hear of it as from the dashboard."""
     from django.core.exceptions import ValidationError
 
-    from campaign.party import level_up_grant
     from campaign.permissions import access_for
+    from campaign.registry import level_up_grant
 
     character, _ = selectors.character_for(request.user, pk, manage=True)
     try:
@@ -310,7 +311,7 @@ def portrait(request: HttpRequest, pk: int) -> FileResponse:
     except FileNotFoundError:
         raise Http404("No portrait.") from None
     response = FileResponse(
-        handle, content_type=services.portrait_content_type(character.portrait.name)
+        handle, content_type=services.portrait_content_type(character.portrait.name or "")
     )
     response["X-Content-Type-Options"] = "nosniff"
     response["Cache-Control"] = "private, max-age=300"
@@ -359,7 +360,7 @@ def character_export(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def character_import(request: HttpRequest) -> HttpResponse:
+def character_import(request: AuthedRequest) -> HttpResponse:
     """Upload an exported character; a bad file is refused with the field and the reason."""
     campaigns = list(campaigns_for_user(request.user))
     form = ImportForm(request.POST or None, request.FILES or None, campaigns=campaigns)

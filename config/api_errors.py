@@ -15,8 +15,20 @@ from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from tables.errors import BodyTooLarge, StaleVersion
+
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, StaleVersion):
+        # Every game table, one answer: someone moved first, nothing changed, reload.
+        return Response(
+            {"detail": f"Someone else moved first: reload the {exc.what}.", "version": exc.current},
+            status=409,
+        )
+    if isinstance(exc, BodyTooLarge):
+        return Response(
+            {"detail": str(exc), "errors": {"non_field_errors": [str(exc)]}}, status=413
+        )
     if isinstance(exc, DjangoValidationError):
         exc = exceptions.ValidationError(
             exc.message_dict if hasattr(exc, "error_dict") else {"non_field_errors": exc.messages}

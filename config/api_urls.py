@@ -3,10 +3,12 @@
 from django.urls import include, path
 from rest_framework.routers import DefaultRouter
 
-from campaign import api as campaign_api
-from campaign.battles.urls import api_urlpatterns as battle_api_urlpatterns
-from campaign.notifications import api as notifications_api
+from accounts.api import ObtainTokenView
+from battles.urls import api_urlpatterns as battle_api_urlpatterns
+from campaign.rest import campaigns as campaign_api
 from characters import api as characters_api
+from config.health import HealthView
+from notifications import api as notifications_api
 from spellcards import api as spellcards_api
 
 router = DefaultRouter()
@@ -20,8 +22,8 @@ router.register("characters", characters_api.CharacterViewSet, basename="charact
 router.register("notifications", notifications_api.NotificationViewSet, basename="notification")
 
 urlpatterns = [
-    path("auth/token/", campaign_api.ObtainTokenView.as_view(), name="api-token"),
-    path("health/", campaign_api.HealthView.as_view(), name="api-health"),
+    path("auth/token/", ObtainTokenView.as_view(), name="api-token"),
+    path("health/", HealthView.as_view(), name="api-health"),
     path("probability/", campaign_api.ProbabilityView.as_view(), name="api-probability"),
     path(
         "notifications/preferences/",

@@ -6,11 +6,13 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from campaign import views as campaign_views
+from campaign.pages import campaigns as campaign_views
 from characters import views as character_views
 
+from .home import home
+
 urlpatterns = [
-    path("", campaign_views.home, name="home"),
+    path("", home, name="home"),
     path("accounts/", include("accounts.urls")),
     path("campaigns/", include("campaign.urls")),
     path(
@@ -20,9 +22,9 @@ urlpatterns = [
     ),
     path("characters/", include("characters.urls")),
     path("dice/", campaign_views.dice, name="dice"),
-    path("notifications/", include("campaign.notifications.urls")),
+    path("notifications/", include("notifications.urls")),
     # Grid battles: /campaigns/<id>/battles/ and /battles/<id>/ (campaign/battles/urls.py).
-    path("", include("campaign.battles.urls")),
+    path("", include("battles.urls")),
     # Spellcard pages hang off characters, cards and campaigns: full paths in spellcards/urls.py.
     path("", include("spellcards.urls")),
     path("admin/", admin.site.urls),

@@ -8,7 +8,7 @@ beside the field that causes them (:data:`VIOLATION_FIELDS`). No rule lives here
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 
@@ -90,7 +90,7 @@ class SpellcardForm(forms.Form):
         self.violations: list[CardViolation] = []
         self.skill_index: list[str] = []
         opts = self.options
-        f = self.fields
+        f: Any = self.fields  # typed per field: ChoiceFields get choices
         f["type"].choices = [(t["value"], t["label"]) for t in opts["type"]]
         f["to_hit"].choices = [
             (t["value"], f"{t['label']} ({_signed(t['cost'])})") for t in opts["to_hit"]
@@ -218,7 +218,7 @@ class SpellcardForm(forms.Form):
         return None
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or {}
         if self.errors:
             return data
         try:
@@ -284,7 +284,9 @@ class CopyTemplateForm(forms.Form):
 
     def __init__(self, *args: Any, characters: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["character"].choices = [(c.pk, c.name) for c in characters]
+        cast(forms.ChoiceField, self.fields["character"]).choices = [
+            (c.pk, c.name) for c in characters
+        ]
 
 
 __all__ = [

@@ -23,8 +23,9 @@ from characters import selectors as characters_selectors
 from characters.models import Character
 from characters.services import CharacterFormatError, character_to_draft, rules_for
 from westernroses.characters.sheet import Sheet, SheetError, derive_sheet
+from westernroses.elements import Element
 from westernroses.house_rules import HouseRules
-from westernroses.spellcards import CardFormatError, CasterInfo, SpellcardDraft
+from westernroses.spellcards import CardFormatError, CasterInfo, Profession, SpellcardDraft
 from westernroses.spellcards import deck as deck_engine
 
 from .models import DeckEntry, Spellcard, TemplateCard
@@ -181,12 +182,13 @@ def caster_context(character: Character) -> CasterContext:
         )
     rules = rules_for(character.campaign if character.campaign_id else None)
     try:
+        # Complete (checked above): the draft's choices are the engine's values.
         caster = CasterInfo(
-            profession=draft.profession,
-            shot_type=draft.shot_type,
-            element=draft.element,
+            profession=Profession(draft.profession or ""),
+            shot_type=str(draft.shot_type),
+            element=Element(draft.element or ""),
             level=draft.level,
-            goddess_element=draft.goddess_element or None,
+            goddess_element=Element(draft.goddess_element) if draft.goddess_element else None,
         )
     except ValueError as exc:
         raise CharacterIncomplete(f"{character.name}: {exc}") from None

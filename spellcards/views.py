@@ -18,6 +18,7 @@ from django.urls import reverse
 from django.utils.datastructures import MultiValueDict
 from django.views.decorators.http import require_http_methods
 
+from accounts.typing import AuthedRequest
 from campaign.permissions import access_for, campaign_for
 from characters.models import Character
 from westernroses.spellcards import CardFormatError, SpellcardDraft
@@ -62,7 +63,7 @@ def _as_data(initial: dict[str, Any]) -> MultiValueDict[str, Any]:
 
 
 def _builder(
-    request: HttpRequest,
+    request: AuthedRequest,
     character: Character,
     *,
     card: Spellcard | None = None,
@@ -114,7 +115,7 @@ def _builder(
 
 
 def _save(
-    request: HttpRequest,
+    request: AuthedRequest,
     character: Character,
     form: SpellcardForm,
     card: Spellcard | None,
@@ -161,7 +162,7 @@ def _save(
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def builder_new(request: HttpRequest, character_id: int) -> HttpResponse:
+def builder_new(request: AuthedRequest, character_id: int) -> HttpResponse:
     """Design a new card for a character; "Save to deck" creates it with one copy in the deck."""
     character = selectors.character_for(request.user, character_id)
     initial = None
@@ -177,7 +178,7 @@ def builder_new(request: HttpRequest, character_id: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def builder_edit(request: HttpRequest, pk: int) -> HttpResponse:
+def builder_edit(request: AuthedRequest, pk: int) -> HttpResponse:
     card = selectors.spellcard_for(request.user, pk)
     initial = SpellcardForm.initial_from(card.draft, card.description)
     return _builder(request, card.character, card=card, initial=initial)
@@ -185,7 +186,7 @@ def builder_edit(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["POST"])
-def spellcard_delete(request: HttpRequest, pk: int) -> HttpResponse:
+def spellcard_delete(request: AuthedRequest, pk: int) -> HttpResponse:
     card = selectors.spellcard_for(request.user, pk)
     character_id = card.character_id
     services.spellcard_delete(by=request.user, spellcard=card)
@@ -210,7 +211,7 @@ def deck(request: HttpRequest, character_id: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["POST"])
-def deck_copies(request: HttpRequest, character_id: int) -> HttpResponse:
+def deck_copies(request: AuthedRequest, character_id: int) -> HttpResponse:
     """Set how many copies of a card the deck holds; a deck over its limits is refused (400)."""
     character = selectors.character_for(request.user, character_id)
     form = CopiesForm(request.POST)
@@ -236,7 +237,7 @@ def deck_copies(request: HttpRequest, character_id: int) -> HttpResponse:
                 messages.success(request, f"{card.name}: {copies} in the deck.")
                 return redirect("spellcards:deck", character.pk)
     else:
-        errors += [f"{k}: {' '.join(v)}" for k, v in form.errors.items()]
+        errors += [f"{k}: {' '.join(str(m) for m in v)}" for k, v in form.errors.items()]
     context = _deck_context(request, character)
     context["copy_errors"] = errors
     return render(request, "spellcards/deck.html", context, status=400)
@@ -246,7 +247,7 @@ def deck_copies(request: HttpRequest, character_id: int) -> HttpResponse:
 
 
 def _templates_page(
-    request: HttpRequest, campaign_id: int, *, status: int = 200, **extra: Any
+    request: AuthedRequest, campaign_id: int, *, status: int = 200, **extra: Any
 ) -> HttpResponse:
     campaign, access = campaign_for(request.user, campaign_id)
     characters = list(selectors.campaign_characters_for(request.user, campaign))
@@ -262,14 +263,14 @@ def _templates_page(
 
 
 @login_required
-def template_list(request: HttpRequest, campaign_id: int) -> HttpResponse:
+def template_list(request: AuthedRequest, campaign_id: int) -> HttpResponse:
     """The campaign's template cards: every member browses; GMs make them in the builder."""
     return _templates_page(request, campaign_id)
 
 
 @login_required
 @require_http_methods(["POST"])
-def template_copy(request: HttpRequest, pk: int) -> HttpResponse:
+def template_copy(request: AuthedRequest, pk: int) -> HttpResponse:
     """Copy a template onto one of my characters; illegal parts are listed, nothing dropped."""
     template, _ = selectors.template_card_for(request.user, pk)
     characters = list(selectors.campaign_characters_for(request.user, template.campaign))
@@ -307,7 +308,7 @@ def template_copy(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["POST"])
-def template_delete(request: HttpRequest, pk: int) -> HttpResponse:
+def template_delete(request: AuthedRequest, pk: int) -> HttpResponse:
     template, _ = selectors.template_card_for(request.user, pk, manage=True)
     campaign_id = template.campaign_id
     services.template_card_delete(by=request.user, template=template)

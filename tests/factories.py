@@ -34,7 +34,7 @@ class NotificationFactory(factory.django.DjangoModelFactory):
     """A notification the in-app channel already delivered (it shows in the recipient's list)."""
 
     class Meta:
-        model = "campaign.Notification"
+        model = "notifications.Notification"
 
     recipient = factory.SubFactory(UserFactory)
     event = "level_up"

@@ -25,12 +25,11 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.typing import AuthedRequest
+
 from .. import awards, party
-from ..dashboard import DashboardState, dashboard_state, dashboard_version
-from ..invitations import DEFAULT_EXPIRY_DAYS
-from ..models import Campaign, Role
-from ..permissions import CampaignAccess, campaign_for
-from ..play_forms import (
+from ..dashboard_state import DashboardState, dashboard_state, dashboard_version
+from ..forms import (
     AWARD_ITEM_LINES,
     AwardForm,
     HealForm,
@@ -39,6 +38,9 @@ from ..play_forms import (
     StatusForm,
     add_service_errors,
 )
+from ..invitations import DEFAULT_EXPIRY_DAYS
+from ..models import Campaign, Role
+from ..permissions import CampaignAccess, campaign_for
 from ..registry import DASHBOARD_SLOTS
 from .common import json_result, wants_json
 
@@ -138,11 +140,12 @@ def _choices(campaign: Campaign) -> list[dict[str, Any]]:
     """The campaign's characters for the forms' choices (one query, no sheets derived)."""
     from characters.models import Character
 
-    return list(
+    rows = (
         Character.objects.filter(campaign=campaign)
         .order_by("is_npc", "name", "pk")
         .values("id", "name", "is_npc")
     )
+    return [dict(row) for row in rows]
 
 
 def _characters(campaign: Campaign, ids: list[int]) -> list[Any]:
@@ -151,10 +154,12 @@ def _characters(campaign: Campaign, ids: list[int]) -> list[Any]:
     return list(Character.objects.filter(campaign=campaign, pk__in=ids).order_by("pk"))
 
 
-Action = Callable[[HttpRequest, Campaign, CampaignAccess, Any], str]
+Action = Callable[[AuthedRequest, Campaign, CampaignAccess, Any], str]
 
 
-def _quick_action(request: HttpRequest, pk: int, name: str, form: Any, act: Action) -> HttpResponse:
+def _quick_action(
+    request: AuthedRequest, pk: int, name: str, form: Any, act: Action
+) -> HttpResponse:
     """Validate ``form``, run ``act`` (which returns the success message), answer JSON for
     the script or redirect (PRG) / re-render with errors for a plain form."""
     campaign, access = campaign_for(request.user, pk, manage=True)
@@ -180,8 +185,8 @@ def _quick_action(request: HttpRequest, pk: int, name: str, form: Any, act: Acti
 
 @login_required
 @require_POST
-def quick_award(request: HttpRequest, pk: int) -> HttpResponse:
-    def act(request: HttpRequest, campaign: Campaign, access: CampaignAccess, form: Any) -> str:
+def quick_award(request: AuthedRequest, pk: int) -> HttpResponse:
+    def act(request: AuthedRequest, campaign: Campaign, access: CampaignAccess, form: Any) -> str:
         chosen = _characters(campaign, form.cleaned_data["characters"])
         award = awards.award_grant(
             campaign=campaign,
@@ -213,7 +218,7 @@ def _one(campaign: Campaign, form: Any) -> Any:
 
 @login_required
 @require_POST
-def quick_heal(request: HttpRequest, pk: int) -> HttpResponse:
+def quick_heal(request: AuthedRequest, pk: int) -> HttpResponse:
     def act(request: HttpRequest, campaign: Campaign, access: CampaignAccess, form: Any) -> str:
         character = party.character_heal(
             character=_one(campaign, form), by=access, amount=form.cleaned_data["amount"]
@@ -228,7 +233,7 @@ def quick_heal(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def quick_status(request: HttpRequest, pk: int) -> HttpResponse:
+def quick_status(request: AuthedRequest, pk: int) -> HttpResponse:
     def act(request: HttpRequest, campaign: Campaign, access: CampaignAccess, form: Any) -> str:
         from westernroses.catalog import get_catalog
 
@@ -251,8 +256,8 @@ def quick_status(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def quick_level_up(request: HttpRequest, pk: int) -> HttpResponse:
-    def act(request: HttpRequest, campaign: Campaign, access: CampaignAccess, form: Any) -> str:
+def quick_level_up(request: AuthedRequest, pk: int) -> HttpResponse:
+    def act(request: AuthedRequest, campaign: Campaign, access: CampaignAccess, form: Any) -> str:
         level_up = party.level_up_grant(
             character=_one(campaign, form),
             by=access,
@@ -268,8 +273,8 @@ def quick_level_up(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def quick_roll(request: HttpRequest, pk: int) -> HttpResponse:
-    def act(request: HttpRequest, campaign: Campaign, access: CampaignAccess, form: Any) -> str:
+def quick_roll(request: AuthedRequest, pk: int) -> HttpResponse:
+    def act(request: AuthedRequest, campaign: Campaign, access: CampaignAccess, form: Any) -> str:
         npc_id = form.cleaned_data["npc"]
         npc = _characters(campaign, [npc_id])[0] if npc_id else None
         roll = party.npc_roll(

@@ -10,15 +10,17 @@ from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
+from accounts.typing import AuthedRequest
+
 from .. import handouts as handout_services
 from .. import selectors
+from ..forms import HandoutForm, add_service_errors
 from ..permissions import campaign_for
-from ..play_forms import HandoutForm, add_service_errors
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def handout_list(request: HttpRequest, pk: int) -> HttpResponse:
+def handout_list(request: AuthedRequest, pk: int) -> HttpResponse:
     campaign, access = campaign_for(request.user, pk, manage=request.method == "POST")
     form = None
     if access.can_manage:

@@ -7,6 +7,7 @@ log in or sign up and brings them back to the link.
 
 from __future__ import annotations
 
+from typing import cast
 from urllib.parse import urlencode
 
 from django.contrib import messages
@@ -18,10 +19,12 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
+from accounts.typing import AuthedRequest
+
 from .. import invitations as invitation_services
+from ..forms import InvitationForm, add_service_errors
 from ..models import Invitation
 from ..permissions import campaign_for
-from ..play_forms import InvitationForm, add_service_errors
 
 
 def _after(request: HttpRequest, campaign_id: int) -> HttpResponse:
@@ -32,7 +35,7 @@ def _after(request: HttpRequest, campaign_id: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def invitation_list(request: HttpRequest, pk: int) -> HttpResponse:
+def invitation_list(request: AuthedRequest, pk: int) -> HttpResponse:
     """GMs: every link with its state and who joined by it; a form for a new one."""
     campaign, access = campaign_for(request.user, pk, manage=True)
     form = InvitationForm(request.POST or None)
@@ -100,7 +103,7 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
             status=404,
         )
     if request.method == "POST":
-        return _accept(request, invitation)
+        return _accept(cast(AuthedRequest, request), invitation)
     if invitation.campaign.memberships.filter(user=request.user).exists():
         messages.info(request, f"You are already in “{invitation.campaign.name}”.")
         return redirect("campaign:detail", invitation.campaign_id)
@@ -117,7 +120,7 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
     return render(request, "campaign/join.html", {"invitation": invitation, "token": token})
 
 
-def _accept(request: HttpRequest, invitation: Invitation) -> HttpResponse:
+def _accept(request: AuthedRequest, invitation: Invitation) -> HttpResponse:
     try:
         joined = invitation_services.invitation_accept(token=invitation.token, user=request.user)
     except invitation_services.InvitationUnusable as exc:

@@ -9,11 +9,13 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
+from accounts.typing import AuthedRequest
+
 from .. import members as member_services
 from .. import selectors
+from ..forms import MemberRoleForm
 from ..models import Role
 from ..permissions import campaign_for
-from ..play_forms import MemberRoleForm
 from .common import error_messages
 
 
@@ -74,7 +76,7 @@ def member_remove(request: HttpRequest, pk: int, user_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def leave(request: HttpRequest, pk: int) -> HttpResponse:
+def leave(request: AuthedRequest, pk: int) -> HttpResponse:
     campaign, _ = campaign_for(request.user, pk)
     try:
         member_services.membership_leave(campaign=campaign, user=request.user)

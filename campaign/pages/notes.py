@@ -9,14 +9,16 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
+from accounts.typing import AuthedRequest
+
 from .. import notes as note_services
+from ..forms import NoteForm, add_service_errors
 from ..permissions import campaign_for
-from ..play_forms import NoteForm, add_service_errors
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def note_list(request: HttpRequest, pk: int) -> HttpResponse:
+def note_list(request: AuthedRequest, pk: int) -> HttpResponse:
     campaign, access = campaign_for(request.user, pk, manage=True)
     form = NoteForm(request.POST or None, campaign_id=campaign.pk)
     if request.method == "POST" and form.is_valid():

@@ -11,15 +11,17 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
+from accounts.typing import AuthedRequest
+
 from .. import selectors
 from .. import sessions as session_services
+from ..forms import SessionForm, SessionRecordForm, add_service_errors
 from ..permissions import campaign_for
-from ..play_forms import SessionForm, SessionRecordForm, add_service_errors
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def session_list(request: HttpRequest, pk: int) -> HttpResponse:
+def session_list(request: AuthedRequest, pk: int) -> HttpResponse:
     """Upcoming and past sessions; GMs schedule a new one here (POST)."""
     campaign, access = campaign_for(request.user, pk, manage=request.method == "POST")
     form = SessionForm(request.POST or None) if access.can_manage else None

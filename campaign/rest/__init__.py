@@ -1,5 +1,6 @@
-"""REST API for campaign play: invitations, members, sessions, GM notes, handouts, awards,
-level-ups, party quick actions, the timeline and the GM dashboard's state.
+"""The campaign's REST API: campaigns, the roll log, rolling and exact odds (``campaigns.py``),
+and campaign play: invitations, members, sessions, GM notes, handouts, awards, level-ups, party
+quick actions, the timeline and the GM dashboard's state.
 
 Mounted under ``/api/`` by ``config/api_urls.py`` (``campaign/rest/urls.py``). Every view asks
 :func:`campaign.permissions.campaign_for` first (outsiders 404, members without the right 403)

@@ -15,13 +15,13 @@ from .. import invitations as invitation_services
 from .. import members as member_services
 from ..models import Invitation
 from ..permissions import campaign_for
-from ..serializers import MemberSerializer
 from .serializers import (
     InvitationInputSerializer,
     InvitationPreviewSerializer,
     InvitationSerializer,
     JoinedSerializer,
     MemberRoleSerializer,
+    MemberSerializer,
 )
 
 

@@ -13,7 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from .. import awards, party
-from ..dashboard import dashboard_data, dashboard_state, dashboard_version, party_row_for
+from ..dashboard_state import dashboard_data, dashboard_state, dashboard_version, party_row_for
 from ..models import Campaign, LevelUp
 from ..permissions import campaign_for
 from ..registry import timeline_sources

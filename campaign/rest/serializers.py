@@ -1,4 +1,5 @@
-"""API shapes for campaign play. Input serializers only parse; the services decide."""
+"""API shapes for campaigns, members and rolls, and for campaign play. Input serializers only
+parse; the services decide."""
 
 from __future__ import annotations
 
@@ -8,19 +9,184 @@ from django.contrib.auth import get_user_model
 from rest_framework import serializers
 
 from westernroses.catalog import get_catalog
+from westernroses.house_rules import (
+    DEFAULT_HOUSE_RULES,
+    HOUSE_RULES_META,
+    HouseRuleError,
+    HouseRules,
+)
 
 from ..invitations import DEFAULT_EXPIRY_DAYS, MAX_EXPIRY_DAYS, invitation_path
 from ..models import (
     Attendance,
     AttendanceStatus,
     Award,
+    Campaign,
     GameSession,
     GMNote,
     Handout,
     Invitation,
     LevelUp,
+    Membership,
     Role,
+    Roll,
 )
+from ..services import DiceRequest, DiceRequestError, dice_request_from
+
+# ------------------------------------------------------------------ campaigns, members, rolls
+
+
+class MemberSerializer(serializers.ModelSerializer):
+    username = serializers.CharField(source="user.username", read_only=True)
+    name = serializers.CharField(source="user.shown_name", read_only=True)
+
+    class Meta:
+        model = Membership
+        fields = ("user", "username", "name", "role", "joined_at")
+        read_only_fields = fields
+
+
+class CampaignSerializer(serializers.ModelSerializer):
+    my_role = serializers.SerializerMethodField()
+    house_rules = serializers.SerializerMethodField(
+        help_text="Every house rule in force (defaults included)."
+    )
+    house_rules_changed = serializers.SerializerMethodField(
+        help_text="Only the house rules that differ from the defaults."
+    )
+
+    class Meta:
+        model = Campaign
+        fields = (
+            "id",
+            "name",
+            "description",
+            "my_role",
+            "house_rules",
+            "house_rules_changed",
+            "created_at",
+        )
+        read_only_fields = ("id", "my_role", "created_at")
+
+    def get_my_role(self, obj: Campaign) -> str | None:
+        return getattr(obj, "my_role", None)
+
+    def get_house_rules(self, obj: Campaign) -> dict[str, int]:
+        return obj.rules().to_dict()
+
+    def get_house_rules_changed(self, obj: Campaign) -> dict[str, int]:
+        return obj.rules().changed()
+
+
+class CampaignUpdateSerializer(serializers.Serializer):
+    """GM changes: any of name, description and a partial map of house rules."""
+
+    name = serializers.CharField(max_length=120, required=False)
+    description = serializers.CharField(required=False, allow_blank=True)
+    house_rules = serializers.DictField(child=serializers.JSONField(), required=False)
+    reset_house_rules = serializers.BooleanField(required=False, default=False)
+
+    def validate_house_rules(self, value: dict[str, Any]) -> dict[str, Any]:
+        unknown = sorted(set(value) - set(HOUSE_RULES_META))
+        if unknown:
+            raise serializers.ValidationError({k: ["Unknown house rule."] for k in unknown})
+        try:
+            HouseRules.from_dict({**DEFAULT_HOUSE_RULES.to_dict(), **value})
+        except HouseRuleError as exc:
+            raise serializers.ValidationError({k: [v] for k, v in exc.errors.items()}) from None
+        return value
+
+
+class RollSerializer(serializers.ModelSerializer):
+    username = serializers.CharField(source="user.username", read_only=True)
+    dice = serializers.ListField(child=serializers.IntegerField(), read_only=True)
+
+    class Meta:
+        model = Roll
+        fields = (
+            "id",
+            "campaign",
+            "username",
+            "label",
+            "notation",
+            "target",
+            "dice",
+            "total",
+            "margin",
+            "success",
+            "critical",
+            "secret",
+            "detail",
+            "created_at",
+        )
+        read_only_fields = fields
+
+
+class DiceInputSerializer(serializers.Serializer):
+    """Dice notation, or a stat whose pool the campaign's rules give, plus modifier and target."""
+
+    notation = serializers.CharField(max_length=60, required=False, allow_blank=True)
+    stat = serializers.IntegerField(required=False, min_value=0, max_value=300, allow_null=True)
+    modifier = serializers.IntegerField(required=False, default=0, min_value=-1000, max_value=1000)
+    target = serializers.IntegerField(
+        required=False, allow_null=True, min_value=-1000, max_value=2000
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        chosen = None
+        if attrs.get("check"):
+            chosen = self.context.get("checks", {}).get(attrs["check"])
+            if chosen is None:
+                raise serializers.ValidationError(
+                    {"check": ["Not a check of a character you may roll for here."]}
+                )
+            attrs["chosen_check"] = chosen
+        try:
+            attrs["dice_request"] = dice_request_from(
+                notation=attrs.get("notation") or "",
+                stat=attrs.get("stat"),
+                modifier=(attrs.get("modifier") or 0) + (chosen.modifier if chosen else 0),
+                target=attrs.get("target"),
+                rules=self.context.get("rules"),
+                pool=chosen.dice if chosen else None,
+            )
+        except DiceRequestError as exc:
+            raise serializers.ValidationError({exc.field: [str(exc)]}) from None
+        return attrs
+
+    @property
+    def dice_request(self) -> DiceRequest:
+        return self.validated_data["dice_request"]
+
+
+class RollInputSerializer(DiceInputSerializer):
+    check = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        help_text=(
+            "A character's check instead of notation: '<character id>:stat:<pwr|cha|int|ins>' "
+            "or '<character id>:skill:<slug>'. Rolls the sheet's pool with its modifiers."
+        ),
+    )
+    campaign = serializers.IntegerField(required=False, allow_null=True)
+    label = serializers.CharField(max_length=120, required=False, allow_blank=True, default="")
+    secret = serializers.BooleanField(required=False, default=False)
+
+
+class OddsSerializer(serializers.Serializer):
+    """Exact odds; every probability also as an exact fraction string."""
+
+    notation = serializers.CharField()
+    target = serializers.IntegerField(allow_null=True)
+    min_total = serializers.IntegerField()
+    max_total = serializers.IntegerField()
+    mean = serializers.CharField()
+    distribution = serializers.ListField(child=serializers.DictField())
+    success = serializers.DictField(required=False)
+    critical_success = serializers.DictField(required=False)
+    critical_failure = serializers.DictField(required=False)
+    failure = serializers.DictField(required=False)
+
 
 # --------------------------------------------------------------------------- invitations
 

@@ -8,6 +8,7 @@ web process and the cache is local memory, so the app runs with nothing else ins
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import environ
 
@@ -34,9 +35,13 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "accounts",
     "campaign",
+    "notifications",
     "characters",
     "spellcards",
+    "tables",
+    "battles",
     "minigames",
+    "config",
 ]
 
 MIDDLEWARE = [
@@ -62,7 +67,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "campaign.notifications.context.notifications",
+                "notifications.context.notifications",
             ],
         },
     },
@@ -189,7 +194,7 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_CLASSES": ["rest_framework.throttling.UserRateThrottle"],
     "DEFAULT_THROTTLE_RATES": {"user": env("API_USER_RATE", default="6000/hour")},
 }
-SPECTACULAR_SETTINGS = {
+SPECTACULAR_SETTINGS: dict[str, Any] = {
     "TITLE": "Western Roses API",
     "DESCRIPTION": (
         "Campaigns, dice, characters, spellcards and tavern games for the Western Roses RPG. "
@@ -206,10 +211,10 @@ SPECTACULAR_SETTINGS = {
 # One schema name per choice set shared by several serializers.
 SPECTACULAR_SETTINGS.setdefault("ENUM_NAME_OVERRIDES", {}).update(
     {
-        "NotificationEventEnum": "campaign.models.EventType",
-        "NotificationChannelEnum": "campaign.models.NotificationChannel",
-        "DigestMinutesEnum": "campaign.models.DIGEST_MINUTES_CHOICES",
-        "BattleStatusEnum": "campaign.battles.models.BattleStatus",
+        "NotificationEventEnum": "notifications.models.EventType",
+        "NotificationChannelEnum": "notifications.models.NotificationChannel",
+        "DigestMinutesEnum": "notifications.models.DIGEST_MINUTES_CHOICES",
+        "BattleStatusEnum": "battles.models.BattleStatus",
         "AttendanceStatusEnum": "campaign.models.AttendanceStatus",
     }
 )

@@ -51,3 +51,6 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 if os.environ.get("EMAIL_FILE_PATH"):
     EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
     EMAIL_FILE_PATH = os.environ["EMAIL_FILE_PATH"]
+# Secret Duel at a game table (tests/games/duel_tables): a second game on the table core,
+# only in tests.
+INSTALLED_APPS = [*INSTALLED_APPS, "tests.games.duel_tables"]  # noqa: F405

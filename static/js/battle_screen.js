@@ -43,10 +43,6 @@
     });
     return node;
   }
-  function csrf() {
-    const m = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
-    return m ? decodeURIComponent(m[1]) : "";
-  }
   const key = (x, y) => `${x},${y}`;
   const sameSquare = (a, b) => a && b && a[0] === b[0] && a[1] === b[1];
   const dist = (a, b) => Math.abs(a[0] - b[0]) + Math.abs(a[1] - b[1]);
@@ -63,36 +59,10 @@
     node.textContent = text || "";
     node.className = "battle-status" + (kind ? " " + kind : "");
   }
-  function firstError(data) {
-    if (!data) return "Something went wrong.";
-    if (data.errors) {
-      for (const [field, messages] of Object.entries(data.errors)) {
-        const list = Array.isArray(messages) ? messages : [JSON.stringify(messages)];
-        if (list.length) return field === "action" || field === "non_field_errors" ? list[0] : `${field}: ${list[0]}`;
-      }
-    }
-    return data.detail || "Something went wrong.";
-  }
 
   // ------------------------------------------------------------------ server
-  async function request(method, url, body) {
-    const response = await fetch(url, {
-      method,
-      headers: Object.assign(
-        { Accept: "application/json", "X-CSRFToken": csrf() },
-        body === undefined ? {} : { "Content-Type": "application/json" },
-      ),
-      body: body === undefined ? undefined : JSON.stringify(body),
-      credentials: "same-origin",
-      cache: "no-store",
-    });
-    let data = null;
-    if (response.status !== 204) {
-      try { data = await response.json(); } catch (e) { data = null; }
-    }
-    return { status: response.status, data };
-  }
-
+  // Polling, sending and the reload on 409 are the table core's one client
+  // (static/js/table_client.js); the battle only says how to draw what comes back.
   function accept(view, full) {
     if (!view) return;
     if (!full && view.version < S.version) return; // a slow poll answered after a newer move
@@ -102,51 +72,41 @@
     if (S.log.length > 300) S.log = S.log.slice(-300);
     S.view = view;
     S.version = view.version;
+    client.version = view.version;
     if (S.mode && !modeStillLegal()) S.mode = null;
     render();
   }
 
-  async function refresh(full) {
-    const since = full || S.version < 0 ? "" : `?since=${S.version}`;
-    try {
-      const { status, data } = await request("GET", config.urls.view + since);
-      if (status === 200) {
-        accept(data, full || S.version < 0);
-        $("live-status").textContent = "Live.";
-      } else if (status === 204) {
-        $("live-status").textContent = "Live.";
-      } else {
-        $("live-status").textContent = `Could not refresh (${status}); retrying.`;
-      }
-    } catch (err) {
-      $("live-status").textContent = "Offline; retrying.";
-    }
-  }
+  let said = "";
+  const client = new window.TableClient({
+    stateUrl: config.urls.view,
+    actionUrl: config.urls.actions,
+    version: S.version,
+    pollMs: config.poll_ms || 1000,
+    onState: (view, full) => accept(view, full),
+    onWritten: (data) => {
+      S.mode = null;
+      accept(data.view, false);
+      setStatus(said || "", "ok");
+    },
+    onStale: () => {
+      S.mode = null;
+      setStatus("Someone else moved first: the board has been refreshed.", "bad");
+    },
+    onError: (message) => setStatus(message, "bad"),
+    onLive: (text) => { $("live-status").textContent = text; },
+  });
+
+  function refresh(full) { return client.poll(full); }
 
   // Send a write (an action, or a GM setup change): the answer carries the new view.
   async function send(method, url, body, what) {
     if (S.busy) return false;
     S.busy = true;
+    said = what || "";
     root.dataset.busy = "1";
     try {
-      const { status, data } = await request(method, url, body);
-      if (status === 200 || status === 201) {
-        S.mode = null;
-        accept(data.view, false);
-        setStatus(what || "", "ok");
-        return true;
-      }
-      if (status === 409) {
-        S.mode = null;
-        setStatus("Someone else moved first: the board has been refreshed.", "bad");
-        await refresh(false);
-        return false;
-      }
-      setStatus(firstError(data), "bad");
-      return false;
-    } catch (err) {
-      setStatus("The move could not be sent; nothing was changed.", "bad");
-      return false;
+      return await client.write(method, url, body);
     } finally {
       S.busy = false;
       root.dataset.busy = "0";
@@ -680,7 +640,7 @@
 
   // ------------------------------------------------------------------ start
   window.BattleScreen = {
-    config, state: S, act, send, request, refresh, render, setMode, setStatus, combatant, nameOf,
+    config, state: S, act, send, request: (m, u, b) => client.request(m, u, b), refresh, render, setMode, setStatus, combatant, nameOf,
     onRender(fn) { S.renderHooks.push(fn); if (S.view) fn(S.view); },
   };
   document.addEventListener("keydown", (event) => { if (event.key === "Escape" && S.mode) cancelMode(); });

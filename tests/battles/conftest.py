@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from campaign.battles import services
-from campaign.battles.models import Battle
+from battles import services
+from battles.models import Battle
 from campaign.permissions import access_for
 from tests.factories import CharacterFactory, SpellcardFactory, attack_draft
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from campaign.battles.models import Battle, BattleAction
+from battles.models import Battle, BattleAction
 from tests.battles.conftest import play_until
 
 pytestmark = pytest.mark.django_db
@@ -266,3 +266,36 @@ def test_the_schema_documents_the_battle_endpoints(api_for, player):
     apply = paths["/api/battles/{id}/actions/"]["post"]
     assert {"201", "409"} <= set(apply["responses"])
     assert "BattleView" in schema["components"]["schemas"]
+
+
+def test_an_action_carries_only_its_own_fields(started, gm, api_for):
+    """Issue "One game-table core": a 4.5 MB ``note`` on a "do nothing" was accepted, logged and
+    served to every seat. Now a body over the table limit is a 413 and an unknown field a 400,
+    and nothing reaches the log."""
+    battle = started.refresh()
+    url = f"/api/battles/{battle.pk}/actions/"
+    action = {"type": "do_nothing", "combatant": battle.state["current"]}
+    api = api_for(gm)
+    huge = api.post(
+        url,
+        {"action": {**action, "note": "x" * 4_500_000}, "expected_version": battle.version},
+        format="json",
+    )
+    assert huge.status_code == 413
+    small = api.post(
+        url, {"action": {**action, "note": "hi"}, "expected_version": battle.version}, format="json"
+    )
+    assert small.status_code == 400
+    assert "note" in small.json()["errors"]["action"][0]
+    long_id = api.post(
+        url,
+        {"action": {**action, "combatant": "c" * 500}, "expected_version": battle.version},
+        format="json",
+    )
+    assert long_id.status_code == 400
+    assert not BattleAction.objects.filter(battle=battle, seq__gt=battle.version).exists()
+    plain = api.post(url, {"action": action, "expected_version": battle.version}, format="json")
+    assert plain.status_code == 201
+    logged = BattleAction.objects.get(battle=battle, seq=battle.version + 1)
+    assert set(logged.action) == {"type", "combatant", "player", "at"}
+    assert logged.seat == "gm"

@@ -13,8 +13,8 @@ import threading
 import pytest
 from django.db import connection
 
-from campaign.battles import services
-from campaign.battles.models import BattleAction
+from battles import services
+from battles.models import BattleAction
 from tests.battles.conftest import play_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -83,7 +83,7 @@ def test_a_player_and_the_gm_moving_the_same_piece_at_once(started, gm, player, 
     play_until(started, gm, started.pc)
     battle = started.refresh()
     url = f"/api/battles/{battle.pk}/actions/"
-    from campaign.battles.services import load_state
+    from battles.services import load_state
     from westernroses import battle as engine
 
     options = engine.legal_actions(load_state(battle), str(player.pk))

@@ -10,10 +10,10 @@ import pytest
 from django.db import OperationalError, transaction
 from django.utils import timezone
 
-from campaign.battles import services
-from campaign.battles.tasks import battle_turn_notify
-from campaign.models import Delivery, Notification, TurnWait
-from campaign.notifications.reminders import turn_reminders_send
+from battles import services
+from battles.tasks import battle_turn_notify
+from notifications.models import Delivery, Notification, TurnWait
+from notifications.reminders import turn_reminders_send
 from tests.battles.conftest import play_until
 
 pytestmark = pytest.mark.django_db

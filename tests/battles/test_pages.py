@@ -9,7 +9,7 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from campaign.battles.models import Battle
+from battles.models import Battle
 from campaign.registry import dashboard_panels, timeline_sources
 from campaign.timeline import timeline_page
 from tests.battles.conftest import build_battle
@@ -65,7 +65,7 @@ def test_the_screen_carries_urls_and_lookups_not_the_state(setup_battle, gm, pla
 
 
 def test_timeline_lists_started_and_ended_battles(started, gm, player, campaign, client_for):
-    from campaign.battles import services
+    from battles import services
     from campaign.permissions import access_for
 
     assert "battle" in timeline_sources()

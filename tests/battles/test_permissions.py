@@ -189,7 +189,7 @@ def test_route_per_role(row, role, request, users, campaign, gm, client_for, api
 
 def _battle_routes() -> dict[str, set[str]]:
     """Route name → methods, for every battle page and endpoint."""
-    from campaign.battles.urls import api_urlpatterns, urlpatterns
+    from battles.urls import api_urlpatterns, urlpatterns
 
     found: dict[str, set[str]] = {}
     for p in urlpatterns:

@@ -7,7 +7,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from campaign.battles import services
+from battles import services
 from tests.battles.conftest import build_battle
 
 pytestmark = pytest.mark.django_db

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from campaign.battles import services
+from battles import services
 from tests.battles.conftest import play_until
 
 pytestmark = pytest.mark.django_db

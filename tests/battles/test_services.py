@@ -6,8 +6,8 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404
 
-from campaign.battles import services
-from campaign.battles.models import Battle, BattleAction, Combatant
+from battles import services
+from battles.models import Battle, BattleAction, Combatant
 from campaign.permissions import access_for
 from tests.battles.conftest import build_battle, fairy, play_until
 from westernroses import battle as engine
@@ -286,6 +286,10 @@ def test_replaying_the_stored_log_gives_the_stored_state_byte_for_byte(started, 
     )
     assert engine.dumps(replayed) == engine.dumps(stored)
     assert engine.dumps(engine.replay_log(stored)) == engine.dumps(stored)
+    # The table core's replay (any game) agrees with the stored row.
+    from tables.services import table_replay
+
+    assert engine.ENGINE.to_json(table_replay(services.BATTLE_GAME, battle)) == battle.state
 
 
 def _initial(battle: Battle) -> engine.BattleState:

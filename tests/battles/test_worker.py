@@ -11,9 +11,9 @@ from __future__ import annotations
 import pytest
 from celery.signals import before_task_publish
 
-from campaign.battles import services
-from campaign.battles.tasks import battle_turn_notify
-from campaign.models import Delivery, Notification, TurnWait
+from battles import services
+from battles.tasks import battle_turn_notify
+from notifications.models import Delivery, Notification, TurnWait
 from tests.battles.conftest import play_until
 from tests.notifications.celery_worker import CeleryWorker, real_publishing, wait_for
 

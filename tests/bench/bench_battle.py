@@ -39,8 +39,8 @@ def _throwaway_database() -> Iterator[str]:
 
 
 def _engine() -> None:
-    from westernroses.battle import bench
-    from westernroses.battle.samples import demo_battle
+    from tests.engine.battle import random_play as bench
+    from tests.engine.battle.samples import demo_battle
 
     state = demo_battle(1, heroes=bench.BENCH_PARTY, monsters=3)
     data = state.to_dict()
@@ -56,7 +56,7 @@ def _engine() -> None:
 
 
 def _battle(gm: Any) -> Any:
-    from campaign.battles import services
+    from battles import services
     from campaign.models import Campaign, Membership, Role
     from campaign.permissions import access_for
 

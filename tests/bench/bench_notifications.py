@@ -65,7 +65,7 @@ def _publish_times() -> Iterator[dict[int, float]]:
 def _wait_sent(delivery_ids: list[int], *, interval: float, timeout: float = 300) -> None:
     """Poll until delivered. The latencies come from ``sent_at``, so the poll interval only
     decides how much CPU the poll takes from the worker, not what is measured."""
-    from campaign.models import Delivery
+    from notifications.models import Delivery
 
     deadline = time.monotonic() + timeout
     pending = Delivery.objects.filter(pk__in=delivery_ids).exclude(status="sent")
@@ -76,7 +76,7 @@ def _wait_sent(delivery_ids: list[int], *, interval: float, timeout: float = 300
 
 
 def _noop_round_trips(count: int) -> list[float]:
-    from campaign.notifications.tasks import ping
+    from notifications.tasks import ping
 
     latencies = []
     for _ in range(count):
@@ -92,8 +92,8 @@ def _delivery_latencies(count: int) -> list[float]:
     from django.contrib.auth import get_user_model
     from django.db import transaction
 
-    from campaign.models import Delivery, NotificationPreference
-    from campaign.notifications import notify
+    from notifications import notify
+    from notifications.models import Delivery, NotificationPreference
 
     user, _ = get_user_model().objects.get_or_create(username="bench-reimu")
     NotificationPreference.objects.get_or_create(user=user, channels={"your_turn": ["in_app"]})
@@ -115,8 +115,8 @@ def _burst(count: int) -> float:
     from django.contrib.auth import get_user_model
     from django.db import transaction
 
-    from campaign.models import Delivery, NotificationPreference
-    from campaign.notifications import notify
+    from notifications import notify
+    from notifications.models import Delivery, NotificationPreference
 
     user = get_user_model().objects.create(username="bench-marisa", email="")
     NotificationPreference.objects.create(user=user, channels={"loot_awarded": ["in_app"]})

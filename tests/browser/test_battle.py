@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from campaign.battles.models import Battle, BattleAction
+from battles.models import Battle, BattleAction
 from tests.factories import CharacterFactory, SpellcardFactory, attack_draft
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

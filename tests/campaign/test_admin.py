@@ -10,8 +10,9 @@ from django.contrib.auth.models import Permission
 from django.utils import timezone
 
 from campaign import awards
-from campaign.models import Campaign, GameSession, Invitation, ScheduledNotification
+from campaign.models import Campaign, GameSession, Invitation
 from campaign.permissions import access_for
+from notifications.models import ScheduledNotification
 from tests.factories import CampaignFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

@@ -7,10 +7,11 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from campaign import awards, party
-from campaign.models import Award, LevelUp, Notification
+from campaign.models import Award, LevelUp
 from campaign.permissions import access_for
 from characters.models import Character, InventoryItem
 from characters.services import character_to_draft
+from notifications.models import Notification
 from tests.factories import CharacterFactory, legal_draft
 from westernroses.characters import derive_sheet
 

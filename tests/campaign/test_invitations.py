@@ -14,8 +14,9 @@ from django.utils.html import escape
 from freezegun import freeze_time
 
 from campaign import invitations
-from campaign.models import Invitation, Membership, Notification, Role
+from campaign.models import Invitation, Membership, Role
 from campaign.permissions import access_for
+from notifications.models import Notification
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db

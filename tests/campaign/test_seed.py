@@ -8,15 +8,8 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from campaign.models import (
-    Award,
-    Campaign,
-    GameSession,
-    GMNote,
-    Handout,
-    Invitation,
-    ScheduledNotification,
-)
+from campaign.models import Award, Campaign, GameSession, GMNote, Handout, Invitation
+from notifications.models import ScheduledNotification
 
 pytestmark = pytest.mark.django_db
 

@@ -11,9 +11,10 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from freezegun import freeze_time
 
 from campaign import sessions
-from campaign.models import Attendance, GameSession, Notification, ScheduledNotification
-from campaign.notifications.reminders import scheduled_notifications_send
+from campaign.models import Attendance, GameSession
 from campaign.permissions import access_for
+from notifications.models import Notification, ScheduledNotification
+from notifications.reminders import scheduled_notifications_send
 
 pytestmark = pytest.mark.django_db
 

@@ -437,7 +437,7 @@ def test_demo_data_has_legal_characters_and_an_npc_once():
 
 
 def test_the_owner_is_notified_once_per_level(character, campaign, gm, player):
-    from campaign.models import Notification
+    from notifications.models import Notification
 
     services.character_level_up(character=character, by=_by(gm, campaign, player))
     notification = Notification.objects.get(recipient=player)

@@ -122,7 +122,7 @@ class CeleryWorker:
 
     def wait_ready(self, timeout: float) -> None:
         """A ping task round trip: the worker consumes our queue and runs tasks."""
-        from campaign.notifications.tasks import ping
+        from notifications.tasks import ping
 
         result = ping.apply_async()
         deadline = time.monotonic() + timeout

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from campaign.models import EventType
-from campaign.notifications import notify
+from notifications import notify
+from notifications.models import EventType
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -29,10 +29,10 @@ def test_superuser_reads_every_notification_table(
         note = notify(recipient=player, event=EventType.LEVEL_UP, title="Level 2!")
     client.force_login(admin_user)
     for model in PAGES:
-        assert client.get(f"/admin/campaign/{model}/").status_code == 200, model
-    page = client.get(f"/admin/campaign/notification/{note.pk}/change/")
+        assert client.get(f"/admin/notifications/{model}/").status_code == 200, model
+    page = client.get(f"/admin/notifications/notification/{note.pk}/change/")
     assert page.status_code == 200 and "Level 2!" in page.content.decode()
-    assert client.get("/admin/campaign/notification/add/").status_code == 403
+    assert client.get("/admin/notifications/notification/add/").status_code == 403
 
 
 def test_staff_gm_does_not_see_other_peoples_notifications(client, gm):
@@ -40,4 +40,4 @@ def test_staff_gm_does_not_see_other_peoples_notifications(client, gm):
     gm.save()
     client.force_login(gm)
     for model in PAGES:
-        assert client.get(f"/admin/campaign/{model}/").status_code == 403, model
+        assert client.get(f"/admin/notifications/{model}/").status_code == 403, model

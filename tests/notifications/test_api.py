@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from campaign.models import CampaignNotificationSettings, Notification
+from notifications.models import CampaignNotificationSettings, Notification
 from tests.factories import NotificationFactory
 
 pytestmark = pytest.mark.django_db

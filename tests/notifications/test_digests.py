@@ -9,15 +9,15 @@ import pytest
 from django.core import mail
 from django.utils import timezone
 
-from campaign.models import (
+from notifications import notify, notify_campaign
+from notifications import tasks as notification_tasks
+from notifications.delivery import digest_attempt, digests_build, stale_pending
+from notifications.models import (
     CampaignNotificationSettings,
     Delivery,
     Digest,
     NotificationPreference,
 )
-from campaign.notifications import notify, notify_campaign
-from campaign.notifications import tasks as notification_tasks
-from campaign.notifications.delivery import digest_attempt, digests_build, stale_pending
 
 pytestmark = pytest.mark.django_db
 

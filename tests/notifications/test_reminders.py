@@ -8,16 +8,16 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from campaign.models import Notification, ScheduledNotification, TurnWait
-from campaign.notifications import (
+from notifications import (
     notification_schedule,
     scheduled_notifications_cancel,
     session_reminders_schedule,
     turn_wait_end,
     turn_wait_start,
 )
-from campaign.notifications import tasks as notification_tasks
-from campaign.notifications.reminders import scheduled_notifications_send, turn_reminders_send
+from notifications import tasks as notification_tasks
+from notifications.models import Notification, ScheduledNotification, TurnWait
+from notifications.reminders import scheduled_notifications_send, turn_reminders_send
 
 pytestmark = pytest.mark.django_db
 

@@ -9,16 +9,16 @@ import pytest
 from django.core import mail
 from django.db import transaction
 
-from campaign.models import (
+from notifications import notify, notify_campaign
+from notifications import tasks as notification_tasks
+from notifications.delivery import backoff_seconds, delivery_attempt
+from notifications.models import (
     CampaignNotificationSettings,
     Delivery,
     EventType,
     Notification,
     NotificationPreference,
 )
-from campaign.notifications import notify, notify_campaign
-from campaign.notifications import tasks as notification_tasks
-from campaign.notifications.delivery import backoff_seconds, delivery_attempt
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db

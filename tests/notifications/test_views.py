@@ -8,7 +8,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from campaign.models import CampaignNotificationSettings, Notification, NotificationPreference
+from notifications.models import CampaignNotificationSettings, Notification, NotificationPreference
 from tests.factories import NotificationFactory
 
 pytestmark = pytest.mark.django_db

@@ -8,8 +8,8 @@ import socket
 import pytest
 from django.core.exceptions import ValidationError
 
-from campaign.notifications import webhooks
-from campaign.notifications.webhooks import (
+from notifications import webhooks
+from notifications.webhooks import (
     UnsafeWebhookURL,
     WebhookPermanentError,
     WebhookTransientError,

@@ -14,8 +14,8 @@ import pytest
 from celery.signals import before_task_publish
 from django.db import transaction
 
-from campaign.models import Delivery, Notification, NotificationPreference
-from campaign.notifications import notify
+from notifications import notify
+from notifications.models import Delivery, Notification, NotificationPreference
 from tests.factories import UserFactory
 from tests.notifications.celery_worker import CeleryWorker, real_publishing, wait_for
 

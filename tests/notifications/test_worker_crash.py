@@ -23,8 +23,8 @@ import signal
 import pytest
 from django.db import transaction
 
-from campaign.models import Delivery, NotificationPreference
-from campaign.notifications import notify
+from notifications import notify
+from notifications.models import Delivery, NotificationPreference
 from tests.factories import UserFactory
 from tests.notifications.celery_worker import CeleryWorker, real_publishing, wait_for
 

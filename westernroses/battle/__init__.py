@@ -9,27 +9,51 @@ Public API (see docs/battle.md for the shapes and the rulings):
   applies completely or raises :class:`IllegalAction`.
 * :func:`view` ``(state, player)`` - what that player may see (no other hands, no seed).
 * :func:`replay` ``(initial, actions)`` - the same final state, byte for byte (:func:`dumps`).
+* :data:`ENGINE` - the battle as a game of the one protocol (:mod:`westernroses.protocol`),
+  with :func:`waiting` (whom it waits on), :func:`summary`, :func:`rebuild_setup`: what the
+  table core and the battles app use (``westernroses/battle/game.py``).
 
 Pure Python: nothing here imports Django, DRF or Celery.
 """
 
 from westernroses.battle.actions import apply, legal_actions
-from westernroses.battle.arena import Arena
+from westernroses.battle.arena import Arena, Square
+from westernroses.battle.arena import square as parse_square
 from westernroses.battle.combatants import combatant_from_sheet, npc, profile_from_sheet
 from westernroses.battle.creation import new_battle
 from westernroses.battle.errors import IllegalAction
+from westernroses.battle.game import (
+    ENGINE,
+    GM_SEAT,
+    STATUS_KEYS,
+    TARGET_KEYS,
+    BattleEngine,
+    Waiting,
+    rebuild_setup,
+    replay_actions,
+    summary,
+    waiting,
+    with_history,
+)
 from westernroses.battle.replay import dumps, effective_actions, replay, replay_log
 from westernroses.battle.spellcasting import preview as _preview
 from westernroses.battle.state import AttackProfile, BattleState, Combatant, Profile
 from westernroses.battle.views import view
 
 __all__ = [
+    "ENGINE",
+    "GM_SEAT",
+    "STATUS_KEYS",
+    "TARGET_KEYS",
     "Arena",
     "AttackProfile",
+    "BattleEngine",
     "BattleState",
     "Combatant",
     "IllegalAction",
     "Profile",
+    "Square",
+    "Waiting",
     "apply",
     "combatant_from_sheet",
     "dumps",
@@ -37,10 +61,16 @@ __all__ = [
     "legal_actions",
     "new_battle",
     "npc",
+    "parse_square",
     "profile_from_sheet",
+    "rebuild_setup",
     "replay",
+    "replay_actions",
     "replay_log",
+    "summary",
     "view",
+    "waiting",
+    "with_history",
 ]
 
 del _preview

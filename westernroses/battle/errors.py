@@ -8,8 +8,10 @@ has no actions left"), because the app shows it as is.
 
 from __future__ import annotations
 
+from westernroses import protocol
 
-class IllegalAction(ValueError):
+
+class IllegalAction(protocol.IllegalAction):
     """The action is not allowed now; ``reason`` says why in plain words."""
 
     def __init__(self, reason: str) -> None:

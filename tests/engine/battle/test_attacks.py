@@ -9,8 +9,8 @@ from dataclasses import replace
 import pytest
 
 from tests.engine.battle.helpers import act, act_events, battle, events_of, fighter, scripted
+from tests.engine.battle.samples import character
 from westernroses.battle import IllegalAction, legal_actions
-from westernroses.battle.samples import character
 from westernroses.battle.state import Effect
 
 

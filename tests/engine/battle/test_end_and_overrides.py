@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from tests.engine.battle.helpers import act, act_events, battle, events_of, fighter, scripted
+from tests.engine.battle.samples import character
 from westernroses.battle import IllegalAction, apply, dumps, legal_actions, replay, replay_log
-from westernroses.battle.samples import character
 from westernroses.spellcards import AttackPower, CardType, SpellcardDraft
 
 CARD = SpellcardDraft(name="Shot", type=CardType.ATTACK, attack_power=AttackPower(1))

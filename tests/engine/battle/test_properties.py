@@ -19,9 +19,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.engine.battle.helpers import battle, fighter
+from tests.engine.battle.random_play import apply_random, random_action
+from tests.engine.battle.samples import CHARACTERS, demo_battle
 from westernroses.battle import BattleState, IllegalAction, apply, dumps, replay, view
-from westernroses.battle.bench import apply_random, random_action
-from westernroses.battle.samples import CHARACTERS, demo_battle
 from westernroses.battle.state import Json
 from westernroses.battle.stats import hp_max, sp_cap
 from westernroses.battle.status import STATUSES

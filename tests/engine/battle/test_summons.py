@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from tests.engine.battle.helpers import act, act_events, battle, events_of, fighter, scripted
+from tests.engine.battle.samples import character
 from westernroses.battle import IllegalAction, legal_actions
-from westernroses.battle.samples import character
 from westernroses.battle.summons import doll_profile
 from westernroses.spellcards import AttackPower, CardType, SkillChoice, SpellcardDraft
 

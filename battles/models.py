@@ -1,0 +1,148 @@
+"""Battles, their combatants (an index) and the append-only action log, on the table core.
+
+A :class:`Battle` holds the engine's current state as JSON (``BattleState.to_dict(history=
+False)``: no log, no initial snapshot) and its ``version``; ``initial`` holds the snapshot the
+battle started from (with the secret seed). The log lives once, in :class:`BattleAction` rows
+(one per applied action, never updated or deleted: the GM's undo is itself an action), so
+replaying the rows from ``initial`` must give ``state`` byte for byte.
+
+:class:`Combatant` repeats who controls which engine combatant, so "my combatants" and "whose
+turn is it" are cheap queries; the engine state stays the truth.
+
+Nothing here is ever sent to a client as is: clients get ``engine.view(state, player)``.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from tables.models import GameTable, TableAction, TableStatus
+
+#: A battle's life (setup, in progress, ended): the table core's statuses.
+BattleStatus = TableStatus
+
+
+class Battle(GameTable):
+    """One grid battle in a campaign: a game table of the table core (``tables.models``) with
+    the battle's own columns. Its seats are the engine's controllers (``"gm"`` or a member's
+    user id)."""
+
+    log_table_field = "battle"
+
+    campaign = models.ForeignKey(
+        "campaign.Campaign", on_delete=models.CASCADE, related_name="battles"
+    )
+    name = models.CharField(max_length=120)
+    summary = models.CharField(
+        max_length=200,
+        blank=True,
+        db_column="turn_summary",
+        help_text="'Round 2 · Reimu's turn', for the dashboard.",
+    )
+    current_combatant = models.CharField(
+        max_length=40, blank=True, help_text="Whose turn it is (engine id), for lists."
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="battles_created"
+    )
+    started_at = models.DateTimeField(null=True, blank=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        db_table = "campaign_battle"
+        ordering = ("-created_at", "-pk")
+        indexes = [
+            models.Index(fields=("campaign", "-created_at"), name="battle_campaign"),
+            models.Index(
+                fields=("campaign", "-updated_at"),
+                condition=models.Q(status="active"),
+                name="battle_active",
+            ),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(status__in=["setup", "active", "ended"]),
+                name="battle_status_valid",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def turn_summary(self) -> str:
+        """The summary under the name it had before the table core (templates, old code)."""
+        return self.summary
+
+
+class Combatant(models.Model):
+    """Who controls one engine combatant of a battle (``controller`` None: the GMs).
+
+    Rows follow the state: placed during setup, added when the engine adds one (a familiar, a
+    doll, a GM's reinforcement) and removed with it.
+    """
+
+    battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="combatants")
+    engine_id = models.CharField(max_length=40)
+    name = models.CharField(max_length=120)
+    kind = models.CharField(max_length=20, default="character")
+    side = models.CharField(max_length=30)
+    character = models.ForeignKey(
+        "characters.Character",
+        on_delete=models.SET_NULL,
+        related_name="battle_combatants",
+        null=True,
+        blank=True,
+        help_text="The campaign character this combatant was built from (empty for NPCs).",
+    )
+    controller = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        related_name="battle_combatants",
+        null=True,
+        blank=True,
+        help_text="The player who acts for it; empty: the campaign's GMs.",
+    )
+
+    class Meta:
+        db_table = "campaign_combatant"
+        ordering = ("battle", "engine_id")
+        constraints = [
+            models.UniqueConstraint(
+                fields=("battle", "engine_id"), name="one_combatant_per_engine_id"
+            )
+        ]
+        indexes = [models.Index(fields=("controller", "battle"), name="combatant_controller")]
+
+    def __str__(self) -> str:
+        return f"{self.name} in {self.battle}"
+
+
+class BattleAction(TableAction):
+    """One applied action and its events (unfiltered: clients see them through the engine's
+    view rules only). Append-only (:class:`tables.models.TableAction`): ``seq`` is the engine's
+    log number (``version_after``), ``seat`` the engine player who acted."""
+
+    battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="actions")
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        related_name="battle_actions",
+        null=True,
+        blank=True,
+    )
+
+    class Meta:
+        db_table = "campaign_battleaction"
+        ordering = ("battle", "seq")
+        constraints = [
+            models.UniqueConstraint(fields=("battle", "seq"), name="one_action_per_battle_seq")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.battle} #{self.seq}: {self.action.get('type', '?')}"
+
+    def log_entry(self) -> dict[str, object]:
+        """The engine's log entry for this row (``{n, action, events}``)."""
+        return {"n": self.seq, "action": self.action, "events": self.events}

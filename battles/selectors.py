@@ -1,0 +1,206 @@
+"""Reads for battles: lookups through the permission layer, and what each viewer may see.
+
+Everything a client receives about the game comes from ``engine.view(state, player)`` (or
+``engine.legal_actions(state, player)``, which the view also carries) for the asking member:
+the GM sees the GM's view, each player the view for her user id. Nothing here serialises the
+stored state itself (hands, draw piles and the seed stay on the server; boardgame.io's
+issue #1159 is the mistake this avoids).
+
+The poll (:func:`battle_view`) reads the version first: an unchanged battle costs two small
+queries (the version, the membership) and sends nothing; a changed one adds the state and the
+new log rows, four queries whatever the number of combatants.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final
+
+from django.core.exceptions import PermissionDenied
+from django.db.models import QuerySet
+from django.http import Http404
+
+from campaign.permissions import CampaignAccess, access_for
+from westernroses import battle as engine
+
+from .models import Battle, BattleAction, Combatant
+from .services import engine_player
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser
+
+    from accounts.models import User
+
+#: A first view carries at most this many log entries; older ones come from the log endpoint.
+LOG_TAIL: Final = 100
+LOG_PAGE: Final = 50
+LOG_PAGE_MAX: Final = 200
+#: Primary keys are 64-bit: anything larger cannot exist (and must not reach the database).
+MAX_ID: Final = 2**63 - 1
+
+
+def _pk(value: Any) -> int:
+    try:
+        pk = int(value)
+    except (TypeError, ValueError):
+        raise Http404("No such battle.") from None
+    if not 0 < pk <= MAX_ID:
+        raise Http404("No such battle.")
+    return pk
+
+
+def _member(user: User | AnonymousUser, campaign_id: int, *, manage: bool) -> CampaignAccess:
+    access = access_for(user, campaign_id)
+    if not access.can_view:
+        raise Http404("No such battle.")
+    if manage and not access.can_manage:
+        raise PermissionDenied("Only the campaign's game masters may do that.")
+    return access
+
+
+def battle_for(
+    user: User | AnonymousUser, battle_id: Any, *, manage: bool = False
+) -> tuple[Battle, CampaignAccess]:
+    """A battle of a campaign ``user`` is in (404 otherwise, like the campaign itself);
+    ``manage`` needs a GM (403). The state is not loaded."""
+    battle = (
+        Battle.objects.select_related("campaign", "created_by")
+        .defer("state", "initial")
+        .filter(pk=_pk(battle_id))
+        .first()
+    )
+    if battle is None:
+        raise Http404("No such battle.")
+    return battle, _member(user, battle.campaign_id, manage=manage)
+
+
+def battles_of(access: CampaignAccess) -> QuerySet[Battle]:
+    """A campaign's battles, newest first (members see them all; what they see *in* one is
+    the engine's view)."""
+    if not access.can_view:
+        return Battle.objects.none()
+    return (
+        Battle.objects.filter(campaign_id=access.campaign_id)
+        .select_related("created_by")
+        .defer("state", "initial")
+        .order_by("-created_at", "-pk")
+    )
+
+
+def combatants_of(battle: Battle) -> QuerySet[Combatant]:
+    """The battle's combatants index (who controls whom), in engine id order."""
+    return (
+        Combatant.objects.filter(battle=battle).select_related("controller").order_by("engine_id")
+    )
+
+
+def _state(battle_id: int, log_after: int | None) -> engine.BattleState:
+    """The state without the initial snapshot, with the log rows after ``log_after`` (None:
+    no log)."""
+    row = Battle.objects.filter(pk=battle_id).values_list("state", flat=True).first()
+    if row is None:
+        raise Http404("No such battle.")
+    state = engine.ENGINE.from_json(row)
+    if log_after is not None:
+        rows = BattleAction.objects.filter(battle_id=battle_id, seq__gt=log_after).order_by("seq")
+        state = engine.with_history(state, None, [r.log_entry() for r in rows])
+    return state
+
+
+@dataclass(frozen=True, slots=True)
+class ViewResult:
+    version: int
+    player: str
+    data: dict[str, Any] | None  # None: unchanged since the caller's version
+
+
+def view_of(state: engine.BattleState, player: str, *, since: int) -> dict[str, Any]:
+    """``engine.view`` with at most :data:`LOG_TAIL` log entries (the rest: the log API)."""
+    return engine.view(state, player, since=max(since, state.version - LOG_TAIL, 0))
+
+
+def battle_view(*, battle_id: Any, user: User | AnonymousUser, since: int | None) -> ViewResult:
+    """The battle as ``user`` may see it, or ``data`` None when it has not changed since
+    version ``since`` (read the version first: polling an idle battle is cheap)."""
+    pk = _pk(battle_id)
+    row = Battle.objects.filter(pk=pk).values_list("campaign_id", "version").first()
+    if row is None:
+        raise Http404("No such battle.")
+    campaign_id, version = row
+    player = engine_player(_member(user, campaign_id, manage=False))
+    if since is not None and since >= version:
+        return ViewResult(version=version, player=player, data=None)
+    log_after = max(since or 0, version - LOG_TAIL, 0)
+    state = _state(pk, log_after)
+    return ViewResult(
+        version=state.version, player=player, data=view_of(state, player, since=log_after)
+    )
+
+
+def battle_legal_actions(*, battle_id: Any, user: User | AnonymousUser) -> ViewResult:
+    """What ``user`` may do now (``engine.legal_actions`` for her engine player)."""
+    battle, access = battle_for(user, battle_id)
+    player = engine_player(access)
+    state = _state(battle.pk, None)
+    return ViewResult(
+        version=state.version,
+        player=player,
+        data={"legal_actions": engine.legal_actions(state, player)},
+    )
+
+
+def battle_log(
+    *, battle_id: Any, user: User | AnonymousUser, after: int = 0, limit: int = LOG_PAGE
+) -> dict[str, Any]:
+    """Log entries after ``after`` (at most ``limit``), each filtered by the engine's view
+    rules for this viewer (a draw's cards only for the drawer and the GM, no seeds while the
+    battle runs)."""
+    battle, access = battle_for(user, battle_id)
+    player = engine_player(access)
+    limit = max(1, min(limit, LOG_PAGE_MAX))
+    after = max(after, 0)
+    row = Battle.objects.filter(pk=battle.pk).values_list("state", flat=True).first()
+    state = engine.ENGINE.from_json(row or {})
+    rows = list(
+        BattleAction.objects.filter(battle=battle, seq__gt=after).order_by("seq")[: limit + 1]
+    )
+    more = len(rows) > limit
+    state = engine.with_history(state, None, [r.log_entry() for r in rows[:limit]])
+    entries = engine.view(state, player, since=after)["log"]
+    return {
+        "version": state.version,
+        "results": entries,
+        "next_after": entries[-1]["n"] if more and entries else None,
+    }
+
+
+def setup_characters(access: CampaignAccess) -> list[dict[str, Any]]:
+    """The campaign's characters for the GMs' setup panel (one query); the screen hides those
+    already on the board (engine id ``pc<id>``)."""
+    from characters.models import Character
+
+    rows = (
+        Character.objects.filter(campaign_id=access.campaign_id)
+        .select_related("owner")
+        .order_by("is_npc", "name", "pk")
+    )
+    return [
+        {
+            "id": c.pk,
+            "engine_id": f"pc{c.pk}",
+            "name": c.name,
+            "owner": c.owner.shown_name,
+            "is_npc": c.is_npc,
+        }
+        for c in rows
+    ]
+
+
+def member_names(campaign_id: int) -> dict[str, str]:
+    """Engine player id → shown name, so the board can say who plays whom."""
+    from campaign.models import Membership
+
+    names = {"gm": "the GM"}
+    for m in Membership.objects.filter(campaign_id=campaign_id).select_related("user"):
+        names[str(m.user_id)] = m.user.shown_name
+    return names

@@ -1,0 +1,260 @@
+"""API shapes for battles. Input serializers only parse; the services and the engine decide.
+
+The view and legal-action shapes are the engine's (docs/battle.md "view", "legal_actions");
+their serializers here exist to document them in the OpenAPI schema, never to serialise the
+stored state.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from westernroses.catalog import get_catalog
+from westernroses.elements import Element
+
+from .models import Battle, Combatant
+from .services import MAX_SIDE, MIN_SIDE, TERRAINS, NpcSpec, battle_url
+
+STAT_MAX = 99
+
+
+def _weapons() -> list[tuple[str, str]]:
+    return [(i.slug, i.name) for i in get_catalog().items.values() if i.is_weapon]
+
+
+class BattleSerializer(serializers.ModelSerializer):
+    created_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    url = serializers.SerializerMethodField(help_text="The battle screen (a site path).")
+
+    class Meta:
+        model = Battle
+        fields: tuple[str, ...] = (
+            "id",
+            "campaign",
+            "name",
+            "status",
+            "version",
+            "turn_summary",
+            "current_combatant",
+            "created_by",
+            "created_at",
+            "updated_at",
+            "started_at",
+            "ended_at",
+            "url",
+        )
+        read_only_fields: tuple[str, ...] = fields
+
+    def get_url(self, obj: Battle) -> str:
+        return battle_url(obj)
+
+
+class BattleCreateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=120)
+    width = serializers.IntegerField(min_value=MIN_SIDE, max_value=MAX_SIDE, default=12)
+    height = serializers.IntegerField(min_value=MIN_SIDE, max_value=MAX_SIDE, default=8)
+
+
+class ExpectedVersionMixin(serializers.Serializer):
+    expected_version = serializers.IntegerField(
+        min_value=0,
+        required=False,
+        help_text="The version you acted on; a newer battle answers 409 instead of changing.",
+    )
+
+
+class BattleUpdateSerializer(ExpectedVersionMixin):
+    """Setup only: rename, resize the arena."""
+
+    name = serializers.CharField(max_length=120, required=False)
+    width = serializers.IntegerField(min_value=MIN_SIDE, max_value=MAX_SIDE, required=False)
+    height = serializers.IntegerField(min_value=MIN_SIDE, max_value=MAX_SIDE, required=False)
+
+
+class SquareField(serializers.ListField):
+    """``[x, y]``: whole numbers, (0, 0) is the top-left square."""
+
+    child = serializers.IntegerField(min_value=0, max_value=MAX_SIDE)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(min_length=2, max_length=2, **kwargs)
+
+
+class SquareInputSerializer(ExpectedVersionMixin):
+    square = SquareField()
+    terrain = serializers.ChoiceField(choices=TERRAINS)
+
+
+class NpcInputSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=120)
+    pwr = serializers.IntegerField(min_value=0, max_value=STAT_MAX)
+    cha = serializers.IntegerField(min_value=0, max_value=STAT_MAX)
+    int = serializers.IntegerField(min_value=0, max_value=STAT_MAX)
+    ins = serializers.IntegerField(min_value=0, max_value=STAT_MAX)
+    hp = serializers.IntegerField(min_value=1, max_value=9999)
+    speed = serializers.IntegerField(min_value=0, max_value=50)
+    range = serializers.IntegerField(min_value=0, max_value=50)
+    element = serializers.ChoiceField(
+        choices=[(e.value, e.value) for e in Element], required=False, allow_blank=True
+    )
+    weapons = serializers.ListField(
+        child=serializers.ChoiceField(choices=_weapons()), required=False, max_length=5
+    )
+    damage_reduction = serializers.IntegerField(min_value=0, max_value=STAT_MAX, default=0)
+
+
+def npc_spec(data: dict[str, Any]) -> NpcSpec:
+    """The service's NPC numbers from :class:`NpcInputSerializer`'s validated data."""
+    return NpcSpec(
+        name=data["name"],
+        stats={k: data[k] for k in ("pwr", "cha", "int", "ins")},
+        hp=data["hp"],
+        speed=data["speed"],
+        range=data["range"],
+        element=data.get("element") or None,
+        weapons=tuple(w for w in data.get("weapons", []) if w != "bare_fists"),
+        damage_reduction=data.get("damage_reduction", 0),
+    )
+
+
+class PlaceInputSerializer(ExpectedVersionMixin):
+    """Place one of the campaign's characters (``character``) or an NPC (``npc``)."""
+
+    character = serializers.IntegerField(min_value=1, required=False)
+    npc = NpcInputSerializer(required=False)
+    side = serializers.CharField(max_length=30, required=False)
+    position = SquareField(required=False, allow_null=True)
+    controller = serializers.ChoiceField(
+        choices=(("owner", "its owner"), ("gm", "the GMs")),
+        default="owner",
+        help_text="Characters only: who plays it.",
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if ("character" in attrs) == ("npc" in attrs):
+            raise serializers.ValidationError(
+                {"non_field_errors": ["Give either a character or an npc."]}
+            )
+        return attrs
+
+
+class CombatantUpdateSerializer(ExpectedVersionMixin):
+    position = SquareField(required=False, allow_null=True)
+    side = serializers.CharField(max_length=30, required=False)
+
+
+class CombatantSerializer(serializers.ModelSerializer):
+    controller = serializers.SerializerMethodField(
+        help_text="The engine player who acts for it: a user id, or gm."
+    )
+    controller_name = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Combatant
+        fields = ("engine_id", "name", "kind", "side", "character", "controller", "controller_name")
+        read_only_fields = fields
+
+    def get_controller(self, obj: Combatant) -> str:
+        return "gm" if obj.controller_id is None else str(obj.controller_id)
+
+    def get_controller_name(self, obj: Combatant) -> str:
+        return "the GM" if obj.controller is None else obj.controller.shown_name
+
+
+class ActionInputSerializer(serializers.Serializer):
+    action = serializers.JSONField(
+        help_text=(
+            'An engine action: {"type": ..., "combatant": ..., ...} (docs/battle.md). The '
+            "server sets player and at."
+        )
+    )
+    expected_version = serializers.IntegerField(
+        min_value=0, help_text="The version you acted on; another one answers 409."
+    )
+
+    def validate_action(self, value: Any) -> dict[str, Any]:
+        if not isinstance(value, dict) or not isinstance(value.get("type"), str):
+            raise serializers.ValidationError("An object with a type.")
+        return value
+
+
+# --------------------------------------------------------------------------- documentation
+
+
+class TurnSerializer(serializers.Serializer):
+    round = serializers.IntegerField()
+    turn_number = serializers.IntegerField()
+    order = serializers.ListField(child=serializers.CharField())
+    current = serializers.CharField(allow_null=True)
+    started_at = serializers.CharField(allow_null=True)
+    acted_this_round = serializers.ListField(child=serializers.CharField())
+
+
+class YouSerializer(serializers.Serializer):
+    player = serializers.CharField(help_text="Your engine player: gm or your user id.")
+    controls = serializers.ListField(child=serializers.CharField())
+    legal_actions = serializers.ListField(child=serializers.DictField())
+
+
+class LogEntrySerializer(serializers.Serializer):
+    n = serializers.IntegerField(help_text="The version this action produced.")
+    action = serializers.DictField()
+    events = serializers.ListField(child=serializers.DictField())
+
+
+class BattleViewSerializer(serializers.Serializer):
+    """``engine.view(state, you)``: what you may see (no other hands, no seed while it runs)."""
+
+    battle_id = serializers.CharField()
+    version = serializers.IntegerField()
+    phase = serializers.ChoiceField(choices=("setup", "active", "ended"))
+    house_rules = serializers.DictField()
+    arena = serializers.DictField(help_text="width, height, blocked, difficult")
+    turn = TurnSerializer()
+    combatants = serializers.DictField(
+        child=serializers.DictField(),
+        help_text="By id: position, hp, hp_max, spell_power, effects, hand (yours only) ...",
+    )
+    pending = serializers.DictField(allow_null=True)
+    field_effects = serializers.ListField(child=serializers.DictField())
+    drops = serializers.ListField(child=serializers.DictField())
+    targets = serializers.DictField(child=serializers.IntegerField())
+    winner = serializers.CharField(allow_null=True)
+    ended_reason = serializers.CharField(allow_null=True)
+    you = YouSerializer()
+    log = LogEntrySerializer(many=True, help_text="Entries after since (at most the last 100).")
+    rng = serializers.DictField(allow_null=True, help_text="Revealed when the battle ends.")
+
+
+class BattleDetailSerializer(BattleSerializer):
+    view = BattleViewSerializer(read_only=True)
+
+    class Meta(BattleSerializer.Meta):
+        fields: tuple[str, ...] = (*BattleSerializer.Meta.fields, "view")
+        read_only_fields: tuple[str, ...] = fields
+
+
+class ChangeResultSerializer(serializers.Serializer):
+    version = serializers.IntegerField()
+    view = BattleViewSerializer()
+
+
+class LegalActionsSerializer(serializers.Serializer):
+    version = serializers.IntegerField()
+    player = serializers.CharField()
+    legal_actions = serializers.ListField(child=serializers.DictField())
+
+
+class LogPageSerializer(serializers.Serializer):
+    version = serializers.IntegerField()
+    results = LogEntrySerializer(many=True)
+    next_after = serializers.IntegerField(
+        allow_null=True, help_text="Ask again with after=this for more; null: that was all."
+    )
+
+
+class StaleSerializer(serializers.Serializer):
+    detail = serializers.CharField()
+    version = serializers.IntegerField(help_text="The battle's current version.")

@@ -1,0 +1,116 @@
+"""Battle pages: a campaign's battles (and the GMs' form to create one), and the battle screen.
+
+The battle screen is a live board (``static/js/battle_screen.js``): it polls the view API every
+second and sends actions to the action API, so the page itself carries only the URLs and the
+lookups the script needs (member names, the campaign's characters for the GMs' setup, the
+status effects and target numbers the overrides offer), never the battle state.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods
+
+from accounts.typing import AuthedRequest
+from campaign.permissions import campaign_for
+from westernroses import battle as engine
+from westernroses.catalog import get_catalog
+from westernroses.elements import Element
+
+from . import selectors, services
+from .models import Battle
+
+#: How often the screen polls for changes (the issue: everyone sees a move within 2 s).
+POLL_MILLISECONDS = 1000
+
+
+class BattleCreateForm(forms.Form):
+    name = forms.CharField(max_length=120, initial="Battle")
+    width = forms.IntegerField(
+        min_value=services.MIN_SIDE, max_value=services.MAX_SIDE, initial=12, label="Width"
+    )
+    height = forms.IntegerField(
+        min_value=services.MIN_SIDE, max_value=services.MAX_SIDE, initial=8, label="Height"
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def battle_list(request: AuthedRequest, campaign_id: int) -> HttpResponse:
+    """The campaign's battles (members); GMs create one here and land on its setup."""
+    campaign, access = campaign_for(request.user, campaign_id, manage=request.method == "POST")
+    form = BattleCreateForm(request.POST or None) if access.can_manage else None
+    status = 200
+    if request.method == "POST" and form is not None:
+        if form.is_valid():
+            try:
+                battle = services.battle_create(
+                    campaign=campaign, by=access, created_by=request.user, **form.cleaned_data
+                )
+            except ValidationError as exc:
+                for field, messages in exc.message_dict.items():
+                    form.add_error(field if field in form.fields else None, messages)
+            else:
+                return redirect(services.battle_url(battle))
+        status = 400
+    battles: list[Battle] = list(selectors.battles_of(access))
+    context = {"campaign": campaign, "access": access, "battles": battles, "form": form}
+    return render(request, "battles/list.html", context, status=status)
+
+
+def _screen_config(battle: Battle, access: Any) -> dict[str, Any]:
+    pk = battle.pk
+    catalog = get_catalog()
+    config: dict[str, Any] = {
+        "id": pk,
+        "name": battle.name,
+        "player": services.engine_player(access),
+        "is_gm": access.is_gm,
+        "poll_ms": POLL_MILLISECONDS,
+        "members": selectors.member_names(battle.campaign_id),
+        "urls": {
+            "view": reverse("api-battle-view", args=[pk]),
+            "actions": reverse("api-battle-actions", args=[pk]),
+            "log": reverse("api-battle-log", args=[pk]),
+            "detail": reverse("api-battle", args=[pk]),
+            "squares": reverse("api-battle-squares", args=[pk]),
+            "combatants": reverse("api-battle-combatants", args=[pk]),
+            "list": reverse("battles:list", args=[battle.campaign_id]),
+        },
+    }
+    if access.is_gm:
+        config["characters"] = selectors.setup_characters(access)
+        statuses = catalog.status_effects
+        config["statuses"] = [
+            [s, statuses[s].name if s in statuses else s] for s in engine.STATUS_KEYS
+        ]
+        config["targets"] = list(engine.TARGET_KEYS)
+        config["elements"] = [e.value for e in Element]
+        config["weapons"] = [
+            [i.slug, i.name]
+            for i in catalog.items.values()
+            if i.is_weapon and i.slug != "bare_fists"
+        ]
+    return config
+
+
+@login_required
+@require_GET
+def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """The battle screen: the same page for the GMs (with the setup and override panels) and
+    the players; what each sees comes from the view API."""
+    battle, access = selectors.battle_for(request.user, pk)
+    context = {
+        "battle": battle,
+        "campaign": battle.campaign,
+        "access": access,
+        "config": _screen_config(battle, access),
+    }
+    return render(request, "battles/screen.html", context)

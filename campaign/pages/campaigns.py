@@ -1,0 +1,213 @@
+"""Campaign pages: parse input, ask the permission layer and services, render. No rules here."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlencode
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods
+
+from accounts.typing import AuthedRequest
+from westernroses.house_rules import DEFAULT_HOUSE_RULES
+
+from .. import members, selectors, services
+from ..forms import AddMemberForm, CampaignForm, CampaignSettingsForm, DiceForm
+from ..models import Campaign, Role, Roll
+from ..permissions import CampaignAccess, access_for, campaign_for
+
+ROLL_LOG_SIZE = 50
+
+
+@login_required
+def campaign_list(request: AuthedRequest) -> HttpResponse:
+    campaigns = list(selectors.campaigns_for_user(request.user))
+    for c in campaigns:
+        c.my_role_label = Role(c.my_role).label  # type: ignore[attr-defined]  # annotated rows
+    return render(request, "campaign/list.html", {"campaigns": campaigns})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def campaign_create(request: AuthedRequest) -> HttpResponse:
+    form = CampaignForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        campaign = services.campaign_create(
+            name=form.cleaned_data["name"],
+            description=form.cleaned_data["description"],
+            gm=request.user,
+        )
+        messages.success(request, f"Campaign “{campaign.name}” created. You are its GM.")
+        return redirect("campaign:detail", campaign.pk)
+    status = 400 if form.errors else 200
+    return render(request, "campaign/create.html", {"form": form}, status=status)
+
+
+def _detail_context(
+    campaign: Campaign, access: CampaignAccess, add_member_form: AddMemberForm | None
+) -> dict[str, Any]:
+    return {
+        "campaign": campaign,
+        "access": access,
+        "members": selectors.campaign_members(campaign),
+        "rolls": selectors.rolls_visible_to(access)[:ROLL_LOG_SIZE],
+        "add_member_form": add_member_form,
+    }
+
+
+@login_required
+def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    campaign, access = campaign_for(request.user, pk)
+    form = AddMemberForm() if access.can_manage else None
+    return render(request, "campaign/detail.html", _detail_context(campaign, access, form))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def campaign_settings(request: HttpRequest, pk: int) -> HttpResponse:
+    """GM page: name, description and every house rule with its default and range."""
+    campaign, access = campaign_for(request.user, pk, manage=True)
+    form = CampaignSettingsForm(request.POST or None, campaign=campaign)
+    if request.method == "POST":
+        if request.POST.get("reset") == "rules":
+            services.campaign_update_settings(campaign=campaign, by=access, reset_house_rules=True)
+            messages.success(request, "House rules reset to the defaults.")
+            return redirect("campaign:settings", campaign.pk)
+        if form.is_valid():
+            services.campaign_update_settings(
+                campaign=campaign,
+                by=access,
+                name=form.cleaned_data["name"],
+                description=form.cleaned_data["description"],
+                house_rules=form.house_rules(),
+            )
+            messages.success(request, "Campaign settings saved.")
+            return redirect("campaign:settings", campaign.pk)
+    context = {
+        "campaign": campaign,
+        "access": access,
+        "form": form,
+        "changed": campaign.rules().changed(),
+    }
+    return render(request, "campaign/settings.html", context, status=400 if form.errors else 200)
+
+
+@login_required
+@require_http_methods(["POST"])
+def member_add(request: HttpRequest, pk: int) -> HttpResponse:
+    campaign, access = campaign_for(request.user, pk, manage=True)
+    form = AddMemberForm(request.POST)
+    if form.is_valid():
+        try:
+            members.membership_add(
+                campaign=campaign,
+                user=form.cleaned_data["username"],
+                role=form.cleaned_data["role"],
+                by=access,
+            )
+        except ValidationError as exc:
+            form.add_error("role", exc.messages)
+        else:
+            messages.success(request, f"{form.cleaned_data['username']} joined the campaign.")
+            return redirect("campaign:detail", campaign.pk)
+    context = _detail_context(campaign, access, form)
+    return render(request, "campaign/detail.html", context, status=400)
+
+
+def _dice_page(
+    request: HttpRequest, campaign: Campaign | None, access: CampaignAccess | None
+) -> HttpResponse:
+    rules = campaign.rules() if campaign else DEFAULT_HOUSE_RULES
+    data = request.POST if request.method == "POST" else (request.GET or None)
+    # The live-odds refresh runs on every keystroke: derive the characters' sheets only when a
+    # check is picked there, not for a fragment that only needs the notation.
+    wants_checks = request.GET.get("partial") != "odds" or bool(request.GET.get("check"))
+    checks = _character_checks(request, access) if wants_checks else []
+    form = DiceForm(data, rules=rules, checks=checks)
+    odds = None
+    if data is not None and form.is_valid() and form.dice_request is not None:
+        if request.method == "POST":
+            if not request.user.is_authenticated:
+                return redirect(f"{_login_url()}?next={request.path}")
+            chosen = form.chosen_check
+            label = form.cleaned_data["label"] or (chosen.name if chosen else "")
+            roll = services.roll_make(
+                user=request.user,
+                dice=form.dice_request,
+                campaign=campaign,
+                label=label,
+                secret=bool(form.cleaned_data["secret"]) and campaign is not None,
+            )
+            query = {k: v for k, v in request.POST.items() if k != "csrfmiddlewaretoken"}
+            query["roll"] = str(roll.pk)
+            return redirect(f"{request.path}?{urlencode(query)}")
+        odds = services.odds_for(form.dice_request)
+    if request.GET.get("partial") == "odds":
+        return render(request, "dice/_odds.html", {"form": form, "odds": odds})
+    last_roll = _visible_roll(request, access, request.GET.get("roll"))
+    if campaign is not None and access is not None:
+        log = list(selectors.rolls_visible_to(access)[:ROLL_LOG_SIZE])
+    elif request.user.is_authenticated:
+        log = list(selectors.personal_rolls(request.user)[:ROLL_LOG_SIZE])
+    else:
+        log = []
+    status = 400 if form.is_bound and form.errors else 200
+    context = {
+        "form": form,
+        "odds": odds,
+        "campaign": campaign,
+        "access": access,
+        "last_roll": last_roll,
+        "log": log,
+        "rules_changed": rules.changed(),
+    }
+    return render(request, "dice/roller.html", context, status=status)
+
+
+def _character_checks(request: HttpRequest, access: CampaignAccess | None) -> list[Any]:
+    """The character checks this user may roll here (none for anonymous visitors)."""
+    if not request.user.is_authenticated:
+        return []
+    from characters.selectors import character_checks, rollable_characters
+
+    return character_checks(rollable_characters(request.user, access))
+
+
+def _login_url() -> str:
+    from django.urls import reverse
+
+    return reverse("login")
+
+
+def _visible_roll(
+    request: HttpRequest, access: CampaignAccess | None, roll_id: str | None
+) -> Roll | None:
+    if not roll_id or not roll_id.isdigit() or not request.user.is_authenticated:
+        return None
+    roll = Roll.objects.filter(pk=int(roll_id)).select_related("user").first()
+    if roll is None:
+        return None
+    if roll.campaign_id is None:
+        return roll if roll.user_id == request.user.pk else None
+    roll_access = access if access is not None else access_for(request.user, roll.campaign_id)
+    return roll if roll_access.can_see_roll(roll) else None
+
+
+@require_http_methods(["GET", "POST"])
+def dice(request: HttpRequest) -> HttpResponse:
+    """The dice roller outside any campaign: odds for anyone, rolls logged for the user."""
+    return _dice_page(request, None, None)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def campaign_dice(request: HttpRequest, pk: int) -> HttpResponse:
+    """The dice roller inside a campaign: rolls go to the campaign's roll log."""
+    campaign, access = campaign_for(request.user, pk)
+    if request.method == "POST" and not access.is_member:
+        raise PermissionDenied
+    return _dice_page(request, campaign, access)

@@ -1,0 +1,389 @@
+"""Demo data a newcomer can click through: a GM, two players, a campaign and some rolls.
+
+Idempotent: running it again resets the demo users' passwords and adds nothing twice. Later
+features add their own demo data through :data:`DEMO_EXTENSIONS` hooks in their apps.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.core.management.base import BaseCommand
+from django.db import transaction
+
+from campaign import services
+from campaign.models import Campaign, Membership, Role
+from westernroses.rng import RandomSource
+
+DEMO_USERS = (
+    # username, password, display name, role in the demo campaign
+    ("gm", "roses-gm-demo", "Yukari (GM)", Role.GM),
+    ("reimu", "roses-reimu-demo", "Reimu", Role.PLAYER),
+    ("marisa", "roses-marisa-demo", "Marisa", Role.PLAYER),
+)
+DEMO_CAMPAIGN = "The Scarlet Mist Incident"
+
+
+class Command(BaseCommand):
+    help = "Create or refresh the demo users, campaign and roll log."
+
+    @transaction.atomic
+    def handle(self, *args: Any, **options: Any) -> None:
+        user_model = get_user_model()
+        users = {}
+        for username, password, name, _ in DEMO_USERS:
+            user, _ = user_model.objects.get_or_create(username=username)
+            user.display_name = name
+            user.set_password(password)
+            user.save()
+            users[username] = user
+        campaign = Campaign.objects.filter(name=DEMO_CAMPAIGN, created_by=users["gm"]).first()
+        if campaign is None:
+            campaign = services.campaign_create(
+                name=DEMO_CAMPAIGN,
+                description=(
+                    "A crimson fog covers Gensokyo. Reimu and Marisa set out for the "
+                    "mansion by the lake. (Demo campaign: look around, roll some dice.)"
+                ),
+                gm=users["gm"],
+            )
+            rng = RandomSource(seed=20261121)
+            demo_rolls = (
+                ("reimu", "Spot the hidden path", "4d", 12, False),
+                ("marisa", "Lift the boulder", "6d-4", 25, False),
+                ("gm", "Sneaking fairy (INS)", "3d+1", 10, True),
+            )
+            for username, label, notation, target, secret in demo_rolls:
+                services.roll_make(
+                    user=users[username],
+                    dice=services.dice_request_from(notation=notation, target=target),
+                    campaign=campaign,
+                    label=label,
+                    secret=secret,
+                    rng=rng,
+                )
+        for username, _, _, role in DEMO_USERS:
+            Membership.objects.update_or_create(
+                campaign=campaign, user=users[username], defaults={"role": role}
+            )
+        seed_characters(campaign, users, self.stdout)  # characters app: see the end of this file
+        seed_spellcards(campaign, users, self.stdout)  # spellcards app: see the end of this file
+        seed_campaign_play(campaign, users, self.stdout)  # sessions, handouts...: end of this file
+        seed_battles(campaign, users, self.stdout)  # grid battles: see the end of this file
+        self.stdout.write(self.style.SUCCESS("Demo data ready. Log in at http://127.0.0.1:8000/"))
+        for username, password, name, role in DEMO_USERS:
+            self.stdout.write(
+                f"  {Role(role).label:<12} {username:<8} password: {password}  ({name})"
+            )
+
+
+# --------------------------------------------------------------------------- spellcards
+# Demo spellcards (spellcards app): two cards in each demo player's character's deck and one GM
+# template card. Idempotent: cards are found by name; everything goes through the services, so
+# the demo cards are legal and priced by the engine. Characters come from the characters demo
+# data; a character that is missing or incomplete is skipped with a note.
+
+DEMO_SPELLCARDS: tuple[tuple[str, str, dict[str, Any]], ...] = (
+    # name, description, draft fields (on top of a single-target instantaneous attack card)
+    (
+        "Spirit Sign “Fantasy Seal”",
+        "Homing orbs of light seal the target's power.",
+        {"type": "attack", "attack_power": {"dice": 3, "modifier": 2}, "aoe": 1},
+    ),
+    (
+        "Barrier Sign “Warding Circle”",
+        "A ring of talismans around the caster for three rounds (the GM adjudicates the buff).",
+        {"type": "defensive", "targets": "self", "duration": "single_space_3"},
+    ),
+)
+DEMO_TEMPLATE: tuple[str, str, dict[str, Any]] = (
+    "Scarlet Sign “Red Mist”",
+    "The mist itself lashes out: a card any member may copy.",
+    {"type": "attack", "attack_power": {"dice": 4, "modifier": 0}, "targets": "two"},
+)
+
+
+def _demo_draft(name: str, fields: dict[str, Any]) -> Any:
+    from westernroses.spellcards import SpellcardDraft
+
+    data = {"name": name, "type": "attack", "targets": "single", "skills": []}
+    data.update(fields)
+    return SpellcardDraft.from_dict(data)
+
+
+def seed_spellcards(campaign: Campaign, users: dict[str, Any], stdout: Any) -> None:
+    """Demo cards for the demo players' characters and a GM template card (idempotent)."""
+    from characters.models import Character
+    from spellcards import selectors as spellcard_selectors
+    from spellcards import services as spellcard_services
+    from spellcards.models import Spellcard, TemplateCard
+
+    name, description, fields = DEMO_TEMPLATE
+    if not TemplateCard.objects.filter(campaign=campaign, name=name).exists():
+        spellcard_services.template_card_create(
+            by=users["gm"],
+            campaign=campaign,
+            draft=_demo_draft(name, fields),
+            description=description,
+        )
+    characters = Character.objects.filter(
+        campaign=campaign, owner__in=[users["reimu"], users["marisa"]]
+    )
+    for character in characters:
+        for name, description, fields in DEMO_SPELLCARDS:
+            if Spellcard.objects.filter(character=character, name=name).exists():
+                continue
+            try:
+                spellcard_services.spellcard_create(
+                    by=character.owner,
+                    character=character,
+                    draft=_demo_draft(name, fields),
+                    description=description,
+                    add_to_deck=2,
+                )
+            except (
+                spellcard_services.SpellcardRejected,
+                spellcard_selectors.CharacterIncomplete,
+            ) as exc:
+                stdout.write(f"  (demo spellcard {name} skipped for {character.name}: {exc})")
+
+
+# --------------------------------------------------------------------------- characters
+# Demo characters (characters app): one for each demo player and an NPC for the GM, built
+# through the services so the engine checks them like any character. Idempotent: found by
+# owner, campaign and name.
+
+DEMO_CHARACTERS: tuple[tuple[Any, ...], ...] = (
+    # owner, NPC?, kit choices, draft fields, public notes, private notes
+    (
+        "reimu",
+        False,
+        {},
+        {
+            "name": "Reimu Hakurei",
+            "shot_type": "homing_amulets",
+            "race": "lunarian",
+            "profession": "shrine_maiden",
+            "element": "spirit",
+            "goddess_element": "light",
+            "bonus_points": {"cha": 4, "int": 6, "ins": 10},
+            "skill_points": {"intuition": 4, "flying": 6},
+            "abilities": ["skill_focus"],
+            "ability_choices": {"skill_focus": "intuition"},
+        },
+        "Keeper of the Hakurei Shrine. Donations welcome.",
+        "Keeps the donation box key in her sleeve.",
+    ),
+    (
+        "marisa",
+        False,
+        {1: "broom"},
+        {
+            "name": "Marisa Kirisame",
+            "shot_type": "magic_missile",
+            "race": "magician",
+            "profession": "carefree_soul",
+            "element": "light",
+            "bonus_points": {"pwr": 6, "int": 10, "ins": 4},
+            "skill_points": {"legends": 5, "flying": 5},
+            "abilities": ["manipulation_of_light"],
+        },
+        "An ordinary magician. Flies a broom; borrows books.",
+        "Has 'borrowed' three grimoires from the mansion's library.",
+    ),
+    (
+        "gm",
+        True,
+        {1: "mace"},
+        {
+            "name": "Hong Meiling",
+            "shot_type": "fourth_strike",
+            "race": "youkai",
+            "natural_weapon": "kicks",
+            "profession": "guardian",
+            "guardian_charge": "the gate of the Scarlet Devil Mansion",
+            "element": "wood",
+            "bonus_points": {"pwr": 8, "cha": 8, "ins": 4},
+            "skill_points": {"dexterity": 5, "will": 5},
+            "abilities": ["hard_to_kill"],
+        },
+        "Gatekeeper of the mansion by the lake.",
+        "Falls asleep at her post after midnight.",
+    ),
+)
+
+
+def seed_characters(campaign: Campaign, users: dict[str, Any], stdout: Any) -> None:
+    """Demo characters for reimu and marisa and an NPC for the GM (idempotent)."""
+    from campaign.permissions import owned_access
+    from characters import services as character_services
+    from characters.models import Character
+    from westernroses.characters import CharacterDraft
+
+    for username, is_npc, kit, fields, public, private in DEMO_CHARACTERS:
+        owner = users[username]
+        if Character.objects.filter(owner=owner, campaign=campaign, name=fields["name"]).exists():
+            continue
+        kitted = character_services.character_draft_with_kit(
+            draft=CharacterDraft.from_dict(fields), choices=kit
+        )
+        try:
+            character_services.character_create(
+                owner=owner,
+                campaign=campaign,
+                draft=kitted.draft,
+                by=owned_access(owner, campaign, owner.pk),
+                is_npc=is_npc,
+                public_notes=public,
+                private_notes=private,
+            )
+        except character_services.CharacterRulesError as exc:  # pragma: no cover - data bug
+            stdout.write(f"  (demo character {fields['name']} skipped: {exc.errors()['rules']})")
+
+
+# --------------------------------------------------------------------------- campaign play
+# Demo campaign play (campaign app): a scheduled session with its reminders, a handout for
+# everyone and one for Reimu only, a GM note, a loot award to the demo characters and an open
+# invitation link. Idempotent: each is found by its title (the link by its note, while it
+# works); everything goes through the services, so notifications and reminders are real.
+
+DEMO_SESSION = ("The gate of the Scarlet Devil Mansion", "Get past Meiling. Find the library.")
+DEMO_HANDOUTS = (
+    ("A map of Misty Lake", "The mansion stands on the far shore; the fog is thickest there.", ()),
+    ("A letter for Reimu", "Someone has been borrowing the shrine's donation box.", ("reimu",)),
+)
+DEMO_NOTE = ("Remilia's plan", "The mist blocks the sun so she can go out by day. Sakuya stalls.")
+DEMO_AWARD_REASON = "Fairies' hidden stash on the lakeshore"
+DEMO_INVITATION_NOTE = "Demo link for a third player"
+
+
+def seed_campaign_play(campaign: Campaign, users: dict[str, Any], stdout: Any) -> None:
+    """A session, two handouts, a GM note, an award and an invitation link (idempotent)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from campaign import awards, handouts, invitations, notes, sessions
+    from campaign.models import Award, GameSession, GMNote, Handout
+    from campaign.permissions import access_for
+    from characters.models import Character
+
+    gm = users["gm"]
+    access = access_for(gm, campaign)
+    title, agenda = DEMO_SESSION
+    if not GameSession.objects.filter(campaign=campaign, title=title).exists():
+        starts = (timezone.now() + timedelta(days=3)).replace(
+            hour=19, minute=0, second=0, microsecond=0
+        )
+        sessions.session_schedule(
+            campaign=campaign,
+            by=access,
+            created_by=gm,
+            title=title,
+            starts_at=starts,
+            agenda=agenda,
+        )
+    for handout_title, body, only in DEMO_HANDOUTS:
+        if not Handout.objects.filter(campaign=campaign, title=handout_title).exists():
+            handouts.handout_create(
+                campaign=campaign,
+                by=access,
+                author=gm,
+                title=handout_title,
+                body=body,
+                shared_with_all=not only,
+                recipient_ids=[users[name].pk for name in only],
+            )
+    note_title, note_body = DEMO_NOTE
+    if not GMNote.objects.filter(campaign=campaign, title=note_title).exists():
+        notes.note_create(campaign=campaign, by=access, author=gm, title=note_title, body=note_body)
+    if not Award.objects.filter(campaign=campaign, reason=DEMO_AWARD_REASON).exists():
+        party = list(Character.objects.filter(campaign=campaign, is_npc=False).order_by("pk"))
+        if party:
+            try:
+                awards.award_grant(
+                    campaign=campaign,
+                    by=access,
+                    awarded_by=gm,
+                    characters=party,
+                    yen=50,
+                    items={"tankard": 1},
+                    reason=DEMO_AWARD_REASON,
+                )
+            except ValidationError as exc:  # pragma: no cover - a demo character breaks a rule
+                stdout.write(f"  (demo award skipped: {exc.messages})")
+    if not any(
+        i.note == DEMO_INVITATION_NOTE for i in invitations.invitations_pending(campaign.pk)
+    ):
+        invitations.invitation_create(
+            campaign=campaign, by=access, created_by=gm, note=DEMO_INVITATION_NOTE
+        )
+    link = next(
+        i for i in invitations.invitations_pending(campaign.pk) if i.note == DEMO_INVITATION_NOTE
+    )
+    stdout.write(f"  Invitation link: http://127.0.0.1:8000{invitations.invitation_path(link)}")
+
+
+# --------------------------------------------------------------------------- battles
+# A demo grid battle (campaign/battles): "Fairies at Misty Lake", set up but not started, with
+# the demo players' characters against two fairy NPCs on a 10×7 arena with a few blocking and
+# difficult squares. The GM starts it from its screen. Idempotent: found by name; built through
+# the services, so the board is exactly what the GM's setup panel would make.
+
+DEMO_BATTLE = "Fairies at Misty Lake"
+DEMO_BATTLE_PARTY = (("Reimu Hakurei", [1, 2]), ("Marisa Kirisame", [1, 4]))
+DEMO_BATTLE_FAIRIES = (("Sunny Milk", [7, 2]), ("Luna Child", [7, 4]))
+DEMO_BATTLE_TERRAIN = (([4, 1], "blocked"), ([4, 5], "blocked"), ([4, 3], "difficult"))
+
+
+def seed_battles(campaign: Campaign, users: dict[str, Any], stdout: Any) -> None:
+    """A small battle in setup with the demo characters and two NPCs (idempotent)."""
+    from battles import services as battle_services
+    from battles.models import Battle
+    from campaign.permissions import access_for
+    from characters.models import Character
+
+    gm = users["gm"]
+    battle = Battle.objects.filter(campaign=campaign, name=DEMO_BATTLE).first()
+    if battle is not None:
+        stdout.write(f"  Demo battle: http://127.0.0.1:8000/battles/{battle.pk}/")
+        return
+    battle = battle_services.battle_create(
+        campaign=campaign,
+        by=access_for(gm, campaign),
+        created_by=gm,
+        name=DEMO_BATTLE,
+        width=10,
+        height=7,
+    )
+    try:
+        for square, terrain in DEMO_BATTLE_TERRAIN:
+            battle_services.battle_square_set(
+                battle_id=battle.pk, by=gm, square=square, terrain=terrain
+            )
+        for name, position in DEMO_BATTLE_PARTY:
+            character = Character.objects.filter(campaign=campaign, name=name).first()
+            if character is not None:
+                battle_services.battle_character_place(
+                    battle_id=battle.pk, by=gm, character_id=character.pk, position=position
+                )
+        for name, position in DEMO_BATTLE_FAIRIES:
+            battle_services.battle_npc_place(
+                battle_id=battle.pk,
+                by=gm,
+                npc=battle_services.NpcSpec(
+                    name=name,
+                    stats={"pwr": 6, "cha": 10, "int": 8, "ins": 6},
+                    hp=40,
+                    speed=5,
+                    range=3,
+                    element="light" if name == "Sunny Milk" else "darkness",
+                ),
+                side="enemies",
+                position=position,
+            )
+    except ValidationError as exc:  # pragma: no cover - a demo character breaks a rule
+        stdout.write(f"  (demo battle incomplete: {exc.messages})")
+    stdout.write(f"  Demo battle: http://127.0.0.1:8000/battles/{battle.pk}/")

@@ -1,0 +1,97 @@
+"""REST API for notifications: your own list, mark read, preferences, a campaign's webhook.
+
+Only the caller's own notifications exist for them: someone else's id answers 404.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+from django.http import Http404
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import mixins, viewsets
+from rest_framework.decorators import action
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from campaign.permissions import campaign_for
+from notifications.models import Notification
+
+from . import selectors, services
+from .serializers import CampaignWebhookSerializer, NotificationSerializer, PreferenceSerializer
+
+
+class NotificationViewSet(
+    mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet
+):
+    """Your notifications (in-app channel), newest first. ``?unread=true`` lists unread ones."""
+
+    serializer_class = NotificationSerializer
+    lookup_value_regex = r"\d+"
+
+    def get_queryset(self) -> QuerySet[Notification]:
+        if getattr(self, "swagger_fake_view", False):  # schema generation
+            return Notification.objects.none()
+        notifications = selectors.inbox(self.request.user)
+        if self.request.query_params.get("unread") in ("1", "true", "yes"):
+            notifications = notifications.filter(read_at__isnull=True)
+        return notifications
+
+    @extend_schema(parameters=[OpenApiParameter("unread", bool, description="Only unread")])
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().list(request, *args, **kwargs)
+
+    @extend_schema(request=None, responses=NotificationSerializer)
+    @action(detail=True, methods=["post"])
+    def read(self, request: Request, pk: str | None = None) -> Response:
+        """Mark one of your notifications read."""
+        try:
+            notification = services.notification_mark_read(
+                user=request.user, notification_id=int(pk or 0)
+            )
+        except (Notification.DoesNotExist, ValueError):
+            raise Http404 from None
+        return Response(NotificationSerializer(notification).data)
+
+    @extend_schema(request=None, responses={200: dict})
+    @action(detail=False, methods=["post"], url_path="read-all")
+    def read_all(self, request: Request) -> Response:
+        """Mark all your notifications read; answers how many changed."""
+        return Response({"marked": services.notifications_mark_all_read(user=request.user)})
+
+
+class PreferenceView(APIView):
+    """Your notification preferences. PATCH changes only the fields sent."""
+
+    @extend_schema(responses=PreferenceSerializer)
+    def get(self, request: Request) -> Response:
+        return Response(PreferenceSerializer.represent(selectors.preference_for(request.user)))
+
+    @extend_schema(request=PreferenceSerializer, responses=PreferenceSerializer)
+    def patch(self, request: Request) -> Response:
+        serializer = PreferenceSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        pref = services.preferences_update(user=request.user, **serializer.validated_data)
+        return Response(PreferenceSerializer.represent(pref))
+
+
+class CampaignWebhookView(APIView):
+    """A campaign's webhook: members other than GMs get 403, outsiders 404."""
+
+    @extend_schema(responses=CampaignWebhookSerializer)
+    def get(self, request: Request, pk: int) -> Response:
+        campaign, _ = campaign_for(request.user, pk, manage=True)
+        config = selectors.campaign_settings_for(campaign)
+        return Response(CampaignWebhookSerializer(config).data)
+
+    @extend_schema(request=CampaignWebhookSerializer, responses=CampaignWebhookSerializer)
+    def put(self, request: Request, pk: int) -> Response:
+        campaign, access = campaign_for(request.user, pk, manage=True)
+        serializer = CampaignWebhookSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        config = services.campaign_settings_update(
+            campaign=campaign, by=access, **serializer.validated_data
+        )
+        return Response(CampaignWebhookSerializer(config).data)

@@ -1,0 +1,272 @@
+"""Reminders: turns that wait too long, and notifications due later (session reminders).
+
+Battles and tavern games register a turn when it starts (:func:`turn_wait_start`, which also
+sends "your turn") and end it when the player acts (:func:`turn_wait_end`). The beat task
+``send_turn_reminders`` reminds once per turn that waited longer than the campaign's
+``turn_reminder_minutes`` house rule. Scheduled notifications (:func:`notification_schedule`,
+:func:`session_reminders_schedule`) fire once when due, from the ``send_scheduled_notifications``
+beat task. Both beat tasks lock rows with SKIP LOCKED and mark them in the same transaction that
+raises the notification, and the notification carries a dedupe key, so overlapping or repeated
+beat runs never remind twice.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
+
+from django.db import transaction
+from django.utils import timezone
+
+from notifications.models import EventType, ScheduledNotification, TurnWait
+from westernroses.house_rules import DEFAULT_HOUSE_RULES
+
+from .services import checked_link, notify, notify_campaign
+
+if TYPE_CHECKING:
+    from accounts.models import User
+    from campaign.models import Campaign
+
+#: The smallest delay a campaign may set (the house rule's minimum), for the first SQL filter.
+MIN_REMINDER_MINUTES = 1
+
+
+# --------------------------------------------------------------------------- turns
+
+
+def turn_wait_start(
+    *,
+    campaign: Campaign | None,
+    user: User,
+    key: str,
+    title: str,
+    url: str = "",
+    started_at: datetime | None = None,
+    notify_user: bool = True,
+) -> TurnWait:
+    """Register that ``user``'s turn ``key`` started (and tell them, unless ``notify_user`` is
+    False). ``key`` names this one turn, e.g. ``battle:12:round:3``; registering the same key
+    again returns the existing turn and notifies nobody."""
+    with transaction.atomic():
+        wait, created = TurnWait.objects.get_or_create(
+            key=key,
+            user=user,
+            defaults={
+                "campaign": campaign,
+                "title": title[:200],
+                "url": checked_link(url),
+                "started_at": started_at or timezone.now(),
+            },
+        )
+        if created and notify_user:
+            notify(
+                recipient=user,
+                event=EventType.YOUR_TURN,
+                campaign=campaign,
+                title=title,
+                url=url,
+                dedupe_key=f"your_turn:{key}",
+            )
+    return wait
+
+
+def turn_wait_end(*, key: str, user: User | None = None, now: datetime | None = None) -> int:
+    """The turn was taken (or the game ended): no reminder any more. Returns turns ended."""
+    waits = TurnWait.objects.filter(key=key, ended_at__isnull=True)
+    if user is not None:
+        waits = waits.filter(user=user)
+    return waits.update(ended_at=now or timezone.now())
+
+
+def _reminder_minutes(campaign: Campaign | None) -> int:
+    """The campaign's delay before "still your turn" (the default for a table outside any
+    campaign)."""
+    if campaign is None:
+        return DEFAULT_HOUSE_RULES.turn_reminder_minutes
+    try:
+        return campaign.rules().turn_reminder_minutes
+    except ValueError:  # stored house rules that no longer validate: use the default
+        return DEFAULT_HOUSE_RULES.turn_reminder_minutes
+
+
+def turn_reminders_send(*, now: datetime | None = None, limit: int = 1000) -> int:
+    """Remind every open turn that waited longer than its campaign's delay, once.
+
+    Returns how many reminders were raised.
+    """
+    now = now or timezone.now()
+    candidates = (
+        TurnWait.objects.filter(
+            ended_at__isnull=True,
+            reminded_at__isnull=True,
+            started_at__lte=now - timedelta(minutes=MIN_REMINDER_MINUTES),
+        )
+        .select_related("campaign")
+        .order_by("started_at")[:limit]
+    )
+    delays: dict[int | None, int] = {}
+    sent = 0
+    for wait in candidates:
+        if wait.campaign_id not in delays:
+            delays[wait.campaign_id] = _reminder_minutes(wait.campaign)
+        minutes = delays[wait.campaign_id]
+        if wait.started_at + timedelta(minutes=minutes) > now:
+            continue
+        with transaction.atomic():
+            locked = (
+                TurnWait.objects.select_for_update(skip_locked=True, of=("self",))
+                .select_related("user")
+                .filter(pk=wait.pk, ended_at__isnull=True, reminded_at__isnull=True)
+                .first()
+            )
+            if locked is None:
+                continue
+            locked.reminded_at = now
+            locked.save(update_fields=["reminded_at"])
+            waited = int((now - locked.started_at).total_seconds() // 60)
+            notify(
+                recipient=locked.user,
+                event=EventType.TURN_REMINDER,
+                campaign=wait.campaign,
+                title=f"Still your turn: {locked.title}",
+                body=f"Your turn has been waiting for {waited} minutes.",
+                url=locked.url,
+                dedupe_key=f"turn_reminder:{locked.pk}",
+            )
+        sent += 1
+    return sent
+
+
+# --------------------------------------------------------------------------- scheduled
+
+
+def notification_schedule(
+    *,
+    key: str,
+    due_at: datetime,
+    event: EventType | str,
+    title: str,
+    body: str = "",
+    url: str = "",
+    campaign: Campaign | None = None,
+    recipient: User | None = None,
+) -> ScheduledNotification:
+    """Send a notification at ``due_at``: to ``recipient``, or with no recipient to the whole
+    ``campaign``. Scheduling the same ``key`` again moves it (and re-arms it if it already
+    fired for an earlier time)."""
+    if recipient is None and campaign is None:
+        raise ValueError("A scheduled notification needs a recipient or a campaign.")
+    event = EventType(event)
+    with transaction.atomic():
+        row = ScheduledNotification.objects.select_for_update().filter(key=key).first()
+        if row is None:
+            row = ScheduledNotification(key=key)
+        if row.due_at != due_at:
+            row.sent_at = None
+        row.due_at = due_at
+        row.event, row.title, row.body, row.url = event, title[:200], body, checked_link(url)
+        row.campaign, row.recipient = campaign, recipient
+        row.save()
+    return row
+
+
+def scheduled_notifications_cancel(*, key_prefix: str) -> int:
+    """Drop notifications not yet sent whose key starts with ``key_prefix``."""
+    deleted, _ = ScheduledNotification.objects.filter(
+        key__startswith=key_prefix, sent_at__isnull=True
+    ).delete()
+    return deleted
+
+
+SESSION_REMINDERS = (
+    ("day", timedelta(days=1), "tomorrow"),
+    ("hour", timedelta(hours=1), "in an hour"),
+)
+
+
+def session_reminders_schedule(
+    *,
+    campaign: Campaign,
+    session_key: str,
+    starts_at: datetime,
+    title: str,
+    url: str = "",
+    now: datetime | None = None,
+) -> list[ScheduledNotification]:
+    """A session was scheduled (or moved): tell the campaign now, and remind it a day and an
+    hour before. Reminders whose time has already passed are dropped."""
+    now = now or timezone.now()
+    when = timezone.localtime(starts_at).strftime("%a %d %b %Y, %H:%M %Z")
+    scheduled: list[ScheduledNotification] = []
+    with transaction.atomic():
+        notify_campaign(
+            campaign=campaign,
+            event=EventType.SESSION_SCHEDULED,
+            title=f"Session scheduled: {title}",
+            body=f"{title} starts {when}.",
+            url=url,
+            dedupe_key=f"session:{session_key}:scheduled:{starts_at.isoformat()}",
+        )
+        for label, before, phrase in SESSION_REMINDERS:
+            key = f"session:{session_key}:{label}"
+            due = starts_at - before
+            if due <= now:
+                scheduled_notifications_cancel(key_prefix=key)
+                continue
+            scheduled.append(
+                notification_schedule(
+                    key=key,
+                    due_at=due,
+                    event=EventType.SESSION_REMINDER,
+                    title=f"Session {phrase}: {title}",
+                    body=f"{title} starts {when}.",
+                    url=url,
+                    campaign=campaign,
+                )
+            )
+    return scheduled
+
+
+def scheduled_notifications_send(*, now: datetime | None = None, limit: int = 1000) -> int:
+    """Fire every due scheduled notification once; returns how many fired."""
+    now = now or timezone.now()
+    due = list(
+        ScheduledNotification.objects.filter(sent_at__isnull=True, due_at__lte=now)
+        .order_by("due_at")
+        .values_list("pk", flat=True)[:limit]
+    )
+    fired = 0
+    for pk in due:
+        with transaction.atomic():
+            row = (
+                ScheduledNotification.objects.select_for_update(skip_locked=True, of=("self",))
+                .select_related("campaign", "recipient")
+                .filter(pk=pk, sent_at__isnull=True, due_at__lte=now)
+                .first()
+            )
+            if row is None:
+                continue
+            row.sent_at = now
+            row.save(update_fields=["sent_at"])
+            dedupe_key = f"scheduled:{row.key}:{row.due_at.isoformat()}"
+            if row.recipient is not None:
+                notify(
+                    recipient=row.recipient,
+                    event=row.event,
+                    campaign=row.campaign,
+                    title=row.title,
+                    body=row.body,
+                    url=row.url,
+                    dedupe_key=dedupe_key,
+                )
+            elif row.campaign is not None:
+                notify_campaign(
+                    campaign=row.campaign,
+                    event=row.event,
+                    title=row.title,
+                    body=row.body,
+                    url=row.url,
+                    dedupe_key=dedupe_key,
+                )
+        fired += 1
+    return fired

@@ -1,0 +1,326 @@
+"""Writes: raising notifications, reading them, and changing preferences.
+
+:func:`notify` is what other features call. It stores the notification and one
+:class:`~campaign.models.Delivery` per channel in the caller's transaction and enqueues the
+deliveries only **on commit**: an event whose transaction rolls back sends nothing, and the
+worker never looks for rows it cannot see yet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from functools import partial
+from typing import TYPE_CHECKING
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from campaign.models import Membership
+from notifications.models import (
+    CampaignNotificationSettings,
+    Delivery,
+    DeliveryStatus,
+    EventType,
+    Notification,
+    NotificationChannel,
+    NotificationPreference,
+)
+
+from . import selectors
+from .webhooks import UnsafeWebhookURL, vet_url
+
+if TYPE_CHECKING:
+    from accounts.models import User
+    from campaign.models import Campaign
+    from campaign.permissions import CampaignAccess
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def checked_link(url: str) -> str:
+    """A notification's link: a site path or an http(s) URL. Anything else (``javascript:``,
+    ``//elsewhere``) would become a link in the list, an email and a webhook: refused."""
+    url = (url or "").strip()
+    if not url:
+        return ""
+    if len(url) > 500:
+        raise ValueError("A notification link may be at most 500 characters.")
+    if (url.startswith("/") and not url.startswith("//")) or url.startswith(
+        ("http://", "https://")
+    ):
+        return url
+    raise ValueError(f"A notification link must be a site path or an http(s) URL, not {url!r}.")
+
+
+def _enqueue_on_commit(delivery_ids: list[int]) -> None:
+    if not delivery_ids:
+        return
+    from .tasks import enqueue_deliveries
+
+    # robust: a broker hiccup at commit must not turn a committed event into a 500; the
+    # deliveries stay pending and requeue_stale_deliveries picks them up.
+    transaction.on_commit(partial(enqueue_deliveries, delivery_ids), robust=True)
+
+
+def _hold(event: EventType, channel: str, *, quiet: bool, digest_minutes: int) -> bool:
+    """Non-urgent email/webhook deliveries wait for the digest (or for quiet mode to end)."""
+    if event.urgent or channel == NotificationChannel.IN_APP:
+        return False
+    return quiet or digest_minutes > 0
+
+
+def _create_once(
+    *,
+    recipient: User | None,
+    campaign: Campaign | None,
+    event: EventType,
+    title: str,
+    body: str,
+    url: str,
+    dedupe_key: str | None,
+) -> Notification | None:
+    """Create the notification row; None when ``dedupe_key`` was already used for it."""
+    try:
+        with transaction.atomic():  # a savepoint, so a duplicate leaves the caller's tx usable
+            return Notification.objects.create(
+                recipient=recipient,
+                campaign=campaign,
+                event=event,
+                title=_clip(title, 200),
+                body=body,
+                url=url,
+                dedupe_key=dedupe_key,
+            )
+    except IntegrityError:
+        if dedupe_key is None:
+            raise
+        return None
+
+
+def notify(
+    *,
+    recipient: User,
+    event: EventType | str,
+    campaign: Campaign | None = None,
+    title: str,
+    body: str = "",
+    url: str = "",
+    dedupe_key: str | None = None,
+) -> Notification | None:
+    """Notify one user of ``event`` on the channels their preferences switch on.
+
+    ``url`` is a site path (``/campaigns/3/``) or an absolute URL. With ``dedupe_key``, raising
+    the same event for the same user again is a no-op that returns None (a retried request or
+    a redelivered task cannot notify twice). Call it inside the transaction that makes the
+    event happen: nothing is enqueued unless that transaction commits. Urgent events (see
+    :data:`campaign.models.URGENT_EVENTS`) go out at once; others on email and webhook are
+    held for the user's digest when they use one or are in quiet mode.
+    """
+    event = EventType(event)
+    url = checked_link(url)
+    pref = selectors.preference_for(recipient)
+    channels = set(selectors.enabled_channels(pref, event))
+    if not recipient.email:
+        channels.discard(NotificationChannel.EMAIL)
+    if not pref.webhook_url:
+        channels.discard(NotificationChannel.WEBHOOK)
+    with transaction.atomic():
+        notification = _create_once(
+            recipient=recipient,
+            campaign=campaign,
+            event=event,
+            title=title,
+            body=body,
+            url=url,
+            dedupe_key=dedupe_key,
+        )
+        if notification is None:
+            return None
+        deliveries = Delivery.objects.bulk_create(
+            [
+                Delivery(
+                    notification=notification,
+                    channel=channel,
+                    status=DeliveryStatus.HELD
+                    if _hold(event, channel, quiet=pref.quiet, digest_minutes=pref.digest_minutes)
+                    else DeliveryStatus.PENDING,
+                )
+                for channel in sorted(channels)
+            ]
+        )
+        _enqueue_on_commit([d.pk for d in deliveries if d.status == DeliveryStatus.PENDING])
+    return notification
+
+
+def notify_campaign(
+    *,
+    campaign: Campaign,
+    event: EventType | str,
+    title: str,
+    body: str = "",
+    url: str = "",
+    dedupe_key: str | None = None,
+    exclude: Iterable[User] = (),
+) -> list[Notification]:
+    """Notify every member of ``campaign`` (but ``exclude``), and post once to its webhook.
+
+    Each member gets :func:`notify` with their own preferences; the campaign's webhook (set by
+    its GMs) gets one message, if it takes this event type, instead of one per member.
+    """
+    event = EventType(event)
+    url = checked_link(url)
+    excluded = {user.pk for user in exclude}
+    created: list[Notification] = []
+    with transaction.atomic():
+        members = Membership.objects.filter(campaign=campaign).select_related("user")
+        for membership in members.order_by("pk"):
+            if membership.user_id in excluded:
+                continue
+            notification = notify(
+                recipient=membership.user,
+                event=event,
+                campaign=campaign,
+                title=title,
+                body=body,
+                url=url,
+                dedupe_key=dedupe_key,
+            )
+            if notification is not None:
+                created.append(notification)
+        _notify_campaign_webhook(
+            campaign=campaign, event=event, title=title, body=body, url=url, dedupe_key=dedupe_key
+        )
+    return created
+
+
+def _notify_campaign_webhook(
+    *, campaign: Campaign, event: EventType, title: str, body: str, url: str, dedupe_key: str | None
+) -> Notification | None:
+    config = selectors.campaign_settings_for(campaign)
+    if not config.webhook_url or event not in (config.events or []):
+        return None
+    notification = _create_once(
+        recipient=None,
+        campaign=campaign,
+        event=event,
+        title=title,
+        body=body,
+        url=url,
+        dedupe_key=dedupe_key,
+    )
+    if notification is None:
+        return None
+    held = _hold(
+        event, NotificationChannel.WEBHOOK, quiet=False, digest_minutes=config.digest_minutes
+    )
+    delivery = Delivery.objects.create(
+        notification=notification,
+        channel=NotificationChannel.WEBHOOK,
+        status=DeliveryStatus.HELD if held else DeliveryStatus.PENDING,
+    )
+    if not held:
+        _enqueue_on_commit([delivery.pk])
+    return notification
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def notification_mark_read(*, user: User, notification_id: int) -> Notification:
+    """Mark one of the user's notifications read; someone else's raises DoesNotExist (404)."""
+    notification = selectors.inbox(user).get(pk=notification_id)
+    if notification.read_at is None:
+        notification.read_at = timezone.now()
+        notification.save(update_fields=["read_at"])
+    return notification
+
+
+def notifications_mark_all_read(*, user: User) -> int:
+    """Mark every unread notification of the user read; returns how many changed."""
+    return selectors.inbox(user).filter(read_at__isnull=True).update(read_at=timezone.now())
+
+
+# --------------------------------------------------------------------------- preferences
+
+
+def _checked_webhook(url: str) -> str:
+    url = (url or "").strip()
+    if url:
+        try:
+            vet_url(url)
+        except UnsafeWebhookURL as exc:
+            raise ValidationError({"webhook_url": [str(exc)]}) from None
+    return url
+
+
+def _checked_channels(channels: Mapping[str, Iterable[str]]) -> dict[str, list[str]]:
+    errors: list[str] = []
+    cleaned: dict[str, list[str]] = {}
+    for event, chosen in channels.items():
+        if event not in EventType.values:
+            errors.append(f"Unknown event type “{event}”.")
+            continue
+        chosen = list(chosen)
+        unknown = [c for c in chosen if c not in NotificationChannel.values]
+        if unknown:
+            errors.append(f"Unknown channel “{unknown[0]}” for {event}.")
+            continue
+        cleaned[event] = sorted(set(chosen))
+    if errors:
+        raise ValidationError({"channels": errors})
+    return cleaned
+
+
+def preferences_update(
+    *,
+    user: User,
+    channels: Mapping[str, Iterable[str]] | None = None,
+    quiet: bool | None = None,
+    digest_minutes: int | None = None,
+    webhook_url: str | None = None,
+) -> NotificationPreference:
+    """Change what the user receives; only the given fields change. Bad input raises a
+    ``ValidationError`` keyed by field (the webhook URL is checked for SSRF here too)."""
+    pref = selectors.preference_for(user)
+    if channels is not None:
+        pref.channels = {**(pref.channels or {}), **_checked_channels(channels)}
+    if quiet is not None:
+        pref.quiet = bool(quiet)
+    if digest_minutes is not None:
+        allowed = {
+            value
+            for value, _ in NotificationPreference._meta.get_field("digest_minutes").choices or ()
+        }
+        if digest_minutes not in allowed:
+            raise ValidationError({"digest_minutes": [f"Choose one of {sorted(allowed)}."]})
+        pref.digest_minutes = digest_minutes
+    if webhook_url is not None:
+        pref.webhook_url = _checked_webhook(webhook_url)
+    pref.save()
+    return pref
+
+
+def campaign_settings_update(
+    *,
+    campaign: Campaign,
+    by: CampaignAccess,
+    webhook_url: str,
+    events: Iterable[str],
+    digest_minutes: int,
+) -> CampaignNotificationSettings:
+    """Set the campaign's webhook. Only its GMs may (the caller's access is checked here)."""
+    if not by.can_manage or by.campaign_id != campaign.pk:
+        raise PermissionDenied("Only the campaign's game masters may change its webhook.")
+    events = sorted(set(events))
+    unknown = [e for e in events if e not in EventType.values]
+    if unknown:
+        raise ValidationError({"events": [f"Unknown event type “{unknown[0]}”."]})
+    config = selectors.campaign_settings_for(campaign)
+    config.webhook_url = _checked_webhook(webhook_url)
+    config.events = events
+    config.digest_minutes = digest_minutes
+    config.save()
+    return config

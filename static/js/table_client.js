@@ -1,0 +1,144 @@
+/* The one browser client of the game-table core (tables/api.py): poll, send, reload on 409.
+ *
+ * Any table page (a battle, a tavern game) creates one:
+ *
+ *   const client = new TableClient({
+ *     stateUrl: "/api/duels/3/state/",     // GET ?since=<version>: 204 unchanged, 200 changed
+ *     actionUrl: "/api/duels/3/actions/",  // POST {action, expected_version}
+ *     version: -1,                         // what the page has (-1: nothing yet)
+ *     pollMs: 1500,
+ *     onState(data, full) { ... draw ... },  // data.version, data.view, data.legal_actions ...
+ *     onStale() { ... "someone moved first" ... },   // after a 409 (the state is reloaded)
+ *     onError(message, data) { ... },                // a refused move, in words
+ *     onLive(text) { ... },                          // "Live.", "Offline; retrying."
+ *   });
+ *   client.start();
+ *   client.send({ type: "play", card: 7 });
+ *
+ * A 409 means someone else moved first: nothing changed on the server, so the client fetches
+ * the current state at once and the page redraws. Everything the page shows comes from the
+ * server's per-seat view; the client never computes rules.
+ */
+(function (global) {
+  "use strict";
+
+  function csrfToken() {
+    const match = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
+    if (match) return decodeURIComponent(match[1]);
+    const field = document.querySelector("input[name=csrfmiddlewaretoken]");
+    return field ? field.value : "";
+  }
+
+  function firstError(data) {
+    if (!data) return "Something went wrong.";
+    if (data.errors) {
+      for (const [field, messages] of Object.entries(data.errors)) {
+        const list = Array.isArray(messages) ? messages : [JSON.stringify(messages)];
+        if (list.length) {
+          return field === "action" || field === "non_field_errors" ? list[0] : `${field}: ${list[0]}`;
+        }
+      }
+    }
+    return data.detail || "Something went wrong.";
+  }
+
+  class TableClient {
+    constructor(options) {
+      this.options = options;
+      this.version = options.version === undefined ? -1 : options.version;
+      this.busy = false;
+      this.timer = null;
+    }
+
+    /* One HTTP exchange; answers {status, data} (data null for 204 or a non-JSON body). */
+    async request(method, url, body) {
+      const response = await fetch(url, {
+        method,
+        headers: Object.assign(
+          { Accept: "application/json", "X-CSRFToken": csrfToken() },
+          body === undefined ? {} : { "Content-Type": "application/json" },
+        ),
+        body: body === undefined ? undefined : JSON.stringify(body),
+        credentials: "same-origin",
+        cache: "no-store",
+      });
+      let data = null;
+      if (response.status !== 204) {
+        try { data = await response.json(); } catch (e) { data = null; }
+      }
+      return { status: response.status, data };
+    }
+
+    live(text) { if (this.options.onLive) this.options.onLive(text); }
+
+    /* Ask for the state; ``full`` ignores the version the page has (a redraw from scratch). */
+    async poll(full) {
+      const since = full || this.version < 0 ? "" : `?since=${this.version}`;
+      try {
+        const { status, data } = await this.request("GET", this.options.stateUrl + since);
+        if (status === 200 && data) {
+          const first = full || this.version < 0;
+          if (first || data.version >= this.version) {
+            this.version = data.version;
+            this.options.onState(data, first);
+          }
+          this.live("Live.");
+        } else if (status === 204) {
+          this.live("Live.");
+        } else {
+          this.live(`Could not refresh (${status}); retrying.`);
+        }
+      } catch (err) {
+        this.live("Offline; retrying.");
+      }
+    }
+
+    start() {
+      this.stop();
+      this.poll(this.version < 0);
+      this.timer = global.setInterval(() => { if (!this.busy) this.poll(false); }, this.options.pollMs || 1500);
+    }
+
+    stop() {
+      if (this.timer) global.clearInterval(this.timer);
+      this.timer = null;
+    }
+
+    /* Any write to the table (an action, or a game's own setup change). Answers true when the
+     * server accepted it; on 409 it reloads the state and calls onStale. */
+    async write(method, url, body) {
+      if (this.busy) return false;
+      this.busy = true;
+      try {
+        const { status, data } = await this.request(method, url, body);
+        if (status === 200 || status === 201) {
+          if (data && typeof data.version === "number") this.version = data.version;
+          if (this.options.onWritten) this.options.onWritten(data);
+          else if (data) this.options.onState(data, false);
+          return true;
+        }
+        if (status === 409) {
+          if (this.options.onStale) this.options.onStale(data);
+          this.busy = false;
+          await this.poll(false);
+          return false;
+        }
+        if (this.options.onError) this.options.onError(firstError(data), data);
+        return false;
+      } catch (err) {
+        if (this.options.onError) this.options.onError("The move could not be sent; nothing was changed.", null);
+        return false;
+      } finally {
+        this.busy = false;
+      }
+    }
+
+    /* Send one action against the version the page shows. */
+    send(action) {
+      return this.write("POST", this.options.actionUrl, { action, expected_version: this.version });
+    }
+  }
+
+  TableClient.firstError = firstError;
+  global.TableClient = TableClient;
+})(window);

@@ -1,0 +1,122 @@
+"""How a game plugs into the table core: one :class:`TableGame` per game, registered once.
+
+The core knows nothing about campaigns, characters or seats-as-users: the game's app answers
+those questions through the hooks below (who sits where, who may watch, where its page is).
+Everything else (locking, versions, the log, polling, views, notifications, schema checks) is
+written once in :mod:`tables.services` and :mod:`tables.selectors`.
+
+A game registers in its app's ``ready()``::
+
+    register(TableGame(slug="duel", engine=ENGINE, table_model=DuelTable,
+                       action_model=DuelAction, actions=DUEL_ACTIONS,
+                       seat_of=duel_seat, players_of=duel_players, url=duel_url))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from westernroses.protocol import GameEngine, Seat
+
+from .models import GameTable, TableAction
+from .schema import ActionSchema
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+
+    Viewer = AbstractBaseUser | AnonymousUser
+else:
+    Viewer = Any
+
+
+@dataclass(frozen=True, slots=True)
+class Wait:
+    """Someone a table waits on. ``key`` names this one wait (a turn, a decision) so the
+    notification service says "your turn" once per wait and "still waiting" once after the
+    delay; ``title`` is the sentence she receives."""
+
+    key: str
+    user_id: int
+    title: str
+
+
+@dataclass(frozen=True)
+class TableGame:
+    """A game as the table core sees it.
+
+    Required hooks:
+
+    * ``seat_of(user, table)`` - the seat ``user`` plays (``None``: a spectator); raises
+      ``Http404`` when she may not see the table at all (and ``PermissionDenied`` for a 403).
+    * ``players_of(table, seat)`` - the user ids who play ``seat`` (notified when it is her
+      turn; empty for a bot seat).
+    * ``url(table)`` - the table's page, for notifications.
+
+    Optional hooks (defaults in brackets):
+
+    * ``authorize(user, table, seat, state, action)`` - refuse an action the engine would
+      accept but this user may not send (a GM-only action): raise PermissionDenied [none].
+    * ``prepare(table, seat, action, now)`` - add what the server decides (a timestamp) to a
+      validated action before the engine applies it [unchanged].
+    * ``load(table, action)`` - the engine state an action applies to [``engine.from_json``].
+    * ``after_apply(table, before, after)`` - keep the game's own columns and rows in step
+      (an index of pieces) inside the same transaction, before the table row is saved;
+      returns the names of the extra columns it changed [nothing].
+    * ``waits(table, state)`` - whom the table waits on, with keys [one :class:`Wait` per
+      user of each seat in ``engine.waiting_on``, keyed by the version at which that seat
+      last acted].
+    * ``campaign_of(table)`` - the campaign whose reminder delay applies [None: a table
+      outside any campaign, reminded after the default delay].
+    * ``replay(table)`` - the state its log replays to, for an engine whose ``apply`` needs
+      its history (an undo) [``protocol.replay`` of the rows from ``initial``].
+    * ``notify_task`` - the Celery task that syncs the waits on commit, called with
+      ``(table_id, version)`` [the core's ``tables.turn_notify`` for this game].
+    """
+
+    slug: str
+    engine: GameEngine[Any]
+    table_model: type[GameTable]
+    action_model: type[TableAction]
+    actions: Mapping[str, ActionSchema]
+    seat_of: Callable[[Viewer, Any], Seat | None]
+    players_of: Callable[[Any, Seat], Sequence[int]]
+    url: Callable[[Any], str]
+    name: str = "game"
+    authorize: Callable[[Viewer, Any, Seat, Any, Mapping[str, Any]], None] | None = None
+    prepare: Callable[[Any, Seat, dict[str, Any], datetime], dict[str, Any]] | None = None
+    load: Callable[[Any, Mapping[str, Any]], Any] | None = None
+    after_apply: Callable[[Any, Any, Any], Sequence[str] | None] | None = None
+    waits: Callable[[Any, Any], list[Wait]] | None = None
+    campaign_of: Callable[[Any], Any] | None = None
+    replay: Callable[[Any], Any] | None = None
+    notify_task: Any = None
+    #: Seats are stored as text in the log; ``seat_from_text`` turns one back (tavern seats
+    #: are ints, battle seats text).
+    seat_from_text: Callable[[str], Seat] = str
+
+    def wait_prefix(self, table_id: int) -> str:
+        """The start of every wait key of one table (to end the waits it no longer has)."""
+        return f"{self.slug}:{table_id}:"
+
+
+_GAMES: dict[str, TableGame] = {}
+
+
+def register(game: TableGame) -> TableGame:
+    """Make ``game`` known to the core (its app's ``ready()``); registering again replaces."""
+    _GAMES[game.slug] = game
+    return game
+
+
+def game_for(slug: str) -> TableGame:
+    try:
+        return _GAMES[slug]
+    except KeyError:
+        raise LookupError(f"No game table is registered as {slug!r}.") from None
+
+
+def registered() -> dict[str, TableGame]:
+    return dict(_GAMES)

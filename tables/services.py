@@ -1,0 +1,259 @@
+"""Writes on game tables, written once for every game (battles, the tavern, the test game).
+
+**Applying an action** (:func:`table_action_apply`): the action is checked against its type's
+schema first (unknown keys, long strings, long lists: 400 before any lock). Then, in one
+transaction holding ``SELECT … FOR UPDATE`` on the table row: the acting seat comes from the
+game (``seat_of``: 404 for an outsider), the version the client saw is compared with the stored
+one (:class:`~tables.errors.StaleVersion`: 409), the engine applies the action to a copy
+(``IllegalAction``: 400, nothing saved), and the new state, version, status, summary and the
+log row are written together. When the table starts waiting on someone new, the turn
+notification is enqueued on commit, so a rolled-back move never notifies.
+
+**Notifying** (:func:`table_waits_sync`, run by a Celery task): the waits the table has now are
+registered with the notification service ("your turn" once per wait, "still waiting" once after
+the campaign's delay) and those it no longer has are ended. It reads the current state under
+the row lock, so a late or repeated run never announces a turn that has passed.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from datetime import datetime
+from functools import partial
+from typing import TYPE_CHECKING, Any, cast
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.db.models import Max
+from django.http import Http404
+from django.utils import timezone
+
+from westernroses.protocol import IllegalAction, Seat
+
+from .errors import StaleVersion
+from .models import GameTable, TableStatus
+from .registry import TableGame, Wait
+from .schema import validate_action
+
+if TYPE_CHECKING:
+    from .registry import Viewer
+
+logger = logging.getLogger(__name__)
+
+
+def _locked(game: TableGame, table_id: int, *, defer_initial: bool = True) -> Any:
+    rows = game.table_model._default_manager.select_for_update(of=("self",))
+    if defer_initial:
+        rows = rows.defer("initial")
+    table = rows.filter(pk=table_id).first()
+    if table is None:
+        raise Http404(f"No such {game.name}.")
+    return table
+
+
+def check_version(game: TableGame, table: GameTable, expected_version: Any) -> None:
+    """Raise :class:`StaleVersion` unless ``expected_version`` is the table's version."""
+    if isinstance(expected_version, bool) or not isinstance(expected_version, int):
+        raise ValidationError({"expected_version": ["A whole number."]})
+    if expected_version != table.version:
+        raise StaleVersion(table.version, game.name)
+
+
+def status_of(game: TableGame, state: Any) -> str:
+    return TableStatus.ENDED if game.engine.is_terminal(state) else TableStatus.ACTIVE
+
+
+def table_store(
+    game: TableGame, table: GameTable, state: Any, *, status: str | None = None
+) -> None:
+    """Copy ``state`` and what lists show about it onto ``table`` (not saved)."""
+    table.state = game.engine.to_json(state)
+    table.status = status or status_of(game, state)
+    table.summary = game.engine.summary(state)[:200]
+
+
+def table_create(
+    game: TableGame, *, table: GameTable, state: Any, initial: Any | None = None
+) -> GameTable:
+    """Save a new table (built by the game's own service with its columns) in ``state``,
+    with ``initial`` (default: ``state``) as the snapshot its log replays from."""
+    table_store(game, table, state)
+    table.initial = game.engine.to_json(initial if initial is not None else state)
+    table.version = 0
+    table.save()
+    return table
+
+
+def table_action_apply(
+    game: TableGame,
+    *,
+    table_id: int,
+    actor: Viewer | None,
+    action: Any,
+    expected_version: Any,
+    seat: Seat | None = None,
+    now: datetime | None = None,
+) -> tuple[GameTable, Any, Seat]:
+    """Apply one action completely or not at all; returns the saved table, its new engine
+    state and the seat that acted.
+
+    ``actor`` is the user sending it (her seat comes from the game's ``seat_of``); a bot or a
+    timeout passes ``actor=None`` and the ``seat`` it plays. Raises ``Http404`` (may not see
+    the table), ``PermissionDenied`` (not hers to play), :class:`StaleVersion` (409) or
+    ``ValidationError`` (bad shape, or the rules refuse: ``{"action": [reason]}``).
+    """
+    clean = validate_action(action, game.actions)
+    now = now or timezone.now()
+    with transaction.atomic():
+        table = _locked(game, table_id, defer_initial=game.load is None)
+        if actor is not None:
+            seat = game.seat_of(actor, table)
+            if seat is None:
+                raise PermissionDenied("Spectators watch; only the seated players play.")
+        if seat is None:
+            raise ValueError("A bot or a timeout names the seat it plays.")
+        check_version(game, table, expected_version)
+        state = game.load(table, clean) if game.load else game.engine.from_json(table.state)
+        if game.authorize is not None and actor is not None:
+            game.authorize(actor, table, seat, state, clean)
+        if game.prepare is not None:
+            clean = game.prepare(table, seat, clean, now)
+        before = waits_of(game, table, state)
+        try:
+            new, events = game.engine.apply(state, seat, clean)
+        except IllegalAction as exc:
+            raise ValidationError({"action": [str(exc)]}) from None
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+            # Malformed input the engine did not foresee: refused like any illegal move (a
+            # 400, nothing saved) and logged, since the engine should have said why.
+            logger.exception("%s could not apply %r", game.slug, clean)
+            raise ValidationError({"action": [f"This action is malformed ({exc})."]}) from None
+        table.version += 1
+        game.action_model._default_manager.create(
+            **{game.table_model.log_table_field: table},
+            seq=table.version,
+            actor=cast(Any, actor) if actor is not None and actor.is_authenticated else None,
+            seat=str(seat),
+            action=clean,
+            events=events,
+            version_after=table.version,
+        )
+        table_store(game, table, new)
+        extra = game.after_apply(table, state, new) if game.after_apply is not None else ()
+        table.save(
+            update_fields=["state", "version", "status", "summary", "updated_at", *(extra or ())]
+        )
+        after = waits_of(game, table, new)
+        after_keys = {w.key for w in after}
+        _waits_end({w.key for w in before} - after_keys)
+        if any(w.key not in {b.key for b in before} for w in after):
+            transaction.on_commit(
+                partial(_enqueue_turn_notify, game, table.pk, table.version), robust=True
+            )
+    return table, new, seat
+
+
+def _last_acted(game: TableGame, table: GameTable, seat: Seat) -> int:
+    rows = game.action_model._default_manager.filter(
+        **{game.table_model.log_table_field: table}, seat=str(seat)
+    )
+    return int(rows.aggregate(v=Max("version_after"))["v"] or 0)
+
+
+def waits_of(game: TableGame, table: GameTable, state: Any) -> list[Wait]:
+    """Whom ``table`` (in ``state``) waits on, as keyed waits (the game's ``waits`` hook, or
+    one per user of each seat in ``engine.waiting_on``)."""
+    if game.waits is not None:
+        return game.waits(table, state)
+    out = []
+    for seat in game.engine.waiting_on(state):
+        since = _last_acted(game, table, seat)
+        for user_id in game.players_of(table, seat):
+            out.append(
+                Wait(
+                    key=f"{game.wait_prefix(table.pk)}seat:{seat}:after:{since}",
+                    user_id=user_id,
+                    title=f"Your turn: {game.engine.summary(state)}"[:200],
+                )
+            )
+    return out
+
+
+def _waits_end(keys: set[str]) -> None:
+    from notifications import turn_wait_end
+
+    for key in keys:
+        turn_wait_end(key=key)
+
+
+def _enqueue_turn_notify(game: TableGame, table_id: int, version: int) -> None:
+    """Publish the game's notify task; a broker hiccup must not turn a committed move into a
+    500 (the next turn change enqueues again, and the task syncs to the current state)."""
+    task = game.notify_task
+    if task is None:
+        from .tasks import table_turn_notify
+
+        task = partial(table_turn_notify.apply_async, kwargs={"slug": game.slug})
+        try:
+            task(args=[table_id, version])
+        except Exception:
+            logger.exception("could not enqueue turn_notify(%s, %s)", table_id, version)
+        return
+    try:
+        task.apply_async(args=[table_id, version])
+    except Exception:
+        logger.exception("could not enqueue %s(%s, %s)", task.name, table_id, version)
+
+
+def table_waits_sync(game: TableGame, *, table_id: int) -> int:
+    """Register the waits ``table_id`` has now with the notification service and end those
+    it no longer has. Idempotent; returns how many waits are open."""
+    from accounts.models import User
+    from notifications import turn_wait_start
+    from notifications.models import TurnWait
+
+    with transaction.atomic():
+        table = (
+            game.table_model._default_manager.select_for_update(of=("self",))
+            .defer("initial")
+            .filter(pk=table_id)
+            .first()
+        )
+        if table is None:
+            return 0
+        state = game.engine.from_json(table.state)
+        current = waits_of(game, table, state)
+        keys = {w.key for w in current}
+        stale = (
+            TurnWait.objects.filter(
+                key__startswith=game.wait_prefix(table.pk), ended_at__isnull=True
+            )
+            .exclude(key__in=keys)
+            .values_list("key", flat=True)
+        )
+        _waits_end(set(stale))
+        users = User.objects.in_bulk({w.user_id for w in current})
+        campaign = game.campaign_of(table) if game.campaign_of else None
+        url = game.url(table)
+        for w in current:
+            user = users.get(w.user_id)
+            if user is not None:
+                turn_wait_start(campaign=campaign, user=user, key=w.key, title=w.title, url=url)
+    return len(current)
+
+
+def table_replay(game: TableGame, table: GameTable) -> Any:
+    """The state reached by replaying the whole log from the table's initial state (an audit:
+    it must equal the stored state)."""
+    from westernroses.protocol import replay
+
+    if game.replay is not None:
+        return game.replay(table)
+    rows = game.action_model._default_manager.filter(
+        **{game.table_model.log_table_field: table}
+    ).order_by("seq")
+    log: list[tuple[Seat, Mapping[str, Any]]] = [
+        (game.seat_from_text(r.seat), r.action) for r in rows
+    ]
+    return replay(game.engine, game.engine.from_json(table.initial), log)

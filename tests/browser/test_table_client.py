@@ -1,0 +1,53 @@
+"""The table core's one browser client (static/js/table_client.js) on a second game: two
+players at a Secret Duel table (tests/games/duel_tables) in headless Chromium. Each sees her own
+hand only; a move shows on the other page by polling; a stale click is refused (409), said in
+words, and the page reloads the table by itself."""
+
+from __future__ import annotations
+
+import pytest
+
+from tables import services
+from tables.registry import game_for
+from tests.games.duel import ENGINE
+from tests.games.duel_tables.models import DuelTable
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.urls("tests.games.duel_tables.urls"),
+]
+
+
+def test_two_players_poll_send_and_recover_from_a_stale_click(
+    new_page, campaign, player, other_player
+):
+    state = ENGINE.new_game(seats=2, seed=11)
+    table = services.table_create(
+        game_for("duel"),
+        table=DuelTable(campaign=campaign, seat0=player, seat1=other_player),
+        state=state,
+    )
+    first, second = new_page(player), new_page(other_player)
+    for page in (first, second):
+        page.goto(f"/duels/{table.pk}/")
+    mine, theirs = state["hands"]
+    first.wait_for_selector(f"#hand button[data-card='{mine[0]}']")
+    assert first.locator("#hand button").all_inner_texts() == [f"Play the {c}" for c in mine]
+    assert second.locator("#hand button").all_inner_texts() == [f"Play the {c}" for c in theirs]
+
+    # The second page stops hearing of changes: its next click is on a stale version.
+    second.route("**/state/?since=*", lambda route: route.abort())
+    first.click(f"#hand button[data-card='{mine[0]}']")
+    first.wait_for_function("document.getElementById('duel').dataset.version === '1'")
+    assert first.locator("#hand button").count() == 0  # she has chosen: nothing to play now
+    second.click(f"#hand button[data-card='{theirs[0]}']")
+    second.wait_for_function(
+        "document.getElementById('status').textContent.includes('moved first')"
+    )
+    second.unroute("**/state/?since=*")
+    second.wait_for_function("document.getElementById('duel').dataset.version === '1'")
+    second.click(f"#hand button[data-card='{theirs[0]}']")
+    first.wait_for_function(
+        "document.getElementById('duel').dataset.version === '2'", timeout=2_000
+    )
+    assert first.locator("#summary").inner_text() == "Round 2 of 3."

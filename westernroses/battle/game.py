@@ -1,0 +1,282 @@
+"""Grid battles as a game of the one protocol (:mod:`westernroses.protocol`): ``ENGINE``.
+
+Why an adapter rather than a rewrite: the battle engine predates the protocol and its own
+entry points (``apply(state, action)`` with the player inside the action, ``view(state,
+player)``) are what its rules tests drive. This module answers the protocol's questions from
+them, so the table core stores, locks, polls, notifies and replays a battle exactly like a
+tavern game, and the Django side needs nothing but this module's public names.
+
+Seats are the battle's controllers: ``"gm"`` (the campaign's game masters, who play the NPCs
+and may override anything) or a player key (the app uses the user id as a string). A battle has
+no fixed number of seats, so ``returns`` is per side in :func:`sides` order rather than per seat.
+
+Hidden information is each combatant's hand and draw pile (and the seed): ``hidden_from`` names
+those cards as ``card:<combatant>:<card>`` ids, which a view shows only to the controller.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from westernroses.battle import reactions
+from westernroses.battle.actions import GM, apply, context, legal_actions, may_control
+from westernroses.battle.arena import Arena
+from westernroses.battle.context import DEFAULT_TARGETS
+from westernroses.battle.creation import new_battle
+from westernroses.battle.errors import IllegalAction
+from westernroses.battle.replay import effective_actions, from_snapshot, replay
+from westernroses.battle.state import BattleState, Combatant, Json
+from westernroses.battle.status import STATUSES
+from westernroses.battle.views import view
+from westernroses.house_rules import DEFAULT_HOUSE_RULES, HOUSE_RULES_META, HouseRules
+from westernroses.protocol import HouseRule, Seat
+from westernroses.rng import RandomSource
+
+#: The seat of the campaign's game masters.
+GM_SEAT: Final = GM
+#: What a spectator is called when asking the battle engine for a view: no combatant has it
+#: as a controller, so she sees only public information.
+SPECTATOR: Final = "spectator"
+#: The keys of the default target numbers (for the GM's override pickers).
+TARGET_KEYS: Final = tuple(DEFAULT_TARGETS)
+#: The status effects a GM may apply, by key (for the GM's override pickers).
+STATUS_KEYS: Final = tuple(STATUSES)
+
+
+@dataclass(frozen=True, slots=True)
+class Waiting:
+    """Someone the battle waits on: a combatant's turn or a decision on a hit.
+
+    ``key`` names this wait uniquely within the battle ("turn:12", "hit:h4:pc3"), so a
+    notification service can send "your turn" once per wait.
+    """
+
+    key: str
+    combatant: str
+    name: str
+    seat: str
+    reacting: bool
+
+
+def waiting(state: BattleState) -> list[Waiting]:
+    """Whom the battle waits on now, combatant by combatant (turn or reaction)."""
+    if state.phase != "active":
+        return []
+    found: list[tuple[str, str, bool]] = []
+    if state.pending:
+        hit = state.pending[0]["id"]
+        deciders = sorted({o["combatant"] for o in reactions.open_choices(context(state))})
+        found = [(f"hit:{hit}:{cid}", cid, True) for cid in deciders]
+    elif state.current is not None:
+        found = [(f"turn:{state.turn_number}", state.current, False)]
+    out = []
+    for key, cid, reacting in found:
+        c = state.combatants.get(cid)
+        if c is not None:
+            out.append(Waiting(key, cid, c.name, c.controller, reacting))
+    return out
+
+
+def summary(state: BattleState) -> str:
+    """A short public sentence for lists and the dashboard."""
+    if state.phase == "setup":
+        return "Setting up the arena"
+    if state.phase == "ended":
+        return f"Ended: {state.winner} won" if state.winner else "Ended"
+    names = {cid: c.name for cid, c in state.combatants.items()}
+    if state.pending:
+        defender = str(state.pending[0].get("defender"))
+        return f"Round {state.round} · waiting for {names.get(defender, '?')} to react"
+    if state.current:
+        return f"Round {state.round} · {names.get(state.current, '?')}'s turn"
+    return f"Round {state.round}"
+
+
+def sides(state: BattleState) -> list[str]:
+    """The battle's sides in a stable order (``returns`` follows it)."""
+    return sorted({c.side for c in state.combatants.values() if c.kind != "doll"})
+
+
+def rebuild_setup(
+    state: BattleState,
+    *,
+    arena: Arena | None = None,
+    combatants: Sequence[Combatant] | None = None,
+    rules: HouseRules = DEFAULT_HOUSE_RULES,
+) -> BattleState:
+    """A battle still being set up, rebuilt from a new arena or new combatants with the same
+    secret seed and id, one version on (so pollers see the change). The snapshot the log
+    replays from is the new state. Raises ``ValueError`` for a placement the rules refuse."""
+    if state.phase != "setup":
+        raise IllegalAction("The battle has started: use the GM overrides.")
+    fighters = (
+        list(combatants)
+        if combatants is not None
+        else [c for c in state.combatants.values() if c.kind != "doll"]
+    )
+    seed = int((state.initial or {}).get("rng", {}).get("seed") or state.rng["seed"])
+    new = new_battle(
+        arena=arena or state.arena,
+        combatants=fighters,
+        seed=seed,
+        rules=rules,
+        battle_id=state.battle_id,
+    )
+    new.version = state.version + 1
+    new.initial = new.to_dict(history=False)
+    return new
+
+
+def with_history(
+    state: BattleState, initial: Mapping[str, Any] | None, entries: Iterable[Mapping[str, Any]]
+) -> BattleState:
+    """``state`` with the snapshot it started from and log entries (``{n, action, events}``,
+    as stored): what an undo replays, and what a view shows as the recent log."""
+    out = state.clone()
+    out.initial = dict(initial) if initial else None
+    out.log = tuple(dict(e) for e in entries)
+    return out
+
+
+def replay_actions(initial: Mapping[str, Any], actions: Iterable[Mapping[str, Any]]) -> Json:
+    """The state (as JSON) reached by replaying logged actions from a snapshot."""
+    state = replay(from_snapshot(initial), effective_actions(actions), check_versions=False)
+    return state.to_dict(history=False)
+
+
+class BattleEngine:
+    """The protocol's ``GameEngine`` for grid battles (module-level :data:`ENGINE`)."""
+
+    slug = "battle"
+    title = "Grid battle"
+    min_seats = 1
+    max_seats = 64
+
+    def house_rules(self) -> Sequence[HouseRule]:
+        return tuple(
+            HouseRule(
+                key=meta.name,
+                label=meta.label,
+                default=getattr(DEFAULT_HOUSE_RULES, meta.name),
+                help=meta.help,
+                minimum=meta.minimum,
+                maximum=meta.maximum,
+            )
+            for meta in HOUSE_RULES_META.values()
+        )
+
+    def new_game(
+        self,
+        *,
+        seats: int,
+        seed: int,
+        options: Mapping[str, Any] | None = None,
+        config: Mapping[str, Any] | None = None,
+    ) -> BattleState:
+        """``config``: ``arena`` (``{"width", "height", ...}``), ``combatants`` (a list of
+        :class:`Combatant` or their ``to_dict``) and ``battle_id``. ``seats`` is not used:
+        the seats are the combatants' controllers."""
+        del seats
+        config = config or {}
+        fighters = [
+            c if isinstance(c, Combatant) else Combatant.from_dict(c)
+            for c in config.get("combatants", ())
+        ]
+        return new_battle(
+            arena=config.get("arena") or {"width": 9, "height": 7},
+            combatants=fighters,
+            seed=seed,
+            rules=HouseRules.from_dict(dict(options or {})),
+            battle_id=str(config.get("battle_id", "")),
+        )
+
+    def waiting_on(self, state: BattleState) -> tuple[Seat, ...]:
+        if state.phase == "setup":
+            return (GM,)
+        seats: list[str] = []
+        for w in waiting(state):
+            if w.seat not in seats:
+                seats.append(w.seat)
+        return tuple(seats)
+
+    def legal_actions(self, state: BattleState, seat: Seat) -> list[Json]:
+        return legal_actions(state, str(seat))
+
+    def apply(
+        self, state: BattleState, seat: Seat, action: Mapping[str, Any]
+    ) -> tuple[BattleState, list[Json]]:
+        if not isinstance(action, Mapping):
+            raise IllegalAction("An action is an object with a type.")
+        new, events = apply(state, {**action, "player": str(seat)})
+        if action.get("type") != "gm_undo":
+            new.log = new.log[-1:]  # the rows hold the log; a state carries only the last
+        return new, events
+
+    def view(self, state: BattleState, seat: Seat | None) -> Json:
+        return view(state, SPECTATOR if seat is None else str(seat))
+
+    def hidden_from(self, state: BattleState, seat: Seat | None) -> set[str]:
+        player = SPECTATOR if seat is None else str(seat)
+        hidden: set[str] = set()
+        for c in state.combatants.values():
+            # Copies share a card id: an id is hidden when no copy of it is visible.
+            visible = set(c.deck.discard)
+            if may_control(state, player, c):
+                visible |= set(c.deck.hand)
+            secret = (set(c.deck.draw_pile) | set(c.deck.hand)) - visible
+            hidden |= {f"card:{c.id}:{card}" for card in secret}
+        return hidden
+
+    def determinize(self, state: BattleState, seat: Seat, seed: int) -> BattleState:
+        """A fresh random source for future rolls and draws; hands stay as they are (a valid,
+        if not uniform, deal consistent with what ``seat`` has seen)."""
+        new = state.clone()
+        new.rng = RandomSource(seed).to_dict()
+        return new
+
+    def is_terminal(self, state: BattleState) -> bool:
+        return state.phase == "ended"
+
+    def returns(self, state: BattleState) -> list[float]:
+        names = sides(state)
+        if state.phase != "ended" or state.winner is None:
+            return [0.0] * len(names)
+        return [1.0 if side == state.winner else -1.0 for side in names]
+
+    def result(self, state: BattleState) -> Json:
+        text = f"{state.winner} won." if state.winner else "The battle ended."
+        return {
+            "winners": [state.winner] if state.winner else [],
+            "reason": state.ended_reason,
+            "text": text,
+        }
+
+    def summary(self, state: BattleState) -> str:
+        return summary(state)
+
+    def timeout_action(self, state: BattleState, seat: Seat) -> Json | None:
+        """A player who does not answer a hit declines (takes it, passes, accepts); nobody
+        plays a turn for her."""
+        if not state.pending:
+            return None
+        for option in legal_actions(state, str(seat)):
+            if option.get("type") == "react":
+                return option
+        return None
+
+    def describe_action(self, state: BattleState, seat: Seat, action: Mapping[str, Any]) -> str:
+        kind = str(action.get("type", "")).replace("gm_", "GM: ").replace("_", " ")
+        who = state.combatants.get(str(action.get("combatant", "")))
+        text = kind[:1].upper() + kind[1:]
+        return f"{who.name}: {text}" if who is not None else text
+
+    def to_json(self, state: BattleState) -> Json:
+        return state.to_dict(history=False)
+
+    def from_json(self, data: Mapping[str, Any]) -> BattleState:
+        return BattleState.from_dict(data)
+
+
+ENGINE: Final = BattleEngine()
