@@ -39,14 +39,16 @@ class SearchSettings:
     """How hard the search bot thinks.
 
     ``simulations``: ISMCTS simulations per move (the deterministic bound);
-    ``uct_c``: UCT's exploration constant (returns lie in [-1, 1]);
+    ``uct_c``: UCT's exploration constant (returns lie in [-1, 1]; 1.0 won more games of Prize
+    Bids against random than 2.0 at both 100 and 300 simulations: 71% and 69% against 65.5% and
+    64%);
     ``evaluator``: ``"rollout"``, ``"heuristic"`` (needs the engine's ``evaluate``) or
     ``"auto"``; ``rollouts``: random playouts per leaf; ``rollout_moves``: a playout's length
     cap (None: to the end of the game), after which ``evaluate`` (or a draw) scores it.
     """
 
     simulations: int = 1000
-    uct_c: float = 2.0
+    uct_c: float = 1.0
     evaluator: EvaluatorKind = "auto"
     rollouts: int = 1
     rollout_moves: int | None = None
