@@ -20,8 +20,10 @@ How the protocol maps onto OpenSpiel:
   a bot is choosing for), then the others in ``waiting_on`` order. The protocol's views never
   show a seat another's pending face-down choice, so the seats acting later learn nothing from
   the order.
-* **Information state**: canonical JSON of ``view(state, seat)`` with the public facts that make
-  it Markov for the search: whose move it is and who is waited on.
+* **Information state**: canonical JSON of ``view(state, seat)`` with the facts that make it
+  Markov for the search: whose move it is, who is waited on, and the seat's own legal action
+  ids (she knows what she is offered, and the protocol keeps that list unchanged by
+  ``determinize``; with it, one tree node never mixes two different sets of moves).
 * **Resampling**: ``resample_from_infostate(seat, sampler)`` calls ``determinize(state, seat,
   seed)`` with a seed drawn from ``sampler`` (the bot passes a seeded one, so a search is
   reproducible).
@@ -306,6 +308,7 @@ class EngineState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no type
                     "seat": seat,
                     "to_move": self.current_player(),
                     "waiting_on": list(self._engine.waiting_on(self._state)),
+                    "legal": self.legal_actions(seat),
                     "view": self._engine.view(self._state, seat),
                 }
             )

@@ -117,7 +117,7 @@ def advise(
         heuristics=heuristics if heuristics is not None else heuristics_for(engine),
         seed=seed,
         time_limit=None if time_limit is None else time_limit * _SEARCH_SHARE,
-        search_single=True,
+        advisor=True,
     )
     bot.run_search(root)
     children = bot.root.child_info if bot.root is not None else {}

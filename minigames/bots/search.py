@@ -12,8 +12,8 @@ most visited move. This module only adds three things around it:
   scores the leaf with the engine's ``evaluate`` at once. ``"auto"`` picks the heuristic one
   when the engine has ``evaluate``.
 * **A time budget**: :class:`BudgetedISMCTSBot` stops starting simulations when the slowest one
-  so far would no longer fit in the time left (but only once every root move was tried), so a
-  move never takes much longer than ``time_limit``. With ``time_limit=None`` only the
+  so far would no longer fit in the time left, so a move never takes much longer than
+  ``time_limit`` (the advisor first tries every move once). With ``time_limit=None`` only the
   simulation count bounds it and the search is a pure function of its seed.
 * **Seeds**: the tree policy, the evaluator and the world sampler each get a NumPy random state
   derived from one integer seed, so a search is reproducible.
@@ -120,8 +120,10 @@ class BudgetedISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]  # open_spiel s
 
     ``run_search`` is OpenSpiel's loop (sample a root world, assert it is in the same
     information set, run one simulation) with two changes: it stops early when the slowest
-    simulation so far would overrun ``time_limit`` (never before every root move was tried once),
-    and ``search_single=True`` searches even a forced move (the advisor wants its estimate).
+    simulation so far would overrun ``time_limit``, and the advisor's search (``advisor=True``)
+    also searches a forced move and tries every root move once before it stops (it owes an
+    estimate for each). The bot's own search stops after two simulations at the earliest (the
+    first only scores the root; the second gives it a child to play).
     """
 
     def __init__(
@@ -132,7 +134,7 @@ class BudgetedISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]  # open_spiel s
         settings: SearchSettings,
         random_state: np.random.RandomState,
         time_limit: float | None,
-        search_single: bool = False,
+        advisor: bool = False,
     ) -> None:
         super().__init__(
             game,
@@ -144,7 +146,7 @@ class BudgetedISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]  # open_spiel s
             child_selection_policy=ismcts.ChildSelectionPolicy.UCT,
         )
         self._time_limit = time_limit
-        self._search_single = search_single
+        self._advisor = advisor
         self.simulations_run = 0
         self.root: ismcts.ISMCTSNode | None = None
 
@@ -152,14 +154,15 @@ class BudgetedISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]  # open_spiel s
         self.reset()
         self.simulations_run = 0
         legal = state.legal_actions()
-        if len(legal) == 1 and not self._search_single:
+        if len(legal) == 1 and not self._advisor:
             return [(legal[0], 1.0)]
+        mandatory = len(legal) + 1 if self._advisor else 2
         start = time.perf_counter()
         slowest = 0.0
         root = self.root = self._root_node = self.create_new_node(state)
         root_key = self.get_state_key(state)
         for done in range(self._max_simulations):
-            if self._time_limit is not None and done > len(legal):
+            if self._time_limit is not None and done >= mandatory:
                 elapsed = time.perf_counter() - start
                 if elapsed + slowest > self._time_limit:
                     break
@@ -186,7 +189,7 @@ def make_bot(
     heuristics: Heuristics,
     seed: int,
     time_limit: float | None,
-    search_single: bool = False,
+    advisor: bool = False,
 ) -> BudgetedISMCTSBot:
     """An ISMCTS bot over ``game`` with the evaluator ``settings`` ask for, fully seeded."""
     tree_seed, eval_seed, world_seed = seeds(seed, 3)
@@ -211,7 +214,7 @@ def make_bot(
         settings=settings,
         random_state=np.random.RandomState(tree_seed),
         time_limit=time_limit,
-        search_single=search_single,
+        advisor=advisor,
     )
     worlds = np.random.RandomState(world_seed)
     bot.set_resampler(lambda state, player: state.resample_from_infostate(player, worlds.uniform))

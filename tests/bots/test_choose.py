@@ -142,18 +142,31 @@ def test_the_search_uses_the_engines_evaluation_when_it_has_one():
     assert move in bids.ENGINE.legal_actions(state, 0)
 
 
-def test_the_time_limit_stops_the_search_once_every_move_was_tried():
-    """With no time at all the search still tries each of the five moves once (plus the root's
-    own first visit), and no more."""
+def test_the_time_limit_stops_the_search_early():
+    """With no time at all the bot's search runs two simulations (the first scores the root, the
+    second gives it a move to play); the advisor's tries each of the five moves once, plus the
+    root's first visit; without a limit the simulation count alone ends it."""
     game = load_game(bids.ENGINE, 2)
     state = game.state_from_engine(bids.ENGINE.new_game(seats=2, seed=1))
     bot = make_bot(game, settings=STRONG_ISH, heuristics=Heuristics(), seed=1, time_limit=0.0)
     bot.run_search(state)
-    assert bot.simulations_run == 5 + 1
-    assert len(bot.root.child_info) == 5
+    assert bot.simulations_run == 2
+    advisor = make_bot(
+        game, settings=STRONG_ISH, heuristics=Heuristics(), seed=1, time_limit=0.0, advisor=True
+    )
+    advisor.run_search(state)
+    assert advisor.simulations_run == 5 + 1
+    assert len(advisor.root.child_info) == 5
     unbounded = make_bot(game, settings=FAST, heuristics=Heuristics(), seed=1, time_limit=None)
     unbounded.run_search(state)
     assert unbounded.simulations_run == FAST.simulations
+
+
+def test_advice_under_no_time_still_covers_every_move():
+    state = bids.ENGINE.new_game(seats=2, seed=4)
+    advice = advise(bids.ENGINE, state, 0, seed=1, time_limit=0.0)
+    assert [a["visits"] for a in advice] == [1] * 5
+    assert all(0.0 <= a["win_chance"] <= 1.0 for a in advice)
 
 
 STRONG_ISH = SearchSettings(simulations=1000)
