@@ -221,8 +221,8 @@
         return node;
       }
       node.classList.add(token.spell ? "raigo-token-spell" : "raigo-token-silent");
-      node.append(el("span", "raigo-token-weight", token.weight));
-      node.append(el("span", "raigo-token-name", token.spell ? `✦ ${token.name}` : token.name));
+      node.append(el("span", "raigo-token-weight", token.spell ? `✦${token.weight}` : token.weight));
+      node.append(el("span", "raigo-token-name", token.name));
       if (where) node.append(el("span", "raigo-visually-hidden", ` ${where}`));
       return node;
     }
@@ -475,9 +475,12 @@
       if (v.box) raizan.append(el("p", "raigo-muted", `${plural(v.box, "token", "tokens")} left in the box unseen.`));
       box.append(raizan);
 
-      const canyon = el("div", "raigo-pile raigo-canyon");
-      canyon.append(el("h3", "raigo-label", `Canyon (${(v.canyon || []).length})`));
-      canyon.append(this.tokenRow(v.canyon || [], "raigo-canyon-row"));
+      const canyon = el("details", "raigo-pile raigo-canyon");
+      const spent = v.canyon || [];
+      const picks = spent.some((t) => this.movesAt([`tok:${t.id}`]).length);
+      canyon.open = picks || spent.length <= 8;
+      canyon.append(el("summary", "raigo-label", `Canyon: ${plural(spent.length, "token", "tokens")}${spent.length ? " (tap to show or hide)" : ""}`));
+      canyon.append(this.tokenRow(spent, "raigo-canyon-row"));
       box.append(canyon);
 
       if (Array.isArray(v.in_play) && v.in_play.length) {
@@ -531,7 +534,7 @@
       const head = el("div", "raigo-board-head");
       head.append(el("h3", "raigo-board-name", this.who(seat)));
       if (v.dong === seat && !v.over) head.append(el("span", "raigo-badge raigo-dong", "◉ Dong token"));
-      if ((this.payload.waiting_on || []).includes(seat)) head.append(el("span", "raigo-badge raigo-waiting", "⏳ to act"));
+      if ((this.payload.waiting_on || []).includes(seat)) head.append(el("span", "raigo-badge raigo-waiting", "▶ to act"));
       if (p.out) head.append(el("span", "raigo-badge raigo-out", "✕ out of Yang balls"));
       box.append(head);
 
@@ -628,7 +631,7 @@
       foot.append(el("span", "raigo-tower-name", title));
       foot.append(el("span", "raigo-tower-height", `${tower.height}/${TOWER_LIMIT}`));
       box.append(foot);
-      if (seal) box.append(el("span", "raigo-badge raigo-sealed", `🔒 sealed to turn ${seal.until_turn}`));
+      if (seal) box.append(el("span", "raigo-badge raigo-sealed", `Sealed to turn ${seal.until_turn}`));
       return box;
     }
 

@@ -232,3 +232,17 @@ def screenshot(page: Any, name: str, *, width: int, dark: bool) -> Path:
     path = ARTIFACTS / f"{name}-{width}-{'dark' if dark else 'light'}.png"
     page.page.screenshot(path=str(path), full_page=True)
     return path
+
+
+def play_until(
+    engine: Any, *, seats: int, seed: int, names: list[str], until: Callable[[Any], bool]
+) -> Any:
+    """Seeded random legal play from a new game up to the first state where ``until`` holds."""
+    state = engine.new_game(seats=seats, seed=seed, config={"names": names})
+    rnd = random.Random(seed)
+    for _ in range(4000):
+        if until(state):
+            return state
+        seat = rnd.choice(list(engine.waiting_on(state)))
+        state, _events = engine.apply(state, seat, rnd.choice(engine.legal_actions(state, seat)))
+    raise AssertionError(f"seed {seed}: no such state")

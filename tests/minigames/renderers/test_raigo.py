@@ -21,6 +21,7 @@ from tests.minigames.renderers.harness import (
     check_payload,
     payloads,
     play_sample,
+    play_until,
     render,
     screenshot,
     write_page,
@@ -187,7 +188,13 @@ def test_screenshots_mid_game_and_finished(
     page: Any, all_cases: dict[int, list[tuple[str, Any]]]
 ) -> None:
     """Saved to test-artifacts/ for people to look at (phone and desktop, light and dark)."""
-    mid = _state(4, "act", all_cases)
+    mid = play_until(
+        ENGINE,
+        seats=4,
+        seed=5,
+        names=NAMES[4],
+        until=lambda s: s["turn"]["number"] >= 14 and situation(s) == "act",
+    )
     end = _state(3, "finished", all_cases)
     shots = []
     for name, state in (("raigo-mid", mid), ("raigo-finished", end)):
