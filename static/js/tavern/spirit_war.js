@@ -273,7 +273,7 @@
       if (!this.finished) {
         const line = el("p", "spirit-war-status-line");
         line.append(el("strong", null, `Turn ${v.turn_number}`));
-        line.append(document.createTextNode(` · ${this.who(v.turn)}'s turn`));
+        line.append(document.createTextNode(v.turn === this.you ? " · your turn" : ` · ${this.name(v.turn)}'s turn`));
         box.append(line);
       }
       box.append(el("p", "spirit-war-status-text", v.phase_text || this.payload.summary || ""));
@@ -357,7 +357,7 @@
       const sides = el("div", "spirit-war-sides");
       [b.attacker, b.defender].forEach((seat, i) => {
         const side = el("div", `spirit-war-side${seat === this.you ? " spirit-war-side-mine" : ""}`);
-        side.append(el("h3", "spirit-war-side-name", `${i === 0 ? "⚔ Attacker" : "⛨ Defender"}: ${this.who(seat)}`));
+        side.append(el("h3", "spirit-war-side-name", `${i === 0 ? "Attacker" : "Defender"}: ${this.who(seat)}`));
         const slots = el("div", "spirit-war-slots");
         slots.append(this.slot((b.summons || [])[i], "Spirit", seat));
         if (b.revealed || (b.supports || [])[i]) slots.append(this.slot((b.supports || [])[i], "Support", seat));
@@ -442,19 +442,20 @@
 
     pile(title, cards, open) {
       const box = el("div", "spirit-war-pile");
-      const details = el("details");
-      details.open = Boolean(open);
-      details.append(el("summary", "spirit-war-label", `${title}: ${plural(cards.length, "card", "cards")}`));
+      box.append(el("span", "spirit-war-label", `${title}: ${plural(cards.length, "card", "cards")}`));
       const top = cards.length ? cards[cards.length - 1] : null;
       if (top) box.append(this.card(top, { where: `On top of ${title}` }));
       else box.append(el("div", "spirit-war-card spirit-war-empty", "empty"));
       if (cards.length > 1) {
+        const details = el("details");
+        details.open = Boolean(open);
+        details.append(el("summary", null, `Show all ${cards.length}`));
         const list = el("ol", "spirit-war-pile-list");
         for (const c of cards.slice().reverse()) list.append(el("li", null, `${c.name} (${kindWords(c)})`));
         details.append(el("p", "spirit-war-muted", "Newest first:"));
         details.append(list);
+        box.append(details);
       }
-      box.append(details);
       return box;
     }
 
@@ -473,7 +474,7 @@
       decks.append(enc);
       if ((v.encounter || []).length) {
         const now = el("div", "spirit-war-pile spirit-war-encounter");
-        now.append(el("span", "spirit-war-label", "Encounter now"));
+        now.append(el("span", "spirit-war-label", "Being resolved"));
         now.append(this.cardRow(v.encounter, { where: "The Encounter card being resolved", text: true }));
         decks.append(now);
       }
@@ -537,7 +538,8 @@
         let words;
         if (winners.includes(seat)) words = r.outcome === "shared" ? "★ shares the end of the war" : "♛ Spirit King";
         else if (out.includes(seat)) words = `✕ out ${ordinal(out.indexOf(seat) + 1)}`;
-        else words = "still in when the war ended";
+        else if (r.outcome === "mini_war" && ((this.view.mini_war || {}).players || []).includes(seat)) words = "lost the Mini Spirit War";
+        else words = "in the war to the end";
         if (winners.includes(seat)) row.className = "spirit-war-final-winner";
         row.append(el("td", null, words));
         tbody.append(row);

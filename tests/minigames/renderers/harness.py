@@ -54,109 +54,18 @@ PAGE = """<!doctype html>
 </body></html>
 """
 
-HARNESS_JS = r"""
-"use strict";
-window.__plays = [];
-window.__fallback = [];
-window.__fallbackCalls = 0;
-function makeApi(payload) {
-  return {
-    you: payload.seat,
-    play(action) { window.__plays.push(JSON.parse(JSON.stringify(action))); return Promise.resolve(); },
-    fallbackButtons(moves) {
-      window.__fallbackCalls += 1;
-      window.__fallback = moves.slice();
-      const box = document.getElementById("fallback");
-      box.replaceChildren();
-      for (const m of moves) { const b = document.createElement("button"); b.textContent = m.label; box.append(b); }
-    },
-    seatName(seat) { return payload.names[seat]; },
-  };
-}
-window.__render = function (slug, payload) {
-  const old = document.getElementById("board");
-  const root = document.createElement("div");
-  root.className = "tavern-board";
-  root.id = "board";
-  old.replaceWith(root);
-  window.__plays = [];
-  window.__fallback = [];
-  window.__fallbackCalls = 0;
-  window.TavernGames[slug].render(root, payload, makeApi(payload));
-  return root;
-};
-function canon(value) {
-  if (Array.isArray(value)) return "[" + value.map(canon).join(",") + "]";
-  if (value && typeof value === "object") {
-    return "{" + Object.keys(value).sort().map((k) => JSON.stringify(k) + ":" + canon(value[k])).join(",") + "}";
-  }
-  return JSON.stringify(value);
-}
-const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
-window.__check = async function (slug, payload, hidden) {
-  const problems = [];
-  let root = window.__render(slug, payload);
-  if (window.__fallbackCalls !== 1) problems.push("fallbackButtons called " + window.__fallbackCalls + " times");
-  const text = root.innerText;
-  const html = document.body.innerHTML;
-  for (const id of hidden) {
-    const re = new RegExp(id.replace(/[-]/g, "\\-") + "(?!\\d)");
-    if (re.test(html)) problems.push("hidden id in the DOM: " + id);
-  }
-  const bad = text.match(/\b[a-z]+_[a-z_]+\b|undefined|\bnull\b|NaN|\[object|[{}]/);
-  if (bad) problems.push("identifier or code in the visible text: " + bad[0]);
-  if (document.documentElement.scrollWidth > window.innerWidth + 1) {
-    problems.push("horizontal overflow: " + document.documentElement.scrollWidth + " > " + window.innerWidth);
-  }
-  const fallback = new Set(window.__fallback.map((m) => canon(m.action)));
-  const counts = { placed: 0, fallback: 0 };
-  for (let i = 0; i < payload.moves.length; i++) {
-    const want = canon(payload.moves[i].action);
-    if (fallback.has(want)) { counts.fallback += 1; continue; }
-    root = window.__render(slug, payload);
-    let button = root.querySelector('[data-move="' + i + '"]');
-    if (!button) {
-      const action = payload.moves[i].action;
-      const chooser = root.querySelector('[data-chooser]');
-      if (chooser && root.querySelector('[data-chooses~="' + action.type + '"]')) {
-        for (const select of root.querySelectorAll("select[data-field]")) {
-          const value = action[select.dataset.field];
-          select.value = value === null || value === undefined ? "" : String(value);
-          select.dispatchEvent(new Event("change"));
-        }
-        button = root.querySelector('[data-move="' + i + '"]');
-      }
-    }
-    if (!button) {
-      const anchor = root.querySelector('[data-moves~="' + i + '"]');
-      if (anchor) { anchor.click(); button = root.querySelector('[data-move="' + i + '"]'); }
-    }
-    if (!button) { problems.push("move not reachable: " + payload.moves[i].label); continue; }
-    if (!button.textContent.includes(payload.moves[i].label)) problems.push("button words differ from the move's label: " + payload.moves[i].label);
-    window.__plays = [];
-    button.click();
-    await tick();
-    if (window.__plays.length !== 1 || canon(window.__plays[0]) !== want) {
-      problems.push("clicking '" + payload.moves[i].label + "' played " + JSON.stringify(window.__plays));
-    }
-    counts.placed += 1;
-  }
-  window.__render(slug, payload);
-  return { problems, counts };
-};
-"""
+HARNESS_JS = Path(__file__).with_name("harness.js")
 
 
 def write_page(tmp_path: Path, slug: str) -> str:
     """The harness page for ``slug`` in tmp_path; returns its file:// URL."""
-    (tmp_path / "harness.js").write_text(HARNESS_JS, encoding="utf-8")
     page = tmp_path / f"{slug}.html"
     page.write_text(
         PAGE.format(
             site_css=(STATIC / "css" / "site.css").as_uri(),
             game_css=(STATIC / "css" / "tavern" / f"{slug}.css").as_uri(),
             game_js=(STATIC / "js" / "tavern" / f"{slug}.js").as_uri(),
-            harness_js=(tmp_path / "harness.js").as_uri(),
+            harness_js=HARNESS_JS.as_uri(),
         ),
         encoding="utf-8",
     )
@@ -205,7 +114,9 @@ def hidden_ids(engine: Any, state: Any, seat: int | None) -> list[str]:
     return sorted(engine.hidden_from(state, seat))
 
 
-def check_payload(page: Any, slug: str, engine: Any, state: Any, payload: dict[str, Any]) -> dict[str, Any]:
+def check_payload(
+    page: Any, slug: str, engine: Any, state: Any, payload: dict[str, Any]
+) -> dict[str, Any]:
     """Run the in-page checks for one payload; returns the move counts, failing on a problem."""
     hidden = hidden_ids(engine, state, payload["seat"])
     before = len(page.errors)

@@ -18,6 +18,7 @@ import pytest
 from minigames.engines.raigo.engine import ENGINE
 from minigames.payload import table_payload
 from tests.minigames.renderers.harness import (
+    ARTIFACTS,
     check_payload,
     payloads,
     play_sample,
@@ -91,7 +92,7 @@ def all_cases() -> dict[int, list[tuple[str, Any]]]:
 
 def test_the_sampled_states_cover_every_situation(all_cases: dict[int, list[Any]]) -> None:
     met = {label for rows in all_cases.values() for label, _ in rows}
-    assert SITUATIONS <= met, f"never reached: {SITUATIONS - met}"
+    assert met >= SITUATIONS, f"never reached: {SITUATIONS - met}"
     assert any(label.startswith("finished") for label in met)
 
 
@@ -121,9 +122,7 @@ def test_a_real_tap_on_a_hand_token_opens_its_moves_and_plays_one(
 ) -> None:
     state = _state(3, "act", all_cases)
     seat = ENGINE.waiting_on(state)[0]
-    payload = json.loads(
-        json.dumps(table_payload(ENGINE, state, seat, version=3, names=NAMES[3]))
-    )
+    payload = json.loads(json.dumps(table_payload(ENGINE, state, seat, version=3, names=NAMES[3])))
     page.page.set_viewport_size({"width": 390, "height": 844})
     render(page, SLUG, payload)
     index = next(i for i, m in enumerate(payload["moves"]) if m["action"]["type"] == "pile")
@@ -144,9 +143,7 @@ def test_a_real_tap_on_a_hand_token_opens_its_moves_and_plays_one(
 def test_a_refused_move_says_why(page: Any, all_cases: dict[int, list[tuple[str, Any]]]) -> None:
     state = _state(2, "select", all_cases)
     seat = ENGINE.waiting_on(state)[0]
-    payload = json.loads(
-        json.dumps(table_payload(ENGINE, state, seat, version=3, names=NAMES[2]))
-    )
+    payload = json.loads(json.dumps(table_payload(ENGINE, state, seat, version=3, names=NAMES[2])))
     page.page.evaluate(
         """(payload) => {
           const root = document.getElementById("board");
@@ -201,15 +198,36 @@ def test_screenshots_mid_game_and_finished(
         seat = ENGINE.waiting_on(state)[0] if ENGINE.waiting_on(state) else 0
         payload = json.loads(
             json.dumps(
-                table_payload(
-                    ENGINE, state, seat, version=1, names=NAMES[len(state["players"])]
-                )
+                table_payload(ENGINE, state, seat, version=1, names=NAMES[len(state["players"])])
             )
         )
         render(page, SLUG, payload)
         for width in (390, 1280):
             for dark in (False, True):
                 shots.append(screenshot(page, name, width=width, dark=dark))
+    # A reaction window for an asked seat, and the move sheet open on a phone.
+    react = _state(4, "react", all_cases)
+    render(page, SLUG, payloads(ENGINE, react, NAMES[4])[ENGINE.waiting_on(react)[0]])
+    shots.append(screenshot(page, "raigo-react", width=390, dark=False))
+    render(page, SLUG, payloads(ENGINE, mid, NAMES[4])[ENGINE.waiting_on(mid)[0]])
+    page.page.locator("[data-moves]").first.click()
+    page.page.set_viewport_size({"width": 390, "height": 844})
+    page.page.screenshot(path=str(ARTIFACTS / "raigo-sheet-390-light.png"))
     assert all(p.stat().st_size > 0 for p in shots)
     page.page.set_viewport_size({"width": 390, "height": 844})
     page.page.emulate_media(color_scheme="light")
+
+
+def test_the_hidden_id_check_finds_a_leak(page: Any, all_cases: dict[int, list[Any]]) -> None:
+    """The checker itself: an id planted in the page is found, a longer id is not mistaken for
+    a shorter one (raigo-token-1 is not raigo-token-17)."""
+    state = _state(3, "act", all_cases)
+    render(page, SLUG, payloads(ENGINE, state, NAMES[3])[0])
+    page.page.evaluate(
+        "document.getElementById('board').insertAdjacentHTML('beforeend', "
+        "'<span data-x=\"raigo-token-17\"></span>')"
+    )
+    found = page.page.evaluate(
+        "window.__hiddenIn(['raigo-token-17', 'raigo-token-1', 'raigo-token-7'])"
+    )
+    assert found == ["raigo-token-17"]
