@@ -31,6 +31,17 @@
     purify: "Purify",
     destroy: "Destroy",
   };
+  /* Headings of the move sheet, so a long list of chants reads in parts. */
+  const GROUPS = {
+    pile: "Pile it on a tower",
+    chant: "Chant it",
+    keep: "Keep it",
+    fetch: "Fetch it",
+    place: "Place it",
+    discard: "Discard it",
+    purify_discard: "Discard it",
+    switch_pick: "Switch",
+  };
   const SPACE_WORDS = ["bottom Body space", "middle Body space", "top Body space"];
   /* Moves answered in the prompt box rather than at a place on the table. */
   const PROMPT_TYPES = ["end_fetch", "select", "decline", "shield", "roar", "purify_done"];
@@ -175,6 +186,7 @@
       button.type = "button";
       if (indexes.length) {
         button.classList.add("raigo-playable");
+        button.setAttribute("aria-haspopup", "dialog");
         button.dataset.moves = indexes.join(" ");
         indexes.forEach((i) => this.placed.add(i));
       }
@@ -193,9 +205,16 @@
       head.append(close);
       sheet.append(head);
       for (const line of (details && details.lines) || []) sheet.append(el("p", "raigo-sheet-text", line));
-      if (indexes.length) {
+      const groups = new Map();
+      for (const i of indexes) {
+        const heading = GROUPS[this.moves[i].action.type] || "";
+        if (!groups.has(heading)) groups.set(heading, []);
+        groups.get(heading).push(i);
+      }
+      for (const [heading, group] of groups) {
+        if (heading && groups.size > 1) sheet.append(el("h4", "raigo-sheet-group", heading));
         const list = el("div", "raigo-sheet-moves");
-        for (const i of indexes) list.append(this.moveButton(i));
+        for (const i of group) list.append(this.moveButton(i));
         sheet.append(list);
       }
       sheet.hidden = false;
@@ -681,8 +700,8 @@
       for (let seat = 0; seat < n; seat++) {
         const rows = breakdown.filter((r) => r.seat === seat);
         const part = el("div", "raigo-final-seat");
-        const total = rows.reduce((sum, r) => sum + (Number(r.points) || 0), 0);
-        part.append(el("h3", null, `${this.who(seat)}: ${(result.scores || [])[seat] ?? "?"} Yang balls at the end`));
+        const score = (result.scores || [])[seat];
+        part.append(el("h3", null, `${this.who(seat)}: ${typeof score === "number" ? plural(score, "Yang ball", "Yang balls") : "no score"} at the end`));
         if (!rows.length) {
           part.append(el("p", "raigo-muted", "No tower was resolved."));
         } else {
@@ -694,7 +713,6 @@
             list.append(li);
           }
           part.append(list);
-          part.append(el("p", "raigo-muted", `Towers brought ${total >= 0 ? "+" : "−"}${Math.abs(total)} in all.`));
         }
         box.append(part);
       }

@@ -173,6 +173,7 @@
       while (node.firstChild) button.append(node.firstChild);
       if (indexes.length) {
         button.classList.add("spirit-war-playable");
+        button.setAttribute("aria-haspopup", "dialog");
         button.dataset.moves = indexes.join(" ");
         indexes.forEach((i) => this.placed.add(i));
       }

@@ -53,6 +53,16 @@ window.__check = async function (slug, payload, hidden) {
   if (document.documentElement.scrollWidth > window.innerWidth + 1) {
     problems.push("horizontal overflow: " + document.documentElement.scrollWidth + " > " + window.innerWidth);
   }
+  if (document.querySelector("[title]")) problems.push("a title attribute (hover-only words)");
+  const clickable = root.querySelectorAll("[data-move], [data-moves]");
+  if (!payload.moves.length && clickable.length) problems.push("a move is offered to a seat with none");
+  for (const node of clickable) {
+    const ids = (node.dataset.move || node.dataset.moves).split(" ").map(Number);
+    if (ids.some((i) => !(i >= 0 && i < payload.moves.length))) problems.push("a button for a move not in payload.moves");
+  }
+  for (const button of root.querySelectorAll("button")) {
+    if (!button.textContent.trim() && !button.getAttribute("aria-label")) problems.push("a button without words");
+  }
   const fallback = new Set(window.__fallback.map((m) => canon(m.action)));
   const counts = { placed: 0, fallback: 0 };
   for (let i = 0; i < payload.moves.length; i++) {
