@@ -382,6 +382,9 @@
       }
       box.classList.add("raigo-prompt-active");
       box.append(el("p", "raigo-prompt-text", this.promptText()));
+      if (p && p.kind === "purify" && Array.isArray(p.discarded) && p.discarded.length) {
+        box.append(el("p", "raigo-muted", `Discarded for Purify so far: ${p.discarded.map((t) => t.name).join(", ")}.`));
+      }
       const direct = this.movesAt(["prompt"]);
       if (direct.length) {
         const row = el("div", "raigo-prompt-moves");
@@ -424,7 +427,7 @@
           if (!id || seen.has(id)) return;
           seen.add(id);
           const t = known.get(id);
-          const opt = el("option", null, t ? `${t.name} (weight ${t.weight})` : "A token");
+          const opt = el("option", null, t ? `${t.name} (${t.weight})` : "A token");
           opt.value = id;
           select.append(opt);
         });

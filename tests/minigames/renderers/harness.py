@@ -154,6 +154,8 @@ def play_until(
     for _ in range(4000):
         if until(state):
             return state
+        if engine.is_terminal(state):
+            break
         seat = rnd.choice(list(engine.waiting_on(state)))
         state, _events = engine.apply(state, seat, rnd.choice(engine.legal_actions(state, seat)))
     raise AssertionError(f"seed {seed}: no such state")
