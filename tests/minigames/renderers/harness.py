@@ -140,6 +140,8 @@ def screenshot(page: Any, name: str, *, width: int, dark: bool) -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     page.page.set_viewport_size({"width": width, "height": 844 if width < 600 else 900})
     page.page.emulate_media(color_scheme="dark" if dark else "light")
+    wide = page.page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert wide <= 1, f"{name}: the page is {wide} px wider than the {width} px screen"
     path = ARTIFACTS / f"{name}-{width}-{'dark' if dark else 'light'}.png"
     page.page.screenshot(path=str(path), full_page=True)
     return path

@@ -171,6 +171,23 @@ def test_a_refused_move_says_why(page: Any) -> None:
     assert "It is not your turn to act." in error.inner_text()
 
 
+def test_dark_theme_follows_the_system_and_the_site_toggle(page: Any) -> None:
+    state = ENGINE.new_game(seats=3, seed=2, config={"names": NAMES[3]})
+    render(page, SLUG, _payload(state, 0))
+    script = "() => getComputedStyle(document.querySelector('.spirit-war-hand')).backgroundColor"
+    page.page.emulate_media(color_scheme="light")
+    light = page.page.evaluate(script)
+    page.page.emulate_media(color_scheme="dark")
+    dark = page.page.evaluate(script)
+    page.page.evaluate("document.documentElement.dataset.theme = 'light'")
+    forced_light = page.page.evaluate(script)
+    page.page.emulate_media(color_scheme="light")
+    page.page.evaluate("document.documentElement.dataset.theme = 'dark'")
+    forced_dark = page.page.evaluate(script)
+    page.page.evaluate("delete document.documentElement.dataset.theme")
+    assert light == forced_light != dark == forced_dark
+
+
 def test_screenshots_mid_game_and_finished(page: Any) -> None:
     """Saved to test-artifacts/ for people to look at (phone and desktop, light and dark)."""
     mid = play_until(
