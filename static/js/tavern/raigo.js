@@ -63,27 +63,34 @@
     return SPACE_WORDS[i] || "Body";
   }
 
-  /* The place a move belongs to on the drawing. */
-  function placeKey(action, you) {
+  /* The places a move belongs to on the drawing: where it starts (the token, the hand) and,
+   * for a move with a target, the target too (a tower, a space), so either tap finds it. */
+  function placeKeys(action, you, victim) {
     switch (action.type) {
       case "fetch":
       case "discard":
       case "purify_discard":
       case "place":
-        return `tok:${action.token}`;
+        return [`tok:${action.token}`];
       case "pile":
+        return [`space:${you}:${action.hand}`, `tower:${you}:${action.tower}`];
       case "keep":
+        return [`space:${you}:${action.hand}`];
       case "chant":
-        return `space:${you}:${action.hand}`;
+        if (typeof action.tower === "number") return [`space:${you}:${action.hand}`, `tower:${action.seat}:${action.tower}`];
+        if (action.space !== undefined) return [`space:${you}:${action.hand}`, `space:${action.seat}:${action.space}`];
+        return [`space:${you}:${action.hand}`];
+      case "roar":
+        return ["prompt", `tower:${you}:${action.tower}`];
       case "switch_pick":
-        if (action.canyon !== undefined) return `tok:${action.canyon}`;
-        return `space:${action.seat}:${action.space}`;
+        if (action.canyon !== undefined) return [`tok:${action.canyon}`];
+        return [`space:${action.seat}:${action.space}`];
       case "destroy":
-        return `tower:destroy:${action.tower}`;
+        return [`tower:${victim}:${action.tower}`];
       case "arrange":
-        return "arrange";
+        return ["arrange"];
       default:
-        return PROMPT_TYPES.includes(action.type) ? "prompt" : "other";
+        return [PROMPT_TYPES.includes(action.type) ? "prompt" : "other"];
     }
   }
 
@@ -98,9 +105,11 @@
       this.byKey = new Map();
       this.placed = new Set();
       this.moves.forEach((move, index) => {
-        const key = placeKey(move.action || {}, this.you);
-        if (!this.byKey.has(key)) this.byKey.set(key, []);
-        this.byKey.get(key).push(index);
+        const victim = this.view.destroy ? this.view.destroy.victim : null;
+        for (const key of placeKeys(move.action || {}, this.you, victim)) {
+          if (!this.byKey.has(key)) this.byKey.set(key, []);
+          this.byKey.get(key).push(index);
+        }
       });
       this.busy = false;
     }
@@ -128,9 +137,9 @@
     }
 
     movesAt(keys) {
-      const out = [];
-      for (const key of keys) for (const i of this.byKey.get(key) || []) out.push(i);
-      return out;
+      const out = new Set();
+      for (const key of keys) for (const i of this.byKey.get(key) || []) out.add(i);
+      return [...out].sort((x, y) => x - y);
     }
 
     /* ---------------------------------------------------------------- playing a move */
@@ -636,10 +645,10 @@
       const seal = (v.seals || []).find((s) => s.seat === seat && s.tower === i);
       const box = el("div", `raigo-tower${tower.sealed ? " raigo-tower-sealed" : ""}`);
       const title = `${ORDINALS[i] ? ORDINALS[i][0].toUpperCase() + ORDINALS[i].slice(1) : "A"} tower`;
-      const destroyKeys = v.destroy && v.destroy.victim === seat ? [`tower:destroy:${i}`] : [];
+      const towerKeys = [`tower:${seat}:${i}`];
       const lines = [`${plural(tower.height, "token", "tokens")} of ${TOWER_LIMIT}; read from the bottom.`];
       if (seal) lines.push(`Sealed by ${seal.token.name} until the end of turn ${seal.until_turn}: it counts as not there.`);
-      const stack = this.place("div", "raigo-stack", destroyKeys, destroyKeys.length && this.movesAt(destroyKeys).length ? { title: `${this.towerWords(seat, i)}`, lines } : null);
+      const stack = this.place("div", "raigo-stack", towerKeys, this.movesAt(towerKeys).length ? { title: this.towerWords(seat, i), lines } : null);
       stack.setAttribute("aria-label", `${this.towerWords(seat, i)}: ${plural(tower.height, "token", "tokens")}`);
       const tokens = tower.tokens || [];
       if (!tokens.length) stack.append(el("span", "raigo-circle", "Sakura Circle"));

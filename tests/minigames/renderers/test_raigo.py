@@ -128,7 +128,9 @@ def test_a_real_tap_on_a_hand_token_opens_its_moves_and_plays_one(
     page.page.set_viewport_size({"width": 390, "height": 844})
     render(page, SLUG, payload)
     index = next(i for i, m in enumerate(payload["moves"]) if m["action"]["type"] == "pile")
-    anchor = page.page.locator(f'[data-moves~="{index}"]')
+    # The move is found from the token in the hand and from the tower it goes to.
+    assert page.page.locator(f'.raigo-tower [data-moves~="{index}"]').count() == 1
+    anchor = page.page.locator(f'.raigo-hand [data-moves~="{index}"]')
     assert anchor.count() == 1
     anchor.click()
     sheet = page.page.locator(".raigo-sheet")
