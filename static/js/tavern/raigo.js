@@ -348,7 +348,7 @@
         case "place":
           return "Tap a drawn token to choose the space it goes to.";
         case "act":
-          return "Tap a token in your Hands to pile it on a tower, chant it or keep it.";
+          return "Tap a token in your Hands (or the tower or space it would go to) to pile it, chant it or keep it.";
         case "react":
           return `${this.name(p.caster)} chants ${EFFECTS[p.effect] || "a spell"}${this.targetWords(p.target, p.effect)}. Your answer:`;
         case "switch":
