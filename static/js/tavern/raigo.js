@@ -662,7 +662,7 @@
       foot.append(el("span", "raigo-tower-name", title));
       foot.append(el("span", "raigo-tower-height", `${tower.height}/${TOWER_LIMIT}`));
       box.append(foot);
-      if (seal) box.append(el("span", "raigo-badge raigo-sealed", `Sealed to turn ${seal.until_turn}`));
+      if (seal) box.append(el("span", "raigo-badge raigo-sealed", `Sealed by ${seal.token && seal.token.name ? seal.token.name : "a spell"} to the end of turn ${seal.until_turn}`));
       return box;
     }
 

@@ -278,6 +278,9 @@
         box.append(line);
       }
       box.append(el("p", "spirit-war-status-text", v.phase_text || this.payload.summary || ""));
+      if (v.attack && Array.isArray(v.attack.candidates) && v.attack.candidates.length) {
+        box.append(el("p", "spirit-war-muted", `${this.who(v.attack.attacker)} may attack: ${v.attack.candidates.map((s) => this.who(s)).join(", ")}.`));
+      }
       if (v.discard && typeof v.discard.seat === "number") {
         box.append(el("p", "spirit-war-muted", `${this.who(v.discard.seat)} must discard ${plural(v.discard.left, "more card", "more cards")}.`));
       }

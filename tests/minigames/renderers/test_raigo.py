@@ -138,6 +138,11 @@ def test_a_real_tap_on_a_hand_token_opens_its_moves_and_plays_one(
     # The sheet lists the moves of that token in words, and nothing else.
     shown = sheet.locator("[data-move]").all_inner_texts()
     assert payload["moves"][index]["label"] in shown
+    # Escape closes the sheet without playing; the same tap opens it again.
+    page.page.keyboard.press("Escape")
+    assert not sheet.is_visible()
+    assert page.page.evaluate("window.__plays") == []
+    anchor.click()
     sheet.locator(f'[data-move="{index}"]').click()
     plays = page.page.evaluate("window.__plays")
     assert plays == [payload["moves"][index]["action"]]
