@@ -1,0 +1,221 @@
+"""The search bot: OpenSpiel's information-set MCTS over the adapter, with a time budget.
+
+``ISMCTSBot`` (Cowling, Powley and Whitehouse 2011, as OpenSpiel implements it) samples, for
+each simulation, one world consistent with what the acting seat knows
+(``resample_from_infostate`` → the engine's ``determinize``), walks the tree of information
+sets with UCT, adds one node and scores it with an evaluator; after the simulations it plays the
+most visited move. This module only adds three things around it:
+
+* **Evaluators** (OpenSpiel's ``Evaluator`` interface): :class:`RolloutEvaluator` plays random
+  moves on the engine itself (faster than through the adapter) to the end of the game, or for a
+  bounded number of moves then asks the engine's ``evaluate``; :class:`HeuristicEvaluator`
+  scores the leaf with the engine's ``evaluate`` at once. ``"auto"`` picks the heuristic one
+  when the engine has ``evaluate``.
+* **A time budget**: :class:`BudgetedISMCTSBot` stops starting simulations when the slowest one
+  so far would no longer fit in the time left, so a move never takes much longer than
+  ``time_limit`` (the advisor first tries every move once). With ``time_limit=None`` only the
+  simulation count bounds it and the search is a pure function of its seed.
+* **Seeds**: the tree policy, the evaluator and the world sampler each get a NumPy random state
+  derived from one integer seed, so a search is reproducible.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, replace
+from typing import Any, Literal
+
+import numpy as np
+from open_spiel.python.algorithms import ismcts, mcts
+
+from minigames.bots.adapter import EngineGame, EngineState
+from minigames.bots.heuristics import EvaluateFn, Heuristics, clamp, playout
+
+EvaluatorKind = Literal["auto", "rollout", "heuristic"]
+
+
+@dataclass(frozen=True)
+class SearchSettings:
+    """How hard the search bot thinks.
+
+    ``simulations``: ISMCTS simulations per move (the deterministic bound);
+    ``uct_c``: UCT's exploration constant (returns lie in [-1, 1]; 1.0 won more games of Prize
+    Bids against random than 2.0 at both 100 and 300 simulations: 71% and 69% against 65.5% and
+    64%);
+    ``evaluator``: ``"rollout"``, ``"heuristic"`` (needs the engine's ``evaluate``) or
+    ``"auto"``; ``rollouts``: random playouts per leaf; ``rollout_moves``: a playout's length
+    cap (None: to the end of the game), after which ``evaluate`` (or a draw) scores it.
+    """
+
+    simulations: int = 1000
+    uct_c: float = 1.0
+    evaluator: EvaluatorKind = "auto"
+    rollouts: int = 1
+    rollout_moves: int | None = None
+
+    def with_simulations(self, simulations: int) -> SearchSettings:
+        return replace(self, simulations=simulations)
+
+
+#: The strongest setting, used by the "search" strength and the advisor.
+STRONG = SearchSettings()
+
+
+class RolloutEvaluator(mcts.Evaluator):  # type: ignore[misc]  # open_spiel ships no type hints
+    """Random playouts on the engine from the leaf (:func:`minigames.bots.heuristics.playout`)."""
+
+    def __init__(
+        self,
+        random_state: np.random.RandomState,
+        *,
+        rollouts: int = 1,
+        max_moves: int | None = None,
+        evaluate: EvaluateFn | None = None,
+    ) -> None:
+        self._random_state = random_state
+        self._rollouts = rollouts
+        self._max_moves = max_moves
+        self._evaluate = evaluate
+        self.moves = 0
+
+    def evaluate(self, state: EngineState) -> np.ndarray[Any, np.dtype[np.float64]]:
+        import random
+
+        engine = state.wr_game.engine
+        total = np.zeros(state.wr_game.seats)
+        for _ in range(self._rollouts):
+            rng = random.Random(int(self._random_state.randint(2**31)))
+            outcome, moves = playout(
+                engine, state.engine_state, rng, max_moves=self._max_moves, evaluate=self._evaluate
+            )
+            total += outcome
+            self.moves += moves
+        result: np.ndarray[Any, np.dtype[np.float64]] = total / self._rollouts
+        return result
+
+    def prior(self, state: EngineState) -> list[tuple[int, float]]:
+        legal = state.legal_actions()
+        return [(action, 1.0 / len(legal)) for action in legal]
+
+
+class HeuristicEvaluator(mcts.Evaluator):  # type: ignore[misc]  # open_spiel ships no type hints
+    """The engine's ``evaluate(state, seat)`` for every seat, at the leaf itself."""
+
+    def __init__(self, evaluate: EvaluateFn) -> None:
+        self._evaluate = evaluate
+
+    def evaluate(self, state: EngineState) -> np.ndarray[Any, np.dtype[np.float64]]:
+        if state.is_terminal():
+            return np.array(state.returns())
+        inner = state.engine_state
+        return np.array([clamp(self._evaluate(inner, seat)) for seat in range(state.wr_game.seats)])
+
+    def prior(self, state: EngineState) -> list[tuple[int, float]]:
+        legal = state.legal_actions()
+        return [(action, 1.0 / len(legal)) for action in legal]
+
+
+class BudgetedISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]  # open_spiel ships no type hints
+    """OpenSpiel's ``ISMCTSBot`` whose search loop also watches the clock.
+
+    ``run_search`` is OpenSpiel's loop (sample a root world, assert it is in the same
+    information set, run one simulation) with two changes: it stops early when the slowest
+    simulation so far would overrun ``time_limit``, and the advisor's search (``advisor=True``)
+    also searches a forced move and tries every root move once before it stops (it owes an
+    estimate for each). The bot's own search stops after two simulations at the earliest (the
+    first only scores the root; the second gives it a child to play).
+    """
+
+    def __init__(
+        self,
+        game: EngineGame,
+        evaluator: mcts.Evaluator,
+        *,
+        settings: SearchSettings,
+        random_state: np.random.RandomState,
+        time_limit: float | None,
+        advisor: bool = False,
+    ) -> None:
+        super().__init__(
+            game,
+            evaluator,
+            settings.uct_c,
+            settings.simulations,
+            random_state=random_state,
+            final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
+            child_selection_policy=ismcts.ChildSelectionPolicy.UCT,
+        )
+        self._time_limit = time_limit
+        self._advisor = advisor
+        self.simulations_run = 0
+        self.root: ismcts.ISMCTSNode | None = None
+
+    def run_search(self, state: EngineState) -> list[tuple[int, float]]:
+        self.reset()
+        self.simulations_run = 0
+        legal = state.legal_actions()
+        if len(legal) == 1 and not self._advisor:
+            return [(legal[0], 1.0)]
+        mandatory = len(legal) + 1 if self._advisor else 2
+        start = time.perf_counter()
+        slowest = 0.0
+        root = self.root = self._root_node = self.create_new_node(state)
+        root_key = self.get_state_key(state)
+        for done in range(self._max_simulations):
+            if self._time_limit is not None and done >= mandatory:
+                elapsed = time.perf_counter() - start
+                if elapsed + slowest > self._time_limit:
+                    break
+            began = time.perf_counter()
+            world = self.sample_root_state(state)
+            if self.get_state_key(world) != root_key:
+                raise RuntimeError("determinize dealt a world the seat can tell apart from hers")
+            self.run_simulation(world)
+            slowest = max(slowest, time.perf_counter() - began)
+            self.simulations_run = done + 1
+        policy: list[tuple[int, float]] = self.get_final_policy(state, root)
+        return policy
+
+
+def seeds(seed: int, count: int) -> list[int]:
+    """``count`` independent 32-bit seeds derived from one integer seed."""
+    return [int(s) for s in np.random.SeedSequence(abs(int(seed))).generate_state(count)]
+
+
+def make_bot(
+    game: EngineGame,
+    *,
+    settings: SearchSettings,
+    heuristics: Heuristics,
+    seed: int,
+    time_limit: float | None,
+    advisor: bool = False,
+) -> BudgetedISMCTSBot:
+    """An ISMCTS bot over ``game`` with the evaluator ``settings`` ask for, fully seeded."""
+    tree_seed, eval_seed, world_seed = seeds(seed, 3)
+    kind = settings.evaluator
+    if kind == "auto":
+        kind = "heuristic" if heuristics.evaluate is not None else "rollout"
+    evaluator: mcts.Evaluator
+    if kind == "heuristic":
+        if heuristics.evaluate is None:
+            raise ValueError(f"{game.engine.title} has no heuristic evaluation to search with.")
+        evaluator = HeuristicEvaluator(heuristics.evaluate)
+    else:
+        evaluator = RolloutEvaluator(
+            np.random.RandomState(eval_seed),
+            rollouts=settings.rollouts,
+            max_moves=settings.rollout_moves,
+            evaluate=heuristics.evaluate,
+        )
+    bot = BudgetedISMCTSBot(
+        game,
+        evaluator,
+        settings=settings,
+        random_state=np.random.RandomState(tree_seed),
+        time_limit=time_limit,
+        advisor=advisor,
+    )
+    worlds = np.random.RandomState(world_seed)
+    bot.set_resampler(lambda state, player: state.resample_from_infostate(player, worlds.uniform))
+    return bot

@@ -1,0 +1,741 @@
+/* RAIGO at the tavern table: draws the table for the viewing seat and offers her legal moves.
+ *
+ * The renderer contract is in the tavern's shared notes (W1 calls `render` on every payload):
+ * everything drawn comes from `payload.view` (the engine's view for this seat, so face-down
+ * tokens arrive as {hidden: true} and never carry an id), and every clickable move is one of
+ * `payload.moves`, sent back unchanged through `api.play(move.action)`. The renderer never
+ * builds an action and never decides what is legal.
+ *
+ * How moves find a place: each move is given a "place key" (a token, a space of a board, a
+ * tower, or the prompt box). While the table is drawn, every place whose key has moves becomes a
+ * button; tapping it opens a sheet listing those moves with their words (and what the token
+ * is), so nothing is hover-only. The prompt box holds the moves that are answers rather than
+ * places (draw one or two, stop fetching, let a spell happen, block it...). Whatever found no
+ * place goes to `api.fallbackButtons`. Token ids stay in JavaScript: the DOM never holds one.
+ */
+(function () {
+  "use strict";
+
+  const HANDS = ["left", "right"];
+  const BODY_SPACES = 3;
+  const TOWER_LIMIT = 6;
+  const ORDINALS = ["first", "second", "third"];
+  const EFFECTS = {
+    discharge: "Thunder (Discharge)",
+    charge: "Thunder (Charge)",
+    snake: "Snake",
+    katana: "Katana",
+    shield: "Shield",
+    roar: "Roar",
+    switch: "Switch",
+    purify: "Purify",
+    destroy: "Destroy",
+  };
+  /* Headings of the move sheet, so a long list of chants reads in parts. */
+  const GROUPS = {
+    pile: "Pile it on a tower",
+    chant: "Chant it",
+    keep: "Keep it",
+    fetch: "Fetch it",
+    place: "Place it",
+    discard: "Discard it",
+    purify_discard: "Discard it",
+    switch_pick: "Switch",
+  };
+  const SPACE_WORDS = ["bottom Body space", "middle Body space", "top Body space"];
+  /* Moves answered in the prompt box rather than at a place on the table. */
+  const PROMPT_TYPES = ["end_fetch", "select", "decline", "shield", "roar", "purify_done"];
+
+  function el(tag, cls, text) {
+    const node = document.createElement(tag);
+    if (cls) node.className = cls;
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    return node;
+  }
+
+  function plural(n, one, many) {
+    return `${n} ${n === 1 ? one : many}`;
+  }
+
+  function spaceWords(space) {
+    if (HANDS.includes(space)) return `${space} hand`;
+    const i = Number(String(space).slice(4));
+    return SPACE_WORDS[i] || "Body";
+  }
+
+  /* The places a move belongs to on the drawing: where it starts (the token, the hand) and,
+   * for a move with a target, the target too (a tower, a space), so either tap finds it. */
+  function placeKeys(action, you, victim) {
+    switch (action.type) {
+      case "fetch":
+      case "discard":
+      case "purify_discard":
+      case "place":
+        return [`tok:${action.token}`];
+      case "pile":
+        return [`space:${you}:${action.hand}`, `tower:${you}:${action.tower}`];
+      case "keep":
+        return [`space:${you}:${action.hand}`];
+      case "chant":
+        if (typeof action.tower === "number") return [`space:${you}:${action.hand}`, `tower:${action.seat}:${action.tower}`];
+        if (action.space !== undefined) return [`space:${you}:${action.hand}`, `space:${action.seat}:${action.space}`];
+        return [`space:${you}:${action.hand}`];
+      case "roar":
+        return ["prompt", `tower:${you}:${action.tower}`];
+      case "switch_pick":
+        if (action.canyon !== undefined) return [`tok:${action.canyon}`];
+        return [`space:${action.seat}:${action.space}`];
+      case "destroy":
+        return [`tower:${victim}:${action.tower}`];
+      case "arrange":
+        return ["arrange"];
+      default:
+        return [PROMPT_TYPES.includes(action.type) ? "prompt" : "other"];
+    }
+  }
+
+  class Table {
+    constructor(root, payload, api) {
+      this.root = root;
+      this.payload = payload;
+      this.view = payload.view || {};
+      this.api = api || {};
+      this.you = typeof payload.seat === "number" ? payload.seat : null;
+      this.moves = Array.isArray(payload.moves) && !payload.finished ? payload.moves : [];
+      this.byKey = new Map();
+      this.placed = new Set();
+      this.moves.forEach((move, index) => {
+        const victim = this.view.destroy ? this.view.destroy.victim : null;
+        for (const key of placeKeys(move.action || {}, this.you, victim)) {
+          if (!this.byKey.has(key)) this.byKey.set(key, []);
+          this.byKey.get(key).push(index);
+        }
+      });
+      this.busy = false;
+    }
+
+    name(seat) {
+      let text = null;
+      if (typeof this.api.seatName === "function") {
+        try {
+          text = this.api.seatName(seat);
+        } catch (e) {
+          text = null;
+        }
+      }
+      if (!text && Array.isArray(this.payload.names)) text = this.payload.names[seat];
+      if (!text && Array.isArray(this.view.names)) text = this.view.names[seat];
+      return text || `Seat ${Number(seat) + 1}`;
+    }
+
+    who(seat) {
+      return seat === this.you ? `${this.name(seat)} (you)` : this.name(seat);
+    }
+
+    towerWords(seat, tower) {
+      return `${this.name(seat)}'s ${ORDINALS[tower] || "next"} tower`;
+    }
+
+    movesAt(keys) {
+      const out = new Set();
+      for (const key of keys) for (const i of this.byKey.get(key) || []) out.add(i);
+      return [...out].sort((x, y) => x - y);
+    }
+
+    /* ---------------------------------------------------------------- playing a move */
+
+    play(index) {
+      if (this.busy) return;
+      const move = this.moves[index];
+      if (!move) return;
+      this.busy = true;
+      this.root.classList.add("raigo-busy");
+      this.setError("");
+      let result;
+      try {
+        result = this.api.play(move.action);
+      } catch (err) {
+        result = Promise.reject(err);
+      }
+      Promise.resolve(result)
+        .catch((err) => {
+          this.setError(err && err.message ? err.message : typeof err === "string" ? err : "");
+        })
+        .finally(() => {
+          this.busy = false;
+          this.root.classList.remove("raigo-busy");
+        });
+    }
+
+    setError(text) {
+      if (!this.errorBox) return;
+      this.errorBox.textContent = text ? `That move was refused: ${text}` : "";
+      this.errorBox.hidden = !text;
+    }
+
+    moveButton(index, cls) {
+      const move = this.moves[index];
+      const button = el("button", `raigo-move ${cls || ""}`.trim(), move.label);
+      button.type = "button";
+      button.dataset.move = String(index);
+      button.addEventListener("click", () => {
+        this.closeSheet();
+        this.play(index);
+      });
+      this.placed.add(index);
+      return button;
+    }
+
+    /* A place on the table: a button opening the sheet when it has moves (or details to show),
+     * a plain element otherwise. */
+    place(tag, cls, keys, details) {
+      const indexes = this.movesAt(keys);
+      if (!indexes.length && !details) return el(tag, cls);
+      const button = el("button", `${cls} raigo-place`);
+      button.type = "button";
+      if (indexes.length) {
+        button.classList.add("raigo-playable");
+        button.setAttribute("aria-haspopup", "dialog");
+        button.dataset.moves = indexes.join(" ");
+        indexes.forEach((i) => this.placed.add(i));
+      }
+      button.addEventListener("click", () => this.openSheet(details, indexes, button));
+      return button;
+    }
+
+    openSheet(details, indexes, opener) {
+      const sheet = this.sheet;
+      sheet.replaceChildren();
+      const head = el("div", "raigo-sheet-head");
+      head.append(el("strong", "raigo-sheet-title", (details && details.title) || "Choose a move"));
+      const close = el("button", "raigo-sheet-close", "Close");
+      close.type = "button";
+      close.addEventListener("click", () => this.closeSheet(opener));
+      head.append(close);
+      sheet.append(head);
+      for (const line of (details && details.lines) || []) sheet.append(el("p", "raigo-sheet-text", line));
+      const groups = new Map();
+      for (const i of indexes) {
+        const heading = GROUPS[this.moves[i].action.type] || "";
+        if (!groups.has(heading)) groups.set(heading, []);
+        groups.get(heading).push(i);
+      }
+      for (const [heading, group] of groups) {
+        if (heading && groups.size > 1) sheet.append(el("h4", "raigo-sheet-group", heading));
+        const list = el("div", "raigo-sheet-moves");
+        for (const i of group) list.append(this.moveButton(i));
+        sheet.append(list);
+      }
+      sheet.hidden = false;
+      sheet.setAttribute("aria-label", (details && details.title) || "Choose a move");
+      const first = sheet.querySelector(".raigo-move") || close;
+      first.focus({ preventScroll: true });
+    }
+
+    closeSheet(opener) {
+      if (!this.sheet) return;
+      this.sheet.hidden = true;
+      if (opener && opener.focus) opener.focus({ preventScroll: true });
+    }
+
+    /* ---------------------------------------------------------------- tokens */
+
+    tokenFace(node, token, where) {
+      node.classList.add("raigo-token");
+      if (!token || token.hidden) {
+        node.classList.add("raigo-token-back");
+        node.append(el("span", "raigo-token-mark", "?"));
+        node.append(el("span", "raigo-visually-hidden", `face-down token${where ? ` ${where}` : ""}`));
+        return node;
+      }
+      node.classList.add(token.spell ? "raigo-token-spell" : "raigo-token-silent");
+      node.append(el("span", "raigo-token-weight", token.spell ? `✦${token.weight}` : token.weight));
+      node.append(el("span", "raigo-token-name", token.name));
+      if (where) node.append(el("span", "raigo-visually-hidden", ` ${where}`));
+      return node;
+    }
+
+    tokenDetails(token, where) {
+      if (!token || token.hidden) return { title: `A face-down token${where ? ` ${where}` : ""}`, lines: [] };
+      const kind = token.spell ? "a Spell token" : "a Silent token";
+      return {
+        title: `${token.name}${where ? ` ${where}` : ""}`,
+        lines: [`${token.name} is ${kind} of weight ${token.weight}.`],
+      };
+    }
+
+    /* A token at a place: `keys` are the place keys it answers to. Visible tokens always open
+     * their details on tap; face-down ones only when they carry moves. */
+    token(token, keys, where, extraCls) {
+      const visible = token && !token.hidden;
+      const node = this.place("span", `raigo-slot ${extraCls || ""}`.trim(), keys, visible || this.movesAt(keys).length ? this.tokenDetails(token, where) : null);
+      return this.tokenFace(node, token, where);
+    }
+
+    emptySpace(keys, words, cls) {
+      const node = this.place("span", `raigo-slot raigo-empty ${cls || ""}`.trim(), keys, this.movesAt(keys).length ? { title: `The empty ${words}`, lines: [] } : null);
+      node.append(el("span", "raigo-empty-text", "empty"));
+      node.append(el("span", "raigo-visually-hidden", ` ${words}`));
+      return node;
+    }
+
+    tokenRow(tokens, cls) {
+      const row = el("div", `raigo-row ${cls || ""}`.trim());
+      for (const t of tokens) row.append(this.token(t, t && !t.hidden ? [`tok:${t.id}`] : [], ""));
+      if (!tokens.length) row.append(el("span", "raigo-muted", "none"));
+      return row;
+    }
+
+    /* ---------------------------------------------------------------- drawing */
+
+    draw() {
+      const v = this.view;
+      const board = el("div", "raigo");
+      board.append(this.status());
+      board.append(this.promptBox());
+      if (this.payload.finished || v.over) board.append(this.finalScoring());
+      board.append(this.centre());
+      const order = [];
+      const n = Array.isArray(v.players) ? v.players.length : 0;
+      const start = this.you === null ? 0 : this.you;
+      for (let k = 0; k < n; k++) order.push((start + k) % n);
+      const boards = el("div", "raigo-boards");
+      for (const seat of order) boards.append(this.playerBoard(v.players[seat]));
+      board.append(boards);
+      if (Array.isArray(v.scoring_log) && v.scoring_log.length && !(this.payload.finished || v.over)) {
+        board.append(this.resolvedTowers());
+      }
+      this.sheet = el("div", "raigo-sheet");
+      this.sheet.setAttribute("role", "dialog");
+      this.sheet.hidden = true;
+      this.sheet.addEventListener("keydown", (e) => {
+        if (e.key === "Escape") this.closeSheet();
+      });
+      board.append(this.sheet);
+      this.root.replaceChildren(board);
+      const rest = this.moves.filter((_, i) => !this.placed.has(i));
+      if (typeof this.api.fallbackButtons === "function") this.api.fallbackButtons(rest);
+    }
+
+    status() {
+      const v = this.view;
+      const box = el("section", "raigo-status");
+      box.setAttribute("aria-label", "Game status");
+      const line = el("p", "raigo-status-line");
+      if (this.payload.finished || v.over) {
+        line.textContent = "The game is over.";
+      } else {
+        line.append(el("strong", null, `Turn ${v.turn}`));
+        line.append(document.createTextNode(` · ${this.who(v.dong)} holds the Dong token and plays.`));
+      }
+      box.append(line);
+      if (v.prompt && v.prompt.text && !(this.payload.finished || v.over)) box.append(el("p", "raigo-status-wait", v.prompt.text));
+      if (typeof v.end_after_turn === "number" && !v.over) {
+        box.append(el("p", "raigo-status-end", `Raizan is empty: the game ends after turn ${v.end_after_turn}.`));
+      }
+      return box;
+    }
+
+    promptText() {
+      const p = this.view.prompt || {};
+      switch (p.kind) {
+        case "fetch":
+          return "Fetch: tap a token on your Body to move it into an empty Hand, or stop fetching.";
+        case "select":
+          return "Select: how many tokens do you draw from Raizan?";
+        case "discard":
+          return "Forbiddance: all five spaces are full. Tap one of your tokens to discard it to the Canyon.";
+        case "place":
+          return "Tap a drawn token to choose the space it goes to.";
+        case "act":
+          return "Tap a token in your Hands (or the tower or space it would go to) to pile it, chant it or keep it.";
+        case "react":
+          return `${this.name(p.caster)} chants ${EFFECTS[p.effect] || "a spell"}${this.targetWords(p.target, p.effect)}. Your answer:`;
+        case "switch":
+          return p.first ? "Switch: tap the second token to switch." : "Switch: tap the first token to switch (an Inner Token or one in the Canyon).";
+        case "purify":
+          return p.stage === "discard"
+            ? "Purify: tap Inner Tokens to discard them, then draw as many from Raizan."
+            : "Purify: choose the token for each Hand; the rest go on your Body.";
+        case "destroy":
+          return "Destroy: tap the tower that is destroyed.";
+        default:
+          return "Your move:";
+      }
+    }
+
+    targetWords(target, effect) {
+      if (!target || typeof target.seat !== "number") return "";
+      if (typeof target.tower === "number") {
+        const end = target.end ? ` (its ${target.end} token)` : "";
+        return ` on ${this.towerWords(target.seat, target.tower)}${end}`;
+      }
+      if (target.space !== undefined) return ` on ${this.name(target.seat)}'s ${spaceWords(target.space)}`;
+      return effect ? ` on ${this.name(target.seat)}` : "";
+    }
+
+    promptBox() {
+      const box = el("section", "raigo-prompt");
+      box.setAttribute("aria-label", "Your move");
+      this.errorBox = el("p", "raigo-error");
+      this.errorBox.setAttribute("role", "alert");
+      this.errorBox.hidden = true;
+      const p = this.view.prompt;
+      if (p && p.kind === "react" && p.your_answer) {
+        box.append(el("p", "raigo-prompt-note", "Your answer is given; waiting for the others."));
+      }
+      if (!this.moves.length) {
+        box.hidden = !(p && p.kind === "react" && p.your_answer);
+        box.append(this.errorBox);
+        return box;
+      }
+      box.classList.add("raigo-prompt-active");
+      box.append(el("p", "raigo-prompt-text", this.promptText()));
+      if (p && p.kind === "purify" && Array.isArray(p.discarded) && p.discarded.length) {
+        box.append(el("p", "raigo-muted", `Discarded for Purify so far: ${p.discarded.map((t) => t.name).join(", ")}.`));
+      }
+      const direct = this.movesAt(["prompt"]);
+      if (direct.length) {
+        const row = el("div", "raigo-prompt-moves");
+        for (const i of direct) row.append(this.moveButton(i));
+        box.append(row);
+      }
+      const arrange = this.movesAt(["arrange"]);
+      if (arrange.length) box.append(this.arrangeForm(arrange));
+      box.append(this.errorBox);
+      return box;
+    }
+
+    /* Purify's last step: the moves list every (left, right) pair; two choosers pick one. */
+    arrangeForm(indexes) {
+      const form = el("div", "raigo-arrange");
+      form.dataset.chooser = "";
+      form.dataset.chooses = "arrange";
+      const names = new Map();
+      const collect = (id) => {
+        if (!id || names.has(id)) return;
+        names.set(id, id);
+      };
+      indexes.forEach((i) => {
+        collect(this.moves[i].action.left);
+        collect(this.moves[i].action.right);
+      });
+      const known = this.knownTokens();
+      const choosers = {};
+      for (const hand of HANDS) {
+        const label = el("label", "raigo-arrange-field");
+        label.append(el("span", null, `Your ${hand} hand`));
+        const select = el("select", `raigo-arrange-${hand}`);
+        select.dataset.field = hand;
+        const none = el("option", null, "Nothing");
+        none.value = "";
+        select.append(none);
+        const seen = new Set();
+        indexes.forEach((i) => {
+          const id = this.moves[i].action[hand];
+          if (!id || seen.has(id)) return;
+          seen.add(id);
+          const t = known.get(id);
+          const opt = el("option", null, t ? `${t.name} (${t.weight})` : "A token");
+          opt.value = id;
+          select.append(opt);
+        });
+        choosers[hand] = select;
+        label.append(select);
+        form.append(label);
+      }
+      const slot = el("div", "raigo-arrange-go");
+      const refresh = () => {
+        slot.replaceChildren();
+        const left = choosers.left.value || null;
+        const right = choosers.right.value || null;
+        const match = indexes.find((i) => (this.moves[i].action.left || null) === left && (this.moves[i].action.right || null) === right);
+        if (match === undefined) {
+          slot.append(el("p", "raigo-muted", "That arrangement is not possible (one token cannot be in both Hands, and at most three stay on the Body)."));
+        } else {
+          slot.append(this.moveButton(match, "raigo-arrange-play"));
+        }
+      };
+      choosers.left.addEventListener("change", refresh);
+      choosers.right.addEventListener("change", refresh);
+      const first = this.moves[indexes[0]].action;
+      choosers.left.value = first.left || "";
+      choosers.right.value = first.right || "";
+      refresh();
+      indexes.forEach((i) => this.placed.add(i));
+      form.append(slot);
+      return form;
+    }
+
+    /* Every visible token of the viewer (for the arrange choosers' words). */
+    knownTokens() {
+      const out = new Map();
+      const add = (t) => {
+        if (t && !t.hidden && t.id) out.set(t.id, t);
+      };
+      const me = this.you === null ? null : (this.view.players || [])[this.you];
+      if (me) {
+        if (Array.isArray(me.body)) me.body.forEach(add);
+        HANDS.forEach((h) => add(me.hands && me.hands[h]));
+      }
+      if (Array.isArray(this.view.drawn)) this.view.drawn.forEach(add);
+      return out;
+    }
+
+    centre() {
+      const v = this.view;
+      const box = el("section", "raigo-centre");
+      box.setAttribute("aria-label", "The middle of the table");
+
+      const bonus = el("div", "raigo-pile raigo-bonus");
+      bonus.append(el("h3", "raigo-label", "Bonus Token"));
+      if (v.bonus) bonus.append(this.token(v.bonus, [], "(the Bonus Token)"));
+      box.append(bonus);
+
+      const raizan = el("div", "raigo-pile raigo-raizan");
+      raizan.append(el("h3", "raigo-label", `Raizan: ${plural(v.raizan_total || 0, "token", "tokens")}`));
+      const piles = el("div", "raigo-row");
+      (v.raizan || []).forEach((count, i) => {
+        const pile = el("span", "raigo-raizan-pile");
+        pile.style.setProperty("--raigo-pile", String(Math.min(count, 17)));
+        pile.append(el("span", "raigo-raizan-count", count));
+        pile.append(el("span", "raigo-visually-hidden", ` tokens in pile ${i + 1}`));
+        piles.append(pile);
+      });
+      raizan.append(piles);
+      if (v.box) raizan.append(el("p", "raigo-muted", `${plural(v.box, "token", "tokens")} left in the box unseen.`));
+      box.append(raizan);
+
+      const canyon = el("details", "raigo-pile raigo-canyon");
+      const spent = v.canyon || [];
+      const picks = spent.some((t) => this.movesAt([`tok:${t.id}`]).length);
+      canyon.open = picks || spent.length <= 8;
+      canyon.append(el("summary", "raigo-label", `Canyon: ${plural(spent.length, "token", "tokens")}${spent.length ? " (tap to show or hide)" : ""}`));
+      canyon.append(this.tokenRow(spent, "raigo-canyon-row"));
+      box.append(canyon);
+
+      if (Array.isArray(v.in_play) && v.in_play.length) {
+        const play = el("div", "raigo-pile raigo-in-play");
+        play.append(el("h3", "raigo-label", "Spells being chanted"));
+        play.append(this.tokenRow(v.in_play));
+        box.append(play);
+      }
+      if (v.destroy) box.append(this.destroyBox(v.destroy));
+      if (Array.isArray(v.drawn) || (v.drawn && v.drawn.count)) box.append(this.drawnBox());
+      return box;
+    }
+
+    destroyBox(d) {
+      const box = el("div", "raigo-pile raigo-destroy");
+      box.append(el("h3", "raigo-label", `${this.name(d.owner)}'s Destroy`));
+      const threshold = (this.view.options || {}).destroy_threshold;
+      box.append(
+        el("p", "raigo-muted", `Spells beside it weigh ${d.weight}; it strikes when they weigh more than ${threshold}.`),
+      );
+      box.append(this.tokenRow(d.row || []));
+      if (typeof d.victim === "number") {
+        box.append(el("p", "raigo-warning", `At the end of this turn it destroys one of ${this.who(d.victim)}'s towers.`));
+      }
+      return box;
+    }
+
+    drawnBox() {
+      const v = this.view;
+      const box = el("div", "raigo-pile raigo-drawn");
+      if (Array.isArray(v.drawn)) {
+        if (!v.drawn.length) return el("span");
+        box.append(el("h3", "raigo-label", v.dong === this.you ? "You drew" : "Drawn"));
+        const row = el("div", "raigo-row");
+        for (const t of v.drawn) row.append(this.token(t, [`tok:${t.id}`], "(drawn from Raizan)"));
+        box.append(row);
+      } else {
+        box.append(el("h3", "raigo-label", "Drawn"));
+        box.append(el("p", "raigo-muted", `${this.name(v.dong)} drew ${plural(v.drawn.count, "token", "tokens")} and is placing them.`));
+      }
+      return box;
+    }
+
+    playerBoard(p) {
+      const v = this.view;
+      const seat = p.seat;
+      const mine = seat === this.you;
+      const box = el("section", `raigo-board${mine ? " raigo-board-mine" : ""}${p.out ? " raigo-board-out" : ""}`);
+      box.setAttribute("aria-label", `${this.who(seat)}'s board`);
+
+      const head = el("div", "raigo-board-head");
+      head.append(el("h3", "raigo-board-name", this.who(seat)));
+      if (v.dong === seat && !v.over) head.append(el("span", "raigo-badge raigo-dong", "◉ Dong token"));
+      if ((this.payload.waiting_on || []).includes(seat)) head.append(el("span", "raigo-badge raigo-waiting", "▶ to act"));
+      if (p.out) head.append(el("span", "raigo-badge raigo-out", "✕ out of Yang balls"));
+      box.append(head);
+
+      const facts = el("div", "raigo-facts");
+      const balls = el("span", "raigo-balls");
+      balls.append(el("span", "raigo-ball-dots", "●".repeat(Math.min(p.balls, 12))));
+      balls.append(el("span", "raigo-ball-count", plural(p.balls, "Yang ball", "Yang balls")));
+      facts.append(balls);
+      if (v.seats === 4 && Array.isArray(p.team)) {
+        facts.append(el("span", "raigo-team", `Team: ${p.team.map((s) => this.name(s)).join(" and ")}`));
+      }
+      const used = (v.used || [])[seat] || [];
+      if (used.length) facts.append(el("span", "raigo-used", `Used this turn: ${used.map((e) => EFFECTS[e] || "a spell").join(", ")}`));
+      box.append(facts);
+
+      const inner = el("div", "raigo-inner");
+      inner.append(this.handsAndBody(p, mine));
+      box.append(inner);
+
+      const towers = el("div", "raigo-towers");
+      towers.setAttribute("aria-label", "Towers");
+      (p.towers || []).forEach((tower, i) => towers.append(this.towerEl(p, tower, i)));
+      box.append(towers);
+      return box;
+    }
+
+    handsAndBody(p, mine) {
+      const seat = p.seat;
+      const wrap = el("div", "raigo-spaces");
+      const hands = el("div", "raigo-hands");
+      for (const hand of HANDS) {
+        const cell = el("div", `raigo-hand raigo-hand-${hand}`);
+        cell.append(el("span", "raigo-label-small", hand === "left" ? "Left hand" : "Right hand"));
+        const t = p.hands ? p.hands[hand] : null;
+        const keys = [`space:${seat}:${hand}`];
+        if (t && !t.hidden) keys.push(`tok:${t.id}`);
+        const where = mine ? `in your ${hand} hand` : `in ${this.name(seat)}'s ${hand} hand`;
+        cell.append(t ? this.token(t, keys, where) : this.emptySpace(keys, `${hand} hand`));
+        hands.append(cell);
+      }
+      wrap.append(hands);
+
+      const body = el("div", "raigo-body");
+      body.append(el("span", "raigo-label-small", "Body (top to bottom)"));
+      const spaces = el("div", "raigo-body-spaces");
+      if (Array.isArray(p.body)) {
+        const cells = [];
+        for (let i = 0; i < BODY_SPACES; i++) {
+          const t = p.body[i];
+          const keys = [`space:${seat}:body${i}`];
+          if (t) keys.push(`tok:${t.id}`);
+          cells.push(t ? this.token(t, keys, `on your ${SPACE_WORDS[i]}`) : this.emptySpace(keys, SPACE_WORDS[i]));
+        }
+        cells.reverse().forEach((c) => spaces.append(c));
+      } else {
+        const count = p.body ? p.body.count : 0;
+        const cells = [];
+        for (let i = 0; i < BODY_SPACES; i++) {
+          const keys = [`space:${seat}:body${i}`];
+          cells.push(i < count ? this.token({ hidden: true }, keys, `on ${this.name(seat)}'s ${SPACE_WORDS[i]}`) : this.emptySpace(keys, SPACE_WORDS[i]));
+        }
+        cells.reverse().forEach((c) => spaces.append(c));
+      }
+      body.append(spaces);
+      if (!Array.isArray(p.body) && p.body && p.body.known && p.body.known.length) {
+        const known = el("p", "raigo-known");
+        known.textContent = `You know ${p.body.known.length === 1 ? "this token is" : "these tokens are"} on the Body: ${p.body.known.map((t) => t.name).join(", ")}.`;
+        body.append(known);
+      }
+      wrap.append(body);
+      return wrap;
+    }
+
+    towerEl(p, tower, i) {
+      const seat = p.seat;
+      const v = this.view;
+      const seal = (v.seals || []).find((s) => s.seat === seat && s.tower === i);
+      const box = el("div", `raigo-tower${tower.sealed ? " raigo-tower-sealed" : ""}`);
+      const title = `${ORDINALS[i] ? ORDINALS[i][0].toUpperCase() + ORDINALS[i].slice(1) : "A"} tower`;
+      const towerKeys = [`tower:${seat}:${i}`];
+      const lines = [`${plural(tower.height, "token", "tokens")} of ${TOWER_LIMIT}; read from the bottom.`];
+      if (seal) lines.push(`Sealed by ${seal.token.name} until the end of turn ${seal.until_turn}: it counts as not there.`);
+      const stack = this.place("div", "raigo-stack", towerKeys, this.movesAt(towerKeys).length ? { title: this.towerWords(seat, i), lines } : null);
+      stack.setAttribute("aria-label", `${this.towerWords(seat, i)}: ${plural(tower.height, "token", "tokens")}`);
+      const tokens = tower.tokens || [];
+      if (!tokens.length) stack.append(el("span", "raigo-circle", "Sakura Circle"));
+      tokens.forEach((t, k) => {
+        const node = el("span", "raigo-tower-token");
+        this.tokenFace(node, t, `(${k === 0 ? "bottom" : `story ${k + 1}`})`);
+        stack.append(node);
+      });
+      box.append(stack);
+      const foot = el("div", "raigo-tower-foot");
+      foot.append(el("span", "raigo-tower-name", title));
+      foot.append(el("span", "raigo-tower-height", `${tower.height}/${TOWER_LIMIT}`));
+      box.append(foot);
+      if (seal) box.append(el("span", "raigo-badge raigo-sealed", `Sealed by ${seal.token && seal.token.name ? seal.token.name : "a spell"} to the end of turn ${seal.until_turn}`));
+      return box;
+    }
+
+    resolvedTowers() {
+      const box = el("section", "raigo-log");
+      box.setAttribute("aria-label", "Towers resolved");
+      const details = el("details");
+      details.append(el("summary", null, `Towers resolved so far (${this.view.scoring_log.length})`));
+      const list = el("ul");
+      for (const row of this.view.scoring_log) list.append(el("li", null, row.text));
+      details.append(list);
+      box.append(details);
+      return box;
+    }
+
+    finalScoring() {
+      const result = this.payload.result || this.view.result || {};
+      const box = el("section", "raigo-final");
+      box.setAttribute("aria-label", "Final scoring");
+      box.append(el("h2", "raigo-final-title", "Final scoring"));
+      if (result.text) box.append(el("p", "raigo-final-text", result.text));
+      const winners = result.winners || [];
+      const sides = result.sides || [];
+      if (sides.length) {
+        const table = el("table", "raigo-final-table");
+        const head = el("tr");
+        ["Side", "Yang balls", "Inner Tokens", ""].forEach((h) => head.append(el("th", null, h)));
+        const thead = el("thead");
+        thead.append(head);
+        table.append(thead);
+        const tbody = el("tbody");
+        for (const side of sides) {
+          const row = el("tr");
+          const won = side.seats.every((s) => winners.includes(s)) && winners.length > 0;
+          if (won) row.className = "raigo-final-winner";
+          row.append(el("td", null, side.seats.map((s) => this.who(s)).join(" and ")));
+          row.append(el("td", null, side.balls));
+          row.append(el("td", null, side.inner_tokens));
+          row.append(el("td", null, won ? "★ wins" : side.out ? "✕ ran out" : ""));
+          tbody.append(row);
+        }
+        table.append(tbody);
+        box.append(table);
+      }
+      const breakdown = result.breakdown || this.view.scoring_log || [];
+      const n = Array.isArray(this.view.players) ? this.view.players.length : 0;
+      for (let seat = 0; seat < n; seat++) {
+        const rows = breakdown.filter((r) => r.seat === seat);
+        const part = el("div", "raigo-final-seat");
+        const score = (result.scores || [])[seat];
+        part.append(el("h3", null, `${this.who(seat)}: ${typeof score === "number" ? plural(score, "Yang ball", "Yang balls") : "no score"} at the end`));
+        if (!rows.length) {
+          part.append(el("p", "raigo-muted", "No tower was resolved."));
+        } else {
+          const list = el("ul", "raigo-final-list");
+          for (const r of rows) {
+            const li = el("li");
+            li.append(el("span", `raigo-points ${r.points > 0 ? "raigo-plus" : r.points < 0 ? "raigo-minus" : ""}`.trim(), `${r.points > 0 ? "+" : r.points < 0 ? "−" : "±"}${Math.abs(r.points)}`));
+            li.append(document.createTextNode(` ${r.text}`));
+            list.append(li);
+          }
+          part.append(list);
+        }
+        box.append(part);
+      }
+      return box;
+    }
+  }
+
+  window.TavernGames = window.TavernGames || {};
+  window.TavernGames.raigo = {
+    render(root, payload, api) {
+      new Table(root, payload || {}, api || {}).draw();
+    },
+  };
+})();

@@ -1,0 +1,204 @@
+"""The bots' public API (minigames/bots/choose.py): three strengths that each return a legal
+move, deterministically for a seed, and the advisor's estimate for every legal move."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+import pytest
+
+from minigames.bots import (
+    STRENGTHS,
+    Heuristics,
+    SearchSettings,
+    advise,
+    choose_action,
+    heuristics_for,
+)
+from minigames.bots.adapter import load_game
+from minigames.bots.search import make_bot
+from tests.games import bids, duel
+
+FAST = SearchSettings(simulations=60)
+GAMES = [duel.ENGINE, bids.ENGINE]
+
+
+def positions(engine, seed, count=12):
+    """(state, seat) pairs along a random game: every seat waited on, both orders of a
+    simultaneous choice."""
+    rng = random.Random(seed)
+    state = engine.new_game(seats=2, seed=seed)
+    found = []
+    while not engine.is_terminal(state) and len(found) < count:
+        waiting = engine.waiting_on(state)
+        found.extend((state, seat) for seat in waiting)
+        seat = rng.choice(waiting)
+        state, _ = engine.apply(state, seat, rng.choice(engine.legal_actions(state, seat)))
+    return found
+
+
+@pytest.mark.parametrize("engine", GAMES, ids=lambda e: e.slug)
+@pytest.mark.parametrize("strength", STRENGTHS)
+def test_every_strength_returns_a_legal_move(engine, strength):
+    for n, (state, seat) in enumerate(positions(engine, seed=7)):
+        action = choose_action(engine, state, seat, strength, n, settings=FAST)
+        assert action in engine.legal_actions(state, seat)
+
+
+@pytest.mark.parametrize("engine", GAMES, ids=lambda e: e.slug)
+@pytest.mark.parametrize("strength", STRENGTHS)
+def test_the_same_seed_gives_the_same_move(engine, strength):
+    for n, (state, seat) in enumerate(positions(engine, seed=3, count=6)):
+        first = choose_action(engine, state, seat, strength, n, None, settings=FAST)
+        again = choose_action(engine, state, seat, strength, n, None, settings=FAST)
+        assert first == again
+
+
+def test_seeds_matter_for_the_random_bot():
+    state = bids.ENGINE.new_game(seats=2, seed=1)
+    moves = {
+        bids.ENGINE.describe_action(state, 0, choose_action(bids.ENGINE, state, 0, "random", s))
+        for s in range(40)
+    }
+    assert len(moves) == 5
+
+
+def test_the_search_is_a_pure_function_of_its_seed_and_settings():
+    """Two searches with one seed build the same tree (same visits per move)."""
+    state = bids.ENGINE.new_game(seats=2, seed=9)
+    visits = []
+    for _ in range(2):
+        advice = advise(bids.ENGINE, state, 1, seed=4, time_limit=None, settings=FAST)
+        visits.append([a["visits"] for a in advice])
+    assert visits[0] == visits[1]
+    other = advise(bids.ENGINE, state, 1, seed=5, time_limit=None, settings=FAST)
+    assert [a["visits"] for a in other] != visits[0]
+
+
+def test_a_seat_that_is_not_asked_gets_no_move():
+    state = bids.ENGINE.new_game(seats=2, seed=1)
+    state, _ = bids.ENGINE.apply(state, 0, bids.ENGINE.legal_actions(state, 0)[0])
+    with pytest.raises(ValueError, match="not asked"):
+        choose_action(bids.ENGINE, state, 0, "random", 1)
+
+
+def test_an_unknown_strength_is_refused_in_words():
+    state = bids.ENGINE.new_game(seats=2, seed=1)
+    with pytest.raises(ValueError, match="Unknown bot strength"):
+        choose_action(bids.ENGINE, state, 0, "grandmaster", 1)  # type: ignore[arg-type]
+
+
+def test_the_heuristic_strength_plays_the_engines_heuristic():
+    """Prize Bids' greedy rule: the biggest prize gets the biggest card."""
+    own = Heuristics.from_module(bids)
+    for n, (state, seat) in enumerate(positions(bids.ENGINE, seed=5)):
+        chosen = choose_action(bids.ENGINE, state, seat, "heuristic", n, heuristics=own)
+        assert chosen == bids.heuristic_action(state, seat, random.Random(0))
+
+
+def test_an_engine_without_a_heuristic_module_gets_the_generic_fallback():
+    assert heuristics_for(duel.ENGINE) == Heuristics()
+    state = bids.ENGINE.new_game(seats=2, seed=2)
+    move = choose_action(bids.ENGINE, state, 0, "heuristic", 1, heuristics=Heuristics())
+    assert move in bids.ENGINE.legal_actions(state, 0)
+
+
+def test_a_heuristic_that_answers_an_illegal_move_is_refused():
+    broken = Heuristics(action=lambda state, seat, rng: {"type": "bid", "card": 99})
+    state = bids.ENGINE.new_game(seats=2, seed=2)
+    with pytest.raises(ValueError, match="illegal move"):
+        choose_action(bids.ENGINE, state, 0, "heuristic", 1, heuristics=broken)
+
+
+def test_the_heuristic_never_sees_the_real_hidden_cards():
+    """It is handed a world re-dealt for the seat: the other hand differs from the real one
+    for some seed (and the seat's own hand never does)."""
+    state = bids.ENGINE.new_game(seats=2, seed=2)
+    seen = []
+
+    def spy(world, seat, rng):
+        seen.append((world["hands"][0], world["hands"][1]))
+        return bids.heuristic_action(world, seat, rng)
+
+    for seed in range(10):
+        choose_action(bids.ENGINE, state, 0, "heuristic", seed, heuristics=Heuristics(spy))
+    assert {tuple(mine) for mine, _ in seen} == {tuple(state["hands"][0])}
+    assert any(theirs != state["hands"][1] for _, theirs in seen)
+
+
+def test_the_search_uses_the_engines_evaluation_when_it_has_one():
+    game = load_game(bids.ENGINE, 2)
+    with_eval = make_bot(
+        game, settings=FAST, heuristics=Heuristics.from_module(bids), seed=1, time_limit=None
+    )
+    without = make_bot(game, settings=FAST, heuristics=Heuristics(), seed=1, time_limit=None)
+    assert type(with_eval._evaluator).__name__ == "HeuristicEvaluator"
+    assert type(without._evaluator).__name__ == "RolloutEvaluator"
+    state = bids.ENGINE.new_game(seats=2, seed=1)
+    move = choose_action(
+        bids.ENGINE, state, 0, "search", 3, settings=FAST, heuristics=Heuristics.from_module(bids)
+    )
+    assert move in bids.ENGINE.legal_actions(state, 0)
+
+
+def test_the_time_limit_stops_the_search_early():
+    """With no time at all the bot's search runs two simulations (the first scores the root, the
+    second gives it a move to play); the advisor's tries each of the five moves once, plus the
+    root's first visit; without a limit the simulation count alone ends it."""
+    game = load_game(bids.ENGINE, 2)
+    state = game.state_from_engine(bids.ENGINE.new_game(seats=2, seed=1))
+    bot = make_bot(game, settings=STRONG_ISH, heuristics=Heuristics(), seed=1, time_limit=0.0)
+    bot.run_search(state)
+    assert bot.simulations_run == 2
+    advisor = make_bot(
+        game, settings=STRONG_ISH, heuristics=Heuristics(), seed=1, time_limit=0.0, advisor=True
+    )
+    advisor.run_search(state)
+    assert advisor.simulations_run == 5 + 1
+    assert len(advisor.root.child_info) == 5
+    unbounded = make_bot(game, settings=FAST, heuristics=Heuristics(), seed=1, time_limit=None)
+    unbounded.run_search(state)
+    assert unbounded.simulations_run == FAST.simulations
+
+
+def test_advice_under_no_time_still_covers_every_move():
+    state = bids.ENGINE.new_game(seats=2, seed=4)
+    advice = advise(bids.ENGINE, state, 0, seed=1, time_limit=0.0)
+    assert [a["visits"] for a in advice] == [1] * 5
+    assert all(0.0 <= a["win_chance"] <= 1.0 for a in advice)
+
+
+STRONG_ISH = SearchSettings(simulations=1000)
+
+
+@pytest.mark.parametrize("engine", GAMES, ids=lambda e: e.slug)
+def test_advice_covers_every_legal_move_with_a_chance_in_0_1(engine):
+    for n, (state, seat) in enumerate(positions(engine, seed=8, count=6)):
+        advice = advise(engine, state, seat, seed=n, time_limit=None, settings=FAST)
+        assert [a["action"] for a in advice] == engine.legal_actions(state, seat)
+        for a in advice:
+            assert 0.0 <= a["win_chance"] <= 1.0
+            assert a["visits"] >= 1
+        assert sum(a["visits"] for a in advice) == FAST.simulations - 1
+
+
+def test_advice_matches_the_exact_chance_of_the_last_round_of_secret_duel():
+    """Last round, one round each: the last card wins if the other's last card is lower; she
+    holds one of the four cards this seat has not seen, each equally likely."""
+    engine = duel.ENGINE
+    state = engine.new_game(seats=2, seed=6)
+    hands = [list(h) for h in state["hands"]]
+    for a, b in ((max(hands[0]), min(hands[1])), (min(hands[0]), max(hands[1]))):
+        state, _ = engine.apply(state, 0, {"type": "play", "card": a})
+        state, _ = engine.apply(state, 1, {"type": "play", "card": b})
+    assert state["won"] == [1, 1]
+    for seat in (0, 1):
+        (mine,) = state["hands"][seat]
+        seen = set(hands[seat]) | {card for pair in state["played"] for card in pair}
+        unseen = [c for c in range(1, 10) if c not in seen]
+        exact = Fraction(sum(c < mine for c in unseen), len(unseen))
+        (advice,) = advise(
+            engine, state, seat, seed=2, time_limit=None, settings=SearchSettings(simulations=800)
+        )
+        assert advice["win_chance"] == pytest.approx(float(exact), abs=0.06)
