@@ -1,0 +1,95 @@
+/* The renderer tests' stand-in for W1's table page: a stub `api` that records what the
+ * renderer asks for (plays, fallback buttons) and helpers the tests call from Playwright. */
+(function () {
+  "use strict";
+  function canonical(value) {
+    if (Array.isArray(value)) return "[" + value.map(canonical).join(",") + "]";
+    if (value && typeof value === "object") {
+      return "{" + Object.keys(value).sort().map((k) => JSON.stringify(k) + ":" + canonical(value[k])).join(",") + "}";
+    }
+    return JSON.stringify(value);
+  }
+  const harness = {
+    plays: [],
+    fallbacks: [],
+    payload: null,
+    root() {
+      return document.getElementById("board");
+    },
+    api(payload) {
+      return {
+        you: payload.seat,
+        play(action) {
+          harness.plays.push(action);
+          return Promise.resolve({ ok: true });
+        },
+        fallbackButtons(moves) {
+          harness.fallbacks.push(moves);
+          const box = document.getElementById("fallback");
+          box.replaceChildren();
+          moves.forEach((move) => {
+            const b = document.createElement("button");
+            b.type = "button";
+            b.textContent = move.label;
+            b.addEventListener("click", () => harness.plays.push(move.action));
+            box.append(b);
+          });
+        },
+        seatName(seat) {
+          return payload.names[seat];
+        },
+      };
+    },
+    render(payload) {
+      harness.payload = payload;
+      harness.plays = [];
+      harness.fallbacks = [];
+      const root = harness.root();
+      window.TavernGames[payload.game].render(root, payload, harness.api(payload));
+    },
+    visible(node) {
+      return !!node && node.getClientRects().length > 0 && !node.closest("[hidden]");
+    },
+    /* Every move: placed (found, visible after opening its card, clicking plays exactly its
+     * action) or passed to fallbackButtons. Returns the problems in words. */
+    checkMoves(payload) {
+      const problems = [];
+      const counts = { placed: 0, fallback: 0 };
+      payload.moves.forEach((move, index) => {
+        harness.render(payload);
+        const root = harness.root();
+        const fallback = harness.fallbacks.length ? harness.fallbacks[harness.fallbacks.length - 1] : [];
+        let button = root.querySelector(`[data-move="${index}"]`);
+        if (!harness.visible(button)) {
+          const opener = root.querySelector(`[data-opens~="${index}"]`);
+          if (opener) {
+            const pile = opener.closest("details");
+            if (pile) pile.open = true;
+            opener.click();
+            button = root.querySelector(`[data-move="${index}"]`);
+          }
+        }
+        if (harness.visible(button)) {
+          counts.placed += 1;
+          harness.plays = [];
+          button.click();
+          if (harness.plays.length !== 1 || canonical(harness.plays[0]) !== canonical(move.action)) {
+            problems.push(`move ${index} (${move.label}) played ${canonical(harness.plays)}`);
+          }
+          if (button.textContent.trim() === "") problems.push(`move ${index} has an empty button`);
+        } else if (fallback.some((m) => canonical(m.action) === canonical(move.action))) {
+          counts.fallback += 1;
+        } else {
+          problems.push(`move ${index} (${move.label}) cannot be reached`);
+        }
+      });
+      harness.render(payload);
+      return { problems, counts };
+    },
+    overflow() {
+      const doc = document.documentElement;
+      return { scroll: doc.scrollWidth, client: doc.clientWidth };
+    },
+  };
+  window.harness = harness;
+})();
