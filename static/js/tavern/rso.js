@@ -82,6 +82,10 @@
     return seat === this.me ? `${this.name(seat)} (you)` : this.name(seat);
   };
 
+  Board.prototype.whose = function (seat) {
+    return seat === this.me ? "Your" : `${this.name(seat)}'s`;
+  };
+
   Board.prototype.text = function (card) {
     return this.cards[card.number] || { name: card.name, type: card.type, lines: [] };
   };
@@ -166,6 +170,12 @@
     return button;
   };
 
+  /* A card out of play: its cost and needs, and a spell's printed values. */
+  Board.prototype.printedFace = function (card) {
+    const lines = this.text(card).lines || [];
+    return lines.slice(0, 1).concat(lines.slice(1).filter((line) => /\bAV \d/.test(line)));
+  };
+
   Board.prototype.spellFace = function (spell) {
     const lines = [`AV ${spell.av} · IV ${spell.iv} · HV ${spell.hv}`];
     lines.push(`${SHOT_WORDS[spell.shot] || "Normal"} shot`);
@@ -245,21 +255,16 @@
       hpBox.append(meter);
     }
     add("SP", player.sp);
-    add("Hand", plural(player.hand_count || 0, "card"));
-    add("Deck", plural(player.deck_count || 0, "card"));
-    add("Discard", plural((player.discard || []).length, "card"));
+    add("Hand", player.hand_count || 0);
+    add("Deck", player.deck_count || 0);
     side.append(stats);
 
     // the Leader and her Supports, or the Leader choice
     const leaderItems = [];
     if (player.leader) {
       const lead = player.leader;
-      const info = this.text(lead);
       leaderItems.push(
-        this.cardButton(lead, "leader", [
-          `EV ${lead.ev} · Border Value ${lead.bv}`,
-          (info.lines || [])[0] || "",
-        ].filter(Boolean)),
+        this.cardButton(lead, "leader", [`EV ${lead.ev} · Border Value ${lead.bv}`]),
       );
       (player.supports || []).forEach((sup) =>
         leaderItems.push(this.cardButton(sup, "leader support", ["Equipped to the Leader"])),
@@ -311,10 +316,7 @@
 
     // the hand: face up for its owner, a count of backs for everyone else
     if (mine && Array.isArray(player.hand)) {
-      const hand = player.hand.map((c) => {
-        const info = this.text(c);
-        return this.cardButton(c, "hand", (info.lines || []).slice(0, 1));
-      });
+      const hand = player.hand.map((c) => this.cardButton(c, "your hand", this.printedFace(c)));
       const limit = this.view.hand_limit;
       side.append(
         this.zone(
@@ -344,8 +346,7 @@
     );
     const pileRow = el("div", "rso-row");
     (player.discard || []).forEach((c) => {
-      const info = this.text(c);
-      pileRow.append(this.cardButton(c, "discard", (info.lines || []).slice(0, 1)));
+      pileRow.append(this.cardButton(c, `${this.whose(seat).toLowerCase()} discard pile`, this.printedFace(c)));
     });
     if (!(player.discard || []).length) pileRow.append(el("p", "rso-empty", "Empty"));
     piles.append(pileRow);
@@ -482,7 +483,7 @@
           el(
             "p",
             `rso-verdict rso-verdict--${verdict.result}`,
-            `${this.who(seat)}'s Leader: HV ${verdict.hv} against EV ${verdict.ev}: ${word}.`,
+            `${this.whose(seat)} Leader: HV ${verdict.hv} against EV ${verdict.ev}: ${word}.`,
           ),
         );
       });
@@ -496,7 +497,7 @@
               el(
                 "p",
                 "rso-verdict",
-                `${this.who(seat)}'s Leader: HV ${incoming.hv} against EV ${lead.ev} (before Movement).`,
+                `${this.whose(seat)} Leader: HV ${incoming.hv} against EV ${lead.ev} (before Movement).`,
               ),
             );
           }
@@ -550,7 +551,15 @@
       entry.button.setAttribute("aria-expanded", "true");
     }
     this.fillDetail(entry);
+    this.placeDetail(entry);
     if (entry && this.detail.scrollIntoView) this.detail.scrollIntoView({ block: "nearest" });
+  };
+
+  /* The details open just below the zone of the tapped card, so a phone keeps its place. */
+  Board.prototype.placeDetail = function (entry) {
+    const zone = entry && entry.button.closest(".rso-zone, .rso-pile, .rso-boundary");
+    if (zone) zone.after(this.detail);
+    else this.root.append(this.detail);
   };
 
   Board.prototype.fillDetail = function (entry) {
@@ -588,7 +597,7 @@
       lines.append(el("li", "rso-detail__now", `Now: EV ${card.ev}, Border Value ${card.bv}.`));
     }
     box.append(lines);
-    const moves = (this.movesByCard.get(card.id) || []).filter((i) => this.entries.get(card.id) === entry);
+    const moves = this.movesByCard.get(card.id) || [];
     const status = el("p", "rso-status");
     status.setAttribute("role", "status");
     if (moves.length) {
@@ -630,7 +639,9 @@
       this.selected = null;
       this.root.__rsoSelected = null;
     }
-    this.fillDetail(this.selected ? this.entries.get(this.selected) : null);
+    const entry = this.selected ? this.entries.get(this.selected) : null;
+    this.fillDetail(entry);
+    this.placeDetail(entry);
 
     // every listed move must be reachable: the ones whose card is not drawn go to W1's buttons
     const moves = this.payload.moves || [];

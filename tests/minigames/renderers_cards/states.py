@@ -35,7 +35,7 @@ def dbs_key(state: dict[str, Any]) -> str:
 def walk(engine: GameEngine[Any], seed: int, max_moves: int = 3000) -> Iterator[Any]:
     """Every state of one seeded random game, the first included."""
     rng = random.Random(seed)
-    state = engine.new_game(seats=2, seed=seed)
+    state = engine.new_game(seats=2, seed=seed, config={"names": NAMES})
     yield state
     for _ in range(max_moves):
         if engine.is_terminal(state):

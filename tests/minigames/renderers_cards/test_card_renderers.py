@@ -38,7 +38,7 @@ def states(game: str) -> dict[str, Any]:
 
 
 def mid_game(game: str) -> Any:
-    return states(game)["battle window intercepted" if game == "rso" else "a Hyper character"]
+    return states(game)["battle window intercepted" if game == "rso" else "reaction clash open"]
 
 
 def finished(game: str) -> Any:
@@ -124,8 +124,13 @@ def test_light_and_dark_at_both_sizes_with_screenshots(open_harness, game):
         for width in (390, 1280):
             harness = open_harness(game, width=width, scheme=scheme, theme=theme)
             for label, state in shown.items():
-                payload = payloads(engine, state)[0]
+                waiting = engine.waiting_on(state)
+                payload = payloads(engine, state)[waiting[0] if waiting else 0]
                 harness.render(payload)
+                # the details of a card she can play, as a tap shows them
+                harness.page.evaluate(
+                    "() => { const c = document.querySelector('[data-opens]'); if (c) c.click(); }"
+                )
                 background, ink = colours(harness, game)
                 mode = f"{scheme} system, toggle {theme}, {width} px, {label}"
                 if dark:
