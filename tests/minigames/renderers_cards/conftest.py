@@ -31,12 +31,14 @@ ARGS = [
     "--disable-dev-shm-usage",
 ]
 
+#: Like the site's policy: scripts and styles only from files, no inline script or style.
+CSP = "default-src 'none'; script-src file:; style-src file:"
 PAGE = """<!doctype html>
 <html lang="en"{theme}>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src file:; style-src file:">
+<meta http-equiv="Content-Security-Policy" content="{csp}">
 <title>Renderer harness</title>
 <link rel="stylesheet" href="{site_css}">
 <link rel="stylesheet" href="{game_css}">
@@ -70,6 +72,7 @@ def harness_file(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str, str
             path.write_text(
                 PAGE.format(
                     theme=f' data-theme="{theme}"' if theme else "",
+                    csp=CSP,
                     site_css=(ROOT / "static/css/site.css").as_uri(),
                     game_css=(ROOT / f"static/css/tavern/{game}.css").as_uri(),
                     game_js=(ROOT / f"static/js/tavern/{game}.js").as_uri(),
@@ -104,9 +107,7 @@ def open_harness(
     def make(
         game: str, *, width: int = 390, scheme: str = "light", theme: str | None = None
     ) -> Harness:
-        context = browser.new_context(
-            viewport={"width": width, "height": 800}, color_scheme=scheme
-        )
+        context = browser.new_context(viewport={"width": width, "height": 800}, color_scheme=scheme)
         context.set_default_timeout(5_000)
         contexts.append(context)
         page = context.new_page()

@@ -13,6 +13,7 @@
     plays: [],
     fallbacks: [],
     payload: null,
+    refuse: null, // a sentence: the stub server refuses every move with it
     root() {
       return document.getElementById("board");
     },
@@ -21,6 +22,7 @@
         you: payload.seat,
         play(action) {
           harness.plays.push(action);
+          if (harness.refuse) return Promise.reject(new Error(harness.refuse));
           return Promise.resolve({ ok: true });
         },
         fallbackButtons(moves) {
@@ -46,6 +48,14 @@
       harness.fallbacks = [];
       const root = harness.root();
       window.TavernGames[payload.game].render(root, payload, harness.api(payload));
+    },
+    /* A new empty board, as a freshly loaded page has (nothing selected). */
+    fresh() {
+      const old = harness.root();
+      const board = document.createElement("div");
+      board.className = "tavern-board";
+      board.id = "board";
+      old.replaceWith(board);
     },
     visible(node) {
       return !!node && node.getClientRects().length > 0 && !node.closest("[hidden]");

@@ -55,12 +55,8 @@ RSO_SIGHTS: dict[str, Callable[[Any], bool]] = {
     "a modifier this turn": lambda s: bool(s["mods"]),
 }
 DBS_SIGHTS: dict[str, Callable[[Any], bool]] = {
-    "a face-down Trap": lambda s: any(
-        i["face_down"] for p in s["players"] for i in p["items"]
-    ),
-    "a Constant": lambda s: any(
-        not i["face_down"] for p in s["players"] for i in p["items"]
-    ),
+    "a face-down Trap": lambda s: any(i["face_down"] for p in s["players"] for i in p["items"]),
+    "a Constant": lambda s: any(not i["face_down"] for p in s["players"] for i in p["items"]),
     "a Hyper character": lambda s: any(
         c["status"] == "hyper" for p in s["players"] for c in p["characters"]
     ),
@@ -91,9 +87,7 @@ def sample(
 
 def payloads(engine: GameEngine[Any], state: Any) -> list[dict[str, Any]]:
     """What both seats and a spectator receive for ``state``."""
-    return [
-        table_payload(engine, state, seat, version=7, names=NAMES) for seat in (0, 1, None)
-    ]
+    return [table_payload(engine, state, seat, version=7, names=NAMES) for seat in (0, 1, None)]
 
 
 GAMES = {"rso": (RSO, rso_key, RSO_SIGHTS), "dbs": (DBS, dbs_key, DBS_SIGHTS)}
