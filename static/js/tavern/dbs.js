@@ -269,7 +269,6 @@
     add("Extra SP", `${player.extra_sp_count || 0} / 5`);
     add("Hand", player.hand_count || 0);
     add("Deck", player.deck_count || 0);
-    add("Grave", (player.grave || []).length);
     add("Chain Level", player.chain_level || 0);
     side.append(stats);
 
@@ -277,6 +276,8 @@
       let note;
       if (mine && player.pending) {
         note = `You chose ${player.pending.name}; both choices are shown together.`;
+      } else if (mine && !player.ready) {
+        note = "Your choice: tap a card under \u201cYour deck\u201d or \u201cYour characters\u201d below.";
       } else if (player.ready) {
         note = `${this.who(seat)} has chosen.`;
       } else {

@@ -209,6 +209,7 @@
 
   Board.prototype.roleOf = function (seat) {
     const attacker = this.view.attacker;
+    if (this.payload.finished) return null;
     if (attacker === null || attacker === undefined) return null;
     return seat === attacker ? "Attacks" : "Intercepts";
   };
@@ -229,7 +230,7 @@
       head.append(el("span", "rso-badge rso-badge--turn", mine ? "Your move" : "To move"));
     }
     if (this.view.first === seat && this.view.phase !== "leader" && this.view.phase !== "mulligan") {
-      head.append(el("span", "rso-badge", "Player 1"));
+      head.append(el("span", "rso-badge", "Went first"));
     }
     side.append(head);
 

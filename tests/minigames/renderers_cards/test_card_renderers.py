@@ -134,7 +134,8 @@ def colours(harness: Any, game: str) -> tuple[float, float]:
 def test_light_and_dark_at_both_sizes_with_screenshots(open_harness, game):
     engine = GAMES[game][0]
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    shown = {"mid-game": mid_game(game), "finished": finished(game)}
+    opening = states(game)["mulligan mulligan" if game == "rso" else "setup_retrieve"]
+    shown = {"opening": opening, "mid-game": mid_game(game), "finished": finished(game)}
     modes = [  # (system scheme, the site's toggle on <html>, dark expected)
         ("light", None, False),
         ("dark", None, True),
