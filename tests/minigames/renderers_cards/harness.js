@@ -96,6 +96,24 @@
       harness.render(payload);
       return { problems, counts };
     },
+    /* The details of every card on the board, as tapping each one shows them. */
+    cardTexts(payload) {
+      harness.fresh();
+      harness.render(payload);
+      const texts = [];
+      harness.root().querySelectorAll("button[aria-controls]").forEach((card) => {
+        card.click();
+        const detail = document.getElementById(card.getAttribute("aria-controls"));
+        const name = card.querySelector("[class$='card__name']");
+        texts.push({
+          face: name ? name.textContent : card.textContent,
+          detail: harness.visible(detail) ? detail.innerText : "",
+        });
+      });
+      harness.fresh();
+      harness.render(payload);
+      return texts;
+    },
     overflow() {
       const doc = document.documentElement;
       return { scroll: doc.scrollWidth, client: doc.clientWidth };

@@ -106,6 +106,16 @@ def test_every_state_every_seat_draws_offers_every_move_and_hides_secrets(open_h
             text = visible_text(harness)
             for bad in IDENTIFIER.findall(text) + JSONISH.findall(text):
                 problems.append(f"{where}: shows {bad!r}")
+            # every card opens its words (one seat per state is enough: the words are the same)
+            texts = []
+            if seat == 0:
+                texts = harness.page.evaluate("p => window.harness.cardTexts(p)", payload)
+            for card in texts:
+                face = card["face"]
+                if len(card["detail"]) < len(face) + 20:
+                    problems.append(f"{where}: the card {face} opens no words: {card['detail']!r}")
+                for bad in IDENTIFIER.findall(card["detail"]) + JSONISH.findall(card["detail"]):
+                    problems.append(f"{where}: the card {face} shows {bad!r}")
             for person in payload["names"]:
                 if person not in text:
                     problems.append(f"{where}: {person} is not named")
