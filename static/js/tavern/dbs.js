@@ -158,26 +158,30 @@
       .concat(extra || [])
       .forEach((line) => button.append(el("span", "dbs-card__line", line)));
     const moves = (key && this.movesByKey.get(key)) || [];
-    if (key && !this.entries.has(key)) {
-      this.entries.set(key, { button, card, zone, info });
-      if (moves.length) {
-        button.classList.add("dbs-card--playable");
-        button.dataset.opens = moves.join(" ");
-        button.append(
-          el("span", "dbs-card__moves", moves.length === 1 ? "1 move" : `${moves.length} moves`),
-        );
-      }
+    if (key && !this.entries.has(key)) this.entries.set(key, { button, card, zone, info });
+    if (moves.length) {
+      button.classList.add("dbs-card--playable");
+      button.dataset.opens = moves.join(" ");
+      button.append(
+        el("span", "dbs-card__moves", moves.length === 1 ? "1 move" : `${moves.length} moves`),
+      );
     }
     const selected = key && this.selected === key;
     button.setAttribute("aria-expanded", selected ? "true" : "false");
     if (selected) button.classList.add("dbs-card--selected");
-    if (key) button.addEventListener("click", () => this.select(key === this.selected ? null : key));
+    if (key) {
+      button.addEventListener("click", () =>
+        this.select(key === this.selected ? null : key, button),
+      );
+    }
     else {
       // a card without an id (never happens for cards in play) still opens its words
       this.anonymous = (this.anonymous || 0) + 1;
       const own = "shown " + this.anonymous;
       this.entries.set(own, { button, card, zone, info });
-      button.addEventListener("click", () => this.select(own === this.selected ? null : own));
+      button.addEventListener("click", () =>
+        this.select(own === this.selected ? null : own, button),
+      );
     }
     return button;
   };
@@ -540,7 +544,7 @@
     return box;
   };
 
-  Board.prototype.select = function (key) {
+  Board.prototype.select = function (key, clicked) {
     this.selected = key;
     this.root.__dbsSelected = key;
     this.root.querySelectorAll(".dbs-card").forEach((b) => {
@@ -548,18 +552,21 @@
       b.setAttribute("aria-expanded", "false");
     });
     const entry = key ? this.entries.get(key) : null;
-    if (entry) {
-      entry.button.classList.add("dbs-card--selected");
-      entry.button.setAttribute("aria-expanded", "true");
+    const shown = entry ? clicked || entry.button : null;
+    this.shownButton = shown;
+    if (shown) {
+      shown.classList.add("dbs-card--selected");
+      shown.setAttribute("aria-expanded", "true");
     }
     this.fillDetail(key, entry);
-    this.placeDetail(entry);
+    this.placeDetail(entry, shown);
     if (entry && this.detail.scrollIntoView) this.detail.scrollIntoView({ block: "nearest" });
   };
 
   /* The details open just below the zone of the tapped card, so a phone keeps its place. */
-  Board.prototype.placeDetail = function (entry) {
-    const zone = entry && entry.button.closest(".dbs-zone, .dbs-pile, .dbs-duel");
+  Board.prototype.placeDetail = function (entry, button) {
+    const near = button || (entry && entry.button);
+    const zone = near && near.closest(".dbs-zone, .dbs-pile, .dbs-duel");
     if (zone) zone.after(this.detail);
     else this.root.append(this.detail);
   };
@@ -580,7 +587,7 @@
     close.type = "button";
     close.setAttribute("aria-label", `Close the details of ${title}`);
     close.addEventListener("click", () => {
-      const button = entry.button;
+      const button = this.shownButton || entry.button;
       this.select(null);
       if (button && button.focus) button.focus();
     });

@@ -153,20 +153,20 @@
     (face || []).forEach((line) => button.append(el("span", "rso-card__line", line)));
     const moves = this.movesByCard.get(card.id) || [];
     const key = card.id;
-    if (key && !this.entries.has(key)) {
-      this.entries.set(key, { button, card, zone });
-      if (moves.length) {
-        button.classList.add("rso-card--playable");
-        button.dataset.opens = moves.join(" ");
-        button.append(
-          el("span", "rso-card__moves", moves.length === 1 ? "1 move" : `${moves.length} moves`),
-        );
-      }
+    if (key && !this.entries.has(key)) this.entries.set(key, { button, card, zone });
+    if (key && moves.length) {
+      button.classList.add("rso-card--playable");
+      button.dataset.opens = moves.join(" ");
+      button.append(
+        el("span", "rso-card__moves", moves.length === 1 ? "1 move" : `${moves.length} moves`),
+      );
     }
     const selected = key && this.selected === key;
     button.setAttribute("aria-expanded", selected ? "true" : "false");
     if (selected) button.classList.add("rso-card--selected");
-    button.addEventListener("click", () => this.select(key === this.selected ? null : key));
+    button.addEventListener("click", () =>
+      this.select(key === this.selected ? null : key, button),
+    );
     return button;
   };
 
@@ -539,7 +539,7 @@
     return box;
   };
 
-  Board.prototype.select = function (key) {
+  Board.prototype.select = function (key, clicked) {
     this.selected = key;
     this.root.__rsoSelected = key;
     this.root.querySelectorAll(".rso-card").forEach((b) => {
@@ -547,18 +547,21 @@
       b.setAttribute("aria-expanded", "false");
     });
     const entry = key ? this.entries.get(key) : null;
-    if (entry) {
-      entry.button.classList.add("rso-card--selected");
-      entry.button.setAttribute("aria-expanded", "true");
+    const shown = entry ? clicked || entry.button : null;
+    this.shownButton = shown;
+    if (shown) {
+      shown.classList.add("rso-card--selected");
+      shown.setAttribute("aria-expanded", "true");
     }
     this.fillDetail(entry);
-    this.placeDetail(entry);
+    this.placeDetail(entry, shown);
     if (entry && this.detail.scrollIntoView) this.detail.scrollIntoView({ block: "nearest" });
   };
 
   /* The details open just below the zone of the tapped card, so a phone keeps its place. */
-  Board.prototype.placeDetail = function (entry) {
-    const zone = entry && entry.button.closest(".rso-zone, .rso-pile, .rso-boundary");
+  Board.prototype.placeDetail = function (entry, button) {
+    const near = button || (entry && entry.button);
+    const zone = near && near.closest(".rso-zone, .rso-pile, .rso-boundary");
     if (zone) zone.after(this.detail);
     else this.root.append(this.detail);
   };
@@ -579,7 +582,7 @@
     close.type = "button";
     close.setAttribute("aria-label", `Close the details of ${card.name || info.name}`);
     close.addEventListener("click", () => {
-      const button = entry.button;
+      const button = this.shownButton || entry.button;
       this.select(null);
       if (button && button.focus) button.focus();
     });
