@@ -281,7 +281,7 @@
       if (mine && player.pending) {
         note = `You chose ${player.pending.name}; both choices are shown together.`;
       } else if (mine && !player.ready) {
-        note = "Your choice: tap a card under \u201cYour deck\u201d or \u201cYour characters\u201d below.";
+        note = "Your choice: tap one of the cards just below.";
       } else if (player.ready) {
         note = `${this.who(seat)} has chosen.`;
       } else {
@@ -290,7 +290,24 @@
       side.append(el("p", "dbs-note", note));
     }
 
-    // Character Area: Hyper characters stand in the Duel Zone and are drawn there
+    // opening choices from her own deck list
+    if (mine && Array.isArray(player.deck_list)) {
+      const wanted = v.phase === "setup_character" ? "character" : null;
+      const numbers = player.deck_list.filter(
+        (n) => this.movesByKey.has("deck " + n) || (wanted && (this.cards[n] || {}).kind === wanted),
+      );
+      if (numbers.length) {
+        side.append(
+          this.zone(
+            v.phase === "setup_character" ? "Your characters (choose one)" : "Your deck (take one card)",
+            "dbs-zone--deck",
+            numbers.map((n) => this.cardButton({ number: n, name: this.info(n).name }, "your deck", "deck " + n)),
+          ),
+        );
+      }
+    }
+
+    // Character Area (a Hyper character stands in the Duel Zone; she stays listed here)
     const chars = (player.characters || []).map((c) =>
       c.status === "hyper"
         ? this.idCard(c, "Duel Zone (Hyper)", ["Hyper: in the Duel Zone"])
@@ -371,23 +388,6 @@
       row.append(backs);
       zone.append(row);
       side.append(zone);
-    }
-
-    // opening choices from her own deck list
-    if (mine && Array.isArray(player.deck_list)) {
-      const wanted = v.phase === "setup_character" ? "character" : null;
-      const numbers = player.deck_list.filter(
-        (n) => this.movesByKey.has("deck " + n) || (wanted && (this.cards[n] || {}).kind === wanted),
-      );
-      if (numbers.length) {
-        side.append(
-          this.zone(
-            v.phase === "setup_character" ? "Your characters (choose one)" : "Your deck (take one card)",
-            "dbs-zone--deck",
-            numbers.map((n) => this.cardButton({ number: n, name: this.info(n).name }, "your deck", "deck " + n)),
-          ),
-        );
-      }
     }
 
     const grave = el("details", "dbs-pile");
