@@ -24,7 +24,8 @@ import pytest
 from tests.minigames.renderers_cards.conftest import ARTIFACTS
 from tests.minigames.renderers_cards.states import GAMES, NAMES, payloads, sample
 
-pytestmark = pytest.mark.browser
+# one worker draws them all: one browser and one set of sampled games
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("card-renderers")]
 
 IDENTIFIER = re.compile(r"\b[a-z]+_[a-z_]+\b")
 JSONISH = re.compile(r"[{}]|\"\w+\":")
