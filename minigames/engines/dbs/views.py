@@ -8,12 +8,16 @@ the face-down Extra SP cards and Item Area Traps, and a pending opening choice. 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from westernroses.protocol import Json, Seat
 from westernroses.rng import RandomSource
 
 from .phases import PHASE_WORDS
 from .rules import State, attack_of, available_sp, card, chain_level, hand_limit, other, player, who
 from .setup import deck_numbers
+from .vocabulary import KIND_WORDS, describe_card
 
 STATUS_WORDS = {
     "support": "Support (tapped)",
@@ -119,7 +123,47 @@ def view(state: State, seat: Seat | None) -> Json:
         "clash": clash_view,
         "result": state["result"],
         "options": dict(state["options"]),
+        "cards": card_texts(state, seat),
     }
+
+
+def card_texts(state: State, seat: Seat | None) -> Json:
+    """Each card ``seat`` may see, by number, in words: what a table page shows on a card face
+    (cost, attack, Level, whose Spellcard) and the whole card as a sentence for its details.
+
+    Only numbers of cards she can see now (and, in the opening, of her own deck list) are
+    listed, so the map says nothing about a hand, a face-down card or a deck."""
+    hidden = hidden_from(state, seat)
+    numbers = {state["instances"][iid] for iid in state["instances"] if iid not in hidden}
+    if seat in (0, 1) and state["phase"].startswith("setup"):
+        numbers.update(deck_numbers(state, int(seat)))
+    return {number: _card_text(state, number) for number in sorted(numbers)}
+
+
+#: number -> (the definition it was made from, its words): a game's clones share one card map,
+#: so a view (which bots build many times a move) describes each card once per game.
+_TEXTS: dict[str, tuple[Mapping[str, Any], Json]] = {}
+
+
+def _card_text(state: State, number: str) -> Json:
+    definition = state["cards"][number]
+    cached = _TEXTS.get(number)
+    if cached is not None and cached[0] is definition:
+        return dict(cached[1])
+    owner = definition.get("character")
+    text: Json = {
+        "name": definition["name"],
+        "kind": definition["kind"],
+        "kind_label": KIND_WORDS[definition["kind"]],
+        "cost": definition.get("cost"),
+        "attack": definition.get("attack"),
+        "level": definition.get("level"),
+        "limit": definition.get("limit", "none"),
+        "character": state["cards"][owner]["name"] if owner and owner in state["cards"] else None,
+        "text": describe_card(definition, state["cards"]),
+    }
+    _TEXTS[number] = (definition, text)
+    return dict(text)
 
 
 def card_locations(state: State) -> list[tuple[int, str, str]]:
