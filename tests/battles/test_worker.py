@@ -74,10 +74,14 @@ def test_a_turn_change_delivers_exactly_one_your_turn(worker, started, gm, playe
         ).exists(),
         what=f"the in-app your_turn delivery:\n{worker.output()}",
     )
+    wait = TurnWait.objects.get(user=player, ended_at__isnull=True)
+    assert wait.key == f"battle:{battle.pk}:turn:{battle.state['turn_number']}"
+    this_turn = notes.filter(dedupe_key=f"your_turn:{wait.key}")
+    before = notes.count()  # earlier turns of hers (read now: the newest replaced them)
     # the same task again (a redelivery): nothing new
     battle_turn_notify.apply_async(args=[battle.pk, battle.version])
     worker.wait_ready(20)  # a ping queued behind it: it has run
-    assert notes.count() == 1
-    assert Delivery.objects.filter(notification__in=notes, channel="in_app").count() == 1
-    wait = TurnWait.objects.get(user=player, ended_at__isnull=True)
-    assert wait.key == f"battle:{battle.pk}:turn:{battle.state['turn_number']}"
+    assert this_turn.count() == 1
+    assert notes.count() == before
+    assert notes.filter(read_at__isnull=True).get() == this_turn.get()
+    assert Delivery.objects.filter(notification__in=this_turn, channel="in_app").count() == 1
