@@ -10,7 +10,8 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.http import Http404
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.views import defaults
 from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -46,3 +47,30 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             data = {"non_field_errors": data}
         response.data = {"detail": "Invalid input.", "errors": data}
     return response
+
+
+def _api(request: HttpRequest) -> bool:
+    return request.path.startswith("/api/")
+
+
+def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """``handler404``: an API path that matches no route (``/api/battles/x/``) answers the API's
+    JSON error like every other API 404; pages keep Django's HTML page."""
+    if _api(request):
+        return JsonResponse({"detail": "Not found."}, status=404)
+    return defaults.page_not_found(request, exception)
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """``handler400`` (a body Django refused before any view ran, such as one over the upload
+    limit): JSON on the API, Django's page elsewhere."""
+    if _api(request):
+        return JsonResponse({"detail": "Bad request."}, status=400)
+    return defaults.bad_request(request, exception)
+
+
+def permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """``handler403``: JSON on the API, Django's page elsewhere."""
+    if _api(request):
+        return JsonResponse({"detail": "You do not have permission to do this."}, status=403)
+    return defaults.permission_denied(request, exception)

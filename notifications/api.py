@@ -12,6 +12,7 @@ from django.http import Http404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, viewsets
 from rest_framework.decorators import action
+from rest_framework.exceptions import ValidationError as DRFValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -21,6 +22,18 @@ from notifications.models import Notification
 
 from . import selectors, services
 from .serializers import CampaignWebhookSerializer, NotificationSerializer, PreferenceSerializer
+
+
+def _flag(raw: str | None) -> bool:
+    """A yes/no query parameter; anything else is refused (400) rather than ignored."""
+    if raw is None or raw == "":
+        return False
+    value = raw.strip().lower()
+    if value in ("1", "true", "yes"):
+        return True
+    if value in ("0", "false", "no"):
+        return False
+    raise DRFValidationError({"unread": ["Must be true or false."]})
 
 
 class NotificationViewSet(
@@ -35,7 +48,7 @@ class NotificationViewSet(
         if getattr(self, "swagger_fake_view", False):  # schema generation
             return Notification.objects.none()
         notifications = selectors.inbox(self.request.user)
-        if self.request.query_params.get("unread") in ("1", "true", "yes"):
+        if _flag(self.request.query_params.get("unread")):
             notifications = notifications.filter(read_at__isnull=True)
         return notifications
 

@@ -77,7 +77,7 @@ class CampaignViewSet(
         return Response(CampaignSerializer(campaign).data)
 
     @extend_schema(responses=MemberSerializer(many=True))
-    @action(detail=True)
+    @action(detail=True, pagination_class=None)  # a party is small: the whole list, unpaged
     def members(self, request: Request, pk: str | None = None) -> Response:
         campaign, _ = campaign_for(request.user, pk or "")
         return Response(MemberSerializer(selectors.campaign_members(campaign), many=True).data)

@@ -194,7 +194,9 @@ class OddsSerializer(serializers.Serializer):
 class InvitationSerializer(serializers.ModelSerializer):
     url = serializers.SerializerMethodField(help_text="The link to share (absolute).")
     state = serializers.SerializerMethodField(help_text="active, revoked, expired or used")
-    invited_user = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    invited_user = serializers.SlugRelatedField(
+        slug_field="username", read_only=True, allow_null=True
+    )
 
     class Meta:
         model = Invitation
