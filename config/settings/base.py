@@ -39,6 +39,7 @@ INSTALLED_APPS = [
     "characters",
     "spellcards",
     "tables",
+    "decks",
     "battles",
     "minigames",
     "config",
