@@ -27,6 +27,8 @@ urlpatterns = [
     path("", include("battles.urls")),
     # Spellcard pages hang off characters, cards and campaigns: full paths in spellcards/urls.py.
     path("", include("spellcards.urls")),
+    # Tavern card games: /cards/, /decks/, /campaigns/<id>/cards/ (decks/urls.py).
+    path("", include("decks.urls")),
     path("admin/", admin.site.urls),
     path("api/", include("config.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
