@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 MAX_DECK_TEXT = 10_000
 MAX_COPIES_STORED = 9
 _MAX_NODES = 600
+_MAX_DEPTH = 12
 
 
 # --------------------------------------------------------------------------- card data
@@ -49,15 +50,21 @@ def _split(message: str) -> tuple[str, str]:
     return path, rest
 
 
-def _bounded(value: object, budget: list[int]) -> bool:
-    """False when ``value`` holds more than the node budget (a YAML alias bomb, a huge list)."""
-    budget[0] -= 1
-    if budget[0] < 0:
-        return False
-    if isinstance(value, Mapping):
-        return all(_bounded(k, budget) and _bounded(v, budget) for k, v in value.items())
-    if isinstance(value, list | tuple):
-        return all(_bounded(v, budget) for v in value)
+def _bounded(value: object, max_nodes: int = _MAX_NODES, max_depth: int = _MAX_DEPTH) -> bool:
+    """False when ``value`` holds too many nodes or nests too deep (a YAML alias bomb, a huge
+    list); walked without recursion, so no input can exhaust the stack."""
+    stack: list[tuple[object, int]] = [(value, 0)]
+    seen = 0
+    while stack:
+        item, depth = stack.pop()
+        seen += 1
+        if seen > max_nodes or depth > max_depth:
+            return False
+        if isinstance(item, Mapping):
+            stack.extend((k, depth + 1) for k in item)
+            stack.extend((v, depth + 1) for v in item.values())
+        elif isinstance(item, list | tuple):
+            stack.extend((v, depth + 1) for v in item)
     return True
 
 
@@ -65,7 +72,7 @@ def card_shape_errors(data: object) -> dict[str, list[str]]:
     """Size and shape limits checked before the engine sees the card."""
     if not isinstance(data, Mapping):
         return {"data": ["The card must be a mapping of fields (like number: GM-001)."]}
-    if not _bounded(data, [_MAX_NODES]):
+    if not _bounded(data):
         return {"data": ["The card is too large."]}
     try:
         size = len(json.dumps(data, ensure_ascii=False))
