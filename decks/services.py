@@ -15,6 +15,7 @@ unique within what one deck may use (the site-wide cards plus one campaign's).
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -37,6 +38,8 @@ MAX_DECK_TEXT = 10_000
 MAX_COPIES_STORED = 9
 _MAX_NODES = 600
 _MAX_DEPTH = 12
+#: What a stored deck entry may look like (starter and GM numbers, or an old unknown one).
+_CARD_NUMBER = re.compile(r"^[A-Z0-9][A-Z0-9-]{0,11}$")
 
 
 # --------------------------------------------------------------------------- card data
@@ -233,7 +236,7 @@ def _clean_cards(cards: object) -> list[str]:
         )
     out = []
     for number in cards:
-        if not isinstance(number, str) or not 0 < len(number) <= MAX_NUMBER:
+        if not isinstance(number, str) or not _CARD_NUMBER.match(number.strip().upper()):
             raise ValidationError({"cards": ["Each card is a card number such as RSO-101."]})
         out.append(number.strip().upper())
     counts = Counter(out)
