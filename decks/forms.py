@@ -28,7 +28,7 @@ class CardDataForm(forms.Form):
     """A GM card as text; ``game`` only when adding (a card keeps its game)."""
 
     game = forms.ChoiceField(choices=GAME_CHOICES)
-    data = forms.CharField(
+    card = forms.CharField(
         label="Card",
         widget=forms.Textarea(attrs={"rows": 16, "spellcheck": "false"}),
         max_length=MAX_CARD_JSON,
@@ -40,8 +40,8 @@ class CardDataForm(forms.Form):
         if not with_game:
             del self.fields["game"]
 
-    def clean_data(self) -> Any:
-        text = self.cleaned_data["data"]
+    def clean_card(self) -> Any:
+        text = self.cleaned_data["card"]
         try:
             value = yaml.load(text, Loader=_LOADER)  # noqa: S506 - a safe loader
         except yaml.YAMLError as exc:
@@ -58,7 +58,9 @@ class CardDataForm(forms.Form):
             if key.startswith("data."):
                 path = key.removeprefix("data.")
                 for message in messages:
-                    self.add_error("data", f"{path}: {message}")
+                    self.add_error("card", f"{path}: {message}")
+            elif key == "data":
+                self.add_error("card", messages)
             elif key in self.fields:
                 self.add_error(key, messages)
             else:
@@ -74,7 +76,7 @@ class DeckForm(forms.Form):
 
     game = forms.ChoiceField(choices=GAME_CHOICES)
     name = forms.CharField(max_length=MAX_NAME)
-    campaign = forms.ModelChoiceField(
+    campaign: forms.ModelChoiceField[Any] = forms.ModelChoiceField(
         queryset=None,
         required=False,
         empty_label="No campaign (starter and site-wide cards)",
@@ -92,7 +94,7 @@ class DeckForm(forms.Form):
 
 class DeckSettingsForm(forms.Form):
     name = forms.CharField(max_length=MAX_NAME)
-    campaign = forms.ModelChoiceField(
+    campaign: forms.ModelChoiceField[Any] = forms.ModelChoiceField(
         queryset=None,
         required=False,
         empty_label="No campaign (starter and site-wide cards)",

@@ -150,7 +150,7 @@ def custom_card_edit(request: AuthedRequest, pk: int) -> HttpResponse:
         if form.is_valid():
             try:
                 services.custom_card_update(
-                    by=request.user, card=card, data=form.cleaned_data["data"]
+                    by=request.user, card=card, data=form.cleaned_data["card"]
                 )
             except ValidationError as exc:
                 form.add_card_errors(exc)
@@ -159,7 +159,7 @@ def custom_card_edit(request: AuthedRequest, pk: int) -> HttpResponse:
                 return redirect("decks:custom_card", card.pk)
         status = 400
     else:
-        form = CardDataForm(initial={"data": CardDataForm.as_text(card.data)}, with_game=False)
+        form = CardDataForm(initial={"card": CardDataForm.as_text(card.data)}, with_game=False)
     return render(
         request,
         "decks/card_edit.html",
@@ -195,7 +195,7 @@ def _card_library(
                     by=request.user,
                     game=form.cleaned_data["game"],
                     campaign=campaign,
-                    data=form.cleaned_data["data"],
+                    data=form.cleaned_data["card"],
                 )
             except ValidationError as exc:
                 form.add_card_errors(exc)
