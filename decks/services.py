@@ -53,32 +53,73 @@ def _split(message: str) -> tuple[str, str]:
     return path, rest
 
 
-def _bounded(value: object, max_nodes: int = _MAX_NODES, max_depth: int = _MAX_DEPTH) -> bool:
-    """False when ``value`` holds too many nodes or nests too deep (a YAML alias bomb, a huge
-    list); walked without recursion, so no input can exhaust the stack."""
-    stack: list[tuple[object, int]] = [(value, 0)]
+#: Fields whose value is one word of the vocabulary (the engines look them up in tables of
+#: words, so a list or a mapping there must be refused by name before they see it).
+_WORD_FIELDS = frozenset(
+    {
+        "ability",
+        "at",
+        "check",
+        "class",
+        "do",
+        "keyword",
+        "kind",
+        "limit",
+        "phase",
+        "role",
+        "shot",
+        "stat",
+        "static",
+        "support",
+        "target",
+        "timing",
+        "type",
+        "when",
+        "whose",
+    }
+)
+
+
+def _shape_problems(data: Mapping[str, Any]) -> dict[str, list[str]]:
+    """Problems of shape the engines should never see, each keyed by its field path: too many
+    values or too deep (a YAML alias bomb), a key that is not text, a list or mapping where a
+    vocabulary word belongs. Walked without recursion, so no input can exhaust the stack."""
+    problems: dict[str, list[str]] = {}
+    stack: list[tuple[str, object, int]] = [("", data, 0)]
     seen = 0
     while stack:
-        item, depth = stack.pop()
+        path, item, depth = stack.pop()
         seen += 1
-        if seen > max_nodes or depth > max_depth:
-            return False
+        if seen > _MAX_NODES or depth > _MAX_DEPTH:
+            return {"data": ["The card is too large or nested too deeply."]}
         if isinstance(item, Mapping):
-            stack.extend((k, depth + 1) for k in item)
-            stack.extend((v, depth + 1) for v in item.values())
+            for key, value in item.items():
+                if not isinstance(key, str):
+                    problems.setdefault(f"data.{path}" if path else "data", []).append(
+                        f"{key!r} is not a field name (field names are words)."
+                    )
+                    continue
+                here = f"{path}.{key}" if path else key
+                if key in _WORD_FIELDS and isinstance(value, Mapping | list):
+                    problems.setdefault(f"data.{here}", []).append(
+                        "must be one word of the vocabulary, not a list or a mapping."
+                    )
+                    continue
+                stack.append((here, value, depth + 1))
         elif isinstance(item, list | tuple):
-            stack.extend((v, depth + 1) for v in item)
-    return True
+            stack.extend((f"{path}[{i}]", v, depth + 1) for i, v in enumerate(item))
+    return problems
 
 
 def card_shape_errors(data: object) -> dict[str, list[str]]:
     """Size and shape limits checked before the engine sees the card."""
     if not isinstance(data, Mapping):
         return {"data": ["The card must be a mapping of fields (like number: GM-001)."]}
-    if not _bounded(data):
-        return {"data": ["The card is too large."]}
+    problems = _shape_problems(data)
+    if problems:
+        return problems
     try:
-        size = len(json.dumps(data, ensure_ascii=False))
+        size = len(json.dumps(data, ensure_ascii=False, allow_nan=False))
     except (TypeError, ValueError):
         return {"data": ["The card must hold only text, numbers, true/false, lists and maps."]}
     if size > MAX_CARD_JSON:
@@ -97,7 +138,13 @@ def card_errors(
     def add(path: str, message: str) -> None:
         errors.setdefault(path if path == "data" else f"data.{path}", []).append(message)
 
-    for message in game.validate_card(data):
+    try:
+        messages = game.validate_card(data)
+    except (TypeError, ValueError, KeyError, AttributeError):
+        # The engines' validators expect the vocabulary's shapes; _shape_problems refuses the
+        # shapes we know break them, and anything else still gets a 400, never a 500.
+        messages = ["card: its fields do not have the shapes this game's cards use."]
+    for message in messages:
         add(*_split(message))
     number = data.get("number")
     if isinstance(number, str) and number:
@@ -130,7 +177,10 @@ def card_errors(
     ]
     try:
         game.load([*others, data])
-    except CARD_SET_ERRORS as exc:
+    except (TypeError, ValueError, KeyError, AttributeError) as exc:
+        if not isinstance(exc, CARD_SET_ERRORS):
+            add("data", "The card's fields do not have the shapes this game's cards use.")
+            return errors
         listed = getattr(exc, "errors", None) or [str(exc)]
         for message in listed:
             label, sep, rest = message.partition(": ")

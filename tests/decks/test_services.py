@@ -12,6 +12,8 @@ import copy
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 
 from decks import selectors, services
 from decks.games import DBS, GAMES, RSO
@@ -370,3 +372,80 @@ def test_merge_extra_cards_keeps_one_copy_and_refuses_clashes():
     clash = [{**DBS_GM_CHARACTER, "name": "Someone else"}]
     with pytest.raises(ValidationError):
         selectors.merge_extra_cards(a, clash)
+
+
+# --------------------------------------------------------------------------- any input
+
+
+_json_leaf = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-30000, 30000),
+    st.floats(allow_nan=True),
+    st.sampled_from(["", "x", "spell", "battle", "character", "GM-001", "DBS-001", "RSO-001"]),
+)
+_FIELD_WORDS = [
+    "do",
+    "kind",
+    "type",
+    "effects",
+    "abilities",
+    "amount",
+    "if",
+    "statics",
+    "triggers",
+    "stat",
+    "target",
+    "check",
+    "at",
+    "cost",
+    "requires",
+    "basic",
+    "phase",
+    "on_hit",
+    "support",
+    "center",
+    "hyper",
+    "shot",
+    "awakening",
+    "condition",
+    "phases",
+    "when",
+    1,
+]
+_json = st.recursive(
+    _json_leaf,
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(st.sampled_from(_FIELD_WORDS), inner, max_size=3)
+    ),
+    max_leaves=12,
+)
+
+
+@given(
+    game=st.sampled_from(["rso", "dbs"]),
+    changes=st.dictionaries(
+        st.sampled_from([k for k in _FIELD_WORDS if isinstance(k, str)]), _json, max_size=3
+    ),
+)
+# Shapes that once crashed an engine's validator (a list or mapping where a word belongs):
+@example(game="dbs", changes={"requires": [{"check": {}}]})
+@example(game="dbs", changes={"kind": "battle", "on_hit": [{"do": []}]})
+@example(game="rso", changes={"abilities": [{"kind": "special", "effects": [{"do": {}}]}]})
+@example(game="rso", changes={"type": ["spell"]})
+@example(game="rso", changes={"cost": float("nan")})
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+def test_any_card_data_is_saved_or_refused_in_words_never_crashes(gm, campaign, game, changes):
+    """Whatever a GM types, the answer is a saved card or field errors (the API's 400)."""
+    base = RSO_GM_SPELL if game == "rso" else DBS_GM_CHARACTER
+    data = {**base, **changes}
+    try:
+        card = services.custom_card_create(by=gm, game=game, campaign=campaign, data=data)
+    except ValidationError as exc:
+        assert exc.message_dict
+        assert all(isinstance(m, str) and m for ms in exc.message_dict.values() for m in ms)
+    else:
+        card.delete()
