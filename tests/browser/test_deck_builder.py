@@ -40,7 +40,7 @@ def no_horizontal_overflow(page) -> bool:
 
 def shoot(page, name: str, *, top: bool = True) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
-    if top:
+    if top and page.locator("#deck-panel").count():
         page.evaluate("window.scrollTo(0, document.getElementById('deck-panel').offsetTop - 8)")
     page.screenshot(path=str(ARTIFACTS / name), full_page=False)
 
@@ -81,6 +81,15 @@ def test_build_a_legal_dbs_deck_on_a_phone(new_page, player):
     # A reload shows the same deck: the counts were saved, not just drawn.
     page.reload()
     assert page.get_attribute("#deck-total", "data-total") == "40"
+    # The card list and a card page fit the phone too.
+    page.goto("/cards/dbs/?type=character")
+    assert page.locator("#card-list > li").count() == 6
+    assert no_horizontal_overflow(page)
+    shoot(page, "card-list-390.png", top=False)
+    page.click("#card-list a >> nth=0")
+    page.wait_for_selector("#card-words")
+    assert no_horizontal_overflow(page)
+    shoot(page, "card-page-390.png", top=False)
 
 
 def test_build_a_legal_rso_deck_at_desktop_width(new_page, player):
@@ -124,3 +133,23 @@ def test_build_a_legal_rso_deck_at_desktop_width(new_page, player):
     # The exported text reads back as the same deck.
     text = page.input_value("#deck-text")
     assert text.startswith("# Four Reimu\nCharacters:\n4 Reimu Hakurei [RSO-001]\n")
+
+
+def test_a_gm_card_refused_shows_each_error_beside_the_box(new_page, gm, campaign):
+    page = new_page(gm)
+    page.goto(f"/campaigns/{campaign.pk}/cards/")
+    page.select_option("#id_game", "rso")
+    page.fill(
+        "#id_card",
+        "number: RSO-101\nname: Moth Glow\ntype: spell\ncost: 2\nshot: laser\nav: 40\n"
+        "iv: 1\nhv: 1\n",
+    )
+    page.click(".deckb-cardform button[type=submit]")
+    errors = page.locator("#card-errors li").all_text_contents()
+    assert errors[0].startswith("shot: must be one of spread, concentration, normal")
+    assert "av: must be between 0 and 20" in errors
+    assert any(e.startswith("number: RSO-101 is a starter card's number") for e in errors)
+    box = page.locator("#id_card").bounding_box()
+    listed = page.locator("#card-errors").bounding_box()
+    assert listed["x"] > box["x"] + box["width"] - 1  # beside the box at 1280 wide
+    shoot(page, "gm-card-errors-1280.png", top=False)
