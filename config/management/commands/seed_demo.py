@@ -15,6 +15,7 @@ from django.db import transaction
 
 from campaign import services
 from campaign.models import Campaign, Membership, Role
+from decks.demo import seed_decks
 from westernroses.rng import RandomSource
 
 DEMO_USERS = (
@@ -72,6 +73,9 @@ class Command(BaseCommand):
         seed_spellcards(campaign, users, self.stdout)  # spellcards app: see the end of this file
         seed_campaign_play(campaign, users, self.stdout)  # sessions, handouts...: end of this file
         seed_battles(campaign, users, self.stdout)  # grid battles: see the end of this file
+        seed_decks(
+            campaign, users, self.stdout
+        )  # tavern card games' cards and decks: decks/demo.py
         self.stdout.write(self.style.SUCCESS("Demo data ready. Log in at http://127.0.0.1:8000/"))
         for username, password, name, role in DEMO_USERS:
             self.stdout.write(
