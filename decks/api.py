@@ -125,11 +125,16 @@ class CustomCardViewSet(
         return selectors.custom_card_for(self.request.user, self.kwargs["pk"], manage=manage)
 
     def _out(self, card: CustomCard, code: int = 200) -> Response:
-        cg = selectors.game_or_404(card.game)
-        card_set = selectors.card_set_for(cg, card.campaign_id)
-        lines = cg.lines(card.data, card_set) if card.number in card_set else []
-        data = CustomCardSerializer(card, context={"lines": {card.pk: lines}}).data
-        return Response(data, status=code)
+        lines = selectors.custom_card_lines([card])
+        return Response(CustomCardSerializer(card, context={"lines": lines}).data, status=code)
+
+    @extend_schema(
+        parameters=[OpenApiParameter("game", str)], responses=CustomCardSerializer(many=True)
+    )
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        cards = list(self.get_queryset())
+        context = {"lines": selectors.custom_card_lines(cards)}
+        return Response(CustomCardSerializer(cards, many=True, context=context).data)
 
     def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return self._out(self.get_object())

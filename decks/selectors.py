@@ -133,6 +133,23 @@ def card_set_for(game: CardGame, campaign_id: int | None) -> dict[str, Card]:
     return _tolerant_load(game, context_cards(game, campaign_id))
 
 
+def custom_card_lines(cards: Iterable[CustomCard]) -> dict[int, list[str]]:
+    """Each GM card in words, described against its own campaign's card set (one load per
+    game and campaign); a card the set left out has no lines."""
+    sets: dict[tuple[str, int | None], dict[str, Card]] = {}
+    out: dict[int, list[str]] = {}
+    for card in cards:
+        game = game_for(card.game)
+        if game is None:
+            continue
+        key = (card.game, card.campaign_id)
+        if key not in sets:
+            sets[key] = card_set_for(game, card.campaign_id)
+        if card.number in sets[key]:
+            out[card.pk] = game.lines(card.data, sets[key])
+    return out
+
+
 # --------------------------------------------------------------------------- the card list
 
 
@@ -225,10 +242,11 @@ def card_entries(
     """
     entries = starter_entries(game)
     if campaign_id is not None:
+        mine = member_campaign_ids(user)
         customs = [
             c
             for c in context_cards(game, campaign_id)
-            if c.campaign_id is None or c.campaign_id in member_campaign_ids(user)
+            if c.campaign_id is None or c.campaign_id in mine
         ]
     else:
         customs = list(custom_cards_visible_to(user, game.slug))

@@ -53,34 +53,33 @@ def _split(message: str) -> tuple[str, str]:
     return path, rest
 
 
-#: Fields whose value is one word of the vocabulary (the engines look them up in tables of
-#: words, so a list or a mapping there must be refused by name before they see it).
-_WORD_FIELDS = frozenset(
-    {
-        "ability",
-        "at",
-        "check",
-        "class",
-        "do",
-        "keyword",
-        "kind",
-        "limit",
-        "phase",
-        "role",
-        "shot",
-        "stat",
-        "static",
-        "support",
-        "target",
-        "timing",
-        "type",
-        "when",
-        "whose",
-    }
-)
+#: Per game, the fields whose value is one word of the vocabulary (the engines look them up
+#: in tables of words, so a list or a mapping there is refused by name before they see it).
+_WORD_FIELDS: dict[str, frozenset[str]] = {
+    "rso": frozenset(
+        {
+            "ability",
+            "class",
+            "do",
+            "keyword",
+            "kind",
+            "phase",
+            "role",
+            "shot",
+            "stat",
+            "support",
+            "target",
+            "type",
+            "when",
+        }
+    ),
+    "dbs": frozenset(
+        {"at", "check", "do", "kind", "limit", "static", "target", "timing", "when", "whose"}
+    ),
+}
 
 
-def _shape_problems(data: Mapping[str, Any]) -> dict[str, list[str]]:
+def _shape_problems(data: Mapping[str, Any], words: frozenset[str]) -> dict[str, list[str]]:
     """Problems of shape the engines should never see, each keyed by its field path: too many
     values or too deep (a YAML alias bomb), a key that is not text, a list or mapping where a
     vocabulary word belongs. Walked without recursion, so no input can exhaust the stack."""
@@ -100,7 +99,7 @@ def _shape_problems(data: Mapping[str, Any]) -> dict[str, list[str]]:
                     )
                     continue
                 here = f"{path}.{key}" if path else key
-                if key in _WORD_FIELDS and isinstance(value, Mapping | list):
+                if key in words and isinstance(value, Mapping | list):
                     problems.setdefault(f"data.{here}", []).append(
                         "must be one word of the vocabulary, not a list or a mapping."
                     )
@@ -111,11 +110,11 @@ def _shape_problems(data: Mapping[str, Any]) -> dict[str, list[str]]:
     return problems
 
 
-def card_shape_errors(data: object) -> dict[str, list[str]]:
+def card_shape_errors(game: CardGame, data: object) -> dict[str, list[str]]:
     """Size and shape limits checked before the engine sees the card."""
     if not isinstance(data, Mapping):
         return {"data": ["The card must be a mapping of fields (like number: GM-001)."]}
-    problems = _shape_problems(data)
+    problems = _shape_problems(data, _WORD_FIELDS[game.slug])
     if problems:
         return problems
     try:
@@ -223,7 +222,7 @@ def custom_card_create(
     """Add a GM card to ``campaign`` (or site-wide, staff); refused with every error."""
     cg = _game(game)
     _require_card_manager(by, campaign)
-    errors = card_shape_errors(data)
+    errors = card_shape_errors(cg, data)
     if not errors:
         assert isinstance(data, Mapping)  # noqa: S101 - card_shape_errors checked it
         errors = card_errors(cg, data, campaign.pk if campaign else None)
@@ -239,7 +238,7 @@ def custom_card_create(
 def custom_card_update(*, by: User, card: CustomCard, data: object) -> CustomCard:
     cg = _game(card.game)
     _require_card_manager(by, card.campaign)
-    errors = card_shape_errors(data)
+    errors = card_shape_errors(cg, data)
     if not errors:
         assert isinstance(data, Mapping)  # noqa: S101
         errors = card_errors(cg, data, card.campaign_id, exclude=card.pk)

@@ -92,6 +92,10 @@ def test_update_and_delete_a_card(api_for, gm, rso_gm_card):
     response = client.patch(url, {"data": {**RSO_GM_SPELL, "hv": 99}}, format="json")
     assert response.status_code == 400
     assert response.json()["errors"] == {"data.hv": ["must be between 0 and 20"]}
+    listed = client.get("/api/custom-cards/?game=rso").json()
+    assert [c["number"] for c in listed] == ["GM-101"]
+    assert listed[0]["lines"][0] == "Spell, 2 SP. General (anyone may use it)."
+    assert client.get("/api/custom-cards/?game=dbs").json() == []
     assert client.delete(url).status_code == 204
     assert not CustomCard.objects.exists()
 
@@ -169,11 +173,12 @@ def test_malformed_deck_bodies_are_400_never_500(api_for, player, body):
 
 
 def test_a_deck_can_use_a_campaigns_gm_cards(api_for, player, campaign, gm):
-    api_for(gm).post(
+    added = api_for(gm).post(
         "/api/custom-cards/",
         {"game": "dbs", "campaign": campaign.pk, "data": DBS_GM_CHARACTER},
         format="json",
     )
+    assert added.status_code == 201, added.content
     cards = [*preset(DBS)[:39], "GM-001"]
     loose = api_for(player).post(
         "/api/decks/", {"game": "dbs", "name": "Loose", "cards": cards}, format="json"
@@ -184,7 +189,7 @@ def test_a_deck_can_use_a_campaigns_gm_cards(api_for, player, campaign, gm):
         {"game": "dbs", "name": "Tied", "cards": cards, "campaign": campaign.pk},
         format="json",
     )
-    assert tied.json()["legal"] is True
+    assert tied.json()["errors"] == []
 
 
 def test_seat_decks_endpoint(api_for, player, rso_deck):
