@@ -32,18 +32,18 @@ from campaign.permissions import campaign_for
 from . import selectors, services
 from .models import CustomCard, Deck
 from .serializers import (
-    CardQuerySerializer,
-    CardSerializer,
     CustomCardSerializer,
     CustomCardUpdateSerializer,
     CustomCardWriteSerializer,
-    DeckCheckResultSerializer,
-    DeckCheckSerializer,
-    DeckSerializer,
-    DeckTextSerializer,
-    DeckUpdateSerializer,
-    DeckWriteSerializer,
-    SeatDeckSerializer,
+    GameCardQuerySerializer,
+    GameCardSerializer,
+    GameDeckCheckResultSerializer,
+    GameDeckCheckSerializer,
+    GameDeckSerializer,
+    GameDeckTextSerializer,
+    GameDeckUpdateSerializer,
+    GameDeckWriteSerializer,
+    GameSeatDeckSerializer,
 )
 
 CARD_FILTERS = [
@@ -63,10 +63,10 @@ def _campaign(user: Any, campaign_id: int | None, *, manage: bool = False) -> Ca
 
 
 class CardListView(APIView):
-    @extend_schema(parameters=CARD_FILTERS, responses=CardSerializer(many=True))
+    @extend_schema(parameters=CARD_FILTERS, responses=GameCardSerializer(many=True))
     def get(self, request: Request, game: str) -> Response:
         cg = selectors.game_or_404(game)
-        query = CardQuerySerializer(data=request.query_params)
+        query = GameCardQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         q = query.validated_data
         campaign = _campaign(request.user, q.get("campaign"))
@@ -79,21 +79,21 @@ class CardListView(APIView):
             cost=q.get("cost"),
             q=q.get("q", "").strip(),
         )
-        return Response(CardSerializer(selectors.filter_entries(entries, flt), many=True).data)
+        return Response(GameCardSerializer(selectors.filter_entries(entries, flt), many=True).data)
 
 
 class CardDetailView(APIView):
-    @extend_schema(responses=CardSerializer)
+    @extend_schema(responses=GameCardSerializer)
     def get(self, request: Request, game: str, number: str) -> Response:
         cg = selectors.game_or_404(game)
         for entry in selectors.starter_entries(cg):
             if entry.number == number.upper():
-                return Response(CardSerializer(entry).data)
+                return Response(GameCardSerializer(entry).data)
         raise exceptions.NotFound("No starter card has that number (GM cards: /api/custom-cards/).")
 
 
 class SeatDecksView(APIView):
-    @extend_schema(responses=SeatDeckSerializer(many=True))
+    @extend_schema(responses=GameSeatDeckSerializer(many=True))
     def get(self, request: Request, game: str) -> Response:
         cg = selectors.game_or_404(game)
         pairs = selectors.seat_decks(request.user, cg.slug)
@@ -171,7 +171,7 @@ class CustomCardViewSet(
 class GameDeckViewSet(viewsets.GenericViewSet):
     """Your own saved decks (anyone else's answers 404)."""
 
-    serializer_class = DeckSerializer
+    serializer_class = GameDeckSerializer
     pagination_class = None
 
     def get_queryset(self) -> QuerySet[Deck]:
@@ -184,21 +184,25 @@ class GameDeckViewSet(viewsets.GenericViewSet):
 
     @staticmethod
     def _out(deck: Deck, code: int = 200) -> Response:
-        return Response(DeckSerializer(selectors.deck_report(deck)).data, status=code)
+        return Response(GameDeckSerializer(selectors.deck_report(deck)).data, status=code)
 
-    @extend_schema(parameters=[OpenApiParameter("game", str)], responses=DeckSerializer(many=True))
+    @extend_schema(
+        parameters=[OpenApiParameter("game", str)], responses=GameDeckSerializer(many=True)
+    )
     def list(self, request: Request) -> Response:
         game = request.query_params.get("game")
         decks = selectors.decks_of(request.user, game[:8] if game else None)
-        return Response(DeckSerializer([selectors.deck_report(d) for d in decks], many=True).data)
+        return Response(
+            GameDeckSerializer([selectors.deck_report(d) for d in decks], many=True).data
+        )
 
-    @extend_schema(responses=DeckSerializer)
+    @extend_schema(responses=GameDeckSerializer)
     def retrieve(self, request: Request, pk: str | None = None) -> Response:
         return self._out(self.get_object())
 
-    @extend_schema(request=DeckWriteSerializer, responses={201: DeckSerializer})
+    @extend_schema(request=GameDeckWriteSerializer, responses={201: GameDeckSerializer})
     def create(self, request: Request) -> Response:
-        serializer = DeckWriteSerializer(data=request.data)
+        serializer = GameDeckWriteSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         campaign = _deck_campaign(request.user, data.get("campaign"))
@@ -212,10 +216,10 @@ class GameDeckViewSet(viewsets.GenericViewSet):
         )
         return self._out(deck, status.HTTP_201_CREATED)
 
-    @extend_schema(request=DeckUpdateSerializer, responses=DeckSerializer)
+    @extend_schema(request=GameDeckUpdateSerializer, responses=GameDeckSerializer)
     def update(self, request: Request, pk: str | None = None) -> Response:
         deck = self.get_object()
-        serializer = DeckUpdateSerializer(data=request.data)
+        serializer = GameDeckUpdateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         changes: dict[str, Any] = {k: data[k] for k in ("name", "cards") if k in data}
@@ -224,7 +228,7 @@ class GameDeckViewSet(viewsets.GenericViewSet):
         services.deck_update(by=request.user, deck=deck, **changes)
         return self._out(deck)
 
-    @extend_schema(request=DeckUpdateSerializer, responses=DeckSerializer)
+    @extend_schema(request=GameDeckUpdateSerializer, responses=GameDeckSerializer)
     def partial_update(self, request: Request, pk: str | None = None) -> Response:
         return self.update(request, pk)
 
@@ -232,27 +236,27 @@ class GameDeckViewSet(viewsets.GenericViewSet):
         services.deck_delete(by=request.user, deck=self.get_object())
         return Response(status=status.HTTP_204_NO_CONTENT)
 
-    @extend_schema(request=DeckTextSerializer, responses=DeckSerializer)
+    @extend_schema(request=GameDeckTextSerializer, responses=GameDeckSerializer)
     @action(detail=True, methods=["post"], url_path="import")
     def import_text(self, request: Request, pk: str | None = None) -> Response:
         """Replace the deck's cards with a deck text; an unreadable line changes nothing."""
         deck = self.get_object()
-        serializer = DeckTextSerializer(data=request.data)
+        serializer = GameDeckTextSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         services.deck_import(by=request.user, deck=deck, text=serializer.validated_data["text"])
         return self._out(deck)
 
-    @extend_schema(responses=DeckTextSerializer)
+    @extend_schema(responses=GameDeckTextSerializer)
     @action(detail=True, methods=["get"], url_path="export")
     def export_text(self, request: Request, pk: str | None = None) -> Response:
         return Response({"text": selectors.deck_report(self.get_object()).text})
 
-    @extend_schema(request=DeckCheckSerializer, responses=DeckCheckResultSerializer)
+    @extend_schema(request=GameDeckCheckSerializer, responses=GameDeckCheckResultSerializer)
     @action(detail=False, methods=["post"], url_path="validate")
     def validate(self, request: Request) -> Response:
         """Check cards (or a text) against the deck rules without saving: always 200 with
         ``legal`` and every broken rule, unless the input itself is malformed (400)."""
-        serializer = DeckCheckSerializer(data=request.data)
+        serializer = GameDeckCheckSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         cg = selectors.game_or_404(data["game"])

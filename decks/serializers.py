@@ -13,7 +13,7 @@ from .selectors import CardEntry, DeckReport
 from .services import MAX_DECK_TEXT
 
 
-class CardSerializer(serializers.Serializer):
+class GameCardSerializer(serializers.Serializer):
     """A card in words and as data (a starter card has no ``custom_card``)."""
 
     number = serializers.CharField()
@@ -35,7 +35,7 @@ class CardSerializer(serializers.Serializer):
         return entry.custom.campaign_id if entry.custom else None
 
 
-class CardQuerySerializer(serializers.Serializer):
+class GameCardQuerySerializer(serializers.Serializer):
     type = serializers.CharField(required=False, allow_blank=True, max_length=20)
     character = serializers.CharField(required=False, allow_blank=True, max_length=60)
     cost = serializers.IntegerField(required=False, min_value=0, max_value=99)
@@ -80,7 +80,7 @@ class CustomCardUpdateSerializer(serializers.Serializer):
     data = serializers.JSONField()
 
 
-class DeckSerializer(serializers.Serializer):
+class GameDeckSerializer(serializers.Serializer):
     """A saved deck with its legality: ``errors`` lists every broken rule at once."""
 
     id = serializers.IntegerField(source="deck.pk")
@@ -102,7 +102,7 @@ class DeckSerializer(serializers.Serializer):
         return f"deck:{report.deck.pk}"
 
 
-class DeckWriteSerializer(serializers.Serializer):
+class GameDeckWriteSerializer(serializers.Serializer):
     game = serializers.ChoiceField(choices=GAME_CHOICES)
     name = serializers.CharField(max_length=MAX_NAME)
     campaign = serializers.IntegerField(required=False, allow_null=True, min_value=1)
@@ -121,7 +121,7 @@ class DeckWriteSerializer(serializers.Serializer):
         return attrs
 
 
-class DeckUpdateSerializer(serializers.Serializer):
+class GameDeckUpdateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=MAX_NAME, required=False)
     campaign = serializers.IntegerField(required=False, allow_null=True, min_value=1)
     cards = serializers.ListField(
@@ -131,7 +131,7 @@ class DeckUpdateSerializer(serializers.Serializer):
     )
 
 
-class DeckCheckSerializer(serializers.Serializer):
+class GameDeckCheckSerializer(serializers.Serializer):
     game = serializers.ChoiceField(choices=GAME_CHOICES)
     campaign = serializers.IntegerField(required=False, allow_null=True, min_value=1)
     cards = serializers.ListField(
@@ -142,16 +142,16 @@ class DeckCheckSerializer(serializers.Serializer):
     text = serializers.CharField(required=False, max_length=MAX_DECK_TEXT)
 
 
-class DeckTextSerializer(serializers.Serializer):
+class GameDeckTextSerializer(serializers.Serializer):
     text = serializers.CharField(max_length=MAX_DECK_TEXT)
 
 
-class DeckCheckResultSerializer(serializers.Serializer):
+class GameDeckCheckResultSerializer(serializers.Serializer):
     legal = serializers.BooleanField()
     errors = serializers.ListField(child=serializers.CharField())
     cards = serializers.ListField(child=serializers.CharField())
 
 
-class SeatDeckSerializer(serializers.Serializer):
+class GameSeatDeckSerializer(serializers.Serializer):
     key = serializers.CharField()
     name = serializers.CharField()
