@@ -180,7 +180,13 @@ def custom_card_delete(request: AuthedRequest, pk: int) -> HttpResponse:
 
 
 def _card_library(
-    request: AuthedRequest, *, campaign: Any, can_manage: bool, cards: Any, action: str
+    request: AuthedRequest,
+    *,
+    campaign: Any,
+    can_manage: bool,
+    cards: Any,
+    action: str,
+    access: Any = None,
 ) -> HttpResponse:
     """A campaign's (or the site's) GM cards, with the add form for those who may add."""
     status = 200
@@ -216,6 +222,7 @@ def _card_library(
             "form": form,
             "can_manage": can_manage,
             "action": action,
+            "access": access,
         },
         status=status,
     )
@@ -232,6 +239,7 @@ def campaign_cards(request: AuthedRequest, campaign_id: int) -> HttpResponse:
         can_manage=access.can_manage,
         cards=cards.order_by("game", "number"),
         action=reverse("decks:campaign_cards", args=[campaign.pk]),
+        access=access,
     )
 
 

@@ -47,6 +47,7 @@ def test_a_card_page_shows_the_card_in_words(client_for, player):
 def test_a_gm_adds_a_card_and_sees_each_error_beside_the_form(client_for, gm, campaign):
     page = client_for(gm)
     url = f"/campaigns/{campaign.pk}/cards/"
+    assert f'href="{url}" id="nav-cards"' in text_of(page.get(f"/campaigns/{campaign.pk}/"))
     bad = page.post(
         url,
         {
