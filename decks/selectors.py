@@ -232,16 +232,21 @@ def starter_entries(game: CardGame) -> list[CardEntry]:
 
 
 def card_entries(
-    user: User | AnonymousUser | None, game: CardGame, *, campaign_id: int | None = None
+    user: User | AnonymousUser | None,
+    game: CardGame,
+    *,
+    campaign_id: int | None = None,
+    for_deck: bool = False,
 ) -> list[CardEntry]:
     """The starter set plus the GM cards the user may see, in number order.
 
-    With ``campaign_id`` (a deck's campaign) only that campaign's GM cards are added; without
-    it, every campaign of hers (the card list). Each GM card is described against the set of
-    its own campaign, so a DBS spellcard names its GM character.
+    ``for_deck``: only what a deck in ``campaign_id`` (or in none) may hold, the site-wide
+    cards plus that campaign's. Otherwise, with ``campaign_id`` that campaign's and the
+    site-wide cards, without it every campaign of hers (the card list). Each GM card is
+    described against the set of its own campaign, so a DBS spellcard names its GM character.
     """
     entries = starter_entries(game)
-    if campaign_id is not None:
+    if for_deck or campaign_id is not None:
         mine = member_campaign_ids(user)
         customs = [
             c

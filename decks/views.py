@@ -317,7 +317,7 @@ def _builder_context(
     report = selectors.deck_report(deck)
     game = report.game
     entries = selectors.card_entries(
-        request.user, game, campaign_id=selectors.deck_campaign_id(deck)
+        request.user, game, campaign_id=selectors.deck_campaign_id(deck), for_deck=True
     )
     flt = _filter_from(request, game)
     return {

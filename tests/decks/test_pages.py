@@ -191,3 +191,15 @@ def test_every_preset_can_be_started_from_the_page(client_for, player):
         assert sorted(deck.cards) == sorted(
             preset(game, next(p.key for p in game.presets() if p.name == deck.name))
         )
+
+
+def test_the_builder_offers_only_cards_the_deck_may_hold(client_for, player, campaign, rso_gm_card):
+    """A deck in no campaign cannot hold a campaign's GM card, so its builder does not offer it;
+    tied to the campaign, it does."""
+    page = client_for(player)
+    deck = Deck.objects.create(owner=player, game="rso", name="Loose")
+    assert 'data-number="GM-101"' not in text_of(page.get(f"/decks/{deck.pk}/"))
+    assert 'data-number="GM-101"' in text_of(page.get("/cards/rso/"))
+    deck.campaign = campaign
+    deck.save()
+    assert 'data-number="GM-101"' in text_of(page.get(f"/decks/{deck.pk}/"))
