@@ -8,6 +8,8 @@ from battles.urls import api_urlpatterns as battle_api_urlpatterns
 from campaign.rest import campaigns as campaign_api
 from characters import api as characters_api
 from config.health import HealthView
+from decks import api as decks_api
+from decks.urls import api_urlpatterns as decks_api_urlpatterns
 from notifications import api as notifications_api
 from spellcards import api as spellcards_api
 
@@ -19,6 +21,8 @@ router.register(
     "spellcard-templates", spellcards_api.TemplateCardViewSet, basename="spellcard-template"
 )
 router.register("characters", characters_api.CharacterViewSet, basename="character")
+router.register("custom-cards", decks_api.CustomCardViewSet, basename="custom-card")
+router.register("decks", decks_api.GameDeckViewSet, basename="game-deck")
 router.register("notifications", notifications_api.NotificationViewSet, basename="notification")
 
 urlpatterns = [
@@ -48,6 +52,7 @@ urlpatterns = [
     # Campaign play (invitations, members, sessions, notes, handouts, awards, timeline,
     # dashboard): before the router, so those paths are never read as router actions.
     path("", include("campaign.rest.urls")),
+    path("", include(decks_api_urlpatterns)),  # tavern card games' cards (decks/urls.py)
     path("", include(battle_api_urlpatterns)),  # grid battles (campaign/battles/api.py)
     path("", include(router.urls)),
 ]

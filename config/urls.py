@@ -30,6 +30,8 @@ urlpatterns = [
     path("", include("spellcards.urls")),
     path("health/", FullHealthView.as_view(), name="health"),
     path("health/ready/", ReadinessView.as_view(), name="health-ready"),
+    # Tavern card games: /cards/, /decks/, /campaigns/<id>/cards/ (decks/urls.py).
+    path("", include("decks.urls")),
     path("admin/", admin.site.urls),
     path("api/", include("config.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),

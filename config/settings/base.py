@@ -41,6 +41,7 @@ INSTALLED_APPS = [
     "characters",
     "spellcards",
     "tables",
+    "decks",
     "battles",
     "minigames",
     "config",

@@ -89,6 +89,32 @@ def everyone(ok: int, *, api: bool = False) -> dict[str, int]:
     return expect(ok, outsider=ok, anonymous=401 if api else 302)
 
 
+def own(ok: int, *, api: bool = False) -> dict[str, int]:
+    """A thing of the owner's alone (a saved deck): everyone else, GMs too, 404."""
+    return {
+        "gm": 404,
+        "co_gm": 404,
+        "owner": ok,
+        "other": 404,
+        "outsider": 404,
+        "anonymous": 401 if api else 302,
+    }
+
+
+#: A GM card for the decks rows (an original RSO spell, as data and as the page's YAML).
+RSO_CARD = {
+    "number": "GM-101",
+    "name": "Lantern Drift",
+    "type": "spell",
+    "cost": 2,
+    "shot": "spread",
+    "av": 3,
+    "iv": 2,
+    "hv": 3,
+}
+RSO_CARD_YAML = "\n".join(f"{k}: {v}" for k, v in {**RSO_CARD, "number": "GM-102"}.items())
+
+
 @dataclass(frozen=True)
 class Row:
     name: str
@@ -799,6 +825,107 @@ TABLE: list[Row] = [
         editors(201, api=True),
         lambda w: {"character": w.character.pk},
     ),
+    # ------------------------------------------------------------------ decks: cards and decks
+    # (tavern card games). GM cards belong to the campaign: members read, GMs write. Decks are
+    # their owner's alone: everyone else, GMs included, gets 404 (docs/decks.md).
+    page("decks:games", "get", "/cards/", everyone(200)),
+    page("decks:cards", "get", "/cards/rso/", everyone(200)),
+    page("decks:card", "get", "/cards/dbs/DBS-101/", everyone(200)),
+    page("decks:site_cards", "get", "/cards/site/", everyone(200)),
+    page(
+        "decks:site_cards",
+        "post",
+        "/cards/site/",
+        expect(403, outsider=403),
+        {"game": "rso", "card": "number: WR-001"},
+        why="site-wide cards are added by staff only (none of these roles is staff)",
+    ),
+    page("decks:campaign_cards", "get", "/campaigns/{campaign}/cards/", members(200)),
+    page(
+        "decks:campaign_cards",
+        "post",
+        "/campaigns/{campaign}/cards/",
+        gms(302),
+        lambda w: {"game": "rso", "card": RSO_CARD_YAML},
+    ),
+    page("decks:custom_card", "get", "/cards/gm/{gm_card}/", members(200)),
+    page("decks:custom_card_edit", "get", "/cards/gm/{gm_card}/edit/", gms(200)),
+    page(
+        "decks:custom_card_edit",
+        "post",
+        "/cards/gm/{gm_card}/edit/",
+        gms(302),
+        {"card": RSO_CARD_YAML},
+    ),
+    page("decks:custom_card_delete", "post", "/cards/gm/{gm_card}/delete/", gms(302)),
+    page("decks:list", "get", "/decks/", everyone(200)),
+    page("decks:list", "post", "/decks/", everyone(302), {"game": "rso", "name": "Mine"}),
+    page("decks:builder", "get", "/decks/{deck}/", own(200)),
+    page("decks:builder", "post", "/decks/{deck}/", own(302), {"name": "Renamed"}),
+    page(
+        "decks:set_count",
+        "post",
+        "/decks/{deck}/cards/",
+        own(302),
+        {"number": "RSO-101", "count": "2"},
+    ),
+    page("decks:import", "post", "/decks/{deck}/import/", own(302), {"text": "3 RSO-101"}),
+    page("decks:export", "get", "/decks/{deck}/export/", own(200)),
+    page("decks:delete", "post", "/decks/{deck}/delete/", own(302)),
+    api("api-game-cards", "get", "/api/card-games/rso/cards/", everyone(200, api=True)),
+    api("api-game-card", "get", "/api/card-games/rso/cards/RSO-101/", everyone(200, api=True)),
+    api("api-seat-decks", "get", "/api/card-games/dbs/seat-decks/", everyone(200, api=True)),
+    api("custom-card-list", "get", "/api/custom-cards/", everyone(200, api=True)),
+    api(
+        "custom-card-list",
+        "post",
+        "/api/custom-cards/",
+        gms(201, api=True),
+        lambda w: {"game": "rso", "campaign": w.campaign.pk, "data": RSO_CARD},
+    ),
+    api("custom-card-detail", "get", "/api/custom-cards/{gm_card}/", members(200, api=True)),
+    api(
+        "custom-card-detail",
+        "put",
+        "/api/custom-cards/{gm_card}/",
+        gms(200, api=True),
+        {"data": RSO_CARD},
+    ),
+    api(
+        "custom-card-detail",
+        "patch",
+        "/api/custom-cards/{gm_card}/",
+        gms(200, api=True),
+        {"data": RSO_CARD},
+    ),
+    api("custom-card-detail", "delete", "/api/custom-cards/{gm_card}/", gms(204, api=True)),
+    api("game-deck-list", "get", "/api/decks/", everyone(200, api=True)),
+    api(
+        "game-deck-list",
+        "post",
+        "/api/decks/",
+        everyone(201, api=True),
+        {"game": "rso", "name": "Mine"},
+    ),
+    api(
+        "game-deck-validate",
+        "post",
+        "/api/decks/validate/",
+        everyone(200, api=True),
+        {"game": "dbs", "cards": ["DBS-001"]},
+    ),
+    api("game-deck-detail", "get", "/api/decks/{deck}/", own(200, api=True)),
+    api("game-deck-detail", "put", "/api/decks/{deck}/", own(200, api=True), {"name": "B"}),
+    api("game-deck-detail", "patch", "/api/decks/{deck}/", own(200, api=True), {"name": "C"}),
+    api("game-deck-detail", "delete", "/api/decks/{deck}/", own(204, api=True)),
+    api(
+        "game-deck-import-text",
+        "post",
+        "/api/decks/{deck}/import/",
+        own(200, api=True),
+        {"text": "3 RSO-101"},
+    ),
+    api("game-deck-export-text", "get", "/api/decks/{deck}/export/", own(200, api=True)),
 ]
 
 #: Routes that are not about one campaign, and why (everything else must have rows).
@@ -919,6 +1046,29 @@ class World:
         )
 
     @property
+    def gm_card(self) -> Any:
+        from decks.services import custom_card_create
+
+        return self._once(
+            "gm_card",
+            lambda: custom_card_create(
+                by=self.gm,
+                game="rso",
+                campaign=self.campaign,
+                data={**RSO_CARD, "number": "GM-100"},
+            ),
+        )
+
+    @property
+    def deck(self) -> Any:
+        from decks.services import deck_create
+
+        return self._once(
+            "deck",
+            lambda: deck_create(by=self.player, game="rso", name="Cirno's deck", cards=[]),
+        )
+
+    @property
     def session(self) -> Any:
         return self._once(
             "session",
@@ -988,6 +1138,8 @@ class World:
             "handout",
             "invitation",
             "secret_roll",
+            "gm_card",
+            "deck",
         ):
             if "{" + key + "}" in url:
                 out[key] = getattr(self, key).pk

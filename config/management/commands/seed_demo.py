@@ -15,6 +15,7 @@ from django.db import transaction
 
 from campaign import services
 from campaign.models import Campaign, Membership, Role
+from decks.demo import seed_decks
 
 DEMO_USERS = (
     # username, password, display name, role in the demo campaign
@@ -85,6 +86,9 @@ class Command(BaseCommand):
         seed_spellcards(campaign, users, self.stdout)  # spellcards app: see the end of this file
         seed_campaign_play(campaign, users, self.stdout, base)  # sessions, handouts...: below
         seed_battles(campaign, users, self.stdout, base)  # grid battles: see the end of this file
+        seed_decks(
+            campaign, users, self.stdout
+        )  # tavern card games' cards and decks: decks/demo.py
         self.stdout.write(self.style.SUCCESS(f"Demo data ready. Log in at {base}/"))
         for username, password, name, role in DEMO_USERS:
             self.stdout.write(

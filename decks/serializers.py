@@ -1,0 +1,157 @@
+"""API shapes for cards and decks. Input serializers bound every text; the engine's checks
+run in the services (``decks.services``) and come back as field errors."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from .games import GAME_CHOICES
+from .models import MAX_DECK_CARDS, MAX_NAME, MAX_NUMBER, CustomCard
+from .selectors import CardEntry, DeckReport
+from .services import MAX_DECK_TEXT
+
+
+class GameCardSerializer(serializers.Serializer):
+    """A card in words and as data (a starter card has no ``custom_card``)."""
+
+    number = serializers.CharField()
+    name = serializers.CharField()
+    type = serializers.CharField(source="card_type")
+    type_label = serializers.CharField()
+    cost = serializers.IntegerField(allow_null=True)
+    characters = serializers.ListField(child=serializers.CharField())
+    lines = serializers.ListField(child=serializers.CharField(), help_text="The card in words.")
+    source = serializers.CharField()
+    custom_card = serializers.SerializerMethodField()
+    campaign = serializers.SerializerMethodField()
+    data = serializers.DictField()
+
+    def get_custom_card(self, entry: CardEntry) -> int | None:
+        return entry.custom.pk if entry.custom else None
+
+    def get_campaign(self, entry: CardEntry) -> int | None:
+        return entry.custom.campaign_id if entry.custom else None
+
+
+class GameCardQuerySerializer(serializers.Serializer):
+    type = serializers.CharField(required=False, allow_blank=True, max_length=20)
+    character = serializers.CharField(required=False, allow_blank=True, max_length=60)
+    cost = serializers.IntegerField(required=False, min_value=0, max_value=99)
+    q = serializers.CharField(required=False, allow_blank=True, max_length=100)
+    campaign = serializers.IntegerField(required=False, min_value=1)
+
+
+class CustomCardSerializer(serializers.ModelSerializer):
+    lines = serializers.SerializerMethodField()
+
+    class Meta:
+        model = CustomCard
+        fields = (
+            "id",
+            "game",
+            "campaign",
+            "number",
+            "name",
+            "card_type",
+            "cost",
+            "characters",
+            "data",
+            "lines",
+            "created_at",
+            "updated_at",
+        )
+        read_only_fields = fields
+
+    def get_lines(self, card: CustomCard) -> list[str]:
+        return list(self.context.get("lines", {}).get(card.pk, []))
+
+
+class CustomCardWriteSerializer(serializers.Serializer):
+    game = serializers.ChoiceField(choices=GAME_CHOICES)
+    campaign = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, help_text="Empty: a site-wide card (staff)."
+    )
+    data = serializers.JSONField(help_text="The card in the game's vocabulary (docs/decks.md).")
+
+
+class CustomCardUpdateSerializer(serializers.Serializer):
+    data = serializers.JSONField()
+
+
+class GameDeckSerializer(serializers.Serializer):
+    """A saved deck with its legality: ``errors`` lists every broken rule at once."""
+
+    id = serializers.IntegerField(source="deck.pk")
+    game = serializers.CharField(source="deck.game")
+    name = serializers.CharField(source="deck.name")
+    campaign = serializers.IntegerField(source="deck.campaign_id", allow_null=True)
+    cards = serializers.ListField(child=serializers.CharField(), source="deck.cards")
+    total = serializers.IntegerField()
+    legal = serializers.BooleanField()
+    errors = serializers.ListField(child=serializers.CharField())
+    counts = serializers.SerializerMethodField()
+    seat_key = serializers.SerializerMethodField()
+    updated_at = serializers.DateTimeField(source="deck.updated_at")
+
+    def get_counts(self, report: DeckReport) -> dict[str, int]:
+        return dict(sorted(report.counts.items()))
+
+    def get_seat_key(self, report: DeckReport) -> str:
+        return f"deck:{report.deck.pk}"
+
+
+class GameDeckWriteSerializer(serializers.Serializer):
+    game = serializers.ChoiceField(choices=GAME_CHOICES)
+    name = serializers.CharField(max_length=MAX_NAME)
+    campaign = serializers.IntegerField(required=False, allow_null=True, min_value=1)
+    cards = serializers.ListField(
+        child=serializers.CharField(max_length=MAX_NUMBER),
+        max_length=MAX_DECK_CARDS,
+        required=False,
+    )
+    text = serializers.CharField(
+        required=False, max_length=MAX_DECK_TEXT, help_text="A deck as text, instead of cards."
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if "cards" in attrs and "text" in attrs:
+            raise serializers.ValidationError({"text": ["Give cards or text, not both."]})
+        return attrs
+
+
+class GameDeckUpdateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=MAX_NAME, required=False)
+    campaign = serializers.IntegerField(required=False, allow_null=True, min_value=1)
+    cards = serializers.ListField(
+        child=serializers.CharField(max_length=MAX_NUMBER),
+        max_length=MAX_DECK_CARDS,
+        required=False,
+    )
+
+
+class GameDeckCheckSerializer(serializers.Serializer):
+    game = serializers.ChoiceField(choices=GAME_CHOICES)
+    campaign = serializers.IntegerField(required=False, allow_null=True, min_value=1)
+    cards = serializers.ListField(
+        child=serializers.CharField(max_length=MAX_NUMBER),
+        max_length=MAX_DECK_CARDS,
+        required=False,
+    )
+    text = serializers.CharField(required=False, max_length=MAX_DECK_TEXT)
+
+
+class GameDeckTextSerializer(serializers.Serializer):
+    text = serializers.CharField(max_length=MAX_DECK_TEXT)
+
+
+class GameDeckCheckResultSerializer(serializers.Serializer):
+    legal = serializers.BooleanField()
+    errors = serializers.ListField(child=serializers.CharField())
+    cards = serializers.ListField(child=serializers.CharField())
+
+
+class GameSeatDeckSerializer(serializers.Serializer):
+    key = serializers.CharField()
+    name = serializers.CharField()
