@@ -120,7 +120,7 @@ def _check_conditions(path: str, value: object) -> list[str]:
         unknown = set(cond) - {"check", "amount", "whose"}
         errors += [f"{where}.{key}: is not a field of a condition." for key in sorted(unknown)]
         check = cond.get("check")
-        if check not in CONDITIONS:
+        if not isinstance(check, str) or check not in CONDITIONS:
             errors.append(f"{where}.check: must be one of {', '.join(CONDITIONS)}.")
             continue
         errors += _int_error(f"{where}.amount", cond.get("amount"), CONDITIONS[check], MAX_AMOUNT)
@@ -141,7 +141,7 @@ def _check_effects(path: str, value: object, *, clash: bool) -> list[str]:
         unknown = set(eff) - {"do", "amount", "target", "if"}
         errors += [f"{where}.{key}: is not a field of an effect." for key in sorted(unknown)]
         verb = eff.get("do")
-        if verb not in EFFECTS:
+        if not isinstance(verb, str) or verb not in EFFECTS:
             errors.append(f"{where}.do: must be one of {', '.join(EFFECTS)}.")
             continue
         _, takes_amount, targets = EFFECTS[verb]

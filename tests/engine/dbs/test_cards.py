@@ -86,6 +86,11 @@ def test_a_good_gm_card_passes_and_joins_the_set():
         ({"requires": [{"check": "moon_is_full", "amount": 1}]}, "requires[0].check:"),
         ({"requires": [{"check": "lp_below", "amount": 5, "whose": "gm"}]}, "requires[0].whose:"),
         ({"character": "Reimu"}, "character:"),
+        # a list or a mapping where a word belongs: refused in words, never a TypeError
+        ({"on_hit": [{"do": ["damage"], "amount": 1}]}, "on_hit[0].do:"),
+        ({"on_hit": [{"do": {"damage": 1}}]}, "on_hit[0].do:"),
+        ({"requires": [{"check": ["lp_below"], "amount": 1}]}, "requires[0].check:"),
+        ({"requires": [{"check": {"lp_below": 1}}]}, "requires[0].check:"),
     ],
 )
 def test_a_broken_card_names_the_field(change, field):
