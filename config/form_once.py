@@ -1,0 +1,101 @@
+"""Every state-changing form applies once, however often it is sent (hardening finding 9: the
+dashboard's award form applied twice when posted twice).
+
+How: every ``<form method="post">`` of the site carries ``{% csrf_token %}``, so this module
+replaces that tag (a template builtin, ``TEMPLATES["OPTIONS"]["builtins"]``) with one that also
+writes a fresh one-time ``once_token`` into the form. :class:`OnceFormMiddleware` remembers each
+token a browser sends (in the cache, shared by every web process): the first post with a token
+runs; a second post of the same rendered form is not run again, and the browser is sent back to
+the page it came from with a note. A post the view refuses (a 4xx, a form with errors) forgets
+its token, so the corrected form can be sent.
+
+Requests from scripts (``Accept: application/json``, ``fetch`` with ``Sec-Fetch-Mode`` other
+than ``navigate``) are left to their views: a script that stays on the page sends the same
+form again on purpose (the wizard's live preview, the deck builder's counts), and the
+dashboard's quick actions carry their own per-submit token (campaign/pages/dashboard.py).
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+from django import template
+from django.contrib import messages
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.template.defaulttags import CsrfTokenNode
+from django.utils.html import format_html
+from django.utils.http import url_has_allowed_host_and_scheme
+
+FIELD = "once_token"
+#: How long a sent token is remembered: far longer than any double click or re-sent request.
+REMEMBER_SECONDS = 6 * 60 * 60
+ALREADY_SENT = "That form was already sent: it was applied once."
+
+register = template.Library()
+
+
+class OnceFormNode(CsrfTokenNode):
+    """``{% csrf_token %}`` plus a fresh one-time token for this rendering of the form."""
+
+    def render(self, context: Any) -> str:
+        html = str(super().render(context))
+        if not html:
+            return html
+        return html + str(
+            format_html('<input type="hidden" name="{}" value="{}">', FIELD, uuid.uuid4().hex)
+        )
+
+
+@register.tag(name="csrf_token")
+def csrf_token(parser: Any, token: Any) -> OnceFormNode:
+    return OnceFormNode()
+
+
+def _from_a_script(request: HttpRequest) -> bool:
+    if "application/json" in request.headers.get("Accept", ""):
+        return True
+    mode = request.headers.get("Sec-Fetch-Mode")
+    return mode is not None and mode != "navigate"
+
+
+def _key(request: HttpRequest, token: str) -> str | None:
+    user = getattr(request, "user", None)
+    who = str(user.pk) if user is not None and user.is_authenticated else ""
+    if not who:
+        who = request.session.session_key or "" if hasattr(request, "session") else ""
+    if not who:
+        return None  # nobody to tell apart (a first log-in): the view decides
+    return f"form-once:{who}:{token[:64]}"
+
+
+class OnceFormMiddleware:
+    """Runs each rendered form's post once (see the module docstring). After the messages
+    middleware, so the note reaches the page she is sent back to."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.method != "POST" or request.path.startswith("/api/"):
+            return self.get_response(request)
+        if _from_a_script(request):
+            return self.get_response(request)
+        token = request.POST.get(FIELD, "")
+        key = _key(request, token) if token else None
+        if key is None:
+            return self.get_response(request)
+        if not cache.add(key, True, REMEMBER_SECONDS):
+            messages.info(request, ALREADY_SENT)
+            back = request.headers.get("Referer", "")
+            if not url_has_allowed_host_and_scheme(
+                back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+            ):
+                back = request.path
+            return HttpResponseRedirect(back, status=303)
+        response = self.get_response(request)
+        if response.status_code >= 400:
+            cache.delete(key)  # refused: the corrected form may be sent again
+        return response
