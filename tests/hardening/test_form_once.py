@@ -74,5 +74,5 @@ def test_every_post_form_of_the_demo_carries_a_token(db):
 def test_the_token_is_written_only_where_csrf_is(db):
     parser = _Forms()
     parser.feed(Client().get("/accounts/login/").content.decode())
-    (action, fields) = parser.forms[-1]
+    _action, fields = parser.forms[-1]
     assert "once_token" in fields
