@@ -91,10 +91,16 @@ def playout(
     *,
     max_moves: int | None,
     evaluate: EvaluateFn | None = None,
+    policy: ActionFn | None = None,
+    epsilon: float = 0.0,
 ) -> tuple[list[float], int]:
     """Play uniformly random legal moves from ``state`` until the game ends or ``max_moves``
     were played; the per-seat outcome (returns, else ``evaluate``, else zeros) and the number
-    of moves played. Of several seats waited on at once, a random one that can move moves."""
+    of moves played. Of several seats waited on at once, a random one that can move moves.
+
+    With a ``policy`` (an engine's ``heuristic_action``) the moves are the policy's, except a
+    uniformly random one with probability ``epsilon`` (so the playouts of one position differ).
+    """
     moves = 0
     seats = len(engine.returns(state))
     while not engine.is_terminal(state):
@@ -105,7 +111,11 @@ def playout(
         for seat in waiting:
             actions = engine.legal_actions(state, seat)
             if actions:
-                state, _ = engine.apply(state, seat, actions[rng.randrange(len(actions))])
+                if policy is not None and len(actions) > 1 and rng.random() >= epsilon:
+                    action = policy(state, seat, rng)
+                else:
+                    action = actions[rng.randrange(len(actions))]
+                state, _ = engine.apply(state, seat, action)
                 moves += 1
                 break
         else:
