@@ -31,7 +31,7 @@ from tests.bots.match import play_match, win_rate
 from tests.games import bids, duel
 
 HEURISTIC_GAMES = int(os.environ.get("WR_BOT_GAMES", "200"))
-SEARCH_GAMES = int(os.environ.get("WR_BOT_SEARCH_GAMES", "20"))
+SEARCH_GAMES = int(os.environ.get("WR_BOT_SEARCH_GAMES", "10"))
 TEST_SIMULATIONS = int(os.environ.get("WR_BOT_TEST_SIMULATIONS", "32"))
 TEST_GUIDED_MOVES = int(os.environ.get("WR_BOT_TEST_GUIDED_MOVES", "8"))
 TEST_SEARCH = SearchSettings(
