@@ -21,6 +21,7 @@ most visited move. This module only adds three things around it:
 
 from __future__ import annotations
 
+import random
 import time
 from dataclasses import dataclass, replace
 from typing import Any, Literal
@@ -94,8 +95,6 @@ class RolloutEvaluator(mcts.Evaluator):  # type: ignore[misc]  # open_spiel ship
         self.moves = 0
 
     def evaluate(self, state: EngineState) -> np.ndarray[Any, np.dtype[np.float64]]:
-        import random
-
         engine = state.wr_game.engine
         total = np.zeros(state.wr_game.seats)
         for _ in range(self._rollouts):
@@ -120,8 +119,6 @@ class RolloutEvaluator(mcts.Evaluator):  # type: ignore[misc]  # open_spiel ship
         legal = state.legal_actions()
         if self._policy is None or len(legal) == 1:
             return [(action, 1.0 / len(legal)) for action in legal]
-        import random
-
         rng = random.Random(int(self._random_state.randint(2**31)))
         seat = state.current_player()
         favourite = state.wr_game.action_id(self._policy(state.engine_state, seat, rng))
