@@ -129,7 +129,11 @@ def _factory(name: str) -> type[EngineGame]:
 
 def load_game(engine: GameEngine[Any], seats: int, **params: Any) -> EngineGame:
     """A fresh OpenSpiel game for ``engine`` (registered on first use) with its own action
-    table. ``params`` are ``seed`` (int) and ``options``/``config`` (JSON strings)."""
+    table. ``params`` are ``seed`` (an int of OpenSpiel's, so below 2**31; the bots never need
+    it, they start from an engine state) and ``options``/``config`` (JSON strings)."""
+    seed = params.get("seed", 0)
+    if not 0 <= seed < 2**31:
+        raise ValueError("OpenSpiel's game parameters hold seeds from 0 to 2**31 - 1.")
     game = pyspiel.load_game(register(engine, seats), params)
     if not isinstance(game, EngineGame):
         raise TypeError(f"{game!r} is not one of the tavern's games")
@@ -151,6 +155,8 @@ class EngineGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type h
         self._config: Json = json.loads(parameters.get("config", "{}"))
         self._ids: dict[str, int] = {}
         self._actions: list[Action] = []
+        #: Sampled worlds in which no seat waited on could move (see ``EngineState._resolve``).
+        self.dead_ends = 0
 
     def new_initial_state(self) -> EngineState:
         state = self.engine.new_game(
@@ -229,23 +235,36 @@ class EngineState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no type
 
     def current_player(self) -> int:
         if self._player is None:
-            self._player = self._acting_seat()
+            self._resolve()
+        assert self._player is not None  # noqa: S101 - set by _resolve
         return self._player
 
-    def _acting_seat(self) -> int:
-        if self._engine.is_terminal(self._state):
-            return int(pyspiel.PlayerId.TERMINAL)
-        waiting = self._engine.waiting_on(self._state)
-        if not waiting:
-            raise RuntimeError(f"{self._engine.title}: a running game waits on nobody")
-        seat = self._leader if self._leader in waiting else waiting[0]
-        return int(seat)  # tavern seats are 0 .. n-1
+    def _resolve(self) -> None:
+        """Whose move it is (the leader first among the seats waited on, then ``waiting_on``
+        order) and her legal moves.
+
+        A guard, not a rule: a world in which no seat waited on has a legal move (an engine's
+        ``determinize`` dealt another seat a hand the rules cannot play from, which the protocol
+        forbids) counts as finished, a draw, so that one bad world costs the search one
+        simulation instead of the whole move. ``EngineGame.dead_ends`` counts them.
+        """
+        player, actions = int(pyspiel.PlayerId.TERMINAL), []
+        if not self._engine.is_terminal(self._state):
+            waiting = self._engine.waiting_on(self._state)
+            for seat in sorted(waiting, key=lambda s: s != self._leader):
+                actions = self._engine.legal_actions(self._state, seat)
+                if actions:
+                    player = int(seat)  # tavern seats are 0 .. n-1
+                    break
+            else:
+                self._wr_game.dead_ends += 1
+        self._player = player
+        self._legal = ([self._wr_game.action_id(a) for a in actions], actions)
 
     def _legal_pair(self) -> tuple[list[int], list[Action]]:
         if self._legal is None:
-            player = self.current_player()
-            actions = [] if player < 0 else self._engine.legal_actions(self._state, player)
-            self._legal = ([self._wr_game.action_id(a) for a in actions], actions)
+            self._resolve()
+        assert self._legal is not None  # noqa: S101 - set by _resolve
         return self._legal
 
     def legal_actions(self, player: int | None = None) -> list[int]:
@@ -280,7 +299,7 @@ class EngineState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no type
         return len(self._history)
 
     def is_terminal(self) -> bool:
-        return bool(self._engine.is_terminal(self._state))
+        return self.current_player() == int(pyspiel.PlayerId.TERMINAL)
 
     def is_chance_node(self) -> bool:
         return False

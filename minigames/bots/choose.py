@@ -79,7 +79,9 @@ def choose_action(
             return greedy_action(engine, world, seat, rng, evaluate=found.evaluate)
         chosen = dict(found.action(world, seat, rng))
         if canonical(chosen) not in {canonical(a) for a in actions}:
-            raise ValueError(f"{engine.title}: the heuristic chose an illegal move {chosen}.")
+            raise ValueError(
+                f"{engine.title}: the heuristic chose an illegal move ({canonical(chosen)})."
+            )
         return chosen
     if strength != "search":
         raise ValueError(f"Unknown bot strength {strength!r}; choose one of {STRENGTHS}.")

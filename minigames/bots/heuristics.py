@@ -91,23 +91,40 @@ def playout(
     *,
     max_moves: int | None,
     evaluate: EvaluateFn | None = None,
+    policy: ActionFn | None = None,
+    epsilon: float = 0.0,
 ) -> tuple[list[float], int]:
     """Play uniformly random legal moves from ``state`` until the game ends or ``max_moves``
     were played; the per-seat outcome (returns, else ``evaluate``, else zeros) and the number
-    of moves played."""
+    of moves played. Of several seats waited on at once, a random one that can move moves.
+
+    With a ``policy`` (an engine's ``heuristic_action``) the moves are the policy's, except a
+    uniformly random one with probability ``epsilon`` (so the playouts of one position differ).
+    """
     moves = 0
     seats = len(engine.returns(state))
     while not engine.is_terminal(state):
         if max_moves is not None and moves >= max_moves:
-            if evaluate is None:
-                return [0.0] * seats, moves
-            return [clamp(evaluate(state, seat)) for seat in range(seats)], moves
-        waiting = engine.waiting_on(state)
-        seat = waiting[rng.randrange(len(waiting))] if len(waiting) > 1 else waiting[0]
-        actions = engine.legal_actions(state, seat)
-        state, _ = engine.apply(state, seat, actions[rng.randrange(len(actions))])
-        moves += 1
-    return [float(r) for r in engine.returns(state)], moves
+            break
+        waiting = list(engine.waiting_on(state))
+        rng.shuffle(waiting)
+        for seat in waiting:
+            actions = engine.legal_actions(state, seat)
+            if actions:
+                if policy is not None and len(actions) > 1 and rng.random() >= epsilon:
+                    action = policy(state, seat, rng)
+                else:
+                    action = actions[rng.randrange(len(actions))]
+                state, _ = engine.apply(state, seat, action)
+                moves += 1
+                break
+        else:
+            break  # nobody can move: a world determinize should not have dealt; stop here
+    if engine.is_terminal(state):
+        return [float(r) for r in engine.returns(state)], moves
+    if evaluate is None:
+        return [0.0] * seats, moves
+    return [clamp(evaluate(state, seat)) for seat in range(seats)], moves
 
 
 def greedy_action(

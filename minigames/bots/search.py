@@ -21,6 +21,7 @@ most visited move. This module only adds three things around it:
 
 from __future__ import annotations
 
+import random
 import time
 from dataclasses import dataclass, replace
 from typing import Any, Literal
@@ -29,9 +30,9 @@ import numpy as np
 from open_spiel.python.algorithms import ismcts, mcts
 
 from minigames.bots.adapter import EngineGame, EngineState
-from minigames.bots.heuristics import EvaluateFn, Heuristics, clamp, playout
+from minigames.bots.heuristics import ActionFn, EvaluateFn, Heuristics, clamp, playout
 
-EvaluatorKind = Literal["auto", "rollout", "heuristic"]
+EvaluatorKind = Literal["auto", "rollout", "guided", "heuristic"]
 
 
 @dataclass(frozen=True)
@@ -42,9 +43,15 @@ class SearchSettings:
     ``uct_c``: UCT's exploration constant (returns lie in [-1, 1]; 1.0 won more games of Prize
     Bids against random than 2.0 at both 100 and 300 simulations: 71% and 69% against 65.5% and
     64%);
-    ``evaluator``: ``"rollout"``, ``"heuristic"`` (needs the engine's ``evaluate``) or
-    ``"auto"``; ``rollouts``: random playouts per leaf; ``rollout_moves``: a playout's length
-    cap (None: to the end of the game), after which ``evaluate`` (or a draw) scores it.
+    ``evaluator``: ``"rollout"`` (random playouts), ``"heuristic"`` (the engine's ``evaluate``
+    at the leaf), ``"guided"`` (playouts by the engine's ``heuristic_action``, then
+    ``evaluate``; PUCT with the heuristic's move favoured) or ``"auto"`` (the richest the
+    engine allows); ``rollouts``: playouts per leaf; ``rollout_moves``: a random playout's
+    length cap (None: to the end of the game), after which ``evaluate`` (or a draw) scores it;
+    ``guided_moves``: a guided playout's length (8: RAIGO won 6 of 6, RSO 9 of 10 games against
+    random at 32 simulations; 0, the leaf alone, only 7 of 8 and 7 of 10; longer playouts cost
+    more than they gave); ``epsilon``: the chance of a random move in a guided playout;
+    ``prior_weight``: the prior's weight on the heuristic's move.
     """
 
     simulations: int = 1000
@@ -52,6 +59,9 @@ class SearchSettings:
     evaluator: EvaluatorKind = "auto"
     rollouts: int = 1
     rollout_moves: int | None = None
+    guided_moves: int = 8
+    epsilon: float = 0.2
+    prior_weight: float = 0.5
 
     def with_simulations(self, simulations: int) -> SearchSettings:
         return replace(self, simulations=simulations)
@@ -71,22 +81,32 @@ class RolloutEvaluator(mcts.Evaluator):  # type: ignore[misc]  # open_spiel ship
         rollouts: int = 1,
         max_moves: int | None = None,
         evaluate: EvaluateFn | None = None,
+        policy: ActionFn | None = None,
+        epsilon: float = 0.0,
+        prior_weight: float = 0.0,
     ) -> None:
         self._random_state = random_state
+        self._prior_weight = prior_weight
         self._rollouts = rollouts
         self._max_moves = max_moves
         self._evaluate = evaluate
+        self._policy = policy
+        self._epsilon = epsilon
         self.moves = 0
 
     def evaluate(self, state: EngineState) -> np.ndarray[Any, np.dtype[np.float64]]:
-        import random
-
         engine = state.wr_game.engine
         total = np.zeros(state.wr_game.seats)
         for _ in range(self._rollouts):
             rng = random.Random(int(self._random_state.randint(2**31)))
             outcome, moves = playout(
-                engine, state.engine_state, rng, max_moves=self._max_moves, evaluate=self._evaluate
+                engine,
+                state.engine_state,
+                rng,
+                max_moves=self._max_moves,
+                evaluate=self._evaluate,
+                policy=self._policy,
+                epsilon=self._epsilon,
             )
             total += outcome
             self.moves += moves
@@ -94,8 +114,16 @@ class RolloutEvaluator(mcts.Evaluator):  # type: ignore[misc]  # open_spiel ship
         return result
 
     def prior(self, state: EngineState) -> list[tuple[int, float]]:
+        """Uniform, or with a policy: ``prior_weight`` on the policy's move and the rest shared
+        by all (PUCT then explores the engine's own choice first)."""
         legal = state.legal_actions()
-        return [(action, 1.0 / len(legal)) for action in legal]
+        if self._policy is None or len(legal) == 1:
+            return [(action, 1.0 / len(legal)) for action in legal]
+        rng = random.Random(int(self._random_state.randint(2**31)))
+        seat = state.current_player()
+        favourite = state.wr_game.action_id(self._policy(state.engine_state, seat, rng))
+        share = (1.0 - self._prior_weight) / len(legal)
+        return [(a, share + (self._prior_weight if a == favourite else 0.0)) for a in legal]
 
 
 class HeuristicEvaluator(mcts.Evaluator):  # type: ignore[misc]  # open_spiel ships no type hints
@@ -135,6 +163,7 @@ class BudgetedISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]  # open_spiel s
         random_state: np.random.RandomState,
         time_limit: float | None,
         advisor: bool = False,
+        puct: bool = False,
     ) -> None:
         super().__init__(
             game,
@@ -143,7 +172,9 @@ class BudgetedISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]  # open_spiel s
             settings.simulations,
             random_state=random_state,
             final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
-            child_selection_policy=ismcts.ChildSelectionPolicy.UCT,
+            child_selection_policy=(
+                ismcts.ChildSelectionPolicy.PUCT if puct else ismcts.ChildSelectionPolicy.UCT
+            ),
         )
         self._time_limit = time_limit
         self._advisor = advisor
@@ -195,9 +226,24 @@ def make_bot(
     tree_seed, eval_seed, world_seed = seeds(seed, 3)
     kind = settings.evaluator
     if kind == "auto":
-        kind = "heuristic" if heuristics.evaluate is not None else "rollout"
+        if heuristics.evaluate is None:
+            kind = "rollout"
+        else:
+            kind = "heuristic" if heuristics.action is None else "guided"
     evaluator: mcts.Evaluator
-    if kind == "heuristic":
+    if kind == "guided":
+        if heuristics.action is None or heuristics.evaluate is None:
+            raise ValueError(f"{game.engine.title} has no heuristic to guide playouts with.")
+        evaluator = RolloutEvaluator(
+            np.random.RandomState(eval_seed),
+            rollouts=settings.rollouts,
+            max_moves=settings.guided_moves,
+            evaluate=heuristics.evaluate,
+            policy=heuristics.action,
+            epsilon=settings.epsilon,
+            prior_weight=settings.prior_weight,
+        )
+    elif kind == "heuristic":
         if heuristics.evaluate is None:
             raise ValueError(f"{game.engine.title} has no heuristic evaluation to search with.")
         evaluator = HeuristicEvaluator(heuristics.evaluate)
@@ -215,6 +261,7 @@ def make_bot(
         random_state=np.random.RandomState(tree_seed),
         time_limit=time_limit,
         advisor=advisor,
+        puct=kind == "guided" and settings.prior_weight > 0,
     )
     worlds = np.random.RandomState(world_seed)
     bot.set_resampler(lambda state, player: state.resample_from_infostate(player, worlds.uniform))

@@ -46,6 +46,12 @@ def test_a_seat_count_outside_the_engine_is_refused():
         register(duel.ENGINE, 3)
 
 
+def test_a_seed_beyond_openspiels_parameters_is_refused_in_words():
+    assert load_game(duel.ENGINE, 2, seed=2**31 - 1).new_initial_state().engine_state
+    with pytest.raises(ValueError, match="2\\*\\*31"):
+        load_game(duel.ENGINE, 2, seed=2**31)
+
+
 @pytest.mark.parametrize("engine", GAMES, ids=lambda e: e.slug)
 @pytest.mark.parametrize("seed", range(5))
 def test_the_pyspiel_game_plays_random_games_to_the_end_with_the_engines_returns(engine, seed):
@@ -73,7 +79,7 @@ def test_the_pyspiel_game_plays_random_games_to_the_end_with_the_engines_returns
 
 
 @settings(max_examples=25, deadline=None)
-@given(seed=st.integers(0, 2**31), walk=st.integers(0, 2**31))
+@given(seed=st.integers(0, 2**31 - 1), walk=st.integers(0, 2**53))
 def test_infostates_and_legal_ids_are_the_same_in_every_resampled_world(seed, walk):
     """What ISMCTS asserts for every simulation (its root key) and relies on for its children
     (one id, one move), along a random Prize Bids game, for every seat."""
@@ -226,3 +232,45 @@ def test_the_interpreter_exits_cleanly_after_registering_a_game():
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "played"
+
+
+class _CarelessDuel(duel.DuelEngine):
+    """Secret Duel whose ``determinize`` deals worlds (against the protocol) in which the other
+    seat is waited on but has no legal move."""
+
+    slug = "careless_duel"
+
+    def determinize(self, state, seat, seed):
+        world = super().determinize(state, seat, seed)
+        world["dealt_for"] = seat
+        return world
+
+    def legal_actions(self, state, seat):
+        if state.get("dealt_for", seat) != seat:
+            return []
+        return super().legal_actions(state, seat)
+
+
+def test_a_world_where_nobody_can_move_ends_that_simulation_not_the_search():
+    from minigames.bots import SearchSettings, choose_action
+    from minigames.bots.heuristics import Heuristics
+    from minigames.bots.search import make_bot
+
+    engine = _CarelessDuel()
+    state = engine.new_game(seats=2, seed=3)
+    game = load_game(engine, 2)
+    root = game.state_from_engine(state)
+    bot = make_bot(
+        game,
+        settings=SearchSettings(simulations=20),
+        heuristics=Heuristics(),
+        seed=1,
+        time_limit=None,
+    )
+    assert bot.step(root) in root.legal_actions()
+    assert game.dead_ends > 0
+    world = root.resample_from_infostate(0, random.Random(1).random)
+    world.apply_action(world.legal_actions()[0])
+    assert world.is_terminal() and world.returns() == [0.0, 0.0]
+    move = choose_action(engine, state, 0, "search", 2, settings=SearchSettings(simulations=20))
+    assert move in engine.legal_actions(state, 0)

@@ -127,19 +127,36 @@ def test_the_heuristic_never_sees_the_real_hidden_cards():
     assert any(theirs != state["hands"][1] for _, theirs in seen)
 
 
-def test_the_search_uses_the_engines_evaluation_when_it_has_one():
+def test_the_search_evaluator_follows_what_the_engine_offers():
+    """Heuristic move and evaluation: playouts guided by the heuristic, its move favoured by the
+    prior (PUCT); evaluation only: scored at the leaf; neither: random playouts (UCT)."""
+    from open_spiel.python.algorithms import ismcts
+
     game = load_game(bids.ENGINE, 2)
-    with_eval = make_bot(
+    guided = make_bot(
         game, settings=FAST, heuristics=Heuristics.from_module(bids), seed=1, time_limit=None
     )
-    without = make_bot(game, settings=FAST, heuristics=Heuristics(), seed=1, time_limit=None)
-    assert type(with_eval._evaluator).__name__ == "HeuristicEvaluator"
-    assert type(without._evaluator).__name__ == "RolloutEvaluator"
-    state = bids.ENGINE.new_game(seats=2, seed=1)
-    move = choose_action(
-        bids.ENGINE, state, 0, "search", 3, settings=FAST, heuristics=Heuristics.from_module(bids)
+    leaf = make_bot(
+        game, settings=FAST, heuristics=Heuristics(evaluate=bids.evaluate), seed=1, time_limit=None
     )
-    assert move in bids.ENGINE.legal_actions(state, 0)
+    plain = make_bot(game, settings=FAST, heuristics=Heuristics(), seed=1, time_limit=None)
+    assert type(guided._evaluator).__name__ == "RolloutEvaluator"
+    assert guided._child_selection_policy == ismcts.ChildSelectionPolicy.PUCT
+    assert type(leaf._evaluator).__name__ == "HeuristicEvaluator"
+    assert type(plain._evaluator).__name__ == "RolloutEvaluator"
+    assert plain._child_selection_policy == ismcts.ChildSelectionPolicy.UCT
+
+    state = game.state_from_engine(bids.ENGINE.new_game(seats=2, seed=1))
+    prior = dict(guided._evaluator.prior(state))
+    favourite = game.action_id(bids.heuristic_action(state.engine_state, 0, random.Random(0)))
+    share = (1 - FAST.prior_weight) / 5
+    assert prior == {
+        a: pytest.approx(share + (FAST.prior_weight if a == favourite else 0))
+        for a in state.legal_actions()
+    }
+    assert dict(plain._evaluator.prior(state)) == dict.fromkeys(state.legal_actions(), 0.2)
+    for bot in (guided, leaf, plain):
+        assert bot.step(state) in state.legal_actions()
 
 
 def test_the_time_limit_stops_the_search_early():

@@ -4,9 +4,14 @@
 Issue 12 ("Done when"): the search bot beats the random bot in at least 90% of 200 two-player
 games of RAIGO and Spirit War, the heuristic bot in at least 60%; issue 13: at least 85% for
 RSO and DBS. Those run for every engine in the registry that imports (the others are skipped,
-with the reason). To fit the suite's time the search there runs :data:`TEST_SIMULATIONS`
-simulations per move, not the table's 1,000: a bot at a table is stronger than the one tested.
-``WR_BOT_TEST_SIMULATIONS`` and ``WR_BOT_GAMES`` override both for a longer local run.
+with the reason). The heuristic bot plays the 200 games. The search is far dearer (a RAIGO game
+of search against random costs seconds even at a few dozen simulations a move), so to keep the
+suite within its time the search plays :data:`SEARCH_GAMES` games at :data:`TEST_SIMULATIONS`
+simulations a move instead of the table's 1,000 within 2 s, with playouts cut to
+:data:`TEST_GUIDED_MOVES` heuristic moves: a bot at a table is stronger than the one tested.
+The full measurement of the issue is ``WR_BOT_SEARCH_GAMES=200`` (run it before claiming the
+"Done when"); ``WR_BOT_TEST_SIMULATIONS``, ``WR_BOT_TEST_GUIDED_MOVES`` and ``WR_BOT_GAMES``
+change the rest.
 
 The test games: Prize Bids shows skill; Secret Duel cannot (see tests/games/bids.py), which makes
 it the test that the search does not peek at a face-down card.
@@ -25,13 +30,13 @@ from minigames.engines.registry import ENGINE_MODULES
 from tests.bots.match import play_match, win_rate
 from tests.games import bids, duel
 
-GAMES = int(os.environ.get("WR_BOT_GAMES", "200"))
+HEURISTIC_GAMES = int(os.environ.get("WR_BOT_GAMES", "200"))
+SEARCH_GAMES = int(os.environ.get("WR_BOT_SEARCH_GAMES", "10"))
 TEST_SIMULATIONS = int(os.environ.get("WR_BOT_TEST_SIMULATIONS", "32"))
-#: The search in the engines' win-rate tests: few simulations, and playouts cut after 40 moves
-#: (then scored by the engine's ``evaluate``, or as a draw). With ``evaluate`` the leaves are
-#: scored at once and the playouts are not used at all. Cost: about games x bot moves per game x
-#: simulations x (a few engine moves + one ``determinize``).
-TEST_SEARCH = SearchSettings(simulations=TEST_SIMULATIONS, rollout_moves=40)
+TEST_GUIDED_MOVES = int(os.environ.get("WR_BOT_TEST_GUIDED_MOVES", "8"))
+TEST_SEARCH = SearchSettings(
+    simulations=TEST_SIMULATIONS, guided_moves=TEST_GUIDED_MOVES, rollout_moves=40
+)
 #: Issue 12 and 13: the search bot's share of wins against the random bot.
 SEARCH_TARGETS = {"raigo": 0.90, "spirit_war": 0.90, "rso": 0.85, "dbs": 0.85}
 HEURISTIC_TARGET = 0.60
@@ -51,14 +56,15 @@ def _engine_params() -> list[object]:
 
 @pytest.mark.parametrize("engine", _engine_params())
 def test_the_search_bot_beats_the_random_bot(engine):
-    wins, _ = win_rate(engine, "search", "random", games=GAMES, settings=TEST_SEARCH)
-    assert wins >= SEARCH_TARGETS[engine.slug], f"{engine.title}: {wins:.1%} of {GAMES} games"
+    wins, _ = win_rate(engine, "search", "random", games=SEARCH_GAMES, settings=TEST_SEARCH)
+    target = SEARCH_TARGETS[engine.slug]
+    assert wins >= target, f"{engine.title}: {wins:.1%} of {SEARCH_GAMES} games"
 
 
 @pytest.mark.parametrize("engine", _engine_params())
 def test_the_heuristic_bot_beats_the_random_bot(engine):
-    wins, _ = win_rate(engine, "heuristic", "random", games=GAMES, settings=TEST_SEARCH)
-    assert wins >= HEURISTIC_TARGET, f"{engine.title}: {wins:.1%} of {GAMES} games"
+    wins, _ = win_rate(engine, "heuristic", "random", games=HEURISTIC_GAMES)
+    assert wins >= HEURISTIC_TARGET, f"{engine.title}: {wins:.1%} of {HEURISTIC_GAMES} games"
 
 
 # -- the test games --------------------------------------------------------------------------
@@ -67,7 +73,7 @@ BIDS = Heuristics.from_module(bids)
 
 
 def test_prize_bids_search_beats_random():
-    """Measured: 71% of 100 games at 100 simulations per move (UCT constant 2: 65.5% of 200);
+    """Measured: 66% of 100 games at 100 simulations a move (the engine's own heuristic: 68.5%);
     random against random is 50%, with a standard error of 5 points over 100 games."""
     wins, _ = win_rate(
         bids.ENGINE,
@@ -87,13 +93,13 @@ def test_prize_bids_heuristic_beats_random():
 
 
 def test_prize_bids_generic_greedy_fallback_beats_random():
-    """The one-ply fallback of an engine without a heuristic module: measured 60%."""
+    """The one-ply fallback of an engine without a heuristic module: measured 58.5%."""
     wins, _ = win_rate(bids.ENGINE, "heuristic", "random", games=200, heuristics=Heuristics())
     assert wins >= 0.56
 
 
 def test_random_against_random_is_even_in_prize_bids():
-    """The yardstick of the thresholds above (the seats themselves are fair)."""
+    """The yardstick of the thresholds above (the seats themselves are fair): measured 47.75%."""
     wins, draws = win_rate(bids.ENGINE, "random", "random", games=400)
     assert 0.43 <= wins + draws / 2 <= 0.57
 
@@ -101,7 +107,7 @@ def test_random_against_random_is_even_in_prize_bids():
 def test_the_search_bot_does_not_see_a_face_down_card():
     """Secret Duel, the search bot always choosing after the random bot: a bot that saw the
     face-down card would take every round it can (far above half); one that cannot see it wins
-    half its games, since no play beats random blind choices. Measured: 50.0% of 100."""
+    half its games, since no play beats random blind choices. Measured: 45 of 100."""
     wins = 0
     for n in range(100):
         me = n % 2
