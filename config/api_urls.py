@@ -8,6 +8,7 @@ from battles.urls import api_urlpatterns as battle_api_urlpatterns
 from campaign.rest import campaigns as campaign_api
 from characters import api as characters_api
 from config.health import HealthView
+from minigames.urls import api_urlpatterns as tavern_api_urlpatterns
 from notifications import api as notifications_api
 from spellcards import api as spellcards_api
 
@@ -49,5 +50,6 @@ urlpatterns = [
     # dashboard): before the router, so those paths are never read as router actions.
     path("", include("campaign.rest.urls")),
     path("", include(battle_api_urlpatterns)),  # grid battles (campaign/battles/api.py)
+    path("", include(tavern_api_urlpatterns)),  # the tavern (minigames/api.py)
     path("", include(router.urls)),
 ]

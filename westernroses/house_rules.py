@@ -62,6 +62,9 @@ class HouseRules:
     option_max_bonus: int = 4
     # Turn tracking (issue 5/6): minutes a player's turn may wait before a reminder.
     turn_reminder_minutes: int = 60
+    # The tavern (issue 12): 1 = tables in this campaign's tavern may play for yen; 0 = the GM
+    # turned stakes off.
+    tavern_stakes: int = 1
 
     def to_dict(self) -> dict[str, int]:
         return asdict(self)
@@ -172,6 +175,13 @@ HOUSE_RULES_META: dict[str, HouseRule] = {
         HouseRule("option_spell_power_step", "Spell power per Option", "", 1, 1000),
         HouseRule("option_max_bonus", "Maximum Option bonus", "", 0, 20),
         HouseRule("turn_reminder_minutes", "Turn reminder delay (minutes)", "", 1, 10080),
+        HouseRule(
+            "tavern_stakes",
+            "Tavern stakes",
+            "1: tavern tables may play for yen; 0: stakes are off in this campaign.",
+            0,
+            1,
+        ),
     )
 }
 
