@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -486,10 +487,34 @@ def _after_commit(table_id: int) -> None:
     waiting = set(engine.waiting_on(state))
     bots = TavernSeat.objects.filter(table_id=table_id, index__in=waiting).exclude(bot="")
     for seat in bots:
+        if tavern_bot_move.app.conf.task_always_eager:
+            _run_eagerly(table_id, seat.index, table.version)
+            continue
         try:
             tavern_bot_move.apply_async(args=[table_id, seat.index, table.version])
         except Exception:
             logger.exception("could not enqueue a bot move for table %s", table_id)
+
+
+_eager = threading.local()
+
+
+def _run_eagerly(table_id: int, seat: int, version: int) -> None:
+    """Without a broker (``make run``: tasks run eagerly) a bot's move commits and asks the
+    next bot on commit, inside the first call: a game between bots would nest one call per
+    move. So the first call runs the moves one after another from a queue instead."""
+    from .tasks import tavern_bot_move
+
+    queue = getattr(_eager, "queue", None)
+    if queue is not None:
+        queue.append((table_id, seat, version))
+        return
+    _eager.queue = [(table_id, seat, version)]
+    try:
+        while _eager.queue:
+            tavern_bot_move.apply(args=list(_eager.queue.pop(0)))
+    finally:
+        _eager.queue = None
 
 
 def start_waits(table_id: int) -> None:
