@@ -97,11 +97,11 @@ def table_info(table: TavernTable, user: Any, seats: list[TavernSeat] | None = N
         "options": [
             {
                 "key": key,
-                "label": rules[key].label if key in rules else key,
-                "value": table.options.get(key, rules[key].default if key in rules else None),
-                "default": rules[key].default if key in rules else None,
+                "label": rule.label,
+                "value": _shown(rule, table.options.get(key, rule.default)),
+                "default": _shown(rule, rule.default),
             }
-            for key in rules
+            for key, rule in rules.items()
         ],
         "outcome": table.outcome or None,
         "rematch_of": table.rematch_of_id,
@@ -137,6 +137,11 @@ def table_info(table: TavernTable, user: Any, seats: list[TavernSeat] | None = N
             "advice": active and table.practice and table.advisor and mine is not None,
         },
     }
+
+
+def _shown(rule: Any, value: Any) -> Any:
+    """A house-rule value in words (a choice's label, a number as it is)."""
+    return dict(rule.choices).get(value, value) if rule.choices else value
 
 
 def tavern_payload(table_id: Any, user: Any, since: int | None = None) -> dict[str, Any] | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.staticfiles import finders
@@ -26,7 +27,8 @@ from minigames.engines.registry import ENGINE_MODULES, get_engine
 from . import selectors, services
 from .models import BOT_STRENGTHS
 
-#: How often the table page polls (issue 12: every seat sees a move within 2 s).
+#: How often the table page polls (issue 12: every seat sees a move within 2 s); the
+#: ``TAVERN_POLL_MILLISECONDS`` setting overrides it (the browser tests poll faster).
 POLL_MILLISECONDS = 1000
 MAX_FORM_SEATS = 6
 
@@ -195,7 +197,7 @@ def table_page(request: HttpRequest, pk: int) -> HttpResponse:
                 "log": reverse("api-tavern-log", args=[table.pk]),
                 "advice": reverse("api-tavern-advice", args=[table.pk]),
             },
-            "poll_ms": POLL_MILLISECONDS,
+            "poll_ms": getattr(settings, "TAVERN_POLL_MILLISECONDS", POLL_MILLISECONDS),
         },
     )
 

@@ -22,7 +22,8 @@
   const game = root.dataset.game;
   let current = null;
   let logAfter = 0;
-  let startedStatus = null;
+  /* The status the server drew the page in (seats and buttons are server-rendered). */
+  const startedStatus = root.dataset.status || null;
   let advice = null;
 
   function el(tag, attrs, text) {
@@ -207,8 +208,10 @@
     pollMs: Number(root.dataset.pollMs) || 1000,
     onState(payload) {
       const status = payload.table ? payload.table.status : null;
-      if (startedStatus === null) startedStatus = status;
-      else if (status !== startedStatus || status === "setup") { window.location.reload(); return; }
+      if (status !== startedStatus || (status === "setup" && current !== null)) {
+        window.location.reload();
+        return;
+      }
       current = payload;
       api.you = payload.seat;
       statusBox.textContent = "";
