@@ -1,4 +1,6 @@
-"""What each tavern game's actions may carry, checked before the engine sees them (tables/schema.py).
+"""What each tavern game's actions may carry, checked before the engine sees them.
+
+See tables/schema.py.
 
 The engines decide whether a move is legal; these schemas only bound its shape, so a player
 cannot push an unknown key or a huge value into the log every seat downloads. The field lists
@@ -40,7 +42,11 @@ RAIGO_ACTIONS = schemas(
     ActionSchema("keep", {"hand": _card()}),
     ActionSchema(
         "switch_pick",
-        {"canyon": _card(required=False), "seat": Int(0, 5, required=False), "space": _card(required=False)},
+        {
+            "canyon": _card(required=False),
+            "seat": Int(0, 5, required=False),
+            "space": _card(required=False),
+        },
     ),
     ActionSchema("decline"),
     ActionSchema("purify_done"),

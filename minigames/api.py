@@ -338,7 +338,9 @@ class AdviceView(APIView):
         table = selectors.table_get(request.user, pk)
         seat = selectors.seat_index_of(request.user, table)
         if not (table.practice and table.advisor) or seat is None or table.status != "active":
-            raise ValidationError({"advice": ["The advisor helps seated players at practice tables."]})
+            raise ValidationError(
+                {"advice": ["The advisor helps seated players at practice tables."]}
+            )
         key = f"tavern-advice:{table.pk}:{table.version}:{seat}"
         advice = cache.get(key)
         if advice is None:

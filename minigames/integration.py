@@ -45,8 +45,16 @@ def tavern_timeline(*, access: CampaignAccess, limit: int) -> list[TimelineEntry
     if not access.can_view:
         return []
     tables = TavernTable.objects.filter(campaign_id=access.campaign_id).only(
-        "pk", "game", "summary", "stake", "stakes", "started_at", "ended_at", "abandoned",
-        "outcome", "campaign_id",
+        "pk",
+        "game",
+        "summary",
+        "stake",
+        "stakes",
+        "started_at",
+        "ended_at",
+        "abandoned",
+        "outcome",
+        "campaign_id",
     )
     entries = []
     for t in tables.filter(started_at__isnull=False, stake__gt=0).order_by("-started_at", "-pk")[
@@ -87,7 +95,11 @@ def tavern_timeline(*, access: CampaignAccess, limit: int) -> list[TimelineEntry
                 body=" ".join(x for x in lines if x),
                 ref=f"tavern:{t.pk}:ended",
                 url=_url(t),
-                data={"table": t.pk, "event": "abandoned" if t.abandoned else "finished", "paid": paid},
+                data={
+                    "table": t.pk,
+                    "event": "abandoned" if t.abandoned else "finished",
+                    "paid": paid,
+                },
             )
         )
     return entries
@@ -108,8 +120,7 @@ def dashboard_items(*, campaign: Campaign, access: CampaignAccess) -> list[dict[
     )
     return [
         {
-            "title": f"{get_engine(t.game).title}"
-            + (f" for {t.stake} yen" if t.stake else ""),
+            "title": f"{get_engine(t.game).title}" + (f" for {t.stake} yen" if t.stake else ""),
             "detail": t.summary
             if t.status == TableStatus.ACTIVE
             else f"Waiting for players. {t.summary}".strip(),

@@ -102,6 +102,9 @@ class TavernSeat(models.Model):
             models.UniqueConstraint(fields=["table", "index"], name="tavern_seat_unique_index")
         ]
 
+    def __str__(self) -> str:
+        return f"seat {self.index + 1} of table {self.table_id}"
+
     @property
     def is_bot(self) -> bool:
         return bool(self.bot)

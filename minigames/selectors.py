@@ -67,7 +67,9 @@ def seats_of(table: TavernTable) -> list[TavernSeat]:
     )
 
 
-def table_info(table: TavernTable, user: Any, seats: list[TavernSeat] | None = None) -> dict[str, Any]:
+def table_info(
+    table: TavernTable, user: Any, seats: list[TavernSeat] | None = None
+) -> dict[str, Any]:
     """The table around the game: seats, stakes, status, and what ``user`` may do."""
     seats = seats if seats is not None else seats_of(table)
     engine = get_engine(table.game)
@@ -132,8 +134,7 @@ def table_info(table: TavernTable, user: Any, seats: list[TavernSeat] | None = N
             "start": setup and manager and not any(s.is_open for s in seats),
             "resign": active and mine is not None and not mine.resigned,
             "abandon": (setup or active) and manager,
-            "rematch": ended
-            and (table.host_id == getattr(user, "pk", None) or mine is not None),
+            "rematch": ended and (table.host_id == getattr(user, "pk", None) or mine is not None),
             "advice": active and table.practice and table.advisor and mine is not None,
         },
     }
@@ -148,7 +149,12 @@ def tavern_payload(table_id: Any, user: Any, since: int | None = None) -> dict[s
     """What ``user`` receives for the table: ``table_payload`` for her seat plus ``table``
     (None when nothing changed since version ``since``: the cheap poll)."""
     pk = table_pk_safe(table_id)
-    table = TavernTable.objects.defer("initial").select_related("campaign", "host").filter(pk=pk).first()
+    table = (
+        TavernTable.objects.defer("initial")
+        .select_related("campaign", "host")
+        .filter(pk=pk)
+        .first()
+    )
     if table is None or not may_watch(user, table):
         raise Http404("No such table.")
     if since is not None and since >= table.version:

@@ -39,8 +39,8 @@ from django.utils import timezone
 from minigames.engines.registry import ENGINE_MODULES, get_engine
 from tables import services as table_services
 from tables.errors import StaleVersion
-from tables.registry import game_for
 from tables.models import TableStatus
+from tables.registry import game_for
 
 from .game import may_watch
 from .models import BOT_STRENGTHS, TavernAction, TavernSeat, TavernTable
@@ -376,14 +376,18 @@ def tavern_start(*, table_id: int, by: User) -> TavernTable:
     if table.game in ("rso", "dbs"):
         decks, extra = [], []
         for s in seats:
-            cards, more = _deck_cards(s.user, table.game, s.deck or deck_choices(None, table.game)[0][0])
+            cards, more = _deck_cards(
+                s.user, table.game, s.deck or deck_choices(None, table.game)[0][0]
+            )
             decks.append(cards)
             extra += more
         config["decks"] = decks
         if extra:
             config["cards"] = extra
     try:
-        state = engine.new_game(seats=len(seats), seed=_seed(), options=table.options, config=config)
+        state = engine.new_game(
+            seats=len(seats), seed=_seed(), options=table.options, config=config
+        )
     except ValueError as exc:
         raise _fail("seats", str(exc)) from None
     _hold_stakes(table, seats)
@@ -705,9 +709,7 @@ def tavern_timeouts(*, now: Any = None) -> int:
             continue
         engine = get_engine(table.game)
         state = engine.from_json(table.state)
-        humans = set(
-            TavernSeat.objects.filter(table=table, bot="").values_list("index", flat=True)
-        )
+        humans = set(TavernSeat.objects.filter(table=table, bot="").values_list("index", flat=True))
         for seat in engine.waiting_on(state):
             if seat not in humans:
                 continue

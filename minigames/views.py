@@ -114,7 +114,9 @@ def _tavern(request: AuthedRequest, campaign: Any, access: Any) -> HttpResponse:
             table = services.tavern_create(by=request.user, campaign=campaign, **args)
         except ValidationError as exc:
             errors = [
-                m for msgs in getattr(exc, "message_dict", {"": exc.messages}).values() for m in msgs
+                m
+                for msgs in getattr(exc, "message_dict", {"": exc.messages}).values()
+                for m in msgs
             ]
             status = 400
         else:

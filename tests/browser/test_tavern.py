@@ -114,6 +114,9 @@ def test_raigo_and_spirit_war_for_yen(
         paid = table.stakes.get("paid") or {}
         if len(paid) == 1:
             winner = int(next(iter(paid)))
-            assert after[winner] == before[winner] + 50 and after[1 - winner] == before[1 - winner] - 50
+            assert (
+                after[winner] == before[winner] + 50
+                and after[1 - winner] == before[1 - winner] - 50
+            )
             moved.append(game)
     assert moved, "neither game had a single winner to take the pot"

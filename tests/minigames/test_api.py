@@ -137,7 +137,12 @@ def test_pages(client_for, campaign, player, other_player, outsider):
     assert "Choosing Support cards" in html  # Spirit War's house rules too
     r = client_for(player).post(
         f"/campaigns/{campaign.pk}/tavern/",
-        {"game": "raigo", "seat-0": "host", "seat-1": "bot:random", "opt-raigo-destroy_threshold": "25"},
+        {
+            "game": "raigo",
+            "seat-0": "host",
+            "seat-1": "bot:random",
+            "opt-raigo-destroy_threshold": "25",
+        },
     )
     assert r.status_code == 302
     table = TavernTable.objects.get(campaign=campaign)
@@ -149,6 +154,7 @@ def test_pages(client_for, campaign, player, other_player, outsider):
 
 
 # --------------------------------------------------------------------------- secrets
+
 
 def contains_id(text: str, item: str) -> bool:
     """Whether ``item`` appears as a whole id ("raigo-token-3" is not in "raigo-token-30")."""

@@ -8,7 +8,8 @@ runs), a ``watcher`` (a member who does not play), an ``outsider`` and ``anonymo
 Policy (docs/tavern.md): outsiders 404; members see the table and its public payload; only the
 host (or the GM) sets seats, starts and abandons; only seated players play, resign and ask for a
 rematch (403 for others); anonymous visitors log in (pages 302, API 401). Each (row, role) runs
-on the same fresh table (a savepoint rolled back after each). :func:`test_every_tavern_route_has_a_row` fails when a tavern route has no
+on the same fresh table (a savepoint rolled back after each).
+:func:`test_every_tavern_route_has_a_row` fails when a tavern route has no
 row, and the campaign-wide sweep (tests/campaign/test_permission_matrix.py) defers to this one.
 """
 
@@ -109,7 +110,10 @@ class World:
         engine = get_engine("spirit_war")
         state = engine.from_json(self.table.state)
         seat = engine.waiting_on(state)[0]
-        return {"action": engine.legal_actions(state, seat)[0], "expected_version": self.table.version}
+        return {
+            "action": engine.legal_actions(state, seat)[0],
+            "expected_version": self.table.version,
+        }
 
 
 @dataclass(frozen=True)

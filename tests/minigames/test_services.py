@@ -58,7 +58,10 @@ def test_house_rules_are_checked_by_the_engine(player):
             by=player,
             game="raigo",
             campaign=None,
-            seats=[services.SeatSpec(kind="host"), services.SeatSpec(kind="bot", strength="random")],
+            seats=[
+                services.SeatSpec(kind="host"),
+                services.SeatSpec(kind="bot", strength="random"),
+            ],
             options={"destroy_threshold": 999},
         )
     assert "options" in exc.value.message_dict

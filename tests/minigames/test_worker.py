@@ -10,10 +10,8 @@ The worker is tests/notifications/celery_worker.py's ``celery -A config worker``
 from __future__ import annotations
 
 import random
-from datetime import timedelta
 
 import pytest
-from django.utils import timezone
 
 from minigames import services
 from minigames.engines.registry import get_engine
