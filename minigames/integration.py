@@ -8,10 +8,10 @@ constant number of queries, newest first, JSON-safe items, a version that moves 
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import TYPE_CHECKING, Any, Final, cast
+from typing import TYPE_CHECKING, Any, Final
 
-from django.db.models import Count, Max
+from django.db.models import Count, Max, Q
+from django.db.models.functions import Coalesce
 
 from campaign.registry import (
     DashboardPanel,
@@ -41,42 +41,39 @@ def _names(table: TavernTable, seats: list[str]) -> str:
 
 
 def tavern_timeline(*, access: CampaignAccess, limit: int) -> list[TimelineEntry]:
-    """Stakes held, and finished games with their result and stakes (two queries)."""
+    """Stakes held, and finished games with their result and stakes (one query: a table's
+    newest entry is at its end, or its start while it runs, so the ``limit`` newest tables
+    by that instant hold the ``limit`` newest entries)."""
     if not access.can_view:
         return []
-    tables = TavernTable.objects.filter(campaign_id=access.campaign_id).only(
-        "pk",
-        "game",
-        "summary",
-        "stake",
-        "stakes",
-        "started_at",
-        "ended_at",
-        "abandoned",
-        "outcome",
-        "campaign_id",
-    )
-    entries = []
-    for t in tables.filter(started_at__isnull=False, stake__gt=0).order_by("-started_at", "-pk")[
-        :limit
-    ]:
-        held = t.stakes.get("held") or {}
-        if not held:
-            continue
-        title = get_engine(t.game).title
-        entries.append(
-            TimelineEntry(
-                kind="tavern",
-                at=cast(datetime, t.started_at),
-                title=f"Tavern stakes held: {t.stake} yen each at {title}",
-                body=f"Staking: {_names(t, sorted(held))}.",
-                ref=f"tavern:{t.pk}:stakes",
-                url=_url(t),
-                data={"table": t.pk, "event": "stakes_held", "held": held},
-            )
+    tables = (
+        TavernTable.objects.filter(campaign_id=access.campaign_id)
+        .filter(Q(ended_at__isnull=False) | Q(stake__gt=0, started_at__isnull=False))
+        .only(
+            "pk", "game", "summary", "stake", "stakes", "started_at", "ended_at", "abandoned",
+            "campaign_id",
         )
-    for t in tables.filter(ended_at__isnull=False).order_by("-ended_at", "-pk")[:limit]:
+        .annotate(last=Coalesce("ended_at", "started_at"))
+        .order_by("-last", "-pk")[:limit]
+    )  # fmt: skip
+    entries = []
+    for t in tables:
         title = get_engine(t.game).title
+        held = t.stakes.get("held") or {}
+        if held and t.started_at is not None:
+            entries.append(
+                TimelineEntry(
+                    kind="tavern",
+                    at=t.started_at,
+                    title=f"Tavern stakes held: {t.stake} yen each at {title}",
+                    body=f"Staking: {_names(t, sorted(held))}.",
+                    ref=f"tavern:{t.pk}:stakes",
+                    url=_url(t),
+                    data={"table": t.pk, "event": "stakes_held", "held": held},
+                )
+            )
+        if t.ended_at is None:
+            continue
         paid = t.stakes.get("paid") or {}
         lines = [t.summary]
         if paid:
@@ -87,19 +84,16 @@ def tavern_timeline(*, access: CampaignAccess, limit: int) -> list[TimelineEntry
             )
         elif t.stakes.get("returned"):
             lines.append("The stakes were returned.")
+        event = "abandoned" if t.abandoned else "finished"
         entries.append(
             TimelineEntry(
                 kind="tavern",
-                at=cast(datetime, t.ended_at),
-                title=f"Tavern game {'abandoned' if t.abandoned else 'finished'}: {title}",
+                at=t.ended_at,
+                title=f"Tavern game {event}: {title}",
                 body=" ".join(x for x in lines if x),
                 ref=f"tavern:{t.pk}:ended",
                 url=_url(t),
-                data={
-                    "table": t.pk,
-                    "event": "abandoned" if t.abandoned else "finished",
-                    "paid": paid,
-                },
+                data={"table": t.pk, "event": event, "paid": paid},
             )
         )
     return entries
