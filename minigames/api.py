@@ -19,6 +19,7 @@ from typing import Any
 
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -27,7 +28,7 @@ from rest_framework.views import APIView
 
 from minigames.engines.registry import ENGINE_MODULES, get_engine
 from tables import selectors as table_selectors
-from tables.api import StaleSerializer, _int_param, check_body_size
+from tables.api import _int_param, check_body_size
 from tables.registry import game_for
 
 from . import selectors, services
@@ -71,9 +72,14 @@ class SeatSetSerializer(serializers.Serializer):
     deck = serializers.CharField(required=False, allow_blank=True, default="", max_length=80)
 
 
-class ActionInputSerializer(serializers.Serializer):
+class TavernActionInputSerializer(serializers.Serializer):
     action = serializers.JSONField(help_text="One of the moves listed in the payload's moves.")
     expected_version = serializers.IntegerField(min_value=0)
+
+
+class TavernStaleSerializer(serializers.Serializer):
+    detail = serializers.CharField()
+    version = serializers.IntegerField()
 
 
 class PayloadSerializer(serializers.Serializer):
@@ -119,7 +125,7 @@ class GameListView(APIView):
     """The tavern's games, each with its seat range, every house rule (label, default,
     limits) and, for the card games, the preset decks."""
 
-    @extend_schema(responses={200: serializers.JSONField()})
+    @extend_schema(responses={200: OpenApiTypes.OBJECT})
     def get(self, request: Request) -> Response:
         return Response(selectors.games())
 
@@ -285,12 +291,12 @@ class ActionView(APIView):
     take or the rules refuse (with the reason); **413** for a body over 16 kB."""
 
     @extend_schema(
-        request=ActionInputSerializer,
-        responses={201: PayloadSerializer, 409: StaleSerializer},
+        request=TavernActionInputSerializer,
+        responses={201: PayloadSerializer, 409: TavernStaleSerializer},
     )
     def post(self, request: Request, pk: int) -> Response:
         check_body_size(request)
-        s = ActionInputSerializer(data=request.data)
+        s = TavernActionInputSerializer(data=request.data)
         s.is_valid(raise_exception=True)
         table = selectors.table_get(request.user, pk)
         if table.status != "active":
@@ -314,7 +320,7 @@ class LogView(APIView):
             OpenApiParameter("after", int, description="Entries after this version."),
             OpenApiParameter("limit", int, description="At most this many (1-200)."),
         ],
-        responses={200: serializers.JSONField()},
+        responses={200: OpenApiTypes.OBJECT},
     )
     def get(self, request: Request, pk: int) -> Response:
         table = selectors.table_get(request.user, pk)

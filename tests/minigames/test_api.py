@@ -210,7 +210,7 @@ def test_no_payload_holds_a_secret(
                 assert not leaked, f"{where} of seat {seat} holds hidden {leaked[:5]}"
 
     check()
-    for step in range(1, 41):
+    for step in range(1, 31):
         table.refresh_from_db()
         state = engine.from_json(table.state)
         if engine.is_terminal(state):
@@ -221,6 +221,6 @@ def test_no_payload_holds_a_secret(
             services.tavern_action_apply(
                 table_id=table.pk, by=users[seat], action=action, expected_version=table.version
             )
-        if step == 20:
+        if step == 15:
             check()
     check()

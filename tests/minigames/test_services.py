@@ -269,3 +269,20 @@ def test_practice_advisor_rules(player):
         by=player, game="raigo", campaign=None, seats=[services.SeatSpec()] * 2
     )
     assert table.advisor is False and table.practice is False
+
+
+def test_dashboard_panel_lists_open_tables_live(campaign, gm, player, other_player, client_for):
+    """Issue 12: the GM dashboard's "Open tavern tables" panel lists the campaign's tables
+    live: its version (the dashboard's cheap ETag) moves on with every move, and a finished
+    table leaves the panel."""
+    client = client_for(gm)
+    url = f"/campaigns/{campaign.pk}/dashboard/live/"
+    empty = client.get(url)
+    table = two_humans("raigo", player, other_player, campaign=campaign, stake=0)
+    live = client.get(url, HTTP_IF_NONE_MATCH=empty["ETag"])
+    assert live.status_code == 200 and live["ETag"] != empty["ETag"]
+    page = client.get(f"/campaigns/{campaign.pk}/dashboard/").content.decode()
+    assert "Open tavern tables" in page and f"/tavern/tables/{table.pk}/" in page
+    services.tavern_resign(table_id=table.pk, by=player)
+    page = client.get(f"/campaigns/{campaign.pk}/dashboard/").content.decode()
+    assert f"/tavern/tables/{table.pk}/" not in page

@@ -16,6 +16,7 @@ import pytest
 from minigames import services
 from minigames.engines.registry import get_engine
 from minigames.models import TavernAction, TavernTable
+from tables.errors import StaleVersion
 from tests.notifications.celery_worker import CeleryWorker, real_publishing, wait_for
 
 pytestmark = [
@@ -69,12 +70,15 @@ def test_bot_moves_in_the_worker(worker, player):
         state = engine.from_json(t.state)
         if engine.is_terminal(state):
             break
-        services.tavern_action_apply(
-            table_id=t.pk,
-            by=player,
-            action=rng.choice(engine.legal_actions(state, 0)),
-            expected_version=t.version,
-        )
+        try:
+            services.tavern_action_apply(
+                table_id=t.pk,
+                by=player,
+                action=rng.choice(engine.legal_actions(state, 0)),
+                expected_version=t.version,
+            )
+        except StaleVersion:
+            continue  # a simultaneous choice: the bot answered first; read the table again
         human_moves += 1
     # Let the worker finish what the last move enqueued (the bot's answer, the turn notice).
     wait_for(human_turn, timeout=30, what=f"the bot's last move:\n{worker.output()}")
