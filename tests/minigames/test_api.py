@@ -224,3 +224,20 @@ def test_no_payload_holds_a_secret(
         if step == 15:
             check()
     check()
+
+
+def test_the_advisor_at_a_practice_table(api_for, player, other_player):
+    """Issue 12: at a practice table with the advisor on, beside each legal move the search
+    bot's estimated chance of winning after it (a fraction from 0 to 1)."""
+    table = two_humans("spirit_war", player, other_player, practice=True, advisor=True)
+    engine = get_engine("spirit_war")
+    seat = engine.waiting_on(engine.from_json(table.state))[0]
+    client = api_for({0: player, 1: other_player}[seat])
+    moves = client.get(f"/api/tavern/tables/{table.pk}/state/").json()["moves"]
+    advice = client.get(f"/api/tavern/tables/{table.pk}/advice/").json()
+    assert advice["version"] == table.version
+    assert [a["action"] for a in advice["advice"]] == [m["action"] for m in moves]
+    assert all(0 <= a["win_chance"] <= 1 and a["label"] for a in advice["advice"])
+    # Not at a table without the advisor.
+    plain = two_humans("spirit_war", player, other_player)
+    assert client.get(f"/api/tavern/tables/{plain.pk}/advice/").status_code == 400
