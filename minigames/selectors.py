@@ -174,8 +174,10 @@ def tavern_payload(table_id: Any, user: Any, since: int | None = None) -> dict[s
             "waiting_on": [],
             "moves": [],
             "summary": table.summary or f"{engine.title}: waiting for players",
-            "finished": False,
-            "result": None,
+            "finished": bool(table.outcome),
+            "result": {"winners": [], "text": table.outcome.get("text", "")}
+            if table.outcome
+            else None,
         }
     else:
         engine = get_engine(table.game)

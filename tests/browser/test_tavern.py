@@ -94,6 +94,9 @@ def _game(game, stake, host, guest, host_char, guest_char, campaign, new_page, l
         assert "The game is over" in page.inner_text("#tavern-result")
         page.wait_for_selector("#tavern-log li", timeout=5_000)
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    phone.goto(f"/campaigns/{campaign.pk}/tavern/")  # the tavern list and form fit too
+    assert phone.locator("#tables-finished li a").count() >= 1
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     return TavernTable.objects.get(pk=table.pk)
 
 

@@ -135,6 +135,8 @@ def test_pages(client_for, campaign, player, other_player, outsider):
     html = page.content.decode()
     assert "New table" in html and "Destroy threshold (X)" in html and "(default: 20)" in html
     assert "Choosing Support cards" in html  # Spirit War's house rules too
+    assert "When does an empty deck lose?" in html and "Who goes first" in html  # RSO, DBS
+    assert "Random bot" in html and "Search bot" in html and "Heuristic bot" in html
     r = client_for(player).post(
         f"/campaigns/{campaign.pk}/tavern/",
         {
