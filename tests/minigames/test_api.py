@@ -15,7 +15,7 @@ import pytest
 
 from minigames import services
 from minigames.engines.registry import get_engine
-from minigames.models import TavernTable
+from minigames.models import TavernAction, TavernTable
 from notifications.models import Notification
 from tests.factories import UserFactory
 
@@ -193,6 +193,11 @@ def test_no_payload_holds_a_secret(
         table.refresh_from_db()
         state = engine.from_json(table.state)
         seed = str(table.initial["rng"]["seed"])
+        state_after = {}
+        replayed = engine.from_json(table.initial)
+        for row in TavernAction.objects.filter(table=table).order_by("seq"):
+            replayed, _ = engine.apply(replayed, int(row.seat), row.action)
+            state_after[row.seq] = replayed
         for seat, api, web, user in clients:
             hidden = engine.hidden_from(state, seat)
             texts = {
@@ -208,8 +213,20 @@ def test_no_payload_holds_a_secret(
             }
             for where, text in texts.items():
                 assert seed not in text, f"the seed in {where} of seat {seat}"
+                if where == "log":
+                    continue  # checked entry by entry below, against the state of its time
                 leaked = [item for item in hidden if contains_id(text, item)]
                 assert not leaked, f"{where} of seat {seat} holds hidden {leaked[:5]}"
+            # A log entry may name what was public when it happened (a card later shuffled
+            # back into a deck): each entry holds nothing hidden from the seat right after it.
+            log = json.loads(texts["log"])["results"]
+            for entry in log:
+                after = state_after[entry["n"]]
+                text = json.dumps(entry["events"])
+                leaked = [
+                    item for item in engine.hidden_from(after, seat) if contains_id(text, item)
+                ]
+                assert not leaked, f"log entry {entry['n']} of seat {seat} holds {leaked[:5]}"
 
     check()
     for step in range(1, 31):
