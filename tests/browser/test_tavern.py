@@ -123,3 +123,51 @@ def test_raigo_and_spirit_war_for_yen(
             )
             moved.append(game)
     assert moved, "neither game had a single winner to take the pot"
+
+
+HOOK = """
+window.TavernGames = window.TavernGames || {};
+window.TavernGames["spirit_war"] = {
+  render(root, payload, api) {
+    root.textContent = `Drawn by the game's renderer for ${api.seatName(api.you)}.`;
+    const [first, ...rest] = payload.moves;
+    if (first) {
+      const b = document.createElement("button");
+      b.id = "placed-move"; b.textContent = first.label;
+      b.addEventListener("click", () => api.play(first.action));
+      root.appendChild(b);
+    }
+    api.fallbackButtons(rest);
+  },
+};
+"""
+
+
+def test_the_renderer_hook(new_page, live_server, player, other_player):
+    """TAVERN.md's renderer contract: table.js calls window.TavernGames[slug].render(root,
+    payload, api) on every payload; api.play sends a listed move; the moves the drawing has no
+    place for come back as labelled buttons through api.fallbackButtons."""
+    table = services.tavern_create(
+        by=player,
+        game="spirit_war",
+        campaign=None,
+        seats=[services.SeatSpec(kind="host"), services.SeatSpec(kind="open")],
+    )
+    services.tavern_join(table_id=table.pk, by=other_player, index=1)
+    services.tavern_start(table_id=table.pk, by=player)
+    table = TavernTable.objects.get(pk=table.pk)
+    engine = get_engine("spirit_war")
+    seat = engine.waiting_on(engine.from_json(table.state))[0]
+    page = new_page({0: player, 1: other_player}[seat])
+    page.add_init_script(HOOK)
+    page.goto(f"/tavern/tables/{table.pk}/")
+    page.wait_for_selector("#placed-move")
+    name = {0: player, 1: other_player}[seat].shown_name
+    assert f"Drawn by the game's renderer for {name}." in page.inner_text("#tavern-board")
+    moves = engine.legal_actions(engine.from_json(table.state), seat)
+    assert page.locator("#tavern-moves button.tavern-move").count() == len(moves) - 1
+    page.click("#placed-move")
+    page.wait_for_function(
+        f"Number(document.getElementById('tavern-table').dataset.version) > {table.version}"
+    )
+    assert TavernTable.objects.get(pk=table.pk).actions.get().action == moves[0]
