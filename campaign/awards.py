@@ -161,3 +161,41 @@ def awards_of(campaign_id: int) -> QuerySet[Award]:
         .select_related("awarded_by", "session")
         .prefetch_related(Prefetch("recipients", queryset=AwardRecipient.objects.order_by("pk")))
     )
+
+
+# --------------------------------------------------------------------------- yen moves
+
+
+@transaction.atomic
+def yen_move(*, campaign: Campaign, changes: Mapping[int, int]) -> dict[int, int]:
+    """Add ``changes[character_id]`` yen (negative: take) to characters of ``campaign``, all or
+    nothing, through the same locked drafts and character service as an award; returns each
+    character's new yen. Used by features that move a character's own money by the rules of
+    something she chose to do (the tavern's stakes: held at the start of a game, paid to the
+    winners, returned on abandon), not by a GM's decision. Refuses (``ValidationError`` on
+    ``yen``, nothing changed) any change that would leave a character below 0 yen."""
+    from characters.models import Character as CharacterModel
+
+    from .models import Role
+    from .permissions import CampaignAccess
+
+    system = CampaignAccess(campaign_id=campaign.pk, user_id=None, role=Role.GM)
+    wanted = {int(k): int(v) for k, v in changes.items() if int(v)}
+    characters = list(
+        CharacterModel.objects.filter(pk__in=wanted, campaign_id=campaign.pk).order_by("pk")
+    )
+    if len(characters) != len(wanted):
+        raise ValidationError({"characters": ["Not every character is in this campaign."]})
+    after: dict[int, int] = {}
+    for character in characters:
+        locked, draft = locked_draft(character)
+        if draft.yen + wanted[character.pk] < 0:
+            raise ValidationError(
+                {"yen": [f"{locked.name} has {draft.yen} yen, not {-wanted[character.pk]}."]}
+            )
+        draft.yen += wanted[character.pk]
+        store_draft(locked, draft, system)
+        after[character.pk] = draft.yen
+    if after:
+        campaign_touch(campaign.pk)
+    return after

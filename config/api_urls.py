@@ -10,6 +10,7 @@ from characters import api as characters_api
 from config.health import HealthView
 from decks import api as decks_api
 from decks.urls import api_urlpatterns as decks_api_urlpatterns
+from minigames.urls import api_urlpatterns as tavern_api_urlpatterns
 from notifications import api as notifications_api
 from spellcards import api as spellcards_api
 
@@ -54,5 +55,6 @@ urlpatterns = [
     path("", include("campaign.rest.urls")),
     path("", include(decks_api_urlpatterns)),  # tavern card games' cards (decks/urls.py)
     path("", include(battle_api_urlpatterns)),  # grid battles (campaign/battles/api.py)
+    path("", include(tavern_api_urlpatterns)),  # the tavern (minigames/api.py)
     path("", include(router.urls)),
 ]

@@ -26,6 +26,8 @@ urlpatterns = [
     path("notifications/", include("notifications.urls")),
     # Grid battles: /campaigns/<id>/battles/ and /battles/<id>/ (campaign/battles/urls.py).
     path("", include("battles.urls")),
+    # The tavern: /tavern/, /campaigns/<id>/tavern/, /tavern/tables/<id>/ (minigames/urls.py).
+    path("", include("minigames.urls")),
     # Spellcard pages hang off characters, cards and campaigns: full paths in spellcards/urls.py.
     path("", include("spellcards.urls")),
     path("health/", FullHealthView.as_view(), name="health"),

@@ -82,6 +82,9 @@ class HouseRules:
     # 1 = skill bonuses (Skill Focus, Keen Senses ...) are added to the roll (Intuition 12 +2
     # rolls 4d+2); 0 = added to the skill value, so they can add dice (14: still 4d, 15: 5d).
     skill_bonus_to_roll: int = 1
+    # The tavern (issue 12): 1 = tables in this campaign's tavern may play for yen; 0 = the GM
+    # turned stakes off.
+    tavern_stakes: int = 1
 
     def to_dict(self) -> dict[str, int]:
         return asdict(self)
@@ -234,6 +237,13 @@ HOUSE_RULES_META: dict[str, HouseRule] = {
             "Mental rolls are secret",
             "1: a player's Intuition, Legends, Sense and Will checks are rolled for the GMs "
             "only (she sees that she rolled, not the result); 0: ordinary rolls.",
+            0,
+            1,
+        ),
+        HouseRule(
+            "tavern_stakes",
+            "Tavern stakes",
+            "1: tavern tables may play for yen; 0: stakes are off in this campaign.",
             0,
             1,
         ),

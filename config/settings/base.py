@@ -196,6 +196,12 @@ NOTIFICATION_DIGEST_STALE_SECONDS = 90
 NOTIFICATION_SWEEP_SECONDS = 10.0
 CELERY_BEAT_SCHEDULE.update(
     {
+        # The tavern: a human seat that has not answered a reaction in time declines it.
+        "tavern-reaction-timeouts": {
+            "task": "minigames.reaction_timeouts",
+            "schedule": 15.0,
+            "options": {"expires": 14},
+        },
         "notifications-turn-reminders": {
             "task": "notifications.send_turn_reminders",
             "schedule": 60.0,

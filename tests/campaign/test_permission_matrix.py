@@ -932,6 +932,9 @@ TABLE: list[Row] = [
 #: Battle routes need a battle with pieces controlled by a player: they are swept per role in
 #: their own table, whose completeness check fails when a battle route has no row there.
 BATTLE_SWEEP = "swept per role in tests/battles/test_permissions.py (its own completeness check)"
+#: Tavern routes need tables in setup, in play and finished with seated players: swept per role
+#: (gm, host, guest, watcher, outsider, anonymous) in tests/minigames/test_permissions.py.
+TAVERN_SWEEP = "swept per role in tests/minigames/test_permissions.py (its own completeness check)"
 
 NOT_CAMPAIGN_SCOPED = {
     "home": "the front page (lists your own campaigns)",
@@ -961,6 +964,24 @@ NOT_CAMPAIGN_SCOPED = {
     "api-battle-squares": BATTLE_SWEEP,
     "api-battle-combatants": BATTLE_SWEEP,
     "api-battle-combatant": BATTLE_SWEEP,
+    "tavern:list": TAVERN_SWEEP,
+    "tavern:campaign": TAVERN_SWEEP,
+    "tavern:table": TAVERN_SWEEP,
+    "tavern:op": TAVERN_SWEEP,
+    "api-tavern-games": TAVERN_SWEEP,
+    "api-tavern-tables": TAVERN_SWEEP,
+    "api-tavern-table": TAVERN_SWEEP,
+    "api-tavern-join": TAVERN_SWEEP,
+    "api-tavern-leave": TAVERN_SWEEP,
+    "api-tavern-seats": TAVERN_SWEEP,
+    "api-tavern-start": TAVERN_SWEEP,
+    "api-tavern-resign": TAVERN_SWEEP,
+    "api-tavern-rematch": TAVERN_SWEEP,
+    "api-tavern-abandon": TAVERN_SWEEP,
+    "api-tavern-state": TAVERN_SWEEP,
+    "api-tavern-actions": TAVERN_SWEEP,
+    "api-tavern-log": TAVERN_SWEEP,
+    "api-tavern-advice": TAVERN_SWEEP,
 }
 
 #: Route prefixes outside the sweep: accounts (log in, sign up) and Django's admin (staff

@@ -89,6 +89,7 @@ class Command(BaseCommand):
         seed_decks(
             campaign, users, self.stdout
         )  # tavern card games' cards and decks: decks/demo.py
+        seed_tavern(campaign, users, self.stdout, base)  # tavern tables: see the end of this file
         self.stdout.write(self.style.SUCCESS(f"Demo data ready. Log in at {base}/"))
         for username, password, name, role in DEMO_USERS:
             self.stdout.write(
@@ -408,3 +409,61 @@ def seed_battles(
     except ValidationError as exc:  # pragma: no cover - a demo character breaks a rule
         stdout.write(f"  (demo battle incomplete: {exc.messages})")
     stdout.write(f"  Demo battle: {base}/battles/{battle.pk}/")
+
+
+# --------------------------------------------------------------------------- the tavern
+# Demo tavern tables (minigames): in the demo campaign's tavern, a RAIGO table waiting for a
+# player (Reimu hosts, 20 yen stakes), a Spirit War game in play (Marisa against a heuristic
+# bot) and a finished RAIGO game between two random bots; plus an open Dream Battle table.
+# Idempotent: nothing is added once the campaign's tavern has tables.
+
+
+def seed_tavern(campaign: Campaign, users: dict[str, Any], stdout: Any, base: str) -> None:
+    from characters.models import Character
+    from minigames import services as tavern
+    from minigames.models import TavernTable
+
+    if TavernTable.objects.filter(campaign=campaign).exists():
+        stdout.write(f"  Tavern: {base}/campaigns/{campaign.pk}/tavern/")
+        return
+    reimu = Character.objects.filter(owner=users["reimu"], campaign=campaign).first()
+    waiting = tavern.tavern_create(
+        by=users["reimu"],
+        game="raigo",
+        campaign=campaign,
+        stake=20 if reimu is not None and reimu.yen >= 20 else 0,
+        seats=[
+            tavern.SeatSpec(kind="host", character=reimu.pk if reimu else None),
+            tavern.SeatSpec(kind="open"),
+        ],
+    )
+    playing = tavern.tavern_create(
+        by=users["marisa"],
+        game="spirit_war",
+        campaign=campaign,
+        seats=[tavern.SeatSpec(kind="host"), tavern.SeatSpec(kind="bot", strength="heuristic")],
+    )
+    tavern.tavern_start(table_id=playing.pk, by=users["marisa"])
+    finished = tavern.tavern_create(
+        by=users["gm"],
+        game="raigo",
+        campaign=campaign,
+        seats=[tavern.SeatSpec(kind="bot", strength="random")] * 2,
+    )
+    tavern.tavern_start(table_id=finished.pk, by=users["gm"])
+    for _ in range(2000):  # play it out here (the bots' tasks would, on commit)
+        table = TavernTable.objects.get(pk=finished.pk)
+        if table.status != "active":
+            break
+        for seat in (0, 1):
+            tavern.tavern_bot_play(finished.pk, seat)
+    tavern.tavern_create(
+        by=users["gm"],
+        game="dbs",
+        campaign=None,
+        seats=[tavern.SeatSpec(kind="open"), tavern.SeatSpec(kind="bot", strength="random")],
+    )
+    stdout.write(
+        f"  Tavern: {base}/campaigns/{campaign.pk}/tavern/ (a table waiting for "
+        f"a player: /tavern/tables/{waiting.pk}/)"
+    )

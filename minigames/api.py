@@ -1,0 +1,372 @@
+"""The tavern's API: everything the pages do, so bots written by others can play (docs/tavern.md).
+
+* ``GET  /api/tavern/games/`` - the games, seat ranges, house rules with defaults, decks;
+* ``GET/POST /api/tavern/tables/`` - tables you may see (``?campaign=<id>``); create one;
+* ``GET  /api/tavern/tables/<id>/`` - the table (seats, stakes, what you may do);
+* ``POST .../join/`` ``{"seat", "character"?, "deck"?}``, ``.../leave/``,
+  ``.../seats/`` ``{"seat", "kind": "open"|"bot", "strength"?}`` (host), ``.../start/``,
+  ``.../resign/``, ``.../rematch/`` (201 with the new table), ``.../abandon/``;
+* ``GET  .../state/?since=<version>`` - the seat's payload (:func:`minigames.payload.
+  table_payload` plus ``table``), 204 while unchanged;
+* ``POST .../actions/`` ``{"action", "expected_version"}`` - 201 / 400 / 409 / 413;
+* ``GET  .../log/?after=&limit=`` - the log with only the events your seat may see;
+* ``GET  .../advice/`` - practice tables with the advisor: each legal move's chance of winning.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.cache import cache
+from django.core.exceptions import ValidationError
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from minigames.engines.registry import ENGINE_MODULES, get_engine
+from tables import selectors as table_selectors
+from tables.api import _int_param, check_body_size
+from tables.registry import game_for
+
+from . import selectors, services
+from .models import BOT_STRENGTHS, TavernSeat
+
+
+class SeatInputSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=["open", "host", "bot"], default="open")
+    strength = serializers.ChoiceField(
+        choices=[k for k, _ in BOT_STRENGTHS], required=False, allow_blank=True, default=""
+    )
+    character = serializers.IntegerField(required=False, allow_null=True, default=None)
+    deck = serializers.CharField(required=False, allow_blank=True, default="", max_length=80)
+
+
+class TableCreateSerializer(serializers.Serializer):
+    game = serializers.ChoiceField(choices=list(ENGINE_MODULES))
+    campaign = serializers.IntegerField(required=False, allow_null=True, default=None)
+    seats = SeatInputSerializer(many=True)
+    options = serializers.DictField(required=False, default=dict)
+    stake = serializers.IntegerField(min_value=0, max_value=services.MAX_STAKE, default=0)
+    practice = serializers.BooleanField(default=False)
+    advisor = serializers.BooleanField(default=False)
+    reaction_seconds = serializers.IntegerField(
+        min_value=10, max_value=86_400, default=services.DEFAULT_REACTION_SECONDS
+    )
+
+
+class JoinSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(min_value=0, max_value=10)
+    character = serializers.IntegerField(required=False, allow_null=True, default=None)
+    deck = serializers.CharField(required=False, allow_blank=True, default="", max_length=80)
+
+
+class SeatSetSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(min_value=0, max_value=10)
+    kind = serializers.ChoiceField(choices=["open", "bot"])
+    strength = serializers.ChoiceField(
+        choices=[k for k, _ in BOT_STRENGTHS], required=False, allow_blank=True, default=""
+    )
+    deck = serializers.CharField(required=False, allow_blank=True, default="", max_length=80)
+
+
+class TavernActionInputSerializer(serializers.Serializer):
+    action = serializers.JSONField(help_text="One of the moves listed in the payload's moves.")
+    expected_version = serializers.IntegerField(min_value=0)
+
+
+class TavernStaleSerializer(serializers.Serializer):
+    detail = serializers.CharField()
+    version = serializers.IntegerField()
+
+
+class PayloadSerializer(serializers.Serializer):
+    """minigames/payload.py's shape plus ``table``."""
+
+    game = serializers.CharField()
+    version = serializers.IntegerField()
+    seat = serializers.IntegerField(allow_null=True)
+    names = serializers.ListField(child=serializers.CharField())
+    view = serializers.JSONField(allow_null=True)
+    waiting_on = serializers.JSONField()
+    moves = serializers.JSONField()
+    summary = serializers.CharField()
+    finished = serializers.BooleanField()
+    result = serializers.JSONField(allow_null=True)
+    table = serializers.JSONField()
+
+
+class TableInfoSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    game = serializers.CharField()
+    title = serializers.CharField()
+    status = serializers.CharField()
+    seats = serializers.JSONField()
+    can = serializers.JSONField()
+
+
+class AdviceSerializer(serializers.Serializer):
+    version = serializers.IntegerField()
+    advice = serializers.JSONField()
+
+
+def _campaign(user: Any, campaign_id: int | None) -> Any:
+    if campaign_id is None:
+        return None
+    from campaign.permissions import campaign_for
+
+    campaign, _ = campaign_for(user, campaign_id)
+    return campaign
+
+
+class GameListView(APIView):
+    """The tavern's games, each with its seat range, every house rule (label, default,
+    limits) and, for the card games, the preset decks."""
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    def get(self, request: Request) -> Response:
+        return Response(selectors.games())
+
+
+class TableListView(APIView):
+    """Tables you may see (your campaigns' taverns, open tables), newest first; POST creates
+    one (you are its host)."""
+
+    @extend_schema(
+        parameters=[OpenApiParameter("campaign", int, description="One campaign's tavern.")],
+        responses={200: TableInfoSerializer(many=True)},
+    )
+    def get(self, request: Request) -> Response:
+        campaign_id = _int_param(request, "campaign", None)
+        if campaign_id is not None:
+            _campaign(request.user, campaign_id)
+        tables = selectors.tavern_tables(request.user, campaign_id=campaign_id).order_by(
+            "-updated_at", "-pk"
+        )[:100]
+        return Response([selectors.table_info(t, request.user) for t in tables])
+
+    @extend_schema(request=TableCreateSerializer, responses={201: TableInfoSerializer})
+    def post(self, request: Request) -> Response:
+        check_body_size(request)
+        serializer = TableCreateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        table = services.tavern_create(
+            by=request.user,  # type: ignore[arg-type]
+            game=data["game"],
+            campaign=_campaign(request.user, data["campaign"]),
+            seats=[services.SeatSpec(**s) for s in data["seats"]],
+            options=data["options"],
+            stake=data["stake"],
+            practice=data["practice"],
+            advisor=data["advisor"],
+            reaction_seconds=data["reaction_seconds"],
+        )
+        return Response(selectors.table_info(table, request.user), status=status.HTTP_201_CREATED)
+
+
+class TableDetailView(APIView):
+    """One table: its seats, options, stakes and what you may do with it."""
+
+    @extend_schema(responses={200: TableInfoSerializer})
+    def get(self, request: Request, pk: int) -> Response:
+        table = selectors.table_get(request.user, pk)
+        return Response(selectors.table_info(table, request.user))
+
+
+class _TableOp(APIView):
+    """A POST that changes a table and answers its new info."""
+
+    def reply(self, request: Request, pk: int, code: int = 200) -> Response:
+        table = selectors.table_get(request.user, pk)
+        return Response(selectors.table_info(table, request.user), status=code)
+
+
+class JoinView(_TableOp):
+    """Sit at an open seat, optionally as one of your characters (campaign taverns), with a
+    deck (RSO, DBS)."""
+
+    @extend_schema(request=JoinSerializer, responses={200: TableInfoSerializer})
+    def post(self, request: Request, pk: int) -> Response:
+        check_body_size(request)
+        s = JoinSerializer(data=request.data)
+        s.is_valid(raise_exception=True)
+        services.tavern_join(
+            table_id=selectors.table_pk_safe(pk),
+            by=request.user,  # type: ignore[arg-type]
+            index=s.validated_data["seat"],
+            character=s.validated_data["character"],
+            deck=s.validated_data["deck"],
+        )
+        return self.reply(request, pk)
+
+
+class LeaveView(_TableOp):
+    """Stand up from your seat before the game starts."""
+
+    @extend_schema(request=None, responses={200: TableInfoSerializer})
+    def post(self, request: Request, pk: int) -> Response:
+        services.tavern_leave(table_id=selectors.table_pk_safe(pk), by=request.user)  # type: ignore[arg-type]
+        return self.reply(request, pk)
+
+
+class SeatSetView(_TableOp):
+    """The host makes a seat open or a bot (random, heuristic or search) before the start."""
+
+    @extend_schema(request=SeatSetSerializer, responses={200: TableInfoSerializer})
+    def post(self, request: Request, pk: int) -> Response:
+        check_body_size(request)
+        s = SeatSetSerializer(data=request.data)
+        s.is_valid(raise_exception=True)
+        services.tavern_seat_set(
+            table_id=selectors.table_pk_safe(pk),
+            by=request.user,  # type: ignore[arg-type]
+            index=s.validated_data["seat"],
+            kind=s.validated_data["kind"],
+            strength=s.validated_data["strength"],
+            deck=s.validated_data["deck"],
+        )
+        return self.reply(request, pk)
+
+
+class StartView(_TableOp):
+    """The host starts the game: stakes are held and the first moves are asked for."""
+
+    @extend_schema(request=None, responses={200: TableInfoSerializer})
+    def post(self, request: Request, pk: int) -> Response:
+        services.tavern_start(table_id=selectors.table_pk_safe(pk), by=request.user)  # type: ignore[arg-type]
+        return self.reply(request, pk)
+
+
+class ResignView(_TableOp):
+    """Resign your seat (two seats: the other wins; more: the random bot takes over)."""
+
+    @extend_schema(request=None, responses={200: TableInfoSerializer})
+    def post(self, request: Request, pk: int) -> Response:
+        services.tavern_resign(table_id=selectors.table_pk_safe(pk), by=request.user)  # type: ignore[arg-type]
+        return self.reply(request, pk)
+
+
+class AbandonView(_TableOp):
+    """The host (or the campaign's GM) abandons the table; stakes are returned."""
+
+    @extend_schema(request=None, responses={200: TableInfoSerializer})
+    def post(self, request: Request, pk: int) -> Response:
+        services.tavern_abandon(table_id=selectors.table_pk_safe(pk), by=request.user)  # type: ignore[arg-type]
+        return self.reply(request, pk)
+
+
+class RematchView(_TableOp):
+    """A new table with the same game, options, stake and seats; you are its host."""
+
+    @extend_schema(request=None, responses={201: TableInfoSerializer})
+    def post(self, request: Request, pk: int) -> Response:
+        table = services.tavern_rematch(
+            table_id=selectors.table_pk_safe(pk),
+            by=request.user,  # type: ignore[arg-type]
+        )
+        return self.reply(request, table.pk, status.HTTP_201_CREATED)
+
+
+class StateView(APIView):
+    """Your seat's payload (a spectator's: public only); **204** while still at ``since``."""
+
+    @extend_schema(
+        parameters=[OpenApiParameter("since", int, description="The version you have.")],
+        responses={200: PayloadSerializer, 204: None},
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        since = _int_param(request, "since", None)
+        payload = selectors.tavern_payload(pk, request.user, since=since)
+        if payload is None:
+            return Response(status=status.HTTP_204_NO_CONTENT)
+        return Response(payload)
+
+
+class ActionView(APIView):
+    """Play one of the moves in your payload: ``{"action", "expected_version"}``. **201** with
+    your new payload; **409** when someone moved first; **400** for a move the game does not
+    take or the rules refuse (with the reason); **413** for a body over 16 kB."""
+
+    @extend_schema(
+        request=TavernActionInputSerializer,
+        responses={201: PayloadSerializer, 409: TavernStaleSerializer},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        check_body_size(request)
+        s = TavernActionInputSerializer(data=request.data)
+        s.is_valid(raise_exception=True)
+        table = selectors.table_get(request.user, pk)
+        if table.status != "active":
+            raise ValidationError({"action": ["This game is not in progress."]})
+        services.tavern_action_apply(
+            table_id=table.pk,
+            by=request.user,  # type: ignore[arg-type]
+            action=s.validated_data["action"],
+            expected_version=s.validated_data["expected_version"],
+        )
+        return Response(
+            selectors.tavern_payload(table.pk, request.user), status=status.HTTP_201_CREATED
+        )
+
+
+class LogView(APIView):
+    """The moves so far, oldest first, each with only the events your seat may see."""
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("after", int, description="Entries after this version."),
+            OpenApiParameter("limit", int, description="At most this many (1-200)."),
+        ],
+        responses={200: OpenApiTypes.OBJECT},
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        table = selectors.table_get(request.user, pk)
+        after = _int_param(request, "after", 0) or 0
+        limit = _int_param(request, "limit", table_selectors.LOG_PAGE) or table_selectors.LOG_PAGE
+        return Response(
+            table_selectors.table_log(
+                game_for(table.game), table_id=table.pk, user=request.user, after=after, limit=limit
+            )
+        )
+
+
+class AdviceView(APIView):
+    """At a practice table with the advisor on: beside each of your legal moves, the search
+    bot's estimated chance of winning after it (cached per version)."""
+
+    @extend_schema(responses={200: AdviceSerializer})
+    def get(self, request: Request, pk: int) -> Response:
+        from minigames.bots import advise
+
+        table = selectors.table_get(request.user, pk)
+        seat = selectors.seat_index_of(request.user, table)
+        if not (table.practice and table.advisor) or seat is None or table.status != "active":
+            raise ValidationError(
+                {"advice": ["The advisor helps seated players at practice tables."]}
+            )
+        key = f"tavern-advice:{table.pk}:{table.version}:{seat}"
+        advice = cache.get(key)
+        if advice is None:
+            full = services.TavernTable.objects.get(pk=table.pk)
+            engine = get_engine(table.game)
+            state = engine.from_json(full.state)
+            if seat not in engine.waiting_on(state):
+                advice = []
+            else:
+                advice = [
+                    {
+                        "action": a["action"],
+                        "label": engine.describe_action(state, seat, a["action"]),
+                        "win_chance": round(a["win_chance"], 3),
+                        "visits": a["visits"],
+                    }
+                    for a in advise(engine, state, seat, seed=table.pk, time_limit=1.0)
+                ]
+            cache.set(key, advice, 600)
+        return Response({"version": table.version, "advice": advice})
+
+
+__all__ = ["TavernSeat"]

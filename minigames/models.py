@@ -1,0 +1,141 @@
+"""The tavern's tables: a game of RAIGO, Spirit War, RSO or DBS on the table core.
+
+A :class:`TavernTable` is a :class:`tables.models.GameTable` (engine state, version, status,
+summary) plus what the tavern adds: which game, in which campaign (none: an open table anyone
+signed in may join with the link), the host, the house-rule options, the stake in yen, the
+practice flag (the advisor; never stakes) and the table it is a rematch of. Its seats are
+:class:`TavernSeat` rows (a user, or a bot of a strength; in a campaign tavern optionally one
+of the user's characters; for the card games a deck). Its log is :class:`TavernAction`.
+
+The state is empty until the host starts the game: seats are filled first (``status`` is
+``setup``), then :func:`minigames.services.tavern_start` deals the engine's game.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+
+from tables.models import GameTable, TableAction
+
+#: Bot strengths a seat may have (minigames.bots.STRENGTHS), with words for people.
+BOT_STRENGTHS: tuple[tuple[str, str], ...] = (
+    ("random", "Random bot"),
+    ("heuristic", "Heuristic bot"),
+    ("search", "Search bot"),
+)
+
+
+class TavernTable(GameTable):
+    """One game at the tavern (see the module docstring)."""
+
+    game = models.CharField(max_length=20, help_text="The engine's slug (raigo, spirit_war ...).")
+    campaign = models.ForeignKey(
+        "campaign.Campaign",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="tavern_tables",
+        help_text="The campaign whose tavern it is; empty for an open table.",
+    )
+    host = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="hosted_tavern_tables"
+    )
+    options = models.JSONField(default=dict, blank=True, help_text="House-rule values.")
+    stake = models.PositiveIntegerField(default=0, help_text="Yen each character stakes.")
+    practice = models.BooleanField(default=False, help_text="A practice table (no stakes).")
+    advisor = models.BooleanField(default=False, help_text="Show the advisor (practice only).")
+    rematch_of = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematches"
+    )
+    reaction_seconds = models.PositiveIntegerField(
+        default=120, help_text="A human seat that may react declines after this long."
+    )
+    abandoned = models.BooleanField(default=False)
+    #: How the game ended outside the engine (a resignation): {"winners": [...], "text": ...}.
+    outcome = models.JSONField(default=dict, blank=True)
+    #: The stakes' story: {"held": {seat: yen}, "paid": {seat: yen}, "returned": bool}.
+    stakes = models.JSONField(default=dict, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("-updated_at", "-pk")
+        indexes = [models.Index(fields=["campaign", "status"])]
+
+    def __str__(self) -> str:
+        return f"{self.game} table {self.pk}"
+
+    @property
+    def is_open_table(self) -> bool:
+        return self.campaign_id is None
+
+
+class TavernSeat(models.Model):
+    """One seat: empty, a user (optionally as one of her characters), or a bot."""
+
+    table = models.ForeignKey(TavernTable, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField(help_text="The engine seat (0 .. n-1).")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="tavern_seats",
+    )
+    bot = models.CharField(max_length=10, blank=True, choices=BOT_STRENGTHS)
+    character = models.ForeignKey(
+        "characters.Character",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="tavern_seats",
+    )
+    deck = models.CharField(max_length=80, blank=True, help_text="RSO/DBS: the chosen deck key.")
+    resigned = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ("table", "index")
+        constraints = [
+            models.UniqueConstraint(fields=["table", "index"], name="tavern_seat_unique_index")
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.index + 1} of table {self.table_id}"
+
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.bot)
+
+    @property
+    def is_open(self) -> bool:
+        return self.user_id is None and not self.bot
+
+    def name(self) -> str:
+        """The seat's name at the table (the character, the player, or the bot)."""
+        if self.character_id is not None and self.character is not None:
+            return str(self.character.name)
+        if self.user_id is not None and self.user is not None:
+            name = str(self.user.shown_name)
+            return f"{name} (resigned)" if self.resigned and not self.bot else name
+        if self.bot:
+            return dict(BOT_STRENGTHS)[self.bot]
+        return "Open seat"
+
+    def portrait(self) -> str:
+        character: Any = self.character
+        if character is not None and character.portrait:
+            return str(character.portrait.url)
+        return ""
+
+
+class TavernAction(TableAction):
+    table = models.ForeignKey(TavernTable, on_delete=models.CASCADE, related_name="actions")
+
+    class Meta:
+        ordering = ("table", "seq")
+        constraints = [
+            models.UniqueConstraint(fields=["table", "seq"], name="tavern_action_unique_seq")
+        ]

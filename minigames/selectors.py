@@ -1,0 +1,244 @@
+"""Reads on tavern tables: what one viewer receives, and the tavern's lists.
+
+Everything about the game comes from :func:`minigames.payload.table_payload` for the viewer's
+seat (``None``: a spectator), so a page, the API and the poll all carry the same per-seat
+JSON; the stored state and the initial snapshot (with the seed) never leave the server. The
+tavern adds ``table``: the seats (names, portraits, who is a bot), the stake and what became
+of it, and what the viewer may do with the table (join, start, resign, rematch, abandon).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Q, QuerySet
+from django.http import Http404
+
+from minigames.engines.registry import ENGINE_MODULES, get_engine
+from minigames.payload import table_payload
+from tables.models import TableStatus
+from tables.selectors import table_pk
+
+from .game import may_watch, seat_index_of
+from .models import TavernSeat, TavernTable
+from .services import _is_manager, deck_choices, stakes_allowed
+
+
+def games() -> list[dict[str, Any]]:
+    """The tavern's games with their seat ranges and every house rule with its default."""
+    out = []
+    for slug in ENGINE_MODULES:
+        engine = get_engine(slug)
+        out.append(
+            {
+                "slug": slug,
+                "title": engine.title,
+                "min_seats": engine.min_seats,
+                "max_seats": engine.max_seats,
+                "house_rules": [rule.to_json() for rule in engine.house_rules()],
+                "decks": [{"key": k, "name": n} for k, n in deck_choices(None, slug)],
+            }
+        )
+    return out
+
+
+def table_get(user: Any, table_id: Any) -> TavernTable:
+    """The table if ``user`` may see it (404 otherwise)."""
+    table = (
+        TavernTable.objects.defer("state", "initial")
+        .select_related("campaign", "host")
+        .filter(pk=table_pk_safe(table_id))
+        .first()
+    )
+    if table is None or not may_watch(user, table):
+        raise Http404("No such table.")
+    return table
+
+
+def table_pk_safe(value: Any) -> int:
+    from tables.registry import game_for
+
+    return table_pk(game_for("raigo"), value)
+
+
+def seats_of(table: TavernTable) -> list[TavernSeat]:
+    return list(
+        TavernSeat.objects.filter(table=table).select_related("user", "character").order_by("index")
+    )
+
+
+def table_info(
+    table: TavernTable, user: Any, seats: list[TavernSeat] | None = None
+) -> dict[str, Any]:
+    """The table around the game: seats, stakes, status, and what ``user`` may do."""
+    seats = seats if seats is not None else seats_of(table)
+    engine = get_engine(table.game)
+    mine = next((s for s in seats if user.is_authenticated and s.user_id == user.pk), None)
+    manager = user.is_authenticated and _is_manager(user, table)
+    setup = table.status == TableStatus.SETUP
+    active = table.status == TableStatus.ACTIVE
+    ended = table.status == TableStatus.ENDED
+    rules = {rule.key: rule for rule in engine.house_rules()}
+    return {
+        "id": table.pk,
+        "game": table.game,
+        "title": engine.title,
+        "status": table.status,
+        "status_text": "Abandoned" if table.abandoned else table.get_status_display(),
+        "campaign": table.campaign_id,
+        "campaign_name": table.campaign.name if table.campaign_id and table.campaign else "",
+        "host": table.host.shown_name,
+        "practice": table.practice,
+        "advisor": table.advisor,
+        "stake": table.stake,
+        "stakes": {
+            "held": table.stakes.get("held", {}),
+            "paid": table.stakes.get("paid", {}),
+            "returned": bool(table.stakes.get("returned")),
+        },
+        "options": [
+            {
+                "key": key,
+                "label": rule.label,
+                "value": _shown(rule, table.options.get(key, rule.default)),
+                "default": _shown(rule, rule.default),
+            }
+            for key, rule in rules.items()
+        ],
+        "outcome": table.outcome or None,
+        "rematch_of": table.rematch_of_id,
+        "rematch": next(iter(table.rematches.values_list("pk", flat=True)), None)
+        if ended
+        else None,
+        "seats": [
+            {
+                "index": s.index,
+                "name": s.name(),
+                "portrait": s.portrait(),
+                "bot": s.bot or None,
+                "human": s.user_id is not None and not s.bot,
+                "open": s.is_open,
+                "resigned": s.resigned,
+                "you": mine is not None and s.index == mine.index,
+                "deck": dict(deck_choices(None, table.game)).get(s.deck, "a saved deck")
+                if s.deck
+                else "",
+            }
+            for s in seats
+        ],
+        "you": None if mine is None or mine.resigned else mine.index,
+        "can": {
+            "join": setup and mine is None and any(s.is_open for s in seats),
+            "leave": setup and mine is not None,
+            "set_seats": setup and manager,
+            "start": setup and manager and not any(s.is_open for s in seats),
+            "resign": active and mine is not None and not mine.resigned,
+            "abandon": (setup or active) and manager,
+            "rematch": ended and (table.host_id == getattr(user, "pk", None) or mine is not None),
+            "advice": active and table.practice and table.advisor and mine is not None,
+        },
+    }
+
+
+def _shown(rule: Any, value: Any) -> Any:
+    """A house-rule value in words (a choice's label, a number as it is)."""
+    return dict(rule.choices).get(value, value) if rule.choices else value
+
+
+def tavern_payload(table_id: Any, user: Any, since: int | None = None) -> dict[str, Any] | None:
+    """What ``user`` receives for the table: ``table_payload`` for her seat plus ``table``
+    (None when nothing changed since version ``since``: the cheap poll)."""
+    pk = table_pk_safe(table_id)
+    table = (
+        TavernTable.objects.defer("initial")
+        .select_related("campaign", "host")
+        .filter(pk=pk)
+        .first()
+    )
+    if table is None or not may_watch(user, table):
+        raise Http404("No such table.")
+    if since is not None and since >= table.version:
+        return None
+    seats = seats_of(table)
+    info = table_info(table, user, seats)
+    names = [s["name"] for s in info["seats"]]
+    seat = info["you"]
+    if table.status == TableStatus.SETUP or not table.state:
+        engine = get_engine(table.game)
+        payload: dict[str, Any] = {
+            "game": table.game,
+            "version": table.version,
+            "seat": seat,
+            "names": names,
+            "view": None,
+            "waiting_on": [],
+            "moves": [],
+            "summary": table.summary or f"{engine.title}: waiting for players",
+            "finished": bool(table.outcome),
+            "result": {"winners": [], "text": table.outcome.get("text", "")}
+            if table.outcome
+            else None,
+        }
+    else:
+        engine = get_engine(table.game)
+        state = engine.from_json(table.state)
+        payload = table_payload(
+            engine,
+            state,
+            None if table.abandoned or table.outcome else seat,
+            version=table.version,
+            names=names,
+        )
+        payload["seat"] = seat
+        if table.outcome:
+            payload["finished"] = True
+            payload["summary"] = table.summary
+            payload["result"] = {
+                "winners": table.outcome.get("winners", []),
+                "text": table.outcome.get("text", ""),
+                "names": [names[i] for i in table.outcome.get("winners", [])],
+            }
+    payload["table"] = info
+    return payload
+
+
+def tavern_tables(user: Any, *, campaign_id: int | None = None) -> QuerySet[TavernTable]:
+    """The tables ``user`` may see: her campaigns' taverns and open tables she hosts, sits at
+    or that are still open to join; or one campaign's tavern."""
+    from campaign.models import Membership
+
+    tables = TavernTable.objects.defer("state", "initial").select_related("campaign", "host")
+    if campaign_id is not None:
+        return tables.filter(campaign_id=campaign_id)
+    campaigns = Membership.objects.filter(user=user).values("campaign_id")
+    return tables.filter(
+        Q(campaign_id__in=campaigns)
+        | Q(campaign__isnull=True, host=user)
+        | Q(campaign__isnull=True, seats__user=user)
+        | Q(campaign__isnull=True, status=TableStatus.SETUP)
+    ).distinct()
+
+
+def tavern_lists(tables: QuerySet[TavernTable], limit: int = 30) -> dict[str, list[TavernTable]]:
+    """Open (waiting for players), in play and finished tables, newest first."""
+    return {
+        "open": list(tables.filter(status=TableStatus.SETUP).order_by("-updated_at")[:limit]),
+        "playing": list(tables.filter(status=TableStatus.ACTIVE).order_by("-updated_at")[:limit]),
+        "finished": list(tables.filter(status=TableStatus.ENDED).order_by("-updated_at")[:limit]),
+    }
+
+
+def characters_for(user: Any, table: TavernTable) -> list[Any]:
+    """Her characters that may sit at this table (campaign taverns only)."""
+    if table.campaign_id is None or not user.is_authenticated:
+        return []
+    from characters.models import Character
+
+    return list(
+        Character.objects.filter(owner=user, campaign_id=table.campaign_id, is_npc=False)
+        .only("pk", "name", "yen")
+        .order_by("name")
+    )
+
+
+__all__ = ["games", "seat_index_of", "stakes_allowed", "table_get", "table_info", "tavern_payload"]

@@ -1,0 +1,52 @@
+"""Celery tasks of the tavern (autodiscovered): bot moves and reaction timeouts.
+
+A bot's move is computed here, never in a web request (issue 12): :func:`tavern_bot_move` is
+enqueued on commit whenever a table starts waiting on a bot seat, and applies the move through
+the table core's service like a human's (a stale one is recomputed). The beat task
+:func:`tavern_reaction_timeouts` declines, for a human seat, a reaction she has not answered
+in time (the engine's ``timeout_action``).
+"""
+
+from __future__ import annotations
+
+import logging
+
+from celery import Task, shared_task
+from celery.exceptions import SoftTimeLimitExceeded
+from django.db import InterfaceError, OperationalError
+
+from tables.tasks import MAX_RETRIES, retry_in
+
+logger = logging.getLogger(__name__)
+
+
+@shared_task(
+    bind=True,
+    name="minigames.bot_move",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    ignore_result=True,
+    max_retries=MAX_RETRIES,
+    soft_time_limit=20,
+    time_limit=30,
+)
+def tavern_bot_move(self: Task, table_id: int, seat: int, version: int) -> str:
+    """Play bot seat ``seat`` of table ``table_id`` (``version``: the state that enqueued it,
+    for the logs; the task reads the current state, so a late or repeated run is harmless)."""
+    from .services import tavern_bot_play
+
+    try:
+        return tavern_bot_play(table_id, seat)
+    except (SoftTimeLimitExceeded, OperationalError, InterfaceError) as exc:
+        logger.warning("tavern_bot_move(%s, %s, v%s) interrupted: %r", table_id, seat, version, exc)
+        if self.request.is_eager:
+            return "retry-later"
+        raise self.retry(countdown=retry_in(self.request.retries)) from exc
+
+
+@shared_task(name="minigames.reaction_timeouts", ignore_result=True, soft_time_limit=50)
+def tavern_reaction_timeouts() -> int:
+    """Decline the reactions human seats have not answered in time (every 15 s from beat)."""
+    from .services import tavern_timeouts
+
+    return tavern_timeouts()

@@ -1,0 +1,259 @@
+"""Tavern pages: the tavern (tables open, in play, finished, and the "new table" form), a
+campaign's tavern, and the table page.
+
+The table page is a shell: ``static/js/tavern/table.js`` polls the state API and draws the
+seat's payload (with the game's renderer ``static/js/tavern/<slug>.js`` when there is one, a
+generic one otherwise). The seats and lobby buttons are plain forms posting to
+:func:`table_op`, so setting up a table works without JavaScript. Rules live in the services.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.staticfiles import finders
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_POST
+
+from accounts.typing import AuthedRequest
+from minigames.engines.registry import ENGINE_MODULES, get_engine
+
+from . import selectors, services
+from .models import BOT_STRENGTHS
+
+#: How often the table page polls (issue 12: every seat sees a move within 2 s); the
+#: ``TAVERN_POLL_MILLISECONDS`` setting overrides it (the browser tests poll faster).
+POLL_MILLISECONDS = 1000
+MAX_FORM_SEATS = 6
+
+SEAT_CHOICES = [("", "No seat"), ("host", "Me"), ("open", "Open for a player")] + [
+    (f"bot:{key}", label) for key, label in BOT_STRENGTHS
+]
+
+
+def _form_games(user: Any) -> list[dict[str, Any]]:
+    out = []
+    for game in selectors.games():
+        game["decks"] = [
+            {"key": k, "name": n} for k, n in services.deck_choices(user, game["slug"])
+        ]
+        for rule in game["house_rules"]:
+            rule["field"] = f"opt-{game['slug']}-{rule['key']}"
+        out.append(game)
+    return out
+
+
+def _parse_new_table(post: Any, games: list[dict[str, Any]]) -> dict[str, Any]:
+    """The new-table form's fields as :func:`services.tavern_create` arguments."""
+    slug = post.get("game", "")
+    game = next((g for g in games if g["slug"] == slug), None)
+    if game is None:
+        raise ValidationError({"game": ["Choose one of the tavern's games."]})
+    seats = []
+    for i in range(MAX_FORM_SEATS):
+        choice = post.get(f"seat-{i}", "")
+        if not choice:
+            continue
+        if choice.startswith("bot:"):
+            seats.append(services.SeatSpec(kind="bot", strength=choice[4:]))
+        elif choice == "host":
+            character = post.get("character") or None
+            seats.append(
+                services.SeatSpec(
+                    kind="host",
+                    character=int(character) if character and character.isdigit() else None,
+                    deck=post.get("deck", ""),
+                )
+            )
+        else:
+            seats.append(services.SeatSpec(kind="open"))
+    options: dict[str, Any] = {}
+    for rule in game["house_rules"]:
+        raw = post.get(rule["field"], "")
+        if raw == "":
+            continue
+        default = rule["default"]
+        if isinstance(default, bool):
+            options[rule["key"]] = raw in ("1", "true", "on")
+        elif isinstance(default, int):
+            try:
+                options[rule["key"]] = int(raw)
+            except ValueError:
+                raise ValidationError(
+                    {"options": [f"{rule['label']}: give a whole number."]}
+                ) from None
+        else:
+            options[rule["key"]] = raw
+    try:
+        stake = int(post.get("stake") or 0)
+    except ValueError:
+        raise ValidationError({"stake": ["Give a whole number of yen."]}) from None
+    return {
+        "game": slug,
+        "seats": seats,
+        "options": options,
+        "stake": stake,
+        "practice": post.get("practice") == "on",
+        "advisor": post.get("advisor") == "on",
+    }
+
+
+def _tavern(request: AuthedRequest, campaign: Any, access: Any) -> HttpResponse:
+    games = _form_games(request.user)
+    errors: list[str] = []
+    status = 200
+    if request.method == "POST":
+        try:
+            args = _parse_new_table(request.POST, games)
+            table = services.tavern_create(by=request.user, campaign=campaign, **args)
+        except ValidationError as exc:
+            errors = [
+                m
+                for msgs in getattr(exc, "message_dict", {"": exc.messages}).values()
+                for m in msgs
+            ]
+            status = 400
+        else:
+            return redirect("tavern:table", pk=table.pk)
+    tables = selectors.tavern_tables(request.user, campaign_id=campaign.pk if campaign else None)
+    characters: list[Any] = []
+    if campaign is not None:
+        from characters.models import Character
+
+        characters = list(
+            Character.objects.filter(owner=request.user, campaign=campaign, is_npc=False)
+            .only("pk", "name", "yen")
+            .order_by("name")
+        )
+    return render(
+        request,
+        "minigames/tavern.html",
+        {
+            "campaign": campaign,
+            "access": access,
+            "lists": selectors.tavern_lists(tables),
+            "games": games,
+            "seat_choices": SEAT_CHOICES,
+            "seat_range": range(MAX_FORM_SEATS),
+            "characters": characters,
+            "stakes_allowed": services.stakes_allowed(campaign),
+            "errors": errors,
+            "posted": request.POST if request.method == "POST" else {},
+        },
+        status=status,
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def tavern(request: AuthedRequest) -> HttpResponse:
+    """The tavern: tables you may see and open tables; a new open table."""
+    return _tavern(request, None, None)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def campaign_tavern(request: AuthedRequest, campaign_id: int) -> HttpResponse:
+    """A campaign's tavern (members): its tables, and a new table (with stakes)."""
+    from campaign.permissions import campaign_for
+
+    campaign, access = campaign_for(request.user, campaign_id)
+    return _tavern(request, campaign, access)
+
+
+def _renderer(slug: str) -> dict[str, str]:
+    """The game's renderer files, when W3/W4's exist (static/js/tavern/<slug>.js)."""
+    out = {}
+    if finders.find(f"js/tavern/{slug}.js"):
+        out["js"] = f"js/tavern/{slug}.js"
+    if finders.find(f"css/tavern/{slug}.css"):
+        out["css"] = f"css/tavern/{slug}.css"
+    return out
+
+
+@login_required
+def table_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """The table: the lobby (seats) and the board drawn by table.js for your seat."""
+    table = selectors.table_get(request.user, pk)
+    info = selectors.table_info(table, request.user)
+    return render(
+        request,
+        "minigames/table.html",
+        {
+            "table": table,
+            "info": info,
+            "title": get_engine(table.game).title,
+            "renderer": _renderer(table.game),
+            "characters": selectors.characters_for(request.user, table),
+            "decks": services.deck_choices(request.user, table.game),
+            "bot_choices": BOT_STRENGTHS,
+            "urls": {
+                "state": reverse("api-tavern-state", args=[table.pk]),
+                "action": reverse("api-tavern-actions", args=[table.pk]),
+                "log": reverse("api-tavern-log", args=[table.pk]),
+                "advice": reverse("api-tavern-advice", args=[table.pk]),
+            },
+            "poll_ms": getattr(settings, "TAVERN_POLL_MILLISECONDS", POLL_MILLISECONDS),
+        },
+    )
+
+
+OPS = ("join", "leave", "seats", "start", "resign", "rematch", "abandon")
+
+
+@login_required
+@require_POST
+def table_op(request: AuthedRequest, pk: int, op: str) -> HttpResponse:
+    """The lobby's and the table's buttons (forms): the same services as the API."""
+    if op not in OPS:
+        raise Http404("No such action.")
+    table = selectors.table_get(request.user, pk)
+    post = request.POST
+    target = table.pk
+    try:
+        if op == "join":
+            character = post.get("character") or ""
+            services.tavern_join(
+                table_id=table.pk,
+                by=request.user,
+                index=int(post.get("seat", "-1")),
+                character=int(character) if character.isdigit() else None,
+                deck=post.get("deck", ""),
+            )
+        elif op == "leave":
+            services.tavern_leave(table_id=table.pk, by=request.user)
+        elif op == "seats":
+            kind = post.get("kind", "")
+            services.tavern_seat_set(
+                table_id=table.pk,
+                by=request.user,
+                index=int(post.get("seat", "-1")),
+                kind="bot" if kind.startswith("bot:") else kind,
+                strength=kind[4:] if kind.startswith("bot:") else "",
+            )
+        elif op == "start":
+            services.tavern_start(table_id=table.pk, by=request.user)
+        elif op == "resign":
+            services.tavern_resign(table_id=table.pk, by=request.user)
+        elif op == "rematch":
+            target = services.tavern_rematch(table_id=table.pk, by=request.user).pk
+        elif op == "abandon":
+            services.tavern_abandon(table_id=table.pk, by=request.user)
+    except ValueError:
+        messages.error(request, "That seat does not exist.")
+    except ValidationError as exc:
+        for msgs in getattr(exc, "message_dict", {"": exc.messages}).values():
+            for m in msgs:
+                messages.error(request, m)
+    except PermissionDenied:
+        raise
+    return redirect("tavern:table", pk=target)
+
+
+__all__ = ["ENGINE_MODULES", "campaign_tavern", "table_op", "table_page", "tavern"]

@@ -1,0 +1,227 @@
+/* The tavern table page (templates/minigames/table.html): polls the seat's payload with the
+ * table core's TableClient, sends moves, reloads on 409, shows the move log in words and the
+ * final result with its breakdowns.
+ *
+ * The board is drawn by the game's renderer when its file is loaded
+ * (static/js/tavern/<slug>.js registers window.TavernGames[slug] = {render(root, payload, api)})
+ * and otherwise by the generic renderer below: the view as readable lists and every legal move
+ * as a button labelled in words, so every game is playable. Moves are only ever taken from
+ * payload.moves (the server's list); a refused move shows the server's reason.
+ */
+(function () {
+  "use strict";
+
+  const root = document.getElementById("tavern-table");
+  if (!root) return;
+  const board = document.getElementById("tavern-board");
+  const movesBox = document.getElementById("tavern-moves");
+  const statusBox = document.getElementById("tavern-status");
+  const summaryBox = document.getElementById("tavern-summary");
+  const logBox = document.getElementById("tavern-log");
+  const resultBox = document.getElementById("tavern-result");
+  const game = root.dataset.game;
+  let current = null;
+  let logAfter = 0;
+  /* The status the server drew the page in (seats and buttons are server-rendered). */
+  const startedStatus = root.dataset.status || null;
+  let advice = null;
+
+  function el(tag, attrs, text) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(attrs || {})) {
+      if (key === "class") node.className = value;
+      else node.setAttribute(key, value);
+    }
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    return node;
+  }
+
+  /* Words for a key of the view ("cards_in_hand" -> "Cards in hand"). */
+  function words(key) {
+    const text = String(key).replace(/_/g, " ");
+    return text.charAt(0).toUpperCase() + text.slice(1);
+  }
+
+  /* Anything in the view as nested lists a person can read (no JSON, no braces). */
+  function describe(value, depth) {
+    if (value === null || value === undefined) return el("span", { class: "muted" }, "none");
+    if (typeof value !== "object") return el("span", {}, typeof value === "boolean" ? (value ? "yes" : "no") : value);
+    if (depth > 4) return el("span", { class: "muted" }, "…");
+    if (Array.isArray(value)) {
+      if (!value.length) return el("span", { class: "muted" }, "none");
+      if (value.every((v) => v === null || typeof v !== "object")) {
+        return el("span", {}, value.map((v) => (v === null ? "none" : String(v))).join(", "));
+      }
+      const list = el("ol", { class: "tavern-view-list" });
+      value.forEach((item) => { const li = el("li"); li.appendChild(describe(item, depth + 1)); list.appendChild(li); });
+      return list;
+    }
+    if (typeof value.name === "string" && Object.keys(value).length <= 3 && typeof value.id === "string") {
+      return el("span", {}, value.name);
+    }
+    const dl = el("dl", { class: "tavern-view-dl" });
+    for (const [key, item] of Object.entries(value)) {
+      if (key === "id" || key === "game") continue;
+      dl.appendChild(el("dt", {}, words(key)));
+      const dd = el("dd");
+      dd.appendChild(describe(item, depth + 1));
+      dl.appendChild(dd);
+    }
+    return dl;
+  }
+
+  function seatName(seat) {
+    if (!current || seat === null || seat === undefined) return "";
+    return current.names[seat] || `Seat ${Number(seat) + 1}`;
+  }
+
+  function fallbackButtons(moves) {
+    movesBox.replaceChildren();
+    if (!moves || !moves.length) return;
+    movesBox.appendChild(el("h3", {}, "Your moves"));
+    const list = el("div", { class: "tavern-move-buttons" });
+    moves.forEach((move, i) => {
+      const button = el("button", { type: "button", class: "tavern-move", "data-move": String(i) }, move.label);
+      if (advice && advice[i] && typeof advice[i].win_chance === "number") {
+        button.appendChild(el("small", { class: "tavern-advice" }, ` (${Math.round(advice[i].win_chance * 100)}% to win)`));
+      }
+      button.addEventListener("click", () => api.play(move.action));
+      list.appendChild(button);
+    });
+    movesBox.appendChild(list);
+  }
+
+  const genericRenderer = {
+    render(target, payload) {
+      target.replaceChildren();
+      if (!payload.view) {
+        target.appendChild(el("p", { class: "muted" }, "The game starts when every seat is filled and the host starts it."));
+        return;
+      }
+      const waiting = payload.waiting_on.map(seatName).filter(Boolean);
+      if (waiting.length && !payload.finished) {
+        target.appendChild(el("p", { class: "tavern-waiting" }, `Waiting on: ${waiting.join(", ")}.`));
+      }
+      const details = el("details", { class: "tavern-view", open: "" });
+      details.appendChild(el("summary", {}, payload.seat === null ? "The table (public)" : "The table as you see it"));
+      details.appendChild(describe(payload.view, 0));
+      target.appendChild(details);
+      api.fallbackButtons(payload.moves);
+    },
+  };
+
+  function renderer() {
+    const games = window.TavernGames || {};
+    return games[game] || genericRenderer;
+  }
+
+  function showResult(payload) {
+    if (!payload.finished || !payload.result) { resultBox.hidden = true; return; }
+    const r = payload.result;
+    resultBox.replaceChildren();
+    resultBox.appendChild(el("h3", {}, "The game is over"));
+    if (r.text) resultBox.appendChild(el("p", { class: "tavern-result-text" }, r.text));
+    if (Array.isArray(r.winners)) {
+      const names = r.winners.map(seatName).filter(Boolean);
+      resultBox.appendChild(el("p", {}, names.length ? `Winner${names.length > 1 ? "s" : ""}: ${names.join(", ")}.` : "Nobody won."));
+    }
+    if (Array.isArray(r.scores)) {
+      const list = el("ul", { class: "tavern-scores" });
+      r.scores.forEach((s, i) => {
+        if (s && typeof s === "object") list.appendChild(el("li", {}, s.text || `${s.name || seatName(s.seat)}: ${Object.entries(s).filter(([k]) => !["seat", "name"].includes(k)).map(([k, v]) => `${words(k)} ${v}`).join(", ")}`));
+        else list.appendChild(el("li", {}, `${seatName(i)}: ${s}`));
+      });
+      resultBox.appendChild(list);
+    }
+    if (Array.isArray(r.breakdown) && r.breakdown.length) {
+      resultBox.appendChild(el("h4", {}, "How it was scored"));
+      const list = el("ul", { class: "tavern-breakdown" });
+      r.breakdown.forEach((b) => {
+        const text = typeof b === "string" ? b : (b.text || "") + (typeof b.points === "number" && b.points ? ` (${b.points} points)` : "");
+        list.appendChild(el("li", {}, text));
+      });
+      resultBox.appendChild(list);
+    }
+    const table = payload.table || {};
+    const paid = table.stakes && table.stakes.paid ? Object.entries(table.stakes.paid) : [];
+    if (paid.length) {
+      resultBox.appendChild(el("p", { class: "tavern-pot" }, `The pot: ${paid.map(([s, y]) => `${y} yen to ${seatName(Number(s))}`).join(", ")}.`));
+    } else if (table.stakes && table.stakes.returned) {
+      resultBox.appendChild(el("p", { class: "tavern-pot" }, "The stakes were returned."));
+    }
+    resultBox.hidden = false;
+  }
+
+  async function loadLog() {
+    const url = `${root.dataset.logUrl}?after=${logAfter}&limit=200`;
+    try {
+      const response = await fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } });
+      if (!response.ok) return;
+      const data = await response.json();
+      data.results.forEach((entry) => {
+        logAfter = Math.max(logAfter, entry.n);
+        entry.events.forEach((ev) => {
+          if (ev.text) logBox.appendChild(el("li", { "data-n": String(entry.n) }, ev.text));
+        });
+      });
+      if (data.next_after !== null && data.next_after !== undefined) loadLog();
+    } catch (err) { /* the next poll tries again */ }
+  }
+
+  async function loadAdvice(payload) {
+    advice = null;
+    if (!root.dataset.advisor || !payload.moves.length) return;
+    try {
+      const response = await fetch(root.dataset.adviceUrl, { credentials: "same-origin", headers: { Accept: "application/json" } });
+      if (!response.ok) return;
+      const data = await response.json();
+      if (current && data.version === current.version) {
+        advice = data.advice;
+        draw(current);
+      }
+    } catch (err) { /* advice is optional */ }
+  }
+
+  function draw(payload) {
+    summaryBox.textContent = payload.summary;
+    root.dataset.version = String(payload.version);
+    movesBox.replaceChildren();
+    try {
+      renderer().render(board, payload, api);
+    } catch (err) {
+      statusBox.textContent = "This table could not be drawn; here are your moves.";
+      genericRenderer.render(board, payload, api);
+    }
+    showResult(payload);
+  }
+
+  const api = {
+    play(action) { return client.send(action); },
+    fallbackButtons,
+    seatName,
+    you: null,
+  };
+
+  const client = new window.TableClient({
+    stateUrl: root.dataset.stateUrl,
+    actionUrl: root.dataset.actionUrl,
+    pollMs: Number(root.dataset.pollMs) || 1000,
+    onState(payload) {
+      const status = payload.table ? payload.table.status : null;
+      if (status !== startedStatus || (status === "setup" && current !== null)) {
+        window.location.reload();
+        return;
+      }
+      current = payload;
+      api.you = payload.seat;
+      statusBox.textContent = "";
+      draw(payload);
+      loadLog();
+      loadAdvice(payload);
+    },
+    onStale() { statusBox.textContent = "Someone else moved first: the table has been refreshed."; },
+    onError(message) { statusBox.textContent = message; },
+    onLive(text) { document.getElementById("tavern-live").textContent = text; },
+  });
+  client.start();
+})();

@@ -1,0 +1,85 @@
+"""Fixtures for the tavern's tests (issue 12, "The tavern"): characters with yen in the
+campaign, and helpers that set tables up and play them through the real services."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from minigames import services
+from minigames.engines.registry import get_engine
+from minigames.models import TavernTable
+from tables.registry import game_for
+from tests.factories import CharacterFactory, legal_draft
+
+
+def character(owner: Any, campaign: Any, name: str, yen: int) -> Any:
+    draft = legal_draft()
+    draft.yen = yen
+    return CharacterFactory(owner=owner, campaign=campaign, name=name, draft=draft)
+
+
+@pytest.fixture
+def reimu(player, campaign):
+    return character(player, campaign, "Reimu", 200)
+
+
+@pytest.fixture
+def marisa(other_player, campaign):
+    return character(other_player, campaign, "Marisa", 150)
+
+
+def two_humans(
+    game: str,
+    host: Any,
+    guest: Any,
+    *,
+    campaign: Any = None,
+    stake: int = 0,
+    host_character: Any = None,
+    guest_character: Any = None,
+    start: bool = True,
+    **kw: Any,
+) -> TavernTable:
+    table = services.tavern_create(
+        by=host,
+        game=game,
+        campaign=campaign,
+        seats=[
+            services.SeatSpec(kind="host", character=host_character and host_character.pk),
+            services.SeatSpec(kind="open"),
+        ],
+        stake=stake,
+        **kw,
+    )
+    services.tavern_join(
+        table_id=table.pk, by=guest, index=1, character=guest_character and guest_character.pk
+    )
+    if start:
+        services.tavern_start(table_id=table.pk, by=host)
+    table.refresh_from_db()
+    return table
+
+
+def play_out(table: TavernTable, users: dict[int, Any], seed: int = 1, limit: int = 5000) -> Any:
+    """Play random legal moves for the human seats through the core's service (as the users)
+    until the game ends; returns the final engine state."""
+    engine = get_engine(table.game)
+    rng = random.Random(seed)
+    for _ in range(limit):
+        table.refresh_from_db()
+        state = engine.from_json(table.state)
+        if engine.is_terminal(state):
+            return state
+        seat = rng.choice(list(engine.waiting_on(state)))
+        action = rng.choice(engine.legal_actions(state, seat))
+        services.tavern_action_apply(
+            table_id=table.pk, by=users[seat], action=action, expected_version=table.version
+        )
+    raise AssertionError("the game did not end")
+
+
+def game(table: TavernTable) -> Any:
+    return game_for(table.game)

@@ -1,0 +1,262 @@
+"""The tavern's API and pages (issue 12: "API for everything the pages do, in the OpenAPI
+schema"; "Moves apply through the table core (lock, version, 409, per-seat views, log)";
+"Spectators see only public information"; "When a human seat must act, a 'your turn'
+notification goes out on commit"), and the secrets promise of BRIEF.md: no payload a seat
+receives (page HTML, state API, poll, log API, notifications) holds anything from
+``engine.hidden_from(state, seat)`` or the seed."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+
+import pytest
+
+from minigames import services
+from minigames.engines.registry import get_engine
+from minigames.models import TavernAction, TavernTable
+from notifications.models import Notification
+from tests.factories import UserFactory
+
+from .conftest import two_humans
+
+pytestmark = pytest.mark.django_db
+
+
+def test_create_join_start_play_through_the_api(api_for, player, other_player):
+    """Everything the pages do, through the API: create, join, start, state, act, log."""
+    host, guest = api_for(player), api_for(other_player)
+    games = host.get("/api/tavern/games/").json()
+    raigo = next(g for g in games if g["slug"] == "raigo")
+    assert raigo["house_rules"][0]["key"] == "destroy_threshold"
+    assert raigo["house_rules"][0]["default"] == 20  # RULINGS RAIGO: threshold X, default 20
+    r = host.post(
+        "/api/tavern/tables/",
+        {"game": "raigo", "seats": [{"kind": "host"}, {"kind": "open"}]},
+        format="json",
+    )
+    assert r.status_code == 201, r.content
+    pk = r.json()["id"]
+    assert guest.post(f"/api/tavern/tables/{pk}/start/").status_code == 403
+    r = guest.post(f"/api/tavern/tables/{pk}/join/", {"seat": 1}, format="json")
+    assert r.status_code == 200 and r.json()["you"] == 1
+    assert host.post(f"/api/tavern/tables/{pk}/start/").status_code == 200
+    state = host.get(f"/api/tavern/tables/{pk}/state/").json()
+    assert state["game"] == "raigo" and state["seat"] == 0
+    assert state["table"]["seats"][1]["name"] == other_player.shown_name
+    assert host.get(f"/api/tavern/tables/{pk}/state/?since={state['version']}").status_code == 204
+    mover = host if 0 in state["waiting_on"] else guest
+    mine = mover.get(f"/api/tavern/tables/{pk}/state/").json()
+    move = mine["moves"][0]
+    assert move["label"] and "_" not in move["label"]  # words, not identifiers
+    r = mover.post(
+        f"/api/tavern/tables/{pk}/actions/",
+        {"action": move["action"], "expected_version": mine["version"]},
+        format="json",
+    )
+    assert r.status_code == 201, r.content
+    assert r.json()["version"] == mine["version"] + 1
+    log = host.get(f"/api/tavern/tables/{pk}/log/").json()
+    assert log["results"][-1]["events"] and all(e["text"] for e in log["results"][-1]["events"])
+    # The stale move (the same version again) is a 409 and changes nothing.
+    again = mover.post(
+        f"/api/tavern/tables/{pk}/actions/",
+        {"action": move["action"], "expected_version": mine["version"]},
+        format="json",
+    )
+    assert again.status_code == 409
+    assert again.json()["version"] == mine["version"] + 1
+    assert TavernTable.objects.get(pk=pk).version == mine["version"] + 1
+
+
+def test_refused_move_says_why_and_spectators_cannot_act(api_for, player, other_player, outsider):
+    table = two_humans("spirit_war", player, other_player)
+    engine = get_engine("spirit_war")
+    state = engine.from_json(table.state)
+    waiting = engine.waiting_on(state)[0]
+    idle = {0: other_player, 1: player}[waiting]
+    r = api_for(idle).post(
+        f"/api/tavern/tables/{table.pk}/actions/",
+        {"action": {"type": "draw"}, "expected_version": table.version},
+        format="json",
+    )
+    assert r.status_code == 400
+    assert r.json()["errors"]["action"][0].endswith(".")
+    r = api_for(outsider).post(
+        f"/api/tavern/tables/{table.pk}/actions/",
+        {"action": {"type": "draw"}, "expected_version": table.version},
+        format="json",
+    )
+    assert r.status_code == 403  # an open table: outsiders watch, they do not play
+    spectator = api_for(outsider).get(f"/api/tavern/tables/{table.pk}/state/").json()
+    assert spectator["seat"] is None and spectator["moves"] == []
+
+
+def test_a_huge_unknown_key_is_refused(api_for, player, other_player):
+    """BRIEF: a 4 MB unknown-key action to a tavern table gets 400/413, nothing stored."""
+    table = two_humans("raigo", player, other_player)
+    client = api_for(player)
+    url = f"/api/tavern/tables/{table.pk}/actions/"
+    huge = {"action": {"type": "end_fetch", "note": "x" * (4 * 1024 * 1024)}, "expected_version": 2}
+    r = client.post(url, huge, format="json")
+    assert r.status_code == 413
+    small = {"action": {"type": "end_fetch", "note": "hello"}, "expected_version": table.version}
+    r = client.post(url, small, format="json")
+    assert r.status_code == 400
+    assert "note" in r.json()["errors"]["action"][0]
+    assert not table.actions.exists()
+
+
+def test_your_turn_on_commit(player, other_player, django_capture_on_commit_callbacks):
+    """Issue 12: when a human seat must act, "your turn" goes out on commit (in-app)."""
+    with django_capture_on_commit_callbacks(execute=True):
+        table = two_humans("raigo", player, other_player)
+    engine = get_engine("raigo")
+    first = engine.waiting_on(engine.from_json(table.state))[0]
+    user = {0: player, 1: other_player}[first]
+    note = Notification.objects.get(recipient=user, event="your_turn")
+    assert note.url == f"/tavern/tables/{table.pk}/"
+
+
+def test_openapi_lists_the_tavern(api_for, player):
+    schema = api_for(player).get("/api/schema/?format=json")
+    paths = json.loads(schema.content)["paths"]
+    for suffix in ("", "join/", "start/", "resign/", "rematch/", "abandon/", "state/",
+                   "actions/", "log/", "advice/"):  # fmt: skip
+        assert f"/api/tavern/tables/{{id}}/{suffix}" in paths, suffix
+    assert "/api/tavern/tables/" in paths and "/api/tavern/games/" in paths
+
+
+def test_pages(client_for, campaign, player, other_player, outsider):
+    """The tavern page lists tables (open, in play, finished) with the new-table form showing
+    every house rule with its default; the table page is the shell for table.js."""
+    page = client_for(player).get("/tavern/")
+    html = page.content.decode()
+    assert "New table" in html and "Destroy threshold (X)" in html and "(default: 20)" in html
+    assert "Choosing Support cards" in html  # Spirit War's house rules too
+    assert "When does an empty deck lose?" in html and "Who goes first" in html  # RSO, DBS
+    assert "Random bot" in html and "Search bot" in html and "Heuristic bot" in html
+    r = client_for(player).post(
+        f"/campaigns/{campaign.pk}/tavern/",
+        {
+            "game": "raigo",
+            "seat-0": "host",
+            "seat-1": "bot:random",
+            "opt-raigo-destroy_threshold": "25",
+        },
+    )
+    assert r.status_code == 302
+    table = TavernTable.objects.get(campaign=campaign)
+    assert table.options == {"destroy_threshold": 25}
+    html = client_for(player).get(f"/tavern/tables/{table.pk}/").content.decode()
+    assert "js/tavern/table.js" in html and "Random bot" in html
+    assert client_for(outsider).get(f"/tavern/tables/{table.pk}/").status_code == 404
+    assert client_for(outsider).get(f"/campaigns/{campaign.pk}/tavern/").status_code == 404
+
+
+# --------------------------------------------------------------------------- secrets
+
+
+def contains_id(text: str, item: str) -> bool:
+    """Whether ``item`` appears as a whole id ("raigo-token-3" is not in "raigo-token-30")."""
+    return re.search(rf"(?<![\w-]){re.escape(item)}(?![\w-])", text) is not None
+
+
+CONFIGS = [("raigo", 2), ("raigo", 3), ("raigo", 4), ("spirit_war", 2), ("spirit_war", 3),
+           ("spirit_war", 6), ("rso", 2), ("dbs", 2)]  # fmt: skip
+
+
+@pytest.mark.parametrize(("slug", "seats"), CONFIGS)
+def test_no_payload_holds_a_secret(
+    slug, seats, client_for, api_for, django_capture_on_commit_callbacks
+):
+    """BRIEF "Secrets": for every seat of a random game (and a spectator), the page HTML, the
+    state API, the poll, the log API and the notifications hold nothing hidden from that seat
+    and never the seed, at several points of the game."""
+    engine = get_engine(slug)
+    users = [UserFactory(username=f"{slug}-{seats}-{i}") for i in range(seats)]
+    watcher = UserFactory(username=f"{slug}-{seats}-watcher")
+    table = services.tavern_create(
+        by=users[0], game=slug, campaign=None,
+        seats=[services.SeatSpec("host")] + [services.SeatSpec()] * (seats - 1),
+    )  # fmt: skip
+    for i in range(1, seats):
+        services.tavern_join(table_id=table.pk, by=users[i], index=i)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.tavern_start(table_id=table.pk, by=users[0])
+    rng = random.Random(seats)
+    clients = [(i, api_for(u), client_for(u), u) for i, u in enumerate(users)]
+    clients.append((None, api_for(watcher), client_for(watcher), watcher))
+
+    def check() -> None:
+        table.refresh_from_db()
+        state = engine.from_json(table.state)
+        seed = str(table.initial["rng"]["seed"])
+        state_after = {}
+        replayed = engine.from_json(table.initial)
+        for row in TavernAction.objects.filter(table=table).order_by("seq"):
+            replayed, _ = engine.apply(replayed, int(row.seat), row.action)
+            state_after[row.seq] = replayed
+        for seat, api, web, user in clients:
+            hidden = engine.hidden_from(state, seat)
+            texts = {
+                "state": api.get(f"/api/tavern/tables/{table.pk}/state/").content.decode(),
+                "poll": api.get(
+                    f"/api/tavern/tables/{table.pk}/state/?since={max(table.version - 1, 0)}"
+                ).content.decode(),
+                "log": api.get(f"/api/tavern/tables/{table.pk}/log/?limit=200").content.decode(),
+                "page": web.get(f"/tavern/tables/{table.pk}/").content.decode(),
+                "notifications": json.dumps(
+                    list(Notification.objects.filter(recipient=user).values("title", "body"))
+                ),
+            }
+            for where, text in texts.items():
+                assert seed not in text, f"the seed in {where} of seat {seat}"
+                if where == "log":
+                    continue  # checked entry by entry below, against the state of its time
+                leaked = [item for item in hidden if contains_id(text, item)]
+                assert not leaked, f"{where} of seat {seat} holds hidden {leaked[:5]}"
+            # A log entry may name what was public when it happened (a card later shuffled
+            # back into a deck): each entry holds nothing hidden from the seat right after it.
+            log = json.loads(texts["log"])["results"]
+            for entry in log:
+                after = state_after[entry["n"]]
+                text = json.dumps(entry["events"])
+                leaked = [
+                    item for item in engine.hidden_from(after, seat) if contains_id(text, item)
+                ]
+                assert not leaked, f"log entry {entry['n']} of seat {seat} holds {leaked[:5]}"
+
+    check()
+    for step in range(1, 31):
+        table.refresh_from_db()
+        state = engine.from_json(table.state)
+        if engine.is_terminal(state):
+            break
+        seat = rng.choice(list(engine.waiting_on(state)))
+        action = rng.choice(engine.legal_actions(state, seat))
+        with django_capture_on_commit_callbacks(execute=True):
+            services.tavern_action_apply(
+                table_id=table.pk, by=users[seat], action=action, expected_version=table.version
+            )
+        if step == 15:
+            check()
+    check()
+
+
+def test_the_advisor_at_a_practice_table(api_for, player, other_player):
+    """Issue 12: at a practice table with the advisor on, beside each legal move the search
+    bot's estimated chance of winning after it (a fraction from 0 to 1)."""
+    table = two_humans("spirit_war", player, other_player, practice=True, advisor=True)
+    engine = get_engine("spirit_war")
+    seat = engine.waiting_on(engine.from_json(table.state))[0]
+    client = api_for({0: player, 1: other_player}[seat])
+    moves = client.get(f"/api/tavern/tables/{table.pk}/state/").json()["moves"]
+    advice = client.get(f"/api/tavern/tables/{table.pk}/advice/").json()
+    assert advice["version"] == table.version
+    assert [a["action"] for a in advice["advice"]] == [m["action"] for m in moves]
+    assert all(0 <= a["win_chance"] <= 1 and a["label"] for a in advice["advice"])
+    # Not at a table without the advisor.
+    plain = two_humans("spirit_war", player, other_player)
+    assert client.get(f"/api/tavern/tables/{plain.pk}/advice/").status_code == 400

@@ -1,0 +1,97 @@
+"""Bot moves and reaction timeouts through the services and the beat task's body (issue 12:
+"a bot's move can be stale too: it is then recomputed"; RAIGO "Reactions ... wait on the seats
+that may react, with a timeout after which a human seat declines"). The worker itself is
+exercised in test_worker.py."""
+
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from minigames import services
+from minigames.engines.registry import get_engine
+from minigames.models import TavernAction, TavernTable
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_stale_bot_move_is_recomputed(player):
+    """The bot computed its move from an old version (the table moved meanwhile): the apply
+    is a 409 inside the task, and the move is recomputed from the current state."""
+    engine = get_engine("raigo")
+    table = services.tavern_create(
+        by=player,
+        game="raigo",
+        campaign=None,
+        seats=[services.SeatSpec(kind="bot", strength="random"), services.SeatSpec(kind="host")],
+    )
+    services.tavern_start(table_id=table.pk, by=player)
+    # (No on-commit tasks run in this test: the bot moves only when called.) Play until the
+    # bot seat is asked twice in a row (a RAIGO Fetch: a token, then another or the end).
+    for _ in range(400):
+        t = TavernTable.objects.get(pk=table.pk)
+        state = engine.from_json(t.state)
+        assert not engine.is_terminal(state)
+        if 0 not in engine.waiting_on(state):
+            services.tavern_action_apply(
+                table_id=t.pk, by=player, action=engine.legal_actions(state, 1)[0],
+                expected_version=t.version,
+            )  # fmt: skip
+            continue
+        seen = (state, t.version)
+        assert services.tavern_bot_play(t.pk, 0) == f"played at v{t.version}"
+        now = TavernTable.objects.get(pk=t.pk)
+        if 0 in engine.waiting_on(engine.from_json(now.state)):
+            break
+    else:
+        raise AssertionError("the bot was never asked twice in a row")
+    # A late duplicate of the first task, computed from the old snapshot: 409, recomputed.
+    result = services.tavern_bot_play(now.pk, 0, seen=seen)
+    assert result == f"played at v{now.version} after 1 stale"
+    assert TavernTable.objects.get(pk=now.pk).version == now.version + 1
+
+
+def test_a_reaction_timeout_declines_for_a_human(player):
+    """RAIGO: a human seat asked to react who does not answer in time declines (the engine's
+    timeout_action), applied by the beat task through the table core."""
+    from minigames.tasks import tavern_reaction_timeouts
+
+    engine = get_engine("raigo")
+    table = services.tavern_create(
+        by=player,
+        game="raigo",
+        campaign=None,
+        seats=[services.SeatSpec(kind="host"), services.SeatSpec(kind="open")],
+        reaction_seconds=30,
+    )
+    from tests.factories import UserFactory
+
+    other = UserFactory(username="reactor")
+    services.tavern_join(table_id=table.pk, by=other, index=1)
+    services.tavern_start(table_id=table.pk, by=player)
+    users = {0: player, 1: other}
+    rng = random.Random(5)
+    for _ in range(4000):
+        t = TavernTable.objects.get(pk=table.pk)
+        state = engine.from_json(t.state)
+        assert not engine.is_terminal(state), "no reaction came up"
+        waiting = engine.waiting_on(state)
+        timeouts = [s for s in waiting if engine.timeout_action(state, s) is not None]
+        if timeouts:
+            break
+        seat = rng.choice(list(waiting))
+        services.tavern_action_apply(
+            table_id=t.pk, by=users[seat], action=rng.choice(engine.legal_actions(state, seat)),
+            expected_version=t.version,
+        )  # fmt: skip
+    seat = timeouts[0]
+    expected = engine.timeout_action(state, seat)
+    # Not yet: the seat still has time.
+    assert tavern_reaction_timeouts.apply().get() == 0
+    TavernTable.objects.filter(pk=t.pk).update(updated_at=timezone.now() - timedelta(seconds=31))
+    assert tavern_reaction_timeouts.apply().get() == 1
+    row = TavernAction.objects.filter(table_id=t.pk).order_by("-seq").first()
+    assert row.seat == str(seat) and row.actor_id is None and row.action == expected
