@@ -14,9 +14,9 @@ def main() -> int:
     import logging
 
     logging.disable(logging.WARNING)
-    from tests.bench import bench_battle, bench_dice, bench_notifications
+    from tests.bench import bench_battle, bench_dice, bench_notifications, bench_tavern
 
-    for module in (bench_dice, bench_notifications, bench_battle):
+    for module in (bench_dice, bench_notifications, bench_battle, bench_tavern):
         module.run()
     return 0
 
