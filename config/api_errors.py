@@ -10,11 +10,13 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import DataError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.views import defaults
 from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
+from rest_framework.views import set_rollback
 
 from tables.errors import BodyTooLarge, StaleVersion
 
@@ -29,6 +31,14 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if isinstance(exc, BodyTooLarge):
         return Response(
             {"detail": str(exc), "errors": {"non_field_errors": [str(exc)]}}, status=413
+        )
+    if isinstance(exc, DataError):
+        # A number past its column's range (or text the database refuses) that a serializer
+        # let through: the statement failed, so nothing was written. Answer what it is, a bad
+        # input, never a 500; serializers bound their own fields where they know the column.
+        set_rollback()
+        exc = exceptions.ValidationError(
+            {"non_field_errors": ["A value is out of range for what can be stored."]}
         )
     if isinstance(exc, DjangoValidationError):
         exc = exceptions.ValidationError(

@@ -33,6 +33,9 @@ from ..models import (
 )
 from ..services import DiceRequest, DiceRequestError, dice_request_from
 
+#: The largest value a PostgreSQL integer column holds.
+MAX_DB_INT = 2**31 - 1
+
 # ------------------------------------------------------------------ campaigns, members, rolls
 
 
@@ -230,7 +233,9 @@ class InvitationInputSerializer(serializers.Serializer):
     expires_in_days = serializers.IntegerField(
         min_value=1, max_value=MAX_EXPIRY_DAYS, default=DEFAULT_EXPIRY_DAYS
     )
-    max_uses = serializers.IntegerField(min_value=1, required=False, allow_null=True)
+    max_uses = serializers.IntegerField(
+        min_value=1, max_value=MAX_DB_INT, required=False, allow_null=True
+    )
     username = serializers.CharField(
         max_length=150,
         required=False,

@@ -90,3 +90,19 @@ def test_the_depth_check_is_exact():
     assert loads_bounded('{"a": [1, 2]}') == {"a": [1, 2]}
     with pytest.raises(JSONInputError):
         loads_bounded("[" * 100_000 + "]" * 100_000)
+
+
+def test_an_integer_past_its_column_is_a_field_error(campaign, gm):
+    """Hardening finding 3: ``max_uses=2147483648`` on an invitation was a 500."""
+    response = _api(gm).post(
+        f"/api/campaigns/{campaign.pk}/invitations/", {"max_uses": 2**31}, format="json"
+    )
+    assert response.status_code == 400
+    assert "max_uses" in response.json()["errors"]
+    assert not campaign.invitations.exists()
+
+
+@pytest.mark.parametrize("path", ["/api/campaigns/{big}/", "/api/battles/{big}/view/"])
+def test_an_id_past_any_column_is_not_found_or_refused_never_an_error(gm, path):
+    response = _api(gm).get(path.format(big=2**70))
+    assert response.status_code in (400, 404)
