@@ -51,6 +51,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: an oversized body is refused before anything reads it (config/body_limit.py).
+    "config.body_limit.BodyLimitMiddleware",
     # First, so every log line of the request (and its Celery tasks) carries the request id.
     "django_guid.middleware.guid_middleware",
     "django.middleware.security.SecurityMiddleware",
@@ -345,4 +347,7 @@ CONTENT_SECURITY_POLICY = {
 
 # --- Uploads -----------------------------------------------------------------------------
 DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
+# The largest body of any request (a portrait, a handout, a campaign archive), checked from the
+# Content-Length header before the body is read.
+MAX_REQUEST_BODY_BYTES = env.int("MAX_REQUEST_BODY_BYTES", default=20 * 1024 * 1024)
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024

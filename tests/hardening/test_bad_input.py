@@ -106,3 +106,26 @@ def test_an_integer_past_its_column_is_a_field_error(campaign, gm):
 def test_an_id_past_any_column_is_not_found_or_refused_never_an_error(gm, path):
     response = _api(gm).get(path.format(big=2**70))
     assert response.status_code in (400, 404)
+
+
+def test_an_oversized_body_is_refused_from_its_header_before_it_is_read(player, settings):
+    """Hardening finding 8: oversized uploads are refused before the body is read. The request
+    declares 50 MB and sends a few bytes: the answer comes from the header alone."""
+    from django.test import Client
+
+    settings.MAX_REQUEST_BODY_BYTES = 20 * 1024 * 1024
+    client = Client()
+    client.force_login(player)
+    response = client.generic(
+        "POST", "/characters/import/", b"tiny", CONTENT_LENGTH=str(50 * 1024 * 1024)
+    )
+    assert response.status_code == 413
+    api = client.generic(
+        "POST",
+        "/api/rolls/",
+        b"{}",
+        content_type="application/json",
+        CONTENT_LENGTH=str(50 * 1024 * 1024),
+    )
+    assert api.status_code == 413
+    assert "nothing was read" in api.json()["detail"]
