@@ -55,6 +55,29 @@ class TablePlayer(HttpUser):
             name="roll",
         )
 
+    @task(3)
+    def tavern_move(self) -> None:
+        table = self.account.get("tavern")
+        if not table:
+            return
+        state = self.client.get(f"/api/tavern/tables/{table}/state/", name="tavern state").json()
+        if state.get("finished") or not state.get("moves"):
+            return
+        move = random.choice(state["moves"])
+        with self.client.post(
+            f"/api/tavern/tables/{table}/actions/",
+            json={"action": move["action"], "expected_version": state["version"]},
+            name="tavern move",
+            catch_response=True,
+        ) as response:
+            if response.status_code == 201:
+                self.moves.write(f"tavern {table} {response.json()['version']}\n")
+                response.success()
+            elif response.status_code == 409:
+                response.success()  # the other player moved first: reload, go on
+            else:
+                response.failure(f"{response.status_code}: {response.text[:200]}")
+
     @task(2)
     def roll_log(self) -> None:
         self.client.get(f"/api/rolls/?campaign={self.account['campaign']}&limit=20", name="rolls")
@@ -93,7 +116,7 @@ class TablePlayer(HttpUser):
         ) as response:
             if response.status_code == 201:
                 applied = response.json()["view"]["version"]
-                self.moves.write(f"{battle} {applied}\n")
+                self.moves.write(f"battle {battle} {applied}\n")
                 response.success()
             elif response.status_code == 409:
                 response.success()  # another GM of this table moved first: reload, go on

@@ -209,7 +209,7 @@ def main() -> int:
         )
     moves, notes = verdict["moves"], verdict["notifications"]
     print(
-        f"moves applied: {moves['moves_applied']} in {moves['battles']} battles; "
+        f"moves applied: {moves['moves_applied']} at {moves['tables']} battles and tavern tables; "
         f"turn notifications: {notes['turn_notifications']}"
     )
     problems = moves["problems"] + notes["problems"]

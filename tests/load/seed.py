@@ -19,6 +19,7 @@ def seed(users: int) -> list[dict[str, object]]:
     from campaign.models import Membership, Role
     from campaign.permissions import access_for
     from campaign.services import campaign_create
+    from minigames import services as tavern_services
     from tests.factories import CharacterFactory, UserFactory, legal_draft
 
     accounts: list[dict[str, object]] = []
@@ -70,6 +71,15 @@ def seed(users: int) -> list[dict[str, object]]:
             action={"type": "start"},
             expected_version=battle.version,
         )
+        # a Spirit War table between two of the players (no stakes): their moves are tavern moves
+        tavern = tavern_services.tavern_create(
+            by=players[0],
+            game="spirit_war",
+            campaign=campaign,
+            seats=[tavern_services.SeatSpec(kind="host"), tavern_services.SeatSpec(kind="open")],
+        )
+        tavern_services.tavern_join(table_id=tavern.pk, by=players[1], index=1)
+        tavern_services.tavern_start(table_id=tavern.pk, by=players[0])
         for user, is_gm in [(g, True) for g in gms] + [(p, False) for p in players]:
             own = next((ch for ch in characters if ch.owner_id == user.pk), characters[0])
             accounts.append(
@@ -79,6 +89,7 @@ def seed(users: int) -> list[dict[str, object]]:
                     "battle": battle.pk,
                     "character": own.pk,
                     "gm": is_gm,
+                    "tavern": tavern.pk if user in players[:2] else None,
                 }
             )
     return accounts

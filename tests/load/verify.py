@@ -16,28 +16,34 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 
-def moves(moves_dir: Path) -> dict[str, object]:
+def _logged(kind: str, table: int) -> list[int]:
+    """Versions of the moves the players and GMs sent (not the bots' or the setup's)."""
     from battles.models import BattleAction
+    from minigames.models import TavernAction
 
-    told: dict[int, list[int]] = defaultdict(list)
+    if kind == "battle":
+        rows = BattleAction.objects.filter(battle_id=table, action__type="end_turn")
+    else:
+        rows = TavernAction.objects.filter(table_id=table, actor__isnull=False)
+    return list(rows.values_list("version_after", flat=True))
+
+
+def moves(moves_dir: Path) -> dict[str, object]:
+    told: dict[tuple[str, int], list[int]] = defaultdict(list)
     for path in moves_dir.glob("moves-*.txt"):
         for line in path.read_text().splitlines():
-            battle, version = map(int, line.split())
-            told[battle].append(version)
+            kind, table, version = line.split()
+            told[(kind, int(table))].append(int(version))
     problems: list[str] = []
     total = 0
-    for battle, versions in told.items():
+    for (kind, battle), versions in told.items():
         total += len(versions)
         doubled = [v for v, n in Counter(versions).items() if n > 1]
         if doubled:
-            problems.append(f"battle {battle}: versions {doubled} were reported twice")
-        logged = list(
-            BattleAction.objects.filter(battle_id=battle, action__type="end_turn").values_list(
-                "version_after", flat=True
-            )
-        )
+            problems.append(f"{kind} {battle}: versions {doubled} were reported twice")
+        logged = _logged(kind, battle)
         if len(logged) != len(set(logged)):
-            problems.append(f"battle {battle}: the log holds a version twice")
+            problems.append(f"{kind} {battle}: the log holds a version twice")
         lost = set(versions) - set(logged)
         extra = set(logged) - set(versions)
         if lost:
@@ -45,8 +51,8 @@ def moves(moves_dir: Path) -> dict[str, object]:
                 f"battle {battle}: moves {sorted(lost)} answered 201 but are not logged"
             )
         if extra:
-            problems.append(f"battle {battle}: logged moves {sorted(extra)} nobody was told about")
-    return {"moves_applied": total, "battles": len(told), "problems": problems}
+            problems.append(f"{kind} {battle}: logged moves {sorted(extra)} nobody was told of")
+    return {"moves_applied": total, "tables": len(told), "problems": problems}
 
 
 def notifications(timeout: float = 90.0) -> dict[str, object]:
