@@ -74,7 +74,7 @@ format: dev-deps
 
 ## typecheck: mypy over the engines (strict) and every app (with the django-stubs plugin)
 typecheck: dev-deps
-	$(BIN)/mypy westernroses minigames accounts campaign notifications tables battles characters spellcards decks config
+	$(BIN)/mypy westernroses minigames apibase accounts campaign notifications tables battles characters spellcards decks config
 
 ## bench: benchmarks, each printing a ratio against a baseline measured in the same run
 bench: dev-deps services-check

@@ -13,8 +13,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts.lockout import lockout_response
-from config.parsers import BoundedJSONParser
-from config.throttles import AuthRateThrottle
+from apibase.parsers import BoundedJSONParser
+from apibase.throttles import AuthRateThrottle
 
 
 class ObtainTokenView(ObtainAuthToken):

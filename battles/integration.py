@@ -111,12 +111,12 @@ def status_to_running_battles(
     from django.contrib.auth import get_user_model
     from django.core.exceptions import ValidationError
 
-    from westernroses.battle.status import STATUSES
+    from westernroses.battle import STATUS_KEYS
 
     from .models import Combatant
     from .services import StaleVersion, battle_action_apply
 
-    if status not in STATUSES or by.user_id is None:
+    if status not in STATUS_KEYS or by.user_id is None:
         return
     rows = list(
         Combatant.objects.filter(character=character, battle__status=BattleStatus.ACTIVE)

@@ -24,9 +24,9 @@ from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from apibase.parsers import BoundedJSONParser
 from campaign.models import Campaign
 from campaign.permissions import campaign_for, owned_access
-from config.parsers import BoundedJSONParser
 
 from . import selectors, services
 from .models import Character

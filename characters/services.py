@@ -22,9 +22,9 @@ from django.core.exceptions import PermissionDenied
 from django.core.files.base import ContentFile
 from django.db import transaction
 
+from apibase.json_input import JSONInputError, loads_bounded
 from campaign.models import Campaign, Membership
 from campaign.permissions import OwnedAccess
-from config.json_input import JSONInputError, loads_bounded
 from westernroses.catalog import get_catalog
 from westernroses.characters import (
     CharacterDraft,

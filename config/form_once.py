@@ -17,6 +17,7 @@ dashboard's quick actions carry their own per-submit token (campaign/pages/dashb
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections.abc import Callable
 from typing import Any
@@ -30,6 +31,7 @@ from django.utils.html import format_html
 from django.utils.http import url_has_allowed_host_and_scheme
 
 FIELD = "once_token"
+_TOKEN = re.compile(r"[0-9a-f]{32}")
 #: How long a sent token is remembered: far longer than any double click or re-sent request.
 REMEMBER_SECONDS = 6 * 60 * 60
 ALREADY_SENT = "That form was already sent: it was applied once."
@@ -62,13 +64,15 @@ def _from_a_script(request: HttpRequest) -> bool:
 
 
 def _key(request: HttpRequest, token: str) -> str | None:
+    if not _TOKEN.fullmatch(token):
+        return None  # not one we wrote: the view decides (it may be refused there)
     user = getattr(request, "user", None)
     who = str(user.pk) if user is not None and user.is_authenticated else ""
     if not who:
         who = request.session.session_key or "" if hasattr(request, "session") else ""
     if not who:
         return None  # nobody to tell apart (a first log-in): the view decides
-    return f"form-once:{who}:{token[:64]}"
+    return f"form-once:{who}:{token}"
 
 
 class OnceFormMiddleware:

@@ -26,7 +26,9 @@ DEMO_GM_CARD: dict[str, Any] = {
 }
 
 
-def seed_decks(campaign: Campaign, users: dict[str, Any], stdout: Any) -> None:
+def seed_decks(
+    campaign: Campaign, users: dict[str, Any], stdout: Any, base: str = "http://127.0.0.1:8000"
+) -> None:
     gm, reimu = users["gm"], users["reimu"]
     if not CustomCard.objects.filter(game="rso", campaign=campaign, number="GM-001").exists():
         services.custom_card_create(by=gm, game="rso", campaign=campaign, data=DEMO_GM_CARD)
@@ -41,4 +43,4 @@ def seed_decks(campaign: Campaign, users: dict[str, Any], stdout: Any) -> None:
         services.deck_create(
             by=reimu, game="rso", name="Half-built mist deck", campaign=campaign, cards=cards
         )
-    stdout.write(f"  Demo deck builder: http://127.0.0.1:8000/decks/{legal.pk}/ (as reimu)")
+    stdout.write(f"  Demo deck builder: {base}/decks/{legal.pk}/ (as reimu)")

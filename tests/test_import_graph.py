@@ -24,6 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 #: Layers, lowest first: a node may import only from its own layer or lower ones.
 LAYERS: tuple[tuple[str, ...], ...] = (
+    ("apibase",),
     ("accounts",),
     ("campaign.core",),
     ("notifications",),
@@ -35,6 +36,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("config",),
 )
 APPS = (
+    "apibase",
     "accounts",
     "campaign",
     "notifications",

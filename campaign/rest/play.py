@@ -12,7 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.parsers import BoundedJSONParser
+from apibase.parsers import BoundedJSONParser
 
 from .. import handouts as handout_services
 from .. import notes as note_services

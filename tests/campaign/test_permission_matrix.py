@@ -948,6 +948,8 @@ NOT_CAMPAIGN_SCOPED = {
     "api-docs": "the API's documentation page",
     "api-token": "exchanging a password for a token",
     "api-health": "the liveness check",
+    "health": "the full health page (tests/hardening/test_health.py)",
+    "health-ready": "the readiness check (tests/hardening/test_health.py)",
     "api-notification-preferences": "a user's own preferences (tests/notifications)",
     "notification-list": "a user's own notifications (tests/notifications)",
     "notification-detail": "a user's own notification (tests/notifications)",

@@ -8,7 +8,7 @@ import json
 import pytest
 from rest_framework.test import APIClient
 
-from config.json_input import JSONInputError, check_bounded, loads_bounded
+from apibase.json_input import JSONInputError, check_bounded, loads_bounded
 
 pytestmark = pytest.mark.django_db
 

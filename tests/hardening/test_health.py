@@ -4,6 +4,10 @@ are reported as failures, not hidden."""
 
 from __future__ import annotations
 
+import json
+import urllib.error
+import urllib.request
+
 import pytest
 from django.test import Client
 
@@ -12,23 +16,42 @@ from tests.notifications.celery_worker import CeleryWorker, real_publishing
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+class _Answer:
+    def __init__(self, status: int, body: bytes) -> None:
+        self.status_code = status
+        self.content = body
+
+    def json(self):
+        return json.loads(self.content)
+
+
+def _get(live_server, path: str) -> _Answer:
+    """Over real HTTP from the live server's own thread: the health views are async, and a
+    worker that already ran a browser test has Playwright's event loop in its main thread."""
+    try:
+        with urllib.request.urlopen(live_server.url + path, timeout=30) as response:  # noqa: S310
+            return _Answer(response.status, response.read())
+    except urllib.error.HTTPError as error:
+        return _Answer(error.code, error.read())
+
+
 def _checks(response) -> dict[str, bool]:
     """Check name → healthy, from django-health-check's JSON."""
     data = response.json()
     return {name.split("(")[0]: value == "OK" for name, value in data.items()}
 
 
-def test_readiness_reports_database_cache_broker_and_storage():
-    response = Client().get("/health/ready/?format=json")
+def test_readiness_reports_database_cache_broker_and_storage(live_server):
+    response = _get(live_server, "/health/ready/?format=json")
     assert response.status_code == 200
     checks = _checks(response)
     assert {"Database", "Cache", "Storage", "Redis"} <= set(checks)
     assert all(checks.values())
 
 
-def test_readiness_fails_when_the_broker_port_is_dead(settings):
+def test_readiness_fails_when_the_broker_port_is_dead(settings, live_server):
     settings.HEALTH_BROKER_URL = "redis://127.0.0.1:1/0"  # nothing listens on port 1
-    response = Client().get("/health/ready/?format=json")
+    response = _get(live_server, "/health/ready/?format=json")
     assert response.status_code == 500
     checks = _checks(response)
     assert checks["Redis"] is False
@@ -45,14 +68,14 @@ def test_every_response_carries_a_request_id():
 
 @pytest.mark.integration
 @pytest.mark.xdist_group("celery-worker")
-def test_full_health_needs_a_live_worker(django_db_setup):
+def test_full_health_needs_a_live_worker(django_db_setup, live_server):
     with real_publishing():
-        without = Client().get("/health/?format=json")
+        without = _get(live_server, "/health/?format=json")
         assert without.status_code == 500
         assert _checks(without)["Ping"] is False
         worker = CeleryWorker().start()
         try:
-            with_worker = Client().get("/health/?format=json")
+            with_worker = _get(live_server, "/health/?format=json")
         finally:
             worker.stop()
     assert with_worker.status_code == 200, with_worker.content

@@ -87,7 +87,7 @@ class Command(BaseCommand):
         seed_campaign_play(campaign, users, self.stdout, base)  # sessions, handouts...: below
         seed_battles(campaign, users, self.stdout, base)  # grid battles: see the end of this file
         seed_decks(
-            campaign, users, self.stdout
+            campaign, users, self.stdout, base
         )  # tavern card games' cards and decks: decks/demo.py
         seed_tavern(campaign, users, self.stdout, base)  # tavern tables: see the end of this file
         self.stdout.write(self.style.SUCCESS(f"Demo data ready. Log in at {base}/"))

@@ -4,24 +4,15 @@ tests/browser/conftest.py), and a page that records console errors and uncaught 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.minigames.renderers.harness import ARGS, CHROMIUM
-
 
 @pytest.fixture(scope="session")
-def renderer_browser() -> Iterator[Any]:
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: run `make browser` (Debian's chromium package).")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield browser
-        browser.close()
+def renderer_browser(browser: Any) -> Any:
+    """The test process's one Chromium (tests/conftest.py)."""
+    return browser
 
 
 class Page:

@@ -51,18 +51,6 @@ PAGE = """<!doctype html>
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium package.")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield b
-        b.close()
-
-
-@pytest.fixture(scope="session")
 def harness_file(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str, str | None], Path]:
     folder = tmp_path_factory.mktemp("renderer-harness")
 

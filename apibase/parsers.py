@@ -1,5 +1,5 @@
 """The API's JSON parser: DRF's, with nesting depth and NUL characters bounded (a 400, never a
-500). See :mod:`config.json_input` for why."""
+500). See :mod:`apibase.json_input` for why."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from django.conf import settings
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
-from config.json_input import JSONInputError, loads_bounded
+from apibase.json_input import JSONInputError, loads_bounded
 
 
 class BoundedJSONParser(JSONParser):
