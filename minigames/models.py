@@ -72,6 +72,16 @@ class TavernTable(GameTable):
     def is_open_table(self) -> bool:
         return self.campaign_id is None
 
+    @property
+    def game_title(self) -> str:
+        """The game's name for people ("Spirit War"), for lists."""
+        from minigames.engines.registry import get_engine
+
+        try:
+            return get_engine(self.game).title
+        except KeyError:
+            return self.game
+
 
 class TavernSeat(models.Model):
     """One seat: empty, a user (optionally as one of her characters), or a bot."""
