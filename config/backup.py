@@ -17,6 +17,7 @@ not exported: their tokens are secrets that would open the campaign on the other
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import hashlib
 import io
@@ -30,11 +31,12 @@ from typing import Any
 
 from django.apps import apps
 from django.contrib.auth import get_user_model
-from django.core.files.base import ContentFile
 from django.core.exceptions import ValidationError
+from django.core.files.base import ContentFile
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import DatabaseError, models, transaction
 from django.db.models import Q
+from django.db.models.fields.files import FieldFile
 
 FORMAT = "western-roses-campaign"
 VERSION = 1
@@ -109,6 +111,14 @@ def _label(model: type[models.Model]) -> str:
 
 def _user_model() -> type[models.Model]:
     return get_user_model()
+
+
+def _target(field: Any) -> type[models.Model]:
+    """The model a relation points to (resolved: the apps are loaded)."""
+    model = field.related_model
+    if model is None or isinstance(model, str):
+        raise TypeError(f"{field} points to no loaded model")
+    return model  # type: ignore[no-any-return]
 
 
 def _concrete(model: type[models.Model]) -> list[models.Field[Any, Any]]:
@@ -228,8 +238,7 @@ def export_campaign(campaign_id: int) -> bytes:
             for f in _concrete(model):
                 value = getattr(obj, f.attname)
                 if f.is_relation:
-                    target = f.related_model
-                    assert target is not None and not isinstance(target, str)
+                    target = _target(f)
                     if _label(target) == user_label:
                         value = user_name(value)
                     elif value is not None and value not in exported.get(_label(target), set()):
@@ -252,8 +261,7 @@ def export_campaign(campaign_id: int) -> bytes:
                         value = None
                 fields[f.name] = value
             for m in _m2m(model):
-                related = m.related_model
-                assert related is not None and not isinstance(related, str)
+                related = _target(m)
                 ids = sorted(getattr(obj, m.name).values_list("pk", flat=True))
                 if _label(related) == user_label:
                     fields[m.name] = sorted(str(user_name(i)) for i in ids)
@@ -338,7 +346,7 @@ def import_campaign(data: bytes) -> Any:
     :class:`BackupError` says what is wrong.
     """
     manifest, archive = read_archive(data)
-    stored: list[tuple[models.FieldFile, str]] = []
+    stored: list[tuple[FieldFile, str]] = []
     try:
         with transaction.atomic():
             return _restore(manifest, archive, stored)
@@ -370,16 +378,14 @@ def _words(exc: Exception) -> str:
     return "a value has the wrong kind"
 
 
-def _delete_files(stored: Iterable[tuple[models.FieldFile, str]]) -> None:
+def _delete_files(stored: Iterable[tuple[FieldFile, str]]) -> None:
     for file, name in stored:
-        try:
+        with contextlib.suppress(OSError):
             file.storage.delete(name)
-        except OSError:
-            pass
 
 
 def _restore(
-    manifest: dict[str, Any], archive: zipfile.ZipFile, stored: list[tuple[models.FieldFile, str]]
+    manifest: dict[str, Any], archive: zipfile.ZipFile, stored: list[tuple[FieldFile, str]]
 ) -> Any:
     user_model = _user_model()
     user_label = _label(user_model)
@@ -432,8 +438,7 @@ def _restore(
                     continue
                 value = fields[f.name]
                 if f.is_relation:
-                    target = f.related_model
-                    assert target is not None and not isinstance(target, str)
+                    target = _target(f)
                     target_label = _label(target)
                     if value is None:
                         setattr(obj, f.attname, None)
@@ -498,9 +503,8 @@ def _restore(
                 stamps[name] = field_file.name
             model._default_manager.filter(pk=obj.pk).update(**stamps)
             for name, values in m2m_values:
-                m = model._meta.get_field(name)
-                related = m.related_model
-                assert related is not None and not isinstance(related, str)
+                relation = model._meta.get_field(name)
+                related = _target(relation)
                 if _label(related) == user_label:
                     targets = [users_by_name[v].pk for v in values if v in users_by_name]
                 else:
@@ -576,16 +580,14 @@ def normalise(manifest: dict[str, Any]) -> dict[str, Any]:
             for f in _concrete(model):
                 value = fields.get(f.name)
                 if f.is_relation and isinstance(value, int):
-                    target = f.related_model
-                    assert target is not None and not isinstance(target, str)
+                    target = _target(f)
                     fields[f.name] = remap(_label(target), value)
                 elif isinstance(f, models.FileField) and isinstance(value, dict):
                     # The stored name is chosen by the upload path (a fresh random name for a
                     # handout): the content is what must survive.
                     fields[f.name] = {"sha256": value["sha256"]}
             for m in _m2m(model):
-                related = m.related_model
-                assert related is not None and not isinstance(related, str)
+                related = _target(m)
                 if _label(related) != user_label and isinstance(fields.get(m.name), list):
                     fields[m.name] = [remap(_label(related), v) for v in fields[m.name]]
             rows.append(fields)

@@ -1,4 +1,4 @@
-"""Campaign backup and restore (issue 16, "Load and backup"; docs/campaigns.md "Backup and restore").
+"""Campaign backup and restore (issue 16 "Load and backup"; docs/campaigns.md "Backup and restore").
 
 The seed_demo campaign (members, characters, spellcards and decks, sessions, notes, handouts
 with files, awards, rolls, a battle, tavern tables with their logs) is exported, deleted with
@@ -294,7 +294,7 @@ def test_the_commands_write_and_restore_an_archive(demo: Campaign, tmp_path: Pat
 
     bad = tmp_path / "bad.zip"
     bad.write_bytes(b"garbage")
-    with pytest.raises(CommandError, match="Nothing was restored. This is not a campaign backup"):
+    with pytest.raises(CommandError, match=r"Nothing was restored\. This is not a campaign backup"):
         call_command("campaign_import", str(bad))
     with pytest.raises(CommandError, match="There is no campaign number 987654"):
         call_command("campaign_export", "987654", "--output", str(tmp_path / "x.zip"))
