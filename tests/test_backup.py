@@ -325,3 +325,25 @@ def test_players_and_outsiders_cannot_download(client: Any, demo: Campaign) -> N
     assert client.get(url).status_code == 404
     client.logout()
     assert client.get(url).status_code == 302
+
+
+def test_a_gm_still_seated_at_a_tavern_table_is_refused_the_download(
+    client: Any, demo: Campaign
+) -> None:
+    """The archive holds every hand and seed (BRIEF "Secrets": no seat receives another's hand
+    or the seed): a GM playing at an unfinished table of the campaign must wait."""
+    from minigames.models import TavernSeat
+    from tables.models import TableStatus
+
+    gm = User.objects.get(username="gm")
+    table = TavernTable.objects.filter(campaign=demo).exclude(status=TableStatus.ENDED).first()
+    assert table is not None
+    seat = TavernSeat.objects.filter(table=table).order_by("index").first()
+    assert seat is not None
+    TavernSeat.objects.filter(pk=seat.pk).update(user=gm, bot="", character=None)
+    client.force_login(gm)
+    response = client.get(f"/campaigns/{demo.pk}/backup/")
+    assert response.status_code == 409
+    assert "still being played" in response.content.decode()
+    TavernTable.objects.filter(pk=table.pk).update(status=TableStatus.ENDED)
+    assert client.get(f"/campaigns/{demo.pk}/backup/").status_code == 200
