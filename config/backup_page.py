@@ -12,10 +12,11 @@ and the table's seed while she still plays.
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET
 
+from accounts.typing import AuthedRequest
 from campaign.permissions import campaign_for
 from config.backup import export_campaign
 from minigames.models import TavernSeat
@@ -24,7 +25,7 @@ from tables.models import TableStatus
 
 @login_required
 @require_GET
-def campaign_backup_download(request: HttpRequest, pk: int) -> HttpResponse:
+def campaign_backup_download(request: AuthedRequest, pk: int) -> HttpResponse:
     """The campaign's backup archive, as a file download."""
     campaign, _access = campaign_for(request.user, pk, manage=True)
     seated = TavernSeat.objects.filter(

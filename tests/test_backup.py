@@ -347,3 +347,22 @@ def test_a_gm_still_seated_at_a_tavern_table_is_refused_the_download(
     assert "still being played" in response.content.decode()
     TavernTable.objects.filter(pk=table.pk).update(status=TableStatus.ENDED)
     assert client.get(f"/campaigns/{demo.pk}/backup/").status_code == 200
+
+
+def test_an_archive_that_unpacks_too_large_is_refused_unread(demo: Campaign) -> None:
+    """A zip bomb: a small file whose member claims more than the bound (config.backup)."""
+    from config.backup import MAX_ARCHIVE_BYTES
+
+    source = zipfile.ZipFile(io.BytesIO(export_campaign(demo.pk)))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
+        target.writestr(MANIFEST, source.read(MANIFEST))
+        with target.open("files/padding", "w", force_zip64=True) as pad:
+            chunk = bytes(1024 * 1024)
+            for _ in range(MAX_ARCHIVE_BYTES // len(chunk) + 1):
+                pad.write(chunk)
+    assert len(out.getvalue()) < MAX_ARCHIVE_BYTES // 100
+    before = database_counts()
+    with pytest.raises(BackupError, match="unpacks to more than the allowed size"):
+        import_campaign(out.getvalue())
+    assert database_counts() == before
