@@ -121,6 +121,15 @@ def _target(field: Any) -> type[models.Model]:
     return model  # type: ignore[no-any-return]
 
 
+def _named(label: str, count: int = 2) -> str:
+    """A model in words for messages ("tavern tables", "a tavern table"), never its label."""
+    meta = apps.get_model(label)._meta
+    if count == 1:
+        name = str(meta.verbose_name)
+        return f"{'an' if name[:1] in 'aeiou' else 'a'} {name}"
+    return str(meta.verbose_name_plural)
+
+
 def _concrete(model: type[models.Model]) -> list[models.Field[Any, Any]]:
     return [f for f in model._meta.concrete_fields if not f.primary_key]
 
@@ -423,12 +432,12 @@ def _restore(
     for part in PARTS:
         rows = by_label.get(part.label, [])
         if not isinstance(rows, list):
-            raise BackupError(f"The archive is damaged: the rows of {part.label} are not a list.")
+            raise BackupError(f"The archive is damaged: its {_named(part.label)} are not a list.")
         model = part.model
         ids: dict[int, int] = new_ids.setdefault(part.label, {})
         deferred: list[tuple[models.Model, str, int]] = []
         for row in rows:
-            old_pk = _as_int(row["pk"], f"a row's number in {part.label}")
+            old_pk = _as_int(row["pk"], f"the number of one of its {_named(part.label)}")
             fields = _rewrite_values(part.label, row["fields"], remap)
             obj = model()
             file_values: list[tuple[str, dict[str, Any]]] = []
@@ -456,8 +465,8 @@ def _restore(
                         new = remap(target_label, _as_int(value, "a reference"))
                         if new is None:
                             raise BackupError(
-                                f"The archive is damaged: a row of {part.label} refers to a "
-                                f"{target_label} row that is not in it."
+                                f"The archive is damaged: one of its {_named(part.label)} "
+                                f"refers to {_named(target_label, 1)} that is not in it."
                             )
                         setattr(obj, f.attname, new)
                 elif isinstance(f, models.FileField):
@@ -470,8 +479,8 @@ def _restore(
                         setattr(obj, f.attname, None if value is None else f.to_python(value))
                     except ValidationError as exc:
                         raise BackupError(
-                            f"The archive holds a value this server refuses: {part.label} "
-                            f"{f.name}: {' '.join(exc.messages)}"
+                            "The archive holds a value this server refuses: "
+                            f"{_named(part.label, 1)}, {f.name}: {' '.join(exc.messages)}"
                         ) from None
             for m in _m2m(model):
                 if isinstance(fields.get(m.name), list):
@@ -518,7 +527,9 @@ def _restore(
         for obj, attname, old in deferred:
             new = ids.get(old)
             if new is None:
-                raise BackupError(f"The archive is damaged: a {part.label} row's link is broken.")
+                raise BackupError(
+                    f"The archive is damaged: one of its {_named(part.label)} links to nothing."
+                )
             model._default_manager.filter(pk=obj.pk).update(**{attname: new})
     return campaign
 

@@ -252,10 +252,16 @@ def _bad_level(manifest: dict[str, Any]) -> None:
         (lambda data: _damage(data, lambda m: m.update(version=99)), "format version 99"),
         (lambda data: _damage(data, lambda m: m.update(format="other")), "not a Western Roses"),
         (lambda data: _damage(data, lambda m: m.pop("parts")), "lacks its users or rows"),
-        (lambda data: _damage(data, _break_last_seat), "refers to a minigames.TavernTable row"),
+        (
+            lambda data: _damage(data, _break_last_seat),
+            "one of its tavern seats refers to a tavern table that is not in it",
+        ),
         (lambda data: _damage(data, _bad_file_checksum), "does not match its checksum"),
         (lambda data: _damage(data, _unknown_user), "not in its user list"),
-        (lambda data: _damage(data, _bad_level), "level"),
+        (
+            lambda data: _damage(data, _bad_level),
+            "a character, level: “seven” value must be an integer",
+        ),
     ],
     ids=[
         "not-zip",
