@@ -480,7 +480,7 @@ def _restore(
                     except ValidationError as exc:
                         raise BackupError(
                             "The archive holds a value this server refuses: "
-                            f"{_named(part.label, 1)}, {f.name}: {' '.join(exc.messages)}"
+                            f"{_named(part.label, 1)}, {f.verbose_name}: {' '.join(exc.messages)}"
                         ) from None
             for m in _m2m(model):
                 if isinstance(fields.get(m.name), list):
