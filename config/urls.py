@@ -8,6 +8,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from campaign.pages import campaigns as campaign_views
 from characters import views as character_views
+from config.backup_page import campaign_backup_download
 from config.health import FullHealthView, ReadinessView
 
 from .home import home
@@ -16,6 +17,8 @@ urlpatterns = [
     path("", home, name="home"),
     path("accounts/", include("accounts.urls")),
     path("campaigns/", include("campaign.urls")),
+    # The GM's campaign backup (config/backup.py knows every app, so it lives in config).
+    path("campaigns/<int:pk>/backup/", campaign_backup_download, name="campaign-backup"),
     path(
         "campaigns/<int:campaign_id>/characters/",
         character_views.campaign_characters,

@@ -196,6 +196,7 @@ TABLE: list[Row] = [
     page("campaign:create", "get", "/campaigns/new/", everyone(200)),
     page("campaign:detail", "get", "/campaigns/{campaign}/", members(200)),
     page("campaign:settings", "get", "/campaigns/{campaign}/settings/", gms(200)),
+    page("campaign-backup", "get", "/campaigns/{campaign}/backup/", gms(200)),
     page(
         "campaign:settings", "post", "/campaigns/{campaign}/settings/", gms(302), {"reset": "rules"}
     ),

@@ -1,0 +1,374 @@
+"""Campaign backup and restore (issue 16 "Load and backup"; docs/campaigns.md "Backup and restore").
+
+The seed_demo campaign (members, characters, spellcards and decks, sessions, notes, handouts
+with files, awards, rolls, a battle, tavern tables with their logs) is exported, deleted with
+its users, imported and exported again: the two manifests must be equal once keys are replaced
+by positions (``config.backup.normalise``). A damaged archive changes nothing and says why.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.files.base import ContentFile
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from battles.models import Battle, Combatant
+from campaign.models import Campaign, Handout, Membership, Role
+from characters.models import Character
+from config.backup import (
+    MANIFEST,
+    BackupError,
+    export_campaign,
+    import_campaign,
+    normalise,
+)
+from config.management.commands.seed_demo import DEMO_CAMPAIGN
+from minigames.models import TavernAction, TavernTable
+from spellcards.models import Spellcard
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+#: A 1x1 transparent PNG.
+PNG = bytes.fromhex(
+    "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+    "1f15c4890000000d49444154789c6360000002000001e221bc330000000049454e44ae426082"
+)
+User = get_user_model()
+
+
+@pytest.fixture
+def media(settings: Any, tmp_path: Path) -> Path:
+    settings.MEDIA_ROOT = str(tmp_path / "media")
+    return tmp_path / "media"
+
+
+@pytest.fixture
+def demo(media: Path) -> Campaign:
+    call_command("seed_demo", stdout=io.StringIO())
+    campaign = Campaign.objects.get(name=DEMO_CAMPAIGN)
+    # The demo's handouts have no file and its characters no portrait: give one of each.
+    handout = Handout.objects.filter(campaign=campaign).order_by("pk").first()
+    assert handout is not None
+    handout.file.save("map.txt", ContentFile(b"The lake, then the mansion.\n"), save=False)
+    handout.file_name = "map.txt"
+    handout.save()
+    character = Character.objects.filter(campaign=campaign).order_by("pk").first()
+    assert character is not None
+    character.portrait.save("p.png", ContentFile(PNG), save=True)
+    return campaign
+
+
+def manifest_of(data: bytes) -> dict[str, Any]:
+    return json.loads(zipfile.ZipFile(io.BytesIO(data)).read(MANIFEST))
+
+
+def read(file: Any) -> bytes:
+    with file.open("rb") as handle:
+        return bytes(handle.read())
+
+
+def counts(manifest: dict[str, Any]) -> dict[str, int]:
+    return {part["model"]: len(part["rows"]) for part in manifest["parts"]}
+
+
+def media_files(media: Path) -> set[str]:
+    return {str(p.relative_to(media)) for p in media.rglob("*") if p.is_file()}
+
+
+def database_counts() -> dict[str, int]:
+    from config.backup import PARTS
+
+    return {p.label: p.model._default_manager.count() for p in PARTS} | {
+        "users": User.objects.count()
+    }
+
+
+def test_the_demo_archive_holds_everything(demo: Campaign) -> None:
+    manifest = manifest_of(export_campaign(demo.pk))
+    n = counts(manifest)
+    # seed_demo: three members, their characters and spellcards, two handouts (one with a file),
+    # a battle with its combatants, tavern tables with seats and move logs.
+    assert n["campaign.Campaign"] == 1
+    assert n["campaign.Membership"] == 3
+    assert {u["username"] for u in manifest["users"]} >= {"gm", "reimu", "marisa"}
+    for label in (
+        "characters.Character",
+        "spellcards.Spellcard",
+        "spellcards.DeckEntry",
+        "spellcards.TemplateCard",
+        "campaign.GameSession",
+        "campaign.GMNote",
+        "campaign.Handout",
+        "campaign.Roll",
+        "campaign.Award",
+        "decks.Deck",
+        "battles.Battle",
+        "battles.Combatant",
+        "minigames.TavernTable",
+        "minigames.TavernSeat",
+        "minigames.TavernAction",
+    ):
+        assert n[label] > 0, label
+    assert "campaign.Invitation" not in n  # tokens are secrets: never exported
+    files = [
+        row["fields"]["file"]
+        for part in manifest["parts"]
+        if part["model"] == "campaign.Handout"
+        for row in part["rows"]
+        if row["fields"]["file"]
+    ]
+    assert files, "the demo has a handout with a file"
+    archive = zipfile.ZipFile(io.BytesIO(export_campaign(demo.pk)))
+    assert all(f["archive"] in archive.namelist() for f in files)
+    # Users by name, never by key; no password hashes or e-mail addresses leave the server.
+    assert all(set(u) == {"pk", "username", "display_name", "time_zone"} for u in manifest["users"])
+
+
+def test_round_trip_into_an_empty_database_is_exact(demo: Campaign, media: Path) -> None:
+    first = export_campaign(demo.pk)
+    handout_bytes = {h.title: read(h.file) for h in Handout.objects.filter(campaign=demo) if h.file}
+    portraits = {
+        c.name: read(c.portrait) for c in Character.objects.filter(campaign=demo) if c.portrait
+    }
+    assert handout_bytes and portraits
+    usernames = [u["username"] for u in manifest_of(first)["users"]]
+    # Empty the database of the campaign and its users (characters and decks of theirs go too).
+    demo.delete()
+    User.objects.filter(username__in=usernames).delete()
+    assert not Campaign.objects.exists()
+    assert not User.objects.filter(username__in=usernames).exists()
+
+    restored = import_campaign(first)
+    second = export_campaign(restored.pk)
+
+    assert normalise(manifest_of(second)) == normalise(manifest_of(first))
+    # Missing users come back inactive, with unusable passwords (docs/campaigns.md).
+    for user in User.objects.filter(username__in=usernames):
+        assert not user.is_active
+        assert not user.has_usable_password()
+    assert Membership.objects.get(campaign=restored, user__username="gm").role == Role.GM
+    # Handout files come back byte for byte.
+    for handout in Handout.objects.filter(campaign=restored):
+        if handout.file:
+            assert read(handout.file) == handout_bytes.pop(handout.title)
+    for character in Character.objects.filter(campaign=restored):
+        if character.portrait:
+            assert read(character.portrait) == portraits.pop(character.name)
+            assert character.portrait.name == f"portraits/character-{character.pk}.png"
+    assert not handout_bytes and not portraits
+
+
+def test_importing_twice_makes_two_copies_with_new_keys(demo: Campaign) -> None:
+    data = export_campaign(demo.pk)
+    users_before = User.objects.count()
+    one = import_campaign(data)
+    two = import_campaign(data)
+    assert len({demo.pk, one.pk, two.pk}) == 3
+    assert User.objects.count() == users_before  # existing users are reused by username
+    assert User.objects.get(username="reimu").is_active  # and left as they were
+    original = normalise(manifest_of(data))
+    for copy in (one, two):
+        assert normalise(manifest_of(export_campaign(copy.pk))) == original
+    # Each copy's rows point to its own rows, never the original's.
+    for copy in (one, two):
+        chars = set(Character.objects.filter(campaign=copy).values_list("pk", flat=True))
+        assert chars and chars.isdisjoint(
+            Character.objects.filter(campaign=demo).values_list("pk", flat=True)
+        )
+        assert (
+            set(
+                Spellcard.objects.filter(character__campaign=copy).values_list(
+                    "character_id", flat=True
+                )
+            )
+            <= chars
+        )
+        battle = Battle.objects.get(campaign=copy)
+        # The engine state names player characters pc<id> and the battle by its key: remapped.
+        pcs = {k for k in battle.state["combatants"] if k.startswith("pc")}
+        assert pcs and pcs <= {f"pc{pk}" for pk in chars}
+        assert battle.state["battle_id"] == str(battle.pk)
+        assert set(
+            Combatant.objects.filter(battle=battle).values_list("engine_id", flat=True)
+        ) == set(battle.state["combatants"])
+        for table in TavernTable.objects.filter(campaign=copy):
+            original_table = TavernTable.objects.get(
+                campaign=demo, created_at=table.created_at, game=table.game
+            )
+            assert table.version == original_table.version
+            assert (
+                TavernAction.objects.filter(table=table).count() == original_table.actions.count()
+            )
+
+
+def _damage(data: bytes, change: Any) -> bytes:
+    source = zipfile.ZipFile(io.BytesIO(data))
+    manifest = json.loads(source.read(MANIFEST))
+    change(manifest)
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as target:
+        target.writestr(MANIFEST, json.dumps(manifest))
+        for name in source.namelist():
+            if name != MANIFEST:
+                target.writestr(name, source.read(name))
+    return out.getvalue()
+
+
+def _break_last_seat(manifest: dict[str, Any]) -> None:
+    # Everything before the seats would be restored first: the whole import must roll back.
+    seats = next(p for p in manifest["parts"] if p["model"] == "minigames.TavernSeat")
+    seats["rows"][-1]["fields"]["table"] = 999_999
+
+
+def _bad_file_checksum(manifest: dict[str, Any]) -> None:
+    handouts = next(p for p in manifest["parts"] if p["model"] == "campaign.Handout")
+    row = next(r for r in handouts["rows"] if r["fields"]["file"])
+    row["fields"]["file"]["sha256"] = "0" * 64
+
+
+def _unknown_user(manifest: dict[str, Any]) -> None:
+    rolls = next(p for p in manifest["parts"] if p["model"] == "campaign.Roll")
+    rolls["rows"][0]["fields"]["user"] = "nobody-of-that-name"
+
+
+def _bad_level(manifest: dict[str, Any]) -> None:
+    chars = next(p for p in manifest["parts"] if p["model"] == "characters.Character")
+    chars["rows"][-1]["fields"]["level"] = "seven"
+
+
+@pytest.mark.parametrize(
+    ("damage", "words"),
+    [
+        (lambda data: b"not a zip at all", "not a zip archive"),
+        (lambda data: data[: len(data) // 2], "not a zip archive"),
+        (lambda data: _damage(data, lambda m: m.update(version=99)), "format version 99"),
+        (lambda data: _damage(data, lambda m: m.update(format="other")), "not a Western Roses"),
+        (lambda data: _damage(data, lambda m: m.pop("parts")), "lacks its users or rows"),
+        (
+            lambda data: _damage(data, _break_last_seat),
+            "one of its tavern seats refers to a tavern table that is not in it",
+        ),
+        (lambda data: _damage(data, _bad_file_checksum), "does not match its checksum"),
+        (lambda data: _damage(data, _unknown_user), "not in its user list"),
+        (
+            lambda data: _damage(data, _bad_level),
+            "a character, level: “seven” value must be an integer",
+        ),
+    ],
+    ids=[
+        "not-zip",
+        "truncated",
+        "version",
+        "format",
+        "no-rows",
+        "broken-link",
+        "checksum",
+        "user",
+        "value",
+    ],
+)
+def test_a_damaged_archive_is_refused_in_words_and_changes_nothing(
+    demo: Campaign, media: Path, damage: Any, words: str
+) -> None:
+    bad = damage(export_campaign(demo.pk))
+    before, files_before = database_counts(), media_files(media)
+    with pytest.raises(BackupError) as caught:
+        import_campaign(bad)
+    assert words in str(caught.value)
+    assert "Traceback" not in str(caught.value) and "Error" not in str(caught.value)
+    assert database_counts() == before
+    assert media_files(media) == files_before  # files written before the failure are removed
+
+
+def test_the_commands_write_and_restore_an_archive(demo: Campaign, tmp_path: Path) -> None:
+    path = tmp_path / "backup.zip"
+    out = io.StringIO()
+    call_command("campaign_export", str(demo.pk), "--output", str(path), stdout=out)
+    assert path.exists() and "written to" in out.getvalue()
+    out = io.StringIO()
+    call_command("campaign_import", str(path), stdout=out)
+    assert f"Restored campaign '{DEMO_CAMPAIGN}'" in out.getvalue()
+    assert Campaign.objects.filter(name=DEMO_CAMPAIGN).count() == 2
+
+    bad = tmp_path / "bad.zip"
+    bad.write_bytes(b"garbage")
+    with pytest.raises(CommandError, match=r"Nothing was restored\. This is not a campaign backup"):
+        call_command("campaign_import", str(bad))
+    with pytest.raises(CommandError, match="There is no campaign number 987654"):
+        call_command("campaign_export", "987654", "--output", str(tmp_path / "x.zip"))
+    assert Campaign.objects.filter(name=DEMO_CAMPAIGN).count() == 2
+
+
+def test_the_gm_downloads_the_same_archive_from_the_settings_page(
+    client: Any, demo: Campaign
+) -> None:
+    gm = User.objects.get(username="gm")
+    client.force_login(gm)
+    settings_page = client.get(f"/campaigns/{demo.pk}/settings/")
+    assert f'href="/campaigns/{demo.pk}/backup/"' in settings_page.content.decode()
+    response = client.get(f"/campaigns/{demo.pk}/backup/")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/zip"
+    assert "attachment" in response["Content-Disposition"]
+    assert normalise(manifest_of(response.content)) == normalise(
+        manifest_of(export_campaign(demo.pk))
+    )
+
+
+def test_players_and_outsiders_cannot_download(client: Any, demo: Campaign) -> None:
+    url = f"/campaigns/{demo.pk}/backup/"
+    client.force_login(User.objects.get(username="reimu"))
+    assert client.get(url).status_code == 403
+    client.force_login(UserFactory())
+    assert client.get(url).status_code == 404
+    client.logout()
+    assert client.get(url).status_code == 302
+
+
+def test_a_gm_still_seated_at_a_tavern_table_is_refused_the_download(
+    client: Any, demo: Campaign
+) -> None:
+    """The archive holds every hand and seed (BRIEF "Secrets": no seat receives another's hand
+    or the seed): a GM playing at an unfinished table of the campaign must wait."""
+    from minigames.models import TavernSeat
+    from tables.models import TableStatus
+
+    gm = User.objects.get(username="gm")
+    table = TavernTable.objects.filter(campaign=demo).exclude(status=TableStatus.ENDED).first()
+    assert table is not None
+    seat = TavernSeat.objects.filter(table=table).order_by("index").first()
+    assert seat is not None
+    TavernSeat.objects.filter(pk=seat.pk).update(user=gm, bot="", character=None)
+    client.force_login(gm)
+    response = client.get(f"/campaigns/{demo.pk}/backup/")
+    assert response.status_code == 409
+    assert "still being played" in response.content.decode()
+    TavernTable.objects.filter(pk=table.pk).update(status=TableStatus.ENDED)
+    assert client.get(f"/campaigns/{demo.pk}/backup/").status_code == 200
+
+
+def test_an_archive_that_unpacks_too_large_is_refused_unread(demo: Campaign) -> None:
+    """A zip bomb: a small file whose member claims more than the bound (config.backup)."""
+    from config.backup import MAX_ARCHIVE_BYTES
+
+    source = zipfile.ZipFile(io.BytesIO(export_campaign(demo.pk)))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
+        target.writestr(MANIFEST, source.read(MANIFEST))
+        with target.open("files/padding", "w", force_zip64=True) as pad:
+            chunk = bytes(1024 * 1024)
+            for _ in range(MAX_ARCHIVE_BYTES // len(chunk) + 1):
+                pad.write(chunk)
+    assert len(out.getvalue()) < MAX_ARCHIVE_BYTES // 100
+    before = database_counts()
+    with pytest.raises(BackupError, match="unpacks to more than the allowed size"):
+        import_campaign(out.getvalue())
+    assert database_counts() == before
