@@ -216,8 +216,11 @@ def _file_member(label: str, pk: int, field: str, name: str) -> str:
     return f"files/{label}/{pk}/{field}/{base}"
 
 
-def export_campaign(campaign_id: int) -> bytes:
-    """The archive of campaign ``campaign_id`` (see the module docstring), as bytes."""
+def export_campaign(campaign_id: int, *, decks_of: int | None = None) -> bytes:
+    """The archive of campaign ``campaign_id`` (see the module docstring), as bytes.
+
+    ``decks_of``: keep only that user's saved decks (a GM's download: another member's deck is
+    hers alone); None keeps every deck (the server's own ``campaign_export``)."""
     user_model = _user_model()
     user_label = _label(user_model)
     exported: dict[str, set[int]] = {}
@@ -240,7 +243,10 @@ def export_campaign(campaign_id: int) -> bytes:
     for part in PARTS:
         model = part.model
         rows = []
-        objs = list(part.rows(campaign_id))
+        rows_of = part.rows(campaign_id)
+        if decks_of is not None and part.label == "decks.Deck":
+            rows_of = rows_of.filter(owner_id=decks_of)
+        objs = list(rows_of)
         exported[part.label] = {obj.pk for obj in objs}
         for obj in objs:
             fields: dict[str, Any] = {}

@@ -4,9 +4,11 @@ The archive is the one ``manage.py campaign_export`` writes (``config/backup.py`
 campaign's GMs may download it: players get 403, outsiders 404, as every GM page
 (``campaign.permissions.campaign_for``).
 
-A GM who holds a seat at one of the campaign's unfinished tavern tables is refused (409, in
-words): the archive holds every table's full state, so it would show her the other seats' hands
-and the table's seed while she still plays.
+While a battle or a tavern table of the campaign is still being played the download is refused
+(409, in words): the archive holds every game's full state with its random seed, which nobody,
+the GM included, may see while a game runs (anyone holding it could predict every roll), and
+the hands of every seat. The GM's archive holds her own saved decks only: another member's
+deck is hers alone. The server's ``manage.py campaign_export`` has neither limit.
 """
 
 from __future__ import annotations
@@ -17,9 +19,10 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_GET
 
 from accounts.typing import AuthedRequest
+from battles.models import Battle
 from campaign.permissions import campaign_for
 from config.backup import export_campaign
-from minigames.models import TavernSeat
+from minigames.models import TavernTable
 from tables.models import TableStatus
 
 
@@ -28,18 +31,19 @@ from tables.models import TableStatus
 def campaign_backup_download(request: AuthedRequest, pk: int) -> HttpResponse:
     """The campaign's backup archive, as a file download."""
     campaign, _access = campaign_for(request.user, pk, manage=True)
-    seated = TavernSeat.objects.filter(
-        table__campaign=campaign, user_id=request.user.pk, resigned=False
-    ).exclude(table__status=TableStatus.ENDED)
-    if seated.exists():
+    running = (
+        Battle.objects.filter(campaign=campaign, status=TableStatus.ACTIVE).exists()
+        or TavernTable.objects.filter(campaign=campaign, status=TableStatus.ACTIVE).exists()
+    )
+    if running:
         return HttpResponse(
-            "You hold a seat at a tavern table of this campaign that is still being played. "
-            "The backup holds every hand at every table, so it can be downloaded once your "
-            "games have ended (or an administrator runs manage.py campaign_export).",
+            "A battle or a tavern game of this campaign is still being played. The backup "
+            "holds every game's secret dice seed and every hand, so it can be downloaded once "
+            "those games have ended (or an administrator runs manage.py campaign_export).",
             status=409,
             content_type="text/plain; charset=utf-8",
         )
-    data = export_campaign(campaign.pk)
+    data = export_campaign(campaign.pk, decks_of=request.user.pk)
     name = f"{slugify(campaign.name) or 'campaign'}-{campaign.pk}-backup.zip"
     response = HttpResponse(data, content_type="application/zip")
     response["Content-Disposition"] = f'attachment; filename="{name}"'

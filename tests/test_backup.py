@@ -307,10 +307,21 @@ def test_the_commands_write_and_restore_an_archive(demo: Campaign, tmp_path: Pat
     assert Campaign.objects.filter(name=DEMO_CAMPAIGN).count() == 2
 
 
+def _end_every_game(campaign: Campaign) -> None:
+    from battles.models import Battle
+    from tables.models import TableStatus
+
+    TavernTable.objects.filter(campaign=campaign).update(status=TableStatus.ENDED)
+    Battle.objects.filter(campaign=campaign, status=TableStatus.ACTIVE).update(
+        status=TableStatus.ENDED
+    )
+
+
 def test_the_gm_downloads_the_same_archive_from_the_settings_page(
     client: Any, demo: Campaign
 ) -> None:
     gm = User.objects.get(username="gm")
+    _end_every_game(demo)
     client.force_login(gm)
     settings_page = client.get(f"/campaigns/{demo.pk}/settings/")
     assert f'href="/campaigns/{demo.pk}/backup/"' in settings_page.content.decode()
@@ -319,8 +330,25 @@ def test_the_gm_downloads_the_same_archive_from_the_settings_page(
     assert response["Content-Type"] == "application/zip"
     assert "attachment" in response["Content-Disposition"]
     assert normalise(manifest_of(response.content)) == normalise(
-        manifest_of(export_campaign(demo.pk))
+        manifest_of(export_campaign(demo.pk, decks_of=gm.pk))
     )
+
+
+def test_the_gms_download_holds_no_other_members_deck(client: Any, demo: Campaign) -> None:
+    """A saved deck is its owner's alone (docs/decks.md): the GM's archive keeps only hers;
+    the server's campaign_export keeps every deck of the campaign."""
+    from decks.models import Deck
+
+    gm = User.objects.get(username="gm")
+    _end_every_game(demo)
+    others = Deck.objects.filter(campaign=demo).exclude(owner=gm)
+    assert others.exists()
+    client.force_login(gm)
+    manifest = manifest_of(client.get(f"/campaigns/{demo.pk}/backup/").content)
+    shown = json.dumps(manifest)
+    for deck in others:
+        assert deck.name not in shown
+    assert any(deck.name in json.dumps(manifest_of(export_campaign(demo.pk))) for deck in others)
 
 
 def test_players_and_outsiders_cannot_download(client: Any, demo: Campaign) -> None:
@@ -333,25 +361,18 @@ def test_players_and_outsiders_cannot_download(client: Any, demo: Campaign) -> N
     assert client.get(url).status_code == 302
 
 
-def test_a_gm_still_seated_at_a_tavern_table_is_refused_the_download(
-    client: Any, demo: Campaign
-) -> None:
-    """The archive holds every hand and seed (BRIEF "Secrets": no seat receives another's hand
-    or the seed): a GM playing at an unfinished table of the campaign must wait."""
-    from minigames.models import TavernSeat
+def test_a_game_still_being_played_refuses_the_download(client: Any, demo: Campaign) -> None:
+    """The archive holds every game's secret dice seed and every hand, which nobody (the GM
+    included) may see while a game runs: the demo's Spirit War game is in play."""
     from tables.models import TableStatus
 
     gm = User.objects.get(username="gm")
-    table = TavernTable.objects.filter(campaign=demo).exclude(status=TableStatus.ENDED).first()
-    assert table is not None
-    seat = TavernSeat.objects.filter(table=table).order_by("index").first()
-    assert seat is not None
-    TavernSeat.objects.filter(pk=seat.pk).update(user=gm, bot="", character=None)
+    assert TavernTable.objects.filter(campaign=demo, status=TableStatus.ACTIVE).exists()
     client.force_login(gm)
     response = client.get(f"/campaigns/{demo.pk}/backup/")
     assert response.status_code == 409
     assert "still being played" in response.content.decode()
-    TavernTable.objects.filter(pk=table.pk).update(status=TableStatus.ENDED)
+    _end_every_game(demo)
     assert client.get(f"/campaigns/{demo.pk}/backup/").status_code == 200
 
 
