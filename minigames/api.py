@@ -34,6 +34,9 @@ from tables.registry import game_for
 from . import selectors, services
 from .models import BOT_STRENGTHS, TavernSeat
 
+#: The tavern's games by slug (the schema names this choice set ``TavernGameEnum``).
+TAVERN_GAME_CHOICES = list(ENGINE_MODULES)
+
 
 class SeatInputSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=["open", "host", "bot"], default="open")
@@ -45,7 +48,7 @@ class SeatInputSerializer(serializers.Serializer):
 
 
 class TableCreateSerializer(serializers.Serializer):
-    game = serializers.ChoiceField(choices=list(ENGINE_MODULES))
+    game = serializers.ChoiceField(choices=TAVERN_GAME_CHOICES)
     campaign = serializers.IntegerField(required=False, allow_null=True, default=None)
     seats = SeatInputSerializer(many=True)
     options = serializers.DictField(required=False, default=dict)

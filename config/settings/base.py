@@ -273,6 +273,8 @@ SPECTACULAR_SETTINGS.setdefault("ENUM_NAME_OVERRIDES", {}).update(
         "DigestMinutesEnum": "notifications.models.DIGEST_MINUTES_CHOICES",
         "BattleStatusEnum": "battles.models.BattleStatus",
         "AttendanceStatusEnum": "campaign.models.AttendanceStatus",
+        "TavernGameEnum": "minigames.api.TAVERN_GAME_CHOICES",
+        "CardGameEnum": "decks.games.GAME_CHOICES",
     }
 )
 
