@@ -32,6 +32,7 @@ def test_two_players_poll_send_and_recover_from_a_stale_click(
         page.goto(f"/duels/{table.pk}/")
     mine, theirs = state["hands"]
     first.wait_for_selector(f"#hand button[data-card='{mine[0]}']")
+    second.wait_for_selector(f"#hand button[data-card='{theirs[0]}']")
     assert first.locator("#hand button").all_inner_texts() == [f"Play the {c}" for c in mine]
     assert second.locator("#hand button").all_inner_texts() == [f"Play the {c}" for c in theirs]
 

@@ -202,6 +202,10 @@
     you: null,
   };
 
+  // A lobby form being sent (Sit here, Start) navigates by itself: a reload now would lose it.
+  let submitting = false;
+  document.addEventListener("submit", () => { submitting = true; }, true);
+
   const client = new window.TableClient({
     stateUrl: root.dataset.stateUrl,
     actionUrl: root.dataset.actionUrl,
@@ -209,7 +213,7 @@
     onState(payload) {
       const status = payload.table ? payload.table.status : null;
       if (status !== startedStatus || (status === "setup" && current !== null)) {
-        window.location.reload();
+        if (!submitting) window.location.reload();
         return;
       }
       current = payload;
