@@ -68,16 +68,18 @@ def test_a_turn_change_delivers_exactly_one_your_turn(worker, started, gm, playe
         battle = started.refresh()
     assert ("battles.turn_notify", [battle.pk, battle.version]) in published
     notes = Notification.objects.filter(recipient=player, event="your_turn")
+    key = f"battle:{battle.pk}:turn:{battle.state['turn_number']}"
+    this_turn = notes.filter(dedupe_key=f"your_turn:{key}")
+    # her earlier turns' alerts exist too (read: the newest replaces them): wait for this one
     wait_for(
         lambda: Delivery.objects.filter(
-            notification__in=notes, channel="in_app", status="sent"
+            notification__in=this_turn, channel="in_app", status="sent"
         ).exists(),
         what=f"the in-app your_turn delivery:\n{worker.output()}",
     )
     wait = TurnWait.objects.get(user=player, ended_at__isnull=True)
-    assert wait.key == f"battle:{battle.pk}:turn:{battle.state['turn_number']}"
-    this_turn = notes.filter(dedupe_key=f"your_turn:{wait.key}")
-    before = notes.count()  # earlier turns of hers (read now: the newest replaced them)
+    assert wait.key == key
+    before = notes.count()
     # the same task again (a redelivery): nothing new
     battle_turn_notify.apply_async(args=[battle.pk, battle.version])
     worker.wait_ready(20)  # a ping queued behind it: it has run

@@ -44,7 +44,7 @@ def _play_whole_game(table_id: int, pages: dict[int, object], rng: random.Random
         page.wait_for_function(
             f"Number(document.getElementById('tavern-table').dataset.version) >= {table.version}"
             " && document.querySelectorAll('#tavern-moves button.tavern-move').length > 0",
-            timeout=5_000,
+            timeout=15_000,
         )
         buttons = page.locator("#tavern-moves button.tavern-move")
         label = buttons.nth(rng.randrange(buttons.count())).inner_text()
@@ -53,7 +53,7 @@ def _play_whole_game(table_id: int, pages: dict[int, object], rng: random.Random
             page.wait_for_function(
                 "Number(document.getElementById('tavern-table').dataset.version) > "
                 f"{table.version}",
-                timeout=5_000,
+                timeout=15_000,
             )
         except Exception as exc:
             status = page.inner_text("#tavern-status")
