@@ -7,8 +7,6 @@ from __future__ import annotations
 import json
 import os
 import secrets
-import shlex
-import socket
 import subprocess
 import time
 import urllib.request
@@ -17,6 +15,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
+from tests.load.processes import free_port, procfile
 from tests.notifications.celery_worker import database_url
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -28,29 +27,15 @@ pytestmark = [
 ]
 
 
-def _procfile() -> dict[str, list[str]]:
-    lines = (ROOT / "Procfile").read_text().splitlines()
-    return {
-        name.strip(): shlex.split(command)
-        for name, command in (line.split(":", 1) for line in lines if line.strip())
-    }
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def test_procfile_names_gunicorn_a_worker_and_beat():
-    processes = _procfile()
+    processes = procfile()
     assert processes["web"][0] == "gunicorn"
     assert processes["worker"][:4] == ["celery", "-A", "config", "worker"]
     assert processes["beat"][:4] == ["celery", "-A", "config", "beat"]
 
 
 def test_the_procfile_processes_come_up_and_report_healthy(tmp_path):
-    port = _free_port()
+    port = free_port()
     redis_url = settings.CELERY_BROKER_URL.rsplit("/", 1)[0] + "/12"  # a db of its own
     env = {
         **{k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")},
@@ -65,7 +50,7 @@ def test_the_procfile_processes_come_up_and_report_healthy(tmp_path):
         "MEDIA_ROOT": str(tmp_path / "media"),
         "PATH": f"{ROOT / '.venv' / 'bin'}:{os.environ.get('PATH', '')}",
     }
-    processes = _procfile()
+    processes = procfile()
     procs: dict[str, subprocess.Popen[bytes]] = {}
     logs = {name: (tmp_path / f"{name}.log").open("wb") for name in ("web", "worker", "beat")}
     try:

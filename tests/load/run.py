@@ -19,8 +19,6 @@ from __future__ import annotations
 import json
 import os
 import secrets
-import shlex
-import socket
 import subprocess
 import sys
 import tempfile
@@ -30,14 +28,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+from tests.load.processes import free_port, procfile
+
 ROOT = Path(__file__).resolve().parent.parent.parent
 BIN = Path(sys.executable).parent
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _database(base_url: str, name: str) -> str:
@@ -95,7 +89,7 @@ def main() -> int:
     base = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/test")
     redis_url = os.environ.get("LOADTEST_REDIS_URL", "redis://127.0.0.1:6379/3")
     name = f"loadtest_{os.getpid()}"
-    port = _free_port()
+    port = free_port()
     work = Path(tempfile.mkdtemp(prefix="wr-loadtest-"))
     env = {
         **{k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")},
@@ -126,14 +120,12 @@ def main() -> int:
             ["-m", "tests.load.seed", env["LOADTEST_USERS"], str(users)],
         ):
             subprocess.run([sys.executable, *step], cwd=ROOT, env=env, check=True)  # noqa: S603
-        procfile = dict(
-            line.split(":", 1) for line in (ROOT / "Procfile").read_text().splitlines() if line
-        )
+        processes = procfile()
         for process in ("web", "worker"):
             log = (work / f"{process}.log").open("wb")
             procs.append(
                 subprocess.Popen(  # noqa: S603 - the Procfile's own commands
-                    shlex.split(procfile[process]), cwd=ROOT, env=env, stdout=log, stderr=log
+                    processes[process], cwd=ROOT, env=env, stdout=log, stderr=log
                 )
             )
         deadline = time.monotonic() + 60
