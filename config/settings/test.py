@@ -47,6 +47,10 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "unacked_restore_interval": 1,
     "unacked_restore_throttle": 1,
 }
+# A worker test that retries for real shortens the backoff so it waits a second, not ten
+# (tests/notifications/test_services.py); unset, the default from base.py stands.
+if os.environ.get("NOTIFICATION_RETRY_BASE_SECONDS"):
+    NOTIFICATION_RETRY_BASE_SECONDS = float(os.environ["NOTIFICATION_RETRY_BASE_SECONDS"])
 # Worker subprocesses write email to files the tests read (their memory outbox is out of reach).
 if os.environ.get("EMAIL_FILE_PATH"):
     EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"

@@ -1,13 +1,17 @@
 """'Your turn' when a battle passes to a player's combatant: enqueued on commit, idempotent,
 retried; the open turn is registered with the notification service, ended when she acts, and
-reminded once after the campaign's delay. Celery runs eagerly here (test settings)."""
+reminded once after the campaign's delay. Celery runs eagerly here (test settings), except
+where a test publishes for real to produce a fault: a dead broker port, a worker whose
+database is gone."""
 
 from __future__ import annotations
 
+import logging
 from datetime import timedelta
 
+import psycopg
 import pytest
-from django.db import OperationalError, transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from battles import services
@@ -15,6 +19,14 @@ from battles.tasks import battle_turn_notify
 from notifications.models import Delivery, Notification, TurnWait
 from notifications.reminders import turn_reminders_send
 from tests.battles.conftest import play_until
+from tests.notifications.celery_worker import (
+    CeleryWorker,
+    database_url,
+    dead_broker,
+    dead_url,
+    real_publishing,
+    wait_for,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -144,41 +156,66 @@ def test_enqueued_only_on_commit(started, gm, django_capture_on_commit_callbacks
     assert started.version == battle.version
 
 
-def test_a_broker_failure_at_commit_does_not_fail_the_move(started, gm, monkeypatch, committed):
-    def broken(*args, **kwargs):
-        raise ConnectionError("broker down")
-
-    monkeypatch.setattr(battle_turn_notify, "apply_async", broken)
+def test_a_broker_failure_at_commit_does_not_fail_the_move(
+    started, gm, player, committed, caplog
+):
+    """The broker is down when the move commits (this process publishes for real, to a port
+    nothing listens on): Celery's bounded publish retries give up, the failure is logged, and
+    the committed move stands; the next turn change enqueues again."""
     play_until(started, gm, started.other_pc)
-    with committed():
-        play_until(started, gm, started.pc)  # no exception: the move is committed
+    with real_publishing(), dead_broker():
+        with caplog.at_level(logging.ERROR, logger="tables.services"), committed():
+            play_until(started, gm, started.pc)  # no exception: the move is committed
     assert started.refresh().state["current"] == started.pc
+    failures = [r for r in caplog.records if "could not enqueue" in r.getMessage()]
+    assert [r.getMessage() for r in failures] == [
+        f"could not enqueue battles.turn_notify({started.battle.pk}, {started.version})"
+    ]
+    assert failures[0].exc_info is not None
+    assert "Connection refused" in str(failures[0].exc_info[1])
+    assert not _your_turns(player).exists()  # the task never ran
 
 
-def test_a_lost_database_is_retried_with_backoff(started, monkeypatch):
-    calls = []
-
-    def flaky(**kwargs):
-        raise OperationalError("connection lost")
-
-    class Retry(Exception):
-        pass
-
-    def retry(countdown=None, **kwargs):
-        calls.append(countdown)
-        return Retry()
-
-    monkeypatch.setattr(services, "battle_waits_sync", flaky)
-    monkeypatch.setattr(battle_turn_notify, "retry", retry)
-    battle_turn_notify.push_request(is_eager=False, retries=2)
+@pytest.mark.integration
+@pytest.mark.xdist_group("celery-worker")
+def test_a_lost_database_is_retried_with_backoff(started):
+    """A real worker whose database is gone (its DATABASE_URL is a port nothing listens on):
+    the task meets a real OperationalError and Celery retries it, each countdown in the band
+    of its attempt (tables.tasks.retry_in: the upper half of 5 s·2^n, so 2.5-5 s, then
+    5-10 s)."""
+    battle_id = started.battle.pk
+    with real_publishing():
+        worker = CeleryWorker(database_url=dead_url("postgres", "/gone"), loglevel="INFO")
+        try:
+            worker.start()
+            battle_turn_notify.apply_async(args=[battle_id, 5])
+            wait_for(
+                lambda: len(worker.retry_countdowns("battles.turn_notify")) >= 2,
+                timeout=60,
+                what=f"two retries:\n{worker.output()}",
+            )
+            countdowns = worker.retry_countdowns("battles.turn_notify")
+            log = worker.log_text()
+        finally:
+            worker.stop()
+    assert 2.5 <= countdowns[0] <= 5 and 5 <= countdowns[1] <= 10, countdowns
+    assert f"battle_turn_notify({battle_id}, v5) interrupted: OperationalError" in log
+    # Eagerly (``make run``, no broker to hold a retry) it gives up quietly: this process's
+    # own database connection is killed by the server before the task runs.
+    _kill_this_connection()
     try:
-        with pytest.raises(Retry):
-            battle_turn_notify.run(started.battle.pk, 5)
+        assert battle_turn_notify.apply(args=[battle_id, 5]).get() == "retry-later"
     finally:
-        battle_turn_notify.pop_request()
-    assert len(calls) == 1 and 10 <= calls[0] <= 20  # base 5 s · 2², upper half
-    # eagerly (``make run``, no broker to hold a retry) it gives up quietly
-    assert battle_turn_notify.apply(args=[started.battle.pk, 5]).get() == "retry-later"
+        connection.close()  # the test's transaction died with it; teardown reconnects
+
+
+def _kill_this_connection() -> None:
+    """Have PostgreSQL terminate this process's connection (as a restart or failover would)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        (pid,) = cursor.fetchone()
+    with psycopg.connect(database_url(), autocommit=True) as admin:
+        admin.execute("SELECT pg_terminate_backend(%s)", [pid])
 
 
 def test_the_task_for_a_deleted_battle_does_nothing(setup_battle, gm):

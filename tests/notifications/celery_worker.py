@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -22,6 +23,8 @@ from urllib.parse import quote
 
 from django.conf import settings
 from django.db import connection
+
+from tests.load.processes import free_port
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
@@ -53,6 +56,42 @@ def real_publishing() -> Iterator[object]:
         purge_broker_keys()
 
 
+def dead_url(scheme: str, path: str = "") -> str:
+    """A URL on 127.0.0.1 at a port nothing listens on: connecting is refused at once."""
+    return f"{scheme}://127.0.0.1:{free_port()}{path}"
+
+
+@contextmanager
+def dead_broker() -> Iterator[str]:
+    """Make this process's Celery app publish to a broker port nothing listens on (a broker
+    outage), then give it back its live broker. Use inside :func:`real_publishing`.
+
+    Celery builds its broker connection pool and producer pool on the first publish, from the
+    ``broker_write_url`` of that moment, and keeps them: changing the setting alone changes
+    nothing. There is no public reset, so this clears the two cached pools (``app._pool`` and
+    ``app.amqp._producer_pool``: exactly what Celery itself clears after a fork) and the next
+    publish builds new ones for the dead URL; on the way out the dead pools are closed and the
+    live ones put back untouched. Publishing stays bounded: Celery retries a failed publish
+    ``task_publish_retry_policy["max_retries"]`` times (3, under a second) and then raises.
+    Yields the dead broker URL.
+    """
+    from config.celery import app
+
+    assert app.conf.task_publish_retry_policy["max_retries"] is not None
+    amqp = app.amqp
+    saved = app.conf.broker_write_url, app._pool, amqp._producer_pool
+    url = dead_url("redis", "/0")
+    app.conf.broker_write_url = url
+    app._pool = amqp._producer_pool = None
+    try:
+        yield url
+    finally:
+        for pool in (amqp._producer_pool, app._pool):
+            if pool is not None:
+                pool.force_close_all()
+        app.conf.broker_write_url, app._pool, amqp._producer_pool = saved
+
+
 def purge_broker_keys() -> None:
     """Delete this process's queues and bindings from Redis (its own key prefix only)."""
     import redis
@@ -68,11 +107,29 @@ def purge_broker_keys() -> None:
 
 
 class CeleryWorker:
-    """One worker process (prefork pool, concurrency 1) and its pool child."""
+    """One worker process (prefork pool, concurrency 1) and its pool child.
 
-    def __init__(self, *, visibility_timeout: int = 3600, email_dir: str | None = None) -> None:
+    ``database_url`` points the worker at another database than this process's (a dead port:
+    every task that touches the database meets a lost connection); ``environ`` adds settings
+    the test settings read from the environment (e.g. ``NOTIFICATION_RETRY_BASE_SECONDS``);
+    ``loglevel="INFO"`` makes the worker log every task it runs and retries (read them with
+    :meth:`retry_countdowns`).
+    """
+
+    def __init__(
+        self,
+        *,
+        visibility_timeout: int = 3600,
+        email_dir: str | None = None,
+        database_url: str | None = None,
+        environ: dict[str, str] | None = None,
+        loglevel: str = "WARNING",
+    ) -> None:
         self.visibility_timeout = visibility_timeout
         self.email_dir = email_dir
+        self.database_url = database_url
+        self.environ = environ or {}
+        self.loglevel = loglevel
         self.log = tempfile.NamedTemporaryFile(  # noqa: SIM115 (closed in stop())
             prefix="celery-worker-", suffix=".log", delete=False
         )
@@ -82,7 +139,7 @@ class CeleryWorker:
         env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
         env.update(
             DJANGO_SETTINGS_MODULE="config.settings.test",
-            DATABASE_URL=database_url(),
+            DATABASE_URL=self.database_url or database_url(),
             REDIS_URL=settings.CELERY_BROKER_URL,
             CELERY_EAGER="0",
             TEST_CELERY_PREFIX=settings.TEST_CELERY_PREFIX,
@@ -91,6 +148,7 @@ class CeleryWorker:
         )
         if self.email_dir:
             env["EMAIL_FILE_PATH"] = self.email_dir
+        env.update(self.environ)
         return env
 
     def start(self, *, ready_timeout: float = 60) -> CeleryWorker:
@@ -106,7 +164,7 @@ class CeleryWorker:
             "--without-gossip",
             "--without-mingle",
             "--without-heartbeat",
-            "--loglevel=WARNING",
+            f"--loglevel={self.loglevel}",
             f"--hostname=test-{os.getpid()}-{time.monotonic_ns()}@%h",
         ]
         self.proc = subprocess.Popen(  # noqa: S603
@@ -158,8 +216,18 @@ class CeleryWorker:
         Path(self.log.name).unlink(missing_ok=True)
 
     def output(self) -> str:
+        """The end of the worker's log (for failure messages)."""
+        return self.log_text()[-5000:]
+
+    def log_text(self) -> str:
         self.log.flush()
-        return Path(self.log.name).read_text(errors="replace")[-5000:]
+        return Path(self.log.name).read_text(errors="replace")
+
+    def retry_countdowns(self, task_name: str) -> list[float]:
+        """The countdown of every retry of ``task_name`` the worker logged, in order (Celery
+        logs "Task <name>[<id>] retry: Retry in <N>s: <error>" at INFO)."""
+        pattern = re.compile(rf"Task {re.escape(task_name)}\[[^\]]+\] retry: Retry in ([0-9.]+)s")
+        return [float(n) for n in pattern.findall(self.log_text())]
 
 
 def wait_for(
