@@ -1,5 +1,6 @@
 """notify(): rows per preference, enqueue on commit only, dedupe, urgency, quiet mode, and the
-delivery attempt's idempotency, retries with backoff and bounds (tasks run eagerly here)."""
+delivery attempt's idempotency, retries with backoff and bounds (tasks run eagerly here, except
+the tests marked ``integration``, which retry through a real worker)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from notifications.models import (
     NotificationPreference,
 )
 from tests.factories import UserFactory
+from tests.notifications.celery_worker import CeleryWorker, real_publishing, wait_for
 
 pytestmark = pytest.mark.django_db
 
@@ -275,29 +277,52 @@ def test_backoff_is_exponential_jittered_and_capped(settings):
     assert backoff_seconds(1, retry_after=10_000, rng=rng) == 600  # …up to the cap
 
 
-def test_task_retries_through_celery_with_the_backoff(player, receiver, monkeypatch):
-    """Outside eager mode a transient failure becomes ``self.retry(countdown=backoff)``."""
-    receiver.default_status = 502
+RETRY_BASE = 2.0  # NOTIFICATION_RETRY_BASE_SECONDS for the real-worker tests: waits of 1-2 s
+
+
+@pytest.fixture
+def fast_retrying_worker(django_db_setup):
+    """A real worker whose notification backoff starts at RETRY_BASE seconds, logging every
+    task it runs and retries; this process publishes to it for the test's length."""
+    with real_publishing():
+        worker = CeleryWorker(
+            environ={"NOTIFICATION_RETRY_BASE_SECONDS": str(RETRY_BASE)}, loglevel="INFO"
+        )
+        try:
+            yield worker.start()
+        finally:
+            worker.stop()
+
+
+def _sent(delivery: Delivery, worker: CeleryWorker) -> Delivery:
+    wait_for(
+        lambda: Delivery.objects.get(pk=delivery.pk).status == "sent",
+        timeout=60,
+        what=f"the delivery sent:\n{worker.output()}",
+    )
+    worker.wait_ready(20)  # a ping behind it in the queue: anything duplicated ran by now
+    delivery.refresh_from_db()
+    return delivery
+
+
+@pytest.mark.integration
+@pytest.mark.xdist_group("celery-worker")
+@pytest.mark.django_db(transaction=True)
+def test_task_retries_through_celery_with_the_backoff(player, receiver, fast_retrying_worker):
+    """A real worker and a receiver that answers 502, then 200: the task retries through
+    Celery after the first attempt's backoff (the upper half of base·2⁰) and sends once."""
+    worker = fast_retrying_worker
+    receiver.statuses.append(502)
+    receiver.default_status = 200
     _prefs(player, channels={"your_turn": ["webhook"]}, webhook_url=receiver.url)
-    delivery = notify(recipient=player, event="your_turn", title="Go").deliveries.get()
-    calls = []
-
-    class Retried(Exception):
-        pass
-
-    def fake_retry(**kwargs):
-        calls.append(kwargs)
-        return Retried()
-
+    with transaction.atomic():
+        notification = notify(recipient=player, event="your_turn", title="Go")
+    delivery = _sent(notification.deliveries.get(), worker)
+    assert (delivery.attempts, delivery.last_error, delivery.retry_at) == (2, "", None)
+    assert receiver.keys() == [f"delivery-{delivery.pk}"] * 2
+    (countdown,) = worker.retry_countdowns("notifications.deliver")
+    assert RETRY_BASE / 2 <= countdown <= RETRY_BASE
     task = notification_tasks.deliver
-    monkeypatch.setattr(task, "retry", fake_retry)
-    task.push_request(is_eager=False, retries=0)
-    try:
-        with pytest.raises(Retried):
-            task.run(delivery.pk)
-    finally:
-        task.pop_request()
-    assert len(calls) == 1 and 5 <= calls[0]["countdown"] <= 10
     assert task.acks_late and task.reject_on_worker_lost
     assert task.soft_time_limit and task.time_limit > task.soft_time_limit
 
@@ -367,28 +392,29 @@ def test_site_paths_and_http_links_are_kept(player):
         assert notify(recipient=player, event="level_up", title="x", url=url).url == url
 
 
-def test_a_soft_time_limit_becomes_a_retry(monkeypatch):
-    from celery.exceptions import SoftTimeLimitExceeded
-
-    def too_slow(**ids):
-        raise SoftTimeLimitExceeded()
-
-    calls = []
-
-    class Retried(Exception):
-        pass
-
-    def fake_retry(**kwargs):
-        calls.append(kwargs)
-        return Retried()
-
-    task = notification_tasks.deliver
-    monkeypatch.setattr(notification_tasks.delivery, "delivery_attempt", too_slow)
-    monkeypatch.setattr(task, "retry", fake_retry)
-    task.push_request(is_eager=False, retries=2)
-    try:
-        with pytest.raises(Retried):
-            task.run(1)
-    finally:
-        task.pop_request()
-    assert calls and calls[0]["countdown"] > 0
+@pytest.mark.integration
+@pytest.mark.xdist_group("celery-worker")
+@pytest.mark.django_db(transaction=True)
+def test_a_soft_time_limit_becomes_a_retry(player, receiver, fast_retrying_worker):
+    """A real slow delivery: the receiver holds the first POST longer than the soft time
+    limit this message carries (Celery's per-call ``soft_time_limit``), so the worker's soft
+    limit interrupts the send; the task retries after the backoff, and the receiver answers
+    the retry at once. Nothing fails or hangs, and the delivery is sent once."""
+    worker = fast_retrying_worker
+    receiver.hold_first = True  # until the test ends, far past the soft limit
+    _prefs(player, channels={"your_turn": ["webhook"]}, webhook_url=receiver.url)
+    # Rows made directly: notify() would also publish the task with its 30 s limit on commit.
+    notification = Notification.objects.create(recipient=player, event="your_turn", title="Go")
+    delivery = Delivery.objects.create(notification=notification, channel="webhook")
+    notification_tasks.deliver.apply_async(args=[delivery.pk], soft_time_limit=2, time_limit=20)
+    delivery = _sent(delivery, worker)
+    log = worker.log_text()
+    assert "Soft time limit (2s) exceeded for notifications.deliver" in log
+    assert "interrupted: SoftTimeLimitExceeded" in log
+    (countdown, *_) = worker.retry_countdowns("notifications.deliver")
+    assert RETRY_BASE / 2 <= countdown <= RETRY_BASE
+    assert delivery.attempts >= 2 and delivery.last_error == ""
+    # The held POST never got its answer, so a later one did; all carry the same key.
+    assert len(receiver.requests) >= 2
+    assert set(receiver.keys()) == {f"delivery-{delivery.pk}"}
+    assert "Hard time limit" not in log
