@@ -156,16 +156,18 @@ def test_enqueued_only_on_commit(started, gm, django_capture_on_commit_callbacks
     assert started.version == battle.version
 
 
-def test_a_broker_failure_at_commit_does_not_fail_the_move(
-    started, gm, player, committed, caplog
-):
+def test_a_broker_failure_at_commit_does_not_fail_the_move(started, gm, player, committed, caplog):
     """The broker is down when the move commits (this process publishes for real, to a port
     nothing listens on): Celery's bounded publish retries give up, the failure is logged, and
     the committed move stands; the next turn change enqueues again."""
     play_until(started, gm, started.other_pc)
-    with real_publishing(), dead_broker():
-        with caplog.at_level(logging.ERROR, logger="tables.services"), committed():
-            play_until(started, gm, started.pc)  # no exception: the move is committed
+    with (
+        real_publishing(),
+        dead_broker(),
+        caplog.at_level(logging.ERROR, logger="tables.services"),
+        committed(),
+    ):
+        play_until(started, gm, started.pc)  # no exception: the move is committed
     assert started.refresh().state["current"] == started.pc
     failures = [r for r in caplog.records if "could not enqueue" in r.getMessage()]
     assert [r.getMessage() for r in failures] == [
