@@ -79,7 +79,8 @@ def dead_broker() -> Iterator[str]:
 
     assert app.conf.task_publish_retry_policy["max_retries"] is not None
     amqp = app.amqp
-    saved = app.conf.broker_write_url, app._pool, amqp._producer_pool
+    # The setting as set (usually None: "the broker_url"), not the property that resolves it.
+    saved = app.conf.get("broker_write_url"), app._pool, amqp._producer_pool
     url = dead_url("redis", "/0")
     app.conf.broker_write_url = url
     app._pool = amqp._producer_pool = None
