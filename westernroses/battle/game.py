@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from westernroses.battle import reactions
+from westernroses.battle import fog, reactions
 from westernroses.battle.actions import GM, apply, context, legal_actions, may_control
 from westernroses.battle.arena import Arena
 from westernroses.battle.context import DEFAULT_TARGETS
@@ -82,10 +82,13 @@ def waiting(state: BattleState) -> list[Waiting]:
 
 def visible_events(state: BattleState, seat: Seat | None, events: Iterable[Json]) -> list[Json]:
     """Logged events as ``seat`` may see them (``None``: a spectator): a draw's cards only for
-    the drawer's controller and the GM, no seeds. Battle events mark their secret fields
-    ``private`` rather than the protocol's ``visible_to``, so logs go through here."""
+    the drawer's controller and the GM, no seeds, nothing about a combatant in fog then or
+    now (``fog``). Battle events mark their secret fields ``private`` rather than the
+    protocol's ``visible_to``, so logs go through here."""
     player = SPECTATOR if seat is None else str(seat)
-    return [event_for(state, player, e) for e in events]
+    events = list(events)
+    hidden = fog.entry_hidden(state, player, events, fog.hidden_ids(state, player))
+    return fog.shown_events([event_for(state, player, e) for e in events], hidden)
 
 
 def summary(state: BattleState) -> str:
@@ -94,12 +97,21 @@ def summary(state: BattleState) -> str:
         return "Setting up the arena"
     if state.phase == "ended":
         return f"Ended: {state.winner} won" if state.winner else "Ended"
-    names = {cid: c.name for cid, c in state.combatants.items()}
+    # Public (lists, the dashboard): a combatant in fog is named to nobody (``fog``).
+    names = {
+        cid: c.name for cid, c in state.combatants.items() if not fog.in_fog(state, c)
+    }
     if state.pending:
         defender = str(state.pending[0].get("defender"))
-        return f"Round {state.round} · waiting for {names.get(defender, '?')} to react"
+        if defender not in names:
+            return f"Round {state.round} · waiting for a reaction"
+        return f"Round {state.round} · waiting for {names[defender]} to react"
     if state.current:
-        return f"Round {state.round} · {names.get(state.current, '?')}'s turn"
+        if state.current not in names:
+            c = state.combatants.get(state.current)
+            who = "the GM is acting" if c is None or c.controller == GM else "a turn in the fog"
+            return f"Round {state.round} · {who}"
+        return f"Round {state.round} · {names[state.current]}'s turn"
     return f"Round {state.round}"
 
 

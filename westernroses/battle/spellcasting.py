@@ -21,7 +21,7 @@ from __future__ import annotations
 import functools
 from typing import Final
 
-from westernroses.battle import damage, reactions, spell_power, status, summons
+from westernroses.battle import damage, fog, reactions, spell_power, status, summons
 from westernroses.battle.arena import Square, manhattan
 from westernroses.battle.context import Ctx
 from westernroses.battle.errors import IllegalAction
@@ -291,7 +291,8 @@ def candidate_squares(ctx: Ctx, c: Combatant, aim: Json) -> list[Square]:
     if c.position is None:
         return []
     arena = ctx.state.arena
-    near = [s for s in arena.area(c.position, aim["range"]) if arena.open(s)]
+    unseen = fog.blocks(ctx.state, c)  # a player's cards never aim into fog
+    near = [s for s in arena.area(c.position, aim["range"]) if arena.open(s) and s not in unseen]
     if aim["mode"] == "squares":
         return near
     if aim["mode"] == "combatant":
@@ -316,6 +317,8 @@ def _hive_targets(ctx: Ctx, c: Combatant) -> list[Square]:
     found = set()
     for o in ctx.state.combatants.values():
         if o.position is None or not o.alive or o.owner == c.id or o.id == c.id:
+            continue
+        if fog.unseen_by(ctx.state, c, o):
             continue
         if any(
             d.position is not None and manhattan(d.position, o.position) <= reach_stat(d)
