@@ -289,7 +289,9 @@ def attack_targets(ctx: Ctx, c: Combatant, slug: str) -> list[str]:
     profile = c.profile.attack(slug)
     if profile is None:
         return []
-    found = [t for t in attacks.targets(ctx, c, profile) if not fog.unseen_by(ctx.state, c, ctx.c(t))]
+    found = [
+        t for t in attacks.targets(ctx, c, profile) if not fog.unseen_by(ctx.state, c, ctx.c(t))
+    ]
     mode = _restricted(ctx, c)
     if mode == "flee":
         return []

@@ -64,7 +64,9 @@ def blocks(state: BattleState, mover: Combatant) -> frozenset[Square]:
 
 def unseen_by(state: BattleState, looker: Combatant, other: Combatant) -> bool:
     """Whether ``looker``'s controller cannot see ``other`` (so can't target her)."""
-    return looker.controller != GM and other.controller != looker.controller and in_fog(state, other)
+    if looker.controller == GM or other.controller == looker.controller:
+        return False
+    return in_fog(state, other)
 
 
 def tag(state: BattleState, events: list[Json]) -> None:

@@ -98,9 +98,7 @@ def summary(state: BattleState) -> str:
     if state.phase == "ended":
         return f"Ended: {state.winner} won" if state.winner else "Ended"
     # Public (lists, the dashboard): a combatant in fog is named to nobody (``fog``).
-    names = {
-        cid: c.name for cid, c in state.combatants.items() if not fog.in_fog(state, c)
-    }
+    names = {cid: c.name for cid, c in state.combatants.items() if not fog.in_fog(state, c)}
     if state.pending:
         defender = str(state.pending[0].get("defender"))
         if defender not in names:

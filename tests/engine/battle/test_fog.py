@@ -133,11 +133,7 @@ def test_duplicate_names_are_numbered_once_and_stay():
 
 
 def _secrets(state: BattleState, player: str) -> set[str]:
-    return {
-        s
-        for cid in hidden_ids(state, player)
-        for s in (cid, state.combatants[cid].name)
-    }
+    return {s for cid in hidden_ids(state, player) for s in (cid, state.combatants[cid].name)}
 
 
 def check_fog(state: BattleState) -> None:
