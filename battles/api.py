@@ -43,7 +43,7 @@ STALE = OpenApiResponse(StaleSerializer, description="Someone else moved first (
 
 def _changed(result: services.Applied, since: int, code: int = status.HTTP_200_OK) -> Response:
     """A write's answer: the new version and the view for the writer (log after ``since``)."""
-    view = selectors.view_of(result.state, result.player, since=since)
+    view = selectors.view_of(result.state, result.player, since=since, map_id=result.battle.map_id)
     return Response({"version": result.state.version, "view": view}, status=code)
 
 

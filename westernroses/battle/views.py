@@ -24,6 +24,7 @@ from typing import Any
 
 from westernroses.battle import fog
 from westernroses.battle.actions import GM, context, legal_actions, may_control
+from westernroses.battle.arena import squares_json
 from westernroses.battle.state import BattleState, Combatant, Json, copy_json
 from westernroses.battle.stats import hp_max, mortally_wounded, options, reach_stat, speed
 
@@ -136,6 +137,7 @@ def view(state: BattleState, player: str, *, since: int = 0) -> Json:
         "phase": state.phase,
         "house_rules": dict(state.house_rules),
         "arena": state.arena.to_dict(),
+        "fog": squares_json(state.arena.fog),
         "turn": {
             "round": state.round,
             "turn_number": state.turn_number,
