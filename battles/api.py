@@ -213,8 +213,9 @@ class BattleCombatantListView(APIView):
 
     @extend_schema(responses=CombatantSerializer(many=True))
     def get(self, request: Request, pk: int) -> Response:
-        battle, _ = selectors.battle_for(request.user, pk)
-        return Response(CombatantSerializer(selectors.combatants_of(battle), many=True).data)
+        battle, access = selectors.battle_for(request.user, pk)
+        rows = selectors.combatants_of(battle, access)
+        return Response(CombatantSerializer(rows, many=True).data)
 
     @extend_schema(
         request=PlaceInputSerializer, responses={201: ChangeResultSerializer, 409: STALE}

@@ -88,11 +88,17 @@ def battles_of(access: CampaignAccess) -> QuerySet[Battle]:
     )
 
 
-def combatants_of(battle: Battle) -> QuerySet[Combatant]:
-    """The battle's combatants index (who controls whom), in engine id order."""
-    return (
+def combatants_of(battle: Battle, access: CampaignAccess | None = None) -> QuerySet[Combatant]:
+    """The battle's combatants index (who controls whom), in engine id order. With a
+    player's ``access``, without whoever stands in fog out of her sight (``engine.fog``)."""
+    rows = (
         Combatant.objects.filter(battle=battle).select_related("controller").order_by("engine_id")
     )
+    if access is not None and not access.is_gm:
+        hidden = engine.hidden_ids(_state(battle.pk, None), engine_player(access))
+        if hidden:
+            rows = rows.exclude(engine_id__in=hidden)
+    return rows
 
 
 def _state(battle_id: int, log_after: int | None) -> engine.BattleState:
