@@ -215,7 +215,7 @@ def test_a_fogged_enemy_is_absent_for_the_player_until_revealed(new_page, gm, pl
     for response in fetched_before_reveal:
         try:
             bodies.append(response.text())
-        except Exception:  # noqa: BLE001, S112 - a poll cut short has no body
+        except Exception:  # noqa: S112 - a poll cut short has no body
             continue
     # payloads fetched after the fog landed: none mentions her (earlier ones showed her)
     late = [b for b in bodies if '"fog": [[4, 0]' in b or '"fog":[[4,0]' in b]
@@ -229,7 +229,8 @@ def test_a_fogged_enemy_is_absent_for_the_player_until_revealed(new_page, gm, pl
     gm_page.click("#fog-none")
     wait_version(player_page, before + 1)
     player_page.wait_for_function(
-        "[...document.querySelectorAll('.battle-token')].some((e) => e.title.startsWith('Fairy Maid 1 '))",
+        "[...document.querySelectorAll('.battle-token')]"
+        ".some((e) => e.title.startsWith('Fairy Maid 1 '))",
         timeout=SYNC_MS * 2,
     )
     shoot(player_page, "player-revealed-1280")
