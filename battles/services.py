@@ -973,6 +973,8 @@ def battle_action_apply(
         raise ValidationError({"expected_version": ["A whole number."]})
     # What the server decides itself: the client never chooses who it is or when it acted.
     clean = {k: v for k, v in action.items() if k not in SERVER_FIELDS}
+    if clean["type"] in FOG_ACTIONS and _in_setup(battle_id):
+        return _setup_fog(battle_id=battle_id, by=actor, action=clean, version=expected_version)
     battle, state, seat = tables.table_action_apply(
         BATTLE_GAME,
         table_id=battle_id,
@@ -997,6 +999,35 @@ def battle_action_apply(
             except ValidationError:
                 continue  # a status the battle refuses (fear needs a source): left on the sheet
     return Applied(battle=cast(Battle, battle), state=state, player=str(seat))
+
+
+#: The GM's fog of war actions (``westernroses/battle/fog.py``).
+FOG_ACTIONS: Final = ("gm_fog", "gm_reveal")
+
+
+def _in_setup(battle_id: Any) -> bool:
+    status = Battle.objects.filter(pk=battle_id).values_list("status", flat=True).first()
+    return status == BattleStatus.SETUP
+
+
+def _setup_fog(*, battle_id: int, by: User, action: Mapping[str, Any], version: int) -> Applied:
+    """Fog painted while setting up is part of the setup (a rebuild, not logged, like terrain:
+    the log starts at the start), with the same checks as any action: GMs only (403), the
+    version the GM saw (409), the engine's rectangle rules (400)."""
+    from tables.schema import validate_action  # the same shape checks as the table core
+
+    action = validate_action(action, BATTLE_ACTIONS)
+
+    def change(battle: Battle, state: engine.BattleState) -> engine.BattleState:
+        try:
+            arena, _ = engine.fog_changed_arena(
+                state.arena, action, fogged=action["type"] == "gm_fog"
+            )
+        except engine.IllegalAction as exc:
+            raise ValidationError({"action": [str(exc)]}) from None
+        return _rebuild(battle, state, arena=arena)
+
+    return setup_change(battle_id=battle_id, by=by, expected_version=version, change=change)
 
 
 def battle_waits_sync(*, battle_id: int) -> int:

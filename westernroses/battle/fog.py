@@ -29,7 +29,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
-from westernroses.battle.arena import Square
+from westernroses.battle.arena import Arena, Square, square
+from westernroses.battle.errors import IllegalAction
 from westernroses.battle.state import BattleState, Combatant, Json
 
 GM: Final = "gm"
@@ -39,6 +40,26 @@ IN_FOG: Final = "in_fog"
 FOGGED_ACTION: Final = "fogged"
 #: At most this many squares change in one fog action (an arena is at most 100 × 100).
 MAX_AREA: Final = 100 * 100
+
+
+def changed_arena(
+    arena: Arena, action: Mapping[str, Any], *, fogged: bool
+) -> tuple[Arena, set[Square]]:
+    """``arena`` with the rectangle between ``action``'s ``from`` and ``to`` corners fogged
+    (or cleared), and the rectangle's squares; ``IllegalAction`` for a corner outside."""
+    try:
+        a, b = square(action.get("from")), square(action.get("to"))
+    except ValueError as exc:
+        raise IllegalAction(str(exc)) from None
+    if not (arena.inside(a) and arena.inside(b)):
+        raise IllegalAction(f"both corners must be inside the {arena.width}×{arena.height} arena")
+    xs = range(min(a[0], b[0]), max(a[0], b[0]) + 1)
+    ys = range(min(a[1], b[1]), max(a[1], b[1]) + 1)
+    area = {(x, y) for x in xs for y in ys}
+    squares = arena.fog | area if fogged else arena.fog - area
+    return Arena(
+        arena.width, arena.height, arena.blocked, arena.difficult, frozenset(squares)
+    ), area
 
 
 def in_fog(state: BattleState, c: Combatant) -> bool:

@@ -25,8 +25,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from westernroses.battle import creation, damage, end, spell_power, status, turn_order
-from westernroses.battle.arena import Arena, square
+from westernroses.battle import creation, damage, end, fog, spell_power, status, turn_order
+from westernroses.battle.arena import square
 from westernroses.battle.context import DEFAULT_TARGETS, Ctx
 from westernroses.battle.errors import IllegalAction
 from westernroses.battle.state import BattleState, Combatant, Json, copy_json
@@ -244,26 +244,9 @@ def _end_battle(ctx: Ctx, action: Mapping[str, Any]) -> None:
     end.finish(ctx, None if winner is None else str(winner), "ended by the GM")
 
 
-def _rectangle(ctx: Ctx, action: Mapping[str, Any]) -> set[tuple[int, int]]:
-    try:
-        a, b = square(action.get("from")), square(action.get("to"))
-    except ValueError as exc:
-        raise IllegalAction(str(exc)) from None
-    arena = ctx.state.arena
-    if not (arena.inside(a) and arena.inside(b)):
-        raise IllegalAction(f"both corners must be inside the {arena.width}×{arena.height} arena")
-    xs = range(min(a[0], b[0]), max(a[0], b[0]) + 1)
-    ys = range(min(a[1], b[1]), max(a[1], b[1]) + 1)
-    return {(x, y) for x in xs for y in ys}
-
-
 def _fog(ctx: Ctx, action: Mapping[str, Any], *, fogged: bool) -> None:
-    area = _rectangle(ctx, action)
-    arena = ctx.state.arena
-    fog = arena.fog | area if fogged else arena.fog - area
-    ctx.state.arena = Arena(
-        arena.width, arena.height, arena.blocked, arena.difficult, frozenset(fog)
-    )
+    arena, area = fog.changed_arena(ctx.state.arena, action, fogged=fogged)
+    ctx.state.arena = arena
     ctx.emit(
         "fog_changed",
         fogged=fogged,
