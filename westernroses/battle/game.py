@@ -11,7 +11,8 @@ and may override anything) or a player key (the app uses the user id as a string
 no fixed number of seats, so ``returns`` is per side in :func:`sides` order rather than per seat.
 
 Hidden information is each combatant's hand and draw pile (and the seed): ``hidden_from`` names
-those cards as ``card:<combatant>:<card>`` ids, which a view shows only to the controller.
+those cards as ``card:<combatant>:<card>`` ids, which a view shows only to the controller; and
+whoever stands in fog out of a seat's sight, by her combatant id (``fog``).
 """
 
 from __future__ import annotations
@@ -246,7 +247,8 @@ class BattleEngine:
                 visible |= set(c.deck.hand)
             secret = (set(c.deck.draw_pile) | set(c.deck.hand)) - visible
             hidden |= {f"card:{c.id}:{card}" for card in secret}
-        return hidden
+        # Fog of war: a combatant standing in fog (not hers) is hidden by her own id.
+        return hidden | fog.hidden_ids(state, player)
 
     def determinize(self, state: BattleState, seat: Seat, seed: int) -> BattleState:
         """A fresh random source for future rolls and draws; hands stay as they are (a valid,
