@@ -186,10 +186,16 @@ def _visible_strings(value: Any) -> set[str]:
     return set()
 
 
-def test_a_fogged_enemy_is_absent_for_the_player_until_revealed(new_page, gm, player, battle):
+@pytest.mark.parametrize("width", [1280, 390])
+def test_a_fogged_enemy_is_absent_for_the_player_until_revealed(
+    new_page, gm, player, battle, width
+):
     gm_page = new_page(gm)
+    gm_page.set_viewport_size({"width": width, "height": 900})
     gm_page.goto(f"/battles/{battle.pk}/")
     player_page = new_page(player)
+    player_page.set_viewport_size({"width": width, "height": 900})
+    errors = listen(player_page)
     fetched: list[Any] = []
     player_page.on("response", lambda r: "/api/" in r.url and fetched.append(r))
     player_page.goto(f"/battles/{battle.pk}/")
@@ -223,7 +229,8 @@ def test_a_fogged_enemy_is_absent_for_the_player_until_revealed(new_page, gm, pl
     for body in late:
         data = json.loads(body)
         assert not {hidden_id, hidden_name} & _visible_strings(data)
-    shoot(player_page, "player-fogged-1280")
+    shoot(player_page, f"player-fogged-{width}")
+    shoot(gm_page, f"gm-fogged-{width}")
 
     before = version(gm_page)
     gm_page.click("#fog-none")
@@ -233,4 +240,5 @@ def test_a_fogged_enemy_is_absent_for_the_player_until_revealed(new_page, gm, pl
         ".some((e) => e.title.startsWith('Fairy Maid 1 '))",
         timeout=SYNC_MS * 2,
     )
-    shoot(player_page, "player-revealed-1280")
+    shoot(player_page, f"player-revealed-{width}")
+    assert not errors, errors
