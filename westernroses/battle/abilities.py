@@ -170,8 +170,8 @@ def _flash(ctx: Ctx, c: Combatant, target: Square | None) -> None:
     for o in list(ctx.state.combatants.values()):
         if o.id == c.id or not o.conscious or o.position is None or o.kind == "doll":
             continue
-        if manhattan(c.position, o.position) > limit:
-            continue
+        if manhattan(c.position, o.position) > limit or fog.unseen_by(ctx.state, c, o):
+            continue  # a player's flash does not reach into fog (``fog``)
         value, dice, mods = stat_roll(o, "cha", ctx.rules)
         result = ctx.check(
             o.id,

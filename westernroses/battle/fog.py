@@ -13,7 +13,8 @@ The rules (docs/battle.md, "Fog of war"):
   no entry, no place in the turn order, no id anywhere (pending hits, effects' sources, field
   effects following her, dropped power she may collect, legal actions).
 * Players' pieces cannot enter fog and players cannot aim into it (their attacks never target
-  a hidden combatant, their cards never target a fogged square): the fog is revealed first.
+  a hidden combatant, their cards never target a fogged square, and a card's area never reaches
+  whoever hides in fog): the fog is revealed first.
 * Log entries: each action records who stood in fog when it finished (a trailing ``in_fog``
   event). For a player, an entry's events about a combatant hidden then or now are dropped
   (the event's own ``combatant``); other mentions of her become ``null`` (a hit on you "by

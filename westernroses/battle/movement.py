@@ -44,8 +44,8 @@ def reach(ctx: Ctx, c: Combatant) -> dict[Square, int]:
 def _steer(ctx: Ctx, c: Combatant, here: Square, found: dict[Square, int]) -> dict[Square, int]:
     if fleeing(ctx, c):
         source = fleeing_from(ctx, c)
-        if source is None or source.position is None:
-            return {}  # nothing on the board to run from: she cowers where she is
+        if source is None or source.position is None or fog.unseen_by(ctx.state, c, source):
+            return {}  # nothing on the board (or in sight) to run from: she cowers
         far = source.position
         best = max((manhattan(sq, far) for sq in found), default=-1)
         if best <= manhattan(here, far):
@@ -53,7 +53,11 @@ def _steer(ctx: Ctx, c: Combatant, here: Square, found: dict[Square, int]) -> di
         return {sq: cost for sq, cost in found.items() if manhattan(sq, far) == best}
     target_id = forced_target(ctx, c)
     target = ctx.state.combatants.get(target_id) if target_id else None
-    if target is not None and target.position is not None:
+    if (
+        target is not None
+        and target.position is not None
+        and not fog.unseen_by(ctx.state, c, target)
+    ):
         goal = target.position
         best = min((manhattan(sq, goal) for sq in found), default=10**9)
         if best >= manhattan(here, goal):

@@ -350,13 +350,23 @@ def covered(ctx: Ctx, centres: list[Square], aoe: int) -> list[Square]:
 
 
 def standing_on(
-    ctx: Ctx, squares: list[Square] | tuple[Square, ...], *, skip_returning: bool = False
+    ctx: Ctx,
+    squares: list[Square] | tuple[Square, ...],
+    *,
+    skip_returning: bool = False,
+    by: Combatant | None = None,
 ) -> list[Combatant]:
+    """Who stands on ``squares``. With ``by`` (the caster): not whoever hides in fog from her
+    controller (``fog``): a player's card never reaches into fog, so nothing it does (a hit
+    that waits for a hidden defender's decision) can tell her someone is there."""
     where = set(squares)
     return [
         o
         for o in ctx.state.combatants.values()
-        if o.alive and o.position in where and not (skip_returning and o.has("returning"))
+        if o.alive
+        and o.position in where
+        and not (skip_returning and o.has("returning"))
+        and not (by is not None and fog.unseen_by(ctx.state, by, o))
     ]
 
 
@@ -538,7 +548,7 @@ def _attack_card(
 ) -> None:
     spec = damage_spec(ctx, c, card)
     area = covered(ctx, given, aoe)
-    victims = [o for o in standing_on(ctx, area) if o.id != c.id]
+    victims = [o for o in standing_on(ctx, area, by=c) if o.id != c.id]
     hit = _damage_trigger(ctx, c, spec, card.name, card_id, victims, "spellcard")
     rounds = card.duration.rounds
     if rounds <= 1:
@@ -686,7 +696,7 @@ def _dolls(ctx: Ctx, c: Combatant, card: SpellcardDraft, card_id: str, given: li
         doll = next(d for d in summons.active(ctx, c) if d.position == given[0])
         spec = damage_spec(ctx, c, card)
         area = covered(ctx, given, CREMATION_RADIUS)
-        victims = [o for o in standing_on(ctx, area) if o.id != doll.id]
+        victims = [o for o in standing_on(ctx, area, by=doll) if o.id != doll.id]
         ctx.emit("doll_exploded", master=c.id, doll=doll.id)
         doll.life = "dead"
         summons.deactivate(ctx, c, doll, "exploded")
@@ -743,7 +753,7 @@ def _other(
         charge = _charge(ctx, c)
         targets = [charge] if charge is not None else []
     else:
-        targets = standing_on(ctx, covered(ctx, given, aim["aoe"]))
+        targets = standing_on(ctx, covered(ctx, given, aim["aoe"]), by=c)
     if "read_a_book" in found:
         bonus, turns = READ_A_BOOK
         _stat_buff(ctx, c, c, "int", bonus, card.name, status.turns_timer(ctx, c, turns))
@@ -888,7 +898,7 @@ def field_squares(ctx: Ctx, fe: FieldEffect) -> list[Square]:
 
 def _trigger(ctx: Ctx, caster: Combatant, fe: FieldEffect) -> None:
     area = field_squares(ctx, fe)
-    people = standing_on(ctx, area, skip_returning=not fe.homing)
+    people = standing_on(ctx, area, skip_returning=not fe.homing, by=caster)
     if fe.spec["kind"] == "heal":
         _heal_trigger(ctx, caster, fe.spec, fe.name, people)
         return
@@ -906,7 +916,7 @@ def preview(ctx: Ctx, c: Combatant, card_id: str, given: list[Square]) -> Json:
         "card": card_id,
         "targeting": aim,
         "covered": [list(s) for s in area],
-        "combatants": [o.id for o in standing_on(ctx, area)],
+        "combatants": [o.id for o in standing_on(ctx, area, by=c)],
     }
 
 

@@ -180,3 +180,33 @@ def test_random_battles_with_random_fog_never_show_a_fogged_combatant(seed, mons
             check_fog(state)
     check_fog(state)
     assert json.loads(json.dumps(view(state, "p1")))  # plain JSON
+
+
+def test_a_players_card_never_reaches_into_fog():
+    """Rule 2: a player's AOE card that covers a fogged square leaves whoever hides there
+    alone (nothing it does, such as a hit waiting for a hidden defender, may reveal her)."""
+    from westernroses.spellcards import AttackPower, CardType, SpellcardDraft
+
+    shot = SpellcardDraft(name="Shot", type=CardType.ATTACK, aoe=1, attack_power=AttackPower(2))
+    hero = fighter(
+        "hero", (0, 1), speed=9, controller="p1", side="heroes", deck=[("x", shot, 1)], hand=["x"]
+    )
+    seen = fighter("seen", (2, 1), side="monsters")
+    unseen = fighter("unseen", (3, 1), side="monsters", speed=1)
+    state = fogged(battle(hero, seen, unseen, size=(6, 3)), (3, 0), (5, 2))
+    option = next(o for o in legal_actions(state, "p1") if o["type"] == "use_spellcard")
+    assert [3, 1] not in option["target_squares"]  # she can't aim into the fog
+    state, events = apply(
+        state,
+        {
+            "type": "use_spellcard",
+            "player": "p1",
+            "combatant": "hero",
+            "card": "x",
+            "targets": [[2, 1]],
+        },
+    )
+    assert [3, 1] in events[[e["type"] for e in events].index("spellcard")]["covered"]
+    assert state.combatants["unseen"].hp == 100  # the area stops at the fog
+    assert not state.pending or state.pending[0]["defender"] != "unseen"
+    assert "unseen" not in strings(view(state, "p1"))
