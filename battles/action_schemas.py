@@ -103,5 +103,8 @@ BATTLE_ACTIONS: Final = schemas(
     ActionSchema("gm_add_combatant", {"combatant": Json(50_000)}),
     ActionSchema("gm_remove_combatant", {"combatant": _who()}),
     ActionSchema("gm_end_battle", {"winner": Str(ID, required=False, nullable=True)}),
+    # Fog of war: the rectangle between two corners (westernroses/battle/fog.py).
+    ActionSchema("gm_fog", {"from": Square(), "to": Square()}),
+    ActionSchema("gm_reveal", {"from": Square(), "to": Square()}),
     ActionSchema("gm_undo"),
 )

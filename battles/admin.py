@@ -11,7 +11,7 @@ from django.http import HttpRequest
 
 from campaign.admin import ReadOnlyAdmin
 
-from .models import Battle, BattleAction, Combatant
+from .models import Battle, BattleAction, BattleMap, Combatant
 
 SECRET_FIELDS = ("state", "initial")
 
@@ -51,3 +51,13 @@ class BattleActionAdmin(ReadOnlyAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+
+@admin.register(BattleMap)
+class BattleMapAdmin(ReadOnlyAdmin):
+    """The campaigns' map libraries (uploads go through ``battles.maps``, which checks the
+    image's content; the admin only looks)."""
+
+    list_display = ("name", "campaign", "cols", "rows", "square_px", "content_type", "updated_at")
+    search_fields = ("name", "campaign__name")
+    list_select_related = ("campaign",)

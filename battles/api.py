@@ -43,7 +43,7 @@ STALE = OpenApiResponse(StaleSerializer, description="Someone else moved first (
 
 def _changed(result: services.Applied, since: int, code: int = status.HTTP_200_OK) -> Response:
     """A write's answer: the new version and the view for the writer (log after ``since``)."""
-    view = selectors.view_of(result.state, result.player, since=since)
+    view = selectors.view_of(result.state, result.player, since=since, map_id=result.battle.map_id)
     return Response({"version": result.state.version, "view": view}, status=code)
 
 
@@ -213,8 +213,9 @@ class BattleCombatantListView(APIView):
 
     @extend_schema(responses=CombatantSerializer(many=True))
     def get(self, request: Request, pk: int) -> Response:
-        battle, _ = selectors.battle_for(request.user, pk)
-        return Response(CombatantSerializer(selectors.combatants_of(battle), many=True).data)
+        battle, access = selectors.battle_for(request.user, pk)
+        rows = selectors.combatants_of(battle, access)
+        return Response(CombatantSerializer(rows, many=True).data)
 
     @extend_schema(
         request=PlaceInputSerializer, responses={201: ChangeResultSerializer, 409: STALE}

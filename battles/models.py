@@ -14,6 +14,8 @@ Nothing here is ever sent to a client as is: clients get ``engine.view(state, pl
 
 from __future__ import annotations
 
+import secrets
+
 from django.conf import settings
 from django.db import models
 
@@ -21,6 +23,55 @@ from tables.models import GameTable, TableAction, TableStatus
 
 #: A battle's life (setup, in progress, ended): the table core's statuses.
 BattleStatus = TableStatus
+
+
+def map_upload_to(instance: BattleMap, filename: str) -> str:
+    """Map images are stored under a path naming the campaign, never the uploader's file name;
+    the extension comes from the validated content (``maps.map_validate``), like portraits."""
+    extension = filename.rsplit(".", 1)[-1].lower() if "." in filename else "img"
+    token = secrets.token_hex(6)
+    return f"maps/campaign-{instance.campaign_id}-{token}.{extension}"
+
+
+class BattleMap(models.Model):
+    """One map image of a campaign's library, with how the battle grid lies on it.
+
+    The grid alignment belongs to the image (where its squares are drawn), so every battle that
+    uses the map shares it: ``cols`` × ``rows`` squares of ``square_px`` image pixels, the
+    first one's top-left corner ``offset_x``, ``offset_y`` pixels into the image. A battle
+    being set up takes the map's ``cols`` × ``rows`` as its arena size.
+    """
+
+    campaign = models.ForeignKey(
+        "campaign.Campaign", on_delete=models.CASCADE, related_name="battle_maps"
+    )
+    name = models.CharField(max_length=120)
+    image = models.FileField(upload_to=map_upload_to)
+    content_type = models.CharField(max_length=40)
+    width_px = models.PositiveIntegerField()
+    height_px = models.PositiveIntegerField()
+    cols = models.PositiveSmallIntegerField()
+    rows = models.PositiveSmallIntegerField()
+    offset_x = models.PositiveIntegerField(default=0)
+    offset_y = models.PositiveIntegerField(default=0)
+    square_px = models.PositiveIntegerField()
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        related_name="battle_maps",
+        null=True,
+        blank=True,
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        db_table = "campaign_battlemap"
+        ordering = ("campaign", "name", "pk")
+        indexes = [models.Index(fields=("campaign", "name"), name="battlemap_campaign")]
+
+    def __str__(self) -> str:
+        return self.name
 
 
 class Battle(GameTable):
@@ -48,6 +99,14 @@ class Battle(GameTable):
     )
     started_at = models.DateTimeField(null=True, blank=True)
     ended_at = models.DateTimeField(null=True, blank=True)
+    map = models.ForeignKey(
+        BattleMap,
+        on_delete=models.SET_NULL,
+        related_name="battles",
+        null=True,
+        blank=True,
+        help_text="The map image under the grid (empty: a drawn grid).",
+    )
 
     class Meta:
         db_table = "campaign_battle"

@@ -23,6 +23,7 @@ from django.http import Http404
 from campaign.permissions import CampaignAccess, access_for
 from westernroses import battle as engine
 
+from .maps import map_payload_of
 from .models import Battle, BattleAction, Combatant
 from .services import engine_player
 
@@ -87,11 +88,17 @@ def battles_of(access: CampaignAccess) -> QuerySet[Battle]:
     )
 
 
-def combatants_of(battle: Battle) -> QuerySet[Combatant]:
-    """The battle's combatants index (who controls whom), in engine id order."""
-    return (
+def combatants_of(battle: Battle, access: CampaignAccess | None = None) -> QuerySet[Combatant]:
+    """The battle's combatants index (who controls whom), in engine id order. With a
+    player's ``access``, without whoever stands in fog out of her sight (``engine.fog``)."""
+    rows = (
         Combatant.objects.filter(battle=battle).select_related("controller").order_by("engine_id")
     )
+    if access is not None and not access.is_gm:
+        hidden = engine.hidden_ids(_state(battle.pk, None), engine_player(access))
+        if hidden:
+            rows = rows.exclude(engine_id__in=hidden)
+    return rows
 
 
 def _state(battle_id: int, log_after: int | None) -> engine.BattleState:
@@ -114,26 +121,34 @@ class ViewResult:
     data: dict[str, Any] | None  # None: unchanged since the caller's version
 
 
-def view_of(state: engine.BattleState, player: str, *, since: int) -> dict[str, Any]:
-    """``engine.view`` with at most :data:`LOG_TAIL` log entries (the rest: the log API)."""
-    return engine.view(state, player, since=max(since, state.version - LOG_TAIL, 0))
+def view_of(
+    state: engine.BattleState, player: str, *, since: int, map_id: int | None = None
+) -> dict[str, Any]:
+    """``engine.view`` with at most :data:`LOG_TAIL` log entries (the rest: the log API), and
+    the battle's ``map`` (``maps.map_payload``: None for a drawn grid). The engine's view
+    already holds ``fog`` (the fogged squares, public) and leaves out whoever stands in it."""
+    data = engine.view(state, player, since=max(since, state.version - LOG_TAIL, 0))
+    data["map"] = map_payload_of(map_id)
+    return data
 
 
 def battle_view(*, battle_id: Any, user: User | AnonymousUser, since: int | None) -> ViewResult:
     """The battle as ``user`` may see it, or ``data`` None when it has not changed since
     version ``since`` (read the version first: polling an idle battle is cheap)."""
     pk = _pk(battle_id)
-    row = Battle.objects.filter(pk=pk).values_list("campaign_id", "version").first()
+    row = Battle.objects.filter(pk=pk).values_list("campaign_id", "version", "map_id").first()
     if row is None:
         raise Http404("No such battle.")
-    campaign_id, version = row
+    campaign_id, version, map_id = row
     player = engine_player(_member(user, campaign_id, manage=False))
     if since is not None and since >= version:
         return ViewResult(version=version, player=player, data=None)
     log_after = max(since or 0, version - LOG_TAIL, 0)
     state = _state(pk, log_after)
     return ViewResult(
-        version=state.version, player=player, data=view_of(state, player, since=log_after)
+        version=state.version,
+        player=player,
+        data=view_of(state, player, since=log_after, map_id=map_id),
     )
 
 

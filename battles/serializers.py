@@ -14,7 +14,8 @@ from rest_framework import serializers
 from westernroses.catalog import get_catalog
 from westernroses.elements import Element
 
-from .models import Battle, Combatant
+from .maps import MAX_SQUARE_PX, MIN_SQUARE_PX, map_url
+from .models import Battle, BattleMap, Combatant
 from .services import MAX_SIDE, MIN_SIDE, TERRAINS, NpcSpec, battle_url
 
 STAT_MAX = 99
@@ -43,6 +44,7 @@ class BattleSerializer(serializers.ModelSerializer):
             "updated_at",
             "started_at",
             "ended_at",
+            "map",
             "url",
         )
         read_only_fields: tuple[str, ...] = fields
@@ -190,6 +192,23 @@ class TurnSerializer(serializers.Serializer):
     current = serializers.CharField(allow_null=True)
     started_at = serializers.CharField(allow_null=True)
     acted_this_round = serializers.ListField(child=serializers.CharField())
+    current_hidden = serializers.BooleanField(
+        help_text="The current combatant stands in fog (the GM is acting): current is null."
+    )
+
+
+class MapViewSerializer(serializers.Serializer):
+    """How the board draws a map: squares of ``square_px`` image pixels from the offset."""
+
+    url = serializers.CharField(help_text="The image (campaign members only).")
+    name = serializers.CharField()
+    cols = serializers.IntegerField(help_text="Squares across (the arena's width).")
+    rows = serializers.IntegerField(help_text="Squares down (the arena's height).")
+    offset_x = serializers.IntegerField(help_text="Image pixels left of the first square.")
+    offset_y = serializers.IntegerField(help_text="Image pixels above the first square.")
+    square_px = serializers.IntegerField(help_text="A square's side in image pixels.")
+    width_px = serializers.IntegerField()
+    height_px = serializers.IntegerField()
 
 
 class YouSerializer(serializers.Serializer):
@@ -211,7 +230,13 @@ class BattleViewSerializer(serializers.Serializer):
     version = serializers.IntegerField()
     phase = serializers.ChoiceField(choices=("setup", "active", "ended"))
     house_rules = serializers.DictField()
-    arena = serializers.DictField(help_text="width, height, blocked, difficult")
+    arena = serializers.DictField(help_text="width, height, blocked, difficult, fog (if any)")
+    fog = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField()),
+        help_text="Fogged squares [x, y] (public). Players' views leave out whoever stands "
+        "in fog (not theirs); the GM sees everyone.",
+    )
+    map = MapViewSerializer(allow_null=True, help_text="The map image under the grid, or null.")
     turn = TurnSerializer()
     combatants = serializers.DictField(
         child=serializers.DictField(),
@@ -258,3 +283,67 @@ class LogPageSerializer(serializers.Serializer):
 class StaleSerializer(serializers.Serializer):
     detail = serializers.CharField()
     version = serializers.IntegerField(help_text="The battle's current version.")
+
+
+# --------------------------------------------------------------------------- maps
+
+
+class BattleMapSerializer(serializers.ModelSerializer):
+    """A map of the campaign's library and how the grid lies on it (image pixels)."""
+
+    url = serializers.SerializerMethodField(help_text="The image (campaign members only).")
+
+    class Meta:
+        model = BattleMap
+        fields: tuple[str, ...] = (
+            "id",
+            "campaign",
+            "name",
+            "url",
+            "content_type",
+            "width_px",
+            "height_px",
+            "cols",
+            "rows",
+            "offset_x",
+            "offset_y",
+            "square_px",
+            "created_at",
+            "updated_at",
+        )
+        read_only_fields: tuple[str, ...] = fields
+
+    def get_url(self, obj: BattleMap) -> str:
+        return map_url(obj)
+
+
+class AlignmentInputSerializer(serializers.Serializer):
+    cols = serializers.IntegerField(
+        min_value=MIN_SIDE, max_value=MAX_SIDE, required=False, help_text="Squares across."
+    )
+    rows = serializers.IntegerField(
+        min_value=MIN_SIDE, max_value=MAX_SIDE, required=False, help_text="Squares down."
+    )
+    offset_x = serializers.IntegerField(min_value=0, max_value=8192, required=False)
+    offset_y = serializers.IntegerField(min_value=0, max_value=8192, required=False)
+    square_px = serializers.IntegerField(
+        min_value=MIN_SQUARE_PX, max_value=MAX_SQUARE_PX, required=False
+    )
+
+
+class MapCreateSerializer(AlignmentInputSerializer):
+    """``multipart/form-data``: the image and its name; the grid defaults to 12 squares
+    across the image's width."""
+
+    name = serializers.CharField(max_length=120)
+    image = serializers.FileField(help_text="PNG, JPEG or WebP (checked by content); 8 MB at most.")
+
+
+class MapUpdateSerializer(AlignmentInputSerializer):
+    name = serializers.CharField(max_length=120, required=False)
+
+
+class BattleMapChoiceSerializer(ExpectedVersionMixin):
+    map = serializers.IntegerField(
+        min_value=1, allow_null=True, help_text="A map of the campaign's library; null: none."
+    )

@@ -176,7 +176,11 @@ def _describe(
     if state.phase != "ended":
         battle.ended_at = None  # an undo past the end reopens the battle
     battle.status = state.phase
-    battle.current_combatant = state.current or ""
+    current = state.combatants.get(state.current or "")
+    # Lists name whose turn it is to everyone: never someone in fog (``fog``).
+    battle.current_combatant = (
+        "" if current is None or engine.in_fog(state, current) else current.id
+    )
     battle.summary = engine.summary(state)[:200]
 
 
@@ -314,7 +318,7 @@ def _rebuild(
         raise ValidationError({"position": [str(exc)]}) from None
 
 
-def _setup_change(
+def setup_change(
     *,
     battle_id: int,
     by: User,
@@ -356,29 +360,77 @@ def battle_setup_update(
             battle.name = _name(name)
         w = state.arena.width if width is None else width
         h = state.arena.height if height is None else height
-        errors = _arena_errors(w, h)
-        if errors:
-            raise ValidationError(errors)
-        outside = [
-            c.name
-            for c in state.combatants.values()
-            if c.position is not None and not (c.position[0] < w and c.position[1] < h)
-        ]
-        if outside:
+        if battle.map_id is not None and (w, h) != (state.arena.width, state.arena.height):
             raise ValidationError(
-                {"width": [f"Move {', '.join(outside)} inside the new arena first."]}
+                {"width": ["The map sets the arena's size: align its grid, or take it away."]}
             )
-        arena = engine.Arena(
-            w,
-            h,
-            blocked=frozenset(s for s in state.arena.blocked if s[0] < w and s[1] < h),
-            difficult=frozenset(s for s in state.arena.difficult if s[0] < w and s[1] < h),
-        )
-        return _rebuild(battle, state, arena=arena)
+        return rebuild_arena(battle, state, w, h)
 
-    return _setup_change(
+    return setup_change(
         battle_id=battle_id, by=by, expected_version=expected_version, change=change
     )
+
+
+def rebuild_arena(battle: Battle, state: engine.BattleState, w: int, h: int) -> engine.BattleState:
+    """The setup state on a ``w`` × ``h`` arena: terrain and fog outside it are dropped; a
+    piece standing outside must be moved first (400 naming her)."""
+    errors = _arena_errors(w, h)
+    if errors:
+        raise ValidationError(errors)
+    outside = [
+        c.name
+        for c in state.combatants.values()
+        if c.position is not None and not (c.position[0] < w and c.position[1] < h)
+    ]
+    if outside:
+        raise ValidationError({"width": [f"Move {', '.join(outside)} inside the new arena first."]})
+
+    def inside(squares: frozenset[Square]) -> frozenset[Square]:
+        return frozenset(s for s in squares if s[0] < w and s[1] < h)
+
+    arena = engine.Arena(
+        w,
+        h,
+        blocked=inside(state.arena.blocked),
+        difficult=inside(state.arena.difficult),
+        fog=inside(state.arena.fog),
+    )
+    return _rebuild(battle, state, arena=arena)
+
+
+def battle_map_swap(
+    *,
+    battle_id: int,
+    by: User,
+    battle_map: Any,
+    expected_version: int | None = None,
+) -> Applied:
+    """Change the map under a running battle (GMs): only a map of the arena's own size (the
+    engine's arena never changes once play starts). Not an engine action: screens pick the new
+    image up at the battle's next change or on reload."""
+    battle = Battle.objects.select_related("campaign").filter(pk=battle_id).first()
+    if battle is None:
+        raise Http404("No such battle.")
+    access = _access(by, battle, manage=True)
+    with transaction.atomic():
+        battle = _locked(battle_id, with_initial=False)
+        _check_version(battle, expected_version)
+        state = load_state(battle, initial=False)
+        if battle_map is not None and (battle_map.cols, battle_map.rows) != (
+            state.arena.width,
+            state.arena.height,
+        ):
+            raise ValidationError(
+                {
+                    "map": [
+                        f"The battle has started on {state.arena.width}×{state.arena.height}"
+                        f" squares; this map has {battle_map.cols}×{battle_map.rows}."
+                    ]
+                }
+            )
+        battle.map = battle_map
+        battle.save(update_fields=["map", "updated_at"])
+    return Applied(battle=battle, state=state, player=engine_player(access))
 
 
 def _square(value: Any, field: str = "square") -> Square:
@@ -416,11 +468,15 @@ def battle_square_set(
         elif terrain == "difficult":
             difficult.add(sq)
         new_arena = engine.Arena(
-            arena.width, arena.height, blocked=frozenset(blocked), difficult=frozenset(difficult)
+            arena.width,
+            arena.height,
+            blocked=frozenset(blocked),
+            difficult=frozenset(difficult),
+            fog=arena.fog,
         )
         return _rebuild(battle, state, arena=new_arena)
 
-    return _setup_change(
+    return setup_change(
         battle_id=battle_id, by=by, expected_version=expected_version, change=change
     )
 
@@ -546,7 +602,7 @@ def _place(
             fighters = [c for c in state.combatants.values() if c.kind != "doll"]
             return _rebuild(battle, state, combatants=[*fighters, combatant])
 
-        result = _setup_change(
+        result = setup_change(
             battle_id=battle_id, by=by, expected_version=expected_version, change=change
         )
     else:
@@ -668,7 +724,7 @@ def battle_combatant_update(
             target.side = _side(side)
         return _rebuild(battle, state, combatants=fighters)
 
-    return _setup_change(
+    return setup_change(
         battle_id=battle_id, by=by, expected_version=expected_version, change=change
     )
 
@@ -684,7 +740,7 @@ def battle_combatant_remove(
         fighters = [c for c in state.combatants.values() if c.kind != "doll" and c.id != combatant]
         return _rebuild(battle, state, combatants=fighters)
 
-    return _setup_change(
+    return setup_change(
         battle_id=battle_id, by=by, expected_version=expected_version, change=change
     )
 
@@ -917,6 +973,8 @@ def battle_action_apply(
         raise ValidationError({"expected_version": ["A whole number."]})
     # What the server decides itself: the client never chooses who it is or when it acted.
     clean = {k: v for k, v in action.items() if k not in SERVER_FIELDS}
+    if clean["type"] in FOG_ACTIONS and _in_setup(battle_id):
+        return _setup_fog(battle_id=battle_id, by=actor, action=clean, version=expected_version)
     battle, state, seat = tables.table_action_apply(
         BATTLE_GAME,
         table_id=battle_id,
@@ -941,6 +999,35 @@ def battle_action_apply(
             except ValidationError:
                 continue  # a status the battle refuses (fear needs a source): left on the sheet
     return Applied(battle=cast(Battle, battle), state=state, player=str(seat))
+
+
+#: The GM's fog of war actions (``westernroses/battle/fog.py``).
+FOG_ACTIONS: Final = ("gm_fog", "gm_reveal")
+
+
+def _in_setup(battle_id: Any) -> bool:
+    status = Battle.objects.filter(pk=battle_id).values_list("status", flat=True).first()
+    return status == BattleStatus.SETUP
+
+
+def _setup_fog(*, battle_id: int, by: User, action: Mapping[str, Any], version: int) -> Applied:
+    """Fog painted while setting up is part of the setup (a rebuild, not logged, like terrain:
+    the log starts at the start), with the same checks as any action: GMs only (403), the
+    version the GM saw (409), the engine's rectangle rules (400)."""
+    from tables.schema import validate_action  # the same shape checks as the table core
+
+    action = validate_action(action, BATTLE_ACTIONS)
+
+    def change(battle: Battle, state: engine.BattleState) -> engine.BattleState:
+        try:
+            arena, _ = engine.fog_changed_arena(
+                state.arena, action, fogged=action["type"] == "gm_fog"
+            )
+        except engine.IllegalAction as exc:
+            raise ValidationError({"action": [str(exc)]}) from None
+        return _rebuild(battle, state, arena=arena)
+
+    return setup_change(battle_id=battle_id, by=by, expected_version=version, change=change)
 
 
 def battle_waits_sync(*, battle_id: int) -> int:

@@ -3,13 +3,14 @@
 
 from django.urls import path
 
-from . import api, views
+from . import api, map_api, views
 
 app_name = "battles"
 
 urlpatterns = [
     path("campaigns/<int:campaign_id>/battles/", views.battle_list, name="list"),
     path("battles/<int:pk>/", views.battle_detail, name="detail"),
+    path("battles/maps/<int:pk>/image/", views.map_image, name="map-image"),
 ]
 
 api_urlpatterns = [
@@ -27,6 +28,13 @@ api_urlpatterns = [
     ),
     path("battles/<int:pk>/actions/", api.BattleActionView.as_view(), name="api-battle-actions"),
     path("battles/<int:pk>/log/", api.BattleLogView.as_view(), name="api-battle-log"),
+    path("battles/<int:pk>/map/", map_api.BattleMapView.as_view(), name="api-battle-map"),
+    path(
+        "campaigns/<int:pk>/maps/",
+        map_api.CampaignMapListView.as_view(),
+        name="api-campaign-maps",
+    ),
+    path("maps/<int:pk>/", map_api.MapDetailView.as_view(), name="api-map"),
     path("battles/<int:pk>/squares/", api.BattleSquareView.as_view(), name="api-battle-squares"),
     path(
         "battles/<int:pk>/combatants/",

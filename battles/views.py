@@ -13,7 +13,7 @@ from typing import Any
 from django import forms
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import HttpResponse
+from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
@@ -25,7 +25,7 @@ from westernroses import battle as engine
 from westernroses.catalog import get_catalog
 from westernroses.elements import Element
 
-from . import selectors, services
+from . import maps, selectors, services
 from .models import Battle
 
 #: How often the screen polls for changes (the issue: everyone sees a move within 2 s).
@@ -83,6 +83,9 @@ def _screen_config(battle: Battle, access: Any) -> dict[str, Any]:
             "detail": reverse("api-battle", args=[pk]),
             "squares": reverse("api-battle-squares", args=[pk]),
             "combatants": reverse("api-battle-combatants", args=[pk]),
+            "map": reverse("api-battle-map", args=[pk]),
+            "maps": reverse("api-campaign-maps", args=[battle.campaign_id]),
+            "map_detail": reverse("api-map", args=[0]).replace("/0/", "/{id}/"),
             "list": reverse("battles:list", args=[battle.campaign_id]),
         },
     }
@@ -117,3 +120,19 @@ def battle_detail(request: AuthedRequest, pk: int) -> HttpResponse:
         "config": _screen_config(battle, access),
     }
     return render(request, "battles/screen.html", context)
+
+
+@login_required
+@require_GET
+def map_image(request: AuthedRequest, pk: int) -> FileResponse:
+    """A map's image, for the campaign's members only (never a public media URL), served with
+    the content type its checked content gave it (``maps.map_validate``)."""
+    battle_map, _ = maps.map_for(request.user, pk)
+    try:
+        handle = battle_map.image.open("rb")
+    except (FileNotFoundError, ValueError):
+        raise Http404("No such map.") from None
+    response = FileResponse(handle, content_type=battle_map.content_type)
+    response["X-Content-Type-Options"] = "nosniff"
+    response["Cache-Control"] = "private, max-age=86400"
+    return response

@@ -18,7 +18,11 @@ from westernroses.house_rules import DEFAULT_HOUSE_RULES
 from westernroses.probability import total_distribution
 
 CSS = Path(__file__).resolve().parent.parent / "static" / "css"
-COMPONENTS = {"odds-chart.css": ".odds-chart", "battle.css": ".battle"}
+COMPONENTS = {
+    "odds-chart.css": ".odds-chart",
+    "battle.css": ".battle",
+    "battle-gm-map.css": ".gm-map",
+}
 
 
 def selectors(path: Path) -> list[str]:

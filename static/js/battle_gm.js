@@ -1,7 +1,8 @@
 // The GM's panel on the battle screen (loaded only for GMs; the API checks it again).
 // Setup: arena size, painting blocking/difficult squares, placing characters and NPCs, moving
 // and removing pieces. During the battle: overrides (HP/SP, statuses, moving a piece, target
-// numbers), undo, reinforcements and ending the battle. The GM acts for NPCs with the same
+// numbers), undo, reinforcements and ending the battle. Always: the map under the grid (upload,
+// choose, align with a preview) and fog of war (rectangles typed or clicked on the board). The GM acts for NPCs with the same
 // action buttons players use (her view lists the current combatant's options).
 (function () {
   "use strict";
@@ -139,6 +140,167 @@
   });
   $("ov-combatant").addEventListener("change", () => B.render());
 
+  // ------------------------------------------------------------------ map and fog
+  // The campaign's map library (battles/maps.py): upload (checked by content on the server),
+  // choose the battle's map, align its grid with a live preview; fog of war by rectangles.
+  let maps = [];
+  let aligning = null; // the map whose grid the form edits
+  function csrf() {
+    const field = document.querySelector("#map-upload-form input[name=csrfmiddlewaretoken]");
+    const cookie = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
+    return cookie ? decodeURIComponent(cookie[1]) : (field ? field.value : "");
+  }
+  function firstError(data, fallback) {
+    const errors = (data && data.errors) || {};
+    for (const key of Object.keys(errors)) {
+      const list = errors[key];
+      if (Array.isArray(list) && list.length) return String(list[0]);
+    }
+    return (data && data.detail) || fallback;
+  }
+  function showError(id, text) { $(id).textContent = text || ""; $(id).hidden = !text; }
+  async function loadMaps(select) {
+    const { status, data } = await B.request("GET", urls.maps);
+    if (status !== 200 || !Array.isArray(data)) return;
+    maps = data;
+    fill($("map-choice"), [["", "none: a drawn grid"]].concat(maps.map((m) => [String(m.id), `${m.name} (${m.cols}×${m.rows})`])), true);
+    if (select !== undefined) $("map-choice").value = String(select);
+  }
+  function mapById(id) { return maps.find((m) => String(m.id) === String(id)) || null; }
+  const ALIGN = { cols: "map-cols", rows: "map-rows", offset_x: "map-offset-x", offset_y: "map-offset-y", square_px: "map-square" };
+  function alignValues() {
+    const out = {};
+    Object.entries(ALIGN).forEach(([k, id]) => { out[k] = parseInt($(id).value, 10); });
+    return out;
+  }
+  function editAlignment(m) {
+    aligning = m;
+    $("map-align-form").hidden = !m;
+    if (!m) return;
+    Object.entries(ALIGN).forEach(([k, id]) => { $(id).value = m[k]; });
+    const img = $("map-preview-img");
+    if (img.dataset.src !== m.url) { img.dataset.src = m.url; img.src = m.url; }
+    drawPreview();
+  }
+  // The grid over the preview, in the image's own pixels scaled to the shown width.
+  function drawPreview() {
+    const m = aligning;
+    const img = $("map-preview-img");
+    const grid = $("map-preview-grid");
+    if (!m || !img.clientWidth) { grid.hidden = true; return; }
+    const a = alignValues();
+    if (![a.cols, a.rows, a.offset_x, a.offset_y, a.square_px].every(Number.isFinite) || a.square_px < 1) { grid.hidden = true; return; }
+    const scale = img.clientWidth / m.width_px;
+    const side = a.square_px * scale;
+    grid.hidden = false;
+    Object.assign(grid.style, {
+      left: `${a.offset_x * scale}px`, top: `${a.offset_y * scale}px`,
+      width: `${a.cols * side}px`, height: `${a.rows * side}px`,
+      backgroundSize: `${side}px ${side}px`,
+    });
+    grid.dataset.cols = String(a.cols);
+    grid.dataset.rows = String(a.rows);
+  }
+  $("map-preview-img").addEventListener("load", drawPreview);
+  window.addEventListener("resize", drawPreview);
+  Object.values(ALIGN).forEach((id) => $(id).addEventListener("input", drawPreview));
+
+  $("map-upload-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const file = $("map-file").files[0];
+    if (!file) { showError("map-upload-error", "Choose an image file first."); return; }
+    const body = new FormData();
+    body.append("image", file);
+    body.append("name", $("map-name").value.trim() || file.name.replace(/\.[^.]*$/, "").slice(0, 120) || "Map");
+    body.append("cols", String(B.state.view ? B.state.view.arena.width : 12));
+    showError("map-upload-error", "");
+    $("map-upload").disabled = true;
+    try {
+      const response = await fetch(urls.maps, {
+        method: "POST", body, credentials: "same-origin",
+        headers: { Accept: "application/json", "X-CSRFToken": csrf() },
+      });
+      let data = null;
+      try { data = await response.json(); } catch (e) { data = null; }
+      if (response.status === 201 && data) {
+        $("map-upload-form").reset();
+        await loadMaps(data.id);
+        editAlignment(mapById(data.id));
+        B.setStatus(`${data.name} uploaded: line its grid up below, then use it.`, "good");
+      } else if (response.status === 413) {
+        showError("map-upload-error", "The file is far too large: upload at most 8 MB.");
+      } else {
+        showError("map-upload-error", firstError(data, `The upload failed (${response.status}).`));
+      }
+    } catch (err) {
+      showError("map-upload-error", "The upload failed: check the connection and try again.");
+    } finally {
+      $("map-upload").disabled = false;
+    }
+  });
+  $("map-choice").addEventListener("change", () => {
+    $("map-choice").dataset.touched = "1"; // the GM's pick stands until she uses it
+    editAlignment(mapById($("map-choice").value));
+  });
+  $("map-use").addEventListener("click", () => {
+    const id = $("map-choice").value;
+    delete $("map-choice").dataset.touched;
+    B.send("PUT", urls.map, { map: id ? parseInt(id, 10) : null, expected_version: version() }, id ? "The map is under the grid." : "Back to a drawn grid.");
+  });
+  $("map-align-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    if (!aligning) return;
+    showError("map-align-error", "");
+    const { status, data } = await B.request("PATCH", urls.map_detail.replace("{id}", aligning.id), alignValues());
+    if (status === 200 && data) {
+      await loadMaps(data.id);
+      editAlignment(mapById(data.id));
+      const inUse = B.state.view && B.state.view.map && B.state.view.map.url.split("?")[0] === data.url.split("?")[0];
+      if (inUse) {
+        // the battle's arena follows its map's size in setup: lay it again to apply it
+        await B.send("PUT", urls.map, { map: data.id, expected_version: version() }, "Grid saved.");
+      } else {
+        B.setStatus("Grid saved.", "good");
+      }
+    } else {
+      showError("map-align-error", firstError(data, `Could not save the grid (${status}).`));
+    }
+  });
+
+  function fogArea(kind, from, to) {
+    B.act({ type: kind, from, to }, kind === "gm_fog" ? "Fogged." : "Revealed.");
+  }
+  function typedCorners() {
+    const n = (id) => Math.max(0, parseInt($(id).value, 10) || 0);
+    return [[n("fog-x1"), n("fog-y1")], [n("fog-x2"), n("fog-y2")]];
+  }
+  $("fog-add").addEventListener("click", () => fogArea("gm_fog", ...typedCorners()));
+  $("fog-clear").addEventListener("click", () => fogArea("gm_reveal", ...typedCorners()));
+  function wholeArena() { const a = B.state.view.arena; return [[0, 0], [a.width - 1, a.height - 1]]; }
+  $("fog-all").addEventListener("click", () => fogArea("gm_fog", ...wholeArena()));
+  $("fog-none").addEventListener("click", () => fogArea("gm_reveal", ...wholeArena()));
+  // Two clicks on the board: the rectangle's corners (the board's own square-click mode).
+  function paintFog(kind) {
+    let first = null;
+    const verb = kind === "gm_fog" ? "fog" : "reveal";
+    squareMode(`Click the first corner of the area to ${verb}.`, (sq) => {
+      if (!first) {
+        first = sq;
+        $("fog-x1").value = sq[0]; $("fog-y1").value = sq[1];
+        B.setStatus(`Now click the opposite corner (from ${sq[0]}, ${sq[1]}).`, "");
+        return;
+      }
+      $("fog-x2").value = sq[0]; $("fog-y2").value = sq[1];
+      const from = first;
+      first = null;
+      B.setMode(null);
+      fogArea(kind, from, sq);
+    });
+  }
+  $("fog-paint").addEventListener("click", () => paintFog("gm_fog"));
+  $("fog-reveal-paint").addEventListener("click", () => paintFog("gm_reveal"));
+  loadMaps();
+
   // ------------------------------------------------------------------ every render
   B.onRender((view) => {
     const setup = view.phase === "setup";
@@ -167,6 +329,15 @@
     const selected = B.state.selected && view.combatants[B.state.selected];
     $("gm-piece").hidden = !(setup && selected && selected.kind !== "doll");
     $("gm-piece-name").textContent = selected ? selected.name : "";
+    const fogged = (view.fog || []).length;
+    $("fog-count").textContent = fogged ? `${fogged} square${fogged === 1 ? "" : "s"} in fog.` : "No fog: players see the whole arena.";
+    ["fog-x1", "fog-x2"].forEach((id) => { $(id).max = view.arena.width - 1; });
+    ["fog-y1", "fog-y2"].forEach((id) => { $(id).max = view.arena.height - 1; });
+    const using = view.map ? maps.find((m) => view.map.url.split("?")[0] === m.url.split("?")[0]) : null;
+    if (document.activeElement !== $("map-choice") && !$("map-choice").dataset.touched) {
+      $("map-choice").value = using ? String(using.id) : "";
+      if (using && !aligning) editAlignment(using);
+    }
     const painting = document.querySelector("#terrain-tools input[name=terrain]:checked");
     if (setup && painting && painting.value && !B.state.mode) painting.dispatchEvent(new Event("change"));
   });

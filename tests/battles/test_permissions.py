@@ -154,7 +154,37 @@ TABLE = [
         data={"position": [5, 5]},
     ),
     Row("api-battle-combatant", "delete", "/api/battles/{battle}/combatants/npc1/", gms(200)),
+    # the map library (issue 14): members read, GMs write
+    Row("battles:map-image", "get", "/battles/maps/{map}/image/", members(200, api=False)),
+    Row("api-campaign-maps", "get", "/api/campaigns/{campaign}/maps/", members(200)),
+    Row(
+        "api-campaign-maps",
+        "post",
+        "/api/campaigns/{campaign}/maps/",
+        gms(201),
+        data=lambda s: {"name": "Cave", "image": _map_upload()},
+    ),
+    Row("api-map", "get", "/api/maps/{map}/", members(200)),
+    Row("api-map", "patch", "/api/maps/{map}/", gms(200), data={"offset_x": 1}),
+    Row("api-map", "delete", "/api/maps/{map}/", gms(204)),
+    Row("api-battle-map", "put", "/api/battles/{battle}/map/", gms(200), data={"map": None}),
 ]
+
+
+def _map_png() -> bytes:
+    import io
+
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    Image.new("RGB", (128, 96), (50, 90, 60)).save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+def _map_upload() -> Any:
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    return SimpleUploadedFile("cave.png", _map_png())
 
 
 @pytest.fixture
@@ -164,21 +194,36 @@ def users(gm, player, other_player, outsider):
 
 @pytest.mark.parametrize("role", ROLES)
 @pytest.mark.parametrize("row", TABLE, ids=[r.id for r in TABLE])
-def test_route_per_role(row, role, request, users, campaign, gm, client_for, api_for):
+def test_route_per_role(
+    row, role, request, users, campaign, gm, client_for, api_for, settings, tmp_path
+):
     setup: BattleSetup = request.getfixturevalue(
         "started" if row.world == "turn" else "setup_battle"
     )
     if row.world == "turn":
         play_until(setup, gm, setup.pc)
-    url = row.url.format(campaign=campaign.pk, battle=setup.battle.pk)
+    map_id = 0
+    if "{map}" in row.url:
+        from battles import maps
+
+        settings.MEDIA_ROOT = str(tmp_path / "media")
+        map_id = maps.battle_map_create(
+            campaign_id=campaign.pk, by=gm, name="Lake", image=_map_upload()
+        ).pk
+    url = row.url.format(campaign=campaign.pk, battle=setup.battle.pk, map=map_id)
     data = row.data(setup) if callable(row.data) else row.data
     user = users.get(role)
     if row.name.startswith("api"):
         client = api_for(user)
-        response = getattr(client, row.method)(url, data, format="json")
+        files = isinstance(data, dict) and any(hasattr(v, "read") for v in data.values())
+        if files:
+            settings.MEDIA_ROOT = str(tmp_path / "media")
+        response = getattr(client, row.method)(url, data, format="multipart" if files else "json")
     else:
         client = client_for(user)
         response = getattr(client, row.method)(url, data or {})
+    if response.streaming:
+        b"".join(response.streaming_content)  # closes the file it streamed
     assert response.status_code == row.expected[role], (
         f"{row.id} as {role}: {response.status_code}, expected {row.expected[role]}: "
         f"{response.content[:300]!r}"

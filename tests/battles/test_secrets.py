@@ -8,6 +8,8 @@ import json
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from battles import services
 from tests.battles.conftest import play_until
@@ -273,3 +275,121 @@ def test_no_seat_receives_another_seats_secrets_in_a_random_battle_with_gm_overr
                     if owner != seat and card not in revealed:
                         assert card not in text, (seat, name, card)
     assert checked, "the battle ended before any payload was checked"
+
+
+# --------------------------------------------------------------------------- fog of war
+
+
+def _strings(value: Any) -> set[str]:
+    """Every string of a JSON value, keys included (ids and names are whole strings)."""
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        return set(value) | {s for v in value.values() for s in _strings(v)}
+    if isinstance(value, list):
+        return {s for v in value for s in _strings(v)}
+    return set()
+
+
+def _fog_step(state: Any, rng: Any) -> dict[str, Any]:
+    """The GM fogs or reveals a random rectangle (fogging more often than revealing)."""
+    w, h = state.arena.width, state.arena.height
+    a = [rng.randrange(w), rng.randrange(h)]
+    b = [min(w - 1, a[0] + rng.randrange(5)), min(h - 1, a[1] + rng.randrange(4))]
+    return {"type": "gm_fog" if rng.random() < 0.7 else "gm_reveal", "from": a, "to": b}
+
+
+@settings(
+    max_examples=4,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(seed=st.integers(0, 2**32))
+def test_no_player_receives_a_fogged_combatant_in_any_payload(
+    seed, started, campaign, gm, player, other_player, api_for, django_capture_on_commit_callbacks
+):
+    """Issue 14: random play with the GM fogging and revealing random rectangles. In every
+    payload a player's browser can fetch (pages, view, poll, log, legal actions, combatants,
+    the battle lists, the timeline, notifications), no combatant standing in fog out of her
+    sight appears, by id or by name; the turn tracker says only that the GM is acting; the GM
+    sees everyone. (One battle runs on across the examples; each adds its own steps.)"""
+    import random
+
+    from tests.engine.battle.random_play import acting_player, random_action
+    from westernroses import battle as engine
+
+    rng = random.Random(seed)
+    users = {"gm": gm, str(player.pk): player, str(other_player.pk): other_player}
+    for _ in range(10):
+        battle = started.refresh()
+        state = services.load_state(battle, initial=False)
+        if state.phase != "active":
+            break
+        actor, action = "gm", _fog_step(state, rng)
+        if rng.random() < 0.6:
+            actor = acting_player(state) or "gm"
+            action = random_action(state, rng) or action
+        action = {k: v for k, v in action.items() if k != "player"}
+        with django_capture_on_commit_callbacks(execute=True):
+            services.battle_action_apply(
+                battle_id=battle.pk,
+                actor=users.get(actor, gm),
+                action=action,
+                expected_version=battle.version,
+            )
+    battle = started.refresh()
+    state = services.load_state(battle, initial=False)
+    gm_client = api_for(gm)
+    assert set(gm_client.get(f"/api/battles/{battle.pk}/view/").json()["combatants"]) == set(
+        state.combatants
+    )
+    for seat, user in users.items():
+        if seat == "gm":
+            continue
+        hidden = engine.hidden_ids(state, seat)
+        names = {state.combatants[cid].name for cid in hidden}
+        client = api_for(user)
+        client.force_login(user)
+        for name, raw in _every_payload(client, battle, campaign).items():
+            text = raw.decode()
+            for secret in names:
+                assert secret not in text, (seat, name, secret)
+            if raw.startswith((b"{", b"[")):
+                leaked = _strings(json.loads(raw)) & hidden
+                assert not leaked, (seat, name, leaked)
+        view = client.get(f"/api/battles/{battle.pk}/view/").json()
+        assert view["fog"] == [list(s) for s in sorted(state.arena.fog)]
+        if state.current in hidden:
+            assert view["turn"]["current"] is None and view["turn"]["current_hidden"]
+
+
+def test_a_fogged_npcs_turn_shows_players_only_that_the_gm_is_acting(started, gm, player, api_for):
+    """Whose turn it is must not reveal a fogged combatant: players see that the GM is
+    acting, not who, in the view, the battle list and the summary."""
+    npc = started.npcs[0]
+    play_until(started, gm, npc)
+    battle = started.refresh()
+    x, y = battle.state["combatants"][npc]["position"]
+    services.battle_action_apply(
+        battle_id=battle.pk,
+        actor=gm,
+        action={"type": "gm_fog", "from": [x, y], "to": [x, y]},
+        expected_version=battle.version,
+    )
+    client = api_for(player)
+    view = client.get(f"/api/battles/{battle.pk}/view/").json()
+    assert npc not in view["combatants"] and view["turn"]["current"] is None
+    assert view["turn"]["current_hidden"] is True
+    listed = client.get(f"/api/battles/{battle.pk}/").json()
+    assert listed["current_combatant"] == ""
+    assert listed["turn_summary"].endswith("the GM is acting")
+    assert api_for(gm).get(f"/api/battles/{battle.pk}/view/").json()["turn"]["current"] == npc
+    fog = client.post(
+        f"/api/battles/{battle.pk}/actions/",
+        {
+            "action": {"type": "gm_reveal", "from": [0, 0], "to": [7, 5]},
+            "expected_version": started.version,
+        },
+        format="json",
+    )
+    assert fog.status_code == 403  # a player may not clear the fog

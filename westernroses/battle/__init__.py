@@ -22,6 +22,8 @@ from westernroses.battle.arena import square as parse_square
 from westernroses.battle.combatants import combatant_from_sheet, npc, profile_from_sheet
 from westernroses.battle.creation import new_battle
 from westernroses.battle.errors import IllegalAction
+from westernroses.battle.fog import changed_arena as fog_changed_arena
+from westernroses.battle.fog import hidden_ids, in_fog
 from westernroses.battle.game import (
     ENGINE,
     GM_SEAT,
@@ -59,6 +61,9 @@ __all__ = [
     "combatant_from_sheet",
     "dumps",
     "effective_actions",
+    "fog_changed_arena",
+    "hidden_ids",
+    "in_fog",
     "legal_actions",
     "new_battle",
     "npc",

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
-from westernroses.battle import damage, reactions, spell_power, status, summons
+from westernroses.battle import damage, fog, reactions, spell_power, status, summons
 from westernroses.battle.arena import Square, manhattan
 from westernroses.battle.context import Ctx
 from westernroses.battle.errors import IllegalAction
@@ -100,6 +100,12 @@ def available(ctx: Ctx, c: Combatant) -> list[AbilityRule]:
 
 
 def target_squares(ctx: Ctx, c: Combatant, rule: AbilityRule) -> list[Square]:
+    """Squares the ability may aim at; never a fogged one for a player (``fog``)."""
+    unseen = fog.blocks(ctx.state, c)
+    return [s for s in _target_squares(ctx, c, rule) if s not in unseen]
+
+
+def _target_squares(ctx: Ctx, c: Combatant, rule: AbilityRule) -> list[Square]:
     if c.position is None or rule.target == "none":
         return []
     if rule.target == "near_square":
@@ -164,8 +170,8 @@ def _flash(ctx: Ctx, c: Combatant, target: Square | None) -> None:
     for o in list(ctx.state.combatants.values()):
         if o.id == c.id or not o.conscious or o.position is None or o.kind == "doll":
             continue
-        if manhattan(c.position, o.position) > limit:
-            continue
+        if manhattan(c.position, o.position) > limit or fog.unseen_by(ctx.state, c, o):
+            continue  # a player's flash does not reach into fog (``fog``)
         value, dice, mods = stat_roll(o, "cha", ctx.rules)
         result = ctx.check(
             o.id,

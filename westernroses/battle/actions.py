@@ -34,6 +34,7 @@ from westernroses.battle import (
     attacks,
     damage,
     end,
+    fog,
     movement,
     overrides,
     reactions,
@@ -125,6 +126,7 @@ def record(
 ) -> tuple[BattleState, list[Json]]:
     work.rng = ctx.rng.to_dict()
     work.version += 1
+    fog.tag(work, ctx.events)
     events = copy_json(ctx.events)
     work.log = (
         *work.log,
@@ -287,7 +289,9 @@ def attack_targets(ctx: Ctx, c: Combatant, slug: str) -> list[str]:
     profile = c.profile.attack(slug)
     if profile is None:
         return []
-    found = attacks.targets(ctx, c, profile)
+    found = [
+        t for t in attacks.targets(ctx, c, profile) if not fog.unseen_by(ctx.state, c, ctx.c(t))
+    ]
     mode = _restricted(ctx, c)
     if mode == "flee":
         return []

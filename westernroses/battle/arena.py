@@ -53,12 +53,15 @@ class Arena:
     height: int
     blocked: frozenset[Square] = frozenset()
     difficult: frozenset[Square] = frozenset()
+    #: Squares the GM hides from the players (fog of war, ``fog.py``): public as squares, but
+    #: whoever stands on one is out of the players' views. Not terrain: nothing costs more.
+    fog: frozenset[Square] = frozenset()
 
     def __post_init__(self) -> None:
         for name, value in (("width", self.width), ("height", self.height)):
             if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_SIDE:
                 raise ValueError(f"arena {name} must be a whole number from 1 to {MAX_SIDE}")
-        for sq in self.blocked | self.difficult:
+        for sq in self.blocked | self.difficult | self.fog:
             if not self.inside(sq):
                 raise ValueError(
                     f"square {list(sq)} is outside the {self.width}×{self.height} arena"
@@ -92,12 +95,15 @@ class Arena:
         return sorted(out)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "width": self.width,
             "height": self.height,
             "blocked": squares_json(self.blocked),
             "difficult": squares_json(self.difficult),
         }
+        if self.fog:  # absent when clear, so battles without fog keep their exact bytes
+            out["fog"] = squares_json(self.fog)
+        return out
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Arena:
@@ -106,6 +112,7 @@ class Arena:
             height=data["height"],
             blocked=frozenset(square(s) for s in data.get("blocked", [])),
             difficult=frozenset(square(s) for s in data.get("difficult", [])),
+            fog=frozenset(square(s) for s in data.get("fog", [])),
         )
 
 

@@ -8,7 +8,8 @@ replays from this state and the action log.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from westernroses.battle.arena import Arena
@@ -39,6 +40,38 @@ def add_dolls(state: BattleState, c: Combatant) -> None:
     for doll in make_dolls(c):
         if doll.id not in state.combatants:
             state.combatants[doll.id] = doll
+
+
+def number_duplicate(others: Iterable[Combatant], c: Combatant) -> None:
+    """Tell apart combatants of the same name by number ("Fairy Maid 1", "Fairy Maid 2"), so
+    the board, the turn order, the log and every action say which one (issue 14).
+
+    Why here: the name is the engine's display name, so numbering it once, as a combatant
+    joins (placed in setup, or a GM's reinforcement), makes it the same everywhere and stable
+    for the whole battle: nobody is renumbered when another falls or leaves. The first of a
+    name keeps it bare until a second arrives; then she becomes "1" and the newcomer "2"; later
+    ones take the next number after the highest in use. Dolls are named by their Doll Master.
+    """
+    if c.kind == "doll":
+        return
+    base = c.name
+    numbered = re.compile(re.escape(base) + r" (\d+)")
+    bare: list[Combatant] = []
+    numbers: list[int] = []
+    for o in others:
+        if o is c or o.id == c.id or o.kind == "doll":
+            continue
+        if o.name == base:
+            bare.append(o)
+        elif (m := numbered.fullmatch(o.name)) is not None:
+            numbers.append(int(m.group(1)))
+    if not bare and not numbers:
+        return
+    top = max(numbers, default=0)
+    for o in bare:
+        top += 1
+        o.name = f"{base} {top}"
+    c.name = f"{base} {top + 1}"
 
 
 def check_placement(state: BattleState, c: Combatant) -> None:
@@ -72,6 +105,7 @@ def new_battle(
     )
     for c in combatants:
         check_placement(state, c)
+        number_duplicate(state.combatants.values(), c)
         prepare(c, rng, rules)
         state.combatants[c.id] = c
         add_dolls(state, c)

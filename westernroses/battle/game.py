@@ -11,7 +11,8 @@ and may override anything) or a player key (the app uses the user id as a string
 no fixed number of seats, so ``returns`` is per side in :func:`sides` order rather than per seat.
 
 Hidden information is each combatant's hand and draw pile (and the seed): ``hidden_from`` names
-those cards as ``card:<combatant>:<card>`` ids, which a view shows only to the controller.
+those cards as ``card:<combatant>:<card>`` ids, which a view shows only to the controller; and
+whoever stands in fog out of a seat's sight, by her combatant id (``fog``).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from westernroses.battle import reactions
+from westernroses.battle import fog, reactions
 from westernroses.battle.actions import GM, apply, context, legal_actions, may_control
 from westernroses.battle.arena import Arena
 from westernroses.battle.context import DEFAULT_TARGETS
@@ -82,10 +83,13 @@ def waiting(state: BattleState) -> list[Waiting]:
 
 def visible_events(state: BattleState, seat: Seat | None, events: Iterable[Json]) -> list[Json]:
     """Logged events as ``seat`` may see them (``None``: a spectator): a draw's cards only for
-    the drawer's controller and the GM, no seeds. Battle events mark their secret fields
-    ``private`` rather than the protocol's ``visible_to``, so logs go through here."""
+    the drawer's controller and the GM, no seeds, nothing about a combatant in fog then or
+    now (``fog``). Battle events mark their secret fields ``private`` rather than the
+    protocol's ``visible_to``, so logs go through here."""
     player = SPECTATOR if seat is None else str(seat)
-    return [event_for(state, player, e) for e in events]
+    events = list(events)
+    hidden = fog.entry_hidden(state, player, events, fog.hidden_ids(state, player))
+    return fog.shown_events([event_for(state, player, e) for e in events], hidden)
 
 
 def summary(state: BattleState) -> str:
@@ -94,12 +98,19 @@ def summary(state: BattleState) -> str:
         return "Setting up the arena"
     if state.phase == "ended":
         return f"Ended: {state.winner} won" if state.winner else "Ended"
-    names = {cid: c.name for cid, c in state.combatants.items()}
+    # Public (lists, the dashboard): a combatant in fog is named to nobody (``fog``).
+    names = {cid: c.name for cid, c in state.combatants.items() if not fog.in_fog(state, c)}
     if state.pending:
         defender = str(state.pending[0].get("defender"))
-        return f"Round {state.round} · waiting for {names.get(defender, '?')} to react"
+        if defender not in names:
+            return f"Round {state.round} · waiting for a reaction"
+        return f"Round {state.round} · waiting for {names[defender]} to react"
     if state.current:
-        return f"Round {state.round} · {names.get(state.current, '?')}'s turn"
+        if state.current not in names:
+            c = state.combatants.get(state.current)
+            who = "the GM is acting" if c is None or c.controller == GM else "a turn in the fog"
+            return f"Round {state.round} · {who}"
+        return f"Round {state.round} · {names[state.current]}'s turn"
     return f"Round {state.round}"
 
 
@@ -236,7 +247,8 @@ class BattleEngine:
                 visible |= set(c.deck.hand)
             secret = (set(c.deck.draw_pile) | set(c.deck.hand)) - visible
             hidden |= {f"card:{c.id}:{card}" for card in secret}
-        return hidden
+        # Fog of war: a combatant standing in fog (not hers) is hidden by her own id.
+        return hidden | fog.hidden_ids(state, player)
 
     def determinize(self, state: BattleState, seat: Seat, seed: int) -> BattleState:
         """A fresh random source for future rolls and draws; hands stay as they are (a valid,

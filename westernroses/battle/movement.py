@@ -5,11 +5,13 @@ through allies but not enemies, never ending on someone standing (``arena`` for 
 A terrified combatant who failed her will check "must run as far as she can from the source
 of her fear": only the reachable squares farthest from it, and only if they are farther than
 where she stands. A berserk or taunted one moves only to get as close to her target as she
-can ("simply try to move as close to the Guardian as they can").
+can ("simply try to move as close to the Guardian as they can"). A player's piece never
+enters fog (``fog.blocks``): an unseen enemy must not shape her reach.
 """
 
 from __future__ import annotations
 
+from westernroses.battle import fog
 from westernroses.battle.arena import Square, manhattan, reachable
 from westernroses.battle.context import Ctx
 from westernroses.battle.state import Combatant
@@ -33,7 +35,7 @@ def reach(ctx: Ctx, c: Combatant) -> dict[Square, int]:
         ctx.state.arena,
         c.position,
         budget,
-        impassable={p for p in enemies if p is not None},
+        impassable={p for p in enemies if p is not None} | fog.blocks(ctx.state, c),
         occupied={p for p in standing if p is not None},
     )
     return _steer(ctx, c, c.position, found)
@@ -42,8 +44,8 @@ def reach(ctx: Ctx, c: Combatant) -> dict[Square, int]:
 def _steer(ctx: Ctx, c: Combatant, here: Square, found: dict[Square, int]) -> dict[Square, int]:
     if fleeing(ctx, c):
         source = fleeing_from(ctx, c)
-        if source is None or source.position is None:
-            return {}  # nothing on the board to run from: she cowers where she is
+        if source is None or source.position is None or fog.unseen_by(ctx.state, c, source):
+            return {}  # nothing on the board (or in sight) to run from: she cowers
         far = source.position
         best = max((manhattan(sq, far) for sq in found), default=-1)
         if best <= manhattan(here, far):
@@ -51,7 +53,11 @@ def _steer(ctx: Ctx, c: Combatant, here: Square, found: dict[Square, int]) -> di
         return {sq: cost for sq, cost in found.items() if manhattan(sq, far) == best}
     target_id = forced_target(ctx, c)
     target = ctx.state.combatants.get(target_id) if target_id else None
-    if target is not None and target.position is not None:
+    if (
+        target is not None
+        and target.position is not None
+        and not fog.unseen_by(ctx.state, c, target)
+    ):
         goal = target.position
         best = min((manhattan(sq, goal) for sq in found), default=10**9)
         if best >= manhattan(here, goal):

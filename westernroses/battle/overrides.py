@@ -14,6 +14,9 @@
   of the battle (null: back to the default); names in ``context.DEFAULT_TARGETS``.
 * ``gm_add_combatant`` ``{combatant: Combatant JSON}`` / ``gm_remove_combatant``.
 * ``gm_end_battle`` ``{winner: side | null}``.
+* ``gm_fog`` / ``gm_reveal`` ``{from: [x, y], to: [x, y]}`` - fog or clear every square of
+  the rectangle between two corners (fog of war, ``fog``: whoever stands in fog is out of the
+  players' views). Allowed in setup too, so a GM hides her ambush before anyone looks.
 * ``gm_undo`` - replay the log without the last action still standing (``replay``).
 """
 
@@ -22,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from westernroses.battle import creation, damage, end, spell_power, status, turn_order
+from westernroses.battle import creation, damage, end, fog, spell_power, status, turn_order
 from westernroses.battle.arena import square
 from westernroses.battle.context import DEFAULT_TARGETS, Ctx
 from westernroses.battle.errors import IllegalAction
@@ -43,6 +46,8 @@ OVERRIDES: Final = (
     "gm_add_combatant",
     "gm_remove_combatant",
     "gm_end_battle",
+    "gm_fog",
+    "gm_reveal",
     "gm_undo",
 )
 
@@ -67,7 +72,7 @@ def dispatch(ctx: Ctx, kind: str, action: Mapping[str, Any]) -> None:
     handler = _HANDLERS.get(kind)
     if handler is None:
         raise IllegalAction(f"unknown GM action {kind!r}")
-    if ctx.state.phase == "ended" and kind not in ("gm_adjust", "gm_move"):
+    if ctx.state.phase == "ended" and kind not in ("gm_adjust", "gm_move", "gm_fog", "gm_reveal"):
         raise IllegalAction("the battle is over")
     ctx.emit("gm_override", action=kind)
     handler(ctx, action)
@@ -197,6 +202,7 @@ def _add_combatant(ctx: Ctx, action: Mapping[str, Any]) -> None:
         creation.check_placement(ctx.state, c)
     except (KeyError, TypeError, ValueError) as exc:
         raise IllegalAction(f"not a valid combatant: {exc}") from None
+    creation.number_duplicate(ctx.state.combatants.values(), c)
     creation.prepare(c, ctx.rng, ctx.rules)
     ctx.state.combatants[c.id] = c
     creation.add_dolls(ctx.state, c)
@@ -238,7 +244,29 @@ def _end_battle(ctx: Ctx, action: Mapping[str, Any]) -> None:
     end.finish(ctx, None if winner is None else str(winner), "ended by the GM")
 
 
+def _fog(ctx: Ctx, action: Mapping[str, Any], *, fogged: bool) -> None:
+    arena, area = fog.changed_arena(ctx.state.arena, action, fogged=fogged)
+    ctx.state.arena = arena
+    ctx.emit(
+        "fog_changed",
+        fogged=fogged,
+        frm=list(min(area)),
+        to=list(max(area)),
+        squares=len(area),
+    )
+
+
+def _fog_add(ctx: Ctx, action: Mapping[str, Any]) -> None:
+    _fog(ctx, action, fogged=True)
+
+
+def _fog_clear(ctx: Ctx, action: Mapping[str, Any]) -> None:
+    _fog(ctx, action, fogged=False)
+
+
 _HANDLERS: Final = {
+    "gm_fog": _fog_add,
+    "gm_reveal": _fog_clear,
     "gm_adjust": _adjust,
     "gm_add_status": _add_status,
     "gm_remove_status": _remove_status,

@@ -21,7 +21,7 @@ from __future__ import annotations
 import functools
 from typing import Final
 
-from westernroses.battle import damage, reactions, spell_power, status, summons
+from westernroses.battle import damage, fog, reactions, spell_power, status, summons
 from westernroses.battle.arena import Square, manhattan
 from westernroses.battle.context import Ctx
 from westernroses.battle.errors import IllegalAction
@@ -291,7 +291,8 @@ def candidate_squares(ctx: Ctx, c: Combatant, aim: Json) -> list[Square]:
     if c.position is None:
         return []
     arena = ctx.state.arena
-    near = [s for s in arena.area(c.position, aim["range"]) if arena.open(s)]
+    unseen = fog.blocks(ctx.state, c)  # a player's cards never aim into fog
+    near = [s for s in arena.area(c.position, aim["range"]) if arena.open(s) and s not in unseen]
     if aim["mode"] == "squares":
         return near
     if aim["mode"] == "combatant":
@@ -316,6 +317,8 @@ def _hive_targets(ctx: Ctx, c: Combatant) -> list[Square]:
     found = set()
     for o in ctx.state.combatants.values():
         if o.position is None or not o.alive or o.owner == c.id or o.id == c.id:
+            continue
+        if fog.unseen_by(ctx.state, c, o):
             continue
         if any(
             d.position is not None and manhattan(d.position, o.position) <= reach_stat(d)
@@ -347,13 +350,23 @@ def covered(ctx: Ctx, centres: list[Square], aoe: int) -> list[Square]:
 
 
 def standing_on(
-    ctx: Ctx, squares: list[Square] | tuple[Square, ...], *, skip_returning: bool = False
+    ctx: Ctx,
+    squares: list[Square] | tuple[Square, ...],
+    *,
+    skip_returning: bool = False,
+    by: Combatant | None = None,
 ) -> list[Combatant]:
+    """Who stands on ``squares``. With ``by`` (the caster): not whoever hides in fog from her
+    controller (``fog``): a player's card never reaches into fog, so nothing it does (a hit
+    that waits for a hidden defender's decision) can tell her someone is there."""
     where = set(squares)
     return [
         o
         for o in ctx.state.combatants.values()
-        if o.alive and o.position in where and not (skip_returning and o.has("returning"))
+        if o.alive
+        and o.position in where
+        and not (skip_returning and o.has("returning"))
+        and not (by is not None and fog.unseen_by(ctx.state, by, o))
     ]
 
 
@@ -535,7 +548,7 @@ def _attack_card(
 ) -> None:
     spec = damage_spec(ctx, c, card)
     area = covered(ctx, given, aoe)
-    victims = [o for o in standing_on(ctx, area) if o.id != c.id]
+    victims = [o for o in standing_on(ctx, area, by=c) if o.id != c.id]
     hit = _damage_trigger(ctx, c, spec, card.name, card_id, victims, "spellcard")
     rounds = card.duration.rounds
     if rounds <= 1:
@@ -683,7 +696,7 @@ def _dolls(ctx: Ctx, c: Combatant, card: SpellcardDraft, card_id: str, given: li
         doll = next(d for d in summons.active(ctx, c) if d.position == given[0])
         spec = damage_spec(ctx, c, card)
         area = covered(ctx, given, CREMATION_RADIUS)
-        victims = [o for o in standing_on(ctx, area) if o.id != doll.id]
+        victims = [o for o in standing_on(ctx, area, by=doll) if o.id != doll.id]
         ctx.emit("doll_exploded", master=c.id, doll=doll.id)
         doll.life = "dead"
         summons.deactivate(ctx, c, doll, "exploded")
@@ -740,7 +753,7 @@ def _other(
         charge = _charge(ctx, c)
         targets = [charge] if charge is not None else []
     else:
-        targets = standing_on(ctx, covered(ctx, given, aim["aoe"]))
+        targets = standing_on(ctx, covered(ctx, given, aim["aoe"]), by=c)
     if "read_a_book" in found:
         bonus, turns = READ_A_BOOK
         _stat_buff(ctx, c, c, "int", bonus, card.name, status.turns_timer(ctx, c, turns))
@@ -885,7 +898,7 @@ def field_squares(ctx: Ctx, fe: FieldEffect) -> list[Square]:
 
 def _trigger(ctx: Ctx, caster: Combatant, fe: FieldEffect) -> None:
     area = field_squares(ctx, fe)
-    people = standing_on(ctx, area, skip_returning=not fe.homing)
+    people = standing_on(ctx, area, skip_returning=not fe.homing, by=caster)
     if fe.spec["kind"] == "heal":
         _heal_trigger(ctx, caster, fe.spec, fe.name, people)
         return
@@ -903,7 +916,7 @@ def preview(ctx: Ctx, c: Combatant, card_id: str, given: list[Square]) -> Json:
         "card": card_id,
         "targeting": aim,
         "covered": [list(s) for s in area],
-        "combatants": [o.id for o in standing_on(ctx, area)],
+        "combatants": [o.id for o in standing_on(ctx, area, by=c)],
     }
 
 

@@ -8,7 +8,7 @@ private clone and hands it back; callers treat states as values and never mutate
 Shape (``to_dict``)::
 
     {version, battle_id, phase: setup|active|ended, house_rules: {changed: value},
-     arena: {width, height, blocked: [[x, y]], difficult: [[x, y]]},
+     arena: {width, height, blocked: [[x, y]], difficult: [[x, y]], fog?: [[x, y]]},
      combatants: {id: Combatant}, order: [id], turn_index, round, turn_number,
      current: id | null, done: [id], turn_started_at, pending: [hit], field_effects: [...],
      drops: [...], targets: {name: number}, next_id, winner: side | null, ended_reason,

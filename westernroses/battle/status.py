@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from westernroses.battle import damage
+from westernroses.battle import damage, fog
 from westernroses.battle.arena import knockback_square, manhattan
 from westernroses.battle.context import Ctx
 from westernroses.battle.state import Combatant, Effect, Json, Timer
@@ -357,7 +357,11 @@ def _berserk(ctx: Ctx, c: Combatant) -> bool:
     others = [
         o
         for o in ctx.state.combatants.values()
-        if o.id != c.id and o.alive and o.position is not None and c.position is not None
+        if o.id != c.id
+        and o.alive
+        and o.position is not None
+        and c.position is not None
+        and not fog.unseen_by(ctx.state, c, o)  # a player's berserker rages at what she sees
     ]
     if not others or c.position is None:
         return True

@@ -14,13 +14,17 @@
   filtered the same way.
 * A hit waiting for a decision is shown to all; its options (which may reveal bombs in hand)
   only to the player who decides, through ``legal_actions``.
+* Fog of war (:mod:`westernroses.battle.fog`): a combatant on a fogged square is absent from
+  every player's view but her controller's, and so are the log events that would show her.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from westernroses.battle import fog
 from westernroses.battle.actions import GM, context, legal_actions, may_control
+from westernroses.battle.arena import squares_json
 from westernroses.battle.state import BattleState, Combatant, Json, copy_json
 from westernroses.battle.stats import hp_max, mortally_wounded, options, reach_stat, speed
 
@@ -126,12 +130,14 @@ def view(state: BattleState, player: str, *, since: int = 0) -> Json:
             "queued": len(state.pending) - 1,
         }
     ended = state.phase == "ended"
-    return {
+    hidden = fog.hidden_ids(state, player)
+    shown: Json = {
         "battle_id": state.battle_id,
         "version": state.version,
         "phase": state.phase,
         "house_rules": dict(state.house_rules),
         "arena": state.arena.to_dict(),
+        "fog": squares_json(state.arena.fog),
         "turn": {
             "round": state.round,
             "turn_number": state.turn_number,
@@ -152,16 +158,20 @@ def view(state: BattleState, player: str, *, since: int = 0) -> Json:
             "controls": [c.id for c in state.combatants.values() if may_control(state, player, c)],
             "legal_actions": legal_actions(state, player),
         },
-        "log": [
-            {
-                "n": entry["n"],
-                "action": public_action(player, entry["action"]),
-                "events": [_event(state, player, e) for e in entry["events"]],
-            }
-            for entry in state.log
-            if entry["n"] > since
-        ],
+        "log": [_entry(state, player, entry, hidden) for entry in state.log if entry["n"] > since],
         "rng": dict(state.rng) if ended else None,
+    }
+    return fog.filter_view(state, player, shown, hidden)
+
+
+def _entry(state: BattleState, player: str, entry: Json, now: frozenset[str]) -> Json:
+    """One log entry as ``player`` may see it (hands, seeds and fog filtered)."""
+    hidden = fog.entry_hidden(state, player, entry["events"], now)
+    events = [_event(state, player, e) for e in entry["events"]]
+    return {
+        "n": entry["n"],
+        "action": fog.shown_action(public_action(player, entry["action"]), hidden),
+        "events": fog.shown_events(events, hidden),
     }
 
 

@@ -143,8 +143,8 @@ def reinforcement(state: BattleState, rng: random.Random) -> Json | None:
         return None
     players = sorted({c.controller for c in state.combatants.values()})
     deck = [
-        (f"{cid}-a", replace(SECRET, name=f"Secret Shot of {cid}"), 2),
-        (f"{cid}-b", replace(SECRET, name=f"Secret Bomb of {cid}", bomb=True), 1),
+        (f"{cid}-a", replace(SECRET, name=f"Secret Shot of {cid}."), 2),
+        (f"{cid}-b", replace(SECRET, name=f"Secret Bomb of {cid}.", bomb=True), 1),
     ]
     newcomer = fighter(
         cid,

@@ -81,6 +81,7 @@ def test_the_turn_tracker_reports_round_current_and_start_time():
         "current": "b",
         "started_at": "2024-05-01T12:00:00Z",
         "acted_this_round": ["a"],
+        "current_hidden": False,
     }
 
 

@@ -1,0 +1,61 @@
+"""Fog of war through the app (issue 14): the GM's gm_fog / gm_reveal go through the table
+core in a running battle (logged, 409 when stale, 403 for players) and are part of the setup
+before the start (a rebuild, not logged), and the fog survives the start and replays."""
+
+from __future__ import annotations
+
+import pytest
+
+from battles import services
+from battles.models import BattleAction
+from tables.errors import StaleVersion
+from westernroses import battle as engine
+
+pytestmark = pytest.mark.django_db
+
+
+def fog(battle, user, a, b, version, kind="gm_fog"):
+    return services.battle_action_apply(
+        battle_id=battle.pk,
+        actor=user,
+        action={"type": kind, "from": a, "to": b},
+        expected_version=version,
+    )
+
+
+def test_setup_fog_is_part_of_the_setup_and_survives_the_start(setup_battle, gm, player):
+    battle = setup_battle.refresh()
+    with pytest.raises(services.PermissionDenied):
+        fog(battle, player, [5, 0], [7, 2], battle.version)
+    with pytest.raises(StaleVersion):
+        fog(battle, gm, [5, 0], [7, 2], battle.version - 1)
+    with pytest.raises(services.ValidationError):
+        fog(battle, gm, [5, 0], [8, 2], battle.version)  # outside the 8 × 6 arena
+    result = fog(battle, gm, [5, 0], [7, 2], battle.version)
+    assert result.state.version == battle.version + 1
+    assert not BattleAction.objects.filter(battle=battle).exists()  # setup is not logged
+    assert "npc1" not in engine.view(result.state, str(player.pk))["combatants"]
+    started = services.battle_action_apply(
+        battle_id=battle.pk,
+        actor=gm,
+        action={"type": "start"},
+        expected_version=result.state.version,
+    )
+    assert len(started.state.arena.fog) == 9
+    revealed = fog(battle, gm, [5, 0], [5, 2], started.state.version, kind="gm_reveal")
+    assert len(revealed.state.arena.fog) == 6
+    assert BattleAction.objects.filter(battle=battle, action__type="gm_reveal").exists()
+    full = services.full_state(setup_battle.refresh())
+    assert engine.dumps(engine.replay_log(full)) == engine.dumps(full)
+
+
+def test_a_fog_action_in_a_running_battle_is_the_gms_and_checks_the_version(started, gm, player):
+    battle = started.refresh()
+    with pytest.raises(services.PermissionDenied):
+        fog(battle, player, [0, 0], [1, 1], battle.version)
+    with pytest.raises(StaleVersion):
+        fog(battle, gm, [0, 0], [1, 1], battle.version - 1)
+    result = fog(battle, gm, [0, 0], [1, 1], battle.version)
+    assert result.state.version == battle.version + 1
+    row = BattleAction.objects.get(battle=battle, seq=result.state.version)
+    assert row.action["type"] == "gm_fog"
