@@ -35,6 +35,7 @@ from westernroses.battle import (
     damage,
     end,
     movement,
+    odds,
     overrides,
     reactions,
     spell_power,
@@ -465,6 +466,8 @@ def turn_options(ctx: Ctx, c: Combatant) -> list[Json]:
                         "free": free,
                         "range": attacks.reach(ctx, c, profile),
                         "targets": found,
+                        # chance to hit and damage per target, for the screen (odds.py)
+                        "odds": odds.attack_odds_by_target(ctx, c, profile, found),
                         "goddess": [False, True] if _goddess(c) else [False],
                     }
                 )

@@ -21,8 +21,10 @@ from __future__ import annotations
 from typing import Any
 
 from westernroses.battle.actions import GM, context, legal_actions, may_control
+from westernroses.battle.odds import roll_odds
 from westernroses.battle.state import BattleState, Combatant, Json, copy_json
 from westernroses.battle.stats import hp_max, mortally_wounded, options, reach_stat, speed
+from westernroses.house_rules import HouseRules
 
 
 def _strip_seeds(value: Any) -> Any:
@@ -96,7 +98,7 @@ def public_action(player: str, action: Json) -> Json:
     return shown
 
 
-def _event(state: BattleState, player: str, event: Json) -> Json:
+def _event(state: BattleState, player: str, event: Json, rules: HouseRules | None = None) -> Json:
     hidden = event.get("private")
     owner = state.combatants.get(str(event.get("combatant", "")))
     shown: Json = _strip_seeds(event)
@@ -105,6 +107,8 @@ def _event(state: BattleState, player: str, event: Json) -> Json:
     if hidden and not (player == GM or (owner is not None and owner.controller == player)):
         shown = {k: v for k, v in shown.items() if k not in hidden}
     shown.pop("private", None)
+    if shown.get("type") == "roll":  # the odds the roller faced, for the table log
+        shown["odds"] = roll_odds(shown.get("result"), rules or context(state, player).rules)
     return shown
 
 
@@ -156,7 +160,7 @@ def view(state: BattleState, player: str, *, since: int = 0) -> Json:
             {
                 "n": entry["n"],
                 "action": public_action(player, entry["action"]),
-                "events": [_event(state, player, e) for e in entry["events"]],
+                "events": [_event(state, player, e, ctx.rules) for e in entry["events"]],
             }
             for entry in state.log
             if entry["n"] > since

@@ -1,0 +1,151 @@
+"""Exact odds for the battle screen: a basic attack's chance to hit a target and its damage
+distribution, and the odds a logged roll faced.
+
+The numbers come from :mod:`westernroses.probability`, the same functions the spellcard
+builder's odds use (``spellcards.services._attack_preview``: ``check_odds`` for a dodge or a
+to-hit roll, ``total_distribution`` for the damage), fed with the same pools and modifiers the
+attack itself rolls with (:mod:`westernroses.battle.attacks`, :func:`reactions.dodge`):
+
+* Physical ("Attacking and Dodging"): a versus of the attacker's PWR pool against the
+  defender's CHA pool, ties re-rolled (``versus_odds``); a defender who cannot dodge is hit when
+  the attacker's roll beats the "undodged physical" target (``check_odds``). A defender who
+  rolls to dodge several times (a drinking Drunken Master) makes a many-sided versus the
+  probability module does not cover: no chance is given then (``hit`` None), never a guess.
+* Danmaku: the damage is rolled anyway; the hit lands unless the defender's insight roll beats
+  the dodge target, with each extra dodge roll another chance (independent rolls).
+
+Damage is the rolled damage before the defender's reductions and reactions (grazing, shields),
+which are her choices; the screen says so.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+
+from westernroses import probability
+from westernroses.battle.context import Ctx
+from westernroses.battle.state import AttackProfile, Combatant, Json
+from westernroses.battle.stats import can_act, drunk, roll_mod, stat, stat_roll, to_hit_penalty
+from westernroses.checks import pool_size
+from westernroses.dice import DiceExpression
+from westernroses.house_rules import HouseRules
+
+from . import attacks
+
+
+def _share(value: Fraction) -> Json:
+    return probability._display(value)
+
+
+@lru_cache(maxsize=512)
+def _versus(a: int, a_mod: int, b: int, b_mod: int, rules: HouseRules) -> Fraction:
+    return probability.versus_odds(a, a_mod, b, b_mod, None, rules).a_wins
+
+
+@lru_cache(maxsize=512)
+def _check(dice: int, modifier: int, target: int, rules: HouseRules) -> Fraction:
+    return probability.check_odds(dice, modifier, target, rules).any_success
+
+
+@lru_cache(maxsize=256)
+def _damage(dice: int, modifier: int, multiplier: int) -> tuple[tuple[int, Fraction], ...]:
+    """The damage dealt: the roll's total, never below zero (``reactions.set_damage``)."""
+    out: dict[int, Fraction] = {}
+    expression = DiceExpression(dice, modifier, multiplier)
+    for total, p in probability.total_distribution(expression).items():
+        out[max(total, 0)] = out.get(max(total, 0), Fraction(0)) + p
+    return tuple(sorted(out.items()))
+
+
+def damage_json(dice: int, modifier: int, multiplier: int = 1) -> Json:
+    """A damage roll's distribution: each total with its exact chance, and the average."""
+    rows = _damage(dice, modifier, multiplier)
+    average = sum((total * p for total, p in rows), Fraction(0))
+    return {
+        "notation": str(DiceExpression(dice, modifier, multiplier)),
+        "totals": [[total, _share(p)] for total, p in rows],
+        "average": round(float(average), 2),
+    }
+
+
+def _physical_hit(ctx: Ctx, c: Combatant, attack: AttackProfile, d: Combatant) -> Fraction | None:
+    power = stat(c, "pwr")
+    halved = drunk(c).attack_power_halved
+    if halved or "doll_master" in c.profile.traits:
+        power = -(-power // 2)
+    modifier = (
+        attack.to_hit_bonus
+        + (0 if halved else roll_mod(c, "pwr"))
+        + d.profile.attackers_physical_to_hit
+        + sum(a for _, a in to_hit_penalty(c))
+    )
+    dice = pool_size(power, ctx.rules)
+    rolls = drunk(d).dodge_rolls
+    if not can_act(d) or rolls <= 0:
+        return _check(dice, modifier, ctx.target("undodged_physical"), ctx.rules)
+    if rolls > 1:
+        return None
+    cha_dice = pool_size(stat(d, "cha"), ctx.rules)
+    cha_mod = d.profile.physical_dodge_bonus + roll_mod(d, "cha")
+    return _versus(dice, modifier, cha_dice, cha_mod, ctx.rules)
+
+
+def _danmaku_hit(ctx: Ctx, c: Combatant, d: Combatant) -> Fraction:
+    rolls = drunk(d).dodge_rolls
+    if not can_act(d) or rolls <= 0:
+        return Fraction(1)
+    _, dice, mods = stat_roll(d, "ins", ctx.rules)
+    modifier = (
+        sum(a for _, a in mods) + d.profile.danmaku_dodge_bonus + c.profile.opponents_danmaku_dodge
+    )
+    dodge = _check(dice, modifier, ctx.target("dodge"), ctx.rules)
+    return (1 - dodge) ** rolls
+
+
+def attack_odds(ctx: Ctx, c: Combatant, attack: AttackProfile, defender: Combatant) -> Json:
+    """``{"hit": share or None, "damage": distribution}`` for ``c``'s basic ``attack`` on
+    ``defender``, as the next roll would face it."""
+    if attack.kind == "danmaku":
+        spec = attacks.danmaku_spec(ctx, c, attack)
+        hit: Fraction | None = _danmaku_hit(ctx, c, defender)
+        damage = damage_json(spec["dice"], spec["modifier"])
+    else:
+        spec = attacks.physical_spec(ctx, c, attack)
+        hit = _physical_hit(ctx, c, attack, defender)
+        damage = damage_json(
+            spec["dice"], spec["modifier"] * spec["multiplier"], spec["multiplier"]
+        )
+    return {"hit": None if hit is None else _share(hit), "damage": damage}
+
+
+def attack_odds_by_target(
+    ctx: Ctx, c: Combatant, attack: AttackProfile, targets: list[str]
+) -> dict[str, Json]:
+    """:func:`attack_odds` for each target id (the legal action's ``odds``)."""
+    return {t: attack_odds(ctx, c, attack, ctx.c(t)) for t in targets}
+
+
+def roll_odds(result: Any, rules: HouseRules) -> Json | None:
+    """The odds a logged check faced (``{"success", "critical_success", "critical_failure"}``),
+    from its pool, modifier and target; None for a roll without a target."""
+    if not isinstance(result, dict):
+        return None
+    dice, modifier, target = result.get("dice"), result.get("modifier"), result.get("target")
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in (dice, modifier, target)):
+        return None
+    assert isinstance(dice, int) and isinstance(modifier, int) and isinstance(target, int)  # noqa: S101
+    if not 0 <= dice <= 100:
+        return None
+    odds = _check_odds(dice, modifier, target, rules)
+    return {
+        "success": _share(odds.any_success),
+        "critical_success": _share(odds.critical_success),
+        "critical_failure": _share(odds.critical_failure),
+    }
+
+
+@lru_cache(maxsize=512)
+def _check_odds(dice: int, modifier: int, target: int, rules: HouseRules) -> Any:
+    return probability.check_odds(dice, modifier, target, rules)
