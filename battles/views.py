@@ -84,7 +84,13 @@ def _screen_config(battle: Battle, access: Any) -> dict[str, Any]:
             "squares": reverse("api-battle-squares", args=[pk]),
             "combatants": reverse("api-battle-combatants", args=[pk]),
             "list": reverse("battles:list", args=[battle.campaign_id]),
+            "table": reverse("api-battle-table", args=[pk]),
+            "chat": reverse("api-battle-chat", args=[pk]),
+            "pings": reverse("api-battle-pings", args=[pk]),
+            "portraits": reverse("api-battle-portraits", args=[pk]),
         },
+        "me": access.user_id,
+        "players": selectors.player_names(battle.campaign_id),
     }
     if access.is_gm:
         config["characters"] = selectors.setup_characters(access)
