@@ -1,0 +1,87 @@
+"""The odds the battle screen shows come from the engine and equal the probability module's
+exact numbers for the very rolls the attack makes ("Attacking and Dodging", RULINGS 4): a
+physical attack is PWR versus CHA (ties re-rolled), danmaku is dodged by an insight check
+against 12; a logged roll carries the odds it faced."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from tests.engine.battle.helpers import battle, fighter
+from westernroses import probability
+from westernroses.battle import legal_actions, view
+from westernroses.battle.odds import roll_odds
+
+
+def _exact(share: dict) -> Fraction:
+    return Fraction(share["exact"])
+
+
+def _attack(state, slug: str) -> dict:
+    return next(
+        o for o in legal_actions(state, "gm") if o["type"] == "attack" and o["attack"] == slug
+    )
+
+
+def _duel():
+    a = fighter("a", (0, 0), speed=10, weapons=("sword",))
+    b = fighter("b", (1, 0), side="b", stats={"cha": 15, "ins": 9})
+    state = battle(a, b)
+    if state.current != "a":  # the test acts as a: make it her turn whatever the order
+        state.current = "a"
+    return state
+
+
+def test_physical_odds_are_pwr_versus_cha_and_the_weapon_damage():
+    """Sword at PWR 12 (4 dice) against CHA 15 (5 dice); damage 3d + floor(12 / 2) = 3d+6."""
+    option = _attack(_duel(), "sword")
+    odds = option["odds"]["b"]
+    assert _exact(odds["hit"]) == probability.versus_odds(4, 0, 5, 0).a_wins
+    assert odds["damage"]["notation"] == "3d+6"
+    expected = probability.total_distribution((3, 6))
+    assert [(t, _exact(p)) for t, p in odds["damage"]["totals"]] == list(expected.items())
+    assert sum(_exact(p) for _, p in odds["damage"]["totals"]) == 1
+
+
+def test_danmaku_odds_are_one_minus_the_insight_dodge():
+    """INS 9 rolls 3 dice against the dodge target 12; damage floor(INT 12 / 3) = 4 dice."""
+    state = _duel()
+    danmaku = next(
+        o for o in legal_actions(state, "gm") if o["type"] == "attack" and o["kind"] == "danmaku"
+    )
+    odds = danmaku["odds"]["b"]
+    assert _exact(odds["hit"]) == 1 - probability.check_odds(3, 0, 12).any_success
+    assert odds["damage"]["notation"] == "4d"
+    assert odds["damage"]["average"] == 14.0
+
+
+def test_every_logged_roll_carries_the_odds_it_faced():
+    state = _duel()
+    from westernroses.battle import apply
+
+    target_b = {"type": "attack", "player": "gm", "combatant": "a", "target": "b"}
+    danmaku = _attack(
+        state,
+        next(
+            o["attack"]
+            for o in legal_actions(state, "gm")
+            if o["type"] == "attack" and o["kind"] == "danmaku"
+        ),
+    )
+    state, _ = apply(state, {**target_b, "attack": danmaku["attack"]})
+    rolls = [
+        e for entry in view(state, "gm")["log"] for e in entry["events"] if e["type"] == "roll"
+    ]
+    assert rolls, "the dodge is a logged roll"
+    for e in rolls:
+        r = e["result"]
+        exact = probability.check_odds(r["dice"], r["modifier"], r["target"])
+        assert _exact(e["odds"]["success"]) == exact.any_success
+        assert _exact(e["odds"]["critical_failure"]) == exact.critical_failure
+    assert roll_odds({"dice": 2}, state_rules()) is None
+
+
+def state_rules():
+    from westernroses.house_rules import DEFAULT_HOUSE_RULES
+
+    return DEFAULT_HOUSE_RULES
