@@ -149,3 +149,24 @@ def roll_odds(result: Any, rules: HouseRules) -> Json | None:
 @lru_cache(maxsize=512)
 def _check_odds(dice: int, modifier: int, target: int, rules: HouseRules) -> Any:
     return probability.check_odds(dice, modifier, target, rules)
+
+
+def versus_event_odds(result: Any, rules: HouseRules) -> Json | None:
+    """Each side's exact chance to win a logged two-sided versus (ties re-rolled), from the
+    pools and modifiers it was rolled with; None for other shapes."""
+    if not isinstance(result, dict):
+        return None
+    people = result.get("participants")
+    if not isinstance(people, list) or len(people) != 2:
+        return None
+    try:
+        (a, b) = ((str(p["id"]), int(p["dice"]), int(p["modifier"])) for p in people)
+    except (KeyError, TypeError, ValueError):
+        return None
+    if not (0 <= a[1] <= 100 and 0 <= b[1] <= 100):
+        return None
+    target = result.get("target")
+    odds = probability.versus_odds(
+        a[1], a[2], b[1], b[2], target if isinstance(target, int) else None, rules
+    )
+    return {"wins": {a[0]: _share(odds.a_wins), b[0]: _share(odds.b_wins)}}

@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from westernroses.battle.actions import GM, context, legal_actions, may_control
-from westernroses.battle.odds import roll_odds
+from westernroses.battle.odds import roll_odds, versus_event_odds
 from westernroses.battle.state import BattleState, Combatant, Json, copy_json
 from westernroses.battle.stats import hp_max, mortally_wounded, options, reach_stat, speed
 from westernroses.house_rules import HouseRules
@@ -109,6 +109,10 @@ def _event(state: BattleState, player: str, event: Json, rules: HouseRules | Non
     shown.pop("private", None)
     if shown.get("type") == "roll":  # the odds the roller faced, for the table log
         shown["odds"] = roll_odds(shown.get("result"), rules or context(state, player).rules)
+    elif shown.get("type") == "versus":
+        shown["odds"] = versus_event_odds(
+            shown.get("result"), rules or context(state, player).rules
+        )
     return shown
 
 

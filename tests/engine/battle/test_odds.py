@@ -81,6 +81,22 @@ def test_every_logged_roll_carries_the_odds_it_faced():
     assert roll_odds({"dice": 2}, state_rules()) is None
 
 
+def test_a_logged_versus_carries_each_sides_chance():
+    state = _duel()
+    from westernroses.battle import apply
+
+    state, _ = apply(
+        state,
+        {"type": "attack", "player": "gm", "combatant": "a", "target": "b", "attack": "sword"},
+    )
+    found = [
+        e for entry in view(state, "gm")["log"] for e in entry["events"] if e["type"] == "versus"
+    ]
+    wins = found[0]["odds"]["wins"]
+    exact = probability.versus_odds(4, 0, 5, 0)
+    assert (_exact(wins["a"]), _exact(wins["b"])) == (exact.a_wins, exact.b_wins)
+
+
 def state_rules():
     from westernroses.house_rules import DEFAULT_HOUSE_RULES
 
