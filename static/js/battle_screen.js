@@ -388,7 +388,6 @@
       const rect = viewport.getBoundingClientRect();
       const factor = (g.zoom * Math.hypot(a[0] - b[0], a[1] - b[1])) / g.dist / S.zoom;
       zoomAt(factor, (a[0] + b[0]) / 2 - rect.left, (a[1] + b[1]) / 2 - rect.top);
-      S.suppressClick = true;
       return;
     }
     const moved = Math.hypot(e.clientX - g.x, e.clientY - g.y);
@@ -407,8 +406,12 @@
     pointers.delete(e.pointerId);
     const g = S.gesture;
     if (!g) return;
-    if (g.kind === "drag") { S.suppressClick = true; dropDrag(e.clientX, e.clientY, e.type === "pointercancel"); }
-    if (g.kind === "pan" || g.kind === "pinch") S.suppressClick = true;
+    if (g.kind === "drag") dropDrag(e.clientX, e.clientY, e.type === "pointercancel");
+    if (g.kind === "drag" || g.kind === "pan" || g.kind === "pinch") {
+      // the click this gesture may end in is not a tap on a square (it comes before any timer)
+      S.suppressClick = true;
+      setTimeout(() => { S.suppressClick = false; }, 0);
+    }
     if (!pointers.size) S.gesture = null;
   }
 
@@ -1269,6 +1272,7 @@
       const input = $("chat-text");
       const errors = $("chat-error");
       errors.textContent = "";
+      if (!input.value.trim()) { errors.textContent = "Write something first."; input.focus(); return; }
       const { status, data } = await client.request("POST", config.urls.chat, { text: input.value, whisper_to: select.value });
       if (status === 201) { input.value = ""; addChat([data]); return; }
       errors.textContent = data && data.errors ? Object.values(data.errors).flat().join(" ") : firstError(data);
