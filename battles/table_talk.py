@@ -83,7 +83,9 @@ def _whisper_target(access: CampaignAccess, whisper_to: str) -> tuple[bool, int 
     try:
         user_id = int(whisper_to)
     except ValueError:
-        raise ValidationError({"whisper_to": ["Choose a player of this campaign."]}) from None
+        user_id = 0
+    if not 0 < user_id < 2**63:  # never a key the database cannot hold
+        raise ValidationError({"whisper_to": ["Choose a player of this campaign."]})
     is_player = Membership.objects.filter(
         campaign_id=access.campaign_id, user_id=user_id, role=Role.PLAYER
     ).exists()

@@ -103,6 +103,7 @@
     onState: (view, full) => accept(view, full),
     onWritten: (data) => {
       S.mode = null;
+      $("drag-info").textContent = "";
       accept(data.view, false);
       setStatus(said || "", "ok");
     },
@@ -309,6 +310,8 @@
   function applyTransform() {
     stage.style.transform = `translate(${S.panX}px, ${S.panY}px) scale(${S.zoom})`;
     root.dataset.zoom = S.zoom.toFixed(3);
+    // labels on the board keep a readable size whatever the zoom
+    stage.style.setProperty("--battle-unzoom", String(Math.max(0.6, Math.min(2.5, 1 / S.zoom))));
   }
   function fit() {
     if (!S.stageW) return;
@@ -512,7 +515,7 @@
         class: "battle-board__ping", style: `left:${px}px;top:${py}px`,
         dataset: { x: String(p.square[0]), y: String(p.square[1]), pingId: String(p.id) },
         role: "img", "aria-label": `${p.author} pings square ${p.square[0]}, ${p.square[1]}`,
-      }, el("span", { class: "battle-board__ping-name" }, p.author)));
+      }, el("span", { class: "battle-board__ping-ring" }), el("span", { class: "battle-board__ping-name" }, p.author)));
     });
     const d = S.drag;
     if (d && d.point) {

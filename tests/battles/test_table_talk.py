@@ -97,6 +97,7 @@ def test_chat_feed_pages_back_and_delivers_new_lines(setup_battle, client_for, p
         ("gm", {"text": "hi", "whisper_to": "gm"}, "whisper_to"),
         ("gm", {"text": "hi", "whisper_to": "999999"}, "whisper_to"),  # not in the campaign
         ("gm", {"text": "hi", "whisper_to": "someone"}, "whisper_to"),
+        ("gm", {"text": "hi", "whisper_to": "99999999999999999999"}, "whisper_to"),
     ],
 )
 def test_bad_chat_is_a_400_naming_the_field(setup_battle, client_for, gm, player, who, body, field):
