@@ -154,6 +154,19 @@ TABLE = [
         data={"position": [5, 5]},
     ),
     Row("api-battle-combatant", "delete", "/api/battles/{battle}/combatants/npc1/", gms(200)),
+    # the table around the battle: chat, pings, portraits (docs/battles.md "The table log")
+    Row("api-battle-table", "get", "/api/battles/{battle}/table/", members(200), world="turn"),
+    Row(
+        "api-battle-chat", "post", "/api/battles/{battle}/chat/", members(201), data={"text": "hi"}
+    ),
+    Row(
+        "api-battle-pings",
+        "post",
+        "/api/battles/{battle}/pings/",
+        members(201),
+        data={"square": [1, 1]},
+    ),
+    Row("api-battle-portraits", "get", "/api/battles/{battle}/portraits/", members(200)),
 ]
 
 
