@@ -221,6 +221,24 @@ def test_drag_keyboard_ping_and_chat_between_gm_and_player(
         page.wait_for_selector("#log .battle-log__die", timeout=SYNC_MS)
         assert "chance to" in page.text_content("#log")
 
+    # 7. measuring counts straight steps (RULINGS 9: Manhattan); zoom and Fit
+    me.click("#tool-measure")
+    me.click(".battle-square[data-x='0'][data-y='6']")
+    me.click(".battle-square[data-x='3'][data-y='4']")
+    assert me.text_content("#measure-label") == "5 squares"
+    assert "5 squares" in me.text_content("#square-info")
+    me.click("#tool-measure")
+    fitted = float(me.eval_on_selector("#battle", "e => e.dataset.zoom"))
+    me.click("#zoom-in")
+    assert float(me.eval_on_selector("#battle", "e => e.dataset.zoom")) > fitted
+    box = me.locator("#board-viewport").bounding_box()
+    assert box is not None
+    me.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    me.mouse.wheel(0, 300)  # the wheel zooms out about the pointer
+    me.wait_for_function(f"Number(document.getElementById('battle').dataset.zoom) < {fitted * 1.2}")
+    me.click("#zoom-fit")
+    assert float(me.eval_on_selector("#battle", "e => e.dataset.zoom")) == fitted
+
     for name, page in pages.items():
         page.locator(".battle-board-wrap").screenshot(
             path=str(ARTIFACTS / f"battle-board-{width}-{scheme}-{name}-end.png")
