@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -132,7 +133,13 @@ class BattlePortraitsView(APIView):
     """Engine id → portrait URL for the combatants your view shows (never one hidden from
     you); the screen asks again when the combatants it sees change."""
 
-    @extend_schema(responses={200: serializers.DictField(child=serializers.CharField())})
+    @extend_schema(
+        responses={
+            200: OpenApiResponse(
+                OpenApiTypes.OBJECT, description="Engine id → portrait URL (a site path)."
+            )
+        }
+    )
     def get(self, request: Request, pk: int) -> Response:
         battle, _ = selectors.battle_for(request.user, pk)
         view = selectors.battle_view(battle_id=battle.pk, user=request.user, since=None).data
