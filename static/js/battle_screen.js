@@ -303,6 +303,7 @@
       const id = pieceAt(sq);
       if (id && S.mode.option.targets.includes(id)) showOdds(id);
     }
+    if (S.mode && S.mode.kind === "card" && sq && inList(S.mode.option.target_squares, sq)) showCardOdds(sq);
     if (S.mode || S.tool) { paintBoard(); renderOverlay(); }
   }
 
@@ -966,13 +967,31 @@
     if (!o) { box.append(el("p", {}, "No odds for this target.")); return; }
     const hit = o.hit ? `${o.hit.percent}% chance to hit` : "the chance to hit is not worked out for several dodge rolls";
     box.append(el("p", { class: "battle-odds__head" }, el("strong", {}, nameOf(target)), `: ${hit}; damage ${o.damage.notation}, ${o.damage.totals[0][0]} to ${o.damage.totals[o.damage.totals.length - 1][0]}, ${o.damage.average} on average (before damage reduction and the defender's reactions).`));
-    const top = Math.max(...o.damage.totals.map(([, p]) => p.percent), 0.0001);
+    box.append(damageChart(o.damage));
+  }
+
+  function damageChart(damage) {
+    const top = Math.max(...damage.totals.map(([, p]) => p.percent), 0.0001);
     const chart = el("div", { class: "battle-odds__chart", role: "img",
-      "aria-label": `Damage chances: ${o.damage.totals.map(([t, p]) => `${t}: ${p.percent}%`).join(", ")}` });
-    o.damage.totals.forEach(([total, p]) => chart.append(el("span", {
+      "aria-label": `Damage chances: ${damage.totals.map(([t, p]) => `${t}: ${p.percent}%`).join(", ")}` });
+    damage.totals.forEach(([total, p]) => chart.append(el("span", {
       class: "battle-odds__bar", title: `${total} damage: ${p.percent}%`, style: `height:${Math.max(2, (100 * p.percent) / top)}%`,
     })));
-    box.append(chart);
+    return chart;
+  }
+  // A card aimed at a square: who its area would catch and the chance it lands on each (the
+  // engine's card odds), and the damage of one trigger.
+  function showCardOdds(sq) {
+    const m = S.mode;
+    const box = $("target-odds");
+    const o = m && m.option.odds;
+    if (!box || !o) return;
+    const caught = new Set((m.option.area || [[0, 0]]).map(([dx, dy]) => key(sq[0] + dx, sq[1] + dy)));
+    const who = Object.keys(o.hit).filter((id) => { const c = combatant(id); return c && c.position && caught.has(key(c.position[0], c.position[1])); });
+    box.replaceChildren(el("p", { class: "battle-odds__head" },
+      who.length ? who.map((id) => `${nameOf(id)}: ${o.hit[id].percent}% to be hit`).join("; ") : "Nobody stands in that area.",
+      `. Damage ${o.damage.notation}, ${o.damage.average} on average${o.to_hit.percent < 100 ? `; your to-hit roll succeeds ${o.to_hit.percent}% of the time` : ""}.`),
+    damageChart(o.damage));
   }
 
   function renderActions() {
@@ -1022,6 +1041,7 @@
         box.append(el("p", { class: "muted", id: "card-reach" },
           `${(m.option.target_squares || []).length} square${(m.option.target_squares || []).length === 1 ? "" : "s"} in range (shaded blue)` +
           (aim.aoe ? `; it covers every square within ${aim.aoe} step${aim.aoe === 1 ? "" : "s"} of the one you pick (shaded red).` : "; it covers the square you pick.")));
+        if (m.option.odds) box.append(el("div", { id: "target-odds", class: "battle-odds", "aria-live": "polite" }, "Point at a square for the odds."));
       }
       if (m.kind === "card" && m.option.amount) {
         box.append(el("label", {}, "Amount ", el("input", {

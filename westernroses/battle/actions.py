@@ -513,6 +513,8 @@ def _card_options(ctx: Ctx, c: Combatant, acting: bool) -> list[Json]:
             "target_squares": squares_json(candidates),
             "area": squares_json(_offsets(aim["aoe"])),
             "amount": None,
+            # chance to land on each combatant it can reach, and its damage (odds.py)
+            "odds": odds.card_odds(ctx, c, card, candidates, aim["aoe"]) or None,
         }
         if spellcasting.slugs(card) & {"soul_transfer", "power_transfer"}:
             low, high = spellcasting.amount_range(c, card, cost)

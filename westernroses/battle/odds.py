@@ -170,3 +170,60 @@ def versus_event_odds(result: Any, rules: HouseRules) -> Json | None:
         a[1], a[2], b[1], b[2], target if isinstance(target, int) else None, rules
     )
     return {"wins": {a[0]: _share(odds.a_wins), b[0]: _share(odds.b_wins)}}
+
+
+def _card_dodge_hit(ctx: Ctx, c: Combatant, d: Combatant, target: int) -> Fraction:
+    """Chance a card's trigger lands on ``d``: her insight dodge against ``target`` (the
+    caster's max(INT, PWR)), each extra dodge roll another chance (``reactions.dodge``)."""
+    rolls = drunk(d).dodge_rolls
+    if not can_act(d) or rolls <= 0:
+        return Fraction(1)
+    _, dice, mods = stat_roll(d, "ins", ctx.rules)
+    modifier = (
+        sum(a for _, a in mods) + d.profile.danmaku_dodge_bonus + c.profile.opponents_danmaku_dodge
+    )
+    return (1 - _check(dice, modifier, target, ctx.rules)) ** rolls
+
+
+def card_odds(ctx: Ctx, c: Combatant, card: Any, squares: list[tuple[int, int]], aoe: int) -> Json:
+    """An attack card's odds (``spellcasting._attack_card``): the caster's to-hit roll when
+    the card has one ("a failed roll means the card does not hit"), the damage of one trigger,
+    and for each combatant standing where the card can reach, the chance it lands on her
+    (to-hit times her failed dodge; "die" cards cannot be dodged). None for other cards."""
+    from westernroses.battle import spellcasting
+    from westernroses.spellcards.card import ToHit
+
+    found = spellcasting.slugs(card)
+    elsewhere = {
+        "what_was_i_doing_again",
+        "i_wanna_be_over_there",
+        "divine_fire",
+        "summon_familiar",
+    }
+    if found & (elsewhere | spellcasting.DOLL_SKILLS):
+        return {}  # resolved by their own rules before any attack (``spellcasting._resolve``)
+    if not (spellcasting.is_attack(card) or "die" in found):
+        return {}
+    spec = spellcasting.damage_spec(ctx, c, card)
+    to_hit = Fraction(1)
+    if card.to_hit in (ToHit.ROLL_VS_INT, ToHit.ROLL_VS_PWR):
+        key = "int" if card.to_hit is ToHit.ROLL_VS_INT else "pwr"
+        modifier = (
+            c.profile.spellcard_to_hit + roll_mod(c, key) + sum(a for _, a in to_hit_penalty(c))
+        )
+        dice = pool_size(stat(c, key), ctx.rules)
+        to_hit = _check(dice, modifier, ctx.target("spellcard_to_hit"), ctx.rules)
+    area = spellcasting.covered(ctx, list(squares), aoe) if squares else []
+    hits = {}
+    for d in spellcasting.standing_on(ctx, area):
+        if d.id == c.id:
+            continue
+        lands = (
+            Fraction(1) if spec["no_dodge"] else _card_dodge_hit(ctx, c, d, spec["dodge_target"])
+        )
+        hits[d.id] = _share(to_hit * lands)
+    return {
+        "to_hit": _share(to_hit),
+        "damage": damage_json(spec["dice"], spec["modifier"]),
+        "hit": hits,
+    }

@@ -101,3 +101,28 @@ def state_rules():
     from westernroses.house_rules import DEFAULT_HOUSE_RULES
 
     return DEFAULT_HOUSE_RULES
+
+
+def test_an_attack_cards_odds_are_its_to_hit_times_the_failed_insight_dodge():
+    """ "Dodging for spellcards": insight against the caster's max(INT, PWR) (12 here); "Roll
+    against intelligence": a failed roll misses whatever the target rolls (target 12); damage
+    is the card's attack power (3d+2)."""
+    from westernroses.spellcards import AttackPower, CardType, SpellcardDraft, ToHit
+
+    card = SpellcardDraft(
+        name="Icicle",
+        type=CardType.ATTACK,
+        attack_power=AttackPower(3, 2),
+        to_hit=ToHit.ROLL_VS_INT,
+    )
+    a = fighter("a", (0, 0), speed=9, deck=[("x", card, 1)], hand=["x"])
+    b = fighter("b", (1, 0), side="b", stats={"ins": 9})
+    state = battle(a, b)
+    state.current = "a"
+    option = next(o for o in legal_actions(state, "gm") if o["type"] == "use_spellcard")
+    odds = option["odds"]
+    to_hit = probability.check_odds(4, 0, 12).any_success
+    assert _exact(odds["to_hit"]) == to_hit
+    assert _exact(odds["hit"]["b"]) == to_hit * (1 - probability.check_odds(3, 0, 12).any_success)
+    assert "a" not in odds["hit"]  # never the caster
+    assert odds["damage"]["notation"] == "3d+2"
