@@ -25,6 +25,7 @@ from functools import lru_cache
 from typing import Any
 
 from westernroses import probability
+from westernroses.battle.arena import manhattan
 from westernroses.battle.context import Ctx
 from westernroses.battle.state import AttackProfile, Combatant, Json
 from westernroses.battle.stats import can_act, drunk, roll_mod, stat, stat_roll, to_hit_penalty
@@ -213,10 +214,12 @@ def card_odds(ctx: Ctx, c: Combatant, card: Any, squares: list[tuple[int, int]],
         )
         dice = pool_size(stat(c, key), ctx.rules)
         to_hit = _check(dice, modifier, ctx.target("spellcard_to_hit"), ctx.rules)
-    area = spellcasting.covered(ctx, list(squares), aoe) if squares else []
     hits = {}
-    for d in spellcasting.standing_on(ctx, area):
-        if d.id == c.id:
+    for d in ctx.state.combatants.values():
+        # someone the card can catch: alive, within its AOE of a square it can target
+        if d.id == c.id or not d.alive or d.position is None:
+            continue
+        if not any(manhattan(d.position, sq) <= aoe for sq in squares):
             continue
         lands = (
             Fraction(1) if spec["no_dodge"] else _card_dodge_hit(ctx, c, d, spec["dodge_target"])
