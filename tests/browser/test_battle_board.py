@@ -175,6 +175,9 @@ def test_drag_keyboard_ping_and_chat_between_gm_and_player(
     gm_page.click(".battle-square[data-x='5'][data-y='4']")
     ping = me.wait_for_selector(".battle-board__ping[data-x='5'][data-y='4']", timeout=SYNC_MS)
     assert "gm-user" in ping.text_content()
+    me.locator(".battle-board-wrap").screenshot(
+        path=str(ARTIFACTS / f"battle-board-{width}-{scheme}-player-ping.png")
+    )
 
     # 5. chat both ways, and a whisper only the player reads
     me.fill("#chat-text", "On my way to the fairy")
@@ -242,6 +245,9 @@ def test_drag_keyboard_ping_and_chat_between_gm_and_player(
     for name, page in pages.items():
         page.locator(".battle-board-wrap").screenshot(
             path=str(ARTIFACTS / f"battle-board-{width}-{scheme}-{name}-end.png")
+        )
+        page.locator(".battle-table-log").screenshot(
+            path=str(ARTIFACTS / f"battle-log-{width}-{scheme}-{name}.png")
         )
         if width == 390:
             assert page.evaluate("document.documentElement.scrollWidth") <= 390, name
