@@ -50,6 +50,9 @@ class ChatLineSerializer(serializers.Serializer):
     gm = serializers.BooleanField()
     text = serializers.CharField()
     whisper = serializers.CharField(allow_null=True, help_text='"to the GM", "to Alice".')
+    recipient_id = serializers.IntegerField(
+        allow_null=True, help_text="The player a GM whispered to (null otherwise)."
+    )
     version = serializers.IntegerField(help_text="The battle's version when it was said.")
     at = serializers.CharField()
 

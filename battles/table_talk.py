@@ -133,6 +133,7 @@ def chat_json(message: TableChatMessage, names: dict[int, str]) -> dict[str, Any
         "gm": message.author_is_gm,
         "text": message.text,
         "whisper": whisper,
+        "recipient_id": message.recipient_id,
         "version": message.version,
         "at": message.created_at.isoformat(),
     }

@@ -90,6 +90,7 @@ def _screen_config(battle: Battle, access: Any) -> dict[str, Any]:
             "portraits": reverse("api-battle-portraits", args=[pk]),
         },
         "me": access.user_id,
+        "log_tail": selectors.LOG_TAIL,
         "players": selectors.player_names(battle.campaign_id),
     }
     if access.is_gm:

@@ -83,7 +83,11 @@
   function accept(view, full) {
     if (!view) return;
     if (!full && view.version < S.version) return; // a slow poll answered after a newer move
-    if (full) S.log = [];
+    if (full) {
+      S.log = [];
+      // a first view holds the whole log while the battle is short: nothing earlier to show
+      S.logComplete = view.version <= (config.log_tail || 100);
+    }
     const last = S.log.length ? S.log[S.log.length - 1].n : 0;
     view.log.forEach((entry) => { if (entry.n > last) S.log.push(entry); });
     if (S.log.length > 1000) S.log = S.log.slice(-1000);
@@ -1206,7 +1210,7 @@
     const mine = line.author_id === config.me;
     return el("li", { class: "battle-log__chat" + (line.whisper ? " battle-log__chat--whisper" : ""), dataset: { chat: String(line.id) } },
       el("strong", {}, mine ? "You" : line.author), line.gm ? el("span", { class: "battle-log__gm" }, " (GM)") : null,
-      line.whisper ? el("em", { class: "battle-log__whisper" }, ` whispers ${line.whisper}`) : null,
+      line.whisper ? el("em", { class: "battle-log__whisper" }, ` whispers ${line.recipient_id === config.me ? "to you" : line.whisper}`) : null,
       ": ", el("span", { class: "battle-log__text" }, line.text));
   }
   function renderLog() {
@@ -1238,7 +1242,7 @@
     else if (S.prepending) list.scrollTop = oldTop + (list.scrollHeight - oldHeight);
     S.prepending = false;
     list.dataset.shown = "1";
-    $("log-earlier").hidden = !((S.log.length && S.log[0].n > 1) || S.chatOlder);
+    $("log-earlier").hidden = !((S.log.length && S.log[0].n > 1 && !S.logComplete) || S.chatOlder);
   }
 
   // Scroll back: the page of log entries before the first one shown (the log API), and the
@@ -1251,7 +1255,11 @@
       if (first > 1) {
         const after = Math.max(0, first - 1 - 50);
         const { status, data } = await client.request("GET", `${config.urls.log}?after=${after}&limit=${first - 1 - after}`);
-        if (status === 200) S.log = data.results.filter((e) => e.n < first).concat(S.log);
+        if (status === 200) {
+          const older = data.results.filter((e) => e.n < first);
+          S.log = older.concat(S.log);
+          if (after === 0) S.logComplete = true;
+        }
       }
       if (S.chatOlder && S.chat.length) {
         const { status, data } = await client.request("GET", `${config.urls.table}?chat_before=${S.chat[0].id}&pings_after=${S.pingsAfter}`);
