@@ -253,3 +253,39 @@ def test_drag_keyboard_ping_and_chat_between_gm_and_player(
             board = page.eval_on_selector("#board", "e => e.getBoundingClientRect().toJSON()")
             assert board["right"] <= 390
     assert errors == []
+
+
+def test_the_table_log_pages_back_through_a_long_battle(new_page, board_battle, gm, player):
+    """A long battle's first view holds its last 100 entries; "Show earlier" pages back through
+    the log API until the start; a chat line said at the start sits before every later move."""
+    from battles.models import TableChatMessage
+
+    pk = board_battle.battle.pk
+    first_chat = TableChatMessage.objects.create(
+        battle=board_battle.battle, author=gm, author_is_gm=True, text="Long ago", version=1
+    )
+    for _ in range(110):
+        battle = board_battle.refresh()
+        services.battle_action_apply(
+            battle_id=pk,
+            actor=gm,
+            action={"type": "gm_adjust", "combatant": "npc1", "spell_power": 1},
+            expected_version=battle.version,
+        )
+    page = new_page(player)
+    page.goto(f"/battles/{pk}/")
+    page.wait_for_selector("#log > li[data-n]")
+    first = lambda: int(page.eval_on_selector("#log > li[data-n]", "e => e.dataset.n"))  # noqa: E731
+    shown = first()
+    assert shown > 1 and page.locator("#log-earlier").is_visible()
+    while page.locator("#log-earlier").is_visible():
+        page.click("#log-earlier")
+        page.wait_for_function(
+            f"Number(document.querySelector('#log > li[data-n]').dataset.n) < {shown}"
+            " || document.getElementById('log-earlier').hidden"
+        )
+        shown = first()
+    entries = page.eval_on_selector_all("#log > li[data-n]", "els => els.map(e => +e.dataset.n)")
+    assert entries == sorted(entries) and entries[-1] == board_battle.refresh().version
+    first_item = page.eval_on_selector("#log > li", "e => e.dataset.chat || ''")
+    assert first_item == str(first_chat.pk)

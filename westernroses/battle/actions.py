@@ -35,7 +35,6 @@ from westernroses.battle import (
     damage,
     end,
     movement,
-    odds,
     overrides,
     reactions,
     spell_power,
@@ -466,8 +465,6 @@ def turn_options(ctx: Ctx, c: Combatant) -> list[Json]:
                         "free": free,
                         "range": attacks.reach(ctx, c, profile),
                         "targets": found,
-                        # chance to hit and damage per target, for the screen (odds.py)
-                        "odds": odds.attack_odds_by_target(ctx, c, profile, found),
                         "goddess": [False, True] if _goddess(c) else [False],
                     }
                 )
@@ -513,8 +510,6 @@ def _card_options(ctx: Ctx, c: Combatant, acting: bool) -> list[Json]:
             "target_squares": squares_json(candidates),
             "area": squares_json(_offsets(aim["aoe"])),
             "amount": None,
-            # chance to land on each combatant it can reach, and its damage (odds.py)
-            "odds": odds.card_odds(ctx, c, card, candidates, aim["aoe"]) or None,
         }
         if spellcasting.slugs(card) & {"soul_transfer", "power_transfer"}:
             low, high = spellcasting.amount_range(c, card, cost)

@@ -230,3 +230,31 @@ def card_odds(ctx: Ctx, c: Combatant, card: Any, squares: list[tuple[int, int]],
         "damage": damage_json(spec["dice"], spec["modifier"]),
         "hit": hits,
     }
+
+
+def with_odds(ctx: Ctx, options: list[Json]) -> list[Json]:
+    """``legal_actions`` for a screen: each basic attack gains ``odds`` (per target: chance to
+    hit and damage) and each card ``odds`` (:func:`card_odds`, null for cards that do not
+    attack). Only the view adds them: bots and the rules ask for legal actions far more often
+    than a person looks, and need no odds."""
+    from westernroses.battle import spellcasting
+
+    out = []
+    for option in options:
+        kind = option.get("type")
+        if kind == "attack":
+            c = ctx.c(option["combatant"])
+            profile = next((a for a in c.profile.attacks if a.slug == option["attack"]), None)
+            if profile is not None:
+                option = {
+                    **option,
+                    "odds": attack_odds_by_target(ctx, c, profile, list(option["targets"])),
+                }
+        elif kind == "use_spellcard":
+            c = ctx.c(option["combatant"])
+            card = spellcasting.card_of(c, option["card"])
+            squares = [(x, y) for x, y in option.get("target_squares") or []]
+            aoe = int(option.get("targeting", {}).get("aoe") or 0)
+            option = {**option, "odds": card_odds(ctx, c, card, squares, aoe) or None}
+        out.append(option)
+    return out

@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from westernroses.battle.actions import GM, context, legal_actions, may_control
-from westernroses.battle.odds import roll_odds, versus_event_odds
+from westernroses.battle.odds import roll_odds, versus_event_odds, with_odds
 from westernroses.battle.state import BattleState, Combatant, Json, copy_json
 from westernroses.battle.stats import hp_max, mortally_wounded, options, reach_stat, speed
 from westernroses.house_rules import HouseRules
@@ -158,7 +158,7 @@ def view(state: BattleState, player: str, *, since: int = 0) -> Json:
         "you": {
             "player": player,
             "controls": [c.id for c in state.combatants.values() if may_control(state, player, c)],
-            "legal_actions": legal_actions(state, player),
+            "legal_actions": with_odds(ctx, legal_actions(state, player)),
         },
         "log": [
             {

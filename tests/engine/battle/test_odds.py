@@ -17,10 +17,13 @@ def _exact(share: dict) -> Fraction:
     return Fraction(share["exact"])
 
 
+def _options(state) -> list:
+    """What the screen gets: the view's legal actions (the odds are added there only)."""
+    return view(state, "gm")["you"]["legal_actions"]
+
+
 def _attack(state, slug: str) -> dict:
-    return next(
-        o for o in legal_actions(state, "gm") if o["type"] == "attack" and o["attack"] == slug
-    )
+    return next(o for o in _options(state) if o["type"] == "attack" and o["attack"] == slug)
 
 
 def _duel():
@@ -46,9 +49,7 @@ def test_physical_odds_are_pwr_versus_cha_and_the_weapon_damage():
 def test_danmaku_odds_are_one_minus_the_insight_dodge():
     """INS 9 rolls 3 dice against the dodge target 12; damage floor(INT 12 / 3) = 4 dice."""
     state = _duel()
-    danmaku = next(
-        o for o in legal_actions(state, "gm") if o["type"] == "attack" and o["kind"] == "danmaku"
-    )
+    danmaku = next(o for o in _options(state) if o["type"] == "attack" and o["kind"] == "danmaku")
     odds = danmaku["odds"]["b"]
     assert _exact(odds["hit"]) == 1 - probability.check_odds(3, 0, 12).any_success
     assert odds["damage"]["notation"] == "4d"
@@ -119,7 +120,8 @@ def test_an_attack_cards_odds_are_its_to_hit_times_the_failed_insight_dodge():
     b = fighter("b", (1, 0), side="b", stats={"ins": 9})
     state = battle(a, b)
     state.current = "a"
-    option = next(o for o in legal_actions(state, "gm") if o["type"] == "use_spellcard")
+    option = next(o for o in _options(state) if o["type"] == "use_spellcard")
+    assert "odds" not in next(o for o in legal_actions(state, "gm") if o["type"] == "use_spellcard")
     odds = option["odds"]
     to_hit = probability.check_odds(4, 0, 12).any_success
     assert _exact(odds["to_hit"]) == to_hit
