@@ -232,11 +232,12 @@ def card_odds(ctx: Ctx, c: Combatant, card: Any, squares: list[tuple[int, int]],
     }
 
 
-def with_odds(ctx: Ctx, options: list[Json]) -> list[Json]:
+def with_odds(ctx: Ctx, options: list[Json], visible: set[str] | None = None) -> list[Json]:
     """``legal_actions`` for a screen: each basic attack gains ``odds`` (per target: chance to
     hit and damage) and each card ``odds`` (:func:`card_odds`, null for cards that do not
     attack). Only the view adds them: bots and the rules ask for legal actions far more often
-    than a person looks, and need no odds."""
+    than a person looks, and need no odds. With ``visible``, odds name only those combatants
+    (the ones the asker's view shows), so they never tell of someone hidden."""
     from westernroses.battle import spellcasting
 
     out = []
@@ -246,15 +247,16 @@ def with_odds(ctx: Ctx, options: list[Json]) -> list[Json]:
             c = ctx.c(option["combatant"])
             profile = next((a for a in c.profile.attacks if a.slug == option["attack"]), None)
             if profile is not None:
-                option = {
-                    **option,
-                    "odds": attack_odds_by_target(ctx, c, profile, list(option["targets"])),
-                }
+                targets = [t for t in option["targets"] if visible is None or t in visible]
+                option = {**option, "odds": attack_odds_by_target(ctx, c, profile, targets)}
         elif kind == "use_spellcard":
             c = ctx.c(option["combatant"])
             card = spellcasting.card_of(c, option["card"])
             squares = [(x, y) for x, y in option.get("target_squares") or []]
             aoe = int(option.get("targeting", {}).get("aoe") or 0)
-            option = {**option, "odds": card_odds(ctx, c, card, squares, aoe) or None}
+            found = card_odds(ctx, c, card, squares, aoe)
+            if found and visible is not None:
+                found["hit"] = {k: v for k, v in found["hit"].items() if k in visible}
+            option = {**option, "odds": found or None}
         out.append(option)
     return out

@@ -134,6 +134,7 @@ def view(state: BattleState, player: str, *, since: int = 0) -> Json:
             "queued": len(state.pending) - 1,
         }
     ended = state.phase == "ended"
+    combatants = {cid: _combatant(state, player, c) for cid, c in state.combatants.items()}
     return {
         "battle_id": state.battle_id,
         "version": state.version,
@@ -148,7 +149,7 @@ def view(state: BattleState, player: str, *, since: int = 0) -> Json:
             "started_at": state.turn_started_at,
             "acted_this_round": list(state.done),
         },
-        "combatants": {cid: _combatant(state, player, c) for cid, c in state.combatants.items()},
+        "combatants": combatants,
         "pending": pending,
         "field_effects": [f.to_dict() for f in state.field_effects],
         "drops": [d.to_dict() for d in state.drops],
@@ -158,7 +159,8 @@ def view(state: BattleState, player: str, *, since: int = 0) -> Json:
         "you": {
             "player": player,
             "controls": [c.id for c in state.combatants.values() if may_control(state, player, c)],
-            "legal_actions": with_odds(ctx, legal_actions(state, player)),
+            # odds name only combatants this view shows (a hidden one stays hidden)
+            "legal_actions": with_odds(ctx, legal_actions(state, player), set(combatants)),
         },
         "log": [
             {

@@ -128,3 +128,14 @@ def test_an_attack_cards_odds_are_its_to_hit_times_the_failed_insight_dodge():
     assert _exact(odds["hit"]["b"]) == to_hit * (1 - probability.check_odds(3, 0, 12).any_success)
     assert "a" not in odds["hit"]  # never the caster
     assert odds["damage"]["notation"] == "3d+2"
+
+
+def test_odds_name_only_the_combatants_the_view_shows():
+    """Whoever the asker's view leaves out (fog of war) is left out of the odds too."""
+    from westernroses.battle.actions import context
+    from westernroses.battle.odds import with_odds
+
+    state = _duel()
+    options = with_odds(context(state, "gm"), legal_actions(state, "gm"), {"a"})
+    attacks = [o for o in options if o["type"] == "attack"]
+    assert attacks and all(o["odds"] == {} for o in attacks)
