@@ -205,3 +205,61 @@ class BattleAction(TableAction):
     def log_entry(self) -> dict[str, object]:
         """The engine's log entry for this row (``{n, action, events}``)."""
         return {"n": self.seq, "action": self.action, "events": self.events}
+
+
+class TableChatMessage(models.Model):
+    """A short line said at a battle's table: to everyone, or a whisper (a player to the GMs,
+    or a GM to one player). Not part of the game: it never changes the battle's version.
+
+    Who reads a line is decided in one place, :func:`battles.table_talk.chat_visible_to`:
+    public lines reach every member; a whisper reaches its author, its recipient and the GMs,
+    never another player."""
+
+    battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="chat_messages")
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="battle_chat_messages"
+    )
+    author_is_gm = models.BooleanField(default=False)
+    text = models.CharField(max_length=500)
+    to_gms = models.BooleanField(default=False, help_text="A player's whisper to the GMs.")
+    recipient = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="battle_whispers_received",
+        null=True,
+        blank=True,
+        help_text="A GM's whisper to this one player.",
+    )
+    version = models.PositiveIntegerField(
+        default=0, help_text="The battle's version when it was said: its place in the log."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        db_table = "battles_table_chat"
+        ordering = ("battle", "pk")
+        indexes = [models.Index(fields=("battle", "id"), name="table_chat_battle")]
+
+    def __str__(self) -> str:
+        return f"{self.author} in {self.battle}: {self.text[:40]}"
+
+
+class TablePing(models.Model):
+    """A square someone pointed at, shown to everyone for a few seconds. Kept briefly
+    (``table_talk.PING_KEEP_SECONDS``) and never part of the game's version."""
+
+    battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="pings")
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="battle_pings"
+    )
+    x = models.PositiveSmallIntegerField()
+    y = models.PositiveSmallIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        db_table = "battles_table_ping"
+        ordering = ("battle", "pk")
+        indexes = [models.Index(fields=("battle", "id"), name="table_ping_battle")]
+
+    def __str__(self) -> str:
+        return f"ping {self.x}, {self.y} in {self.battle}"

@@ -219,3 +219,13 @@ def member_names(campaign_id: int) -> dict[str, str]:
     for m in Membership.objects.filter(campaign_id=campaign_id).select_related("user"):
         names[str(m.user_id)] = m.user.shown_name
     return names
+
+
+def player_names(campaign_id: int) -> list[list[object]]:
+    """[[user id, shown name], ...] of the campaign's players: whom a GM may whisper to."""
+    from campaign.models import Membership, Role
+
+    rows = Membership.objects.filter(campaign_id=campaign_id, role=Role.PLAYER).select_related(
+        "user"
+    )
+    return [[m.user_id, m.user.shown_name] for m in rows.order_by("user__username")]

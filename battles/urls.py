@@ -3,7 +3,7 @@
 
 from django.urls import path
 
-from . import api, map_api, views
+from . import api, map_api, table_api, views
 
 app_name = "battles"
 
@@ -45,5 +45,15 @@ api_urlpatterns = [
         "battles/<int:pk>/combatants/<str:combatant>/",
         api.BattleCombatantView.as_view(),
         name="api-battle-combatant",
+    ),
+    path(
+        "battles/<int:pk>/table/", table_api.BattleTableFeedView.as_view(), name="api-battle-table"
+    ),
+    path("battles/<int:pk>/chat/", table_api.BattleChatView.as_view(), name="api-battle-chat"),
+    path("battles/<int:pk>/pings/", table_api.BattlePingView.as_view(), name="api-battle-pings"),
+    path(
+        "battles/<int:pk>/portraits/",
+        table_api.BattlePortraitsView.as_view(),
+        name="api-battle-portraits",
     ),
 ]

@@ -87,7 +87,14 @@ def _screen_config(battle: Battle, access: Any) -> dict[str, Any]:
             "maps": reverse("api-campaign-maps", args=[battle.campaign_id]),
             "map_detail": reverse("api-map", args=[0]).replace("/0/", "/{id}/"),
             "list": reverse("battles:list", args=[battle.campaign_id]),
+            "table": reverse("api-battle-table", args=[pk]),
+            "chat": reverse("api-battle-chat", args=[pk]),
+            "pings": reverse("api-battle-pings", args=[pk]),
+            "portraits": reverse("api-battle-portraits", args=[pk]),
         },
+        "me": access.user_id,
+        "log_tail": selectors.LOG_TAIL,
+        "players": selectors.player_names(battle.campaign_id),
     }
     if access.is_gm:
         config["characters"] = selectors.setup_characters(access)

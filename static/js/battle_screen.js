@@ -23,6 +23,13 @@
     renderHooks: [],
     cells: [],
     size: "",
+    // the board's camera, tools and the table around it
+    zoom: 1, panX: 0, panY: 0, fitted: true, stageW: 0, stageH: 0,
+    tool: null, measure: null, drag: null, gesture: null, cursor: null, tip: null,
+    suppressClick: false, lastPointer: "mouse", armed: null,
+    portraits: {}, portraitIds: "",
+    pings: [], pingsAfter: 0,
+    chat: [], chatAfter: 0, chatLoaded: false, chatOlder: false,
   };
 
   // ------------------------------------------------------------------ helpers
@@ -76,10 +83,14 @@
   function accept(view, full) {
     if (!view) return;
     if (!full && view.version < S.version) return; // a slow poll answered after a newer move
-    if (full) S.log = [];
+    if (full) {
+      S.log = [];
+      // a first view holds the whole log while the battle is short: nothing earlier to show
+      S.logComplete = view.version <= (config.log_tail || 100);
+    }
     const last = S.log.length ? S.log[S.log.length - 1].n : 0;
     view.log.forEach((entry) => { if (entry.n > last) S.log.push(entry); });
-    if (S.log.length > 300) S.log = S.log.slice(-300);
+    if (S.log.length > 1000) S.log = S.log.slice(-1000);
     S.view = view;
     S.version = view.version;
     client.version = view.version;
@@ -96,6 +107,7 @@
     onState: (view, full) => accept(view, full),
     onWritten: (data) => {
       S.mode = null;
+      $("drag-info").textContent = "";
       accept(data.view, false);
       setStatus(said || "", "ok");
     },
@@ -151,6 +163,10 @@
       if (!marks.has(k)) marks.set(k, new Set());
       marks.get(k).add(cls);
     };
+    if (S.drag && !S.drag.snapping) {
+      S.drag.option.reach.forEach((r) => add(r.square, "reach"));
+      if (S.drag.over) add(S.drag.over, reachOf(S.drag.option, S.drag.over) ? "drop-ok" : "drop-bad");
+    }
     const m = S.mode;
     if (!m || !S.view) return marks;
     if (m.kind === "move") m.option.reach.forEach((r) => add(r.square, "reach"));
@@ -179,8 +195,11 @@
   }
 
   function squareClicked(x, y) {
+    if (S.suppressClick) { S.suppressClick = false; return; }
     const m = S.mode;
     const sq = [x, y];
+    S.cursor = sq;
+    if (toolClicked(sq)) return;
     if (m && m.onSquare) { m.onSquare(sq); return; }
     if (m && m.kind === "move") {
       if (m.option.reach.some((r) => sameSquare(r.square, sq))) {
@@ -190,7 +209,11 @@
     }
     const standing = pieceAt(sq);
     if (m && m.kind === "attack") {
-      if (standing && m.option.targets.includes(standing)) attack(m.option, standing);
+      if (standing && m.option.targets.includes(standing)) {
+        // a tap shows the odds first; a second tap (or a click, after hovering) attacks
+        if (S.lastPointer === "touch" && S.armed !== standing) { S.armed = standing; showOdds(standing); return; }
+        attack(m.option, standing);
+      }
       return;
     }
     if (m && (m.kind === "card" || m.kind === "ability")) {
@@ -206,6 +229,9 @@
     }
     S.selected = standing || null;
     showSquare(x, y);
+    // click-to-move: your own piece, then a highlighted square (keyboard: Enter, arrows, Enter)
+    const mover = !m && dragCandidate(sq);
+    if (mover) { setMode({ kind: "move", option: mover.option }); return; }
     render();
   }
 
@@ -232,10 +258,19 @@
   }
 
   // ------------------------------------------------------------------ rendering: board
+  // The board is layers inside one stage that zooms and pans as a whole (CSS transform):
+  // the map image (its grid scaled onto ours) or the drawn grid, the squares (buttons: click,
+  // tap, keyboard) with the tokens in them, and an overlay for pings, measuring and dragging.
+  // Stage units are unscaled pixels: a square is CELL wide.
+  const CELL = 56;
+  const viewport = $("board-viewport");
+  const stage = $("board-stage");
+
   function buildBoard(arena) {
     const board = $("board");
     board.innerHTML = "";
     board.style.setProperty("--cols", arena.width);
+    board.style.setProperty("--cell", `${CELL}px`);
     S.cells = [];
     for (let y = 0; y < arena.height; y++) {
       for (let x = 0; x < arena.width; x++) {
@@ -244,17 +279,330 @@
           class: "battle-square",
           dataset: { x: String(x), y: String(y) },
           "aria-label": `square ${x}, ${y}`,
+          tabindex: x === 0 && y === 0 ? "0" : "-1",
           onclick: () => squareClicked(x, y),
-          onmouseenter: () => { S.hover = [x, y]; if (S.mode) paintBoard(); },
-          onfocus: () => { S.hover = [x, y]; if (S.mode) paintBoard(); },
+          onmouseenter: () => hoverSquare([x, y]),
+          onfocus: () => { S.cursor = [x, y]; hoverSquare([x, y]); keepInView(x, y); },
         });
         board.append(cell);
         S.cells.push(cell);
       }
     }
-    board.onmouseleave = () => { S.hover = null; if (S.mode) paintBoard(); };
+    board.onmouseleave = () => hoverSquare(null);
     S.size = `${arena.width}x${arena.height}`;
+    S.stageW = arena.width * CELL;
+    S.stageH = arena.height * CELL;
+    stage.style.width = `${S.stageW}px`;
+    stage.style.height = `${S.stageH}px`;
+    fit();
   }
+
+  function hoverSquare(sq) {
+    S.hover = sq;
+    if (S.tool === "measure" && S.measure && S.measure.from && !S.measure.fixed && sq) {
+      S.measure.to = sq;
+      measureWords();
+    }
+    if (S.mode && S.mode.kind === "attack" && sq) {
+      const id = pieceAt(sq);
+      if (id && S.mode.option.targets.includes(id)) showOdds(id);
+    }
+    if (S.mode && S.mode.kind === "card" && sq && inList(S.mode.option.target_squares, sq)) showCardOdds(sq);
+    if (S.mode || S.tool) { paintBoard(); renderOverlay(); }
+  }
+
+  // ---- zoom and pan: wheel, pinch, drag on the board's empty ground, and the buttons
+  function applyTransform() {
+    stage.style.transform = `translate(${S.panX}px, ${S.panY}px) scale(${S.zoom})`;
+    root.dataset.zoom = S.zoom.toFixed(3);
+    // labels on the board keep a readable size whatever the zoom
+    stage.style.setProperty("--battle-unzoom", String(Math.max(0.6, Math.min(2.5, 1 / S.zoom))));
+  }
+  function fit() {
+    if (!S.stageW) return;
+    const width = viewport.clientWidth || S.stageW;
+    const maxHeight = Math.max(240, window.innerHeight * 0.72);
+    const zoom = Math.min(width / S.stageW, maxHeight / S.stageH, 2.5);
+    S.zoom = zoom;
+    S.panX = Math.max(0, (width - S.stageW * zoom) / 2);
+    S.panY = 0;
+    S.fitted = true;
+    viewport.style.height = `${Math.ceil(S.stageH * zoom)}px`;
+    applyTransform();
+  }
+  function zoomAt(factor, cx, cy) {
+    const zoom = Math.max(0.25, Math.min(4, S.zoom * factor));
+    S.panX = cx - ((cx - S.panX) * zoom) / S.zoom;
+    S.panY = cy - ((cy - S.panY) * zoom) / S.zoom;
+    S.zoom = zoom;
+    S.fitted = false;
+    applyTransform();
+  }
+  function zoomCentre(factor) { zoomAt(factor, viewport.clientWidth / 2, viewport.clientHeight / 2); }
+  // a square focused by the keyboard is panned into view
+  function keepInView(x, y) {
+    if (S.fitted) return;
+    const w = viewport.clientWidth, h = viewport.clientHeight, size = CELL * S.zoom;
+    const left = S.panX + x * size, top = S.panY + y * size;
+    if (left < 0) S.panX -= left; else if (left + size > w) S.panX -= left + size - w;
+    if (top < 0) S.panY -= top; else if (top + size > h) S.panY -= top + size - h;
+    applyTransform();
+  }
+  // the square under a point of the screen, or null off the board
+  function squareAt(clientX, clientY) {
+    const rect = viewport.getBoundingClientRect();
+    const sx = (clientX - rect.left - S.panX) / S.zoom;
+    const sy = (clientY - rect.top - S.panY) / S.zoom;
+    const x = Math.floor(sx / CELL), y = Math.floor(sy / CELL);
+    if (!S.view || x < 0 || y < 0 || x >= S.view.arena.width || y >= S.view.arena.height) return null;
+    return [x, y];
+  }
+  function stagePoint(clientX, clientY) {
+    const rect = viewport.getBoundingClientRect();
+    return [(clientX - rect.left - S.panX) / S.zoom, (clientY - rect.top - S.panY) / S.zoom];
+  }
+
+  // ---- pointer gestures: drag your token, pan, pinch
+  const pointers = new Map();
+  function dragCandidate(sq) {
+    if (!sq || S.tool || S.busy || (S.mode && S.mode.kind !== "move")) return null;
+    const id = pieceAt(sq);
+    if (!id) return null;
+    const moves = legal().filter((o) => o.type === "move" && o.combatant === id);
+    const option = moves.find((o) => !o.free) || moves[0];
+    return option ? { id, option, from: sq } : null;
+  }
+  function onPointerDown(e) {
+    if (e.pointerType === "mouse" && e.button !== 0) return;
+    S.lastPointer = e.pointerType;
+    pointers.set(e.pointerId, [e.clientX, e.clientY]);
+    if (pointers.size === 2) {
+      const [a, b] = [...pointers.values()];
+      if (S.drag) cancelDrag();
+      S.gesture = { kind: "pinch", dist: Math.hypot(a[0] - b[0], a[1] - b[1]), zoom: S.zoom };
+      return;
+    }
+    const sq = squareAt(e.clientX, e.clientY);
+    const mover = dragCandidate(sq);
+    S.gesture = { kind: mover ? "maybe-drag" : "maybe-pan", x: e.clientX, y: e.clientY, panX: S.panX, panY: S.panY, mover };
+  }
+  function onPointerMove(e) {
+    if (!pointers.has(e.pointerId)) return;
+    pointers.set(e.pointerId, [e.clientX, e.clientY]);
+    const g = S.gesture;
+    if (!g) return;
+    if (g.kind === "pinch" && pointers.size === 2) {
+      const [a, b] = [...pointers.values()];
+      const rect = viewport.getBoundingClientRect();
+      const factor = (g.zoom * Math.hypot(a[0] - b[0], a[1] - b[1])) / g.dist / S.zoom;
+      zoomAt(factor, (a[0] + b[0]) / 2 - rect.left, (a[1] + b[1]) / 2 - rect.top);
+      return;
+    }
+    const moved = Math.hypot(e.clientX - g.x, e.clientY - g.y);
+    if (g.kind === "maybe-drag" && moved > 6) { g.kind = "drag"; startDrag(g.mover); }
+    if (g.kind === "maybe-pan" && moved > 6) g.kind = "pan";
+    if (g.kind === "drag") { moveDrag(e.clientX, e.clientY); e.preventDefault(); }
+    if (g.kind === "pan") {
+      S.panX = g.panX + e.clientX - g.x;
+      S.panY = g.panY + e.clientY - g.y;
+      S.fitted = false;
+      applyTransform();
+    }
+  }
+  function onPointerUp(e) {
+    if (!pointers.has(e.pointerId)) return;
+    pointers.delete(e.pointerId);
+    const g = S.gesture;
+    if (!g) return;
+    if (g.kind === "drag") dropDrag(e.clientX, e.clientY, e.type === "pointercancel");
+    if (g.kind === "drag" || g.kind === "pan" || g.kind === "pinch") {
+      // the click this gesture may end in is not a tap on a square (it comes before any timer)
+      S.suppressClick = true;
+      setTimeout(() => { S.suppressClick = false; }, 0);
+    }
+    if (!pointers.size) S.gesture = null;
+  }
+
+  // ---- dragging a token: reachable squares light up, the cost shows, a bad drop snaps back
+  function startDrag(mover) {
+    const c = combatant(mover.id);
+    S.drag = { ...mover, over: mover.from, point: null, name: c ? c.name : mover.id };
+    S.selected = mover.id;
+    root.dataset.dragging = "1";
+    $("drag-info").textContent = `Dragging ${S.drag.name}: the green squares are in reach.`;
+    paintBoard();
+    renderOverlay();
+  }
+  function moveDrag(clientX, clientY) {
+    S.drag.point = stagePoint(clientX, clientY);
+    const sq = squareAt(clientX, clientY);
+    if (!sameSquare(sq, S.drag.over)) {
+      S.drag.over = sq;
+      const found = sq && reachOf(S.drag.option, sq);
+      $("drag-info").textContent = !sq ? "Off the board." : found
+        ? `${sq[0]}, ${sq[1]}: ${spaces(found.cost)}.` : `${sq[0]}, ${sq[1]}: ${refusal(sq, S.drag)}`;
+      paintBoard();
+    }
+    renderOverlay();
+  }
+  function reachOf(option, sq) { return option.reach.find((r) => sameSquare(r.square, sq)) || null; }
+  function spaces(n) { return `${n} space${n === 1 ? "" : "s"} of movement`; }
+  function inList(list, sq) { return (list || []).some((s) => sameSquare(s, sq)); }
+  // Why a square is not in the engine's reach list, in words (the list itself is the rule).
+  function refusal(sq, drag) {
+    const v = S.view;
+    if (!sq) return "that is off the board.";
+    if (inList(v.arena.blocked, sq)) return "that square is blocking terrain: nobody can enter it.";
+    if (inList(v.fog, sq) && v.you.player !== "gm") return "you cannot see that square.";
+    const other = pieceAt(sq);
+    if (other && other !== drag.id) return `${nameOf(other)} stands there: a move cannot end on an occupied square.`;
+    const c = combatant(drag.id);
+    const budget = c ? c.speed : null;
+    return `out of reach: ${drag.name} can move ${budget === null ? "only so" : budget} space${budget === 1 ? "" : "s"} this turn (difficult ground costs 2, enemies block the way).`;
+  }
+  function cancelDrag() {
+    S.drag = null;
+    root.dataset.dragging = "0";
+    paintBoard();
+    renderOverlay();
+  }
+  function dropDrag(clientX, clientY, cancelled) {
+    const drag = S.drag;
+    if (!drag) return;
+    const sq = cancelled ? null : squareAt(clientX, clientY);
+    const found = sq && reachOf(drag.option, sq);
+    if (sameSquare(sq, drag.from)) { $("drag-info").textContent = ""; cancelDrag(); return; }
+    if (found) {
+      S.drag = null;
+      root.dataset.dragging = "0";
+      root.dataset.dropped = "moved";
+      $("drag-info").textContent = "";
+      act({ type: "move", combatant: drag.id, to: sq, free: drag.option.free }, `${drag.name} moved (${spaces(found.cost)}).`);
+      return;
+    }
+    // snap back: the ghost glides home, and the reason is said
+    const reason = `${drag.name} cannot move there: ${refusal(sq, drag)}`;
+    root.dataset.dropped = "refused";
+    setStatus(reason, "bad");
+    $("drag-info").textContent = reason;
+    S.drag = { ...drag, snapping: true, point: [(drag.from[0] + 0.5) * CELL, (drag.from[1] + 0.5) * CELL] };
+    renderOverlay();
+    setTimeout(() => { if (S.drag && S.drag.snapping) cancelDrag(); }, 250);
+  }
+
+  // ---- the overlay: measuring line, pings, the dragged token, a token's statuses on tap
+  const centre = (sq) => [(sq[0] + 0.5) * CELL, (sq[1] + 0.5) * CELL];
+  function segment(a, b) {
+    const left = Math.min(a[0], b[0]), top = Math.min(a[1], b[1]);
+    return el("span", {
+      class: "battle-board__measure-line",
+      style: `left:${left - 2}px;top:${top - 2}px;width:${Math.abs(a[0] - b[0]) + 4}px;height:${Math.abs(a[1] - b[1]) + 4}px`,
+    });
+  }
+  function renderOverlay() {
+    const overlay = $("board-overlay");
+    if (!overlay || !S.view) return;
+    overlay.replaceChildren();
+    const m = S.measure;
+    if (S.tool === "measure" && m && m.from) {
+      const to = m.to || m.from;
+      const a = centre(m.from), b = centre(to), corner = [b[0], a[1]];
+      overlay.append(segment(a, corner), segment(corner, b));
+      overlay.append(el("span", { class: "battle-board__measure-end", style: `left:${a[0]}px;top:${a[1]}px` }));
+      overlay.append(el("span", {
+        class: "battle-board__label", id: "measure-label", style: `left:${b[0]}px;top:${b[1]}px`,
+      }, `${dist(m.from, to)} square${dist(m.from, to) === 1 ? "" : "s"}`));
+    }
+    const now = Date.now();
+    S.pings.filter((p) => p.until > now).forEach((p) => {
+      const [px, py] = centre(p.square);
+      overlay.append(el("span", {
+        class: "battle-board__ping", style: `left:${px}px;top:${py}px`,
+        dataset: { x: String(p.square[0]), y: String(p.square[1]), pingId: String(p.id) },
+        role: "img", "aria-label": `${p.author} pings square ${p.square[0]}, ${p.square[1]}`,
+      }, el("span", { class: "battle-board__ping-ring" }), el("span", { class: "battle-board__ping-name" }, p.author)));
+    });
+    const d = S.drag;
+    if (d && d.point) {
+      const c = combatant(d.id);
+      if (c) {
+        const ghost = pieceNode(c);
+        ghost.classList.add("battle-token--ghost");
+        if (d.snapping) ghost.classList.add("battle-token--snap");
+        overlay.append(el("span", {
+          class: "battle-board__ghost" + (d.snapping ? " battle-board__ghost--snap" : ""),
+          style: `left:${d.point[0]}px;top:${d.point[1]}px;width:${CELL}px;height:${CELL}px`,
+        }, ghost));
+      }
+      if (d.over && !d.snapping) {
+        const found = reachOf(d.option, d.over);
+        const [lx, ly] = centre(d.over);
+        overlay.append(el("span", {
+          class: "battle-board__label" + (found ? "" : " battle-board__label--bad"), id: "drag-cost",
+          style: `left:${lx}px;top:${ly - CELL * 0.55}px`,
+        }, found ? `${found.cost}` : "out of reach"));
+      }
+    }
+    if (S.tip) {
+      const c = combatant(S.tip);
+      if (c && c.position && c.effects.length) {
+        const [tx, ty] = centre(c.position);
+        overlay.append(el("span", { class: "battle-board__tip", role: "tooltip", id: "token-tip", style: `left:${tx}px;top:${ty - CELL / 2}px` },
+          c.effects.map((e) => e.label || statusWords(e.kind)).join(", ")));
+      }
+    }
+  }
+  function measureWords() {
+    const m = S.measure;
+    if (!m || !m.from) return;
+    const to = m.to || m.from;
+    $("square-info").textContent = `From ${m.from[0]}, ${m.from[1]} to ${to[0]}, ${to[1]}: ${dist(m.from, to)} squares, counted in straight steps (no diagonals), as range and areas are.`;
+  }
+
+  // ---- tools: measure and ping
+  function setTool(tool) {
+    S.tool = S.tool === tool ? null : tool;
+    S.measure = S.tool === "measure" ? { from: null, to: null, fixed: false } : null;
+    $("tool-measure").setAttribute("aria-pressed", S.tool === "measure" ? "true" : "false");
+    $("tool-ping").setAttribute("aria-pressed", S.tool === "ping" ? "true" : "false");
+    root.dataset.tool = S.tool || "";
+    $("square-info").textContent = S.tool === "measure" ? "Measure: pick the first square, then the second."
+      : S.tool === "ping" ? "Ping: pick a square to show everyone." : "Tap or click a square or a piece for its details.";
+    renderOverlay();
+  }
+  function toolClicked(sq) {
+    if (S.tool === "measure") {
+      const m = S.measure;
+      if (!m.from || m.fixed) { S.measure = { from: sq, to: null, fixed: false }; }
+      else { m.to = sq; m.fixed = true; }
+      measureWords();
+      renderOverlay();
+      return true;
+    }
+    if (S.tool === "ping") { sendPing(sq); setTool(null); return true; }
+    return false;
+  }
+  async function sendPing(sq) {
+    const { status, data } = await client.request("POST", config.urls.pings, { square: sq });
+    if (status === 201) {
+      addPings([{ ...data, author: "You" }]);
+      setStatus(`You pinged square ${sq[0]}, ${sq[1]}.`, "ok");
+    } else setStatus(firstError(data), "bad");
+  }
+  function addPings(list) {
+    const now = Date.now();
+    list.forEach((p) => {
+      if (S.pings.some((q) => q.id === p.id)) return;
+      S.pings.push({ ...p, until: now + 6000 });
+      S.pingsAfter = Math.max(S.pingsAfter, p.id);
+    });
+    renderOverlay();
+  }
+  setInterval(() => {
+    const before = S.pings.length;
+    S.pings = S.pings.filter((p) => p.until > Date.now());
+    if (S.pings.length !== before) renderOverlay();
+  }, 500);
 
   // What a tapped square holds, in words: nothing on the board needs a mouse to hover.
   function showSquare(x, y) {
@@ -264,9 +612,12 @@
     const v = S.view;
     const terrain = v && v.arena.blocked.some((sq) => sameSquare(sq, [x, y])) ? "blocking terrain"
       : v && v.arena.difficult.some((sq) => sameSquare(sq, [x, y])) ? "difficult terrain" : "open ground";
+    const statuses = c && c.effects.length ? ` Statuses: ${c.effects.map((e) => e.label || statusWords(e.kind)).join(", ")}.` : "";
     $("square-info").textContent = c
-      ? `${c.name} (${c.side}) at ${x}, ${y}: HP ${c.hp} of ${c.hp_max}, SP ${c.spell_power}, ${conditionWords(c)}.`
+      ? `${c.name} (${c.side}) at ${x}, ${y}: HP ${c.hp} of ${c.hp_max}, SP ${c.spell_power}, ${conditionWords(c)}.${statuses}`
       : `Square ${x}, ${y}: ${terrain}.`;
+    S.tip = c && c.effects.length ? c.id : null;
+    renderOverlay();
   }
 
   function bar(kind, value, max, extra) {
@@ -291,12 +642,16 @@
     if (S.view.turn.current === c.id) classes.push("current");
     if (S.selected === c.id) classes.push("selected");
     if (S.view.you.player !== "gm" && S.view.you.controls.includes(c.id)) classes.push("mine");
+    if (S.drag && S.drag.id === c.id && !S.drag.snapping) classes.push("battle-token--lifted");
+    const portrait = S.portraits[c.id];
     return el("span", {
       class: classes.join(" "),
       dataset: { combatant: c.id, side: c.side },
       title: `${c.name} · ${c.side} · HP ${c.hp}/${c.hp_max} · SP ${c.spell_power}`,
     },
-    el("span", { class: "battle-token__initials" }, initials(c.name)),
+    portrait
+      ? el("img", { class: "battle-token__portrait", src: portrait, alt: "", draggable: "false" })
+      : el("span", { class: "battle-token__initials" }, initials(c.name)),
     bar("hp", c.hp, c.hp_max, "battle-token__hp"),
     bar("sp", c.spell_power, Math.max(c.spell_power, 100), "battle-token__sp"),
     el("span", { class: "battle-token__statuses" }, statusBadges(c)));
@@ -361,6 +716,7 @@
     const marks = highlights();
     const blocked = new Set(v.arena.blocked.map(([x, y]) => key(x, y)));
     const difficult = new Set(v.arena.difficult.map(([x, y]) => key(x, y)));
+    const fog = new Set((v.fog || []).map(([x, y]) => key(x, y)));
     const drops = new Set(v.drops.map((d) => key(d.square[0], d.square[1])));
     const fields = new Set();
     v.field_effects.forEach((f) => (f.squares || []).forEach(([x, y]) => fields.add(key(x, y))));
@@ -371,6 +727,7 @@
       const cls = ["battle-square"];
       if (blocked.has(k)) cls.push("blocked");
       if (difficult.has(k)) cls.push("difficult");
+      if (fog.has(k)) cls.push("fogged");
       if (drops.has(k)) cls.push("drop");
       if (fields.has(k)) cls.push("field");
       (marks.get(k) || []).forEach((c) => cls.push(c));
@@ -380,9 +737,27 @@
     });
   }
 
+  // The map layer (14a's battle maps): the image scaled so its grid squares (square_px image
+  // pixels, starting at offset_x, offset_y) land on ours; no map: the drawn grid.
+  function renderMap() {
+    const map = S.view.map || null;
+    const img = $("board-map");
+    const signature = map ? JSON.stringify(map) : "";
+    if (img.dataset.signature === signature) return;
+    img.dataset.signature = signature;
+    $("board").classList.toggle("battle-board--mapped", Boolean(map));
+    if (!map || !map.url || !(map.square_px > 0)) { img.hidden = true; img.removeAttribute("src"); return; }
+    const scale = CELL / map.square_px;
+    img.style.transform = `translate(${-(map.offset_x || 0) * scale}px, ${-(map.offset_y || 0) * scale}px) scale(${scale})`;
+    img.alt = map.name ? `Map: ${map.name}` : "Battle map";
+    img.src = map.url;
+    img.hidden = false;
+  }
+
   function renderBoard() {
     const v = S.view;
     if (S.size !== `${v.arena.width}x${v.arena.height}`) buildBoard(v.arena);
+    renderMap();
     S.cells.forEach((cell) => { if (cell.firstChild) cell.replaceChildren(); });
     const width = v.arena.width;
     Object.values(v.combatants).forEach((c) => {
@@ -394,6 +769,20 @@
       else cell.append(pieceNode(c));
     });
     paintBoard();
+    renderOverlay();
+    loadPortraits();
+  }
+
+  // Portraits of the combatants this view shows (asked again when that set changes).
+  async function loadPortraits() {
+    const ids = Object.keys(S.view.combatants).sort().join(",");
+    if (ids === S.portraitIds) return;
+    S.portraitIds = ids;
+    const { status, data } = await client.request("GET", config.urls.portraits);
+    if (status === 200 && data && JSON.stringify(data) !== JSON.stringify(S.portraits)) {
+      S.portraits = data;
+      renderBoard();
+    }
   }
 
   // ------------------------------------------------------------------ rendering: panels
@@ -426,6 +815,7 @@
     $("turn-label").textContent = turn;
     const mine = legal().length > 0 && v.phase !== "setup";
     root.dataset.version = String(v.version);
+    root.dataset.gm = config.is_gm ? "1" : "0";
     root.dataset.phase = v.phase;
     root.dataset.myTurn = mine ? "1" : "0";
     root.dataset.current = current || "";
@@ -568,6 +958,46 @@
     return el("button", { type: "button", dataset: data || {}, onclick }, label);
   }
 
+  // The engine's exact odds for the attack on one target (legal action "odds"): the chance
+  // to hit and the damage distribution, drawn as bars; nothing here is computed.
+  function showOdds(target) {
+    const m = S.mode;
+    const box = $("target-odds");
+    if (!box || !m || m.kind !== "attack") return;
+    const o = m.option.odds && m.option.odds[target];
+    box.replaceChildren();
+    box.dataset.target = target;
+    S.oddsTarget = target;
+    if (!o) { box.append(el("p", {}, "No odds for this target.")); return; }
+    const hit = o.hit ? `${o.hit.percent}% chance to hit` : "the chance to hit is not worked out for several dodge rolls";
+    box.append(el("p", { class: "battle-odds__head" }, el("strong", {}, nameOf(target)), `: ${hit}; damage ${o.damage.notation}, ${o.damage.totals[0][0]} to ${o.damage.totals[o.damage.totals.length - 1][0]}, ${o.damage.average} on average (before damage reduction and the defender's reactions).`));
+    box.append(damageChart(o.damage));
+  }
+
+  function damageChart(damage) {
+    const top = Math.max(...damage.totals.map(([, p]) => p.percent), 0.0001);
+    const chart = el("div", { class: "battle-odds__chart", role: "img",
+      "aria-label": `Damage chances: ${damage.totals.map(([t, p]) => `${t}: ${p.percent}%`).join(", ")}` });
+    damage.totals.forEach(([total, p]) => chart.append(el("span", {
+      class: "battle-odds__bar", title: `${total} damage: ${p.percent}%`, style: `height:${Math.max(2, (100 * p.percent) / top)}%`,
+    })));
+    return chart;
+  }
+  // A card aimed at a square: who its area would catch and the chance it lands on each (the
+  // engine's card odds), and the damage of one trigger.
+  function showCardOdds(sq) {
+    const m = S.mode;
+    const box = $("target-odds");
+    const o = m && m.option.odds;
+    if (!box || !o) return;
+    const caught = new Set((m.option.area || [[0, 0]]).map(([dx, dy]) => key(sq[0] + dx, sq[1] + dy)));
+    const who = Object.keys(o.hit).filter((id) => { const c = combatant(id); return c && c.position && caught.has(key(c.position[0], c.position[1])); });
+    box.replaceChildren(el("p", { class: "battle-odds__head" },
+      who.length ? who.map((id) => `${nameOf(id)}: ${o.hit[id].percent}% to be hit`).join("; ") : "Nobody stands in that area.",
+      `. Damage ${o.damage.notation}, ${o.damage.average} on average${o.to_hit.percent < 100 ? `; your to-hit roll succeeds ${o.to_hit.percent}% of the time` : ""}.`),
+    damageChart(o.damage));
+  }
+
   function renderActions() {
     const box = $("actions");
     box.innerHTML = "";
@@ -587,8 +1017,8 @@
         button("Cancel", cancelMode, { cancel: "1" }));
     } else if (m) {
       const help = {
-        move: "Click a highlighted square to move there.",
-        attack: "Click a target on the board or below.",
+        move: "Click a highlighted square to move there, or drag your piece (arrow keys and Enter work too).",
+        attack: `Range ${m.option && m.option.range !== undefined ? m.option.range : "?"} square${m.option && m.option.range === 1 ? "" : "s"}. Point at a target (or tap it once) for the odds; click it, or choose below, to attack.`,
         card: `Pick ${m.option && m.option.targeting ? m.option.targeting.count : 1} target square(s); the shaded area is what the card covers.`,
         ability: "Click a target square.",
       }[m.kind] || "";
@@ -598,13 +1028,24 @@
         const mine = combatant(m.option.combatant);
         m.option.targets.forEach((t) => {
           const c = combatant(t);
-          list.append(button(`${c.name}${mine && c.side === mine.side ? " (ally)" : ""}`, () => attack(m.option, t),
-            { target: t, side: c.side }));
+          const o = m.option.odds && m.option.odds[t];
+          const b = button(`${c.name}${mine && c.side === mine.side ? " (ally)" : ""}${o && o.hit ? ` · ${o.hit.percent}% to hit` : ""}`, () => attack(m.option, t),
+            { target: t, side: c.side });
+          b.addEventListener("mouseenter", () => showOdds(t));
+          b.addEventListener("focus", () => showOdds(t));
+          list.append(b);
         });
-        box.append(list);
+        box.append(list, el("div", { id: "target-odds", class: "battle-odds", "aria-live": "polite" }));
         if ((m.option.goddess || []).includes(true)) {
           box.append(el("label", { class: "inline-check" }, el("input", { type: "checkbox", id: "goddess-toggle" }), " goddess element"));
         }
+      }
+      if (m.kind === "card") {
+        const aim = m.option.targeting || {};
+        box.append(el("p", { class: "muted", id: "card-reach" },
+          `${(m.option.target_squares || []).length} square${(m.option.target_squares || []).length === 1 ? "" : "s"} in range (shaded blue)` +
+          (aim.aoe ? `; it covers every square within ${aim.aoe} step${aim.aoe === 1 ? "" : "s"} of the one you pick (shaded red).` : "; it covers the square you pick.")));
+        if (m.option.odds) box.append(el("div", { id: "target-odds", class: "battle-odds", "aria-live": "polite" }, "Point at a square for the odds."));
       }
       if (m.kind === "card" && m.option.amount) {
         box.append(el("label", {}, "Amount ", el("input", {
@@ -726,20 +1167,148 @@
     }
   }
 
+  // ------------------------------------------------------------------ the table log
+  // One list, oldest at the top: the engine's log entries (moves, rolls with every die and the
+  // odds the roller faced) and the table's chat lines, each placed after the move it followed.
+  function dice(values) {
+    return el("span", { class: "battle-log__dice" }, (values || []).map((v) =>
+      el("span", { class: "battle-log__die", title: `a ${v}` }, String(v))));
+  }
+  function pct(share) { return share ? `${share.percent}%` : "?"; }
+  function rollDetail(e) {
+    if (e.type === "roll" && e.result && e.result.roll) {
+      const r = e.result;
+      const mod = r.modifier ? ` ${r.modifier > 0 ? "+" : "−"} ${Math.abs(r.modifier)}` : "";
+      const odds = e.odds ? ` · the chance to succeed was ${pct(e.odds.success)} (critical success ${pct(e.odds.critical_success)}, critical failure ${pct(e.odds.critical_failure)})` : "";
+      return el("div", { class: "battle-log__roll" }, dice(r.roll.dice), `${mod} = ${r.total}${r.target !== null && r.target !== undefined ? ` against ${r.target}` : ""}${odds}`);
+    }
+    if (e.type === "versus" && e.result && e.result.rounds) {
+      const rows = [];
+      e.result.rounds.forEach((round, i) => round.results.forEach((p) => {
+        const [base, n] = String(p.participant).split("#");
+        const who = nameOf(base) + (n ? ` (roll ${n})` : "");
+        const chance = e.odds && e.odds.wins && e.odds.wins[p.participant] ? ` · chance to win was ${pct(e.odds.wins[p.participant])}` : "";
+        rows.push(el("div", { class: "battle-log__roll" }, `${i ? "re-roll: " : ""}${who}: `, dice(p.result.roll.dice), ` = ${p.result.total}${i ? "" : chance}`));
+      }));
+      if (e.result.winner) rows.push(el("div", { class: "battle-log__roll" }, `${nameOf(String(e.result.winner).split("#")[0])} wins.`));
+      return rows;
+    }
+    if (e.type === "damage_roll" && e.roll) {
+      const mods = (e.modifiers || []).map((m) => `${m.label} ${m.amount > 0 ? "+" : ""}${m.amount}`).join(", ");
+      return el("div", { class: "battle-log__roll" }, dice(e.roll.dice), ` = ${e.roll.total}${mods ? ` (${mods})` : ""}`);
+    }
+    return null;
+  }
+
+  function logItems() {
+    const items = S.log.map((entry) => ({ order: [entry.n, 0, 0], entry }));
+    S.chat.forEach((line) => items.push({ order: [line.version, 1, line.id], line }));
+    items.sort((a, b) => a.order[0] - b.order[0] || a.order[1] - b.order[1] || a.order[2] - b.order[2]);
+    return items;
+  }
+  function chatNode(line) {
+    const mine = line.author_id === config.me;
+    return el("li", { class: "battle-log__chat" + (line.whisper ? " battle-log__chat--whisper" : ""), dataset: { chat: String(line.id) } },
+      el("strong", {}, mine ? "You" : line.author), line.gm ? el("span", { class: "battle-log__gm" }, " (GM)") : null,
+      line.whisper ? el("em", { class: "battle-log__whisper" }, ` whispers ${line.recipient_id === config.me ? "to you" : line.whisper}`) : null,
+      ": ", el("span", { class: "battle-log__text" }, line.text));
+  }
   function renderLog() {
     const list = $("log");
-    const shown = S.log.slice(-100).reverse();
-    const signature = shown.length ? `${shown[0].n}:${shown.length}` : "0";
+    const first = S.log.length ? S.log[0].n : 0;
+    const last = S.log.length ? S.log[S.log.length - 1].n : 0;
+    const lastChat = S.chat.length ? S.chat[S.chat.length - 1].id : 0;
+    const signature = `${first}:${last}:${S.log.length}:${S.chat.length}:${lastChat}`;
     if (list.dataset.signature === signature) return;
     list.dataset.signature = signature;
+    const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40 || !list.dataset.shown;
+    const oldHeight = list.scrollHeight, oldTop = list.scrollTop;
     list.innerHTML = "";
-    shown.forEach((entry) => {
-      const lines = entry.events.map(describeEvent).filter(Boolean);
+    logItems().forEach((item) => {
+      if (item.line) { list.append(chatNode(item.line)); return; }
+      const entry = item.entry;
       const who = entry.action.player === "gm" ? "GM" : playerName(entry.action.player);
+      const lines = entry.events.map((e) => {
+        const text = describeEvent(e);
+        if (!text) return null;
+        const detail = rollDetail(e);
+        return el("li", { dataset: { event: e.type } }, text, detail);
+      }).filter(Boolean);
       list.append(el("li", { dataset: { n: String(entry.n) } },
         el("span", { class: "log-head" }, `#${entry.n} ${who} ${actionWords(entry.action.type)}`),
-        lines.length ? el("ul", {}, lines.map((l) => el("li", {}, l))) : null));
+        lines.length ? el("ul", {}, lines) : null));
     });
+    if (atBottom && !S.prepending) list.scrollTop = list.scrollHeight;
+    else if (S.prepending) list.scrollTop = oldTop + (list.scrollHeight - oldHeight);
+    S.prepending = false;
+    list.dataset.shown = "1";
+    $("log-earlier").hidden = !((S.log.length && S.log[0].n > 1 && !S.logComplete) || S.chatOlder);
+  }
+
+  // Scroll back: the page of log entries before the first one shown (the log API), and the
+  // chat lines before the first one shown.
+  async function loadEarlier() {
+    const button = $("log-earlier");
+    button.disabled = true;
+    try {
+      const first = S.log.length ? S.log[0].n : (S.version + 1);
+      if (first > 1) {
+        const after = Math.max(0, first - 1 - 50);
+        const { status, data } = await client.request("GET", `${config.urls.log}?after=${after}&limit=${first - 1 - after}`);
+        if (status === 200) {
+          const older = data.results.filter((e) => e.n < first);
+          S.log = older.concat(S.log);
+          if (after === 0) S.logComplete = true;
+        }
+      }
+      if (S.chatOlder && S.chat.length) {
+        const { status, data } = await client.request("GET", `${config.urls.table}?chat_before=${S.chat[0].id}&pings_after=${S.pingsAfter}`);
+        if (status === 200) { S.chat = data.chat.concat(S.chat); S.chatOlder = data.chat_older; }
+      }
+      S.prepending = true;
+      renderLog();
+    } finally { button.disabled = false; }
+  }
+
+  // The table feed: new chat lines and pings, asked for beside every view poll.
+  async function pollFeed() {
+    if (S.feedBusy) return;
+    S.feedBusy = true;
+    try {
+      const chat = S.chatLoaded ? `chat_after=${S.chatAfter}&` : "";
+      const { status, data } = await client.request("GET", `${config.urls.table}?${chat}pings_after=${S.pingsAfter}`);
+      if (status !== 200 || !data) return;
+      if (!S.chatLoaded) { S.chatLoaded = true; S.chatOlder = data.chat_older; }
+      addChat(data.chat);
+      if (data.pings.length) addPings(data.pings);
+    } finally { S.feedBusy = false; }
+  }
+  function addChat(lines) {
+    let added = false;
+    lines.forEach((line) => {
+      if (S.chat.some((m) => m.id === line.id)) return;
+      S.chat.push(line);
+      S.chatAfter = Math.max(S.chatAfter, line.id);
+      added = true;
+    });
+    if (added) { S.chat.sort((a, b) => a.id - b.id); renderLog(); }
+  }
+  function setupChat() {
+    const select = $("chat-to");
+    select.append(el("option", { value: "" }, "Everyone"));
+    if (config.is_gm) (config.players || []).forEach(([id, name]) => select.append(el("option", { value: String(id) }, `${name} only (whisper)`)));
+    else select.append(el("option", { value: "gm" }, "The GM only (whisper)"));
+    $("chat-form").addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const input = $("chat-text");
+      const errors = $("chat-error");
+      errors.textContent = "";
+      if (!input.value.trim()) { errors.textContent = "Write something first."; input.focus(); return; }
+      const { status, data } = await client.request("POST", config.urls.chat, { text: input.value, whisper_to: select.value });
+      if (status === 201) { input.value = ""; addChat([data]); return; }
+      errors.textContent = data && data.errors ? Object.values(data.errors).flat().join(" ") : firstError(data);
+    });
+    $("log-earlier").addEventListener("click", loadEarlier);
   }
 
   function render() {
@@ -752,6 +1321,7 @@
     renderHand();
     renderSelected();
     renderLog();
+    if (S.mode && S.mode.kind === "attack" && S.oddsTarget) showOdds(S.oddsTarget);
     S.renderHooks.forEach((fn) => fn(S.view));
   }
 
@@ -760,11 +1330,56 @@
     config, state: S, act, send, request: (m, u, b) => client.request(m, u, b), refresh, render, setMode, setStatus, combatant, nameOf,
     onRender(fn) { S.renderHooks.push(fn); if (S.view) fn(S.view); },
     // the words the page writes, for its tests (tests/browser/test_battle_words.py)
-    words: { describeEvent, conditionWords, statusWords, actionWords, rollWords, choiceHelp, statusBadges, durationWords },
+    words: { describeEvent, rollDetail, conditionWords, statusWords, actionWords, rollWords, choiceHelp, statusBadges, durationWords },
   };
-  document.addEventListener("keydown", (event) => { if (event.key === "Escape" && S.mode) cancelMode(); });
+  document.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape") return;
+    if (S.drag) cancelDrag();
+    if (S.tool) setTool(null);
+    if (S.mode) cancelMode();
+  });
+  // The square cursor: arrow keys move the focus between squares (one tab stop for the
+  // board), Enter or Space presses the focused square, P pings it.
+  $("board").addEventListener("keydown", (event) => {
+    const cell = event.target.closest && event.target.closest(".battle-square");
+    if (!cell || !S.view) return;
+    const steps = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    if (event.key === "p" || event.key === "P") { event.preventDefault(); sendPing([+cell.dataset.x, +cell.dataset.y]); return; }
+    const step = steps[event.key];
+    if (!step) return;
+    event.preventDefault();
+    const x = Math.max(0, Math.min(S.view.arena.width - 1, +cell.dataset.x + step[0]));
+    const y = Math.max(0, Math.min(S.view.arena.height - 1, +cell.dataset.y + step[1]));
+    const next = S.cells[y * S.view.arena.width + x];
+    cell.tabIndex = -1;
+    next.tabIndex = 0;
+    next.focus();
+    root.dataset.cursor = `${x},${y}`;
+  });
+  viewport.addEventListener("pointerdown", onPointerDown);
+  window.addEventListener("pointermove", onPointerMove, { passive: false });
+  window.addEventListener("pointerup", onPointerUp);
+  window.addEventListener("pointercancel", onPointerUp);
+  viewport.addEventListener("wheel", (event) => {
+    event.preventDefault();
+    const rect = viewport.getBoundingClientRect();
+    zoomAt(Math.exp(-event.deltaY * 0.0015), event.clientX - rect.left, event.clientY - rect.top);
+  }, { passive: false });
+  viewport.addEventListener("dragstart", (event) => event.preventDefault());
+  $("zoom-in").addEventListener("click", () => zoomCentre(1.25));
+  $("zoom-out").addEventListener("click", () => zoomCentre(0.8));
+  $("zoom-fit").addEventListener("click", fit);
+  $("tool-measure").addEventListener("click", () => setTool("measure"));
+  $("tool-ping").addEventListener("click", () => setTool("ping"));
+  if (window.ResizeObserver) new ResizeObserver(() => { if (S.fitted) fit(); }).observe(viewport.parentElement);
+  setupChat();
   setInterval(tick, 1000);
-  setInterval(() => { if (!document.hidden && !S.busy) refresh(false); }, config.poll_ms || 1000);
-  document.addEventListener("visibilitychange", () => { if (!document.hidden) refresh(false); });
+  setInterval(() => {
+    if (document.hidden) return;
+    if (!S.busy) refresh(false);
+    pollFeed();
+  }, config.poll_ms || 1000);
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) { refresh(false); pollFeed(); } });
   refresh(true);
+  pollFeed();
 })();

@@ -168,6 +168,19 @@ TABLE = [
     Row("api-map", "patch", "/api/maps/{map}/", gms(200), data={"offset_x": 1}),
     Row("api-map", "delete", "/api/maps/{map}/", gms(204)),
     Row("api-battle-map", "put", "/api/battles/{battle}/map/", gms(200), data={"map": None}),
+    # the table around the battle: chat, pings, portraits (docs/battles.md "The table log")
+    Row("api-battle-table", "get", "/api/battles/{battle}/table/", members(200), world="turn"),
+    Row(
+        "api-battle-chat", "post", "/api/battles/{battle}/chat/", members(201), data={"text": "hi"}
+    ),
+    Row(
+        "api-battle-pings",
+        "post",
+        "/api/battles/{battle}/pings/",
+        members(201),
+        data={"square": [1, 1]},
+    ),
+    Row("api-battle-portraits", "get", "/api/battles/{battle}/portraits/", members(200)),
 ]
 
 

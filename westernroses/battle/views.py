@@ -25,8 +25,10 @@ from typing import Any
 from westernroses.battle import fog
 from westernroses.battle.actions import GM, context, legal_actions, may_control
 from westernroses.battle.arena import squares_json
+from westernroses.battle.odds import roll_odds, versus_event_odds, with_odds
 from westernroses.battle.state import BattleState, Combatant, Json, copy_json
 from westernroses.battle.stats import hp_max, mortally_wounded, options, reach_stat, speed
+from westernroses.house_rules import HouseRules
 
 
 def _strip_seeds(value: Any) -> Any:
@@ -100,7 +102,7 @@ def public_action(player: str, action: Json) -> Json:
     return shown
 
 
-def _event(state: BattleState, player: str, event: Json) -> Json:
+def _event(state: BattleState, player: str, event: Json, rules: HouseRules | None = None) -> Json:
     hidden = event.get("private")
     owner = state.combatants.get(str(event.get("combatant", "")))
     shown: Json = _strip_seeds(event)
@@ -109,6 +111,12 @@ def _event(state: BattleState, player: str, event: Json) -> Json:
     if hidden and not (player == GM or (owner is not None and owner.controller == player)):
         shown = {k: v for k, v in shown.items() if k not in hidden}
     shown.pop("private", None)
+    if shown.get("type") == "roll":  # the odds the roller faced, for the table log
+        shown["odds"] = roll_odds(shown.get("result"), rules or context(state, player).rules)
+    elif shown.get("type") == "versus":
+        shown["odds"] = versus_event_odds(
+            shown.get("result"), rules or context(state, player).rules
+        )
     return shown
 
 
@@ -131,6 +139,7 @@ def view(state: BattleState, player: str, *, since: int = 0) -> Json:
         }
     ended = state.phase == "ended"
     hidden = fog.hidden_ids(state, player)
+    combatants = {cid: _combatant(state, player, c) for cid, c in state.combatants.items()}
     shown: Json = {
         "battle_id": state.battle_id,
         "version": state.version,
@@ -146,7 +155,7 @@ def view(state: BattleState, player: str, *, since: int = 0) -> Json:
             "started_at": state.turn_started_at,
             "acted_this_round": list(state.done),
         },
-        "combatants": {cid: _combatant(state, player, c) for cid, c in state.combatants.items()},
+        "combatants": combatants,
         "pending": pending,
         "field_effects": [f.to_dict() for f in state.field_effects],
         "drops": [d.to_dict() for d in state.drops],
@@ -156,18 +165,25 @@ def view(state: BattleState, player: str, *, since: int = 0) -> Json:
         "you": {
             "player": player,
             "controls": [c.id for c in state.combatants.values() if may_control(state, player, c)],
-            "legal_actions": legal_actions(state, player),
+            # odds name only combatants this view shows (a hidden one stays hidden)
+            "legal_actions": with_odds(ctx, legal_actions(state, player), set(combatants) - hidden),
         },
-        "log": [_entry(state, player, entry, hidden) for entry in state.log if entry["n"] > since],
+        "log": [
+            _entry(state, player, entry, hidden, ctx.rules)
+            for entry in state.log
+            if entry["n"] > since
+        ],
         "rng": dict(state.rng) if ended else None,
     }
     return fog.filter_view(state, player, shown, hidden)
 
 
-def _entry(state: BattleState, player: str, entry: Json, now: frozenset[str]) -> Json:
+def _entry(
+    state: BattleState, player: str, entry: Json, now: frozenset[str], rules: HouseRules
+) -> Json:
     """One log entry as ``player`` may see it (hands, seeds and fog filtered)."""
     hidden = fog.entry_hidden(state, player, entry["events"], now)
-    events = [_event(state, player, e) for e in entry["events"]]
+    events = [_event(state, player, e, rules) for e in entry["events"]]
     return {
         "n": entry["n"],
         "action": fog.shown_action(public_action(player, entry["action"]), hidden),
