@@ -123,14 +123,16 @@ def apply(state: BattleState, action: Mapping[str, Any]) -> tuple[BattleState, l
 def record(
     work: BattleState, ctx: Ctx, action: Mapping[str, Any]
 ) -> tuple[BattleState, list[Json]]:
+    """Seal the work state: its random source, version and log entry. The events returned are
+    the log entry's own (a new list of the same event dicts, not a deep copy): like states,
+    events are values that nobody changes once written (the app stores them as JSON)."""
     work.rng = ctx.rng.to_dict()
     work.version += 1
-    events = copy_json(ctx.events)
     work.log = (
         *work.log,
         {"n": work.version, "action": copy_json(dict(action)), "events": ctx.events},
     )
-    return work, events
+    return work, list(ctx.events)
 
 
 def _dispatch(ctx: Ctx, kind: str, action: Mapping[str, Any]) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 Square = tuple[int, int]
@@ -121,9 +122,25 @@ def reachable(
 
     ``impassable`` squares (enemies) cannot be entered; ``occupied`` ones (anyone standing)
     cannot be ended on. The start square is not listed: moving nowhere is Do Nothing.
+
+    The search itself is remembered per position (:func:`_costs`): legal actions, the Move
+    that follows them and every view of the same board ask the same question, and most
+    actions (attacks, cards, reactions) move nobody, so it is worked out once per change of
+    positions and reused. The result is a new dict each call, free for the caller to change.
     """
-    # Dijkstra over step costs 1 and 2, written with locals: it runs for every legal-actions
-    # call, so it is the engine's hottest loop.
+    costs = _costs(arena, start, budget, frozenset(impassable))
+    return {sq: c for sq, c in costs.items() if sq != start and sq not in occupied}
+
+
+@lru_cache(maxsize=4096)
+def _costs(
+    arena: Arena, start: Square, budget: int, impassable: frozenset[Square]
+) -> dict[Square, int]:
+    """The cheapest cost of every square within ``budget`` of ``start`` (start included).
+
+    Cached: never change the result. A Dijkstra over step costs 1 and 2, written with locals
+    (it was the engine's hottest loop before it was cached).
+    """
     width, height = arena.width, arena.height
     blocked, difficult = arena.blocked, arena.difficult
     best: dict[Square, int] = {start: 0}
@@ -142,7 +159,12 @@ def reachable(
             if new <= budget and new < best.get(nxt, budget + 1):
                 best[nxt] = new
                 push(queue, (new, nxt))
-    return {sq: c for sq, c in best.items() if sq != start and sq not in occupied}
+    return best
+
+
+def clear_caches() -> None:
+    """Forget the remembered searches (tests comparing against the straightforward search)."""
+    _costs.cache_clear()
 
 
 def knockback_square(attacker: Square, target: Square) -> Square:
