@@ -132,6 +132,7 @@ def record(
         *work.log,
         {"n": work.version, "action": copy_json(dict(action)), "events": ctx.events},
     )
+    work.memo = {}  # sealed: its legal actions are worked out once, when first asked
     return work, list(ctx.events)
 
 
@@ -262,7 +263,7 @@ def _move(ctx: Ctx, c: Combatant, action: Mapping[str, Any]) -> None:
     if free and not _free_move(c):
         raise IllegalAction(f"{c.name} has no free move this turn")
     to = _sq(action.get("to"), "to")
-    options = movement.reach(ctx, c)
+    options = movement.reach_listed(ctx, c)[0]
     if to not in options:
         raise IllegalAction(f"{c.name} cannot reach {list(to)}")
     _spend(c, free)
@@ -406,7 +407,14 @@ def legal_actions(state: BattleState, player: str) -> list[Json]:
     * in a turn: the current combatant's actions, if the player controls her;
     * after the battle: ``recover_weapons`` for winners who threw weapons.
     GM overrides are always open to the GM and are not listed (see ``overrides.OVERRIDES``).
+
+    Worked out once per version and player for the states ``apply`` returns
+    (:meth:`BattleState.remember`): the list is shared, so read it, never change it.
     """
+    return state.remember(("legal_actions", player), lambda: _legal_actions(state, player))
+
+
+def _legal_actions(state: BattleState, player: str) -> list[Json]:
     ctx = context(state, player)
     if state.phase == "setup":
         return [{"type": "start", "player": GM}] if player == GM else []
@@ -445,8 +453,7 @@ def turn_options(ctx: Ctx, c: Combatant) -> list[Json]:
     mode = _restricted(ctx, c)
     if acting and mode is None:
         out.append({"type": "do_nothing", **base})
-    reach = movement.reach(ctx, c)
-    squares = [{"square": [x, y], "cost": cost} for (x, y), cost in sorted(reach.items())]
+    reach, squares = movement.reach_listed(ctx, c)
     if reach and acting:
         out.append({"type": "move", **base, "free": False, "reach": squares})
     if reach and _free_move(c):
