@@ -6,6 +6,11 @@ outcomes with Python ints (n d6 have 6**n equally likely ordered results) and re
 :class:`~fractions.Fraction`; floats appear only in ``to_dict`` for display. The totals are
 judged by the same :func:`westernroses.checks.judge` / :func:`~westernroses.checks.versus_rank`
 as live checks, so odds and results can never disagree.
+
+Fast as well as exact (issue 15): a check is judged once per run of dice totals that read
+alike (at most seven runs, cut at the critical bands and the target's thresholds) and counted
+with running sums of the cached distribution, in integers over ``6**dice``; fractions are built
+only at the end. ``make bench`` times 100d warm (target 0.5 ms) beside icepool on every pool.
 """
 
 from __future__ import annotations

@@ -165,6 +165,12 @@ def _endpoint() -> None:
     report("GET  /api/battles/{id}/view/?since= (204)", unchanged, baseline, health)
 
 
+def run_engine() -> None:
+    """The engine half alone (no database): ``python -m tests.bench battle_engine``."""
+    print("== battle engine")
+    write_json("battle_engine", _engine())
+
+
 def run() -> None:
     print("== battles")
     write_json("battle_engine", _engine())

@@ -21,14 +21,15 @@ cloning a state costs no more as the battle grows longer.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from westernroses.battle.arena import Arena, Square, square, squares_json
 from westernroses.spellcards.deck import DeckState
 
 Json = dict[str, Any]
+_T = TypeVar("_T")
 
 PHASES = ("setup", "active", "ended")
 KINDS = ("character", "npc", "doll", "familiar")
@@ -566,7 +567,7 @@ class BattleState:
     #: serialised, never compared: a clone or a state read from JSON starts without.
     memo: dict[Any, Any] | None = field(default=None, compare=False, repr=False)
 
-    def remember(self, key: Any, compute: Callable[[], Any]) -> Any:
+    def remember(self, key: Hashable, compute: Callable[[], _T]) -> _T:
         """``compute()``, worked out once per sealed state (one version) and reused.
 
         ``apply`` seals the states it returns (``memo = {}``): like states, their answers are
@@ -577,7 +578,7 @@ class BattleState:
         if memo is None:
             return compute()
         if key in memo:
-            return memo[key]
+            return cast(_T, memo[key])
         found = memo[key] = compute()
         return found
 
