@@ -217,6 +217,8 @@ def _sq(value: object, name: str) -> Square:
 
 def _restricted(ctx: Ctx, c: Combatant) -> str | None:
     """'flee' or 'forced' when a status dictates what she may do this turn."""
+    if not c.effects:  # fear, berserk and taunts are effects
+        return None
     if fleeing(ctx, c):
         return "flee"
     if forced_target(ctx, c) is not None:

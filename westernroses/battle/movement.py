@@ -53,6 +53,8 @@ def reach_listed(ctx: Ctx, c: Combatant) -> Reach:
 
 
 def _steer(ctx: Ctx, c: Combatant, here: Square, found: dict[Square, int]) -> dict[Square, int]:
+    if not c.effects:  # fear, berserk and taunts are effects: nothing steers her
+        return found
     if fleeing(ctx, c):
         source = fleeing_from(ctx, c)
         if source is None or source.position is None:

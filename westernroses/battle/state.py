@@ -467,7 +467,7 @@ class Combatant:
         new.spell_power = self.spell_power
         new.meter = self.meter
         new.deck = self.deck
-        new.cards = self.cards.copy()
+        new.cards = self.cards  # the designs in play never change: shared, like the deck
         new.drunkenness = self.drunkenness
         new.effects = [e.clone() for e in self.effects] if self.effects else []
         new.life = self.life
@@ -666,7 +666,7 @@ class BattleState:
             battle_id=self.battle_id,
             version=self.version,
             phase=self.phase,
-            house_rules=dict(self.house_rules),
+            house_rules=self.house_rules,  # fixed when the battle is created: shared
             order=list(self.order),
             turn_index=self.turn_index,
             round=self.round,

@@ -58,7 +58,7 @@ def _check_geometry(state: BattleState, rng: random.Random) -> None:
         ]
         twin = c.clone()
         assert twin == c and twin.to_dict() == c.to_dict()
-        for name in ("cards", "effects", "ammo", "thrown_used", "turn_used", "battle_used"):
+        for name in ("effects", "ammo", "thrown_used", "turn_used", "battle_used"):
             assert getattr(twin, name) is not getattr(c, name), name
 
 
