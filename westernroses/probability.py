@@ -165,8 +165,10 @@ def _cumulative(n: int) -> tuple[int, ...]:
 
 
 @lru_cache(maxsize=1024)
-def _bands(dice: int, rules: HouseRules) -> CriticalBands:
-    return critical_bands(dice, rules)
+def _bands(dice: int, band: int) -> CriticalBands:
+    """A pool's critical bands (they depend on the rules' ``critical_band`` alone): keyed by
+    the number, since hashing the whole rule set costs more than the lookup saves."""
+    return critical_bands(dice, HouseRules(critical_band=band))
 
 
 def _runs(
@@ -202,7 +204,7 @@ def _outcome_counts(dice: int, modifier: int, target: int, rules: HouseRules) ->
     are built once, at the edge, by the caller)."""
     counts = dict.fromkeys(Outcome, 0)
     cumulative = _cumulative(dice)
-    bands = _bands(dice, rules)
+    bands = _bands(dice, rules.critical_band)
     for start, stop in _runs(dice, modifier, target, rules, bands):
         # ``judge`` itself, with the pool's critical bands worked out once.
         outcome = _judge(start, modifier, target, bands, rules).outcome
