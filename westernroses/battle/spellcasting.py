@@ -111,8 +111,20 @@ def card_of(c: Combatant, card_id: str) -> SpellcardDraft:
     return card
 
 
-def slugs(card: SpellcardDraft) -> set[str]:
-    return set(card.skill_slugs())
+def slugs(card: SpellcardDraft) -> frozenset[str]:
+    """The card's skill slugs, remembered per parsed card (cards are parsed once and never
+    change; legal actions ask this several times per card in hand)."""
+    hit = _SLUGS.get(id(card))
+    if hit is not None and hit[0] is card:
+        return hit[1]
+    found = frozenset(card.skill_slugs())
+    if len(_SLUGS) >= _PARSED_LIMIT:
+        _SLUGS.clear()
+    _SLUGS[id(card)] = (card, found)
+    return found
+
+
+_SLUGS: dict[int, tuple[SpellcardDraft, frozenset[str]]] = {}
 
 
 def is_bomb(card: SpellcardDraft) -> bool:
@@ -160,6 +172,7 @@ def cost(ctx: Ctx, c: Combatant, card: SpellcardDraft) -> int | None:
 def clear_caches() -> None:
     """Forget parsed cards and prices (tests comparing against a fresh engine)."""
     _PARSED.clear()
+    _SLUGS.clear()
     _COSTS.clear()
     _price.cache_clear()
 
