@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from functools import lru_cache
 from typing import Any, Final, Protocol
 
 from westernroses.dice import DiceExpression, Roll, roll
@@ -218,9 +219,17 @@ def versus_rank(judged: Judged, all_fail: AllFail = AllFail.NO_WINNER) -> tuple[
 
 
 def _rules_record(rules: HouseRules) -> dict[str, int]:
-    return {name: value for name, value in rules.changed().items() if name in CHECK_RULES}
+    return dict(_check_rules_changed(rules))
 
 
+@lru_cache(maxsize=64)
+def _check_rules_changed(rules: HouseRules) -> tuple[tuple[str, int], ...]:
+    """The check rules ``rules`` changes. Every check and every result's record reads them, and
+    a campaign has few distinct sets of house rules, so they are worked out once per set."""
+    return tuple((name, value) for name, value in rules.changed().items() if name in CHECK_RULES)
+
+
+@lru_cache(maxsize=64)
 def _check_rules(rules: HouseRules) -> HouseRules:
     """Only the house rules a check depends on (the rest at their defaults), so a result
     equals itself after a round trip through :meth:`CheckResult.to_dict`."""

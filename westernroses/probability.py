@@ -6,6 +6,11 @@ outcomes with Python ints (n d6 have 6**n equally likely ordered results) and re
 :class:`~fractions.Fraction`; floats appear only in ``to_dict`` for display. The totals are
 judged by the same :func:`westernroses.checks.judge` / :func:`~westernroses.checks.versus_rank`
 as live checks, so odds and results can never disagree.
+
+Fast as well as exact (issue 15): a check is judged once per run of dice totals that read
+alike (at most seven runs, cut at the critical bands and the target's thresholds) and counted
+with running sums of the cached distribution, in integers over ``6**dice``; fractions are built
+only at the end. ``make bench`` times 100d warm (target 0.5 ms) beside icepool on every pool.
 """
 
 from __future__ import annotations
@@ -14,12 +19,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
+from itertools import pairwise
 from typing import Any
 
 from westernroses.checks import (
     CHECK_RULES,
     AllFail,
+    CriticalBands,
     Outcome,
+    _judge,
+    critical_bands,
     judge,
     versus_rank,
 )
@@ -145,32 +154,80 @@ class CheckOdds:
         }
 
 
-def _outcome_counts(
-    dice: int, modifier: int, target: int, rules: HouseRules
-) -> dict[Outcome, Fraction]:
+@lru_cache(maxsize=MAX_DICE + 1)
+def _cumulative(n: int) -> tuple[int, ...]:
+    """Running sums of :func:`dice_distribution`: item ``k`` counts the rolls of ``n`` d6
+    whose dice total is below ``n + k`` (so a run of totals is counted by one subtraction)."""
+    out = [0]
+    for count in _distribution(n):
+        out.append(out[-1] + count)
+    return tuple(out)
+
+
+@lru_cache(maxsize=1024)
+def _bands(dice: int, band: int) -> CriticalBands:
+    """A pool's critical bands (they depend on the rules' ``critical_band`` alone): keyed by
+    the number, since hashing the whole rule set costs more than the lookup saves."""
+    return critical_bands(dice, HouseRules(critical_band=band))
+
+
+def _runs(
+    dice: int, modifier: int, target: int, rules: HouseRules, bands: CriticalBands
+) -> list[tuple[int, int]]:
+    """The dice totals of a check cut into runs ``[start, stop)`` that :func:`judge` reads
+    alike.
+
+    A check's outcome depends on its dice total only through four thresholds: the two
+    critical bands, beating the target (``total > target``) and a critical success close
+    enough to the target to stand (``target - total < critical_fail_margin``). Cutting at each
+    of them leaves at most seven runs, each judged once; the per-total loop this replaces is
+    kept in the tests as the oracle (``tests/engine/test_probability.py``).
+    """
+    lowest, stop = dice, 6 * dice + 1
+    beat = target - modifier + 1
+    cuts = {
+        lowest,
+        stop,
+        bands.success.start,
+        bands.success.stop,
+        bands.failure.start,
+        bands.failure.stop,
+        beat,
+        beat - rules.critical_fail_margin,
+    }
+    points = sorted(c for c in cuts if lowest <= c <= stop)
+    return list(pairwise(points))
+
+
+def _outcome_counts(dice: int, modifier: int, target: int, rules: HouseRules) -> dict[Outcome, int]:
+    """How many of the ``6**dice`` ordered rolls give each outcome (exact integers: fractions
+    are built once, at the edge, by the caller)."""
     counts = dict.fromkeys(Outcome, 0)
-    for k, count in enumerate(dice_distribution(dice)):
-        outcome = judge(dice + k, dice, modifier, target, rules).outcome
+    cumulative = _cumulative(dice)
+    bands = _bands(dice, rules.critical_band)
+    for start, stop in _runs(dice, modifier, target, rules, bands):
+        # ``judge`` itself, with the pool's critical bands worked out once.
+        outcome = _judge(start, modifier, target, bands, rules).outcome
         if outcome is None:  # pragma: no cover - a target always gives an outcome
             raise ValueError("check odds need a target")
-        counts[outcome] += count
-    outcomes = 6**dice
-    return {outcome: Fraction(count, outcomes) for outcome, count in counts.items()}
+        counts[outcome] += cumulative[stop - dice] - cumulative[start - dice]
+    return counts
 
 
 def check_odds(
     dice: int, modifier: int, target: int, rules: HouseRules = DEFAULT_HOUSE_RULES
 ) -> CheckOdds:
     """Exact odds of a check of ``dice`` d6 + ``modifier`` against ``target``."""
-    p = _outcome_counts(dice, modifier, target, rules)
+    counts = _outcome_counts(dice, modifier, target, rules)
+    outcomes = 6**dice
     return CheckOdds(
         dice,
         modifier,
         target,
-        critical_success=p[Outcome.CRITICAL_SUCCESS],
-        success=p[Outcome.SUCCESS],
-        failure=p[Outcome.FAILURE],
-        critical_failure=p[Outcome.CRITICAL_FAILURE],
+        critical_success=Fraction(counts[Outcome.CRITICAL_SUCCESS], outcomes),
+        success=Fraction(counts[Outcome.SUCCESS], outcomes),
+        failure=Fraction(counts[Outcome.FAILURE], outcomes),
+        critical_failure=Fraction(counts[Outcome.CRITICAL_FAILURE], outcomes),
         rules=rules,
     )
 
@@ -179,10 +236,16 @@ def reroll_odds(
     dice: int, modifier: int, target: int, rules: HouseRules = DEFAULT_HOUSE_RULES
 ) -> CheckOdds:
     """Odds with Lucky used on any failed roll (the re-roll must be kept, so re-rolling a
-    success can only hurt): P'(o) = P(o)·[o succeeded] + P(failed)·P(o)."""
-    p = _outcome_counts(dice, modifier, target, rules)
-    failed = p[Outcome.FAILURE] + p[Outcome.CRITICAL_FAILURE]
-    q = {o: (p[o] if o.succeeded else 0) + failed * p[o] for o in Outcome}
+    success can only hurt): P'(o) = P(o)·[o succeeded] + P(failed)·P(o), worked out in
+    counts over ``6**(2·dice)`` ordered pairs of rolls."""
+    counts = _outcome_counts(dice, modifier, target, rules)
+    outcomes = 6**dice
+    failed = counts[Outcome.FAILURE] + counts[Outcome.CRITICAL_FAILURE]
+    pairs = outcomes * outcomes
+    q = {
+        o: Fraction((counts[o] * outcomes if o.succeeded else 0) + failed * counts[o], pairs)
+        for o in Outcome
+    }
     return CheckOdds(
         dice,
         modifier,

@@ -1,25 +1,47 @@
-"""Run every benchmark: ``python -m tests.bench`` (``make bench``)."""
+"""Run every benchmark: ``python -m tests.bench`` (``make bench``), or only some of them:
+``python -m tests.bench dice battle_engine`` (names: see ``PARTS``)."""
 
 from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 
-import django
+
+def _parts() -> dict[str, Callable[[], object]]:
+    from tests.bench import bench_battle, bench_dice, bench_notifications, bench_tavern
+
+    return {
+        "dice": bench_dice.run,
+        "notifications": bench_notifications.run,
+        "battle": bench_battle.run,
+        "battle_engine": bench_battle.run_engine,
+        "tavern": bench_tavern.run,
+    }
 
 
-def main() -> int:
+#: What ``make bench`` runs, in order (``battle_engine`` is part of ``battle``).
+PARTS = ("dice", "notifications", "battle", "tavern")
+
+
+def main(argv: list[str]) -> int:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
+    import django
+
     django.setup()
     import logging
 
     logging.disable(logging.WARNING)
-    from tests.bench import bench_battle, bench_dice, bench_notifications, bench_tavern
-
-    for module in (bench_dice, bench_notifications, bench_battle, bench_tavern):
-        module.run()
+    parts = _parts()
+    chosen = argv or list(PARTS)
+    unknown = [name for name in chosen if name not in parts]
+    if unknown:
+        print(f"unknown benchmark {', '.join(unknown)}; choose from {', '.join(parts)}")
+        return 2
+    for name in chosen:
+        parts[name]()
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

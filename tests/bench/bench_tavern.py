@@ -18,15 +18,13 @@ Runs without Django: ``python -c "from tests.bench import bench_tavern; bench_ta
 from __future__ import annotations
 
 import importlib
-import json
-import os
 import random
 import statistics
 import time
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
-from tests.bench.timing import report
+from tests.bench.timing import report, write_json
 
 #: Player moves per playout measurement (whole games until at least this many), best of REPEAT.
 PLAYOUT_MOVES = 3000
@@ -36,8 +34,9 @@ THINK_POSITIONS = 8
 BASELINE = "python_block_dominoes"
 
 
-def _dominoes_rate(seed: int) -> float:
-    """Random-playout player moves per second of OpenSpiel's Python block dominoes."""
+def dominoes_rate(seed: int, clock: Callable[[], float] = time.perf_counter) -> float:
+    """Random-playout player moves per second of OpenSpiel's Python block dominoes, by
+    ``clock`` (wall time here; the battle engine's benchmark passes CPU time)."""
     import pyspiel
     from open_spiel.python.games import block_dominoes  # noqa: F401 - registers the game
 
@@ -46,7 +45,7 @@ def _dominoes_rate(seed: int) -> float:
     best = 0.0
     for _ in range(REPEAT):
         moves = 0
-        start = time.perf_counter()
+        start = clock()
         while moves < PLAYOUT_MOVES:
             state = game.new_initial_state()
             while not state.is_terminal():
@@ -56,7 +55,7 @@ def _dominoes_rate(seed: int) -> float:
                 else:
                     state.apply_action(rng.choice(state.legal_actions()))
                     moves += 1
-        best = max(best, moves / (time.perf_counter() - start))
+        best = max(best, moves / (clock() - start))
     return best
 
 
@@ -138,7 +137,7 @@ def _engines() -> list[tuple[str, Any, str]]:
 
 def run(seed: int = 1) -> dict[str, Any]:
     print("== tavern games (random playouts, search think time)")
-    baseline_rate = _dominoes_rate(seed)
+    baseline_rate = dominoes_rate(seed)
     results: dict[str, Any] = {
         "baseline": {"game": BASELINE, "moves_per_s": baseline_rate},
         "engines": {},
@@ -173,8 +172,5 @@ def run(seed: int = 1) -> dict[str, Any]:
             "ratio_to_baseline": rate / baseline_rate,
             "search_think_time": think,
         }
-    out = Path(os.environ.get("WR_BENCH_DIR", "test-artifacts/bench")) / "tavern.json"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(results, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-    print(f"{'(written to ' + str(out) + ')':<48}")
+    write_json("tavern", results)
     return results

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.engine.icepool_odds import icepool_check_odds
 from westernroses.checks import (
     AllFail,
     Outcome,
@@ -234,6 +235,51 @@ def test_check_odds_to_dict() -> None:
     assert check_odds(4, 0, 25, HouseRules(critical_band=2)).to_dict()["house_rules"] == {
         "critical_band": 2
     }
+
+
+def _oracle_counts(dice: int, modifier: int, target: int, rules: HouseRules) -> dict[Outcome, int]:
+    """The straightforward way, kept as the oracle: judge every dice total of the pool."""
+    counts = dict.fromkeys(Outcome, 0)
+    for k, count in enumerate(dice_distribution(dice)):
+        outcome = judge(dice + k, dice, modifier, target, rules).outcome
+        assert outcome is not None
+        counts[outcome] += count
+    return counts
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.integers(0, 100),
+    st.integers(-60, 60),
+    st.integers(-20, 660),
+    st.integers(0, 10),
+    st.integers(1, 100),
+)
+def test_check_odds_equal_judging_every_total(
+    dice: int, modifier: int, target: int, band: int, margin: int
+) -> None:
+    """Critical Success and Failure: check_odds judges one total per run of totals that read
+    alike; judging every total of the pool (the oracle) gives the same exact fractions, and
+    Lucky's re-roll odds follow from them as P(o)·[o succeeded] + P(failed)·P(o)."""
+    rules = HouseRules(critical_band=band, critical_fail_margin=margin)
+    counts = _oracle_counts(dice, modifier, target, rules)
+    p = {o: Fraction(c, 6**dice) for o, c in counts.items()}
+    assert {o: check_odds(dice, modifier, target, rules).of(o) for o in Outcome} == p
+    failed = p[Outcome.FAILURE] + p[Outcome.CRITICAL_FAILURE]
+    lucky = reroll_odds(dice, modifier, target, rules)
+    assert {o: lucky.of(o) for o in Outcome} == {
+        o: (p[o] if o.succeeded else 0) + failed * p[o] for o in Outcome
+    }
+
+
+def test_check_odds_equal_icepool_for_every_pool() -> None:
+    """The odds equal icepool's (an independent exact dice library) for every pool from 1d to
+    100d: icepool sums the d6 and buckets the totals by the same judge."""
+    for dice in range(1, 101):
+        modifier, target = dice % 7 - 3, (7 * dice) // 2 + dice % 5
+        ours = check_odds(dice, modifier, target)
+        theirs = icepool_check_odds(dice, modifier, target)
+        assert {o: ours.of(o) for o in Outcome} == theirs, dice
 
 
 @FAST

@@ -124,15 +124,18 @@ def apply(state: BattleState, action: Mapping[str, Any]) -> tuple[BattleState, l
 def record(
     work: BattleState, ctx: Ctx, action: Mapping[str, Any]
 ) -> tuple[BattleState, list[Json]]:
+    """Seal the work state: its random source, version and log entry. The events returned are
+    the log entry's own (a new list of the same event dicts, not a deep copy): like states,
+    events are values that nobody changes once written (the app stores them as JSON)."""
     work.rng = ctx.rng.to_dict()
     work.version += 1
     fog.tag(work, ctx.events)
-    events = copy_json(ctx.events)
     work.log = (
         *work.log,
         {"n": work.version, "action": copy_json(dict(action)), "events": ctx.events},
     )
-    return work, events
+    work.memo = {}  # sealed: its legal actions are worked out once, when first asked
+    return work, list(ctx.events)
 
 
 def _dispatch(ctx: Ctx, kind: str, action: Mapping[str, Any]) -> None:
@@ -216,6 +219,8 @@ def _sq(value: object, name: str) -> Square:
 
 def _restricted(ctx: Ctx, c: Combatant) -> str | None:
     """'flee' or 'forced' when a status dictates what she may do this turn."""
+    if not c.effects:  # fear, berserk and taunts are effects
+        return None
     if fleeing(ctx, c):
         return "flee"
     if forced_target(ctx, c) is not None:
@@ -262,7 +267,7 @@ def _move(ctx: Ctx, c: Combatant, action: Mapping[str, Any]) -> None:
     if free and not _free_move(c):
         raise IllegalAction(f"{c.name} has no free move this turn")
     to = _sq(action.get("to"), "to")
-    options = movement.reach(ctx, c)
+    options = movement.reach_listed(ctx, c)[0]
     if to not in options:
         raise IllegalAction(f"{c.name} cannot reach {list(to)}")
     _spend(c, free)
@@ -408,7 +413,14 @@ def legal_actions(state: BattleState, player: str) -> list[Json]:
     * in a turn: the current combatant's actions, if the player controls her;
     * after the battle: ``recover_weapons`` for winners who threw weapons.
     GM overrides are always open to the GM and are not listed (see ``overrides.OVERRIDES``).
+
+    Worked out once per version and player for the states ``apply`` returns
+    (:meth:`BattleState.remember`): the list is shared, so read it, never change it.
     """
+    return state.remember(("legal_actions", player), lambda: _legal_actions(state, player))
+
+
+def _legal_actions(state: BattleState, player: str) -> list[Json]:
     ctx = context(state, player)
     if state.phase == "setup":
         return [{"type": "start", "player": GM}] if player == GM else []
@@ -447,8 +459,7 @@ def turn_options(ctx: Ctx, c: Combatant) -> list[Json]:
     mode = _restricted(ctx, c)
     if acting and mode is None:
         out.append({"type": "do_nothing", **base})
-    reach = movement.reach(ctx, c)
-    squares = [{"square": [x, y], "cost": cost} for (x, y), cost in sorted(reach.items())]
+    reach, squares = movement.reach_listed(ctx, c)
     if reach and acting:
         out.append({"type": "move", **base, "free": False, "reach": squares})
     if reach and _free_move(c):

@@ -11,9 +11,9 @@ an occupied square.
 
 from __future__ import annotations
 
-import heapq
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 Square = tuple[int, int]
@@ -85,14 +85,11 @@ class Arena:
         """Squares within Manhattan ``radius`` of ``centre`` inside the arena (RULINGS 9).
 
         Blocking squares are covered too (nobody stands there, but a UI can draw them)."""
-        out = []
-        for dx in range(-radius, radius + 1):
-            rest = radius - abs(dx)
-            for dy in range(-rest, rest + 1):
-                sq = (centre[0] + dx, centre[1] + dy)
-                if self.inside(sq):
-                    out.append(sq)
-        return sorted(out)
+        return list(_area(self, centre, radius, False))
+
+    def open_area(self, centre: Square, radius: int) -> list[Square]:
+        """The open squares of :meth:`area` (where a combatant may stand or be aimed at)."""
+        return list(_area(self, centre, radius, True))
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -116,6 +113,19 @@ class Arena:
         )
 
 
+@lru_cache(maxsize=4096)
+def _area(arena: Arena, centre: Square, radius: int, only_open: bool) -> tuple[Square, ...]:
+    """:meth:`Arena.area`, remembered: every card option and AOE preview asks it again."""
+    out = []
+    for dx in range(-radius, radius + 1):
+        rest = radius - abs(dx)
+        for dy in range(-rest, rest + 1):
+            sq = (centre[0] + dx, centre[1] + dy)
+            if arena.inside(sq) and not (only_open and sq in arena.blocked):
+                out.append(sq)
+    return tuple(sorted(out))
+
+
 def reachable(
     arena: Arena,
     start: Square,
@@ -128,28 +138,77 @@ def reachable(
 
     ``impassable`` squares (enemies) cannot be entered; ``occupied`` ones (anyone standing)
     cannot be ended on. The start square is not listed: moving nowhere is Do Nothing.
+
+    The search itself is remembered per position (:func:`_costs`): legal actions, the Move
+    that follows them and every view of the same board ask the same question, and most
+    actions (attacks, cards, reactions) move nobody, so it is worked out once per change of
+    positions and reused. The result is a new dict each call, free for the caller to change.
     """
-    # Dijkstra over step costs 1 and 2, written with locals: it runs for every legal-actions
-    # call, so it is the engine's hottest loop.
-    width, height = arena.width, arena.height
-    blocked, difficult = arena.blocked, arena.difficult
+    return dict(ends(arena, start, budget, frozenset(impassable), frozenset(occupied))[0])
+
+
+Reach = tuple[dict[Square, int], list[dict[str, Any]]]
+
+
+@lru_cache(maxsize=4096)
+def ends(
+    arena: Arena,
+    start: Square,
+    budget: int,
+    impassable: frozenset[Square],
+    occupied: frozenset[Square],
+) -> Reach:
+    """:func:`reachable` and the same squares as the Move option lists them (``[{square,
+    cost}]``, sorted), remembered per board position. Shared between calls: read, never
+    change, either of them (legal actions are values, like states)."""
+    costs = _costs(arena, start, budget, impassable)
+    found = {sq: c for sq, c in costs.items() if sq != start and sq not in occupied}
+    listed = [{"square": [x, y], "cost": cost} for (x, y), cost in sorted(found.items())]
+    return found, listed
+
+
+@lru_cache(maxsize=4096)
+def _costs(
+    arena: Arena, start: Square, budget: int, impassable: frozenset[Square]
+) -> dict[Square, int]:
+    """The cheapest cost of every square within ``budget`` of ``start`` (start included).
+
+    Cached: never change the result. Dijkstra with a bucket per cost (steps cost 1 or 2, so
+    the buckets replace the heap) over the arena's step table (:func:`_steps`).
+    """
+    steps = _steps(arena)
     best: dict[Square, int] = {start: 0}
-    queue: list[tuple[int, Square]] = [(0, start)]
-    push, pop = heapq.heappush, heapq.heappop
-    while queue:
-        cost, (x, y) = pop(queue)
-        if cost > best[(x, y)]:
-            continue
-        for nxt in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
-            if not (0 <= nxt[0] < width and 0 <= nxt[1] < height):
+    buckets: list[list[Square]] = [[] for _ in range(budget + 1)]
+    buckets[0].append(start)
+    for cost in range(budget + 1):
+        for here in buckets[cost]:
+            if best[here] != cost:
                 continue
-            if nxt in blocked or nxt in impassable:
-                continue
-            new = cost + (DIFFICULT_COST if nxt in difficult else 1)
-            if new <= budget and new < best.get(nxt, budget + 1):
-                best[nxt] = new
-                push(queue, (new, nxt))
-    return {sq: c for sq, c in best.items() if sq != start and sq not in occupied}
+            for nxt, step in steps.get(here, ()):
+                new = cost + step
+                if new <= budget and nxt not in impassable and new < best.get(nxt, budget + 1):
+                    best[nxt] = new
+                    buckets[new].append(nxt)
+    return best
+
+
+@lru_cache(maxsize=64)
+def _steps(arena: Arena) -> dict[Square, tuple[tuple[Square, int], ...]]:
+    """For every open square, its open neighbours and the cost of stepping onto each."""
+    return {
+        sq: tuple((n, arena.step_cost(n)) for n in arena.neighbours(sq))
+        for sq in (
+            (x, y) for x in range(arena.width) for y in range(arena.height) if arena.open((x, y))
+        )
+    }
+
+
+def clear_caches() -> None:
+    """Forget the remembered searches (tests comparing against the straightforward search)."""
+    _costs.cache_clear()
+    ends.cache_clear()
+    _area.cache_clear()
+    _steps.cache_clear()
 
 
 def knockback_square(attacker: Square, target: Square) -> Square:

@@ -16,7 +16,6 @@ halved for the to-hit roll and her damage doubled (``4dX2+8``: the bonus doubled
 from __future__ import annotations
 
 from westernroses.battle import reactions, spell_power
-from westernroses.battle.arena import manhattan
 from westernroses.battle.context import Ctx
 from westernroses.battle.state import AttackProfile, Combatant, Json
 from westernroses.battle.stats import (
@@ -45,14 +44,19 @@ def targets(ctx: Ctx, c: Combatant, attack: AttackProfile) -> list[str]:
     if attack.kind == "thrown" and c.ammo.get(attack.slug, 0) <= 0:
         return []
     distance = reach(ctx, c, attack)
-    return [
-        o.id
-        for o in ctx.state.combatants.values()
-        if o.id != c.id
-        and o.alive
-        and o.position is not None
-        and manhattan(c.position, o.position) <= distance
-    ]
+    x, y = c.position
+    found = []
+    for o in ctx.state.combatants.values():
+        there = o.position
+        # Manhattan distance (RULINGS 9), inline: this runs for every attack on every call.
+        if (
+            there is not None
+            and o.id != c.id
+            and o.life == "alive"
+            and abs(there[0] - x) + abs(there[1] - y) <= distance
+        ):
+            found.append(o.id)
+    return found
 
 
 def _element(c: Combatant, attack: AttackProfile, goddess: bool) -> str | None:

@@ -12,7 +12,7 @@ enters fog (``fog.blocks``): an unseen enemy must not shape her reach.
 from __future__ import annotations
 
 from westernroses.battle import fog
-from westernroses.battle.arena import Square, manhattan, reachable
+from westernroses.battle.arena import Reach, Square, ends, manhattan
 from westernroses.battle.context import Ctx
 from westernroses.battle.state import Combatant
 from westernroses.battle.stats import speed
@@ -21,27 +21,46 @@ from westernroses.battle.status import fleeing, fleeing_from, forced_target
 
 def reach(ctx: Ctx, c: Combatant) -> dict[Square, int]:
     """Squares she may end a Move on, with their cost in spaces."""
+    return dict(reach_listed(ctx, c)[0])
+
+
+def reach_listed(ctx: Ctx, c: Combatant) -> Reach:
+    """:func:`reach` and the Move option's ``reach`` list (``[{square, cost}]``, sorted).
+
+    Read-only: an unsteered mover's answer is shared by every position with the same pieces
+    on the board (``arena.ends`` remembers it), so the search and the list are made once per
+    change of positions."""
     if c.position is None:
-        return {}
-    others = [o for o in ctx.state.combatants.values() if o.id != c.id and o.position is not None]
-    enemies = {o.position for o in others if o.conscious and o.side != c.side}
-    standing = {o.position for o in others if o.conscious}
+        return {}, []
+    enemies = set()
+    standing = set()
+    for o in ctx.state.combatants.values():
+        if o.id == c.id or o.position is None or not o.conscious:
+            continue
+        standing.add(o.position)
+        if o.side != c.side:
+            enemies.add(o.position)
     budget = speed(c)
     if c.kind == "doll":
         from westernroses.battle.summons import doll_speed
 
         budget = doll_speed(ctx, c, budget)
-    found = reachable(
+    found, listed = ends(
         ctx.state.arena,
         c.position,
         budget,
-        impassable={p for p in enemies if p is not None} | fog.blocks(ctx.state, c),
-        occupied={p for p in standing if p is not None},
+        frozenset(enemies) | fog.blocks(ctx.state, c),
+        frozenset(standing),
     )
-    return _steer(ctx, c, c.position, found)
+    steered = _steer(ctx, c, c.position, found)
+    if steered is found:
+        return found, listed
+    return steered, [{"square": [x, y], "cost": cost} for (x, y), cost in sorted(steered.items())]
 
 
 def _steer(ctx: Ctx, c: Combatant, here: Square, found: dict[Square, int]) -> dict[Square, int]:
+    if not c.effects:  # fear, berserk and taunts are effects: nothing steers her
+        return found
     if fleeing(ctx, c):
         source = fleeing_from(ctx, c)
         if source is None or source.position is None or fog.unseen_by(ctx.state, c, source):

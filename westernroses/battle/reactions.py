@@ -224,9 +224,11 @@ def choices(ctx: Ctx, hit: Json) -> list[Json]:
 
 def open_choices(ctx: Ctx) -> list[Json]:
     """The choices of the first pending hit, if someone must decide."""
-    if not ctx.state.pending:
+    state = ctx.state
+    if not state.pending:
         return []
-    return choices(ctx, ctx.state.pending[0])
+    # Once per sealed state: whoever asks who must act next asks legal actions right after.
+    return state.remember(("open_choices",), lambda: choices(ctx, state.pending[0]))
 
 
 def drain(ctx: Ctx) -> None:

@@ -25,7 +25,7 @@ from westernroses.battle import damage, fog, reactions, spell_power, status, sum
 from westernroses.battle.arena import Square, manhattan
 from westernroses.battle.context import Ctx
 from westernroses.battle.errors import IllegalAction
-from westernroses.battle.state import Combatant, FieldEffect, Json, Timer
+from westernroses.battle.state import Combatant, FieldEffect, Json, Profile, Timer
 from westernroses.battle.stats import (
     hp_max,
     pool,
@@ -111,8 +111,20 @@ def card_of(c: Combatant, card_id: str) -> SpellcardDraft:
     return card
 
 
-def slugs(card: SpellcardDraft) -> set[str]:
-    return set(card.skill_slugs())
+def slugs(card: SpellcardDraft) -> frozenset[str]:
+    """The card's skill slugs, remembered per parsed card (cards are parsed once and never
+    change; legal actions ask this several times per card in hand)."""
+    hit = _SLUGS.get(id(card))
+    if hit is not None and hit[0] is card:
+        return hit[1]
+    found = frozenset(card.skill_slugs())
+    if len(_SLUGS) >= _PARSED_LIMIT:
+        _SLUGS.clear()
+    _SLUGS[id(card)] = (card, found)
+    return found
+
+
+_SLUGS: dict[int, tuple[SpellcardDraft, frozenset[str]]] = {}
 
 
 def is_bomb(card: SpellcardDraft) -> bool:
@@ -143,10 +155,34 @@ def cost(ctx: Ctx, c: Combatant, card: SpellcardDraft) -> int | None:
     """Spell power to activate (None: the card cannot be priced, so cannot be used). Dual
     Strike is priced by the dolls active now ("10 per active doll, minimum of 20")."""
     dolls = len(summons.active(ctx, c)) if "dual_strike" in slugs(card) else None
+    key = (id(card), id(c.profile), ctx.rules, dolls)
+    hit = _COSTS.get(key)
+    if hit is not None and hit[0] is card and hit[1] is c.profile:
+        return hit[2]
     try:
-        return _price(card, caster_info(c, card), ctx.rules, dolls)
+        found: int | None = _price(card, caster_info(c, card), ctx.rules, dolls)
     except (PricingError, ValueError):
-        return None
+        found = None
+    if len(_COSTS) >= _PARSED_LIMIT:
+        _COSTS.clear()
+    _COSTS[key] = (card, c.profile, found)
+    return found
+
+
+def clear_caches() -> None:
+    """Forget parsed cards and prices (tests comparing against a fresh engine)."""
+    _PARSED.clear()
+    _SLUGS.clear()
+    _COSTS.clear()
+    _price.cache_clear()
+
+
+_CostKey = tuple[int, int, HouseRules, int | None]
+#: Prices by the identity of the parsed card and the caster's profile (both fixed for the
+#: battle and shared between successive states), the rules and the dolls out: legal actions
+#: price every card in hand on every call. The objects are kept with the price, so an id the
+#: garbage collector hands out again can never match.
+_COSTS: dict[_CostKey, tuple[SpellcardDraft, Profile, int | None]] = {}
 
 
 @functools.lru_cache(maxsize=4096)
@@ -291,15 +327,18 @@ def candidate_squares(ctx: Ctx, c: Combatant, aim: Json) -> list[Square]:
     if c.position is None:
         return []
     arena = ctx.state.arena
+    near = arena.open_area(c.position, aim["range"])
     unseen = fog.blocks(ctx.state, c)  # a player's cards never aim into fog
-    near = [s for s in arena.area(c.position, aim["range"]) if arena.open(s) and s not in unseen]
+    if unseen:
+        near = [s for s in near if s not in unseen]
     if aim["mode"] == "squares":
         return near
     if aim["mode"] == "combatant":
+        within = set(near)
         return sorted(
             o.position
             for o in ctx.state.combatants.values()
-            if o.id != c.id and o.alive and o.position is not None and o.position in set(near)
+            if o.id != c.id and o.alive and o.position is not None and o.position in within
         )
     if aim["mode"] in ("move", "place"):
         taken = {o.position for o in ctx.state.combatants.values() if o.conscious}

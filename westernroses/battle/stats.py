@@ -29,6 +29,8 @@ def drunk(c: Combatant) -> DrunkModifiers:
 
 def buff(c: Combatant, target: str) -> int:
     """Sum of ``stat`` buffs on ``target`` (pwr, cha, int, ins, speed, range, hp_max)."""
+    if not c.effects:  # most combatants most of the time: asked on every legal-actions call
+        return 0
     return sum(
         int(e.data.get("amount", 0))
         for e in c.effects
@@ -117,4 +119,8 @@ def can_act(c: Combatant) -> bool:
     """Alive, conscious, on the board and not held by a status that takes every action."""
     if not c.conscious or c.position is None:
         return False
-    return not any(c.has(kind) for kind in ("stun", "freeze", "thawing"))
+    return not any(e.kind in _HELD for e in c.effects)
+
+
+#: Statuses that take every action.
+_HELD = frozenset({"stun", "freeze", "thawing"})

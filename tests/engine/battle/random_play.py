@@ -67,8 +67,10 @@ def concrete(option: Json, rng: random.Random, player: str) -> Json:
     return action
 
 
-#: The benchmark's heroes: four player characters against three GM youkai.
+#: The benchmark's battle (issue 15: "4 v 4"): four player characters against four GM
+#: youkai and fairies.
 BENCH_PARTY: Final = ("reimu", "marisa", "sakuya", "meiling")
+BENCH_MONSTERS: Final = 4
 #: How often a Librarian tries a second card on the same action.
 SECOND_CARD_CHANCE: Final = 0.3
 
@@ -129,15 +131,16 @@ def play(
 
 
 def bench(battles: int = 20, *, seed: int = 1, max_steps: int = 400) -> float:
-    """Play ``battles`` random battles; returns applied actions per second."""
+    """Play ``battles`` random 4-vs-4 battles; returns applied actions per second of CPU time
+    (``time.process_time``: the machine is shared, and the issue's target is CPU time)."""
     rng = random.Random(seed)
     count = 0
-    started = time.perf_counter()
+    started = time.process_time()
     for i in range(battles):
-        state = demo_battle(seed + i, heroes=BENCH_PARTY, monsters=3)
+        state = demo_battle(seed + i, heroes=BENCH_PARTY, monsters=BENCH_MONSTERS)
         _, actions = play(state, rng, max_steps)
         count += len(actions)
-    elapsed = time.perf_counter() - started
+    elapsed = time.process_time() - started
     return count / elapsed if elapsed else 0.0
 
 

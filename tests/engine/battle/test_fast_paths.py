@@ -1,0 +1,141 @@
+"""The engine's fast paths give exactly what the straightforward engine gives (issue 15).
+
+Thousands of random battles (the sample characters, random arenas, GM overrides now and
+then): at every step the fast engine's new state and events, every seat's legal actions and
+a view are compared with the oracle's (``tests/engine/battle/oracle.py``: a fresh state read
+back from JSON, every cache forgotten, a heap Dijkstra), the input state is checked unchanged
+(copy on write must never write through), and every combatant's reachable squares and areas
+are compared with the oracle's own search. Battles start at a random point of a random game,
+so late positions (statuses, dolls, fallen pieces, the end) are checked as well as openings.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.engine.battle import oracle
+from tests.engine.battle.random_play import apply_random, random_action
+from tests.engine.battle.samples import CHARACTERS, demo_battle
+from tests.engine.battle.test_properties import gm_override
+from westernroses.battle import BattleState, IllegalAction, dumps, legal_actions, view
+from westernroses.battle.arena import reachable
+from westernroses.battle.state import copy_json
+from westernroses.battle.stats import speed
+
+#: Steps compared per battle, after a random number of unchecked ones.
+CHECKED_STEPS = 2
+#: Random battles per run (each one checked at a random point of its game).
+BATTLES = 1000
+
+
+def _seats(state: BattleState) -> list[str]:
+    return sorted({c.controller for c in state.combatants.values()} | {"gm", "onlooker"})
+
+
+def _check_geometry(state: BattleState, rng: random.Random) -> None:
+    arena = state.arena
+    for c in state.combatants.values():
+        if c.position is None:
+            continue
+        others = [o for o in state.combatants.values() if o.id != c.id and o.position]
+        enemies = {o.position for o in others if o.conscious and o.side != c.side}
+        standing = {o.position for o in others if o.conscious}
+        budget = rng.choice([speed(c), rng.randint(0, 12)])
+        found = reachable(arena, c.position, budget, impassable=enemies, occupied=standing)
+        assert found == oracle.reachable(arena, c.position, budget, enemies, standing), c.id
+        found.clear()  # the caller owns the answer: the remembered one is untouched
+        assert reachable(arena, c.position, budget, impassable=enemies, occupied=standing) == (
+            oracle.reachable(arena, c.position, budget, enemies, standing)
+        )
+        radius = rng.randint(0, 6)
+        assert arena.area(c.position, radius) == oracle.area(arena, c.position, radius)
+        assert arena.open_area(c.position, radius) == [
+            sq for sq in oracle.area(arena, c.position, radius) if arena.open(sq)
+        ]
+        twin = c.clone()
+        assert twin == c and twin.to_dict() == c.to_dict()
+        for name in ("effects", "ammo", "thrown_used", "turn_used", "battle_used"):
+            assert getattr(twin, name) is not getattr(c, name), name
+
+
+def _fast_step(state: BattleState, action: dict, rng: random.Random) -> dict | None:
+    """One step through the fast engine (its caches warm from every battle before), with
+    everything the oracle will be asked for afterwards."""
+    before = dumps(state)
+    try:
+        new, events, applied = apply_random(state, action)
+    except IllegalAction:
+        assert action["type"].startswith("gm_"), action  # only overrides may be refused
+        return None
+    assert dumps(state) == before  # the input is never written through
+    legal = {seat: legal_actions(new, seat) for seat in _seats(new)}
+    if new.memo is not None:  # sealed by apply (an undo to the opening snapshot is not)
+        for seat, found in legal.items():
+            assert legal_actions(new, seat) is found  # worked out once per version
+    seat = rng.choice(_seats(new))
+    since = rng.choice([0, max(new.version - 2, 0)])
+    return {
+        "state": state,
+        "action": applied,
+        "new": new,
+        "json": dumps(new),
+        "events": copy.deepcopy(events),
+        "legal": copy.deepcopy(legal),
+        "view": (seat, since, view(new, seat, since=since)),
+    }
+
+
+def _check_step(step: dict) -> None:
+    """The oracle's answers for the same step, every cache forgotten before each question."""
+    new, events = oracle.apply_fresh(step["state"], step["action"])
+    assert dumps(new) == step["json"] == dumps(step["new"])  # and nothing changed it since
+    assert events == step["events"]
+    assert copy_json(events) == copy.deepcopy(events)
+    base = oracle.fresh(step["new"])
+    for seat, found in step["legal"].items():
+        assert oracle.legal(base, seat) == found, seat
+    seat, since, shown = step["view"]
+    assert oracle.seen(base, seat, since=since) == shown, seat
+
+
+@settings(max_examples=BATTLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 2**32),
+    heroes=st.lists(st.sampled_from(sorted(CHARACTERS)), min_size=1, max_size=4, unique=True),
+    monsters=st.integers(1, 4),
+    width=st.integers(5, 10),
+    height=st.integers(4, 8),
+    skip=st.integers(0, 60),
+)
+def test_fast_paths_equal_the_straightforward_engine(seed, heroes, monsters, width, height, skip):
+    """Issue 15: reachability remembered per position, legal actions per version, copy on
+    write and shared log events change no result: states, events, legal actions and views
+    equal a fresh engine's, step by step."""
+    rng = random.Random(seed)
+    state = demo_battle(seed % 2**53, heroes=heroes, monsters=monsters, size=(width, height))
+    for _ in range(skip):  # a random point of a random battle
+        action = random_action(state, rng)
+        if action is None:
+            break
+        state, _, _ = apply_random(state, action)
+    _check_geometry(state, rng)
+    steps = []
+    while len(steps) < CHECKED_STEPS:
+        # GM overrides once the battle runs (removing pieces in setup can leave one side).
+        override = state.phase != "setup" and rng.random() < 0.1
+        action = gm_override(state, rng) if override else random_action(state, rng)
+        if action is None:
+            if state.phase == "ended" or random_action(state, rng) is None:
+                break
+            continue
+        step = _fast_step(state, action, rng)
+        if step is not None:
+            steps.append(step)
+            state = step["new"]
+    _check_geometry(state, rng)
+    for step in steps:
+        _check_step(step)
