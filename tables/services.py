@@ -178,14 +178,22 @@ def log_and_save(entry: TableAction, table: GameTable, fields: Sequence[str]) ->
     updated = [table._meta.get_field(name) for name in fields]
     insert_values = [f.get_db_prep_save(f.pre_save(entry, True), connection) for f in inserted]
     update_values = [f.get_db_prep_save(f.pre_save(table, False), connection) for f in updated]
-    pk_column = quote(table._meta.pk.column)
-    sql = (
-        f"WITH logged AS (INSERT INTO {quote(entry._meta.db_table)} "
-        f"({', '.join(quote(f.column) for f in inserted)}) "
-        f"VALUES ({', '.join(['%s'] * len(inserted))}) RETURNING 1) "
-        f"UPDATE {quote(table._meta.db_table)} "
-        f"SET {', '.join(f'{quote(f.column)} = %s' for f in updated)} "
-        f"WHERE {pk_column} = %s AND EXISTS (SELECT 1 FROM logged)"
+    # Only quoted identifiers from the models' own metadata go into the text; every value is
+    # a parameter.
+    sql = " ".join(
+        [
+            "WITH logged AS (INSERT INTO",
+            quote(entry._meta.db_table),
+            "(" + ", ".join(quote(f.column) for f in inserted) + ")",
+            "VALUES (" + ", ".join(["%s"] * len(inserted)) + ") RETURNING 1)",
+            "UPDATE",
+            quote(table._meta.db_table),
+            "SET",
+            ", ".join(quote(f.column) + " = %s" for f in updated),
+            "WHERE",
+            quote(table._meta.pk.column),
+            "= %s AND EXISTS (SELECT 1 FROM logged)",
+        ]
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, [*insert_values, *update_values, table.pk])
