@@ -44,8 +44,11 @@ def published():
     sent: list[int] = []
 
     def record(sender=None, body=None, headers=None, **kwargs):
-        if headers and headers.get("task") == "notifications.deliver":
+        task = headers.get("task") if headers else None
+        if task == "notifications.deliver":
             sent.append(body[0][0])
+        elif task == "notifications.deliver_in_app":  # a batch: every id in it
+            sent.extend(body[0][0])
 
     before_task_publish.connect(record, weak=False)
     yield sent
