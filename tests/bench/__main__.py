@@ -14,9 +14,15 @@ def main() -> int:
     import logging
 
     logging.disable(logging.WARNING)
-    from tests.bench import bench_battle, bench_dice, bench_notifications, bench_tavern
+    from tests.bench import (
+        bench_battle,
+        bench_dice,
+        bench_notifications,
+        bench_tavern,
+        bench_web,
+    )
 
-    for module in (bench_dice, bench_notifications, bench_battle, bench_tavern):
+    for module in (bench_dice, bench_notifications, bench_battle, bench_web, bench_tavern):
         module.run()
     return 0
 
