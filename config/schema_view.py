@@ -24,7 +24,7 @@ class CachedSchemaView(SpectacularAPIView):
     grow the cache.
     """
 
-    _rendered: ClassVar[dict[tuple[str, str, str], tuple[bytes, str, str]]] = {}
+    _rendered: ClassVar[dict[tuple[str, str, str], tuple[bytes | str, str, str]]] = {}
 
     def get(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponseBase:
         lang = request.GET.get("lang") or ""

@@ -89,21 +89,20 @@ def _enqueue_in_app_on_commit(delivery_ids: list[int]) -> None:
     if not delivery_ids:
         return
     connection = transaction.get_connection()
-    if not connection.in_atomic_block:
-        batch = _InAppBatch()
-        batch.ids.extend(delivery_ids)
-        transaction.on_commit(batch, robust=True)  # runs now
-        return
     # The batch still waiting for this transaction's commit, if one was registered and not
     # dropped by a savepoint's rollback (Django keeps the callbacks with their savepoints).
-    batch = next(
-        (f for _, f, _ in connection.run_on_commit if isinstance(f, _InAppBatch)),
-        None,
+    # Outside a transaction on_commit runs at once: a batch of its own.
+    waiting = (
+        next((f for _, f, _ in connection.run_on_commit if isinstance(f, _InAppBatch)), None)
+        if connection.in_atomic_block
+        else None
     )
-    if batch is None:
-        batch = _InAppBatch()
-        transaction.on_commit(batch, robust=True)
+    if waiting is not None:
+        waiting.ids.extend(delivery_ids)
+        return
+    batch = _InAppBatch()
     batch.ids.extend(delivery_ids)
+    transaction.on_commit(batch, robust=True)
 
 
 def _hold(event: EventType, channel: str, *, quiet: bool, digest_minutes: int) -> bool:

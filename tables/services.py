@@ -37,6 +37,8 @@ from .registry import TableGame, Wait
 from .schema import validate_action
 
 if TYPE_CHECKING:
+    from django.db.models import Field
+
     from .registry import Viewer
 
 logger = logging.getLogger(__name__)
@@ -175,7 +177,10 @@ def log_and_save(entry: TableAction, table: GameTable, fields: Sequence[str]) ->
         return
     quote = connection.ops.quote_name
     inserted = [f for f in entry._meta.concrete_fields if not f.primary_key]
-    updated = [table._meta.get_field(name) for name in fields]
+    updated = [cast("Field[Any, Any]", table._meta.get_field(name)) for name in fields]
+    pk = table._meta.pk
+    if pk is None:  # every concrete model has one; the type allows None
+        raise RuntimeError(f"{table._meta.label} has no primary key.")
     insert_values = [f.get_db_prep_save(f.pre_save(entry, True), connection) for f in inserted]
     update_values = [f.get_db_prep_save(f.pre_save(table, False), connection) for f in updated]
     # Only quoted identifiers from the models' own metadata go into the text; every value is
@@ -184,14 +189,14 @@ def log_and_save(entry: TableAction, table: GameTable, fields: Sequence[str]) ->
         [
             "WITH logged AS (INSERT INTO",
             quote(entry._meta.db_table),
-            "(" + ", ".join(quote(f.column) for f in inserted) + ")",
+            "(" + ", ".join(quote(f.column or f.attname) for f in inserted) + ")",
             "VALUES (" + ", ".join(["%s"] * len(inserted)) + ") RETURNING 1)",
             "UPDATE",
             quote(table._meta.db_table),
             "SET",
-            ", ".join(quote(f.column) + " = %s" for f in updated),
+            ", ".join(quote(f.column or f.attname) + " = %s" for f in updated),
             "WHERE",
-            quote(table._meta.pk.column),
+            quote(pk.column or pk.attname),
             "= %s AND EXISTS (SELECT 1 FROM logged)",
         ]
     )
