@@ -6,7 +6,8 @@ from typing import Any, ClassVar
 
 from django.conf import settings
 from django.http import HttpResponse, HttpResponseBase
-from drf_spectacular.views import SpectacularAPIView
+from drf_spectacular.utils import extend_schema
+from drf_spectacular.views import SCHEMA_KWARGS, SpectacularAPIView
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
 
@@ -26,6 +27,7 @@ class CachedSchemaView(SpectacularAPIView):
 
     _rendered: ClassVar[dict[tuple[str, str, str], tuple[bytes | str, str, str]]] = {}
 
+    @extend_schema(**SCHEMA_KWARGS)  # as the parent's: left out of the schema it serves
     def get(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponseBase:
         lang = request.GET.get("lang") or ""
         version = self.api_version or request.version or self._get_version_parameter(request)

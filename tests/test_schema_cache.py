@@ -50,3 +50,8 @@ def test_unknown_languages_are_answered_but_not_stored(fresh, api_for, player):
     response = api.get("/api/schema/?format=json&lang=zz-not-a-language")
     assert response.status_code == 200
     assert CachedSchemaView._rendered == {}
+
+
+def test_the_schema_view_is_not_in_its_own_schema(fresh, api_for, player):
+    paths = api_for(player).get("/api/schema/?format=json").json()["paths"]
+    assert "/api/schema/" not in paths
