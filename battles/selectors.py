@@ -6,9 +6,10 @@ the GM sees the GM's view, each player the view for her user id. Nothing here se
 stored state itself (hands, draw piles and the seed stay on the server; boardgame.io's
 issue #1159 is the mistake this avoids).
 
-The poll (:func:`battle_view`) reads the version first: an unchanged battle costs two small
-queries (the version, the membership) and sends nothing; a changed one adds the state and the
-new log rows, four queries whatever the number of combatants.
+The poll (:func:`battle_view`) reads the version first: an unchanged battle costs one small
+indexed query (the version with the viewer's role) and sends nothing; a changed one is served
+from the cache under its version, or adds the state and the new log rows (three queries
+whatever the number of combatants or the length of the log) and is cached for the next ask.
 """
 
 from __future__ import annotations
@@ -16,16 +17,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
+from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import Http404
 
-from campaign.permissions import CampaignAccess, access_for
+from campaign.permissions import CampaignAccess, access_for, role_column
 from westernroses import battle as engine
 
 from .maps import map_payload_of
 from .models import Battle, BattleAction, Combatant
-from .services import engine_player
+from .services import engine_player, fresh_with_history
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser
@@ -110,7 +112,7 @@ def _state(battle_id: int, log_after: int | None) -> engine.BattleState:
     state = engine.ENGINE.from_json(row)
     if log_after is not None:
         rows = BattleAction.objects.filter(battle_id=battle_id, seq__gt=log_after).order_by("seq")
-        state = engine.with_history(state, None, [r.log_entry() for r in rows])
+        state = fresh_with_history(state, None, [r.log_entry() for r in rows])
     return state
 
 
@@ -134,22 +136,66 @@ def view_of(
 
 def battle_view(*, battle_id: Any, user: User | AnonymousUser, since: int | None) -> ViewResult:
     """The battle as ``user`` may see it, or ``data`` None when it has not changed since
-    version ``since`` (read the version first: polling an idle battle is cheap)."""
+    version ``since``.
+
+    One indexed query answers the poll: the battle's version and campaign with the user's
+    role in it (primary key lookup, the role a subquery on the membership's unique index).
+    A view that is needed is looked up in the cache under the battle's version, the viewer's
+    engine player and the first log entry it carries (:func:`_cached_view`): a version is
+    never reused, so an entry never needs invalidating and a changed battle always misses.
+    """
     pk = _pk(battle_id)
-    row = Battle.objects.filter(pk=pk).values_list("campaign_id", "version", "map_id").first()
+    role = role_column(user)
+    row = (
+        Battle.objects.filter(pk=pk)
+        .annotate(**role)
+        .values_list("campaign_id", "version", "map_id", *role)
+        .first()
+    )
     if row is None:
         raise Http404("No such battle.")
-    campaign_id, version, map_id = row
-    player = engine_player(_member(user, campaign_id, manage=False))
+    campaign_id, version, map_id = row[0], row[1], row[2]
+    access = CampaignAccess(
+        campaign_id=campaign_id,
+        user_id=user.pk if user.is_authenticated else None,
+        role=row[3] if role else None,
+    )
+    if not access.can_view:
+        raise Http404("No such battle.")
+    player = engine_player(access)
     if since is not None and since >= version:
         return ViewResult(version=version, player=player, data=None)
     log_after = max(since or 0, version - LOG_TAIL, 0)
-    state = _state(pk, log_after)
-    return ViewResult(
-        version=state.version,
-        player=player,
-        data=view_of(state, player, since=log_after, map_id=map_id),
-    )
+    result = _cached_view(pk, version, player, log_after)
+    if result.data is not None:
+        # the map is not part of the game's state (it changes without a new version): read
+        # fresh, one query when there is one, so a cached view never shows an old map
+        result.data["map"] = map_payload_of(map_id)
+    return result
+
+
+#: How long a rendered view stays in the cache (entries are per version: they go stale by
+#: never being asked for again, so this only bounds the memory they take).
+VIEW_CACHE_SECONDS: Final = 600
+
+
+def view_cache_key(battle_id: int, version: int, player: str, log_after: int) -> str:
+    return f"battle-view:{battle_id}:v{version}:{player}:after{log_after}"
+
+
+def _cached_view(battle_id: int, version: int, player: str, log_after: int) -> ViewResult:
+    """The view of version ``version`` for ``player`` with the log after ``log_after``, from
+    the cache or built (and stored) from the state. The state read is checked against the
+    version: a move that landed in between is served as what it is, under its own key."""
+    key = view_cache_key(battle_id, version, player, log_after)
+    data = cache.get(key)
+    if data is None:
+        state = _state(battle_id, log_after)
+        data = view_of(state, player, since=log_after)  # its map: the caller's, read fresh
+        if state.version == version:
+            cache.set(key, data, VIEW_CACHE_SECONDS)
+        version = state.version
+    return ViewResult(version=version, player=player, data=data)
 
 
 def battle_legal_actions(*, battle_id: Any, user: User | AnonymousUser) -> ViewResult:
@@ -180,7 +226,7 @@ def battle_log(
         BattleAction.objects.filter(battle=battle, seq__gt=after).order_by("seq")[: limit + 1]
     )
     more = len(rows) > limit
-    state = engine.with_history(state, None, [r.log_entry() for r in rows[:limit]])
+    state = fresh_with_history(state, None, [r.log_entry() for r in rows[:limit]])
     entries = engine.view(state, player, since=after)["log"]
     return {
         "version": state.version,

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Final
 from django.db.models import Count, Max, OuterRef, Subquery
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.safestring import mark_safe
 
 from westernroses.catalog import get_catalog
 
@@ -49,6 +50,14 @@ class SlotPanel:
 
 
 @dataclass(frozen=True, slots=True)
+class Party:
+    """The party at a glance: its rows (the API's and the selects') and its panel as HTML."""
+
+    rows: list[dict[str, Any]]
+    html: str
+
+
+@dataclass(frozen=True, slots=True)
 class DashboardState:
     party: list[dict[str, Any]]
     rolls: list[Roll]
@@ -56,6 +65,8 @@ class DashboardState:
     upcoming_session: GameSession | None
     notes: list[GMNote]
     slots: dict[str, list[SlotPanel]] = field(default_factory=dict)
+    #: The party panel, rendered once per party version (:func:`dashboard_party_cached`).
+    party_html: str = ""
 
 
 def party_row(character: Any, rules: Any) -> dict[str, Any]:
@@ -121,6 +132,50 @@ def dashboard_party(campaign: Campaign, access: CampaignAccess) -> list[dict[str
     return [party_row(c, rules) for c in characters_in_campaign(access)]
 
 
+#: How long a rendered party stays cached. Entries are keyed by the party's version, so they
+#: are never stale; this only bounds the memory that versions no longer asked for take.
+PARTY_CACHE_SECONDS: Final = 600
+PARTY_TEMPLATE: Final = "campaign/dashboard/_party.html"
+
+
+def party_version(campaign: Campaign) -> str:
+    """What the party panel depends on, in one aggregate query: the characters' latest change
+    and their count (a sheet edit, an inventory change, a level, a new or removed character
+    all save a character row) and the campaign row (house rules change the derived sheets;
+    awards and every campaign write touch it)."""
+    from characters.models import Character
+
+    row = Character.objects.filter(campaign_id=campaign.pk).aggregate(
+        changed=Max("updated_at"), count=Count("pk")
+    )
+    parts = [
+        str(campaign.pk),
+        campaign.updated_at.isoformat(),
+        repr(row["changed"]),
+        str(row["count"]),
+    ]
+    return hashlib.sha256("|".join(parts).encode()).hexdigest()[:32]
+
+
+def dashboard_party_cached(campaign: Campaign, access: CampaignAccess) -> Party:
+    """The party rows and the rendered party panel, from the cache under the party's version
+    (:func:`party_version`) or built and stored. Why: deriving each sheet and rendering its
+    row is the only part of the dashboard whose cost grows with the party; between two
+    writes it is the same every time. A write changes the version, so the next request
+    misses and rebuilds: the cache never answers with a party older than its version."""
+    from django.core.cache import cache
+    from django.template.loader import render_to_string
+
+    key = f"dashboard-party:{campaign.pk}:{access.role or ''}:{party_version(campaign)}"
+    party = cache.get(key)
+    if not isinstance(party, Party):
+        rows = dashboard_party(campaign, access)
+        party = Party(rows=rows, html=render_to_string(PARTY_TEMPLATE, {"party": rows}))
+        cache.set(key, party, PARTY_CACHE_SECONDS)
+    # Our own template's output, escaped when it was rendered (a cache may hand back a str).
+    return Party(rows=party.rows, html=mark_safe(party.html))  # noqa: S308
+
+
 def party_row_for(campaign: Campaign, character_id: int) -> dict[str, Any]:
     """One character's party row, fresh from the database (the API's quick-action answer)."""
     from characters.selectors import characters_in_campaign
@@ -147,8 +202,10 @@ def dashboard_state(
         ]
         for slot in DASHBOARD_SLOTS
     }
+    party = dashboard_party_cached(campaign, access)
     return DashboardState(
-        party=dashboard_party(campaign, access),
+        party=party.rows,
+        party_html=party.html,
         rolls=list(rolls_visible_to(access)[:LATEST_ROLLS]),
         invitations=list(invitations_pending(campaign.pk, now)),
         upcoming_session=session_upcoming(campaign.pk, now),

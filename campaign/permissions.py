@@ -101,6 +101,36 @@ def access_for(user: User | AnonymousUser | None, campaign: Campaign | int) -> C
     return access
 
 
+def role_column(user: User | AnonymousUser | None, campaign: Any = None) -> dict[str, Any]:
+    """An annotation carrying ``user``'s role in the row's campaign (``campaign``: the
+    expression naming it, default the row's ``campaign_id``), so a query that reads a
+    campaign's row (a battle under its lock) learns her access in the same round trip.
+    Read it back with :func:`access_from_row`. Empty for an anonymous user (no query needed).
+    """
+    from django.db.models import OuterRef, Subquery
+
+    if user is None or not user.is_authenticated:
+        return {}
+    roles = Membership.objects.filter(
+        campaign_id=campaign if campaign is not None else OuterRef("campaign_id"),
+        user_id=user.pk,
+    ).values("role")[:1]
+    return {f"role_of_user_{user.pk}": Subquery(roles)}
+
+
+def access_from_row(
+    row: Any, user: User | AnonymousUser | None, campaign_id: int
+) -> CampaignAccess | None:
+    """``user``'s access from a row annotated by :func:`role_column` (None when it was not:
+    the caller asks :func:`access_for`)."""
+    if user is None or not user.is_authenticated:
+        return CampaignAccess(campaign_id=campaign_id, user_id=None, role=None)
+    name = f"role_of_user_{user.pk}"
+    if name not in row.__dict__:
+        return None
+    return CampaignAccess(campaign_id=campaign_id, user_id=user.pk, role=row.__dict__[name])
+
+
 def campaign_for(
     user: User | AnonymousUser, campaign_id: int | str, *, manage: bool = False
 ) -> tuple[Campaign, CampaignAccess]:

@@ -4,12 +4,13 @@ from django.conf import settings
 from django.conf.urls.static import static
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+from drf_spectacular.views import SpectacularSwaggerSplitView
 
 from campaign.pages import campaigns as campaign_views
 from characters import views as character_views
 from config.backup_page import campaign_backup_download
 from config.health import FullHealthView, ReadinessView
+from config.schema_view import CachedSchemaView
 
 from .home import home
 
@@ -39,7 +40,7 @@ urlpatterns = [
     path("", include("decks.urls")),
     path("admin/", admin.site.urls),
     path("api/", include("config.api_urls")),
-    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("api/schema/", CachedSchemaView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
 ]
 

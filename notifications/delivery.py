@@ -197,6 +197,42 @@ def _deliver_in_app(delivery: Delivery) -> AttemptResult:
     return AttemptResult("sent")
 
 
+def in_app_batch_attempt(*, delivery_ids: list[int]) -> AttemptResult:
+    """Deliver every still-pending in-app delivery of ``delivery_ids`` in one transaction:
+    lock them (in id order, so two overlapping batches never deadlock), mark their
+    notifications delivered, mark them sent. Safe to run again, and beside a single
+    ``deliver`` of one of them: whichever locks a row first sends it, the other finds it sent.
+    A worker killed mid-batch rolls all of it back and the redelivered message sends it all.
+    """
+    from django.db.models import F
+
+    with transaction.atomic():
+        rows = list(
+            Delivery.objects.select_for_update()
+            .filter(
+                pk__in=delivery_ids,
+                channel=NotificationChannel.IN_APP,
+                status=DeliveryStatus.PENDING,
+            )
+            .order_by("pk")
+            .values_list("pk", "notification_id")
+        )
+        if not rows:
+            return AttemptResult("noop")
+        now = timezone.now()
+        Notification.objects.filter(
+            pk__in={notification for _, notification in rows}, in_app_at__isnull=True
+        ).update(in_app_at=now)
+        Delivery.objects.filter(pk__in=[pk for pk, _ in rows]).update(
+            attempts=F("attempts") + 1,
+            status=DeliveryStatus.SENT,
+            sent_at=now,
+            last_error="",
+            updated_at=now,
+        )
+    return AttemptResult("sent")
+
+
 def _attempt_send(
     row: Delivery | Digest,
     message: channels.Message,

@@ -65,6 +65,46 @@ def _enqueue_on_commit(delivery_ids: list[int]) -> None:
     transaction.on_commit(partial(enqueue_deliveries, delivery_ids), robust=True)
 
 
+class _InAppBatch:
+    """The in-app deliveries created in one transaction, published together when it commits
+    (one task per :data:`notifications.tasks.IN_APP_BATCH` of them, not one each).
+
+    Why: a burst (loot for the whole party, a thousand reminders) would otherwise be a
+    thousand tasks, each a broker round trip and three queries; delivering a batch is one
+    locked read and two updates. It is registered with ``on_commit`` once per transaction,
+    so a rolled-back transaction drops it with everything else and publishes nothing.
+    """
+
+    def __init__(self) -> None:
+        self.ids: list[int] = []
+
+    def __call__(self) -> None:
+        from .tasks import enqueue_in_app
+
+        enqueue_in_app(self.ids)
+
+
+def _enqueue_in_app_on_commit(delivery_ids: list[int]) -> None:
+    """Add in-app deliveries to this transaction's batch (publish at once outside one)."""
+    if not delivery_ids:
+        return
+    connection = transaction.get_connection()
+    # The batch still waiting for this transaction's commit, if one was registered and not
+    # dropped by a savepoint's rollback (Django keeps the callbacks with their savepoints).
+    # Outside a transaction on_commit runs at once: a batch of its own.
+    waiting = (
+        next((f for _, f, _ in connection.run_on_commit if isinstance(f, _InAppBatch)), None)
+        if connection.in_atomic_block
+        else None
+    )
+    if waiting is not None:
+        waiting.ids.extend(delivery_ids)
+        return
+    batch = _InAppBatch()
+    batch.ids.extend(delivery_ids)
+    transaction.on_commit(batch, robust=True)
+
+
 def _hold(event: EventType, channel: str, *, quiet: bool, digest_minutes: int) -> bool:
     """Non-urgent email/webhook deliveries wait for the digest (or for quiet mode to end)."""
     if event.urgent or channel == NotificationChannel.IN_APP:
@@ -151,7 +191,11 @@ def notify(
                 for channel in sorted(channels)
             ]
         )
-        _enqueue_on_commit([d.pk for d in deliveries if d.status == DeliveryStatus.PENDING])
+        pending = [d for d in deliveries if d.status == DeliveryStatus.PENDING]
+        _enqueue_in_app_on_commit(
+            [d.pk for d in pending if d.channel == NotificationChannel.IN_APP]
+        )
+        _enqueue_on_commit([d.pk for d in pending if d.channel != NotificationChannel.IN_APP])
     return notification
 
 

@@ -26,7 +26,9 @@ logger = logging.getLogger(__name__)
 _IDEMPOTENT = {"acks_late": True, "reject_on_worker_lost": True, "ignore_result": True}
 
 
-def _run_attempt(task: Task, attempt: Callable[..., delivery.AttemptResult], **ids: int) -> str:
+def _run_attempt(
+    task: Task, attempt: Callable[..., delivery.AttemptResult], **ids: int | list[int]
+) -> str:
     try:
         result = attempt(**ids)
     except (SoftTimeLimitExceeded, OperationalError, InterfaceError) as exc:
@@ -57,6 +59,25 @@ def deliver(self: Task, delivery_id: int) -> str:
     return _run_attempt(self, delivery.delivery_attempt, delivery_id=delivery_id)
 
 
+#: In-app deliveries per batch task: large enough that a burst is a handful of tasks, small
+#: enough that one batch's transaction (a locked read, two updates) stays short.
+IN_APP_BATCH = 200
+
+
+@shared_task(
+    bind=True,
+    name="notifications.deliver_in_app",
+    soft_time_limit=30,
+    time_limit=40,
+    max_retries=20,
+    **_IDEMPOTENT,
+)
+def deliver_in_app(self: Task, delivery_ids: list[int]) -> str:
+    """Deliver a batch of in-app deliveries in one transaction (exactly once: see
+    :func:`notifications.delivery.in_app_batch_attempt`)."""
+    return _run_attempt(self, delivery.in_app_batch_attempt, delivery_ids=delivery_ids)
+
+
 @shared_task(
     bind=True,
     name="notifications.deliver_digest",
@@ -82,6 +103,17 @@ def _publish(task: Task, ids: list[int]) -> None:
 def enqueue_deliveries(delivery_ids: list[int]) -> None:
     """Publish delivery tasks (called on commit)."""
     _publish(deliver, delivery_ids)
+
+
+def enqueue_in_app(delivery_ids: list[int]) -> None:
+    """Publish in-app deliveries as batch tasks of at most :data:`IN_APP_BATCH` (on commit)."""
+    for start in range(0, len(delivery_ids), IN_APP_BATCH):
+        chunk = delivery_ids[start : start + IN_APP_BATCH]
+        try:
+            deliver_in_app.apply_async(args=[chunk])
+        except Exception:
+            # Left pending: requeue_stale_deliveries enqueues them again later.
+            logger.exception("could not enqueue %s(%s)", deliver_in_app.name, chunk)
 
 
 def enqueue_digests(digest_ids: list[int]) -> None:

@@ -74,6 +74,9 @@ class TableGame:
       an engine whose events mark secrets its own way [the protocol's ``visible_to``].
     * ``replay(table)`` - the state its log replays to, for an engine whose ``apply`` needs
       its history (an undo) [``protocol.replay`` of the rows from ``initial``].
+    * ``seat_columns(user)`` - annotations (name → query expression) the core adds to the
+      row it reads, so ``seat_of`` and ``authorize`` answer from the row without a query of
+      their own (a battle reads the user's campaign role with its locked row) [none].
     * ``notify_task`` - the Celery task that syncs the waits on commit, called with
       ``(table_id, version)`` [the core's ``tables.turn_notify`` for this game].
     """
@@ -96,6 +99,7 @@ class TableGame:
     replay: Callable[[Any], Any] | None = None
     visible_events: Callable[[Any, Seat | None, list[Any]], list[Any]] | None = None
     notify_task: Any = None
+    seat_columns: Callable[[Viewer], Mapping[str, Any]] | None = None
     #: Seats are stored as text in the log; ``seat_from_text`` turns one back (tavern seats
     #: are ints, battle seats text).
     seat_from_text: Callable[[str], Seat] = str

@@ -117,7 +117,12 @@ def dashboard_live(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         state = dashboard_state(campaign, access)
         context = _context(campaign, access, state)
-        panels = {key: render_to_string(t, context, request=request) for key, t in PANELS.items()}
+        panels = {
+            key: state.party_html
+            if key == "party"
+            else render_to_string(t, context, request=request)
+            for key, t in PANELS.items()
+        }
         for slot in context["slots"]:
             panels[f"slot-{slot['key']}"] = render_to_string(
                 "campaign/dashboard/_slot.html", {**context, "slot": slot}, request=request

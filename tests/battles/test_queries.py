@@ -1,5 +1,5 @@
 """The view endpoint runs a fixed number of queries however many combatants there are, and an
-unchanged poll costs two small ones (the version, the membership)."""
+unchanged poll costs one small one besides authentication (the version with the role)."""
 
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ def test_view_queries_do_not_grow_with_combatants(
         counts[label] = _queries(api, url)[0]
         unchanged, response = _queries(api, f"{url}?since={battle.version}")
         assert response.status_code == 204
-        assert unchanged <= 3  # token, version, membership
+        assert unchanged <= 2  # token, version with the membership's role
         counts[label + "-unchanged"] = unchanged
     assert counts["small"] == counts["large"], counts
     assert counts["small-unchanged"] == counts["large-unchanged"]
@@ -51,16 +51,16 @@ def test_view_queries_do_not_grow_with_combatants(
 def test_the_view_query_count_is_pinned(started, player, api_for, django_assert_max_num_queries):
     api = api_for(player)
     url = f"/api/battles/{started.battle.pk}/view/"
-    # token auth, version + campaign, membership, state, log rows
-    with django_assert_max_num_queries(5):
+    # token auth, version + campaign + role, state, log rows (then cached per version)
+    with django_assert_max_num_queries(4):
         assert api.get(url).status_code == 200
 
 
 def test_applying_a_move_runs_a_fixed_number_of_queries(
     campaign, gm, character, other_character, api_for
 ):
-    """Token, row lock, membership, the log row, the battle row (BEGIN/COMMIT aside), however
-    many combatants; a turn passing to a player adds only the ended wait's update."""
+    """Token, row lock (with the role), the log row and the battle row in one statement
+    (BEGIN/COMMIT aside), however many combatants."""
     counts = []
     for npcs in (1, 8):
         battle = _started(campaign, gm, [character, other_character], npcs=npcs)
@@ -84,4 +84,4 @@ def test_applying_a_move_runs_a_fixed_number_of_queries(
                 ]
             )
         )
-    assert counts[0] == counts[1] <= 6, counts
+    assert counts[0] == counts[1] <= 3, counts

@@ -9,19 +9,20 @@ from collections.abc import Callable
 
 
 def _parts() -> dict[str, Callable[[], object]]:
-    from tests.bench import bench_battle, bench_dice, bench_notifications, bench_tavern
+    from tests.bench import bench_battle, bench_dice, bench_notifications, bench_tavern, bench_web
 
     return {
         "dice": bench_dice.run,
         "notifications": bench_notifications.run,
         "battle": bench_battle.run,
         "battle_engine": bench_battle.run_engine,
+        "web": bench_web.run,
         "tavern": bench_tavern.run,
     }
 
 
 #: What ``make bench`` runs, in order (``battle_engine`` is part of ``battle``).
-PARTS = ("dice", "notifications", "battle", "tavern")
+PARTS = ("dice", "notifications", "battle", "web", "tavern")
 
 
 def main(argv: list[str]) -> int:

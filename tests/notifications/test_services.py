@@ -418,3 +418,27 @@ def test_a_soft_time_limit_becomes_a_retry(player, receiver, fast_retrying_worke
     assert len(receiver.requests) >= 2
     assert set(receiver.keys()) == {f"delivery-{delivery.pk}"}
     assert "Hard time limit" not in log
+
+
+def test_in_app_deliveries_of_one_transaction_share_one_batch(
+    player, campaign, django_capture_on_commit_callbacks
+):
+    """One on-commit batch per transaction for its in-app deliveries; one inside a rolled-back
+    savepoint is not delivered (its row is gone), the others are, once each."""
+    _prefs(player, channels={"loot_awarded": ["in_app"]})
+    with django_capture_on_commit_callbacks(execute=True) as callbacks, transaction.atomic():
+        kept = notify(recipient=player, event="loot_awarded", title="Kept")
+        with pytest.raises(RuntimeError), transaction.atomic():
+            notify(recipient=player, event="loot_awarded", title="Rolled back")
+            raise RuntimeError("refused")
+        also = notify(recipient=player, event="loot_awarded", title="Also kept")
+    assert len(callbacks) == 1
+    assert sorted(Notification.objects.values_list("title", flat=True)) == ["Also kept", "Kept"]
+    for n in (kept, also):
+        n.refresh_from_db()
+        assert n.in_app_at is not None
+        assert _channels(n) == {"in_app": "sent"}
+        assert n.deliveries.get().attempts == 1
+    ids = list(Delivery.objects.values_list("pk", flat=True))
+    assert notification_tasks.deliver_in_app.apply(args=[ids]).get() == "noop"
+    assert list(Delivery.objects.values_list("attempts", flat=True)) == [1, 1]

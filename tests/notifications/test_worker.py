@@ -44,8 +44,11 @@ def published():
     sent: list[int] = []
 
     def record(sender=None, body=None, headers=None, **kwargs):
-        if headers and headers.get("task") == "notifications.deliver":
+        task = headers.get("task") if headers else None
+        if task == "notifications.deliver":
             sent.append(body[0][0])
+        elif task == "notifications.deliver_in_app":  # a batch: every id in it
+            sent.extend(body[0][0])
 
     before_task_publish.connect(record, weak=False)
     yield sent
@@ -114,3 +117,42 @@ def test_a_rolled_back_event_sends_nothing(worker, receiver, published):
     assert list(Notification.objects.values_list("title", flat=True)) == ["Accepted move"]
     assert len(published) == 2
     assert [r.body["content"] for r in receiver.requests] == ["Accepted move"]
+
+
+def test_a_burst_in_one_transaction_is_delivered_in_batches_exactly_once(worker):
+    """Issue 15: in-app deliveries committed together go out as one task per batch (not one
+    per delivery), each delivered once; a batch delivered again (a redelivered message)
+    changes nothing."""
+    from notifications.tasks import IN_APP_BATCH, deliver_in_app
+
+    batches: list[list[int]] = []
+
+    def record(sender=None, body=None, headers=None, **kwargs):
+        if headers and headers.get("task") == "notifications.deliver_in_app":
+            batches.append(list(body[0][0]))
+
+    user = UserFactory(username="worker-sakuya", email="")
+    NotificationPreference.objects.create(user=user, channels={"loot_awarded": ["in_app"]})
+    count = IN_APP_BATCH + 30
+    before_task_publish.connect(record, weak=False)
+    try:
+        with transaction.atomic():
+            ids = [
+                notify(recipient=user, event="loot_awarded", title=f"Loot {i}").pk
+                for i in range(count)
+            ]
+            assert batches == []  # nothing leaves before the commit
+        deliveries = Delivery.objects.filter(notification_id__in=ids)
+        wait_for(
+            lambda: deliveries.filter(status="sent").count() == count,
+            what=f"{count} sent deliveries:\n{worker.output()}",
+        )
+        assert [len(b) for b in batches] == [IN_APP_BATCH, 30]
+        published = [pk for batch in batches for pk in batch]
+        assert sorted(published) == sorted(deliveries.values_list("pk", flat=True))
+        deliver_in_app.apply_async(args=[published])  # the same batch again
+        worker.wait_ready(20)  # a ping behind it: it has run
+    finally:
+        before_task_publish.disconnect(record)
+    assert deliveries.filter(status="sent", attempts=1).count() == count
+    assert Notification.objects.filter(pk__in=ids, in_app_at__isnull=False).count() == count

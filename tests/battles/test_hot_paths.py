@@ -1,0 +1,155 @@
+"""The move and the poll on their fast paths (issue 15): a move is one locked read and one
+write whatever the size of the battle or of its log; an unchanged poll is one indexed query
+besides authentication; views are cached per version, so a changed battle is never answered
+with 204 or with an older view, and each viewer gets her own."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from battles import services
+from battles.models import BattleAction
+from tables.services import table_replay
+from tests.battles.conftest import build_battle
+
+pytestmark = pytest.mark.django_db
+
+
+def _sql(ctx: CaptureQueriesContext) -> list[str]:
+    return [
+        q["sql"]
+        for q in ctx.captured_queries
+        if not q["sql"].startswith(("SAVEPOINT", "RELEASE", "BEGIN", "COMMIT"))
+    ]
+
+
+def _started(campaign, gm, characters, npcs):
+    battle = build_battle(campaign, gm, characters, npcs=npcs, width=12, height=10)
+    services.battle_action_apply(
+        battle_id=battle.pk, actor=gm, action={"type": "start"}, expected_version=battle.version
+    )
+    battle.refresh_from_db()
+    return battle
+
+
+def _adjust(api, battle, version):
+    return api.post(
+        f"/api/battles/{battle.pk}/actions/",
+        {
+            "action": {"type": "gm_adjust", "combatant": "npc1", "hp": -1},
+            "expected_version": version,
+        },
+        format="json",
+    )
+
+
+def test_a_move_is_one_locked_read_and_one_write_as_the_battle_and_its_log_grow(
+    campaign, gm, character, other_character, api_for
+):
+    api = api_for(gm)
+    shapes = []
+    for npcs, moves_before in ((1, 0), (8, 25)):
+        battle = _started(campaign, gm, [character, other_character], npcs=npcs)
+        for _ in range(moves_before):  # a longer log
+            battle.refresh_from_db()
+            assert _adjust(api, battle, battle.version).status_code == 201
+        battle.refresh_from_db()
+        with CaptureQueriesContext(connection) as ctx:
+            response = _adjust(api, battle, battle.version)
+        assert response.status_code == 201, response.content
+        sql = _sql(ctx)
+        locked = [s for s in sql if "FOR UPDATE" in s]
+        writes = [s for s in sql if s.startswith(("INSERT", "UPDATE", "WITH", "DELETE"))]
+        assert len(locked) == 1 and '"campaign_battle"' in locked[0]
+        # the role comes with the locked row, not from a query of its own
+        assert "campaign_membership" in locked[0]
+        assert not [s for s in sql if s.startswith('SELECT "campaign_membership"')]
+        assert len(writes) == 1 and writes[0].startswith("WITH logged AS (INSERT")
+        shapes.append(len(sql))
+    assert shapes[0] == shapes[1] == 3, shapes  # token, the locked read, the write
+
+
+def test_the_one_statement_write_keeps_log_and_state_in_step(campaign, gm, character, api_for):
+    battle = _started(campaign, gm, [character], npcs=2)
+    api = api_for(gm)
+    for _ in range(3):
+        battle.refresh_from_db()
+        assert _adjust(api, battle, battle.version).status_code == 201
+    battle.refresh_from_db()
+    rows = list(BattleAction.objects.filter(battle=battle).order_by("seq"))
+    # setup is not logged; from the start on, one row per version, the last one this one
+    assert [r.seq for r in rows] == list(range(rows[0].seq, battle.version + 1))
+    assert len(rows) == 4  # the start and three moves
+    assert rows[-1].version_after == battle.version
+    assert rows[-1].created_at is not None and rows[-1].actor_id == gm.pk
+    assert services.engine.ENGINE.to_json(table_replay(services.BATTLE_GAME, battle)) == (
+        battle.state
+    )
+
+
+def test_an_unchanged_poll_is_one_query_besides_authentication(
+    campaign, gm, player, character, other_character, api_for
+):
+    counts = []
+    for npcs in (1, 8):
+        battle = _started(campaign, gm, [character, other_character], npcs=npcs)
+        api = api_for(player)
+        url = f"/api/battles/{battle.pk}/view/?since={battle.version}"
+        api.get(url)
+        with CaptureQueriesContext(connection) as ctx:
+            response = api.get(url)
+        assert response.status_code == 204
+        sql = _sql(ctx)
+        assert "campaign_membership" in sql[-1] and '"campaign_battle"' in sql[-1]
+        counts.append(len(sql))
+    assert counts == [2, 2]  # the token, then version and role together
+
+
+def test_a_changed_battle_is_never_answered_204_nor_with_an_older_view(
+    campaign, gm, player, character, api_for
+):
+    battle = _started(campaign, gm, [character], npcs=2)
+    gm_api, player_api = api_for(gm), api_for(player)
+    view = f"/api/battles/{battle.pk}/view/"
+    seen = battle.version
+    first = player_api.get(view).json()  # cached under this version
+    assert first["version"] == seen
+    assert _adjust(gm_api, battle, seen).status_code == 201
+    polled = player_api.get(f"{view}?since={seen}")
+    assert polled.status_code == 200
+    assert polled.json()["version"] == seen + 1
+    assert player_api.get(view).json()["version"] == seen + 1
+    # a change outside play (the GM's override through a service) is a new version too
+    services.battle_action_apply(
+        battle_id=battle.pk,
+        actor=gm,
+        action={"type": "gm_adjust", "combatant": "npc1", "hp": -1},
+        expected_version=seen + 1,
+    )
+    assert player_api.get(f"{view}?since={seen + 1}").status_code == 200
+    assert player_api.get(view).json()["version"] == seen + 2
+
+
+def test_a_setup_change_is_seen_at_once(campaign, gm, character, api_for):
+    battle = build_battle(campaign, gm, [character], npcs=1)
+    api = api_for(gm)
+    view = f"/api/battles/{battle.pk}/view/"
+    before = api.get(view).json()
+    services.battle_square_set(battle_id=battle.pk, by=gm, square=[3, 3], terrain="blocked")
+    after = api.get(view).json()
+    assert after["version"] == before["version"] + 1
+    assert after != before
+
+
+def test_each_viewer_gets_her_own_cached_view(campaign, gm, player, outsider, character, api_for):
+    battle = _started(campaign, gm, [character], npcs=2)
+    view = f"/api/battles/{battle.pk}/view/"
+    gm_view = api_for(gm).get(view).json()
+    player_view = api_for(player).get(view).json()
+    assert gm_view["you"]["player"] == "gm"
+    assert player_view["you"]["player"] == str(player.pk)
+    assert player_view != gm_view
+    assert api_for(outsider).get(view).status_code == 404
+    assert api_for(outsider).get(f"{view}?since={battle.version}").status_code == 404
