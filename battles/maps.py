@@ -210,21 +210,12 @@ def map_payload(battle_map: BattleMap | None) -> dict[str, Any] | None:
 
 
 def map_payload_of(map_id: int | None) -> dict[str, Any] | None:
-    """The view's ``map`` for a battle's ``map_id`` (one query, none without a map)."""
+    """The view's ``map`` for a battle's ``map_id`` (one query, none without a map). The table
+    feed carries it too: a map laid or re-aligned under a running battle bumps no version (it
+    is not an engine action), so the screen asks for a new view when the two differ."""
     if map_id is None:
         return None
     return map_payload(BattleMap.objects.filter(pk=map_id).first())
-
-
-def map_url_of(map_id: int | None) -> str | None:
-    """The image URL of the battle's map (None: a drawn grid), for the table feed: a map laid
-    or re-aligned under a running battle changes no version (it is not an engine action), so
-    the screen compares this with its view's ``map.url`` and asks for a new view when it
-    differs (the URL carries the map's ``updated_at``)."""
-    if map_id is None:
-        return None
-    battle_map = BattleMap.objects.filter(pk=map_id).only("pk", "updated_at").first()
-    return None if battle_map is None else map_url(battle_map)
 
 
 # --------------------------------------------------------------------------- writes

@@ -68,10 +68,10 @@ class TableFeedSerializer(serializers.Serializer):
     chat = ChatLineSerializer(many=True)
     chat_older = serializers.BooleanField(help_text="Older lines exist (ask chat_before).")
     pings = PingSerializer(many=True)
-    map_url = serializers.CharField(
+    map = serializers.DictField(
         allow_null=True,
-        help_text="The battle map's image URL (null: a drawn grid); when it differs from the"
-        " view's map.url, ask for the whole view again (a map change bumps no version).",
+        help_text="The battle's map as in the view (null: a drawn grid); when it differs from"
+        " the view's, ask for the whole view again (a map change bumps no version).",
     )
 
 
@@ -96,7 +96,7 @@ class BattleTableFeedView(APIView):
             chat_before=_int_param(request, "chat_before", None),
             pings_after=_int_param(request, "pings_after", 0) or 0,
         )
-        feed["map_url"] = maps.map_url_of(battle.map_id)
+        feed["map"] = maps.map_payload_of(battle.map_id)
         response = Response(feed)
         response["Cache-Control"] = "no-store"
         return response

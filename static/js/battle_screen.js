@@ -1300,8 +1300,7 @@
       addChat(data.chat);
       if (data.pings.length) addPings(data.pings);
       // a map laid or re-aligned under a running battle bumps no version: the feed says so
-      const shown = S.view && S.view.map ? S.view.map.url : null;
-      if (S.view && data.map_url !== undefined && (data.map_url || null) !== shown) refresh(true);
+      if (S.view && data.map !== undefined && JSON.stringify(data.map) !== JSON.stringify(S.view.map || null)) refresh(true);
     } finally { S.feedBusy = false; }
   }
   function addChat(lines) {
