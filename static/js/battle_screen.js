@@ -54,7 +54,8 @@
   const sameSquare = (a, b) => a && b && a[0] === b[0] && a[1] === b[1];
   const dist = (a, b) => Math.abs(a[0] - b[0]) + Math.abs(a[1] - b[1]);
   function combatant(id) { return (S.view && S.view.combatants[id]) || null; }
-  function nameOf(id) { const c = combatant(id); return c ? c.name : String(id); }
+  // one the view does not hold (hidden in fog, or gone) is never named by an engine id
+  function nameOf(id) { const c = combatant(id); return c ? c.name : "someone"; }
   function playerName(p) { return (config.members && config.members[p]) || (p === "gm" ? "the GM" : `player ${p}`); }
   function initials(name) {
     const parts = name.replace(/[^\p{L}\p{N} ]/gu, "").split(/\s+/).filter(Boolean);
@@ -83,6 +84,13 @@
   function accept(view, full) {
     if (!view) return;
     if (!full && view.version < S.version) return; // a slow poll answered after a newer move
+    // someone left this view (fog, or removed): the log already shown may name them, so take
+    // the whole log again, filtered by the server as a reload would be (westernroses/battle/fog.py)
+    if (!full && S.view && Object.keys(S.view.combatants).some((id) => !(id in view.combatants))) {
+      S.view = view;
+      refresh(true);
+      return;
+    }
     if (full) {
       S.log = [];
       // a first view holds the whole log while the battle is short: nothing earlier to show
