@@ -58,6 +58,9 @@
   function nameOf(id) { const c = combatant(id); return c ? c.name : "someone"; }
   function playerName(p) { return (config.members && config.members[p]) || (p === "gm" ? "the GM" : `player ${p}`); }
   function initials(name) {
+    // a numbered duplicate ("Fairy Maid 2") keeps its number on the token: "FM2"
+    const numbered = /^(.*\S)\s+(\d+)$/.exec(name.trim());
+    if (numbered) return initials(numbered[1]) + numbered[2];
     const parts = name.replace(/[^\p{L}\p{N} ]/gu, "").split(/\s+/).filter(Boolean);
     const text = parts.length > 1 ? parts[0][0] + parts[1][0] : (parts[0] || "?").slice(0, 2);
     return text.toUpperCase();
