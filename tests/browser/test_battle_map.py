@@ -284,6 +284,18 @@ def test_a_fogged_enemy_is_absent_for_the_player_until_revealed(
     # nor in the log she had already read (the screen reloads it when someone leaves its view)
     assert hidden_name not in html and hidden_id not in html
     assert "Fairy Maid 2" in html  # the other one stands in the open
+    # the fog layer: six squares, opaque for her, see-through (hatched) with the piece for the GM
+    for page, pieces in ((player_page, 0), (gm_page, 1)):
+        assert page.locator(".battle-square.fogged").count() == 6
+        assert page.locator(".battle-square.fogged .battle-token").count() == pieces
+    opacity = [
+        page.eval_on_selector(
+            ".battle-square.fogged",
+            "e => getComputedStyle(e).backgroundColor + getComputedStyle(e).backgroundImage",
+        )
+        for page in (player_page, gm_page)
+    ]
+    assert "0.92" in opacity[0] and "repeating-linear-gradient" in opacity[1], opacity
     for page in (player_page, gm_page):
         log = page.inner_text("#log")
         assert "GM hides part of the board in fog" in log and "Fog covers 6 squares" in log, log
