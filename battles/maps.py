@@ -210,7 +210,9 @@ def map_payload(battle_map: BattleMap | None) -> dict[str, Any] | None:
 
 
 def map_payload_of(map_id: int | None) -> dict[str, Any] | None:
-    """The view's ``map`` for a battle's ``map_id`` (one query, none without a map)."""
+    """The view's ``map`` for a battle's ``map_id`` (one query, none without a map). The table
+    feed carries it too: a map laid or re-aligned under a running battle bumps no version (it
+    is not an engine action), so the screen asks for a new view when the two differ."""
     if map_id is None:
         return None
     return map_payload(BattleMap.objects.filter(pk=map_id).first())

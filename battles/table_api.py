@@ -15,7 +15,7 @@ from rest_framework.views import APIView
 
 from tables.api import check_body_size
 
-from . import selectors, table_talk
+from . import maps, selectors, table_talk
 from .api import _int_param
 from .serializers import SquareField
 
@@ -68,6 +68,11 @@ class TableFeedSerializer(serializers.Serializer):
     chat = ChatLineSerializer(many=True)
     chat_older = serializers.BooleanField(help_text="Older lines exist (ask chat_before).")
     pings = PingSerializer(many=True)
+    map = serializers.DictField(
+        allow_null=True,
+        help_text="The battle's map as in the view (null: a drawn grid); when it differs from"
+        " the view's, ask for the whole view again (a map change bumps no version).",
+    )
 
 
 class BattleTableFeedView(APIView):
@@ -91,6 +96,7 @@ class BattleTableFeedView(APIView):
             chat_before=_int_param(request, "chat_before", None),
             pings_after=_int_param(request, "pings_after", 0) or 0,
         )
+        feed["map"] = maps.map_payload_of(battle.map_id)
         response = Response(feed)
         response["Cache-Control"] = "no-store"
         return response

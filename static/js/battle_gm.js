@@ -268,7 +268,7 @@
   });
 
   function fogArea(kind, from, to) {
-    B.act({ type: kind, from, to }, kind === "gm_fog" ? "Fogged." : "Revealed.");
+    B.act({ type: kind, from, to }, kind === "gm_fog" ? "The area is in fog: players no longer see who stands there." : "The fog over the area has lifted.");
   }
   function typedCorners() {
     const n = (id) => Math.max(0, parseInt($(id).value, 10) || 0);

@@ -54,9 +54,13 @@
   const sameSquare = (a, b) => a && b && a[0] === b[0] && a[1] === b[1];
   const dist = (a, b) => Math.abs(a[0] - b[0]) + Math.abs(a[1] - b[1]);
   function combatant(id) { return (S.view && S.view.combatants[id]) || null; }
-  function nameOf(id) { const c = combatant(id); return c ? c.name : String(id); }
+  // one the view does not hold (hidden in fog, or gone) is never named by an engine id
+  function nameOf(id) { const c = combatant(id); return c ? c.name : "someone"; }
   function playerName(p) { return (config.members && config.members[p]) || (p === "gm" ? "the GM" : `player ${p}`); }
   function initials(name) {
+    // a numbered duplicate ("Fairy Maid 2") keeps its number on the token: "FM2"
+    const numbered = /^(.*\S)\s+(\d+)$/.exec(name.trim());
+    if (numbered) return initials(numbered[1]) + numbered[2];
     const parts = name.replace(/[^\p{L}\p{N} ]/gu, "").split(/\s+/).filter(Boolean);
     const text = parts.length > 1 ? parts[0][0] + parts[1][0] : (parts[0] || "?").slice(0, 2);
     return text.toUpperCase();
@@ -83,6 +87,13 @@
   function accept(view, full) {
     if (!view) return;
     if (!full && view.version < S.version) return; // a slow poll answered after a newer move
+    // someone left this view (fog, or removed): the log already shown may name them, so take
+    // the whole log again, filtered by the server as a reload would be (westernroses/battle/fog.py)
+    if (!full && S.view && Object.keys(S.view.combatants).some((id) => !(id in view.combatants))) {
+      S.view = view;
+      refresh(true);
+      return;
+    }
     if (full) {
       S.log = [];
       // a first view holds the whole log while the battle is short: nothing earlier to show
@@ -684,6 +695,9 @@
     gm_remove_status: "removes a status", gm_set_drunkenness: "sets drunkenness", gm_move: "moves a piece",
     gm_set_target: "changes a target number", gm_add_combatant: "adds a combatant",
     gm_remove_combatant: "removes a combatant", gm_end_battle: "ends the battle", gm_undo: "undoes the last action",
+    gm_fog: "hides part of the board in fog", gm_reveal: "clears fog from part of the board",
+    // what a player sees of an action that names someone hidden in the fog (westernroses/battle/fog.py)
+    fogged: "acts unseen in the fog",
   };
   function actionWords(type) { return ACTION_WORDS[type] || String(type).replaceAll("_", " "); }
   function rollWords(r) {
@@ -748,6 +762,8 @@
     $("board").classList.toggle("battle-board--mapped", Boolean(map));
     if (!map || !map.url || !(map.square_px > 0)) { img.hidden = true; img.removeAttribute("src"); return; }
     const scale = CELL / map.square_px;
+    // sized from the payload, not the loaded file: the layer is right before the image arrives
+    if (map.width_px && map.height_px) { img.width = map.width_px; img.height = map.height_px; }
     img.style.transform = `translate(${-(map.offset_x || 0) * scale}px, ${-(map.offset_y || 0) * scale}px) scale(${scale})`;
     img.alt = map.name ? `Map: ${map.name}` : "Battle map";
     img.src = map.url;
@@ -808,6 +824,7 @@
     let turn = "";
     if (v.phase === "ended") turn = v.winner ? `${v.winner} won.` : "The battle is over.";
     else if (v.pending) turn = `Waiting for ${v.pending.waiting_for.map(nameOf).join(", ")} to react.`;
+    else if (v.turn.current_hidden) turn = "The GM is acting.";
     else if (current) {
       const c = combatant(current);
       turn = `${c.name}'s turn (${playerName(c.controller)})`;
@@ -854,6 +871,11 @@
       el("small", { class: "muted cards-count" }, `hand ${c.hand_count} · pile ${c.draw_pile_count}`));
       list.append(li);
     });
+    // someone hidden in the fog has the turn: the player is told only that the GM is acting
+    if (v.turn.current_hidden) {
+      list.append(el("li", { class: "tracker-row current", dataset: { hidden: "1" } },
+        el("strong", {}, "The GM is acting"), el("small", { class: "muted" }, " (someone you cannot see)")));
+    }
   }
 
   // Ruleset "Duration": "single_space_3" stays 3 rounds on its square; "homing_3" follows its target
@@ -1159,6 +1181,13 @@
       case "combatant_added": return `${e.name} joins the battle.`;
       case "combatant_removed": return `${n(e.combatant)} leaves the battle.`;
       case "target_set": return `Target number ${e.name} is now ${e.target}.`;
+      case "fog_changed": {
+        const count = `${e.squares} square${e.squares === 1 ? "" : "s"}`;
+        const where = e.frm && e.to ? ` (${sq(e.frm)} to ${sq(e.to)})` : "";
+        return e.fogged ? `Fog covers ${count}${where}.` : `The fog lifts from ${count}${where}.`;
+      }
+      // the engine's record of who stood in fog (the GM's log only): the board already shows it
+      case "in_fog": return null;
       default: {
         const words = String(e.type).replaceAll("_", " ");
         const sentence = words.charAt(0).toUpperCase() + words.slice(1);
@@ -1281,6 +1310,8 @@
       if (!S.chatLoaded) { S.chatLoaded = true; S.chatOlder = data.chat_older; }
       addChat(data.chat);
       if (data.pings.length) addPings(data.pings);
+      // a map laid or re-aligned under a running battle bumps no version: the feed says so
+      if (S.view && data.map !== undefined && JSON.stringify(data.map) !== JSON.stringify(S.view.map || null)) refresh(true);
     } finally { S.feedBusy = false; }
   }
   function addChat(lines) {

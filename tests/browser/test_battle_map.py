@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 
+from battles import maps
 from battles import services as battles
 from battles.models import Battle
 from campaign.permissions import access_for
@@ -30,14 +33,14 @@ def media(settings, tmp_path):
     settings.MEDIA_ROOT = str(tmp_path / "media")
 
 
-def png(size: tuple[int, int] = (640, 480)) -> bytes:
+def png(size: tuple[int, int] = (640, 480), offset: int = 0) -> bytes:
     from PIL import Image, ImageDraw
 
     image = Image.new("RGB", size, (60, 110, 70))
     draw = ImageDraw.Draw(image)
-    for x in range(0, size[0], 80):  # a map with its own squares drawn on it
+    for x in range(offset, size[0], 80):  # a map with its own squares drawn on it
         draw.line([(x, 0), (x, size[1])], fill=(20, 40, 20), width=2)
-    for y in range(0, size[1], 80):
+    for y in range(offset, size[1], 80):
         draw.line([(0, y), (size[0], y)], fill=(20, 40, 20), width=2)
     buffer = io.BytesIO()
     image.save(buffer, format="PNG")
@@ -186,51 +189,159 @@ def _visible_strings(value: Any) -> set[str]:
     return set()
 
 
+SNAKE = re.compile(r"\b[a-z]+_[a-z_]+\b")
+
+
+def _turn_to(battle: Battle, gm, combatant: str) -> None:
+    """End turns as the GM (who may end anyone's) until it is ``combatant``'s."""
+    for _ in range(12):
+        battle.refresh_from_db()
+        if battle.state["current"] == combatant:
+            return
+        battles.battle_action_apply(
+            battle_id=battle.pk,
+            actor=gm,
+            action={"type": "end_turn", "combatant": battle.state["current"]},
+            expected_version=battle.version,
+        )
+    raise AssertionError(f"{combatant} never got a turn")
+
+
+def _no_identifiers(page, where: str) -> None:
+    for selector in ("#log", "#turn-label", "#tracker"):
+        text = page.inner_text(selector)
+        assert not SNAKE.search(text), (where, selector, SNAKE.findall(text))
+        assert "fogged" not in text and "gm fog" not in text.lower(), (where, selector, text)
+
+
 @pytest.mark.parametrize("width", [1280, 390])
 def test_a_fogged_enemy_is_absent_for_the_player_until_revealed(
     new_page, gm, player, battle, width
 ):
+    """On a laid map (its grid offset 20 px, squares of 80 px), in a running battle: the map
+    lies under the board's squares; the GM fogs a fairy and she is gone from the player's DOM
+    and from every payload the page fetches afterwards (the view with its odds, portraits,
+    table feed); the log says in words what the fog did and what happened unseen; while the
+    hidden fairy has the turn the player reads "The GM is acting"; a grid re-aligned under the
+    running battle (no new version) reaches the board at the next poll."""
+    lake = maps.battle_map_create(
+        campaign_id=battle.campaign_id,
+        by=gm,
+        name="Misty Lake",
+        image=SimpleUploadedFile("lake.png", png((680, 520), offset=20), content_type="image/png"),
+        alignment={"cols": 8, "rows": 6, "offset_x": 20, "offset_y": 20, "square_px": 80},
+    )
+    maps.battle_map_set(battle_id=battle.pk, by=gm, map_id=lake.pk)
+    battle.refresh_from_db()
+    battles.battle_action_apply(
+        battle_id=battle.pk, actor=gm, action={"type": "start"}, expected_version=battle.version
+    )
+    pc = next(c for c in battles.full_state(battle).combatants if c.startswith("pc"))
+    _turn_to(battle, gm, pc)
     gm_page = new_page(gm)
     gm_page.set_viewport_size({"width": width, "height": 900})
     gm_page.goto(f"/battles/{battle.pk}/")
     player_page = new_page(player)
     player_page.set_viewport_size({"width": width, "height": 900})
     errors = listen(player_page)
-    fetched: list[Any] = []
-    player_page.on("response", lambda r: "/api/" in r.url and fetched.append(r))
+    # what the player's page fetched from the fog's click on (and whether it landed yet)
+    fetched: list[tuple[bool, Any]] = []
+    watching = {"on": False, "landed": False}
+    player_page.on(
+        "response",
+        lambda r: watching["on"] and "/api/" in r.url and fetched.append((watching["landed"], r)),
+    )
     player_page.goto(f"/battles/{battle.pk}/")
     wait_version(player_page, battle.version)
     hidden_name, hidden_id = "Fairy Maid 1", "npc1"  # at (5, 1)
     assert hidden_name in player_page.content()
 
-    # the GM fogs the area around the first fairy (typed corners)
+    # the map under the squares: its grid's first square on the board's, 80 px to a square
+    player_page.wait_for_function("document.getElementById('board-map').complete")
+    box = player_page.evaluate(
+        """() => { const img = document.getElementById('board-map').getBoundingClientRect();
+            const board = document.getElementById('board').getBoundingClientRect();
+            return {img: img.toJSON(), board: board.toJSON()}; }"""
+    )
+    cell = box["board"]["width"] / 8  # a square on screen (8 columns)
+    assert abs(box["img"]["width"] - 680 / 80 * cell) <= 1.5, box
+    assert abs(box["board"]["x"] - box["img"]["x"] - 20 / 80 * cell) <= 1.5, box
+    assert abs(box["board"]["y"] - box["img"]["y"] - 20 / 80 * cell) <= 1.5, box
+
+    # the GM fogs the area around the first fairy (typed corners), in play: a logged action
     for field, value in (("x1", 4), ("y1", 0), ("x2", 5), ("y2", 2)):
         gm_page.fill(f"#fog-{field}", str(value))
     before = version(gm_page)
+    watching["on"] = True
     gm_page.click("#fog-add")
     wait_version(gm_page, before + 1)
     wait_version(player_page, before + 1)  # the player's page follows within 2 s
+    watching["landed"] = True
     assert "6 squares in fog" in gm_page.inner_text("#fog-count")
     assert hidden_name in gm_page.content()  # the GM sees everyone
-    player_page.wait_for_timeout(300)
+    player_page.wait_for_timeout(1500)  # a few polls of the view and the table feed
     html = player_page.content()
-    assert hidden_name not in html and f'"{hidden_id}"' not in html
+    # nor in the log she had already read (the screen reloads it when someone leaves its view)
+    assert hidden_name not in html and hidden_id not in html
     assert "Fairy Maid 2" in html  # the other one stands in the open
-    fetched_before_reveal = list(fetched)
-    bodies = []
-    for response in fetched_before_reveal:
+    # the fog layer: six squares, opaque for her, see-through (hatched) with the piece for the GM
+    for page, pieces in ((player_page, 0), (gm_page, 1)):
+        assert page.locator(".battle-square.fogged").count() == 6
+        assert page.locator(".battle-square.fogged .battle-token").count() == pieces
+    opacity = [
+        page.eval_on_selector(
+            ".battle-square.fogged",
+            "e => getComputedStyle(e).backgroundColor + getComputedStyle(e).backgroundImage",
+        )
+        for page in (player_page, gm_page)
+    ]
+    assert "0.92" in opacity[0] and "repeating-linear-gradient" in opacity[1], opacity
+    for page in (player_page, gm_page):
+        log = page.inner_text("#log")
+        assert "GM hides part of the board in fog" in log and "Fog covers 6 squares" in log, log
+    bodies: dict[str, list[Any]] = {}
+    for landed, response in list(fetched):
         try:
-            bodies.append(response.text())
+            text = response.text()
         except Exception:  # noqa: S112 - a poll cut short has no body
             continue
-    # payloads fetched after the fog landed: none mentions her (earlier ones showed her)
-    late = [b for b in bodies if '"fog": [[4, 0]' in b or '"fog":[[4,0]' in b]
-    assert late, "the player's page fetched the fogged view"
-    for body in late:
-        data = json.loads(body)
-        assert not {hidden_id, hidden_name} & _visible_strings(data)
-    shoot(player_page, f"player-fogged-{width}")
-    shoot(gm_page, f"gm-fogged-{width}")
+        path = response.url.split("?")[0].rstrip("/").rsplit("/", 1)[-1]
+        data = json.loads(text) if text else None
+        # the view that brought the fog (later polls: 204), what was asked after it landed
+        if data is not None and (landed or (path == "view" and data.get("fog"))):
+            bodies.setdefault(path, []).append(data)
+    # the view (with her legal actions and their odds), portraits and the table feed
+    assert {"view", "portraits", "table"} <= set(bodies), sorted(bodies)
+    for path, datas in bodies.items():
+        for data in datas:
+            assert not {hidden_id, hidden_name} & _visible_strings(data), path
+    check_layout(player_page, "player-fogged", width)
+    check_layout(gm_page, "gm-fogged", width)
+
+    # the grid re-aligned under the running battle (no new version): the board follows
+    maps.battle_map_update(map_id=lake.pk, by=gm, alignment={"offset_x": 40})
+    player_page.wait_for_function(
+        "window.BattleScreen.state.view.map.offset_x === 40", timeout=SYNC_MS * 2
+    )
+
+    # the hidden fairy's turn: the player is told only that the GM is acting
+    _turn_to(battle, gm, hidden_id)
+    player_page.wait_for_function(
+        "document.getElementById('turn-label').textContent === 'The GM is acting.'",
+        timeout=SYNC_MS * 2,
+    )
+    assert "The GM is acting" in player_page.inner_text("#tracker")
+    battles.battle_action_apply(
+        battle_id=battle.pk,
+        actor=gm,
+        action={"type": "end_turn", "combatant": hidden_id},
+        expected_version=Battle.objects.get(pk=battle.pk).version,
+    )
+    player_page.wait_for_function(
+        "document.getElementById('log').textContent.includes('acts unseen in the fog')",
+        timeout=SYNC_MS * 2,
+    )
+    assert hidden_name not in player_page.content()
 
     before = version(gm_page)
     gm_page.click("#fog-none")
@@ -240,5 +351,8 @@ def test_a_fogged_enemy_is_absent_for_the_player_until_revealed(
         ".some((e) => e.title.startsWith('Fairy Maid 1 '))",
         timeout=SYNC_MS * 2,
     )
+    assert "clears fog from part of the board" in player_page.inner_text("#log")
+    _no_identifiers(player_page, "player")
+    _no_identifiers(gm_page, "gm")
     shoot(player_page, f"player-revealed-{width}")
     assert not errors, errors

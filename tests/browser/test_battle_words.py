@@ -89,8 +89,15 @@ def test_the_log_and_the_badges_speak_in_sentences(new_page, battle, gm):
     assert lines["moved"] == "Reimu moves to square 5, 4."
     for line in lines.values():
         assert not SNAKE.search(line) and "[" not in line, line
-    # the log's heading names the action in words
+    # the log's heading names the action in words, the fog's too (westernroses/battle/fog.py)
     assert words(page, "actionWords", "gm_add_status") == "adds a status"
+    for kind in ("gm_fog", "gm_reveal", "fogged"):
+        assert not SNAKE.search(words(page, "actionWords", kind)), kind
+    fog = {"type": "fog_changed", "fogged": True, "frm": [4, 0], "to": [5, 2], "squares": 6}
+    assert words(page, "describeEvent", fog) == "Fog covers 6 squares (square 4, 0 to square 5, 2)."
+    fog.update(fogged=False, squares=1, to=[4, 0])
+    assert words(page, "describeEvent", fog).startswith("The fog lifts from 1 square (")
+    assert words(page, "describeEvent", {"type": "in_fog", "combatants": [pc]}) is None
     # a critical dodge says why a low total succeeded (checks.py: criticals are on the dice alone)
     dodge = words(
         page,
