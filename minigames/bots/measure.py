@@ -91,6 +91,8 @@ def measure(
     started = time.monotonic()
     wins = draws = moves = 0
     record: dict[str, Any] = {}
+    #: per game: its seed, the measured bot's seat, and "win", "draw" or "loss"
+    results: list[dict[str, Any]] = []
     for n in range(games):
         me = n % 2
         returns, length = play_game(
@@ -99,6 +101,8 @@ def measure(
         wins += returns[me] > 0
         draws += returns[me] == 0
         moves += length
+        outcome = "win" if returns[me] > 0 else "draw" if returns[me] == 0 else "loss"
+        results.append({"seed": first_seed + n, "seat": me, "outcome": outcome, "moves": length})
         played = n + 1
         low, high = wilson(wins, played)
         record = {
@@ -118,14 +122,14 @@ def measure(
             "mean_moves": moves / played,
             "seconds": round(time.monotonic() - started, 1),
             "date": datetime.now(UTC).isoformat(timespec="seconds"),
+            "results": results,
         }
         if out is not None:
             out.parent.mkdir(parents=True, exist_ok=True)
             out.write_text(json.dumps(record, indent=2) + "\n")
         if progress:
             print(
-                f"{game} game {played}/{games}: {'won' if returns[me] > 0 else 'not won'} "
-                f"({wins}/{played}, {record['seconds']} s)",
+                f"{game} game {played}/{games}: {outcome} ({wins}/{played}, {record['seconds']} s)",
                 file=sys.stderr,
                 flush=True,
             )
