@@ -1,10 +1,10 @@
 """Bot-against-bot games checked at every step, for the card games' many-game properties
 (tests/engine/rso/test_many_games.py, tests/engine/dbs/test_many_games.py).
 
-A heuristic seat plays through the bots' public API (:func:`minigames.bots.choose_action`: the
-engine's heuristic handed a world ``determinize`` dealt for its seat, as at a table); a random
-seat picks uniformly among the legal moves, as the random bot does (without the API's
-overhead, which would cost a fifth of the run). Checked:
+A heuristic seat plays the engine's ``heuristic_action`` (the heuristic bot's policy; at a
+table it is handed a world ``determinize`` dealt for its seat, here the real state, which it
+reads only as the seat may: re-dealing for every move would cost a fifth of the run), a random
+seat picks uniformly among the legal moves, as the random bot does. Checked:
 
 * **every step**: the engine's own zone check (every card in exactly one zone); somebody is
   waited on and every seat waited on has a legal move; the bot's move is applied, never
@@ -23,12 +23,12 @@ The expensive checks are sampled so that thousands of games fit in about a minut
 from __future__ import annotations
 
 import json
-import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from minigames.bots import Strength, choose_action
+from minigames.bots import Strength, heuristics_for
+from minigames.bots.heuristics import BotRandom
 from westernroses.protocol import GameEngine, Seat, event_visible, replay
 
 
@@ -71,7 +71,9 @@ def play_checked_game(
 ) -> Any:
     """Play one game between bots of ``strengths``, checking it (see the module); the final
     state."""
-    rng = random.Random(seed)
+    rng = BotRandom(seed)
+    heuristic = heuristics_for(engine).action
+    assert heuristic is not None, f"{engine.title} has no heuristic bot"
     initial = engine.new_game(seats=2, seed=seed, options=options, config=config)
     state = initial
     log: list[tuple[Seat, dict[str, Any]]] = []
@@ -109,8 +111,8 @@ def play_checked_game(
         seat = waiting[rng.randrange(len(waiting))]
         if strengths[int(seat)] == "random":  # the random bot, without its API's overhead
             action = legal[seat][rng.randrange(len(legal[seat]))]
-        else:
-            action = choose_action(engine, state, seat, strengths[int(seat)], rng.randrange(2**31))
+        else:  # the engine's heuristic, as the heuristic bot plays it but on the real state
+            action = dict(heuristic(state, seat, rng))
         state, events = engine.apply(state, seat, action)  # IllegalAction: a refused legal move
         log.append((seat, action))
         for viewer in (0, 1):

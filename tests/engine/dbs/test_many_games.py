@@ -21,7 +21,7 @@ from minigames.engines.dbs import ENGINE, card_locations, preset_decks
 from tests.engine.bot_games import PAIRINGS, Tally, play_checked_game
 from tests.engine.dbs.test_properties import options
 
-GAMES = int(os.environ.get("WR_MANY_GAMES", "2000"))
+GAMES = int(os.environ.get("WR_MANY_GAMES", "1500"))
 DECKS = {d["key"]: d["cards"] for d in preset_decks()}
 
 

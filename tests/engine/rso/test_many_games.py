@@ -19,7 +19,7 @@ from minigames.engines.rso import ENGINE, preset_decks
 from tests.engine.bot_games import PAIRINGS, Tally, play_checked_game
 from tests.engine.rso.test_properties import assert_zones
 
-GAMES = int(os.environ.get("WR_MANY_GAMES", "2000"))
+GAMES = int(os.environ.get("WR_MANY_GAMES", "1500"))
 DECKS = sorted(preset_decks())
 
 
