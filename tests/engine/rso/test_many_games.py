@@ -4,7 +4,8 @@ in another seat's view or events, no legal move refused, no re-dealt world in wh
 waited on has no move, and the log replays to the same final state (issue 13, "Done when").
 
 Random and heuristic bots on either seat, all four preset decks against each other, both
-deck-out rules. :data:`GAMES` games take about a minute on one core of this machine; the
+deck-out rules. :data:`GAMES` (1,500) games took 94 s of CPU time (pytest's start included) on
+this 2-core machine under a load of 15, 7 minutes of wall time; on an idle core less. The
 hypothesis strategies are fixed, so every xdist worker draws the same games.
 """
 
