@@ -187,7 +187,8 @@ def test_two_users_build_decks_and_play_a_whole_game(
     phone.click("button.tavern-join")
     phone.wait_for_selector(".tavern-seat-you")
     assert table.seats.get(index=1).deck.endswith(f"deck:{guest_deck.pk}")
-    desk.reload()
+    # the host's lobby reloads by itself when the seat is taken (a newer version)
+    desk.wait_for_selector("#tavern-start", timeout=20_000)
     desk.click("#tavern-start")
     desk.wait_for_selector("#tavern-resign")
     phone.wait_for_selector("#tavern-resign")  # the phone page reloads when the game starts
