@@ -92,7 +92,12 @@ def deck_choices(user: Any, slug: str) -> list[tuple[str, str]]:
     except ImportError:
         return out
     if getattr(user, "is_authenticated", False):
-        out += [(f"saved:{key}", str(name)) for key, name in seat_decks(user, slug)]
+        # seat_decks lists the presets too (already offered above): only her own decks here
+        out += [
+            (f"saved:{key}", str(name))
+            for key, name in seat_decks(user, slug)
+            if not key.startswith("preset:")
+        ]
     return out
 
 

@@ -23,7 +23,9 @@ How the protocol maps onto OpenSpiel:
 * **Information state**: canonical JSON of ``view(state, seat)`` with the facts that make it
   Markov for the search: whose move it is, who is waited on, and the seat's own legal action
   ids (she knows what she is offered, and the protocol keeps that list unchanged by
-  ``determinize``; with it, one tree node never mixes two different sets of moves).
+  ``determinize``; with it, one tree node never mixes two different sets of moves). Keys an
+  engine lists in ``reference_view_keys`` (card descriptions for the page, not game state) are
+  left out (:func:`game_view`).
 * **Resampling**: ``resample_from_infostate(seat, sampler)`` calls ``determinize(state, seat,
   seed)`` with a seed drawn from ``sampler`` (the bot passes a seeded one, so a search is
   reproducible).
@@ -138,6 +140,17 @@ def load_game(engine: GameEngine[Any], seats: int, **params: Any) -> EngineGame:
     if not isinstance(game, EngineGame):
         raise TypeError(f"{game!r} is not one of the tavern's games")
     return game
+
+
+def game_view(engine: GameEngine[Any], view: Json) -> Json:
+    """``view`` without the keys the engine names in ``reference_view_keys``: reference text
+    for the page (card descriptions in words) that is a function of the rest of the view, so
+    it tells the search nothing and only makes every information state string longer (DBS's
+    card texts made them about three times longer)."""
+    omit = getattr(engine, "reference_view_keys", ())
+    if not omit or not isinstance(view, dict):
+        return view
+    return {key: value for key, value in view.items() if key not in omit}
 
 
 class EngineGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type hints
@@ -328,7 +341,7 @@ class EngineState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no type
                     "to_move": self.current_player(),
                     "waiting_on": list(self._engine.waiting_on(self._state)),
                     "legal": self.legal_actions(seat),
-                    "view": self._engine.view(self._state, seat),
+                    "view": game_view(self._engine, self._engine.view(self._state, seat)),
                 }
             )
         return found

@@ -286,3 +286,17 @@ def test_dashboard_panel_lists_open_tables_live(campaign, gm, player, other_play
     services.tavern_resign(table_id=table.pk, by=player)
     page = client.get(f"/campaigns/{campaign.pk}/dashboard/").content.decode()
     assert f"/tavern/tables/{table.pk}/" not in page
+
+
+def test_a_seat_is_offered_each_preset_once_then_her_own_decks(player):
+    """The new-table form and "Sit here" list the presets, then the user's own legal decks; the
+    decks app's seat_decks lists the presets too, which were offered twice before."""
+    from decks.models import Deck
+    from minigames.engines.dbs import preset_decks
+
+    presets = [(f"preset:{d['key']}", d["name"]) for d in preset_decks()]
+    deck = Deck.objects.create(
+        owner=player, game="dbs", name="Mine", cards=preset_decks()[0]["cards"]
+    )
+    assert services.deck_choices(player, "dbs") == [*presets, (f"saved:deck:{deck.pk}", "Mine")]
+    assert services.deck_choices(None, "dbs") == presets

@@ -59,6 +59,9 @@ def _options(options: Mapping[str, Any] | None) -> dict[str, Any]:
 class RsoEngine:
     slug = "rso"
     title = "Rumbling Spell Orchestra"
+    #: View keys that are reference text for the page (each visible card in words), not game
+    #: state: the bots' information states leave them out (minigames/bots/adapter.py).
+    reference_view_keys = ("cards",)
     min_seats = 2
     max_seats = 2
 

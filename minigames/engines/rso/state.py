@@ -13,7 +13,6 @@ modifiers of this turn, so nothing can drift out of date.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterator, Mapping
 from typing import Any, Final, TypeAlias
 
@@ -28,10 +27,22 @@ HAND_LIMIT: Final = 7
 OPENING_HAND: Final = 6
 
 
+def _copy(value: Any) -> Any:
+    """A deep copy of plain JSON data (dicts, lists, scalars): several times faster than
+    ``copy.deepcopy``, which the bots' searches paid for on every move they tried."""
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    if isinstance(value, tuple):
+        return tuple(_copy(v) for v in value)
+    return value
+
+
 def clone(state: State) -> State:
     """A copy safe to change: shared set-up maps, fresh copies of everything that moves."""
     result = {
-        k: (v if k in SHARED_KEYS else copy.deepcopy(v))
+        k: (v if k in SHARED_KEYS else _copy(v))
         for k, v in state.items()
         if k not in ("players", "mods", "used", "attached")
     }

@@ -10,6 +10,7 @@ from __future__ import annotations
 from minigames.engines.rso.phases import PHASE_NAMES, waiting_on
 from minigames.engines.rso.state import (
     HAND_LIMIT,
+    Card,
     State,
     card_of,
     clone,
@@ -138,14 +139,27 @@ def _visible_cards(state: State, seat: int | None) -> set[str]:
 def card_texts(state: State, seat: int | None) -> Json:
     """Each card ``seat`` can see, by number: its name, type and abilities in words."""
     numbers = sorted({state["inst"][c] for c in _visible_cards(state, seat)})
-    return {
-        n: {
-            "name": state["cards"][n]["name"],
-            "type": state["cards"][n]["type"],
-            "lines": card_lines(state["cards"][n]),
-        }
-        for n in numbers
+    return {n: _card_text(state["cards"][n]) for n in numbers}
+
+
+#: number -> (the definition it was made from, its words). A game's states share one card
+#: map (``SHARED_KEYS``), so each card is put into words once per game, not once per view (the
+#: bots build thousands of views a move).
+_TEXTS: dict[str, tuple[Card, Json]] = {}
+
+
+def _card_text(definition: Card) -> Json:
+    number = str(definition["number"])
+    cached = _TEXTS.get(number)
+    if cached is not None and cached[0] is definition:
+        return {**cached[1], "lines": list(cached[1]["lines"])}
+    text: Json = {
+        "name": definition["name"],
+        "type": definition["type"],
+        "lines": card_lines(definition),
     }
+    _TEXTS[number] = (definition, text)
+    return {**text, "lines": list(text["lines"])}
 
 
 def hidden_from(state: State, seat: int | None) -> set[str]:

@@ -212,7 +212,11 @@
     pollMs: Number(root.dataset.pollMs) || 1000,
     onState(payload) {
       const status = payload.table ? payload.table.status : null;
-      if (status !== startedStatus || (status === "setup" && current !== null)) {
+      // In the lobby only a newer version means a change (a seat taken, the game started): a
+      // second answer at the same version (two polls crossing on a slow server) is no reason
+      // to reload, and reloading would reset the deck or character the player is choosing.
+      const changed = current !== null && payload.version > current.version;
+      if (status !== startedStatus || (status === "setup" && changed)) {
         if (!submitting) window.location.reload();
         return;
       }

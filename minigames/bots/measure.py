@@ -1,0 +1,184 @@
+"""Measure a bot's win rate against another over many seeded two-seat games, for any engine.
+
+The issues' "Done when" asks for win rates over 200 games (the search bot against the random
+bot: 90% for RAIGO and Spirit War, 85% for RSO and DBS). The suite's win-rate test plays far
+fewer games, since the search is dear; this command plays the full count, outside the suite::
+
+    nice python -m minigames.bots.measure --game rso --opponent random --games 200
+
+Seats alternate every game (the measured bot sits first in even games); game ``n`` is seeded
+``first_seed + n`` and every search is bounded by its simulations, not the clock, so a run is a
+pure function of its arguments and one game can be replayed alone. It prints the wins, draws
+and the win rate with a 95% Wilson score interval, and writes the same as JSON (rewritten after
+every game, so a run cut short still leaves its numbers) to ``test-artifacts/bots/``.
+
+No Django: the bots and engines are pure Python.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+import time
+from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from minigames.bots.choose import STRENGTHS, Strength, choose_action
+from minigames.bots.search import SearchSettings
+from minigames.engines.registry import ENGINE_MODULES, get_engine
+from westernroses.protocol import GameEngine
+
+#: Where the JSON goes unless ``--out`` says otherwise (never committed).
+ARTIFACTS = Path("test-artifacts") / "bots"
+
+
+def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a binomial proportion (95% for ``z=1.96``): unlike the
+    normal approximation it stays inside [0, 1] and is sound near 0% and 100%."""
+    if games <= 0:
+        return 0.0, 1.0
+    p = wins / games
+    denominator = 1 + z * z / games
+    centre = (p + z * z / (2 * games)) / denominator
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def play_game(
+    engine: GameEngine[Any],
+    strengths: Mapping[int, Strength],
+    *,
+    seed: int,
+    settings: SearchSettings,
+) -> tuple[list[float], int]:
+    """One game, seat ``i`` at ``strengths[i]``: the engine's returns and the number of moves.
+
+    When several seats are waited on at once the one to act is drawn from ``seed``; a seat
+    that has no legal move would be a protocol breach and raises.
+    """
+    order = random.Random(seed)
+    state = engine.new_game(seats=len(strengths), seed=seed)
+    move = 0
+    while not engine.is_terminal(state):
+        waiting = list(engine.waiting_on(state))
+        seat = waiting[order.randrange(len(waiting))]
+        action = choose_action(
+            engine, state, seat, strengths[int(seat)], seed * 10_000 + move, None, settings=settings
+        )
+        state, _ = engine.apply(state, seat, action)
+        move += 1
+    return [float(r) for r in engine.returns(state)], move
+
+
+def measure(
+    game: str,
+    *,
+    strength: Strength,
+    opponent: Strength,
+    games: int,
+    settings: SearchSettings,
+    first_seed: int = 0,
+    out: Path | None = None,
+    progress: bool = True,
+) -> dict[str, Any]:
+    """Play ``games`` games of ``game`` and return (and write to ``out``) the tally."""
+    engine = get_engine(game)
+    started = time.monotonic()
+    wins = draws = moves = 0
+    record: dict[str, Any] = {}
+    #: per game: its seed, the measured bot's seat, and "win", "draw" or "loss"
+    results: list[dict[str, Any]] = []
+    for n in range(games):
+        me = n % 2
+        returns, length = play_game(
+            engine, {me: strength, 1 - me: opponent}, seed=first_seed + n, settings=settings
+        )
+        wins += returns[me] > 0
+        draws += returns[me] == 0
+        moves += length
+        outcome = "win" if returns[me] > 0 else "draw" if returns[me] == 0 else "loss"
+        results.append({"seed": first_seed + n, "seat": me, "outcome": outcome, "moves": length})
+        played = n + 1
+        low, high = wilson(wins, played)
+        record = {
+            "game": game,
+            "strength": strength,
+            "opponent": opponent,
+            "games": played,
+            "games_asked": games,
+            "wins": wins,
+            "draws": draws,
+            "losses": played - wins - draws,
+            "rate": wins / played,
+            "wilson_95": [low, high],
+            "simulations": settings.simulations,
+            "guided_moves": settings.guided_moves,
+            "first_seed": first_seed,
+            "mean_moves": moves / played,
+            "seconds": round(time.monotonic() - started, 1),
+            "date": datetime.now(UTC).isoformat(timespec="seconds"),
+            "results": results,
+        }
+        if out is not None:
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_text(json.dumps(record, indent=2) + "\n")
+        if progress:
+            print(
+                f"{game} game {played}/{games}: {outcome} ({wins}/{played}, {record['seconds']} s)",
+                file=sys.stderr,
+                flush=True,
+            )
+    return record
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m minigames.bots.measure", description=__doc__.split("\n\n")[0]
+    )
+    parser.add_argument("--game", required=True, choices=sorted(ENGINE_MODULES))
+    parser.add_argument("--strength", default="search", choices=STRENGTHS)
+    parser.add_argument("--opponent", default="random", choices=STRENGTHS)
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--simulations", type=int, default=32, help="search simulations a move")
+    parser.add_argument(
+        "--guided-moves", type=int, default=8, help="heuristic moves in a guided playout"
+    )
+    parser.add_argument("--first-seed", type=int, default=0)
+    parser.add_argument("--out", type=Path, default=None, help="the JSON file to write")
+    parser.add_argument("--quiet", action="store_true", help="no line per game")
+    args = parser.parse_args(argv)
+    if args.games < 1:
+        parser.error("--games must be at least 1")
+    out = args.out or ARTIFACTS / (
+        f"measure-{args.game}-{args.strength}-vs-{args.opponent}-{args.simulations}sims.json"
+    )
+    settings = SearchSettings(
+        simulations=args.simulations, guided_moves=args.guided_moves, rollout_moves=40
+    )
+    record = measure(
+        args.game,
+        strength=args.strength,
+        opponent=args.opponent,
+        games=args.games,
+        settings=settings,
+        first_seed=args.first_seed,
+        out=out,
+        progress=not args.quiet,
+    )
+    low, high = record["wilson_95"]
+    print(
+        f"{args.game}: {args.strength} won {record['wins']} of {record['games']} games against "
+        f"{args.opponent} ({record['rate']:.1%}; 95% Wilson interval {low:.1%} to {high:.1%}; "
+        f"{record['draws']} draws; {args.simulations} simulations a move; "
+        f"{record['seconds']} s) -> {out}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,223 @@
+"""Two users build decks in the deck builder and play a whole game of Rumbling Spell Orchestra,
+and one of Dream Battle of SpellCard, at a tavern table in headless Chromium (issue 13, "Done
+when": "two users build decks and play a whole game of each in headless Chromium").
+
+Everything goes through the pages as people use them: each user starts a deck on the deck list,
+presses + on the card rows of the builder (static/js/deck_builder.js saves every press), and
+ends with a saved legal deck; the host opens a table on the tavern's new-table form with her
+deck, the guest (on a 390x844 phone) sits down with hers from the table page, the host starts.
+Every move is then a click in the game's own drawn board (static/js/tavern/rso.js, dbs.js): a
+move that concerns a card is played by tapping the card and then the move in its details, the
+others from the board's action bar (the page's fallback buttons only if the drawing had no
+place for a move). Both pages end on the result. No console error on either page, no
+horizontal scrolling on the phone; screenshots go to test-artifacts/.
+
+Which move: the engine's heuristic bot chooses for each seat (through the bots' API, so from a
+world dealt for that seat), which ends a game in about 80 moves where random moves take about
+150; the decks are copies of the two preset decks whose heuristic games are shortest (6 games
+of each pairing measured: RSO Scarlet Household against Grand Library 78 moves on average, DBS
+Witch and Blade against Scarlet Household 77). The table's seed is the server's own, so the
+game's length varies from run to run.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from decks.models import Deck
+from minigames.bots import choose_action
+from minigames.engines.registry import get_engine
+from minigames.models import TavernTable
+from tests.browser.conftest import ARTIFACTS
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 390, "height": 844}
+#: (host's deck, guest's deck): preset decks the users rebuild card by card in the builder
+DECKS = {
+    "rso": ("scarlet-household", "grand-library"),
+    "dbs": ("witch-and-blade", "scarlet-household"),
+}
+
+
+def _preset_counts(game: str, key: str) -> tuple[str, list[tuple[str, int]]]:
+    """The preset deck's name and its (number, copies) in number order."""
+    module = __import__(f"minigames.engines.{game}", fromlist=["preset_decks"])
+    presets = module.preset_decks()
+    if isinstance(presets, dict):  # RSO: key -> {"name", "cards"}
+        name, cards = presets[key]["name"], presets[key]["cards"]
+    else:  # DBS: [{"key", "name", "cards"}]
+        deck = next(d for d in presets if d["key"] == key)
+        name, cards = deck["name"], deck["cards"]
+    return str(name), sorted(Counter(cards).items())
+
+
+def _watch_console(page, errors: list[str]) -> None:
+    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+    page.on("pageerror", lambda e: errors.append(str(e)))
+
+
+def _no_overflow(page) -> bool:
+    return page.evaluate(
+        "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+    )
+
+
+def _shoot(page, name: str, at: str | None = None) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    if at is not None:
+        page.locator(at).first.scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / name), full_page=False)
+
+
+def build_deck(page, owner, game: str, name: str, recipe: list[tuple[str, int]]) -> Deck:
+    """Start deck ``name`` on the deck list and press + on each card's row (every press saved
+    before the next); the builder must then call it legal."""
+    page.goto(f"/decks/?game={game}#new-deck")
+    page.fill("#id_name", name)
+    page.select_option("#id_game", game)
+    page.click("#new-deck-form button[type=submit]")
+    page.wait_for_selector("#deck-builder")
+    total = 0
+    for number, copies in recipe:
+        for _ in range(copies):
+            page.click(f"#card-list li[data-number='{number}'] .deckb-count__plus")
+            total += 1
+            page.wait_for_selector(f"#deck-total[data-total='{total}']")
+    page.wait_for_selector("#deck-legal")
+    assert page.inner_text("#deck-legal").startswith("Legal")
+    assert page.locator("#deck-errors").count() == 0
+    deck = Deck.objects.get(name=name, owner=owner)
+    assert sorted(Counter(deck.cards).items()) == recipe
+    return deck
+
+
+def _version(page) -> int:
+    return int(page.evaluate("Number(document.getElementById('tavern-table').dataset.version)"))
+
+
+def _click_move(page, game: str, index: int, label: str) -> str:
+    """Play move ``index`` of the page's payload the way a person would; how it was found."""
+    board = "#tavern-board"
+    direct = page.locator(f"{board} button.{game}-move[data-move='{index}']")
+    if direct.count() and direct.first.is_visible():
+        direct.first.click()
+        return "bar"
+    card = page.locator(f"{board} button.{game}-card[data-opens~='{index}']")
+    if card.count():
+        card.first.click()
+        move = page.locator(f"{board} button.{game}-move[data-move='{index}']")
+        move.first.wait_for(state="visible")
+        move.first.click()
+        return "card"
+    fallback = page.locator("#tavern-moves button.tavern-move", has_text=label)
+    fallback.first.click()
+    return "fallback"
+
+
+def play_whole_game(game: str, table_id: int, pages: dict[int, object]) -> Counter[str]:
+    """Until the game ends: the heuristic bot picks the move of the seat waited on, and that
+    seat's page plays it by clicks. Returns how the moves were found on the boards."""
+    engine = get_engine(game)
+    found: Counter[str] = Counter()
+    for step in range(600):
+        table = TavernTable.objects.get(pk=table_id)
+        state = engine.from_json(table.state)
+        if engine.is_terminal(state):
+            return found
+        seat = engine.waiting_on(state)[0]
+        action = choose_action(engine, state, seat, "heuristic", seed=table_id * 1000 + step)
+        legal = engine.legal_actions(state, seat)
+        index = legal.index(action)
+        label = engine.describe_action(state, seat, action)
+        page = pages[seat]
+        page.wait_for_function(
+            f"Number(document.getElementById('tavern-table').dataset.version) >= {table.version}"
+            f" && document.querySelectorAll('#tavern-board .{game}-move, #tavern-board "
+            f".{game}-card[data-opens], #tavern-moves .tavern-move').length > 0",
+            timeout=20_000,
+        )
+        found[_click_move(page, game, index, label)] += 1
+        try:
+            page.wait_for_function(
+                "Number(document.getElementById('tavern-table').dataset.version) > "
+                f"{table.version}",
+                timeout=20_000,
+            )
+        except Exception as exc:
+            status = page.inner_text("#tavern-status")
+            raise AssertionError(f"{label!r} at v{table.version} did not apply: {status}") from exc
+    raise AssertionError("the game did not end within 600 moves")
+
+
+@pytest.mark.parametrize("game", ["rso", "dbs"])
+def test_two_users_build_decks_and_play_a_whole_game(
+    game, new_page, live_server, settings, player, other_player
+):
+    settings.TAVERN_POLL_MILLISECONDS = 150  # the page's default (1 s) would slow every turn
+    errors: list[str] = []
+    desk, phone = new_page(player), new_page(other_player)
+    phone.set_viewport_size(PHONE)
+    for page in (desk, phone):
+        _watch_console(page, errors)
+    host_key, guest_key = DECKS[game]
+    host_name, host_recipe = _preset_counts(game, host_key)
+    guest_name, guest_recipe = _preset_counts(game, guest_key)
+    host_deck = build_deck(desk, player, game, f"My {host_name}", host_recipe)
+    guest_deck = build_deck(phone, other_player, game, f"My {guest_name}", guest_recipe)
+    assert _no_overflow(phone)
+    _shoot(phone, f"tavern-{game}-deck-390.png")
+
+    # The host opens a table with her saved deck on the tavern's new-table form.
+    desk.goto("/tavern/")
+    desk.select_option("#game", game)
+    desk.select_option(f"#deck-{game}", label=host_deck.name)
+    desk.click("#create-table")
+    desk.wait_for_selector("#tavern-table")
+    table = TavernTable.objects.filter(game=game).latest("pk")
+    assert table.seats.get(index=0).deck.endswith(f"deck:{host_deck.pk}")
+    # The guest sits at the open seat with hers, from the table page on her phone.
+    phone.goto(f"/tavern/tables/{table.pk}/")
+    # her saved deck is offered once, after the presets (minigames.services.deck_choices)
+    offered = phone.locator("form.tavern-inline select[name=deck] option").all_inner_texts()
+    assert offered.count(guest_deck.name) == 1 and len(offered) == len(set(offered)), offered
+    phone.select_option("form.tavern-inline select[name=deck]", label=guest_deck.name)
+    phone.click("button.tavern-join")
+    phone.wait_for_selector(".tavern-seat-you")
+    assert table.seats.get(index=1).deck.endswith(f"deck:{guest_deck.pk}")
+    # the host's lobby reloads by itself when the seat is taken (a newer version)
+    desk.wait_for_selector("#tavern-start", timeout=20_000)
+    desk.click("#tavern-start")
+    desk.wait_for_selector("#tavern-resign")
+    phone.wait_for_selector("#tavern-resign")  # the phone page reloads when the game starts
+    for page in (desk, phone):
+        page.wait_for_selector(f"#tavern-board .{game}-board, #tavern-board [class^={game}-]")
+    _shoot(desk, f"tavern-{game}-start-1280.png", "#tavern-board")
+    _shoot(phone, f"tavern-{game}-start-390.png", "#tavern-board")
+    assert _no_overflow(phone)
+
+    found = play_whole_game(game, table.pk, {0: desk, 1: phone})
+
+    # Both pages end on the result, drawn by the game's renderer and stated by the page.
+    table = TavernTable.objects.get(pk=table.pk)
+    engine = get_engine(game)
+    assert engine.is_terminal(engine.from_json(table.state))
+    for page in (desk, phone):
+        page.wait_for_selector("#tavern-result:not([hidden])", timeout=10_000)
+        assert "The game is over" in page.inner_text("#tavern-result")
+        page.wait_for_selector(f"#tavern-board .{game}-result", timeout=10_000)
+    heads = [p.inner_text(f"#tavern-board .{game}-result").splitlines()[0] for p in (desk, phone)]
+    winners = engine.returns(engine.from_json(table.state))
+    if winners[0] > 0:
+        assert heads[0] == "You win!" and "wins" in heads[1]
+    elif winners[1] > 0:
+        assert heads[1] == "You win!" and "wins" in heads[0]
+    assert _no_overflow(phone)
+    _shoot(desk, f"tavern-{game}-result-1280.png", f"#tavern-board .{game}-result")
+    _shoot(phone, f"tavern-{game}-result-390.png", f"#tavern-board .{game}-result")
+    # The boards carried the game: most moves were found on a card or in the action bar.
+    assert found["card"] > 0 and found["bar"] > 0, found
+    assert found["fallback"] <= sum(found.values()) // 4, found
+    assert not errors, errors
