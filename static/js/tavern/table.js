@@ -212,7 +212,11 @@
     pollMs: Number(root.dataset.pollMs) || 1000,
     onState(payload) {
       const status = payload.table ? payload.table.status : null;
-      if (status !== startedStatus || (status === "setup" && current !== null)) {
+      // The lobby redraws by reloading when its seats change (a new version), not when a slow
+      // first answer and the next poll both bring the same version: a reload then would lose a
+      // character being chosen in a "Sit here" form.
+      const changed = current !== null && payload.version !== current.version;
+      if (status !== startedStatus || (status === "setup" && changed)) {
         if (!submitting) window.location.reload();
         return;
       }
