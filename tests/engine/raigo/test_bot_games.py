@@ -9,7 +9,8 @@ towers face down, the Inner Tokens, Raizan: rulebook "Hidden information"), the 
 the same state byte for byte.
 
 :data:`GAMES` per seat count keeps the module within about 90 s on one core (measured: 2
-seats ~60 ms a game, 4 seats ~140 ms, random bots; a heuristic seat doubles that);
+seats ~60 ms a game, 4 seats ~140 ms, random bots; a heuristic seat doubles that; the whole
+module 80 s of CPU on 23 November 2026);
 ``WR_MANY_GAMES`` multiplies it for a longer run outside the suite.
 """
 
