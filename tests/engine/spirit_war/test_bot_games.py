@@ -9,8 +9,8 @@ a seat a card hidden from her (hands, face-down summons and Support cards, the d
 log replays to the same state byte for byte.
 
 :data:`GAMES` per seat count keeps the module within about 90 s on one core (measured: 2 seats
-~45 ms a game, 6 seats ~140 ms; the whole module 75 s of CPU on 23 November 2026); ``WR_MANY_GAMES`` multiplies it for a longer run outside the
-suite.
+~45 ms a game, 6 seats ~140 ms; the whole module 75 s of CPU on 23 November 2026);
+``WR_MANY_GAMES`` multiplies it for a longer run outside the suite.
 """
 
 from __future__ import annotations
