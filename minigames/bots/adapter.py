@@ -168,8 +168,6 @@ class EngineGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type h
         self._config: Json = json.loads(parameters.get("config", "{}"))
         self._ids: dict[str, int] = {}
         self._actions: list[Action] = []
-        #: Sampled worlds in which no seat waited on could move (see ``EngineState._resolve``).
-        self.dead_ends = 0
 
     def new_initial_state(self) -> EngineState:
         state = self.engine.new_game(
@@ -256,10 +254,9 @@ class EngineState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no type
         """Whose move it is (the leader first among the seats waited on, then ``waiting_on``
         order) and her legal moves.
 
-        A guard, not a rule: a world in which no seat waited on has a legal move (an engine's
-        ``determinize`` dealt another seat a hand the rules cannot play from, which the protocol
-        forbids) counts as finished, a draw, so that one bad world costs the search one
-        simulation instead of the whole move. ``EngineGame.dead_ends`` counts them.
+        Every seat waited on has a legal move in every world ``determinize`` deals (the
+        protocol's promise, checked by tests/engine/conformance.py), so a world in which none
+        has one is an engine's bug, and said so.
         """
         player, actions = int(pyspiel.PlayerId.TERMINAL), []
         if not self._engine.is_terminal(self._state):
@@ -270,7 +267,10 @@ class EngineState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no type
                     player = int(seat)  # tavern seats are 0 .. n-1
                     break
             else:
-                self._wr_game.dead_ends += 1
+                raise RuntimeError(
+                    f"{self._engine.title}: seats {list(waiting)} are waited on but none has "
+                    "a legal move (a world determinize should never deal)."
+                )
         self._player = player
         self._legal = ([self._wr_game.action_id(a) for a in actions], actions)
 

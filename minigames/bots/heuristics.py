@@ -119,7 +119,9 @@ def playout(
                 moves += 1
                 break
         else:
-            break  # nobody can move: a world determinize should not have dealt; stop here
+            raise RuntimeError(
+                f"{engine.title}: seats {waiting} are waited on but none has a legal move."
+            )
     if engine.is_terminal(state):
         return [float(r) for r in engine.returns(state)], moves
     if evaluate is None:

@@ -251,26 +251,18 @@ class _CarelessDuel(duel.DuelEngine):
         return super().legal_actions(state, seat)
 
 
-def test_a_world_where_nobody_can_move_ends_that_simulation_not_the_search():
-    from minigames.bots import SearchSettings, choose_action
-    from minigames.bots.heuristics import Heuristics
-    from minigames.bots.search import make_bot
-
+def test_a_world_where_nobody_can_move_is_an_engine_bug_said_in_words():
+    """The protocol promises every seat waited on a legal move in every world ``determinize``
+    deals (Spirit War once broke it); the adapter no longer papers over such a world, it says
+    which engine dealt it, and the conformance check catches the engine first."""
     engine = _CarelessDuel()
     state = engine.new_game(seats=2, seed=3)
     game = load_game(engine, 2)
     root = game.state_from_engine(state)
-    bot = make_bot(
-        game,
-        settings=SearchSettings(simulations=20),
-        heuristics=Heuristics(),
-        seed=1,
-        time_limit=None,
-    )
-    assert bot.step(root) in root.legal_actions()
-    assert game.dead_ends > 0
     world = root.resample_from_infostate(0, random.Random(1).random)
+    assert world.current_player() == 0  # the seat the world was dealt for can move
     world.apply_action(world.legal_actions()[0])
-    assert world.is_terminal() and world.returns() == [0.0, 0.0]
-    move = choose_action(engine, state, 0, "search", 2, settings=SearchSettings(simulations=20))
-    assert move in engine.legal_actions(state, 0)
+    with pytest.raises(RuntimeError, match="Secret Duel: seats \\[1\\] are waited on"):
+        world.current_player()
+    with pytest.raises(AssertionError, match="has no legal move"):
+        play_random_game(engine, seats=2, seed=3)

@@ -9,9 +9,10 @@ of search against random costs seconds even at a few dozen simulations a move), 
 suite within its time the search plays :data:`SEARCH_GAMES` games at :data:`TEST_SIMULATIONS`
 simulations a move instead of the table's 1,000 within 2 s, with playouts cut to
 :data:`TEST_GUIDED_MOVES` heuristic moves: a bot at a table is stronger than the one tested.
-The full measurement of the issue is ``WR_BOT_SEARCH_GAMES=200`` (run it before claiming the
-"Done when"); ``WR_BOT_TEST_SIMULATIONS``, ``WR_BOT_TEST_GUIDED_MOVES`` and ``WR_BOT_GAMES``
-change the rest.
+The full measurement of the issue (200 games, with a Wilson interval, JSON to
+test-artifacts/bots/) is ``python -m minigames.bots.measure`` (docs/bots.md);
+``WR_BOT_SEARCH_GAMES``, ``WR_BOT_TEST_SIMULATIONS``, ``WR_BOT_TEST_GUIDED_MOVES`` and
+``WR_BOT_GAMES`` change the suite's numbers.
 
 The test games: Prize Bids shows skill; Secret Duel cannot (see tests/games/bids.py), which makes
 it the test that the search does not peek at a face-down card.

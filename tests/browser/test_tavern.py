@@ -4,9 +4,11 @@ whole game of each in headless Chromium, one on a phone-sized screen, and a stak
 between their characters").
 
 The guest sits down as her character from the table page, the host starts the game there,
-and every move is a click on one of the move buttons the page offers (the generic renderer's,
-or a renderer's fallback buttons); the other page follows by polling. Moves are chosen at
-random among the offered ones. Spirit War is played with small decks (house rules) to keep
+and every move is a tap on the table drawn by the game's own renderer (static/js/tavern/raigo.js
+and spirit_war.js): a place holding moves (a token, a space, a tower, a card, a seat) and a move
+on the sheet it opens, or a move in the prompt box; the other page follows by polling. Moves are
+chosen at random among the offered ones. The stake check pins the winner: her character gains
+the stake, the loser's loses it. Spirit War is played with small decks (house rules) to keep
 the test quick; RAIGO with its defaults.
 """
 
@@ -15,6 +17,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from characters.models import Character
 from minigames import services
@@ -31,24 +34,39 @@ def _version(page) -> int:
     return int(page.evaluate("document.getElementById('tavern-table').dataset.version || '-1'"))
 
 
-def _play_whole_game(table_id: int, pages: dict[int, object], rng: random.Random) -> None:
-    """Click moves on the page of whichever seat the table waits on until the game ends."""
+#: The CSS prefix of each game's drawn renderer (static/js/tavern/<slug>.js).
+PREFIX = {"raigo": "raigo", "spirit_war": "spirit-war"}
+
+
+def _play_whole_game(
+    table_id: int, pages: dict[int, object], rng: random.Random, game: str
+) -> dict[str, int]:
+    """Play the game through the drawn renderer of whichever seat the table waits on until it
+    ends: tap a random place on the drawn table that holds moves (a token, a space, a tower, a
+    card, a seat) and a random move on the sheet it opens, or a random move of the prompt box.
+    Returns how many moves came from the drawing and how many from fallback buttons."""
+    p = PREFIX[game]
+    entries = (
+        f"#tavern-board .{p}-playable:visible, #tavern-board .{p}-move:visible, "
+        "#tavern-moves button.tavern-move:visible"
+    )
+    sheet_moves = f"#tavern-board .{p}-sheet .{p}-move:visible"
     engine = get_engine(TavernTable.objects.get(pk=table_id).game)
+    counts = {"drawn": 0, "fallback": 0}
     for _ in range(1500):
         table = TavernTable.objects.get(pk=table_id)
         state = engine.from_json(table.state)
         if engine.is_terminal(state):
-            return
+            return counts
         seat = rng.choice(list(engine.waiting_on(state)))
         page = pages[seat]
         page.wait_for_function(
-            f"Number(document.getElementById('tavern-table').dataset.version) >= {table.version}"
-            " && document.querySelectorAll('#tavern-moves button.tavern-move').length > 0",
+            f"Number(document.getElementById('tavern-table').dataset.version) >= {table.version}",
             timeout=15_000,
         )
-        buttons = page.locator("#tavern-moves button.tavern-move")
-        label = buttons.nth(rng.randrange(buttons.count())).inner_text()
-        page.locator("#tavern-moves button.tavern-move", has_text=label).first.click()
+        choice = _pick(page, entries, sheet_moves, p, rng, counts)
+        label = choice.inner_text()
+        choice.click()
         try:
             page.wait_for_function(
                 "Number(document.getElementById('tavern-table').dataset.version) > "
@@ -59,6 +77,33 @@ def _play_whole_game(table_id: int, pages: dict[int, object], rng: random.Random
             status = page.inner_text("#tavern-status")
             raise AssertionError(f"{label!r} at v{table.version} did not apply: {status}") from exc
     raise AssertionError("the game did not end")
+
+
+def _pick(page, entries: str, sheet_moves: str, p: str, rng: random.Random, counts) -> object:
+    """A random move button on the drawn table: a move of the prompt box, or a place's sheet
+    opened and one of its moves. A place tapped while the page redraws (a poll landing at that
+    moment) loses its sheet: then the tap is made again on the new drawing."""
+    for _attempt in range(3):
+        page.locator(entries).first.wait_for(timeout=15_000)
+        options = page.locator(entries)
+        entry = options.nth(rng.randrange(options.count()))
+        classes = (entry.get_attribute("class") or "").split()
+        if "tavern-move" in classes:
+            counts["fallback"] += 1
+            return entry
+        if f"{p}-playable" not in classes:
+            counts["drawn"] += 1
+            return entry
+        entry.click()  # opens the sheet of that place's moves
+        try:
+            page.locator(sheet_moves).first.wait_for(timeout=5_000)
+        except PlaywrightTimeout:  # redrawn under the tap: tap again
+            counts["retaps"] = counts.get("retaps", 0) + 1
+            continue
+        listed = page.locator(sheet_moves)
+        counts["drawn"] += 1
+        return listed.nth(rng.randrange(listed.count()))
+    raise AssertionError("no place of the drawn table opened its moves")
 
 
 #: Spirit War with small decks (its house rules): a whole war in about 25 moves, with Spell,
@@ -78,24 +123,25 @@ def _game(game, stake, host, guest, host_char, guest_char, campaign, new_page, l
     )
     desk = new_page(host)
     phone = new_page(guest)
-    for page in (desk, phone):
-        # Played through the table page's own move buttons (the generic renderer): each game's
-        # drawn board is tested on its own with every state and seat (tests/minigames/).
-        page.route(
-            f"**/static/js/tavern/{game}.js",
-            lambda route: route.fulfill(body="", content_type="application/javascript"),
-        )
     phone.set_viewport_size(PHONE)
     phone.goto(f"/tavern/tables/{table.pk}/")
+    # The lobby has drawn its first state (a lobby may reload itself on a change; choosing the
+    # character before that could be lost).
+    phone.wait_for_function("document.getElementById('tavern-table').dataset.version")
     phone.select_option("select[name=character]", str(guest_char.pk))
     phone.click("button.tavern-join")
     phone.wait_for_selector(".tavern-seat-you")
+    assert guest_char.name in phone.inner_text(".tavern-seat-you .tavern-seat-name")
     desk.goto(f"/tavern/tables/{table.pk}/")
     desk.click("#tavern-start")
     desk.wait_for_selector("#tavern-resign")
     phone.wait_for_selector("#tavern-resign")  # the phone page reloads when the game starts
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-    _play_whole_game(table.pk, {0: desk, 1: phone}, random.Random(table.pk))
+    for page in (desk, phone):  # the game's own renderer draws the table
+        page.wait_for_selector(f"#tavern-board .{PREFIX[game]}")
+    counts = _play_whole_game(table.pk, {0: desk, 1: phone}, random.Random(table.pk), game)
+    # Every move was a tap on the drawn table; none needed a fallback button.
+    assert counts["drawn"] > 0 and counts["fallback"] == 0, counts
     for page in (desk, phone):
         page.wait_for_selector("#tavern-result:not([hidden])", timeout=5_000)
         assert "The game is over" in page.inner_text("#tavern-result")
@@ -110,26 +156,36 @@ def _game(game, stake, host, guest, host_char, guest_char, campaign, new_page, l
 def test_raigo_and_spirit_war_for_yen(
     new_page, live_server, settings, campaign, player, other_player
 ):
+    """The stake rules (minigames/services.py): each seated character's stake is held at the
+    start and the pot (every stake held) goes to the winner, so the winner gains exactly what
+    the loser loses, the stake; a game without a winner returns both stakes."""
     # Poll often so the test does not wait out each hand-over (the page's default is 1 s).
     settings.TAVERN_POLL_MILLISECONDS = 150
+    stake = 50
     reimu = character(player, campaign, "Reimu", 300)
     marisa = character(other_player, campaign, "Marisa", 300)
-    moved = []
+    seated = {0: reimu.pk, 1: marisa.pk}  # the host sits at seat 0, the guest at seat 1
+    decided = []
     for game in ("raigo", "spirit_war"):
-        before = (Character.objects.get(pk=reimu.pk).yen, Character.objects.get(pk=marisa.pk).yen)
-        table = _game(game, 50, player, other_player, reimu, marisa, campaign, new_page,
+        before = {s: Character.objects.get(pk=pk).yen for s, pk in seated.items()}
+        table = _game(game, stake, player, other_player, reimu, marisa, campaign, new_page,
                       live_server)  # fmt: skip
-        after = (Character.objects.get(pk=reimu.pk).yen, Character.objects.get(pk=marisa.pk).yen)
-        assert sum(after) == sum(before)  # the pot moved; nothing made or lost
-        paid = table.stakes.get("paid") or {}
-        if len(paid) == 1:
-            winner = int(next(iter(paid)))
-            assert (
-                after[winner] == before[winner] + 50
-                and after[1 - winner] == before[1 - winner] - 50
-            )
-            moved.append(game)
-    assert moved, "neither game had a single winner to take the pot"
+        after = {s: Character.objects.get(pk=pk).yen for s, pk in seated.items()}
+        assert table.stakes["held"] == {"0": stake, "1": stake}
+        engine = get_engine(game)
+        returns = engine.returns(engine.from_json(table.state))
+        winners = [s for s, r in enumerate(returns) if r > 0]
+        if len(winners) == 1:
+            (winner,) = winners
+            loser = 1 - winner
+            pot = sum(table.stakes["held"].values())
+            assert table.stakes["paid"] == {str(winner): pot}
+            assert after[winner] - before[winner] == pot - stake == stake
+            assert after[loser] - before[loser] == -stake
+            decided.append(game)
+        else:
+            assert after == before and table.stakes.get("returned")
+    assert decided, "neither game had a single winner to take the pot"
 
 
 HOOK = """

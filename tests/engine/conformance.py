@@ -8,7 +8,9 @@ count drawn by hypothesis), so every engine is held to the same promises:
 * JSON round trip of every state, and byte-for-byte replay of the whole log;
 * no seat's view (nor a spectator's) holds an item hidden from it, nor the seed;
 * ``waiting_on`` and each seat's own view and legal actions survive ``determinize`` for that
-  seat (the pause depends on public information; the search bot's resampling is consistent);
+  seat (the pause depends on public information; the search bot's resampling is consistent),
+  and in every world ``determinize`` deals, each seat waited on has a legal move (the search
+  bot never meets a world in which nobody can act);
 * the game ends within ``max_steps`` with returns for every seat.
 """
 
@@ -76,6 +78,11 @@ def play_random_game(
                 assert canonical(engine.legal_actions(det, seat)) == canonical(
                     engine.legal_actions(state, seat)
                 )
+                for other in waiting:
+                    assert engine.legal_actions(det, other), (
+                        f"determinize for seat {seat!r} dealt a world in which seat {other!r}, "
+                        "waited on, has no legal move"
+                    )
         seat = waiting[rng.randrange(len(waiting))]
         actions = engine.legal_actions(state, seat)
         assert actions, f"seat {seat!r} is waited on but has no legal action"

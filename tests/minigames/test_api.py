@@ -163,8 +163,9 @@ def contains_id(text: str, item: str) -> bool:
     return re.search(rf"(?<![\w-]){re.escape(item)}(?![\w-])", text) is not None
 
 
-CONFIGS = [("raigo", 2), ("raigo", 3), ("raigo", 4), ("spirit_war", 2), ("spirit_war", 3),
-           ("spirit_war", 6), ("rso", 2), ("dbs", 2)]  # fmt: skip
+#: RAIGO at every seat count (2-4) and Spirit War at every seat count (2-6), issue 12.
+CONFIGS = [*[("raigo", n) for n in range(2, 5)], *[("spirit_war", n) for n in range(2, 7)],
+           ("rso", 2), ("dbs", 2)]  # fmt: skip
 
 
 @pytest.mark.parametrize(("slug", "seats"), CONFIGS)
@@ -208,8 +209,13 @@ def test_no_payload_holds_a_secret(
                 "log": api.get(f"/api/tavern/tables/{table.pk}/log/?limit=200").content.decode(),
                 "page": web.get(f"/tavern/tables/{table.pk}/").content.decode(),
                 "notifications": json.dumps(
-                    list(Notification.objects.filter(recipient=user).values("title", "body"))
+                    list(
+                        Notification.objects.filter(recipient=user).values(
+                            "event", "title", "body", "url", "dedupe_key"
+                        )
+                    )
                 ),
+                "notifications page": web.get("/notifications/").content.decode(),
             }
             for where, text in texts.items():
                 assert seed not in text, f"the seed in {where} of seat {seat}"

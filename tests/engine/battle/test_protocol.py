@@ -69,6 +69,12 @@ def test_random_battles_keep_the_protocols_promises(seed):
         assert waiting, "a running battle waits on somebody"
         for seat in waiting:
             assert ENGINE.legal_actions(state, seat), seat
+        # Every world the search bot could sample keeps a legal move for each seat waited on.
+        for viewer in ["gm", "p1", "p2"]:
+            world = ENGINE.determinize(state, viewer, rng.randrange(2**53))
+            assert ENGINE.waiting_on(world) == waiting
+            for seat in waiting:
+                assert ENGINE.legal_actions(world, seat), (viewer, seat)
         # Nobody sees another controller's hand; a spectator sees none, and never the seed.
         for seat in ["gm", "p1", "p2", None]:
             shown = ENGINE.view(state, seat)

@@ -161,3 +161,55 @@ def play_until(
         seat = rnd.choice(list(engine.waiting_on(state)))
         state, _events = engine.apply(state, seat, rnd.choice(engine.legal_actions(state, seat)))
     raise AssertionError(f"seed {seed}: no such state")
+
+
+Cases = dict[int, list[tuple[str, Any]]]
+
+
+def sample_cases(
+    engine: Any,
+    *,
+    seats: int,
+    names: list[str],
+    situations: set[str],
+    key: Callable[[Any], str],
+    seeds: range,
+) -> Iterator[tuple[str, Any]]:
+    """New games, the first state of every situation and the end, over a few seeds (the first
+    two seeds give the new game and the end; later seeds only add situations not yet met, and
+    stop once every one of ``situations`` has been met)."""
+    met: set[str] = set()
+    for seed in seeds:
+        if seed >= 2 and met >= situations:
+            return
+        for label, state in play_sample(engine, seats=seats, seed=seed, key=key, names=names):
+            if label in ("new", "finished"):
+                if seed < 2:
+                    yield f"{label} (seed {seed})", state
+            elif label not in met:
+                met.add(label)
+                yield label, state
+
+
+def assert_every_situation_met(cases: Cases, situations: set[str]) -> None:
+    """The sampled states reach every situation and a finished game."""
+    met = {label for rows in cases.values() for label, _ in rows}
+    assert met >= situations, f"never reached: {situations - met}"
+    assert any(label.startswith("finished") for label in met)
+
+
+def check_every_seat(
+    page: Any, slug: str, engine: Any, rows: list[tuple[str, Any]], names: list[str]
+) -> int:
+    """:func:`check_payload` for every seat and a spectator of every sampled state, on a light
+    390 px phone; a spectator and a finished game offer no move. Returns how many moves the
+    drawings placed (the rest went to fallback buttons)."""
+    page.page.set_viewport_size({"width": 390, "height": 844})
+    page.page.emulate_media(color_scheme="light")
+    placed = 0
+    for _label, state in rows:
+        for payload in payloads(engine, state, names):
+            placed += check_payload(page, slug, engine, state, payload)["placed"]
+            if payload["seat"] is None or engine.is_terminal(state):
+                assert payload["moves"] == []
+    return placed
