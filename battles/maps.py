@@ -12,7 +12,6 @@ served only to the campaign's members (:func:`battles.views.map_image`), like po
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Final
@@ -24,6 +23,7 @@ from django.db.models import QuerySet
 from django.http import Http404
 from django.urls import reverse
 
+from apibase.images import CheckedImage, ImageRefused, ImageRules, image_check
 from campaign.permissions import CampaignAccess, access_for
 
 from .models import Battle, BattleMap, BattleStatus
@@ -52,54 +52,25 @@ MAX_SQUARE_PX: Final = 1024
 MAX_MAPS: Final = 100
 
 
-@dataclass(frozen=True, slots=True)
-class MapImage:
-    extension: str
-    content_type: str
-    width: int
-    height: int
+#: What a map may be (``apibase.images``: checked by content, never the name).
+MAP_RULES: Final = ImageRules(
+    what="map",
+    formats=MAP_FORMATS,
+    max_bytes=MAP_MAX_BYTES,
+    min_side=MAP_MIN_SIDE,
+    max_side=MAP_MAX_SIDE,
+    not_an_image="This is not an image: upload a PNG, JPEG or WebP picture.",
+)
 
 
-def map_validate(file: UploadedFile) -> MapImage:
+def map_validate(file: UploadedFile) -> CheckedImage:
     """Accept PNG, JPEG or WebP by content, at most :data:`MAP_MAX_BYTES`, each side between
     :data:`MAP_MIN_SIDE` and :data:`MAP_MAX_SIDE` pixels; else ``ValidationError`` on
     ``image`` in words."""
-    from PIL import Image, UnidentifiedImageError
-
-    def refuse(message: str) -> ValidationError:
-        return ValidationError({"image": [message]})
-
-    size = file.size or 0
-    if size > MAP_MAX_BYTES:
-        raise refuse(
-            f"The map is {size / 1024 / 1024:.1f} MB; upload at most "
-            f"{MAP_MAX_BYTES // 1024 // 1024} MB."
-        )
-    if size == 0:
-        raise refuse("The file is empty.")
-    file.seek(0)
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error", Image.DecompressionBombWarning)
-            with Image.open(file) as image:
-                kind = image.format
-                width, height = image.size
-                image.verify()
-    except (UnidentifiedImageError, Image.DecompressionBombError, Image.DecompressionBombWarning):
-        raise refuse("This is not an image: upload a PNG, JPEG or WebP picture.") from None
-    except (OSError, SyntaxError, ValueError):
-        raise refuse("The image is damaged or incomplete.") from None
-    finally:
-        file.seek(0)
-    if kind not in MAP_FORMATS:
-        raise refuse(f"{kind} images are not accepted; upload a PNG, JPEG or WebP picture.")
-    if not (MAP_MIN_SIDE <= width <= MAP_MAX_SIDE and MAP_MIN_SIDE <= height <= MAP_MAX_SIDE):
-        raise refuse(
-            f"The image is {width}×{height} pixels; each side must be between "
-            f"{MAP_MIN_SIDE} and {MAP_MAX_SIDE}."
-        )
-    extension, content_type = MAP_FORMATS[kind]
-    return MapImage(extension, content_type, width, height)
+        return image_check(file, MAP_RULES)
+    except ImageRefused as exc:
+        raise ValidationError({"image": [str(exc)]}) from None
 
 
 @dataclass(frozen=True, slots=True)

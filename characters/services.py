@@ -13,7 +13,6 @@ sheet sees the whole list instead of one error per save.
 from __future__ import annotations
 
 import json
-import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
@@ -22,6 +21,7 @@ from django.core.exceptions import PermissionDenied
 from django.core.files.base import ContentFile
 from django.db import transaction
 
+from apibase.images import CheckedImage, ImageRefused, ImageRules, image_check
 from apibase.json_input import JSONInputError, loads_bounded
 from campaign.models import Campaign, Membership
 from campaign.permissions import OwnedAccess
@@ -636,53 +636,24 @@ def character_import(
 # --------------------------------------------------------------------------- portrait
 
 
-@dataclass(frozen=True, slots=True)
-class PortraitInfo:
-    extension: str
-    content_type: str
-    width: int
-    height: int
+#: What a portrait may be (``apibase.images``: checked by content, never the name).
+PORTRAIT_RULES: Final = ImageRules(
+    what="portrait",
+    formats=PORTRAIT_FORMATS,
+    max_bytes=PORTRAIT_MAX_BYTES,
+    min_side=PORTRAIT_MIN_SIDE,
+    max_side=PORTRAIT_MAX_SIDE,
+    not_an_image="Upload a PNG, JPEG, WebP or GIF image.",
+)
 
 
-def portrait_validate(file: UploadedFile) -> PortraitInfo:
+def portrait_validate(file: UploadedFile) -> CheckedImage:
     """Accept PNG, JPEG, WebP or GIF by their content (never the name), at most 2 MB,
     between 16 and 4096 pixels a side; anything else is a :class:`PortraitError`."""
-    from PIL import Image, UnidentifiedImageError
-
-    size = file.size or 0
-    if size > PORTRAIT_MAX_BYTES:
-        raise PortraitError(
-            f"The portrait is {size / 1024 / 1024:.1f} MB; upload at most "
-            f"{PORTRAIT_MAX_BYTES // 1024 // 1024} MB."
-        )
-    if size == 0:
-        raise PortraitError("The file is empty.")
-    file.seek(0)
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error", Image.DecompressionBombWarning)
-            with Image.open(file) as image:
-                kind = image.format
-                width, height = image.size
-                image.verify()
-    except (UnidentifiedImageError, Image.DecompressionBombError, Image.DecompressionBombWarning):
-        raise PortraitError("Upload a PNG, JPEG, WebP or GIF image.") from None
-    except (OSError, SyntaxError, ValueError):
-        raise PortraitError("The image is damaged or incomplete.") from None
-    finally:
-        file.seek(0)
-    if kind not in PORTRAIT_FORMATS:
-        raise PortraitError(f"{kind} images are not accepted; upload a PNG, JPEG, WebP or GIF.")
-    if not (
-        PORTRAIT_MIN_SIDE <= width <= PORTRAIT_MAX_SIDE
-        and PORTRAIT_MIN_SIDE <= height <= PORTRAIT_MAX_SIDE
-    ):
-        raise PortraitError(
-            f"The image is {width}×{height} pixels; each side must be between "
-            f"{PORTRAIT_MIN_SIDE} and {PORTRAIT_MAX_SIDE}."
-        )
-    extension, content_type = PORTRAIT_FORMATS[kind]
-    return PortraitInfo(extension, content_type, width, height)
+        return image_check(file, PORTRAIT_RULES)
+    except ImageRefused as exc:
+        raise PortraitError(str(exc)) from None
 
 
 @transaction.atomic
