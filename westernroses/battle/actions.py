@@ -294,9 +294,9 @@ def attack_targets(ctx: Ctx, c: Combatant, slug: str) -> list[str]:
     profile = c.profile.attack(slug)
     if profile is None:
         return []
-    found = [
-        t for t in attacks.targets(ctx, c, profile) if not fog.unseen_by(ctx.state, c, ctx.c(t))
-    ]
+    found = attacks.targets(ctx, c, profile)
+    if ctx.state.arena.fog:  # nobody is unseen on an arena without fog
+        found = [t for t in found if not fog.unseen_by(ctx.state, c, ctx.c(t))]
     mode = _restricted(ctx, c)
     if mode == "flee":
         return []
@@ -522,8 +522,8 @@ def _card_options(ctx: Ctx, c: Combatant, acting: bool) -> list[Json]:
             and not free
             and not c.turn_used.get("second_card"),
             "targeting": aim,
-            "target_squares": squares_json(candidates),
-            "area": squares_json(_offsets(aim["aoe"])),
+            "target_squares": shared_squares_json(tuple(candidates)),
+            "area": _area_json(aim["aoe"]),
             "amount": None,
         }
         if spellcasting.slugs(card) & {"soul_transfer", "power_transfer"}:
@@ -533,6 +533,21 @@ def _card_options(ctx: Ctx, c: Combatant, acting: bool) -> list[Json]:
             option["amount"] = {"min": low, "max": high}
         out.append(option)
     return out
+
+
+@functools.lru_cache(maxsize=4096)
+def shared_squares_json(squares: tuple[Square, ...]) -> list[list[int]]:
+    """:func:`squares_json`, remembered per set of squares: a card's candidates are most often
+    the open area around the caster (``Arena.open_area``, itself remembered per position), so
+    the same sorted list of 20 to 60 pairs was rebuilt for every card in hand on every call.
+    Shared between legal-action lists, which are values: read it, never change it."""
+    return squares_json(squares)
+
+
+@functools.lru_cache(maxsize=16)
+def _area_json(radius: int) -> list[list[int]]:
+    """The AOE shape's JSON per radius (shared, like :func:`shared_squares_json`)."""
+    return squares_json(_offsets(radius))
 
 
 def _offsets(radius: int) -> list[Square]:
