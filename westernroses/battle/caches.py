@@ -19,3 +19,4 @@ def clear() -> None:
     arena.clear_caches()
     spellcasting.clear_caches()
     actions.shared_squares_json.cache_clear()
+    actions.forget_house_rules()
