@@ -525,14 +525,13 @@ def turn_options(ctx: Ctx, c: Combatant) -> list[Json]:
 def _card_options(ctx: Ctx, c: Combatant, acting: bool) -> list[Json]:
     out = []
     for card_id in sorted(set(c.deck.hand)):
-        found = spellcasting.castable(ctx, c, card_id)
+        found = spellcasting.castable_aimed(ctx, c, card_id)
         if isinstance(found, str):
             continue
-        card, cost = found
+        card, cost, aim = found
         free = bool(spellcasting.slugs(card) & FREE_CARDS)
         if not (free or acting):
             continue
-        aim = spellcasting.targeting(ctx, c, card)
         candidates = spellcasting.candidate_squares(ctx, c, aim)
         if aim["count"] and len(candidates) < aim["count"]:
             continue
