@@ -70,13 +70,32 @@ FREE_CARDS: Final = frozenset({"i_wanna_be_over_there"})
 
 
 def context(state: BattleState, player: str = GM, at: str | None = None) -> Ctx:
-    return Ctx(
-        state,
-        RandomSource.from_dict(state.rng),
-        _rules(tuple(sorted(state.house_rules.items()))),
-        player,
-        at,
-    )
+    return Ctx(state, RandomSource.from_dict(state.rng), house_rules(state), player, at)
+
+
+def house_rules(state: BattleState) -> HouseRules:
+    """The battle's house rules, parsed once per settings dict. The dict is fixed when the
+    battle is created and shared by every state after (``BattleState.clone``), so it is
+    remembered by identity (with the dict kept alongside, so a recycled id never matches)."""
+    changed = state.house_rules
+    hit = _RULES_OF.get(id(changed))
+    if hit is not None and hit[0] is changed:
+        return hit[1]
+    rules = _rules(tuple(sorted(changed.items())))
+    if len(_RULES_OF) >= _RULES_OF_LIMIT:
+        _RULES_OF.clear()
+    _RULES_OF[id(changed)] = (changed, rules)
+    return rules
+
+
+_RULES_OF: dict[int, tuple[dict[str, int], HouseRules]] = {}
+_RULES_OF_LIMIT: Final = 256
+
+
+def forget_house_rules() -> None:
+    """Forget the parsed house rules (``caches.clear``)."""
+    _RULES_OF.clear()
+    _rules.cache_clear()
 
 
 @functools.lru_cache(maxsize=64)
@@ -294,9 +313,9 @@ def attack_targets(ctx: Ctx, c: Combatant, slug: str) -> list[str]:
     profile = c.profile.attack(slug)
     if profile is None:
         return []
-    found = [
-        t for t in attacks.targets(ctx, c, profile) if not fog.unseen_by(ctx.state, c, ctx.c(t))
-    ]
+    found = attacks.targets(ctx, c, profile)
+    if ctx.state.arena.fog:  # nobody is unseen on an arena without fog
+        found = [t for t in found if not fog.unseen_by(ctx.state, c, ctx.c(t))]
     mode = _restricted(ctx, c)
     if mode == "flee":
         return []
@@ -452,62 +471,67 @@ def doll_options(ctx: Ctx, doll: Combatant) -> list[Json]:
 
 def turn_options(ctx: Ctx, c: Combatant) -> list[Json]:
     out: list[Json] = []
-    base = {"combatant": c.id}
+    cid = c.id
     if not can_act(c):
-        return [{"type": "end_turn", **base}]
+        return [{"type": "end_turn", "combatant": cid}]
     acting = c.actions_left > 0
     mode = _restricted(ctx, c)
     if acting and mode is None:
-        out.append({"type": "do_nothing", **base})
+        out.append({"type": "do_nothing", "combatant": cid})
     reach, squares = movement.reach_listed(ctx, c)
     if reach and acting:
-        out.append({"type": "move", **base, "free": False, "reach": squares})
+        out.append({"type": "move", "combatant": cid, "free": False, "reach": squares})
     if reach and _free_move(c):
-        out.append({"type": "move", **base, "free": True, "reach": squares})
-    for profile in c.profile.attacks:
-        found = attack_targets(ctx, c, profile.slug)
-        if not found:
-            continue
-        for free in (False, True):
-            if (free and _quick_strike(c)) or (not free and acting):
-                out.append(
-                    {
-                        "type": "attack",
-                        **base,
-                        "attack": profile.slug,
-                        "name": profile.name,
-                        "kind": profile.kind,
-                        "free": free,
-                        "range": attacks.reach(ctx, c, profile),
-                        "targets": found,
-                        "goddess": [False, True] if _goddess(c) else [False],
-                    }
-                )
+        out.append({"type": "move", "combatant": cid, "free": True, "reach": squares})
+    if c.profile.attacks:
+        quick = _quick_strike(c)
+        goddess = [False, True] if _goddess(c) else [False]
+        for profile in c.profile.attacks:
+            if not (acting or quick):
+                break
+            found = attack_targets(ctx, c, profile.slug)
+            if not found:
+                continue
+            for free in (False, True):
+                if (free and quick) or (not free and acting):
+                    out.append(
+                        {
+                            "type": "attack",
+                            "combatant": cid,
+                            "attack": profile.slug,
+                            "name": profile.name,
+                            "kind": profile.kind,
+                            "free": free,
+                            "range": attacks.reach(ctx, c, profile),
+                            "targets": found,
+                            "goddess": goddess,
+                        }
+                    )
     if acting and mode is None:
-        out.append({"type": "concentrate", **base})
+        out.append({"type": "concentrate", "combatant": cid})
     if mode is None:
-        out += _card_options(ctx, c, acting)
+        if c.deck.hand:
+            out += _card_options(ctx, c, acting)
         out += _ability_options(ctx, c, acting)
-    if acting:
+    if acting and ctx.state.drops:
         out += [
-            {"type": "collect_power", **base, "drop": d.id, "amount": amount}
+            {"type": "collect_power", "combatant": cid, "drop": d.id, "amount": amount}
             for d, amount in spell_power.collectable(ctx, c)
         ]
-    out.append({"type": "end_turn", **base})
+    out.append({"type": "end_turn", "combatant": cid})
     return out
 
 
 def _card_options(ctx: Ctx, c: Combatant, acting: bool) -> list[Json]:
     out = []
     for card_id in sorted(set(c.deck.hand)):
-        found = spellcasting.castable(ctx, c, card_id)
+        found = spellcasting.castable_aimed(ctx, c, card_id)
         if isinstance(found, str):
             continue
-        card, cost = found
+        card, cost, aim = found
         free = bool(spellcasting.slugs(card) & FREE_CARDS)
         if not (free or acting):
             continue
-        aim = spellcasting.targeting(ctx, c, card)
         candidates = spellcasting.candidate_squares(ctx, c, aim)
         if aim["count"] and len(candidates) < aim["count"]:
             continue
@@ -522,8 +546,8 @@ def _card_options(ctx: Ctx, c: Combatant, acting: bool) -> list[Json]:
             and not free
             and not c.turn_used.get("second_card"),
             "targeting": aim,
-            "target_squares": squares_json(candidates),
-            "area": squares_json(_offsets(aim["aoe"])),
+            "target_squares": shared_squares_json(tuple(candidates)),
+            "area": _area_json(aim["aoe"]),
             "amount": None,
         }
         if spellcasting.slugs(card) & {"soul_transfer", "power_transfer"}:
@@ -533,6 +557,21 @@ def _card_options(ctx: Ctx, c: Combatant, acting: bool) -> list[Json]:
             option["amount"] = {"min": low, "max": high}
         out.append(option)
     return out
+
+
+@functools.lru_cache(maxsize=4096)
+def shared_squares_json(squares: tuple[Square, ...]) -> list[list[int]]:
+    """:func:`squares_json`, remembered per set of squares: a card's candidates are most often
+    the open area around the caster (``Arena.open_area``, itself remembered per position), so
+    the same sorted list of 20 to 60 pairs was rebuilt for every card in hand on every call.
+    Shared between legal-action lists, which are values: read it, never change it."""
+    return squares_json(squares)
+
+
+@functools.lru_cache(maxsize=16)
+def _area_json(radius: int) -> list[list[int]]:
+    """The AOE shape's JSON per radius (shared, like :func:`shared_squares_json`)."""
+    return squares_json(_offsets(radius))
 
 
 def _offsets(radius: int) -> list[Square]:

@@ -180,13 +180,17 @@ def _costs(
     best: dict[Square, int] = {start: 0}
     buckets: list[list[Square]] = [[] for _ in range(budget + 1)]
     buckets[0].append(start)
+    never = budget + 1
     for cost in range(budget + 1):
-        for here in buckets[cost]:
+        bucket = buckets[cost]
+        if not bucket:
+            continue
+        for here in bucket:
             if best[here] != cost:
                 continue
             for nxt, step in steps.get(here, ()):
                 new = cost + step
-                if new <= budget and nxt not in impassable and new < best.get(nxt, budget + 1):
+                if new < best.get(nxt, never) and nxt not in impassable:
                     best[nxt] = new
                     buckets[new].append(nxt)
     return best

@@ -159,10 +159,12 @@ def bomb_window(ctx: Ctx, hit: Json) -> bool:
     return hit["attacker"] != defender.id and can_act_now(defender) and bool(defender.deck.hand)
 
 
-def waits(ctx: Ctx, hit: Json) -> bool:
+def waits(ctx: Ctx, hit: Json, options: list[Json] | None = None) -> bool:
     """Whether this hit waits for a decision: more than one choice, or a reaction window
-    (which opens on public information, even when the only choice is to take it)."""
-    if len(choices(ctx, hit)) > 1:
+    (which opens on public information, even when the only choice is to take it).
+    ``options``: the hit's :func:`choices`, when the caller has them already (they change
+    nothing, so asking twice gives the same list)."""
+    if len(choices(ctx, hit) if options is None else options) > 1:
         return True
     return hit["stage"] == "landed" and (bool(_guardians(ctx, hit)) or bomb_window(ctx, hit))
 
@@ -239,9 +241,9 @@ def drain(ctx: Ctx) -> None:
         if guard > 10_000:  # pragma: no cover - a bug, never a game situation
             raise RuntimeError("pending hits do not settle")
         hit = ctx.state.pending[0]
-        if waits(ctx, hit):
-            return
         options = choices(ctx, hit)
+        if waits(ctx, hit, options):
+            return
         ctx.state.pending.pop(0)
         _resolve(ctx, hit, options[0])
 

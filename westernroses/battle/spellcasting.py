@@ -235,6 +235,13 @@ def targeting(ctx: Ctx, c: Combatant, card: SpellcardDraft) -> Json:
 
 def castable(ctx: Ctx, c: Combatant, card_id: str) -> tuple[SpellcardDraft, int] | str:
     """The card and its cost if ``c`` may cast it now as an action, else the reason not."""
+    found = castable_aimed(ctx, c, card_id)
+    return found if isinstance(found, str) else (found[0], found[1])
+
+
+def castable_aimed(ctx: Ctx, c: Combatant, card_id: str) -> tuple[SpellcardDraft, int, Json] | str:
+    """:func:`castable` with the card's :func:`targeting` (worked out on the way; legal
+    actions list it for every card in hand, so not asked twice)."""
     if card_id not in c.deck.hand:
         return "that card is not in her hand"
     card = card_of(c, card_id)
@@ -259,9 +266,9 @@ def castable(ctx: Ctx, c: Combatant, card_id: str) -> tuple[SpellcardDraft, int]
         not aim["count"] or len(candidate_squares(ctx, c, aim)) < aim["count"]
     ):
         return "there is nothing to aim this card at"
-    if slugs(card) & GUARDIAN_SKILLS and charge_harmed(ctx, c):
+    if found & GUARDIAN_SKILLS and charge_harmed(ctx, c):
         return "her charge has been harmed: Guardian powers are lost until she is healed"
-    return card, needed
+    return card, needed, aim
 
 
 def charge_harmed(ctx: Ctx, c: Combatant) -> bool:

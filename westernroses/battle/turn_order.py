@@ -19,11 +19,11 @@ from __future__ import annotations
 
 from typing import Final
 
-from westernroses.battle import damage, spell_power, spellcasting, status, summons
+from westernroses.battle import damage, reactions, spell_power, spellcasting, status, summons
 from westernroses.battle.context import Ctx
 from westernroses.battle.end import check_end
 from westernroses.battle.state import Combatant
-from westernroses.battle.stats import mortally_wounded, pool, speed
+from westernroses.battle.stats import can_act, mortally_wounded, pool, speed
 
 #: "During your turn you are given 2 actions."
 ACTIONS_PER_TURN: Final = 2
@@ -169,15 +169,11 @@ def next_turn(ctx: Ctx) -> None:
 
 
 def turn_over(c: Combatant) -> bool:
-    from westernroses.battle.stats import can_act
-
     return bool(c.turn_used.get("over")) or not can_act(c)
 
 
 def settle(ctx: Ctx) -> None:
     """Resolve what resolves by itself and move on until someone has a choice to make."""
-    from westernroses.battle import reactions
-
     for _ in range(MAX_TURN_SKIPS):
         reactions.drain(ctx)
         if ctx.state.pending or check_end(ctx) or ctx.state.phase != "active":

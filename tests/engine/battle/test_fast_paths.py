@@ -139,3 +139,23 @@ def test_fast_paths_equal_the_straightforward_engine(seed, heroes, monsters, wid
     _check_geometry(state, rng)
     for step in steps:
         _check_step(step)
+
+
+def test_house_rules_are_remembered_per_battle_not_per_slot() -> None:
+    """``actions.house_rules`` remembers the parsed rules by the settings dict's identity: two
+    battles with different house rules (and a state read back from JSON, with a new dict of
+    the same settings) each get their own, in any order of asking."""
+    import dataclasses
+
+    from westernroses.battle import caches
+    from westernroses.battle.actions import context
+    from westernroses.house_rules import DEFAULT_HOUSE_RULES, HouseRules
+
+    changed = dataclasses.replace(DEFAULT_HOUSE_RULES, option_max_bonus=1, min_dice=2)
+    plain, house = demo_battle(1), demo_battle(1, rules=changed)
+    caches.clear()
+    for state in (plain, house, plain, BattleState.from_dict(house.to_dict()), house):
+        assert context(state).rules == HouseRules.from_dict(state.house_rules)
+    assert context(house).rules == changed
+    assert context(plain).rules == DEFAULT_HOUSE_RULES
+    assert context(plain).rules != context(house).rules
