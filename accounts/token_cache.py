@@ -38,7 +38,7 @@ from rest_framework.exceptions import AuthenticationFailed
 #: every change that matters drops the entry at once).
 TOKEN_CACHE_SECONDS: Final = 600
 #: How long a change blocks refilling: longer than a request takes from its read to its store.
-CHANGE_MARK_SECONDS: Final = 30
+CHANGE_MARK_SECONDS: Final = 5
 #: Stored in place of a user while a token's entry must not be filled.
 _REVOKED: Final = "revoked"
 
@@ -89,10 +89,11 @@ class CachedTokenAuthentication(TokenAuthentication):
             user = token.user
             if not user.is_active:
                 raise AuthenticationFailed(_("User inactive or deleted."))
-            if cache.get(_user_changed_key(user.pk)) is None:
-                # add, not set: a change's mark in the entry's place is kept
-                if cache.add(entry_key, _cacheable(user), TOKEN_CACHE_SECONDS):
-                    cache.set(_user_token_key(user.pk), digest, TOKEN_CACHE_SECONDS)
+            # add, not set: a change's mark in the entry's place is kept
+            if cache.get(_user_changed_key(user.pk)) is None and cache.add(
+                entry_key, _cacheable(user), TOKEN_CACHE_SECONDS
+            ):
+                cache.set(_user_token_key(user.pk), digest, TOKEN_CACHE_SECONDS)
             return user, token
         return user, Token(key=key, user=user)
 
