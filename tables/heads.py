@@ -3,12 +3,14 @@ user's role in a campaign, read together in one round trip (:func:`poll_head`).
 
 **Heads.** A table's version and campaign are written to the cache before and on commit of
 every save that changes the version: the table core's one write
-(:func:`tables.services.log_and_save` calls :func:`publish`) and any ``save()`` of a table (a ``post_save`` receiver, so a setup change or a
-GM override written by the game's own service is not missed). The write only ever moves a head
-forward (a Redis script compares versions), so two commits whose callbacks run out of order, or
-a poll that read the database before a move, can never put an older version back: a head is
-the newest version committed, or missing. A deleted table leaves a tombstone that nothing
-overwrites. A miss, a tombstone or a cache that is not Redis: the caller asks the database.
+(:func:`tables.services.log_and_save` calls :func:`publish`) and any ``save()`` of a table (a
+``post_save`` receiver, so a setup change or a GM override written by the game's own service is
+not missed). The write only ever moves a head forward (a Redis script compares versions), so two
+commits whose callbacks run out of order, or a poll that read the database before a move, can
+never put an older version back: a head is at least the newest version committed (a version
+being committed may already show: such a poll is answered by the database), or missing. A
+deleted table leaves a tombstone that nothing overwrites. A miss, a tombstone or a cache that
+is not Redis: the caller asks the database.
 
 **Roles.** ``campaign-role:<campaign>:<user>`` holds the user's role (or ``-``: not a member),
 filled only by a read that found it (``SET NX``). Every membership change (``post_save``,
