@@ -1,8 +1,8 @@
 """The unchanged poll answered from Redis: each table's current version (its *head*) and each
 user's role in a campaign, read together in one round trip (:func:`poll_head`).
 
-**Heads.** A table's version and campaign are written to the cache before and on commit of
-every save that changes the version: the table core's one write
+**Heads.** A table's version and campaign are written to the cache before the commit of every
+save that changes the version: the table core's one write
 (:func:`tables.services.log_and_save` calls :func:`publish`) and any ``save()`` of a table (a
 ``post_save`` receiver, so a setup change or a GM override written by the game's own service is
 not missed). The write only ever moves a head forward (a Redis script compares versions), so two
@@ -89,26 +89,32 @@ def role_key(campaign_id: Any, user_id: Any) -> str:
     return cache.make_key(f"campaign-role:{campaign_id}:{user_id}")
 
 
-def _forward(label: str, pk: Any, version: int, campaign_id: int) -> None:
+def _forward(label: str, pk: Any, version: int, campaign_id: int) -> bool:
+    """Move the head forward (never back); False when Redis could not be told."""
     client = _client()
-    if client is not None:
-        with contextlib.suppress(RedisError):  # no head: the next poll asks the database
-            client.eval(
-                _FORWARD, 1, head_key(label, pk), version, f"{version}:{campaign_id}", HEAD_SECONDS
-            )
+    if client is None:
+        return True
+    try:
+        client.eval(
+            _FORWARD, 1, head_key(label, pk), version, f"{version}:{campaign_id}", HEAD_SECONDS
+        )
+    except RedisError:
+        return False
+    return True
 
 
 def publish(table: Any) -> None:
-    """Move ``table``'s cached head to its version now and again once the transaction commits.
+    """Move ``table``'s cached head to its version now, before the commit.
 
-    Now as well: a head ahead of the database only sends a poll to the database (which
+    Before, not after: a head ahead of the database only sends a poll to the database (which
     answers with what is committed), while a head behind it would answer 204 for a changed
-    table, so the head moves before the commit can be seen (and a rolled-back version only
-    costs database reads until the next commit or the head's expiry)."""
+    table. Once moved, nothing can move it back, so nothing is left to do on commit (one Redis
+    round trip per move), unless Redis could not be told now: then it is told on commit, and
+    a rolled-back version only costs database reads until the next commit or the expiry."""
     label, pk, version = table._meta.label_lower, table.pk, int(table.version)
     campaign_id = int(getattr(table, "campaign_id", None) or 0)
-    _forward(label, pk, version, campaign_id)
-    transaction.on_commit(lambda: _forward(label, pk, version, campaign_id), robust=True)
+    if not _forward(label, pk, version, campaign_id):
+        transaction.on_commit(lambda: _forward(label, pk, version, campaign_id), robust=True)
 
 
 def remember(label: str, pk: Any, version: int, campaign_id: int) -> None:
