@@ -73,12 +73,21 @@ class Head(NamedTuple):
     role: str | None
 
 
+#: the last cache backend asked and its client (Django builds a new ``Redis`` object, with
+#: its table of ~200 reply parsers, on every call: kept, it is one less cost per poll)
+_last_client: list[tuple[Any, Any]] = []
+
+
 def _client() -> Any | None:
     """The redis-py client behind the default cache, or None when it is not Redis."""
     backend = caches["default"]
     if not isinstance(backend, RedisCache):
         return None
-    return backend._cache.get_client(write=True)
+    if _last_client and _last_client[0][0] is backend:
+        return _last_client[0][1]
+    client = backend._cache.get_client(write=True)
+    _last_client[:] = [(backend, client)]
+    return client
 
 
 def head_key(label: str, pk: Any) -> str:
