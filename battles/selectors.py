@@ -23,6 +23,7 @@ from django.db.models import QuerySet
 from django.http import Http404
 
 from campaign.permissions import CampaignAccess, access_for, role_column
+from tables import heads
 from westernroses import battle as engine
 
 from .maps import map_payload_of
@@ -145,6 +146,15 @@ def battle_view(*, battle_id: Any, user: User | AnonymousUser, since: int | None
     never reused, so an entry never needs invalidating and a changed battle always misses.
     """
     pk = _pk(battle_id)
+    if since is not None and user.is_authenticated:
+        head = heads.poll_head(Battle._meta.label_lower, pk, user.pk)
+        if head is not None and head.role is not None and since >= head.version:
+            access = CampaignAccess(
+                campaign_id=head.campaign_id, user_id=user.pk, role=head.role or None
+            )
+            if not access.can_view:
+                raise Http404("No such battle.")
+            return ViewResult(version=head.version, player=engine_player(access), data=None)
     role = role_column(user)
     row = (
         Battle.objects.filter(pk=pk)
@@ -160,6 +170,9 @@ def battle_view(*, battle_id: Any, user: User | AnonymousUser, since: int | None
         user_id=user.pk if user.is_authenticated else None,
         role=row[3] if role else None,
     )
+    if since is not None and user.is_authenticated:  # the next unchanged poll: from Redis
+        heads.remember(Battle._meta.label_lower, pk, version, campaign_id)
+        heads.remember_role(campaign_id, user.pk, access.role)
     if not access.can_view:
         raise Http404("No such battle.")
     player = engine_player(access)

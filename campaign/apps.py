@@ -15,3 +15,13 @@ class CampaignConfig(AppConfig):
         from .registry import register_level_up_grant
 
         register_level_up_grant(level_up_grant)
+
+        # A cached role (tables/heads.py, the battle poll) is dropped on any membership change.
+        from django.db.models.signals import post_delete, post_save
+
+        from tables.heads import membership_changed
+
+        from .models import Membership
+
+        post_save.connect(membership_changed, sender=Membership, dispatch_uid="roles-saved")
+        post_delete.connect(membership_changed, sender=Membership, dispatch_uid="roles-deleted")

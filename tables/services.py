@@ -31,6 +31,7 @@ from django.utils import timezone
 
 from westernroses.protocol import IllegalAction, Seat
 
+from . import heads
 from .errors import StaleVersion
 from .models import GameTable, TableAction, TableStatus
 from .registry import TableGame, Wait
@@ -171,6 +172,8 @@ def log_and_save(entry: TableAction, table: GameTable, fields: Sequence[str]) ->
     primary key back (nothing reads it); ``auto_now`` columns are filled as ``save`` would.
     """
     connection = connections[router.db_for_write(type(table))]
+    if "version" in fields:
+        heads.publish(table)  # the cached head moves on commit (tables/heads.py)
     if connection.vendor != "postgresql":
         entry.save(force_insert=True)
         table.save(update_fields=list(fields))

@@ -231,7 +231,7 @@ CELERY_BEAT_SCHEDULE.update(
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # Token first, so an unauthenticated request gets 401 with WWW-Authenticate.
-        "rest_framework.authentication.TokenAuthentication",
+        "accounts.token_cache.CachedTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],

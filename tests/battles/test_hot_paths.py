@@ -6,11 +6,13 @@ with 204 or with an older view, and each viewer gets her own."""
 from __future__ import annotations
 
 import pytest
+from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from battles import services
 from battles.models import BattleAction
+from tables import heads
 from tables.services import table_replay
 from tests.battles.conftest import build_battle
 
@@ -18,11 +20,19 @@ pytestmark = pytest.mark.django_db
 
 
 def _sql(ctx: CaptureQueriesContext) -> list[str]:
+    """The statements run, the token lookup aside (answered from the cache but just after a
+    change to the user or the token: tests/accounts/test_token_cache.py)."""
     return [
         q["sql"]
         for q in ctx.captured_queries
         if not q["sql"].startswith(("SAVEPOINT", "RELEASE", "BEGIN", "COMMIT"))
+        and "authtoken_token" not in q["sql"]
     ]
+
+
+def _settled(battle, *users) -> None:
+    """As if the memberships had been made a minute ago: their change marks expired."""
+    cache.delete_many([f"campaign-role:{battle.campaign_id}:{u.pk}" for u in users])
 
 
 def _started(campaign, gm, characters, npcs):
@@ -68,7 +78,7 @@ def test_a_move_is_one_locked_read_and_one_write_as_the_battle_and_its_log_grow(
         assert not [s for s in sql if s.startswith('SELECT "campaign_membership"')]
         assert len(writes) == 1 and writes[0].startswith("WITH logged AS (INSERT")
         shapes.append(len(sql))
-    assert shapes[0] == shapes[1] == 3, shapes  # token, the locked read, the write
+    assert shapes[0] == shapes[1] == 2, shapes  # the locked read, the write
 
 
 def test_the_one_statement_write_keeps_log_and_state_in_step(campaign, gm, character, api_for):
@@ -89,7 +99,7 @@ def test_the_one_statement_write_keeps_log_and_state_in_step(campaign, gm, chara
     )
 
 
-def test_an_unchanged_poll_is_one_query_besides_authentication(
+def test_an_unchanged_poll_is_answered_from_the_cache_or_one_query(
     campaign, gm, player, character, other_character, api_for
 ):
     counts = []
@@ -97,14 +107,19 @@ def test_an_unchanged_poll_is_one_query_besides_authentication(
         battle = _started(campaign, gm, [character, other_character], npcs=npcs)
         api = api_for(player)
         url = f"/api/battles/{battle.pk}/view/?since={battle.version}"
-        api.get(url)
+        _settled(battle, player)
+        cache.delete(heads.head_key("battles.battle", battle.pk))
         with CaptureQueriesContext(connection) as ctx:
-            response = api.get(url)
-        assert response.status_code == 204
+            assert api.get(url).status_code == 204  # no head cached: the database
         sql = _sql(ctx)
-        assert "campaign_membership" in sql[-1] and '"campaign_battle"' in sql[-1]
-        counts.append(len(sql))
-    assert counts == [2, 2]  # the token, then version and role together
+        assert len(sql) == 1
+        assert "campaign_membership" in sql[0] and '"campaign_battle"' in sql[0]
+        with CaptureQueriesContext(connection) as ctx:
+            response = api.get(url)  # the head and the role from Redis
+        assert response.status_code == 204
+        assert response["X-Battle-Version"] == str(battle.version)
+        counts.append(len(_sql(ctx)))
+    assert counts == [0, 0]
 
 
 def test_a_changed_battle_is_never_answered_204_nor_with_an_older_view(
@@ -153,3 +168,51 @@ def test_each_viewer_gets_her_own_cached_view(campaign, gm, player, outsider, ch
     assert player_view != gm_view
     assert api_for(outsider).get(view).status_code == 404
     assert api_for(outsider).get(f"{view}?since={battle.version}").status_code == 404
+
+
+def test_a_cached_poll_is_never_stale_nor_shared(
+    campaign, gm, player, outsider, character, api_for
+):
+    """The head and the role in Redis (tables/heads.py): a move, a removal and an outsider are
+    each answered right on the very next poll."""
+    from campaign.models import Membership
+
+    battle = _started(campaign, gm, [character], npcs=2)
+    gm_api, player_api = api_for(gm), api_for(player)
+    view = f"/api/battles/{battle.pk}/view/"
+    seen = battle.version
+    _settled(battle, gm, player, outsider)
+    assert player_api.get(f"{view}?since={seen}").status_code == 204  # fills head and role
+    assert player_api.get(f"{view}?since={seen}").status_code == 204  # from Redis
+    # the GM's move (through the API) and a service's override: each seen at once
+    assert _adjust(gm_api, battle, seen).status_code == 201
+    assert player_api.get(f"{view}?since={seen}").status_code == 200
+    services.battle_action_apply(
+        battle_id=battle.pk,
+        actor=gm,
+        action={"type": "gm_adjust", "combatant": "npc1", "hp": -1},
+        expected_version=seen + 1,
+    )
+    assert player_api.get(f"{view}?since={seen + 1}").status_code == 200
+    # an older version read by a slow poll never moves the head back
+    heads.remember("battles.battle", battle.pk, seen, battle.campaign_id)
+    assert player_api.get(f"{view}?since={seen + 1}").status_code == 200
+    assert player_api.get(f"{view}?since={seen + 2}").status_code == 204
+    # an outsider is refused, from the database and then from her cached (absent) role
+    outsider_api = api_for(outsider)
+    for _ in range(2):
+        assert outsider_api.get(f"{view}?since={seen + 2}").status_code == 404
+    # a removed member is refused on her very next poll
+    Membership.objects.get(campaign=campaign, user=player).delete()
+    assert player_api.get(f"{view}?since={seen + 2}").status_code == 404
+
+
+def test_a_deleted_battle_is_not_answered_from_its_head(campaign, gm, character, api_for):
+    battle = build_battle(campaign, gm, [character], npcs=1)
+    api = api_for(gm)
+    url = f"/api/battles/{battle.pk}/view/?since={battle.version}"
+    _settled(battle, gm)
+    assert api.get(url).status_code == 204
+    assert api.get(url).status_code == 204
+    services.battle_delete(battle_id=battle.pk, by=gm)
+    assert api.get(url).status_code == 404

@@ -1,0 +1,137 @@
+"""API token authentication answered from the cache (Redis), so a polling table does not pay a
+PostgreSQL round trip on every request just to learn who is asking.
+
+DRF's ``TokenAuthentication`` reads the token and its user from the database on every request.
+:class:`CachedTokenAuthentication` does the same on a miss and then keeps the user under the
+token for :data:`TOKEN_CACHE_SECONDS`:
+
+* the cache key holds a SHA-256 of the token, never the token itself (a dump of the cache gives
+  no credential), and the cached user carries no password hash (the field is left deferred);
+* only active users are stored, and every change that could refuse a token drops its entry on
+  commit (:func:`connect`): the token deleted or replaced, the user saved (``is_active``, a new
+  password, anything) or deleted (which deletes her token too). So a deleted token or a
+  deactivated user is refused on the very next request;
+* a request that read the database just before such a change cannot store what it read after
+  it: the change leaves a short-lived mark (:data:`CHANGE_MARK_SECONDS`) that a filling request
+  checks, and a token entry is only ever added, never overwritten, while the change's own
+  marker holds its key. The entry's lifetime bounds anything left.
+
+Changes made behind the ORM's back (``QuerySet.update`` of users, raw SQL) send no signal: call
+:func:`forget_user` after them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any, Final
+
+from django.contrib.auth import get_user_model
+from django.core.cache import cache
+from django.db import transaction
+from django.db.models.signals import post_delete, post_save
+from django.utils.translation import gettext_lazy as _
+from rest_framework.authentication import TokenAuthentication
+from rest_framework.authtoken.models import Token
+from rest_framework.exceptions import AuthenticationFailed
+
+#: How long an authenticated token is answered from the cache (bounds memory, not freshness:
+#: every change that matters drops the entry at once).
+TOKEN_CACHE_SECONDS: Final = 600
+#: How long a change blocks refilling: longer than a request takes from its read to its store.
+CHANGE_MARK_SECONDS: Final = 5
+#: Stored in place of a user while a token's entry must not be filled.
+_REVOKED: Final = "revoked"
+
+
+def _digest(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def token_cache_key(key: str) -> str:
+    """Where the user of token ``key`` is cached (a hash of the token, not the token)."""
+    return _entry_key(_digest(key))
+
+
+def _entry_key(digest: str) -> str:
+    return f"auth-token:{digest}"
+
+
+def _user_token_key(user_id: Any) -> str:
+    return f"auth-user-token:{user_id}"
+
+
+def _user_changed_key(user_id: Any) -> str:
+    return f"auth-user-changed:{user_id}"
+
+
+def _cacheable(user: Any) -> Any:
+    """A copy of ``user`` without her password hash (left deferred: read again if asked)."""
+    copy = user.__class__.__new__(user.__class__)
+    copy.__dict__ = {k: v for k, v in user.__dict__.items() if k not in ("password", "_state")}
+    copy._state = type(user._state)()
+    copy._state.db = user._state.db
+    copy._state.adding = False
+    return copy
+
+
+class CachedTokenAuthentication(TokenAuthentication):
+    """``Authorization: Token <key>``, answered from the cache when it can be (see the module)."""
+
+    def authenticate_credentials(self, key: str) -> tuple[Any, Token]:
+        digest = _digest(key)
+        entry_key = _entry_key(digest)
+        user = cache.get(entry_key)
+        if user is None or user == _REVOKED:
+            try:
+                token = Token.objects.select_related("user").get(key=key)
+            except Token.DoesNotExist:
+                raise AuthenticationFailed(_("Invalid token.")) from None
+            user = token.user
+            if not user.is_active:
+                raise AuthenticationFailed(_("User inactive or deleted."))
+            # add, not set: a change's mark in the entry's place is kept
+            if cache.get(_user_changed_key(user.pk)) is None and cache.add(
+                entry_key, _cacheable(user), TOKEN_CACHE_SECONDS
+            ):
+                cache.set(_user_token_key(user.pk), digest, TOKEN_CACHE_SECONDS)
+            return user, token
+        return user, Token(key=key, user=user)
+
+
+def forget_token(key: str) -> None:
+    """Drop the cached user of token ``key``, and keep it from being refilled for a moment."""
+    _forget_digest(_digest(key))
+
+
+def _forget_digest(digest: str) -> None:
+    cache.set(_entry_key(digest), _REVOKED, CHANGE_MARK_SECONDS)
+
+
+def forget_user(user_id: Any) -> None:
+    """Drop the cached entry of ``user_id``'s token and block refilling it for a moment."""
+    cache.set(_user_changed_key(user_id), 1, CHANGE_MARK_SECONDS)
+    digest = cache.get(_user_token_key(user_id))
+    if digest is not None:
+        _forget_digest(digest)
+
+
+def _token_changed(sender: Any, instance: Token, **kwargs: Any) -> None:
+    key, user_id = instance.key, instance.user_id
+    forget_token(key)  # at once, and again on commit (a reader in between sees the old row)
+    transaction.on_commit(lambda: forget_token(key))
+    transaction.on_commit(lambda: forget_user(user_id))
+
+
+def _user_changed(sender: Any, instance: Any, **kwargs: Any) -> None:
+    user_id = instance.pk
+    forget_user(user_id)
+    transaction.on_commit(lambda: forget_user(user_id))
+
+
+def connect() -> None:
+    """Wire the invalidation signals (``AccountsConfig.ready``)."""
+    user_model = get_user_model()
+    post_save.connect(_token_changed, sender=Token, dispatch_uid="token-cache-token-saved")
+    post_delete.connect(_token_changed, sender=Token, dispatch_uid="token-cache-token-deleted")
+    post_save.connect(_user_changed, sender=user_model, dispatch_uid="token-cache-user-saved")
+    post_delete.connect(_user_changed, sender=user_model, dispatch_uid="token-cache-user-deleted")
