@@ -22,9 +22,13 @@ is tests/engine/conformance.py (one random game with every check at every step).
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tests.engine.conformance import assert_no_leak, canonical
 from westernroses.protocol import GameEngine, IllegalAction, Seat, event_visible, replay
@@ -103,3 +107,47 @@ def play_checked_bot_game(
     replayed = replay(engine, initial, log)
     assert canonical(engine.to_json(replayed)) == canonical(engine.to_json(state))
     return state
+
+
+#: ``WR_MANY_GAMES`` multiplies every game count, for a longer run outside the suite.
+SCALE = float(os.environ.get("WR_MANY_GAMES", "1"))
+
+
+def play_many_checked_games(
+    engine: GameEngine[Any],
+    *,
+    seats: int,
+    games: int,
+    max_heuristic_seats: int,
+    heuristic: Heuristic,
+    check_places: Callable[[Any], None],
+    check_end: Callable[[Any], None],
+) -> None:
+    """``games`` (times :data:`SCALE`) checked games at ``seats`` seats, hypothesis drawing
+    each seed and which seats (at most ``max_heuristic_seats``) play the heuristic, the others
+    the random bot; ``check_end`` judges each final state. The settings are constants, so
+    every xdist worker draws the same games."""
+
+    @settings(
+        max_examples=int(games * SCALE),
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow],
+    )
+    @given(
+        seed=st.integers(0, 2**53 - 1),
+        heuristic_seats=st.sets(st.integers(0, seats - 1), max_size=max_heuristic_seats),
+    )
+    def one_game(seed: int, heuristic_seats: set[int]) -> None:
+        bots: list[Bot] = ["heuristic" if s in heuristic_seats else "random" for s in range(seats)]
+        final = play_checked_bot_game(
+            engine,
+            seats=seats,
+            seed=seed,
+            bots=bots,
+            heuristic=heuristic,
+            check_places=check_places,
+        )
+        assert engine.is_terminal(final)
+        check_end(final)
+
+    one_game()

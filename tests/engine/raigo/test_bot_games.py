@@ -16,44 +16,30 @@ module 80 s of CPU on 23 November 2026);
 
 from __future__ import annotations
 
-import os
+from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from minigames.engines.raigo import ENGINE
 from minigames.engines.raigo.heuristic import heuristic_action
-from tests.engine.checked_games import play_checked_bot_game
+from tests.engine.checked_games import play_many_checked_games
 from tests.engine.raigo.helpers import assert_tokens_accounted
 
-SCALE = float(os.environ.get("WR_MANY_GAMES", "1"))
 #: Games per seat count in the suite (1,000 in all).
 GAMES = {2: 400, 3: 320, 4: 280}
 
 
 @pytest.mark.parametrize("seats", sorted(GAMES))
 def test_bot_games_keep_every_promise(seats: int) -> None:
-    @settings(
-        max_examples=int(GAMES[seats] * SCALE),
-        deadline=None,
-        suppress_health_check=[HealthCheck.too_slow],
-    )
-    @given(
-        seed=st.integers(0, 2**53 - 1),
-        heuristic_seats=st.sets(st.integers(0, seats - 1), max_size=1),
-    )
-    def one_game(seed: int, heuristic_seats: set[int]) -> None:
-        bots = ["heuristic" if s in heuristic_seats else "random" for s in range(seats)]
-        final = play_checked_bot_game(
-            ENGINE,
-            seats=seats,
-            seed=seed,
-            bots=bots,  # type: ignore[arg-type]
-            heuristic=heuristic_action,
-            check_places=assert_tokens_accounted,
-        )
-        assert ENGINE.is_terminal(final)
+    def check_end(final: dict[str, Any]) -> None:
         assert all(r in (-1.0, 0.0, 1.0) for r in ENGINE.returns(final))
 
-    one_game()
+    play_many_checked_games(
+        ENGINE,
+        seats=seats,
+        games=GAMES[seats],
+        max_heuristic_seats=1,
+        heuristic=heuristic_action,
+        check_places=assert_tokens_accounted,
+        check_end=check_end,
+    )

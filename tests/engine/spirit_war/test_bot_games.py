@@ -15,19 +15,15 @@ log replays to the same state byte for byte.
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from minigames.engines.spirit_war import ENGINE
 from minigames.engines.spirit_war.heuristic import heuristic_action
 from minigames.engines.spirit_war.piles import locations
-from tests.engine.checked_games import play_checked_bot_game
+from tests.engine.checked_games import play_many_checked_games
 
-SCALE = float(os.environ.get("WR_MANY_GAMES", "1"))
 #: Games per seat count in the suite (1,000 in all).
 GAMES = {2: 280, 3: 200, 4: 200, 5: 160, 6: 160}
 
@@ -39,26 +35,15 @@ def check_places(state: dict[str, Any]) -> None:
 
 @pytest.mark.parametrize("seats", sorted(GAMES))
 def test_bot_games_keep_every_promise(seats: int) -> None:
-    @settings(
-        max_examples=int(GAMES[seats] * SCALE),
-        deadline=None,
-        suppress_health_check=[HealthCheck.too_slow],
-    )
-    @given(
-        seed=st.integers(0, 2**53 - 1),
-        heuristic_seats=st.sets(st.integers(0, seats - 1), max_size=2),
-    )
-    def one_game(seed: int, heuristic_seats: set[int]) -> None:
-        bots = ["heuristic" if s in heuristic_seats else "random" for s in range(seats)]
-        final = play_checked_bot_game(
-            ENGINE,
-            seats=seats,
-            seed=seed,
-            bots=bots,  # type: ignore[arg-type]
-            heuristic=heuristic_action,
-            check_places=check_places,
-        )
-        assert ENGINE.is_terminal(final)
+    def check_end(final: dict[str, Any]) -> None:
         assert ENGINE.returns(final).count(1.0) <= 1
 
-    one_game()
+    play_many_checked_games(
+        ENGINE,
+        seats=seats,
+        games=GAMES[seats],
+        max_heuristic_seats=2,
+        heuristic=heuristic_action,
+        check_places=check_places,
+        check_end=check_end,
+    )
