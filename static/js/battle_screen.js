@@ -815,6 +815,31 @@
     node.textContent = `turn time ${fmtTime(seconds)}`;
   }
 
+  // Whose move the battle waits for: the combatants who may react while a hit waits for a
+  // decision, else the one whose turn it is (none the view hides). "Your turn" means one of
+  // them is the viewer's: the GM may act for anyone (her legal actions are never empty while
+  // the battle runs), so having a legal action does not make it her turn.
+  function turnOwners(v) {
+    if (v.phase !== "active") return [];
+    const ids = v.pending ? v.pending.waiting_for : [v.turn.current];
+    return ids.map(combatant).filter(Boolean);
+  }
+  // The pill beside the phase: "Your turn" for the viewer's own combatants; for the GM,
+  // whose turn it is in words while a player's combatant is up (the GM's own NPCs say "Your
+  // turn"); nothing for a player waiting on someone else (the turn label names them).
+  function renderTurnFlag(v, owners, mine) {
+    const flag = $("your-turn-flag");
+    let text = "";
+    if (mine) text = "Your turn";
+    else if (config.is_gm && owners.length) {
+      const names = owners.map((c) => c.name).join(", ");
+      text = v.pending ? `${names} to react` : `${names}'s turn`;
+    }
+    flag.textContent = text;
+    flag.hidden = !text;
+    flag.classList.toggle("your-turn-flag--theirs", Boolean(text) && !mine);
+  }
+
   function renderHead() {
     const v = S.view;
     const current = v.turn.current;
@@ -830,7 +855,9 @@
       turn = `${c.name}'s turn (${playerName(c.controller)})`;
     } else if (v.phase === "setup") turn = config.is_gm ? "Place the pieces, then start." : "The GM is setting up the arena.";
     $("turn-label").textContent = turn;
-    const mine = legal().length > 0 && v.phase !== "setup";
+    const owners = turnOwners(v);
+    const mine = owners.some((c) => c.controller === v.you.player);
+    renderTurnFlag(v, owners, mine);
     root.dataset.version = String(v.version);
     root.dataset.gm = config.is_gm ? "1" : "0";
     root.dataset.phase = v.phase;

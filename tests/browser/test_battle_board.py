@@ -123,6 +123,16 @@ def test_drag_keyboard_ping_and_chat_between_gm_and_player(
         page.wait_for_selector(f".battle-token[data-combatant='{pc}']")
     me, gm_page = pages["player"], pages["gm"]
     me.wait_for_selector("#battle[data-my-turn='1']")
+    # the turn pill: hers says "Your turn"; the GM, who may act for anyone, is told whose turn
+    # it is in words, and her screen is not marked as her turn
+    assert me.locator("#your-turn-flag").inner_text() == "Your turn"
+    assert gm_page.locator("#your-turn-flag").inner_text() == "Reimu's turn"
+    assert gm_page.get_attribute("#battle", "data-my-turn") == "0"
+    ARTIFACTS.mkdir(exist_ok=True)
+    for name, page in pages.items():
+        page.locator(".battle-head").screenshot(
+            path=str(ARTIFACTS / f"battle-head-{width}-{scheme}-{name}.png")
+        )
 
     # 1. drag to a reachable square: the reach lights up and the cost shows while dragging
     reach = _reach(me, pc)
@@ -211,6 +221,11 @@ def test_drag_keyboard_ping_and_chat_between_gm_and_player(
     )
     play_until(board_battle, gm, "npc1")  # type: ignore[arg-type]
     _wait_version(gm_page, board_battle.refresh().version)
+    _wait_version(me, board_battle.refresh().version)
+    # the fairy's turn: "Your turn" for the GM, whose NPC it is; nothing on the player's pill
+    assert gm_page.locator("#your-turn-flag").inner_text() == "Your turn"
+    assert gm_page.get_attribute("#battle", "data-my-turn") == "1"
+    assert me.locator("#your-turn-flag").is_hidden()
     gm_page.click(".action-group[data-combatant='npc1'] button[data-action='attack']")
     gm_page.hover(f".battle-square[data-x='{here[0]}'][data-y='{here[1]}']")
     odds = gm_page.wait_for_selector("#target-odds .battle-odds__head").text_content()
