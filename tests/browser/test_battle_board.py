@@ -22,7 +22,7 @@ from battles.models import Battle
 from campaign.permissions import access_for
 from tests.battles.conftest import FAIRY, play_until
 from tests.browser.conftest import ARTIFACTS
-from tests.factories import CharacterFactory
+from tests.factories import CharacterFactory, NotificationFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -108,6 +108,30 @@ def _reach(page, pc: str) -> list[dict[str, Any]]:
     )
 
 
+def _turn_notice_clear_of_the_actions(page, user, battle_pk: int) -> None:
+    """A "your turn" notice arriving at 390 px (the bell's poll shows it) covers none of the
+    action buttons: on a phone it sits in the page under the header, not over it."""
+    NotificationFactory(
+        recipient=user,
+        event="your_turn",
+        title="Your turn: Reimu in Board",
+        url=f"/battles/{battle_pk}/",
+    )
+    notice = page.wait_for_selector("#live-alert:not([hidden])", timeout=SYNC_MS)
+    page.wait_for_selector("#actions button")
+    box, actions = notice.bounding_box(), page.locator("#actions").bounding_box()
+    assert box is not None and actions is not None
+    apart = (
+        box["y"] + box["height"] <= actions["y"]
+        or actions["y"] + actions["height"] <= box["y"]
+        or box["x"] + box["width"] <= actions["x"]
+        or actions["x"] + actions["width"] <= box["x"]
+    )
+    assert apart, (box, actions)
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "battle-board-390-turn-notice.png"))
+
+
 @pytest.mark.parametrize(("width", "scheme"), [(1280, "light"), (390, "dark")])
 def test_drag_keyboard_ping_and_chat_between_gm_and_player(
     new_page, board_battle, gm, player, width, scheme
@@ -133,6 +157,8 @@ def test_drag_keyboard_ping_and_chat_between_gm_and_player(
         page.locator(".battle-head").screenshot(
             path=str(ARTIFACTS / f"battle-head-{width}-{scheme}-{name}.png")
         )
+    if width == 390:
+        _turn_notice_clear_of_the_actions(me, player, pk)
 
     # 1. drag to a reachable square: the reach lights up and the cost shows while dragging
     reach = _reach(me, pc)
