@@ -6,6 +6,7 @@ start one themselves; everything else runs tasks eagerly so unit tests need no w
 
 import os
 import secrets
+import tempfile
 
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/test")
 os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/0")
@@ -47,6 +48,11 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "unacked_restore_interval": 1,
     "unacked_restore_throttle": 1,
 }
+# Uploads (portraits, maps: the demo seeder draws one) go to a folder of this run, shared with
+# the workers it starts, never the checkout's media/; tests that read the files set their own.
+MEDIA_ROOT = os.environ.get("TEST_MEDIA_ROOT") or os.path.join(
+    tempfile.gettempdir(), f"{TEST_CELERY_PREFIX}-media"
+)
 # A worker test that retries for real shortens the backoff so it waits a second, not ten
 # (tests/notifications/test_services.py); unset, the default from base.py stands.
 if os.environ.get("NOTIFICATION_RETRY_BASE_SECONDS"):

@@ -103,7 +103,17 @@ def test_dashboard_panel_shows_whose_turn_it_is(started, setup_battle, gm, campa
     assert f'href="/battles/{battle.pk}/"'.encode() in page.content
 
 
-def test_seed_demo_adds_a_battle_once():
+def test_seed_demo_adds_a_battle_on_a_map_once(client_for, settings, tmp_path):
+    """The demo battle a newcomer opens lies on a map (drawn at seed time, added through the
+    map library as an upload is), its grid aligned square for square with the 10×7 arena; the
+    map's image is served to the demo's members."""
+    import io
+
+    from PIL import Image
+
+    from battles.models import BattleMap
+
+    settings.MEDIA_ROOT = str(tmp_path / "media")
     out = StringIO()
     for _ in range(2):
         call_command("seed_demo", stdout=out)
@@ -113,3 +123,22 @@ def test_seed_demo_adds_a_battle_once():
     assert names == ["Luna Child", "Marisa Kirisame", "Reimu Hakurei", "Sunny Milk"]
     assert battle.state["arena"]["blocked"] == [[4, 1], [4, 5]]
     assert f"/battles/{battle.pk}/" in out.getvalue()
+
+    assert BattleMap.objects.filter(campaign=battle.campaign).count() == 1
+    demo_map = battle.map
+    assert demo_map is not None and demo_map.name == "Misty Lake shore"
+    arena = battle.state["arena"]
+    assert (demo_map.cols, demo_map.rows) == (arena["width"], arena["height"]) == (10, 7)
+    assert (demo_map.offset_x, demo_map.offset_y, demo_map.square_px) == (0, 0, 64)
+    assert (demo_map.width_px, demo_map.height_px) == (10 * 64, 7 * 64)
+
+    reimu = battle.campaign.memberships.get(user__username="reimu").user
+    view = client_for(reimu).get(f"/api/battles/{battle.pk}/view/").json()
+    assert view["map"]["cols"] == 10 and view["map"]["square_px"] == 64
+    image = client_for(reimu).get(view["map"]["url"])
+    assert image.status_code == 200 and image["Content-Type"] == "image/png"
+    picture = Image.open(io.BytesIO(b"".join(image.streaming_content)))
+    assert picture.size == (demo_map.width_px, demo_map.height_px)
+    # a boulder is drawn on the blocking square (4, 1), grass on the open square (1, 1)
+    boulder, grass = picture.getpixel((4 * 64 + 32, 64 + 32)), picture.getpixel((64 + 8, 64 + 8))
+    assert boulder != grass

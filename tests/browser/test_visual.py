@@ -163,6 +163,28 @@ def look(page, name: str, role: str, width: int, visit: Visit) -> None:
         page.screenshot(path=str(SHOTS / f"{role}-{name}-{width}-{scheme}.png"), full_page=True)
 
 
+def map_shown(page, where: str, visit: Visit) -> None:
+    """The demo battle's map (seed_demo draws one) is loaded under the squares, as wide as
+    they are: its 10 columns of squares span the board's 10."""
+    page.wait_for_selector("#board-map:not([hidden])")
+    loaded = "() => ((m) => m.complete && m.naturalWidth > 0)(document.getElementById('board-map'))"
+    for _ in range(50):  # the CSP forbids wait_for_function's eval: ask until it has loaded
+        if page.evaluate(loaded):
+            break
+        page.wait_for_timeout(100)
+    else:
+        visit.add(where, "the map's image did not load")
+        return
+    first = page.locator(".battle-square[data-x='0'][data-y='0']").bounding_box()
+    shown = page.locator("#board-map").bounding_box()
+    if first is None or shown is None:
+        visit.add(where, "the board or its map is not shown")
+        return
+    # the map is drawn to the grid: its left edge is the first square's, its width 10 squares
+    if abs(shown["x"] - first["x"]) > 1.5 or abs(shown["width"] - 10 * first["width"]) > 3:
+        visit.add(where, f"the map is not aligned to the squares: {shown} vs {first}")
+
+
 def listen(page) -> list[str]:
     """Console errors, page errors, failed requests and error answers, as they happen."""
     errors: list[str] = []
@@ -197,6 +219,8 @@ def test_every_demo_page_for_every_width_and_scheme(browser, live_server, demo, 
                 continue
             page.wait_for_load_state("load")
             page.wait_for_timeout(150)  # the first live refreshes
+            if name == "battle":
+                map_shown(page, f"{role} {name} {width}px", visit)
             look(page, name, role, width, visit)
             for error in errors:
                 visit.add(f"{role} {name} {width}px", error)

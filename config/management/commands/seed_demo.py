@@ -349,13 +349,56 @@ def seed_campaign_play(
 # --------------------------------------------------------------------------- battles
 # A demo grid battle (campaign/battles): "Fairies at Misty Lake", set up but not started, with
 # the demo players' characters against two fairy NPCs on a 10×7 arena with a few blocking and
-# difficult squares. The GM starts it from its screen. Idempotent: found by name; built through
-# the services, so the board is exactly what the GM's setup panel would make.
+# difficult squares, on a map of the lakeshore (drawn at seed time: battles/demo_map.py). The
+# GM starts it from its screen. Idempotent: found by name; built through the services, so the
+# board is exactly what the GM's setup panel would make, and the map goes through the same
+# library service as a GM's upload.
 
 DEMO_BATTLE = "Fairies at Misty Lake"
 DEMO_BATTLE_PARTY = (("Reimu Hakurei", [1, 2]), ("Marisa Kirisame", [1, 4]))
 DEMO_BATTLE_FAIRIES = (("Sunny Milk", [7, 2]), ("Luna Child", [7, 4]))
 DEMO_BATTLE_TERRAIN = (([4, 1], "blocked"), ([4, 5], "blocked"), ([4, 3], "difficult"))
+DEMO_BATTLE_SIZE = (10, 7)
+DEMO_MAP = "Misty Lake shore"
+DEMO_MAP_SQUARE_PX = 64
+
+
+def seed_battle_map(campaign: Campaign, gm: Any, battle: Any) -> None:
+    """Lay the demo map under the demo battle while it is being set up: the campaign's map
+    named :data:`DEMO_MAP`, drawn and added to its library (``battles.maps``, as an upload) the
+    first time, its grid aligned square for square."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from battles import maps
+    from battles.demo_map import draw_demo_map
+    from battles.models import BattleMap, BattleStatus
+
+    if battle.map_id is not None or battle.status != BattleStatus.SETUP:
+        return
+    found = BattleMap.objects.filter(campaign=campaign, name=DEMO_MAP).first()
+    if found is None:
+        cols, rows = DEMO_BATTLE_SIZE
+        picture = draw_demo_map(
+            cols=cols,
+            rows=rows,
+            square_px=DEMO_MAP_SQUARE_PX,
+            blocked=[(x, y) for (x, y), kind in DEMO_BATTLE_TERRAIN if kind == "blocked"],
+            difficult=[(x, y) for (x, y), kind in DEMO_BATTLE_TERRAIN if kind == "difficult"],
+        )
+        found = maps.battle_map_create(
+            campaign_id=campaign.pk,
+            by=gm,
+            name=DEMO_MAP,
+            image=SimpleUploadedFile("misty-lake.png", picture, content_type="image/png"),
+            alignment={
+                "cols": cols,
+                "rows": rows,
+                "offset_x": 0,
+                "offset_y": 0,
+                "square_px": DEMO_MAP_SQUARE_PX,
+            },
+        )
+    maps.battle_map_set(battle_id=battle.pk, by=gm, map_id=found.pk)
 
 
 def seed_battles(
@@ -370,6 +413,7 @@ def seed_battles(
     gm = users["gm"]
     battle = Battle.objects.filter(campaign=campaign, name=DEMO_BATTLE).first()
     if battle is not None:
+        seed_battle_map(campaign, gm, battle)  # a demo seeded before the map was drawn
         stdout.write(f"  Demo battle: {base}/battles/{battle.pk}/")
         return
     battle = battle_services.battle_create(
@@ -377,10 +421,11 @@ def seed_battles(
         by=access_for(gm, campaign),
         created_by=gm,
         name=DEMO_BATTLE,
-        width=10,
-        height=7,
+        width=DEMO_BATTLE_SIZE[0],
+        height=DEMO_BATTLE_SIZE[1],
     )
     try:
+        seed_battle_map(campaign, gm, battle)
         for square, terrain in DEMO_BATTLE_TERRAIN:
             battle_services.battle_square_set(
                 battle_id=battle.pk, by=gm, square=square, terrain=terrain
