@@ -22,18 +22,14 @@ The expensive checks are sampled so that thousands of games fit in about a minut
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from minigames.bots import Strength, heuristics_for
 from minigames.bots.heuristics import BotRandom
+from tests.engine.conformance import canonical, written_in
 from westernroses.protocol import GameEngine, Seat, event_visible, replay
-
-
-def canonical(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 @dataclass
@@ -52,9 +48,9 @@ class Tally:
 
 def _no_hidden_in(text: str, hidden: set[str], who: Seat | None, what: str) -> None:
     """No hidden id, as a JSON string (quoted: ``"c-1"`` is not inside ``"c-12"``), in
-    ``text``. Ids are plain strings, so the quoting is done by hand: this runs at every step."""
-    for item in hidden:
-        assert f'"{item}"' not in text, f"{what} of seat {who!r} shows hidden {item!r}"
+    ``text``; in one pass over it (:func:`written_in`): this runs at every step."""
+    shown = written_in(text, hidden)
+    assert not shown, f"{what} of seat {who!r} shows hidden {shown!r}"
 
 
 def play_checked_game(

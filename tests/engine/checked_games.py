@@ -30,22 +30,25 @@ from typing import Any, Literal
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.engine.conformance import assert_no_leak, canonical
+from tests.engine.conformance import assert_no_leak, canonical, written_in
 from westernroses.protocol import GameEngine, IllegalAction, Seat, event_visible, replay
 
 Bot = Literal["random", "heuristic"]
 Heuristic = Callable[[Any, int, random.Random], dict[str, Any]]
 
 
-def _refused(engine: GameEngine[Any], state: Any, seat: Seat, action: dict[str, Any]) -> None:
-    before = canonical(engine.to_json(state))
+def _refused(
+    engine: GameEngine[Any], state: Any, seat: Seat, action: dict[str, Any], before: str
+) -> None:
+    """``action`` is refused with a reason and ``state`` is still ``before`` (its JSON, taken
+    once per sampled step: every move tried there is applied to the same state)."""
     try:
         engine.apply(state, seat, action)
     except IllegalAction as refusal:
         assert str(refusal), "a refusal says why"
     else:
         raise AssertionError(f"seat {seat!r} was allowed an illegal move {action!r}")
-    assert canonical(engine.to_json(state)) == before, "a refused move changed the state"
+    assert canonical(engine.to_json(state)) == before, "a move tried changed the state"
 
 
 def play_checked_bot_game(
@@ -84,21 +87,21 @@ def play_checked_bot_game(
         if dear:
             for viewer in viewers:
                 assert_no_leak(engine, state, viewer)
+            before = canonical(engine.to_json(state))
             for other in actions:
                 engine.apply(state, seat, other)  # raises if a legal move is refused
-            _refused(engine, state, seat, {**action, "__unknown_field__": 1})
+            _refused(engine, state, seat, {**action, "__unknown_field__": 1}, before)
             for other_seat in range(seats):
                 if other_seat not in waiting:
-                    _refused(engine, state, other_seat, action)
+                    _refused(engine, state, other_seat, action, before)
         state, events = engine.apply(state, seat, action)
         check_places(state)
         if dear:
             for viewer in viewers:
-                hidden = [canonical(item) for item in engine.hidden_from(state, viewer)]
+                hidden = engine.hidden_from(state, viewer)
                 for ev in events:
                     if event_visible(ev, viewer):
-                        text = canonical(ev)
-                        assert not [h for h in hidden if h in text], (viewer, ev)
+                        assert not written_in(canonical(ev), hidden), (viewer, ev)
         log.append((seat, action))
     else:
         raise AssertionError(f"the game did not end within {max_steps} moves")
