@@ -28,16 +28,7 @@
     ["discard", "End"],
   ];
 
-  function el(tag, cls, text) {
-    const node = document.createElement(tag);
-    if (cls) node.className = cls;
-    if (text !== undefined && text !== null) node.textContent = String(text);
-    return node;
-  }
-
-  function plural(n, word) {
-    return `${n} ${word}${n === 1 ? "" : "s"}`;
-  }
+  const { el, plural } = window.TavernKit;
 
   function Board(root, payload, api) {
     this.root = root;
@@ -54,25 +45,6 @@
     this.selected = root.__dbsSelected || null;
   }
 
-  Board.prototype.name = function (seat) {
-    if (this.api.seatName) {
-      const given = this.api.seatName(seat);
-      if (given) return String(given);
-    }
-    const names = this.payload.names || [];
-    if (names[seat]) return String(names[seat]);
-    const player = (this.view.players || [])[seat];
-    return player && player.name ? String(player.name) : `Seat ${seat + 1}`;
-  };
-
-  Board.prototype.who = function (seat) {
-    return seat === this.me ? `${this.name(seat)} (you)` : this.name(seat);
-  };
-
-  Board.prototype.whose = function (seat) {
-    return seat === this.me ? "Your" : `${this.name(seat)}'s`;
-  };
-
   Board.prototype.info = function (number, fallbackName) {
     return this.cards[number] || { name: fallbackName || "A card", kind_label: "Card", text: "" };
   };
@@ -84,51 +56,7 @@
     return "card " + action.card;
   }
 
-  Board.prototype.indexMoves = function () {
-    (this.payload.moves || []).forEach((move, index) => {
-      const key = moveKey(move.action || {});
-      if (!key) return;
-      if (!this.movesByKey.has(key)) this.movesByKey.set(key, []);
-      this.movesByKey.get(key).push(index);
-    });
-  };
-
-  Board.prototype.setBusy = function (busy) {
-    this.root.querySelectorAll(".dbs-move").forEach((b) => {
-      b.disabled = busy;
-    });
-  };
-
-  Board.prototype.play = function (index, status) {
-    const move = this.payload.moves[index];
-    this.setBusy(true);
-    let result;
-    try {
-      result = this.api.play(move.action);
-    } catch (error) {
-      result = Promise.reject(error);
-    }
-    Promise.resolve(result).then(
-      () => this.setBusy(false),
-      (error) => {
-        this.setBusy(false);
-        if (status) {
-          status.textContent =
-            (error && error.message) || "That move was refused; the table shows why above.";
-        }
-      },
-    );
-  };
-
-  Board.prototype.moveButton = function (index, status, extraClass) {
-    const move = this.payload.moves[index];
-    const button = el("button", `dbs-move${extraClass ? " " + extraClass : ""}`, move.label);
-    button.type = "button";
-    button.dataset.move = String(index);
-    button.addEventListener("click", () => this.play(index, status));
-    this.placed.add(index);
-    return button;
-  };
+  Board.prototype.moveKey = moveKey;
 
   /* The words on a card's face: Level, attack and cost for a Spellcard, cost for an item. */
   Board.prototype.faceLines = function (info) {
@@ -544,34 +472,7 @@
     return box;
   };
 
-  Board.prototype.select = function (key, clicked) {
-    this.selected = key;
-    this.root.__dbsSelected = key;
-    this.root.querySelectorAll(".dbs-card").forEach((b) => {
-      b.classList.remove("dbs-card--selected");
-      b.setAttribute("aria-expanded", "false");
-    });
-    const entry = key ? this.entries.get(key) : null;
-    const shown = entry ? clicked || entry.button : null;
-    this.shownButton = shown;
-    if (shown) {
-      shown.classList.add("dbs-card--selected");
-      shown.setAttribute("aria-expanded", "true");
-    }
-    this.fillDetail(key, entry);
-    this.placeDetail(entry, shown);
-    if (entry && this.detail.scrollIntoView) this.detail.scrollIntoView({ block: "nearest" });
-  };
-
-  /* The details open just below the zone of the tapped card, so a phone keeps its place. */
-  Board.prototype.placeDetail = function (entry, button) {
-    const near = button || (entry && entry.button);
-    const zone = near && near.closest(".dbs-zone, .dbs-pile, .dbs-duel");
-    if (zone) zone.after(this.detail);
-    else this.root.append(this.detail);
-  };
-
-  Board.prototype.fillDetail = function (key, entry) {
+  Board.prototype.fillDetail = function (entry, key) {
     const box = this.detail;
     box.replaceChildren();
     if (!entry) {
@@ -581,33 +482,13 @@
     box.hidden = false;
     const info = entry.info;
     const title = entry.card.name || info.name;
-    const head = el("div", "dbs-detail__head");
-    head.append(el("h3", "dbs-detail__name", title));
-    const close = el("button", "dbs-detail__close", "Close");
-    close.type = "button";
-    close.setAttribute("aria-label", `Close the details of ${title}`);
-    close.addEventListener("click", () => {
-      const button = this.shownButton || entry.button;
-      this.select(null);
-      if (button && button.focus) button.focus();
-    });
-    head.append(close);
-    box.append(head);
+    box.append(this.detailHead(title, entry));
     box.append(el("p", "dbs-detail__where", `${info.kind_label || "Card"} · where: ${entry.zone}.`));
     if (entry.card.status_label) box.append(el("p", "dbs-detail__now", `Status: ${entry.card.status_label}.`));
     box.append(el("p", "dbs-detail__text", info.text || title));
     const status = el("p", "dbs-status");
     status.setAttribute("role", "status");
-    const moves = this.movesByKey.get(key) || [];
-    if (moves.length) {
-      const group = el("div", "dbs-detail__moves");
-      group.setAttribute("role", "group");
-      group.setAttribute("aria-label", `Moves with ${title}`);
-      moves.forEach((i) => group.append(this.moveButton(i, status)));
-      box.append(group);
-    } else if (this.me !== null && !this.payload.finished) {
-      box.append(el("p", "dbs-note", "No move with this card right now."));
-    }
+    this.detailMoves(box, title, key, status);
     box.append(status);
   };
 
@@ -626,27 +507,11 @@
     root.append(this.side(this.top));
     root.append(this.duelZone());
     root.append(this.side(this.bottom));
-    this.detail = el("section", "dbs-detail");
-    this.detail.id = DETAIL_ID;
-    this.detail.setAttribute("aria-label", "Card details");
-    this.detail.setAttribute("aria-live", "polite");
-    root.append(this.detail);
-    if (this.selected && !this.entries.has(this.selected)) {
-      this.selected = null;
-      root.__dbsSelected = null;
-    }
-    const entry = this.selected ? this.entries.get(this.selected) : null;
-    this.fillDetail(this.selected, entry);
-    this.placeDetail(entry);
-
-    const unplaced = [];
-    (this.payload.moves || []).forEach((move, index) => {
-      const key = moveKey(move.action || {});
-      if (key ? !this.entries.has(key) : !this.placed.has(index)) unplaced.push(move);
-    });
-    if (this.api.fallbackButtons) this.api.fallbackButtons(unplaced);
+    this.openDetail(DETAIL_ID);
+    if (this.api.fallbackButtons) this.api.fallbackButtons(this.unplacedMoves());
   };
 
+  window.TavernKit.cardBoard(Board, "dbs", ".dbs-zone, .dbs-pile, .dbs-duel");
   window.TavernGames = window.TavernGames || {};
   window.TavernGames.dbs = {
     render(root, payload, api) {

@@ -46,16 +46,7 @@
   /* Moves answered in the prompt box rather than at a place on the table. */
   const PROMPT_TYPES = ["end_fetch", "select", "decline", "shield", "roar", "purify_done"];
 
-  function el(tag, cls, text) {
-    const node = document.createElement(tag);
-    if (cls) node.className = cls;
-    if (text !== undefined && text !== null) node.textContent = String(text);
-    return node;
-  }
-
-  function plural(n, one, many) {
-    return `${n} ${n === 1 ? one : many}`;
-  }
+  const { el, plural, seatName, send, refusalWords } = window.TavernKit;
 
   function spaceWords(space) {
     if (HANDS.includes(space)) return `${space} hand`;
@@ -115,17 +106,7 @@
     }
 
     name(seat) {
-      let text = null;
-      if (typeof this.api.seatName === "function") {
-        try {
-          text = this.api.seatName(seat);
-        } catch (e) {
-          text = null;
-        }
-      }
-      if (!text && Array.isArray(this.payload.names)) text = this.payload.names[seat];
-      if (!text && Array.isArray(this.view.names)) text = this.view.names[seat];
-      return text || `Seat ${Number(seat) + 1}`;
+      return seatName(this.api, this.payload, this.view, seat);
     }
 
     who(seat) {
@@ -151,16 +132,8 @@
       this.busy = true;
       this.root.classList.add("raigo-busy");
       this.setError("");
-      let result;
-      try {
-        result = this.api.play(move.action);
-      } catch (err) {
-        result = Promise.reject(err);
-      }
-      Promise.resolve(result)
-        .catch((err) => {
-          this.setError(err && err.message ? err.message : typeof err === "string" ? err : "");
-        })
+      send(this.api, move.action)
+        .catch((err) => this.setError(refusalWords(err)))
         .finally(() => {
           this.busy = false;
           this.root.classList.remove("raigo-busy");

@@ -29,13 +29,7 @@
   const STAT_WORDS = { av: "AV", iv: "IV", hv: "HV", ev: "EV", bv: "BV" };
   const RESULT_WORDS = { hit: "hit", miss: "evades", tie: "tie (Border Value)" };
   const DETAIL_ID = "rso-detail";
-
-  function el(tag, cls, text) {
-    const node = document.createElement(tag);
-    if (cls) node.className = cls;
-    if (text !== undefined && text !== null) node.textContent = String(text);
-    return node;
-  }
+  const { el, plural } = window.TavernKit;
 
   function basicsWords(basic) {
     return Object.entries(basic || {})
@@ -45,10 +39,6 @@
           ? BASIC_WORDS[name] || "an ability"
           : `${BASIC_WORDS[name] || "an ability"} (${power})`,
       );
-  }
-
-  function plural(n, word) {
-    return `${n} ${word}${n === 1 ? "" : "s"}`;
   }
 
   /* One drawing: everything render() needs, so helpers need no globals. */
@@ -62,82 +52,19 @@
     this.bottom = this.me === null ? 0 : this.me;
     this.top = 1 - this.bottom;
     this.entries = new Map(); // card id -> {button, card, zone}
-    this.movesByCard = new Map(); // card id -> [move index]
+    this.movesByKey = new Map(); // card id -> [move index]
     this.placed = new Set();
     this.selected = root.__rsoSelected || null;
   }
-
-  Board.prototype.name = function (seat) {
-    if (this.api.seatName) {
-      const given = this.api.seatName(seat);
-      if (given) return String(given);
-    }
-    const names = this.payload.names || [];
-    if (names[seat]) return String(names[seat]);
-    const player = (this.view.players || [])[seat];
-    return player && player.name ? String(player.name) : `Seat ${seat + 1}`;
-  };
-
-  Board.prototype.who = function (seat) {
-    return seat === this.me ? `${this.name(seat)} (you)` : this.name(seat);
-  };
-
-  Board.prototype.whose = function (seat) {
-    return seat === this.me ? "Your" : `${this.name(seat)}'s`;
-  };
 
   Board.prototype.text = function (card) {
     return this.cards[card.number] || { name: card.name, type: card.type, lines: [] };
   };
 
-  /* Moves grouped by the card they concern (the card played, the spell that attacks...). */
-  Board.prototype.indexMoves = function () {
-    (this.payload.moves || []).forEach((move, index) => {
-      const action = move.action || {};
-      const key = action.card || action.spell;
-      if (typeof key !== "string") return;
-      if (!this.movesByCard.has(key)) this.movesByCard.set(key, []);
-      this.movesByCard.get(key).push(index);
-    });
-  };
-
-  Board.prototype.play = function (index, status) {
-    const move = this.payload.moves[index];
-    this.root.querySelectorAll(".rso-move").forEach((b) => {
-      b.disabled = true;
-    });
-    let result;
-    try {
-      result = this.api.play(move.action);
-    } catch (error) {
-      result = Promise.reject(error);
-    }
-    Promise.resolve(result).then(
-      () => {
-        this.root.querySelectorAll(".rso-move").forEach((b) => {
-          b.disabled = false;
-        });
-      },
-      (error) => {
-        this.root.querySelectorAll(".rso-move").forEach((b) => {
-          b.disabled = false;
-        });
-        if (status) {
-          status.textContent =
-            (error && error.message) || "That move was refused; the table shows why above.";
-        }
-      },
-    );
-  };
-
-  Board.prototype.moveButton = function (index, status, extraClass) {
-    const move = this.payload.moves[index];
-    const button = el("button", `rso-move${extraClass ? " " + extraClass : ""}`, move.label);
-    button.type = "button";
-    button.dataset.move = String(index);
-    button.addEventListener("click", () => this.play(index, status));
-    this.placed.add(index);
-    return button;
+  /* The card a move concerns (the card played, the spell that attacks...), by id. */
+  Board.prototype.moveKey = function (action) {
+    const key = action.card || action.spell;
+    return typeof key === "string" ? key : null;
   };
 
   /* A card as a button; `face` adds the lines shown on its face. */
@@ -151,7 +78,7 @@
     const kind = el("span", "rso-card__kind", TYPE_WORDS[card.type || info.type] || "Card");
     button.append(kind);
     (face || []).forEach((line) => button.append(el("span", "rso-card__line", line)));
-    const moves = this.movesByCard.get(card.id) || [];
+    const moves = this.movesByKey.get(card.id) || [];
     const key = card.id;
     if (key && !this.entries.has(key)) this.entries.set(key, { button, card, zone });
     if (key && moves.length) {
@@ -539,33 +466,6 @@
     return box;
   };
 
-  Board.prototype.select = function (key, clicked) {
-    this.selected = key;
-    this.root.__rsoSelected = key;
-    this.root.querySelectorAll(".rso-card").forEach((b) => {
-      b.classList.remove("rso-card--selected");
-      b.setAttribute("aria-expanded", "false");
-    });
-    const entry = key ? this.entries.get(key) : null;
-    const shown = entry ? clicked || entry.button : null;
-    this.shownButton = shown;
-    if (shown) {
-      shown.classList.add("rso-card--selected");
-      shown.setAttribute("aria-expanded", "true");
-    }
-    this.fillDetail(entry);
-    this.placeDetail(entry, shown);
-    if (entry && this.detail.scrollIntoView) this.detail.scrollIntoView({ block: "nearest" });
-  };
-
-  /* The details open just below the zone of the tapped card, so a phone keeps its place. */
-  Board.prototype.placeDetail = function (entry, button) {
-    const near = button || (entry && entry.button);
-    const zone = near && near.closest(".rso-zone, .rso-pile, .rso-boundary");
-    if (zone) zone.after(this.detail);
-    else this.root.append(this.detail);
-  };
-
   Board.prototype.fillDetail = function (entry) {
     const box = this.detail;
     box.replaceChildren();
@@ -576,18 +476,7 @@
     box.hidden = false;
     const card = entry.card;
     const info = this.text(card);
-    const head = el("div", "rso-detail__head");
-    head.append(el("h3", "rso-detail__name", card.name || info.name));
-    const close = el("button", "rso-detail__close", "Close");
-    close.type = "button";
-    close.setAttribute("aria-label", `Close the details of ${card.name || info.name}`);
-    close.addEventListener("click", () => {
-      const button = this.shownButton || entry.button;
-      this.select(null);
-      if (button && button.focus) button.focus();
-    });
-    head.append(close);
-    box.append(head);
+    box.append(this.detailHead(card.name || info.name, entry));
     box.append(el("p", "rso-detail__where", `Where: ${entry.zone}.`));
     const lines = el("ul", "rso-detail__lines");
     (info.lines || []).forEach((line) => lines.append(el("li", null, line)));
@@ -601,18 +490,9 @@
       lines.append(el("li", "rso-detail__now", `Now: EV ${card.ev}, Border Value ${card.bv}.`));
     }
     box.append(lines);
-    const moves = this.movesByCard.get(card.id) || [];
     const status = el("p", "rso-status");
     status.setAttribute("role", "status");
-    if (moves.length) {
-      const group = el("div", "rso-detail__moves");
-      group.setAttribute("role", "group");
-      group.setAttribute("aria-label", `Moves with ${card.name || info.name}`);
-      moves.forEach((i) => group.append(this.moveButton(i, status)));
-      box.append(group);
-    } else if (this.me !== null && !this.payload.finished) {
-      box.append(el("p", "rso-note", "No move with this card right now."));
-    }
+    this.detailMoves(box, card.name || info.name, card.id, status);
     box.append(status);
   };
 
@@ -633,33 +513,12 @@
     root.append(this.battle());
     root.append(this.side(this.bottom));
 
-    this.detail = el("section", "rso-detail");
-    this.detail.id = DETAIL_ID;
-    this.detail.setAttribute("aria-label", "Card details");
-    this.detail.setAttribute("aria-live", "polite");
-    root.append(this.detail);
-
-    if (this.selected && !this.entries.has(this.selected)) {
-      this.selected = null;
-      this.root.__rsoSelected = null;
-    }
-    const entry = this.selected ? this.entries.get(this.selected) : null;
-    this.fillDetail(entry);
-    this.placeDetail(entry);
-
+    this.openDetail(DETAIL_ID);
     // every listed move must be reachable: the ones whose card is not drawn go to W1's buttons
-    const moves = this.payload.moves || [];
-    const unplaced = [];
-    moves.forEach((move, index) => {
-      const action = move.action || {};
-      const key = action.card || action.spell;
-      if (typeof key === "string" ? !this.entries.has(key) : !this.placed.has(index)) {
-        unplaced.push(move);
-      }
-    });
-    if (this.api.fallbackButtons) this.api.fallbackButtons(unplaced);
+    if (this.api.fallbackButtons) this.api.fallbackButtons(this.unplacedMoves());
   };
 
+  window.TavernKit.cardBoard(Board, "rso", ".rso-zone, .rso-pile, .rso-boundary");
   window.TavernGames = window.TavernGames || {};
   window.TavernGames.rso = {
     render(root, payload, api) {

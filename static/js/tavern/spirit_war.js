@@ -36,16 +36,7 @@
   };
   const PROMPT_TYPES = ["draw", "skip_attack", "no_spirit", "pass_support", "vote"];
 
-  function el(tag, cls, text) {
-    const node = document.createElement(tag);
-    if (cls) node.className = cls;
-    if (text !== undefined && text !== null) node.textContent = String(text);
-    return node;
-  }
-
-  function plural(n, one, many) {
-    return `${n} ${n === 1 ? one : many}`;
-  }
+  const { el, plural, seatName, send, refusalWords } = window.TavernKit;
 
   function ordinal(n) {
     const s = n % 100 >= 11 && n % 100 <= 13 ? "th" : { 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th";
@@ -98,18 +89,7 @@
     }
 
     name(seat) {
-      let text = null;
-      if (typeof this.api.seatName === "function") {
-        try {
-          text = this.api.seatName(seat);
-        } catch (e) {
-          text = null;
-        }
-      }
-      if (!text && Array.isArray(this.payload.names)) text = this.payload.names[seat];
-      const p = (this.view.players || [])[seat];
-      if (!text && p) text = p.name;
-      return text || `Seat ${Number(seat) + 1}`;
+      return seatName(this.api, this.payload, this.view, seat);
     }
 
     who(seat) {
@@ -129,16 +109,8 @@
       this.busy = true;
       this.root.classList.add("spirit-war-busy");
       this.setError("");
-      let result;
-      try {
-        result = this.api.play(move.action);
-      } catch (err) {
-        result = Promise.reject(err);
-      }
-      Promise.resolve(result)
-        .catch((err) => {
-          this.setError(err && err.message ? err.message : typeof err === "string" ? err : "");
-        })
+      send(this.api, move.action)
+        .catch((err) => this.setError(refusalWords(err)))
         .finally(() => {
           this.busy = false;
           this.root.classList.remove("spirit-war-busy");

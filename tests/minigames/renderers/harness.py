@@ -49,6 +49,7 @@ PAGE = """<!doctype html>
 <div class="tavern-board" id="board"></div>
 <div id="fallback"></div>
 </main>
+<script src="{kit_js}"></script>
 <script src="{game_js}"></script>
 <script src="{harness_js}"></script>
 </body></html>
@@ -65,6 +66,7 @@ def write_page(tmp_path: Path, slug: str) -> str:
             site_css=(STATIC / "css" / "site.css").as_uri(),
             game_css=(STATIC / "css" / "tavern" / f"{slug}.css").as_uri(),
             game_js=(STATIC / "js" / "tavern" / f"{slug}.js").as_uri(),
+            kit_js=(STATIC / "js" / "tavern" / "kit.js").as_uri(),
             harness_js=HARNESS_JS.as_uri(),
         ),
         encoding="utf-8",
@@ -189,6 +191,36 @@ def sample_cases(
             elif label not in met:
                 met.add(label)
                 yield label, state
+
+
+def cases_by_seats(
+    engine: Any,
+    *,
+    names: dict[int, list[str]],
+    situations: set[str],
+    key: Callable[[Any], str],
+    seeds: range,
+) -> Cases:
+    """:func:`sample_cases` for every seat count ``names`` has names for."""
+    return {
+        seats: list(
+            sample_cases(
+                engine,
+                seats=seats,
+                names=seat_names,
+                situations=situations,
+                key=key,
+                seeds=seeds,
+            )
+        )
+        for seats, seat_names in names.items()
+    }
+
+
+def open_page(harness_page: Any, tmp_path_factory: Any, slug: str) -> Any:
+    """The harness page (one browser page for the module) showing ``slug``'s renderer."""
+    harness_page.page.goto(write_page(tmp_path_factory.mktemp(slug), slug))
+    return harness_page
 
 
 def assert_every_situation_met(cases: Cases, situations: set[str]) -> None:

@@ -10,7 +10,6 @@ check means.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -21,13 +20,13 @@ from tests.minigames.renderers.harness import (
     ARTIFACTS,
     Cases,
     assert_every_situation_met,
+    cases_by_seats,
     check_every_seat,
+    open_page,
     payloads,
     play_until,
     render,
-    sample_cases,
     screenshot,
-    write_page,
 )
 
 pytestmark = pytest.mark.browser
@@ -64,27 +63,14 @@ def situation(state: dict[str, Any]) -> str:
     return str(prompt["kind"])
 
 
-def cases(seats: int) -> Iterator[tuple[str, Any]]:
-    return sample_cases(
-        ENGINE,
-        seats=seats,
-        names=NAMES[seats],
-        situations=SITUATIONS,
-        key=situation,
-        seeds=SEEDS,
-    )
-
-
 @pytest.fixture(scope="module")
 def page(harness_page: Any, tmp_path_factory: pytest.TempPathFactory) -> Any:
-    url = write_page(tmp_path_factory.mktemp("raigo"), SLUG)
-    harness_page.page.goto(url)
-    return harness_page
+    return open_page(harness_page, tmp_path_factory, SLUG)
 
 
 @pytest.fixture(scope="module")
-def all_cases() -> dict[int, list[tuple[str, Any]]]:
-    return {seats: list(cases(seats)) for seats in NAMES}
+def all_cases() -> Cases:
+    return cases_by_seats(ENGINE, names=NAMES, situations=SITUATIONS, key=situation, seeds=SEEDS)
 
 
 def test_the_sampled_states_cover_every_situation(all_cases: Cases) -> None:
@@ -99,8 +85,8 @@ def test_every_seat_and_a_spectator_get_a_full_table_with_their_moves(
     assert check_every_seat(page, SLUG, ENGINE, all_cases[seats], NAMES[seats]) > 0
 
 
-def _state(seats: int, label: str, cases_by_seats: dict[int, list[tuple[str, Any]]]) -> Any:
-    return next(state for lab, state in cases_by_seats[seats] if lab.startswith(label))
+def _state(seats: int, label: str, by_seats: Cases) -> Any:
+    return next(state for lab, state in by_seats[seats] if lab.startswith(label))
 
 
 def test_a_real_tap_on_a_hand_token_opens_its_moves_and_plays_one(

@@ -11,7 +11,6 @@ Spirit King. See harness.py for what each check means.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -21,12 +20,12 @@ from minigames.payload import table_payload
 from tests.minigames.renderers.harness import (
     Cases,
     assert_every_situation_met,
+    cases_by_seats,
     check_every_seat,
+    open_page,
     play_until,
     render,
-    sample_cases,
     screenshot,
-    write_page,
 )
 
 pytestmark = pytest.mark.browser
@@ -59,27 +58,14 @@ def situation(state: dict[str, Any]) -> str:
     return phase
 
 
-def cases(seats: int) -> Iterator[tuple[str, Any]]:
-    return sample_cases(
-        ENGINE,
-        seats=seats,
-        names=NAMES[seats],
-        situations=SITUATIONS,
-        key=situation,
-        seeds=SEEDS,
-    )
-
-
 @pytest.fixture(scope="module")
 def page(harness_page: Any, tmp_path_factory: pytest.TempPathFactory) -> Any:
-    url = write_page(tmp_path_factory.mktemp("spirit_war"), SLUG)
-    harness_page.page.goto(url)
-    return harness_page
+    return open_page(harness_page, tmp_path_factory, SLUG)
 
 
 @pytest.fixture(scope="module")
-def all_cases() -> dict[int, list[tuple[str, Any]]]:
-    return {seats: list(cases(seats)) for seats in NAMES}
+def all_cases() -> Cases:
+    return cases_by_seats(ENGINE, names=NAMES, situations=SITUATIONS, key=situation, seeds=SEEDS)
 
 
 def test_the_sampled_states_cover_every_situation(all_cases: Cases) -> None:

@@ -43,6 +43,7 @@ PAGE = """<!doctype html>
 <link rel="stylesheet" href="{site_css}">
 <link rel="stylesheet" href="{game_css}">
 <script src="{harness}"></script>
+<script src="{kit_js}"></script>
 <script src="{game_js}"></script>
 </head>
 <body><main><div class="tavern-board" id="board"></div><div id="fallback"></div></main></body>
@@ -64,6 +65,7 @@ def harness_file(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str, str
                     site_css=(ROOT / "static/css/site.css").as_uri(),
                     game_css=(ROOT / f"static/css/tavern/{game}.css").as_uri(),
                     game_js=(ROOT / f"static/js/tavern/{game}.js").as_uri(),
+                    kit_js=(ROOT / "static/js/tavern/kit.js").as_uri(),
                     harness=(HERE / "harness.js").as_uri(),
                 ),
                 encoding="utf-8",

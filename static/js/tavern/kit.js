@@ -1,0 +1,199 @@
+/* What every tavern renderer (rso.js, dbs.js, raigo.js, spirit_war.js) draws with, written once.
+ *
+ * Loaded before the game's renderer on the table page (templates/minigames/table.html) and in
+ * the renderer harnesses; a plain script (the site's CSP allows only its own files), so it
+ * publishes window.TavernKit. It names no class: each renderer keeps its classes under its own
+ * prefix (rso-, dbs-, raigo-, spirit-war-), and the card games' shared board methods take that
+ * prefix as an argument.
+ */
+(function () {
+  "use strict";
+
+  /* An element with a class and text (text, never HTML: nothing a player typed is parsed). */
+  function el(tag, cls, text) {
+    const node = document.createElement(tag);
+    if (cls) node.className = cls;
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    return node;
+  }
+
+  function plural(n, one, many) {
+    return `${n} ${n === 1 ? one : many || one + "s"}`;
+  }
+
+  /* A seat's name in words: the page's (api.seatName), the payload's, the view's, else
+     "Seat 2" (seats count from 1 for people). */
+  function seatName(api, payload, view, seat) {
+    let text = null;
+    if (api && typeof api.seatName === "function") {
+      try {
+        text = api.seatName(seat);
+      } catch (e) {
+        text = null;
+      }
+    }
+    if (!text && Array.isArray(payload.names)) text = payload.names[seat];
+    if (!text && view && Array.isArray(view.names)) text = view.names[seat];
+    const player = ((view && view.players) || [])[seat];
+    if (!text && player) text = player.name;
+    return text ? String(text) : `Seat ${Number(seat) + 1}`;
+  }
+
+  /* Send one of the payload's moves: api.play's answer as a promise (a throw is a refusal). */
+  function send(api, action) {
+    try {
+      return Promise.resolve(api.play(action));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /* The words of a refusal (an Error's message or a plain string), or "". */
+  function refusalWords(error) {
+    if (error && error.message) return error.message;
+    return typeof error === "string" ? error : "";
+  }
+
+  /* The card games' boards (rso.js, dbs.js): every card a button keyed by `this.moveKey`,
+     its details opening below its zone with one button per move. Installs on a Board whose
+     constructor sets root, payload, api, view, me, entries, movesByKey, placed, selected,
+     and which defines moveKey(action) and fillDetail(entry, key). */
+  function cardBoard(Board, prefix, zones) {
+    const remembered = `__${prefix}Selected`;
+    const P = Board.prototype;
+
+    P.name = function (seat) {
+      return seatName(this.api, this.payload, this.view, seat);
+    };
+    P.who = function (seat) {
+      return seat === this.me ? `${this.name(seat)} (you)` : this.name(seat);
+    };
+    P.whose = function (seat) {
+      return seat === this.me ? "Your" : `${this.name(seat)}'s`;
+    };
+
+    /* Moves grouped by what they concern (the card played, the spell that attacks...). */
+    P.indexMoves = function () {
+      (this.payload.moves || []).forEach((move, index) => {
+        const key = this.moveKey(move.action || {});
+        if (!key) return;
+        if (!this.movesByKey.has(key)) this.movesByKey.set(key, []);
+        this.movesByKey.get(key).push(index);
+      });
+    };
+
+    /* Every listed move must be reachable: the ones this drawing has no place for. */
+    P.unplacedMoves = function () {
+      return (this.payload.moves || []).filter((move, index) => {
+        const key = this.moveKey(move.action || {});
+        return key ? !this.entries.has(key) : !this.placed.has(index);
+      });
+    };
+
+    P.setBusy = function (busy) {
+      this.root.querySelectorAll(`.${prefix}-move`).forEach((b) => {
+        b.disabled = busy;
+      });
+    };
+
+    P.play = function (index, status) {
+      this.setBusy(true);
+      send(this.api, this.payload.moves[index].action).then(
+        () => this.setBusy(false),
+        (error) => {
+          this.setBusy(false);
+          if (status) {
+            status.textContent =
+              (error && error.message) || "That move was refused; the table shows why above.";
+          }
+        },
+      );
+    };
+
+    P.moveButton = function (index, status, extraClass) {
+      const move = this.payload.moves[index];
+      const button = el("button", `${prefix}-move${extraClass ? " " + extraClass : ""}`, move.label);
+      button.type = "button";
+      button.dataset.move = String(index);
+      button.addEventListener("click", () => this.play(index, status));
+      this.placed.add(index);
+      return button;
+    };
+
+    P.select = function (key, clicked) {
+      this.selected = key;
+      this.root[remembered] = key;
+      this.root.querySelectorAll(`.${prefix}-card`).forEach((b) => {
+        b.classList.remove(`${prefix}-card--selected`);
+        b.setAttribute("aria-expanded", "false");
+      });
+      const entry = key ? this.entries.get(key) : null;
+      const shown = entry ? clicked || entry.button : null;
+      this.shownButton = shown;
+      if (shown) {
+        shown.classList.add(`${prefix}-card--selected`);
+        shown.setAttribute("aria-expanded", "true");
+      }
+      this.fillDetail(entry, key);
+      this.placeDetail(entry, shown);
+      if (entry && this.detail.scrollIntoView) this.detail.scrollIntoView({ block: "nearest" });
+    };
+
+    /* The details open just below the zone of the tapped card, so a phone keeps its place. */
+    P.placeDetail = function (entry, button) {
+      const near = button || (entry && entry.button);
+      const zone = near && near.closest(zones);
+      if (zone) zone.after(this.detail);
+      else this.root.append(this.detail);
+    };
+
+    /* The details' head: the card's name and a Close that gives the focus back to the card. */
+    P.detailHead = function (title, entry) {
+      const head = el("div", `${prefix}-detail__head`);
+      head.append(el("h3", `${prefix}-detail__name`, title));
+      const close = el("button", `${prefix}-detail__close`, "Close");
+      close.type = "button";
+      close.setAttribute("aria-label", `Close the details of ${title}`);
+      close.addEventListener("click", () => {
+        const button = this.shownButton || entry.button;
+        this.select(null);
+        if (button && button.focus) button.focus();
+      });
+      head.append(close);
+      return head;
+    };
+
+    /* The details' moves, or a note when this card has none now. */
+    P.detailMoves = function (box, title, key, status) {
+      const moves = (key && this.movesByKey.get(key)) || [];
+      if (moves.length) {
+        const group = el("div", `${prefix}-detail__moves`);
+        group.setAttribute("role", "group");
+        group.setAttribute("aria-label", `Moves with ${title}`);
+        moves.forEach((i) => group.append(this.moveButton(i, status)));
+        box.append(group);
+      } else if (this.me !== null && !this.payload.finished) {
+        box.append(el("p", `${prefix}-note`, "No move with this card right now."));
+      }
+    };
+
+    /* The details' box, empty, at the end of the board; the selection kept from the last
+       drawing when its card is still there (else forgotten). */
+    P.openDetail = function (id) {
+      this.detail = el("section", `${prefix}-detail`);
+      this.detail.id = id;
+      this.detail.setAttribute("aria-label", "Card details");
+      this.detail.setAttribute("aria-live", "polite");
+      this.root.append(this.detail);
+      if (this.selected && !this.entries.has(this.selected)) {
+        this.selected = null;
+        this.root[remembered] = null;
+      }
+      const entry = this.selected ? this.entries.get(this.selected) : null;
+      this.fillDetail(entry, this.selected);
+      this.placeDetail(entry);
+    };
+  }
+
+  window.TavernKit = { el, plural, seatName, send, refusalWords, cardBoard };
+})();
