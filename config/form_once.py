@@ -11,8 +11,9 @@ its token, so the corrected form can be sent.
 
 Requests from scripts (``Accept: application/json``, ``fetch`` with ``Sec-Fetch-Mode`` other
 than ``navigate``) are left to their views: a script that stays on the page sends the same
-form again on purpose (the wizard's live preview, the deck builder's counts), and the
-dashboard's quick actions carry their own per-submit token (campaign/pages/dashboard.py).
+form again on purpose (the wizard's live preview, the deck builder's counts). A view whose
+script sends a form once per submit (the dashboard's quick actions: the script puts a fresh
+token in the form after each success) asks :func:`claim_from_script` itself.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from __future__ import annotations
 import re
 import uuid
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from django import template
@@ -75,6 +77,38 @@ def _key(request: HttpRequest, token: str) -> str | None:
     return f"form-once:{who}:{token}"
 
 
+@dataclass(frozen=True, slots=True)
+class Sent:
+    """A post's one-time token, remembered by :func:`claim`: ``repeated`` when this browser sent
+    the same token before. ``key`` is None when there was nothing to remember (no token, or
+    nobody to tell apart): the view decides."""
+
+    key: str | None
+    repeated: bool = False
+
+    def forget(self) -> None:
+        """The view refused the post: the corrected form may be sent with the same token."""
+        if self.key is not None:
+            cache.delete(self.key)
+
+
+def claim(request: HttpRequest, token: str) -> Sent:
+    """Remember ``token`` for this browser (:data:`REMEMBER_SECONDS`, in the cache every web
+    process shares); the first send of it is not ``repeated``, every later one is."""
+    key = _key(request, token) if token else None
+    if key is None:
+        return Sent(None)
+    return Sent(key, repeated=not cache.add(key, True, REMEMBER_SECONDS))
+
+
+def claim_from_script(request: HttpRequest) -> Sent:
+    """:func:`claim` the form's ``once_token`` for a post from a script, which the middleware
+    leaves to its view; a plain form post the middleware has claimed already (``Sent(None)``)."""
+    if not _from_a_script(request):
+        return Sent(None)
+    return claim(request, str(request.POST.get(FIELD, "")))
+
+
 class OnceFormMiddleware:
     """Runs each rendered form's post once (see the module docstring). After the messages
     middleware, so the note reaches the page she is sent back to."""
@@ -87,11 +121,10 @@ class OnceFormMiddleware:
             return self.get_response(request)
         if _from_a_script(request):
             return self.get_response(request)
-        token = request.POST.get(FIELD, "")
-        key = _key(request, token) if token else None
-        if key is None:
+        sent = claim(request, str(request.POST.get(FIELD, "")))
+        if sent.key is None:
             return self.get_response(request)
-        if not cache.add(key, True, REMEMBER_SECONDS):
+        if sent.repeated:
             messages.info(request, ALREADY_SENT)
             back = request.headers.get("Referer", "")
             if not url_has_allowed_host_and_scheme(
@@ -101,5 +134,5 @@ class OnceFormMiddleware:
             return HttpResponseRedirect(back, status=303)
         response = self.get_response(request)
         if response.status_code >= 400:
-            cache.delete(key)  # refused: the corrected form may be sent again
+            sent.forget()  # refused: the corrected form may be sent again
         return response

@@ -13,14 +13,12 @@ panels refresh at once.
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Callable
 from typing import Any
 
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
@@ -28,6 +26,7 @@ from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.typing import AuthedRequest
+from config import form_once
 
 from .. import awards, party
 from ..dashboard_state import DashboardState, dashboard_state, dashboard_version
@@ -92,7 +91,6 @@ def _render_page(
     context = _context(campaign, access, state)
     context["version"] = dashboard_version(campaign, access)
     context["bound"] = bound or {}
-    context["submit_token"] = uuid.uuid4().hex
     return render(request, "campaign/dashboard.html", context, status=status)
 
 
@@ -165,19 +163,6 @@ def _characters(campaign: Campaign, ids: list[int]) -> list[Any]:
 Action = Callable[[AuthedRequest, Campaign, CampaignAccess, Any], str]
 
 
-#: How long a quick-action form's one-time token is remembered (a double submit arrives within
-#: seconds; a form left open longer gets a fresh token on its next successful submit anyway).
-SUBMIT_TOKEN_SECONDS = 60 * 60
-
-
-def _once_key(request: AuthedRequest, name: str) -> str | None:
-    """The cache key of this submit's one-time token (each rendered form carries a fresh one)."""
-    token = str(request.POST.get("submit_token", ""))[:80]
-    if not token:
-        return None
-    return f"quick-submit:{request.user.pk}:{name}:{token}"
-
-
 def _quick_action(
     request: AuthedRequest, pk: int, name: str, form: Any, act: Action
 ) -> HttpResponse:
@@ -186,8 +171,11 @@ def _quick_action(
     campaign, access = campaign_for(request.user, pk, manage=True)
     bound = form(campaign, access)
     if bound.is_valid():
-        once = _once_key(request, name)
-        if once is not None and not cache.add(once, True, SUBMIT_TOKEN_SECONDS):
+        # each rendered form carries a one-time token ({% csrf_token %}: config/form_once.py);
+        # the script sends a fresh one after each success. A plain post was claimed by the
+        # middleware already.
+        once = form_once.claim_from_script(request)
+        if once.repeated:
             # the same form sent twice (a double click, a re-sent request): applied once
             message = "That was already done: the form was sent twice and applied once."
             if wants_json(request):
@@ -197,8 +185,7 @@ def _quick_action(
         try:
             message = act(request, campaign, access, bound)
         except ValidationError as exc:
-            if once is not None:
-                cache.delete(once)  # refused: the same form may be corrected and sent again
+            once.forget()  # refused: the same form may be corrected and sent again
             add_service_errors(bound, exc)
         else:
             if wants_json(request):

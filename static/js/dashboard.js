@@ -122,9 +122,10 @@
     });
   }
 
+  // a fresh one-time token: 32 hex digits, as config/form_once.py writes them
   function newToken() {
-    if (window.crypto && crypto.randomUUID) return crypto.randomUUID().replaceAll("-", "");
-    return Date.now().toString(36) + Math.random().toString(36).slice(2);
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
   }
 
   document.querySelectorAll("form[data-quick]").forEach((form) => {
@@ -148,7 +149,7 @@
           // done: the form clears for the next one, with a fresh one-time token (the server
           // applies a token once, so a double submit of the same form changes nothing twice)
           form.reset();
-          const token = form.querySelector("input[name=submit_token]");
+          const token = form.querySelector("input[name=once_token]");
           if (token) token.value = newToken();
           await poll();
         }

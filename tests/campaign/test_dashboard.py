@@ -241,10 +241,10 @@ def test_a_double_submit_of_the_same_form_applies_once(campaign, gm, character, 
     refused submit leaves its token usable once the form is corrected."""
     client = client_for(gm)
     page = client.get(f"/campaigns/{campaign.pk}/dashboard/").content.decode()
-    token = re.search(r'id="award-form".*?name="submit_token" value="([^"]+)"', page, re.S)[1]
+    token = re.search(r'id="award-form".*?name="once_token" value="([^"]+)"', page, re.S)[1]
     url = f"/campaigns/{campaign.pk}/dashboard/award/"
     yen = Character.objects.get(pk=character.pk).yen
-    form = {"characters": [character.pk], "yen": "25", "submit_token": token}
+    form = {"characters": [character.pk], "yen": "25", "once_token": token}
     first = client.post(url, form, **JSON)
     second = client.post(url, form, **JSON)
     assert first.json()["ok"] and second.json()["ok"]
@@ -252,13 +252,13 @@ def test_a_double_submit_of_the_same_form_applies_once(campaign, gm, character, 
     assert Character.objects.get(pk=character.pk).yen == yen + 25
     assert Award.objects.count() == 1
     # a new form (new token) is a new award
-    client.post(url, {**form, "submit_token": token + "-next"}, **JSON)
+    client.post(url, {**form, "once_token": uuid.uuid4().hex}, **JSON)
     assert Character.objects.get(pk=character.pk).yen == yen + 50
     # refused (nothing to award), then corrected with the same token: applies
     third = uuid.uuid4().hex
-    refused = client.post(url, {**form, "yen": "0", "submit_token": third}, **JSON)
+    refused = client.post(url, {**form, "yen": "0", "once_token": third}, **JSON)
     assert refused.status_code == 400
-    client.post(url, {**form, "submit_token": third}, **JSON)
+    client.post(url, {**form, "once_token": third}, **JSON)
     assert Character.objects.get(pk=character.pk).yen == yen + 75
     # the award form ticks characters: no Ctrl-click multi-select anywhere on the dashboard
     assert "<select" in page and " multiple" not in page
