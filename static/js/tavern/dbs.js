@@ -492,30 +492,7 @@
     box.append(status);
   };
 
-  Board.prototype.draw = function () {
-    const root = this.root;
-    root.replaceChildren();
-    root.classList.add("dbs-board");
-    this.indexMoves();
-    const status = el("p", "dbs-status");
-    status.setAttribute("role", "status");
-    if (this.payload.finished) root.append(this.result());
-    root.append(this.phaseBar());
-    const actions = this.actionBar(status);
-    if (actions.childNodes.length) root.append(actions);
-    root.append(status);
-    root.append(this.side(this.top));
-    root.append(this.duelZone());
-    root.append(this.side(this.bottom));
-    this.openDetail(DETAIL_ID);
-    if (this.api.fallbackButtons) this.api.fallbackButtons(this.unplacedMoves());
-  };
+  Board.prototype.middle = Board.prototype.duelZone;
 
-  window.TavernKit.cardBoard(Board, "dbs", ".dbs-zone, .dbs-pile, .dbs-duel");
-  window.TavernGames = window.TavernGames || {};
-  window.TavernGames.dbs = {
-    render(root, payload, api) {
-      new Board(root, payload, api).draw();
-    },
-  };
+  window.TavernKit.cardBoard(Board, "dbs", ".dbs-zone, .dbs-pile, .dbs-duel", "dbs");
 })();

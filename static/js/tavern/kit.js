@@ -56,11 +56,47 @@
 
   /* The card games' boards (rso.js, dbs.js): every card a button keyed by `this.moveKey`,
      its details opening below its zone with one button per move. Installs on a Board whose
-     constructor sets root, payload, api, view, me, entries, movesByKey, placed, selected,
-     and which defines moveKey(action) and fillDetail(entry, key). */
-  function cardBoard(Board, prefix, zones) {
+     constructor sets root, payload, api, view, me, top, bottom, entries, movesByKey, placed,
+     selected, and which defines moveKey(action), fillDetail(entry, key), result(), phaseBar(),
+     actionBar(status), side(seat) and middle(); registers it as window.TavernGames[slug]. */
+  function cardBoard(Board, prefix, zones, slug) {
     const remembered = `__${prefix}Selected`;
     const P = Board.prototype;
+
+    /* A line that says what happened to the last move sent (read out by screen readers). */
+    P.statusLine = function () {
+      const status = el("p", `${prefix}-status`);
+      status.setAttribute("role", "status");
+      return status;
+    };
+
+    /* The whole table: the result when over, the phases, the moves that concern no card, the
+       top side, the game's middle (this.middle()), the bottom side, then the details. */
+    P.draw = function () {
+      const root = this.root;
+      root.replaceChildren();
+      root.classList.add(`${prefix}-board`);
+      this.indexMoves();
+      const status = this.statusLine();
+      if (this.payload.finished) root.append(this.result());
+      root.append(this.phaseBar());
+      const actions = this.actionBar(status);
+      if (actions.childNodes.length) root.append(actions);
+      root.append(status);
+      root.append(this.side(this.top));
+      root.append(this.middle());
+      root.append(this.side(this.bottom));
+      this.openDetail(`${prefix}-detail`);
+      // every listed move must be reachable: the ones with no place go to the page's buttons
+      if (this.api.fallbackButtons) this.api.fallbackButtons(this.unplacedMoves());
+    };
+
+    window.TavernGames = window.TavernGames || {};
+    window.TavernGames[slug] = {
+      render(root, payload, api) {
+        new Board(root, payload, api).draw();
+      },
+    };
 
     P.name = function (seat) {
       return seatName(this.api, this.payload, this.view, seat);
@@ -195,5 +231,44 @@
     };
   }
 
-  window.TavernKit = { el, plural, seatName, send, refusalWords, cardBoard };
+  /* RAIGO's and Spirit War's tables (raigo.js, spirit_war.js): moves in a sheet that opens
+     from a tapped place. Installs play (one move at a time, the table marked busy meanwhile),
+     setError (a refusal in words in this.errorBox) and moveButton (closing the sheet as it
+     plays) on a Table that sets api, moves, placed and errorBox and defines closeSheet(). */
+  function sheetBoard(Table, prefix) {
+    const P = Table.prototype;
+    P.play = function (index) {
+      if (this.busy) return;
+      const move = this.moves[index];
+      if (!move) return;
+      this.busy = true;
+      this.root.classList.add(`${prefix}-busy`);
+      this.setError("");
+      send(this.api, move.action)
+        .catch((err) => this.setError(refusalWords(err)))
+        .finally(() => {
+          this.busy = false;
+          this.root.classList.remove(`${prefix}-busy`);
+        });
+    };
+    P.setError = function (text) {
+      if (!this.errorBox) return;
+      this.errorBox.textContent = text ? `That move was refused: ${text}` : "";
+      this.errorBox.hidden = !text;
+    };
+    P.moveButton = function (index, cls) {
+      const move = this.moves[index];
+      const button = el("button", `${prefix}-move ${cls || ""}`.trim(), move.label);
+      button.type = "button";
+      button.dataset.move = String(index);
+      button.addEventListener("click", () => {
+        this.closeSheet();
+        this.play(index);
+      });
+      this.placed.add(index);
+      return button;
+    };
+  }
+
+  window.TavernKit = { el, plural, seatName, send, refusalWords, cardBoard, sheetBoard };
 })();

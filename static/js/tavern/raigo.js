@@ -46,7 +46,7 @@
   /* Moves answered in the prompt box rather than at a place on the table. */
   const PROMPT_TYPES = ["end_fetch", "select", "decline", "shield", "roar", "purify_done"];
 
-  const { el, plural, seatName, send, refusalWords } = window.TavernKit;
+  const { el, plural, seatName } = window.TavernKit;
 
   function spaceWords(space) {
     if (HANDS.includes(space)) return `${space} hand`;
@@ -123,41 +123,8 @@
       return [...out].sort((x, y) => x - y);
     }
 
-    /* ---------------------------------------------------------------- playing a move */
-
-    play(index) {
-      if (this.busy) return;
-      const move = this.moves[index];
-      if (!move) return;
-      this.busy = true;
-      this.root.classList.add("raigo-busy");
-      this.setError("");
-      send(this.api, move.action)
-        .catch((err) => this.setError(refusalWords(err)))
-        .finally(() => {
-          this.busy = false;
-          this.root.classList.remove("raigo-busy");
-        });
-    }
-
-    setError(text) {
-      if (!this.errorBox) return;
-      this.errorBox.textContent = text ? `That move was refused: ${text}` : "";
-      this.errorBox.hidden = !text;
-    }
-
-    moveButton(index, cls) {
-      const move = this.moves[index];
-      const button = el("button", `raigo-move ${cls || ""}`.trim(), move.label);
-      button.type = "button";
-      button.dataset.move = String(index);
-      button.addEventListener("click", () => {
-        this.closeSheet();
-        this.play(index);
-      });
-      this.placed.add(index);
-      return button;
-    }
+    /* ---------------------------------------------------------------- places (play, setError and
+     * moveButton come from TavernKit.sheetBoard) */
 
     /* A place on the table: a button opening the sheet when it has moves (or details to show),
      * a plain element otherwise. */
@@ -705,6 +672,7 @@
     }
   }
 
+  window.TavernKit.sheetBoard(Table, "raigo");
   window.TavernGames = window.TavernGames || {};
   window.TavernGames.raigo = {
     render(root, payload, api) {

@@ -496,33 +496,7 @@
     box.append(status);
   };
 
-  Board.prototype.draw = function () {
-    const root = this.root;
-    root.replaceChildren();
-    root.classList.add("rso-board");
-    this.indexMoves();
-    const status = el("p", "rso-status");
-    status.setAttribute("role", "status");
+  Board.prototype.middle = Board.prototype.battle;
 
-    if (this.payload.finished) root.append(this.result());
-    root.append(this.phaseBar());
-    const actions = this.actionBar(status);
-    if (actions.childNodes.length) root.append(actions);
-    root.append(status);
-    root.append(this.side(this.top));
-    root.append(this.battle());
-    root.append(this.side(this.bottom));
-
-    this.openDetail(DETAIL_ID);
-    // every listed move must be reachable: the ones whose card is not drawn go to W1's buttons
-    if (this.api.fallbackButtons) this.api.fallbackButtons(this.unplacedMoves());
-  };
-
-  window.TavernKit.cardBoard(Board, "rso", ".rso-zone, .rso-pile, .rso-boundary");
-  window.TavernGames = window.TavernGames || {};
-  window.TavernGames.rso = {
-    render(root, payload, api) {
-      new Board(root, payload, api).draw();
-    },
-  };
+  window.TavernKit.cardBoard(Board, "rso", ".rso-zone, .rso-pile, .rso-boundary", "rso");
 })();

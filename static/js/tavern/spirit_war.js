@@ -36,7 +36,7 @@
   };
   const PROMPT_TYPES = ["draw", "skip_attack", "no_spirit", "pass_support", "vote"];
 
-  const { el, plural, seatName, send, refusalWords } = window.TavernKit;
+  const { el, plural, seatName } = window.TavernKit;
 
   function ordinal(n) {
     const s = n % 100 >= 11 && n % 100 <= 13 ? "th" : { 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th";
@@ -100,41 +100,8 @@
       return this.byKey.get(key) || [];
     }
 
-    /* ---------------------------------------------------------------- playing */
-
-    play(index) {
-      if (this.busy) return;
-      const move = this.moves[index];
-      if (!move) return;
-      this.busy = true;
-      this.root.classList.add("spirit-war-busy");
-      this.setError("");
-      send(this.api, move.action)
-        .catch((err) => this.setError(refusalWords(err)))
-        .finally(() => {
-          this.busy = false;
-          this.root.classList.remove("spirit-war-busy");
-        });
-    }
-
-    setError(text) {
-      if (!this.errorBox) return;
-      this.errorBox.textContent = text ? `That move was refused: ${text}` : "";
-      this.errorBox.hidden = !text;
-    }
-
-    moveButton(index) {
-      const move = this.moves[index];
-      const button = el("button", "spirit-war-move", move.label);
-      button.type = "button";
-      button.dataset.move = String(index);
-      button.addEventListener("click", () => {
-        this.closeSheet();
-        this.play(index);
-      });
-      this.placed.add(index);
-      return button;
-    }
+    /* ---------------------------------------------------------------- places (play, setError and
+     * moveButton come from TavernKit.sheetBoard) */
 
     /* A tappable place: opens the sheet with its details and its moves. */
     tappable(node, key, details) {
@@ -532,6 +499,7 @@
     }
   }
 
+  window.TavernKit.sheetBoard(Table, "spirit-war");
   window.TavernGames = window.TavernGames || {};
   window.TavernGames.spirit_war = {
     render(root, payload, api) {
