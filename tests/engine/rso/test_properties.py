@@ -31,9 +31,14 @@ def test_conformance_over_random_games(seed, decks):
 
 
 def assert_zones(state):
-    seen = Counter(card for _, card in zones(state))
-    assert set(seen) == set(state["inst"]), "a card is in no zone"
-    assert max(seen.values()) == 1, [c for c, n in seen.items() if n > 1]
+    """Every card in exactly one zone (the many-game run calls this at every step, so the
+    common case is one set, and the counting only when a card stands twice)."""
+    cards = [card for _, card in zones(state)]
+    seen = set(cards)
+    assert seen == state["inst"].keys(), "a card is in no zone"
+    if len(seen) != len(cards):
+        twice = Counter(cards)
+        assert max(twice.values()) == 1, [c for c, n in twice.items() if n > 1]
     for seat in (0, 1):
         assert len(state["players"][seat]["characters"]) == 4
         assert state["players"][seat]["sp"] >= 0
