@@ -32,9 +32,28 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 pytestmark = pytest.mark.browser
 
 
+def _session_cookie(user, url: str) -> dict[str, str]:
+    """A real session for ``user`` (Django's own login, as the login form would make), as the
+    browser cookie that carries it. Why not the form: it cost three page loads (the form, the
+    post, the home page) per person per test, about 1.7 s each on the 2-core machine, and the
+    tests go to their own page next anyway. The login form itself is driven in
+    tests/browser/test_visual.py (both roles, every width) and tests/accounts/."""
+    from django.conf import settings
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    return {
+        "name": settings.SESSION_COOKIE_NAME,
+        "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+        "url": url,
+    }
+
+
 @pytest.fixture
 def new_page(browser, live_server, request):
-    """``new_page(user=None)`` → a page in a fresh context, logged in as ``user`` if given."""
+    """``new_page(user=None)`` → a blank page in a fresh context, logged in as ``user`` if
+    given (go to a page next)."""
     contexts = []
 
     def make(user=None):
@@ -45,14 +64,9 @@ def new_page(browser, live_server, request):
         )
         context.set_default_timeout(10_000)
         contexts.append(context)
-        page = context.new_page()
         if user is not None:
-            page.goto("/accounts/login/")
-            page.fill("#id_username", user.username)
-            page.fill("#id_password", "correct-horse-battery-staple")
-            page.click("form button[type=submit]")
-            page.wait_for_url(f"{live_server.url}/")
-        return page
+            context.add_cookies([_session_cookie(user, live_server.url)])
+        return context.new_page()
 
     yield make
     failed = getattr(request.node, "rep_call", None)
