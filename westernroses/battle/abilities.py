@@ -28,7 +28,7 @@ from westernroses.battle import damage, fog, reactions, spell_power, status, sum
 from westernroses.battle.arena import Square, manhattan
 from westernroses.battle.context import Ctx
 from westernroses.battle.errors import IllegalAction
-from westernroses.battle.state import Combatant
+from westernroses.battle.state import Combatant, scan
 from westernroses.battle.stats import reach_stat, stat_roll
 from westernroses.dice import DiceExpression
 
@@ -118,7 +118,7 @@ def _target_squares(ctx: Ctx, c: Combatant, rule: AbilityRule) -> list[Square]:
     limit = reach_stat(c)
     return sorted(
         o.position
-        for o in ctx.state.combatants.values()
+        for o in scan(ctx.state.combatants)
         if o.alive
         and o.position is not None
         and manhattan(c.position, o.position) <= limit

@@ -45,7 +45,7 @@ from westernroses.battle import (
 from westernroses.battle.arena import Square, square, squares_json
 from westernroses.battle.context import Ctx
 from westernroses.battle.errors import IllegalAction
-from westernroses.battle.state import BattleState, Combatant, Json, copy_json
+from westernroses.battle.state import BattleState, Combatant, Json, WorkingCombatants, copy_json
 from westernroses.battle.stats import can_act
 from westernroses.battle.status import fleeing, forced_target
 from westernroses.house_rules import HouseRules
@@ -130,7 +130,7 @@ def apply(state: BattleState, action: Mapping[str, Any]) -> tuple[BattleState, l
         if player != GM:
             raise IllegalAction("only the GM can undo")
         return overrides.undo(state, action)
-    work = state.clone()
+    work = state.working_copy()
     ctx = context(work, player, at)
     _dispatch(ctx, kind, action)
     if work.phase == "active":
@@ -146,6 +146,8 @@ def record(
     """Seal the work state: its random source, version and log entry. The events returned are
     the log entry's own (a new list of the same event dicts, not a deep copy): like states,
     events are values that nobody changes once written (the app stores them as JSON)."""
+    if isinstance(work.combatants, WorkingCombatants):
+        work.combatants = work.combatants.sealed()
     work.rng = ctx.rng.to_dict()
     work.version += 1
     fog.tag(work, ctx.events)

@@ -144,23 +144,46 @@ def reachable(
     actions (attacks, cards, reactions) move nobody, so it is worked out once per change of
     positions and reused. The result is a new dict each call, free for the caller to change.
     """
-    return dict(ends(arena, start, budget, frozenset(impassable), frozenset(occupied))[0])
+    return dict(ends(arena, start, budget, impassable, occupied)[0])
 
 
 Reach = tuple[dict[Square, int], list[dict[str, Any]]]
 
 
-@lru_cache(maxsize=4096)
 def ends(
+    arena: Arena,
+    start: Square,
+    budget: int,
+    impassable: Iterable[Square],
+    occupied: Iterable[Square],
+) -> Reach:
+    """:func:`reachable` and the same squares as the Move option lists them (``[{square,
+    cost}]``, sorted), remembered per board position. Shared between calls: read, never
+    change, either of them (legal actions are values, like states).
+
+    Only the pieces within ``budget`` steps of ``start`` can change the answer (a square
+    farther away costs more than the budget to enter, or to end on), so only they are part
+    of the position remembered: a piece moving on the far side of the board does not make
+    the search run again."""
+    x, y = start
+    return _ends(
+        arena,
+        start,
+        budget,
+        frozenset([sq for sq in impassable if abs(sq[0] - x) + abs(sq[1] - y) <= budget]),
+        frozenset([sq for sq in occupied if abs(sq[0] - x) + abs(sq[1] - y) <= budget]),
+    )
+
+
+@lru_cache(maxsize=4096)
+def _ends(
     arena: Arena,
     start: Square,
     budget: int,
     impassable: frozenset[Square],
     occupied: frozenset[Square],
 ) -> Reach:
-    """:func:`reachable` and the same squares as the Move option lists them (``[{square,
-    cost}]``, sorted), remembered per board position. Shared between calls: read, never
-    change, either of them (legal actions are values, like states)."""
+    """:func:`ends` for the pieces near enough to matter."""
     costs = _costs(arena, start, budget, impassable)
     found = {sq: c for sq, c in costs.items() if sq != start and sq not in occupied}
     listed = [{"square": [x, y], "cost": cost} for (x, y), cost in sorted(found.items())]
@@ -210,7 +233,7 @@ def _steps(arena: Arena) -> dict[Square, tuple[tuple[Square, int], ...]]:
 def clear_caches() -> None:
     """Forget the remembered searches (tests comparing against the straightforward search)."""
     _costs.cache_clear()
-    ends.cache_clear()
+    _ends.cache_clear()
     _area.cache_clear()
     _steps.cache_clear()
 

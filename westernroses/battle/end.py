@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Final
 
 from westernroses.battle.context import Ctx
-from westernroses.battle.state import Combatant
+from westernroses.battle.state import Combatant, scan
 from westernroses.dice import DiceExpression
 from westernroses.spellcards.deck import shuffle_back
 
@@ -27,7 +27,7 @@ def standing_sides(ctx: Ctx) -> set[str]:
     side in: they fight for someone who has fallen, ruling)."""
     return {
         c.side
-        for c in ctx.state.combatants.values()
+        for c in scan(ctx.state.combatants)
         if c.conscious and c.position is not None and c.kind not in ("doll", "familiar")
     }
 

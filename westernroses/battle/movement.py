@@ -14,7 +14,7 @@ from __future__ import annotations
 from westernroses.battle import fog
 from westernroses.battle.arena import Reach, Square, ends, manhattan
 from westernroses.battle.context import Ctx
-from westernroses.battle.state import Combatant
+from westernroses.battle.state import Combatant, scan
 from westernroses.battle.stats import speed
 from westernroses.battle.status import fleeing, fleeing_from, forced_target
 
@@ -34,7 +34,7 @@ def reach_listed(ctx: Ctx, c: Combatant) -> Reach:
         return {}, []
     enemies = set()
     standing = set()
-    for o in ctx.state.combatants.values():
+    for o in scan(ctx.state.combatants):
         if o.id == c.id or o.position is None or not o.conscious:
             continue
         standing.add(o.position)
@@ -45,12 +45,9 @@ def reach_listed(ctx: Ctx, c: Combatant) -> Reach:
         from westernroses.battle.summons import doll_speed
 
         budget = doll_speed(ctx, c, budget)
+    fogged = fog.blocks(ctx.state, c)
     found, listed = ends(
-        ctx.state.arena,
-        c.position,
-        budget,
-        frozenset(enemies) | fog.blocks(ctx.state, c),
-        frozenset(standing),
+        ctx.state.arena, c.position, budget, enemies | fogged if fogged else enemies, standing
     )
     steered = _steer(ctx, c, c.position, found)
     if steered is found:

@@ -25,7 +25,7 @@ from westernroses.battle import damage, fog, reactions, spell_power, status, sum
 from westernroses.battle.arena import Square, manhattan
 from westernroses.battle.context import Ctx
 from westernroses.battle.errors import IllegalAction
-from westernroses.battle.state import Combatant, FieldEffect, Json, Profile, Timer
+from westernroses.battle.state import Combatant, FieldEffect, Json, Profile, Timer, peek, scan
 from westernroses.battle.stats import (
     hp_max,
     pool,
@@ -276,7 +276,7 @@ def charge_harmed(ctx: Ctx, c: Combatant) -> bool:
     powers (including the ability to use Guardian-specific spellcards) until their charge is no
     longer injured." In battle, injured means below her maximum HP (ruling); a charge who is
     not on the battlefield cannot be harmed here."""
-    charge = ctx.state.combatants.get(c.profile.charge or "")
+    charge = peek(ctx.state.combatants, c.profile.charge)  # read only
     return charge is not None and (not charge.alive or charge.hp < hp_max(charge))
 
 
@@ -407,8 +407,8 @@ def standing_on(
     that waits for a hidden defender's decision) can tell her someone is there."""
     where = set(squares)
     return [
-        o
-        for o in ctx.state.combatants.values()
+        ctx.c(o.id)  # taken by id: a copy of her, as everything rules code holds
+        for o in scan(ctx.state.combatants)
         if o.alive
         and o.position in where
         and not (skip_returning and o.has("returning"))
