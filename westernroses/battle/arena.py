@@ -12,7 +12,7 @@ an occupied square.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
@@ -56,8 +56,17 @@ class Arena:
     #: Squares the GM hides from the players (fog of war, ``fog.py``): public as squares, but
     #: whoever stands on one is out of the players' views. Not terrain: nothing costs more.
     fog: frozenset[Square] = frozenset()
+    #: The hash, worked out once: arenas key the remembered searches and areas, asked several
+    #: times per legal-action list (a dataclass hashes every field again on each call).
+    _hash: int = field(default=0, init=False, repr=False, compare=False)
+
+    def __hash__(self) -> int:
+        return self._hash
 
     def __post_init__(self) -> None:
+        object.__setattr__(
+            self, "_hash", hash((self.width, self.height, self.blocked, self.difficult, self.fog))
+        )
         for name, value in (("width", self.width), ("height", self.height)):
             if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_SIDE:
                 raise ValueError(f"arena {name} must be a whole number from 1 to {MAX_SIDE}")
@@ -166,7 +175,7 @@ def ends(
     of the position remembered: a piece moving on the far side of the board does not make
     the search run again."""
     x, y = start
-    return _ends(
+    return ends_near(
         arena,
         start,
         budget,
@@ -176,14 +185,15 @@ def ends(
 
 
 @lru_cache(maxsize=4096)
-def _ends(
+def ends_near(
     arena: Arena,
     start: Square,
     budget: int,
     impassable: frozenset[Square],
     occupied: frozenset[Square],
 ) -> Reach:
-    """:func:`ends` for the pieces near enough to matter."""
+    """:func:`ends` for a caller that passes only the pieces within ``budget`` steps of
+    ``start`` (``movement.reach_listed`` picks them while it looks at everyone)."""
     costs = _costs(arena, start, budget, impassable)
     found = {sq: c for sq, c in costs.items() if sq != start and sq not in occupied}
     listed = [{"square": [x, y], "cost": cost} for (x, y), cost in sorted(found.items())]
@@ -233,7 +243,7 @@ def _steps(arena: Arena) -> dict[Square, tuple[tuple[Square, int], ...]]:
 def clear_caches() -> None:
     """Forget the remembered searches (tests comparing against the straightforward search)."""
     _costs.cache_clear()
-    _ends.cache_clear()
+    ends_near.cache_clear()
     _area.cache_clear()
     _steps.cache_clear()
 

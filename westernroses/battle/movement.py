@@ -12,7 +12,7 @@ enters fog (``fog.blocks``): an unseen enemy must not shape her reach.
 from __future__ import annotations
 
 from westernroses.battle import fog
-from westernroses.battle.arena import Reach, Square, ends, manhattan
+from westernroses.battle.arena import Reach, Square, ends_near, manhattan
 from westernroses.battle.context import Ctx
 from westernroses.battle.state import Combatant, scan
 from westernroses.battle.stats import speed
@@ -28,28 +28,41 @@ def reach_listed(ctx: Ctx, c: Combatant) -> Reach:
     """:func:`reach` and the Move option's ``reach`` list (``[{square, cost}]``, sorted).
 
     Read-only: an unsteered mover's answer is shared by every position with the same pieces
-    on the board (``arena.ends`` remembers it), so the search and the list are made once per
+    near her (``arena.ends_near`` remembers it), so the search and the list are made once per
     change of positions."""
-    if c.position is None:
+    here = c.position
+    if here is None:
         return {}, []
-    enemies = set()
-    standing = set()
-    for o in scan(ctx.state.combatants):
-        if o.id == c.id or o.position is None or not o.conscious:
-            continue
-        standing.add(o.position)
-        if o.side != c.side:
-            enemies.add(o.position)
     budget = speed(c)
     if c.kind == "doll":
         from westernroses.battle.summons import doll_speed
 
         budget = doll_speed(ctx, c, budget)
+    # Only the pieces within her budget can change where she may go (``arena.ends_near``).
+    x, y = here
+    enemies = []
+    standing = []
+    for o in scan(ctx.state.combatants):
+        there = o.position
+        if (
+            there is None
+            or abs(there[0] - x) + abs(there[1] - y) > budget
+            or o.id == c.id
+            or not o.conscious
+        ):
+            continue
+        standing.append(there)
+        if o.side != c.side:
+            enemies.append(there)
     fogged = fog.blocks(ctx.state, c)
-    found, listed = ends(
-        ctx.state.arena, c.position, budget, enemies | fogged if fogged else enemies, standing
+    found, listed = ends_near(
+        ctx.state.arena,
+        here,
+        budget,
+        frozenset(enemies) | fogged if fogged else frozenset(enemies),
+        frozenset(standing),
     )
-    steered = _steer(ctx, c, c.position, found)
+    steered = _steer(ctx, c, here, found)
     if steered is found:
         return found, listed
     return steered, [{"square": [x, y], "cost": cost} for (x, y), cost in sorted(steered.items())]
