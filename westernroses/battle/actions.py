@@ -462,8 +462,11 @@ def _legal_actions(state: BattleState, player: str) -> list[Json]:
     c = ctx.c(state.current)
     if not may_control(state, player, c):
         return []
-    dolls = [d for d in state.combatants.values() if _doll_acting(state, d) and can_act(d)]
-    return turn_options(ctx, c) + [o for d in dolls for o in doll_options(ctx, d)]
+    out = turn_options(ctx, c)
+    for d in state.combatants.values():
+        if d.kind == "doll" and _doll_acting(state, d) and can_act(d):
+            out += doll_options(ctx, d)
+    return out
 
 
 def doll_options(ctx: Ctx, doll: Combatant) -> list[Json]:

@@ -32,10 +32,25 @@ def standing_sides(ctx: Ctx) -> set[str]:
     }
 
 
+def _two_sides_standing(ctx: Ctx) -> bool:
+    """Whether :func:`standing_sides` has two or more sides (stops at the second one: asked
+    after every action)."""
+    first = None
+    for c in scan(ctx.state.combatants):
+        if c.position is not None and c.kind not in ("doll", "familiar") and c.conscious:
+            if first is None:
+                first = c.side
+            elif c.side != first:
+                return True
+    return False
+
+
 def check_end(ctx: Ctx) -> bool:
     """End the battle when at most one side can still fight; True if it has ended."""
     if ctx.state.phase != "active":
         return ctx.state.phase == "ended"
+    if _two_sides_standing(ctx):  # the common answer, found without looking at everyone
+        return False
     sides = standing_sides(ctx)
     if len(sides) <= 1:
         finish(ctx, next(iter(sides)) if sides else None, "one side left standing")

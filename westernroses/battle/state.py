@@ -754,39 +754,46 @@ class BattleState:
     def working_copy(self) -> BattleState:
         """The copy ``apply`` works on: like :meth:`clone`, but the combatants are copied only
         when touched (:class:`WorkingCombatants`); ``apply`` seals them as a plain dict."""
-        work = self.clone(combatants=False)
-        work.combatants = WorkingCombatants(self.combatants)
-        return work
+        return self._copy(WorkingCombatants(self.combatants))
 
-    def clone(self, *, combatants: bool = True) -> BattleState:
-        """A private working copy for ``apply``. What never changes once written (the log,
-        the initial snapshot, profiles, card designs, deck piles) is shared; the rest is
-        copied, so changing the copy can never reach the original."""
-        return BattleState(
-            arena=self.arena,
-            rng=dict(self.rng),
-            combatants={k: c.clone() for k, c in self.combatants.items()} if combatants else {},
-            battle_id=self.battle_id,
-            version=self.version,
-            phase=self.phase,
-            house_rules=self.house_rules,  # fixed when the battle is created: shared
-            order=list(self.order),
-            turn_index=self.turn_index,
-            round=self.round,
-            turn_number=self.turn_number,
-            current=self.current,
-            done=list(self.done),
-            turn_started_at=self.turn_started_at,
-            # A hit's values are replaced, never changed in place (its check results can
-            # be long): a new dict per hit is a private copy.
-            pending=[p.copy() for p in self.pending],
-            field_effects=[f.clone() for f in self.field_effects],
-            drops=[d.clone() for d in self.drops],
-            targets=dict(self.targets),
-            next_id=self.next_id,
-            winner=self.winner,
-            ended_reason=self.ended_reason,
-            recovered=list(self.recovered),
-            log=self.log,
-            initial=self.initial,
-        )
+    def clone(self) -> BattleState:
+        """A private copy. What never changes once written (the log, the initial snapshot,
+        profiles, card designs, deck piles) is shared; the rest is copied, so changing the
+        copy can never reach the original."""
+        return self._copy({k: c.clone() for k, c in self.combatants.items()})
+
+    def _copy(self, combatants: dict[str, Combatant]) -> BattleState:
+        """Built slot by slot rather than through ``__init__`` (every ``apply`` makes one;
+        ``tests/engine/battle/test_fast_paths.py`` checks the copies against fresh states)."""
+        new = _new_state(BattleState)
+        new.arena = self.arena
+        new.rng = self.rng.copy()
+        new.combatants = combatants
+        new.battle_id = self.battle_id
+        new.version = self.version
+        new.phase = self.phase
+        new.house_rules = self.house_rules  # fixed when the battle is created: shared
+        new.order = self.order.copy()
+        new.turn_index = self.turn_index
+        new.round = self.round
+        new.turn_number = self.turn_number
+        new.current = self.current
+        new.done = self.done.copy()
+        new.turn_started_at = self.turn_started_at
+        # A hit's values are replaced, never changed in place (its check results can be
+        # long): a new dict per hit is a private copy.
+        new.pending = [p.copy() for p in self.pending] if self.pending else []
+        new.field_effects = [f.clone() for f in self.field_effects] if self.field_effects else []
+        new.drops = [d.clone() for d in self.drops] if self.drops else []
+        new.targets = self.targets.copy()
+        new.next_id = self.next_id
+        new.winner = self.winner
+        new.ended_reason = self.ended_reason
+        new.recovered = self.recovered.copy()
+        new.log = self.log
+        new.initial = self.initial
+        new.memo = None
+        return new
+
+
+_new_state = object.__new__
