@@ -11,7 +11,7 @@ engine with everything forgotten.
 
 from __future__ import annotations
 
-from westernroses.battle import actions, arena, spellcasting
+from westernroses.battle import abilities, actions, arena, spellcasting
 
 
 def clear() -> None:
@@ -20,3 +20,4 @@ def clear() -> None:
     spellcasting.clear_caches()
     actions.shared_squares_json.cache_clear()
     actions.forget_house_rules()
+    abilities.forget()

@@ -135,15 +135,17 @@ def _guardians(ctx: Ctx, hit: Json) -> list[Combatant]:
 
     if hit["shield_passed"] or not hit["damage"]:
         return []
-    return [
-        ctx.c(g.id)  # taken by id: a copy of her, as everything rules code holds
-        for g in sorted(scan(ctx.state.combatants), key=lambda g: g.id)
-        if g.profile.charge == hit["defender"]
-        and g.id != hit["defender"]
+    defender = hit["defender"]
+    found = sorted(
+        g.id
+        for g in scan(ctx.state.combatants)
+        if g.profile.charge == defender
+        and g.id != defender
         and can_act_now(g)
         and g.deck.hand
         and not spellcasting.charge_harmed(ctx, g)
-    ]
+    )
+    return [ctx.c(gid) for gid in found]  # taken by id: copies, as everything rules code holds
 
 
 def _shields(ctx: Ctx, guardians: list[Combatant]) -> list[tuple[str, str]]:

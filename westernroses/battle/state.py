@@ -600,11 +600,11 @@ def peek(combatants: dict[str, Combatant], cid: str | None) -> Combatant | None:
     return None if cid is None else dict.get(combatants, cid)
 
 
-def scan(combatants: dict[str, Combatant]) -> Iterable[Combatant]:
-    """Every combatant, without copying any (see :class:`WorkingCombatants`): only for loops
-    that read and keep no reference to what they see (ids, squares and sides are fine).
-    Anything to change is then taken by id (``ctx.c(cid)``), which copies it first."""
-    return dict.values(combatants)
+#: Every combatant, without copying any (see :class:`WorkingCombatants`): only for loops
+#: that read and keep no reference to what they see (ids, squares and sides are fine).
+#: Anything to change is then taken by id (``ctx.c(cid)``), which copies it first. The plain
+#: dict method itself (read loops run several times per action; a wrapper would double them).
+scan: Callable[[dict[str, Combatant]], Iterable[Combatant]] = dict.values
 
 
 #: JSON leaves: copied by reference (immutable).
