@@ -42,7 +42,7 @@ from westernroses.battle import (
     spellcasting,
     turn_order,
 )
-from westernroses.battle.arena import Square, square, squares_json
+from westernroses.battle.arena import Arena, Square, square, squares_json
 from westernroses.battle.context import Ctx
 from westernroses.battle.errors import IllegalAction
 from westernroses.battle.state import BattleState, Combatant, Json, WorkingCombatants, copy_json
@@ -537,8 +537,8 @@ def _card_options(ctx: Ctx, c: Combatant, acting: bool) -> list[Json]:
         free = bool(spellcasting.slugs(card) & FREE_CARDS)
         if not (free or acting):
             continue
-        candidates = spellcasting.candidate_squares(ctx, c, aim)
-        if aim["count"] and len(candidates) < aim["count"]:
+        count, squares = _candidates_json(ctx, c, aim)
+        if aim["count"] and count < aim["count"]:
             continue
         option: Json = {
             "type": "use_spellcard",
@@ -551,7 +551,7 @@ def _card_options(ctx: Ctx, c: Combatant, acting: bool) -> list[Json]:
             and not free
             and not c.turn_used.get("second_card"),
             "targeting": aim,
-            "target_squares": shared_squares_json(tuple(candidates)),
+            "target_squares": squares,
             "area": _area_json(aim["aoe"]),
             "amount": None,
         }
@@ -562,6 +562,24 @@ def _card_options(ctx: Ctx, c: Combatant, acting: bool) -> list[Json]:
             option["amount"] = {"min": low, "max": high}
         out.append(option)
     return out
+
+
+def _candidates_json(ctx: Ctx, c: Combatant, aim: Json) -> tuple[int, list[list[int]]]:
+    """How many squares a card may aim at, and their JSON (shared, read only). A card aimed
+    at squares, by a piece fog does not hold back, may aim at the open area around her:
+    remembered per position and range rather than per list of squares (no list to build and
+    hash on every call)."""
+    if aim["mode"] == "squares" and c.position is not None and not fog.blocks(ctx.state, c):
+        return _open_area_json(ctx.state.arena, c.position, aim["range"])
+    found = spellcasting.candidate_squares(ctx, c, aim)
+    return len(found), shared_squares_json(tuple(found))
+
+
+@functools.lru_cache(maxsize=4096)
+def _open_area_json(arena: Arena, centre: Square, radius: int) -> tuple[int, list[list[int]]]:
+    """``spellcasting.candidate_squares`` of a card aimed at squares, without fog."""
+    squares = arena.open_area(centre, radius)
+    return len(squares), shared_squares_json(tuple(squares))
 
 
 @functools.lru_cache(maxsize=4096)

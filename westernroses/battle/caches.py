@@ -19,5 +19,6 @@ def clear() -> None:
     arena.clear_caches()
     spellcasting.clear_caches()
     actions.shared_squares_json.cache_clear()
+    actions._open_area_json.cache_clear()
     actions.forget_house_rules()
     abilities.forget()

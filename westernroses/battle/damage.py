@@ -14,6 +14,8 @@ damage instead, to be settled at the start of her next turn.
 
 from __future__ import annotations
 
+import functools
+from fractions import Fraction
 from typing import Final
 
 from westernroses.battle import spell_power
@@ -27,6 +29,13 @@ DESTROYED_AT: Final = -100
 MINIMUM_DAMAGE: Final = 1
 
 
+@functools.lru_cache(maxsize=64)
+def _factor(attack: str, defender: str) -> Fraction:
+    """The elements' damage multiplier by their names (every hit asks; the enum lookups and
+    the fraction cost more than the rule)."""
+    return damage_multiplier(Element(attack), Element(defender))
+
+
 def modified(
     ctx: Ctx, defender: Combatant, raw: int, element: str | None, *, reducible: bool = True
 ) -> tuple[int, list[Json]]:
@@ -34,7 +43,7 @@ def modified(
     steps: list[Json] = []
     amount = max(raw, 0)
     if element is not None and defender.profile.element is not None:
-        factor = damage_multiplier(Element(element), Element(defender.profile.element))
+        factor = _factor(element, defender.profile.element)
         if factor != 1:
             value = amount * factor
             amount = -(-value.numerator // value.denominator)
