@@ -173,29 +173,49 @@ def ends(
     Only the pieces within ``budget`` steps of ``start`` can change the answer (a square
     farther away costs more than the budget to enter, or to end on), so only they are part
     of the position remembered: a piece moving on the far side of the board does not make
-    the search run again."""
+    the search run again. (Squares outside the arena can never be entered: left out too.)"""
     x, y = start
-    return ends_near(
-        arena,
-        start,
-        budget,
-        frozenset([sq for sq in impassable if abs(sq[0] - x) + abs(sq[1] - y) <= budget]),
-        frozenset([sq for sq in occupied if abs(sq[0] - x) + abs(sq[1] - y) <= budget]),
-    )
+    width, height = arena.width, arena.height
+    blocking = standing = 0
+    for sx, sy in impassable:
+        if 0 <= sx < width and 0 <= sy < height and abs(sx - x) + abs(sy - y) <= budget:
+            blocking |= 1 << (sy * width + sx)
+    for sx, sy in occupied:
+        if 0 <= sx < width and 0 <= sy < height and abs(sx - x) + abs(sy - y) <= budget:
+            standing |= 1 << (sy * width + sx)
+    return ends_near(arena, start, budget, blocking, standing)
+
+
+def square_bits(arena: Arena, squares: Iterable[Square]) -> int:
+    """Squares of the arena as the bits :func:`ends_near` takes: (x, y) is bit y × width + x.
+
+    Why bits: the position is the key of a remembered search, hashed and compared on every
+    call, and a number is far cheaper to hash and compare than a set of pairs."""
+    bits = 0
+    for x, y in squares:
+        bits |= 1 << (y * arena.width + x)
+    return bits
+
+
+def _bit_squares(arena: Arena, bits: int) -> frozenset[Square]:
+    width = arena.width
+    found = []
+    while bits:
+        low = bits & -bits  # the lowest square left
+        index = low.bit_length() - 1
+        found.append((index % width, index // width))
+        bits ^= low
+    return frozenset(found)
 
 
 @lru_cache(maxsize=4096)
-def ends_near(
-    arena: Arena,
-    start: Square,
-    budget: int,
-    impassable: frozenset[Square],
-    occupied: frozenset[Square],
-) -> Reach:
+def ends_near(arena: Arena, start: Square, budget: int, impassable: int, occupied: int) -> Reach:
     """:func:`ends` for a caller that passes only the pieces within ``budget`` steps of
-    ``start`` (``movement.reach_listed`` picks them while it looks at everyone)."""
-    costs = _costs(arena, start, budget, impassable)
-    found = {sq: c for sq, c in costs.items() if sq != start and sq not in occupied}
+    ``start`` (``movement.reach_listed`` picks them while it looks at everyone), as
+    :func:`square_bits`."""
+    costs = _costs(arena, start, budget, _bit_squares(arena, impassable))
+    taken = _bit_squares(arena, occupied)
+    found = {sq: c for sq, c in costs.items() if sq != start and sq not in taken}
     listed = [{"square": [x, y], "cost": cost} for (x, y), cost in sorted(found.items())]
     return found, listed
 

@@ -11,8 +11,10 @@ enters fog (``fog.blocks``): an unseen enemy must not shape her reach.
 
 from __future__ import annotations
 
+import functools
+
 from westernroses.battle import fog
-from westernroses.battle.arena import Reach, Square, ends_near, manhattan
+from westernroses.battle.arena import Arena, Reach, Square, ends_near, manhattan, square_bits
 from westernroses.battle.context import Ctx
 from westernroses.battle.state import Combatant, scan
 from westernroses.battle.stats import speed
@@ -38,10 +40,12 @@ def reach_listed(ctx: Ctx, c: Combatant) -> Reach:
         from westernroses.battle.summons import doll_speed
 
         budget = doll_speed(ctx, c, budget)
-    # Only the pieces within her budget can change where she may go (``arena.ends_near``).
+    # Only the pieces within her budget can change where she may go (``arena.ends_near``),
+    # as bits of the arena's squares (``arena.square_bits``).
+    arena = ctx.state.arena
+    width = arena.width
     x, y = here
-    enemies = []
-    standing = []
+    enemies = standing = 0
     for o in scan(ctx.state.combatants):
         there = o.position
         if (
@@ -51,21 +55,22 @@ def reach_listed(ctx: Ctx, c: Combatant) -> Reach:
             or not o.conscious
         ):
             continue
-        standing.append(there)
+        bit = 1 << (there[1] * width + there[0])
+        standing |= bit
         if o.side != c.side:
-            enemies.append(there)
-    fogged = fog.blocks(ctx.state, c)
-    found, listed = ends_near(
-        ctx.state.arena,
-        here,
-        budget,
-        frozenset(enemies) | fogged if fogged else frozenset(enemies),
-        frozenset(standing),
-    )
+            enemies |= bit
+    if arena.fog and fog.blocks(ctx.state, c):
+        enemies |= _fog_bits(arena)
+    found, listed = ends_near(arena, here, budget, enemies, standing)
     steered = _steer(ctx, c, here, found)
     if steered is found:
         return found, listed
     return steered, [{"square": [x, y], "cost": cost} for (x, y), cost in sorted(steered.items())]
+
+
+@functools.lru_cache(maxsize=64)
+def _fog_bits(arena: Arena) -> int:
+    return square_bits(arena, arena.fog)
 
 
 def _steer(ctx: Ctx, c: Combatant, here: Square, found: dict[Square, int]) -> dict[Square, int]:
