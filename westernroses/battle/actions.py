@@ -45,7 +45,14 @@ from westernroses.battle import (
 from westernroses.battle.arena import Arena, Square, square, squares_json
 from westernroses.battle.context import Ctx
 from westernroses.battle.errors import IllegalAction
-from westernroses.battle.state import BattleState, Combatant, Json, WorkingCombatants, copy_json
+from westernroses.battle.state import (
+    AttackProfile,
+    BattleState,
+    Combatant,
+    Json,
+    WorkingCombatants,
+    copy_json,
+)
 from westernroses.battle.stats import can_act
 from westernroses.battle.status import fleeing, forced_target
 from westernroses.house_rules import HouseRules
@@ -315,14 +322,23 @@ def attack_targets(ctx: Ctx, c: Combatant, slug: str) -> list[str]:
     profile = c.profile.attack(slug)
     if profile is None:
         return []
-    found = attacks.targets(ctx, c, profile)
-    if ctx.state.arena.fog:  # nobody is unseen on an arena without fog
-        found = [t for t in found if not fog.unseen_by(ctx.state, c, ctx.c(t))]
-    mode = _restricted(ctx, c)
+    return _attack_targets(ctx, c, profile, _restricted(ctx, c))
+
+
+def _attack_targets(ctx: Ctx, c: Combatant, profile: AttackProfile, mode: str | None) -> list[str]:
+    """:func:`attack_targets` with her attack and :func:`_restricted` known (legal actions
+    ask for every attack of hers)."""
     if mode == "flee":
         return []
+    found = attacks.targets(ctx, c, profile)
+    if ctx.state.arena.fog:  # nobody is unseen on an arena without fog
+        combatants = ctx.state.combatants  # read without copying (``state.scan``)
+        found = [
+            t for t in found if not fog.unseen_by(ctx.state, c, dict.__getitem__(combatants, t))
+        ]
     if mode == "forced":
-        return [t for t in found if t == forced_target(ctx, c)]
+        forced = forced_target(ctx, c)
+        return [t for t in found if t == forced]
     return found
 
 
@@ -494,7 +510,7 @@ def turn_options(ctx: Ctx, c: Combatant) -> list[Json]:
         for profile in c.profile.attacks:
             if not (acting or quick):
                 break
-            found = attack_targets(ctx, c, profile.slug)
+            found = _attack_targets(ctx, c, profile, mode)
             if not found:
                 continue
             for free in (False, True):

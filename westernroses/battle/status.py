@@ -31,7 +31,7 @@ from typing import Final
 from westernroses.battle import damage, fog
 from westernroses.battle.arena import knockback_square, manhattan
 from westernroses.battle.context import Ctx
-from westernroses.battle.state import Combatant, Effect, Json, Timer, scan
+from westernroses.battle.state import Combatant, Effect, Json, Timer, peek, scan
 from westernroses.battle.stats import hp_max, stat_roll, status_resistance, will
 from westernroses.dice import DiceExpression
 
@@ -399,7 +399,7 @@ def forced_target(ctx: Ctx, c: Combatant) -> str | None:
         chosen = str(rage.data["target"])
     elif taunt is not None and taunt.data.get("by"):
         chosen = str(taunt.data["by"])
-    target = ctx.state.combatants.get(chosen) if chosen else None
+    target = peek(ctx.state.combatants, chosen)  # read only
     if target is None or not target.alive or target.position is None:
         return None
     return chosen
