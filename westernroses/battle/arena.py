@@ -63,6 +63,11 @@ class Arena:
     def __hash__(self) -> int:
         return self._hash
 
+    def __reduce__(self) -> tuple[type[Arena], tuple[Any, ...]]:
+        # Rebuilt through __init__, never from a stored hash: string hashes differ between
+        # processes, so a pickled one would be wrong where it is unpickled.
+        return (Arena, (self.width, self.height, self.blocked, self.difficult, self.fog))
+
     def __post_init__(self) -> None:
         object.__setattr__(
             self, "_hash", hash((self.width, self.height, self.blocked, self.difficult, self.fog))
