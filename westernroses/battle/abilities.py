@@ -20,6 +20,7 @@ ability that requires activation, it requires an action").
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
@@ -28,7 +29,7 @@ from westernroses.battle import damage, fog, reactions, spell_power, status, sum
 from westernroses.battle.arena import Square, manhattan
 from westernroses.battle.context import Ctx
 from westernroses.battle.errors import IllegalAction
-from westernroses.battle.state import Combatant
+from westernroses.battle.state import Combatant, scan
 from westernroses.battle.stats import reach_stat, stat_roll
 from westernroses.dice import DiceExpression
 
@@ -88,12 +89,23 @@ def _ready(ctx: Ctx, c: Combatant, rule: AbilityRule) -> bool:
     return True
 
 
+@functools.lru_cache(maxsize=256)
+def _by_traits(traits: tuple[str, ...]) -> tuple[AbilityRule, ...]:
+    """The abilities her traits give, in :data:`ABILITIES` order (a profile's traits never
+    change in battle; legal actions ask on every call)."""
+    return tuple(a for a in ABILITIES.values() if a.trait in traits)
+
+
+def forget() -> None:
+    """Forget the abilities remembered per set of traits (``caches.clear``)."""
+    _by_traits.cache_clear()
+
+
 def available(ctx: Ctx, c: Combatant) -> list[AbilityRule]:
     return [
         a
-        for a in ABILITIES.values()
-        if a.trait in c.profile.traits
-        and (a.uses is None or c.battle_used.get(a.slug, 0) < a.uses)
+        for a in _by_traits(c.profile.traits)
+        if (a.uses is None or c.battle_used.get(a.slug, 0) < a.uses)
         and c.spell_power >= a.spell_power
         and _ready(ctx, c, a)
     ]
@@ -118,7 +130,7 @@ def _target_squares(ctx: Ctx, c: Combatant, rule: AbilityRule) -> list[Square]:
     limit = reach_stat(c)
     return sorted(
         o.position
-        for o in ctx.state.combatants.values()
+        for o in scan(ctx.state.combatants)
         if o.alive
         and o.position is not None
         and manhattan(c.position, o.position) <= limit

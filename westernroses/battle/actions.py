@@ -42,10 +42,17 @@ from westernroses.battle import (
     spellcasting,
     turn_order,
 )
-from westernroses.battle.arena import Square, square, squares_json
+from westernroses.battle.arena import Arena, Square, square, squares_json
 from westernroses.battle.context import Ctx
 from westernroses.battle.errors import IllegalAction
-from westernroses.battle.state import BattleState, Combatant, Json, copy_json
+from westernroses.battle.state import (
+    AttackProfile,
+    BattleState,
+    Combatant,
+    Json,
+    WorkingCombatants,
+    copy_json,
+)
 from westernroses.battle.stats import can_act
 from westernroses.battle.status import fleeing, forced_target
 from westernroses.house_rules import HouseRules
@@ -130,7 +137,7 @@ def apply(state: BattleState, action: Mapping[str, Any]) -> tuple[BattleState, l
         if player != GM:
             raise IllegalAction("only the GM can undo")
         return overrides.undo(state, action)
-    work = state.clone()
+    work = state.working_copy()
     ctx = context(work, player, at)
     _dispatch(ctx, kind, action)
     if work.phase == "active":
@@ -146,6 +153,8 @@ def record(
     """Seal the work state: its random source, version and log entry. The events returned are
     the log entry's own (a new list of the same event dicts, not a deep copy): like states,
     events are values that nobody changes once written (the app stores them as JSON)."""
+    if isinstance(work.combatants, WorkingCombatants):
+        work.combatants = work.combatants.sealed()
     work.rng = ctx.rng.to_dict()
     work.version += 1
     fog.tag(work, ctx.events)
@@ -313,14 +322,23 @@ def attack_targets(ctx: Ctx, c: Combatant, slug: str) -> list[str]:
     profile = c.profile.attack(slug)
     if profile is None:
         return []
-    found = attacks.targets(ctx, c, profile)
-    if ctx.state.arena.fog:  # nobody is unseen on an arena without fog
-        found = [t for t in found if not fog.unseen_by(ctx.state, c, ctx.c(t))]
-    mode = _restricted(ctx, c)
+    return _attack_targets(ctx, c, profile, _restricted(ctx, c))
+
+
+def _attack_targets(ctx: Ctx, c: Combatant, profile: AttackProfile, mode: str | None) -> list[str]:
+    """:func:`attack_targets` with her attack and :func:`_restricted` known (legal actions
+    ask for every attack of hers)."""
     if mode == "flee":
         return []
+    found = attacks.targets(ctx, c, profile)
+    if ctx.state.arena.fog:  # nobody is unseen on an arena without fog
+        combatants = ctx.state.combatants  # read without copying (``state.scan``)
+        found = [
+            t for t in found if not fog.unseen_by(ctx.state, c, dict.__getitem__(combatants, t))
+        ]
     if mode == "forced":
-        return [t for t in found if t == forced_target(ctx, c)]
+        forced = forced_target(ctx, c)
+        return [t for t in found if t == forced]
     return found
 
 
@@ -460,8 +478,11 @@ def _legal_actions(state: BattleState, player: str) -> list[Json]:
     c = ctx.c(state.current)
     if not may_control(state, player, c):
         return []
-    dolls = [d for d in state.combatants.values() if _doll_acting(state, d) and can_act(d)]
-    return turn_options(ctx, c) + [o for d in dolls for o in doll_options(ctx, d)]
+    out = turn_options(ctx, c)
+    for d in state.combatants.values():
+        if d.kind == "doll" and _doll_acting(state, d) and can_act(d):
+            out += doll_options(ctx, d)
+    return out
 
 
 def doll_options(ctx: Ctx, doll: Combatant) -> list[Json]:
@@ -489,7 +510,7 @@ def turn_options(ctx: Ctx, c: Combatant) -> list[Json]:
         for profile in c.profile.attacks:
             if not (acting or quick):
                 break
-            found = attack_targets(ctx, c, profile.slug)
+            found = _attack_targets(ctx, c, profile, mode)
             if not found:
                 continue
             for free in (False, True):
@@ -532,8 +553,8 @@ def _card_options(ctx: Ctx, c: Combatant, acting: bool) -> list[Json]:
         free = bool(spellcasting.slugs(card) & FREE_CARDS)
         if not (free or acting):
             continue
-        candidates = spellcasting.candidate_squares(ctx, c, aim)
-        if aim["count"] and len(candidates) < aim["count"]:
+        count, squares = _candidates_json(ctx, c, aim)
+        if aim["count"] and count < aim["count"]:
             continue
         option: Json = {
             "type": "use_spellcard",
@@ -546,7 +567,7 @@ def _card_options(ctx: Ctx, c: Combatant, acting: bool) -> list[Json]:
             and not free
             and not c.turn_used.get("second_card"),
             "targeting": aim,
-            "target_squares": shared_squares_json(tuple(candidates)),
+            "target_squares": squares,
             "area": _area_json(aim["aoe"]),
             "amount": None,
         }
@@ -557,6 +578,24 @@ def _card_options(ctx: Ctx, c: Combatant, acting: bool) -> list[Json]:
             option["amount"] = {"min": low, "max": high}
         out.append(option)
     return out
+
+
+def _candidates_json(ctx: Ctx, c: Combatant, aim: Json) -> tuple[int, list[list[int]]]:
+    """How many squares a card may aim at, and their JSON (shared, read only). A card aimed
+    at squares, by a piece fog does not hold back, may aim at the open area around her:
+    remembered per position and range rather than per list of squares (no list to build and
+    hash on every call)."""
+    if aim["mode"] == "squares" and c.position is not None and not fog.blocks(ctx.state, c):
+        return _open_area_json(ctx.state.arena, c.position, aim["range"])
+    found = spellcasting.candidate_squares(ctx, c, aim)
+    return len(found), shared_squares_json(tuple(found))
+
+
+@functools.lru_cache(maxsize=4096)
+def _open_area_json(arena: Arena, centre: Square, radius: int) -> tuple[int, list[list[int]]]:
+    """``spellcasting.candidate_squares`` of a card aimed at squares, without fog."""
+    squares = arena.open_area(centre, radius)
+    return len(squares), shared_squares_json(tuple(squares))
 
 
 @functools.lru_cache(maxsize=4096)

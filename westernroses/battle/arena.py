@@ -12,7 +12,7 @@ an occupied square.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
@@ -56,8 +56,22 @@ class Arena:
     #: Squares the GM hides from the players (fog of war, ``fog.py``): public as squares, but
     #: whoever stands on one is out of the players' views. Not terrain: nothing costs more.
     fog: frozenset[Square] = frozenset()
+    #: The hash, worked out once: arenas key the remembered searches and areas, asked several
+    #: times per legal-action list (a dataclass hashes every field again on each call).
+    _hash: int = field(default=0, init=False, repr=False, compare=False)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __reduce__(self) -> tuple[type[Arena], tuple[Any, ...]]:
+        # Rebuilt through __init__, never from a stored hash: string hashes differ between
+        # processes, so a pickled one would be wrong where it is unpickled.
+        return (Arena, (self.width, self.height, self.blocked, self.difficult, self.fog))
 
     def __post_init__(self) -> None:
+        object.__setattr__(
+            self, "_hash", hash((self.width, self.height, self.blocked, self.difficult, self.fog))
+        )
         for name, value in (("width", self.width), ("height", self.height)):
             if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_SIDE:
                 raise ValueError(f"arena {name} must be a whole number from 1 to {MAX_SIDE}")
@@ -144,25 +158,69 @@ def reachable(
     actions (attacks, cards, reactions) move nobody, so it is worked out once per change of
     positions and reused. The result is a new dict each call, free for the caller to change.
     """
-    return dict(ends(arena, start, budget, frozenset(impassable), frozenset(occupied))[0])
+    return dict(ends(arena, start, budget, impassable, occupied)[0])
 
 
 Reach = tuple[dict[Square, int], list[dict[str, Any]]]
 
 
-@lru_cache(maxsize=4096)
 def ends(
     arena: Arena,
     start: Square,
     budget: int,
-    impassable: frozenset[Square],
-    occupied: frozenset[Square],
+    impassable: Iterable[Square],
+    occupied: Iterable[Square],
 ) -> Reach:
     """:func:`reachable` and the same squares as the Move option lists them (``[{square,
     cost}]``, sorted), remembered per board position. Shared between calls: read, never
-    change, either of them (legal actions are values, like states)."""
-    costs = _costs(arena, start, budget, impassable)
-    found = {sq: c for sq, c in costs.items() if sq != start and sq not in occupied}
+    change, either of them (legal actions are values, like states).
+
+    Only the pieces within ``budget`` steps of ``start`` can change the answer (a square
+    farther away costs more than the budget to enter, or to end on), so only they are part
+    of the position remembered: a piece moving on the far side of the board does not make
+    the search run again. (Squares outside the arena can never be entered: left out too.)"""
+    x, y = start
+    width, height = arena.width, arena.height
+    blocking = standing = 0
+    for sx, sy in impassable:
+        if 0 <= sx < width and 0 <= sy < height and abs(sx - x) + abs(sy - y) <= budget:
+            blocking |= 1 << (sy * width + sx)
+    for sx, sy in occupied:
+        if 0 <= sx < width and 0 <= sy < height and abs(sx - x) + abs(sy - y) <= budget:
+            standing |= 1 << (sy * width + sx)
+    return ends_near(arena, start, budget, blocking, standing)
+
+
+def square_bits(arena: Arena, squares: Iterable[Square]) -> int:
+    """Squares of the arena as the bits :func:`ends_near` takes: (x, y) is bit y × width + x.
+
+    Why bits: the position is the key of a remembered search, hashed and compared on every
+    call, and a number is far cheaper to hash and compare than a set of pairs."""
+    bits = 0
+    for x, y in squares:
+        bits |= 1 << (y * arena.width + x)
+    return bits
+
+
+def _bit_squares(arena: Arena, bits: int) -> frozenset[Square]:
+    width = arena.width
+    found = []
+    while bits:
+        low = bits & -bits  # the lowest square left
+        index = low.bit_length() - 1
+        found.append((index % width, index // width))
+        bits ^= low
+    return frozenset(found)
+
+
+@lru_cache(maxsize=4096)
+def ends_near(arena: Arena, start: Square, budget: int, impassable: int, occupied: int) -> Reach:
+    """:func:`ends` for a caller that passes only the pieces within ``budget`` steps of
+    ``start`` (``movement.reach_listed`` picks them while it looks at everyone), as
+    :func:`square_bits`."""
+    costs = _costs(arena, start, budget, _bit_squares(arena, impassable))
+    taken = _bit_squares(arena, occupied)
+    found = {sq: c for sq, c in costs.items() if sq != start and sq not in taken}
     listed = [{"square": [x, y], "cost": cost} for (x, y), cost in sorted(found.items())]
     return found, listed
 
@@ -210,7 +268,7 @@ def _steps(arena: Arena) -> dict[Square, tuple[tuple[Square, int], ...]]:
 def clear_caches() -> None:
     """Forget the remembered searches (tests comparing against the straightforward search)."""
     _costs.cache_clear()
-    ends.cache_clear()
+    ends_near.cache_clear()
     _area.cache_clear()
     _steps.cache_clear()
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from westernroses.battle import reactions, spell_power
 from westernroses.battle.context import Ctx
-from westernroses.battle.state import AttackProfile, Combatant, Json
+from westernroses.battle.state import AttackProfile, Combatant, Json, scan
 from westernroses.battle.stats import (
     can_act,
     drunk,
@@ -46,7 +46,7 @@ def targets(ctx: Ctx, c: Combatant, attack: AttackProfile) -> list[str]:
     distance = reach(ctx, c, attack)
     x, y = c.position
     found = []
-    for o in ctx.state.combatants.values():
+    for o in scan(ctx.state.combatants):
         there = o.position
         # Manhattan distance (RULINGS 9), inline: this runs for every attack on every call.
         if (

@@ -11,7 +11,7 @@ engine with everything forgotten.
 
 from __future__ import annotations
 
-from westernroses.battle import actions, arena, spellcasting
+from westernroses.battle import abilities, actions, arena, spellcasting
 
 
 def clear() -> None:
@@ -19,4 +19,6 @@ def clear() -> None:
     arena.clear_caches()
     spellcasting.clear_caches()
     actions.shared_squares_json.cache_clear()
+    actions._open_area_json.cache_clear()
     actions.forget_house_rules()
+    abilities.forget()

@@ -14,17 +14,26 @@ damage instead, to be settled at the start of her next turn.
 
 from __future__ import annotations
 
+import functools
+from fractions import Fraction
 from typing import Final
 
 from westernroses.battle import spell_power
 from westernroses.battle.context import Ctx
-from westernroses.battle.state import Combatant, Effect, Json
+from westernroses.battle.state import Combatant, Effect, Json, peek, scan
 from westernroses.battle.stats import hp_max, mortal_threshold, mortally_wounded, will
 from westernroses.elements import Element, damage_multiplier
 
 #: "Utter Destruction – At -100 your body is completely and utterly destroyed".
 DESTROYED_AT: Final = -100
 MINIMUM_DAMAGE: Final = 1
+
+
+@functools.lru_cache(maxsize=64)
+def _factor(attack: str, defender: str) -> Fraction:
+    """The elements' damage multiplier by their names (every hit asks; the enum lookups and
+    the fraction cost more than the rule)."""
+    return damage_multiplier(Element(attack), Element(defender))
 
 
 def modified(
@@ -34,7 +43,7 @@ def modified(
     steps: list[Json] = []
     amount = max(raw, 0)
     if element is not None and defender.profile.element is not None:
-        factor = damage_multiplier(Element(element), Element(defender.profile.element))
+        factor = _factor(element, defender.profile.element)
         if factor != 1:
             value = amount * factor
             amount = -(-value.numerator // value.denominator)
@@ -158,15 +167,18 @@ def guardians_sync(ctx: Ctx) -> None:
     (house rule ``guardian_hp_needs_safe_charge``, on by default): while her charge is below
     her maximum HP (or fallen) her own maximum is that much lower and her HP is capped to it;
     it comes back when the charge is healed."""
-    for g in ctx.state.combatants.values():
-        if not g.profile.charge_hp or not g.profile.charge:
+    for seen in scan(ctx.state.combatants):  # read only; a guardian to change is taken by id
+        if not seen.profile.charge_hp or not seen.profile.charge:
             continue
-        charge = ctx.state.combatants.get(g.profile.charge)
+        charge = peek(ctx.state.combatants, seen.profile.charge)
         harmed = (
             bool(ctx.rules.guardian_hp_needs_safe_charge)
             and charge is not None
             and (not charge.alive or charge.hp < hp_max(charge))
         )
+        if harmed == seen.has("charge_injured"):
+            continue
+        g = ctx.c(seen.id)
         marked = g.effect("charge_injured")
         if harmed and marked is None:
             g.effects.append(

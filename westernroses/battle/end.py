@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Final
 
 from westernroses.battle.context import Ctx
-from westernroses.battle.state import Combatant
+from westernroses.battle.state import Combatant, scan
 from westernroses.dice import DiceExpression
 from westernroses.spellcards.deck import shuffle_back
 
@@ -27,15 +27,30 @@ def standing_sides(ctx: Ctx) -> set[str]:
     side in: they fight for someone who has fallen, ruling)."""
     return {
         c.side
-        for c in ctx.state.combatants.values()
+        for c in scan(ctx.state.combatants)
         if c.conscious and c.position is not None and c.kind not in ("doll", "familiar")
     }
+
+
+def _two_sides_standing(ctx: Ctx) -> bool:
+    """Whether :func:`standing_sides` has two or more sides (stops at the second one: asked
+    after every action)."""
+    first = None
+    for c in scan(ctx.state.combatants):
+        if c.position is not None and c.kind not in ("doll", "familiar") and c.conscious:
+            if first is None:
+                first = c.side
+            elif c.side != first:
+                return True
+    return False
 
 
 def check_end(ctx: Ctx) -> bool:
     """End the battle when at most one side can still fight; True if it has ended."""
     if ctx.state.phase != "active":
         return ctx.state.phase == "ended"
+    if _two_sides_standing(ctx):  # the common answer, found without looking at everyone
+        return False
     sides = standing_sides(ctx)
     if len(sides) <= 1:
         finish(ctx, next(iter(sides)) if sides else None, "one side left standing")

@@ -11,10 +11,12 @@ enters fog (``fog.blocks``): an unseen enemy must not shape her reach.
 
 from __future__ import annotations
 
+import functools
+
 from westernroses.battle import fog
-from westernroses.battle.arena import Reach, Square, ends, manhattan
+from westernroses.battle.arena import Arena, Reach, Square, ends_near, manhattan, square_bits
 from westernroses.battle.context import Ctx
-from westernroses.battle.state import Combatant
+from westernroses.battle.state import Combatant, scan
 from westernroses.battle.stats import speed
 from westernroses.battle.status import fleeing, fleeing_from, forced_target
 
@@ -28,34 +30,47 @@ def reach_listed(ctx: Ctx, c: Combatant) -> Reach:
     """:func:`reach` and the Move option's ``reach`` list (``[{square, cost}]``, sorted).
 
     Read-only: an unsteered mover's answer is shared by every position with the same pieces
-    on the board (``arena.ends`` remembers it), so the search and the list are made once per
+    near her (``arena.ends_near`` remembers it), so the search and the list are made once per
     change of positions."""
-    if c.position is None:
+    here = c.position
+    if here is None:
         return {}, []
-    enemies = set()
-    standing = set()
-    for o in ctx.state.combatants.values():
-        if o.id == c.id or o.position is None or not o.conscious:
-            continue
-        standing.add(o.position)
-        if o.side != c.side:
-            enemies.add(o.position)
     budget = speed(c)
     if c.kind == "doll":
         from westernroses.battle.summons import doll_speed
 
         budget = doll_speed(ctx, c, budget)
-    found, listed = ends(
-        ctx.state.arena,
-        c.position,
-        budget,
-        frozenset(enemies) | fog.blocks(ctx.state, c),
-        frozenset(standing),
-    )
-    steered = _steer(ctx, c, c.position, found)
+    # Only the pieces within her budget can change where she may go (``arena.ends_near``),
+    # as bits of the arena's squares (``arena.square_bits``).
+    arena = ctx.state.arena
+    width = arena.width
+    x, y = here
+    enemies = standing = 0
+    for o in scan(ctx.state.combatants):
+        there = o.position
+        if (
+            there is None
+            or abs(there[0] - x) + abs(there[1] - y) > budget
+            or o.id == c.id
+            or not o.conscious
+        ):
+            continue
+        bit = 1 << (there[1] * width + there[0])
+        standing |= bit
+        if o.side != c.side:
+            enemies |= bit
+    if arena.fog and fog.blocks(ctx.state, c):
+        enemies |= _fog_bits(arena)
+    found, listed = ends_near(arena, here, budget, enemies, standing)
+    steered = _steer(ctx, c, here, found)
     if steered is found:
         return found, listed
     return steered, [{"square": [x, y], "cost": cost} for (x, y), cost in sorted(steered.items())]
+
+
+@functools.lru_cache(maxsize=64)
+def _fog_bits(arena: Arena) -> int:
+    return square_bits(arena, arena.fog)
 
 
 def _steer(ctx: Ctx, c: Combatant, here: Square, found: dict[Square, int]) -> dict[Square, int]:

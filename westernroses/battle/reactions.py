@@ -27,7 +27,7 @@ from typing import Any
 from westernroses.battle import damage, spell_power, status
 from westernroses.battle.context import Ctx
 from westernroses.battle.errors import IllegalAction
-from westernroses.battle.state import Combatant, Json
+from westernroses.battle.state import Combatant, Json, peek, scan
 from westernroses.battle.stats import can_act, drunk, stat_roll
 from westernroses.checks import CheckResult, VersusResult, reroll, reroll_versus
 from westernroses.dice import DiceExpression
@@ -135,15 +135,17 @@ def _guardians(ctx: Ctx, hit: Json) -> list[Combatant]:
 
     if hit["shield_passed"] or not hit["damage"]:
         return []
-    return [
-        g
-        for g in sorted(ctx.state.combatants.values(), key=lambda g: g.id)
-        if g.profile.charge == hit["defender"]
-        and g.id != hit["defender"]
+    defender = hit["defender"]
+    found = sorted(
+        g.id
+        for g in scan(ctx.state.combatants)
+        if g.profile.charge == defender
+        and g.id != defender
         and can_act_now(g)
         and g.deck.hand
         and not spellcasting.charge_harmed(ctx, g)
-    ]
+    )
+    return [ctx.c(gid) for gid in found]  # taken by id: copies, as everything rules code holds
 
 
 def _shields(ctx: Ctx, guardians: list[Combatant]) -> list[tuple[str, str]]:
@@ -173,7 +175,7 @@ def choices(ctx: Ctx, hit: Json) -> list[Json]:
     """The decisions open on this hit, as ``react`` actions (one: it resolves by itself)."""
     base = {"type": "react", "hit": hit["id"]}
     stage = hit["stage"]
-    attacker = ctx.state.combatants.get(hit["attacker"])
+    attacker = peek(ctx.state.combatants, hit["attacker"])  # read only
     defender = ctx.c(hit["defender"])
     lucky = hit.get("lucky")
     if stage == "missed":

@@ -18,7 +18,7 @@ from typing import Final
 
 from westernroses.battle.arena import manhattan
 from westernroses.battle.context import Ctx
-from westernroses.battle.state import Combatant, Drop
+from westernroses.battle.state import Combatant, Drop, scan
 from westernroses.battle.stats import buff, sp_cap, stat
 from westernroses.spellcards.deck import draw
 
@@ -107,7 +107,7 @@ def drop(ctx: Ctx, c: Combatant) -> None:
         return
     eligible = tuple(
         o.id
-        for o in ctx.state.combatants.values()
+        for o in scan(ctx.state.combatants)
         if o.id != c.id and o.conscious and o.kind != "doll" and o.position is not None
     )
     amount = c.spell_power

@@ -25,7 +25,7 @@ from westernroses.battle import damage, fog, reactions, spell_power, status, sum
 from westernroses.battle.arena import Square, manhattan
 from westernroses.battle.context import Ctx
 from westernroses.battle.errors import IllegalAction
-from westernroses.battle.state import Combatant, FieldEffect, Json, Profile, Timer
+from westernroses.battle.state import Combatant, FieldEffect, Json, Profile, Timer, peek, scan
 from westernroses.battle.stats import (
     hp_max,
     pool,
@@ -128,9 +128,21 @@ _SLUGS: dict[int, tuple[SpellcardDraft, frozenset[str]]] = {}
 
 
 def is_bomb(card: SpellcardDraft) -> bool:
-    return card.bomb or any(
+    """Remembered per parsed card, like :func:`slugs`: legal actions and every hit's reaction
+    choices ask it of every card in hand."""
+    hit = _BOMBS.get(id(card))
+    if hit is not None and hit[0] is card:
+        return hit[1]
+    found = card.bomb or any(
         SKILLS[s].bomb is BombRule.DEFAULT for s in card.skill_slugs() if s in SKILLS
     )
+    if len(_BOMBS) >= _PARSED_LIMIT:
+        _BOMBS.clear()
+    _BOMBS[id(card)] = (card, found)
+    return found
+
+
+_BOMBS: dict[int, tuple[SpellcardDraft, bool]] = {}
 
 
 def caster_info(c: Combatant, card: SpellcardDraft) -> CasterInfo:
@@ -155,9 +167,10 @@ def cost(ctx: Ctx, c: Combatant, card: SpellcardDraft) -> int | None:
     """Spell power to activate (None: the card cannot be priced, so cannot be used). Dual
     Strike is priced by the dolls active now ("10 per active doll, minimum of 20")."""
     dolls = len(summons.active(ctx, c)) if "dual_strike" in slugs(card) else None
-    key = (id(card), id(c.profile), ctx.rules, dolls)
+    rules = ctx.rules
+    key = (id(card), id(c.profile), id(rules), dolls)
     hit = _COSTS.get(key)
-    if hit is not None and hit[0] is card and hit[1] is c.profile:
+    if hit is not None and hit[0] is card and hit[1] is c.profile and hit[3] is rules:
         return hit[2]
     try:
         found: int | None = _price(card, caster_info(c, card), ctx.rules, dolls)
@@ -165,7 +178,7 @@ def cost(ctx: Ctx, c: Combatant, card: SpellcardDraft) -> int | None:
         found = None
     if len(_COSTS) >= _PARSED_LIMIT:
         _COSTS.clear()
-    _COSTS[key] = (card, c.profile, found)
+    _COSTS[key] = (card, c.profile, found, rules)
     return found
 
 
@@ -173,16 +186,18 @@ def clear_caches() -> None:
     """Forget parsed cards and prices (tests comparing against a fresh engine)."""
     _PARSED.clear()
     _SLUGS.clear()
+    _BOMBS.clear()
     _COSTS.clear()
     _price.cache_clear()
 
 
-_CostKey = tuple[int, int, HouseRules, int | None]
-#: Prices by the identity of the parsed card and the caster's profile (both fixed for the
-#: battle and shared between successive states), the rules and the dolls out: legal actions
-#: price every card in hand on every call. The objects are kept with the price, so an id the
-#: garbage collector hands out again can never match.
-_COSTS: dict[_CostKey, tuple[SpellcardDraft, Profile, int | None]] = {}
+_CostKey = tuple[int, int, int, int | None]
+#: Prices by the identity of the parsed card, the caster's profile (both fixed for the battle
+#: and shared between successive states) and the house rules (parsed once per battle,
+#: ``actions.house_rules``; hashing them field by field cost more than the lookup), and the
+#: dolls out: legal actions price every card in hand on every call. The objects are kept with
+#: the price, so an id the garbage collector hands out again can never match.
+_COSTS: dict[_CostKey, tuple[SpellcardDraft, Profile, int | None, HouseRules]] = {}
 
 
 @functools.lru_cache(maxsize=4096)
@@ -276,7 +291,7 @@ def charge_harmed(ctx: Ctx, c: Combatant) -> bool:
     powers (including the ability to use Guardian-specific spellcards) until their charge is no
     longer injured." In battle, injured means below her maximum HP (ruling); a charge who is
     not on the battlefield cannot be harmed here."""
-    charge = ctx.state.combatants.get(c.profile.charge or "")
+    charge = peek(ctx.state.combatants, c.profile.charge)  # read only
     return charge is not None and (not charge.alive or charge.hp < hp_max(charge))
 
 
@@ -407,8 +422,8 @@ def standing_on(
     that waits for a hidden defender's decision) can tell her someone is there."""
     where = set(squares)
     return [
-        o
-        for o in ctx.state.combatants.values()
+        ctx.c(o.id)  # taken by id: a copy of her, as everything rules code holds
+        for o in scan(ctx.state.combatants)
         if o.alive
         and o.position in where
         and not (skip_returning and o.has("returning"))

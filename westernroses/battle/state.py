@@ -21,7 +21,7 @@ cloning a state costs no more as the battle grows longer.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar, cast
 
@@ -511,6 +511,102 @@ class Combatant:
 
 
 _new_combatant = object.__new__
+
+
+class WorkingCombatants(dict[str, Combatant]):
+    """The combatants of a state ``apply`` is working on, copied on first touch.
+
+    Why: every ``apply`` used to clone all combatants (with their effects and counters) while
+    most actions change one or two of them. Here the working state starts with the sealed
+    state's own objects, and a combatant is cloned the first time anything takes her out of
+    the dict (``[cid]``, ``get``, ``values``, ``items``, ``pop``): every reference rule code
+    can hold is to a private copy, so nothing it does can write through to the state it
+    came from. Only :func:`scan` reads the shared objects, for loops that read and keep no
+    reference. ``record`` seals the result as a plain dict, which shares every combatant
+    nobody touched with the state before (states are values: nobody changes them).
+    """
+
+    __slots__ = ("_own",)
+
+    def __init__(self, shared: Mapping[str, Combatant]) -> None:
+        super().__init__(shared)
+        self._own: set[str] = set()
+
+    def __getitem__(self, cid: str) -> Combatant:
+        found = dict.__getitem__(self, cid)
+        if cid in self._own:
+            return found
+        mine = found.clone()
+        dict.__setitem__(self, cid, mine)
+        self._own.add(cid)
+        return mine
+
+    def __setitem__(self, cid: str, c: Combatant) -> None:
+        dict.__setitem__(self, cid, c)
+        self._own.add(cid)
+
+    def __delitem__(self, cid: str) -> None:
+        dict.__delitem__(self, cid)
+        self._own.discard(cid)
+
+    def _take_all(self) -> None:
+        if len(self._own) < len(self):
+            for cid in list(dict.keys(self)):
+                self[cid]
+
+    def get(self, cid: str, default: Any = None) -> Any:
+        return self[cid] if cid in self else default  # noqa: SIM401 - copies her first
+
+    def values(self) -> Any:
+        self._take_all()
+        return dict.values(self)
+
+    def items(self) -> Any:
+        self._take_all()
+        return dict.items(self)
+
+    def pop(self, cid: str, *default: Any) -> Any:
+        if cid in self:
+            found = self[cid]
+            del self[cid]
+            return found
+        return dict.pop(self, cid, *default)
+
+    def copy(self) -> dict[str, Combatant]:
+        self._take_all()
+        return dict(dict.items(self))
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        new = dict(*args, **kwargs)
+        dict.update(self, new)
+        self._own.update(new)
+
+    def setdefault(self, cid: str, default: Any = None) -> Any:
+        if cid not in self:
+            self[cid] = default
+        return self[cid]
+
+    def popitem(self) -> tuple[str, Combatant]:
+        raise TypeError("working combatants are not popped in bulk")
+
+    def sealed(self) -> dict[str, Combatant]:
+        """A plain dict of the same objects (touched ones private, the rest shared)."""
+        return dict(dict.items(self))
+
+
+def peek(combatants: dict[str, Combatant], cid: str | None) -> Combatant | None:
+    """The combatant ``cid`` (None if absent) without copying her: read only, like
+    :func:`scan`."""
+    return None if cid is None else dict.get(combatants, cid)
+
+
+#: Every combatant, without copying any (see :class:`WorkingCombatants`): only for loops
+#: that read and keep no reference to what they see (ids, squares and sides are fine).
+#: Anything to change is then taken by id (``ctx.c(cid)``), which copies it first. The plain
+#: dict method itself (read loops run several times per action; a wrapper would double them).
+scan: Callable[[dict[str, Combatant]], Iterable[Combatant]] = dict.values
+
+
 #: JSON leaves: copied by reference (immutable).
 _ATOMS: frozenset[type] = frozenset({str, int, float, bool, type(None)})
 
@@ -655,33 +751,49 @@ class BattleState:
             initial=data.get("initial"),
         )
 
+    def working_copy(self) -> BattleState:
+        """The copy ``apply`` works on: like :meth:`clone`, but the combatants are copied only
+        when touched (:class:`WorkingCombatants`); ``apply`` seals them as a plain dict."""
+        return self._copy(WorkingCombatants(self.combatants))
+
     def clone(self) -> BattleState:
-        """A private working copy for ``apply``. What never changes once written (the log,
-        the initial snapshot, profiles, card designs, deck piles) is shared; the rest is
-        copied, so changing the copy can never reach the original."""
-        return BattleState(
-            arena=self.arena,
-            rng=dict(self.rng),
-            combatants={k: c.clone() for k, c in self.combatants.items()},
-            battle_id=self.battle_id,
-            version=self.version,
-            phase=self.phase,
-            house_rules=self.house_rules,  # fixed when the battle is created: shared
-            order=list(self.order),
-            turn_index=self.turn_index,
-            round=self.round,
-            turn_number=self.turn_number,
-            current=self.current,
-            done=list(self.done),
-            turn_started_at=self.turn_started_at,
-            pending=[copy_json(p) for p in self.pending],
-            field_effects=[f.clone() for f in self.field_effects],
-            drops=[d.clone() for d in self.drops],
-            targets=dict(self.targets),
-            next_id=self.next_id,
-            winner=self.winner,
-            ended_reason=self.ended_reason,
-            recovered=list(self.recovered),
-            log=self.log,
-            initial=self.initial,
-        )
+        """A private copy. What never changes once written (the log, the initial snapshot,
+        profiles, card designs, deck piles) is shared; the rest is copied, so changing the
+        copy can never reach the original."""
+        return self._copy({k: c.clone() for k, c in self.combatants.items()})
+
+    def _copy(self, combatants: dict[str, Combatant]) -> BattleState:
+        """Built slot by slot rather than through ``__init__`` (every ``apply`` makes one;
+        ``tests/engine/battle/test_fast_paths.py`` checks the copies against fresh states)."""
+        new = _new_state(BattleState)
+        new.arena = self.arena
+        new.rng = self.rng.copy()
+        new.combatants = combatants
+        new.battle_id = self.battle_id
+        new.version = self.version
+        new.phase = self.phase
+        new.house_rules = self.house_rules  # fixed when the battle is created: shared
+        new.order = self.order.copy()
+        new.turn_index = self.turn_index
+        new.round = self.round
+        new.turn_number = self.turn_number
+        new.current = self.current
+        new.done = self.done.copy()
+        new.turn_started_at = self.turn_started_at
+        # A hit's values are replaced, never changed in place (its check results can be
+        # long): a new dict per hit is a private copy.
+        new.pending = [p.copy() for p in self.pending] if self.pending else []
+        new.field_effects = [f.clone() for f in self.field_effects] if self.field_effects else []
+        new.drops = [d.clone() for d in self.drops] if self.drops else []
+        new.targets = self.targets.copy()
+        new.next_id = self.next_id
+        new.winner = self.winner
+        new.ended_reason = self.ended_reason
+        new.recovered = self.recovered.copy()
+        new.log = self.log
+        new.initial = self.initial
+        new.memo = None
+        return new
+
+
+_new_state = object.__new__

@@ -31,7 +31,7 @@ from typing import Final
 from westernroses.battle import damage, fog
 from westernroses.battle.arena import knockback_square, manhattan
 from westernroses.battle.context import Ctx
-from westernroses.battle.state import Combatant, Effect, Json, Timer
+from westernroses.battle.state import Combatant, Effect, Json, Timer, peek, scan
 from westernroses.battle.stats import hp_max, stat_roll, status_resistance, will
 from westernroses.dice import DiceExpression
 
@@ -252,7 +252,14 @@ def knockback(ctx: Ctx, c: Combatant, attacker: Combatant | None) -> None:
 
 def tick(ctx: Ctx, cid: str, boundary: str) -> None:
     """A turn boundary of ``cid`` passed: count down every effect timed by it."""
-    for c in ctx.state.combatants.values():
+    timed = []
+    for o in scan(ctx.state.combatants):
+        for e in o.effects:
+            if _timed_by(e, cid, boundary):
+                timed.append(o.id)
+                break
+    for oid in timed:  # taken by id: copied before her effects are counted down
+        c = ctx.c(oid)
         for effect in list(c.effects):
             ends = effect.ends
             if ends is None or ends.of != cid or ends.boundary != boundary:
@@ -260,6 +267,11 @@ def tick(ctx: Ctx, cid: str, boundary: str) -> None:
             ends.count -= 1
             if ends.count <= 0:
                 remove(ctx, c, effect, f"{boundary} of {cid}'s turn")
+
+
+def _timed_by(effect: Effect, cid: str, boundary: str) -> bool:
+    ends = effect.ends
+    return ends is not None and ends.of == cid and ends.boundary == boundary
 
 
 def destroy_buffs(ctx: Ctx, c: Combatant, source: str) -> None:
@@ -387,7 +399,7 @@ def forced_target(ctx: Ctx, c: Combatant) -> str | None:
         chosen = str(rage.data["target"])
     elif taunt is not None and taunt.data.get("by"):
         chosen = str(taunt.data["by"])
-    target = ctx.state.combatants.get(chosen) if chosen else None
+    target = peek(ctx.state.combatants, chosen)  # read only
     if target is None or not target.alive or target.position is None:
         return None
     return chosen

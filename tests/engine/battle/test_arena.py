@@ -68,3 +68,20 @@ def test_arena_round_trip():
     arena = Arena(6, 4, frozenset({(2, 1), (0, 3)}), frozenset({(5, 0)}))
     assert Arena.from_dict(arena.to_dict()) == arena
     assert arena.to_dict()["blocked"] == [[0, 3], [2, 1]]
+
+
+def test_an_arena_keeps_its_hash_and_rebuilds_it_when_copied() -> None:
+    """Arenas key the remembered searches and keep their hash (issue 15): equal arenas hash
+    alike however they were made, and a pickled or copied one works its hash out again
+    rather than carrying one over (string hashes differ between processes)."""
+    import copy
+    import pickle
+
+    arena = Arena(7, 5, frozenset({(1, 1)}), frozenset({(2, 3)}), fog=frozenset({(6, 4)}))
+    for twin in (
+        Arena.from_dict(arena.to_dict()),
+        pickle.loads(pickle.dumps(arena)),  # noqa: S301 - our own bytes
+        copy.deepcopy(arena),
+    ):
+        assert twin == arena and hash(twin) == hash(arena) and twin.to_dict() == arena.to_dict()
+    assert hash(Arena(7, 5)) != hash(arena) and Arena(7, 5) != arena

@@ -21,10 +21,10 @@ from tests.engine.battle import oracle
 from tests.engine.battle.random_play import apply_random, random_action
 from tests.engine.battle.samples import CHARACTERS, demo_battle
 from tests.engine.battle.test_properties import gm_override
-from westernroses.battle import BattleState, IllegalAction, dumps, legal_actions, view
+from westernroses.battle import BattleState, IllegalAction, apply, dumps, legal_actions, view
 from westernroses.battle.arena import reachable
 from westernroses.battle.state import copy_json
-from westernroses.battle.stats import speed
+from westernroses.battle.stats import can_act, speed
 
 #: Steps compared per battle, after a random number of unchecked ones.
 CHECKED_STEPS = 2
@@ -159,3 +159,55 @@ def test_house_rules_are_remembered_per_battle_not_per_slot() -> None:
     assert context(house).rules == changed
     assert context(plain).rules == DEFAULT_HOUSE_RULES
     assert context(plain).rules != context(house).rules
+
+
+def test_working_combatants_copy_on_first_touch() -> None:
+    """Issue 15: ``apply`` copies a combatant only when rule code takes her out of the working
+    dict. Whatever it takes is a private copy (nothing written to it reaches the sealed
+    state), reading loops (``scan``) copy nobody, and the sealed result shares every
+    combatant nobody touched with the state before."""
+    from westernroses.battle.state import WorkingCombatants, scan
+
+    sealed = demo_battle(3, heroes=["reimu", "marisa"], monsters=2).combatants
+    before = {cid: c.to_dict() for cid, c in sealed.items()}
+    work = WorkingCombatants(sealed)
+    first, second, *_ = list(sealed)
+    assert list(scan(work)) == list(sealed.values())
+    assert all(a is b for a, b in zip(scan(work), sealed.values(), strict=True))
+    mine = work[first]
+    assert mine is not sealed[first] and mine == sealed[first]
+    mine.hp -= 5
+    mine.turn_used["over"] = 1
+    assert work[first] is mine and work.get(first) is mine  # copied once
+    other = work.get(second)
+    assert other is not None and other is not sealed[second]
+    for c in work.values():  # taking them all copies the rest
+        c.hp -= 1
+        c.battle_used["lucky"] = 1
+    assert {cid: c.to_dict() for cid, c in sealed.items()} == before
+    out = work.sealed()
+    assert type(out) is dict and out[first] is mine and list(out) == list(sealed)
+
+
+def test_apply_shares_the_combatants_it_did_not_touch() -> None:
+    """Copy on write through ``apply``: a Do Nothing changes only the current combatant, so
+    the new state holds a copy of her and the very same objects for everyone else; the
+    state before is unchanged."""
+    state = demo_battle(5, heroes=["reimu", "marisa"], monsters=2)
+    state, _ = apply(state, {"type": "start", "player": "gm"})
+    for _ in range(40):
+        if not state.pending and state.current and state.phase == "active":
+            c = state.combatants[state.current]
+            if c.actions_left > 0 and can_act(c) and not c.effects:
+                break
+        state, _, _ = apply_random(state, random_action(state, random.Random(7)))
+    else:
+        raise AssertionError("no plain turn to test on")
+    before = dumps(state)
+    current = state.current
+    new, _ = apply(state, {"type": "do_nothing", "player": c.controller, "combatant": current})
+    assert dumps(state) == before
+    assert new.combatants[current] is not state.combatants[current]
+    assert new.combatants[current].actions_left == state.combatants[current].actions_left - 1
+    untouched = [cid for cid in state.combatants if cid != current]
+    assert untouched and all(new.combatants[cid] is state.combatants[cid] for cid in untouched)
