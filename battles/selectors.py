@@ -135,9 +135,16 @@ def view_of(
     return data
 
 
-def battle_view(*, battle_id: Any, user: User | AnonymousUser, since: int | None) -> ViewResult:
+def battle_view(
+    *,
+    battle_id: Any,
+    user: User | AnonymousUser,
+    since: int | None,
+    head: heads.Head | None = None,
+) -> ViewResult:
     """The battle as ``user`` may see it, or ``data`` None when it has not changed since
-    version ``since``.
+    version ``since`` (``head``: the battle's cached head with ``user``'s role, when the
+    caller read it already).
 
     One indexed query answers the poll: the battle's version and campaign with the user's
     role in it (primary key lookup, the role a subquery on the membership's unique index).
@@ -147,7 +154,8 @@ def battle_view(*, battle_id: Any, user: User | AnonymousUser, since: int | None
     """
     pk = _pk(battle_id)
     if since is not None and user.is_authenticated:
-        head = heads.poll_head(Battle._meta.label_lower, pk, user.pk)
+        if head is None:  # else read with the token (tables/poll_auth.py)
+            head = heads.poll_head(Battle._meta.label_lower, pk, user.pk)
         if head is not None and head.role is not None and since >= head.version:
             access = CampaignAccess(
                 campaign_id=head.campaign_id, user_id=user.pk, role=head.role or None
