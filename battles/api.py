@@ -171,7 +171,7 @@ class BattleActionView(APIView):
     )
     def post(self, request: Request, pk: int) -> Response:
         check_body_size(request)  # 413 before anything parses a giant body
-        # The service checks access under the row lock (one read of the row for both).
+        # The service checks access with the row it reads (one read of the row for both).
         serializer = ActionInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         expected = serializer.validated_data["expected_version"]

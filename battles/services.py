@@ -788,7 +788,7 @@ def _battle_access(user: Any, battle: Battle) -> CampaignAccess:
     cache: dict[int | None, CampaignAccess] = battle.__dict__.setdefault("_access", {})
     key = user.pk if user is not None and user.is_authenticated else None
     if key not in cache:
-        known = access_from_row(battle, user, battle.campaign_id)  # read with the lock
+        known = access_from_row(battle, user, battle.campaign_id)  # read with the row
         if known is not None and not known.can_view:
             raise Http404("No such battle.")
         cache[key] = known if known is not None else _access(user, battle, manage=False)
@@ -796,7 +796,7 @@ def _battle_access(user: Any, battle: Battle) -> CampaignAccess:
 
 
 def _seat_columns(user: Any) -> dict[str, Any]:
-    """The acting user's campaign role, read with the battle's locked row."""
+    """The acting user's campaign role, read with the battle's row."""
     return role_column(user)
 
 
@@ -999,8 +999,8 @@ def battle_action_apply(
     Raises Http404 (not a member), PermissionDenied (not your combatant, GM-only action),
     :class:`StaleVersion` (someone moved first: 409) or ValidationError (a malformed action,
     or the engine refused: ``{"action": [reason]}``). Only the first of two identical clicks
-    applies: both carry the same ``expected_version``, the second finds the version moved on
-    under the row lock.
+    applies: both carry the same ``expected_version``, the second's write finds the version
+    moved on and writes nothing.
     """
     if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
         raise ValidationError({"action": ["An action is an object with a type."]})
