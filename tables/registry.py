@@ -81,7 +81,9 @@ class TableGame:
       its history (an undo) [``protocol.replay`` of the rows from ``initial``].
     * ``seat_columns(user)`` - annotations (name → query expression) the core adds to the
       row it reads, so ``seat_of`` and ``authorize`` answer from the row without a query of
-      their own (a battle reads the user's campaign role with its row) [none].
+      their own (a battle reads the user's campaign role with its row). They may depend on
+      who the user is (her id), never on the table: the read's SQL is compiled once per game
+      and user [none].
     * ``notify_task`` - the Celery task that syncs the waits on commit, called with
       ``(table_id, version)`` [the core's ``tables.turn_notify`` for this game].
     """

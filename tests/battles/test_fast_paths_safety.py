@@ -137,3 +137,28 @@ def test_a_token_whose_stored_id_names_someone_else_is_not_trusted(
     cache.set(f"auth-token-user:{token_digest(key)}", player.pk, 60)
     assert _poll(stranger, battle, battle.version).status_code == 404
     assert _poll(member, battle, battle.version).status_code == 204
+
+
+def test_the_compiled_read_answers_each_user_with_her_own_role(
+    started, gm, player, outsider, api_for
+):
+    """The move's read is compiled once per user (tables.services._read): after the GM's
+    moves, an outsider is still a 404 and a player still may not move the GM's piece (403),
+    each answered from her own role, and nothing is written for them."""
+    battle = started.refresh()
+    url = f"/api/battles/{battle.pk}/actions/"
+
+    def adjust(api):
+        body = {
+            "action": {"type": "gm_adjust", "combatant": "npc1", "hp": -1},
+            "expected_version": started.refresh().version,
+        }
+        return api.post(url, body, format="json")
+
+    gm_api, player_api, outsider_api = api_for(gm), api_for(player), api_for(outsider)
+    for _ in range(2):
+        assert adjust(gm_api).status_code == 201
+        rows = BattleAction.objects.filter(battle=battle).count()
+        assert adjust(outsider_api).status_code == 404
+        assert adjust(player_api).status_code == 403
+        assert BattleAction.objects.filter(battle=battle).count() == rows
