@@ -23,7 +23,7 @@ from django.db.models import QuerySet
 from django.http import Http404
 
 from campaign.permissions import CampaignAccess, access_for, role_column
-from tables import heads
+from tables import epoch, heads
 from westernroses import battle as engine
 
 from .maps import map_payload_of
@@ -200,8 +200,13 @@ def battle_view(
 VIEW_CACHE_SECONDS: Final = 600
 
 
-def view_cache_key(battle_id: int, version: int, player: str, log_after: int) -> str:
-    return f"battle-view:{battle_id}:v{version}:{player}:after{log_after}"
+def view_cache_key(
+    battle_id: int, version: int, player: str, log_after: int, at: str | None = None
+) -> str:
+    """Under the database's epoch too (``at``, default :func:`tables.epoch.current`): a
+    version lost in a crash of PostgreSQL and written again with another state is never
+    answered from the lost one's entry."""
+    return f"battle-view:{at or epoch.current()}:{battle_id}:v{version}:{player}:after{log_after}"
 
 
 def _cached_view(battle_id: int, version: int, player: str, log_after: int) -> ViewResult:

@@ -34,6 +34,8 @@ from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 from redis.exceptions import RedisError
 
+from . import epoch
+
 #: How long a head stays without a newer commit or read moving it: short, so even a commit
 #: whose publication was lost (Redis unreachable at that moment) is answered right within it.
 HEAD_SECONDS: Final = 60
@@ -105,8 +107,11 @@ def _client() -> Any | None:
     return client
 
 
-def head_key(label: str, pk: Any) -> str:
-    return cache.make_key(f"table-head:{label}:{pk}")
+def head_key(label: str, pk: Any, at: str | None = None) -> str:
+    """The head's key, under the database's epoch (``at``, default :func:`tables.epoch.
+    current`): after a crash and restart of PostgreSQL, no head written before it (perhaps
+    for a move that was lost) is read again."""
+    return cache.make_key(f"table-head:{at or epoch.current()}:{label}:{pk}")
 
 
 def role_key(campaign_id: Any, user_id: Any) -> str:
