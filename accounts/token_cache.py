@@ -64,6 +64,33 @@ def _user_changed_key(user_id: Any) -> str:
     return f"auth-user-changed:{user_id}"
 
 
+def _entry_user_id_key(digest: str) -> str:
+    """The user id of a cached token (beside the entry, so a Redis script can find her role
+    in the same round trip: ``tables.heads.poll_with_token``)."""
+    return f"auth-token-user:{digest}"
+
+
+def token_digest(key: str) -> str:
+    return _digest(key)
+
+
+def token_entry_keys(digest: str) -> tuple[str, str]:
+    """The full cache keys of a token's cached user and of her id (read by a Redis script)."""
+    return cache.make_key(_entry_key(digest)), cache.make_key(_entry_user_id_key(digest))
+
+
+def cached_user_from(entry: Any, user_id: Any) -> Any | None:
+    """The user a token's cache entry holds, or None (missing, revoked, or not the user its id
+    key names: the caller asks the database)."""
+    if entry is None or entry == _REVOKED or user_id is None:
+        return None
+    try:
+        same = int(user_id) == entry.pk
+    except (TypeError, ValueError, AttributeError):
+        return None
+    return entry if same else None
+
+
 def _cacheable(user: Any) -> Any:
     """A copy of ``user`` without her password hash (left deferred: read again if asked)."""
     copy = user.__class__.__new__(user.__class__)
@@ -79,9 +106,8 @@ class CachedTokenAuthentication(TokenAuthentication):
 
     def authenticate_credentials(self, key: str) -> tuple[Any, Token]:
         digest = _digest(key)
-        entry_key = _entry_key(digest)
-        user = cache.get(entry_key)
-        if user is None or user == _REVOKED:
+        user = self.cached_user(digest)
+        if user is None:
             try:
                 token = Token.objects.select_related("user").get(key=key)
             except Token.DoesNotExist:
@@ -91,11 +117,19 @@ class CachedTokenAuthentication(TokenAuthentication):
                 raise AuthenticationFailed(_("User inactive or deleted."))
             # add, not set: a change's mark in the entry's place is kept
             if cache.get(_user_changed_key(user.pk)) is None and cache.add(
-                entry_key, _cacheable(user), TOKEN_CACHE_SECONDS
+                _entry_key(digest), _cacheable(user), TOKEN_CACHE_SECONDS
             ):
-                cache.set(_user_token_key(user.pk), digest, TOKEN_CACHE_SECONDS)
+                cache.set_many(
+                    {_user_token_key(user.pk): digest, _entry_user_id_key(digest): user.pk},
+                    TOKEN_CACHE_SECONDS,
+                )
             return user, token
         return user, Token(key=key, user=user)
+
+    def cached_user(self, digest: str) -> Any | None:
+        """The cached user of the token with this digest, or None (the database answers)."""
+        user = cache.get(_entry_key(digest))
+        return None if user is None or user == _REVOKED else user
 
 
 def forget_token(key: str) -> None:

@@ -11,6 +11,7 @@ from typing import Any
 
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.exceptions import ValidationError as DRFValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -18,8 +19,10 @@ from rest_framework.views import APIView
 
 from campaign.permissions import campaign_for
 from tables.api import check_body_size
+from tables.poll_auth import PollTokenAuthentication, table_head
 
 from . import selectors, services
+from .models import Battle
 from .serializers import (
     ActionInputSerializer,
     BattleCreateSerializer,
@@ -111,10 +114,17 @@ class BattleDetailView(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
+class _BattlePollAuthentication(PollTokenAuthentication):
+    table_label = Battle._meta.label_lower
+
+
 class BattleViewView(APIView):
     """The live view, for polling: ``?since=<version>`` answers **204** with no body while
-    the battle is still at that version (one version query), else the view with the log
+    the battle is still at that version (from Redis: the token, the battle's head and the
+    viewer's role in one round trip; else one version query), else the view with the log
     entries after it."""
+
+    authentication_classes = [_BattlePollAuthentication, SessionAuthentication]
 
     @extend_schema(
         parameters=[
@@ -126,7 +136,9 @@ class BattleViewView(APIView):
     )
     def get(self, request: Request, pk: int) -> Response:
         since = _int_param(request, "since", None)
-        result = selectors.battle_view(battle_id=pk, user=request.user, since=since)
+        result = selectors.battle_view(
+            battle_id=pk, user=request.user, since=since, head=table_head(request)
+        )
         if result.data is None:
             response = Response(status=status.HTTP_204_NO_CONTENT)
         else:
@@ -159,7 +171,7 @@ class BattleActionView(APIView):
     )
     def post(self, request: Request, pk: int) -> Response:
         check_body_size(request)  # 413 before anything parses a giant body
-        # The service checks access under the row lock (one read of the row for both).
+        # The service checks access with the row it reads (one read of the row for both).
         serializer = ActionInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         expected = serializer.validated_data["expected_version"]

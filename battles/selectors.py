@@ -23,7 +23,7 @@ from django.db.models import QuerySet
 from django.http import Http404
 
 from campaign.permissions import CampaignAccess, access_for, role_column
-from tables import heads
+from tables import epoch, heads
 from westernroses import battle as engine
 
 from .maps import map_payload_of
@@ -135,9 +135,16 @@ def view_of(
     return data
 
 
-def battle_view(*, battle_id: Any, user: User | AnonymousUser, since: int | None) -> ViewResult:
+def battle_view(
+    *,
+    battle_id: Any,
+    user: User | AnonymousUser,
+    since: int | None,
+    head: heads.Head | None = None,
+) -> ViewResult:
     """The battle as ``user`` may see it, or ``data`` None when it has not changed since
-    version ``since``.
+    version ``since`` (``head``: the battle's cached head with ``user``'s role, when the
+    caller read it already).
 
     One indexed query answers the poll: the battle's version and campaign with the user's
     role in it (primary key lookup, the role a subquery on the membership's unique index).
@@ -147,7 +154,8 @@ def battle_view(*, battle_id: Any, user: User | AnonymousUser, since: int | None
     """
     pk = _pk(battle_id)
     if since is not None and user.is_authenticated:
-        head = heads.poll_head(Battle._meta.label_lower, pk, user.pk)
+        if head is None:  # else read with the token (tables/poll_auth.py)
+            head = heads.poll_head(Battle._meta.label_lower, pk, user.pk)
         if head is not None and head.role is not None and since >= head.version:
             access = CampaignAccess(
                 campaign_id=head.campaign_id, user_id=user.pk, role=head.role or None
@@ -192,8 +200,13 @@ def battle_view(*, battle_id: Any, user: User | AnonymousUser, since: int | None
 VIEW_CACHE_SECONDS: Final = 600
 
 
-def view_cache_key(battle_id: int, version: int, player: str, log_after: int) -> str:
-    return f"battle-view:{battle_id}:v{version}:{player}:after{log_after}"
+def view_cache_key(
+    battle_id: int, version: int, player: str, log_after: int, at: str | None = None
+) -> str:
+    """Under the database's epoch too (``at``, default :func:`tables.epoch.current`): a
+    version lost in a crash of PostgreSQL and written again with another state is never
+    answered from the lost one's entry."""
+    return f"battle-view:{at or epoch.current()}:{battle_id}:v{version}:{player}:after{log_after}"
 
 
 def _cached_view(battle_id: int, version: int, player: str, log_after: int) -> ViewResult:

@@ -4,12 +4,14 @@ Every function is keyword-only and checks access through :mod:`campaign.permissi
 Rules are the engine's (:mod:`westernroses.battle`); this module adds what the engine cannot
 know: who the users are, which of them may send what, and how the state is stored.
 
-**Applying an action** (:func:`battle_action_apply`) runs in one transaction that holds
-``SELECT … FOR UPDATE`` on the battle row: the version the client saw is compared with the
-stored one (a mismatch is :class:`StaleVersion`, the API's 409: two clicks or two browsers never
-apply the same move twice), the engine applies the action to a copy (an ``IllegalAction`` is a
-400 and nothing is saved), and the new state, version and the :class:`BattleAction` row are
-written together. "Your turn" notifications are enqueued on commit.
+**Applying an action** (:func:`battle_action_apply`, through the table core): the battle row is
+read with the actor's role, the version the client saw is compared with the stored one (a
+mismatch is :class:`StaleVersion`, the API's 409), the engine applies the action to a copy (an
+``IllegalAction`` is a 400 and nothing is saved), and the new state, version and the
+:class:`BattleAction` row are written by one statement that writes only while the row is still
+at the version read (two clicks or two browsers never apply the same move twice: the second
+finds the version moved on, a 409). A move that brings or takes pieces also updates the
+combatants index, in the same transaction. "Your turn" notifications are enqueued on commit.
 
 **Setup** happens before the engine's ``start`` action and is not logged: each change rebuilds
 the engine state from the arena and the combatants placed so far (``engine.new_battle`` with the
@@ -786,7 +788,7 @@ def _battle_access(user: Any, battle: Battle) -> CampaignAccess:
     cache: dict[int | None, CampaignAccess] = battle.__dict__.setdefault("_access", {})
     key = user.pk if user is not None and user.is_authenticated else None
     if key not in cache:
-        known = access_from_row(battle, user, battle.campaign_id)  # read with the lock
+        known = access_from_row(battle, user, battle.campaign_id)  # read with the row
         if known is not None and not known.can_view:
             raise Http404("No such battle.")
         cache[key] = known if known is not None else _access(user, battle, manage=False)
@@ -794,7 +796,7 @@ def _battle_access(user: Any, battle: Battle) -> CampaignAccess:
 
 
 def _seat_columns(user: Any) -> dict[str, Any]:
-    """The acting user's campaign role, read with the battle's locked row."""
+    """The acting user's campaign role, read with the battle's row."""
     return role_column(user)
 
 
@@ -820,21 +822,30 @@ def _prepare(battle: Battle, seat: Any, action: dict[str, Any], now: datetime) -
 
 def _load(battle: Battle, action: Mapping[str, Any]) -> engine.BattleState:
     """An undo replays the whole log from the initial snapshot; everything else needs only
-    the current state."""
+    the current state. The log up to the version read: the row is read without a lock, and
+    a move that lands in between (its row logged later) makes the write a 409 anyway."""
     if action.get("type") == "gm_undo":
-        return load_state(battle, BattleAction.objects.filter(battle=battle).order_by("seq"))
+        rows = BattleAction.objects.filter(battle=battle, seq__lte=battle.version)
+        return load_state(battle, rows.order_by("seq"))
     return load_state(battle, initial=False)
 
 
-def _after_apply(
+def _columns(
     battle: Battle, before: engine.BattleState, after: engine.BattleState
 ) -> tuple[str, ...]:
-    """The battle's own columns follow the state (saved with the core's update), and the
-    combatants index follows the engine's pieces."""
+    """The battle's own columns follow the state (saved with the core's one write)."""
     _describe(battle, after, timezone.now(), was_setup=before.phase == "setup")
-    if after.combatants.keys() != before.combatants.keys():
-        _sync_combatants(battle, after)
     return ("started_at", "ended_at", "current_combatant")
+
+
+def _pieces_changed(before: engine.BattleState, after: engine.BattleState) -> bool:
+    return after.combatants.keys() != before.combatants.keys()
+
+
+def _after_apply(battle: Battle, before: engine.BattleState, after: engine.BattleState) -> None:
+    """The combatants index follows the engine's pieces (only when they came or went:
+    ``_pieces_changed``; every other move is the core's one statement)."""
+    _sync_combatants(battle, after)
 
 
 def _waits(battle: Battle, state: engine.BattleState) -> list[Wait]:
@@ -961,7 +972,9 @@ BATTLE_GAME: Final = register(
         authorize=_authorize,
         prepare=_prepare,
         load=_load,
+        columns=_columns,
         after_apply=_after_apply,
+        after_apply_when=_pieces_changed,
         waits=_waits,
         campaign_of=_campaign_of,
         replay=_replay,
@@ -986,8 +999,8 @@ def battle_action_apply(
     Raises Http404 (not a member), PermissionDenied (not your combatant, GM-only action),
     :class:`StaleVersion` (someone moved first: 409) or ValidationError (a malformed action,
     or the engine refused: ``{"action": [reason]}``). Only the first of two identical clicks
-    applies: both carry the same ``expected_version``, the second finds the version moved on
-    under the row lock.
+    applies: both carry the same ``expected_version``, the second's write finds the version
+    moved on and writes nothing.
     """
     if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
         raise ValidationError({"action": ["An action is an object with a type."]})

@@ -104,7 +104,7 @@ def access_for(user: User | AnonymousUser | None, campaign: Campaign | int) -> C
 def role_column(user: User | AnonymousUser | None, campaign: Any = None) -> dict[str, Any]:
     """An annotation carrying ``user``'s role in the row's campaign (``campaign``: the
     expression naming it, default the row's ``campaign_id``), so a query that reads a
-    campaign's row (a battle under its lock) learns her access in the same round trip.
+    campaign's row (a battle a move reads) learns her access in the same round trip.
     Read it back with :func:`access_from_row`. Empty for an anonymous user (no query needed).
     """
     from django.db.models import OuterRef, Subquery

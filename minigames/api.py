@@ -27,6 +27,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from minigames.engines.registry import ENGINE_MODULES, get_engine
+from tables import epoch
 from tables import selectors as table_selectors
 from tables.api import _int_param, check_body_size
 from tables.registry import game_for
@@ -350,7 +351,8 @@ class AdviceView(APIView):
             raise ValidationError(
                 {"advice": ["The advisor helps seated players at practice tables."]}
             )
-        key = f"tavern-advice:{table.pk}:{table.version}:{seat}"
+        # under the database's epoch: a version lost in a crash may come back with another state
+        key = f"tavern-advice:{epoch.current()}:{table.pk}:{table.version}:{seat}"
         advice = cache.get(key)
         if advice is None:
             full = services.TavernTable.objects.get(pk=table.pk)

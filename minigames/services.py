@@ -1,7 +1,7 @@
 """Writes on tavern tables: create, seat, start, resign, rematch, abandon, stakes and bots.
 
-Moves themselves go through the table core (:func:`tables.services.table_action_apply`: row
-lock, version, 409, log); this module does what the tavern adds around them:
+Moves themselves go through the table core (:func:`tables.services.table_action_apply`:
+version-checked write, 409, log); this module does what the tavern adds around them:
 
 * **Seats** are filled before the game starts (the host sets each seat open or a bot; users
   join open seats, in a campaign tavern optionally as one of their characters). Every change

@@ -8,6 +8,8 @@ class TablesConfig(AppConfig):
 
     def ready(self) -> None:
         # Table heads (version, campaign) follow every save into the cache (tables/heads.py).
-        from . import heads
+        from . import epoch, heads
 
         heads.connect()
+        # The database's start time keys every per-version cache entry (tables/epoch.py).
+        epoch.connect()

@@ -6,9 +6,10 @@ from __future__ import annotations
 class StaleVersion(Exception):
     """The client acted on an older version of the table (someone else moved first).
 
-    Every game's apply service raises it under the row lock when the version the client saw is
-    not the stored one, so two clicks or two browsers never apply the same move twice. The API
-    answers 409 with the current version (``config/api_errors.py``), for every table alike.
+    Every game's apply service raises it when the version the client saw is not the stored one
+    (or no longer is when it writes), so two clicks or two browsers never apply the same move
+    twice. The API answers 409 with the current version (``config/api_errors.py``), for every
+    table alike.
     """
 
     def __init__(self, current: int, what: str = "game") -> None:

@@ -34,6 +34,8 @@ from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 from redis.exceptions import RedisError
 
+from . import epoch
+
 #: How long a head stays without a newer commit or read moving it: short, so even a commit
 #: whose publication was lost (Redis unreachable at that moment) is answered right within it.
 HEAD_SECONDS: Final = 60
@@ -66,6 +68,21 @@ return {head, redis.call('GET', ARGV[1] .. campaign .. ':' .. ARGV[2])}
 """
 
 
+# KEYS[1] the head, KEYS[2] a token's cached user, KEYS[3] that user's id; ARGV: the role
+# key's prefix. The poll's whole lookup (who asks, the head, her role) in one round trip.
+_POLL = """
+local head = redis.call('GET', KEYS[1])
+local entry = redis.call('GET', KEYS[2])
+local uid = redis.call('GET', KEYS[3])
+local role = false
+if head and uid then
+  local campaign = string.match(head, ':(%d+)$')
+  if campaign then role = redis.call('GET', ARGV[1] .. campaign .. ':' .. uid) end
+end
+return {entry, uid, head, role}
+"""
+
+
 class Head(NamedTuple):
     version: int
     campaign_id: int
@@ -90,8 +107,11 @@ def _client() -> Any | None:
     return client
 
 
-def head_key(label: str, pk: Any) -> str:
-    return cache.make_key(f"table-head:{label}:{pk}")
+def head_key(label: str, pk: Any, at: str | None = None) -> str:
+    """The head's key, under the database's epoch (``at``, default :func:`tables.epoch.
+    current`): after a crash and restart of PostgreSQL, no head written before it (perhaps
+    for a move that was lost) is read again."""
+    return cache.make_key(f"table-head:{at or epoch.current()}:{label}:{pk}")
 
 
 def role_key(campaign_id: Any, user_id: Any) -> str:
@@ -140,15 +160,48 @@ def poll_head(label: str, pk: Any, user_id: int) -> Head | None:
         head, role = client.eval(_READ, 1, head_key(label, pk), role_key("", "")[:-1], user_id)
     except RedisError:
         return None  # the database answers
+    return _head(head, role)
+
+
+def _head(head: bytes | None, role: bytes | None) -> Head | None:
     if head is None:
         return None
     version, campaign = head.decode().split(":")
     if int(version) >= _TOMBSTONE_VERSION or campaign == "0":
         return None
+    shown = None
     if role is not None:
-        role = role.decode()
-        role = None if role == _MARK else ("" if role == _NOT_MEMBER else role)
-    return Head(int(version), int(campaign), role)
+        shown = role.decode()
+        shown = None if shown == _MARK else ("" if shown == _NOT_MEMBER else shown)
+    return Head(int(version), int(campaign), shown)
+
+
+class TokenPoll(NamedTuple):
+    """What :func:`poll_with_token` read: the token's cache entry (raw: the token cache
+    decides what it holds), the user id beside it, and the head with that user's role."""
+
+    entry: Any
+    user_id: int | None
+    head: Head | None
+
+
+def poll_with_token(label: str, pk: Any, token_keys: tuple[str, str]) -> TokenPoll | None:
+    """A token's cached user and the head of table ``pk`` with her role, in one round trip
+    (``token_keys``: :func:`accounts.token_cache.token_entry_keys`); None without Redis."""
+    backend = caches["default"]
+    client = _client()
+    if client is None or not isinstance(backend, RedisCache):
+        return None
+    try:
+        entry, uid, head, role = client.eval(
+            _POLL, 3, head_key(label, pk), *token_keys, role_key("", "")[:-1]
+        )
+    except RedisError:
+        return None
+    user_id = int(uid) if uid is not None else None
+    serializer: Any = backend._cache._serializer  # type: ignore[attr-defined]
+    decoded = serializer.loads(entry) if entry is not None else None
+    return TokenPoll(decoded, user_id, _head(head, role) if user_id is not None else None)
 
 
 def remember_role(campaign_id: int, user_id: int, role: str | None) -> None:

@@ -2,7 +2,7 @@
 
 The core knows nothing about campaigns, characters or seats-as-users: the game's app answers
 those questions through the hooks below (who sits where, who may watch, where its page is).
-Everything else (locking, versions, the log, polling, views, notifications, schema checks) is
+Everything else (versions and stale moves, the log, polling, views, notifications, schema checks) is
 written once in :mod:`tables.services` and :mod:`tables.selectors`.
 
 A game registers in its app's ``ready()``::
@@ -62,9 +62,14 @@ class TableGame:
     * ``prepare(table, seat, action, now)`` - add what the server decides (a timestamp) to a
       validated action before the engine applies it [unchanged].
     * ``load(table, action)`` - the engine state an action applies to [``engine.from_json``].
-    * ``after_apply(table, before, after)`` - keep the game's own columns and rows in step
-      (an index of pieces) inside the same transaction, before the table row is saved;
-      returns the names of the extra columns it changed [nothing].
+    * ``columns(table, before, after)`` - copy onto the table row what the game's own columns
+      show about the new state (whose turn, when it ended), with no query: saved by the
+      move's one write; returns their names [nothing].
+    * ``after_apply(table, before, after)`` - keep the game's own rows (and columns) in step
+      (an index of pieces, a pot paid out) inside the move's transaction, before the table
+      row is saved; returns the names of the extra columns it changed [nothing].
+    * ``after_apply_when(before, after)`` - whether this move needs ``after_apply`` (a move
+      that needs no other row written is one statement, without a transaction) [always].
     * ``waits(table, state)`` - whom the table waits on, with keys [one :class:`Wait` per
       user of each seat in ``engine.waiting_on``, keyed by the version at which that seat
       last acted].
@@ -76,7 +81,9 @@ class TableGame:
       its history (an undo) [``protocol.replay`` of the rows from ``initial``].
     * ``seat_columns(user)`` - annotations (name → query expression) the core adds to the
       row it reads, so ``seat_of`` and ``authorize`` answer from the row without a query of
-      their own (a battle reads the user's campaign role with its locked row) [none].
+      their own (a battle reads the user's campaign role with its row). They may depend on
+      who the user is (her id), never on the table: the read's SQL is compiled once per game
+      and user [none].
     * ``notify_task`` - the Celery task that syncs the waits on commit, called with
       ``(table_id, version)`` [the core's ``tables.turn_notify`` for this game].
     """
@@ -93,7 +100,9 @@ class TableGame:
     authorize: Callable[[Viewer, Any, Seat, Any, Mapping[str, Any]], None] | None = None
     prepare: Callable[[Any, Seat, dict[str, Any], datetime], dict[str, Any]] | None = None
     load: Callable[[Any, Mapping[str, Any]], Any] | None = None
+    columns: Callable[[Any, Any, Any], Sequence[str]] | None = None
     after_apply: Callable[[Any, Any, Any], Sequence[str] | None] | None = None
+    after_apply_when: Callable[[Any, Any], bool] | None = None
     waits: Callable[[Any, Any], list[Wait]] | None = None
     campaign_of: Callable[[Any], Any] | None = None
     replay: Callable[[Any], Any] | None = None

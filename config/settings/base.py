@@ -98,6 +98,12 @@ DATABASES = {
 }
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+# A plain move (nothing but the table row and its log row written) commits without waiting for
+# PostgreSQL's WAL flush: most of a move's time otherwise. After a crash of PostgreSQL, moves
+# acknowledged in its last ~0.6 s (3 × wal_writer_delay) can be lost; money, awards, accounts and
+# any move that writes other rows always wait for the flush. Cache keys carry the server's start
+# time, so a lost move is never served from a cache (tables/epoch.py, docs/deploy.md).
+TABLE_MOVES_ASYNC_COMMIT = env.bool("TABLE_MOVES_ASYNC_COMMIT", default=True)
 
 AUTH_USER_MODEL = "accounts.User"
 # --- Brute-force protection (django-axes): the log-in page and the API's token endpoint ----

@@ -2,7 +2,8 @@
 told someone moved first (409), and the log holds exactly one new row.
 
 Real threads, each with its own database connection, on a committed (transactional) test
-database, released together by a barrier: the row lock (``SELECT … FOR UPDATE``) and the
+database, released together by a barrier: the version-checked write (``UPDATE … WHERE
+version = %s``: the second waits for the first's commit, then finds no row at its version) and the
 version check are what decide, not the test's timing.
 """
 

@@ -65,8 +65,8 @@ def test_the_view_query_count_is_pinned(started, player, api_for, django_assert_
 def test_applying_a_move_runs_a_fixed_number_of_queries(
     campaign, gm, character, other_character, api_for
 ):
-    """Row lock (with the role), the log row and the battle row in one statement (BEGIN/COMMIT
-    and the token aside), however many combatants."""
+    """The row read (with the role), then the log row and the battle row in one version-checked
+    statement (the token aside), however many combatants."""
     counts = []
     for npcs in (1, 8):
         battle = _started(campaign, gm, [character, other_character], npcs=npcs)

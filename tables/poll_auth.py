@@ -1,0 +1,51 @@
+"""Token authentication for a table's unchanged poll: who asks, the table's head and her role
+in one Redis round trip (:func:`tables.heads.poll_with_token`) instead of two (the token's
+cached user, then the head with the role).
+
+Everything else is :class:`accounts.token_cache.CachedTokenAuthentication`'s: a missing or
+revoked entry (a deleted token, a changed user) goes to the database exactly as there, and a
+user is taken from the script only when the id stored beside her entry names her. The head is
+kept on the request for the view (``request.table_head``) only when its role was read for the
+user authenticated, so a view never answers one user from another's role.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from rest_framework.request import Request
+
+from accounts.token_cache import CachedTokenAuthentication, cached_user_from, token_entry_keys
+
+from . import heads
+
+
+class PollTokenAuthentication(CachedTokenAuthentication):
+    """``Authorization: Token <key>`` on a poll (``?since=``) of a table whose URL names it
+    as ``pk``; any other request is plain :class:`CachedTokenAuthentication`."""
+
+    #: the table model's ``_meta.label_lower`` (the head's key)
+    table_label: ClassVar[str] = ""
+
+    def authenticate(self, request: Request) -> tuple[Any, Any] | None:
+        self._request = request
+        return super().authenticate(request)
+
+    def cached_user(self, digest: str) -> Any | None:
+        request = self._request
+        pk = ((request.parser_context or {}).get("kwargs") or {}).get("pk")
+        if pk is None or not self.table_label or "since" not in request.query_params:
+            return super().cached_user(digest)
+        found = heads.poll_with_token(self.table_label, pk, token_entry_keys(digest))
+        if found is None:  # no Redis: the token cache's own path
+            return super().cached_user(digest)
+        user = cached_user_from(found.entry, found.user_id)
+        if user is not None:
+            request.table_head = found.head  # type: ignore[attr-defined]
+        return user
+
+
+def table_head(request: Request) -> heads.Head | None:
+    """The head :class:`PollTokenAuthentication` read for this request's user, if it did."""
+    head = request.__dict__.get("table_head")
+    return head if isinstance(head, heads.Head) else None

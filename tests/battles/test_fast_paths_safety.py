@@ -1,0 +1,164 @@
+"""The move's version-checked write and the poll's one Redis script (issue 15) keep every
+refusal: a write against a version that moved on applies nothing and is a 409; a poll whose
+token was deleted, whose user was deactivated or whose token's stored id names someone else
+is never answered from Redis."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.cache import cache
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from rest_framework.authtoken.models import Token
+
+from accounts.token_cache import token_cache_key, token_digest
+from battles import services
+from battles.models import Battle, BattleAction
+from tables.errors import StaleVersion
+from tables.services import log_and_save
+
+pytestmark = pytest.mark.django_db
+
+
+def _settled(battle, *users) -> None:
+    """As if the users, tokens and memberships had been made a minute ago (their change marks
+    expired)."""
+    keys = [f"campaign-role:{battle.campaign_id}:{u.pk}" for u in users]
+    keys += [f"auth-user-changed:{u.pk}" for u in users]
+    for user in users:
+        token, _ = Token.objects.get_or_create(user=user)
+        keys.append(token_cache_key(token.key))
+    cache.delete_many(keys)
+
+
+def _poll(api, battle, version):
+    return api.get(f"/api/battles/{battle.pk}/view/?since={version}")
+
+
+def test_a_write_against_a_moved_on_version_applies_nothing(started, gm):
+    battle = Battle.objects.get(pk=started.battle.pk)
+    seen = battle.version
+    services.battle_action_apply(  # someone else moves first
+        battle_id=battle.pk,
+        actor=gm,
+        action={"type": "gm_adjust", "combatant": "npc1", "hp": -1},
+        expected_version=seen,
+    )
+    stored = Battle.objects.get(pk=battle.pk)
+    rows = BattleAction.objects.filter(battle=battle).count()
+    # the late writer read version `seen` and writes as if it were still there
+    battle.version = seen + 1
+    battle.summary = "a move that must not land"
+    entry = BattleAction(
+        battle=battle,
+        seq=seen + 1,
+        actor=gm,
+        seat="gm",
+        action={"type": "gm_adjust", "combatant": "npc1", "hp": -5},
+        events=[],
+        version_after=seen + 1,
+    )
+    with pytest.raises(StaleVersion) as refused:
+        log_and_save(
+            entry, battle, ["summary", "version", "updated_at"], expected_version=seen, what="x"
+        )
+    assert refused.value.current == seen + 1
+    after = Battle.objects.get(pk=battle.pk)
+    assert (after.version, after.summary, after.state) == (
+        stored.version,
+        stored.summary,
+        stored.state,
+    )
+    assert BattleAction.objects.filter(battle=battle).count() == rows  # no log row either
+
+
+def test_a_stale_move_through_the_api_is_409_and_applies_nothing(started, gm, api_for):
+    battle = started.refresh()
+    api = api_for(gm)
+    url = f"/api/battles/{battle.pk}/actions/"
+    seen = battle.version
+    body = {
+        "action": {"type": "gm_adjust", "combatant": "npc1", "hp": -1},
+        "expected_version": seen,
+    }
+    assert api.post(url, body, format="json").status_code == 201
+    rows = BattleAction.objects.filter(battle=battle).count()
+    stale = api.post(url, body, format="json")  # the same click again
+    assert stale.status_code == 409
+    assert stale.json()["version"] == seen + 1
+    assert BattleAction.objects.filter(battle=battle).count() == rows
+    assert started.refresh().version == seen + 1
+
+
+def test_an_unchanged_poll_takes_token_head_and_role_from_redis(started, player, api_for):
+    battle = started.refresh()
+    api = api_for(player)
+    _settled(battle, player)
+    assert _poll(api, battle, battle.version).status_code == 204  # fills token, head, role
+    with CaptureQueriesContext(connection) as ctx:
+        response = _poll(api, battle, battle.version)
+    assert response.status_code == 204
+    assert response["X-Battle-Version"] == str(battle.version)
+    assert ctx.captured_queries == []
+
+
+def test_a_poll_with_a_deleted_token_is_refused_at_once(started, player, api_for):
+    battle = started.refresh()
+    api = api_for(player)
+    _settled(battle, player)
+    for _ in range(2):
+        assert _poll(api, battle, battle.version).status_code == 204
+    Token.objects.filter(user=player).delete()
+    assert _poll(api, battle, battle.version).status_code == 401
+
+
+def test_a_poll_by_a_deactivated_user_is_refused_at_once(started, player, api_for):
+    battle = started.refresh()
+    api = api_for(player)
+    _settled(battle, player)
+    for _ in range(2):
+        assert _poll(api, battle, battle.version).status_code == 204
+    player.is_active = False
+    player.save()
+    assert _poll(api, battle, battle.version).status_code == 401
+
+
+def test_a_token_whose_stored_id_names_someone_else_is_not_trusted(
+    started, player, outsider, api_for
+):
+    battle = started.refresh()
+    member, stranger = api_for(player), api_for(outsider)
+    _settled(battle, player, outsider)
+    assert _poll(member, battle, battle.version).status_code == 204
+    assert _poll(stranger, battle, battle.version).status_code == 404
+    # the outsider's token entry, with the player's id beside it (as a corrupted or
+    # tampered cache might hold): her poll is answered for her, not for the player
+    key = Token.objects.get(user=outsider).key
+    cache.set(f"auth-token-user:{token_digest(key)}", player.pk, 60)
+    assert _poll(stranger, battle, battle.version).status_code == 404
+    assert _poll(member, battle, battle.version).status_code == 204
+
+
+def test_the_compiled_read_answers_each_user_with_her_own_role(
+    started, gm, player, outsider, api_for
+):
+    """The move's read is compiled once per user (tables.services._read): after the GM's
+    moves, an outsider is still a 404 and a player still may not move the GM's piece (403),
+    each answered from her own role, and nothing is written for them."""
+    battle = started.refresh()
+    url = f"/api/battles/{battle.pk}/actions/"
+
+    def adjust(api):
+        body = {
+            "action": {"type": "gm_adjust", "combatant": "npc1", "hp": -1},
+            "expected_version": started.refresh().version,
+        }
+        return api.post(url, body, format="json")
+
+    gm_api, player_api, outsider_api = api_for(gm), api_for(player), api_for(outsider)
+    for _ in range(2):
+        assert adjust(gm_api).status_code == 201
+        rows = BattleAction.objects.filter(battle=battle).count()
+        assert adjust(outsider_api).status_code == 404
+        assert adjust(player_api).status_code == 403
+        assert BattleAction.objects.filter(battle=battle).count() == rows

@@ -1,0 +1,33 @@
+"""Issue 15: only a plain move commits without waiting for the WAL flush. A tavern move always
+writes with other rows (the pot held at the start, paid at the end, the table's own columns in
+one transaction), so every one of them waits for it, stakes and payout included."""
+
+from __future__ import annotations
+
+import pytest
+
+from characters.models import Character
+from minigames.engines.registry import get_engine
+from minigames.models import TavernAction
+from tests.commit_modes import recording
+
+from .conftest import play_out, two_humans
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_staked_game_and_its_payout_wait_for_the_flush(
+    campaign, player, other_player, reimu, marisa
+):
+    with recording(TavernAction) as modes:
+        table = two_humans(
+            "rso", player, other_player, campaign=campaign, stake=50,
+            host_character=reimu, guest_character=marisa,
+        )  # fmt: skip
+        state = play_out(table, {0: player, 1: other_player})
+        moves = modes.read()
+    yen = dict(Character.objects.filter(pk__in=[reimu.pk, marisa.pk]).values_list("pk", "yen"))
+    assert sum(yen.values()) == 350  # 200 + 150: the pot of 100 was paid out, nothing lost
+    assert sorted(yen.values()) != [100, 150]  # the stakes are held no longer: paid out or returned
+    assert get_engine("rso").is_terminal(state)
+    assert len(moves) == table.actions.count() > 0
+    assert {mode for _, mode in moves} == {"on"}
