@@ -5,8 +5,9 @@ Three strengths behind one function, :func:`choose_action`:
 * ``"random"``: a uniformly random legal move;
 * ``"heuristic"``: the engine's ``heuristic_action`` if its package has one, else the generic
   one-ply greedy move (:mod:`minigames.bots.heuristics`);
-* ``"search"``: OpenSpiel's ISMCTS (:mod:`minigames.bots.search`) at :data:`STRONG` settings,
-  stopped by ``time_limit`` if the simulations take longer.
+* ``"search"``: OpenSpiel's ISMCTS (:mod:`minigames.bots.search`) at its strongest settings
+  (:data:`~minigames.bots.search.STRONG`, with the engine's own ``search_settings`` if its
+  heuristic module has them), stopped by ``time_limit`` if the simulations take longer.
 
 Every strength is deterministic for a given seed (the search as long as the simulation count,
 not the clock, ends it; ``time_limit=None`` makes that certain). No strength looks at what the
@@ -20,7 +21,7 @@ from typing import Any, Literal, TypedDict
 
 from minigames.bots.adapter import canonical, load_game
 from minigames.bots.heuristics import BotRandom, Heuristics, greedy_action, heuristics_for
-from minigames.bots.search import STRONG, SearchSettings, make_bot, seeds
+from minigames.bots.search import SearchSettings, make_bot, seeds, strongest
 from westernroses.protocol import Action, GameEngine, Seat
 
 Strength = Literal["random", "heuristic", "search"]
@@ -89,7 +90,7 @@ def choose_action(
     root = game.state_from_engine(state, leader=seat)
     bot = make_bot(
         game,
-        settings=settings or STRONG,
+        settings=settings or strongest(found),
         heuristics=found,
         seed=seed,
         time_limit=None if time_limit is None else time_limit * _SEARCH_SHARE,
@@ -113,10 +114,11 @@ def advise(
     actions = _legal(engine, state, seat)
     game = load_game(engine, len(engine.returns(state)))
     root = game.state_from_engine(state, leader=seat)
+    found = heuristics if heuristics is not None else heuristics_for(engine)
     bot = make_bot(
         game,
-        settings=settings or STRONG,
-        heuristics=heuristics if heuristics is not None else heuristics_for(engine),
+        settings=settings or strongest(found),
+        heuristics=found,
         seed=seed,
         time_limit=None if time_limit is None else time_limit * _SEARCH_SHARE,
         advisor=True,

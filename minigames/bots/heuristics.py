@@ -54,16 +54,34 @@ class BotRandom(random.Random):
 
 @dataclass(frozen=True)
 class Heuristics:
-    """What an engine's ``heuristic`` module offers (either may be missing)."""
+    """What an engine's ``heuristic`` module offers (any may be missing).
+
+    Besides ``heuristic_action`` and ``evaluate``, a module may offer, for the search only:
+    ``search_action`` (the policy of the guided playouts and of the prior, handed a world the
+    search has already dealt, so it may skip what ``heuristic_action`` does not to peek;
+    default: ``heuristic_action``), ``search_evaluate`` (scores the search's leaves and cut
+    playouts; default: ``evaluate``) and ``search_settings`` (a mapping of
+    :class:`~minigames.bots.search.SearchSettings` fields that the engine's strongest search
+    uses instead of the defaults). The heuristic bot never uses them.
+    """
 
     action: ActionFn | None = None
     evaluate: EvaluateFn | None = None
+    search_action: ActionFn | None = None
+    search_evaluate: EvaluateFn | None = None
+    search_settings: Mapping[str, Any] | None = None
 
     @classmethod
     def from_module(cls, module: ModuleType | Any | None) -> Heuristics:
         if module is None:
             return cls()
-        return cls(getattr(module, "heuristic_action", None), getattr(module, "evaluate", None))
+        return cls(
+            getattr(module, "heuristic_action", None),
+            getattr(module, "evaluate", None),
+            getattr(module, "search_action", None),
+            getattr(module, "search_evaluate", None),
+            getattr(module, "search_settings", None),
+        )
 
 
 def heuristics_for(engine: GameEngine[Any]) -> Heuristics:

@@ -24,12 +24,14 @@ import random
 import sys
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import asdict, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from minigames.bots.choose import STRENGTHS, Strength, choose_action
-from minigames.bots.search import SearchSettings
+from minigames.bots.heuristics import heuristics_for
+from minigames.bots.search import SearchSettings, strongest
 from minigames.engines.registry import ENGINE_MODULES, get_engine
 from westernroses.protocol import GameEngine
 
@@ -118,6 +120,7 @@ def measure(
             "wilson_95": [low, high],
             "simulations": settings.simulations,
             "guided_moves": settings.guided_moves,
+            "settings": asdict(settings),
             "first_seed": first_seed,
             "mean_moves": moves / played,
             "seconds": round(time.monotonic() - started, 1),
@@ -136,6 +139,36 @@ def measure(
     return record
 
 
+def measured_settings(
+    game: str,
+    *,
+    simulations: int,
+    guided_moves: int | None = None,
+    epsilon: float | None = None,
+    prior_weight: float | None = None,
+    uct_c: float | None = None,
+    final_policy: str | None = None,
+    max_world_samples: int | None = None,
+) -> SearchSettings:
+    """The engine's strongest search settings (the table's bot's) at ``simulations``, with the
+    fields given changed (``guided_moves=-1``: playouts to the end of the game); random playouts
+    are cut at 40 moves, as in the win-rate test."""
+    changes: dict[str, Any] = {"simulations": simulations, "rollout_moves": 40}
+    if guided_moves is not None:
+        changes["guided_moves"] = None if guided_moves < 0 else guided_moves
+    given = (
+        ("epsilon", epsilon),
+        ("prior_weight", prior_weight),
+        ("uct_c", uct_c),
+        ("final_policy", final_policy),
+        ("max_world_samples", max_world_samples),
+    )
+    for field, value in given:
+        if value is not None:
+            changes[field] = value
+    return replace(strongest(heuristics_for(get_engine(game))), **changes)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m minigames.bots.measure", description=__doc__.split("\n\n")[0]
@@ -146,7 +179,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--simulations", type=int, default=32, help="search simulations a move")
     parser.add_argument(
-        "--guided-moves", type=int, default=8, help="heuristic moves in a guided playout"
+        "--guided-moves",
+        type=int,
+        default=None,
+        help="heuristic moves in a guided playout (0: the leaf alone, -1: to the end of the "
+        "game; default: the engine's strongest setting)",
+    )
+    parser.add_argument("--epsilon", type=float, default=None, help="random-move chance")
+    parser.add_argument("--prior-weight", type=float, default=None, help="PUCT prior weight")
+    parser.add_argument("--uct-c", type=float, default=None, help="exploration constant")
+    parser.add_argument(
+        "--final-policy",
+        default=None,
+        choices=("max_visit_count", "max_value"),
+        help="how the searched move is chosen",
+    )
+    parser.add_argument(
+        "--worlds", type=int, default=None, help="distinct worlds dealt per search (-1: one each)"
     )
     parser.add_argument("--first-seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=None, help="the JSON file to write")
@@ -157,8 +206,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     out = args.out or ARTIFACTS / (
         f"measure-{args.game}-{args.strength}-vs-{args.opponent}-{args.simulations}sims.json"
     )
-    settings = SearchSettings(
-        simulations=args.simulations, guided_moves=args.guided_moves, rollout_moves=40
+    settings = measured_settings(
+        args.game,
+        simulations=args.simulations,
+        guided_moves=args.guided_moves,
+        epsilon=args.epsilon,
+        prior_weight=args.prior_weight,
+        uct_c=args.uct_c,
+        final_policy=args.final_policy,
+        max_world_samples=args.worlds,
     )
     record = measure(
         args.game,

@@ -33,6 +33,11 @@ from minigames.bots.adapter import EngineGame, EngineState
 from minigames.bots.heuristics import ActionFn, EvaluateFn, Heuristics, clamp, playout
 
 EvaluatorKind = Literal["auto", "rollout", "guided", "heuristic"]
+FinalPolicy = Literal["max_visit_count", "max_value"]
+_FINAL_POLICIES = {
+    "max_visit_count": ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
+    "max_value": ismcts.ISMCTSFinalPolicyType.MAX_VALUE,
+}
 
 
 @dataclass(frozen=True)
@@ -44,14 +49,19 @@ class SearchSettings:
     Bids against random than 2.0 at both 100 and 300 simulations: 71% and 69% against 65.5% and
     64%);
     ``evaluator``: ``"rollout"`` (random playouts), ``"heuristic"`` (the engine's ``evaluate``
-    at the leaf), ``"guided"`` (playouts by the engine's ``heuristic_action``, then
-    ``evaluate``; PUCT with the heuristic's move favoured) or ``"auto"`` (the richest the
-    engine allows); ``rollouts``: playouts per leaf; ``rollout_moves``: a random playout's
-    length cap (None: to the end of the game), after which ``evaluate`` (or a draw) scores it;
-    ``guided_moves``: a guided playout's length (8: RAIGO won 6 of 6, RSO 9 of 10 games against
-    random at 32 simulations; 0, the leaf alone, only 7 of 8 and 7 of 10; longer playouts cost
-    more than they gave); ``epsilon``: the chance of a random move in a guided playout;
-    ``prior_weight``: the prior's weight on the heuristic's move.
+    at the leaf), ``"guided"`` (playouts by the engine's ``search_action`` or
+    ``heuristic_action``, then ``search_evaluate`` or ``evaluate``; PUCT with the policy's move
+    favoured) or ``"auto"`` (the richest the engine allows); ``rollouts``: playouts per leaf;
+    ``rollout_moves``: a random playout's length cap (None: to the end of the game), after
+    which ``evaluate`` (or a draw) scores it; ``guided_moves``: a guided playout's length (8:
+    RAIGO won 6 of 6, RSO 9 of 10 games against random at 32 simulations; 0, the leaf alone,
+    only 7 of 8 and 7 of 10; longer playouts cost more than they gave; None: to the end of the
+    game); ``epsilon``: the chance of a random move in a guided playout; ``prior_weight``: the
+    prior's weight on the policy's move; ``final_policy``: the move played, the most visited
+    (``"max_visit_count"``) or the one with the best mean return (``"max_value"``);
+    ``max_world_samples``: how many worlds are dealt per search, each later simulation
+    replaying one of them (-1: a fresh one each simulation). An engine's ``search_settings``
+    may change any of them for its strongest search (:func:`strongest`).
     """
 
     simulations: int = 1000
@@ -59,9 +69,11 @@ class SearchSettings:
     evaluator: EvaluatorKind = "auto"
     rollouts: int = 1
     rollout_moves: int | None = None
-    guided_moves: int = 8
+    guided_moves: int | None = 8
     epsilon: float = 0.2
     prior_weight: float = 0.5
+    final_policy: FinalPolicy = "max_visit_count"
+    max_world_samples: int = -1
 
     def with_simulations(self, simulations: int) -> SearchSettings:
         return replace(self, simulations=simulations)
@@ -69,6 +81,12 @@ class SearchSettings:
 
 #: The strongest setting, used by the "search" strength and the advisor.
 STRONG = SearchSettings()
+
+
+def strongest(heuristics: Heuristics) -> SearchSettings:
+    """:data:`STRONG`, with the fields the engine's heuristic module sets in its
+    ``search_settings`` (RAIGO's, for one: docs/bots.md)."""
+    return replace(STRONG, **dict(heuristics.search_settings or {}))
 
 
 class RolloutEvaluator(mcts.Evaluator):  # type: ignore[misc]  # open_spiel ships no type hints
@@ -170,8 +188,9 @@ class BudgetedISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]  # open_spiel s
             evaluator,
             settings.uct_c,
             settings.simulations,
+            max_world_samples=settings.max_world_samples,
             random_state=random_state,
-            final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
+            final_policy_type=_FINAL_POLICIES[settings.final_policy],
             child_selection_policy=(
                 ismcts.ChildSelectionPolicy.PUCT if puct else ismcts.ChildSelectionPolicy.UCT
             ),
@@ -238,8 +257,8 @@ def make_bot(
             np.random.RandomState(eval_seed),
             rollouts=settings.rollouts,
             max_moves=settings.guided_moves,
-            evaluate=heuristics.evaluate,
-            policy=heuristics.action,
+            evaluate=heuristics.search_evaluate or heuristics.evaluate,
+            policy=heuristics.search_action or heuristics.action,
             epsilon=settings.epsilon,
             prior_weight=settings.prior_weight,
         )

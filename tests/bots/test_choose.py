@@ -3,6 +3,7 @@ move, deterministically for a seed, and the advisor's estimate for every legal m
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from fractions import Fraction
 
@@ -17,7 +18,7 @@ from minigames.bots import (
     heuristics_for,
 )
 from minigames.bots.adapter import load_game
-from minigames.bots.search import make_bot
+from minigames.bots.search import STRONG, make_bot, strongest
 from tests.games import bids, duel
 
 FAST = SearchSettings(simulations=60)
@@ -219,3 +220,30 @@ def test_advice_matches_the_exact_chance_of_the_last_round_of_secret_duel():
             engine, state, seat, seed=2, time_limit=None, settings=SearchSettings(simulations=800)
         )
         assert advice["win_chance"] == pytest.approx(float(exact), abs=0.06)
+
+
+def test_an_engines_own_search_settings_make_its_strongest_search():
+    """An engine's heuristic module may set its strongest search (RAIGO does): the fields it
+    names replace :data:`STRONG`'s. With one world the search deals once; with the best-mean
+    final policy it plays the root move whose simulations returned the most, here not the most
+    visited one."""
+    own = Heuristics.from_module(bids)
+    assert strongest(own) == STRONG
+    changes = {"simulations": 40, "final_policy": "max_value", "max_world_samples": 1}
+    table = strongest(dataclasses.replace(own, search_settings=changes))
+    assert table == dataclasses.replace(STRONG, **changes)
+    game = load_game(bids.ENGINE, 2)
+    state = game.state_from_engine(bids.ENGINE.new_game(seats=2, seed=1))
+    one_world = make_bot(game, settings=table, heuristics=own, seed=1, time_limit=None)
+    one_world.run_search(state)
+    assert one_world.simulations_run == 40
+    assert len(one_world._root_samples) == 1
+
+    by_value = dataclasses.replace(table, max_world_samples=-1)
+    bot = make_bot(game, settings=by_value, heuristics=own, seed=3, time_limit=None)
+    policy = dict(bot.run_search(state))
+    children = bot.root.child_info
+    best = max(children, key=lambda a: children[a].value())
+    most_visited = max(children, key=lambda a: children[a].visits)
+    assert best != most_visited
+    assert policy[best] == 1.0

@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
+import math
 import random
 
+import pytest
+
 from minigames.engines.raigo import ENGINE
-from minigames.engines.raigo.heuristic import evaluate, heuristic_action, random_action
+from minigames.engines.raigo.board import player
+from minigames.engines.raigo.heuristic import (
+    evaluate,
+    heuristic_action,
+    random_action,
+    search_action,
+    search_evaluate,
+)
+from minigames.engines.raigo.tokens import kind
 from tests.engine.raigo.helpers import bare, give, start
 
 
@@ -62,3 +73,31 @@ def test_heuristic_answers_a_katana_with_its_shield():
         {"type": "chant", "hand": "left", "effect": "katana", "seat": 1, "tower": 0, "end": "top"},
     )
     assert heuristic_action(state, 1, random.Random(0)) == {"type": "shield", "hand": "right"}
+
+
+def test_the_search_values_a_held_token_by_the_hand_it_would_make():
+    """Three Threes are a Sakura: 2 points ("About hands"), +1 since every token is Silent
+    (RULINGS RAIGO 3). With two Threes on her tower, a Three in her left hand is worth half of
+    what piling it would add to the search's evaluation (0.8 x 3 for the Sakura, less 0.4 for
+    the two-token start); a Seven would make that tower Unsettled, so its best use is to start
+    an empty tower (0.1). The heuristic bot's evaluation ignores held
+    tokens and scores both alike."""
+    with_three, with_seven = bare(2), bare(2)
+    give(with_three, 0, left="three", towers=[["three", "three"]])
+    give(with_seven, 0, left="seven", towers=[["three", "three"]])
+    gain = 0.5 * (0.8 * 3 - 0.4)
+    assert search_evaluate(with_three, 0) == pytest.approx(math.tanh((0.4 + gain) / 4))
+    assert search_evaluate(with_seven, 0) == pytest.approx(math.tanh((0.4 + 0.5 * 0.1) / 4))
+    assert evaluate(with_three, 0) == evaluate(with_seven, 0)
+
+
+def test_the_search_policy_fetches_the_token_that_fits_her_tower():
+    """Fetch: the search's greedy rule moves the Three (it would make the Sakura) to a hand,
+    never the Seven; to the heuristic bot both fetches look alike."""
+    state = bare(2)
+    give(state, 0, body=["seven", "three"], towers=[["three", "three"]])
+    state = start(state, 0, "fetch")
+    three = next(t for t in player(state, 0)["body"] if kind(t).key == "three")
+    for seed in range(8):
+        action = search_action(state, 0, random.Random(seed))
+        assert action["type"] == "fetch" and action["token"] == three, action
