@@ -20,7 +20,7 @@ from typing import Any, Literal, TypedDict
 
 from minigames.bots.adapter import canonical, load_game
 from minigames.bots.heuristics import BotRandom, Heuristics, greedy_action, heuristics_for
-from minigames.bots.search import STRONG, SearchSettings, make_bot, seeds
+from minigames.bots.search import SearchSettings, make_bot, seeds, strong_settings
 from westernroses.protocol import Action, GameEngine, Seat
 
 Strength = Literal["random", "heuristic", "search"]
@@ -89,7 +89,7 @@ def choose_action(
     root = game.state_from_engine(state, leader=seat)
     bot = make_bot(
         game,
-        settings=settings or STRONG,
+        settings=settings or strong_settings(found),
         heuristics=found,
         seed=seed,
         time_limit=None if time_limit is None else time_limit * _SEARCH_SHARE,
@@ -113,10 +113,11 @@ def advise(
     actions = _legal(engine, state, seat)
     game = load_game(engine, len(engine.returns(state)))
     root = game.state_from_engine(state, leader=seat)
+    found = heuristics if heuristics is not None else heuristics_for(engine)
     bot = make_bot(
         game,
-        settings=settings or STRONG,
-        heuristics=heuristics if heuristics is not None else heuristics_for(engine),
+        settings=settings or strong_settings(found),
+        heuristics=found,
         seed=seed,
         time_limit=None if time_limit is None else time_limit * _SEARCH_SHARE,
         advisor=True,

@@ -39,6 +39,9 @@ FALLBACK_WORLDS = 8
 
 ActionFn = Callable[[Any, Seat, random.Random], Mapping[str, Any]]
 EvaluateFn = Callable[[Any, Seat], float]
+#: ``fold_actions(state, seat, actions)``: for each action, the index of the one that plays
+#: alike and stands for it in the search (see :class:`Heuristics`).
+FoldFn = Callable[[Any, Seat, list[Action]], list[int]]
 
 
 class BotRandom(random.Random):
@@ -54,16 +57,30 @@ class BotRandom(random.Random):
 
 @dataclass(frozen=True)
 class Heuristics:
-    """What an engine's ``heuristic`` module offers (either may be missing)."""
+    """What an engine's ``heuristic`` module offers (any may be missing).
+
+    ``fold``, the module's ``fold_actions``, lets the search bot try only one of several moves
+    that play alike (Spirit War: any Fire Spirit summoned is as good as another); it must be a
+    function of what the seat sees, so the kept move is the same in every world dealt."""
 
     action: ActionFn | None = None
     evaluate: EvaluateFn | None = None
+    fold: FoldFn | None = None
+    #: The module's ``SEARCH_SETTINGS``: the search bot's settings for this game, as
+    #: ``(field, value)`` pairs of :class:`minigames.bots.search.SearchSettings` that replace
+    #: the generic strong ones (:func:`minigames.bots.search.strong_settings`).
+    search: tuple[tuple[str, Any], ...] = ()
 
     @classmethod
     def from_module(cls, module: ModuleType | Any | None) -> Heuristics:
         if module is None:
             return cls()
-        return cls(getattr(module, "heuristic_action", None), getattr(module, "evaluate", None))
+        return cls(
+            getattr(module, "heuristic_action", None),
+            getattr(module, "evaluate", None),
+            getattr(module, "fold_actions", None),
+            tuple(sorted(dict(getattr(module, "SEARCH_SETTINGS", {})).items())),
+        )
 
 
 def heuristics_for(engine: GameEngine[Any]) -> Heuristics:

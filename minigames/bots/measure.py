@@ -24,12 +24,14 @@ import random
 import sys
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import asdict, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from minigames.bots.choose import STRENGTHS, Strength, choose_action
-from minigames.bots.search import SearchSettings
+from minigames.bots.heuristics import heuristics_for
+from minigames.bots.search import SearchSettings, strong_settings
 from minigames.engines.registry import ENGINE_MODULES, get_engine
 from westernroses.protocol import GameEngine
 
@@ -118,6 +120,7 @@ def measure(
             "wilson_95": [low, high],
             "simulations": settings.simulations,
             "guided_moves": settings.guided_moves,
+            "settings": asdict(settings),
             "first_seed": first_seed,
             "mean_moves": moves / played,
             "seconds": round(time.monotonic() - started, 1),
@@ -146,7 +149,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--simulations", type=int, default=32, help="search simulations a move")
     parser.add_argument(
-        "--guided-moves", type=int, default=8, help="heuristic moves in a guided playout"
+        "--guided-moves",
+        type=int,
+        default=None,
+        help="heuristic moves in a guided playout (default: the game's own search settings)",
     )
     parser.add_argument("--first-seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=None, help="the JSON file to write")
@@ -157,9 +163,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     out = args.out or ARTIFACTS / (
         f"measure-{args.game}-{args.strength}-vs-{args.opponent}-{args.simulations}sims.json"
     )
-    settings = SearchSettings(
-        simulations=args.simulations, guided_moves=args.guided_moves, rollout_moves=40
+    # The table's search settings for this game (the engine's own SEARCH_SETTINGS over the
+    # generic ones), bounded by the simulations asked for instead of the clock.
+    settings = strong_settings(heuristics_for(get_engine(args.game))).with_simulations(
+        args.simulations
     )
+    if args.guided_moves is not None:
+        settings = replace(settings, guided_moves=args.guided_moves)
     record = measure(
         args.game,
         strength=args.strength,

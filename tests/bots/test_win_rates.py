@@ -23,10 +23,12 @@ from __future__ import annotations
 import importlib
 import os
 import random
+from dataclasses import replace
 
 import pytest
 
 from minigames.bots import Heuristics, SearchSettings, heuristics_for
+from minigames.bots.search import strong_settings
 from minigames.engines.registry import ENGINE_MODULES
 from tests.bots.match import play_match, win_rate
 from tests.games import bids, duel
@@ -38,9 +40,19 @@ SEARCH_GAMES = int(os.environ.get("WR_BOT_SEARCH_GAMES", "10"))
 SUITE_SEARCH_GAMES = {"raigo": min(SEARCH_GAMES, 5)}
 TEST_SIMULATIONS = int(os.environ.get("WR_BOT_TEST_SIMULATIONS", "32"))
 TEST_GUIDED_MOVES = int(os.environ.get("WR_BOT_TEST_GUIDED_MOVES", "8"))
-TEST_SEARCH = SearchSettings(
-    simulations=TEST_SIMULATIONS, guided_moves=TEST_GUIDED_MOVES, rollout_moves=40
-)
+
+
+def suite_search(engine) -> SearchSettings:
+    """The table's search settings for ``engine`` (the generic ones, or the engine's own
+    ``SEARCH_SETTINGS``: Spirit War's), at the suite's simulations and playout length."""
+    return replace(
+        strong_settings(heuristics_for(engine)),
+        simulations=TEST_SIMULATIONS,
+        guided_moves=TEST_GUIDED_MOVES,
+        rollout_moves=40,
+    )
+
+
 #: Issue 12 and 13: the search bot's share of wins against the random bot.
 SEARCH_TARGETS = {"raigo": 0.90, "spirit_war": 0.90, "rso": 0.85, "dbs": 0.85}
 HEURISTIC_TARGET = 0.60
@@ -56,7 +68,7 @@ def _engine_params() -> list[object]:
 @pytest.mark.parametrize("engine", _engine_params())
 def test_the_search_bot_beats_the_random_bot(engine):
     games = SUITE_SEARCH_GAMES.get(engine.slug, SEARCH_GAMES)
-    wins, _ = win_rate(engine, "search", "random", games=games, settings=TEST_SEARCH)
+    wins, _ = win_rate(engine, "search", "random", games=games, settings=suite_search(engine))
     target = SEARCH_TARGETS[engine.slug]
     assert wins >= target, f"{engine.title}: {wins:.1%} of {games} games"
 
