@@ -125,6 +125,11 @@ class RolloutEvaluator(mcts.Evaluator):  # type: ignore[misc]  # open_spiel ship
         result: np.ndarray[Any, np.dtype[np.float64]] = total / self._rollouts
         return result
 
+    @property
+    def folds(self) -> bool:
+        """Whether moves are folded (then a prior of 0 means "never try it")."""
+        return self._fold is not None
+
     def searched(self, state: EngineState) -> list[int]:
         """The legal action ids the search tries: all, or with ``fold`` one of each set of
         moves that play alike."""
@@ -243,8 +248,9 @@ class BudgetedISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]  # open_spiel s
     def check_expand(self, node: ismcts.ISMCTSNode, legal_actions: list[int]) -> int:
         """OpenSpiel's, except that a move with prior 0 (folded into another that plays alike)
         is never expanded, so the simulations go to the moves that differ."""
-        candidates = [a for a in legal_actions if node.prior_map.get(a, 1.0) > 0.0]
-        found: int = super().check_expand(node, candidates)
+        if getattr(self._evaluator, "folds", False):
+            legal_actions = [a for a in legal_actions if node.prior_map.get(a, 1.0) > 0.0]
+        found: int = super().check_expand(node, legal_actions)
         return found
 
 
