@@ -39,6 +39,9 @@ FALLBACK_WORLDS = 8
 
 ActionFn = Callable[[Any, Seat, random.Random], Mapping[str, Any]]
 EvaluateFn = Callable[[Any, Seat], float]
+#: ``fold_actions(state, seat, actions)``: for each action, the index of the one that plays
+#: alike and stands for it in the search (see :class:`Heuristics`).
+FoldFn = Callable[[Any, Seat, list[Action]], list[int]]
 
 
 class BotRandom(random.Random):
@@ -60,9 +63,12 @@ class Heuristics:
     ``search_action`` (the policy of the guided playouts and of the prior, handed a world the
     search has already dealt, so it may skip what ``heuristic_action`` does not to peek;
     default: ``heuristic_action``), ``search_evaluate`` (scores the search's leaves and cut
-    playouts; default: ``evaluate``) and ``search_settings`` (a mapping of
+    playouts; default: ``evaluate``), ``search_settings`` (a mapping of
     :class:`~minigames.bots.search.SearchSettings` fields that the engine's strongest search
-    uses instead of the defaults). The heuristic bot never uses them.
+    uses instead of the defaults) and ``fold_actions`` (``fold``: lets the search bot try only
+    one of several moves that play alike (Spirit War: any Fire Spirit summoned is as good as
+    another); it must be a function of what the seat sees, so the kept move is the same in
+    every world dealt). The heuristic bot never uses them.
     """
 
     action: ActionFn | None = None
@@ -70,6 +76,7 @@ class Heuristics:
     search_action: ActionFn | None = None
     search_evaluate: EvaluateFn | None = None
     search_settings: Mapping[str, Any] | None = None
+    fold: FoldFn | None = None
 
     @classmethod
     def from_module(cls, module: ModuleType | Any | None) -> Heuristics:
@@ -81,6 +88,7 @@ class Heuristics:
             getattr(module, "search_action", None),
             getattr(module, "search_evaluate", None),
             getattr(module, "search_settings", None),
+            getattr(module, "fold_actions", None),
         )
 
 

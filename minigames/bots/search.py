@@ -30,7 +30,7 @@ import numpy as np
 from open_spiel.python.algorithms import ismcts, mcts
 
 from minigames.bots.adapter import EngineGame, EngineState
-from minigames.bots.heuristics import ActionFn, EvaluateFn, Heuristics, clamp, playout
+from minigames.bots.heuristics import ActionFn, EvaluateFn, FoldFn, Heuristics, clamp, playout
 
 EvaluatorKind = Literal["auto", "rollout", "guided", "heuristic"]
 FinalPolicy = Literal["max_visit_count", "max_value"]
@@ -60,8 +60,10 @@ class SearchSettings:
     prior's weight on the policy's move; ``final_policy``: the move played, the most visited
     (``"max_visit_count"``) or the one with the best mean return (``"max_value"``);
     ``max_world_samples``: how many worlds are dealt per search, each later simulation
-    replaying one of them (-1: a fresh one each simulation). An engine's ``search_settings``
-    may change any of them for its strongest search (:func:`strongest`).
+    replaying one of them (-1: a fresh one each simulation); ``fold``: try only one of
+    several moves that play alike when the engine's heuristic module says which
+    (``fold_actions``; not in the advisor, which owes every move an estimate). An engine's
+    ``search_settings`` may change any of them for its strongest search (:func:`strongest`).
     """
 
     simulations: int = 1000
@@ -74,12 +76,14 @@ class SearchSettings:
     prior_weight: float = 0.5
     final_policy: FinalPolicy = "max_visit_count"
     max_world_samples: int = -1
+    fold: bool = True
 
     def with_simulations(self, simulations: int) -> SearchSettings:
         return replace(self, simulations=simulations)
 
 
-#: The strongest setting, used by the "search" strength and the advisor.
+#: The strongest setting, used by the "search" strength and the advisor (an engine may tune
+#: it: :func:`strongest`).
 STRONG = SearchSettings()
 
 
@@ -102,8 +106,10 @@ class RolloutEvaluator(mcts.Evaluator):  # type: ignore[misc]  # open_spiel ship
         policy: ActionFn | None = None,
         epsilon: float = 0.0,
         prior_weight: float = 0.0,
+        fold: FoldFn | None = None,
     ) -> None:
         self._random_state = random_state
+        self._fold = fold
         self._prior_weight = prior_weight
         self._rollouts = rollouts
         self._max_moves = max_moves
@@ -131,17 +137,40 @@ class RolloutEvaluator(mcts.Evaluator):  # type: ignore[misc]  # open_spiel ship
         result: np.ndarray[Any, np.dtype[np.float64]] = total / self._rollouts
         return result
 
+    @property
+    def folds(self) -> bool:
+        """Whether moves are folded (then a prior of 0 means "never try it")."""
+        return self._fold is not None
+
+    def searched(self, state: EngineState) -> list[int]:
+        """The legal action ids the search tries: all, or with ``fold`` one of each set of
+        moves that play alike."""
+        legal = state.legal_actions()
+        if self._fold is None or len(legal) == 1:
+            return legal
+        kept = set(self._fold(state.engine_state, state.current_player(), state.legal_json()))
+        return [action for i, action in enumerate(legal) if i in kept]
+
     def prior(self, state: EngineState) -> list[tuple[int, float]]:
         """Uniform, or with a policy: ``prior_weight`` on the policy's move and the rest shared
-        by all (PUCT then explores the engine's own choice first)."""
+        by all (PUCT then explores the engine's own choice first). With ``fold``, the moves
+        folded into another get prior 0 and are never tried (:meth:`BudgetedISMCTSBot.check_expand`)
+        and the policy's move counts as the one it is folded into."""
         legal = state.legal_actions()
-        if self._policy is None or len(legal) == 1:
-            return [(action, 1.0 / len(legal)) for action in legal]
+        searched = self.searched(state)
+        if self._policy is None or len(searched) == 1:
+            return [(a, 1.0 / len(searched) if a in searched else 0.0) for a in legal]
         rng = random.Random(int(self._random_state.randint(2**31)))
         seat = state.current_player()
         favourite = state.wr_game.action_id(self._policy(state.engine_state, seat, rng))
-        share = (1.0 - self._prior_weight) / len(legal)
-        return [(a, share + (self._prior_weight if a == favourite else 0.0)) for a in legal]
+        if self._fold is not None:
+            folded = self._fold(state.engine_state, seat, state.legal_json())
+            favourite = legal[folded[legal.index(favourite)]]
+        share = (1.0 - self._prior_weight) / len(searched)
+        return [
+            (a, share + (self._prior_weight if a == favourite else 0.0) if a in searched else 0.0)
+            for a in legal
+        ]
 
 
 class HeuristicEvaluator(mcts.Evaluator):  # type: ignore[misc]  # open_spiel ships no type hints
@@ -204,6 +233,9 @@ class BudgetedISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]  # open_spiel s
         self.reset()
         self.simulations_run = 0
         legal = state.legal_actions()
+        searched = getattr(self._evaluator, "searched", None)
+        if not self._advisor and searched is not None:
+            legal = searched(state)
         if len(legal) == 1 and not self._advisor:
             return [(legal[0], 1.0)]
         mandatory = len(legal) + 1 if self._advisor else 2
@@ -225,6 +257,14 @@ class BudgetedISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]  # open_spiel s
             self.simulations_run = done + 1
         policy: list[tuple[int, float]] = self.get_final_policy(state, root)
         return policy
+
+    def check_expand(self, node: ismcts.ISMCTSNode, legal_actions: list[int]) -> int:
+        """OpenSpiel's, except that a move with prior 0 (folded into another that plays alike)
+        is never expanded, so the simulations go to the moves that differ."""
+        if getattr(self._evaluator, "folds", False):
+            legal_actions = [a for a in legal_actions if node.prior_map.get(a, 1.0) > 0.0]
+        found: int = super().check_expand(node, legal_actions)
+        return found
 
 
 def seeds(seed: int, count: int) -> list[int]:
@@ -261,6 +301,7 @@ def make_bot(
             policy=heuristics.search_action or heuristics.action,
             epsilon=settings.epsilon,
             prior_weight=settings.prior_weight,
+            fold=heuristics.fold if settings.fold and not advisor else None,
         )
     elif kind == "heuristic":
         if heuristics.evaluate is None:

@@ -247,3 +247,48 @@ def test_an_engines_own_search_settings_make_its_strongest_search():
     most_visited = max(children, key=lambda a: children[a].visits)
     assert best != most_visited
     assert policy[best] == 1.0
+
+
+def test_the_search_tries_one_of_the_moves_that_play_alike():
+    """Spirit War's heuristic module folds moves that play alike (three Fire Spirits summon the
+    same): the search expands only the kept ones, the advisor still every move, and a position
+    with one kept move is not searched at all."""
+    from minigames.engines.spirit_war import ENGINE as SPIRIT_WAR
+    from minigames.engines.spirit_war.heuristic import fold_actions
+    from tests.engine.spirit_war.helpers import FIRE, WATER, new, play, rig
+
+    found = heuristics_for(SPIRIT_WAR)
+    assert found.fold is fold_actions
+    state = rig(
+        new(),
+        hands={0: [FIRE[0], FIRE[1], FIRE[2], WATER[0]], 1: [WATER[1]]},
+        prep_top=["cinder_fox"],
+        encounter_top=["challenge_down_the_road"],
+    )
+    state, _ = play(state, 0, {"type": "draw"})
+    state, _ = play(state, 0, {"type": "attack", "target": 1})
+    game = load_game(SPIRIT_WAR, 2)
+    root = game.state_from_engine(state, leader=0)
+    kept = {root.legal_actions()[i] for i in fold_actions(state, 0, root.legal_json())}
+    assert len(root.legal_actions()) == 5 and len(kept) == 2
+    settings = SearchSettings(simulations=30)
+    bot = make_bot(game, settings=settings, heuristics=found, seed=3, time_limit=None)
+    assert bot.step(root) in kept
+    assert set(bot.root.child_info) == kept
+    assert sum(c.visits for c in bot.root.child_info.values()) == settings.simulations - 1
+    advisor = make_bot(
+        game, settings=settings, heuristics=found, seed=3, time_limit=None, advisor=True
+    )
+    advisor.run_search(root)
+    assert set(advisor.root.child_info) == set(root.legal_actions())
+    water_only = rig(
+        new(),
+        hands={0: [WATER[0], WATER[2]], 1: [FIRE[3]]},
+        encounter_top=["challenge_down_the_road"],
+        prep_top=["mist_carp"],
+    )
+    water_only, _ = play(water_only, 0, {"type": "draw"})
+    water_only, _ = play(water_only, 0, {"type": "attack", "target": 1})
+    lone = game.state_from_engine(water_only, leader=0)
+    bot.step(lone)
+    assert bot.simulations_run == 0

@@ -83,18 +83,27 @@ def next_survivor(state: State, seat: int, step: int = 1) -> int:
 FIXED_PARTS = frozenset({"defs", "cards", "names", "options", "setup_notes", "seats", "format"})
 
 
+_NESTED = (list, dict)
+
+
 def copy_json(value: Any) -> Any:
+    """A deep copy of JSON data. Scalars are shared, not passed through a call each: the
+    search bot clones a state at every move of its playouts, and most of a state is lists of
+    card ids."""
     if type(value) is list:
-        return [copy_json(v) for v in value]
+        return [copy_json(v) if type(v) in _NESTED else v for v in value]
     if type(value) is dict:
-        return {k: copy_json(v) for k, v in value.items()}
+        return {k: copy_json(v) if type(v) in _NESTED else v for k, v in value.items()}
     return value
 
 
 def clone(state: State) -> State:
     """A copy of ``state`` to change (the engine's deep copy; fixed parts are shared, never
     changed). Much faster than ``copy.deepcopy``, which matters to the search bot."""
-    return {k: v if k in FIXED_PARTS else copy_json(v) for k, v in state.items()}
+    return {
+        k: v if k in FIXED_PARTS or type(v) not in _NESTED else copy_json(v)
+        for k, v in state.items()
+    }
 
 
 # --------------------------------------------------------------------------- randomness
