@@ -9,7 +9,9 @@ not missed). The write only ever moves a head forward (a Redis script compares v
 commits whose callbacks run out of order, or a poll that read the database before a move, can
 never put an older version back: a head is at least the newest version committed (a version
 being committed may already show: such a poll is answered by the database), or missing. A
-deleted table leaves a tombstone that nothing overwrites. A miss, a tombstone or a cache that
+deleted table leaves a tombstone that nothing overwrites. Heads are keyed under the database's
+epoch (:mod:`tables.epoch`): a head written for a move that a crash of PostgreSQL then lost is
+never read after the restart (the next poll asks the database). A miss, a tombstone or a cache that
 is not Redis: the caller asks the database.
 
 **Roles.** ``campaign-role:<campaign>:<user>`` holds the user's role (or ``-``: not a member),

@@ -16,6 +16,10 @@ at the version read still holds the state read.
 
 A move that writes other rows too (a game's ``after_apply``, or turn waits that end) makes
 them and the version-checked write in one transaction, so they commit only with the move.
+A plain move (nothing else written) commits without waiting for the WAL flush
+(``settings.TABLE_MOVES_ASYNC_COMMIT``, :func:`log_and_save`): a crash of PostgreSQL may lose
+the last fraction of a second of such moves, never anything written with other rows, and
+the caches keyed by version carry the server's start time (:mod:`tables.epoch`).
 When the table starts waiting on someone new, the turn notification is enqueued on commit, so
 a move that was not written never notifies.
 

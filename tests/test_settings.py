@@ -83,6 +83,22 @@ def test_production_settings_pass_check_deploy_without_warnings():
     assert "no issues" in out.stdout
 
 
+def test_moves_commit_without_the_flush_in_production_unless_turned_off():
+    """Issue 15 (docs/deploy.md, "Durability of moves"): on by default, off by its variable."""
+    code = (
+        "import django, os; os.environ['DJANGO_SETTINGS_MODULE']='config.settings.production';"
+        "django.setup(); from django.conf import settings as s; print(s.TABLE_MOVES_ASYNC_COMMIT)"
+    )
+    production = {
+        "SECRET_KEY": "k8#Zq!v2Lr@9pX$w4Tn&6Ym*3Bc^7Hd(1Gf)5Js+0Ae=Ru_Wi-Oy~Qs.Ml,Kz;Vx",
+        "ALLOWED_HOSTS": "roses.example.com",
+    }
+    default = _run(code, **production)
+    off = _run(code, **production, TABLE_MOVES_ASYNC_COMMIT="false")
+    assert (default.returncode, off.returncode) == (0, 0), default.stderr + off.stderr
+    assert (default.stdout.strip(), off.stdout.strip()) == ("True", "False")
+
+
 def test_production_refuses_to_start_without_a_secret_key():
     out = _run(
         "import django, os; os.environ['DJANGO_SETTINGS_MODULE']='config.settings.production';"
