@@ -102,24 +102,22 @@ def test_an_unchanged_poll_takes_token_head_and_role_from_redis(started, player,
     assert ctx.captured_queries == []
 
 
-def test_a_poll_with_a_deleted_token_is_refused_at_once(started, player, api_for):
+@pytest.mark.parametrize("revoke", ["delete the token", "deactivate the user"])
+def test_a_poll_after_the_token_or_its_user_is_revoked_is_refused_at_once(
+    started, player, api_for, revoke
+):
+    """The cached token and the Redis head answer polls without the database; revoking the
+    token or deactivating its user must still refuse the very next poll."""
     battle = started.refresh()
     api = api_for(player)
     _settled(battle, player)
     for _ in range(2):
         assert _poll(api, battle, battle.version).status_code == 204
-    Token.objects.filter(user=player).delete()
-    assert _poll(api, battle, battle.version).status_code == 401
-
-
-def test_a_poll_by_a_deactivated_user_is_refused_at_once(started, player, api_for):
-    battle = started.refresh()
-    api = api_for(player)
-    _settled(battle, player)
-    for _ in range(2):
-        assert _poll(api, battle, battle.version).status_code == 204
-    player.is_active = False
-    player.save()
+    if revoke == "delete the token":
+        Token.objects.filter(user=player).delete()
+    else:
+        player.is_active = False
+        player.save()
     assert _poll(api, battle, battle.version).status_code == 401
 
 
