@@ -12,6 +12,11 @@ pure function of its arguments and one game can be replayed alone. It prints the
 and the win rate with a 95% Wilson score interval, and writes the same as JSON (rewritten after
 every game, so a run cut short still leaves its numbers) to ``test-artifacts/bots/``.
 
+``--sees-all`` measures a search bot that cheats: it searches the true state, every hand and
+the deck order, instead of worlds dealt by ``determinize`` (:func:`sees_all_action`). It is an
+upper bound on what a fair search at the same settings could win, for measurements only; no
+table's bot can play it (:func:`~minigames.bots.choose.choose_action` never does).
+
 No Django: the bots and engines are pure Python.
 """
 
@@ -29,11 +34,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from minigames.bots.adapter import load_game
 from minigames.bots.choose import STRENGTHS, Strength, choose_action
-from minigames.bots.heuristics import heuristics_for
-from minigames.bots.search import SearchSettings, strongest
+from minigames.bots.heuristics import Heuristics, heuristics_for
+from minigames.bots.search import SearchSettings, make_bot, strongest
 from minigames.engines.registry import ENGINE_MODULES, get_engine
-from westernroses.protocol import GameEngine
+from westernroses.protocol import Action, GameEngine, Seat
 
 #: Where the JSON goes unless ``--out`` says otherwise (never committed).
 ARTIFACTS = Path("test-artifacts") / "bots"
@@ -51,15 +57,50 @@ def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def sees_all_action(
+    engine: GameEngine[Any],
+    state: Any,
+    seat: Seat,
+    seed: int,
+    *,
+    settings: SearchSettings,
+    heuristics: Heuristics | None = None,
+) -> Action:
+    """The move of a search bot that sees everything: an upper bound for measurements: this
+    bot cheats.
+
+    The same search as the ``"search"`` strength (same settings, evaluator and seeds), except
+    that every simulation starts from the true ``state`` (every hand, the deck order, the
+    engine's random source, so the next draws too) instead of a world ``determinize`` deals.
+    Whatever it wins bounds what a fair search with these settings could win. It lives here,
+    not in :mod:`minigames.bots.choose`, so that no table's bot or advisor can reach it.
+    """
+    if seat not in engine.waiting_on(state) or not engine.legal_actions(state, seat):
+        raise ValueError(f"{engine.title}: seat {seat} is not asked to act now.")
+    game = load_game(engine, len(engine.returns(state)))
+    root = game.state_from_engine(state, leader=seat)
+    bot = make_bot(
+        game,
+        settings=settings,
+        heuristics=heuristics if heuristics is not None else heuristics_for(engine),
+        seed=seed,
+        time_limit=None,
+        sees_all=True,
+    )
+    return game.action(int(bot.step(root)))
+
+
 def play_game(
     engine: GameEngine[Any],
     strengths: Mapping[int, Strength],
     *,
     seed: int,
     settings: SearchSettings,
+    sees_all: frozenset[int] = frozenset(),
 ) -> tuple[list[float], int]:
     """One game, seat ``i`` at ``strengths[i]``: the engine's returns and the number of moves.
 
+    The seats in ``sees_all`` play :func:`sees_all_action` (the search that cheats) instead.
     When several seats are waited on at once the one to act is drawn from ``seed``; a seat
     that has no legal move would be a protocol breach and raises.
     """
@@ -69,9 +110,18 @@ def play_game(
     while not engine.is_terminal(state):
         waiting = list(engine.waiting_on(state))
         seat = waiting[order.randrange(len(waiting))]
-        action = choose_action(
-            engine, state, seat, strengths[int(seat)], seed * 10_000 + move, None, settings=settings
-        )
+        if int(seat) in sees_all:
+            action = sees_all_action(engine, state, seat, seed * 10_000 + move, settings=settings)
+        else:
+            action = choose_action(
+                engine,
+                state,
+                seat,
+                strengths[int(seat)],
+                seed * 10_000 + move,
+                None,
+                settings=settings,
+            )
         state, _ = engine.apply(state, seat, action)
         move += 1
     return [float(r) for r in engine.returns(state)], move
@@ -87,8 +137,15 @@ def measure(
     first_seed: int = 0,
     out: Path | None = None,
     progress: bool = True,
+    sees_all: bool = False,
 ) -> dict[str, Any]:
-    """Play ``games`` games of ``game`` and return (and write to ``out``) the tally."""
+    """Play ``games`` games of ``game`` and return (and write to ``out``) the tally.
+
+    ``sees_all``: the measured bot is the search that sees the true state
+    (:func:`sees_all_action`; ``strength`` must then be ``"search"``).
+    """
+    if sees_all and strength != "search":
+        raise ValueError("Only the search bot can be made to see everything.")
     engine = get_engine(game)
     started = time.monotonic()
     wins = draws = moves = 0
@@ -98,7 +155,11 @@ def measure(
     for n in range(games):
         me = n % 2
         returns, length = play_game(
-            engine, {me: strength, 1 - me: opponent}, seed=first_seed + n, settings=settings
+            engine,
+            {me: strength, 1 - me: opponent},
+            seed=first_seed + n,
+            settings=settings,
+            sees_all=frozenset({me}) if sees_all else frozenset(),
         )
         wins += returns[me] > 0
         draws += returns[me] == 0
@@ -110,6 +171,7 @@ def measure(
         record = {
             "game": game,
             "strength": strength,
+            "sees_all": sees_all,
             "opponent": opponent,
             "games": played,
             "games_asked": games,
@@ -197,14 +259,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--worlds", type=int, default=None, help="distinct worlds dealt per search (-1: one each)"
     )
+    parser.add_argument(
+        "--sees-all",
+        action="store_true",
+        help="the measured search bot cheats: it searches the true state, every hand and the "
+        "deck order (an upper bound for measurements)",
+    )
     parser.add_argument("--first-seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=None, help="the JSON file to write")
     parser.add_argument("--quiet", action="store_true", help="no line per game")
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error("--games must be at least 1")
+    if args.sees_all and args.strength != "search":
+        parser.error("--sees-all is for the search bot")
+    name = f"{args.strength}-sees-all" if args.sees_all else args.strength
     out = args.out or ARTIFACTS / (
-        f"measure-{args.game}-{args.strength}-vs-{args.opponent}-{args.simulations}sims.json"
+        f"measure-{args.game}-{name}-vs-{args.opponent}-{args.simulations}sims.json"
     )
     settings = measured_settings(
         args.game,
@@ -225,10 +296,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         first_seed=args.first_seed,
         out=out,
         progress=not args.quiet,
+        sees_all=args.sees_all,
     )
     low, high = record["wilson_95"]
     print(
-        f"{args.game}: {args.strength} won {record['wins']} of {record['games']} games against "
+        f"{args.game}: {name} won {record['wins']} of {record['games']} games against "
         f"{args.opponent} ({record['rate']:.1%}; 95% Wilson interval {low:.1%} to {high:.1%}; "
         f"{record['draws']} draws; {args.simulations} simulations a move; "
         f"{record['seconds']} s) -> {out}"

@@ -280,8 +280,16 @@ def make_bot(
     seed: int,
     time_limit: float | None,
     advisor: bool = False,
+    sees_all: bool = False,
 ) -> BudgetedISMCTSBot:
-    """An ISMCTS bot over ``game`` with the evaluator ``settings`` ask for, fully seeded."""
+    """An ISMCTS bot over ``game`` with the evaluator ``settings`` ask for, fully seeded.
+
+    ``sees_all``: an upper bound for measurements: this bot cheats. Every simulation searches
+    the true state (every hand, the deck order, the engine's random source) instead of a world
+    dealt by ``determinize``. Only ``python -m minigames.bots.measure --sees-all`` sets it, to
+    bound what any fair search at the same settings could win; :func:`choose_action` and the
+    advisor never pass it, so no table's bot can cheat.
+    """
     tree_seed, eval_seed, world_seed = seeds(seed, 3)
     kind = settings.evaluator
     if kind == "auto":
@@ -323,6 +331,9 @@ def make_bot(
         advisor=advisor,
         puct=kind == "guided" and settings.prior_weight > 0,
     )
+    if sees_all:
+        bot.set_resampler(lambda state, player: state.clone())
+        return bot
     worlds = np.random.RandomState(world_seed)
     bot.set_resampler(lambda state, player: state.resample_from_infostate(player, worlds.uniform))
     return bot
