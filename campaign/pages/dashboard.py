@@ -26,7 +26,7 @@ from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.typing import AuthedRequest
-from config import form_once
+from apibase import form_once
 
 from .. import awards, party
 from ..dashboard_state import DashboardState, dashboard_state, dashboard_version
@@ -171,7 +171,7 @@ def _quick_action(
     campaign, access = campaign_for(request.user, pk, manage=True)
     bound = form(campaign, access)
     if bound.is_valid():
-        # each rendered form carries a one-time token ({% csrf_token %}: config/form_once.py);
+        # each rendered form carries a one-time token ({% csrf_token %}: apibase/form_once.py);
         # the script sends a fresh one after each success. A plain post was claimed by the
         # middleware already.
         once = form_once.claim_from_script(request)

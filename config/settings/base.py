@@ -63,8 +63,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "accounts.time_zones.TimeZoneMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
-    # Each rendered form's post runs once (config/form_once.py).
-    "config.form_once.OnceFormMiddleware",
+    # Each rendered form's post runs once (apibase/form_once.py).
+    "apibase.form_once.OnceFormMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     # Last, as django-axes asks: it turns a locked-out login into accounts.lockout's answer.
@@ -85,8 +85,8 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "notifications.context.notifications",
             ],
-            # {% csrf_token %} also writes the form's one-time token (config/form_once.py).
-            "builtins": ["config.form_once"],
+            # {% csrf_token %} also writes the form's one-time token (apibase/form_once.py).
+            "builtins": ["apibase.form_once"],
         },
     },
 ]

@@ -122,7 +122,7 @@
     });
   }
 
-  // a fresh one-time token: 32 hex digits, as config/form_once.py writes them
+  // a fresh one-time token: 32 hex digits, as apibase/form_once.py writes them
   function newToken() {
     const bytes = crypto.getRandomValues(new Uint8Array(16));
     return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");

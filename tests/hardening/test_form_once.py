@@ -1,5 +1,5 @@
 """Hardening finding 9: every state-changing form carries a one-time token, so a form posted
-twice (a double click, a re-sent request) applies once (config/form_once.py)."""
+twice (a double click, a re-sent request) applies once (apibase/form_once.py)."""
 
 from __future__ import annotations
 
