@@ -257,7 +257,9 @@ def test_a_fogged_enemy_is_absent_for_the_player_until_revealed(
     assert hidden_name in player_page.content()
 
     # the map under the squares: its grid's first square on the board's, 80 px to a square
-    player_page.wait_for_function("document.getElementById('board-map').complete")
+    # the image loads from the test server's media beside its polls: give it the page's own
+    # timeout, not the 4 s of a sync check (nothing here times the product)
+    player_page.wait_for_function("document.getElementById('board-map').complete", timeout=10_000)
     box = player_page.evaluate(
         """() => { const img = document.getElementById('board-map').getBoundingClientRect();
             const board = document.getElementById('board').getBoundingClientRect();
