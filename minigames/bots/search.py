@@ -142,13 +142,21 @@ class RolloutEvaluator(mcts.Evaluator):  # type: ignore[misc]  # open_spiel ship
         """Whether moves are folded (then a prior of 0 means "never try it")."""
         return self._fold is not None
 
+    def _folded(self, state: EngineState) -> list[int] | None:
+        """For each legal action, the index of the one that stands for it (``fold``), or None
+        when nothing is folded (no ``fold``, or one legal move)."""
+        if self._fold is None or len(state.legal_actions()) == 1:
+            return None
+        return self._fold(state.engine_state, state.current_player(), state.legal_json())
+
     def searched(self, state: EngineState) -> list[int]:
         """The legal action ids the search tries: all, or with ``fold`` one of each set of
         moves that play alike."""
         legal = state.legal_actions()
-        if self._fold is None or len(legal) == 1:
+        folded = self._folded(state)
+        if folded is None:
             return legal
-        kept = set(self._fold(state.engine_state, state.current_player(), state.legal_json()))
+        kept = set(folded)
         return [action for i, action in enumerate(legal) if i in kept]
 
     def prior(self, state: EngineState) -> list[tuple[int, float]]:
@@ -157,14 +165,14 @@ class RolloutEvaluator(mcts.Evaluator):  # type: ignore[misc]  # open_spiel ship
         folded into another get prior 0 and are never tried (:meth:`BudgetedISMCTSBot.check_expand`)
         and the policy's move counts as the one it is folded into."""
         legal = state.legal_actions()
-        searched = self.searched(state)
+        folded = self._folded(state)  # asked once: it runs at every node the search adds
+        searched = set(legal) if folded is None else {legal[i] for i in folded}
         if self._policy is None or len(searched) == 1:
             return [(a, 1.0 / len(searched) if a in searched else 0.0) for a in legal]
         rng = random.Random(int(self._random_state.randint(2**31)))
         seat = state.current_player()
         favourite = state.wr_game.action_id(self._policy(state.engine_state, seat, rng))
-        if self._fold is not None:
-            folded = self._fold(state.engine_state, seat, state.legal_json())
+        if folded is not None:
             favourite = legal[folded[legal.index(favourite)]]
         share = (1.0 - self._prior_weight) / len(searched)
         return [
