@@ -59,7 +59,7 @@ def test_redis_url_switches_broker_and_cache():
     assert out.stdout.split() == [
         "redis://127.0.0.1:6379/5",
         "False",
-        "django.core.cache.backends.redis.RedisCache",
+        "config.redis_cache.RedisCache",
         "django.db.backends.postgresql",
     ]
 

@@ -154,7 +154,7 @@ REDIS_URL = env("REDIS_URL", default="")
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "config.redis_cache.RedisCache",
             "LOCATION": REDIS_URL,
         }
     }
@@ -250,7 +250,7 @@ REST_FRAMEWORK = {
     ],
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "config.api_errors.exception_handler",
-    "DEFAULT_THROTTLE_CLASSES": ["rest_framework.throttling.UserRateThrottle"],
+    "DEFAULT_THROTTLE_CLASSES": ["apibase.throttles.UserRateThrottle"],
     "DEFAULT_THROTTLE_RATES": {"user": env("API_USER_RATE", default="6000/hour")},
 }
 SPECTACULAR_SETTINGS: dict[str, Any] = {
