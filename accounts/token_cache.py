@@ -26,13 +26,18 @@ import hashlib
 from typing import Any, Final
 
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
+from django.core.cache import cache, caches
+from django.core.cache.backends.redis import RedisCache
 from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 from django.utils.translation import gettext_lazy as _
+from redis.exceptions import RedisError
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import AuthenticationFailed
+from rest_framework.request import Request
+
+from apibase.throttles import Counted, UserRateThrottle
 
 #: How long an authenticated token is answered from the cache (bounds memory, not freshness:
 #: every change that matters drops the entry at once).
@@ -101,8 +106,32 @@ def _cacheable(user: Any) -> Any:
     return copy
 
 
+# KEYS[1] a token's cached user, KEYS[2] that user's id; ARGV the API rate's window counter
+# (prefix, suffix, seconds: ``apibase.throttles.WindowCounter``). Who asks, and the count of her
+# request against the API rate, in one round trip instead of two.
+_COUNTED = """
+local entry = redis.call('GET', KEYS[1])
+local uid = redis.call('GET', KEYS[2])
+local count = false
+if entry and uid then
+  local counter = ARGV[1] .. uid .. ARGV[2]
+  count = redis.call('INCR', counter)
+  if count == 1 then redis.call('EXPIRE', counter, tonumber(ARGV[3])) end
+end
+return {entry, uid, count}
+"""
+
+
 class CachedTokenAuthentication(TokenAuthentication):
-    """``Authorization: Token <key>``, answered from the cache when it can be (see the module)."""
+    """``Authorization: Token <key>``, answered from the cache when it can be (see the module).
+
+    On Redis, with the API rate in force for the view, one script reads the entry and counts
+    the request against the rate (``request.throttle_counted``, which
+    :class:`apibase.throttles.UserRateThrottle` takes instead of counting again)."""
+
+    def authenticate(self, request: Request) -> tuple[Any, Any] | None:
+        self._request = request
+        return super().authenticate(request)
 
     def authenticate_credentials(self, key: str) -> tuple[Any, Token]:
         digest = _digest(key)
@@ -128,6 +157,24 @@ class CachedTokenAuthentication(TokenAuthentication):
 
     def cached_user(self, digest: str) -> Any | None:
         """The cached user of the token with this digest, or None (the database answers)."""
+        request = getattr(self, "_request", None)
+        view = (request.parser_context or {}).get("view") if request is not None else None
+        counter = UserRateThrottle.window_counter(view) if view is not None else None
+        backend = caches["default"]
+        if counter is not None and isinstance(backend, RedisCache):
+            try:
+                entry, uid, count = backend._cache.get_client(write=True).eval(
+                    _COUNTED, 2, *token_entry_keys(digest), *counter
+                )
+            except RedisError:
+                pass  # the plain read below, and the throttle counts on its own
+            else:
+                serializer: Any = backend._cache._serializer  # type: ignore[attr-defined]
+                user = cached_user_from(serializer.loads(entry) if entry else None, uid)
+                if user is not None and count is not None:
+                    counted = Counted(counter.key(user.pk), int(count))
+                    request.throttle_counted = counted  # type: ignore[union-attr]
+                return user
         user = cache.get(_entry_key(digest))
         return None if user is None or user == _REVOKED else user
 

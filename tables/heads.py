@@ -36,6 +36,8 @@ from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 from redis.exceptions import RedisError
 
+from apibase.throttles import WindowCounter
+
 from . import epoch
 
 #: How long a head stays without a newer commit or read moving it: short, so even a commit
@@ -70,18 +72,26 @@ return {head, redis.call('GET', ARGV[1] .. campaign .. ':' .. ARGV[2])}
 """
 
 
-# KEYS[1] the head, KEYS[2] a token's cached user, KEYS[3] that user's id; ARGV: the role
-# key's prefix. The poll's whole lookup (who asks, the head, her role) in one round trip.
+# KEYS[1] the head, KEYS[2] a token's cached user, KEYS[3] that user's id; ARGV[1] the role
+# key's prefix; ARGV[2..4] the API rate's window counter (prefix, suffix, seconds; "" when the
+# rate is not counted). The poll's whole lookup (who asks, the head, her role) and the count
+# of her request in one round trip.
 _POLL = """
 local head = redis.call('GET', KEYS[1])
 local entry = redis.call('GET', KEYS[2])
 local uid = redis.call('GET', KEYS[3])
 local role = false
+local count = false
 if head and uid then
   local campaign = string.match(head, ':(%d+)$')
   if campaign then role = redis.call('GET', ARGV[1] .. campaign .. ':' .. uid) end
 end
-return {entry, uid, head, role}
+if uid and ARGV[2] ~= '' then
+  local counter = ARGV[2] .. uid .. ARGV[3]
+  count = redis.call('INCR', counter)
+  if count == 1 then redis.call('EXPIRE', counter, tonumber(ARGV[4])) end
+end
+return {entry, uid, head, role, count}
 """
 
 
@@ -92,21 +102,13 @@ class Head(NamedTuple):
     role: str | None
 
 
-#: the last cache backend asked and its client (Django builds a new ``Redis`` object, with
-#: its table of ~200 reply parsers, on every call: kept, it is one less cost per poll)
-_last_client: list[tuple[Any, Any]] = []
-
-
 def _client() -> Any | None:
-    """The redis-py client behind the default cache, or None when it is not Redis."""
+    """The redis-py client behind the default cache, or None when it is not Redis (built once
+    per connection pool by :mod:`config.redis_cache`)."""
     backend = caches["default"]
     if not isinstance(backend, RedisCache):
         return None
-    if _last_client and _last_client[0][0] is backend:
-        return _last_client[0][1]
-    client = backend._cache.get_client(write=True)
-    _last_client[:] = [(backend, client)]
-    return client
+    return backend._cache.get_client(write=True)
 
 
 def head_key(label: str, pk: Any, at: str | None = None) -> str:
@@ -185,25 +187,36 @@ class TokenPoll(NamedTuple):
     entry: Any
     user_id: int | None
     head: Head | None
+    #: the API rate's count of that user's requests in ``counter``'s window, this one included
+    count: int | None = None
 
 
-def poll_with_token(label: str, pk: Any, token_keys: tuple[str, str]) -> TokenPoll | None:
+def poll_with_token(
+    label: str, pk: Any, token_keys: tuple[str, str], counter: WindowCounter | None = None
+) -> TokenPoll | None:
     """A token's cached user and the head of table ``pk`` with her role, in one round trip
-    (``token_keys``: :func:`accounts.token_cache.token_entry_keys`); None without Redis."""
+    (``token_keys``: :func:`accounts.token_cache.token_entry_keys`), counting the request
+    against the user's API rate in ``counter``'s window when given; None without Redis."""
     backend = caches["default"]
     client = _client()
     if client is None or not isinstance(backend, RedisCache):
         return None
+    rate = (counter.prefix, counter.suffix, counter.seconds) if counter else ("", "", 0)
     try:
-        entry, uid, head, role = client.eval(
-            _POLL, 3, head_key(label, pk), *token_keys, role_key("", "")[:-1]
+        entry, uid, head, role, count = client.eval(
+            _POLL, 3, head_key(label, pk), *token_keys, role_key("", "")[:-1], *rate
         )
     except RedisError:
         return None
     user_id = int(uid) if uid is not None else None
     serializer: Any = backend._cache._serializer  # type: ignore[attr-defined]
     decoded = serializer.loads(entry) if entry is not None else None
-    return TokenPoll(decoded, user_id, _head(head, role) if user_id is not None else None)
+    return TokenPoll(
+        decoded,
+        user_id,
+        _head(head, role) if user_id is not None else None,
+        int(count) if count is not None else None,
+    )
 
 
 def remember_role(campaign_id: int, user_id: int, role: str | None) -> None:

@@ -160,3 +160,37 @@ def test_the_compiled_read_answers_each_user_with_her_own_role(
         assert adjust(outsider_api).status_code == 404
         assert adjust(player_api).status_code == 403
         assert BattleAction.objects.filter(battle=battle).count() == rows
+
+
+def test_the_polls_script_counts_each_poll_against_the_api_rate_once(started, player, api_for):
+    """With the API rate on, the poll's one script also counts the request (no round trip of
+    the throttle's own), each poll exactly once, and the poll past the allowance is a 429."""
+    from django.test import override_settings
+    from rest_framework.settings import api_settings
+
+    from apibase.throttles import UserRateThrottle
+    from battles.api import BattleViewView
+
+    battle = started.refresh()
+    api = api_for(player)
+    _settled(battle, player)
+    throttled = override_settings(
+        REST_FRAMEWORK={
+            **api_settings.user_settings,
+            "DEFAULT_THROTTLE_RATES": {"user": "4/hour"},
+        }
+    )
+    with throttled:
+        assert _poll(api, battle, battle.version).status_code == 204  # fills token and head
+        counter = UserRateThrottle.window_counter(BattleViewView)
+        assert counter is not None
+        key = counter.key(player.pk)
+        client = cache._cache.get_client()
+        assert int(client.get(key)) == 1
+        with CaptureQueriesContext(connection) as ctx:
+            assert [_poll(api, battle, battle.version).status_code for _ in range(3)] == [204] * 3
+        assert ctx.captured_queries == []
+        assert int(client.get(key)) == 4  # once each, not twice
+        refused = _poll(api, battle, battle.version)
+        assert refused.status_code == 429
+        assert int(refused["Retry-After"]) > 0
