@@ -36,7 +36,11 @@ from westernroses.house_rules import HouseRules
 from . import attacks
 
 
+@lru_cache(maxsize=4096)
 def _share(value: Fraction) -> Json:
+    """A chance as the screen shows it. Cached, like :func:`damage_json`, because every view
+    of a battle offers the same few dozen attacks again: the results are shared between
+    views, so nothing may change them in place (views build new dicts around them)."""
     return probability._display(value)
 
 
@@ -60,8 +64,10 @@ def _damage(dice: int, modifier: int, multiplier: int) -> tuple[tuple[int, Fract
     return tuple(sorted(out.items()))
 
 
+@lru_cache(maxsize=512)
 def damage_json(dice: int, modifier: int, multiplier: int = 1) -> Json:
-    """A damage roll's distribution: each total with its exact chance, and the average."""
+    """A damage roll's distribution: each total with its exact chance, and the average
+    (shared between callers: never changed in place)."""
     rows = _damage(dice, modifier, multiplier)
     average = sum((total * p for total, p in rows), Fraction(0))
     return {
