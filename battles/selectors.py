@@ -23,7 +23,7 @@ from django.db.models import QuerySet
 from django.http import Http404
 
 from campaign.permissions import CampaignAccess, access_for, role_column
-from tables import epoch, heads
+from tables import compiled, epoch, heads
 from westernroses import battle as engine
 
 from .maps import map_payload_of
@@ -163,20 +163,25 @@ def battle_view(
             if not access.can_view:
                 raise Http404("No such battle.")
             return ViewResult(version=head.version, player=engine_player(access), data=None)
-    role = role_column(user)
-    row = (
-        Battle.objects.filter(pk=pk)
-        .annotate(**role)
-        .values_list("campaign_id", "version", "map_id", *role)
-        .first()
-    )
+    viewer = user.pk if user.is_authenticated else None
+
+    def rows(battle: int) -> Any:
+        role = role_column(user)
+        return (
+            Battle.objects.filter(pk=battle)
+            .annotate(**role)
+            .values_list("campaign_id", "version", "map_id", *role)
+            .order_by()[:1]
+        )
+
+    row = compiled.values_row(("battle-view", viewer), rows, pk)
     if row is None:
         raise Http404("No such battle.")
     campaign_id, version, map_id = row[0], row[1], row[2]
     access = CampaignAccess(
         campaign_id=campaign_id,
-        user_id=user.pk if user.is_authenticated else None,
-        role=row[3] if role else None,
+        user_id=viewer,
+        role=row[3] if viewer is not None else None,
     )
     if since is not None and user.is_authenticated:  # the next unchanged poll: from Redis
         heads.remember(Battle._meta.label_lower, pk, version, campaign_id)

@@ -50,11 +50,13 @@ urlpatterns = [
         spellcards_api.DeckValidateView.as_view(),
         name="api-deck-validate",
     ),
+    # Grid battles and the tavern first: their moves and polls are most of the API's
+    # requests, and Django tries patterns in order (none of theirs matches another's paths).
+    path("", include(battle_api_urlpatterns)),  # grid battles (battles/api.py)
+    path("", include(tavern_api_urlpatterns)),  # the tavern (minigames/api.py)
     # Campaign play (invitations, members, sessions, notes, handouts, awards, timeline,
     # dashboard): before the router, so those paths are never read as router actions.
     path("", include("campaign.rest.urls")),
     path("", include(decks_api_urlpatterns)),  # tavern card games' cards (decks/urls.py)
-    path("", include(battle_api_urlpatterns)),  # grid battles (campaign/battles/api.py)
-    path("", include(tavern_api_urlpatterns)),  # the tavern (minigames/api.py)
     path("", include(router.urls)),
 ]
