@@ -13,10 +13,12 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_sche
 from rest_framework import status
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.exceptions import ValidationError as DRFValidationError
+from rest_framework.renderers import BrowsableAPIRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from apibase.renderers import PassThroughJSONRenderer
 from campaign.permissions import campaign_for
 from tables.api import check_body_size
 from tables.poll_auth import PollTokenAuthentication, table_head
@@ -125,6 +127,8 @@ class BattleViewView(APIView):
     entries after it."""
 
     authentication_classes = [_BattlePollAuthentication, SessionAuthentication]
+    # the view comes from the cache already encoded (apibase/renderers.py)
+    renderer_classes = [PassThroughJSONRenderer, BrowsableAPIRenderer]
 
     @extend_schema(
         parameters=[
@@ -137,7 +141,7 @@ class BattleViewView(APIView):
     def get(self, request: Request, pk: int) -> Response:
         since = _int_param(request, "since", None)
         result = selectors.battle_view(
-            battle_id=pk, user=request.user, since=since, head=table_head(request)
+            battle_id=pk, user=request.user, since=since, head=table_head(request), rendered=True
         )
         if result.data is None:
             response = Response(status=status.HTTP_204_NO_CONTENT)

@@ -14,14 +14,16 @@ whatever the number of combatants or the length of the log) and is cached for th
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import Http404
 
+from apibase.renderers import RenderedJSON
 from campaign.permissions import CampaignAccess, access_for, role_column
 from tables import compiled, epoch, heads
 from westernroses import battle as engine
@@ -121,7 +123,8 @@ def _state(battle_id: int, log_after: int | None) -> engine.BattleState:
 class ViewResult:
     version: int
     player: str
-    data: dict[str, Any] | None  # None: unchanged since the caller's version
+    #: None: unchanged since the caller's version; bytes when asked ``rendered``
+    data: Any
 
 
 def view_of(
@@ -141,10 +144,12 @@ def battle_view(
     user: User | AnonymousUser,
     since: int | None,
     head: heads.Head | None = None,
+    rendered: bool = False,
 ) -> ViewResult:
     """The battle as ``user`` may see it, or ``data`` None when it has not changed since
     version ``since`` (``head``: the battle's cached head with ``user``'s role, when the
-    caller read it already).
+    caller read it already; ``rendered``: ``data`` as the encoded JSON, for the API to send
+    as it is).
 
     One indexed query answers the poll: the battle's version and campaign with the user's
     role in it (primary key lookup, the role a subquery on the membership's unique index).
@@ -192,12 +197,17 @@ def battle_view(
     if since is not None and since >= version:
         return ViewResult(version=version, player=player, data=None)
     log_after = max(since or 0, version - LOG_TAIL, 0)
-    result = _cached_view(pk, version, player, log_after)
-    if result.data is not None:
-        # the map is not part of the game's state (it changes without a new version): read
-        # fresh, one query when there is one, so a cached view never shows an old map
-        result.data["map"] = map_payload_of(map_id)
-    return result
+    cached = _cached_view(pk, version, player, log_after)
+    # the map is not part of the game's state (it changes without a new version): read
+    # fresh, one query when there is one, so a cached view never shows an old map
+    board = map_payload_of(map_id)
+    if rendered:
+        tail = b',"map":' + json.dumps(board, separators=(",", ":")).encode() + b"}"
+        body = RenderedJSON(cached.encoded[:-1] + tail)  # the object's closing brace: last
+        return ViewResult(version=cached.version, player=player, data=body)
+    data = json.loads(cached.encoded)
+    data["map"] = board
+    return ViewResult(version=cached.version, player=player, data=data)
 
 
 #: How long a rendered view stays in the cache (entries are per version: they go stale by
@@ -214,19 +224,28 @@ def view_cache_key(
     return f"battle-view:{at or epoch.current()}:{battle_id}:v{version}:{player}:after{log_after}"
 
 
-def _cached_view(battle_id: int, version: int, player: str, log_after: int) -> ViewResult:
+def _cached_view(battle_id: int, version: int, player: str, log_after: int) -> _CachedView:
     """The view of version ``version`` for ``player`` with the log after ``log_after``, from
-    the cache or built (and stored) from the state. The state read is checked against the
-    version: a move that landed in between is served as what it is, under its own key."""
+    the cache or built (and stored) from the state, as JSON (the map left out: the caller's,
+    read fresh). The state read is checked against the version: a move that landed in between
+    is served as what it is, under its own key."""
     key = view_cache_key(battle_id, version, player, log_after)
-    data = cache.get(key)
-    if data is None:
+    encoded = cache.get(key)
+    if not isinstance(encoded, bytes):
         state = _state(battle_id, log_after)
-        data = view_of(state, player, since=log_after)  # its map: the caller's, read fresh
+        data = view_of(state, player, since=log_after)
+        data.pop("map", None)
+        encoded = json.dumps(data, separators=(",", ":")).encode()
         if state.version == version:
-            cache.set(key, data, VIEW_CACHE_SECONDS)
+            cache.set(key, encoded, VIEW_CACHE_SECONDS)
         version = state.version
-    return ViewResult(version=version, player=player, data=data)
+    return _CachedView(version, encoded)
+
+
+class _CachedView(NamedTuple):
+    version: int
+    #: the view as a JSON object, without its ``map``
+    encoded: bytes
 
 
 def battle_legal_actions(*, battle_id: Any, user: User | AnonymousUser) -> ViewResult:

@@ -24,3 +24,11 @@ limit_request_field_size = 8190
 accesslog = "-"
 errorlog = "-"
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+
+
+def post_worker_init(worker: object) -> None:
+    """Each worker, once the app is loaded: start-up objects out of the collector's way
+    (:mod:`config.startup_gc`)."""
+    from config.startup_gc import freeze_startup_objects
+
+    freeze_startup_objects()

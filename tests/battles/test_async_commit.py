@@ -6,6 +6,7 @@ What PostgreSQL itself had in force when each log row was written is recorded by
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 
 import pytest
@@ -103,7 +104,7 @@ def test_no_view_is_served_from_another_epochs_entry(started, gm, api_for):
         view_cache_key(battle.pk, battle.version, "gm", 0, at=at) for at in (epoch.current(), "1")
     ]
     assert keys[0] != keys[1]
-    lost = {"version": battle.version, "lost": "a move the crash took"}
+    lost = json.dumps({"version": battle.version, "lost": "a move the crash took"}).encode()
     cache.set(keys[1], lost)
     assert "lost" not in api.get(view).json()
     cache.set(keys[0], lost)  # the control: the key the view does read

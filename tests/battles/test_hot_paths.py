@@ -220,3 +220,25 @@ def test_a_deleted_battle_is_not_answered_from_its_head(campaign, gm, character,
     assert api.get(url).status_code == 204
     services.battle_delete(battle_id=battle.pk, by=gm)
     assert api.get(url).status_code == 404
+
+
+def test_the_api_sends_the_cached_view_as_encoded_and_it_equals_the_view(
+    campaign, gm, player, character, api_for
+):
+    """The view API passes the cached JSON through (apibase/renderers.py): for each viewer the
+    body is the view her page gets from the selector, map included, with the right type."""
+    from battles import selectors
+
+    battle = _started(campaign, gm, [character], npcs=2)
+    url = f"/api/battles/{battle.pk}/view/"
+    for user in (gm, player):
+        for _ in range(2):  # built and stored, then from the cache
+            response = api_for(user).get(url)
+            assert response.status_code == 200
+            assert response["Content-Type"] == "application/json"
+            body = response.json()
+            expected = selectors.battle_view(battle_id=battle.pk, user=user, since=None).data
+            assert body == expected
+            assert "map" in body and body["version"] == battle.version
+    key = selectors.view_cache_key(battle.pk, battle.version, "gm", 0)
+    assert isinstance(cache.get(key), bytes)

@@ -34,6 +34,10 @@ def main(argv: list[str]) -> int:
 
     logging.disable(logging.WARNING)
     parts = _parts()
+    # as every web and worker process does once started (config/startup_gc.py)
+    from config.startup_gc import freeze_startup_objects
+
+    freeze_startup_objects()
     chosen = argv or list(PARTS)
     unknown = [name for name in chosen if name not in parts]
     if unknown:
