@@ -127,3 +127,14 @@ def test_demo_data_is_idempotent_and_logs_in():
     request = RequestFactory().post("/accounts/login/")
     assert authenticate(request, username="gm", password="roses-gm-demo") is not None
     assert authenticate(request, username="reimu", password="roses-reimu-demo") is not None
+
+
+def test_cache_key_prefix_gives_a_deployment_its_own_keyspace():
+    code = (
+        "import django, os; os.environ['DJANGO_SETTINGS_MODULE']='config.settings.local';"
+        "django.setup(); from django.core.cache import cache; print(cache.make_key('head'))"
+    )
+    shared = _run(code, REDIS_URL="redis://127.0.0.1:6379/5")
+    own = _run(code, REDIS_URL="redis://127.0.0.1:6379/5", CACHE_KEY_PREFIX="staging")
+    assert shared.returncode == own.returncode == 0, (shared.stderr, own.stderr)
+    assert (shared.stdout.strip(), own.stdout.strip()) == (":1:head", "staging:1:head")

@@ -156,6 +156,8 @@ if REDIS_URL:
         "default": {
             "BACKEND": "config.redis_cache.RedisCache",
             "LOCATION": REDIS_URL,
+            # two deployments (or a deployment and a benchmark) sharing one Redis database
+            "KEY_PREFIX": env("CACHE_KEY_PREFIX", default=""),
         }
     }
     CELERY_BROKER_URL = REDIS_URL
