@@ -49,7 +49,7 @@ class Counted(NamedTuple):
     count after this request."""
 
     key: str
-    count: int
+    total: int
 
 
 class UserRateThrottle(drf_throttling.UserRateThrottle):
@@ -86,7 +86,7 @@ class UserRateThrottle(drf_throttling.UserRateThrottle):
         counter = backend.make_and_validate_key(f"{self.key}:{window}")  # KEY_PREFIX applies
         counted = request.__dict__.get("throttle_counted")
         if isinstance(counted, Counted) and counted.key == counter:
-            count = counted.count  # counted by the request's own lookup (the poll's script)
+            count = counted.total  # counted by the request's own lookup (the poll's script)
         else:
             try:
                 with backend._cache.get_client(write=True).pipeline(transaction=False) as pipe:

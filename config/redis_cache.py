@@ -26,15 +26,17 @@ class ReusingRedisCacheClient(django_redis.RedisCacheClient):
         self._clients: dict[int, Any] = {}
 
     def get_client(self, key: Any = None, *, write: bool = False) -> Any:
-        index = self._get_connection_pool_index(write)
+        django: Any = self  # Django's private attributes, which its stubs do not declare
+        index = django._get_connection_pool_index(write)
         client = self._clients.get(index)
         if client is None:
-            pool = self._pools.get(index)
+            pool = django._pools.get(index)
             if pool is None:  # as ``_get_connection_pool`` makes it, for this index
-                pool = self._pools.setdefault(
-                    index, self._pool_class.from_url(self._servers[index], **self._pool_options)
+                pool = django._pools.setdefault(
+                    index,
+                    django._pool_class.from_url(django._servers[index], **django._pool_options),
                 )
-            client = self._clients.setdefault(index, self._client(connection_pool=pool))
+            client = self._clients.setdefault(index, django._client(connection_pool=pool))
         return client
 
 

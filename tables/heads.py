@@ -188,7 +188,7 @@ class TokenPoll(NamedTuple):
     user_id: int | None
     head: Head | None
     #: the API rate's count of that user's requests in ``counter``'s window, this one included
-    count: int | None = None
+    requests: int | None = None
 
 
 def poll_with_token(

@@ -43,9 +43,9 @@ class PollTokenAuthentication(CachedTokenAuthentication):
         user = cached_user_from(found.entry, found.user_id)
         if user is not None:
             request.table_head = found.head  # type: ignore[attr-defined]
-            if counter is not None and found.count is not None:
+            if counter is not None and found.requests is not None:
                 # the throttle takes this count instead of counting the request again
-                counted = Counted(counter.key(user.pk), found.count)
+                counted = Counted(counter.key(user.pk), found.requests)
                 request.throttle_counted = counted  # type: ignore[attr-defined]
         return user
 

@@ -122,7 +122,7 @@ def _compile_reader(
         tuple(names),
         tuple(positions),
         tuple((a, p) for a, p in annotations),
-        compiler.get_converters(cols),
+        compiler.get_converters(cast(Any, cols)),
     )
     return reader, first
 

@@ -11,7 +11,7 @@ from tests.load.processes import ROOT
 
 
 def _fresh(code: str) -> str:
-    out = subprocess.run(
+    out = subprocess.run(  # noqa: S603 - this interpreter, with code of this file
         [sys.executable, "-c", code],
         cwd=ROOT,
         capture_output=True,
