@@ -84,6 +84,16 @@ def token_entry_keys(digest: str) -> tuple[str, str]:
     return cache.make_key(_entry_key(digest)), cache.make_key(_entry_user_id_key(digest))
 
 
+def revoked_mark() -> bytes:
+    """The revoked mark as the cache stores it, for a Redis script to tell it apart (empty
+    when the cache is not Redis: no script runs then)."""
+    backend = caches["default"]
+    if not isinstance(backend, RedisCache):
+        return b""
+    serializer: Any = backend._cache._serializer  # type: ignore[attr-defined]
+    return bytes(serializer.dumps(_REVOKED))
+
+
 def cached_user_from(entry: Any, user_id: Any) -> Any | None:
     """The user a token's cache entry holds, or None (missing, revoked, or not the user its id
     key names: the caller asks the database)."""
@@ -106,14 +116,15 @@ def _cacheable(user: Any) -> Any:
     return copy
 
 
-# KEYS[1] a token's cached user, KEYS[2] that user's id; ARGV the API rate's window counter
-# (prefix, suffix, seconds: ``apibase.throttles.WindowCounter``). Who asks, and the count of her
-# request against the API rate, in one round trip instead of two.
+# KEYS[1] a token's cached user, KEYS[2] that user's id; ARGV[1..3] the API rate's window
+# counter (prefix, suffix, seconds: ``apibase.throttles.WindowCounter``), ARGV[4] the revoked
+# mark as stored (:func:`revoked_mark`). Who asks, and the count of her request against the
+# API rate, in one round trip instead of two; a revoked token counts against nobody.
 _COUNTED = """
 local entry = redis.call('GET', KEYS[1])
 local uid = redis.call('GET', KEYS[2])
 local count = false
-if entry and uid then
+if entry and uid and entry ~= ARGV[4] then
   local counter = ARGV[1] .. uid .. ARGV[2]
   count = redis.call('INCR', counter)
   if count == 1 then redis.call('EXPIRE', counter, tonumber(ARGV[3])) end
@@ -164,7 +175,7 @@ class CachedTokenAuthentication(TokenAuthentication):
         if counter is not None and isinstance(backend, RedisCache):
             try:
                 entry, uid, count = backend._cache.get_client(write=True).eval(
-                    _COUNTED, 2, *token_entry_keys(digest), *counter
+                    _COUNTED, 2, *token_entry_keys(digest), *counter, revoked_mark()
                 )
             except RedisError:
                 pass  # the plain read below, and the throttle counts on its own

@@ -74,8 +74,9 @@ return {head, redis.call('GET', ARGV[1] .. campaign .. ':' .. ARGV[2])}
 
 # KEYS[1] the head, KEYS[2] a token's cached user, KEYS[3] that user's id; ARGV[1] the role
 # key's prefix; ARGV[2..4] the API rate's window counter (prefix, suffix, seconds; "" when the
-# rate is not counted). The poll's whole lookup (who asks, the head, her role) and the count
-# of her request in one round trip.
+# rate is not counted); ARGV[5] the token cache's revoked mark as stored. The poll's whole
+# lookup (who asks, the head, her role) and the count of her request in one round trip; a
+# revoked token counts against nobody.
 _POLL = """
 local head = redis.call('GET', KEYS[1])
 local entry = redis.call('GET', KEYS[2])
@@ -86,7 +87,7 @@ if head and uid then
   local campaign = string.match(head, ':(%d+)$')
   if campaign then role = redis.call('GET', ARGV[1] .. campaign .. ':' .. uid) end
 end
-if uid and ARGV[2] ~= '' then
+if uid and entry and entry ~= ARGV[5] and ARGV[2] ~= '' then
   local counter = ARGV[2] .. uid .. ARGV[3]
   count = redis.call('INCR', counter)
   if count == 1 then redis.call('EXPIRE', counter, tonumber(ARGV[4])) end
@@ -192,11 +193,16 @@ class TokenPoll(NamedTuple):
 
 
 def poll_with_token(
-    label: str, pk: Any, token_keys: tuple[str, str], counter: WindowCounter | None = None
+    label: str,
+    pk: Any,
+    token_keys: tuple[str, str],
+    counter: WindowCounter | None = None,
+    revoked: bytes = b"",
 ) -> TokenPoll | None:
     """A token's cached user and the head of table ``pk`` with her role, in one round trip
     (``token_keys``: :func:`accounts.token_cache.token_entry_keys`), counting the request
-    against the user's API rate in ``counter``'s window when given; None without Redis."""
+    against the user's API rate in ``counter``'s window when given, unless the entry is the
+    token cache's ``revoked`` mark; None without Redis."""
     backend = caches["default"]
     client = _client()
     if client is None or not isinstance(backend, RedisCache):
@@ -204,7 +210,7 @@ def poll_with_token(
     rate = (counter.prefix, counter.suffix, counter.seconds) if counter else ("", "", 0)
     try:
         entry, uid, head, role, count = client.eval(
-            _POLL, 3, head_key(label, pk), *token_keys, role_key("", "")[:-1], *rate
+            _POLL, 3, head_key(label, pk), *token_keys, role_key("", "")[:-1], *rate, revoked
         )
     except RedisError:
         return None

@@ -18,7 +18,12 @@ from typing import Any, ClassVar
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework.request import Request
 
-from accounts.token_cache import CachedTokenAuthentication, cached_user_from, token_entry_keys
+from accounts.token_cache import (
+    CachedTokenAuthentication,
+    cached_user_from,
+    revoked_mark,
+    token_entry_keys,
+)
 from apibase.throttles import Counted, UserRateThrottle
 
 from . import heads
@@ -37,7 +42,9 @@ class PollTokenAuthentication(CachedTokenAuthentication):
         if pk is None or not self.table_label or "since" not in request.query_params:
             return super().cached_user(digest)
         counter = UserRateThrottle.window_counter((request.parser_context or {}).get("view"))
-        found = heads.poll_with_token(self.table_label, pk, token_entry_keys(digest), counter)
+        found = heads.poll_with_token(
+            self.table_label, pk, token_entry_keys(digest), counter, revoked_mark()
+        )
         if found is None:  # no Redis: the token cache's own path
             return super().cached_user(digest)
         user = cached_user_from(found.entry, found.user_id)

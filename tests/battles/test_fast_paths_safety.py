@@ -194,3 +194,30 @@ def test_the_polls_script_counts_each_poll_against_the_api_rate_once(started, pl
         refused = _poll(api, battle, battle.version)
         assert refused.status_code == 429
         assert int(refused["Retry-After"]) > 0
+
+
+def test_a_revoked_tokens_poll_counts_against_nobody(started, player, api_for):
+    """The poll's script does not count a deleted token's poll against its user's rate (the
+    entry is a revoked mark; the id beside it lives on)."""
+    from django.test import override_settings
+    from rest_framework.settings import api_settings
+
+    from apibase.throttles import UserRateThrottle
+    from battles.api import BattleViewView
+
+    battle = started.refresh()
+    api = api_for(player)
+    _settled(battle, player)
+    throttled = override_settings(
+        REST_FRAMEWORK={**api_settings.user_settings, "DEFAULT_THROTTLE_RATES": {"user": "9/hour"}}
+    )
+    with throttled:
+        for _ in range(2):
+            assert _poll(api, battle, battle.version).status_code == 204
+        counter = UserRateThrottle.window_counter(BattleViewView)
+        assert counter is not None
+        client = cache._cache.get_client()
+        assert int(client.get(counter.key(player.pk))) == 2
+        Token.objects.filter(user=player).delete()
+        assert _poll(api, battle, battle.version).status_code == 401
+        assert int(client.get(counter.key(player.pk))) == 2

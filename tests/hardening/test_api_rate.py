@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import pytest
 from django.core.cache import cache
+from django.db import connection
 from django.test import override_settings
+from django.test.utils import CaptureQueriesContext
 from rest_framework.settings import api_settings
 from rest_framework.test import APIClient
 
@@ -25,6 +27,24 @@ def _throttled(rate: str):
             "DEFAULT_THROTTLE_RATES": {"user": rate},
         }
     )
+
+
+def _settled(user) -> None:
+    """As if the user and her token had been made a minute ago (their change marks expired),
+    so the token's entry can be cached and the lookup's script answers."""
+    from rest_framework.authtoken.models import Token
+
+    from accounts.token_cache import token_cache_key
+
+    token, _ = Token.objects.get_or_create(user=user)
+    cache.delete_many([f"auth-user-changed:{user.pk}", token_cache_key(token.key)])
+
+
+def _token_queries(api, url: str) -> int:
+    """Requests ``url`` and says how many queries read the token table."""
+    with CaptureQueriesContext(connection) as ctx:
+        api.get(url)
+    return sum("authtoken_token" in q["sql"] for q in ctx.captured_queries)
 
 
 def _client(user) -> APIClient:
@@ -73,13 +93,39 @@ def test_a_token_request_is_counted_once_by_the_token_lookup(api_for):
 
     user = UserFactory()
     api = api_for(user)
+    _settled(user)
     with _throttled("6/hour"):
-        assert api.get(URL).status_code == 200  # the database answers and fills the cache
+        assert _token_queries(api, URL) == 1  # the database answers and fills the cache
         counter = UserRateThrottle.window_counter(CampaignViewSet)
         assert counter is not None
         key = counter.key(user.pk)
         redis = cache._cache.get_client()
         assert int(redis.get(key)) == 1
-        assert [api.get(URL).status_code for _ in range(5)] == [200] * 5
+        assert [_token_queries(api, URL) for _ in range(5)] == [0] * 5  # the script answers
         assert int(redis.get(key)) == 6  # once each
         assert api.get(URL).status_code == 429
+
+
+def test_a_revoked_token_counts_against_nobody(api_for):
+    """A deleted token's cache entry is a short revoked mark while the user id beside it
+    lives on: the lookup's script does not count a request made with it against that user's
+    allowance (someone holding an old token cannot spend another's rate; the poll's script:
+    tests/battles/test_fast_paths_safety.py)."""
+    from rest_framework.authtoken.models import Token
+
+    from apibase.throttles import UserRateThrottle
+    from campaign.rest.campaigns import CampaignViewSet
+
+    user = UserFactory()
+    api = api_for(user)
+    _settled(user)
+    with _throttled("100/hour"):
+        assert _token_queries(api, URL) == 1  # the database answers and fills the cache
+        assert _token_queries(api, URL) == 0  # the script answers and counts
+        counter = UserRateThrottle.window_counter(CampaignViewSet)
+        assert counter is not None
+        redis = cache._cache.get_client()
+        assert int(redis.get(counter.key(user.pk))) == 2
+        Token.objects.filter(user=user).delete()
+        assert api.get(URL).status_code == 401
+        assert int(redis.get(counter.key(user.pk))) == 2
