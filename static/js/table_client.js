@@ -47,6 +47,7 @@
       this.options = options;
       this.version = options.version === undefined ? -1 : options.version;
       this.busy = false;
+      this.polling = false;
       this.timer = null;
     }
 
@@ -74,11 +75,14 @@
     /* Ask for the state; ``full`` ignores the version the page has (a redraw from scratch). */
     async poll(full) {
       const since = full || this.version < 0 ? "" : `?since=${this.version}`;
+      this.polling = true;
       try {
         const { status, data } = await this.request("GET", this.options.stateUrl + since);
         if (status === 200 && data) {
           const first = full || this.version < 0;
-          if (first || data.version >= this.version) {
+          // Only a newer version is drawn: two answers for one version (polls crossing on a
+          // slow line) would draw the table again and close whatever the player had open.
+          if (first || data.version > this.version) {
             this.version = data.version;
             this.options.onState(data, first);
           }
@@ -90,13 +94,17 @@
         }
       } catch (err) {
         this.live("Offline; retrying.");
+      } finally {
+        this.polling = false;
       }
     }
 
     start() {
       this.stop();
       this.poll(this.version < 0);
-      this.timer = global.setInterval(() => { if (!this.busy) this.poll(false); }, this.options.pollMs || 1500);
+      // A tick while a poll is still out asks nothing: one poll at a time.
+      const tick = () => { if (!this.busy && !this.polling) this.poll(false); };
+      this.timer = global.setInterval(tick, this.options.pollMs || 1500);
     }
 
     stop() {
