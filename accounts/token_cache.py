@@ -26,8 +26,7 @@ import hashlib
 from typing import Any, Final
 
 from django.contrib.auth import get_user_model
-from django.core.cache import cache, caches
-from django.core.cache.backends.redis import RedisCache
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 from django.utils.translation import gettext_lazy as _
@@ -37,6 +36,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.request import Request
 
+from apibase.cache_redis import default_redis
 from apibase.throttles import Counted, UserRateThrottle
 
 #: How long an authenticated token is answered from the cache (bounds memory, not freshness:
@@ -87,11 +87,8 @@ def token_entry_keys(digest: str) -> tuple[str, str]:
 def revoked_mark() -> bytes:
     """The revoked mark as the cache stores it, for a Redis script to tell it apart (empty
     when the cache is not Redis: no script runs then)."""
-    backend = caches["default"]
-    if not isinstance(backend, RedisCache):
-        return b""
-    serializer: Any = backend._cache._serializer  # type: ignore[attr-defined]
-    return bytes(serializer.dumps(_REVOKED))
+    redis = default_redis()
+    return bytes(redis.serializer.dumps(_REVOKED)) if redis is not None else b""
 
 
 def cached_user_from(entry: Any, user_id: Any) -> Any | None:
@@ -171,17 +168,16 @@ class CachedTokenAuthentication(TokenAuthentication):
         request = getattr(self, "_request", None)
         view = (request.parser_context or {}).get("view") if request is not None else None
         counter = UserRateThrottle.window_counter(view) if view is not None else None
-        backend = caches["default"]
-        if counter is not None and isinstance(backend, RedisCache):
+        redis = default_redis()
+        if counter is not None and redis is not None:
             try:
-                entry, uid, count = backend._cache.get_client(write=True).eval(
+                entry, uid, count = redis.client.eval(
                     _COUNTED, 2, *token_entry_keys(digest), *counter, revoked_mark()
                 )
             except RedisError:
                 pass  # the plain read below, and the throttle counts on its own
             else:
-                serializer: Any = backend._cache._serializer  # type: ignore[attr-defined]
-                user = cached_user_from(serializer.loads(entry) if entry else None, uid)
+                user = cached_user_from(redis.serializer.loads(entry) if entry else None, uid)
                 if user is not None and count is not None:
                     counted = Counted(counter.key(user.pk), int(count))
                     request.throttle_counted = counted  # type: ignore[union-attr]

@@ -7,12 +7,12 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from django.conf import settings
-from django.core.cache import caches
-from django.core.cache.backends.redis import RedisCache
 from redis.exceptions import RedisError
 from rest_framework import throttling as drf_throttling
 from rest_framework.settings import api_settings
 from rest_framework.throttling import AnonRateThrottle
+
+from .cache_redis import default_redis
 
 
 class AuthRateThrottle(AnonRateThrottle):
@@ -73,8 +73,8 @@ class UserRateThrottle(drf_throttling.UserRateThrottle):
         return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)  # type: ignore[no-any-return]
 
     def allow_request(self, request: Any, view: Any) -> bool:
-        backend = caches["default"]
-        if not isinstance(backend, RedisCache):
+        redis = default_redis()
+        if redis is None:
             return bool(super().allow_request(request, view))
         if self.rate is None:
             return True
@@ -83,13 +83,13 @@ class UserRateThrottle(drf_throttling.UserRateThrottle):
             return True
         now = self.timer()
         window = int(now // self.duration)
-        counter = backend.make_and_validate_key(f"{self.key}:{window}")  # KEY_PREFIX applies
+        counter = redis.backend.make_and_validate_key(f"{self.key}:{window}")  # KEY_PREFIX too
         counted = request.__dict__.get("throttle_counted")
         if isinstance(counted, Counted) and counted.key == counter:
             count = counted.total  # counted by the request's own lookup (the poll's script)
         else:
             try:
-                with backend._cache.get_client(write=True).pipeline(transaction=False) as pipe:
+                with redis.client.pipeline(transaction=False) as pipe:
                     pipe.set(counter, 0, ex=self.duration + 1, nx=True)  # the window's first
                     pipe.incr(counter)  # keeps the expiry set above
                     _, count = pipe.execute()
@@ -104,8 +104,8 @@ class UserRateThrottle(drf_throttling.UserRateThrottle):
         that learns who is asking and can count the request in the same round trip (the
         table poll, :mod:`tables.poll_auth`); None when requests are not counted in Redis or
         ``view`` does not use this throttle."""
-        backend = caches["default"]
-        if not isinstance(backend, RedisCache):
+        redis = default_redis()
+        if redis is None:
             return None
         if not any(issubclass(t, cls) for t in getattr(view, "throttle_classes", ())):
             return None
@@ -115,7 +115,7 @@ class UserRateThrottle(drf_throttling.UserRateThrottle):
         window = int(throttle.timer() // throttle.duration)
         ident = "{user}"
         key = throttle.cache_format % {"scope": throttle.scope, "ident": ident}
-        prefix, suffix = backend.make_and_validate_key(f"{key}:{window}").split(ident)
+        prefix, suffix = redis.backend.make_and_validate_key(f"{key}:{window}").split(ident)
         return WindowCounter(prefix, suffix, throttle.duration + 1)
 
     def wait(self) -> float | None:

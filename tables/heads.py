@@ -30,12 +30,12 @@ from __future__ import annotations
 import contextlib
 from typing import Any, Final, NamedTuple
 
-from django.core.cache import cache, caches
-from django.core.cache.backends.redis import RedisCache
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 from redis.exceptions import RedisError
 
+from apibase.cache_redis import default_redis
 from apibase.throttles import WindowCounter
 
 from . import epoch
@@ -104,12 +104,9 @@ class Head(NamedTuple):
 
 
 def _client() -> Any | None:
-    """The redis-py client behind the default cache, or None when it is not Redis (built once
-    per connection pool by :mod:`config.redis_cache`)."""
-    backend = caches["default"]
-    if not isinstance(backend, RedisCache):
-        return None
-    return backend._cache.get_client(write=True)
+    """The redis-py client behind the default cache, or None when it is not Redis."""
+    redis = default_redis()
+    return redis.client if redis is not None else None
 
 
 def head_key(label: str, pk: Any, at: str | None = None) -> str:
@@ -203,20 +200,18 @@ def poll_with_token(
     (``token_keys``: :func:`accounts.token_cache.token_entry_keys`), counting the request
     against the user's API rate in ``counter``'s window when given, unless the entry is the
     token cache's ``revoked`` mark; None without Redis."""
-    backend = caches["default"]
-    client = _client()
-    if client is None or not isinstance(backend, RedisCache):
+    redis = default_redis()
+    if redis is None:
         return None
     rate = (counter.prefix, counter.suffix, counter.seconds) if counter else ("", "", 0)
     try:
-        entry, uid, head, role, count = client.eval(
+        entry, uid, head, role, count = redis.client.eval(
             _POLL, 3, head_key(label, pk), *token_keys, role_key("", "")[:-1], *rate, revoked
         )
     except RedisError:
         return None
     user_id = int(uid) if uid is not None else None
-    serializer: Any = backend._cache._serializer  # type: ignore[attr-defined]
-    decoded = serializer.loads(entry) if entry is not None else None
+    decoded = redis.serializer.loads(entry) if entry is not None else None
     return TokenPoll(
         decoded,
         user_id,

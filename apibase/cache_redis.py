@@ -1,0 +1,28 @@
+"""The Redis behind the default cache, for the few hot paths that talk to it directly (one
+script or pipeline instead of several cache calls): the token lookup, the API rate and the
+table heads. Without Redis (``make run``'s memory cache) they take the cache API's way."""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from django.core.cache import caches
+from django.core.cache.backends.redis import RedisCache
+
+
+class DefaultRedis(NamedTuple):
+    #: the cache backend (its ``make_and_validate_key`` gives a key's full name)
+    backend: RedisCache
+    #: the redis-py client (one per connection pool: ``config.redis_cache``)
+    client: Any
+    #: how the cache stores values, to read what a script returns raw
+    serializer: Any
+
+
+def default_redis() -> DefaultRedis | None:
+    """The default cache's Redis, or None when the cache is not Redis."""
+    backend = caches["default"]
+    if not isinstance(backend, RedisCache):
+        return None
+    django: Any = backend._cache  # Django's private client, which its stubs do not declare
+    return DefaultRedis(backend, django.get_client(write=True), django._serializer)
