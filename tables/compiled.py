@@ -1,16 +1,17 @@
 """Hot reads whose SQL is compiled once and then only run.
 
 Building and compiling an ORM query (filters, a role subquery, ``values_list``) took several
-times as long as running it: on a battle's first load it was two fifths of the request. A read
-whose SQL depends only on a few things known before the row (the game, the viewer) keeps its
-compiled SQL under those, with :data:`ANY_ID` where the row's id goes, and each read puts its
-own id in.
+times as long as running it: ten times for a move's table read, two fifths of a battle's first
+load. A read whose SQL depends only on a few things known before the row (the game, the
+viewer) keeps its compiled SQL under those, with :data:`ANY_ID` where the row's id goes, and
+each read puts its own id in. A read of model instances also keeps how the row's columns
+become the instance (Django's raw query set worked that out again on every read).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from typing import Any, Final
+from typing import Any, Final, NamedTuple, cast
 
 from django.db import connections
 from django.db.models import QuerySet
@@ -20,23 +21,112 @@ ANY_ID: Final = 2**63 - 7
 #: Compiled reads kept; cleared when full (one per viewer at most, per kind of read).
 MAX_KEPT: Final = 1024
 
-_VALUES: dict[Hashable, tuple[str, str, tuple[Any, ...]]] = {}
+_KEPT: dict[Hashable, Any] = {}
+
+
+def _keep(key: Hashable, compiled: Any) -> None:
+    if len(_KEPT) >= MAX_KEPT:
+        _KEPT.clear()
+    _KEPT[key] = compiled
+
+
+def _sql(rows: QuerySet[Any]) -> tuple[str, tuple[Any, ...]] | None:
+    """The query's SQL and parameters, or None when the id is not told apart in them."""
+    sql, params = rows.query.sql_with_params()
+    return (sql, tuple(params)) if list(params).count(ANY_ID) == 1 else None
+
+
+def _with_id(params: tuple[Any, ...], pk: int) -> list[Any]:
+    return [pk if p == ANY_ID else p for p in params]
+
+
+def _fetch(db: str, sql: str, params: tuple[Any, ...], pk: int) -> Any | None:
+    with connections[db].cursor() as cursor:
+        cursor.execute(sql, _with_id(params, pk))
+        return cursor.fetchone()
 
 
 def values_row(key: Hashable, build: Callable[[int], QuerySet[Any]], pk: int) -> Any | None:
     """The first row of ``build(pk)`` (a ``values_list`` query set), compiled once per
     ``key`` from ``build(ANY_ID)``; None when there is none. A query whose parameters do not
     show the id apart is compiled each time (never wrong, only slower)."""
-    compiled = _VALUES.get(key)
+    compiled = _KEPT.get(("values", key))
     if compiled is None:
         rows = build(ANY_ID)
-        sql, params = rows.query.sql_with_params()
-        if list(params).count(ANY_ID) != 1:
+        found = _sql(rows)
+        if found is None:
             return build(pk).first()
-        if len(_VALUES) >= MAX_KEPT:
-            _VALUES.clear()
-        compiled = _VALUES[key] = (rows.db, sql, tuple(params))
+        compiled = (rows.db, *found)
+        _keep(("values", key), compiled)
     db, sql, params = compiled
-    with connections[db].cursor() as cursor:
-        cursor.execute(sql, [pk if p == ANY_ID else p for p in params])
-        return cursor.fetchone()
+    return _fetch(db, sql, params, pk)
+
+
+class _ModelReader(NamedTuple):
+    """A compiled read and how its row becomes a model instance, as Django's raw query set
+    works it out (``RawModelIterable``)."""
+
+    model: Any
+    db: str
+    sql: str
+    params: tuple[Any, ...]
+    #: the model's field names given to ``from_db`` and their positions in the row
+    names: tuple[str, ...]
+    positions: tuple[int, ...]
+    #: (attribute, position) of each annotation
+    annotations: tuple[tuple[str, int], ...]
+    #: position → (converters, expression), as ``SQLCompiler.get_converters`` gives them
+    converters: dict[int, tuple[list[Any], Any]]
+
+    def instance(self, row: Any) -> Any:
+        connection = connections[self.db]
+        values = list(row)
+        for pos, (convs, expression) in self.converters.items():
+            value = values[pos]
+            for convert in convs:
+                value = convert(value, expression, connection)
+            values[pos] = value
+        instance = self.model.from_db(self.db, self.names, [values[p] for p in self.positions])
+        for attribute, pos in self.annotations:
+            setattr(instance, attribute, values[pos])
+        return instance
+
+
+def _model_reader(rows: QuerySet[Any], sql: str, params: tuple[Any, ...], pk: int) -> Any:
+    """The reader, and the instance of this first read (read by Django's raw query set, whose
+    column mapping the reader keeps)."""
+    raw = rows.model._default_manager.raw(sql, _with_id(params, pk))
+    first = next(iter(raw), None)  # runs the query; its cursor gives the columns below
+    names, positions, annotations = raw.resolve_model_init_order()
+    fields = [raw.model_fields.get(c) for c in raw.columns]
+    cols = [f.get_col(f.model._meta.db_table) if f else None for f in fields]
+    connection = connections[raw.db]
+    compiler = connection.ops.compiler("SQLCompiler")(raw.query, connection, raw.db)
+    reader = _ModelReader(
+        raw.model,
+        raw.db,
+        sql,
+        params,
+        tuple(names),
+        tuple(positions),
+        tuple((a, p) for a, p in annotations),
+        compiler.get_converters(cast(Any, cols)),
+    )
+    return reader, first
+
+
+def model_row(key: Hashable, build: Callable[[int], QuerySet[Any]], pk: int) -> Any | None:
+    """The first instance of ``build(pk)`` (a query set of model rows), compiled once per
+    ``key`` from ``build(ANY_ID)``; None when there is none. A query whose parameters do not
+    show the id apart is compiled each time."""
+    reader = _KEPT.get(("model", key))
+    if reader is None:
+        rows = build(ANY_ID)
+        found = _sql(rows)
+        if found is None:
+            return build(pk).first()
+        reader, first = _model_reader(rows, *found, pk)
+        _keep(("model", key), reader)
+        return first
+    row = _fetch(reader.db, reader.sql, reader.params, pk)
+    return None if row is None else reader.instance(row)

@@ -36,7 +36,7 @@ import logging
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from functools import partial
-from typing import TYPE_CHECKING, Any, Final, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -47,8 +47,7 @@ from django.utils import timezone
 
 from westernroses.protocol import IllegalAction, Seat
 
-from . import heads
-from .compiled import ANY_ID
+from . import compiled, heads
 from .errors import StaleVersion
 from .models import GameTable, TableAction, TableStatus
 from .registry import TableGame, Wait
@@ -62,98 +61,25 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 
-#: The read, compiled once per game and acting user (building and compiling the ORM query
-#: took ten times as long as running it, and Django's raw query set then worked out again on
-#: every read which column goes where): (game, user id) → :class:`_Reader`, whose table id is
-#: :data:`_ANY_ID` until each read puts its own in. Bounded: cleared when full.
-_READERS: dict[tuple[str, Any], _Reader] = {}
-_READERS_MAX: Final = 1024
-_ANY_ID: Final = ANY_ID
-
-
-class _Reader(NamedTuple):
-    """A compiled read and how its row becomes a model instance, as Django's raw query set
-    works it out (``RawModelIterable``): worked out on the first read, kept for the rest."""
-
-    sql: str
-    params: tuple[Any, ...]
-    #: the model's field names given to ``from_db`` and their positions in the row
-    names: tuple[str, ...]
-    positions: tuple[int, ...]
-    #: (attribute, position) of each annotation (the seat columns)
-    annotations: tuple[tuple[str, int], ...]
-    #: position → (converters, expression), as ``SQLCompiler.get_converters`` gives them
-    converters: dict[int, tuple[list[Any], Any]]
-
-    def row(self, model: Any, db: str, table_id: int) -> Any | None:
-        connection = connections[db]
-        with connection.cursor() as cursor:
-            cursor.execute(self.sql, [table_id if p == _ANY_ID else p for p in self.params])
-            found = cursor.fetchone()
-        if found is None:
-            return None
-        values = list(found)
-        for pos, (convs, expression) in self.converters.items():
-            value = values[pos]
-            for convert in convs:
-                value = convert(value, expression, connection)
-            values[pos] = value
-        instance = model.from_db(db, self.names, [values[p] for p in self.positions])
-        for attribute, pos in self.annotations:
-            setattr(instance, attribute, values[pos])
-        return instance
-
-
-def _compile_reader(
-    rows: Any, sql: str, params: tuple[Any, ...], table_id: int
-) -> tuple[_Reader, Any | None]:
-    """The reader, and the row of this first read (read by Django's raw query set, whose
-    column mapping the reader keeps)."""
-    raw = rows.model._default_manager.raw(sql, [table_id if p == _ANY_ID else p for p in params])
-    first = next(iter(raw), None)  # runs the query; its cursor gives the columns below
-    names, positions, annotations = raw.resolve_model_init_order()
-    fields = [raw.model_fields.get(c) for c in raw.columns]
-    cols = [f.get_col(f.model._meta.db_table) if f else None for f in fields]
-    connection = connections[raw.db]
-    compiler = connection.ops.compiler("SQLCompiler")(raw.query, connection, raw.db)
-    reader = _Reader(
-        sql,
-        params,
-        tuple(names),
-        tuple(positions),
-        tuple((a, p) for a, p in annotations),
-        compiler.get_converters(cast(Any, cols)),
-    )
-    return reader, first
-
-
 def _read(game: TableGame, table_id: int, actor: Viewer | None = None) -> Any:
     """The table row, unlocked (the write checks the version instead). The initial snapshot
     (as large as the state) is deferred: only a game's ``load`` that needs it (an undo) reads
     it. The game's ``seat_columns`` for ``actor`` come with it (her seat without a query of its
-    own); they depend on who she is, not on the table, so the read is compiled once per user."""
-    manager = game.table_model._default_manager
+    own); they depend on who she is, not on the table, so the read is compiled once per game
+    and user (:func:`tables.compiled.model_row`)."""
     annotate = actor is not None and game.seat_columns is not None
-    key = (game.slug, actor.pk if annotate and actor is not None else None)
-    reader = _READERS.get(key)
-    if reader is None:
-        rows = manager.defer("initial")
+
+    def rows(table: int) -> Any:
+        found = game.table_model._default_manager.defer("initial")
         if annotate and actor is not None and game.seat_columns is not None:
-            rows = rows.annotate(**game.seat_columns(actor))
-        sql, params = rows.filter(pk=_ANY_ID).order_by("pk")[:1].query.sql_with_params()
-        if params.count(_ANY_ID) != 1:  # cannot tell the table id apart: compile each time
-            table = rows.filter(pk=table_id).first()
-            if table is None:
-                raise Http404(f"No such {game.name}.")
-            return table
-        if len(_READERS) >= _READERS_MAX:
-            _READERS.clear()
-        _READERS[key], found = _compile_reader(rows, sql, tuple(params), table_id)
-    else:
-        found = reader.row(game.table_model, manager.db, table_id)
-    if found is None:
+            found = found.annotate(**game.seat_columns(actor))
+        return found.filter(pk=table).order_by("pk")[:1]
+
+    key = (game.slug, actor.pk if annotate and actor is not None else None)
+    table = compiled.model_row(key, rows, table_id)
+    if table is None:
         raise Http404(f"No such {game.name}.")
-    return found
+    return table
 
 
 def check_version(game: TableGame, table: GameTable, expected_version: Any) -> None:
