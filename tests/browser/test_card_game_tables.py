@@ -31,6 +31,7 @@ from minigames.bots import choose_action
 from minigames.engines.registry import get_engine
 from minigames.models import TavernTable
 from tests.browser.conftest import ARTIFACTS
+from tests.browser.tavern_version import TABLE_VERSION
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -95,7 +96,7 @@ def build_deck(page, owner, game: str, name: str, recipe: list[tuple[str, int]])
 
 
 def _version(page) -> int:
-    return int(page.evaluate("Number(document.getElementById('tavern-table').dataset.version)"))
+    return int(page.evaluate(TABLE_VERSION))
 
 
 def _click_move(page, game: str, index: int, label: str) -> str:
@@ -134,7 +135,7 @@ def play_whole_game(game: str, table_id: int, pages: dict[int, object]) -> Count
         label = engine.describe_action(state, seat, action)
         page = pages[seat]
         page.wait_for_function(
-            f"Number(document.getElementById('tavern-table').dataset.version) >= {table.version}"
+            f"{TABLE_VERSION} >= {table.version}"
             f" && document.querySelectorAll('#tavern-board .{game}-move, #tavern-board "
             f".{game}-card[data-opens], #tavern-moves .tavern-move').length > 0",
             timeout=20_000,
@@ -142,8 +143,7 @@ def play_whole_game(game: str, table_id: int, pages: dict[int, object]) -> Count
         found[_click_move(page, game, index, label)] += 1
         try:
             page.wait_for_function(
-                "Number(document.getElementById('tavern-table').dataset.version) > "
-                f"{table.version}",
+                f"{TABLE_VERSION} > {table.version}",
                 timeout=20_000,
             )
         except Exception as exc:

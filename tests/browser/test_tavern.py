@@ -23,6 +23,7 @@ from characters.models import Character
 from minigames import services
 from minigames.engines.registry import get_engine
 from minigames.models import TavernTable
+from tests.browser.tavern_version import TABLE_VERSION
 from tests.minigames.conftest import character
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -31,7 +32,7 @@ PHONE = {"width": 390, "height": 844}
 
 
 def _version(page) -> int:
-    return int(page.evaluate("document.getElementById('tavern-table').dataset.version || '-1'"))
+    return int(page.evaluate(TABLE_VERSION))
 
 
 #: The CSS prefix of each game's drawn renderer (static/js/tavern/<slug>.js).
@@ -61,7 +62,7 @@ def _play_whole_game(
         seat = rng.choice(list(engine.waiting_on(state)))
         page = pages[seat]
         page.wait_for_function(
-            f"Number(document.getElementById('tavern-table').dataset.version) >= {table.version}",
+            f"{TABLE_VERSION} >= {table.version}",
             timeout=15_000,
         )
         choice = _pick(page, entries, sheet_moves, p, rng, counts)
@@ -69,8 +70,7 @@ def _play_whole_game(
         choice.click()
         try:
             page.wait_for_function(
-                "Number(document.getElementById('tavern-table').dataset.version) > "
-                f"{table.version}",
+                f"{TABLE_VERSION} > {table.version}",
                 timeout=15_000,
             )
         except Exception as exc:
@@ -127,7 +127,7 @@ def _game(game, stake, host, guest, host_char, guest_char, campaign, new_page, l
     phone.goto(f"/tavern/tables/{table.pk}/")
     # The lobby has drawn its first state (a lobby may reload itself on a change; choosing the
     # character before that could be lost).
-    phone.wait_for_function("document.getElementById('tavern-table').dataset.version")
+    phone.wait_for_function(f"{TABLE_VERSION} >= 0")
     phone.select_option("select[name=character]", str(guest_char.pk))
     phone.click("button.tavern-join")
     phone.wait_for_selector(".tavern-seat-you")
@@ -235,7 +235,5 @@ def test_the_renderer_hook(new_page, live_server, player, other_player):
     moves = engine.legal_actions(engine.from_json(table.state), seat)
     assert page.locator("#tavern-moves button.tavern-move").count() == len(moves) - 1
     page.click("#placed-move")
-    page.wait_for_function(
-        f"Number(document.getElementById('tavern-table').dataset.version) > {table.version}"
-    )
+    page.wait_for_function(f"{TABLE_VERSION} > {table.version}")
     assert TavernTable.objects.get(pk=table.pk).actions.get().action == moves[0]
