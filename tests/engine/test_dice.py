@@ -29,7 +29,7 @@ from westernroses.dice import (
     roll,
     verify,
 )
-from westernroses.rng import MAX_SEED, RandomSource, draw
+from westernroses.rng import MAX_SEED, MAX_SEQUENCE, RandomSource, draw
 
 FAST = settings(max_examples=60, deadline=None)
 
@@ -303,6 +303,20 @@ def test_d6_is_uniform() -> None:
     expected = 30_000 / 6
     chi2 = sum((c - expected) ** 2 / expected for c in counts.values())
     assert chi2 < 20.5  # p ≈ 0.001 for 5 degrees of freedom
+
+
+@FAST
+@given(st.integers(0, MAX_SEED), st.integers(0, 2**40))
+def test_d6_is_one_plus_randbelow_six(seed: int, sequence: int) -> None:
+    """The die's own fast path draws exactly what ``randbelow(6)`` would, from the same index."""
+    fast, checked = RandomSource(seed, sequence), RandomSource(seed, sequence)
+    assert [fast.d6() for _ in range(3)] == [1 + checked.randbelow(6) for _ in range(3)]
+    assert fast.sequence == checked.sequence == sequence + 3
+
+
+def test_an_exhausted_source_refuses_a_die() -> None:
+    with pytest.raises(OverflowError):
+        RandomSource(1, MAX_SEQUENCE).d6()
 
 
 @FAST
