@@ -80,6 +80,26 @@ def context(state: BattleState, player: str = GM, at: str | None = None) -> Ctx:
     return Ctx(state, RandomSource.from_dict(state.rng), house_rules(state), player, at)
 
 
+class _NoDice(RandomSource):
+    """The random source of a context that only reads: asking it for a die is a bug."""
+
+    __slots__ = ()
+
+    def randbelow(self, n: int) -> int:
+        raise RuntimeError("a read-only battle context never rolls dice")
+
+
+_NO_DICE: Final = _NoDice(0)
+
+
+def read_context(state: BattleState, player: str = GM) -> Ctx:
+    """A context for working out what ``state`` offers or shows (legal actions, open
+    reactions, views), never for applying: its dice refuse to roll. Why: legal actions and
+    views ask for a context many times per action, and rebuilding the random source from the
+    state's dict each time was a fortieth of the engine's time."""
+    return Ctx(state, _NO_DICE, house_rules(state), player)
+
+
 def house_rules(state: BattleState) -> HouseRules:
     """The battle's house rules, parsed once per settings dict. The dict is fixed when the
     battle is created and shared by every state after (``BattleState.clone``), so it is
@@ -325,12 +345,19 @@ def attack_targets(ctx: Ctx, c: Combatant, slug: str) -> list[str]:
     return _attack_targets(ctx, c, profile, _restricted(ctx, c))
 
 
-def _attack_targets(ctx: Ctx, c: Combatant, profile: AttackProfile, mode: str | None) -> list[str]:
-    """:func:`attack_targets` with her attack and :func:`_restricted` known (legal actions
-    ask for every attack of hers)."""
+def _attack_targets(
+    ctx: Ctx,
+    c: Combatant,
+    profile: AttackProfile,
+    mode: str | None,
+    near: list[tuple[str, int]] | None = None,
+) -> list[str]:
+    """:func:`attack_targets` with her attack, :func:`_restricted` and, optionally, her
+    distances to everyone (``attacks.distances``) known: legal actions ask for every attack
+    of hers."""
     if mode == "flee":
         return []
-    found = attacks.targets(ctx, c, profile)
+    found = attacks.targets(ctx, c, profile, near)
     if ctx.state.arena.fog:  # nobody is unseen on an arena without fog
         combatants = ctx.state.combatants  # read without copying (``state.scan``)
         found = [
@@ -458,7 +485,7 @@ def legal_actions(state: BattleState, player: str) -> list[Json]:
 
 
 def _legal_actions(state: BattleState, player: str) -> list[Json]:
-    ctx = context(state, player)
+    ctx = read_context(state, player)
     if state.phase == "setup":
         return [{"type": "start", "player": GM}] if player == GM else []
     if state.phase == "ended":
@@ -504,13 +531,12 @@ def turn_options(ctx: Ctx, c: Combatant) -> list[Json]:
         out.append({"type": "move", "combatant": cid, "free": False, "reach": squares})
     if reach and _free_move(c):
         out.append({"type": "move", "combatant": cid, "free": True, "reach": squares})
-    if c.profile.attacks:
-        quick = _quick_strike(c)
+    quick = bool(c.profile.attacks) and _quick_strike(c)
+    if c.profile.attacks and (acting or quick):
         goddess = [False, True] if _goddess(c) else [False]
+        near = attacks.distances(ctx, c)
         for profile in c.profile.attacks:
-            if not (acting or quick):
-                break
-            found = _attack_targets(ctx, c, profile, mode)
+            found = _attack_targets(ctx, c, profile, mode, near)
             if not found:
                 continue
             for free in (False, True):

@@ -37,25 +37,37 @@ def reach(ctx: Ctx, c: Combatant, attack: AttackProfile) -> int:
     return attack.range or 0
 
 
-def targets(ctx: Ctx, c: Combatant, attack: AttackProfile) -> list[str]:
-    """Living combatants (not herself) within the attack's range; none without ammunition."""
+def targets(
+    ctx: Ctx,
+    c: Combatant,
+    attack: AttackProfile,
+    near: list[tuple[str, int]] | None = None,
+) -> list[str]:
+    """Living combatants (not herself) within the attack's range; none without ammunition.
+
+    ``near`` is :func:`distances` for her, when the caller asks for several attacks of hers in
+    one position (legal actions ask for every one): the scan is then made once."""
     if c.position is None:
         return []
     if attack.kind == "thrown" and c.ammo.get(attack.slug, 0) <= 0:
         return []
     distance = reach(ctx, c, attack)
+    if near is None:
+        near = distances(ctx, c)
+    return [cid for cid, d in near if d <= distance]
+
+
+def distances(ctx: Ctx, c: Combatant) -> list[tuple[str, int]]:
+    """Every living combatant but her, with her Manhattan distance to them (RULINGS 9), in the
+    state's order; empty while she is off the map."""
+    if c.position is None:
+        return []
     x, y = c.position
     found = []
     for o in scan(ctx.state.combatants):
         there = o.position
-        # Manhattan distance (RULINGS 9), inline: this runs for every attack on every call.
-        if (
-            there is not None
-            and o.id != c.id
-            and o.life == "alive"
-            and abs(there[0] - x) + abs(there[1] - y) <= distance
-        ):
-            found.append(o.id)
+        if there is not None and o.id != c.id and o.life == "alive":
+            found.append((o.id, abs(there[0] - x) + abs(there[1] - y)))
     return found
 
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from westernroses.battle import fog, reactions
-from westernroses.battle.actions import GM, apply, context, legal_actions, may_control
+from westernroses.battle.actions import GM, apply, legal_actions, may_control, read_context
 from westernroses.battle.arena import Arena
 from westernroses.battle.context import DEFAULT_TARGETS
 from westernroses.battle.creation import new_battle
@@ -69,7 +69,7 @@ def waiting(state: BattleState) -> list[Waiting]:
     found: list[tuple[str, str, bool]] = []
     if state.pending:
         hit = state.pending[0]["id"]
-        deciders = sorted({o["combatant"] for o in reactions.open_choices(context(state))})
+        deciders = sorted({o["combatant"] for o in reactions.open_choices(read_context(state))})
         found = [(f"hit:{hit}:{cid}", cid, True) for cid in deciders]
     elif state.current is not None:
         found = [(f"turn:{state.turn_number}", state.current, False)]

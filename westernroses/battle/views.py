@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from westernroses.battle import fog
-from westernroses.battle.actions import GM, context, legal_actions, may_control
+from westernroses.battle.actions import GM, legal_actions, may_control, read_context
 from westernroses.battle.arena import squares_json
 from westernroses.battle.odds import roll_odds, versus_event_odds, with_odds
 from westernroses.battle.state import BattleState, Combatant, Json, copy_json
@@ -50,7 +50,7 @@ def condition(c: Combatant) -> str:
 
 
 def _combatant(state: BattleState, player: str, c: Combatant) -> Json:
-    ctx = context(state, player)
+    ctx = read_context(state, player)
     private = may_control(state, player, c)
     visible_cards = set(c.deck.discard) | (set(c.deck.hand) if private else set())
     return {
@@ -112,17 +112,17 @@ def _event(state: BattleState, player: str, event: Json, rules: HouseRules | Non
         shown = {k: v for k, v in shown.items() if k not in hidden}
     shown.pop("private", None)
     if shown.get("type") == "roll":  # the odds the roller faced, for the table log
-        shown["odds"] = roll_odds(shown.get("result"), rules or context(state, player).rules)
+        shown["odds"] = roll_odds(shown.get("result"), rules or read_context(state, player).rules)
     elif shown.get("type") == "versus":
         shown["odds"] = versus_event_odds(
-            shown.get("result"), rules or context(state, player).rules
+            shown.get("result"), rules or read_context(state, player).rules
         )
     return shown
 
 
 def view(state: BattleState, player: str, *, since: int = 0) -> Json:
     """The battle as ``player`` may see it; ``since`` returns only log entries after it."""
-    ctx = context(state, player)
+    ctx = read_context(state, player)
     pending = None
     if state.pending:
         hit = state.pending[0]
@@ -195,7 +195,7 @@ def _choices(state: BattleState, player: str) -> list[Json]:
     from westernroses.battle import reactions
 
     del player
-    return reactions.open_choices(context(state, GM))
+    return reactions.open_choices(read_context(state, GM))
 
 
 def _target_names() -> list[str]:

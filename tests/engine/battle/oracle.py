@@ -9,7 +9,9 @@ caller, and searches reachability with a bucket queue. The oracle does none of i
   memo), with every cross-state cache forgotten first (``westernroses.battle.caches.clear``);
 * reachability is the textbook Dijkstra with a binary heap, written here independently;
 * an area is the plain double loop over offsets;
-* a copy is ``copy.deepcopy``.
+* a copy is ``copy.deepcopy``;
+* an attack's targets are every living piece within its range, found by a scan of its own
+  (the engine measures each piece's distance once for all of a combatant's attacks).
 """
 
 from __future__ import annotations
@@ -85,3 +87,20 @@ def area(arena: Arena, centre: Square, radius: int) -> list[Square]:
         for y in range(arena.height)
         if abs(x - centre[0]) + abs(y - centre[1]) <= radius
     )
+
+
+def in_range(state: BattleState, cid: str, distance: int) -> set[str]:
+    """Every living piece but ``cid`` whose Manhattan distance (RULINGS 9) from her is at most
+    ``distance``: an attack's targets before fog and a forced target narrow them."""
+    c = state.combatants[cid]
+    if c.position is None:
+        return set()
+    x, y = c.position
+    return {
+        o.id
+        for o in state.combatants.values()
+        if o.id != cid
+        and o.life == "alive"
+        and o.position is not None
+        and abs(o.position[0] - x) + abs(o.position[1] - y) <= distance
+    }

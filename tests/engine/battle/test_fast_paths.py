@@ -14,6 +14,7 @@ from __future__ import annotations
 import copy
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -22,6 +23,7 @@ from tests.engine.battle.random_play import apply_random, random_action
 from tests.engine.battle.samples import CHARACTERS, demo_battle
 from tests.engine.battle.test_properties import gm_override
 from westernroses.battle import BattleState, IllegalAction, apply, dumps, legal_actions, view
+from westernroses.battle.actions import read_context
 from westernroses.battle.arena import reachable
 from westernroses.battle.state import copy_json
 from westernroses.battle.stats import can_act, speed
@@ -98,6 +100,13 @@ def _check_step(step: dict) -> None:
     base = oracle.fresh(step["new"])
     for seat, found in step["legal"].items():
         assert oracle.legal(base, seat) == found, seat
+        for option in found:
+            if option["type"] == "attack":
+                near = oracle.in_range(base, option["combatant"], option["range"])
+                assert set(option["targets"]) <= near, option
+                if not base.arena.fog and option["targets"] and len(option["targets"]) < len(near):
+                    # fewer than in range: only a forced target (taunt, berserk) narrows them
+                    assert len(option["targets"]) == 1, option
     seat, since, shown = step["view"]
     assert oracle.seen(base, seat, since=since) == shown, seat
 
@@ -211,3 +220,15 @@ def test_apply_shares_the_combatants_it_did_not_touch() -> None:
     assert new.combatants[current].actions_left == state.combatants[current].actions_left - 1
     untouched = [cid for cid in state.combatants if cid != current]
     assert untouched and all(new.combatants[cid] is state.combatants[cid] for cid in untouched)
+
+
+def test_a_read_only_context_never_rolls() -> None:
+    """Legal actions and views work from ``read_context``, whose dice refuse to roll: a rule
+    that rolled while only asked what is possible would be a bug, and this makes it loud."""
+    state = demo_battle(3, heroes=["reimu", "marisa"], monsters=2)
+    ctx = read_context(state, "gm")
+    with pytest.raises(RuntimeError, match="never rolls"):
+        ctx.rng.d6()
+    with pytest.raises(RuntimeError, match="never rolls"):
+        ctx.rng.randbelow(6)
+    assert legal_actions(state, "gm")  # worked out through such a context, without a roll
