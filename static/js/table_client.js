@@ -82,7 +82,10 @@
           const first = full || this.version < 0;
           // Only a newer version is drawn: two answers for one version (polls crossing on a
           // slow line) would draw the table again and close whatever the player had open.
-          if (first || data.version > this.version) {
+          // Nor while this page's own move is on its way (a poll sent before it can answer
+          // first): its answer draws the table, and moves drawn before it could not be sent
+          // yet, so a quick player's next click would be lost without a word.
+          if (first || (data.version > this.version && !this.busy)) {
             this.version = data.version;
             this.options.onState(data, first);
           }

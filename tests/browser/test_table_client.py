@@ -52,3 +52,53 @@ def test_two_players_poll_send_and_recover_from_a_stale_click(
         "document.getElementById('duel').dataset.version === '2'", timeout=2_000
     )
     assert first.locator("#summary").inner_text() == "Round 2 of 3."
+
+
+def test_a_poll_answered_before_the_pages_own_move_draws_nothing(
+    new_page, campaign, player, other_player
+):
+    """A poll sent just before a move can answer before the move does (a slow line, a busy
+    server). Drawing it would offer moves the page cannot send yet (one move at a time), so a
+    quick player's next click was lost without a word; the move's own answer draws instead."""
+    state = ENGINE.new_game(seats=2, seed=11)
+    table = services.table_create(
+        game_for("duel"),
+        table=DuelTable(campaign=campaign, seat0=player, seat1=other_player),
+        state=state,
+    )
+    first, second = new_page(player), new_page(other_player)
+    for page in (first, second):
+        page.goto(f"/duels/{table.pk}/")
+    mine, theirs = state["hands"]
+    first.wait_for_selector(f"#hand button[data-card='{mine[0]}']")
+    second.wait_for_selector(f"#hand button[data-card='{theirs[0]}']")
+
+    # A real slow line: the first page's next poll is held before it reaches the server, and
+    # her move reaches the server (it commits) but its answer is held on the way back.
+    polls: list = []
+    moves: list = []
+    first.route("**/state/?since=*", lambda route: polls.append(route))
+    first.route("**/actions/", lambda route: moves.append((route, route.fetch())))
+    while not polls:  # the page's timer sends its next poll within half a second
+        first.wait_for_timeout(50)
+    first.click(f"#hand button[data-card='{mine[0]}']")
+    while not moves:
+        first.wait_for_timeout(50)
+    second.wait_for_function("document.getElementById('duel').dataset.version === '1'")
+    second.click(f"#hand button[data-card='{theirs[0]}']")
+    second.wait_for_function("document.getElementById('duel').dataset.version === '2'")
+    first.unroute("**/state/?since=*")
+    with first.expect_response(lambda r: "/state/?since=" in r.url) as answer:
+        polls[0].continue_()
+    assert answer.value.status == 200  # both moves are in it: round 2
+    # Not drawn: the page still shows the table as it was when she moved.
+    assert first.evaluate("document.getElementById('duel').dataset.version") == "0"
+
+    route, response = moves[0]
+    route.fulfill(response=response)
+    first.wait_for_function("document.getElementById('duel').dataset.version === '2'")
+    assert first.locator("#summary").inner_text() == "Round 2 of 3."
+    # Her first click on round 2 is sent and applied.
+    first.click("#hand button >> nth=0")
+    second.wait_for_function("document.getElementById('duel').dataset.version === '3'")
+    assert DuelTable.objects.get(pk=table.pk).version == 3
