@@ -8,3 +8,12 @@ half-loaded new document, where ``#tavern-table`` does not exist yet; an express
 """
 
 TABLE_VERSION = "Number(document.getElementById('tavern-table')?.dataset.version ?? -1)"
+
+#: What the page says about itself when a move did not show: the version drawn, the live line,
+#: the page's and the board's status lines (for a failing wait's message, read in CI's output).
+PAGE_STATE = (
+    "[" + TABLE_VERSION + ", document.getElementById('tavern-live')?.textContent,"
+    " document.getElementById('tavern-status')?.textContent,"
+    " Array.from(document.querySelectorAll('#tavern-board [role=status]'),"
+    " (n) => n.textContent).filter(Boolean).join(' | ')]"
+)

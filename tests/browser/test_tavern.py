@@ -23,7 +23,7 @@ from characters.models import Character
 from minigames import services
 from minigames.engines.registry import get_engine
 from minigames.models import TavernTable
-from tests.browser.tavern_version import TABLE_VERSION
+from tests.browser.tavern_version import PAGE_STATE, TABLE_VERSION
 from tests.minigames.conftest import character
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -73,9 +73,14 @@ def _play_whole_game(
                 f"{TABLE_VERSION} > {table.version}",
                 timeout=15_000,
             )
-        except Exception as exc:
-            status = page.inner_text("#tavern-status")
-            raise AssertionError(f"{label!r} at v{table.version} did not apply: {status}") from exc
+        except PlaywrightTimeout:
+            # from None: the message, not Playwright's stack, is what CI's output shows first
+            shown, live, status, board = page.evaluate(PAGE_STATE)
+            raise AssertionError(
+                f"{label!r} at v{table.version} did not show within 15 s: the page shows "
+                f"v{shown}, live {live!r}, status {status!r}, board {board!r}; the table is at "
+                f"v{TavernTable.objects.get(pk=table.pk).version}"
+            ) from None
     raise AssertionError("the game did not end")
 
 
