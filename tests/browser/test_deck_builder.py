@@ -6,6 +6,7 @@ tavern offers at a table. Screenshots go to test-artifacts/."""
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from decks import selectors
 from decks.games import DBS, RSO
@@ -13,6 +14,15 @@ from decks.models import Deck
 from tests.browser.conftest import ARTIFACTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+#: What the builder shows when a save did not: its address, the total, whether a save is still
+#: out, the row's count and any message (a failing wait's words, read in CI's output).
+SHOWN = (
+    "({url: location.href, total: document.getElementById('deck-total')?.dataset.total,"
+    " busy: document.getElementById('deck-builder')?.classList.contains('deckb-busy'),"
+    " alerts: Array.from(document.querySelectorAll('[role=alert], .errors'),"
+    " (n) => n.textContent.trim()).filter(Boolean)})"
+)
 
 
 def new_deck(page, game: str, name: str) -> Deck:
@@ -29,7 +39,12 @@ def add(page, number: str, times: int) -> None:
     for _ in range(times):
         total = int(page.get_attribute("#deck-total", "data-total"))
         page.click(f"#card-list li[data-number='{number}'] .deckb-count__plus")
-        page.wait_for_selector(f"#deck-total[data-total='{total + 1}']")
+        try:
+            page.wait_for_selector(f"#deck-total[data-total='{total + 1}']")
+        except PlaywrightTimeout:
+            # from None: the message, not Playwright's stack, is what CI's output shows first
+            shown = page.evaluate(SHOWN)
+            raise AssertionError(f"+ on {number} at {total} cards did not save: {shown}") from None
 
 
 def no_horizontal_overflow(page) -> bool:
