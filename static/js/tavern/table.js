@@ -82,9 +82,6 @@
     const list = el("div", { class: "tavern-move-buttons" });
     moves.forEach((move, i) => {
       const button = el("button", { type: "button", class: "tavern-move", "data-move": String(i) }, move.label);
-      if (advice && advice[i] && typeof advice[i].win_chance === "number") {
-        button.appendChild(el("small", { class: "tavern-advice" }, ` (${Math.round(advice[i].win_chance * 100)}% to win)`));
-      }
       button.addEventListener("click", () => api.play(move.action));
       list.appendChild(button);
     });
@@ -168,6 +165,21 @@
     } catch (err) { /* the next poll tries again */ }
   }
 
+  /* The advisor's estimate beside every move button drawn (on the board, in a sheet or a card's
+   * details, in "Your moves"): each renderer keys its buttons by data-move, the index into
+   * payload.moves, and the advice comes in that order. Marked in place, never by drawing the
+   * table again, which would close whatever the player has opened meanwhile. */
+  function markAdvice() {
+    if (!advice) return;
+    for (const box of [board, movesBox]) {
+      box.querySelectorAll("button[data-move]").forEach((button) => {
+        const entry = advice[Number(button.dataset.move)];
+        if (!entry || typeof entry.win_chance !== "number" || button.querySelector(".tavern-advice")) return;
+        button.appendChild(el("small", { class: "tavern-advice" }, ` (${Math.round(entry.win_chance * 100)}% to win)`));
+      });
+    }
+  }
+
   async function loadAdvice(payload) {
     advice = null;
     if (!root.dataset.advisor || !payload.moves.length) return;
@@ -175,11 +187,16 @@
       const response = await fetch(root.dataset.adviceUrl, { credentials: "same-origin", headers: { Accept: "application/json" } });
       if (!response.ok) return;
       const data = await response.json();
-      if (current && data.version === current.version) {
+      if (current && data.version === current.version && data.advice.length === current.moves.length) {
         advice = data.advice;
-        draw(current);
+        markAdvice();
       }
     } catch (err) { /* advice is optional */ }
+  }
+  // Buttons drawn later for the same version (a sheet or a card's details opened) get it too.
+  if (root.dataset.advisor && window.MutationObserver) {
+    const watch = new MutationObserver(markAdvice);
+    for (const box of [board, movesBox]) watch.observe(box, { childList: true, subtree: true });
   }
 
   function draw(payload) {
@@ -221,6 +238,7 @@
         return;
       }
       current = payload;
+      advice = null; // the last version's, until this one's arrives
       api.you = payload.seat;
       statusBox.textContent = "";
       draw(payload);
