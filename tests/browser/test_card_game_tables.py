@@ -25,14 +25,13 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from decks.models import Deck
 from minigames.bots import choose_action
 from minigames.engines.registry import get_engine
 from minigames.models import TavernTable
 from tests.browser.conftest import ARTIFACTS
-from tests.browser.tavern_version import PAGE_STATE, TABLE_VERSION
+from tests.browser.tavern_version import TABLE_VERSION, wait_for_move
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -142,19 +141,7 @@ def play_whole_game(game: str, table_id: int, pages: dict[int, object]) -> Count
             timeout=20_000,
         )
         found[_click_move(page, game, index, label)] += 1
-        try:
-            page.wait_for_function(
-                f"{TABLE_VERSION} > {table.version}",
-                timeout=20_000,
-            )
-        except PlaywrightTimeout:
-            # from None: the message, not Playwright's stack, is what CI's output shows first
-            shown, live, status, board = page.evaluate(PAGE_STATE)
-            raise AssertionError(
-                f"{label!r} at v{table.version} did not show within 20 s: the page shows "
-                f"v{shown}, live {live!r}, status {status!r}, board {board!r}; the table is at "
-                f"v{TavernTable.objects.get(pk=table.pk).version}"
-            ) from None
+        wait_for_move(page, table, label, 20)
     raise AssertionError("the game did not end within 600 moves")
 
 

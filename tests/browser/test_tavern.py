@@ -23,7 +23,7 @@ from characters.models import Character
 from minigames import services
 from minigames.engines.registry import get_engine
 from minigames.models import TavernTable
-from tests.browser.tavern_version import PAGE_STATE, TABLE_VERSION
+from tests.browser.tavern_version import TABLE_VERSION, wait_for_move
 from tests.minigames.conftest import character
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -68,19 +68,7 @@ def _play_whole_game(
         choice = _pick(page, entries, sheet_moves, p, rng, counts)
         label = choice.inner_text()
         choice.click()
-        try:
-            page.wait_for_function(
-                f"{TABLE_VERSION} > {table.version}",
-                timeout=15_000,
-            )
-        except PlaywrightTimeout:
-            # from None: the message, not Playwright's stack, is what CI's output shows first
-            shown, live, status, board = page.evaluate(PAGE_STATE)
-            raise AssertionError(
-                f"{label!r} at v{table.version} did not show within 15 s: the page shows "
-                f"v{shown}, live {live!r}, status {status!r}, board {board!r}; the table is at "
-                f"v{TavernTable.objects.get(pk=table.pk).version}"
-            ) from None
+        wait_for_move(page, table, label, 15)
     raise AssertionError("the game did not end")
 
 
