@@ -18,9 +18,9 @@ pytestmark = [
 ]
 
 
-def test_two_players_poll_send_and_recover_from_a_stale_click(
-    new_page, campaign, player, other_player
-):
+def _seated(new_page, campaign, player, other_player):
+    """A new Secret Duel table, both players' pages showing their hands: (table, the two
+    hands, the first page, the second page)."""
     state = ENGINE.new_game(seats=2, seed=11)
     table = services.table_create(
         game_for("duel"),
@@ -33,6 +33,13 @@ def test_two_players_poll_send_and_recover_from_a_stale_click(
     mine, theirs = state["hands"]
     first.wait_for_selector(f"#hand button[data-card='{mine[0]}']")
     second.wait_for_selector(f"#hand button[data-card='{theirs[0]}']")
+    return table, (mine, theirs), first, second
+
+
+def test_two_players_poll_send_and_recover_from_a_stale_click(
+    new_page, campaign, player, other_player
+):
+    _, (mine, theirs), first, second = _seated(new_page, campaign, player, other_player)
     assert first.locator("#hand button").all_inner_texts() == [f"Play the {c}" for c in mine]
     assert second.locator("#hand button").all_inner_texts() == [f"Play the {c}" for c in theirs]
 
@@ -60,18 +67,7 @@ def test_a_poll_answered_before_the_pages_own_move_draws_nothing(
     """A poll sent just before a move can answer before the move does (a slow line, a busy
     server). Drawing it would offer moves the page cannot send yet (one move at a time), so a
     quick player's next click was lost without a word; the move's own answer draws instead."""
-    state = ENGINE.new_game(seats=2, seed=11)
-    table = services.table_create(
-        game_for("duel"),
-        table=DuelTable(campaign=campaign, seat0=player, seat1=other_player),
-        state=state,
-    )
-    first, second = new_page(player), new_page(other_player)
-    for page in (first, second):
-        page.goto(f"/duels/{table.pk}/")
-    mine, theirs = state["hands"]
-    first.wait_for_selector(f"#hand button[data-card='{mine[0]}']")
-    second.wait_for_selector(f"#hand button[data-card='{theirs[0]}']")
+    table, (mine, theirs), first, second = _seated(new_page, campaign, player, other_player)
 
     # A real slow line: the first page's next poll is held before it reaches the server, and
     # her move reaches the server (it commits) but its answer is held on the way back.
