@@ -459,7 +459,8 @@ def seed_battles(
 # --------------------------------------------------------------------------- the tavern
 # Demo tavern tables (minigames): in the demo campaign's tavern, a RAIGO table waiting for a
 # player (Reimu hosts, 20 yen stakes), a Spirit War game in play (Marisa against a heuristic
-# bot) and a finished RAIGO game between two random bots; plus an open Dream Battle table.
+# bot), Reimu's practice Spirit War game against a heuristic bot with the advisor on, and a
+# finished RAIGO game between two random bots; plus an open Dream Battle table.
 # Idempotent: nothing is added once the campaign's tavern has tables.
 
 
@@ -489,6 +490,18 @@ def seed_tavern(campaign: Campaign, users: dict[str, Any], stdout: Any, base: st
         seats=[tavern.SeatSpec(kind="host"), tavern.SeatSpec(kind="bot", strength="heuristic")],
     )
     tavern.tavern_start(table_id=playing.pk, by=users["marisa"])
+    practice = tavern.tavern_create(
+        by=users["reimu"],
+        game="spirit_war",
+        campaign=campaign,
+        practice=True,
+        advisor=True,
+        seats=[
+            tavern.SeatSpec(kind="host", character=reimu.pk if reimu else None),
+            tavern.SeatSpec(kind="bot", strength="heuristic"),
+        ],
+    )
+    tavern.tavern_start(table_id=practice.pk, by=users["reimu"])
     finished = tavern.tavern_create(
         by=users["gm"],
         game="raigo",
