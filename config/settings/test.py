@@ -23,7 +23,9 @@ CACHES = {
     "default": {
         "BACKEND": "config.redis_cache.RedisCache",
         "LOCATION": REDIS_URL,
-        "KEY_PREFIX": f"test-{os.getpid()}",
+        # this test process's own keys; the Celery workers its tests start share them
+        # (tests/notifications/celery_worker.py), as a deployment's web and workers do
+        "KEY_PREFIX": os.environ.get("TEST_CACHE_PREFIX") or f"test-{os.getpid()}",
     }
 }
 # The API rate is on as in production (the same classes: DRF binds them to its views at

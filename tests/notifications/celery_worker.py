@@ -144,6 +144,8 @@ class CeleryWorker:
             REDIS_URL=settings.CELERY_BROKER_URL,
             CELERY_EAGER="0",
             TEST_CELERY_PREFIX=settings.TEST_CELERY_PREFIX,
+            # the test's own cache, as a deployment's web and workers share theirs
+            TEST_CACHE_PREFIX=settings.CACHES["default"]["KEY_PREFIX"],
             CELERY_VISIBILITY_TIMEOUT=str(self.visibility_timeout),
             PYTHONUNBUFFERED="1",
         )
