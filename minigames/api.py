@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -26,13 +25,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from minigames.engines.registry import ENGINE_MODULES, get_engine
-from tables import epoch
+from minigames.engines.registry import ENGINE_MODULES
 from tables import selectors as table_selectors
 from tables.api import _int_param, check_body_size
 from tables.registry import game_for
 
-from . import selectors, services
+from . import advice, selectors, services
 from .models import BOT_STRENGTHS, TavernSeat
 
 #: The tavern's games by slug (the schema names this choice set ``TavernGameEnum``).
@@ -113,7 +111,11 @@ class TableInfoSerializer(serializers.Serializer):
 
 class AdviceSerializer(serializers.Serializer):
     version = serializers.IntegerField()
-    advice = serializers.JSONField()
+    advice = serializers.JSONField(
+        allow_null=True,
+        help_text="One entry per legal move, in the moves' order: action, label, win_chance "
+        "(0 to 1), visits. Null while a worker searches (202).",
+    )
 
 
 def _campaign(user: Any, campaign_id: int | None) -> Any:
@@ -339,39 +341,23 @@ class LogView(APIView):
 
 class AdviceView(APIView):
     """At a practice table with the advisor on: beside each of your legal moves, the search
-    bot's estimated chance of winning after it (cached per version)."""
+    bot's estimated chance of winning after it (computed by a worker, kept per version:
+    ``minigames.advice``). 202 while the worker searches: ask again in a second."""
 
-    @extend_schema(responses={200: AdviceSerializer})
+    @extend_schema(responses={200: AdviceSerializer, 202: AdviceSerializer})
     def get(self, request: Request, pk: int) -> Response:
-        from minigames.bots import advise
-
         table = selectors.table_get(request.user, pk)
         seat = selectors.seat_index_of(request.user, table)
         if not (table.practice and table.advisor) or seat is None or table.status != "active":
             raise ValidationError(
                 {"advice": ["The advisor helps seated players at practice tables."]}
             )
-        # under the database's epoch: a version lost in a crash may come back with another state
-        key = f"tavern-advice:{epoch.current()}:{table.pk}:{table.version}:{seat}"
-        advice = cache.get(key)
-        if advice is None:
-            full = services.TavernTable.objects.get(pk=table.pk)
-            engine = get_engine(table.game)
-            state = engine.from_json(full.state)
-            if seat not in engine.waiting_on(state):
-                advice = []
-            else:
-                advice = [
-                    {
-                        "action": a["action"],
-                        "label": engine.describe_action(state, seat, a["action"]),
-                        "win_chance": round(a["win_chance"], 3),
-                        "visits": a["visits"],
-                    }
-                    for a in advise(engine, state, seat, seed=table.pk, time_limit=1.0)
-                ]
-            cache.set(key, advice, 600)
-        return Response({"version": table.version, "advice": advice})
+        found = advice.advice_for(table, seat)
+        if found is None:
+            return Response(
+                {"version": table.version, "advice": None}, status=status.HTTP_202_ACCEPTED
+            )
+        return Response({"version": table.version, "advice": found})
 
 
 __all__ = ["TavernSeat"]

@@ -1,10 +1,12 @@
-"""Celery tasks of the tavern (autodiscovered): bot moves and reaction timeouts.
+"""Celery tasks of the tavern (autodiscovered): bot moves, the advisor's estimates and reaction
+timeouts.
 
 A bot's move is computed here, never in a web request (issue 12): :func:`tavern_bot_move` is
 enqueued on commit whenever a table starts waiting on a bot seat, and applies the move through
 the table core's service like a human's (a stale one is recomputed). The beat task
 :func:`tavern_reaction_timeouts` declines, for a human seat, a reaction she has not answered
-in time (the engine's ``timeout_action``).
+in time (the engine's ``timeout_action``). :func:`tavern_advise` searches for the advisor at a
+practice table, for the same reason out of the web request (:mod:`minigames.advice`).
 """
 
 from __future__ import annotations
@@ -50,3 +52,12 @@ def tavern_reaction_timeouts() -> int:
     from .services import tavern_timeouts
 
     return tavern_timeouts()
+
+
+@shared_task(name="minigames.advise", ignore_result=True, soft_time_limit=20, time_limit=30)
+def tavern_advise(table_id: int, version: int, seat: int) -> None:
+    """The advisor's estimates for ``seat`` at ``version`` of table ``table_id`` (kept in the
+    cache; a lost run is asked for again by the page's next request)."""
+    from .advice import compute
+
+    compute(table_id, version, seat)

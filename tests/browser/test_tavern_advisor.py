@@ -14,33 +14,14 @@ import math
 
 import pytest
 
-from minigames import services
-from minigames.engines.registry import get_engine
 from minigames.models import TavernTable
 from tests.browser.conftest import ARTIFACTS
-from tests.minigames.conftest import two_humans
+from tests.minigames.conftest import to_a_choice, two_humans
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PHONE = {"width": 390, "height": 844}
 SHEET = "#tavern-board .spirit-war-sheet"
-
-
-def _to_a_choice(table: TavernTable, users: dict[int, object]) -> int:
-    """Play the first move until one seat alone has several moves; that seat."""
-    engine = get_engine(table.game)
-    for _ in range(40):
-        table.refresh_from_db()
-        state = engine.from_json(table.state)
-        waiting = engine.waiting_on(state)
-        seat = waiting[0]
-        moves = engine.legal_actions(state, seat)
-        if len(waiting) == 1 and len(moves) >= 3:
-            return seat
-        services.tavern_action_apply(
-            table_id=table.pk, by=users[seat], action=moves[0], expected_version=table.version
-        )
-    raise AssertionError("no choice of three moves in 40 moves")
 
 
 def _shown(page, within: str) -> dict[int, str]:
@@ -58,7 +39,7 @@ def _shown(page, within: str) -> dict[int, str]:
 def test_the_advisor_marks_every_move_and_leaves_an_open_sheet_open(new_page, player, other_player):
     table = two_humans("spirit_war", player, other_player, practice=True, advisor=True)
     users = {0: player, 1: other_player}
-    seat = _to_a_choice(table, users)
+    seat = to_a_choice(table, users)
     page = new_page(users[seat])
     page.set_viewport_size(PHONE)
     errors: list[str] = []

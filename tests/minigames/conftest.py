@@ -63,6 +63,23 @@ def two_humans(
     return table
 
 
+def to_a_choice(table: TavernTable, users: dict[int, Any], moves: int = 3) -> int:
+    """Play each waited-on seat's first move until one seat alone has at least ``moves`` moves
+    to choose from; that seat (``table`` is refreshed)."""
+    engine = get_engine(table.game)
+    for _ in range(40):
+        table.refresh_from_db()
+        state = engine.from_json(table.state)
+        waiting = engine.waiting_on(state)
+        legal = engine.legal_actions(state, waiting[0])
+        if len(waiting) == 1 and len(legal) >= moves:
+            return waiting[0]
+        services.tavern_action_apply(
+            table_id=table.pk, by=users[waiting[0]], action=legal[0], expected_version=table.version
+        )
+    raise AssertionError(f"no choice of {moves} moves within 40 moves")
+
+
 def play_out(table: TavernTable, users: dict[int, Any], seed: int = 1, limit: int = 5000) -> Any:
     """Play random legal moves for the human seats through the core's service (as the users)
     until the game ends; returns the final engine state."""

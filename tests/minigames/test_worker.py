@@ -17,6 +17,7 @@ from minigames import services
 from minigames.engines.registry import get_engine
 from minigames.models import TavernAction, TavernTable
 from tables.errors import StaleVersion
+from tests.minigames.conftest import to_a_choice, two_humans
 from tests.notifications.celery_worker import CeleryWorker, real_publishing, wait_for
 
 pytestmark = [
@@ -85,3 +86,28 @@ def test_bot_moves_in_the_worker(worker, player):
     worker.wait_ready(20)
     bot_rows = TavernAction.objects.filter(table_id=table.pk, seat="1")
     assert bot_rows.exists() and not bot_rows.filter(actor__isnull=False).exists()
+
+
+def test_the_advisor_searches_in_the_worker(worker, api_for, player, other_player):
+    """The advisor's second of search runs in a worker, never in the web request: the first ask
+    answers 202 with no advice, and once the worker has searched, the same version's advice is
+    there: one entry per legal move, in their order."""
+    table = two_humans("spirit_war", player, other_player, practice=True, advisor=True)
+    users = {0: player, 1: other_player}
+    seat = to_a_choice(table, users)
+    client = api_for(users[seat])
+    url = f"/api/tavern/tables/{table.pk}/advice/"
+    first = client.get(url)
+    assert first.status_code == 202
+    assert first.json() == {"version": table.version, "advice": None}
+    wait_for(
+        lambda: client.get(url).status_code == 200,
+        timeout=30,
+        what=f"the worker's advice:\n{worker.output()}",
+    )
+    answer = client.get(url).json()
+    moves = client.get(f"/api/tavern/tables/{table.pk}/state/").json()["moves"]
+    assert answer["version"] == table.version
+    assert [a["action"] for a in answer["advice"]] == [m["action"] for m in moves]
+    assert all(0 <= a["win_chance"] <= 1 for a in answer["advice"])
+    assert sum(a["visits"] for a in answer["advice"]) > 0  # a search ran

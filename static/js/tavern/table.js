@@ -180,18 +180,27 @@
     }
   }
 
+  /* The advisor's estimates for the version drawn. A worker searches (a second or so): until
+   * it is done the API answers 202, and the page asks again while that version is still the
+   * one drawn. */
   async function loadAdvice(payload) {
     advice = null;
     if (!root.dataset.advisor || !payload.moves.length) return;
-    try {
-      const response = await fetch(root.dataset.adviceUrl, { credentials: "same-origin", headers: { Accept: "application/json" } });
-      if (!response.ok) return;
-      const data = await response.json();
-      if (current && data.version === current.version && data.advice.length === current.moves.length) {
-        advice = data.advice;
-        markAdvice();
-      }
-    } catch (err) { /* advice is optional */ }
+    for (let attempt = 0; attempt < 20 && current === payload; attempt++) {
+      try {
+        const response = await fetch(root.dataset.adviceUrl, { credentials: "same-origin", headers: { Accept: "application/json" } });
+        if (response.status === 200) {
+          const data = await response.json();
+          if (current === payload && data.version === payload.version && data.advice.length === payload.moves.length) {
+            advice = data.advice;
+            markAdvice();
+          }
+          return;
+        }
+        if (response.status !== 202) return;
+      } catch (err) { /* advice is optional: the next attempt, or none */ }
+      await new Promise((done) => window.setTimeout(done, 1000));
+    }
   }
   // Buttons drawn later for the same version (a sheet or a card's details opened) get it too.
   if (root.dataset.advisor && window.MutationObserver) {

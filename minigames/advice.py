@@ -1,0 +1,71 @@
+"""The advisor at practice tables: beside each of a seat's legal moves, the search bot's
+estimated chance of winning after it (issue 12).
+
+Why a worker computes it: the estimate is a second of search, and a web worker that searched
+would serve nobody else for that second (the bots' moves are never computed in a web request
+for the same reason). :func:`advice_for` answers from the cache or asks the worker once per
+table version and seat (``None`` meanwhile: the API says 202, and the page asks again);
+:func:`compute` is the task's work. Kept per version under the database's epoch
+(:mod:`tables.epoch`): a version lost in a PostgreSQL crash may come back with another state.
+With Celery eager (``make run``, most tests) the task runs at once, inside the request.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from django.core.cache import cache
+
+from minigames.engines.registry import get_engine
+from tables import epoch
+
+from .models import TavernTable
+
+#: How long an estimate is kept (a table rarely stays at one version longer).
+ADVICE_SECONDS: Final = 600
+#: How long one request for an estimate stands before another may be sent (a worker that died
+#: mid-search is asked again after this).
+PENDING_SECONDS: Final = 30
+#: The search's budget, in seconds.
+SEARCH_SECONDS: Final = 1.0
+
+
+def _key(table_id: int, version: int, seat: int) -> str:
+    return f"tavern-advice:{epoch.current()}:{table_id}:{version}:{seat}"
+
+
+def advice_for(table: TavernTable, seat: int) -> list[dict[str, Any]] | None:
+    """``seat``'s advice at ``table``'s version, or None while a worker computes it (asked
+    here, once per version and seat)."""
+    from .tasks import tavern_advise
+
+    key = _key(table.pk, table.version, seat)
+    advice: list[dict[str, Any]] | None = cache.get(key)
+    if advice is None and cache.add(f"{key}:asked", 1, PENDING_SECONDS):
+        tavern_advise.delay(table.pk, table.version, seat)
+        advice = cache.get(key)  # there already when the task ran eagerly
+    return advice
+
+
+def compute(table_id: int, version: int, seat: int) -> None:
+    """Search and keep ``seat``'s advice at ``version`` of table ``table_id``; nothing if the
+    table has moved on (nobody will ask for that version again)."""
+    from minigames.bots import advise
+
+    table = TavernTable.objects.filter(pk=table_id, version=version).first()
+    if table is None:
+        return
+    engine = get_engine(table.game)
+    state = engine.from_json(table.state)
+    advice: list[dict[str, Any]] = []
+    if seat in engine.waiting_on(state):
+        advice = [
+            {
+                "action": a["action"],
+                "label": engine.describe_action(state, seat, a["action"]),
+                "win_chance": round(a["win_chance"], 3),
+                "visits": a["visits"],
+            }
+            for a in advise(engine, state, seat, seed=table_id, time_limit=SEARCH_SECONDS)
+        ]
+    cache.set(_key(table_id, version, seat), advice, ADVICE_SECONDS)
