@@ -83,3 +83,13 @@ def pytest_runtest_makereport(item, call):
     outcome = yield
     rep = outcome.get_result()
     setattr(item, f"rep_{rep.when}", rep)
+
+
+def wait_until(page, predicate, what: str, seconds: float = 10) -> None:
+    """Let ``page`` run (its routes' handlers too) until ``predicate()`` holds on this side,
+    else fail with ``what``: for what only the test knows (a request a route is holding)."""
+    for _ in range(int(seconds * 20)):
+        if predicate():
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError(f"not within {seconds} s: {what}")

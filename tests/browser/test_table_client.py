@@ -9,6 +9,7 @@ import pytest
 
 from tables import services
 from tables.registry import game_for
+from tests.browser.conftest import wait_until
 from tests.games.duel import ENGINE
 from tests.games.duel_tables.models import DuelTable
 
@@ -75,11 +76,10 @@ def test_a_poll_answered_before_the_pages_own_move_draws_nothing(
     moves: list = []
     first.route("**/state/?since=*", lambda route: polls.append(route))
     first.route("**/actions/", lambda route: moves.append((route, route.fetch())))
-    while not polls:  # the page's timer sends its next poll within half a second
-        first.wait_for_timeout(50)
+    # the page's timer sends its next poll within half a second
+    wait_until(first, lambda: polls, "the first page's next poll")
     first.click(f"#hand button[data-card='{mine[0]}']")
-    while not moves:
-        first.wait_for_timeout(50)
+    wait_until(first, lambda: moves, "the first page's move")
     second.wait_for_function("document.getElementById('duel').dataset.version === '1'")
     second.click(f"#hand button[data-card='{theirs[0]}']")
     second.wait_for_function("document.getElementById('duel').dataset.version === '2'")

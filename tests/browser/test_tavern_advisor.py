@@ -15,7 +15,7 @@ import math
 import pytest
 
 from minigames.models import TavernTable
-from tests.browser.conftest import ARTIFACTS
+from tests.browser.conftest import ARTIFACTS, wait_until
 from tests.minigames.conftest import to_a_choice, two_humans
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -51,8 +51,7 @@ def test_the_advisor_marks_every_move_and_leaves_an_open_sheet_open(new_page, pl
     # She opens a card's sheet before the advice has come: no estimate yet.
     page.locator("#tavern-board .spirit-war-playable").first.click()
     page.locator(f"{SHEET} .spirit-war-move").first.wait_for()
-    while not held:
-        page.wait_for_timeout(50)
+    wait_until(page, lambda: held, "the page's request for advice")
     assert set(_shown(page, SHEET).values()) == {""}
 
     # The advice arrives: the open sheet stays open, and each of its moves gets its number.
