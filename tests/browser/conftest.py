@@ -93,3 +93,16 @@ def wait_until(page, predicate, what: str, seconds: float = 10) -> None:
             return
         page.wait_for_timeout(50)
     raise AssertionError(f"not within {seconds} s: {what}")
+
+
+def watch_console(page, errors: list[str]) -> None:
+    """Collect ``page``'s console errors and uncaught exceptions into ``errors``."""
+    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+    page.on("pageerror", lambda e: errors.append(str(e)))
+
+
+def no_horizontal_overflow(page) -> bool:
+    """Whether the page fits its viewport's width (nothing scrolls sideways)."""
+    return page.evaluate(
+        "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+    )

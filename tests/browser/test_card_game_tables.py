@@ -30,7 +30,7 @@ from decks.models import Deck
 from minigames.bots import choose_action
 from minigames.engines.registry import get_engine
 from minigames.models import TavernTable
-from tests.browser.conftest import ARTIFACTS
+from tests.browser.conftest import ARTIFACTS, no_horizontal_overflow, watch_console
 from tests.browser.tavern_version import TABLE_VERSION, wait_for_move
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -53,17 +53,6 @@ def _preset_counts(game: str, key: str) -> tuple[str, list[tuple[str, int]]]:
         deck = next(d for d in presets if d["key"] == key)
         name, cards = deck["name"], deck["cards"]
     return str(name), sorted(Counter(cards).items())
-
-
-def _watch_console(page, errors: list[str]) -> None:
-    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
-    page.on("pageerror", lambda e: errors.append(str(e)))
-
-
-def _no_overflow(page) -> bool:
-    return page.evaluate(
-        "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
-    )
 
 
 def _shoot(page, name: str, at: str | None = None) -> None:
@@ -154,13 +143,13 @@ def test_two_users_build_decks_and_play_a_whole_game(
     desk, phone = new_page(player), new_page(other_player)
     phone.set_viewport_size(PHONE)
     for page in (desk, phone):
-        _watch_console(page, errors)
+        watch_console(page, errors)
     host_key, guest_key = DECKS[game]
     host_name, host_recipe = _preset_counts(game, host_key)
     guest_name, guest_recipe = _preset_counts(game, guest_key)
     host_deck = build_deck(desk, player, game, f"My {host_name}", host_recipe)
     guest_deck = build_deck(phone, other_player, game, f"My {guest_name}", guest_recipe)
-    assert _no_overflow(phone)
+    assert no_horizontal_overflow(phone)
     _shoot(phone, f"tavern-{game}-deck-390.png")
 
     # The host opens a table with her saved deck on the tavern's new-table form.
@@ -189,7 +178,7 @@ def test_two_users_build_decks_and_play_a_whole_game(
         page.wait_for_selector(f"#tavern-board .{game}-board, #tavern-board [class^={game}-]")
     _shoot(desk, f"tavern-{game}-start-1280.png", "#tavern-board")
     _shoot(phone, f"tavern-{game}-start-390.png", "#tavern-board")
-    assert _no_overflow(phone)
+    assert no_horizontal_overflow(phone)
 
     found = play_whole_game(game, table.pk, {0: desk, 1: phone})
 
@@ -207,7 +196,7 @@ def test_two_users_build_decks_and_play_a_whole_game(
         assert heads[0] == "You win!" and "wins" in heads[1]
     elif winners[1] > 0:
         assert heads[1] == "You win!" and "wins" in heads[0]
-    assert _no_overflow(phone)
+    assert no_horizontal_overflow(phone)
     _shoot(desk, f"tavern-{game}-result-1280.png", f"#tavern-board .{game}-result")
     _shoot(phone, f"tavern-{game}-result-390.png", f"#tavern-board .{game}-result")
     # The boards carried the game: most moves were found on a card or in the action bar.

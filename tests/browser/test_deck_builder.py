@@ -11,7 +11,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from decks import selectors
 from decks.games import DBS, RSO
 from decks.models import Deck
-from tests.browser.conftest import ARTIFACTS
+from tests.browser.conftest import ARTIFACTS, no_horizontal_overflow
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -45,12 +45,6 @@ def add(page, number: str, times: int) -> None:
             # from None: the message, not Playwright's stack, is what CI's output shows first
             shown = page.evaluate(SHOWN)
             raise AssertionError(f"+ on {number} at {total} cards did not save: {shown}") from None
-
-
-def no_horizontal_overflow(page) -> bool:
-    return page.evaluate(
-        "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
-    )
 
 
 def shoot(page, name: str, *, top: bool = True) -> None:

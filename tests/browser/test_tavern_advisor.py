@@ -15,7 +15,7 @@ import math
 import pytest
 
 from minigames.models import TavernTable
-from tests.browser.conftest import ARTIFACTS, wait_until
+from tests.browser.conftest import ARTIFACTS, no_horizontal_overflow, wait_until, watch_console
 from tests.minigames.conftest import to_a_choice, two_humans
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -43,7 +43,7 @@ def test_the_advisor_marks_every_move_and_leaves_an_open_sheet_open(new_page, pl
     page = new_page(users[seat])
     page.set_viewport_size(PHONE)
     errors: list[str] = []
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    watch_console(page, errors)
     held: list = []
     page.route("**/advice/", lambda route: held.append(route))
     page.goto(f"/tavern/tables/{table.pk}/")
@@ -82,5 +82,5 @@ def test_the_advisor_marks_every_move_and_leaves_an_open_sheet_open(new_page, pl
         opened |= set(drawn)
         page.locator(".spirit-war-sheet-close").click()
     assert opened | set(everywhere) == set(expected)
-    assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    assert no_horizontal_overflow(page)
     assert errors == []
