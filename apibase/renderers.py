@@ -1,24 +1,63 @@
-"""A JSON renderer that sends a body already rendered as it is.
+"""The API's JSON renderers: DRF's output, encoded by orjson, and a body already rendered
+sent as it is.
 
-A battle's view is cached per version as JSON (``battles.selectors``). Served through DRF's
-own renderer it was unpickled into a dict and encoded again on every first load, two fifths
-of that request's work once the query was compiled. A view hands the cached bytes over as
-:class:`RenderedJSON`, and this renderer passes them through; everything else is DRF's
-``JSONRenderer`` unchanged (the browsable API asks this renderer too, so it shows the same).
+* :class:`FastJSONRenderer` (the API's default) writes what DRF's ``JSONRenderer`` writes
+  (compact UTF-8, ``\\u2028`` and ``\\u2029`` escaped, times as DRF writes them) with orjson,
+  which encodes a battle's view about ten times as fast as the standard library: a tenth of a
+  move's answer went to encoding it. Anything orjson cannot encode by itself goes through
+  DRF's encoder (lazy translations, decimals, sets); anything it refuses (integers beyond 64
+  bits) and an indented answer (the browsable API) fall back to DRF's renderer unchanged.
+  One difference: a NaN (never in our data) is written as ``null`` where DRF's strict
+  encoder refused it.
+* :class:`PassThroughJSONRenderer`: a battle's view is cached per version as JSON
+  (``battles.selectors``). A view hands the cached bytes over as :class:`RenderedJSON`, and
+  this renderer passes them through (the browsable API asks it too, so it shows the same).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import orjson
 from rest_framework import renderers
+from rest_framework.utils.encoders import JSONEncoder
+
+_OPTIONS = orjson.OPT_NON_STR_KEYS | orjson.OPT_UTC_Z
+_LINE_SEPARATOR = "\u2028".encode()
+_PARAGRAPH_SEPARATOR = "\u2029".encode()
 
 
 class RenderedJSON(bytes):
     """A JSON document already encoded as UTF-8 (made only from ``json.dumps`` output)."""
 
 
-class PassThroughJSONRenderer(renderers.JSONRenderer):
+def _default(value: Any) -> Any:
+    return JSONEncoder().default(value)
+
+
+class FastJSONRenderer(renderers.JSONRenderer):
+    def render(
+        self,
+        data: Any,
+        accepted_media_type: str | None = None,
+        renderer_context: Any = None,
+    ) -> bytes:
+        if data is None or not self.compact or self.ensure_ascii:
+            return super().render(data, accepted_media_type, renderer_context)  # type: ignore[no-any-return]
+        if self.get_indent(accepted_media_type or "", renderer_context or {}) is not None:
+            return super().render(data, accepted_media_type, renderer_context)  # type: ignore[no-any-return]
+        try:
+            body = orjson.dumps(data, default=_default, option=_OPTIONS)
+        except (orjson.JSONEncodeError, TypeError):
+            return super().render(data, accepted_media_type, renderer_context)  # type: ignore[no-any-return]
+        if b"\xe2\x80" in body:  # the lead bytes of both separators, rare: look closer
+            body = body.replace(_LINE_SEPARATOR, b"\\u2028").replace(
+                _PARAGRAPH_SEPARATOR, b"\\u2029"
+            )
+        return body
+
+
+class PassThroughJSONRenderer(FastJSONRenderer):
     def render(
         self,
         data: Any,
@@ -27,4 +66,4 @@ class PassThroughJSONRenderer(renderers.JSONRenderer):
     ) -> bytes:
         if isinstance(data, RenderedJSON):
             return bytes(data)
-        return super().render(data, accepted_media_type, renderer_context)  # type: ignore[no-any-return]
+        return super().render(data, accepted_media_type, renderer_context)

@@ -14,7 +14,9 @@ from collections.abc import Callable, Hashable
 from typing import Any, Final, NamedTuple, cast
 
 from django.db import connections
-from django.db.models import QuerySet
+from django.db.models import JSONField, QuerySet
+
+from tables import hot_sql
 
 #: A primary key no row has (ids stop at 2**63 - 1; this one is never handed out).
 ANY_ID: Final = 2**63 - 7
@@ -110,9 +112,25 @@ def _model_reader(rows: QuerySet[Any], sql: str, params: tuple[Any, ...], pk: in
         tuple(names),
         tuple(positions),
         tuple((a, p) for a, p in annotations),
-        compiler.get_converters(cast(Any, cols)),
+        {
+            pos: (_fast(convs), expr)
+            for pos, (convs, expr) in compiler.get_converters(cast(Any, cols)).items()
+        },
     )
     return reader, first
+
+
+def _fast(converters: list[Any]) -> list[Any]:
+    """``converters`` with a plain JSON field's decoding done by orjson (a move reads the whole
+    game state: the standard library took three times as long to decode it)."""
+    return [
+        hot_sql.json_from_db
+        if isinstance(getattr(c, "__self__", None), JSONField)
+        and c.__func__ is JSONField.from_db_value
+        and c.__self__.decoder is None
+        else c
+        for c in converters
+    ]
 
 
 def model_row(key: Hashable, build: Callable[[int], QuerySet[Any]], pk: int) -> Any | None:

@@ -47,7 +47,7 @@ from django.utils import timezone
 
 from westernroses.protocol import IllegalAction, Seat
 
-from . import compiled, heads
+from . import compiled, heads, hot_sql
 from .errors import StaleVersion
 from .models import GameTable, TableAction, TableStatus
 from .registry import TableGame, Wait
@@ -288,8 +288,8 @@ def log_and_save(
             *(_ASYNC_COMMIT if async_commit and not connection.in_atomic_block else ()),
         ]
     )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [*params, *insert_values])
+    with hot_sql.bound_cursor(connection) as cursor:
+        cursor.execute(sql, hot_sql.fast_json([*params, *insert_values]))
         if cursor.rowcount != 1:
             _not_written(manager, table, expected_version, what)
 

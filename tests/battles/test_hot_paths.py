@@ -5,6 +5,9 @@ never answered with 204 or with an older view, and each viewer gets her own."""
 
 from __future__ import annotations
 
+import re
+from typing import Any
+
 import pytest
 from django.core.cache import cache
 from django.db import connection
@@ -55,6 +58,16 @@ def _adjust(api, battle, version):
     )
 
 
+def _sent(into: list[tuple[str, Any]]) -> Any:
+    """An execute wrapper that records each statement with its parameters."""
+
+    def record(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        into.append((sql, params))
+        return execute(sql, params, many, context)
+
+    return record
+
+
 def test_a_move_is_one_read_and_one_version_checked_write_as_the_battle_and_its_log_grow(
     campaign, gm, character, other_character, api_for
 ):
@@ -66,7 +79,8 @@ def test_a_move_is_one_read_and_one_version_checked_write_as_the_battle_and_its_
             battle.refresh_from_db()
             assert _adjust(api, battle, battle.version).status_code == 201
         battle.refresh_from_db()
-        with CaptureQueriesContext(connection) as ctx:
+        sent: list[tuple[str, Any]] = []
+        with CaptureQueriesContext(connection) as ctx, connection.execute_wrapper(_sent(sent)):
             response = _adjust(api, battle, battle.version)
         assert response.status_code == 201, response.content
         sql = _sql(ctx)
@@ -79,7 +93,11 @@ def test_a_move_is_one_read_and_one_version_checked_write_as_the_battle_and_its_
         # the role comes with the row, not from a query of its own
         assert "campaign_membership" in reads[0]
         assert len(writes) == 1 and writes[0].startswith('WITH updated AS (UPDATE "campaign_')
-        assert f'"version" = {battle.version} RETURNING 1) INSERT INTO' in writes[0]
+        # the version read is the write's condition (a parameter bound on the server)
+        found = re.search(r'"version" = \$(\d+) RETURNING 1\) INSERT INTO', writes[0])
+        assert found is not None, writes[0]
+        params = next(p for q, p in sent if q.startswith("WITH updated"))
+        assert params[int(found.group(1)) - 1] == battle.version
         shapes.append(len(sql))
     assert shapes[0] == shapes[1] == 2, shapes  # the read, the write
 
