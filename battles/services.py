@@ -21,6 +21,7 @@ started from. Once a battle runs, changes are GM overrides (logged engine action
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import re
 import secrets
@@ -37,6 +38,7 @@ from django.utils import timezone
 
 from campaign.models import Campaign, Membership
 from campaign.permissions import CampaignAccess, access_for, access_from_row, role_column
+from tables import kept_states
 from tables import services as tables
 from tables.errors import StaleVersion
 from tables.registry import TableGame, Wait, register
@@ -827,7 +829,14 @@ def _load(battle: Battle, action: Mapping[str, Any]) -> engine.BattleState:
     if action.get("type") == "gm_undo":
         rows = BattleAction.objects.filter(battle=battle, seq__lte=battle.version)
         return load_state(battle, rows.order_by("seq"))
-    return load_state(battle, initial=False)
+    kept = kept_states.kept(battle)
+    return kept if kept is not None else load_state(battle, initial=False)
+
+
+def _keep(state: engine.BattleState) -> engine.BattleState:
+    """What the next move may start from: ``state`` as :func:`_load` reads it (no log, no
+    snapshot), sharing everything else (a state is never changed in place)."""
+    return dataclasses.replace(state, log=(), initial=None)
 
 
 def _columns(
@@ -972,6 +981,7 @@ BATTLE_GAME: Final = register(
         authorize=_authorize,
         prepare=_prepare,
         load=_load,
+        keep=_keep,
         columns=_columns,
         after_apply=_after_apply,
         after_apply_when=_pieces_changed,

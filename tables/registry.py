@@ -62,6 +62,10 @@ class TableGame:
     * ``prepare(table, seat, action, now)`` - add what the server decides (a timestamp) to a
       validated action before the engine applies it [unchanged].
     * ``load(table, action)`` - the engine state an action applies to [``engine.from_json``].
+      It may take the state the previous move left (:func:`tables.kept_states.kept`).
+    * ``keep(state)`` - what of a move's new state to keep in the process for the next
+      move's ``load`` (:mod:`tables.kept_states`; it must not change ``state``, which the
+      move's answer still shows) [nothing is kept].
     * ``columns(table, before, after)`` - copy onto the table row what the game's own columns
       show about the new state (whose turn, when it ended), with no query: saved by the
       move's one write; returns their names [nothing].
@@ -100,6 +104,7 @@ class TableGame:
     authorize: Callable[[Viewer, Any, Seat, Any, Mapping[str, Any]], None] | None = None
     prepare: Callable[[Any, Seat, dict[str, Any], datetime], dict[str, Any]] | None = None
     load: Callable[[Any, Mapping[str, Any]], Any] | None = None
+    keep: Callable[[Any], Any] | None = None
     columns: Callable[[Any, Any, Any], Sequence[str]] | None = None
     after_apply: Callable[[Any, Any, Any], Sequence[str] | None] | None = None
     after_apply_when: Callable[[Any, Any], bool] | None = None

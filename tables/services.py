@@ -47,7 +47,7 @@ from django.utils import timezone
 
 from westernroses.protocol import IllegalAction, Seat
 
-from . import compiled, heads, hot_sql
+from . import compiled, heads, hot_sql, kept_states
 from .errors import StaleVersion
 from .models import GameTable, TableAction, TableStatus
 from .registry import TableGame, Wait
@@ -200,6 +200,11 @@ def table_action_apply(
             after = waits_of(game, table, new)
             ended = {w.key for w in before} - {w.key for w in after}
         _waits_end(ended)
+        if game.keep is not None:
+            # on commit: a rolled-back move leaves nothing kept
+            transaction.on_commit(
+                partial(kept_states.keep, kept_states.key_of(table), game.keep(new)), robust=True
+            )
         if any(w.key not in {b.key for b in before} for w in after):
             # at once when no transaction is open (the write is committed)
             transaction.on_commit(
