@@ -60,7 +60,7 @@ def test_redis_url_switches_broker_and_cache():
         "redis://127.0.0.1:6379/5",
         "False",
         "config.redis_cache.RedisCache",
-        "django.db.backends.postgresql",
+        "config.postgresql",  # Django's, with a cheaper health check
     ]
 
 

@@ -97,6 +97,9 @@ DATABASES = {
     "default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
 }
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Django's, with a health check that needs no round trip (config/postgresql/base.py).
+    DATABASES["default"]["ENGINE"] = "config.postgresql"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # A plain move (nothing but the table row and its log row written) commits without waiting for
 # PostgreSQL's WAL flush: most of a move's time otherwise. After a crash of PostgreSQL, moves
