@@ -68,6 +68,8 @@ def bound_cursor(connection: BaseDatabaseWrapper) -> Iterator[Any]:
         return
     from django.db.backends.postgresql.base import ServerBindingCursor
 
+    # as ``connection.cursor()`` does before it makes a cursor
+    connection.close_if_health_check_failed()
     connection.ensure_connection()
     raw = ServerBindingCursor(connection.connection)  # type: ignore[call-arg]
     cursor = connection._prepare_cursor(raw)  # type: ignore[attr-defined]

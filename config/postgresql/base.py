@@ -43,7 +43,7 @@ class DatabaseWrapper(base.DatabaseWrapper):
         """True when the connection is open, idle, and the server has sent nothing."""
         try:
             pgconn = self.connection.pgconn
-            if self.connection.closed or pgconn.status != 0:  # CONNECTION_OK
+            if self.connection.closed or pgconn.status != psycopg.pq.ConnStatus.OK:
                 return False
             readable, _, _ = select.select([pgconn.socket], [], [], 0)
         except (AttributeError, OSError, ValueError, psycopg.Error):
