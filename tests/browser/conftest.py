@@ -95,10 +95,12 @@ def wait_until(page, predicate, what: str, seconds: float = 10) -> None:
     raise AssertionError(f"not within {seconds} s: {what}")
 
 
-def watch_console(page, errors: list[str]) -> None:
-    """Collect ``page``'s console errors and uncaught exceptions into ``errors``."""
-    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
-    page.on("pageerror", lambda e: errors.append(str(e)))
+def watch_console(page, errors: list[str], label: str = "") -> None:
+    """Collect ``page``'s console errors and uncaught exceptions into ``errors`` (each after
+    ``label``, to tell two pages of one test apart)."""
+    lead = f"{label}: " if label else ""
+    page.on("console", lambda m: m.type == "error" and errors.append(f"{lead}{m.text}"))
+    page.on("pageerror", lambda e: errors.append(f"{lead}{e}"))
 
 
 def no_horizontal_overflow(page) -> bool:

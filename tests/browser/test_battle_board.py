@@ -21,7 +21,7 @@ from battles import services
 from battles.models import Battle
 from campaign.permissions import access_for
 from tests.battles.conftest import FAIRY, play_until
-from tests.browser.conftest import ARTIFACTS
+from tests.browser.conftest import ARTIFACTS, watch_console
 from tests.factories import CharacterFactory, NotificationFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -142,7 +142,7 @@ def test_drag_keyboard_ping_and_chat_between_gm_and_player(
     for name, page in pages.items():
         page.set_viewport_size({"width": width, "height": 844 if width == 390 else 900})
         page.emulate_media(color_scheme=scheme)
-        page.on("console", lambda m, n=name: m.type == "error" and errors.append(f"{n}: {m.text}"))
+        watch_console(page, errors, name)
         page.goto(f"/battles/{pk}/")
         page.wait_for_selector(f".battle-token[data-combatant='{pc}']")
     me, gm_page = pages["player"], pages["gm"]

@@ -19,6 +19,7 @@ from battles import maps
 from battles import services as battles
 from battles.models import Battle
 from campaign.permissions import access_for
+from tests.browser.conftest import watch_console
 from tests.factories import CharacterFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -73,8 +74,7 @@ def battle(campaign, gm, player) -> Battle:
 
 def listen(page) -> list[str]:
     errors: list[str] = []
-    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    watch_console(page, errors)
     return errors
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from tests.browser.conftest import ARTIFACTS
+from tests.browser.conftest import ARTIFACTS, watch_console
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -188,8 +188,7 @@ def map_shown(page, where: str, visit: Visit) -> None:
 def listen(page) -> list[str]:
     """Console errors, page errors, failed requests and error answers, as they happen."""
     errors: list[str] = []
-    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    watch_console(page, errors)
     # a poll cut short by leaving the page is "aborted": not a failure
     page.on(
         "requestfailed",
