@@ -130,9 +130,15 @@ def _endpoint() -> None:
     from django.test import Client
     from rest_framework.authtoken.models import Token
 
+    from accounts.token_cache import CHANGE_MARK_SECONDS
+
     gm = get_user_model().objects.create(username="bench-gm")
     token = Token.objects.create(user=gm)
     battle = _battle(gm)
+    # A user just saved blocks caching her token for a few seconds (accounts/token_cache.py):
+    # measured at once, every request would read the token from the database, as no
+    # settled user's request does.
+    time.sleep(CHANGE_MARK_SECONDS + 0.5)
     client = Client(HTTP_AUTHORIZATION=f"Token {token.key}")
     url = f"/api/battles/{battle.pk}/actions/"
     now = {"version": battle.version, "current": battle.state["current"]}
