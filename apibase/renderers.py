@@ -1,4 +1,4 @@
-"""The API's JSON renderers: DRF's output, encoded by orjson, and a body already rendered
+"""The API's JSON renderer: DRF's output, encoded by orjson, and a body already rendered
 sent as it is.
 
 * :class:`FastJSONRenderer` (the API's default) writes what DRF's ``JSONRenderer`` writes
@@ -9,9 +9,9 @@ sent as it is.
   bits) and an indented answer (the browsable API) fall back to DRF's renderer unchanged.
   One difference: a NaN (never in our data) is written as ``null`` where DRF's strict
   encoder refused it.
-* :class:`PassThroughJSONRenderer`: a battle's view is cached per version as JSON
-  (``battles.selectors``). A view hands the cached bytes over as :class:`RenderedJSON`, and
-  this renderer passes them through (the browsable API asks it too, so it shows the same).
+* A body already rendered passes through: a battle's view is cached per version as JSON
+  (``battles.selectors``), and a view hands the cached bytes over as :class:`RenderedJSON`
+  (the browsable API asks this renderer too, so it shows the same).
 """
 
 from __future__ import annotations
@@ -42,28 +42,18 @@ class FastJSONRenderer(renderers.JSONRenderer):
         accepted_media_type: str | None = None,
         renderer_context: Any = None,
     ) -> bytes:
-        if data is None or not self.compact or self.ensure_ascii:
-            return super().render(data, accepted_media_type, renderer_context)  # type: ignore[no-any-return]
-        if self.get_indent(accepted_media_type or "", renderer_context or {}) is not None:
-            return super().render(data, accepted_media_type, renderer_context)  # type: ignore[no-any-return]
-        try:
-            body = orjson.dumps(data, default=_default, option=_OPTIONS)
-        except (orjson.JSONEncodeError, TypeError):
-            return super().render(data, accepted_media_type, renderer_context)  # type: ignore[no-any-return]
-        if b"\xe2\x80" in body:  # the lead bytes of both separators, rare: look closer
-            body = body.replace(_LINE_SEPARATOR, b"\\u2028").replace(
-                _PARAGRAPH_SEPARATOR, b"\\u2029"
-            )
-        return body
-
-
-class PassThroughJSONRenderer(FastJSONRenderer):
-    def render(
-        self,
-        data: Any,
-        accepted_media_type: str | None = None,
-        renderer_context: Any = None,
-    ) -> bytes:
         if isinstance(data, RenderedJSON):
             return bytes(data)
-        return super().render(data, accepted_media_type, renderer_context)
+        plain = data is not None and self.compact and not self.ensure_ascii
+        if plain and self.get_indent(accepted_media_type or "", renderer_context or {}) is None:
+            try:
+                body = orjson.dumps(data, default=_default, option=_OPTIONS)
+            except (orjson.JSONEncodeError, TypeError):
+                pass  # DRF's renderer below
+            else:
+                if b"\xe2\x80" in body:  # the lead bytes of both separators: look closer
+                    body = body.replace(_LINE_SEPARATOR, b"\\u2028").replace(
+                        _PARAGRAPH_SEPARATOR, b"\\u2029"
+                    )
+                return body
+        return super().render(data, accepted_media_type, renderer_context)  # type: ignore[no-any-return]

@@ -13,12 +13,10 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_sche
 from rest_framework import status
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.exceptions import ValidationError as DRFValidationError
-from rest_framework.renderers import BrowsableAPIRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from apibase.renderers import PassThroughJSONRenderer
 from campaign.permissions import campaign_for
 from tables.api import check_body_size
 from tables.poll_auth import PollTokenAuthentication, table_head
@@ -127,8 +125,8 @@ class BattleViewView(APIView):
     entries after it."""
 
     authentication_classes = [_BattlePollAuthentication, SessionAuthentication]
-    # the view comes from the cache already encoded (apibase/renderers.py)
-    renderer_classes = [PassThroughJSONRenderer, BrowsableAPIRenderer]
+    # the view comes from the cache already encoded: the API's default renderer sends it as
+    # it is (apibase/renderers.py)
 
     @extend_schema(
         parameters=[

@@ -29,6 +29,16 @@ def committed(django_capture_on_commit_callbacks):
     return lambda: django_capture_on_commit_callbacks(execute=True)
 
 
+def _adjust(battle: Battle, gm) -> None:
+    """The GM takes a point from the first fairy (a plain move)."""
+    services.battle_action_apply(
+        battle_id=battle.pk,
+        actor=gm,
+        action={"type": "gm_adjust", "combatant": "npc1", "hp": -1},
+        expected_version=battle.version,
+    )
+
+
 def _actor(gm, controller: str):
     user_id = services.controller_user_id(controller)
     return gm if user_id is None else get_user_model().objects.get(pk=user_id)
@@ -77,12 +87,7 @@ def test_a_move_rolled_back_leaves_nothing_kept(started, gm, committed):
     with committed():
         try:
             with transaction.atomic():
-                services.battle_action_apply(
-                    battle_id=battle.pk,
-                    actor=gm,
-                    action={"type": "gm_adjust", "combatant": "npc1", "hp": -1},
-                    expected_version=battle.version,
-                )
+                _adjust(battle, gm)
                 raise RuntimeError("the caller's transaction fails after the move")
         except RuntimeError:
             pass
@@ -97,14 +102,8 @@ def test_a_change_made_elsewhere_is_never_answered_from_a_kept_state(started, gm
     """A GM's change outside the move path adds one to the version: the kept state is for
     the version before, so the next move reads what is stored."""
     kept_states.forget_all()
-    battle = started.refresh()
     with committed():
-        services.battle_action_apply(
-            battle_id=battle.pk,
-            actor=gm,
-            action={"type": "gm_adjust", "combatant": "npc1", "hp": -1},
-            expected_version=battle.version,
-        )
+        _adjust(started.refresh(), gm)
     battle = started.refresh()
     assert kept_states.kept(battle) is not None
     state = dict(battle.state)
@@ -114,10 +113,5 @@ def test_a_change_made_elsewhere_is_never_answered_from_a_kept_state(started, gm
     battle = started.refresh()
     assert kept_states.kept(battle) is None
     with committed():
-        services.battle_action_apply(
-            battle_id=battle.pk,
-            actor=gm,
-            action={"type": "gm_adjust", "combatant": "npc1", "hp": -1},
-            expected_version=battle.version,
-        )
+        _adjust(battle, gm)
     assert started.refresh().state["round"] == state["round"]
