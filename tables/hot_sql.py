@@ -52,10 +52,16 @@ def json_from_db(value: Any, expression: Any, connection: Any) -> Any:
 
 def fast_json(params: Sequence[Any]) -> list[Any]:
     """``params`` with each plain ``Jsonb`` value (Django's, with the standard encoder)
-    encoded by :func:`dumps` instead."""
+    encoded by :func:`dumps` instead. A field with an encoder of its own keeps it."""
     if Jsonb is None:
         return list(params)
-    return [Jsonb(p.obj, dumps=dumps) if type(p) is Jsonb else p for p in params]
+    return [
+        Jsonb(p.obj, dumps=dumps) if type(p) is Jsonb and p.dumps in _PLAIN else p for p in params
+    ]
+
+
+#: How Django's JSON fields without an encoder of their own encode a value.
+_PLAIN: tuple[Any, ...] = (None, json.dumps)
 
 
 @contextmanager

@@ -84,3 +84,20 @@ def test_a_bound_cursor_binds_on_the_server_and_sends_fast_json():
 
 def _jsonb(value):
     return connection.ops.adapt_json_value(value, None)
+
+
+def test_djangos_plain_json_values_are_the_ones_made_fast():
+    assert hot_sql.fast_json([_jsonb({"a": 1})])[0].dumps is hot_sql.dumps
+
+
+def test_a_json_field_with_its_own_encoder_keeps_it():
+    from functools import partial
+
+    from django.core.serializers.json import DjangoJSONEncoder
+    from psycopg.types.json import Jsonb
+
+    own = Jsonb({"a": 1}, dumps=partial(json.dumps, cls=DjangoJSONEncoder))
+    plain = Jsonb({"a": 1}, dumps=json.dumps)
+    kept, fast = hot_sql.fast_json([own, plain])
+    assert kept is own
+    assert fast.dumps is hot_sql.dumps and fast.obj == {"a": 1}
