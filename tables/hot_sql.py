@@ -18,13 +18,11 @@ from typing import Any
 
 import orjson
 from django.db.backends.base.base import BaseDatabaseWrapper
-
-try:
-    from psycopg.types.json import Jsonb
-except ImportError:  # pragma: no cover - psycopg is in requirements.txt
-    Jsonb = None  # type: ignore[assignment,misc]
+from psycopg.types.json import Jsonb
 
 _OPTIONS = orjson.OPT_NON_STR_KEYS
+#: How Django's JSON fields without an encoder of their own encode a value.
+_PLAIN: tuple[Any, ...] = (None, json.dumps)
 
 
 def dumps(value: Any) -> bytes:
@@ -53,22 +51,16 @@ def json_from_db(value: Any, expression: Any, connection: Any) -> Any:
 def fast_json(params: Sequence[Any]) -> list[Any]:
     """``params`` with each plain ``Jsonb`` value (Django's, with the standard encoder)
     encoded by :func:`dumps` instead. A field with an encoder of its own keeps it."""
-    if Jsonb is None:
-        return list(params)
     return [
         Jsonb(p.obj, dumps=dumps) if type(p) is Jsonb and p.dumps in _PLAIN else p for p in params
     ]
-
-
-#: How Django's JSON fields without an encoder of their own encode a value.
-_PLAIN: tuple[Any, ...] = (None, json.dumps)
 
 
 @contextmanager
 def bound_cursor(connection: BaseDatabaseWrapper) -> Iterator[Any]:
     """A cursor of ``connection`` that binds its parameters on the server (psycopg 3), or the
     usual cursor elsewhere."""
-    if connection.vendor != "postgresql" or Jsonb is None:
+    if connection.vendor != "postgresql":
         with connection.cursor() as cursor:
             yield cursor
         return

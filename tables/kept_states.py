@@ -38,20 +38,16 @@ MAX_KEPT: Final = 64
 _KEPT: OrderedDict[Hashable, Any] = OrderedDict()
 
 
-def _key(table: Any, version: int) -> Hashable:
+def key_of(table: Any) -> Hashable:
+    """The key of ``table`` at its version now (taken before anything else changes it)."""
     return (
         table._meta.label_lower,
         router.db_for_write(type(table)),
         table.pk,
         table.created_at,
-        version,
+        int(table.version),
         epoch.current(),
     )
-
-
-def key_of(table: Any) -> Hashable:
-    """The key of ``table`` at its version now (taken before anything else changes it)."""
-    return _key(table, int(table.version))
 
 
 def keep(key: Hashable, state: Any) -> None:
