@@ -184,7 +184,6 @@
    * it is done the API answers 202, and the page asks again while that version is still the
    * one drawn. */
   async function loadAdvice(payload) {
-    advice = null;
     if (!root.dataset.advisor || !payload.moves.length) return;
     for (let attempt = 0; attempt < 20 && current === payload; attempt++) {
       try {
@@ -247,7 +246,8 @@
         return;
       }
       current = payload;
-      advice = null; // the last version's, until this one's arrives
+      advice = null; // the last version's, until loadAdvice brings this one's (before draw: the
+      // observer would mark the new buttons with the old estimates)
       api.you = payload.seat;
       statusBox.textContent = "";
       draw(payload);
