@@ -36,7 +36,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.request import Request
 
-from apibase.cache_redis import default_redis
+from apibase.cache_redis import default_redis, lua
 from apibase.throttles import Counted, UserRateThrottle
 
 #: How long an authenticated token is answered from the cache (bounds memory, not freshness:
@@ -128,6 +128,7 @@ if entry and uid and entry ~= ARGV[4] then
 end
 return {entry, uid, count}
 """
+_COUNTED_SCRIPT: Final = lua(_COUNTED)
 
 
 class CachedTokenAuthentication(TokenAuthentication):
@@ -171,8 +172,10 @@ class CachedTokenAuthentication(TokenAuthentication):
         redis = default_redis()
         if counter is not None and redis is not None:
             try:
-                entry, uid, count = redis.client.eval(
-                    _COUNTED, 2, *token_entry_keys(digest), *counter, revoked_mark()
+                entry, uid, count = _COUNTED_SCRIPT(
+                    keys=token_entry_keys(digest),
+                    args=[*counter, revoked_mark()],
+                    client=redis.client,
                 )
             except RedisError:
                 pass  # the plain read below, and the throttle counts on its own

@@ -35,7 +35,7 @@ from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 from redis.exceptions import RedisError
 
-from apibase.cache_redis import default_redis
+from apibase.cache_redis import default_redis, lua
 from apibase.throttles import WindowCounter
 
 from . import epoch
@@ -94,6 +94,9 @@ if uid and entry and entry ~= ARGV[5] and ARGV[2] ~= '' then
 end
 return {entry, uid, head, role, count}
 """
+_FORWARD_SCRIPT: Final = lua(_FORWARD)
+_READ_SCRIPT: Final = lua(_READ)
+_POLL_SCRIPT: Final = lua(_POLL)
 
 
 class Head(NamedTuple):
@@ -126,8 +129,10 @@ def _forward(label: str, pk: Any, version: int, campaign_id: int) -> bool:
     if client is None:
         return True
     try:
-        client.eval(
-            _FORWARD, 1, head_key(label, pk), version, f"{version}:{campaign_id}", HEAD_SECONDS
+        _FORWARD_SCRIPT(
+            keys=[head_key(label, pk)],
+            args=[version, f"{version}:{campaign_id}", HEAD_SECONDS],
+            client=client,
         )
     except RedisError:
         return False
@@ -159,7 +164,9 @@ def poll_head(label: str, pk: Any, user_id: int) -> Head | None:
     if client is None:
         return None
     try:
-        head, role = client.eval(_READ, 1, head_key(label, pk), role_key("", "")[:-1], user_id)
+        head, role = _READ_SCRIPT(
+            keys=[head_key(label, pk)], args=[role_key("", "")[:-1], user_id], client=client
+        )
     except RedisError:
         return None  # the database answers
     return _head(head, role)
@@ -205,8 +212,10 @@ def poll_with_token(
         return None
     rate = (counter.prefix, counter.suffix, counter.seconds) if counter else ("", "", 0)
     try:
-        entry, uid, head, role, count = redis.client.eval(
-            _POLL, 3, head_key(label, pk), *token_keys, role_key("", "")[:-1], *rate, revoked
+        entry, uid, head, role, count = _POLL_SCRIPT(
+            keys=[head_key(label, pk), *token_keys],
+            args=[role_key("", "")[:-1], *rate, revoked],
+            client=redis.client,
         )
     except RedisError:
         return None

@@ -260,3 +260,44 @@ def test_the_api_sends_the_cached_view_as_encoded_and_it_equals_the_view(
             assert "map" in body and body["version"] == battle.version
     key = selectors.view_cache_key(battle.pk, battle.version, "gm", 0)
     assert isinstance(cache.get(key), bytes)
+
+
+def _script_calls(client: Any) -> dict[str, int]:
+    stats = client.info("commandstats")
+    return {name: stats.get(f"cmdstat_{name}", {}).get("calls", 0) for name in ("eval", "evalsha")}
+
+
+def test_the_hot_paths_scripts_go_by_their_sha1_and_survive_a_flushed_server(
+    campaign, gm, character, api_for
+):
+    """A move (the token's script, then the head's) and a poll (the poll's script) send their
+    Lua scripts by SHA1 (``apibase.cache_redis.lua``), never whole; after ``SCRIPT FLUSH`` (a
+    restarted or new Redis) each is loaded again and answers the same."""
+    from rest_framework.authtoken.models import Token
+
+    from accounts.token_cache import _COUNTED_SCRIPT, token_cache_key
+
+    battle = _started(campaign, gm, [character], npcs=2)
+    api = api_for(gm)
+    cache.delete_many(
+        [token_cache_key(Token.objects.get(user=gm).key), f"auth-user-changed:{gm.pk}"]
+    )
+    _settled(battle, gm)
+    client = cache._cache.get_client(write=True)
+    scripts = (_COUNTED_SCRIPT, heads._FORWARD_SCRIPT, heads._POLL_SCRIPT)
+    for flushed in (False, True):
+        battle.refresh_from_db()
+        assert _adjust(api, battle, battle.version).status_code == 201  # fills the caches
+        if flushed:
+            client.script_flush()
+        before = _script_calls(client)
+        with CaptureQueriesContext(connection) as ctx:
+            moved = _adjust(api, battle, battle.version + 1)
+            polled = api.get(f"/api/battles/{battle.pk}/view/?since={battle.version + 2}")
+        after = _script_calls(client)
+        assert moved.status_code == 201 and polled.status_code == 204
+        assert polled["X-Battle-Version"] == str(battle.version + 2)
+        assert not any("authtoken_token" in q["sql"] for q in ctx.captured_queries)
+        assert after["eval"] == before["eval"]  # no script sent whole
+        assert after["evalsha"] - before["evalsha"] >= 3  # the token's, the head's, the poll's
+        assert all(client.script_exists(*(s.sha for s in scripts)))
