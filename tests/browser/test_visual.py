@@ -4,7 +4,9 @@ light and dark (issue 10: "visual checks, so the next break is caught").
 One browser, one context per (role, width), each page loaded once and looked at in both colour
 schemes (``emulate_media``). On every page: no console error, no failed request, no horizontal
 page scroll at 390 px, every input labelled, every image with alt text, no internal identifier
-(snake_case, a Python list or dict) in the visible text, and dark mode actually dark. A full-page
+(snake_case, a Python list or dict) nor a script's ``undefined``, ``NaN`` or ``[object Object]``
+in the visible text, and dark mode actually dark. The pages include the demo tavern and a table
+of each kind it seeds (a lobby, a game in play, a finished one), drawn by their game's script. A full-page
 screenshot of each lands in ``test-artifacts/visual/`` (git-ignored; CI keeps the folder).
 
 Problems are collected over all pages and reported together, so one run shows every break.
@@ -31,6 +33,8 @@ SHOTS = ARTIFACTS / "visual"
 # Visible text must not carry engine keys or Python reprs ("Words, not identifiers").
 SNAKE = re.compile(r"\b[a-z][a-z0-9]*_[a-z0-9_]+\b")
 REPR = re.compile(r"\[\d+, \d+\]|\{'|\['|\bNone\b(?! \()|\bTrue\b|\bFalse\b")
+# ... nor a script's leftovers: a value it did not have, a sum of nothing, an object as text.
+SCRIPT_REPR = re.compile(r"\bundefined\b|\bNaN\b|\[object Object\]")
 
 CHECKS_JS = (Path(__file__).parent / "visual_checks.js").read_text()
 
@@ -76,6 +80,7 @@ def demo_pages(role: str) -> list[tuple[str, str]]:
         ("notifications", "/notifications/"),
         ("alerts", "/notifications/preferences/"),
     ]
+    pages += tavern_pages(campaign)
     if role == "gm":
         note = GMNote.objects.filter(campaign=campaign).first()
         npc = Character.objects.get(campaign=campaign, name="Hong Meiling")
@@ -94,6 +99,33 @@ def demo_pages(role: str) -> list[tuple[str, str]]:
             ("edit-sheet", f"/characters/{reimu.pk}/edit/"),
         ]
     return pages
+
+
+def tavern_pages(campaign) -> list[tuple[str, str]]:
+    """The demo campaign's tavern and a table of each kind seed_demo sets: RAIGO waiting for
+    a player, Spirit War in play, RAIGO finished, and the open Dream Battle table (a lobby)."""
+    from minigames.models import TavernTable
+
+    tables = TavernTable.objects.filter(practice=False)
+    found = {
+        "tavern-waiting": tables.get(campaign=campaign, game="raigo", status="setup"),
+        "tavern-playing": tables.get(campaign=campaign, game="spirit_war", status="active"),
+        "tavern-finished": tables.get(campaign=campaign, game="raigo", status="ended"),
+        "tavern-open": tables.get(campaign=None, game="dbs"),
+    }
+    return [("tavern", f"/campaigns/{campaign.pk}/tavern/")] + [
+        (name, f"/tavern/tables/{t.pk}/") for name, t in found.items()
+    ]
+
+
+def board_drawn(page, where: str, visit: Visit) -> None:
+    """A tavern table's board is drawn by its script once the first state arrives."""
+    drawn = "() => document.getElementById('tavern-board').childElementCount > 0"
+    for _ in range(50):  # the CSP forbids wait_for_function's eval: ask until it is drawn
+        if page.evaluate(drawn):
+            return
+        page.wait_for_timeout(100)
+    visit.add(where, "the table was not drawn")
 
 
 DEMO_LOGINS = {"gm": ("gm", "roses-gm-demo"), "player": ("reimu", "roses-reimu-demo")}
@@ -156,7 +188,10 @@ def look(page, name: str, role: str, width: int, visit: Visit) -> None:
         if scheme == "light" and found["luminance"] < 0.7:
             visit.add(here, f"light mode is not light ({found['luminance']:.2f})")
         if scheme == "light":
-            words = sorted(set(SNAKE.findall(found["text"])) | set(REPR.findall(found["text"])))
+            text = found["text"]
+            words = sorted(
+                set(SNAKE.findall(text)) | set(REPR.findall(text)) | set(SCRIPT_REPR.findall(text))
+            )
             if words:
                 visit.add(here, f"identifiers in the visible text: {words[:8]}")
         SHOTS.mkdir(parents=True, exist_ok=True)
@@ -220,6 +255,8 @@ def test_every_demo_page_for_every_width_and_scheme(browser, live_server, demo, 
             page.wait_for_timeout(150)  # the first live refreshes
             if name == "battle":
                 map_shown(page, f"{role} {name} {width}px", visit)
+            if name.startswith("tavern-"):
+                board_drawn(page, f"{role} {name} {width}px", visit)
             look(page, name, role, width, visit)
             for error in errors:
                 visit.add(f"{role} {name} {width}px", error)

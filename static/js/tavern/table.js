@@ -107,7 +107,10 @@
     },
   };
 
-  function renderer() {
+  function renderer(payload) {
+    // Before the game starts there is no view to draw (the lobby): every game says so in the
+    // same words, rather than a game's table drawn from nothing.
+    if (!payload.view) return genericRenderer;
     const games = window.TavernGames || {};
     return games[game] || genericRenderer;
   }
@@ -212,7 +215,7 @@
     root.dataset.version = String(payload.version);
     movesBox.replaceChildren();
     try {
-      renderer().render(board, payload, api);
+      renderer(payload).render(board, payload, api);
     } catch (err) {
       statusBox.textContent = "This table could not be drawn; here are your moves.";
       genericRenderer.render(board, payload, api);
