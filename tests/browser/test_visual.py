@@ -6,8 +6,9 @@ schemes (``emulate_media``). On every page: no console error, no failed request,
 page scroll at 390 px, every input labelled, every image with alt text, no internal identifier
 (snake_case, a Python list or dict) nor a script's ``undefined``, ``NaN`` or ``[object Object]``
 in the visible text, and dark mode actually dark. The pages include the demo tavern and a table
-of each kind it seeds (a lobby, a game in play, a finished one), drawn by their game's script. A full-page
-screenshot of each lands in ``test-artifacts/visual/`` (git-ignored; CI keeps the folder).
+of each kind it seeds (a lobby, a game in play, a finished one), drawn by their game's script.
+A full-page screenshot of each lands in ``test-artifacts/visual/`` (git-ignored; CI keeps the
+folder).
 
 Problems are collected over all pages and reported together, so one run shows every break.
 """
