@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from tests.browser.conftest import ARTIFACTS, watch_console
+from tests.browser.conftest import ARTIFACTS, wait_until, watch_console
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -119,14 +119,21 @@ def tavern_pages(campaign) -> list[tuple[str, str]]:
     ]
 
 
+def _eventually(page, script: str, seconds: float = 5) -> bool:
+    """Whether ``script`` becomes true on ``page`` within ``seconds`` (the CSP forbids
+    ``wait_for_function``'s eval, so it is asked again and again: conftest's ``wait_until``)."""
+    try:
+        wait_until(page, lambda: page.evaluate(script), script, seconds)
+    except AssertionError:
+        return False
+    return True
+
+
 def board_drawn(page, where: str, visit: Visit) -> None:
     """A tavern table's board is drawn by its script once the first state arrives."""
     drawn = "() => document.getElementById('tavern-board').childElementCount > 0"
-    for _ in range(50):  # the CSP forbids wait_for_function's eval: ask until it is drawn
-        if page.evaluate(drawn):
-            return
-        page.wait_for_timeout(100)
-    visit.add(where, "the table was not drawn")
+    if not _eventually(page, drawn):
+        visit.add(where, "the table was not drawn")
 
 
 DEMO_LOGINS = {"gm": ("gm", "roses-gm-demo"), "player": ("reimu", "roses-reimu-demo")}
@@ -204,11 +211,7 @@ def map_shown(page, where: str, visit: Visit) -> None:
     they are: its 10 columns of squares span the board's 10."""
     page.wait_for_selector("#board-map:not([hidden])")
     loaded = "() => ((m) => m.complete && m.naturalWidth > 0)(document.getElementById('board-map'))"
-    for _ in range(50):  # the CSP forbids wait_for_function's eval: ask until it has loaded
-        if page.evaluate(loaded):
-            break
-        page.wait_for_timeout(100)
-    else:
+    if not _eventually(page, loaded):
         visit.add(where, "the map's image did not load")
         return
     first = page.locator(".battle-square[data-x='0'][data-y='0']").bounding_box()
