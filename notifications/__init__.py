@@ -56,7 +56,11 @@ def __getattr__(name: str) -> Any:
         raise AttributeError(f"module 'notifications' has no attribute {name!r}")
     from importlib import import_module
 
-    return getattr(import_module(f"{__name__}.{module}"), name)
+    value = getattr(import_module(f"{__name__}.{module}"), name)
+    # Resolved once: the hot paths import inside functions (``from notifications import
+    # turn_wait_end`` on every move), which would otherwise run this lookup each time.
+    globals()[name] = value
+    return value
 
 
 __all__ = [

@@ -442,3 +442,16 @@ def test_in_app_deliveries_of_one_transaction_share_one_batch(
     ids = list(Delivery.objects.values_list("pk", flat=True))
     assert notification_tasks.deliver_in_app.apply(args=[ids]).get() == "noop"
     assert list(Delivery.objects.values_list("attempts", flat=True)) == [1, 1]
+
+
+def test_the_public_names_resolve_once_and_then_are_plain_attributes() -> None:
+    """Every move imports ``turn_wait_end`` inside a function; after the first lookup the
+    package holds the name itself, so later imports skip the lazy lookup (PEP 562's
+    ``__getattr__`` runs only for names the module lacks)."""
+    import notifications
+    from notifications import reminders
+
+    for name in ("turn_wait_end", "turn_wait_start"):
+        resolved = getattr(notifications, name)
+        assert resolved is getattr(reminders, name)
+        assert notifications.__dict__[name] is resolved
