@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import pickle
 from collections.abc import Mapping, Sequence
 from typing import Any
+
+import orjson
 
 from minigames.engines.raigo import actions, views
 from minigames.engines.raigo.board import Json, seat_name
@@ -16,15 +17,29 @@ from westernroses.protocol import HouseRule, IllegalAction, Seat
 STATE_VERSION = 1
 
 
-def _canon(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+def same_json(a: Any, b: Any) -> bool:
+    """``a`` and ``b`` are the same JSON: equal, and of the same type all the way down, so
+    ``True`` is not ``1`` and ``1.0`` is not ``1`` (Python's ``==`` says they are; a move
+    must be exactly one of the legal ones). Cheaper than comparing canonical JSON texts."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(same_json(v, b[k]) for k, v in a.items())
+    if isinstance(a, list):
+        return len(a) == len(b) and all(same_json(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b)
 
 
 def copy_state(value: Any) -> Any:
-    """A deep copy of a JSON state: a pickle round trip, six times faster than
-    ``copy.deepcopy`` on a RAIGO state, which the search bot's playouts copy at every move.
+    """A deep copy of a JSON state, which the search bot's playouts make at every move:
+    an orjson round trip (twice as fast as pickle's on a RAIGO state, and six times
+    ``copy.deepcopy``'s). What orjson refuses (a key that is not a string, an integer
+    beyond 64 bits) goes through pickle instead; both keep every JSON value as it is.
     (Only our own freshly pickled bytes are ever unpickled.)"""
-    return pickle.loads(pickle.dumps(value, pickle.HIGHEST_PROTOCOL))  # noqa: S301
+    try:
+        return orjson.loads(orjson.dumps(value))
+    except TypeError:  # orjson.JSONEncodeError is a TypeError
+        return pickle.loads(pickle.dumps(value, pickle.HIGHEST_PROTOCOL))  # noqa: S301
 
 
 def _seat(seat: Seat) -> int:
@@ -75,9 +90,8 @@ class RaigoEngine:
             raise IllegalAction("That is not a move.")
         legal = actions.legal_actions(state, seat)
         asked = dict(action)
-        wanted = _canon(asked)
-        # Equality first (cheap), then the canonical text (which tells True from 1).
-        if not any(a == asked and _canon(a) == wanted for a in legal):
+        # Equality first (cheap), then the types too (which tell True from 1).
+        if not any(a == asked and same_json(a, asked) for a in legal):
             raise IllegalAction("That move is not allowed now.")
         ctx = Ctx(copy_state(state))
         actions.apply_action(ctx, _seat(seat), action)

@@ -14,17 +14,38 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from minigames.engines.raigo import ENGINE
+from minigames.engines.raigo.engine import copy_state, same_json
 from minigames.engines.raigo.tokens import weight
 from tests.engine.conformance import play_random_game
 from tests.engine.raigo.helpers import assert_tokens_accounted
+from westernroses.protocol import IllegalAction
+
+
+def assert_plain_json(value: Any) -> None:
+    """Only JSON's own types (no tuple, no non-string key): what ``copy_state``'s orjson
+    round trip copies exactly."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            assert type(key) is str, key
+            assert_plain_json(item)
+    elif isinstance(value, list):
+        for item in value:
+            assert_plain_json(item)
+    else:
+        assert value is None or type(value) in (str, int, float, bool), repr(value)
 
 
 def check_invariants(state: dict[str, Any]) -> None:
     assert_tokens_accounted(state)
+    assert_plain_json(state)
+    copied = copy_state(state)
+    assert same_json(copied, state)
+    assert copied is not state
     for p in state["players"]:
         assert p["balls"] >= 0
         assert len(p["body"]) <= 3
@@ -94,3 +115,23 @@ def test_bot_games_keep_every_token_in_one_place(seed, seats):
         steps += 1
         assert steps < 3000
     assert state["result"]["winners"]
+
+
+def test_a_move_must_match_a_legal_one_in_type_too() -> None:
+    """``True`` equals ``1`` and ``1.0`` in Python but is not the same JSON: a move written
+    with the wrong type is refused, as the canonical text refused it before."""
+    assert same_json({"a": [1, {"b": "x"}]}, {"a": [1, {"b": "x"}]})
+    assert not same_json({"a": [1]}, {"a": [True]})
+    assert not same_json({"a": 1}, {"a": 1.0})
+    assert not same_json([1, 2], [1, 2, 3])
+    assert not same_json({"a": 1}, {"b": 1})
+    state = ENGINE.new_game(seats=2, seed=5)
+    seat = ENGINE.waiting_on(state)[0]
+    while {"type": "select", "count": 1} not in ENGINE.legal_actions(state, seat):
+        state, _ = ENGINE.apply(state, seat, ENGINE.legal_actions(state, seat)[-1])
+        seat = ENGINE.waiting_on(state)[0]
+    for wrong in ({"type": "select", "count": True}, {"type": "select", "count": 1.0}):
+        assert wrong == {"type": "select", "count": 1}  # Python's equality alone takes it
+        with pytest.raises(IllegalAction):
+            ENGINE.apply(state, seat, wrong)
+    ENGINE.apply(state, seat, {"type": "select", "count": 1})  # the right type applies
