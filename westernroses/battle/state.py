@@ -21,9 +21,10 @@ cloning a state costs no more as the battle grows longer.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, TypeVar, cast
+from typing import Any, Final, TypeVar, cast
 
 from westernroses.battle.arena import Arena, Square, square, squares_json
 from westernroses.spellcards.deck import DeckState
@@ -78,6 +79,11 @@ class AttackProfile:
             "recovery_dice": self.recovery_dice,
             "fists": self.fists,
         }
+
+    def stored(self) -> Json:
+        """:meth:`to_dict` without the fields at their defaults (``from_dict`` puts them
+        back), as the state stores it (:meth:`Profile.to_dict`); views show every field."""
+        return _without_defaults(self.to_dict(), _ATTACK_DEFAULTS)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> AttackProfile:
@@ -155,6 +161,13 @@ class Profile:
         return None
 
     def to_dict(self) -> Json:
+        """The profile as JSON, without the fields at their defaults (``from_dict`` puts
+        them back). Most of a combatant's thirty-odd passives are zero: written out, the
+        profiles were 9 of a 4-vs-4 battle's 13 KB of state, which every move writes to the
+        database and reads back."""
+        return _without_defaults(self._full_dict(), _PROFILE_DEFAULTS)
+
+    def _full_dict(self) -> Json:
         return {
             "stats": dict(self.stats),
             "hp_max": self.hp_max,
@@ -181,7 +194,7 @@ class Profile:
             "opponents_graze": self.opponents_graze,
             "opponents_danmaku_dodge": self.opponents_danmaku_dodge,
             "spellcard_to_hit": self.spellcard_to_hit,
-            "attacks": [a.to_dict() for a in self.attacks],
+            "attacks": [a.stored() for a in self.attacks],
             "charge": self.charge,
             "charge_hp": self.charge_hp,
             "level": self.level,
@@ -196,6 +209,31 @@ class Profile:
         values["traits"] = tuple(values.get("traits", ()))
         values["attacks"] = tuple(AttackProfile.from_dict(a) for a in values.get("attacks", ()))
         return cls(**values)
+
+
+def _defaults(cls: type) -> dict[str, Any]:
+    """``cls``'s fields that have a default, with it as JSON writes it (a tuple as a list)."""
+    out: dict[str, Any] = {}
+    for f in dataclasses.fields(cls):
+        if f.default is not dataclasses.MISSING:
+            out[f.name] = list(f.default) if isinstance(f.default, tuple) else f.default
+    return out
+
+
+def _without_defaults(full: Json, defaults: Mapping[str, Any]) -> Json:
+    """``full`` without the keys whose value is their default, of the same type too (so
+    ``False`` is never dropped for a default of ``0``)."""
+    missing = object()
+    out: Json = {}
+    for key, value in full.items():
+        default = defaults.get(key, missing)
+        if default is missing or type(value) is not type(default) or value != default:
+            out[key] = value
+    return out
+
+
+_ATTACK_DEFAULTS: Final = _defaults(AttackProfile)
+_PROFILE_DEFAULTS: Final = _defaults(Profile)
 
 
 @dataclass(slots=True)
