@@ -13,6 +13,8 @@ The state is empty until the host starts the game: seats are filled first (``sta
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
 from django.conf import settings
@@ -139,6 +141,18 @@ class TavernSeat(models.Model):
         if character is not None and character.portrait:
             return str(character.portrait.url)
         return ""
+
+
+def seat_names(seats: Sequence[TavernSeat]) -> list[str]:
+    """Each seat's name (:meth:`TavernSeat.name`), in the order given, told apart where two
+    would read the same: two random bots are "Random bot (seat 1)" and "Random bot (seat 2)",
+    so a log line or a result that names one ("Random bot ran out of Yang balls") says which."""
+    names = [s.name() for s in seats]
+    twice = {name for name, count in Counter(names).items() if count > 1}
+    return [
+        f"{name} (seat {s.index + 1})" if name in twice else name
+        for s, name in zip(seats, names, strict=True)
+    ]
 
 
 class TavernAction(TableAction):

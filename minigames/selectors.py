@@ -20,7 +20,7 @@ from tables.models import TableStatus
 from tables.selectors import table_pk
 
 from .game import may_watch, seat_index_of
-from .models import TavernSeat, TavernTable
+from .models import TavernSeat, TavernTable, seat_names
 from .services import _is_manager, deck_choices, stakes_allowed
 
 
@@ -113,7 +113,7 @@ def table_info(
         "seats": [
             {
                 "index": s.index,
-                "name": s.name(),
+                "name": name,
                 "portrait": s.portrait(),
                 "bot": s.bot or None,
                 "human": s.user_id is not None and not s.bot,
@@ -124,7 +124,7 @@ def table_info(
                 if s.deck
                 else "",
             }
-            for s in seats
+            for s, name in zip(seats, seat_names(seats), strict=True)
         ],
         "you": None if mine is None or mine.resigned else mine.index,
         "can": {

@@ -43,7 +43,7 @@ from tables.models import TableStatus
 from tables.registry import game_for
 
 from .game import may_watch
-from .models import BOT_STRENGTHS, TavernAction, TavernSeat, TavernTable
+from .models import BOT_STRENGTHS, TavernAction, TavernSeat, TavernTable, seat_names
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -377,7 +377,7 @@ def tavern_start(*, table_id: int, by: User) -> TavernTable:
     if any(s.is_open for s in seats):
         raise _fail("seats", "Every seat needs a player or a bot before the game starts.")
     engine = get_engine(table.game)
-    config: dict[str, Any] = {"names": [s.name() for s in seats]}
+    config: dict[str, Any] = {"names": seat_names(seats)}
     if table.game in ("rso", "dbs"):
         decks, extra = [], []
         for s in seats:
@@ -428,7 +428,11 @@ def _hold_stakes(table: TavernTable, seats: Sequence[TavernSeat]) -> None:
     table.stakes = {
         "held": {str(s.index): table.stake for s in staked},
         "characters": {str(s.index): s.character_id for s in staked},
-        "names": {str(s.index): s.name() for s in staked},
+        "names": {
+            str(s.index): name
+            for s, name in zip(seats, seat_names(seats), strict=True)
+            if s.character_id is not None
+        },
         "held_at": timezone.now().isoformat(),
     }
 
@@ -553,19 +557,24 @@ def tavern_resign(*, table_id: int, by: User) -> TavernTable:
     if seat is None:
         raise PermissionDenied("You do not play at this table.")
     seat.resigned = True
-    count = TavernSeat.objects.filter(table=table).count()
+    seats = list(
+        TavernSeat.objects.filter(table=table).select_related("user", "character").order_by("index")
+    )
+    count = len(seats)
     if count == 2:
         seat.save(update_fields=["resigned"])
         winners = [i for i in range(count) if i != seat.index]
+        # her name as the table knew it, before "(resigned)"
+        name = seat_names(seats)[seat.index]
         table.outcome = {
             "winners": winners,
-            "text": f"{seat.name()} resigned.",
+            "text": f"{name} resigned.",
             "resigned": seat.index,
         }
         table.status = TableStatus.ENDED
         table.ended_at = timezone.now()
         _settle(table, winners)
-        table.summary = f"{seat.name()} resigned."[:200]
+        table.summary = f"{name} resigned."[:200]
         _touch(table, "outcome", "status", "ended_at", "stakes", "summary")
         transaction.on_commit(partial(_end_waits, table.pk), robust=True)
     else:

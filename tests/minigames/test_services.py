@@ -300,3 +300,32 @@ def test_a_seat_is_offered_each_preset_once_then_her_own_decks(player):
     )
     assert services.deck_choices(player, "dbs") == [*presets, (f"saved:deck:{deck.pk}", "Mine")]
     assert services.deck_choices(None, "dbs") == presets
+
+
+def test_seats_that_would_read_alike_are_told_apart_by_their_number(player):
+    """Two random bots were both "Random bot", so a finished game read "Random bot ran out
+    of Yang balls: Random bot wins". Seats whose names are alike carry their number, at
+    the table, in the engine's texts and in the result; a name used once stays as it is."""
+    from minigames.selectors import table_info
+
+    table = services.tavern_create(
+        by=player, game="raigo", campaign=None,
+        seats=[services.SeatSpec(kind="bot", strength="random"), services.SeatSpec(kind="host"),
+               services.SeatSpec(kind="bot", strength="random")],
+    )  # fmt: skip
+    shown = player.shown_name
+    names = [s["name"] for s in table_info(table, player)["seats"]]
+    assert names == ["Random bot (seat 1)", shown, "Random bot (seat 3)"]
+    services.tavern_start(table_id=table.pk, by=player)
+    table.refresh_from_db()
+    assert table.state["names"] == names
+    assert [s["name"] for s in table_info(table, player)["seats"]] == names
+
+
+def test_a_player_who_resigns_is_named_once(player, other_player):
+    """The result says "Marisa resigned.", not "Marisa (resigned) resigned."."""
+    table = two_humans("spirit_war", player, other_player)
+    services.tavern_resign(table_id=table.pk, by=other_player)
+    table.refresh_from_db()
+    assert table.outcome["text"] == f"{other_player.shown_name} resigned."
+    assert table.summary == f"{other_player.shown_name} resigned."
