@@ -230,3 +230,29 @@ def test_the_renderer_hook(new_page, live_server, player, other_player):
     page.click("#placed-move")
     page.wait_for_function(f"{TABLE_VERSION} > {table.version}")
     assert TavernTable.objects.get(pk=table.pk).actions.get().action == moves[0]
+
+
+def test_the_new_table_form_offers_the_seats_the_game_has(new_page, player):
+    """The form has six seat choices, the most any game seats (Spirit War). A game offers
+    only its own: RAIGO four, RSO and DBS two; a choice left on a seat the game lacks is not
+    sent (its row is hidden and its choice disabled)."""
+    page = new_page(player)
+    page.goto("/tavern/")
+    rows = page.locator("#new-table-form .tavern-form-row[data-seat]")
+    assert rows.count() == 6
+    for game in ("spirit_war", "raigo", "rso", "dbs", "spirit_war"):
+        page.select_option("#game", game)
+        seats = get_engine(game).max_seats
+        assert page.locator("#new-table-form .tavern-form-row[data-seat]:visible").count() == seats
+        assert page.locator("#new-table-form select[name^=seat-]:enabled").count() == seats
+    page.select_option("#seat-4", "bot:random")  # a fifth seat, for Spirit War
+    page.select_option("#game", "raigo")
+    page.select_option("#seat-1", "bot:heuristic")
+    page.click("#create-table")
+    page.wait_for_selector("#tavern-table")
+    table = TavernTable.objects.latest("pk")
+    assert table.game == "raigo"
+    assert [(s.user_id, s.bot) for s in table.seats.order_by("index")] == [
+        (player.pk, ""),
+        (None, "heuristic"),
+    ]

@@ -1,10 +1,18 @@
-/* The new-table form: show only the chosen game's house rules and deck (the server reads only
- * those too, so the form works without this script). */
+/* The new-table form: show only the chosen game's house rules and deck, and only as many seats
+ * as it seats (the server reads only those too, and refuses too many seats in words, so the
+ * form works without this script). */
 (function () {
   "use strict";
   const select = document.getElementById("game");
   if (!select) return;
   function show() {
+    const chosen = select.options[select.selectedIndex];
+    const seats = Number(chosen ? chosen.dataset.maxSeats : NaN);
+    document.querySelectorAll(".tavern-form-row[data-seat]").forEach((row) => {
+      const on = !(Number(row.dataset.seat) >= seats);
+      row.hidden = !on;
+      row.querySelectorAll("select").forEach((el) => { el.disabled = !on; });
+    });
     document.querySelectorAll(".tavern-rules").forEach((fieldset) => {
       const on = fieldset.dataset.game === select.value;
       fieldset.hidden = !on;
