@@ -8,6 +8,7 @@ from typing import Any
 from minigames.engines.raigo import spells, turn
 from minigames.engines.raigo.board import (
     HANDS,
+    ORDINALS,
     Json,
     occupied_spaces,
     open_towers,
@@ -173,7 +174,7 @@ def describe(state: Json, seat: int, action: Mapping[str, Any]) -> str:
         where = "your Body" if action["space"] == "body" else f"your {action['space']} hand"
         return f"Place {name(action['token'])} on {where}"
     if t == "pile":
-        return f"Pile {held(hand)} on {tower_name(state, seat, action['tower'])}"
+        return f"Pile {held(hand)} on your {ORDINALS[action['tower']]} tower"
     if t == "keep":
         return f"Keep {held(hand)} (no action)"
     if t == "chant":

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from minigames.engines.raigo.board import (
     HANDS,
+    ORDINALS,
     Json,
     draw_token,
     go_public,
@@ -210,7 +211,7 @@ def pile(ctx: Ctx, action: Json) -> None:
     tower.append(token)
     ctx.say(
         f"{seat_name(state, seat)} piles her {hand}-hand token on "
-        f"{tower_name(state, seat, index)} ({len(tower)} high).",
+        f"her {ORDINALS[index]} tower ({len(tower)} high).",
         type="pile",
     )
     if len(tower) == TOWER_LIMIT:

@@ -111,6 +111,20 @@ def test_pile_offers_every_tower_and_the_sixth_token_resolves():
     assert "Double Lotus" in texts(events)
 
 
+def test_a_pile_is_told_as_on_her_own_tower():
+    """A token is only ever piled on one's own tower (3 A): the log says "her", the move
+    "your", not the seat's name twice ("Reimu piles ... on Reimu's first tower")."""
+    state = bare(3)
+    give(state, 0, left="two", towers=[["seven"]])
+    state = start(state, 0)
+    move = {"type": "pile", "hand": "left", "tower": 1}
+    label = ENGINE.describe_action(state, 0, move)
+    assert label == "Pile the Two in your left hand on your second tower"
+    state, events = play(state, 0, move)
+    name = state["names"][0]
+    assert f"{name} piles her left-hand token on her second tower (1 high)." in texts(events)
+
+
 def test_unsettled_tower_pays_a_ball_and_scores_nothing():
     """Forbiddance related to Tower Resolution: heavier on lighter -> -1 ball, no score."""
     state = bare(3)
