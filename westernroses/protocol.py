@@ -19,7 +19,9 @@ The shapes, all plain JSON:
 * **event**: a JSON object with ``"type"``, ``"text"`` (a sentence for people, never an
   identifier) and ``"visible_to"``: ``None`` for everyone, or the list of seats that may see it.
   An engine that must tell one seat a secret ("you draw the Roar token") emits a private event
-  for her and a public one for the others ("Marisa draws a token").
+  for her and a public one for the others ("Marisa draws a token"), with ``"hidden_from"``
+  naming her: she reads her own line only, while spectators and every other seat read the
+  public one (an event without ``"hidden_from"`` hides from no one).
 
 The rules every engine keeps (a shared conformance test checks them over random games):
 
@@ -166,18 +168,32 @@ class GameEngine(Protocol[S]):
     def from_json(self, data: Mapping[str, Any]) -> S: ...
 
 
-def event(text: str, *, type: str, visible_to: Sequence[Seat] | None = None, **data: Any) -> Event:
-    """An event in the protocol's shape (``visible_to=None``: everyone sees it)."""
-    return {
+def event(
+    text: str,
+    *,
+    type: str,
+    visible_to: Sequence[Seat] | None = None,
+    hidden_from: Sequence[Seat] | None = None,
+    **data: Any,
+) -> Event:
+    """An event in the protocol's shape (``visible_to=None``: everyone sees it).
+    ``hidden_from``: the seats that read a private event of their own instead (the public half
+    of a pair; spectators still see it)."""
+    ev: Event = {
         "type": type,
         "text": text,
         "visible_to": None if visible_to is None else list(visible_to),
         **data,
     }
+    if hidden_from:
+        ev["hidden_from"] = list(hidden_from)
+    return ev
 
 
 def event_visible(ev: Mapping[str, Any], seat: Seat | None) -> bool:
     """Whether ``seat`` (``None``: a spectator) may see ``ev``."""
+    if seat is not None and seat in ev.get("hidden_from", ()):
+        return False
     visible_to = ev.get("visible_to")
     return visible_to is None or (seat is not None and seat in visible_to)
 

@@ -225,7 +225,7 @@ def set_apply(state: State, seat: int, action: Mapping[str, Any], events: list[E
             event(
                 f"{who(state, seat)} puts a card face down into her Extra SP.",
                 type="set",
-                visible_to=[other(seat)],
+                hidden_from=[seat],
             )
         )
         events.append(
@@ -241,7 +241,7 @@ def set_apply(state: State, seat: int, action: Mapping[str, Any], events: list[E
             event(
                 f"{who(state, seat)} sets a card face down in her Item Area.",
                 type="set",
-                visible_to=[other(seat)],
+                hidden_from=[seat],
             )
         )
         events.append(

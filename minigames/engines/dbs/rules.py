@@ -213,7 +213,7 @@ def draw_cards(state: State, seat: int, count: int, events: list[Event]) -> int:
             event(
                 f"{who(state, seat)} draws {len(drawn)} card{'s' if len(drawn) != 1 else ''}.",
                 type="draw",
-                visible_to=[other(seat)],
+                hidden_from=[seat],
             )
         )
         events.append(

@@ -148,7 +148,7 @@ def apply(state: State, seat: int, action: Mapping[str, Any], events: list[Event
     me["ready"] = True
     what = "opening character" if state["phase"] == "setup_character" else "retrieval"
     events.append(
-        event(f"{who(state, seat)} has chosen her {what}.", type="choice", visible_to=[other(seat)])
+        event(f"{who(state, seat)} has chosen her {what}.", type="choice", hidden_from=[seat])
     )
     events.append(
         event(

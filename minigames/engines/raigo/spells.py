@@ -513,7 +513,11 @@ def purify_step(ctx: Ctx, seat: int, action: Json) -> None:
             learn(state, token, seat)
             drawn.append(token)
         if count:
-            ctx.say(f"{who} draws {tokens_words(count)} from Raizan (Purify).", type="purify_draw")
+            ctx.say(
+                f"{who} draws {tokens_words(count)} from Raizan (Purify).",
+                type="purify_draw",
+                hidden_from=[seat],
+            )
             ctx.say(
                 "You draw " + ", ".join(name(t) for t in drawn) + ".",
                 type="purify_draw_private",

@@ -133,7 +133,11 @@ def select(ctx: Ctx, count: int) -> None:
         turn["drawn"].append(token)
     who = seat_name(state, seat)
     ctx.say(
-        f"{who} draws {tokens_words(count)} from Raizan.", type="select", seat=seat, count=count
+        f"{who} draws {tokens_words(count)} from Raizan.",
+        type="select",
+        hidden_from=[seat],
+        seat=seat,
+        count=count,
     )
     ctx.say(
         "You draw " + " and ".join(name(t) for t in turn["drawn"]) + ".",

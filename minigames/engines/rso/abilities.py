@@ -175,7 +175,7 @@ def draw(state: State, seat: int, count: int, events: list[Event]) -> None:
         player["hand"].append(card)
         player["known_bottom"] = min(player["known_bottom"], len(player["deck"]))
         events.append(event(f"You draw {name_of(state, card)}.", type="draw", visible_to=[seat]))
-        events.append(event(f"{who} draws a card.", type="draw"))
+        events.append(event(f"{who} draws a card.", type="draw", hidden_from=[seat]))
     if state["options"]["deck_out"] == "empty" and not player["deck"]:
         lose(state, seat, f"{who}'s deck has run out.", events)
 

@@ -149,7 +149,9 @@ def choose_leader(state: State, seat: int, inst: str, events: list[Event]) -> No
             f"You choose {name_of(state, inst)} as your Leader.", type="leader", visible_to=[seat]
         )
     )
-    events.append(event(f"{player_name(state, seat)} has chosen a Leader.", type="leader"))
+    events.append(
+        event(f"{player_name(state, seat)} has chosen a Leader.", type="leader", hidden_from=[seat])
+    )
     if any(p["pending_leader"] is None for p in state["players"]):
         return
     for s, p in enumerate(state["players"]):

@@ -168,6 +168,7 @@ def apply_summon(state: State, seat: int, action: Action, events: list[Event]) -
             event(
                 f"{name(state, seat)} summons a Spirit face down.",
                 type="summon",
+                hidden_from=[seat],
                 seat=seat,
             )
         )
@@ -266,6 +267,7 @@ def apply_support(state: State, seat: int, action: Action, events: list[Event]) 
             event(
                 f"{name(state, seat)} places a Support card face down.",
                 type="support",
+                hidden_from=[seat],
                 seat=seat,
             )
         )

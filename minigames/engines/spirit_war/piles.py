@@ -182,6 +182,7 @@ def draw_preparation(state: State, seat: int, events: list[Event], count: int = 
             event(
                 f"{name(state, seat)} draws {cards}.",
                 type="draw",
+                hidden_from=[seat],
                 seat=seat,
                 count=drawn,
             )

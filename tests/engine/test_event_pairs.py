@@ -1,0 +1,51 @@
+"""A secret told to one seat comes as a pair (westernroses/protocol.py): her own line ("You draw
+the Snake token") and the public one for everyone else ("Ann draws a token from Raizan"),
+marked ``hidden_from`` her, so her log reads each thing once. Checked over random two-seat
+games of every tavern engine, for both seats and a spectator."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from minigames.engines.registry import get_engine
+from westernroses.protocol import event, event_visible
+
+NAMES = ["Ann", "Bea"]
+
+
+def test_an_event_hidden_from_a_seat_is_seen_by_everyone_else():
+    ev = event("Ann draws a card.", type="draw", hidden_from=[0])
+    assert not event_visible(ev, 0)
+    assert event_visible(ev, 1) and event_visible(ev, None)
+    mine = event("You draw the Snake.", type="draw", visible_to=[0])
+    assert event_visible(mine, 0) and not event_visible(mine, 1) and not event_visible(mine, None)
+    assert "hidden_from" not in event("A plain line.", type="note")
+
+
+@pytest.mark.parametrize("slug", ["raigo", "spirit_war", "rso", "dbs"])
+def test_a_seat_reads_her_own_draw_once(slug):
+    engine = get_engine(slug)
+    rng = random.Random(slug)
+    pairs = 0
+    for seed in range(3):
+        state = engine.new_game(seats=2, seed=seed, config={"names": NAMES})
+        for _ in range(400):
+            if engine.is_terminal(state):
+                break
+            seat = engine.waiting_on(state)[0]
+            state, events = engine.apply(state, seat, rng.choice(engine.legal_actions(state, seat)))
+            for s, name in enumerate(NAMES):
+                seen = [e["text"] for e in events if event_visible(e, s)]
+                if not any(t.startswith("You draw") for t in seen):
+                    continue
+                pairs += 1
+                # her own line, never the public one about her as well
+                assert not any(t.startswith(f"{name} draws") for t in seen), seen
+                # the other seat and a spectator read the public one, and not hers
+                for viewer in (1 - s, None):
+                    shown = [e["text"] for e in events if event_visible(e, viewer)]
+                    assert any(t.startswith(f"{name} draws") for t in shown), shown
+                    assert not any(t.startswith("You draw") for t in shown if name in t)
+    assert pairs >= 3
