@@ -190,6 +190,9 @@ def test_two_users_build_decks_and_play_a_whole_game(
         page.wait_for_selector("#tavern-result:not([hidden])", timeout=10_000)
         assert "The game is over" in page.inner_text("#tavern-result")
         page.wait_for_selector(f"#tavern-board .{game}-result", timeout=10_000)
+        # told once: on the board, not again in the page's box
+        told = "#tavern-result .tavern-breakdown, #tavern-result .tavern-scores"
+        assert page.locator(told).count() == 0
     heads = [p.inner_text(f"#tavern-board .{game}-result").splitlines()[0] for p in (desk, phone)]
     winners = engine.returns(engine.from_json(table.state))
     if winners[0] > 0:

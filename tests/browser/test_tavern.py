@@ -138,6 +138,12 @@ def _game(game, stake, host, guest, host_char, guest_char, campaign, new_page, l
     for page in (desk, phone):
         page.wait_for_selector("#tavern-result:not([hidden])", timeout=5_000)
         assert "The game is over" in page.inner_text("#tavern-result")
+        # the board draws the final scoring; the page's box does not tell it again
+        page.wait_for_selector(f"#tavern-board [class^={PREFIX[game]}-final]", timeout=5_000)
+        assert (
+            page.locator("#tavern-result .tavern-breakdown, #tavern-result .tavern-scores").count()
+            == 0
+        )
         page.wait_for_selector("#tavern-log li", timeout=5_000)
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     phone.goto(f"/campaigns/{campaign.pk}/tavern/")  # the tavern list and form fit too

@@ -93,6 +93,7 @@
 
     window.TavernGames = window.TavernGames || {};
     window.TavernGames[slug] = {
+      drawsResult: true,
       render(root, payload, api) {
         new Board(root, payload, api).draw();
       },

@@ -675,6 +675,7 @@
   window.TavernKit.sheetBoard(Table, "raigo");
   window.TavernGames = window.TavernGames || {};
   window.TavernGames.raigo = {
+    drawsResult: true,
     render(root, payload, api) {
       new Table(root, payload || {}, api || {}).draw();
     },

@@ -502,6 +502,7 @@
   window.TavernKit.sheetBoard(Table, "spirit-war");
   window.TavernGames = window.TavernGames || {};
   window.TavernGames.spirit_war = {
+    drawsResult: true,
     render(root, payload, api) {
       new Table(root, payload || {}, api || {}).draw();
     },

@@ -3,7 +3,9 @@
  * final result with its breakdowns.
  *
  * The board is drawn by the game's renderer when its file is loaded
- * (static/js/tavern/<slug>.js registers window.TavernGames[slug] = {render(root, payload, api)})
+ * (static/js/tavern/<slug>.js registers window.TavernGames[slug] = {render(root, payload, api)},
+ * with drawsResult: true when its board shows the final scoring itself, so the page's own result
+ * box then keeps to the heading and where the pot went instead of saying it all twice)
  * and otherwise by the generic renderer below: the view as readable lists and every legal move
  * as a button labelled in words, so every game is playable. Moves are only ever taken from
  * payload.moves (the server's list); a refused move shows the server's reason.
@@ -115,11 +117,18 @@
     return games[game] || genericRenderer;
   }
 
-  function showResult(payload) {
+  /* The result box: the heading and where the pot went, and, unless the board drew the final
+   * scoring itself (onBoard), the result's text, winners, scores and breakdown. */
+  function showResult(payload, onBoard) {
     if (!payload.finished || !payload.result) { resultBox.hidden = true; return; }
     const r = payload.result;
     resultBox.replaceChildren();
     resultBox.appendChild(el("h3", {}, "The game is over"));
+    if (onBoard) {
+      showPot(payload);
+      resultBox.hidden = false;
+      return;
+    }
     if (r.text) resultBox.appendChild(el("p", { class: "tavern-result-text" }, r.text));
     if (Array.isArray(r.winners)) {
       const names = r.winners.map(seatName).filter(Boolean);
@@ -137,11 +146,17 @@
       resultBox.appendChild(el("h4", {}, "How it was scored"));
       const list = el("ul", { class: "tavern-breakdown" });
       r.breakdown.forEach((b) => {
-        const text = typeof b === "string" ? b : (b.text || "") + (typeof b.points === "number" && b.points ? ` (${b.points} points)` : "");
+        const points = typeof b.points === "number" && b.points ? ` (${b.points} ${Math.abs(b.points) === 1 ? "point" : "points"})` : "";
+        const text = typeof b === "string" ? b : (b.text || "") + points;
         list.appendChild(el("li", {}, text));
       });
       resultBox.appendChild(list);
     }
+    showPot(payload);
+    resultBox.hidden = false;
+  }
+
+  function showPot(payload) {
     const table = payload.table || {};
     const paid = table.stakes && table.stakes.paid ? Object.entries(table.stakes.paid) : [];
     if (paid.length) {
@@ -149,7 +164,6 @@
     } else if (table.stakes && table.stakes.returned) {
       resultBox.appendChild(el("p", { class: "tavern-pot" }, "The stakes were returned."));
     }
-    resultBox.hidden = false;
   }
 
   async function loadLog() {
@@ -214,13 +228,15 @@
     summaryBox.textContent = payload.summary;
     root.dataset.version = String(payload.version);
     movesBox.replaceChildren();
+    let drawn = renderer(payload);
     try {
-      renderer(payload).render(board, payload, api);
+      drawn.render(board, payload, api);
     } catch (err) {
       statusBox.textContent = "This table could not be drawn; here are your moves.";
+      drawn = genericRenderer;
       genericRenderer.render(board, payload, api);
     }
-    showResult(payload);
+    showResult(payload, Boolean(drawn.drawsResult));
   }
 
   const api = {
