@@ -5,7 +5,7 @@
  * The board is drawn by the game's renderer when its file is loaded
  * (static/js/tavern/<slug>.js registers window.TavernGames[slug] = {render(root, payload, api)},
  * with drawsResult: true when its board shows the final scoring itself, so the page's own result
- * box then keeps to the heading and where the pot went instead of saying it all twice)
+ * box then keeps to the heading, the winners and the pot instead of saying it all twice)
  * and otherwise by the generic renderer below: the view as readable lists and every legal move
  * as a button labelled in words, so every game is playable. Moves are only ever taken from
  * payload.moves (the server's list); a refused move shows the server's reason.
@@ -117,22 +117,22 @@
     return games[game] || genericRenderer;
   }
 
-  /* The result box: the heading and where the pot went, and, unless the board drew the final
-   * scoring itself (onBoard), the result's text, winners, scores and breakdown. */
+  /* The result box: the heading, the winners and where the pot went, and, unless the board drew
+   * the final scoring itself (onBoard), the result's text, scores and breakdown. */
   function showResult(payload, onBoard) {
     if (!payload.finished || !payload.result) { resultBox.hidden = true; return; }
     const r = payload.result;
     resultBox.replaceChildren();
     resultBox.appendChild(el("h3", {}, "The game is over"));
+    if (r.text && !onBoard) resultBox.appendChild(el("p", { class: "tavern-result-text" }, r.text));
+    if (Array.isArray(r.winners)) {
+      const names = r.winners.map(seatName).filter(Boolean);
+      resultBox.appendChild(el("p", {}, names.length ? `Winner${names.length > 1 ? "s" : ""}: ${names.join(", ")}.` : "Nobody won."));
+    }
     if (onBoard) {
       showPot(payload);
       resultBox.hidden = false;
       return;
-    }
-    if (r.text) resultBox.appendChild(el("p", { class: "tavern-result-text" }, r.text));
-    if (Array.isArray(r.winners)) {
-      const names = r.winners.map(seatName).filter(Boolean);
-      resultBox.appendChild(el("p", {}, names.length ? `Winner${names.length > 1 ? "s" : ""}: ${names.join(", ")}.` : "Nobody won."));
     }
     if (Array.isArray(r.scores)) {
       const list = el("ul", { class: "tavern-scores" });
