@@ -227,39 +227,40 @@ class SpiritWarEngine:
         return actions[0]
 
     def describe_action(self, state: State, seat: Seat, action: Mapping[str, Any]) -> str:
+        """The move in words, as its button reads: a command without a full stop."""
         kind = action.get("type")
         cid = action.get("card")
         if cid is not None:
             visible = isinstance(seat, int) and cid in state["hands"][seat]
             if not visible or cid not in state["cards"]:
-                return "Play a card you do not hold."
+                return "Play a card you do not hold"
             what = label(state, cid)
         else:
             what = "a card"
         if kind == "draw":
-            return "Draw a Preparation card and an Encounter card."
+            return "Draw a Preparation card and an Encounter card"
         if kind == "attack":
             target = action.get("target")
             if isinstance(target, int) and 0 <= target < state["seats"]:
-                return f"Attack {name(state, target)}."
-            return "Attack a player."
+                return f"Attack {name(state, target)}"
+            return "Attack a player"
         if kind == "skip_attack":
-            return "Show your hand: you have no Spirit to summon, so the attack is skipped."
+            return "Show your hand: you have no Spirit to summon, so the attack is skipped"
         if kind == "summon":
-            return f"Summon {what} face down."
+            return f"Summon {what} face down"
         if kind == "no_spirit":
-            return "Show your hand: you have no Spirit to summon."
+            return "Show your hand: you have no Spirit to summon"
         if kind == "support":
-            return f"Use {what} face down as your Support card."
+            return f"Use {what} face down as your Support card"
         if kind == "pass_support":
-            return "Use no Support card."
+            return "Use no Support card"
         if kind == "discard":
-            return f"Discard {what} to the Abyss."
+            return f"Discard {what} to the Abyss"
         if kind == "vote":
             if action.get("choice") == "share":
-                return "Vote to end the war with a shared result."
-            return "Vote for a Mini Spirit War."
-        return "An unknown move."
+                return "Vote to end the war with a shared result"
+            return "Vote for a Mini Spirit War"
+        return "An unknown move"
 
     # ----------------------------------------------------------------------- storage
 

@@ -1,4 +1,6 @@
-"""A secret told to one seat comes as a pair (westernroses/protocol.py): her own line ("You draw
+"""Words every tavern engine owes its players, checked over random two-seat games.
+
+A secret told to one seat comes as a pair (westernroses/protocol.py): her own line ("You draw
 the Snake token") and the public one for everyone else ("Ann draws a token from Raizan"),
 marked ``hidden_from`` her, so her log reads each thing once. Checked over random two-seat
 games of every tavern engine, for both seats and a spectator."""
@@ -49,3 +51,26 @@ def test_a_seat_reads_her_own_draw_once(slug):
                     assert any(t.startswith(f"{name} draws") for t in shown), shown
                     assert not any(t.startswith("You draw") for t in shown if name in t)
     assert pairs >= 3
+
+
+@pytest.mark.parametrize("slug", ["raigo", "spirit_war", "rso", "dbs"])
+def test_every_move_reads_as_a_button_in_words(slug):
+    """Every legal move's words, in every game alike: a command without a full stop (Spirit
+    War's ended in one, the other three did not), never an identifier."""
+    engine = get_engine(slug)
+    rng = random.Random(slug)
+    seen = 0
+    for seed in range(2):
+        state = engine.new_game(seats=2, seed=seed, config={"names": NAMES})
+        for _ in range(300):
+            if engine.is_terminal(state):
+                break
+            seat = engine.waiting_on(state)[0]
+            moves = engine.legal_actions(state, seat)
+            for move in moves:
+                label = engine.describe_action(state, seat, move)
+                seen += 1
+                assert label and label[0].isupper() and not label.endswith("."), label
+                assert "_" not in label and "{" not in label, label
+            state, _ = engine.apply(state, seat, rng.choice(moves))
+    assert seen > 100
