@@ -8,6 +8,8 @@ games of every tavern engine, for both seats and a spectator."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -26,30 +28,39 @@ def test_an_event_hidden_from_a_seat_is_seen_by_everyone_else():
     assert "hidden_from" not in event("A plain line.", type="note")
 
 
-@pytest.mark.parametrize("slug", ["raigo", "spirit_war", "rso", "dbs"])
-def test_a_seat_reads_her_own_draw_once(slug):
+def random_moves(slug: str, games: int, moves: int) -> Iterator[tuple[Any, Any, list[Any], Any]]:
+    """(state, seat, legal moves, the events of the one played) at every step of ``games``
+    seeded random two-seat games of ``slug``, at most ``moves`` steps each."""
     engine = get_engine(slug)
     rng = random.Random(slug)
-    pairs = 0
-    for seed in range(3):
+    for seed in range(games):
         state = engine.new_game(seats=2, seed=seed, config={"names": NAMES})
-        for _ in range(400):
+        for _ in range(moves):
             if engine.is_terminal(state):
                 break
             seat = engine.waiting_on(state)[0]
-            state, events = engine.apply(state, seat, rng.choice(engine.legal_actions(state, seat)))
-            for s, name in enumerate(NAMES):
-                seen = [e["text"] for e in events if event_visible(e, s)]
-                if not any(t.startswith("You draw") for t in seen):
-                    continue
-                pairs += 1
-                # her own line, never the public one about her as well
-                assert not any(t.startswith(f"{name} draws") for t in seen), seen
-                # the other seat and a spectator read the public one, and not hers
-                for viewer in (1 - s, None):
-                    shown = [e["text"] for e in events if event_visible(e, viewer)]
-                    assert any(t.startswith(f"{name} draws") for t in shown), shown
-                    assert not any(t.startswith("You draw") for t in shown if name in t)
+            legal = engine.legal_actions(state, seat)
+            before = state
+            state, events = engine.apply(state, seat, rng.choice(legal))
+            yield before, seat, legal, events
+
+
+@pytest.mark.parametrize("slug", ["raigo", "spirit_war", "rso", "dbs"])
+def test_a_seat_reads_her_own_draw_once(slug):
+    pairs = 0
+    for _state, _seat, _legal, events in random_moves(slug, games=3, moves=400):
+        for s, name in enumerate(NAMES):
+            seen = [e["text"] for e in events if event_visible(e, s)]
+            if not any(t.startswith("You draw") for t in seen):
+                continue
+            pairs += 1
+            # her own line, never the public one about her as well
+            assert not any(t.startswith(f"{name} draws") for t in seen), seen
+            # the other seat and a spectator read the public one, and not hers
+            for viewer in (1 - s, None):
+                shown = [e["text"] for e in events if event_visible(e, viewer)]
+                assert any(t.startswith(f"{name} draws") for t in shown), shown
+                assert not any(t.startswith("You draw") for t in shown if name in t)
     assert pairs >= 3
 
 
@@ -58,19 +69,11 @@ def test_every_move_reads_as_a_button_in_words(slug):
     """Every legal move's words, in every game alike: a command without a full stop (Spirit
     War's ended in one, the other three did not), never an identifier."""
     engine = get_engine(slug)
-    rng = random.Random(slug)
     seen = 0
-    for seed in range(2):
-        state = engine.new_game(seats=2, seed=seed, config={"names": NAMES})
-        for _ in range(300):
-            if engine.is_terminal(state):
-                break
-            seat = engine.waiting_on(state)[0]
-            moves = engine.legal_actions(state, seat)
-            for move in moves:
-                label = engine.describe_action(state, seat, move)
-                seen += 1
-                assert label and label[0].isupper() and not label.endswith("."), label
-                assert "_" not in label and "{" not in label, label
-            state, _ = engine.apply(state, seat, rng.choice(moves))
+    for state, seat, legal, _events in random_moves(slug, games=2, moves=300):
+        for move in legal:
+            label = engine.describe_action(state, seat, move)
+            seen += 1
+            assert label and label[0].isupper() and not label.endswith("."), label
+            assert "_" not in label and "{" not in label, label
     assert seen > 100
