@@ -143,6 +143,13 @@ class TavernSeat(models.Model):
         return ""
 
 
+def seats_of(table: TavernTable) -> list[TavernSeat]:
+    """The table's seats in order, with the users and characters their names come from."""
+    return list(
+        TavernSeat.objects.filter(table=table).select_related("user", "character").order_by("index")
+    )
+
+
 def seat_names(seats: Sequence[TavernSeat]) -> list[str]:
     """Each seat's name (:meth:`TavernSeat.name`), in the order given, told apart where two
     would read the same: two random bots are "Random bot (seat 1)" and "Random bot (seat 2)",

@@ -20,7 +20,7 @@ from tables.models import TableStatus
 from tables.selectors import table_pk
 
 from .game import may_watch, seat_index_of
-from .models import TavernSeat, TavernTable, seat_names
+from .models import TavernSeat, TavernTable, seat_names, seats_of
 from .services import _is_manager, deck_choices, stakes_allowed
 
 
@@ -59,12 +59,6 @@ def table_pk_safe(value: Any) -> int:
     from tables.registry import game_for
 
     return table_pk(game_for("raigo"), value)
-
-
-def seats_of(table: TavernTable) -> list[TavernSeat]:
-    return list(
-        TavernSeat.objects.filter(table=table).select_related("user", "character").order_by("index")
-    )
 
 
 def table_info(

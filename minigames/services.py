@@ -43,7 +43,7 @@ from tables.models import TableStatus
 from tables.registry import game_for
 
 from .game import may_watch
-from .models import BOT_STRENGTHS, TavernAction, TavernSeat, TavernTable, seat_names
+from .models import BOT_STRENGTHS, TavernAction, TavernSeat, TavernTable, seat_names, seats_of
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -371,9 +371,7 @@ def tavern_start(*, table_id: int, by: User) -> TavernTable:
         raise PermissionDenied("Only the host starts the game.")
     if table.status != TableStatus.SETUP:
         raise _fail("status", "This game has already started.")
-    seats = list(
-        TavernSeat.objects.filter(table=table).select_related("user", "character").order_by("index")
-    )
+    seats = seats_of(table)
     if any(s.is_open for s in seats):
         raise _fail("seats", "Every seat needs a player or a bot before the game starts.")
     engine = get_engine(table.game)
@@ -557,9 +555,7 @@ def tavern_resign(*, table_id: int, by: User) -> TavernTable:
     if seat is None:
         raise PermissionDenied("You do not play at this table.")
     seat.resigned = True
-    seats = list(
-        TavernSeat.objects.filter(table=table).select_related("user", "character").order_by("index")
-    )
+    seats = seats_of(table)
     count = len(seats)
     if count == 2:
         seat.save(update_fields=["resigned"])
