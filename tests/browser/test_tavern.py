@@ -132,6 +132,7 @@ def _game(game, stake, host, guest, host_char, guest_char, campaign, new_page, l
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     for page in (desk, phone):  # the game's own renderer draws the table
         page.wait_for_selector(f"#tavern-board .{PREFIX[game]}")
+    assert desk.inner_text("#tavern-log-empty") == "No moves yet."  # nobody has moved
     counts = _play_whole_game(table.pk, {0: desk, 1: phone}, random.Random(table.pk), game)
     # Every move was a tap on the drawn table; none needed a fallback button.
     assert counts["drawn"] > 0 and counts["fallback"] == 0, counts
@@ -145,6 +146,7 @@ def _game(game, stake, host, guest, host_char, guest_char, campaign, new_page, l
             == 0
         )
         page.wait_for_selector("#tavern-log li", timeout=5_000)
+        assert page.locator("#tavern-log-empty").is_hidden()
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     phone.goto(f"/campaigns/{campaign.pk}/tavern/")  # the tavern list and form fit too
     assert phone.locator("#tables-finished li a").count() >= 1

@@ -20,6 +20,7 @@
   const statusBox = document.getElementById("tavern-status");
   const summaryBox = document.getElementById("tavern-summary");
   const logBox = document.getElementById("tavern-log");
+  const logEmpty = document.getElementById("tavern-log-empty");
   const resultBox = document.getElementById("tavern-result");
   const game = root.dataset.game;
   let current = null;
@@ -178,6 +179,7 @@
           if (ev.text) logBox.appendChild(el("li", { "data-n": String(entry.n) }, ev.text));
         });
       });
+      if (logEmpty) logEmpty.hidden = logBox.children.length > 0;
       if (data.next_after !== null && data.next_after !== undefined) loadLog();
     } catch (err) { /* the next poll tries again */ }
   }
