@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -36,14 +39,90 @@ def test_embedded_default_is_sqlite_with_eager_celery_and_memory_cache():
         "import django, os; os.environ['DJANGO_SETTINGS_MODULE']='config.settings.local';"
         "django.setup(); from django.conf import settings as s;"
         "print(s.DATABASES['default']['ENGINE'], s.CELERY_TASK_ALWAYS_EAGER,"
-        " s.CACHES['default']['BACKEND'])"
+        " s.CACHES['default']['BACKEND'],"
+        " s.DATABASES['default']['OPTIONS']['transaction_mode'])"
     )
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == [
         "django.db.backends.sqlite3",
         "True",
         "django.core.cache.backends.locmem.LocMemCache",
+        "IMMEDIATE",  # config/sqlite.py
     ]
+
+
+def test_sqlite_transactions_that_read_then_write_wait_for_each_other(
+    tmp_path: Path, django_db_blocker: Any
+):
+    """The embedded default's options (config/sqlite.py) on a real SQLite file. Two threads
+    each read which seat is free and then take it, as joining a tavern seat does, and both
+    try to read before either writes. With SQLite's deferred transactions both read, and the
+    second to write failed at once with "database is locked" (a 500 under ``make run``).
+    With ``BEGIN IMMEDIATE`` the second waits at its ``BEGIN`` until the first commits, then
+    reads the seat the first took and takes the next: no failure, no seat taken twice."""
+    from django.db.utils import ConnectionHandler
+
+    from config import sqlite
+
+    database = sqlite.configure(
+        {"ENGINE": "django.db.backends.sqlite3", "NAME": str(tmp_path / "db.sqlite3")}
+    )
+    handler = ConnectionHandler({"default": database})  # one connection per thread
+    # a database of its own, outside the suite's PostgreSQL: pytest-django's guard lifted
+    django_db_blocker.unblock()
+    try:
+        failures = _race_for_seats(handler)
+        setup = handler["default"]
+        with setup.cursor() as cursor:
+            cursor.execute("SELECT n FROM seat ORDER BY n")
+            taken = [n for (n,) in cursor.fetchall()]
+            cursor.execute("PRAGMA journal_mode")
+            (journal,) = cursor.fetchone()
+        setup.close()
+    finally:
+        django_db_blocker.restore()
+    assert failures == []
+    assert taken == [0, 1]
+    assert journal == "wal"
+
+
+def _race_for_seats(handler: Any) -> list[str]:
+    """Two transactions that each count the seats taken and take the next one; each waits
+    (briefly) after its read for the other to have read too. Returns the errors raised."""
+    from django.db.utils import OperationalError
+
+    with handler["default"].cursor() as cursor:
+        cursor.execute("CREATE TABLE seat (n integer)")
+    both_read = threading.Barrier(2)
+    failures: list[str] = []
+
+    def take_a_seat() -> None:
+        connection = handler["default"]
+        # what transaction.atomic() does on SQLite: BEGIN, in the configured mode
+        connection.set_autocommit(False, force_begin_transaction_with_broken_autocommit=True)
+        try:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT count(*) FROM seat")
+                (taken,) = cursor.fetchone()
+                # Deferred, both get here; immediate, the second is still at its BEGIN, so
+                # the first stops waiting and the barrier breaks for both.
+                with contextlib.suppress(threading.BrokenBarrierError):
+                    both_read.wait(timeout=0.5)
+                cursor.execute("INSERT INTO seat VALUES (%s)", [taken])
+            connection.commit()
+        except OperationalError as exc:
+            failures.append(str(exc))
+            connection.rollback()
+        finally:
+            connection.set_autocommit(True)
+            connection.close()
+
+    threads = [threading.Thread(target=take_a_seat) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return failures
 
 
 def test_redis_url_switches_broker_and_cache():

@@ -14,6 +14,8 @@ from typing import Any
 import environ
 from csp.constants import NONE, SELF, UNSAFE_INLINE
 
+from config import sqlite
+
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
 env = environ.Env()
@@ -97,6 +99,8 @@ DATABASES = {
     "default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
 }
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
+# SQLite waits for a write lock instead of failing at once (config/sqlite.py).
+sqlite.configure(DATABASES["default"])
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Django's, with a health check that needs no round trip (config/postgresql/base.py).
     DATABASES["default"]["ENGINE"] = "config.postgresql"
