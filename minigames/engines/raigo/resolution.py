@@ -15,6 +15,7 @@ from minigames.engines.raigo.board import (
     tower_name,
 )
 from minigames.engines.raigo.hands import TowerScore, score_tower
+from minigames.engines.raigo.setup import STARTING_BALLS
 from minigames.engines.raigo.tokens import kind, name
 from westernroses.protocol import event
 
@@ -39,13 +40,21 @@ def balls_words(n: int) -> str:
     return f"{n} Yang ball" if n == 1 else f"{n} Yang balls"
 
 
-def pay(ctx: Ctx, seat: int, why: str) -> bool:
+def pay(ctx: Ctx, seat: int, why: str, *, logged: bool = False) -> bool:
     """``seat`` returns one Yang ball to the Reserve; left with none, her side is out and the game
-    ends at once ("Forbiddance"). Returns True when the game ended."""
+    ends at once ("Forbiddance"). Returns True when the game ended.
+
+    The ball goes into the scoring log (so the final scoring's lines add up to her Yang balls)
+    unless the caller ``logged`` it already, as a resolved tower does."""
     p = player(ctx.state, seat)
     p["balls"] = max(0, p["balls"] - 1)
     who = seat_name(ctx.state, seat)
-    ctx.say(f"{who} pays a Yang ball for {why}.", type="penalty", seat=seat)
+    text = f"{who} pays a Yang ball for {why}."
+    if not logged:
+        ctx.state["scoring_log"].append(
+            {"seat": seat, "text": text, "points": -1, "when": "play", "kind": "penalty"}
+        )
+    ctx.say(text, type="penalty", seat=seat)
     if p["balls"] == 0:
         p["out"] = True
         ctx.say(f"{who} has no Yang ball left and is out of the game.", type="out", seat=seat)
@@ -101,20 +110,26 @@ def resolve_tower(ctx: Ctx, seat: int, tower: int, *, raigo: bool = False) -> bo
         go_public(state, token)
         state["canyon"].append(token)
     score = score_tokens(tokens)
-    gain = 0
-    if not score.unsettled:
-        gain = score.total
-        if raigo and score.hand is not None:
-            gain += RAIGO_DISCHARGE_BONUS
-        p["balls"] += gain
+    if score.unsettled:
+        # scores nothing and costs a ball: the breakdown says -1, as the final scoring's does
+        text = f"{where} is resolved (bottom to top: {shown}): {score.words()}, -1 Yang ball."
+        state["scoring_log"].append(
+            {"seat": seat, "text": text, "points": -1, "when": "play", "kind": "tower"}
+        )
+        ctx.say(text, type="tower_resolved", seat=seat, tower=tower, points=-1)
+        return pay(ctx, seat, "an Unsettled Tower", logged=True)
+    gain = score.total
+    if raigo and score.hand is not None:
+        gain += RAIGO_DISCHARGE_BONUS
+    p["balls"] += gain
     words = score.words()
     if raigo and score.hand is not None:
         words += f", + {RAIGO_DISCHARGE_BONUS} for the Raigo Discharge"
     text = f"{where} is resolved (bottom to top: {shown}): {words}."
-    state["scoring_log"].append({"seat": seat, "text": text, "points": gain})
+    state["scoring_log"].append(
+        {"seat": seat, "text": text, "points": gain, "when": "play", "kind": "tower"}
+    )
     ctx.say(text, type="tower_resolved", seat=seat, tower=tower, points=gain)
-    if score.unsettled:
-        return pay(ctx, seat, "an Unsettled Tower")
     return False
 
 
@@ -136,6 +151,8 @@ def finish(ctx: Ctx, reason: str) -> None:
     bonus_kind = kind(state["bonus"]).key
     for seat in range(state["seats"]):
         p = player(state, seat)
+        unsettled: list[Json] = []
+        resolved: list[tuple[int, Json]] = []
         for index, tokens in enumerate(p["towers"]):
             if not tokens:
                 continue
@@ -147,17 +164,42 @@ def finish(ctx: Ctx, reason: str) -> None:
             where = tower_name(state, seat, index)
             shown = ", ".join(name(t) for t in tokens)
             if score.unsettled:
-                p["balls"] = max(0, p["balls"] - 1)
-                text = f"{where} (bottom to top: {shown}) is an Unsettled Tower: -1 Yang ball."
-                gain = -1
+                text = f"{where} (bottom to top: {shown}) is an Unsettled Tower"
+                row: Json = {
+                    "seat": seat,
+                    "text": text,
+                    "points": -1,
+                    "when": "end",
+                    "kind": "tower",
+                }
+                unsettled.append(row)  # paid below, once her settled towers have scored
             else:
                 bonus = sum(1 for t in tokens if kind(t).key == bonus_kind)
                 gain = score.total + bonus
                 p["balls"] += gain
                 extra = f", + {bonus} for the Bonus Token" if bonus else ""
                 text = f"{where} (bottom to top: {shown}): {score.words()}{extra}."
-            state["scoring_log"].append({"seat": seat, "text": text, "points": gain})
-            ctx.say(text, type="final_tower", seat=seat, tower=index, points=gain)
+                row = {"seat": seat, "text": text, "points": gain, "when": "end", "kind": "tower"}
+            state["scoring_log"].append(row)
+            resolved.append((index, row))
+        for row in unsettled:
+            # a ball for each, while she has one (never below zero)
+            row["points"] = -1 if p["balls"] > 0 else 0
+            row["text"] += ": -1 Yang ball." if p["balls"] > 0 else ": no Yang ball left to pay."
+            p["balls"] += row["points"]
+        for index, row in resolved:
+            ctx.say(row["text"], type="final_tower", seat=seat, tower=index, points=row["points"])
+        if unsettled and p["balls"] == 0 and not p["out"]:
+            # Forbiddance in Resolving Tower, to which the end's scoring refers: left with no
+            # Yang ball, she is out and her side loses.
+            p["out"] = True
+            towers = "Tower" if len(unsettled) == 1 else "Towers"
+            ctx.say(
+                f"{seat_name(state, seat)} has no Yang ball left after her Unsettled "
+                f"{towers} and is out of the game.",
+                type="out",
+                seat=seat,
+            )
     state["result"] = decide(state, reason)
     ctx.say(state["result"]["text"], type="game_over")
 
@@ -185,6 +227,7 @@ def decide(state: Json, reason: str) -> Json:
     alive = [row for row in table if not row["out"]]
     winners: list[int] = []
     best = 0
+    tied: list[Json] = []
     if alive:
         best = max(row["balls"] for row in alive)
         tied = [row for row in alive if row["balls"] == best]
@@ -199,6 +242,16 @@ def decide(state: Json, reason: str) -> Json:
         who = side_words(state, winning_sides[0])
         verb = "win" if len(winning_sides[0]) > 1 else "wins"
         text = f"The game is over ({reason}): {who} {verb} with {balls_words(best)}."
+        if len(tied) > 1:
+            # the tie-break decided it: say so, or the table's equal scores look like an error
+            others = [row for row in tied if row["seats"] != winning_sides[0]]
+            mine = next(row for row in tied if row["seats"] == winning_sides[0])
+            text = (
+                f"The game is over ({reason}): tied on {balls_words(best)} with "
+                f"{' and '.join(side_words(state, row['seats']) for row in others)}, "
+                f"{who} {verb} with fewer Inner Tokens ({mine['inner_tokens']} against "
+                f"{' and '.join(str(row['inner_tokens']) for row in others)})."
+            )
     else:
         names = [side_words(state, s) for s in winning_sides]
         who = ", ".join(names[:-1]) + " and " + names[-1]
@@ -209,6 +262,8 @@ def decide(state: Json, reason: str) -> Json:
         "winners": sorted(winners),
         "sides": table,
         "scores": [p["balls"] for p in state["players"]],
+        # where every seat began, so the breakdown's lines add up to her score
+        "starting_balls": STARTING_BALLS,
         "breakdown": list(state["scoring_log"]),
     }
 

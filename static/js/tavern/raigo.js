@@ -242,7 +242,7 @@
       const boards = el("div", "raigo-boards");
       for (const seat of order) boards.append(this.playerBoard(v.players[seat]));
       board.append(boards);
-      if (Array.isArray(v.scoring_log) && v.scoring_log.length && !(this.payload.finished || v.over)) {
+      if (Array.isArray(v.scoring_log) && v.scoring_log.some((row) => row.kind !== "penalty") && !(this.payload.finished || v.over)) {
         board.append(this.resolvedTowers());
       }
       this.sheet = el("div", "raigo-sheet");
@@ -610,9 +610,11 @@
       const box = el("section", "raigo-log");
       box.setAttribute("aria-label", "Towers resolved");
       const details = el("details");
-      details.append(el("summary", null, `Towers resolved so far (${this.view.scoring_log.length})`));
+      // the log also holds the balls paid for Forbiddance: the final scoring lists those
+      const towers = this.view.scoring_log.filter((row) => row.kind !== "penalty");
+      details.append(el("summary", null, `Towers resolved so far (${towers.length})`));
       const list = el("ul");
-      for (const row of this.view.scoring_log) list.append(el("li", null, row.text));
+      for (const row of towers) list.append(el("li", null, row.text));
       details.append(list);
       box.append(details);
       return box;
@@ -653,18 +655,31 @@
         const rows = breakdown.filter((r) => r.seat === seat);
         const part = el("div", "raigo-final-seat");
         const score = (result.scores || [])[seat];
-        part.append(el("h3", null, `${this.who(seat)}: ${typeof score === "number" ? plural(score, "Yang ball", "Yang balls") : "no score"} at the end`));
+        const balls = typeof score === "number" ? plural(score, "Yang ball", "Yang balls") : "no score";
+        const player = (this.view.players || [])[seat] || {};
+        part.append(el("h3", null, player.out ? `${this.who(seat)}: out of the game (${balls} at the end)` : `${this.who(seat)}: ${balls} at the end`));
+        if (typeof result.starting_balls === "number") {
+          part.append(el("p", "raigo-muted", `Began with ${plural(result.starting_balls, "Yang ball", "Yang balls")}.`));
+        }
         if (!rows.length) {
           part.append(el("p", "raigo-muted", "No tower was resolved."));
         } else {
-          const list = el("ul", "raigo-final-list");
-          for (const r of rows) {
-            const li = el("li");
-            li.append(el("span", `raigo-points ${r.points > 0 ? "raigo-plus" : r.points < 0 ? "raigo-minus" : ""}`.trim(), `${r.points > 0 ? "+" : r.points < 0 ? "−" : "±"}${Math.abs(r.points)}`));
-            li.append(document.createTextNode(` ${r.text}`));
-            list.append(li);
+          // Towers resolved during play, then those resolved at the end (older games' rows
+          // carry no "when": one list, as they were logged).
+          const groups = rows.some((r) => r.when) ? [["play", "During play"], ["end", "At the end, with the Bonus Token"]] : [[null, null]];
+          for (const [when, heading] of groups) {
+            const shown = when ? rows.filter((r) => r.when === when) : rows;
+            if (!shown.length) continue;
+            if (heading) part.append(el("p", "raigo-final-when", heading));
+            const list = el("ul", "raigo-final-list");
+            for (const r of shown) {
+              const li = el("li");
+              li.append(el("span", `raigo-points ${r.points > 0 ? "raigo-plus" : r.points < 0 ? "raigo-minus" : ""}`.trim(), `${r.points > 0 ? "+" : r.points < 0 ? "−" : "±"}${Math.abs(r.points)}`));
+              li.append(document.createTextNode(` ${r.text}`));
+              list.append(li);
+            }
+            part.append(list);
           }
-          part.append(list);
         }
         box.append(part);
       }

@@ -77,6 +77,15 @@ def test_conformance_over_random_games(seed, seats):
     assert ENGINE.is_terminal(final)
     returns = ENGINE.returns(final)
     winners = final["result"]["winners"]
+    for side in final["result"]["sides"]:
+        if set(side["seats"]) <= set(winners):
+            # out of Yang balls is out of the game, during play or at the end
+            assert side["balls"] > 0 and not side["out"]
+    # the final scoring's lines add up: where she began, and every ball won or paid
+    result = final["result"]
+    for seat in range(seats):
+        lines = [row["points"] for row in result["breakdown"] if row["seat"] == seat]
+        assert result["starting_balls"] + sum(lines) == result["scores"][seat]
     for seat in range(seats):
         if seat in winners:
             assert returns[seat] >= 0

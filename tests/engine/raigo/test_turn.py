@@ -136,6 +136,18 @@ def test_unsettled_tower_pays_a_ball_and_scores_nothing():
     assert len(state["canyon"]) == 6
 
 
+def test_an_unsettled_tower_in_play_shows_its_ball_in_the_breakdown():
+    """The tower scores nothing and costs a ball (Forbiddance in Resolving Tower): the final
+    scoring's breakdown says -1 for it, not 0, and that it was resolved during play."""
+    state = bare(3)
+    give(state, 0, left="six", towers=[["five", "roar", "five", "roar", "five"]])
+    state = start(state, 0)
+    state, _ = play(state, 0, {"type": "pile", "hand": "left", "tower": 0})
+    (row,) = state["scoring_log"]
+    assert (row["seat"], row["points"], row["when"]) == (0, -1, "play")
+    assert row["text"].endswith("no score, -1 Yang ball.")
+
+
 def test_keep_passes_the_dong_token_to_the_left():
     """3 C No Action and 4 Passing on Dong token."""
     state = bare(3)
@@ -189,6 +201,36 @@ def test_final_resolution_scores_the_bonus_token_and_skips_unsettled_towers():
     assert "Bonus Token" in texts(ctx.events)
 
 
+def test_an_unsettled_tower_at_the_end_that_takes_the_last_ball_puts_her_out():
+    """Resolving All Towers refers its Unsettled Towers to Forbiddance in Resolving Tower: a
+    player left with no Yang ball is out and loses, so nobody wins "with 0 Yang balls"
+    (docs/games/raigo.md). Seat 1 would otherwise win on Yang balls (2 against 1)."""
+    state = bare(2)
+    give(state, 0, balls=1)
+    give(state, 1, balls=1, towers=[["one", "two"]])
+    ctx = Ctx(state)
+    finish(ctx, "a test")
+    assert player(state, 1)["balls"] == 0 and player(state, 1)["out"]
+    assert "has no Yang ball left after her Unsettled Tower and is out" in texts(ctx.events)
+    assert state["result"]["winners"] == [0]
+    assert [row["when"] for row in state["scoring_log"]] == ["end"]
+    assert ENGINE.returns(state) == [1.0, -1.0]
+
+
+def test_at_the_end_settled_towers_score_before_unsettled_ones_cost():
+    """Her towers' gains come first, then one ball per Unsettled Tower, whatever the order of
+    her Sakura Circles: one ball, an Unsettled first tower and a second tower of three Ones
+    (Sakura, 2 + Silent bonus 1 = 3) leave her 1 + 3 - 1 = 3, still in the game."""
+    state = bare(3)
+    give(state, 0, balls=1, towers=[["one", "two"], ["one", "one", "one"]])
+    ctx = Ctx(state)
+    finish(ctx, "a test")
+    assert not player(state, 0)["out"]
+    gains = [row["points"] for row in state["scoring_log"] if row["seat"] == 0]
+    assert gains == [-1, 3]
+    assert player(state, 0)["balls"] == 3
+
+
 @pytest.mark.parametrize(
     ("balls", "inner", "winners"),
     [
@@ -203,6 +245,19 @@ def test_victory_and_tie_breaks(balls, inner, winners):
     for seat, (b, n) in enumerate(zip(balls, inner, strict=True)):
         give(state, seat, body=["one"] * n, balls=b)
     assert decide(state, "a test")["winners"] == winners
+
+
+def test_a_tie_broken_by_inner_tokens_says_so():
+    """END CONDITIONS: a tie on Yang balls goes to the fewer Inner Tokens; the result says so,
+    or two equal scores in the final table read like an error."""
+    state = bare(3)
+    for seat, (b, n) in enumerate([(4, 3), (4, 1), (1, 0)]):
+        give(state, seat, body=["one"] * n, balls=b)
+    names = state["names"]
+    assert decide(state, "a test")["text"] == (
+        f"The game is over (a test): tied on 4 Yang balls with {names[0]}, {names[1]} wins "
+        "with fewer Inner Tokens (1 against 3)."
+    )
 
 
 def test_team_scores_add_up():
