@@ -460,7 +460,8 @@ def seed_battles(
 # Demo tavern tables (minigames): in the demo campaign's tavern, a RAIGO table waiting for a
 # player (Reimu hosts, 20 yen stakes), a Spirit War game in play (Marisa against a heuristic
 # bot), Reimu's practice Spirit War game against a heuristic bot with the advisor on, and a
-# finished RAIGO game between two random bots; plus an open Dream Battle table.
+# finished RAIGO game between the heuristic bot and the random bot; plus an open Dream Battle
+# table.
 # Idempotent: nothing is added once the campaign's tavern has tables.
 
 
@@ -506,7 +507,10 @@ def seed_tavern(campaign: Campaign, users: dict[str, Any], stdout: Any, base: st
         by=users["gm"],
         game="raigo",
         campaign=campaign,
-        seats=[tavern.SeatSpec(kind="bot", strength="random")] * 2,
+        seats=[
+            tavern.SeatSpec(kind="bot", strength="heuristic"),
+            tavern.SeatSpec(kind="bot", strength="random"),
+        ],
     )
     tavern.tavern_start(table_id=finished.pk, by=users["gm"])
     for _ in range(2000):  # play it out here (the bots' tasks would, on commit)
