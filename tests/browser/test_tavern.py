@@ -264,3 +264,106 @@ def test_the_new_table_form_offers_the_seats_the_game_has(new_page, player):
         (player.pk, ""),
         (None, "heuristic"),
     ]
+
+
+def _war_between(player, other_player) -> tuple[TavernTable, object]:
+    """A started two-player Spirit War between two users; returns the table and its engine."""
+    table = services.tavern_create(
+        by=player,
+        game="spirit_war",
+        campaign=None,
+        seats=[services.SeatSpec(kind="host"), services.SeatSpec(kind="open")],
+    )
+    services.tavern_join(table_id=table.pk, by=other_player, index=1)
+    services.tavern_start(table_id=table.pk, by=player)
+    return TavernTable.objects.get(pk=table.pk), get_engine("spirit_war")
+
+
+def _move(table_id: int, users: dict[int, object], rng: random.Random) -> int:
+    """One random legal move of a seat the table waits on, sent as that seat's user (as from
+    another tab); returns the table's new version."""
+    table = TavernTable.objects.get(pk=table_id)
+    engine = get_engine(table.game)
+    state = engine.from_json(table.state)
+    seat = rng.choice(list(engine.waiting_on(state)))
+    services.tavern_action_apply(
+        table_id=table_id,
+        by=users[seat],
+        action=rng.choice(engine.legal_actions(state, seat)),
+        expected_version=table.version,
+    )
+    return table.version + 1
+
+
+def test_a_refused_stale_move_says_why_after_the_table_is_redrawn(new_page, player, other_player):
+    """The seat to move taps a move while her page has not heard of a move she made from
+    another tab (its polls are held back): the server refuses it (409), the page reloads the
+    table at once, and "someone else moved first" stays on the redrawn table. It was written
+    and then wiped by that redraw, so the tap seemed to do nothing."""
+    table, engine = _war_between(player, other_player)
+    users = {0: player, 1: other_player}
+    seat = engine.waiting_on(engine.from_json(table.state))[0]
+    page = new_page(users[seat])
+    page.goto(f"/tavern/tables/{table.pk}/")
+    page.wait_for_selector("#tavern-board .spirit-war")
+    held = {"on": True}
+
+    def hold(route) -> None:
+        if held["on"]:
+            route.abort()
+        else:
+            route.continue_()
+
+    def release(request) -> None:
+        if request.method == "POST" and "/actions/" in request.url:
+            held["on"] = False
+
+    page.route("**/state/?since=*", hold)
+    page.on("request", release)
+    state = engine.from_json(table.state)
+    # the same seat's own move, from "another tab"
+    services.tavern_action_apply(
+        table_id=table.pk,
+        by=users[seat],
+        action=engine.legal_actions(state, seat)[0],
+        expected_version=table.version,
+    )
+    assert _version(page) == table.version  # not heard of it
+    page.locator(
+        "#tavern-board .spirit-war-move:visible, #tavern-moves button.tavern-move:visible"
+    ).first.click()
+    page.wait_for_function(f"{TABLE_VERSION} > {table.version}", timeout=5_000)  # reloaded
+    assert page.inner_text("#tavern-status") == (
+        "Someone else moved first: the table has been refreshed."
+    )
+
+
+def test_the_move_log_follows_the_newest_move_unless_scrolled_up(new_page, player, other_player):
+    """ "Moves so far" scrolls inside its box; new moves come in at the bottom. The box follows
+    them (it stayed on the first moves, so after every bot turn the player had to scroll), but
+    leaves a player who scrolled up to read an earlier move where she is."""
+    table, _ = _war_between(player, other_player)
+    users = {0: player, 1: other_player}
+    rng = random.Random(7)
+    for _ in range(40):  # a log longer than its box
+        _move(table.pk, users, rng)
+    page = new_page(player)
+    page.set_viewport_size(PHONE)
+    page.goto(f"/tavern/tables/{table.pk}/")
+    page.wait_for_selector("#tavern-log li")
+    at_bottom = (
+        "(() => { const b = document.getElementById('tavern-log');"
+        " return b.scrollHeight > b.clientHeight + 50"
+        " && b.scrollTop + b.clientHeight >= b.scrollHeight - 8; })()"
+    )
+    page.wait_for_function(at_bottom, timeout=5_000)
+    count = page.locator("#tavern-log li").count()
+    version = _move(table.pk, users, rng)
+    page.wait_for_function(f"{TABLE_VERSION} >= {version}")
+    page.wait_for_function(f"document.querySelectorAll('#tavern-log li').length > {count}")
+    assert page.evaluate(at_bottom)  # followed the new move
+    page.evaluate("document.getElementById('tavern-log').scrollTop = 0")
+    count = page.locator("#tavern-log li").count()
+    version = _move(table.pk, users, rng)
+    page.wait_for_function(f"document.querySelectorAll('#tavern-log li').length > {count}")
+    assert page.evaluate("document.getElementById('tavern-log').scrollTop") == 0  # left alone

@@ -18,6 +18,8 @@
   const board = document.getElementById("tavern-board");
   const movesBox = document.getElementById("tavern-moves");
   const statusBox = document.getElementById("tavern-status");
+  const STALE = "Someone else moved first: the table has been refreshed.";
+  let staleNote = false; // set by a refused stale move, for the redraw that follows it
   const summaryBox = document.getElementById("tavern-summary");
   const logBox = document.getElementById("tavern-log");
   const logEmpty = document.getElementById("tavern-log-empty");
@@ -173,12 +175,16 @@
       const response = await fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } });
       if (!response.ok) return;
       const data = await response.json();
+      // Newest moves come in at the bottom of a box that scrolls: follow them, unless the
+      // player has scrolled up to read an earlier move.
+      const following = logBox.scrollTop + logBox.clientHeight >= logBox.scrollHeight - 8;
       data.results.forEach((entry) => {
         logAfter = Math.max(logAfter, entry.n);
         entry.events.forEach((ev) => {
           if (ev.text) logBox.appendChild(el("li", { "data-n": String(entry.n) }, ev.text));
         });
       });
+      if (following) logBox.scrollTop = logBox.scrollHeight;
       if (logEmpty) logEmpty.hidden = logBox.children.length > 0;
       if (data.next_after !== null && data.next_after !== undefined) loadLog();
     } catch (err) { /* the next poll tries again */ }
@@ -270,12 +276,18 @@
       advice = null; // the last version's, until loadAdvice brings this one's (before draw: the
       // observer would mark the new buttons with the old estimates)
       api.you = payload.seat;
-      statusBox.textContent = "";
+      // A refused stale move reloads the table at once: its explanation outlives that redraw
+      // (and is cleared by the next), or the player's tap seems to do nothing.
+      statusBox.textContent = staleNote ? STALE : "";
+      staleNote = false;
       draw(payload);
       loadLog();
       loadAdvice(payload);
     },
-    onStale() { statusBox.textContent = "Someone else moved first: the table has been refreshed."; },
+    onStale() {
+      statusBox.textContent = STALE;
+      staleNote = true;
+    },
     onError(message) { statusBox.textContent = message; },
     onLive(text) { document.getElementById("tavern-live").textContent = text; },
   });
