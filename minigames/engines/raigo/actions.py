@@ -14,9 +14,9 @@ from minigames.engines.raigo.board import (
     open_towers,
     player,
     sealed,
-    seat_name,
     space_words,
     tower_name,
+    whose,
 )
 from minigames.engines.raigo.resolution import Ctx
 from minigames.engines.raigo.spells import CHANT_EFFECTS, EFFECT_WORDS, thunder_targets, used
@@ -179,21 +179,24 @@ def describe(state: Json, seat: int, action: Mapping[str, Any]) -> str:
         return f"Keep {held(hand)} (no action)"
     if t == "chant":
         effect = EFFECT_WORDS[action["effect"]]
-        return f"Chant {held(hand)} as {effect}{spells.target_words(state, dict(action))}"
+        target = spells.target_words(state, dict(action), seat, you=True)
+        return f"Chant {held(hand)} as {effect}{target}"
     if t == "decline":
         return "Let the spell happen (no answer)"
     if t == "shield":
-        return f"Block the spell with {held(hand)} as a Shield"
+        token = own[hand] if own is not None and hand in HANDS else None
+        shield = token is not None and kind(token).key == "shield"
+        return f"Block the spell with {held(hand)}" + ("" if shield else " as a Shield")
     if t == "roar":
         return (
             f"Roar with {held(hand)}, calling the Thunder onto "
-            f"{tower_name(state, seat, action['tower'])}"
+            f"{tower_name(state, seat, action['tower'], seat, you=True)}"
         )
     if t == "switch_pick":
         if "canyon" in action:
             return f"Pick the {name(action['canyon'])} from the Canyon for Switch"
         return (
-            f"Pick the token in {seat_name(state, action['seat'])}'s "
+            f"Pick the token in {whose(state, action['seat'], seat, you=True)} "
             f"{space_words(action['space'])} for Switch"
         )
     if t == "purify_discard":
@@ -209,5 +212,5 @@ def describe(state: Json, seat: int, action: Mapping[str, Any]) -> str:
         )
     if t == "destroy":
         victim = state["destroy"]["victim"] if state["destroy"] else seat
-        return f"Destroy {tower_name(state, victim, action['tower'])}"
+        return f"Destroy {tower_name(state, victim, action['tower'], seat, you=True)}"
     return "An unknown action"

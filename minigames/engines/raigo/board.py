@@ -30,8 +30,19 @@ def seat_name(state: Json, seat: int) -> str:
     return name
 
 
-def tower_name(state: Json, seat: int, tower: int) -> str:
-    return f"{seat_name(state, seat)}'s {ORDINALS[tower]} tower"
+def whose(state: Json, owner: int, actor: int | None = None, *, you: bool = False) -> str:
+    """The owner of a thing in words: "Reimu's", or, when the one acting (``actor``) owns it,
+    "your" on her own move button (``you``) and "her" in the log: never her own name twice
+    in one sentence ("Reimu chants Mist as Katana on the top of Reimu's tower")."""
+    if owner == actor:
+        return "your" if you else "her"
+    return f"{seat_name(state, owner)}'s"
+
+
+def tower_name(
+    state: Json, seat: int, tower: int, actor: int | None = None, *, you: bool = False
+) -> str:
+    return f"{whose(state, seat, actor, you=you)} {ORDINALS[tower]} tower"
 
 
 def inner_tokens(p: Json) -> list[str]:

@@ -35,6 +35,7 @@ from minigames.engines.raigo.board import (
     space_words,
     take_space,
     tower_name,
+    whose,
 )
 from minigames.engines.raigo.resolution import Ctx, resolve_tower, spend
 from minigames.engines.raigo.tokens import kind, name, sort_body, tokens_words, weight
@@ -127,16 +128,17 @@ def asked_for(state: Json, effect: str, target_seat: int) -> list[int]:
     return sorted(set(seats))
 
 
-def target_words(state: Json, action: Json) -> str:
+def target_words(state: Json, action: Json, actor: int | None = None, *, you: bool = False) -> str:
+    """A chant's target in words; ``actor`` (the chanter) and ``you`` as in ``whose``."""
     effect = action["effect"]
     if effect in ("discharge", "charge"):
-        return f" on {tower_name(state, action['seat'], action['tower'])}"
+        return f" on {tower_name(state, action['seat'], action['tower'], actor, you=you)}"
     if effect == "snake":
-        return f", taking a token from {seat_name(state, action['seat'])}'s " + space_words(
-            action["space"]
-        )
+        owner = whose(state, action["seat"], actor, you=you)
+        return f", taking a token from {owner} " + space_words(action["space"])
     if effect == "katana":
-        return f" on the {action['end']} of {tower_name(state, action['seat'], action['tower'])}"
+        tower = tower_name(state, action["seat"], action["tower"], actor, you=you)
+        return f" on the {action['end']} of {tower}"
     return ""
 
 
@@ -156,7 +158,7 @@ def chant(ctx: Ctx, seat: int, action: Json) -> None:
     used(state, seat).append(effect)
     via = f"Mist as {EFFECT_WORDS[effect]}" if kind(token).key == "mist" else EFFECT_WORDS[effect]
     ctx.say(
-        f"{seat_name(state, seat)} chants {via}{target_words(state, action)}.",
+        f"{seat_name(state, seat)} chants {via}{target_words(state, action, seat)}.",
         type="chant",
         seat=seat,
         token=token,
@@ -295,8 +297,11 @@ def resolve_answers(ctx: Ctx, prompt: Json) -> None:
     if not roars:
         if shielded:
             token = _use_hand_token(ctx, shielder, shield["hand"], "shield")
+            raised_as = (
+                "her Shield" if kind(token).key == "shield" else f"{name(token)} as a Shield"
+            )
             ctx.say(
-                f"{seat_name(state, shielder)} raises {name(token)} as a Shield: "
+                f"{seat_name(state, shielder)} raises {raised_as}: "
                 f"the {EFFECT_WORDS[effect]} has no effect.",
                 type="shield",
             )
@@ -320,7 +325,7 @@ def resolve_answers(ctx: Ctx, prompt: Json) -> None:
         towers.append((seat, a["tower"]))
         ctx.say(
             f"{seat_name(state, seat)} reveals {name(token)} as a Roar, calling the Thunder onto "
-            f"{tower_name(state, seat, a['tower'])}.",
+            f"{tower_name(state, seat, a['tower'], seat)}.",
             type="roar",
         )
     if len(towers) == 1:

@@ -89,7 +89,7 @@ def apply_attack(state: State, seat: int, action: Action, events: list[Event]) -
         reveal_hand(state, seat)
         events.append(
             event(
-                f"{name(state, seat)} has no Spirit to summon and shows the hand as proof "
+                f"{name(state, seat)} has no Spirit to summon and shows her hand as proof "
                 f"({hand_words(state, state['hands'][seat])}); the attack is skipped.",
                 type="attack_skipped",
                 seat=seat,
@@ -146,7 +146,7 @@ def apply_summon(state: State, seat: int, action: Action, events: list[Event]) -
         battle["no_spirit"] = True
         events.append(
             event(
-                f"{name(state, seat)} has no Spirit to summon and shows the hand as proof "
+                f"{name(state, seat)} has no Spirit to summon and shows her hand as proof "
                 f"({hand_words(state, state['hands'][seat])}).",
                 type="no_spirit",
                 seat=seat,

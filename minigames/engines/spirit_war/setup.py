@@ -246,7 +246,7 @@ def _deal(state: State) -> None:
         for seat in empty:
             hand = state["hands"][seat]
             state["setup_notes"].append(
-                f"{state['names'][seat]} has no Spirit and shows the hand as proof "
+                f"{state['names'][seat]} has no Spirit and shows her hand as proof "
                 f"({hand_words(state, hand)}), discards it and draws {size} new cards."
             )
             discarded.extend(hand)

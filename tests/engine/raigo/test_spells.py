@@ -190,6 +190,30 @@ def test_shield_blocks_katana_and_both_go_to_the_canyon():
     assert player(state, 2)["right"] is None
 
 
+def test_a_spell_on_her_own_things_reads_her_and_your():
+    """Q&A 1's case told in words: Katana on her own tower and her own Shield against it. Her
+    buttons say "your", the log "her" and a Shield raised as itself is "her Shield"; the
+    seat's name never comes twice in one sentence ("Reimu chants ... of Reimu's tower")."""
+    state = bare(3)
+    give(state, 0, left="katana", right="shield", towers=[["six", "five"]])
+    state = start(state)
+    name = state["names"][0]
+    chant = {"type": "chant", "hand": "left", "effect": "katana", "seat": 0, "tower": 0}
+    chant["end"] = "top"
+    assert ENGINE.describe_action(state, 0, chant) == (
+        "Chant the Katana in your left hand as Katana on the top of your first tower"
+    )
+    state, events = play(state, 0, chant)
+    assert f"{name} chants Katana on the top of her first tower." in texts(events)
+    shield = {"type": "shield", "hand": "right"}
+    assert ENGINE.describe_action(state, 0, shield) == (
+        "Block the spell with the Shield in your right hand"
+    )
+    state, events = play(state, 0, shield)
+    assert f"{name} raises her Shield: the Katana has no effect." in texts(events)
+    assert f"{name}'s" not in texts(events)
+
+
 def test_qa_shield_against_your_own_katana():
     """Q&A 1: Katana on yourself can be defended by your own Shield."""
     state = bare(3)
