@@ -382,7 +382,7 @@ def judge(state: State, events: list[Event], *, empty_draw: int | None = None) -
     if special:
         kind = "special"
         winner = special.pop() if len(special) == 1 else None
-        detail = "a special victory condition"
+        detail = ""
     elif knocked := [s for s in (0, 1) if player(state, s)["lp"] < 0]:
         kind = "knock_out"
         winner = other(knocked[0]) if len(knocked) == 1 else None
@@ -402,10 +402,12 @@ def judge(state: State, events: list[Event], *, empty_draw: int | None = None) -
         )
     else:
         return False
+    # a special victory's card is named in the log as it is met: no detail to repeat here
+    why = "" if kind == "special" else f" ({detail})"
     if winner is None:
-        text = f"The game is a draw by {VICTORY_WORDS[kind]} ({detail})."
+        text = f"The game is a draw by {VICTORY_WORDS[kind]}{why}."
     else:
-        text = f"{who(state, winner)} wins by {VICTORY_WORDS[kind]} ({detail})."
+        text = f"{who(state, winner)} wins by {VICTORY_WORDS[kind]}{why}."
     state["result"] = {"winner": winner, "victory": kind, "text": text}
     state["phase"] = "over"  # a clash under way stays in the Duel Zone, as on the table
     events.append(event(text, type="game_over"))

@@ -119,6 +119,8 @@ def test_special_victory_beats_knock_out():
     assert state["players"][1]["lp"] < 0
     assert ENGINE.result(state)["victory"] == "special"
     assert ENGINE.returns(state) == [-1.0, 1.0]
+    # said once: the log named the card as it was met ("… meets a special victory condition")
+    assert ENGINE.result(state)["text"] == f"{state['names'][1]} wins by a special victory."
 
 
 def test_without_the_special_condition_the_same_hit_is_a_knock_out():
