@@ -200,6 +200,12 @@ def test_two_users_build_decks_and_play_a_whole_game(
     elif winners[1] > 0:
         assert heads[1] == "You win!" and "wins" in heads[0]
     assert no_horizontal_overflow(phone)
+    # the result's table is three short columns: it fits the phone, no sideways scrolling
+    fits = phone.evaluate(
+        f"[...document.querySelectorAll('#tavern-board .{game}-result table')]"
+        ".map((t) => t.scrollWidth <= t.parentElement.clientWidth)"
+    )
+    assert fits == [True], fits
     _shoot(desk, f"tavern-{game}-result-1280.png", f"#tavern-board .{game}-result")
     _shoot(phone, f"tavern-{game}-result-390.png", f"#tavern-board .{game}-result")
     # The boards carried the game: most moves were found on a card or in the action bar.
