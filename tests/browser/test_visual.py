@@ -224,6 +224,17 @@ def map_shown(page, where: str, visit: Visit) -> None:
         visit.add(where, f"the map is not aligned to the squares: {shown} vs {first}")
 
 
+def rules_readable(page, where: str, visit: Visit) -> None:
+    """Every house rule's explanation is on the screen, not in a column scrolled off it (on a
+    phone the table sat in a sideways-scrolling box with "what it does" out of sight)."""
+    off = page.evaluate(
+        "[...document.querySelectorAll('.house-rules tbody td:last-child')]"
+        ".filter((td) => td.getBoundingClientRect().right > window.innerWidth + 1).length"
+    )
+    if off:
+        visit.add(where, f"{off} house rules' explanations lie beyond the screen's edge")
+
+
 def listen(page) -> list[str]:
     """Console errors, page errors, failed requests and error answers, as they happen."""
     errors: list[str] = []
@@ -261,6 +272,8 @@ def test_every_demo_page_for_every_width_and_scheme(browser, live_server, demo, 
                 map_shown(page, f"{role} {name} {width}px", visit)
             if name.startswith("tavern-"):
                 board_drawn(page, f"{role} {name} {width}px", visit)
+            if name == "settings":
+                rules_readable(page, f"{role} {name} {width}px", visit)
             look(page, name, role, width, visit)
             for error in errors:
                 visit.add(f"{role} {name} {width}px", error)
