@@ -75,8 +75,9 @@ class TableGame:
     * ``after_apply_when(before, after)`` - whether this move needs ``after_apply`` (a move
       that needs no other row written is one statement, without a transaction) [always].
     * ``waits(table, state)`` - whom the table waits on, with keys [one :class:`Wait` per
-      user of each seat in ``engine.waiting_on``, keyed by the version at which that seat
-      last acted].
+      user of each seat in ``engine.waiting_on``, keyed by the seat: one wait, and one "your
+      turn", for as long as the table keeps waiting on that seat, however many moves she
+      makes meanwhile].
     * ``campaign_of(table)`` - the campaign whose reminder delay applies [None: a table
       outside any campaign, reminded after the default delay].
     * ``visible_events(state, seat, events)`` - logged events as ``seat`` may see them, for

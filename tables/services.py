@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any, Final, cast
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import connections, router, transaction
-from django.db.models import Max
+from django.db.models import Q
 from django.http import Http404
 from django.utils import timezone
 
@@ -173,17 +173,12 @@ def table_action_apply(
     fields = ["state", "version", "status", "summary", "updated_at"]
     if game.columns is not None:
         fields += game.columns(table, state, new)
-    # The default waits read the log (who acted when): they are worked out after the write.
-    after = waits_of(game, table, new) if game.waits is not None else None
-    ended = set() if after is None else {w.key for w in before} - {w.key for w in after}
+    after = waits_of(game, table, new)
+    ended = {w.key for w in before} - {w.key for w in after}
     rows_too = (
-        (
-            game.after_apply is not None
-            and (game.after_apply_when is None or game.after_apply_when(state, new))
-        )
-        or after is None
-        or bool(ended)
-    )
+        game.after_apply is not None
+        and (game.after_apply_when is None or game.after_apply_when(state, new))
+    ) or bool(ended)
     # One statement is atomic by itself; other rows join it in one transaction.
     with transaction.atomic() if rows_too else contextlib.nullcontext():
         if rows_too and game.after_apply is not None:
@@ -196,10 +191,8 @@ def table_action_apply(
             what=game.name,
             async_commit=not rows_too and settings.TABLE_MOVES_ASYNC_COMMIT,
         )
-        if after is None:
-            after = waits_of(game, table, new)
-            ended = {w.key for w in before} - {w.key for w in after}
-        _waits_end(ended)
+        # after the write: a turn the notify task registered meanwhile is ended too
+        _waits_end(game, ended)
         if game.keep is not None:
             # on commit: a rolled-back move leaves nothing kept
             transaction.on_commit(
@@ -319,25 +312,18 @@ def _not_written(manager: Any, table: GameTable, expected_version: int | None, w
     raise RuntimeError(f"{table._meta.label} {table.pk} was not saved.")
 
 
-def _last_acted(game: TableGame, table: GameTable, seat: Seat) -> int:
-    rows = game.action_model._default_manager.filter(
-        **{game.table_model.log_table_field: table}, seat=str(seat)
-    )
-    return int(rows.aggregate(v=Max("version_after"))["v"] or 0)
-
-
 def waits_of(game: TableGame, table: GameTable, state: Any) -> list[Wait]:
     """Whom ``table`` (in ``state``) waits on, as keyed waits (the game's ``waits`` hook, or
-    one per user of each seat in ``engine.waiting_on``)."""
+    one per user of each seat in ``engine.waiting_on``, keyed by the seat: see
+    :func:`_turn_key`)."""
     if game.waits is not None:
         return game.waits(table, state)
     out = []
     for seat in game.engine.waiting_on(state):
-        since = _last_acted(game, table, seat)
         for user_id in game.players_of(table, seat):
             out.append(
                 Wait(
-                    key=f"{game.wait_prefix(table.pk)}seat:{seat}:after:{since}",
+                    key=f"{game.wait_prefix(table.pk)}seat:{seat}",
                     user_id=user_id,
                     title=f"Your turn: {game.engine.summary(state)}"[:200],
                 )
@@ -345,9 +331,34 @@ def waits_of(game: TableGame, table: GameTable, state: Any) -> list[Wait]:
     return out
 
 
-def _waits_end(keys: set[str]) -> None:
-    from notifications import turn_wait_end
+def _turn_key(game: TableGame, wait: Wait, open_turns: Sequence[tuple[str, int]], at: int) -> str:
+    """The key of the notification service's turn (``TurnWait``) for ``wait``.
 
+    A game's own ``waits`` name their turns (a battle's ``turn:12``). The default waits name a
+    seat: one wait lasts while the table keeps waiting on that seat, whatever she does
+    meanwhile (the steps of her turn, several moves in a row), so its turn is the seat's open
+    one, or a new one from version ``at`` when the table has just started waiting on her.
+    Nothing in it depends on how many moves she made, so a wait says "your turn" once."""
+    if game.waits is not None:
+        return wait.key
+    for key, user_id in open_turns:
+        if user_id == wait.user_id and key.startswith(f"{wait.key}:"):
+            return key
+    return f"{wait.key}:from:{at}"
+
+
+def _waits_end(game: TableGame, keys: set[str]) -> None:
+    """End the turns of the waits ``keys`` (a default wait's key names its seat: its open
+    turn is ended, whichever version it began at)."""
+    from notifications import turn_wait_end
+    from notifications.models import TurnWait
+
+    if keys and game.waits is None:
+        seats = Q()
+        for key in keys:
+            seats |= Q(key__startswith=f"{key}:")
+        turns = TurnWait.objects.filter(seats, ended_at__isnull=True)
+        keys = set(turns.values_list("key", flat=True))
     for key in keys:
         turn_wait_end(key=key)
 
@@ -375,7 +386,7 @@ def table_waits_sync(game: TableGame, *, table_id: int) -> int:
     """Register the waits ``table_id`` has now with the notification service and end those
     it no longer has. Idempotent; returns how many waits are open."""
     from accounts.models import User
-    from notifications import turn_wait_start
+    from notifications import turn_wait_end, turn_wait_start
     from notifications.models import TurnWait
 
     with transaction.atomic():
@@ -389,22 +400,22 @@ def table_waits_sync(game: TableGame, *, table_id: int) -> int:
             return 0
         state = game.engine.from_json(table.state)
         current = waits_of(game, table, state)
-        keys = {w.key for w in current}
-        stale = (
+        open_turns = list(
             TurnWait.objects.filter(
                 key__startswith=game.wait_prefix(table.pk), ended_at__isnull=True
-            )
-            .exclude(key__in=keys)
-            .values_list("key", flat=True)
+            ).values_list("key", "user_id")
         )
-        _waits_end(set(stale))
+        turns = [(w, _turn_key(game, w, open_turns, table.version)) for w in current]
+        keys = {key for _, key in turns}
+        for key in {key for key, _ in open_turns} - keys:
+            turn_wait_end(key=key)
         users = User.objects.in_bulk({w.user_id for w in current})
         campaign = game.campaign_of(table) if game.campaign_of else None
         url = game.url(table)
-        for w in current:
+        for w, key in turns:
             user = users.get(w.user_id)
             if user is not None:
-                turn_wait_start(campaign=campaign, user=user, key=w.key, title=w.title, url=url)
+                turn_wait_start(campaign=campaign, user=user, key=key, title=w.title, url=url)
     return len(current)
 
 

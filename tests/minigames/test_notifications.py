@@ -1,0 +1,71 @@
+"""'Your turn' at the tavern: once per turn, not once per step of it. A seat's wait begins when
+the table starts waiting on her after it did not, and goes on while she keeps acting (a RAIGO
+turn's steps, her own consecutive moves); the next one begins only after the table stopped
+waiting on her. Celery runs eagerly here (test settings); what would run on commit is run after
+each move."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from minigames import services
+from minigames.engines.registry import get_engine
+from notifications.models import Notification, TurnWait
+
+from .conftest import two_humans
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def committed(django_capture_on_commit_callbacks):
+    """Run what would run on commit (the test's transaction never commits)."""
+    return lambda: django_capture_on_commit_callbacks(execute=True)
+
+
+def _play(table: Any, users: dict[int, Any], committed: Any, seed: int, moves: int) -> list[int]:
+    """Play ``moves`` random legal moves for the human seats, each committed (its on-commit
+    callbacks run); returns how many waits each seat began: the times the table went from not
+    waiting on her to waiting on her (the start counts as one)."""
+    engine = get_engine(table.game)
+    rng = random.Random(seed)
+    table.refresh_from_db()
+    state = engine.from_json(table.state)
+    waited = set(engine.waiting_on(state))
+    began = [1 if seat in waited else 0 for seat in range(len(users))]
+    for _ in range(moves):
+        if engine.is_terminal(state):
+            break
+        seat = rng.choice(list(engine.waiting_on(state)))
+        action = rng.choice(engine.legal_actions(state, seat))
+        with committed():
+            services.tavern_action_apply(
+                table_id=table.pk, by=users[seat], action=action, expected_version=table.version
+            )
+        table.refresh_from_db()
+        state = engine.from_json(table.state)
+        now = set(engine.waiting_on(state))
+        for s in now - waited:
+            began[s] += 1
+        waited = now
+    return began
+
+
+@pytest.mark.parametrize(("game", "seed"), [("raigo", 1), ("raigo", 2), ("spirit_war", 3)])
+def test_one_your_turn_per_turn_not_per_step(game, seed, player, other_player, committed):
+    with committed():
+        table = two_humans(game, player, other_player)
+    users = {0: player, 1: other_player}
+    began = _play(table, users, committed, seed, moves=150)
+    for seat, user in users.items():
+        notes = Notification.objects.filter(recipient=user, event="your_turn")
+        keys = list(notes.values_list("dedupe_key", flat=True))
+        assert notes.count() == began[seat], (seat, keys)
+        # each of her waits is one turn row; at most the current one is open
+        assert TurnWait.objects.filter(user=user).count() == began[seat]
+        assert TurnWait.objects.filter(user=user, ended_at__isnull=True).count() <= 1
+    # the steps of one turn are one wait: fewer waits than moves
+    assert sum(began) < table.actions.count()
