@@ -17,7 +17,7 @@ from minigames.action_schemas import ACTIONS
 from minigames.engines.registry import ENGINE_MODULES, get_engine
 from tables.registry import TableGame, register
 
-from .models import TavernAction, TavernSeat, TavernTable
+from .models import TavernAction, TavernSeat, TavernTable, seat_names, seats_of
 
 
 def may_watch(user: Any, table: TavernTable) -> bool:
@@ -67,6 +67,17 @@ def table_url(table: TavernTable) -> str:
     return f"/tavern/tables/{table.pk}/"
 
 
+def turn_title(table: TavernTable, seat: Any) -> str:
+    """ "Your turn at Spirit War with Marisa and Sakuya": the game, and the table by the others
+    sitting at it (their names at the table: public)."""
+    seats = seats_of(table)
+    others = [n for s, n in zip(seats, seat_names(seats), strict=True) if s.index != int(seat)]
+    if not others:
+        return f"Your turn at {table.game_title}"
+    with_ = f"{', '.join(others[:-1])} and {others[-1]}" if len(others) > 1 else others[0]
+    return f"Your turn at {table.game_title} with {with_}"
+
+
 def _after_apply(table: TavernTable, before: Any, after: Any) -> list[str]:
     from .services import after_move
 
@@ -87,6 +98,7 @@ def register_games() -> None:
                 players_of=players_of,
                 url=table_url,
                 campaign_of=lambda table: table.campaign,
+                turn_title=turn_title,
                 after_apply=_after_apply,
                 seat_from_text=int,
             )

@@ -40,6 +40,7 @@ def turn_wait_start(
     user: User,
     key: str,
     title: str,
+    body: str = "",
     url: str = "",
     started_at: datetime | None = None,
     notify_user: bool = True,
@@ -66,6 +67,7 @@ def turn_wait_start(
                 event=EventType.YOUR_TURN,
                 campaign=campaign,
                 title=title,
+                body=body,
                 url=url,
                 dedupe_key=f"your_turn:{key}",
             )

@@ -36,11 +36,13 @@ else:
 class Wait:
     """Someone a table waits on. ``key`` names this one wait (a turn, a decision) so the
     notification service says "your turn" once per wait and "still waiting" once after the
-    delay; ``title`` is the sentence she receives."""
+    delay; ``title`` is the sentence she receives (naming the game and the table), ``body``
+    what it says beneath (the game's public summary)."""
 
     key: str
     user_id: int
     title: str
+    body: str = ""
 
 
 @dataclass(frozen=True)
@@ -78,6 +80,9 @@ class TableGame:
       user of each seat in ``engine.waiting_on``, keyed by the seat: one wait, and one "your
       turn", for as long as the table keeps waiting on that seat, however many moves she
       makes meanwhile].
+    * ``turn_title(table, seat)`` - the "your turn" title for the player of ``seat``, naming
+      the game and the table in words, from public information only [``Your turn at the``
+      ``name``].
     * ``campaign_of(table)`` - the campaign whose reminder delay applies [None: a table
       outside any campaign, reminded after the default delay].
     * ``visible_events(state, seat, events)`` - logged events as ``seat`` may see them, for
@@ -110,6 +115,7 @@ class TableGame:
     after_apply: Callable[[Any, Any, Any], Sequence[str] | None] | None = None
     after_apply_when: Callable[[Any, Any], bool] | None = None
     waits: Callable[[Any, Any], list[Wait]] | None = None
+    turn_title: Callable[[Any, Seat], str] | None = None
     campaign_of: Callable[[Any], Any] | None = None
     replay: Callable[[Any], Any] | None = None
     visible_events: Callable[[Any, Seat | None, list[Any]], list[Any]] | None = None

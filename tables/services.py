@@ -148,7 +148,7 @@ def table_action_apply(
         game.authorize(actor, table, seat, state, clean)
     if game.prepare is not None:
         clean = game.prepare(table, seat, clean, now)
-    before = waits_of(game, table, state)
+    before = waits_of(game, table, state, words=False)
     try:
         new, events = game.engine.apply(state, seat, clean)
     except IllegalAction as exc:
@@ -173,7 +173,7 @@ def table_action_apply(
     fields = ["state", "version", "status", "summary", "updated_at"]
     if game.columns is not None:
         fields += game.columns(table, state, new)
-    after = waits_of(game, table, new)
+    after = waits_of(game, table, new, words=False)
     ended = {w.key for w in before} - {w.key for w in after}
     rows_too = (
         game.after_apply is not None
@@ -312,20 +312,31 @@ def _not_written(manager: Any, table: GameTable, expected_version: int | None, w
     raise RuntimeError(f"{table._meta.label} {table.pk} was not saved.")
 
 
-def waits_of(game: TableGame, table: GameTable, state: Any) -> list[Wait]:
+def waits_of(game: TableGame, table: GameTable, state: Any, *, words: bool = True) -> list[Wait]:
     """Whom ``table`` (in ``state``) waits on, as keyed waits (the game's ``waits`` hook, or
     one per user of each seat in ``engine.waiting_on``, keyed by the seat: see
-    :func:`_turn_key`)."""
+    :func:`_turn_key`). ``words=False``: a move only compares keys, so the default waits leave
+    their title and body empty."""
     if game.waits is not None:
         return game.waits(table, state)
     out = []
     for seat in game.engine.waiting_on(state):
-        for user_id in game.players_of(table, seat):
+        users = game.players_of(table, seat)
+        title = body = ""
+        if words and users:
+            title = (
+                game.turn_title(table, seat)
+                if game.turn_title is not None
+                else f"Your turn at the {game.name}"
+            )
+            body = game.engine.summary(state)
+        for user_id in users:
             out.append(
                 Wait(
                     key=f"{game.wait_prefix(table.pk)}seat:{seat}",
                     user_id=user_id,
-                    title=f"Your turn: {game.engine.summary(state)}"[:200],
+                    title=title[:200],
+                    body=body,
                 )
             )
     return out
@@ -415,7 +426,9 @@ def table_waits_sync(game: TableGame, *, table_id: int) -> int:
         for w, key in turns:
             user = users.get(w.user_id)
             if user is not None:
-                turn_wait_start(campaign=campaign, user=user, key=key, title=w.title, url=url)
+                turn_wait_start(
+                    campaign=campaign, user=user, key=key, title=w.title, body=w.body, url=url
+                )
     return len(current)
 
 

@@ -69,3 +69,44 @@ def test_one_your_turn_per_turn_not_per_step(game, seed, player, other_player, c
         assert TurnWait.objects.filter(user=user, ended_at__isnull=True).count() <= 1
     # the steps of one turn are one wait: fewer waits than moves
     assert sum(began) < table.actions.count()
+
+
+def _until_her_turn(table: Any, users: dict[int, Any], her: Any, committed: Any) -> Any:
+    """Play the others' first legal moves until "your turn" reaches ``her`` at ``table``."""
+    engine = get_engine(table.game)
+    url = f"/tavern/tables/{table.pk}/"
+    for _ in range(40):
+        note = Notification.objects.filter(recipient=her, event="your_turn", url=url).first()
+        if note is not None:
+            return note
+        table.refresh_from_db()
+        state = engine.from_json(table.state)
+        seat = next(s for s in engine.waiting_on(state) if users[s] != her)
+        with committed():
+            services.tavern_action_apply(
+                table_id=table.pk,
+                by=users[seat],
+                action=engine.legal_actions(state, seat)[0],
+                expected_version=table.version,
+            )
+    raise AssertionError("her turn never came")
+
+
+def test_your_turn_names_the_game_and_the_table(
+    player, other_player, outsider, campaign, marisa, committed
+):
+    """Two Spirit War tables: each "your turn" names the game and who else sits there (the
+    table), in words; the body carries the game's summary."""
+    with committed():
+        at_home = two_humans(
+            "spirit_war", player, other_player, campaign=campaign, guest_character=marisa
+        )
+        open_table = two_humans("spirit_war", player, outsider)
+    one = _until_her_turn(at_home, {0: player, 1: other_player}, player, committed)
+    two = _until_her_turn(open_table, {0: player, 1: outsider}, player, committed)
+    assert one.title == "Your turn at Spirit War with Marisa"
+    assert two.title == f"Your turn at Spirit War with {outsider.shown_name}"
+    for note, table in ((one, at_home), (two, open_table)):
+        table.refresh_from_db()
+        assert note.body == table.summary  # "Turn 1: ... to draw."
+        assert "_" not in note.title + note.body
