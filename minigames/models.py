@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -135,12 +134,6 @@ class TavernSeat(models.Model):
         if self.bot:
             return dict(BOT_STRENGTHS)[self.bot]
         return "Open seat"
-
-    def portrait(self) -> str:
-        character: Any = self.character
-        if character is not None and character.portrait:
-            return str(character.portrait.url)
-        return ""
 
 
 def seats_of(table: TavernTable) -> list[TavernSeat]:

@@ -13,6 +13,7 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 from django.http import Http404
+from django.urls import reverse
 
 from minigames.engines.registry import ENGINE_MODULES, get_engine
 from minigames.payload import table_payload
@@ -61,11 +62,28 @@ def table_pk_safe(value: Any) -> int:
     return table_pk(game_for("raigo"), value)
 
 
+def seat_portraits(user: Any, seats: list[TavernSeat]) -> dict[int, str]:
+    """Seat index → the portrait of the character played there, as the character's own
+    members-only URL (the sheet's and the battles'), for a viewer who may see that character
+    (the portrait view's rule: her owner and her campaign's members). The others get none:
+    a character moved to another campaign since she sat down is not theirs to see."""
+    from characters.selectors import accesses_for
+
+    played = [s.character for s in seats if s.character is not None and s.character.portrait]
+    access = accesses_for(user, played)
+    return {
+        s.index: reverse("characters:portrait", args=[s.character.pk])
+        for s in seats
+        if s.character is not None and s.character.pk in access and access[s.character.pk].can_view
+    }
+
+
 def table_info(
     table: TavernTable, user: Any, seats: list[TavernSeat] | None = None
 ) -> dict[str, Any]:
     """The table around the game: seats, stakes, status, and what ``user`` may do."""
     seats = seats if seats is not None else seats_of(table)
+    portraits = seat_portraits(user, seats)
     engine = get_engine(table.game)
     mine = next((s for s in seats if user.is_authenticated and s.user_id == user.pk), None)
     manager = user.is_authenticated and _is_manager(user, table)
@@ -108,7 +126,7 @@ def table_info(
             {
                 "index": s.index,
                 "name": name,
-                "portrait": s.portrait(),
+                "portrait": portraits.get(s.index, ""),
                 "bot": s.bot or None,
                 "human": s.user_id is not None and not s.bot,
                 "open": s.is_open,

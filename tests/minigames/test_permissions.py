@@ -229,3 +229,56 @@ def test_every_tavern_route_has_a_row() -> None:
         else:
             missing += [f"{m} {name}" for m in sorted(route.methods - covered[name])]
     assert not missing, missing
+
+
+@pytest.fixture
+def media(settings, tmp_path):
+    """Uploaded files go to a temporary folder."""
+    settings.MEDIA_ROOT = str(tmp_path / "media")
+    return tmp_path / "media"
+
+
+def test_seat_portraits_are_the_members_only_portrait(
+    player, other_player, outsider, campaign, reimu, marisa, client_for, api_for, media
+):
+    """A seat played as a character shows her portrait through the character's own
+    members-only URL (never the raw media file, which production does not serve), to those
+    who may see that character; the others get no portrait."""
+    import io
+
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from PIL import Image
+
+    from campaign.permissions import owned_access
+    from characters.services import character_portrait_set, character_update
+
+    png = io.BytesIO()
+    Image.new("RGB", (32, 32)).save(png, format="PNG")
+    upload = SimpleUploadedFile("p.png", png.getvalue(), content_type="image/png")
+    character_portrait_set(
+        character=reimu, by=owned_access(player, campaign, player.pk), file=upload
+    )
+    table = services.tavern_create(
+        by=player,
+        game="raigo",
+        campaign=campaign,
+        seats=[services.SeatSpec(kind="host", character=reimu.pk), services.SeatSpec(kind="open")],
+    )
+    protected = f"/characters/{reimu.pk}/portrait/"
+    page = client_for(other_player).get(f"/tavern/tables/{table.pk}/").content.decode()
+    assert f'class="tavern-portrait" src="{protected}"' in page
+    assert "/media/" not in page
+    seats = api_for(other_player).get(f"/api/tavern/tables/{table.pk}/state/").json()
+    assert seats["table"]["seats"][0]["portrait"] == protected
+    seen = client_for(other_player).get(protected)
+    assert seen.status_code == 200
+    b"".join(seen.streaming_content)  # reading it all lets the test client close the file
+    assert client_for(outsider).get(protected).status_code == 404
+
+    # Reimu leaves the campaign: its members no longer see her sheet, nor her portrait here.
+    character_update(character=reimu, by=owned_access(player, campaign, player.pk), campaign=None)
+    page = client_for(other_player).get(f"/tavern/tables/{table.pk}/").content.decode()
+    assert "tavern-portrait" not in page
+    assert client_for(other_player).get(protected).status_code == 404
+    mine = client_for(player).get(f"/tavern/tables/{table.pk}/").content.decode()
+    assert f'class="tavern-portrait" src="{protected}"' in mine
