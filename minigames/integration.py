@@ -75,7 +75,7 @@ def tavern_timeline(*, access: CampaignAccess, limit: int) -> list[TimelineEntry
         if t.ended_at is None:
             continue
         paid = t.stakes.get("paid") or {}
-        lines = [t.summary]
+        lines = [] if t.abandoned else [t.summary]  # "Abandoned." is in the title
         if paid:
             lines.append(
                 "The pot went to "
@@ -115,9 +115,8 @@ def dashboard_items(*, campaign: Campaign, access: CampaignAccess) -> list[dict[
     return [
         {
             "title": f"{get_engine(t.game).title}" + (f" for {t.stake} yen" if t.stake else ""),
-            "detail": t.summary
-            if t.status == TableStatus.ACTIVE
-            else f"Waiting for players. {t.summary}".strip(),
+            # a table in setup has no game yet: its summary says only what this says
+            "detail": t.summary if t.status == TableStatus.ACTIVE else "Waiting for players.",
             "url": _url(t),
             "status": t.status,
             "id": t.pk,

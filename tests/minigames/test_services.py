@@ -200,7 +200,7 @@ def test_abandon_returns_the_stakes(campaign, gm, player, other_player, reimu, m
     assert table.abandoned and table.stakes["returned"]
     entries = timeline_page(access_for(player, campaign), per_page=50).entries
     ended = next(e for e in entries if e.title == "Tavern game abandoned: RAIGO")
-    assert "The stakes were returned." in ended.body
+    assert ended.body == "The stakes were returned."  # the title says it was abandoned
 
 
 def test_gm_turns_stakes_off(campaign, player, other_player, reimu):
@@ -329,3 +329,29 @@ def test_a_player_who_resigns_is_named_once(player, other_player):
     table.refresh_from_db()
     assert table.outcome["text"] == f"{other_player.shown_name} resigned."
     assert table.summary == f"{other_player.shown_name} resigned."
+
+
+def test_lists_say_a_table_s_status_once(
+    campaign, gm, player, other_player, reimu, client_for, api_for
+):
+    """The GM dashboard read "RAIGO for 20 yen — Waiting for players. RAIGO: waiting for
+    players" and the tavern's Finished list "Spirit War: Abandoned. [abandoned]"."""
+    waiting = services.tavern_create(
+        by=player,
+        game="raigo",
+        campaign=campaign,
+        seats=[services.SeatSpec(kind="host", character=reimu.pk), services.SeatSpec()],
+        stake=20,
+    )
+    abandoned = two_humans("spirit_war", player, other_player, campaign=campaign)
+    services.tavern_abandon(table_id=abandoned.pk, by=player)
+    api = api_for(gm).get(f"/api/campaigns/{campaign.pk}/dashboard/").json()
+    items = [i for p in api["slots"]["tavern_tables"] for i in p["items"]]
+    (item,) = [i for i in items if i["id"] == waiting.pk]
+    said = f"{item['title']} — {item['detail']}"
+    assert said == "RAIGO for 20 yen — Waiting for players."
+    html = client_for(player).get(f"/campaigns/{campaign.pk}/tavern/").content.decode()
+    finished = html[html.index('id="tables-finished"') :]
+    finished = finished[: finished.index("</ul>")]
+    assert f"/tavern/tables/{abandoned.pk}/" in finished
+    assert finished.lower().count("abandoned") == 1
