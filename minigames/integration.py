@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final
 
-from django.db.models import Count, Max, Q
+from django.db.models import Count, Exists, Max, OuterRef, Q
 from django.db.models.functions import Coalesce
 
 from campaign.registry import (
@@ -22,7 +22,7 @@ from campaign.registry import (
 from minigames.engines.registry import get_engine
 from tables.models import TableStatus
 
-from .models import TavernTable
+from .models import TavernSeat, TavernTable
 
 if TYPE_CHECKING:
     from campaign.models import Campaign
@@ -107,16 +107,22 @@ def _open(campaign: Campaign) -> Any:
 
 def dashboard_items(*, campaign: Campaign, access: CampaignAccess) -> list[dict[str, Any]]:
     """The campaign's tables waiting for players or in play (one query)."""
+    open_seat = TavernSeat.objects.filter(table=OuterRef("pk"), user__isnull=True, bot="")
     rows = (
         _open(campaign)
         .only("pk", "game", "status", "summary", "stake", "campaign_id")
+        .annotate(open_seat=Exists(open_seat))
         .order_by("-updated_at", "-pk")[:DASHBOARD_TABLES]
     )
     return [
         {
             "title": f"{get_engine(t.game).title}" + (f" for {t.stake} yen" if t.stake else ""),
             # a table in setup has no game yet: its summary says only what this says
-            "detail": t.summary if t.status == TableStatus.ACTIVE else "Waiting for players.",
+            "detail": t.summary
+            if t.status == TableStatus.ACTIVE
+            else "Waiting for players."
+            if t.open_seat
+            else "Ready to start.",
             "url": _url(t),
             "status": t.status,
             "id": t.pk,

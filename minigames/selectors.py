@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import Http404
 from django.urls import reverse
 
@@ -97,6 +97,8 @@ def table_info(
         "title": engine.title,
         "status": table.status,
         "status_text": "Abandoned" if table.abandoned else table.get_status_display(),
+        # every seat taken, the game not started: it waits only for the host's Start
+        "ready": setup and not any(s.is_open for s in seats),
         "campaign": table.campaign_id,
         "campaign_name": table.campaign.name if table.campaign_id and table.campaign else "",
         "host": table.host.shown_name,
@@ -232,9 +234,12 @@ def tavern_tables(user: Any, *, campaign_id: int | None = None) -> QuerySet[Tave
 
 
 def tavern_lists(tables: QuerySet[TavernTable], limit: int = 30) -> dict[str, list[TavernTable]]:
-    """Open (waiting for players), in play and finished tables, newest first."""
+    """Open (not started: waiting for players, or with ``open_seat`` False ready for the
+    host's Start), in play and finished tables, newest first."""
+    open_seat = TavernSeat.objects.filter(table=OuterRef("pk"), user__isnull=True, bot="")
+    waiting = tables.filter(status=TableStatus.SETUP).annotate(open_seat=Exists(open_seat))
     return {
-        "open": list(tables.filter(status=TableStatus.SETUP).order_by("-updated_at")[:limit]),
+        "open": list(waiting.order_by("-updated_at")[:limit]),
         "playing": list(tables.filter(status=TableStatus.ACTIVE).order_by("-updated_at")[:limit]),
         "finished": list(tables.filter(status=TableStatus.ENDED).order_by("-updated_at")[:limit]),
     }

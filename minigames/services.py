@@ -201,6 +201,19 @@ def _touch(table: TavernTable, *fields: str) -> None:
         campaign_touch(table.campaign_id)
 
 
+def setup_summary(title: str, *, open_seat: bool) -> str:
+    """What a table in setup says (public): it waits for players while a seat is open, then
+    only for the host's Start."""
+    return f"{title}: waiting for players" if open_seat else f"{title}: ready to start"
+
+
+def _seated(table: TavernTable) -> None:
+    """A seat changed: say whether the table still waits for players, and move it on."""
+    open_seat = TavernSeat.objects.filter(table=table, user__isnull=True, bot="").exists()
+    table.summary = setup_summary(get_engine(table.game).title, open_seat=open_seat)
+    _touch(table, "summary")
+
+
 def check_options(slug: str, seats: int, options: Mapping[str, Any]) -> dict[str, Any]:
     """The house-rule values as the engine accepts them (400 naming the problem otherwise)."""
     engine = get_engine(slug)
@@ -273,7 +286,7 @@ def tavern_create(
         advisor=advisor,
         reaction_seconds=reaction_seconds,
         status=TableStatus.SETUP,
-        summary=f"{engine.title}: waiting for players",
+        summary=setup_summary(engine.title, open_seat=any(s.kind == "open" for s in seats)),
     )
     strengths = {key for key, _ in BOT_STRENGTHS}
     for index, spec in enumerate(seats):
@@ -312,7 +325,7 @@ def tavern_join(
     seat.character = _check_character(by, table, character)
     seat.deck = _check_deck(by, table.game, deck)
     seat.save()
-    _touch(table)
+    _seated(table)
     return seat
 
 
@@ -327,7 +340,7 @@ def tavern_leave(*, table_id: int, by: User) -> None:
         raise _fail("seat", "You do not sit at this table.")
     seat.user, seat.character, seat.deck = None, None, ""
     seat.save()
-    _touch(table)
+    _seated(table)
 
 
 @transaction.atomic
@@ -352,7 +365,7 @@ def tavern_seat_set(
     elif kind != "open":
         raise _fail("kind", "A seat is made open or a bot.")
     seat.save()
-    _touch(table)
+    _seated(table)
     return seat
 
 
@@ -645,7 +658,10 @@ def tavern_rematch(*, table_id: int, by: User) -> TavernTable:
         reaction_seconds=old.reaction_seconds,
         rematch_of=old,
         status=TableStatus.SETUP,
-        summary=f"{get_engine(old.game).title}: a rematch, waiting to start",
+        summary=setup_summary(
+            get_engine(old.game).title,
+            open_seat=any(s.user_id is None and not s.bot for s in seats),
+        ),
     )
     for s in seats:
         resigned_human = s.resigned and s.user_id is not None

@@ -355,3 +355,50 @@ def test_lists_say_a_table_s_status_once(
     finished = finished[: finished.index("</ul>")]
     assert f"/tavern/tables/{abandoned.pk}/" in finished
     assert finished.lower().count("abandoned") == 1
+
+
+def test_a_full_table_reads_ready_to_start_and_the_host_sees_it_is_hers(
+    campaign, gm, player, other_player, client_for, api_for
+):
+    """A table whose seats are all taken waits only for its Start: it was listed under "Open:
+    waiting for players" as "RAIGO: waiting for players"."""
+    table = services.tavern_create(
+        by=player,
+        game="raigo",
+        campaign=campaign,
+        seats=[services.SeatSpec(kind="host"), services.SeatSpec()],
+    )
+
+    def open_row(user):
+        html = client_for(user).get(f"/campaigns/{campaign.pk}/tavern/").content.decode()
+        rows = html[html.index('id="tables-open"') :]
+        rows = rows[: rows.index("</ul>")]
+        (row,) = [r for r in rows.split("<li") if f"/tavern/tables/{table.pk}/" in r]
+        return row
+
+    def dashboard_detail():
+        api = api_for(gm).get(f"/api/campaigns/{campaign.pk}/dashboard/").json()
+        items = [i for p in api["slots"]["tavern_tables"] for i in p["items"]]
+        return next(i["detail"] for i in items if i["id"] == table.pk)
+
+    assert "RAIGO: waiting for players" in open_row(player)
+    assert "yours to start" not in open_row(player)
+    assert dashboard_detail() == "Waiting for players."
+
+    services.tavern_join(table_id=table.pk, by=other_player, index=1)
+    host_row, guest_row = open_row(player), open_row(other_player)
+    assert "RAIGO: ready to start" in host_row and "waiting for players" not in host_row
+    assert "yours to start" in host_row and "yours to start" not in guest_row
+    assert dashboard_detail() == "Ready to start."
+    page = client_for(player).get(f"/tavern/tables/{table.pk}/").content.decode()
+    assert "Every seat is taken: it is up to you to start the game." in page
+    guest_page = client_for(other_player).get(f"/tavern/tables/{table.pk}/").content.decode()
+    assert f"Every seat is taken: waiting for {player.shown_name} to start" in guest_page
+    state = api_for(other_player).get(f"/api/tavern/tables/{table.pk}/state/").json()
+    assert state["summary"] == "RAIGO: ready to start"
+
+    services.tavern_leave(table_id=table.pk, by=other_player)
+    assert "RAIGO: waiting for players" in open_row(player)
+    assert dashboard_detail() == "Waiting for players."
+    services.tavern_seat_set(table_id=table.pk, by=player, index=1, kind="bot", strength="random")
+    assert "RAIGO: ready to start" in open_row(player)
