@@ -146,10 +146,10 @@ def battle_view(
     head: heads.Head | None = None,
     rendered: bool = False,
 ) -> ViewResult:
-    """The battle as ``user`` may see it, or ``data`` None when it has not changed since
-    version ``since`` (``head``: the battle's cached head with ``user``'s role, when the
-    caller read it already; ``rendered``: ``data`` as the encoded JSON, for the API to send
-    as it is).
+    """The battle as ``user`` may see it, or ``data`` None while it is still at version
+    ``since`` (a ``since`` ahead of the battle gets the whole view, as a first load).
+    ``head``: the battle's cached head with ``user``'s role, when the caller read it already;
+    ``rendered``: ``data`` as the encoded JSON, for the API to send as it is.
 
     One indexed query answers the poll: the battle's version and campaign with the user's
     role in it (primary key lookup, the role a subquery on the membership's unique index).
@@ -161,7 +161,12 @@ def battle_view(
     if since is not None and user.is_authenticated:
         if head is None:  # else read with the token (tables/poll_auth.py)
             head = heads.poll_head(Battle._meta.label_lower, pk, user.pk)
-        if head is not None and head.role is not None and since >= head.version:
+        # 204 from Redis only for exactly the head's version: the head is at least the newest
+        # committed version (a version being committed may already show), and a client only
+        # holds committed versions (a move is answered after its commit), so a ``since``
+        # equal to it is the newest. Any other ``since`` (behind: changed; ahead: a version
+        # the server no longer has, lost in a crash) asks the database.
+        if head is not None and head.role is not None and since == head.version:
             access = CampaignAccess(
                 campaign_id=head.campaign_id, user_id=user.pk, role=head.role or None
             )
@@ -194,8 +199,10 @@ def battle_view(
     if not access.can_view:
         raise Http404("No such battle.")
     player = engine_player(access)
-    if since is not None and since >= version:
+    if since is not None and since == version:
         return ViewResult(version=version, player=player, data=None)
+    if since is not None and since > version:
+        since = None  # a version the server no longer has: the whole view, as a first load
     log_after = max(since or 0, version - LOG_TAIL, 0)
     cached = _cached_view(pk, version, player, log_after)
     # the map is not part of the game's state (it changes without a new version): read

@@ -66,14 +66,17 @@ class TableView:
 def table_view(
     game: TableGame, *, table_id: Any, user: Viewer, since: int | None = None
 ) -> TableView:
-    """The table as ``user`` may see it, or ``data`` None when nothing changed since version
-    ``since`` (the cheap poll: the version is read first and the state only when needed)."""
+    """The table as ``user`` may see it, or ``data`` None when it is still at version ``since``
+    (the cheap poll: the version is read first and the state only when needed)."""
     pk = table_pk(game, table_id)
     table = game.table_model._default_manager.defer("state", "initial").filter(pk=pk).first()
     if table is None:
         raise Http404(f"No such {game.name}.")
     seat = game.seat_of(user, table)
-    if since is not None and since >= table.version:
+    # Unchanged only when the caller holds exactly this version: a ``since`` ahead of the
+    # table names a version the server no longer has (moves lost in a crash of PostgreSQL),
+    # and is answered in full, as a first load.
+    if since is not None and since == table.version:
         return TableView(version=table.version, seat=seat, data=None)
     row = game.table_model._default_manager.filter(pk=pk).values_list("state", "version").first()
     if row is None:  # deleted in between

@@ -74,12 +74,15 @@
 
     /* Ask for the state; ``full`` ignores the version the page has (a redraw from scratch). */
     async poll(full) {
-      const since = full || this.version < 0 ? "" : `?since=${this.version}`;
+      const sent = this.version;
+      const since = full || sent < 0 ? "" : `?since=${sent}`;
       this.polling = true;
       try {
         const { status, data } = await this.request("GET", this.options.stateUrl + since);
         if (status === 200 && data) {
-          const first = full || this.version < 0;
+          // An answer older than the version asked about: the server no longer has that
+          // version (moves lost in a crash of its database), so this is drawn from scratch.
+          const first = full || sent < 0 || data.version < sent;
           // Only a newer version is drawn: two answers for one version (polls crossing on a
           // slow line) would draw the table again and close whatever the player had open.
           // Nor while this page's own move is on its way (a poll sent before it can answer

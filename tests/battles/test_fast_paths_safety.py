@@ -221,3 +221,30 @@ def test_a_revoked_tokens_poll_counts_against_nobody(started, player, api_for):
         Token.objects.filter(user=player).delete()
         assert _poll(api, battle, battle.version).status_code == 401
         assert int(client.get(counter.key(player.pk))) == 2
+
+
+@pytest.mark.parametrize("redis", ["warm", "cold"])
+def test_a_poll_ahead_of_the_battle_gets_the_whole_view(started, player, api_for, redis):
+    """A client holding a version the server no longer has (moves lost in a crash of
+    PostgreSQL) gets the whole view, as a first load, whether the head and her role are in
+    Redis or not; only the battle's own version is answered 204."""
+    from tables import heads
+
+    battle = started.refresh()
+    api = api_for(player)
+    _settled(battle, player)
+    first = api.get(f"/api/battles/{battle.pk}/view/")
+    label = Battle._meta.label_lower
+    if redis == "warm":
+        assert _poll(api, battle, battle.version).status_code == 204  # head and role cached
+        head = heads.poll_head(label, battle.pk, player.pk)
+        assert head is not None and head.version == battle.version and head.role is not None
+    else:
+        cache._cache.get_client(write=True).delete(heads.head_key(label, battle.pk))
+    for ahead in (battle.version + 1, 1_000_000):
+        response = _poll(api, battle, ahead)
+        assert response.status_code == 200
+        assert response["X-Battle-Version"] == str(battle.version)
+        assert response.json() == first.json()
+    assert _poll(api, battle, battle.version).status_code == 204
+    assert _poll(api, battle, battle.version - 1).status_code == 200

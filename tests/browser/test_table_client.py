@@ -11,7 +11,7 @@ from tables import services
 from tables.registry import game_for
 from tests.browser.conftest import wait_until
 from tests.games.duel import ENGINE
-from tests.games.duel_tables.models import DuelTable
+from tests.games.duel_tables.models import DuelAction, DuelTable
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -98,3 +98,20 @@ def test_a_poll_answered_before_the_pages_own_move_draws_nothing(
     first.click("#hand button >> nth=0")
     second.wait_for_function("document.getElementById('duel').dataset.version === '3'")
     assert DuelTable.objects.get(pk=table.pk).version == 3
+
+
+def test_a_page_ahead_of_the_server_is_drawn_again_from_what_it_has(
+    new_page, campaign, player, other_player
+):
+    """After a crash of PostgreSQL the last moves acknowledged can be gone: the page holds a
+    version the server no longer has. The poll answers the table as it is (an older version),
+    and the page draws it rather than waiting for a version above its own."""
+    table, (mine, _), first, _ = _seated(new_page, campaign, player, other_player)
+    initial = DuelTable.objects.get(pk=table.pk).state
+    first.click(f"#hand button[data-card='{mine[0]}']")
+    first.wait_for_function("document.getElementById('duel').dataset.version === '1'")
+    # the crash: the move is lost, the table back at version 0
+    DuelAction.objects.filter(table=table).delete()
+    DuelTable.objects.filter(pk=table.pk).update(version=0, state=initial)
+    first.wait_for_function("document.getElementById('duel').dataset.version === '0'")
+    assert first.locator("#hand button").all_inner_texts() == [f"Play the {c}" for c in mine]

@@ -84,6 +84,20 @@ def test_the_poll_is_204_until_something_changes(duel, player, other_player, api
     assert changed.json()["view"]["chosen"] == [False, True]
 
 
+def test_a_poll_ahead_of_the_table_gets_the_whole_state(duel, player, api_for):
+    """A version the server no longer has (lost in a crash of PostgreSQL) is answered in full,
+    as a first load; only the table's own version is 204."""
+    api = api_for(player)
+    play(api, duel.pk, hands()[0][0], 0)
+    first = api.get(f"/api/duels/{duel.pk}/state/").json()
+    assert first["version"] == 1
+    for ahead in (2, 1_000_000):
+        response = api.get(f"/api/duels/{duel.pk}/state/?since={ahead}")
+        assert response.status_code == 200
+        assert response.json() == first
+    assert api.get(f"/api/duels/{duel.pk}/state/?since=1").status_code == 204
+
+
 def test_illegal_and_malformed_actions_are_400_and_change_nothing(duel, player, api_for):
     _, theirs = hands()
     api = api_for(player)

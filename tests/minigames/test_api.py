@@ -70,6 +70,21 @@ def test_create_join_start_play_through_the_api(api_for, player, other_player):
     assert TavernTable.objects.get(pk=pk).version == mine["version"] + 1
 
 
+def test_a_poll_ahead_of_the_table_gets_the_whole_payload(api_for, player, other_player):
+    """A client holding a version the server no longer has (moves lost in a crash of
+    PostgreSQL) gets the payload, as a first load would; only the table's own version is 204."""
+    table = two_humans("raigo", player, other_player)
+    api = api_for(player)
+    url = f"/api/tavern/tables/{table.pk}/state/"
+    first = api.get(url)
+    assert first.status_code == 200 and first.json()["version"] == table.version
+    for ahead in (table.version + 1, 1_000_000):
+        response = api.get(f"{url}?since={ahead}")
+        assert response.status_code == 200
+        assert response.json() == first.json()
+    assert api.get(f"{url}?since={table.version}").status_code == 204
+
+
 def test_refused_move_says_why_and_spectators_cannot_act(api_for, player, other_player, outsider):
     table = two_humans("spirit_war", player, other_player)
     engine = get_engine("spirit_war")
