@@ -5,7 +5,8 @@
 * ``GET  /api/tavern/tables/<id>/`` - the table (seats, stakes, what you may do);
 * ``POST .../join/`` ``{"seat", "character"?, "deck"?}``, ``.../leave/``,
   ``.../seats/`` ``{"seat", "kind": "open"|"bot", "strength"?}`` (host), ``.../start/``,
-  ``.../resign/``, ``.../rematch/`` (201 with the new table), ``.../abandon/``;
+  ``.../resign/``, ``.../rematch/`` (201 with the new table; 200 with the one made before),
+  ``.../abandon/``;
 * ``GET  .../state/?since=<version>`` - the seat's payload (:func:`minigames.payload.
   table_payload` plus ``table``), 204 while unchanged;
 * ``POST .../actions/`` ``{"action", "expected_version"}`` - 201 / 400 / 409 / 413;
@@ -265,15 +266,16 @@ class AbandonView(_TableOp):
 
 
 class RematchView(_TableOp):
-    """A new table with the same game, options, stake and seats; you are its host."""
+    """A new table with the same game, options, stake and seats; you are its host (201). A
+    finished table has one rematch: asking again answers it (200)."""
 
-    @extend_schema(request=None, responses={201: TableInfoSerializer})
+    @extend_schema(request=None, responses={201: TableInfoSerializer, 200: TableInfoSerializer})
     def post(self, request: Request, pk: int) -> Response:
-        table = services.tavern_rematch(
+        table, created = services.tavern_rematch(
             table_id=selectors.table_pk_safe(pk),
             by=request.user,  # type: ignore[arg-type]
         )
-        return self.reply(request, table.pk, status.HTTP_201_CREATED)
+        return self.reply(request, table.pk, status.HTTP_201_CREATED if created else 200)
 
 
 class StateView(APIView):

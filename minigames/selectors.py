@@ -121,7 +121,7 @@ def table_info(
         ],
         "outcome": table.outcome or None,
         "rematch_of": table.rematch_of_id,
-        "rematch": next(iter(table.rematches.values_list("pk", flat=True)), None)
+        "rematch": next(iter(table.rematches.order_by("pk").values_list("pk", flat=True)), None)
         if ended
         else None,
         "seats": [

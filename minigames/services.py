@@ -639,14 +639,21 @@ def tavern_abandon(*, table_id: int, by: User) -> TavernTable:
 
 
 @transaction.atomic
-def tavern_rematch(*, table_id: int, by: User) -> TavernTable:
-    """A new table with the same game, options, stake and seats (in setup: the host starts)."""
+def tavern_rematch(*, table_id: int, by: User) -> tuple[TavernTable, bool]:
+    """A new table with the same game, options, stake and seats (in setup: the host starts),
+    and True; or, when one was asked for already, that rematch and False.
+
+    A finished table has one rematch: the finished table's row lock (``_viewable``) orders
+    two requests, and the second, reading after the first committed, finds its table."""
     old = _viewable(by, table_id)
     if old.status != TableStatus.ENDED:
         raise _fail("status", "A rematch follows a finished game.")
     seats = list(TavernSeat.objects.filter(table=old).order_by("index"))
     if old.host_id != by.pk and not any(s.user_id == by.pk for s in seats):
         raise PermissionDenied("Only the players of this table ask for a rematch.")
+    existing = TavernTable.objects.filter(rematch_of=old).order_by("pk").first()
+    if existing is not None:
+        return existing, False
     table = TavernTable.objects.create(
         game=old.game,
         campaign=old.campaign,
@@ -673,7 +680,7 @@ def tavern_rematch(*, table_id: int, by: User) -> TavernTable:
             character_id=s.character_id,
             deck=s.deck,
         )
-    return table
+    return table, True
 
 
 # --------------------------------------------------------------------------- bots, timeouts

@@ -242,7 +242,7 @@ def table_op(request: AuthedRequest, pk: int, op: str) -> HttpResponse:
         elif op == "resign":
             services.tavern_resign(table_id=table.pk, by=request.user)
         elif op == "rematch":
-            target = services.tavern_rematch(table_id=table.pk, by=request.user).pk
+            target = services.tavern_rematch(table_id=table.pk, by=request.user)[0].pk
         elif op == "abandon":
             services.tavern_abandon(table_id=table.pk, by=request.user)
     except ValueError:

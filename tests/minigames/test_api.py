@@ -85,6 +85,31 @@ def test_a_poll_ahead_of_the_table_gets_the_whole_payload(api_for, player, other
     assert api.get(f"{url}?since={table.version}").status_code == 204
 
 
+def test_a_rematch_asked_twice_is_the_same_table(
+    api_for, client_for, campaign, player, other_player, reimu, marisa
+):
+    """A finished table has one rematch: the second player to ask gets the first one's table
+    (200), the finished table links to it, and the page's button leads there."""
+    table = two_humans("raigo", player, other_player, campaign=campaign, stake=10,
+                       host_character=reimu, guest_character=marisa)  # fmt: skip
+    services.tavern_resign(table_id=table.pk, by=player)
+    first = api_for(other_player).post(f"/api/tavern/tables/{table.pk}/rematch/")
+    assert first.status_code == 201
+    rematch = first.json()["id"]
+    again = api_for(player).post(f"/api/tavern/tables/{table.pk}/rematch/")
+    assert again.status_code == 200
+    assert again.json()["id"] == rematch
+    assert list(TavernTable.objects.filter(rematch_of=table).values_list("pk", flat=True)) == [
+        rematch
+    ]
+    assert api_for(player).get(f"/api/tavern/tables/{table.pk}/").json()["rematch"] == rematch
+    page = client_for(player).get(f"/tavern/tables/{table.pk}/").content.decode()
+    assert f'href="/tavern/tables/{rematch}/"' in page and 'id="tavern-rematch"' not in page
+    sent = client_for(player).post(f"/tavern/tables/{table.pk}/rematch/")
+    assert sent.status_code == 302 and sent["Location"] == f"/tavern/tables/{rematch}/"
+    assert TavernTable.objects.filter(rematch_of=table).count() == 1
+
+
 def test_refused_move_says_why_and_spectators_cannot_act(api_for, player, other_player, outsider):
     table = two_humans("spirit_war", player, other_player)
     engine = get_engine("spirit_war")

@@ -237,7 +237,8 @@ def test_rematch_same_seats(campaign, player, other_player, reimu, marisa):
     with pytest.raises(ValidationError):
         services.tavern_rematch(table_id=table.pk, by=player)  # not finished yet
     services.tavern_resign(table_id=table.pk, by=player)
-    again = services.tavern_rematch(table_id=table.pk, by=other_player)
+    again, created = services.tavern_rematch(table_id=table.pk, by=other_player)
+    assert created
     seats = list(again.seats.order_by("index"))
     assert [(s.user_id, s.character_id) for s in seats] == [
         (player.pk, reimu.pk),
