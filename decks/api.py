@@ -172,7 +172,6 @@ class GameDeckViewSet(viewsets.GenericViewSet):
     """Your own saved decks (anyone else's answers 404)."""
 
     serializer_class = GameDeckSerializer
-    pagination_class = None
 
     def get_queryset(self) -> QuerySet[Deck]:
         if getattr(self, "swagger_fake_view", False):
@@ -190,11 +189,13 @@ class GameDeckViewSet(viewsets.GenericViewSet):
         parameters=[OpenApiParameter("game", str)], responses=GameDeckSerializer(many=True)
     )
     def list(self, request: Request) -> Response:
+        """Paged like every list (``limit``, at most 200, and ``offset``)."""
         game = request.query_params.get("game")
         decks = selectors.decks_of(request.user, game[:8] if game else None)
-        return Response(
-            GameDeckSerializer([selectors.deck_report(d) for d in decks], many=True).data
-        )
+        page = self.paginate_queryset(decks)
+        rows = decks if page is None else page
+        data = GameDeckSerializer([selectors.deck_report(d) for d in rows], many=True).data
+        return self.get_paginated_response(data) if page is not None else Response(data)
 
     @extend_schema(responses=GameDeckSerializer)
     def retrieve(self, request: Request, pk: str | None = None) -> Response:

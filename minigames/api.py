@@ -22,6 +22,7 @@ from django.core.exceptions import ValidationError
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
+from rest_framework.generics import GenericAPIView
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -137,9 +138,13 @@ class GameListView(APIView):
         return Response(selectors.games())
 
 
-class TableListView(APIView):
-    """Tables you may see (your campaigns' taverns, open tables), newest first; POST creates
-    one (you are its host)."""
+class TableListView(GenericAPIView):
+    """Tables you may see (your campaigns' taverns, open tables), newest first, paged like
+    every list (``limit``, at most 200, and ``offset``); POST creates one (you are its
+    host)."""
+
+    #: what OPTIONS describes for POST (every answer's schema is written out below)
+    serializer_class = TableCreateSerializer
 
     @extend_schema(
         parameters=[OpenApiParameter("campaign", int, description="One campaign's tavern.")],
@@ -151,8 +156,10 @@ class TableListView(APIView):
             _campaign(request.user, campaign_id)
         tables = selectors.tavern_tables(request.user, campaign_id=campaign_id).order_by(
             "-updated_at", "-pk"
-        )[:100]
-        return Response([selectors.table_info(t, request.user) for t in tables])
+        )
+        page = self.paginate_queryset(tables)
+        data = [selectors.table_info(t, request.user) for t in (tables if page is None else page)]
+        return self.get_paginated_response(data) if page is not None else Response(data)
 
     @extend_schema(request=TableCreateSerializer, responses={201: TableInfoSerializer})
     def post(self, request: Request) -> Response:

@@ -120,7 +120,7 @@ def test_deck_crud_with_legality(api_for, player):
     ]
     assert client.put(url, {"name": "Renamed"}, format="json").json()["name"] == "Renamed"
     listed = client.get("/api/decks/?game=dbs").json()
-    assert [d["name"] for d in listed] == ["Renamed"]
+    assert [d["name"] for d in listed["results"]] == ["Renamed"] and listed["count"] == 1
     assert client.delete(url).status_code == 204
     assert not Deck.objects.exists()
 
@@ -208,3 +208,21 @@ def test_the_schema_lists_the_routes(api_for, player):
         "/api/card-games/{game}/cards/",
     ):
         assert path in schema["paths"], path
+
+
+def test_the_deck_list_pages_and_refuses_a_bad_limit(api_for, player):
+    """Like every list (docs/api.md): paged with ``limit`` and ``offset``, and a limit or
+    offset that is not a whole number is a 400 naming it, not ignored."""
+    from decks import services
+
+    for i in range(3):
+        services.deck_create(by=player, game="rso", name=f"Deck {i}", cards=preset(RSO))
+    api = api_for(player)
+    first = api.get("/api/decks/?limit=2").json()
+    assert first["count"] == 3 and [d["name"] for d in first["results"]] == ["Deck 0", "Deck 1"]
+    rest = api.get(first["next"]).json()
+    assert [d["name"] for d in rest["results"]] == ["Deck 2"] and rest["next"] is None
+    for query, field in (("limit=abc", "limit"), ("limit=0", "limit"), ("offset=-1", "offset")):
+        refused = api.get(f"/api/decks/?{query}")
+        assert refused.status_code == 400
+        assert list(refused.json()["errors"]) == [field]

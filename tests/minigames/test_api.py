@@ -110,6 +110,35 @@ def test_a_rematch_asked_twice_is_the_same_table(
     assert TavernTable.objects.filter(rematch_of=table).count() == 1
 
 
+def test_the_table_list_pages_and_refuses_a_bad_limit(api_for, player):
+    """Like every list (docs/api.md): paged with ``limit`` (at most 200) and ``offset``,
+    newest first, and a limit or offset that is not a whole number is a 400 naming it."""
+    made = [
+        services.tavern_create(
+            by=player,
+            game="raigo",
+            campaign=None,
+            seats=[services.SeatSpec(kind="host"), services.SeatSpec()],
+        ).pk
+        for _ in range(5)
+    ]
+    api = api_for(player)
+    first = api.get("/api/tavern/tables/?limit=2").json()
+    assert first["count"] == 5 and [t["id"] for t in first["results"]] == made[::-1][:2]
+    seen = [t["id"] for t in first["results"]]
+    page = first
+    while page["next"]:
+        page = api.get(page["next"]).json()
+        seen += [t["id"] for t in page["results"]]
+    assert seen == made[::-1]
+    assert len(api.get("/api/tavern/tables/?limit=1000").json()["results"]) == 5  # bounded, kept
+    for query, field in (("limit=abc", "limit"), ("limit=0", "limit"), ("offset=x", "offset")):
+        refused = api.get(f"/api/tavern/tables/?{query}")
+        assert refused.status_code == 400
+        assert list(refused.json()["errors"]) == [field]
+    assert api.options("/api/tavern/tables/").status_code == 200
+
+
 def test_refused_move_says_why_and_spectators_cannot_act(api_for, player, other_player, outsider):
     table = two_humans("spirit_war", player, other_player)
     engine = get_engine("spirit_war")
