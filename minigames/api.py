@@ -19,7 +19,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.generics import GenericAPIView
@@ -86,6 +85,99 @@ class TavernStaleSerializer(serializers.Serializer):
     version = serializers.IntegerField()
 
 
+class HouseRuleSerializer(serializers.Serializer):
+    """``westernroses.protocol.HouseRule.to_json``."""
+
+    key = serializers.CharField()
+    label = serializers.CharField()
+    default = serializers.JSONField(help_text="A number, or one of the choices' values.")
+    help = serializers.CharField()
+    minimum = serializers.IntegerField(allow_null=True)
+    maximum = serializers.IntegerField(allow_null=True)
+    choices = serializers.ListField(
+        child=serializers.ListField(child=serializers.JSONField(), min_length=2, max_length=2),
+        help_text="[value, label] pairs for a choice; empty for a number.",
+    )
+
+
+class DeckChoiceSerializer(serializers.Serializer):
+    key = serializers.CharField()
+    name = serializers.CharField()
+
+
+class GameSerializer(serializers.Serializer):
+    """One of the tavern's games (``minigames.selectors.games``)."""
+
+    slug = serializers.CharField()
+    title = serializers.CharField()
+    min_seats = serializers.IntegerField()
+    max_seats = serializers.IntegerField()
+    house_rules = HouseRuleSerializer(many=True)
+    decks = DeckChoiceSerializer(many=True, help_text="The preset decks (RSO, DBS).")
+
+
+class TableStakesSerializer(serializers.Serializer):
+    held = serializers.DictField(child=serializers.IntegerField(), help_text="Yen by seat.")
+    paid = serializers.DictField(child=serializers.IntegerField(), help_text="Yen by seat.")
+    returned = serializers.BooleanField()
+
+
+class TableOptionSerializer(serializers.Serializer):
+    key = serializers.CharField()
+    label = serializers.CharField()
+    value = serializers.JSONField(help_text="In words for a choice, else the number.")
+    default = serializers.JSONField()
+
+
+class TableSeatSerializer(serializers.Serializer):
+    index = serializers.IntegerField()
+    name = serializers.CharField()
+    portrait = serializers.CharField(help_text="The character's portrait URL, or empty.")
+    bot = serializers.CharField(allow_null=True, help_text="The bot's strength, or null.")
+    human = serializers.BooleanField()
+    open = serializers.BooleanField()
+    resigned = serializers.BooleanField()
+    you = serializers.BooleanField()
+    deck = serializers.CharField(help_text="The deck's name, or empty.")
+
+
+class TableCanSerializer(serializers.Serializer):
+    join = serializers.BooleanField()
+    leave = serializers.BooleanField()
+    set_seats = serializers.BooleanField()
+    start = serializers.BooleanField()
+    resign = serializers.BooleanField()
+    abandon = serializers.BooleanField()
+    rematch = serializers.BooleanField()
+    advice = serializers.BooleanField()
+
+
+class TableInfoSerializer(serializers.Serializer):
+    """``minigames.selectors.table_info``: the table around the game."""
+
+    id = serializers.IntegerField()
+    game = serializers.ChoiceField(choices=TAVERN_GAME_CHOICES)
+    title = serializers.CharField()
+    status = serializers.CharField(help_text="setup, active or ended (status_text in words).")
+    status_text = serializers.CharField()
+    campaign = serializers.IntegerField(allow_null=True)
+    campaign_name = serializers.CharField(allow_blank=True)
+    host = serializers.CharField()
+    practice = serializers.BooleanField()
+    advisor = serializers.BooleanField()
+    stake = serializers.IntegerField()
+    stakes = TableStakesSerializer()
+    options = TableOptionSerializer(many=True)
+    outcome = serializers.DictField(
+        allow_null=True, help_text="How the game ended outside the engine: winners, text."
+    )
+    rematch_of = serializers.IntegerField(allow_null=True)
+    rematch = serializers.IntegerField(allow_null=True)
+    seats = TableSeatSerializer(many=True)
+    you = serializers.IntegerField(allow_null=True, help_text="Your seat, or null.")
+    can = TableCanSerializer()
+
+
 class PayloadSerializer(serializers.Serializer):
     """minigames/payload.py's shape plus ``table``."""
 
@@ -99,16 +191,24 @@ class PayloadSerializer(serializers.Serializer):
     summary = serializers.CharField()
     finished = serializers.BooleanField()
     result = serializers.JSONField(allow_null=True)
-    table = serializers.JSONField()
+    table = TableInfoSerializer()
 
 
-class TableInfoSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    game = serializers.CharField()
-    title = serializers.CharField()
-    status = serializers.CharField()
-    seats = serializers.JSONField()
-    can = serializers.JSONField()
+class TavernLogEntrySerializer(serializers.Serializer):
+    n = serializers.IntegerField(help_text="The version this move produced.")
+    seat = serializers.CharField(allow_blank=True, help_text="The seat that moved.")
+    events = serializers.ListField(
+        child=serializers.DictField(), help_text="Only the events your seat may see."
+    )
+    at = serializers.DateTimeField()
+
+
+class TavernLogSerializer(serializers.Serializer):
+    version = serializers.IntegerField()
+    results = TavernLogEntrySerializer(many=True)
+    next_after = serializers.IntegerField(
+        allow_null=True, help_text="Ask again with after=this for more; null at the end."
+    )
 
 
 class AdviceSerializer(serializers.Serializer):
@@ -133,7 +233,7 @@ class GameListView(APIView):
     """The tavern's games, each with its seat range, every house rule (label, default,
     limits) and, for the card games, the preset decks."""
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(responses={200: GameSerializer(many=True)})
     def get(self, request: Request) -> Response:
         return Response(selectors.games())
 
@@ -335,7 +435,7 @@ class LogView(APIView):
             OpenApiParameter("after", int, description="Entries after this version."),
             OpenApiParameter("limit", int, description="At most this many (1-200)."),
         ],
-        responses={200: OpenApiTypes.OBJECT},
+        responses={200: TavernLogSerializer},
     )
     def get(self, request: Request, pk: int) -> Response:
         table = selectors.table_get(request.user, pk)

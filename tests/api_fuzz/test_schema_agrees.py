@@ -72,3 +72,82 @@ def test_an_unknown_api_path_answers_json():
     response = APIClient().get("/api/battles/not-a-number/")
     assert response.status_code == 404
     assert response.json() == {"detail": "Not found."}
+
+
+def _declared(schema, body, at: str, components) -> list[str]:
+    """Every key of ``body`` that ``schema`` (OpenAPI, refs into ``components``) does not
+    declare: the schema allows undeclared keys, so a field left out of a serializer would pass
+    schemathesis's check unseen."""
+    while "$ref" in schema:
+        schema = components[schema["$ref"].rsplit("/", 1)[1]]
+    missing: list[str] = []
+    if isinstance(body, dict) and "properties" in schema:
+        for key, value in body.items():
+            if key not in schema["properties"]:
+                missing.append(f"{at}.{key}")
+            else:
+                missing += _declared(schema["properties"][key], value, f"{at}.{key}", components)
+    elif isinstance(body, list) and "items" in schema:
+        for i, item in enumerate(body):
+            missing += _declared(schema["items"], item, f"{at}[{i}]", components)
+    return missing
+
+
+def _agrees(schema, path: str, method: str, url: str, response) -> None:
+    """A real answer checked against the generated schema the way the schemathesis test
+    checks generated requests' answers (tests/api_fuzz/test_schemathesis.py), and every key
+    in it declared."""
+    import requests
+    import schemathesis
+
+    operation = schemathesis.openapi.from_dict(schema)[path][method.upper()]
+    operation.validate_response(
+        schemathesis.Response(
+            status_code=response.status_code,
+            headers={k.lower(): [v] for k, v in response.headers.items()},
+            content=response.content,
+            request=requests.Request(method.upper(), f"http://testserver{url}").prepare(),
+            elapsed=0.0,
+            verify=True,
+        )
+    )
+    code = str(response.status_code)
+    body = schema["paths"][path][method]["responses"][code]["content"]["application/json"]
+    components = schema["components"]["schemas"]
+    assert _declared(body["schema"], response.json(), "", components) == [], (method, url)
+
+
+def test_the_taverns_answers_agree_with_the_schema(schema, campaign, player, other_player):
+    """The tavern's games, tables (a staked campaign table, finished, with its rematch), the
+    state, the log and the rematch's two answers, each as the schema says, every key in it."""
+    from minigames import services
+    from tests.minigames.conftest import character, play_out, two_humans
+
+    reimu = character(player, campaign, "Reimu", 200)
+    marisa = character(other_player, campaign, "Marisa", 150)
+    table = two_humans("raigo", player, other_player, campaign=campaign, stake=10,
+                       host_character=reimu, guest_character=marisa)  # fmt: skip
+    play_out(table, {0: player, 1: other_player})
+    api = _api(player)
+    T = "/api/tavern/tables/{id}/"
+    asked = [
+        ("/api/tavern/games/", "get", "/api/tavern/games/"),
+        (T + "rematch/", "post", f"/api/tavern/tables/{table.pk}/rematch/"),  # 201
+        (T + "rematch/", "post", f"/api/tavern/tables/{table.pk}/rematch/"),  # 200
+        ("/api/tavern/tables/", "get", "/api/tavern/tables/"),
+        ("/api/tavern/tables/", "get", f"/api/tavern/tables/?campaign={campaign.pk}&limit=1"),
+        (T, "get", f"/api/tavern/tables/{table.pk}/"),
+        (T + "state/", "get", f"/api/tavern/tables/{table.pk}/state/"),
+        (T + "log/", "get", f"/api/tavern/tables/{table.pk}/log/?limit=2"),
+    ]
+    codes = []
+    for path, method, url in asked:
+        response = getattr(api, method)(url)
+        codes.append(response.status_code)
+        _agrees(schema, path, method, url, response)
+    assert codes == [200, 201, 200, 200, 200, 200, 200, 200]
+    assert api.get(f"/api/tavern/tables/{table.pk}/log/?limit=2").json()["next_after"]
+    resigned = two_humans("spirit_war", player, other_player, campaign=campaign)
+    services.tavern_resign(table_id=resigned.pk, by=other_player)  # an outcome of its own
+    url = f"/api/tavern/tables/{resigned.pk}/"
+    _agrees(schema, T, "get", url, api.get(url))
