@@ -180,3 +180,11 @@ def test_personal_rolls_are_private(player, other_player, api_for):
     assert api_for(other_player).get(f"/api/rolls/{made['id']}/").status_code == 404
     assert api_for(other_player).get("/api/rolls/").json()["results"] == []
     assert Roll.objects.get(pk=made["id"]).campaign is None
+
+
+def test_a_403_says_why_in_words(campaign, player, api_for):
+    """A member refused something is told the service's reason (config/api_errors.py), not
+    only DRF's general sentence."""
+    refused = api_for(player).patch(f"/api/campaigns/{campaign.pk}/", {"name": "Mine"})
+    assert refused.status_code == 403
+    assert refused.json() == {"detail": "Only the campaign's game masters may do that."}
