@@ -167,6 +167,11 @@ def _check_character(user: Any, table: TavernTable, character_id: int | None) ->
     return character
 
 
+#: What a signed-in user who may see a table, but has no seat at it, is told when she acts as
+#: a player (403), before anything about the game's state.
+NO_SEAT: Final = "You have no seat at this table."
+
+
 def _locked_table(table_id: int) -> TavernTable:
     table = TavernTable.objects.select_for_update(of=("self",)).filter(pk=table_id).first()
     if table is None:
@@ -333,11 +338,11 @@ def tavern_join(
 def tavern_leave(*, table_id: int, by: User) -> None:
     """Stand up from your seat before the game starts (it becomes open)."""
     table = _viewable(by, table_id)
+    seat = TavernSeat.objects.filter(table=table, user=by).first()
+    if seat is None:  # before the game's state: she has no seat to leave, whatever it is
+        raise PermissionDenied(NO_SEAT)
     if table.status != TableStatus.SETUP:
         raise _fail("seat", "The game has started: resign instead.")
-    seat = TavernSeat.objects.filter(table=table, user=by).first()
-    if seat is None:
-        raise _fail("seat", "You do not sit at this table.")
     seat.user, seat.character, seat.deck = None, None, ""
     seat.save()
     _seated(table)
@@ -562,11 +567,13 @@ def tavern_resign(*, table_id: int, by: User) -> TavernTable:
     """Resign your seat. At a two-seat table the game ends and the other seat wins; with more
     players the game goes on and the random bot plays the resigned seat (docs/tavern.md)."""
     table = _viewable(by, table_id)
+    if not TavernSeat.objects.filter(table=table, user=by).exists():
+        raise PermissionDenied(NO_SEAT)
     if table.status != TableStatus.ACTIVE:
         raise _fail("status", "Only a game in progress can be resigned.")
     seat = TavernSeat.objects.filter(table=table, user=by, resigned=False).first()
     if seat is None:
-        raise PermissionDenied("You do not play at this table.")
+        raise PermissionDenied("You have resigned already.")
     seat.resigned = True
     seats = seats_of(table)
     count = len(seats)
@@ -646,11 +653,11 @@ def tavern_rematch(*, table_id: int, by: User) -> tuple[TavernTable, bool]:
     A finished table has one rematch: the finished table's row lock (``_viewable``) orders
     two requests, and the second, reading after the first committed, finds its table."""
     old = _viewable(by, table_id)
-    if old.status != TableStatus.ENDED:
-        raise _fail("status", "A rematch follows a finished game.")
     seats = list(TavernSeat.objects.filter(table=old).order_by("index"))
     if old.host_id != by.pk and not any(s.user_id == by.pk for s in seats):
-        raise PermissionDenied("Only the players of this table ask for a rematch.")
+        raise PermissionDenied(f"{NO_SEAT} Only its players ask for a rematch.")
+    if old.status != TableStatus.ENDED:
+        raise _fail("status", "A rematch follows a finished game.")
     existing = TavernTable.objects.filter(rematch_of=old).order_by("pk").first()
     if existing is not None:
         return existing, False

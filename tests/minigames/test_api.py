@@ -139,6 +139,30 @@ def test_the_table_list_pages_and_refuses_a_bad_limit(api_for, player):
     assert api.options("/api/tavern/tables/").status_code == 200
 
 
+def test_someone_without_a_seat_is_told_so_before_the_games_state(
+    api_for, campaign, player, other_player, outsider
+):
+    """At an open table any signed-in user may look on; one without a seat who asks to leave,
+    resign or rematch is told she has no seat (403), whatever the game's state, never what
+    a player would be told. At a campaign's table an outsider does not see it (404)."""
+    started = two_humans("raigo", player, other_player)
+    lobby = two_humans("raigo", player, other_player, start=False)
+    stranger = api_for(outsider)
+    for table, op in ((started, "leave"), (started, "rematch"), (lobby, "resign")):
+        refused = stranger.post(f"/api/tavern/tables/{table.pk}/{op}/")
+        assert refused.status_code == 403, (op, refused.content)
+        assert refused.json()["detail"].startswith("You have no seat at this table."), op
+    # the players themselves still hear about the game's state
+    seated = api_for(other_player)
+    assert seated.post(f"/api/tavern/tables/{started.pk}/leave/").json()["errors"]["seat"] == [
+        "The game has started: resign instead."
+    ]
+    assert seated.post(f"/api/tavern/tables/{started.pk}/rematch/").status_code == 400
+    private = two_humans("raigo", player, other_player, campaign=campaign)
+    for op in ("leave", "rematch", "resign"):
+        assert stranger.post(f"/api/tavern/tables/{private.pk}/{op}/").status_code == 404
+
+
 def test_refused_move_says_why_and_spectators_cannot_act(api_for, player, other_player, outsider):
     table = two_humans("spirit_war", player, other_player)
     engine = get_engine("spirit_war")

@@ -159,7 +159,8 @@ TABLE = [
     Row("tavern:op", "post", T + "resign/", seated(302, api=False), api=False),
     Row("tavern:op", "post", T + "abandon/", managers(302, api=False), api=False),
     Row("tavern:op", "post", T + "rematch/", seated(302, api=False), world="ended", api=False),
-    Row("tavern:op", "post", T + "leave/", expect(302, api=False), world="setup", api=False),
+    Row("tavern:op", "post", T + "leave/", expect(403, host=302, api=False), world="setup",
+        api=False),
     # API
     Row("api-tavern-games", "get", "/api/tavern/games/", expect(200, outsider=200)),
     Row("api-tavern-tables", "get", "/api/tavern/tables/", expect(200, outsider=200)),
@@ -172,12 +173,15 @@ TABLE = [
     Row("api-tavern-table", "get", A, expect(200)),
     Row("api-tavern-join", "post", A + "join/", expect(200, host=400), world="setup",
         data={"seat": 1}),
-    Row("api-tavern-leave", "post", A + "leave/", expect(400, host=200), world="setup"),
+    Row("api-tavern-leave", "post", A + "leave/", expect(403, host=200), world="setup"),
+    Row("api-tavern-leave", "post", A + "leave/", seated(400)),  # started: resign instead
     Row("api-tavern-seats", "post", A + "seats/", managers(200), world="setup",
         data={"seat": 1, "kind": "bot", "strength": "heuristic"}),
     Row("api-tavern-start", "post", A + "start/", managers(200), world="ready"),
     Row("api-tavern-resign", "post", A + "resign/", seated(200)),
+    Row("api-tavern-resign", "post", A + "resign/", expect(403, host=400), world="setup"),
     Row("api-tavern-rematch", "post", A + "rematch/", seated(201), world="ended"),
+    Row("api-tavern-rematch", "post", A + "rematch/", seated(400)),  # not finished yet
     Row("api-tavern-abandon", "post", A + "abandon/", managers(200)),
     Row("api-tavern-abandon", "post", A + "abandon/", managers(400), world="ended"),
     Row("api-tavern-state", "get", A + "state/", expect(200)),
