@@ -15,7 +15,9 @@ What it shows about the API (docs/tavern.md, "Pages and API"):
 * a move names the version it was chosen at (``expected_version``); if someone moved first the
   answer is **409** and nothing was applied, so read the state again and choose again;
 * ``GET …/state/?since=<version>`` answers **204** while nothing changed: a cheap poll;
-* **429** means the API's rate was reached: wait the ``Retry-After`` seconds.
+* **429** means the API's rate was reached: wait the ``Retry-After`` seconds;
+* every answer's status is checked before its body is read: an error's body is
+  ``{"detail", "errors"}``, not what the call returns when it succeeds.
 
 Tested: ``tests/minigames/test_api_example.py`` plays a whole game with it against a live
 server.
@@ -123,15 +125,22 @@ def play(
             payload = None
         else:
             raise RuntimeError(f"The move was refused ({status}): {answer}")
+    print_log(api, url, out)
+    out(payload["result"].get("text") or payload["summary"])
+    return payload
+
+
+def print_log(api: Api, url: str, out: Callable[[str], object] = print) -> None:
+    """The table's whole log in words, a page at a time (``url``: the table's API address)."""
     after: int | None = 0
-    while after is not None:  # the whole log, a page at a time
+    while after is not None:
         status, page = api.call("GET", f"{url}log/?after={after}&limit=200")
+        if status != 200:  # a 404 (no such table, or not yours to see), a 401 (the token) ...
+            raise RuntimeError(f"The log could not be read ({status}): {page}")
         for entry in page["results"]:
             for event in entry["events"]:
                 out(f"{entry['n']}. {event['text']}")
         after = page["next_after"]
-    out(payload["result"].get("text") or payload["summary"])
-    return payload
 
 
 if __name__ == "__main__":

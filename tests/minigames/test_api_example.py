@@ -52,3 +52,27 @@ def test_a_refused_table_says_why(live_server, player):
     token = Token.objects.create(user=player)
     with pytest.raises(RuntimeError, match="not opened"):
         bot.play(live_server.url, token.key, "no_such_game", out=lambda _: None)
+
+
+def test_a_log_that_cannot_be_read_says_why(live_server, player):
+    """The log's answer is checked before it is read: a table that does not exist (404) or a
+    token that no longer does (401) is said in words, not a KeyError."""
+    from minigames import services
+
+    bot = _example()
+    token = Token.objects.create(user=player)
+    api = bot.Api(live_server.url, token.key)
+    with pytest.raises(RuntimeError, match=r"The log could not be read \(404\)"):
+        bot.print_log(api, "/api/tavern/tables/999999/", out=lambda _: None)
+    table = services.tavern_create(
+        by=player,
+        game="raigo",
+        campaign=None,
+        seats=[services.SeatSpec(kind="host"), services.SeatSpec()],
+    )
+    lines: list[str] = []
+    bot.print_log(api, f"/api/tavern/tables/{table.pk}/", out=lines.append)  # readable: no moves
+    assert lines == []
+    token.delete()
+    with pytest.raises(RuntimeError, match=r"The log could not be read \(401\)"):
+        bot.print_log(api, f"/api/tavern/tables/{table.pk}/", out=lambda _: None)
