@@ -173,6 +173,9 @@ class TableInfoSerializer(serializers.Serializer):
     )
     rematch_of = serializers.IntegerField(allow_null=True)
     rematch = serializers.IntegerField(allow_null=True)
+    ready = serializers.BooleanField(
+        help_text="Every seat is taken and the game has not started: the host may start it."
+    )
     seats = TableSeatSerializer(many=True)
     you = serializers.IntegerField(allow_null=True, help_text="Your seat, or null.")
     can = TableCanSerializer()
