@@ -38,10 +38,14 @@ def table_payload(
     *,
     version: int,
     names: Sequence[str],
+    playing: bool = True,
 ) -> dict[str, Any]:
-    """The JSON one seat (or a spectator, ``seat=None``) receives for ``state``."""
+    """The JSON one seat (or a spectator, ``seat=None``) receives for ``state``.
+
+    ``playing=False``: the seat sees its view but has no moves (a table that ended before its
+    game did, by a resignation or an abandon)."""
     finished = engine.is_terminal(state)
-    legal = [] if seat is None or finished else engine.legal_actions(state, seat)
+    legal = [] if seat is None or finished or not playing else engine.legal_actions(state, seat)
     return {
         "game": engine.slug,
         "version": version,

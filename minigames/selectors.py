@@ -178,7 +178,11 @@ def tavern_payload(table_id: Any, user: Any, since: int | None = None) -> dict[s
     seats = seats_of(table)
     info = table_info(table, user, seats)
     names = [s["name"] for s in info["seats"]]
-    seat = info["you"]
+    # Her seat, even resigned: she is shown as the seat she played, not as a spectator.
+    mine = next((s for s in info["seats"] if s["you"]), None)
+    seat = None if mine is None else mine["index"]
+    resigned = bool(mine and mine["resigned"])
+    ended = table.status == TableStatus.ENDED
     if table.status == TableStatus.SETUP or not table.state:
         engine = get_engine(table.game)
         payload: dict[str, Any] = {
@@ -195,17 +199,28 @@ def tavern_payload(table_id: Any, user: Any, since: int | None = None) -> dict[s
             if table.outcome
             else None,
         }
+        sees = None
     else:
         engine = get_engine(table.game)
         state = engine.from_json(table.state)
+        # A resigned seat sees only public information while a bot plays it on; the seat whose
+        # resignation ended the game keeps the view she had (nothing came to it since).
+        sees = (
+            seat
+            if seat is not None and (not resigned or table.outcome.get("resigned") == seat)
+            else None
+        )
         payload = table_payload(
             engine,
             state,
-            None if table.abandoned or table.outcome else seat,
+            sees,
             version=table.version,
             names=names,
+            playing=not ended and not resigned,
         )
         payload["seat"] = seat
+        if ended:
+            payload["waiting_on"] = []
         if table.outcome:
             payload["finished"] = True
             payload["summary"] = table.summary
@@ -214,6 +229,17 @@ def tavern_payload(table_id: Any, user: Any, since: int | None = None) -> dict[s
                 "text": table.outcome.get("text", ""),
                 "names": [names[i] for i in table.outcome.get("winners", [])],
             }
+    # What the renderers need to tell an ended table's story: who resigned, whether the table
+    # was abandoned (and by whom), and whether the view is the public one though she has a seat.
+    payload["public_view"] = sees is None
+    payload["resigned"] = resigned
+    if payload["result"] is not None:
+        payload["result"] = {
+            **payload["result"],
+            "resigned": [s["index"] for s in info["seats"] if s["resigned"]],
+            "abandoned": table.abandoned,
+            "abandoned_by": table.outcome.get("abandoned_by", "") if table.abandoned else "",
+        }
     payload["table"] = info
     return payload
 

@@ -638,8 +638,13 @@ def tavern_abandon(*, table_id: int, by: User) -> TavernTable:
     table.abandoned = True
     table.status = TableStatus.ENDED
     table.ended_at = timezone.now()
-    table.outcome = {"winners": [], "text": "The table was abandoned."}
-    table.summary = "Abandoned."
+    name = by.shown_name
+    table.outcome = {
+        "winners": [],
+        "text": f"{name} abandoned the table.",
+        "abandoned_by": name,
+    }
+    table.summary = f"Abandoned by {name}."[:200]
     _touch(table, "abandoned", "status", "ended_at", "outcome", "stakes", "summary")
     transaction.on_commit(partial(_end_waits, table.pk), robust=True)
     return table

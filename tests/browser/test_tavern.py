@@ -23,8 +23,9 @@ from characters.models import Character
 from minigames import services
 from minigames.engines.registry import get_engine
 from minigames.models import TavernTable
+from tests.browser.conftest import no_horizontal_overflow
 from tests.browser.tavern_version import TABLE_VERSION, wait_for_move
-from tests.minigames.conftest import character
+from tests.minigames.conftest import character, two_humans
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -367,3 +368,49 @@ def test_the_move_log_follows_the_newest_move_unless_scrolled_up(new_page, playe
     version = _move(table.pk, users, rng)
     page.wait_for_function(f"document.querySelectorAll('#tavern-log li').length > {count}")
     assert page.evaluate("document.getElementById('tavern-log').scrollTop") == 0  # left alone
+
+
+def test_the_page_after_a_resignation_and_an_abandon(new_page, player, other_player):
+    """A table that ended before its game did: each player is still her seat (her own hand
+    shown, never "You are watching"), the result names who resigned, the status strip no longer
+    tells the turn it stopped at; an abandoned table says so and by whom, and nobody "won"."""
+    table = two_humans("spirit_war", player, other_player)
+    services.tavern_resign(table_id=table.pk, by=other_player)
+    winner, resigner = new_page(player), new_page(other_player)
+    resigner.set_viewport_size(PHONE)
+    for page in (winner, resigner):
+        page.goto(f"/tavern/tables/{table.pk}/")
+        page.wait_for_selector("#tavern-board .spirit-war-final")
+        board = page.inner_text("#tavern-board")
+        assert "You are watching" not in board and "Your hand is empty" not in board
+        assert "Your hand (5 cards)" in board
+        assert "Turn 1" not in page.inner_text(".spirit-war-status")
+        rows = page.locator(".spirit-war-final-table tbody tr")
+        assert rows.nth(0).inner_text().split("\t")[-1] == "♛ Spirit King"
+        assert rows.nth(1).inner_text().split("\t")[-1] == "resigned"
+        assert "in the war to the end" not in board
+    assert no_horizontal_overflow(resigner)
+    assert "(you)" in resigner.inner_text(".spirit-war-final-table tbody tr:nth-child(2)")
+
+    table = two_humans("spirit_war", player, other_player)
+    services.tavern_abandon(table_id=table.pk, by=player)
+    page = new_page(other_player)
+    page.goto(f"/tavern/tables/{table.pk}/")
+    page.wait_for_selector("#tavern-board .spirit-war-final")
+    final = page.inner_text(".spirit-war-final")
+    assert "The table was abandoned" in final
+    assert f"{player.shown_name} abandoned the table." in final
+    assert "The war is over" not in final and "in the war to the end" not in final
+    assert "Your hand (5 cards)" in page.inner_text("#tavern-board")
+    result = page.inner_text("#tavern-result")
+    assert "The table was abandoned" in result and "Nobody won" not in result
+    # the other games' boards say so too, and none calls it a draw or a score
+    for game, final_box in (("raigo", ".raigo-final"), ("rso", ".rso-result"),
+                            ("dbs", ".dbs-result")):  # fmt: skip
+        table = two_humans(game, player, other_player)
+        services.tavern_abandon(table_id=table.pk, by=player)
+        page.goto(f"/tavern/tables/{table.pk}/")
+        page.wait_for_selector(f"#tavern-board {final_box}")
+        final = page.inner_text(f"#tavern-board {final_box}")
+        assert "The table was abandoned" in final, game
+        assert "draw" not in final and "Final scoring" not in final, game

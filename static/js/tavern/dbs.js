@@ -206,7 +206,9 @@
 
     if (setup) {
       let note;
-      if (mine && player.pending) {
+      if (this.payload.finished) {
+        note = "The game ended before it began.";
+      } else if (mine && player.pending) {
         note = `You chose ${player.pending.name}; both choices are shown together.`;
       } else if (mine && !player.ready) {
         note = "Your choice: tap one of the cards just below.";
@@ -219,7 +221,7 @@
     }
 
     // opening choices from her own deck list
-    if (mine && Array.isArray(player.deck_list)) {
+    if (mine && Array.isArray(player.deck_list) && !this.payload.finished) {
       const wanted = v.phase === "setup_character" ? "character" : null;
       const numbers = player.deck_list.filter(
         (n) => this.movesByKey.has("deck " + n) || (wanted && (this.cards[n] || {}).kind === wanted),
@@ -384,10 +386,12 @@
     bar.setAttribute("aria-label", "Phase and turn");
     const bits = [];
     if (v.turn) bits.push(`Turn ${v.turn}`);
-    bits.push(v.phase_label || "Setting up");
+    // a table that ended before its game did says so, not the phase it stopped in
+    const early = this.payload.finished && v.phase !== "over";
+    bits.push(early ? ((this.payload.result || {}).abandoned ? "Abandoned" : "Game over") : v.phase_label || "Setting up");
     bar.append(el("p", "dbs-phase__line", bits.join(" · ")));
     const now = v.phase === "reaction" ? "battle" : v.phase;
-    if (PHASES.some(([key]) => key === now)) {
+    if (!early && PHASES.some(([key]) => key === now)) {
       const list = el("ol", "dbs-steps");
       list.setAttribute("aria-label", "Phases of the turn");
       PHASES.forEach(([key, label]) => {
@@ -447,7 +451,8 @@
     let winners = result.winners;
     if (!winners) winners = v.result && v.result.winner !== null && v.result.winner !== undefined ? [v.result.winner] : [];
     let head;
-    if (!winners.length) head = "The game is a draw.";
+    if (result.abandoned) head = "The table was abandoned: nobody won.";
+    else if (!winners.length) head = "The game is a draw.";
     else if (winners.includes(this.me)) head = "You win!";
     else head = `${winners.map((s) => this.name(s)).join(" and ")} wins.`;
     box.append(el("h3", "dbs-result__head", head));

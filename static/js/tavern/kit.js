@@ -39,6 +39,14 @@
     return text ? String(text) : `Seat ${Number(seat) + 1}`;
   }
 
+  /* The seats that resigned (the result's list once the table ended, else the table's seats). */
+  function resignedSeats(payload) {
+    const result = payload.result || {};
+    if (Array.isArray(result.resigned)) return result.resigned.slice();
+    const seats = (payload.table && payload.table.seats) || [];
+    return seats.filter((s) => s && s.resigned).map((s) => s.index);
+  }
+
   /* Send one of the payload's moves: api.play's answer as a promise (a throw is a refusal). */
   function send(api, action) {
     try {
@@ -271,5 +279,5 @@
     };
   }
 
-  window.TavernKit = { el, plural, seatName, send, refusalWords, cardBoard, sheetBoard };
+  window.TavernKit = { el, plural, seatName, resignedSeats, send, refusalWords, cardBoard, sheetBoard };
 })();

@@ -263,14 +263,14 @@
       box.setAttribute("aria-label", "Game status");
       const line = el("p", "raigo-status-line");
       if (this.payload.finished || v.over) {
-        line.textContent = "The game is over.";
+        line.textContent = (this.payload.result || {}).abandoned ? "The table was abandoned." : "The game is over.";
       } else {
         line.append(el("strong", null, `Turn ${v.turn}`));
         line.append(document.createTextNode(` · ${this.who(v.dong)} holds the Dong token and plays.`));
       }
       box.append(line);
       if (v.prompt && v.prompt.text && !(this.payload.finished || v.over)) box.append(el("p", "raigo-status-wait", v.prompt.text));
-      if (typeof v.end_after_turn === "number" && !v.over) {
+      if (typeof v.end_after_turn === "number" && !v.over && !this.payload.finished) {
         box.append(el("p", "raigo-status-end", `Raizan is empty: the game ends after turn ${v.end_after_turn}.`));
       }
       return box;
@@ -504,7 +504,7 @@
 
       const head = el("div", "raigo-board-head");
       head.append(el("h3", "raigo-board-name", this.who(seat)));
-      if (v.dong === seat && !v.over) head.append(el("span", "raigo-badge raigo-dong", "◉ Dong token"));
+      if (v.dong === seat && !v.over && !this.payload.finished) head.append(el("span", "raigo-badge raigo-dong", "◉ Dong token"));
       if ((this.payload.waiting_on || []).includes(seat)) head.append(el("span", "raigo-badge raigo-waiting", "▶ to act"));
       if (p.out) head.append(el("span", "raigo-badge raigo-out", "✕ out of Yang balls"));
       box.append(head);
@@ -624,6 +624,7 @@
       const result = this.payload.result || this.view.result || {};
       const box = el("section", "raigo-final");
       box.setAttribute("aria-label", "Final scoring");
+      if (!this.view.over) return this.endedEarly(box, result);
       box.append(el("h2", "raigo-final-title", "Final scoring"));
       if (result.text) box.append(el("p", "raigo-final-text", result.text));
       const winners = result.winners || [];
@@ -686,6 +687,30 @@
       return box;
     }
   }
+
+  /* A table that ended before its game did (a resignation, an abandon): no scoring, only how
+   * it ended and who won (nobody, when abandoned). */
+  Table.prototype.endedEarly = function (box, result) {
+    const abandoned = Boolean(result.abandoned);
+    box.append(el("h2", "raigo-final-title", abandoned ? "The table was abandoned" : "The game ended early"));
+    if (result.text) box.append(el("p", "raigo-final-text", result.text));
+    if (abandoned) {
+      box.append(el("p", "raigo-muted", "The game was left unfinished: nobody won."));
+      return box;
+    }
+    const winners = result.winners || [];
+    const resigned = window.TavernKit.resignedSeats(this.payload);
+    const list = el("ul", "raigo-final-list");
+    const n = Array.isArray(this.view.players) ? this.view.players.length : 0;
+    for (let seat = 0; seat < n; seat++) {
+      let words = "lost";
+      if (winners.includes(seat)) words = "★ wins";
+      if (resigned.includes(seat)) words = winners.includes(seat) ? `${words} (resigned)` : "resigned";
+      list.append(el("li", null, `${this.who(seat)}: ${words}`));
+    }
+    box.append(list);
+    return box;
+  };
 
   window.TavernKit.sheetBoard(Table, "raigo");
   window.TavernGames = window.TavernGames || {};

@@ -200,7 +200,9 @@
       side.append(this.zone("Leader", "rso-zone--leader", leaderItems));
     } else {
       let note;
-      if (mine && player.my_leader_choice) {
+      if (this.payload.finished) {
+        note = "The game ended before the Leaders were chosen.";
+      } else if (mine && player.my_leader_choice) {
         note = `You chose ${player.my_leader_choice.name}; both choices are shown together.`;
       } else if (player.leader_chosen) {
         note = `${this.who(seat)} has chosen a Leader (hidden until both have chosen).`;
@@ -211,7 +213,7 @@
         const info = this.text(c);
         return this.cardButton(c, "character", (info.lines || []).slice(1, 2));
       });
-      const zone = this.zone("Characters: choose a Leader", "rso-zone--leader", chars);
+      const zone = this.zone(this.payload.finished ? "Characters" : "Characters: choose a Leader", "rso-zone--leader", chars);
       zone.append(el("p", "rso-note", note));
       side.append(zone);
     }
@@ -299,7 +301,9 @@
     const line = el("p", "rso-phase__line");
     const bits = [];
     if (v.turn) bits.push(`Turn ${v.turn}`);
-    bits.push(v.phase_name || "Setting up");
+    // a table that ended before its game did says so, not the phase it stopped in
+    const early = this.payload.finished && v.phase !== "over";
+    bits.push(early ? ((this.payload.result || {}).abandoned ? "Abandoned" : "Game over") : v.phase_name || "Setting up");
     line.append(el("strong", "rso-phase__name", bits.join(" · ")));
     bar.append(line);
     if (v.attacker !== null && v.attacker !== undefined && !this.payload.finished) {
@@ -312,7 +316,7 @@
       );
     }
     const steps = ["replenish", "battle", "preparation", "end"];
-    if (steps.includes(v.phase)) {
+    if (!early && steps.includes(v.phase)) {
       const list = el("ol", "rso-steps");
       list.setAttribute("aria-label", "Phases of the turn");
       steps.forEach((step) => {
@@ -444,11 +448,12 @@
     box.setAttribute("aria-label", "Final result");
     const winners = result.winners || (v.winner === null || v.winner === undefined ? [] : [v.winner]);
     let head;
-    if (!winners.length) head = "The game is a draw.";
+    if (result.abandoned) head = "The table was abandoned: nobody won.";
+    else if (!winners.length) head = "The game is a draw.";
     else if (winners.includes(this.me)) head = "You win!";
     else head = `${winners.map((s) => this.name(s)).join(" and ")} wins.`;
     box.append(el("h3", "rso-result__head", head));
-    box.append(el("p", "rso-result__reason", result.reason || v.reason || p.summary || ""));
+    box.append(el("p", "rso-result__reason", result.reason || result.text || v.reason || p.summary || ""));
     const table = el("table", "rso-result__table");
     const thead = el("thead");
     const hr = el("tr");

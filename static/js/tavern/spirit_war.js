@@ -77,6 +77,7 @@
       this.api = api || {};
       this.you = typeof payload.seat === "number" ? payload.seat : null;
       this.finished = Boolean(payload.finished || this.view.phase === "over");
+      this.resigned = window.TavernKit.resignedSeats(payload);
       this.moves = Array.isArray(payload.moves) && !this.finished ? payload.moves : [];
       this.byKey = new Map();
       this.placed = new Set();
@@ -216,7 +217,12 @@
         line.append(document.createTextNode(v.turn === this.you ? " · your turn" : ` · ${this.name(v.turn)}'s turn`));
         box.append(line);
       }
-      box.append(el("p", "spirit-war-status-text", v.phase_text || this.payload.summary || ""));
+      // A table that ended before its war did (a resignation, an abandon) says so, not the
+      // phase it stopped in.
+      const early = this.finished && v.phase !== "over";
+      const ended = (this.payload.result || {}).abandoned ? "The table was abandoned." : "The war ended early.";
+      box.append(el("p", "spirit-war-status-text", (early ? ended : v.phase_text) || this.payload.summary || ""));
+      if (this.finished) return box;
       if (v.attack && Array.isArray(v.attack.candidates) && v.attack.candidates.length) {
         box.append(el("p", "spirit-war-muted", `${this.who(v.attack.attacker)} may attack: ${v.attack.candidates.map((s) => this.who(s)).join(", ")}.`));
       }
@@ -334,6 +340,12 @@
         box.append(el("p", "spirit-war-muted", "You are watching: hands stay hidden from spectators."));
         return box;
       }
+      if (this.payload.public_view) {
+        // she resigned and a bot plays her seat on: its hand is no longer hers to see
+        box.append(el("h2", "spirit-war-heading", "Your hand"));
+        box.append(el("p", "spirit-war-muted", "You resigned: a bot plays your seat now, and its hand stays hidden from you."));
+        return box;
+      }
       const cards = Array.isArray(this.view.hand) ? this.view.hand : [];
       box.append(el("h2", "spirit-war-heading", `Your hand (${plural(cards.length, "card", "cards")})`));
       if (!cards.length) box.append(el("p", "spirit-war-muted", "Your hand is empty."));
@@ -358,6 +370,7 @@
         if (!this.finished && v.turn === seat) head.append(el("span", "spirit-war-badge spirit-war-turn", "◆ turn"));
         if (!this.finished && waiting.includes(seat)) head.append(el("span", "spirit-war-badge spirit-war-waiting", "▶ to act"));
         if (p.out) head.append(el("span", "spirit-war-badge spirit-war-out", "✕ out of the war"));
+        if (this.resigned.includes(seat)) head.append(el("span", "spirit-war-badge spirit-war-out", "resigned"));
         if (p.misses_next_turn) head.append(el("span", "spirit-war-badge", "misses the next turn"));
         node.append(head);
         const count = el("div", "spirit-war-count");
@@ -462,6 +475,13 @@
       const r = this.payload.result || this.view.result || {};
       const box = el("section", "spirit-war-final");
       box.setAttribute("aria-label", "Final result");
+      if (r.abandoned) {
+        // nobody won an abandoned war: no table of results, only who ended it
+        box.append(el("h2", "spirit-war-heading", "The table was abandoned"));
+        box.append(el("p", "spirit-war-final-text", r.text || "The table was abandoned."));
+        box.append(el("p", "spirit-war-muted", "The war was left unfinished: nobody won."));
+        return box;
+      }
       box.append(el("h2", "spirit-war-heading", "The war is over"));
       if (r.text) box.append(el("p", "spirit-war-final-text", r.text));
       if (OUTCOMES[r.outcome]) box.append(el("p", "spirit-war-muted", `${OUTCOMES[r.outcome]}.`));
@@ -483,6 +503,7 @@
         else if (out.includes(seat)) words = `✕ out ${ordinal(out.indexOf(seat) + 1)}`;
         else if (r.outcome === "mini_war" && ((this.view.mini_war || {}).players || []).includes(seat)) words = "lost the Mini Spirit War";
         else words = "in the war to the end";
+        if (this.resigned.includes(seat)) words = words === "in the war to the end" ? "resigned" : `${words} (resigned)`;
         if (winners.includes(seat)) row.className = "spirit-war-final-winner";
         row.append(el("td", null, words));
         tbody.append(row);

@@ -105,7 +105,7 @@
         target.appendChild(el("p", { class: "tavern-waiting" }, `Waiting on: ${waiting.join(", ")}.`));
       }
       const details = el("details", { class: "tavern-view", open: "" });
-      details.appendChild(el("summary", {}, payload.seat === null ? "The table (public)" : "The table as you see it"));
+      details.appendChild(el("summary", {}, payload.seat === null || payload.public_view ? "The table (public)" : "The table as you see it"));
       details.appendChild(describe(payload.view, 0));
       target.appendChild(details);
       api.fallbackButtons(payload.moves);
@@ -126,9 +126,10 @@
     if (!payload.finished || !payload.result) { resultBox.hidden = true; return; }
     const r = payload.result;
     resultBox.replaceChildren();
-    resultBox.appendChild(el("h3", {}, "The game is over"));
+    // An abandoned table has no result: it says who abandoned it, and nobody "won".
+    resultBox.appendChild(el("h3", {}, r.abandoned ? "The table was abandoned" : "The game is over"));
     if (r.text && !onBoard) resultBox.appendChild(el("p", { class: "tavern-result-text" }, r.text));
-    if (Array.isArray(r.winners)) {
+    if (Array.isArray(r.winners) && !r.abandoned) {
       const names = r.winners.map(seatName).filter(Boolean);
       resultBox.appendChild(el("p", {}, names.length ? `Winner${names.length > 1 ? "s" : ""}: ${names.join(", ")}.` : "Nobody won."));
     }

@@ -1,0 +1,83 @@
+"""What a seat receives once a table ended before its game did (minigames/selectors.py's
+``tavern_payload``): a resignation or an abandon. Each player is still her seat (not a
+spectator) and sees what that seat may see, her own hand included; the result says who
+resigned, or that the table was abandoned and by whom; nobody is asked to move."""
+
+from __future__ import annotations
+
+import pytest
+
+from minigames import services
+from minigames.engines.registry import get_engine
+from minigames.models import TavernTable
+from minigames.selectors import tavern_payload
+from tests.minigames.conftest import two_humans
+
+pytestmark = pytest.mark.django_db
+
+
+def _hand(table: TavernTable, seat: int) -> list[dict]:
+    engine = get_engine(table.game)
+    hand = engine.view(engine.from_json(table.state), seat)["hand"]
+    assert hand  # a Spirit War hand is dealt at the start
+    return hand
+
+
+def test_after_a_resignation_each_player_is_still_her_seat(player, other_player, outsider):
+    table = two_humans("spirit_war", player, other_player)
+    services.tavern_resign(table_id=table.pk, by=other_player)
+    table.refresh_from_db()
+    winner = tavern_payload(table.pk, player)
+    resigner = tavern_payload(table.pk, other_player)
+    assert winner["seat"] == 0 and resigner["seat"] == 1
+    assert winner["view"]["hand"] == _hand(table, 0)
+    assert resigner["view"]["hand"] == _hand(table, 1)
+    assert not winner["public_view"] and not resigner["public_view"]
+    assert resigner["resigned"] and not winner["resigned"]
+    for payload in (winner, resigner):
+        assert payload["finished"] and payload["moves"] == [] and payload["waiting_on"] == []
+        assert payload["result"]["winners"] == [0]
+        assert payload["result"]["resigned"] == [1]
+        assert not payload["result"]["abandoned"]
+    # a spectator of an open table still sees no hand
+    watcher = tavern_payload(table.pk, outsider)
+    assert watcher["seat"] is None and watcher["view"]["hand"] == []
+
+
+def test_an_abandoned_table_says_by_whom_and_keeps_each_seats_view(player, other_player):
+    table = two_humans("spirit_war", player, other_player)
+    services.tavern_abandon(table_id=table.pk, by=player)
+    table.refresh_from_db()
+    for user, seat in ((player, 0), (other_player, 1)):
+        payload = tavern_payload(table.pk, user)
+        assert payload["seat"] == seat
+        assert payload["view"]["hand"] == _hand(table, seat)
+        assert payload["moves"] == [] and payload["waiting_on"] == []
+        result = payload["result"]
+        assert result["abandoned"] and result["winners"] == [] and result["resigned"] == []
+        assert result["abandoned_by"] == player.shown_name
+        assert result["text"] == f"{player.shown_name} abandoned the table."
+        assert payload["summary"] == f"Abandoned by {player.shown_name}."
+
+
+def test_a_resigned_seat_played_on_by_a_bot_sees_only_public_information(
+    player, other_player, outsider, django_capture_on_commit_callbacks
+):
+    """At three seats the random bot plays the resigned seat on: she is still shown as that
+    seat, but its hand (cards dealt to the bot after she left) is not hers to see."""
+    table = services.tavern_create(
+        by=player, game="spirit_war", campaign=None,
+        seats=[services.SeatSpec(kind="host"), services.SeatSpec(), services.SeatSpec()],
+    )  # fmt: skip
+    services.tavern_join(table_id=table.pk, by=other_player, index=1)
+    services.tavern_join(table_id=table.pk, by=outsider, index=2)
+    services.tavern_start(table_id=table.pk, by=player)
+    services.tavern_resign(table_id=table.pk, by=outsider)
+    table.refresh_from_db()
+    payload = tavern_payload(table.pk, outsider)
+    assert payload["seat"] == 2 and payload["resigned"] and payload["public_view"]
+    assert payload["view"]["hand"] == [] and payload["moves"] == []
+    assert _hand(table, 2)  # the seat has a hand; she does not receive it
+    playing = tavern_payload(table.pk, player)
+    assert playing["seat"] == 0 and not playing["public_view"]
+    assert playing["view"]["hand"] == _hand(table, 0)
