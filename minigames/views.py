@@ -177,6 +177,33 @@ def _renderer(slug: str) -> dict[str, str]:
     return out
 
 
+def _confirm_words(info: dict[str, Any]) -> dict[str, str]:
+    """The questions Resign and Abandon ask before they end anything: what happens, in words,
+    with the stakes (``selectors.table_info``'s ``info``)."""
+    seats = info["seats"]
+    held = info["stakes"]["held"]
+    pot = sum(int(v) for v in held.values())
+    mine = next((s for s in seats if s["you"]), None)
+    others = [s for s in seats if not s["you"]]
+    if len(seats) == 2 and others:
+        other = others[0]
+        resign = f"Resign this game? {other['name']} wins"
+        if mine is not None and str(mine["index"]) in held:
+            if str(other["index"]) in held:
+                resign += f", and the pot of {pot} yen goes to {other['name']}"
+            else:
+                resign += f", and your stake of {held[str(mine['index'])]} yen is returned"
+        resign += "."
+    else:
+        resign = "Resign this game? The random bot plays your seat to the end"
+        if mine is not None and str(mine["index"]) in held:
+            resign += f" (your stake of {held[str(mine['index'])]} yen stays on it)"
+        resign += "."
+    abandon = "Abandon this table? The game ends without a winner"
+    abandon += f", and the stakes ({pot} yen) are returned." if held else "."
+    return {"resign": resign, "abandon": abandon}
+
+
 @login_required
 def table_page(request: HttpRequest, pk: int) -> HttpResponse:
     """The table: the lobby (seats) and the board drawn by table.js for your seat."""
@@ -188,6 +215,7 @@ def table_page(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "table": table,
             "info": info,
+            "confirm": _confirm_words(info),
             "title": get_engine(table.game).title,
             "renderer": _renderer(table.game),
             "characters": selectors.characters_for(request.user, table),

@@ -414,3 +414,50 @@ def test_the_page_after_a_resignation_and_an_abandon(new_page, player, other_pla
         final = page.inner_text(f"#tavern-board {final_box}")
         assert "The table was abandoned" in final, game
         assert "draw" not in final and "Final scoring" not in final, game
+
+
+def test_resign_and_abandon_ask_first(new_page, campaign, player, other_player):
+    """One tap never ends a game: Resign opens a question naming what happens to the stakes,
+    "Keep playing" (or Escape) closes it with the game going on; only "Yes, resign" resigns.
+    Abandon asks the same way. The question works from the keyboard, on a phone."""
+    reimu = character(player, campaign, "Reimu", 300)
+    marisa = character(other_player, campaign, "Marisa", 300)
+    table = two_humans("spirit_war", player, other_player, campaign=campaign, stake=50,
+                       host_character=reimu, guest_character=marisa)  # fmt: skip
+    phone = new_page(other_player)
+    phone.set_viewport_size(PHONE)
+    phone.goto(f"/tavern/tables/{table.pk}/")
+    phone.click("#tavern-resign")
+    question = phone.locator("#tavern-resign-question")
+    assert question.is_visible()
+    assert (
+        question.inner_text()
+        == "Resign this game? Reimu wins, and the pot of 100 yen goes to Reimu."
+    )
+    assert no_horizontal_overflow(phone)
+    phone.click("#tavern-resign-keep")
+    assert not question.is_visible()
+    phone.wait_for_timeout(300)
+    assert TavernTable.objects.get(pk=table.pk).status == "active"
+    # from the keyboard: Enter on the button opens it, Escape closes it
+    phone.focus("#tavern-resign")
+    phone.keyboard.press("Enter")
+    assert question.is_visible()
+    phone.keyboard.press("Escape")
+    assert not question.is_visible()
+    assert TavernTable.objects.get(pk=table.pk).status == "active"
+
+    desk = new_page(player)
+    desk.goto(f"/tavern/tables/{table.pk}/")
+    desk.click("#tavern-abandon")
+    assert desk.inner_text("#tavern-abandon-question") == (
+        "Abandon this table? The game ends without a winner, and the stakes (100 yen) are returned."
+    )
+    desk.click("#tavern-abandon-keep")
+    assert TavernTable.objects.get(pk=table.pk).status == "active"
+
+    phone.click("#tavern-resign")
+    phone.click("#tavern-resign-yes")
+    phone.wait_for_selector("#tavern-rematch")
+    table.refresh_from_db()
+    assert table.status == "ended" and table.outcome["resigned"] == 1
