@@ -104,6 +104,40 @@ def _parse_new_table(post: Any, games: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+def _seat_rows(posted: Any) -> list[dict[str, Any]]:
+    """The form's seat rows, each with its choices and the one to show chosen: the posted one
+    after a refused form (a seat the game lacks was not sent: "No seat"), else Me and Open."""
+    rows = []
+    for i in range(MAX_FORM_SEATS):
+        if posted is not None:
+            chosen = posted.get(f"seat-{i}", "")
+        else:
+            chosen = {0: "host", 1: "open"}.get(i, "")
+        rows.append(
+            {
+                "index": i,
+                "number": i + 1,
+                "choices": [(v, label, v == chosen) for v, label in SEAT_CHOICES],
+            }
+        )
+    return rows
+
+
+def _keep_choices(games: list[dict[str, Any]], posted: Any) -> None:
+    """Each house rule's value to show (``rule["shown"]``, and ``rule["rows"]`` for a choice):
+    what was posted for it after a refused form, else its default; and each deck's ``chosen``."""
+    for game in games:
+        for rule in game["house_rules"]:
+            value = rule["default"]
+            if posted is not None and posted.get(rule["field"], "") != "":
+                value = posted[rule["field"]]
+            rule["shown"] = value
+            rule["rows"] = [(v, label, str(v) == str(value)) for v, label in rule["choices"] or []]
+        mine = posted is not None and posted.get("game") == game["slug"]
+        for d in game["decks"]:
+            d["chosen"] = mine and d["key"] == posted.get("deck", "")
+
+
 def _tavern(request: AuthedRequest, campaign: Any, access: Any) -> HttpResponse:
     games = _form_games(request.user)
     errors: list[str] = []
@@ -121,6 +155,8 @@ def _tavern(request: AuthedRequest, campaign: Any, access: Any) -> HttpResponse:
             status = 400
         else:
             return redirect("tavern:table", pk=table.pk)
+    posted = request.POST if request.method == "POST" else None
+    _keep_choices(games, posted)
     tables = selectors.tavern_tables(request.user, campaign_id=campaign.pk if campaign else None)
     characters: list[Any] = []
     if campaign is not None:
@@ -139,12 +175,11 @@ def _tavern(request: AuthedRequest, campaign: Any, access: Any) -> HttpResponse:
             "access": access,
             "lists": selectors.tavern_lists(tables),
             "games": games,
-            "seat_choices": SEAT_CHOICES,
-            "seat_range": range(MAX_FORM_SEATS),
+            "seat_rows": _seat_rows(posted),
             "characters": characters,
             "stakes_allowed": services.stakes_allowed(campaign),
             "errors": errors,
-            "posted": request.POST if request.method == "POST" else {},
+            "posted": posted or {},
         },
         status=status,
     )

@@ -1,0 +1,107 @@
+"""The tavern's pages (minigames/views.py): the new-table form keeps every choice a refused
+form was sent with (so resubmitting it never drops the stake or the character), and the table
+page's seat controls say who sits at a seat."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+
+import pytest
+
+from minigames.models import TavernTable
+from tests.minigames.conftest import character
+
+pytestmark = pytest.mark.django_db
+
+
+class Form(HTMLParser):
+    """The values a browser would send from the page's forms: each select's chosen option, each
+    input's value, each tick box's state (by field id)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.values: dict[str, str | bool] = {}
+        self.select: str | None = None
+        self.first: dict[str, str] = {}
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = dict(attrs)
+        if tag == "select":
+            self.select = a.get("id") or a.get("name") or ""
+        elif tag == "option" and self.select is not None:
+            self.first.setdefault(self.select, a.get("value") or "")
+            if "selected" in a:
+                self.values[self.select] = a.get("value") or ""
+        elif tag == "input" and a.get("id"):
+            if a.get("type") == "checkbox":
+                self.values[a["id"] or ""] = "checked" in a
+            else:
+                self.values[a["id"] or ""] = a.get("value") or ""
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "select" and self.select is not None:
+            self.values.setdefault(self.select, self.first.get(self.select, ""))
+            self.select = None
+
+
+def shown(html: str) -> dict[str, str | bool]:
+    form = Form()
+    form.feed(html)
+    return form.values
+
+
+def test_a_refused_new_table_keeps_every_choice(client_for, campaign, player):
+    """Create RAIGO as a character with less yen than the stake: the form says why, and shows
+    the game, the seats, the character, the house rules, the stake and the tick boxes as they
+    were sent, so a second press sends the same table (and never a stake of 0)."""
+    reimu = character(player, campaign, "Reimu", 450)
+    sent = {
+        "game": "raigo",
+        "seat-0": "bot:heuristic",
+        "seat-1": "host",
+        "seat-2": "open",
+        "character": str(reimu.pk),
+        "opt-raigo-destroy_threshold": "25",
+        "stake": "500",
+    }
+    r = client_for(player).post(f"/campaigns/{campaign.pk}/tavern/", sent)
+    assert r.status_code == 400
+    html = r.content.decode()
+    assert "Reimu has 450 yen; the stake is 500 yen." in html
+    values = shown(html)
+    assert values["game"] == "raigo"
+    assert (values["seat-0"], values["seat-1"], values["seat-2"], values["seat-3"]) == (
+        "bot:heuristic",
+        "host",
+        "open",
+        "",
+    )
+    assert values["character"] == str(reimu.pk)
+    assert values["opt-raigo-destroy_threshold"] == "25"
+    assert values["stake"] == "500"
+    assert values["advisor"] is False and values["practice"] is False
+    assert not TavernTable.objects.exists()
+
+
+def test_a_refused_card_game_table_keeps_its_deck_and_house_rule(client_for, player):
+    from minigames.services import deck_choices
+
+    decks = [key for key, _ in deck_choices(player, "dbs")]
+    sent = {"game": "dbs", "seat-0": "host", "deck": decks[-1], "practice": "on", "advisor": "on"}
+    r = client_for(player).post("/tavern/", sent)  # one seat: refused
+    assert r.status_code == 400
+    values = shown(r.content.decode())
+    assert values["game"] == "dbs" and values["deck-dbs"] == decks[-1]
+    assert values["seat-0"] == "host" and values["seat-1"] == ""
+    assert values["practice"] is True and values["advisor"] is True
+
+
+def test_a_fresh_form_offers_the_defaults(client_for, player):
+    values = shown(client_for(player).get("/tavern/").content.decode())
+    assert (values["seat-0"], values["seat-1"], values["seat-2"]) == ("host", "open", "")
+    assert values["opt-raigo-destroy_threshold"] == "20"
+    assert values["practice"] is False
+    assert not re.search(
+        r'id="new-table-errors"', client_for(player).get("/tavern/").content.decode()
+    )
