@@ -212,6 +212,28 @@ def _renderer(slug: str) -> dict[str, str]:
     return out
 
 
+def _stake_words(info: dict[str, Any]) -> str:
+    """The stake line: held during play; after the end, where the pot went or that the stakes
+    were returned (``selectors.table_info``'s ``info``)."""
+    if not info["stake"]:
+        return ""
+    text = f"Stake: {info['stake']} yen per character"
+    stakes = info["stakes"]
+    names = {s["index"]: s["name"] for s in info["seats"]}
+    paid = sorted((int(seat), int(yen)) for seat, yen in stakes["paid"].items())
+    if paid:
+        pot = sum(yen for _, yen in paid)
+        if len(paid) == 1:
+            return f"{text}; the pot of {pot} yen went to {names[paid[0][0]]}."
+        shares = " and ".join(f"{names[seat]} ({yen} yen)" for seat, yen in paid)
+        return f"{text}; the pot of {pot} yen went to {shares}."
+    if stakes["returned"]:
+        return f"{text}; the stakes were returned."
+    if stakes["held"]:
+        return f"{text} (held)."
+    return f"{text}."
+
+
 def _confirm_words(info: dict[str, Any]) -> dict[str, str]:
     """The questions Resign and Abandon ask before they end anything: what happens, in words,
     with the stakes (``selectors.table_info``'s ``info``)."""
@@ -251,6 +273,7 @@ def table_page(request: HttpRequest, pk: int) -> HttpResponse:
             "table": table,
             "info": info,
             "confirm": _confirm_words(info),
+            "stake_words": _stake_words(info),
             "title": get_engine(table.game).title,
             "renderer": _renderer(table.game),
             "characters": selectors.characters_for(request.user, table),

@@ -105,3 +105,34 @@ def test_a_fresh_form_offers_the_defaults(client_for, player):
     assert not re.search(
         r'id="new-table-errors"', client_for(player).get("/tavern/").content.decode()
     )
+
+
+def _stake_line(client, table) -> str:
+    html = client.get(f"/tavern/tables/{table.pk}/").content.decode()
+    found = re.search(r"Stake: [^<]*?\.(?=<|\s)", html)
+    assert found, "no stake line"
+    return found.group(0)
+
+
+def test_the_stake_line_says_held_only_while_the_game_is_played(
+    client_for, campaign, player, other_player
+):
+    """During play the stakes are held; once the game is over the line says where the pot went,
+    or that the stakes were returned, never "held"."""
+    from minigames import services
+    from tests.minigames.conftest import two_humans
+
+    reimu = character(player, campaign, "Reimu", 200)
+    marisa = character(other_player, campaign, "Marisa", 150)
+    client = client_for(player)
+    kw = {"campaign": campaign, "stake": 40, "host_character": reimu, "guest_character": marisa}
+    table = two_humans("spirit_war", player, other_player, **kw)
+    assert _stake_line(client, table) == "Stake: 40 yen per character (held)."
+    services.tavern_resign(table_id=table.pk, by=other_player)
+    assert (
+        _stake_line(client, table)
+        == "Stake: 40 yen per character; the pot of 80 yen went to Reimu."
+    )
+    table = two_humans("raigo", player, other_player, **kw)
+    services.tavern_abandon(table_id=table.pk, by=player)
+    assert _stake_line(client, table) == "Stake: 40 yen per character; the stakes were returned."
