@@ -314,6 +314,8 @@ def table_op(request: AuthedRequest, pk: int, op: str) -> HttpResponse:
             )
         elif op == "leave":
             services.tavern_leave(table_id=table.pk, by=request.user)
+        elif op == "seats" and post.get("kind") == "keep":
+            pass  # the seat's player stays (the control's default for a taken seat)
         elif op == "seats":
             kind = post.get("kind", "")
             services.tavern_seat_set(

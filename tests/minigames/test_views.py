@@ -136,3 +136,39 @@ def test_the_stake_line_says_held_only_while_the_game_is_played(
     table = two_humans("raigo", player, other_player, **kw)
     services.tavern_abandon(table_id=table.pk, by=player)
     assert _stake_line(client, table) == "Stake: 40 yen per character; the stakes were returned."
+
+
+def _seat_control(client, table, index: int) -> dict[str, str | bool]:
+    html = client.get(f"/tavern/tables/{table.pk}/").content.decode()
+    found = re.search(rf'data-seat="{index}">(.*?)</li>', html, flags=re.S)
+    assert found, f"no seat {index}"
+    fragment = found.group(1)
+    chosen = re.search(
+        r'<select name="kind"[^>]*>.*?<option value="([^"]*)" selected>([^<]*)<',
+        fragment,
+        flags=re.S,
+    )
+    first = re.search(
+        r'<select name="kind"[^>]*>\s*<option value="([^"]*)"[^>]*>([^<]*)<', fragment
+    )
+    option = chosen or first
+    assert option, "no seat control"
+    return {"value": option.group(1), "text": option.group(2)}
+
+
+def test_the_hosts_seat_control_shows_who_sits_there(client_for, player, other_player):
+    """A seat a player has taken shows her as the chosen option ("... (keep)"): pressing Set
+    without changing it keeps her seated; unseating her is a choice of its own."""
+    from minigames.models import TavernSeat
+    from tests.minigames.conftest import two_humans
+
+    table = two_humans("spirit_war", player, other_player, start=False)
+    host = client_for(player)
+    taken = _seat_control(host, table, 1)
+    assert taken == {"value": "keep", "text": f"{other_player.shown_name} (keep)"}
+    r = host.post(f"/tavern/tables/{table.pk}/seats/", {"seat": "1", "kind": taken["value"]})
+    assert r.status_code == 302
+    assert TavernSeat.objects.get(table=table, index=1).user_id == other_player.pk
+    host.post(f"/tavern/tables/{table.pk}/seats/", {"seat": "1", "kind": "open"})
+    assert TavernSeat.objects.get(table=table, index=1).user_id is None
+    assert _seat_control(host, table, 1)["value"] == "open"
