@@ -172,3 +172,20 @@ def test_the_hosts_seat_control_shows_who_sits_there(client_for, player, other_p
     host.post(f"/tavern/tables/{table.pk}/seats/", {"seat": "1", "kind": "open"})
     assert TavernSeat.objects.get(table=table, index=1).user_id is None
     assert _seat_control(host, table, 1)["value"] == "open"
+
+
+def test_the_house_rules_are_one_a_line(client_for, player):
+    """The table page lists each house rule as a term and its value: a label that is a
+    question ("When does an empty deck lose?") no longer runs into its answer as "lose?: When
+    she must draw…" in one sentence of every rule."""
+    from minigames import services
+
+    table = services.tavern_create(
+        by=player,
+        game="rso",
+        campaign=None,
+        seats=[services.SeatSpec(kind="host"), services.SeatSpec(kind="open")],
+    )
+    html = client_for(player).get(f"/tavern/tables/{table.pk}/").content.decode()
+    assert "<dt>When does an empty deck lose?</dt>" in html
+    assert "?:" not in html
