@@ -417,8 +417,6 @@ class ActionView(APIView):
         s = TavernActionInputSerializer(data=request.data)
         s.is_valid(raise_exception=True)
         table = selectors.table_get(request.user, pk)
-        if table.status != "active":
-            raise ValidationError({"action": ["This game is not in progress."]})
         services.tavern_action_apply(
             table_id=table.pk,
             by=request.user,  # type: ignore[arg-type]

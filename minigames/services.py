@@ -42,7 +42,7 @@ from tables.errors import StaleVersion
 from tables.models import TableStatus
 from tables.registry import game_for
 
-from .game import may_watch
+from .game import may_watch, seat_index_of
 from .models import BOT_STRENGTHS, TavernAction, TavernSeat, TavernTable, seat_names, seats_of
 
 if TYPE_CHECKING:
@@ -779,10 +779,19 @@ def tavern_timeouts(*, now: Any = None) -> int:
 
 
 def tavern_action_apply(*, table_id: int, by: User, action: Any, expected_version: Any) -> Any:
-    """A human's move (the API's actions endpoint): the core's service for this table's game."""
-    table = TavernTable.objects.filter(pk=table_id).only("game").first()
+    """A human's move (the API's actions endpoint): the core's service for this table's game.
+
+    A table not in play takes no move: who may not see it gets a 404, who has no seat a 403
+    (as the core answers at a table in play), and a player of it a 400 saying why."""
+    table = TavernTable.objects.filter(pk=table_id).only("game", "status", "campaign").first()
     if table is None:
         raise Http404("No such table.")
+    if table.status != TableStatus.ACTIVE:
+        if not may_watch(by, table):
+            raise Http404("No such table.")
+        if seat_index_of(by, table) is None:
+            raise PermissionDenied(NO_SEAT)
+        raise ValidationError({"action": ["This game is not in progress."]})
     return table_services.table_action_apply(
         game_for(table.game),
         table_id=table_id,

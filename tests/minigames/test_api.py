@@ -161,6 +161,18 @@ def test_someone_without_a_seat_is_told_so_before_the_games_state(
     private = two_humans("raigo", player, other_player, campaign=campaign)
     for op in ("leave", "rematch", "resign"):
         assert stranger.post(f"/api/tavern/tables/{private.pk}/{op}/").status_code == 404
+    # a move at a table not in play: the same order (404, 403, then the game's state)
+    move = {"action": {"type": "end_fetch"}, "expected_version": 0}
+    url = f"/api/tavern/tables/{lobby.pk}/actions/"
+    refused = stranger.post(url, move, format="json")
+    assert (
+        refused.status_code == 403 and refused.json()["detail"] == "You have no seat at this table."
+    )
+    refused = seated.post(url, move, format="json")
+    assert refused.json()["errors"]["action"] == ["This game is not in progress."]
+    lobby_private = two_humans("raigo", player, other_player, campaign=campaign, start=False)
+    url = f"/api/tavern/tables/{lobby_private.pk}/actions/"
+    assert stranger.post(url, move, format="json").status_code == 404
 
 
 def test_refused_move_says_why_and_spectators_cannot_act(api_for, player, other_player, outsider):
