@@ -194,6 +194,11 @@ class PayloadSerializer(serializers.Serializer):
     summary = serializers.CharField()
     finished = serializers.BooleanField()
     result = serializers.JSONField(allow_null=True)
+    public_view = serializers.BooleanField(
+        help_text="The view is what everyone sees (a spectator, or a seat the bot plays on "
+        "after she resigned), not the seat's own."
+    )
+    resigned = serializers.BooleanField(help_text="You resigned at this table.")
     table = TableInfoSerializer()
 
 
