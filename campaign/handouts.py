@@ -38,6 +38,12 @@ def _check_manager(campaign_id: int, by: CampaignAccess) -> None:
         raise PermissionDenied("Only the campaign's game masters share handouts.")
 
 
+CONFLICT: Final = (
+    "Sharing with everyone and choosing recipients conflict: share it with everyone or with "
+    "the chosen members, not both."
+)
+
+
 def _check_file(file: UploadedFile) -> None:
     name = file.name or ""
     extension = name.rsplit(".", 1)[-1].lower() if "." in name else ""
@@ -71,16 +77,24 @@ def handout_create(
     title: str,
     body: str = "",
     file: UploadedFile | None = None,
-    shared_with_all: bool = True,
+    shared_with_all: bool | None = None,
     recipient_ids: Iterable[int] = (),
 ) -> Handout:
-    """Share a handout (GMs only): with everyone, or only with ``recipient_ids`` (members)."""
+    """Share a handout (GMs only): with everyone, or only with ``recipient_ids`` (members).
+
+    ``shared_with_all`` left out (``None``) means everyone when no recipients are chosen and
+    only them when some are; ``True`` with recipients is refused, never a silent widening.
+    """
     _check_manager(campaign.pk, by)
     errors: dict[str, list[str]] = {}
     if not title.strip():
         errors["title"] = ["Give the handout a title."]
     recipients = list(recipient_ids)
-    if not shared_with_all and not recipients:
+    if shared_with_all is None:
+        shared_with_all = not recipients
+    if shared_with_all and recipients:
+        errors["recipients"] = [CONFLICT]
+    elif not shared_with_all and not recipients:
         errors["recipients"] = ["Choose who sees it, or share it with everyone."]
     if errors:
         raise ValidationError(errors)
@@ -114,8 +128,17 @@ def handout_update(
     shared_with_all: bool | None = None,
     recipient_ids: Iterable[int] | None = None,
 ) -> Handout:
-    """Change the text or who sees it (GMs only); ``None`` leaves a part as it is."""
+    """Change the text or who sees it (GMs only); ``None`` leaves a part as it is.
+
+    Choosing recipients without ``shared_with_all`` shares it only with them; sharing it with
+    everyone drops the recipients; both at once are refused.
+    """
     _check_manager(handout.campaign_id, by)
+    recipient_list = None if recipient_ids is None else list(recipient_ids)
+    if shared_with_all and recipient_list:
+        raise ValidationError({"recipients": [CONFLICT]})
+    if shared_with_all is None and recipient_list:
+        shared_with_all = False
     if title is not None:
         if not title.strip():
             raise ValidationError({"title": ["Give the handout a title."]})
@@ -124,7 +147,9 @@ def handout_update(
         handout.body = body
     if shared_with_all is not None:
         handout.shared_with_all = shared_with_all
-    chosen = None if recipient_ids is None else _recipients(handout.campaign_id, recipient_ids)
+    chosen = None if recipient_list is None else _recipients(handout.campaign_id, recipient_list)
+    if handout.shared_with_all:
+        chosen = []  # a handout for everyone keeps no stale list of recipients
     if not handout.shared_with_all:
         current = (
             chosen if chosen is not None else list(handout.recipients.values_list("pk", flat=True))

@@ -207,7 +207,7 @@ class HandoutListView(APIView):
             title=data["title"],
             body=data["body"],
             file=data.get("file"),
-            shared_with_all=data["shared_with_all"],
+            shared_with_all=data.get("shared_with_all"),
             recipient_ids=data["recipients"],
         )
         return Response(

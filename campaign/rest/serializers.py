@@ -7,6 +7,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from rest_framework import serializers
+from rest_framework.fields import empty
 
 from westernroses.catalog import get_catalog
 from westernroses.house_rules import (
@@ -389,21 +390,41 @@ class HandoutSerializer(serializers.ModelSerializer):
         return sorted(u.pk for u in obj.recipients.all())
 
 
+class OptionalBooleanField(serializers.BooleanField):
+    """A boolean that may be left out of a form or multipart body too (DRF reads a missing
+    checkbox there as false, which here would decide who sees a handout)."""
+
+    default_empty_html = empty
+
+
 class HandoutInputSerializer(serializers.Serializer):
     title = serializers.CharField(max_length=120)
     body = serializers.CharField(required=False, allow_blank=True, default="")
     file = serializers.FileField(required=False, allow_null=True)
-    shared_with_all = serializers.BooleanField(required=False, default=True)
+    shared_with_all = OptionalBooleanField(
+        required=False,
+        help_text="Left out: everyone when no recipients are given, else only the recipients. "
+        "True together with recipients is refused.",
+    )
     recipients = serializers.ListField(
-        child=serializers.IntegerField(), required=False, default=list
+        child=serializers.IntegerField(),
+        required=False,
+        default=list,
+        help_text="Members who may see it; giving any shares it only with them.",
     )
 
 
 class HandoutUpdateSerializer(serializers.Serializer):
     title = serializers.CharField(max_length=120, required=False)
     body = serializers.CharField(required=False, allow_blank=True)
-    shared_with_all = serializers.BooleanField(required=False)
-    recipients = serializers.ListField(child=serializers.IntegerField(), required=False)
+    shared_with_all = OptionalBooleanField(
+        required=False, help_text="True shares it with everyone and drops the recipients."
+    )
+    recipients = serializers.ListField(
+        child=serializers.IntegerField(),
+        required=False,
+        help_text="Share it only with these members (with shared_with_all left out or false).",
+    )
 
 
 # --------------------------------------------------------------------------- awards, levels

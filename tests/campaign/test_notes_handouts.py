@@ -245,3 +245,94 @@ def test_handout_api_crud(campaign, gm, player, other_player, api_for):
         api_for(player).delete(f"/api/campaigns/{campaign.pk}/handouts/{hid}/").status_code == 403
     )
     assert api.delete(f"/api/campaigns/{campaign.pk}/handouts/{hid}/").status_code == 204
+
+
+def test_handout_with_recipients_and_no_shared_with_all_is_for_them_only(
+    campaign, gm, player, other_player, api_for
+):
+    response = api_for(gm).post(
+        f"/api/campaigns/{campaign.pk}/handouts/",
+        {"title": "For Reimu only", "body": "Meet me at dawn.", "recipients": [player.pk]},
+        format="json",
+    )
+    assert response.status_code == 201, response.content
+    body = response.json()
+    assert body["shared_with_all"] is False
+    assert body["recipients"] == [player.pk]
+    url = f"/api/campaigns/{campaign.pk}/handouts/{body['id']}/"
+    assert api_for(player).get(url).status_code == 200
+    assert api_for(other_player).get(url).status_code == 404
+    listed = api_for(other_player).get(f"/api/campaigns/{campaign.pk}/handouts/").json()
+    assert all(h["id"] != body["id"] for h in listed)
+
+
+def test_handout_without_recipients_is_still_shared_with_everyone(campaign, gm, api_for):
+    response = api_for(gm).post(
+        f"/api/campaigns/{campaign.pk}/handouts/", {"title": "News"}, format="json"
+    )
+    assert response.status_code == 201, response.content
+    assert response.json()["shared_with_all"] is True
+
+
+def test_handout_shared_with_all_and_recipients_conflict(campaign, gm, player, api_for):
+    response = api_for(gm).post(
+        f"/api/campaigns/{campaign.pk}/handouts/",
+        {"title": "Both", "shared_with_all": True, "recipients": [player.pk]},
+        format="json",
+    )
+    assert response.status_code == 400, response.content
+    assert "conflict" in " ".join(response.json()["errors"]["recipients"])
+    assert not Handout.objects.exists()
+
+
+def test_handout_patch_with_recipients_narrows_and_conflicts_are_refused(
+    campaign, gm, player, other_player, handout_all, api_for
+):
+    api = api_for(gm)
+    url = f"/api/campaigns/{campaign.pk}/handouts/{handout_all.pk}/"
+    both = api.patch(url, {"shared_with_all": True, "recipients": [player.pk]}, format="json")
+    assert both.status_code == 400, both.content
+    assert "conflict" in " ".join(both.json()["errors"]["recipients"])
+    handout_all.refresh_from_db()
+    assert handout_all.shared_with_all is True
+    assert not handout_all.recipients.exists()
+
+    narrowed = api.patch(url, {"recipients": [player.pk]}, format="json")
+    assert narrowed.status_code == 200, narrowed.content
+    assert narrowed.json()["shared_with_all"] is False
+    assert narrowed.json()["recipients"] == [player.pk]
+    assert api_for(other_player).get(url).status_code == 404
+    assert api_for(player).get(url).status_code == 200
+
+    widened = api.patch(url, {"shared_with_all": True}, format="json")
+    assert widened.status_code == 200, widened.content
+    assert widened.json()["shared_with_all"] is True
+    assert widened.json()["recipients"] == []  # no stale list left under a shared handout
+    assert api_for(other_player).get(url).status_code == 200
+
+
+def test_handout_form_bodies_without_shared_with_all_keep_the_defaults(
+    campaign, gm, player, other_player, handout_all, api_for
+):
+    api = api_for(gm)
+    renamed = api.patch(
+        f"/api/campaigns/{campaign.pk}/handouts/{handout_all.pk}/",
+        {"title": "Map, new"},
+        format="multipart",
+    )
+    assert renamed.status_code == 200, renamed.content
+    assert renamed.json()["shared_with_all"] is True
+    created = api.post(
+        f"/api/campaigns/{campaign.pk}/handouts/", {"title": "Notice"}, format="multipart"
+    )
+    assert created.status_code == 201, created.content
+    assert created.json()["shared_with_all"] is True
+    private = api.post(
+        f"/api/campaigns/{campaign.pk}/handouts/",
+        {"title": "Psst", "recipients": [player.pk]},
+        format="multipart",
+    )
+    assert private.status_code == 201, private.content
+    assert private.json()["shared_with_all"] is False
+    url = f"/api/campaigns/{campaign.pk}/handouts/{private.json()['id']}/"
+    assert api_for(other_player).get(url).status_code == 404
