@@ -11,6 +11,7 @@ from typing import Any
 
 from rest_framework import serializers
 
+from apibase.fields import ObjectIdField
 from westernroses.catalog import get_catalog
 from westernroses.elements import Element
 
@@ -124,7 +125,7 @@ def npc_spec(data: dict[str, Any]) -> NpcSpec:
 class PlaceInputSerializer(ExpectedVersionMixin):
     """Place one of the campaign's characters (``character``) or an NPC (``npc``)."""
 
-    character = serializers.IntegerField(min_value=1, required=False)
+    character = ObjectIdField(required=False)
     npc = NpcInputSerializer(required=False)
     side = serializers.CharField(max_length=30, required=False)
     position = SquareField(required=False, allow_null=True)
@@ -344,6 +345,4 @@ class MapUpdateSerializer(AlignmentInputSerializer):
 
 
 class BattleMapChoiceSerializer(ExpectedVersionMixin):
-    map = serializers.IntegerField(
-        min_value=1, allow_null=True, help_text="A map of the campaign's library; null: none."
-    )
+    map = ObjectIdField(allow_null=True, help_text="A map of the campaign's library; null: none.")

@@ -13,6 +13,7 @@ from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from apibase.fields import ObjectIdField
 from campaign.permissions import OwnedAccess
 
 from .models import Character
@@ -91,7 +92,7 @@ class CharacterWriteSerializer(serializers.Serializer):
     """Create (``draft`` required) or PATCH (every field optional; ``draft`` keys given
     replace those keys of the stored draft, e.g. ``{"draft": {"current_hp": 40}}``)."""
 
-    campaign = serializers.IntegerField(
+    campaign = ObjectIdField(
         required=False, allow_null=True, help_text="A campaign you play in; null: none."
     )
     is_npc = serializers.BooleanField(required=False, help_text="GMs only.")
@@ -104,7 +105,7 @@ class CharacterWriteSerializer(serializers.Serializer):
 
 class PreviewInputSerializer(serializers.Serializer):
     draft = serializers.DictField(help_text="A draft to validate and derive; nothing is saved.")
-    campaign = serializers.IntegerField(
+    campaign = ObjectIdField(
         required=False, allow_null=True, help_text="Judge by this campaign's house rules."
     )
 
@@ -144,7 +145,7 @@ class ImportInputSerializer(serializers.Serializer):
     file = serializers.FileField(
         required=False, help_text="An export document (or send the document as the JSON body)."
     )
-    campaign = serializers.IntegerField(required=False, allow_null=True)
+    campaign = ObjectIdField(required=False, allow_null=True)
 
 
 class ExportDocumentSerializer(serializers.Serializer):

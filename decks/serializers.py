@@ -7,6 +7,8 @@ from typing import Any
 
 from rest_framework import serializers
 
+from apibase.fields import ObjectIdField
+
 from .games import GAME_CHOICES
 from .models import MAX_DECK_CARDS, MAX_NAME, MAX_NUMBER, CustomCard
 from .selectors import CardEntry, DeckReport
@@ -40,7 +42,7 @@ class GameCardQuerySerializer(serializers.Serializer):
     character = serializers.CharField(required=False, allow_blank=True, max_length=60)
     cost = serializers.IntegerField(required=False, min_value=0, max_value=99)
     q = serializers.CharField(required=False, allow_blank=True, max_length=100)
-    campaign = serializers.IntegerField(required=False, min_value=1)
+    campaign = ObjectIdField(required=False)
 
 
 class CustomCardSerializer(serializers.ModelSerializer):
@@ -70,8 +72,8 @@ class CustomCardSerializer(serializers.ModelSerializer):
 
 class CustomCardWriteSerializer(serializers.Serializer):
     game = serializers.ChoiceField(choices=GAME_CHOICES)
-    campaign = serializers.IntegerField(
-        required=False, allow_null=True, min_value=1, help_text="Empty: a site-wide card (staff)."
+    campaign = ObjectIdField(
+        required=False, allow_null=True, help_text="Empty: a site-wide card (staff)."
     )
     data = serializers.JSONField(help_text="The card in the game's vocabulary (docs/decks.md).")
 
@@ -105,7 +107,7 @@ class GameDeckSerializer(serializers.Serializer):
 class GameDeckWriteSerializer(serializers.Serializer):
     game = serializers.ChoiceField(choices=GAME_CHOICES)
     name = serializers.CharField(max_length=MAX_NAME)
-    campaign = serializers.IntegerField(required=False, allow_null=True, min_value=1)
+    campaign = ObjectIdField(required=False, allow_null=True)
     cards = serializers.ListField(
         child=serializers.CharField(max_length=MAX_NUMBER),
         max_length=MAX_DECK_CARDS,
@@ -123,7 +125,7 @@ class GameDeckWriteSerializer(serializers.Serializer):
 
 class GameDeckUpdateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=MAX_NAME, required=False)
-    campaign = serializers.IntegerField(required=False, allow_null=True, min_value=1)
+    campaign = ObjectIdField(required=False, allow_null=True)
     cards = serializers.ListField(
         child=serializers.CharField(max_length=MAX_NUMBER),
         max_length=MAX_DECK_CARDS,
@@ -133,7 +135,7 @@ class GameDeckUpdateSerializer(serializers.Serializer):
 
 class GameDeckCheckSerializer(serializers.Serializer):
     game = serializers.ChoiceField(choices=GAME_CHOICES)
-    campaign = serializers.IntegerField(required=False, allow_null=True, min_value=1)
+    campaign = ObjectIdField(required=False, allow_null=True)
     cards = serializers.ListField(
         child=serializers.CharField(max_length=MAX_NUMBER),
         max_length=MAX_DECK_CARDS,

@@ -26,6 +26,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from apibase.fields import ObjectIdField
 from minigames.engines.registry import ENGINE_MODULES
 from tables import selectors as table_selectors
 from tables.api import _int_param, check_body_size
@@ -43,13 +44,13 @@ class SeatInputSerializer(serializers.Serializer):
     strength = serializers.ChoiceField(
         choices=[k for k, _ in BOT_STRENGTHS], required=False, allow_blank=True, default=""
     )
-    character = serializers.IntegerField(required=False, allow_null=True, default=None)
+    character = ObjectIdField(required=False, allow_null=True, default=None)
     deck = serializers.CharField(required=False, allow_blank=True, default="", max_length=80)
 
 
 class TableCreateSerializer(serializers.Serializer):
     game = serializers.ChoiceField(choices=TAVERN_GAME_CHOICES)
-    campaign = serializers.IntegerField(required=False, allow_null=True, default=None)
+    campaign = ObjectIdField(required=False, allow_null=True, default=None)
     seats = SeatInputSerializer(many=True)
     options = serializers.DictField(required=False, default=dict)
     stake = serializers.IntegerField(min_value=0, max_value=services.MAX_STAKE, default=0)
@@ -62,7 +63,7 @@ class TableCreateSerializer(serializers.Serializer):
 
 class JoinSerializer(serializers.Serializer):
     seat = serializers.IntegerField(min_value=0, max_value=10)
-    character = serializers.IntegerField(required=False, allow_null=True, default=None)
+    character = ObjectIdField(required=False, allow_null=True, default=None)
     deck = serializers.CharField(required=False, allow_blank=True, default="", max_length=80)
 
 

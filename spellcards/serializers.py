@@ -9,6 +9,7 @@ from typing import Any
 
 from rest_framework import serializers
 
+from apibase.fields import ObjectIdField
 from westernroses.elements import Element
 from westernroses.spellcards import CasterInfo
 from westernroses.spellcards.caster import Profession
@@ -43,7 +44,7 @@ class SpellcardSerializer(serializers.ModelSerializer):
 class SpellcardWriteSerializer(serializers.Serializer):
     """Create: ``character`` and ``draft`` (SpellcardDraft.to_dict shape); update: ``draft``."""
 
-    character = serializers.IntegerField(required=False)
+    character = ObjectIdField(required=False)
     draft = serializers.JSONField()
     description = serializers.CharField(required=False, allow_blank=True, max_length=5000)
     add_to_deck = serializers.IntegerField(
@@ -94,8 +95,8 @@ class PriceInputSerializer(serializers.Serializer):
 
     draft = serializers.JSONField()
     caster = CasterSerializer(required=False)
-    character = serializers.IntegerField(required=False)
-    campaign = serializers.IntegerField(
+    character = ObjectIdField(required=False)
+    campaign = ObjectIdField(
         required=False, help_text="With an explicit caster: use this campaign's house rules"
     )
 
@@ -133,7 +134,7 @@ class PriceSerializer(serializers.Serializer):
 
 
 class DeckCopiesSerializer(serializers.Serializer):
-    spellcard = serializers.IntegerField()
+    spellcard = ObjectIdField()
     copies = serializers.IntegerField(min_value=0, max_value=99)
 
 
@@ -164,11 +165,11 @@ class TemplateCardSerializer(serializers.ModelSerializer):
 
 
 class TemplateCardWriteSerializer(serializers.Serializer):
-    campaign = serializers.IntegerField(required=False)
+    campaign = ObjectIdField(required=False)
     draft = serializers.JSONField()
     description = serializers.CharField(required=False, allow_blank=True, max_length=5000)
 
 
 class TemplateCopySerializer(serializers.Serializer):
-    character = serializers.IntegerField()
+    character = ObjectIdField()
     add_to_deck = serializers.IntegerField(required=False, default=0, min_value=0, max_value=99)

@@ -9,6 +9,7 @@ from django.contrib.auth import get_user_model
 from rest_framework import serializers
 from rest_framework.fields import empty
 
+from apibase.fields import ObjectIdField
 from westernroses.catalog import get_catalog
 from westernroses.house_rules import (
     DEFAULT_HOUSE_RULES,
@@ -172,7 +173,7 @@ class RollInputSerializer(DiceInputSerializer):
             "or '<character id>:skill:<slug>'. Rolls the sheet's pool with its modifiers."
         ),
     )
-    campaign = serializers.IntegerField(required=False, allow_null=True)
+    campaign = ObjectIdField(required=False, allow_null=True)
     label = serializers.CharField(max_length=120, required=False, allow_blank=True, default="")
     secret = serializers.BooleanField(required=False, default=False)
 
@@ -321,7 +322,7 @@ class GameSessionUpdateSerializer(serializers.Serializer):
 
 
 class AttendanceLineSerializer(serializers.Serializer):
-    user = serializers.IntegerField()
+    user = ObjectIdField()
     status = serializers.ChoiceField(choices=AttendanceStatus.choices, allow_null=True)
 
 
@@ -344,13 +345,13 @@ class GMNoteSerializer(serializers.ModelSerializer):
 class GMNoteInputSerializer(serializers.Serializer):
     title = serializers.CharField(max_length=120)
     body = serializers.CharField(required=False, allow_blank=True, default="")
-    session = serializers.IntegerField(required=False, allow_null=True)
+    session = ObjectIdField(required=False, allow_null=True)
 
 
 class GMNoteUpdateSerializer(serializers.Serializer):
     title = serializers.CharField(max_length=120, required=False)
     body = serializers.CharField(required=False, allow_blank=True)
-    session = serializers.IntegerField(required=False, allow_null=True)
+    session = ObjectIdField(required=False, allow_null=True)
 
 
 class HandoutSerializer(serializers.ModelSerializer):
@@ -407,7 +408,7 @@ class HandoutInputSerializer(serializers.Serializer):
         "True together with recipients is refused.",
     )
     recipients = serializers.ListField(
-        child=serializers.IntegerField(),
+        child=ObjectIdField(),
         required=False,
         default=list,
         help_text="Members who may see it; giving any shares it only with them.",
@@ -421,7 +422,7 @@ class HandoutUpdateSerializer(serializers.Serializer):
         required=False, help_text="True shares it with everyone and drops the recipients."
     )
     recipients = serializers.ListField(
-        child=serializers.IntegerField(),
+        child=ObjectIdField(),
         required=False,
         help_text="Share it only with these members (with shared_with_all left out or false).",
     )
@@ -453,7 +454,7 @@ class AwardSerializer(serializers.ModelSerializer):
 
 
 class AwardInputSerializer(serializers.Serializer):
-    characters = serializers.ListField(child=serializers.IntegerField(), allow_empty=False)
+    characters = serializers.ListField(child=ObjectIdField(), allow_empty=False)
     yen = serializers.IntegerField(min_value=0, required=False, default=0)
     items = serializers.DictField(
         child=serializers.IntegerField(),
@@ -462,7 +463,7 @@ class AwardInputSerializer(serializers.Serializer):
         help_text="Catalog item slug → quantity, per character.",
     )
     reason = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
-    session = serializers.IntegerField(required=False, allow_null=True)
+    session = ObjectIdField(required=False, allow_null=True)
 
 
 class LevelUpSerializer(serializers.ModelSerializer):
@@ -483,19 +484,19 @@ class LevelUpSerializer(serializers.ModelSerializer):
 
 
 class LevelUpInputSerializer(serializers.Serializer):
-    character = serializers.IntegerField()
+    character = ObjectIdField()
     levels = serializers.IntegerField(min_value=1, max_value=10, default=1)
 
 
 class HealInputSerializer(serializers.Serializer):
-    character = serializers.IntegerField()
+    character = ObjectIdField()
     amount = serializers.IntegerField(
         min_value=1, required=False, allow_null=True, help_text="Empty: heal fully."
     )
 
 
 class StatusInputSerializer(serializers.Serializer):
-    character = serializers.IntegerField()
+    character = ObjectIdField()
     status = serializers.CharField(
         max_length=40,
         help_text="A status effect's slug: "
