@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from axes.exceptions import AxesBackendPermissionDenied
 from django.http import HttpResponse
+from rest_framework import serializers
+from rest_framework.authtoken.serializers import AuthTokenSerializer as DRFAuthTokenSerializer
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.exceptions import ValidationError
 from rest_framework.parsers import FormParser, MultiPartParser
@@ -16,6 +18,24 @@ from accounts.lockout import lockout_response
 from apibase.parsers import BoundedJSONParser
 from apibase.throttles import AuthRateThrottle
 
+#: User names are at most 150 characters (the user model's field); a password longer than this
+#: is no one's, and hashing megabytes of one would be work done for an attacker.
+MAX_USERNAME: Final = 150
+MAX_PASSWORD: Final = 1024
+
+
+class AuthTokenSerializer(DRFAuthTokenSerializer):
+    """DRF's, with both fields bounded (same name, so the schema's component is unchanged)."""
+
+    username = serializers.CharField(label="Username", write_only=True, max_length=MAX_USERNAME)
+    password = serializers.CharField(
+        label="Password",
+        style={"input_type": "password"},
+        trim_whitespace=False,
+        write_only=True,
+        max_length=MAX_PASSWORD,
+    )
+
 
 class ObtainTokenView(ObtainAuthToken):
     """Exchange a username and password for an API token (``Authorization: Token <key>``).
@@ -24,6 +44,7 @@ class ObtainTokenView(ObtainAuthToken):
     address on top of the account lockout, so passwords cannot be guessed at speed."""
 
     parser_classes = (FormParser, MultiPartParser, BoundedJSONParser)
+    serializer_class = AuthTokenSerializer
     throttle_classes = (AuthRateThrottle,)
 
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response | HttpResponse:

@@ -19,11 +19,15 @@ from westernroses.house_rules import DEFAULT_HOUSE_RULES, HOUSE_RULES_META
 from .awards import award_items_known
 from .form_errors import add_service_errors  # noqa: F401  (the pages import it from here)
 from .invitations import DEFAULT_EXPIRY_DAYS, MAX_EXPIRY_DAYS
-from .models import AttendanceStatus, Campaign, GameSession, Role
+from .models import MAX_PROSE, AttendanceStatus, Campaign, GameSession, Role
 from .services import DiceRequest, DiceRequestError, dice_request_from
 
 
 class CampaignForm(forms.ModelForm):
+    description = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 4}), required=False, max_length=MAX_PROSE
+    )
+
     class Meta:
         model = Campaign
         fields = ("name", "description")
@@ -34,7 +38,9 @@ class CampaignSettingsForm(forms.Form):
     """Name, description and every house rule (one whole-number field each, with its range)."""
 
     name = forms.CharField(max_length=120)
-    description = forms.CharField(widget=forms.Textarea(attrs={"rows": 4}), required=False)
+    description = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 4}), required=False, max_length=MAX_PROSE
+    )
 
     def __init__(self, *args: Any, campaign: Campaign, **kwargs: Any) -> None:
         rules = campaign.rules()
@@ -176,7 +182,9 @@ class SessionForm(forms.Form):
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
         input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M:%S"],
     )
-    agenda = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
+    agenda = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3}), required=False, max_length=MAX_PROSE
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -188,7 +196,9 @@ class SessionForm(forms.Form):
 class SessionRecordForm(forms.Form):
     """After play: the summary, and each member's attendance (one select per member)."""
 
-    summary = forms.CharField(widget=forms.Textarea(attrs={"rows": 6}), required=False)
+    summary = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 6}), required=False, max_length=MAX_PROSE
+    )
 
     def __init__(self, *args: Any, members: list[Any], attendance: dict[int, str], **kwargs: Any):
         super().__init__(*args, **kwargs)
@@ -213,7 +223,9 @@ class SessionRecordForm(forms.Form):
 
 class NoteForm(forms.Form):
     title = forms.CharField(max_length=120)
-    body = forms.CharField(widget=forms.Textarea(attrs={"rows": 5}), required=False)
+    body = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 5}), required=False, max_length=MAX_PROSE
+    )
     session = forms.ModelChoiceField(queryset=GameSession.objects.none(), required=False)
 
     def __init__(self, *args: Any, campaign_id: int, **kwargs: Any) -> None:
@@ -225,7 +237,9 @@ class NoteForm(forms.Form):
 
 class HandoutForm(forms.Form):
     title = forms.CharField(max_length=120)
-    body = forms.CharField(widget=forms.Textarea(attrs={"rows": 5}), required=False)
+    body = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 5}), required=False, max_length=MAX_PROSE
+    )
     file = forms.FileField(
         required=False, help_text="Optional: PDF, text or a picture, at most 5 MB."
     )

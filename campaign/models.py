@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from django.conf import settings
 from django.db import models
 
 from westernroses.house_rules import HouseRules
+
+#: The longest prose a campaign's text fields take (description, session agenda and summary, GM
+#: note and handout bodies), in the API and the pages: a long chapter, never a real limit.
+MAX_PROSE: Final = 20_000
+#: The most members or characters one request names (handout recipients, attendance, an
+#: award's characters): more than any table seats; campaigns have no other cap.
+MAX_NAMED: Final = 200
 
 
 class Role(models.TextChoices):

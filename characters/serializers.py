@@ -149,7 +149,7 @@ class ImportInputSerializer(serializers.Serializer):
 
 
 class ExportDocumentSerializer(serializers.Serializer):
-    format = serializers.CharField(help_text='Always "westernroses.character".')
+    format = serializers.CharField(max_length=40, help_text='Always "westernroses.character".')
     version = serializers.IntegerField(help_text="1")
     character = serializers.DictField(help_text="CharacterDraft.to_dict()")
     notes = serializers.DictField(help_text='{"public": …, "private": … (owner and GMs only)}')

@@ -51,7 +51,7 @@ class SeatInputSerializer(serializers.Serializer):
 class TableCreateSerializer(serializers.Serializer):
     game = serializers.ChoiceField(choices=TAVERN_GAME_CHOICES)
     campaign = ObjectIdField(required=False, allow_null=True, default=None)
-    seats = SeatInputSerializer(many=True)
+    seats = serializers.ListField(child=SeatInputSerializer(), max_length=services.MAX_SEATS)
     options = serializers.DictField(required=False, default=dict)
     stake = serializers.IntegerField(min_value=0, max_value=services.MAX_STAKE, default=0)
     practice = serializers.BooleanField(default=False)

@@ -52,6 +52,8 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 MAX_STAKE: Final = 100_000
+#: The most seats any tavern game has (Spirit War's six); tests hold every engine to it.
+MAX_SEATS: Final = 6
 #: A bot move read stale this many times in a row gives up (the next change enqueues again).
 BOT_RETRIES: Final = 5
 #: How long a human seat may take to answer a reaction, by default (seconds).

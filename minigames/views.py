@@ -30,7 +30,7 @@ from .models import BOT_STRENGTHS
 #: How often the table page polls (issue 12: every seat sees a move within 2 s); the
 #: ``TAVERN_POLL_MILLISECONDS`` setting overrides it (the browser tests poll faster).
 POLL_MILLISECONDS = 1000
-MAX_FORM_SEATS = 6
+MAX_FORM_SEATS = services.MAX_SEATS
 
 SEAT_CHOICES = [("", "No seat"), ("host", "Me"), ("open", "Open for a player")] + [
     (f"bot:{key}", label) for key, label in BOT_STRENGTHS

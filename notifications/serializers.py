@@ -58,7 +58,10 @@ class PreferenceSerializer(serializers.Serializer):
     """``channels`` maps event types to the channels switched on; omitted events keep theirs."""
 
     channels = serializers.DictField(
-        child=serializers.ListField(child=serializers.ChoiceField(NotificationChannel.choices)),
+        child=serializers.ListField(
+            child=serializers.ChoiceField(NotificationChannel.choices),
+            max_length=len(NotificationChannel.choices),
+        ),
         required=False,
     )
     quiet = serializers.BooleanField(required=False)
@@ -86,7 +89,9 @@ class PreferenceSerializer(serializers.Serializer):
 
 class CampaignWebhookSerializer(serializers.Serializer):
     webhook_url = serializers.CharField(allow_blank=True, max_length=MAX_URL_LENGTH)
-    events = serializers.ListField(child=serializers.ChoiceField(EventType.choices))
+    events = serializers.ListField(
+        child=serializers.ChoiceField(EventType.choices), max_length=len(EventType.choices)
+    )
     digest_minutes = serializers.ChoiceField(DIGEST_MINUTES_CHOICES)
 
     def validate_webhook_url(self, value: str) -> str:

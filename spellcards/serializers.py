@@ -60,7 +60,10 @@ class CasterSerializer(serializers.Serializer):
     element = serializers.ChoiceField(choices=[e.value for e in Element])
     level = serializers.IntegerField(min_value=1, max_value=100, default=1)
     goddess_element = serializers.CharField(
-        required=False, allow_null=True, help_text="A Shrine Maiden's goddess's element"
+        required=False,
+        allow_null=True,
+        max_length=40,
+        help_text="A Shrine Maiden's goddess's element",
     )
     int = serializers.IntegerField(
         required=False, min_value=0, max_value=300, help_text="INT total, for the chance to hit"
@@ -138,10 +141,15 @@ class DeckCopiesSerializer(serializers.Serializer):
     copies = serializers.IntegerField(min_value=0, max_value=99)
 
 
+#: The most entries a proposed deck lists: more than the kinds any deck may hold (402, at
+#: level 100 with every extra), so a real deck always fits and the rules say what is wrong.
+MAX_DECK_ENTRIES = 500
+
+
 class DeckValidateSerializer(serializers.Serializer):
     """A proposed deck, checked without saving."""
 
-    entries = DeckCopiesSerializer(many=True)
+    entries = serializers.ListField(child=DeckCopiesSerializer(), max_length=MAX_DECK_ENTRIES)
 
 
 class DeckSerializer(serializers.Serializer):

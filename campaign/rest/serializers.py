@@ -20,6 +20,8 @@ from westernroses.house_rules import (
 
 from ..invitations import DEFAULT_EXPIRY_DAYS, MAX_EXPIRY_DAYS, invitation_path
 from ..models import (
+    MAX_NAMED,
+    MAX_PROSE,
     Attendance,
     AttendanceStatus,
     Award,
@@ -72,6 +74,7 @@ class CampaignSerializer(serializers.ModelSerializer):
             "created_at",
         )
         read_only_fields = ("id", "my_role", "created_at")
+        extra_kwargs = {"description": {"max_length": MAX_PROSE}}
 
     def get_my_role(self, obj: Campaign) -> str | None:
         return getattr(obj, "my_role", None)
@@ -87,7 +90,7 @@ class CampaignUpdateSerializer(serializers.Serializer):
     """GM changes: any of name, description and a partial map of house rules."""
 
     name = serializers.CharField(max_length=120, required=False)
-    description = serializers.CharField(required=False, allow_blank=True)
+    description = serializers.CharField(required=False, allow_blank=True, max_length=MAX_PROSE)
     house_rules = serializers.DictField(child=serializers.JSONField(), required=False)
     reset_house_rules = serializers.BooleanField(required=False, default=False)
 
@@ -168,6 +171,7 @@ class RollInputSerializer(DiceInputSerializer):
     check = serializers.CharField(
         required=False,
         allow_blank=True,
+        max_length=100,  # a 19-digit id, ":skill:" and a skill's slug fit many times over
         help_text=(
             "A character's check instead of notation: '<character id>:stat:<pwr|cha|int|ins>' "
             "or '<character id>:skill:<slug>'. Rolls the sheet's pool with its modifiers."
@@ -311,14 +315,16 @@ class GameSessionSerializer(serializers.ModelSerializer):
 class GameSessionInputSerializer(serializers.Serializer):
     title = serializers.CharField(max_length=120)
     starts_at = serializers.DateTimeField()
-    agenda = serializers.CharField(required=False, allow_blank=True, default="")
+    agenda = serializers.CharField(
+        required=False, allow_blank=True, default="", max_length=MAX_PROSE
+    )
 
 
 class GameSessionUpdateSerializer(serializers.Serializer):
     title = serializers.CharField(max_length=120, required=False)
     starts_at = serializers.DateTimeField(required=False)
-    agenda = serializers.CharField(required=False, allow_blank=True)
-    summary = serializers.CharField(required=False, allow_blank=True)
+    agenda = serializers.CharField(required=False, allow_blank=True, max_length=MAX_PROSE)
+    summary = serializers.CharField(required=False, allow_blank=True, max_length=MAX_PROSE)
 
 
 class AttendanceLineSerializer(serializers.Serializer):
@@ -327,7 +333,9 @@ class AttendanceLineSerializer(serializers.Serializer):
 
 
 class AttendanceInputSerializer(serializers.Serializer):
-    attendance = AttendanceLineSerializer(many=True)
+    attendance = serializers.ListField(
+        child=AttendanceLineSerializer(), max_length=MAX_NAMED, help_text="One line per member."
+    )
 
 
 # --------------------------------------------------------------------------- notes, handouts
@@ -344,13 +352,13 @@ class GMNoteSerializer(serializers.ModelSerializer):
 
 class GMNoteInputSerializer(serializers.Serializer):
     title = serializers.CharField(max_length=120)
-    body = serializers.CharField(required=False, allow_blank=True, default="")
+    body = serializers.CharField(required=False, allow_blank=True, default="", max_length=MAX_PROSE)
     session = ObjectIdField(required=False, allow_null=True)
 
 
 class GMNoteUpdateSerializer(serializers.Serializer):
     title = serializers.CharField(max_length=120, required=False)
-    body = serializers.CharField(required=False, allow_blank=True)
+    body = serializers.CharField(required=False, allow_blank=True, max_length=MAX_PROSE)
     session = ObjectIdField(required=False, allow_null=True)
 
 
@@ -400,7 +408,7 @@ class OptionalBooleanField(serializers.BooleanField):
 
 class HandoutInputSerializer(serializers.Serializer):
     title = serializers.CharField(max_length=120)
-    body = serializers.CharField(required=False, allow_blank=True, default="")
+    body = serializers.CharField(required=False, allow_blank=True, default="", max_length=MAX_PROSE)
     file = serializers.FileField(required=False, allow_null=True)
     shared_with_all = OptionalBooleanField(
         required=False,
@@ -411,19 +419,21 @@ class HandoutInputSerializer(serializers.Serializer):
         child=ObjectIdField(),
         required=False,
         default=list,
+        max_length=MAX_NAMED,
         help_text="Members who may see it; giving any shares it only with them.",
     )
 
 
 class HandoutUpdateSerializer(serializers.Serializer):
     title = serializers.CharField(max_length=120, required=False)
-    body = serializers.CharField(required=False, allow_blank=True)
+    body = serializers.CharField(required=False, allow_blank=True, max_length=MAX_PROSE)
     shared_with_all = OptionalBooleanField(
         required=False, help_text="True shares it with everyone and drops the recipients."
     )
     recipients = serializers.ListField(
         child=ObjectIdField(),
         required=False,
+        max_length=MAX_NAMED,
         help_text="Share it only with these members (with shared_with_all left out or false).",
     )
 
@@ -454,7 +464,9 @@ class AwardSerializer(serializers.ModelSerializer):
 
 
 class AwardInputSerializer(serializers.Serializer):
-    characters = serializers.ListField(child=ObjectIdField(), allow_empty=False)
+    characters = serializers.ListField(
+        child=ObjectIdField(), allow_empty=False, max_length=MAX_NAMED
+    )
     yen = serializers.IntegerField(min_value=0, required=False, default=0)
     items = serializers.DictField(
         child=serializers.IntegerField(),
