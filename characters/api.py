@@ -74,7 +74,7 @@ class CharacterViewSet(viewsets.GenericViewSet):
         if getattr(self, "swagger_fake_view", False):  # schema generation
             return Character.objects.none()
         campaign_id = self.request.query_params.get("campaign")
-        if campaign_id:
+        if campaign_id is not None:  # given but empty names no campaign: 404, as "abc" does
             _, access = campaign_for(self.request.user, campaign_id)
             return selectors.characters_in_campaign(access)
         return selectors.characters_of_user(self.request.user)

@@ -1,5 +1,6 @@
 """Paging for every API list: a bounded ``limit`` (a huge one would load a whole table), and
-non-integer ``limit``/``offset`` refused with a 400 instead of silently ignored."""
+``limit``/``offset`` that are not whole numbers (an empty one included) refused with a 400
+instead of silently ignored; left out, they take their defaults."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ class BoundedLimitOffsetPagination(LimitOffsetPagination):
         errors: dict[str, list[str]] = {}
         for name, low in ((self.limit_query_param, 1), (self.offset_query_param, 0)):
             raw = request.query_params.get(name)
-            if raw is None or raw == "":
+            if raw is None:
                 continue
             if not raw.isdigit() or int(raw) < low or len(raw) > 12:
                 errors[name] = [f"Must be a whole number from {low} up."]

@@ -80,7 +80,7 @@ class SpellcardViewSet(
         if getattr(self, "swagger_fake_view", False):  # schema generation
             return Spellcard.objects.none()
         character_id = self.request.query_params.get("character")
-        if character_id:
+        if character_id is not None:  # given but empty names no character: 404, as "abc" does
             character = selectors.character_for(self.request.user, character_id)
             return Spellcard.objects.filter(character=character).order_by("name", "pk")
         return selectors.spellcards_visible_to(self.request.user).order_by("name", "pk")
@@ -263,7 +263,7 @@ class TemplateCardViewSet(
         if getattr(self, "swagger_fake_view", False):  # schema generation
             return TemplateCard.objects.none()
         campaign_id = self.request.query_params.get("campaign")
-        if campaign_id:
+        if campaign_id is not None:
             _, access = campaign_for(self.request.user, campaign_id)
             return selectors.template_cards_for(access).order_by("name", "pk")
         return (

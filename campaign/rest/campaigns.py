@@ -96,7 +96,7 @@ class RollViewSet(
         if getattr(self, "swagger_fake_view", False):  # schema generation
             return Roll.objects.none()
         campaign_id = self.request.query_params.get("campaign")
-        if campaign_id:
+        if campaign_id is not None:  # given but empty names no campaign: 404, as "abc" does
             _, access = campaign_for(self.request.user, campaign_id)
             return selectors.rolls_visible_to(access)
         if self.action == "retrieve":
@@ -194,7 +194,7 @@ class ProbabilityView(APIView):
     def get(self, request: Request) -> Response:
         rules = None
         campaign_id = request.query_params.get("campaign")
-        if campaign_id:
+        if campaign_id is not None:
             campaign, _ = campaign_for(request.user, campaign_id)
             rules = campaign.rules()
         serializer = DiceInputSerializer(data=request.query_params, context={"rules": rules})

@@ -129,3 +129,40 @@ def test_an_oversized_body_is_refused_from_its_header_before_it_is_read(player, 
     )
     assert api.status_code == 413
     assert "nothing was read" in api.json()["detail"]
+
+
+@pytest.mark.parametrize("url", ["/api/rolls/", "/api/characters/", "/api/notifications/"])
+@pytest.mark.parametrize("field", ["limit", "offset"])
+def test_an_empty_paging_parameter_is_refused_not_ignored(player, url, field):
+    response = _api(player).get(f"{url}?{field}=")
+    assert response.status_code == 400
+    assert response.json()["errors"][field] == [
+        f"Must be a whole number from {1 if field == 'limit' else 0} up."
+    ]
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "/api/characters/?campaign=",
+        "/api/characters/?campaign=&limit=",
+        "/api/rolls/?campaign=",
+        "/api/spellcards/?character=",
+        "/api/spellcard-templates/?campaign=",
+        "/api/probability/?notation=2d&campaign=",
+    ],
+)
+def test_an_empty_id_filter_names_nothing_like_a_malformed_one(player, campaign, query):
+    """``?campaign=abc`` was already a 404 (no such campaign); an empty value is no campaign
+    either, not a silent "no filter" that lists something else."""
+    response = _api(player).get(query)
+    assert response.status_code == 404, response.content
+
+
+def test_a_missing_id_filter_still_lists_your_own(player):
+    from tests.factories import CharacterFactory
+
+    CharacterFactory(owner=player, name="Cirno")
+    response = _api(player).get("/api/characters/?limit=5")
+    assert response.status_code == 200
+    assert [c["name"] for c in response.json()["results"]] == ["Cirno"]
