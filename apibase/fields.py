@@ -9,12 +9,11 @@ refused on the field, in words, before any query; the schema shows the bounds.
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any
 
 from rest_framework import serializers
 
-#: The largest id a ``BigAutoField`` holds.
-MAX_ID: Final = 2**63 - 1
+from .numbers import MAX_ID
 
 
 class ObjectIdField(serializers.IntegerField):

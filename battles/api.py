@@ -12,11 +12,11 @@ from typing import Any
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.authentication import SessionAuthentication
-from rest_framework.exceptions import ValidationError as DRFValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from apibase.numbers import int_query_param
 from campaign.permissions import campaign_for
 from tables.api import check_body_size
 from tables.poll_auth import PollTokenAuthentication, table_head
@@ -48,19 +48,6 @@ def _changed(result: services.Applied, since: int, code: int = status.HTTP_200_O
     """A write's answer: the new version and the view for the writer (log after ``since``)."""
     view = selectors.view_of(result.state, result.player, since=since, map_id=result.battle.map_id)
     return Response({"version": result.state.version, "view": view}, status=code)
-
-
-def _int_param(request: Request, name: str, default: int | None) -> int | None:
-    raw = request.query_params.get(name)
-    if raw in (None, ""):
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise DRFValidationError({name: ["A whole number."]}) from None
-    if value < 0 or value > selectors.MAX_ID:
-        raise DRFValidationError({name: ["A whole number from 0."]})
-    return value
 
 
 class CampaignBattleListView(APIView):
@@ -137,7 +124,7 @@ class BattleViewView(APIView):
         responses={200: BattleViewSerializer, 204: OpenApiResponse(description="Unchanged.")},
     )
     def get(self, request: Request, pk: int) -> Response:
-        since = _int_param(request, "since", None)
+        since = int_query_param(request, "since", None)
         result = selectors.battle_view(
             battle_id=pk, user=request.user, since=since, head=table_head(request), rendered=True
         )
@@ -198,8 +185,8 @@ class BattleLogView(APIView):
         responses=LogPageSerializer,
     )
     def get(self, request: Request, pk: int) -> Response:
-        after = _int_param(request, "after", 0) or 0
-        limit = _int_param(request, "limit", selectors.LOG_PAGE) or selectors.LOG_PAGE
+        after = int_query_param(request, "after", 0) or 0
+        limit = int_query_param(request, "limit", selectors.LOG_PAGE) or selectors.LOG_PAGE
         return Response(
             selectors.battle_log(battle_id=pk, user=request.user, after=after, limit=limit)
         )
@@ -280,7 +267,7 @@ class BattleCombatantView(APIView):
     @extend_schema(request=None, responses={200: ChangeResultSerializer, 409: STALE})
     def delete(self, request: Request, pk: int, combatant: str) -> Response:
         selectors.battle_for(request.user, pk, manage=True)
-        version = _int_param(request, "expected_version", None)
+        version = int_query_param(request, "expected_version", None)
         result = services.battle_combatant_remove(
             battle_id=pk, by=request.user, combatant=combatant, expected_version=version
         )

@@ -23,6 +23,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import Http404
 
+from apibase.numbers import object_id
 from apibase.renderers import RenderedJSON
 from campaign.permissions import CampaignAccess, access_for, role_column
 from tables import compiled, epoch, heads
@@ -41,16 +42,11 @@ if TYPE_CHECKING:
 LOG_TAIL: Final = 100
 LOG_PAGE: Final = 50
 LOG_PAGE_MAX: Final = 200
-#: Primary keys are 64-bit: anything larger cannot exist (and must not reach the database).
-MAX_ID: Final = 2**63 - 1
 
 
 def _pk(value: Any) -> int:
-    try:
-        pk = int(value)
-    except (TypeError, ValueError):
-        raise Http404("No such battle.") from None
-    if not 0 < pk <= MAX_ID:
+    pk = object_id(value) if isinstance(value, int | str) else None
+    if pk is None:
         raise Http404("No such battle.")
     return pk
 

@@ -13,10 +13,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from apibase.numbers import int_query_param
 from tables.api import check_body_size
 
 from . import maps, selectors, table_talk
-from .api import _int_param
 from .serializers import SquareField
 
 
@@ -92,9 +92,9 @@ class BattleTableFeedView(APIView):
         feed = table_talk.table_feed(
             battle=battle,
             access=access,
-            chat_after=_int_param(request, "chat_after", None),
-            chat_before=_int_param(request, "chat_before", None),
-            pings_after=_int_param(request, "pings_after", 0) or 0,
+            chat_after=int_query_param(request, "chat_after", None),
+            chat_before=int_query_param(request, "chat_before", None),
+            pings_after=int_query_param(request, "pings_after", 0) or 0,
         )
         feed["map"] = maps.map_payload_of(battle.map_id)
         response = Response(feed)

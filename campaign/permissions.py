@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 from django.http import Http404
 
+from apibase.numbers import object_id
+
 from .models import Campaign, Membership, Role
 
 if TYPE_CHECKING:
@@ -140,9 +142,13 @@ def campaign_for(
     """
     from django.core.exceptions import PermissionDenied
 
+    # Only ASCII digits name a campaign (int() would read "1_0" as 10), up to the largest id.
+    pk = object_id(campaign_id) if isinstance(campaign_id, int | str) else None
     try:
-        campaign = Campaign.objects.get(pk=int(campaign_id))
-    except (Campaign.DoesNotExist, ValueError, TypeError):
+        if pk is None:
+            raise Campaign.DoesNotExist
+        campaign = Campaign.objects.get(pk=pk)
+    except Campaign.DoesNotExist:
         raise Http404("No such campaign.") from None
     access = access_for(user, campaign)
     if not access.can_view:

@@ -24,6 +24,7 @@ from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from apibase.numbers import ID_PATTERN
 from apibase.parsers import BoundedJSONParser
 from campaign.models import Campaign
 from campaign.permissions import campaign_for, owned_access
@@ -68,6 +69,7 @@ class CharacterViewSet(viewsets.GenericViewSet):
     """Characters: yours, and the public sheets of those in your campaigns."""
 
     serializer_class = CharacterSerializer
+    lookup_value_regex = ID_PATTERN  # ASCII digits: "1_0" or "٣" is no id
     http_method_names = ["get", "post", "patch", "delete", "head", "options"]
 
     def get_queryset(self) -> QuerySet[Character]:

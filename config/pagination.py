@@ -10,6 +10,8 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.request import Request
 
+from apibase.numbers import whole_number
+
 MAX_LIMIT = 200
 
 
@@ -22,7 +24,8 @@ class BoundedLimitOffsetPagination(LimitOffsetPagination):
             raw = request.query_params.get(name)
             if raw is None:
                 continue
-            if not raw.isdigit() or int(raw) < low or len(raw) > 12:
+            value = whole_number(raw)
+            if value is None or value < low or len(raw) > 12:
                 errors[name] = [f"Must be a whole number from {low} up."]
         if errors:
             raise ValidationError(errors)

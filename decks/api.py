@@ -26,6 +26,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from apibase.numbers import ID_PATTERN
 from campaign.models import Campaign
 from campaign.permissions import campaign_for
 
@@ -109,6 +110,7 @@ class CustomCardViewSet(
     """GM cards you may see: site-wide ones and those of your campaigns."""
 
     serializer_class = CustomCardSerializer
+    lookup_value_regex = ID_PATTERN  # ASCII digits: "1_0" or "٣" is no id
     pagination_class = None
 
     def get_queryset(self) -> QuerySet[CustomCard]:
@@ -172,6 +174,7 @@ class GameDeckViewSet(viewsets.GenericViewSet):
     """Your own saved decks (anyone else's answers 404)."""
 
     serializer_class = GameDeckSerializer
+    lookup_value_regex = ID_PATTERN  # ASCII digits: "1_0" or "٣" is no id
 
     def get_queryset(self) -> QuerySet[Deck]:
         if getattr(self, "swagger_fake_view", False):

@@ -27,9 +27,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apibase.fields import ObjectIdField
+from apibase.numbers import int_query_param
 from minigames.engines.registry import ENGINE_MODULES
 from tables import selectors as table_selectors
-from tables.api import _int_param, check_body_size
+from tables.api import check_body_size
 from tables.registry import game_for
 
 from . import advice, selectors, services
@@ -260,7 +261,7 @@ class TableListView(GenericAPIView):
         responses={200: TableInfoSerializer(many=True)},
     )
     def get(self, request: Request) -> Response:
-        campaign_id = _int_param(request, "campaign", None)
+        campaign_id = int_query_param(request, "campaign", None)
         if campaign_id is not None:
             _campaign(request.user, campaign_id)
         tables = selectors.tavern_tables(request.user, campaign_id=campaign_id).order_by(
@@ -402,7 +403,7 @@ class StateView(APIView):
         responses={200: PayloadSerializer, 204: None},
     )
     def get(self, request: Request, pk: int) -> Response:
-        since = _int_param(request, "since", None)
+        since = int_query_param(request, "since", None)
         payload = selectors.tavern_payload(pk, request.user, since=since)
         if payload is None:
             return Response(status=status.HTTP_204_NO_CONTENT)
@@ -446,8 +447,10 @@ class LogView(APIView):
     )
     def get(self, request: Request, pk: int) -> Response:
         table = selectors.table_get(request.user, pk)
-        after = _int_param(request, "after", 0) or 0
-        limit = _int_param(request, "limit", table_selectors.LOG_PAGE) or table_selectors.LOG_PAGE
+        after = int_query_param(request, "after", 0) or 0
+        limit = (
+            int_query_param(request, "limit", table_selectors.LOG_PAGE) or table_selectors.LOG_PAGE
+        )
         return Response(
             table_selectors.table_log(
                 game_for(table.game), table_id=table.pk, user=request.user, after=after, limit=limit

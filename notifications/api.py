@@ -17,6 +17,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from apibase.numbers import ID_PATTERN
 from campaign.permissions import campaign_for
 from notifications.models import Notification
 
@@ -42,7 +43,7 @@ class NotificationViewSet(
     """Your notifications (in-app channel), newest first. ``?unread=true`` lists unread ones."""
 
     serializer_class = NotificationSerializer
-    lookup_value_regex = r"\d+"
+    lookup_value_regex = ID_PATTERN  # ASCII digits: "1_0" or "٣" is no id
 
     def get_queryset(self) -> QuerySet[Notification]:
         if getattr(self, "swagger_fake_view", False):  # schema generation

@@ -21,6 +21,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from apibase.numbers import ID_PATTERN
 from campaign.permissions import campaign_for
 from campaign.selectors import campaigns_for_user
 from westernroses.checks import pool_size
@@ -75,6 +76,7 @@ class SpellcardViewSet(
     run). ``?character=ID`` lists one character's cards."""
 
     serializer_class = SpellcardSerializer
+    lookup_value_regex = ID_PATTERN  # ASCII digits: "1_0" or "٣" is no id
 
     def get_queryset(self) -> QuerySet[Spellcard]:
         if getattr(self, "swagger_fake_view", False):  # schema generation
@@ -258,6 +260,7 @@ class TemplateCardViewSet(
     """The GM's template cards. Members list and copy them; GMs create, change and delete."""
 
     serializer_class = TemplateCardSerializer
+    lookup_value_regex = ID_PATTERN  # ASCII digits: "1_0" or "٣" is no id
 
     def get_queryset(self) -> QuerySet[TemplateCard]:
         if getattr(self, "swagger_fake_view", False):  # schema generation

@@ -24,10 +24,11 @@ from typing import Any, ClassVar, Final, cast
 from django.urls import URLPattern, path
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
-from rest_framework.exceptions import ValidationError as DRFValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
+
+from apibase.numbers import int_query_param
 
 from . import selectors, services
 from .errors import BodyTooLarge
@@ -79,19 +80,6 @@ def check_body_size(request: Request, limit: int = MAX_BODY_BYTES) -> None:
         raise BodyTooLarge(limit)
 
 
-def _int_param(request: Request, name: str, default: int | None) -> int | None:
-    raw = request.query_params.get(name)
-    if raw in (None, ""):
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise DRFValidationError({name: ["A whole number."]}) from None
-    if not 0 <= value <= selectors.MAX_ID:
-        raise DRFValidationError({name: ["A whole number from 0."]})
-    return value
-
-
 def state_payload(result: selectors.TableView) -> dict[str, Any]:
     return {"version": result.version, "seat": result.seat, **(result.data or {})}
 
@@ -117,7 +105,7 @@ class TableStateView(TableAPIView):
         responses={200: TableStateSerializer, 204: None},
     )
     def get(self, request: Request, pk: int) -> Response:
-        since = _int_param(request, "since", None)
+        since = int_query_param(request, "since", None)
         result = selectors.table_view(self.game, table_id=pk, user=request.user, since=since)
         if result.data is None:
             return Response(status=status.HTTP_204_NO_CONTENT)
@@ -160,8 +148,8 @@ class TableLogView(TableAPIView):
         responses=TableLogSerializer,
     )
     def get(self, request: Request, pk: int) -> Response:
-        after = _int_param(request, "after", 0) or 0
-        limit = _int_param(request, "limit", selectors.LOG_PAGE) or selectors.LOG_PAGE
+        after = int_query_param(request, "after", 0) or 0
+        limit = int_query_param(request, "limit", selectors.LOG_PAGE) or selectors.LOG_PAGE
         return Response(
             selectors.table_log(self.game, table_id=pk, user=request.user, after=after, limit=limit)
         )

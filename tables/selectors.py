@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from django.http import Http404
 
+from apibase.numbers import object_id
 from westernroses.protocol import Seat, event_visible
 
 from .registry import TableGame
@@ -26,17 +27,12 @@ if TYPE_CHECKING:
 #: A log page holds this many entries unless asked for fewer; never more than the maximum.
 LOG_PAGE: Final = 50
 LOG_PAGE_MAX: Final = 200
-#: Primary keys are 64-bit: anything larger cannot exist (and must not reach the database).
-MAX_ID: Final = 2**63 - 1
 
 
 def table_pk(game: TableGame, value: Any) -> int:
     """A table id from a URL or a query (404 for anything that cannot be one)."""
-    try:
-        pk = int(value)
-    except (TypeError, ValueError):
-        raise Http404(f"No such {game.name}.") from None
-    if not 0 < pk <= MAX_ID:
+    pk = object_id(value) if isinstance(value, int | str) else None
+    if pk is None:
         raise Http404(f"No such {game.name}.")
     return pk
 

@@ -16,6 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from apibase.numbers import ID_PATTERN
 from westernroses.house_rules import DEFAULT_HOUSE_RULES
 
 from .. import selectors, services
@@ -42,6 +43,7 @@ class CampaignViewSet(
     """Campaigns you are a member of. Creating one makes you its GM; GMs may PATCH it."""
 
     serializer_class = CampaignSerializer
+    lookup_value_regex = ID_PATTERN  # ASCII digits: "1_0" or "٣" is no id
     http_method_names = ["get", "post", "patch", "head", "options"]
 
     def get_queryset(self) -> QuerySet[Campaign]:
@@ -91,6 +93,7 @@ class RollViewSet(
     """The roll log, and rolling. ``?campaign=ID`` lists a campaign's log; without it, yours."""
 
     serializer_class = RollSerializer
+    lookup_value_regex = ID_PATTERN  # ASCII digits: "1_0" or "٣" is no id
 
     def get_queryset(self) -> QuerySet[Roll]:
         if getattr(self, "swagger_fake_view", False):  # schema generation

@@ -12,6 +12,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from apibase.numbers import whole_number
+
 from .. import awards, party
 from ..dashboard_state import dashboard_data, dashboard_state, dashboard_version, party_row_for
 from ..models import Campaign, LevelUp
@@ -142,13 +144,13 @@ class TimelineView(APIView):
     )
     def get(self, request: Request, pk: int) -> Response:
         _, access = campaign_for(request.user, pk)
-        raw_page = request.query_params.get("page", "1")
-        if not raw_page.isdigit() or int(raw_page) < 1:
+        page_number = whole_number(request.query_params.get("page", "1"))
+        if page_number is None or page_number < 1:
             raise ValidationError({"page": ["A page number from 1."]})
         kind = request.query_params.get("kind") or None
         if kind is not None and kind not in timeline_sources():
             raise ValidationError({"kind": [f"One of: {', '.join(sorted(timeline_sources()))}."]})
-        page = timeline_page(access, page=int(raw_page), kinds={kind} if kind else None)
+        page = timeline_page(access, page=page_number, kinds={kind} if kind else None)
         return Response(
             {
                 "page": page.page,
