@@ -9,14 +9,12 @@ version check are what decide, not the test's timing.
 
 from __future__ import annotations
 
-import threading
-
 import pytest
-from django.db import connection
 
 from battles import services
 from battles.models import BattleAction
 from tests.battles.conftest import play_until
+from tests.threads import at_once
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -24,26 +22,8 @@ ROUNDS = 5
 
 
 def _race(clients, url, body):
-    barrier = threading.Barrier(len(clients))
-    results: list[int] = []
-    errors: list[BaseException] = []
-
-    def send(client):
-        try:
-            barrier.wait(timeout=10)
-            results.append(client.post(url, body, format="json").status_code)
-        except BaseException as exc:
-            errors.append(exc)
-        finally:
-            connection.close()  # this thread's own connection
-
-    threads = [threading.Thread(target=send, args=(c,)) for c in clients]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=30)
-    assert not errors, errors
-    return sorted(results)
+    """Each client POSTs the same move at the same instant: their status codes, sorted."""
+    return at_once([lambda c=c: c.post(url, body, format="json").status_code for c in clients])
 
 
 @pytest.mark.parametrize("second", ["same player, second browser", "the GM"])
@@ -96,24 +76,13 @@ def test_a_player_and_the_gm_moving_the_same_piece_at_once(started, gm, player, 
         }
         for i in (0, -1)
     ]
-    barrier = threading.Barrier(2)
-    codes: list[int] = []
-
-    def send(client, body):
-        try:
-            barrier.wait(timeout=10)
-            codes.append(client.post(url, body, format="json").status_code)
-        finally:
-            connection.close()
-
-    threads = [
-        threading.Thread(target=send, args=(api_for(player), bodies[0])),
-        threading.Thread(target=send, args=(api_for(gm), bodies[1])),
-    ]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=30)
-    assert sorted(codes) == [201, 409]
+    player_api, gm_api = api_for(player), api_for(gm)
+    codes = at_once(
+        [
+            lambda: player_api.post(url, bodies[0], format="json").status_code,
+            lambda: gm_api.post(url, bodies[1], format="json").status_code,
+        ]
+    )
+    assert codes == [201, 409]
     moves = BattleAction.objects.filter(battle=battle, action__type="move")
     assert moves.count() == 1

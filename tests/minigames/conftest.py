@@ -63,6 +63,18 @@ def two_humans(
     return table
 
 
+def three_humans_at_war(host: Any, second: Any, third: Any) -> TavernTable:
+    """A started open Spirit War of three users, seated in that order."""
+    table = services.tavern_create(
+        by=host, game="spirit_war", campaign=None,
+        seats=[services.SeatSpec(kind="host"), services.SeatSpec(), services.SeatSpec()],
+    )  # fmt: skip
+    services.tavern_join(table_id=table.pk, by=second, index=1)
+    services.tavern_join(table_id=table.pk, by=third, index=2)
+    services.tavern_start(table_id=table.pk, by=host)
+    return table
+
+
 def to_a_choice(table: TavernTable, users: dict[int, Any], moves: int = 3) -> int:
     """Play each waited-on seat's first move until one seat alone has at least ``moves`` moves
     to choose from; that seat (``table`` is refreshed)."""

@@ -7,13 +7,11 @@ test's timing."""
 
 from __future__ import annotations
 
-import threading
-
 import pytest
-from django.db import connection
 
 from minigames import services
 from minigames.models import TavernTable
+from tests.threads import at_once
 
 from .conftest import two_humans
 
@@ -22,27 +20,12 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def _race(clients, url):
     """Each client POSTs ``url`` at the same instant: their (status, table id) answers."""
-    barrier = threading.Barrier(len(clients))
-    answers: list[tuple[int, int]] = []
-    errors: list[BaseException] = []
 
     def ask(api):
-        try:
-            barrier.wait(timeout=10)
-            response = api.post(url)
-            answers.append((response.status_code, response.json()["id"]))
-        except BaseException as exc:
-            errors.append(exc)
-        finally:
-            connection.close()  # this thread's own connection
+        response = api.post(url)
+        return response.status_code, response.json()["id"]
 
-    threads = [threading.Thread(target=ask, args=(c,)) for c in clients]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=30)
-    assert not errors, errors
-    return sorted(answers)
+    return at_once([lambda a=a: ask(a) for a in clients])
 
 
 def test_two_rematches_asked_at_once_make_one_table(api_for, player, other_player):

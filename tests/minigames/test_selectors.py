@@ -11,7 +11,7 @@ from minigames import services
 from minigames.engines.registry import get_engine
 from minigames.models import TavernTable
 from minigames.selectors import tavern_payload
-from tests.minigames.conftest import two_humans
+from tests.minigames.conftest import three_humans_at_war, two_humans
 
 pytestmark = pytest.mark.django_db
 
@@ -65,13 +65,7 @@ def test_a_resigned_seat_played_on_by_a_bot_sees_only_public_information(
 ):
     """At three seats the random bot plays the resigned seat on: she is still shown as that
     seat, but its hand (cards dealt to the bot after she left) is not hers to see."""
-    table = services.tavern_create(
-        by=player, game="spirit_war", campaign=None,
-        seats=[services.SeatSpec(kind="host"), services.SeatSpec(), services.SeatSpec()],
-    )  # fmt: skip
-    services.tavern_join(table_id=table.pk, by=other_player, index=1)
-    services.tavern_join(table_id=table.pk, by=outsider, index=2)
-    services.tavern_start(table_id=table.pk, by=player)
+    table = three_humans_at_war(player, other_player, outsider)
     services.tavern_resign(table_id=table.pk, by=outsider)
     table.refresh_from_db()
     payload = tavern_payload(table.pk, outsider)

@@ -18,7 +18,7 @@ from minigames.models import TavernSeat, TavernTable
 from tables.registry import game_for
 from tables.services import table_replay
 
-from .conftest import play_out, two_humans
+from .conftest import play_out, three_humans_at_war, two_humans
 
 pytestmark = pytest.mark.django_db
 
@@ -172,13 +172,7 @@ def test_resign_at_three_seats_hands_the_seat_to_the_random_bot(
     player, other_player, outsider, django_capture_on_commit_callbacks
 ):
     """Issue 12: a resigned seat is played by the random bot where the game goes on."""
-    table = services.tavern_create(
-        by=player, game="spirit_war", campaign=None,
-        seats=[services.SeatSpec(kind="host"), services.SeatSpec(), services.SeatSpec()],
-    )  # fmt: skip
-    services.tavern_join(table_id=table.pk, by=other_player, index=1)
-    services.tavern_join(table_id=table.pk, by=outsider, index=2)
-    services.tavern_start(table_id=table.pk, by=player)
+    table = three_humans_at_war(player, other_player, outsider)
     with django_capture_on_commit_callbacks(execute=True):
         services.tavern_resign(table_id=table.pk, by=outsider)
     seat = TavernSeat.objects.get(table=table, index=2)
