@@ -157,13 +157,21 @@ def turn_reminders_send(*, now: datetime | None = None, limit: int = 1000) -> in
                 recipient=locked.user,
                 event=EventType.TURN_REMINDER,
                 campaign=wait.campaign,
-                title=f"Still your turn: {locked.title}",
+                title=still_your_turn(locked.title),
                 body=f"Your turn has been waiting for {waited} minutes.",
                 url=locked.url,
                 dedupe_key=f"turn_reminder:{locked.pk}",
             )
         sent += 1
     return sent
+
+
+def still_your_turn(title: str) -> str:
+    """The reminder's title from the turn's: "Your turn at Spirit War with Marisa" becomes
+    "Still your turn at Spirit War with Marisa", not "Still your turn: Your turn at …"."""
+    if title.startswith("Your turn"):
+        return "Still your turn" + title[len("Your turn") :]
+    return f"Still your turn: {title}"
 
 
 # --------------------------------------------------------------------------- scheduled

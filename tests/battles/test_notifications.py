@@ -96,7 +96,7 @@ def test_a_waiting_turn_is_reminded_once_after_the_campaigns_delay(
     assert turn_reminders_send(now=wait.started_at + timedelta(minutes=11)) == 1
     assert turn_reminders_send(now=wait.started_at + timedelta(minutes=30)) == 0
     reminder = Notification.objects.get(recipient=player, event="turn_reminder")
-    assert reminder.title.startswith("Still your turn: Your turn: Cirno")
+    assert reminder.title.startswith("Still your turn: Cirno")
 
 
 def test_no_reminder_once_she_acted(started, gm, player, committed):

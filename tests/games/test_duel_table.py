@@ -228,4 +228,4 @@ def test_a_table_outside_any_campaign_says_your_turn_and_still_waiting(
     assert turn_reminders_send(now=later - timedelta(minutes=1)) == 0
     assert turn_reminders_send(now=later) == 2
     reminder = Notification.objects.get(recipient=player, event="turn_reminder")
-    assert reminder.title.startswith("Still your turn: ")
+    assert reminder.title == "Still your turn at the duel"

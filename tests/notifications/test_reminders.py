@@ -62,6 +62,23 @@ def test_reminder_after_the_campaigns_delay_and_only_once(player, campaign):
     assert TurnWait.objects.get().reminded_at == start + timedelta(minutes=6)
 
 
+def test_a_reminder_does_not_say_your_turn_twice(player, campaign):
+    """The turn's own title already says "Your turn …": the reminder continues it."""
+    campaign.house_rules = {"turn_reminder_minutes": 5}
+    campaign.save()
+    start = timezone.now()
+    for n, title in enumerate(["Your turn at Spirit War with Marisa", "Your turn: Cirno"]):
+        turn_wait_start(
+            campaign=campaign, user=player, key=f"tavern:{n}", title=title, started_at=start
+        )
+    assert turn_reminders_send(now=start + timedelta(minutes=6)) == 2
+    titles = Notification.objects.filter(recipient=player, event="turn_reminder")
+    assert sorted(titles.values_list("title", flat=True)) == [
+        "Still your turn at Spirit War with Marisa",
+        "Still your turn: Cirno",
+    ]
+
+
 def test_default_delay_is_the_house_rule_default(player, campaign):
     start = timezone.now() - timedelta(minutes=59)
     turn_wait_start(campaign=campaign, user=player, key="b:1", title="t", started_at=start)
