@@ -68,14 +68,15 @@ def table_url(table: TavernTable) -> str:
 
 
 def turn_title(table: TavernTable, seat: Any) -> str:
-    """ "Your turn at Spirit War with Marisa and Sakuya": the game, and the table by the others
-    sitting at it (their names at the table: public)."""
+    """ "Your move at Spirit War with Marisa and Sakuya": the game, and the table by the others
+    sitting at it (their names at the table: public). "Move", not "turn": the table may wait on
+    her to answer a spell in someone else's turn, which the text (the game's summary) tells."""
     seats = seats_of(table)
     others = [n for s, n in zip(seats, seat_names(seats), strict=True) if s.index != int(seat)]
     if not others:
-        return f"Your turn at {table.game_title}"
+        return f"Your move at {table.game_title}"
     with_ = f"{', '.join(others[:-1])} and {others[-1]}" if len(others) > 1 else others[0]
-    return f"Your turn at {table.game_title} with {with_}"
+    return f"Your move at {table.game_title} with {with_}"
 
 
 def _after_apply(table: TavernTable, before: Any, after: Any) -> list[str]:

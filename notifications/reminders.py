@@ -167,10 +167,10 @@ def turn_reminders_send(*, now: datetime | None = None, limit: int = 1000) -> in
 
 
 def still_your_turn(title: str) -> str:
-    """The reminder's title from the turn's: "Your turn at Spirit War with Marisa" becomes
-    "Still your turn at Spirit War with Marisa", not "Still your turn: Your turn at …"."""
-    if title.startswith("Your turn"):
-        return "Still your turn" + title[len("Your turn") :]
+    """The reminder's title from the turn's: "Your move at Spirit War with Marisa" becomes
+    "Still your move at Spirit War with Marisa", not "Still your turn: Your move at …"."""
+    if title.startswith(("Your turn", "Your move")):
+        return "Still " + title[0].lower() + title[1:]
     return f"Still your turn: {title}"
 
 

@@ -104,8 +104,8 @@ def test_your_turn_names_the_game_and_the_table(
         open_table = two_humans("spirit_war", player, outsider)
     one = _until_her_turn(at_home, {0: player, 1: other_player}, player, committed)
     two = _until_her_turn(open_table, {0: player, 1: outsider}, player, committed)
-    assert one.title == "Your turn at Spirit War with Marisa"
-    assert two.title == f"Your turn at Spirit War with {outsider.shown_name}"
+    assert one.title == "Your move at Spirit War with Marisa"
+    assert two.title == f"Your move at Spirit War with {outsider.shown_name}"
     for note, table in ((one, at_home), (two, open_table)):
         table.refresh_from_db()
         assert note.body == table.summary  # "Turn 1: ... to draw."

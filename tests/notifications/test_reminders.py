@@ -67,14 +67,14 @@ def test_a_reminder_does_not_say_your_turn_twice(player, campaign):
     campaign.house_rules = {"turn_reminder_minutes": 5}
     campaign.save()
     start = timezone.now()
-    for n, title in enumerate(["Your turn at Spirit War with Marisa", "Your turn: Cirno"]):
+    for n, title in enumerate(["Your move at Spirit War with Marisa", "Your turn: Cirno"]):
         turn_wait_start(
             campaign=campaign, user=player, key=f"tavern:{n}", title=title, started_at=start
         )
     assert turn_reminders_send(now=start + timedelta(minutes=6)) == 2
     titles = Notification.objects.filter(recipient=player, event="turn_reminder")
     assert sorted(titles.values_list("title", flat=True)) == [
-        "Still your turn at Spirit War with Marisa",
+        "Still your move at Spirit War with Marisa",
         "Still your turn: Cirno",
     ]
 
