@@ -111,7 +111,6 @@ class CustomCardViewSet(
 
     serializer_class = CustomCardSerializer
     lookup_value_regex = ID_PATTERN  # ASCII digits: "1_0" or "٣" is no id
-    pagination_class = None
 
     def get_queryset(self) -> QuerySet[CustomCard]:
         if getattr(self, "swagger_fake_view", False):
@@ -134,9 +133,12 @@ class CustomCardViewSet(
         parameters=[OpenApiParameter("game", str)], responses=CustomCardSerializer(many=True)
     )
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        cards = list(self.get_queryset())
+        """Paged like every list (``limit``, ``offset``); each card's lines worked out for the
+        page's cards only."""
+        cards = list(self.paginate_queryset(self.get_queryset()) or ())
         context = {"lines": selectors.custom_card_lines(cards)}
-        return Response(CustomCardSerializer(cards, many=True, context=context).data)
+        data = CustomCardSerializer(cards, many=True, context=context).data
+        return self.get_paginated_response(data)
 
     def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return self._out(self.get_object())

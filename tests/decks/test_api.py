@@ -92,10 +92,12 @@ def test_update_and_delete_a_card(api_for, gm, rso_gm_card):
     response = client.patch(url, {"data": {**RSO_GM_SPELL, "hv": 99}}, format="json")
     assert response.status_code == 400
     assert response.json()["errors"] == {"data.hv": ["must be between 0 and 20"]}
-    listed = client.get("/api/custom-cards/?game=rso").json()
+    page = client.get("/api/custom-cards/?game=rso&limit=1").json()  # paged like every list
+    assert (page["count"], page["next"]) == (1, None)
+    listed = client.get("/api/custom-cards/?game=rso").json()["results"]
     assert [c["number"] for c in listed] == ["GM-101"]
     assert listed[0]["lines"][0] == "Spell, 2 SP. General (anyone may use it)."
-    assert client.get("/api/custom-cards/?game=dbs").json() == []
+    assert client.get("/api/custom-cards/?game=dbs").json()["results"] == []
     assert client.delete(url).status_code == 204
     assert not CustomCard.objects.exists()
 
@@ -223,6 +225,7 @@ def test_the_deck_list_pages_and_refuses_a_bad_limit(api_for, player):
     rest = api.get(first["next"]).json()
     assert [d["name"] for d in rest["results"]] == ["Deck 2"] and rest["next"] is None
     for query, field in (("limit=abc", "limit"), ("limit=0", "limit"), ("offset=-1", "offset")):
-        refused = api.get(f"/api/decks/?{query}")
-        assert refused.status_code == 400
-        assert list(refused.json()["errors"]) == [field]
+        for listed in ("decks", "custom-cards"):
+            refused = api.get(f"/api/{listed}/?{query}")
+            assert refused.status_code == 400, listed
+            assert list(refused.json()["errors"]) == [field]
