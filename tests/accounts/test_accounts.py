@@ -38,6 +38,31 @@ def test_sign_up_with_mismatched_passwords_shows_field_errors_and_creates_nothin
     assert not get_user_model().objects.filter(username="sakuya").exists()
 
 
+def test_a_password_longer_than_the_token_endpoint_takes_is_refused(client):
+    """Sign-up refuses a password over 1,024 characters: the API's token endpoint would never
+    take it (accounts/passwords.py); 1,024 itself is fine."""
+    long = "roses-" * 171  # 1,026 characters
+    response = client.post(
+        "/accounts/signup/", {"username": "sakuya", "password1": long, "password2": long}
+    )
+    assert response.status_code == 400
+    assert response.context["form"].errors["password2"] == [
+        "This password is too long: at most 1,024 characters."
+    ]
+    assert not get_user_model().objects.filter(username="sakuya").exists()
+    fits = long[:1024]
+    response = client.post(
+        "/accounts/signup/", {"username": "sakuya", "password1": fits, "password2": fits}
+    )
+    assert response.status_code == 302
+    token = client.post(
+        "/api/auth/token/",
+        {"username": "sakuya", "password": fits},
+        content_type="application/json",
+    )
+    assert token.status_code == 200 and token.json()["token"]
+
+
 def test_log_in_and_out(client):
     UserFactory(username="reimu")
     response = client.post("/accounts/login/", {"username": "reimu", "password": PASSWORD})
