@@ -26,6 +26,7 @@ from minigames.models import TavernTable
 from tests.browser.conftest import no_horizontal_overflow
 from tests.browser.tavern_version import TABLE_VERSION, wait_for_move
 from tests.minigames.conftest import character, two_humans
+from westernroses.protocol import event_visible
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -296,6 +297,17 @@ def _move(table_id: int, users: dict[int, object], rng: random.Random) -> int:
     return table.version + 1
 
 
+def _logged_move(table_id: int, users: dict[int, object], rng: random.Random, reader: int) -> int:
+    """Random moves until one writes a line that seat ``reader`` reads in her log (some moves,
+    "stop fetching" say, write none); returns the table's version after it."""
+    for _ in range(20):
+        version = _move(table_id, users, rng)
+        events = TavernTable.objects.get(pk=table_id).actions.get(seq=version).events
+        if any(ev.get("text") and event_visible(ev, reader) for ev in events):
+            return version
+    raise AssertionError("twenty moves and not one line in her log")
+
+
 def test_a_refused_stale_move_says_why_after_the_table_is_redrawn(new_page, player, other_player):
     """The seat to move taps a move while her page has not heard of a move she made from
     another tab (its polls are held back): the server refuses it (409), the page reloads the
@@ -361,13 +373,13 @@ def test_the_move_log_follows_the_newest_move_unless_scrolled_up(new_page, playe
     )
     page.wait_for_function(at_bottom, timeout=5_000)
     count = page.locator("#tavern-log li").count()
-    version = _move(table.pk, users, rng)
+    version = _logged_move(table.pk, users, rng, 0)
     page.wait_for_function(f"{TABLE_VERSION} >= {version}")
     page.wait_for_function(f"document.querySelectorAll('#tavern-log li').length > {count}")
     assert page.evaluate(at_bottom)  # followed the new move
     page.evaluate("document.getElementById('tavern-log').scrollTop = 0")
     count = page.locator("#tavern-log li").count()
-    version = _move(table.pk, users, rng)
+    version = _logged_move(table.pk, users, rng, 0)
     page.wait_for_function(f"document.querySelectorAll('#tavern-log li').length > {count}")
     assert page.evaluate("document.getElementById('tavern-log').scrollTop") == 0  # left alone
 
