@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from minigames.engines.raigo.engine import ENGINE
+from minigames.engines.raigo.tokens import ids_for
 from minigames.payload import table_payload
 from tests.minigames.renderers.harness import (
     ARTIFACTS,
@@ -210,3 +211,47 @@ def test_the_hidden_id_check_finds_a_leak(page: Any, all_cases: dict[int, list[A
         "window.__hiddenIn(['raigo-token-17', 'raigo-token-1', 'raigo-token-7'])"
     )
     assert found == ["raigo-token-17"]
+
+
+def _swapped(state: Any, pairs: list[tuple[str, str]]) -> Any:
+    """``state`` with each pair of token ids trading places everywhere (towers, hands, piles,
+    what each seat knows), so every token is still in exactly one place."""
+    text = json.dumps(state)
+    for a, b in pairs:
+        text = text.replace(f'"{a}"', '"\0"').replace(f'"{b}"', f'"{a}"').replace('"\0"', f'"{b}"')
+    return json.loads(text)
+
+
+def test_every_token_name_fits_its_tower_token_on_a_phone(page: Any) -> None:
+    """A token piled on a tower shows its weight and its whole name (a phone once read "Thu…"
+    for Thunder), and a player's three towers still stand in one row at 390 px."""
+    state = play_until(
+        ENGINE,
+        seats=2,
+        seed=5,
+        names=NAMES[2],
+        until=lambda s: all(len(t) >= 2 for t in s["players"][0]["towers"]),
+    )
+    longest = ids_for("thunder", "destroy", "katana", "switch", "seven", "shield")
+    piled = [t for tower in state["players"][0]["towers"] for t in tower[:2]]
+    state = _swapped(state, list(zip(piled, longest, strict=True)))
+    payload = json.loads(json.dumps(table_payload(ENGINE, state, 0, version=3, names=NAMES[2])))
+    render(page, SLUG, payload)
+    page.page.set_viewport_size({"width": 390, "height": 844})
+    mine = page.page.locator(".raigo-board-mine")
+    names = mine.locator(".raigo-tower-token .raigo-token-name")
+    assert sorted(names.all_inner_texts()) == sorted(
+        ["Thunder", "Destroy", "Katana", "Switch", "Seven", "Shield"]
+    )
+    cut = page.page.evaluate(
+        """() => [...document.querySelectorAll(
+                 '.raigo-board-mine .raigo-tower-token .raigo-token-name')]
+             .filter(n => n.scrollWidth > n.clientWidth).map(n => n.textContent)"""
+    )
+    assert cut == []
+    tops = {
+        round(box["y"])
+        for box in (t.bounding_box() for t in mine.locator(".raigo-tower").all())
+        if box
+    }
+    assert len(tops) == 1, tops
