@@ -168,7 +168,11 @@ class CachedTokenAuthentication(TokenAuthentication):
         """The cached user of the token with this digest, or None (the database answers)."""
         request = getattr(self, "_request", None)
         view = (request.parser_context or {}).get("view") if request is not None else None
-        counter = UserRateThrottle.window_counter(view) if view is not None else None
+        counter = (
+            UserRateThrottle.window_counter(view, request.method)
+            if view is not None and request is not None
+            else None
+        )
         redis = default_redis()
         if counter is not None and redis is not None:
             try:

@@ -111,6 +111,9 @@ class BattleViewView(APIView):
     viewer's role in one round trip; else one version query), else the view with the log
     entries after it."""
 
+    #: pages poll it: counted in the API's poll scope (apibase.throttles.POLL_SCOPE)
+    live_reads = True
+
     authentication_classes = [_BattlePollAuthentication, SessionAuthentication]
     # the view comes from the cache already encoded: the API's default renderer sends it as
     # it is (apibase/renderers.py)

@@ -79,6 +79,9 @@ class BattleTableFeedView(APIView):
     """Chat lines you may read and recent pings: ``?chat_after=<id>`` for new lines (none: the
     last page), ``?chat_before=<id>`` to scroll back, ``?pings_after=<id>``."""
 
+    #: pages poll it: counted in the API's poll scope (apibase.throttles.POLL_SCOPE)
+    live_reads = True
+
     @extend_schema(
         parameters=[
             OpenApiParameter("chat_after", int),

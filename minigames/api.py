@@ -398,6 +398,9 @@ class RematchView(_TableOp):
 class StateView(APIView):
     """Your seat's payload (a spectator's: public only); **204** while still at ``since``."""
 
+    #: pages poll it: counted in the API's poll scope (apibase.throttles.POLL_SCOPE)
+    live_reads = True
+
     @extend_schema(
         parameters=[OpenApiParameter("since", int, description="The version you have.")],
         responses={200: PayloadSerializer, 204: None},
@@ -462,6 +465,9 @@ class AdviceView(APIView):
     """At a practice table with the advisor on: beside each of your legal moves, the search
     bot's estimated chance of winning after it (computed by a worker, kept per version:
     ``minigames.advice``). 202 while the worker searches: ask again in a second."""
+
+    #: pages poll it: counted in the API's poll scope (apibase.throttles.POLL_SCOPE)
+    live_reads = True
 
     @extend_schema(responses={200: AdviceSerializer, 202: AdviceSerializer})
     def get(self, request: Request, pk: int) -> Response:

@@ -42,6 +42,9 @@ class NotificationViewSet(
 ):
     """Your notifications (in-app channel), newest first. ``?unread=true`` lists unread ones."""
 
+    #: pages poll it: counted in the API's poll scope (apibase.throttles.POLL_SCOPE)
+    live_reads = True
+
     serializer_class = NotificationSerializer
     lookup_value_regex = ID_PATTERN  # ASCII digits: "1_0" or "٣" is no id
 

@@ -98,6 +98,9 @@ class TableStateView(TableAPIView):
     """The table as you may see it: your seat's view, whom it waits on, your legal actions and
     the summary. ``?since=<version>`` answers **204** with no body while nothing changed."""
 
+    #: pages poll it: counted in the API's poll scope (apibase.throttles.POLL_SCOPE)
+    live_reads = True
+
     @extend_schema(
         parameters=[
             OpenApiParameter("since", int, description="The version you have; unchanged: 204.")

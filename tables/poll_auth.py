@@ -41,7 +41,8 @@ class PollTokenAuthentication(CachedTokenAuthentication):
         pk = ((request.parser_context or {}).get("kwargs") or {}).get("pk")
         if pk is None or not self.table_label or "since" not in request.query_params:
             return super().cached_user(digest)
-        counter = UserRateThrottle.window_counter((request.parser_context or {}).get("view"))
+        view = (request.parser_context or {}).get("view")
+        counter = UserRateThrottle.window_counter(view, request.method)
         found = heads.poll_with_token(
             self.table_label, pk, token_entry_keys(digest), counter, revoked_mark()
         )

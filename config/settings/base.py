@@ -266,7 +266,12 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "config.api_errors.exception_handler",
     "DEFAULT_THROTTLE_CLASSES": ["apibase.throttles.UserRateThrottle"],
-    "DEFAULT_THROTTLE_RATES": {"user": env("API_USER_RATE", default="6000/hour")},
+    "DEFAULT_THROTTLE_RATES": {
+        "user": env("API_USER_RATE", default="6000/hour"),
+        # the reads pages repeat to stay live (apibase.throttles.POLL_SCOPE): an open battle
+        # page asks 9,600 times an hour; this leaves room for three such pages at once
+        "poll": env("API_POLL_RATE", default="30000/hour"),
+    },
 }
 SPECTACULAR_SETTINGS: dict[str, Any] = {
     "TITLE": "Western Roses API",

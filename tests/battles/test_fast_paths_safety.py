@@ -164,7 +164,8 @@ def test_the_compiled_read_answers_each_user_with_her_own_role(
 
 def test_the_polls_script_counts_each_poll_against_the_api_rate_once(started, player, api_for):
     """With the API rate on, the poll's one script also counts the request (no round trip of
-    the throttle's own), each poll exactly once, and the poll past the allowance is a 429."""
+    the throttle's own), each poll exactly once against the polls' allowance (``poll``, not
+    the rest of the API's), and the poll past it is a 429."""
     from django.test import override_settings
     from rest_framework.settings import api_settings
 
@@ -177,13 +178,13 @@ def test_the_polls_script_counts_each_poll_against_the_api_rate_once(started, pl
     throttled = override_settings(
         REST_FRAMEWORK={
             **api_settings.user_settings,
-            "DEFAULT_THROTTLE_RATES": {"user": "4/hour"},
+            "DEFAULT_THROTTLE_RATES": {"user": "1/hour", "poll": "4/hour"},
         }
     )
     with throttled:
         assert _poll(api, battle, battle.version).status_code == 204  # fills token and head
         counter = UserRateThrottle.window_counter(BattleViewView)
-        assert counter is not None
+        assert counter is not None and "throttle_poll_" in counter.prefix
         key = counter.key(player.pk)
         client = cache._cache.get_client()
         assert int(client.get(key)) == 1
@@ -209,7 +210,10 @@ def test_a_revoked_tokens_poll_counts_against_nobody(started, player, api_for):
     api = api_for(player)
     _settled(battle, player)
     throttled = override_settings(
-        REST_FRAMEWORK={**api_settings.user_settings, "DEFAULT_THROTTLE_RATES": {"user": "9/hour"}}
+        REST_FRAMEWORK={
+            **api_settings.user_settings,
+            "DEFAULT_THROTTLE_RATES": {"user": "9/hour", "poll": "9/hour"},
+        }
     )
     with throttled:
         for _ in range(2):

@@ -86,6 +86,7 @@ def _server(database: str, secret_key: str) -> Iterator[int]:
         "MEDIA_ROOT": str(work / "media"),
         "LOG_LEVEL": "WARNING",
         "API_USER_RATE": "1000000/hour",
+        "API_POLL_RATE": "1000000/hour",
         # a keyspace of its own: this run's database numbers its rows from 1 again, and a
         # head or a role an earlier run left under the same ids would send polls to the
         # database until it expired

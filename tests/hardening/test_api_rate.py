@@ -129,3 +129,69 @@ def test_a_revoked_token_counts_against_nobody(api_for):
         Token.objects.filter(user=user).delete()
         assert api.get(URL).status_code == 401
         assert int(redis.get(counter.key(user.pk))) == 2
+
+
+def _rates(**rates: str):
+    return override_settings(
+        REST_FRAMEWORK={**api_settings.user_settings, "DEFAULT_THROTTLE_RATES": rates}
+    )
+
+
+POLLED = "/api/notifications/?unread=true&limit=20"  # the bell's poll (static/js/site.js)
+
+
+def test_the_reads_pages_poll_count_apart_from_the_rest_of_the_api():
+    """A page left open polls its table and the bell all session long; those reads have their
+    own allowance (``API_POLL_RATE``), so they neither spend the user's API allowance nor run
+    out with it."""
+    user = UserFactory()
+    client = _client(user)
+    with _rates(user="3/hour", poll="6/hour"):
+        assert [client.get(POLLED).status_code for _ in range(5)] == [200] * 5
+        # five polls later the rest of the API still has its whole allowance ...
+        assert [client.get(URL).status_code for _ in range(4)] == [200, 200, 200, 429]
+        # ... and spending it does not stop the page: polls have their own, bounded too
+        assert client.get(POLLED).status_code == 200
+        refused = client.get(POLLED)
+        assert refused.status_code == 429
+        assert 0 < int(refused["Retry-After"]) <= 3600
+
+
+def test_a_write_to_a_polled_view_counts_as_any_call():
+    """Only reads are polls: a move sent to a table counts against the user's allowance."""
+    from apibase.throttles import POLL_SCOPE, UserRateThrottle
+    from battles.api import BattleActionView, BattleViewView
+    from minigames.api import ActionView, StateView
+
+    assert UserRateThrottle.scope_for(StateView, "GET") == POLL_SCOPE
+    assert UserRateThrottle.scope_for(BattleViewView, "GET") == POLL_SCOPE
+    assert UserRateThrottle.scope_for(StateView, "POST") == "user"
+    assert UserRateThrottle.scope_for(ActionView, "POST") == "user"
+    assert UserRateThrottle.scope_for(BattleActionView, "POST") == "user"
+
+
+def test_the_default_poll_allowance_lasts_an_open_battle_page_a_whole_hour():
+    """A battle page asks for its view and its chat feed every ``POLL_MILLISECONDS`` and the
+    bell asks every 1.5 s (site.js): the default poll rate must outlast an hour of that, with
+    room for a second page (a GM's battle and tavern at once), while the user's allowance
+    alone would not (the page went stale 37 minutes into every hour)."""
+    import re
+    from pathlib import Path
+
+    from django.conf import settings
+
+    from battles.views import POLL_MILLISECONDS
+    from minigames.views import POLL_MILLISECONDS as TAVERN_POLL_MILLISECONDS
+
+    site_js = (Path(settings.BASE_DIR) / "static" / "js" / "site.js").read_text()
+    bell = re.search(r"if \(!document\.hidden\) poll\(\); \}, (\d+)\);", site_js)
+    assert bell is not None, "the bell's poll interval moved: update this test"
+    per_hour = 3_600_000 / POLL_MILLISECONDS * 2 + 3_600_000 / int(bell.group(1))
+    per_hour += 3_600_000 / TAVERN_POLL_MILLISECONDS + 3_600_000 / int(bell.group(1))
+    from config.settings import base  # the deployed defaults, not the tests' settings
+
+    rates = base.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
+    count, period = rates["poll"].split("/")
+    assert period == "hour" and int(count) >= per_hour, (rates["poll"], per_hour)
+    user_count, _ = rates["user"].split("/")
+    assert int(user_count) < 3_600_000 / POLL_MILLISECONDS * 2 + 3_600_000 / int(bell.group(1))

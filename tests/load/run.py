@@ -104,6 +104,7 @@ def main() -> int:
         "MEDIA_ROOT": str(work / "media"),
         "LOG_LEVEL": "WARNING",
         "API_USER_RATE": "100000/hour",
+        "API_POLL_RATE": "100000/hour",
         "PATH": f"{BIN}:{os.environ.get('PATH', '')}",
         "LOADTEST_USERS": str(work / "users.json"),
         "LOADTEST_OUT": str(work),
