@@ -199,13 +199,23 @@ def _rewrite_values(label: str, fields: dict[str, Any], remap: Remap) -> dict[st
                     for seat, v in held.items()
                 },
             }
-    if label == "minigames.TavernSeat" and str(out.get("deck", "")).startswith("saved:"):
-        old = out["deck"].removeprefix("saved:")
-        if old.isdigit():
-            new = remap("decks.Deck", int(old))
-            if new is not None:
-                out["deck"] = f"saved:{new}"
+    if label == "minigames.TavernSeat" and "deck" in out:
+        out["deck"] = _seat_deck(out["deck"], remap)
     return out
+
+
+def _seat_deck(deck: Any, remap: Callable[[str, int], int | None]) -> Any:
+    """A tavern seat's saved deck, ``deck:<id>`` (``saved:deck:<id>`` at tables made before
+    25 November), named by the copy's deck; a deck the archive does not hold (a GM's download
+    keeps only her own) is left out rather than left naming another row of the server's."""
+    if not isinstance(deck, str):
+        return deck
+    key = deck.removeprefix("saved:")
+    if not key.startswith("deck:"):
+        return deck  # a preset: no row
+    old = key.removeprefix("deck:")
+    new = remap("decks.Deck", int(old)) if old.isdigit() else None
+    return f"deck:{new}" if new is not None else ""
 
 
 # --- export --------------------------------------------------------------------------------

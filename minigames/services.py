@@ -94,13 +94,23 @@ def deck_choices(user: Any, slug: str) -> list[tuple[str, str]]:
     except ImportError:
         return out
     if getattr(user, "is_authenticated", False):
-        # seat_decks lists the presets too (already offered above): only her own decks here
+        # seat_decks lists the presets too (already offered above): only her own decks here,
+        # under the key the decks API gives them (``deck:<id>``, its ``seat_key``)
         out += [
-            (f"saved:{key}", str(name))
+            (key, str(name))
             for key, name in seat_decks(user, slug)
             if not key.startswith("preset:")
         ]
     return out
+
+
+#: The prefix saved decks carried in the tavern before they took the decks API's own key
+#: (``saved:deck:<id>``): still read, so a table made then (its seats, its rematch) plays on.
+_OLD_SAVED = "saved:"
+
+
+def _deck_key(deck: str) -> str:
+    return deck.removeprefix(_OLD_SAVED)
 
 
 def _deck_cards(user: Any, slug: str, key: str) -> tuple[list[str], list[dict[str, Any]]]:
@@ -117,12 +127,12 @@ def _deck_cards(user: Any, slug: str, key: str) -> tuple[list[str], list[dict[st
                 if deck["key"] == name:
                     return list(deck["cards"]), []
         raise _fail("deck", "There is no such preset deck.")
-    if key.startswith("saved:") and user is not None:
+    if key.startswith(("deck:", _OLD_SAVED)) and user is not None:
         try:
             from decks.selectors import deck_cards
         except ImportError:
             raise _fail("deck", "Saved decks are not available here.") from None
-        cards, extra = deck_cards(user, slug, key.removeprefix("saved:"))
+        cards, extra = deck_cards(user, slug, _deck_key(key))
         return list(cards), list(extra)
     raise _fail("deck", "Choose one of the decks offered.")
 
@@ -134,6 +144,7 @@ def _check_deck(user: Any, slug: str, deck: str) -> str:
         return ""
     if not deck:
         return deck_choices(user, slug)[0][0]
+    deck = _deck_key(deck)
     if deck not in {key for key, _ in deck_choices(user, slug)}:
         raise _fail("deck", "Choose one of the decks offered.")
     return deck

@@ -393,3 +393,26 @@ def test_an_archive_that_unpacks_too_large_is_refused_unread(demo: Campaign) -> 
     with pytest.raises(BackupError, match="unpacks to more than the allowed size"):
         import_campaign(out.getvalue())
     assert database_counts() == before
+
+
+def test_a_tavern_seats_saved_deck_names_the_copys_deck(demo: Campaign) -> None:
+    """A seat's saved deck (``deck:<id>``, ``saved:deck:<id>`` at older tables) is rewritten to
+    the copy's deck, like every other key; one the archive does not hold is left out, never
+    left naming some other row of the server that restores it."""
+    from decks.models import Deck
+    from minigames.models import TavernSeat
+
+    deck = Deck.objects.filter(campaign=demo).order_by("pk").first()
+    seat = TavernSeat.objects.filter(table__campaign=demo).order_by("pk").first()
+    assert deck is not None and seat is not None
+    for stored in (f"deck:{deck.pk}", f"saved:deck:{deck.pk}"):
+        TavernSeat.objects.filter(pk=seat.pk).update(deck=stored)
+        copy = import_campaign(export_campaign(demo.pk))
+        copied = Deck.objects.get(campaign=copy, name=deck.name, owner=deck.owner)
+        decks = set(TavernSeat.objects.filter(table__campaign=copy).values_list("deck", flat=True))
+        assert f"deck:{copied.pk}" in decks, (stored, decks)
+        assert stored not in decks
+    TavernSeat.objects.filter(pk=seat.pk).update(deck="deck:987654")  # not in the campaign
+    copy = import_campaign(export_campaign(demo.pk))
+    decks = set(TavernSeat.objects.filter(table__campaign=copy).values_list("deck", flat=True))
+    assert "deck:987654" not in decks

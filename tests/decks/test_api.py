@@ -229,3 +229,36 @@ def test_the_deck_list_pages_and_refuses_a_bad_limit(api_for, player):
             refused = api.get(f"/api/{listed}/?{query}")
             assert refused.status_code == 400, listed
             assert list(refused.json()["errors"]) == [field]
+
+
+def test_the_seat_key_the_decks_api_gives_seats_that_deck_at_a_tavern_table(
+    api_for, player, rso_deck
+):
+    """The key the decks API hands out (seat-decks' ``key``, each deck's ``seat_key``) is the
+    key a tavern seat takes; the tavern refused it ("Choose one of the decks offered.") and
+    wanted ``saved:deck:<id>``, which tables made before still hold and still play."""
+    from minigames.models import TavernSeat
+
+    api = api_for(player)
+    key = api.get(f"/api/decks/{rso_deck.pk}/").json()["seat_key"]
+    assert key in {row["key"] for row in api.get("/api/card-games/rso/seat-decks/").json()}
+    for sent in (key, f"saved:{key}"):
+        made = api.post(
+            "/api/tavern/tables/",
+            {
+                "game": "rso",
+                "seats": [{"kind": "host", "deck": sent}, {"kind": "bot", "strength": "random"}],
+            },
+            format="json",
+        )
+        assert made.status_code == 201, made.json()
+        table = made.json()["id"]
+        assert TavernSeat.objects.get(table_id=table, index=0).deck == key
+        assert api.post(f"/api/tavern/tables/{table}/start/").status_code == 200
+    someone_elses = api.post(
+        "/api/tavern/tables/",
+        {"game": "rso", "seats": [{"kind": "host", "deck": "deck:999999"}, {"kind": "open"}]},
+        format="json",
+    )
+    assert someone_elses.status_code == 400
+    assert someone_elses.json()["errors"]["deck"] == ["Choose one of the decks offered."]

@@ -293,7 +293,7 @@ def test_a_seat_is_offered_each_preset_once_then_her_own_decks(player):
     deck = Deck.objects.create(
         owner=player, game="dbs", name="Mine", cards=preset_decks()[0]["cards"]
     )
-    assert services.deck_choices(player, "dbs") == [*presets, (f"saved:deck:{deck.pk}", "Mine")]
+    assert services.deck_choices(player, "dbs") == [*presets, (f"deck:{deck.pk}", "Mine")]
     assert services.deck_choices(None, "dbs") == presets
 
 
