@@ -85,6 +85,11 @@ class HouseRules:
     # The tavern (issue 12): 1 = tables in this campaign's tavern may play for yen; 0 = the GM
     # turned stakes off.
     tavern_stakes: int = 1
+    # RULINGS 12: a profession skill card whose text prints its cost (Shield 50, Taunt 20 ...).
+    # 1 = it costs exactly that: no target, AOE, duration or other section on top (a bomb that
+    # is not one by default is still doubled); 0 = only the target its text fixes is free, and a
+    # duration or AOE its text allows is added (Shield for 3 rounds homing: 150).
+    printed_costs_complete: int = 1
 
     def to_dict(self) -> dict[str, int]:
         return asdict(self)
@@ -237,6 +242,15 @@ HOUSE_RULES_META: dict[str, HouseRule] = {
             "Mental rolls are secret",
             "1: a player's Intuition, Legends, Sense and Will checks are rolled for the GMs "
             "only (she sees that she rolled, not the result); 0: ordinary rolls.",
+            0,
+            1,
+        ),
+        HouseRule(
+            "printed_costs_complete",
+            "Printed card costs are complete",
+            "1: a skill card whose text prints its cost (Shield 50, Taunt 20 ...) costs exactly "
+            "that, whatever duration, AOE or targets it is given; 0: only its target is free, "
+            "a duration or AOE is added.",
             0,
             1,
         ),

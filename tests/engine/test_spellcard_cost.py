@@ -264,20 +264,22 @@ PRICED: list[tuple[str, SpellcardDraft, CasterInfo, int | None, int]] = [
         200,
     ),  # Cost: 200
     # --- Protection (Guardian): defensive creation rules, the target fixed by the text. Each
-    # prints its complete cost ("Body-shield - Cost: 20"): the target the text fixes costs
-    # nothing on top (issue 9, like "What was I doing again?"); a duration is still priced.
+    # prints its complete cost ("Body-shield - Cost: 20"), which is the card's whole cost
+    # (RULINGS 12, house rule printed_costs_complete, default 1): no target, AOE, duration or
+    # other section on top, like "What was I doing again?" (the other reading:
+    # test_printed_costs_with_the_sections_added_on_top).
     # Body-shield: "Used like a bomb" -> a bomb by default, not doubled: 20.
     ("Body-shield", spc(S("body_shield"), bomb=True), GUARDIAN, None, 20),
-    # Shield: "Cost: 50" + 3 Rounds single space 50 = 100.
-    ("Shield", spc(S("shield"), duration=D.SINGLE_SPACE_3), GUARDIAN, None, 100),
+    # Shield: "Cost: 50", its 3 Rounds single space included.
+    ("Shield", spc(S("shield"), duration=D.SINGLE_SPACE_3), GUARDIAN, None, 50),
     # Soul Transfer: "Cost: 20".
     ("Soul Transfer", spc(S("soul_transfer")), GUARDIAN, None, 20),
-    # Sturdy: Self 0 + 3 Rounds homing 100 + 50 = 150.
-    ("Sturdy", spc(S("sturdy"), targets=T.SELF, duration=D.HOMING_3), GUARDIAN, None, 150),
+    # Sturdy: "Cost: 50", Self and 3 Rounds homing included.
+    ("Sturdy", spc(S("sturdy"), targets=T.SELF, duration=D.HOMING_3), GUARDIAN, None, 50),
     # Power Transfer: "Cost: 20".
     ("Power Transfer", spc(S("power_transfer")), GUARDIAN, None, 20),
-    # Taunt: "Cost: 20" for "the target (or targets)" + 2 Rounds single space 20 = 40.
-    ("Taunt", spc(S("taunt"), targets=T.THREE, duration=D.SINGLE_SPACE_2), GUARDIAN, None, 40),
+    # Taunt: "Cost: 20" for "the target (or targets)", its 2 Rounds single space included.
+    ("Taunt", spc(S("taunt"), targets=T.THREE, duration=D.SINGLE_SPACE_2), GUARDIAN, None, 20),
     # --- Lethal (Combat-Maid): lethal damage replaces the attack power
     # Single 10 + 6d damage 30 = 40.
     ("lethal 6d", spc(S("lethal_6d")), MAID, None, 40),
@@ -536,3 +538,33 @@ def test_the_damage_modifier_tiers_are_a_house_rule() -> None:
     )
     assert price(card, WITCH).total == 5 + 70 + 10
     assert price(card, WITCH, HouseRules(damage_modifier_tiered=0)).total == 5 + 120 + 10
+
+
+@pytest.mark.parametrize(
+    ("card", "complete", "added"),
+    [
+        # Shield "Cost: 50" + 3 Rounds single space 50 = 100
+        (spc(S("shield"), duration=D.SINGLE_SPACE_3), 50, 100),
+        # Sturdy "Cost: 50" + Self 0 + 3 Rounds homing 100 = 150
+        (spc(S("sturdy"), targets=T.SELF, duration=D.HOMING_3), 50, 150),
+        # Taunt "Cost: 20" (its targets free) + 2 Rounds single space 20 = 40
+        (spc(S("taunt"), targets=T.THREE, duration=D.SINGLE_SPACE_2), 20, 40),
+        # Soul Transfer "Cost: 20": nothing to add either way
+        (spc(S("soul_transfer")), 20, 20),
+    ],
+    ids=["Shield", "Sturdy", "Taunt", "Soul Transfer"],
+)
+def test_printed_costs_with_the_sections_added_on_top(
+    card: SpellcardDraft, complete: int, added: int
+) -> None:
+    """RULINGS 12: a printed cost is the card's whole cost (default). A GM who reads the
+    skill texts' "for the duration of this card" as a duration bought on top sets the house
+    rule to 0: then only the target the text fixes is free."""
+    assert validate(card, GUARDIAN) == []
+    default = price(card, GUARDIAN)
+    assert default.total == complete
+    assert [line.cost for line in default.lines if line.cost] == [complete]  # the skill's own
+    assert [line.label for line in default.lines if "(in the printed cost)" in line.label]
+    on_top = price(card, GUARDIAN, HouseRules(printed_costs_complete=0))
+    assert on_top.total == added
+    assert on_top.house_rules == {"printed_costs_complete": 0}

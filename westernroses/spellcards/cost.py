@@ -138,12 +138,15 @@ def price(
     shows the skill's minimum and marks the cost as variable.
     """
     skills = [(choice, _skill(choice)) for choice in card.skills]
+    printed = any(skill.printed_cost for _, skill in skills)
     lines: list[CostLine] = []
     lines += _to_hit_lines(card)
-    lines += _target_lines(card, rules, printed=any(skill.printed_cost for _, skill in skills))
+    lines += _target_lines(card, rules, printed=printed)
     lines += _duration_lines(card)
     lines += _attack_power_lines(card, rules)
     lines += _element_lines(card, caster, skills, rules)
+    if printed and rules.printed_costs_complete:
+        lines = [_in_printed_cost(line) for line in lines]
     variable: VariableCost | None = None
     for choice, skill in skills:
         line, var = _skill_line(card, choice, skill, active_dolls)
@@ -192,6 +195,14 @@ def price(
         exceeds_spell_power_cap=total > rules.spell_power_cap,
         house_rules=rules.changed(),
     )
+
+
+def _in_printed_cost(line: CostLine) -> CostLine:
+    """A section of a card whose skill prints the card's whole cost (RULINGS 12, house rule
+    ``printed_costs_complete``): shown, and free."""
+    if line.cost == 0:
+        return line
+    return CostLine(line.code, f"{line.label} (in the printed cost)", 0, line.section)
 
 
 def element_cost(how_far: ElementDistance, rules: HouseRules = DEFAULT_HOUSE_RULES) -> int:
