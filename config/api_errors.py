@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.exceptions import PermissionDenied
+from django.conf import settings
+from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import DataError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -28,6 +29,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             {"detail": f"Someone else moved first: reload the {exc.what}.", "version": exc.current},
             status=409,
         )
+    if isinstance(exc, RequestDataTooBig):
+        return Response({"detail": _too_big()}, status=413)
     if isinstance(exc, BodyTooLarge):
         return Response(
             {"detail": str(exc), "errors": {"non_field_errors": [str(exc)]}}, status=413
@@ -77,8 +80,17 @@ def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
     """``handler400`` (a body Django refused before any view ran, such as one over the upload
     limit): JSON on the API, Django's page elsewhere."""
     if _api(request):
+        if isinstance(exception, RequestDataTooBig):
+            return JsonResponse({"detail": _too_big()}, status=413)
         return JsonResponse({"detail": "Bad request."}, status=400)
     return defaults.bad_request(request, exception)
+
+
+def _too_big() -> str:
+    """A body read past ``DATA_UPLOAD_MAX_MEMORY_SIZE`` (smaller than the door's limit,
+    ``config/body_limit.py``, which refuses larger ones unread): a 413 like the door's."""
+    megabytes = int(settings.DATA_UPLOAD_MAX_MEMORY_SIZE) // (1024 * 1024)
+    return f"The request body is larger than {megabytes} MB: nothing was saved."
 
 
 def permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:

@@ -131,6 +131,25 @@ def test_an_oversized_body_is_refused_from_its_header_before_it_is_read(player, 
     assert "nothing was read" in api.json()["detail"]
 
 
+@pytest.mark.parametrize("url", ["/api/rolls/", "/api/characters/", "/api/spellcards/price/"])
+@pytest.mark.parametrize("debug", [False, True])
+def test_a_body_over_the_upload_limit_is_a_413_in_words_not_a_bad_request(
+    player, settings, url, debug
+):
+    """Between the upload limit (``DATA_UPLOAD_MAX_MEMORY_SIZE``, 5 MB) and the door's limit
+    (20 MB) a body was read, then refused as a 400 "Bad request." (an HTML page with DEBUG on):
+    it is a 413 that says how large a body may be, like the door's."""
+    from django.test import Client
+
+    settings.DEBUG = debug  # make run's settings have it on
+    client = Client()
+    client.force_login(player)
+    body = b'{"notation": "' + b"1" * (6 * 1024 * 1024) + b'"}'
+    response = client.post(url, body, content_type="application/json")
+    assert response.status_code == 413, response.content[:300]
+    assert response.json()["detail"] == ("The request body is larger than 5 MB: nothing was saved.")
+
+
 @pytest.mark.parametrize("url", ["/api/rolls/", "/api/characters/", "/api/notifications/"])
 @pytest.mark.parametrize("field", ["limit", "offset"])
 def test_an_empty_paging_parameter_is_refused_not_ignored(player, url, field):
