@@ -43,6 +43,48 @@ def games() -> list[dict[str, Any]]:
     return out
 
 
+def game_rules(slug: str) -> dict[str, Any]:
+    """What a game's "How to play" page shows beside its rules text: the title, the seats, and
+    every house rule in words (its label, help, default and the other values a host may pick),
+    read from the engine's ``house_rules()`` like the new-table form, so the two cannot
+    disagree. ``Http404`` for a game the tavern does not have."""
+    if slug not in ENGINE_MODULES:
+        raise Http404("No such game.")
+    engine = get_engine(slug)
+    rules = []
+    for rule in engine.house_rules():
+        default = _shown(rule, rule.default)
+        rules.append(
+            {
+                "label": rule.label,
+                "help": rule.help,
+                "default": default,
+                # a choice's other values in words; a number's range
+                "others": [label for value, label in rule.choices if value != rule.default],
+                "range": "" if rule.choices else _range_words(rule.minimum, rule.maximum),
+            }
+        )
+    return {
+        "slug": slug,
+        "title": engine.title,
+        "min_seats": engine.min_seats,
+        "max_seats": engine.max_seats,
+        "house_rules": rules,
+    }
+
+
+def _range_words(low: int | None, high: int | None) -> str:
+    """A number rule's range in words: "Any whole number from 5 to 60" (or from 1 up, or up
+    to 9), or nothing for a number without bounds."""
+    if low is not None and high is not None:
+        return f"Any whole number from {low} to {high}"
+    if low is not None:
+        return f"Any whole number from {low} up"
+    if high is not None:
+        return f"Any whole number up to {high}"
+    return ""
+
+
 def table_get(user: Any, table_id: Any) -> TavernTable:
     """The table if ``user`` may see it (404 otherwise)."""
     table = (

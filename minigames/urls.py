@@ -10,6 +10,7 @@ app_name = "tavern"
 urlpatterns = [
     path("tavern/", views.tavern, name="list"),
     path("campaigns/<int:campaign_id>/tavern/", views.campaign_tavern, name="campaign"),
+    path("tavern/rules/<str:slug>/", views.rules_page, name="rules"),
     path("tavern/tables/<int:pk>/", views.table_page, name="table"),
     path("tavern/tables/<int:pk>/<str:op>/", views.table_op, name="op"),
 ]

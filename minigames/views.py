@@ -202,6 +202,15 @@ def campaign_tavern(request: AuthedRequest, campaign_id: int) -> HttpResponse:
     return _tavern(request, campaign, access)
 
 
+@login_required
+def rules_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """A game's "How to play" page: its rules for players (the game's own template) and its
+    house rules with their defaults, from the engine like the new-table form (404 for an
+    unknown game)."""
+    game = selectors.game_rules(slug)
+    return render(request, f"minigames/rules/{slug}.html", {"game": game})
+
+
 def _renderer(slug: str) -> dict[str, str]:
     """The game's renderer files, when W3/W4's exist (static/js/tavern/<slug>.js)."""
     out = {}

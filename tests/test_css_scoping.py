@@ -22,6 +22,7 @@ COMPONENTS = {
     "odds-chart.css": ".odds-chart",
     "battle.css": ".battle",
     "battle-gm-map.css": ".gm-map",
+    "game-rules.css": ".game-rules",
 }
 
 

@@ -1,0 +1,156 @@
+"""The tavern games' "How to play" pages (``/tavern/rules/<slug>/``, minigames/views.py
+``rules_page``): one per game, for anyone signed in, with the game's rules under its headings
+and every house rule the new-table form offers, in words, with its default."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+
+from minigames.engines.registry import ENGINE_MODULES, get_engine
+
+pytestmark = pytest.mark.django_db
+
+#: The sections each page must have (its h2 headings, in order), the house rules last.
+HEADINGS = {
+    "raigo": [
+        "The tokens",
+        "Setting up",
+        "Your turn",
+        "Towers",
+        "Scoring a tower",
+        "What each spell does",
+        "Answering a spell",
+        "The end of the game",
+        "Who sees what",
+    ],
+    "spirit_war": [
+        "The decks and cards",
+        "Setting up",
+        "Your turn",
+        "A battle step by step",
+        "Elements and buffs",
+        "Support cards",
+        "Fortunes and Disasters",
+        "The end of the war",
+    ],
+    "rso": [
+        "The cards",
+        "Setting up",
+        "A turn: four phases",
+        "Judging a battle",
+        "Basic abilities",
+        "Winning",
+        "Building a deck",
+        "Who sees what",
+    ],
+    "dbs": [
+        "The cards",
+        "Your side of the table",
+        "Setting up",
+        "A turn: five phases",
+        "Declaring a Battle Spellcard",
+        "The defender's answer",
+        "Winning",
+        "Building a deck",
+    ],
+}
+
+
+def text_of(fragment: str) -> str:
+    """A piece of HTML as the words a reader sees (tags dropped, entities read, spaces joined)."""
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", fragment)).split())
+
+
+def headings(page: str, level: int) -> list[str]:
+    return [text_of(h) for h in re.findall(rf"<h{level}\b[^>]*>(.*?)</h{level}>", page, re.S)]
+
+
+def house_rule_items(page: str) -> list[str]:
+    """The words of each house rule's entry on the page, in order."""
+    section = re.search(r'<section[^>]*id="house-rules".*?</section>', page, re.S)
+    assert section, "the page has no house rules section"
+    return [
+        text_of(item)
+        for item in re.findall(r'<li class="game-rules__house-rule">(.*?)</li>', section[0], re.S)
+    ]
+
+
+def test_every_game_has_its_headings_listed_here():
+    assert set(HEADINGS) == set(ENGINE_MODULES)
+
+
+@pytest.mark.parametrize("slug", sorted(ENGINE_MODULES))
+def test_a_rules_page_for_a_signed_in_user(client_for, player, slug):
+    engine = get_engine(slug)
+    r = client_for(player).get(f"/tavern/rules/{slug}/")
+    assert r.status_code == 200
+    assert r.templates[0].name == f"minigames/rules/{slug}.html"
+    page = r.content.decode()
+    assert headings(page, 1) == [f"How to play {engine.title}"]
+    h2 = headings(page, 2)
+    # the table of contents first, the house rules last, the game's own sections between
+    assert h2 == ["On this page", *HEADINGS[slug], "House rules"]
+    # every section is in the table of contents, and every entry there leads to a section
+    toc = re.search(r'<nav class="game-rules__toc".*?</nav>', page, re.S)
+    assert toc
+    targets = re.findall(r'href="#([^"]+)"', toc[0])
+    assert [text_of(a) for a in re.findall(r"<a [^>]*>(.*?)</a>", toc[0])] == h2[1:]
+    for target in targets:
+        assert f'id="{target}"' in page, target
+
+
+@pytest.mark.parametrize("slug", sorted(ENGINE_MODULES))
+def test_every_house_rule_shows_its_label_and_default_in_words(client_for, player, slug):
+    """The engine's house rules, as the new-table form offers them: each label with its
+    default in words (a choice's label, not its key), a choice's other values, a number's
+    range; the page never shows a key."""
+    page = client_for(player).get(f"/tavern/rules/{slug}/").content.decode()
+    items = house_rule_items(page)
+    rules = list(get_engine(slug).house_rules())
+    assert rules, "every tavern game has house rules"
+    assert len(items) == len(rules)
+    for item, rule in zip(items, rules, strict=True):
+        assert item.startswith(rule.label), (item, rule.label)
+        if rule.choices:
+            words = dict(rule.choices)[rule.default]
+            assert f"Default: {words}" in item
+            for _, label in rule.choices:
+                assert label in item
+        else:
+            assert f"Default: {rule.default}" in item
+            assert f"from {rule.minimum} to {rule.maximum}" in item
+        if rule.help:
+            assert rule.help in item
+    # no engine key anywhere in what the page says
+    words = text_of(re.search(r"<main.*</main>", page, re.S)[0])
+    assert not re.findall(r"\b[a-z][a-z0-9]*_[a-z0-9_]+\b", words)
+
+
+def test_a_house_rules_default_in_words(client_for, player):
+    """Spirit War's "Choosing Support cards" reads its default's label, not its key."""
+    items = house_rule_items(client_for(player).get("/tavern/rules/spirit_war/").content.decode())
+    support = next(i for i in items if i.startswith("Choosing Support cards"))
+    assert "Default: The losing side first, then the other (both at once after a draw)" in support
+    assert "Or: Both sides at once, face down." in support
+    assert "loser_first" not in support
+    threshold = house_rule_items(client_for(player).get("/tavern/rules/raigo/").content.decode())
+    assert threshold[0].startswith("Destroy threshold (X) Default: 20 ")
+    assert "Any whole number from 5 to 60." in threshold[0]
+
+
+@pytest.mark.parametrize("slug", ["chess", "spirit-war", "RAIGO", "raigo.html", "base"])
+def test_an_unknown_game_is_a_404(client_for, player, slug):
+    assert client_for(player).get(f"/tavern/rules/{slug}/").status_code == 404
+
+
+@pytest.mark.parametrize("slug", sorted(ENGINE_MODULES))
+def test_anonymous_visitors_log_in_as_at_the_tavern(client_for, slug):
+    anonymous = client_for(None)
+    tavern = anonymous.get("/tavern/")
+    r = anonymous.get(f"/tavern/rules/{slug}/")
+    assert tavern.status_code == r.status_code == 302
+    assert tavern["Location"].split("?")[0] == r["Location"].split("?")[0]
+    assert r["Location"].endswith(f"?next=/tavern/rules/{slug}/")
