@@ -1,6 +1,7 @@
 """The tavern games' "How to play" pages (``/tavern/rules/<slug>/``, minigames/views.py
 ``rules_page``): one per game, for anyone signed in, with the game's rules under its headings
-and every house rule the new-table form offers, in words, with its default."""
+and every house rule the new-table form offers, in words, with its default; and the links to
+them from the tavern and from every table page."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import re
 
 import pytest
 
+from minigames import services
 from minigames.engines.registry import ENGINE_MODULES, get_engine
 
 pytestmark = pytest.mark.django_db
@@ -154,3 +156,42 @@ def test_anonymous_visitors_log_in_as_at_the_tavern(client_for, slug):
     assert tavern.status_code == r.status_code == 302
     assert tavern["Location"].split("?")[0] == r["Location"].split("?")[0]
     assert r["Location"].endswith(f"?next=/tavern/rules/{slug}/")
+
+
+def rules_links(page: str) -> list[tuple[str, str]]:
+    """(href, words) of every link to a rules page."""
+    return [
+        (href, text_of(words))
+        for href, words in re.findall(r'<a href="(/tavern/rules/[^"]*)"[^>]*>(.*?)</a>', page)
+    ]
+
+
+@pytest.mark.parametrize("slug", sorted(ENGINE_MODULES))
+def test_a_table_page_links_to_its_games_rules(client_for, player, slug):
+    table = services.tavern_create(
+        by=player,
+        game=slug,
+        campaign=None,
+        seats=[services.SeatSpec(kind="host"), services.SeatSpec(kind="open")],
+    )
+    page = client_for(player).get(f"/tavern/tables/{table.pk}/").content.decode()
+    title = get_engine(slug).title
+    assert rules_links(page) == [(f"/tavern/rules/{slug}/", f"How to play {title}")]
+
+
+@pytest.mark.parametrize("where", ["open", "campaign"])
+def test_the_tavern_links_to_every_games_rules(client_for, campaign, player, where):
+    url = "/tavern/" if where == "open" else f"/campaigns/{campaign.pk}/tavern/"
+    page = client_for(player).get(url).content.decode()
+    titles = {slug: get_engine(slug).title for slug in ENGINE_MODULES}
+    # the list at the top names every game
+    nav = re.search(r'<nav class="tavern-howto".*?</nav>', page, re.S)
+    assert nav
+    assert rules_links(nav[0]) == [(f"/tavern/rules/{s}/", titles[s]) for s in ENGINE_MODULES]
+    # and each game's part of the new-table form links to that game's page
+    for slug, title in titles.items():
+        fieldset = re.search(
+            rf'<fieldset class="tavern-rules" data-game="{slug}">.*?</fieldset>', page, re.S
+        )
+        assert fieldset, slug
+        assert rules_links(fieldset[0]) == [(f"/tavern/rules/{slug}/", f"How to play {title}")]
