@@ -6,7 +6,8 @@ schemes (``emulate_media``). On every page: no console error, no failed request,
 page scroll at 390 px, every input labelled, every image with alt text, no internal identifier
 (snake_case, a Python list or dict) nor a script's ``undefined``, ``NaN`` or ``[object Object]``
 in the visible text, and dark mode actually dark. The pages include the demo tavern and a table
-of each kind it seeds (a lobby, a game in play, a finished one), drawn by their game's script.
+of each kind it seeds (a lobby, a game in play, a finished one), drawn by their game's script,
+and every game's "How to play" page.
 A full-page screenshot of each lands in ``test-artifacts/visual/`` (git-ignored; CI keeps the
 folder).
 
@@ -114,9 +115,18 @@ def tavern_pages(campaign) -> list[tuple[str, str]]:
         "tavern-finished": tables.get(campaign=campaign, game="raigo", status="ended"),
         "tavern-open": tables.get(campaign=None, game="dbs"),
     }
-    return [("tavern", f"/campaigns/{campaign.pk}/tavern/")] + [
-        (name, f"/tavern/tables/{t.pk}/") for name, t in found.items()
-    ]
+    return (
+        [("tavern", f"/campaigns/{campaign.pk}/tavern/")]
+        + [(name, f"/tavern/tables/{t.pk}/") for name, t in found.items()]
+        + rules_pages()
+    )
+
+
+def rules_pages() -> list[tuple[str, str]]:
+    """Every tavern game's "How to play" page."""
+    from minigames.engines.registry import ENGINE_MODULES
+
+    return [(f"rules-{slug}", f"/tavern/rules/{slug}/") for slug in ENGINE_MODULES]
 
 
 def _eventually(page, script: str, seconds: float = 5) -> bool:
