@@ -19,7 +19,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from accounts.typing import AuthedRequest
 from minigames.engines.registry import ENGINE_MODULES, get_engine
@@ -203,6 +203,7 @@ def campaign_tavern(request: AuthedRequest, campaign_id: int) -> HttpResponse:
 
 
 @login_required
+@require_safe
 def rules_page(request: HttpRequest, slug: str) -> HttpResponse:
     """A game's "How to play" page: its rules for players (the game's own template) and its
     house rules with their defaults, from the engine like the new-table form (404 for an

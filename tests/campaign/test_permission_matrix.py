@@ -977,6 +977,7 @@ NOT_CAMPAIGN_SCOPED = {
     "api-battle-portraits": BATTLE_SWEEP,
     "tavern:list": TAVERN_SWEEP,
     "tavern:campaign": TAVERN_SWEEP,
+    "tavern:rules": TAVERN_SWEEP,
     "tavern:table": TAVERN_SWEEP,
     "tavern:op": TAVERN_SWEEP,
     "api-tavern-games": TAVERN_SWEEP,

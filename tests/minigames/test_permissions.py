@@ -149,6 +149,8 @@ TABLE = [
         api=False),
     Row("tavern:campaign", "post", "/campaigns/{campaign}/tavern/", expect(302, api=False),
         data=NEW, api=False),
+    Row("tavern:rules", "get", "/tavern/rules/spirit_war/", expect(200, outsider=200, api=False),
+        api=False),
     Row("tavern:table", "get", T, expect(200, api=False), api=False),
     Row("tavern:table", "get", T, expect(200, api=False), world="setup", api=False),
     Row("tavern:op", "post", T + "join/", expect(302, api=False), world="setup", api=False,

@@ -148,6 +148,10 @@ def test_an_unknown_game_is_a_404(client_for, player, slug):
     assert client_for(player).get(f"/tavern/rules/{slug}/").status_code == 404
 
 
+def test_a_rules_page_is_only_read(client_for, player):
+    assert client_for(player).post("/tavern/rules/raigo/").status_code == 405
+
+
 @pytest.mark.parametrize("slug", sorted(ENGINE_MODULES))
 def test_anonymous_visitors_log_in_as_at_the_tavern(client_for, slug):
     anonymous = client_for(None)
