@@ -52,6 +52,25 @@ def _seat_of(slug: str) -> Any:
     return seat_of
 
 
+def _reader_seat_of(slug: str) -> Any:
+    """The seat whose log a user reads: the seat she plays, or the seat whose resignation
+    ended the game (nothing came to it since; ``selectors.tavern_payload`` shows her its view
+    too). A seat a bot plays on after its player resigned is not hers to read any more."""
+    playing = _seat_of(slug)
+
+    def reader_seat_of(user: Any, table: TavernTable) -> int | None:
+        seat = playing(user, table)
+        ended_by = (table.outcome or {}).get("resigned")
+        if seat is not None or ended_by is None or not getattr(user, "is_authenticated", False):
+            return seat
+        hers = TavernSeat.objects.filter(
+            table_id=table.pk, user_id=user.pk, index=ended_by, resigned=True
+        ).exists()
+        return int(ended_by) if hers else None
+
+    return reader_seat_of
+
+
 def players_of(table: TavernTable, seat: Any) -> list[int]:
     """The user to tell it is her turn: the human of that seat (none for a bot)."""
     return [
@@ -96,6 +115,7 @@ def register_games() -> None:
                 action_model=TavernAction,
                 actions=ACTIONS[slug],
                 seat_of=_seat_of(slug),
+                reader_seat_of=_reader_seat_of(slug),
                 players_of=players_of,
                 url=table_url,
                 campaign_of=lambda table: table.campaign,

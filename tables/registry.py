@@ -89,6 +89,9 @@ class TableGame:
       an engine whose events mark secrets its own way [the protocol's ``visible_to``].
     * ``replay(table)`` - the state its log replays to, for an engine whose ``apply`` needs
       its history (an undo) [``protocol.replay`` of the rows from ``initial``].
+    * ``reader_seat_of(user, table)`` - the seat whose view ``user`` reads in the log, which
+      may differ from the seat she plays: a player whose resignation ended the game still
+      reads her own seat's [``seat_of``].
     * ``seat_columns(user)`` - annotations (name → query expression) the core adds to the
       row it reads, so ``seat_of`` and ``authorize`` answer from the row without a query of
       their own (a battle reads the user's campaign role with its row). They may depend on
@@ -121,6 +124,7 @@ class TableGame:
     visible_events: Callable[[Any, Seat | None, list[Any]], list[Any]] | None = None
     notify_task: Any = None
     seat_columns: Callable[[Viewer], Mapping[str, Any]] | None = None
+    reader_seat_of: Callable[[Viewer, Any], Seat | None] | None = None
     #: Seats are stored as text in the log; ``seat_from_text`` turns one back (tavern seats
     #: are ints, battle seats text).
     seat_from_text: Callable[[str], Seat] = str

@@ -37,8 +37,11 @@ def table_pk(game: TableGame, value: Any) -> int:
     return pk
 
 
-def table_for(game: TableGame, user: Viewer, table_id: Any) -> tuple[Any, Seat | None]:
-    """The table (without its state) and ``user``'s seat at it; 404 if she may not see it."""
+def table_for(
+    game: TableGame, user: Viewer, table_id: Any, *, reading: bool = False
+) -> tuple[Any, Seat | None]:
+    """The table (without its state) and ``user``'s seat at it (``reading``: the seat whose
+    view she reads, the game's ``reader_seat_of``); 404 if she may not see it."""
     table = (
         game.table_model._default_manager.defer("state", "initial")
         .filter(pk=table_pk(game, table_id))
@@ -46,7 +49,8 @@ def table_for(game: TableGame, user: Viewer, table_id: Any) -> tuple[Any, Seat |
     )
     if table is None:
         raise Http404(f"No such {game.name}.")
-    return table, game.seat_of(user, table)
+    seat_of = game.reader_seat_of if reading and game.reader_seat_of else game.seat_of
+    return table, seat_of(user, table)
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +98,7 @@ def table_log(
 ) -> dict[str, Any]:
     """Log entries after version ``after`` (at most ``limit``, oldest first), each with only
     the events ``user``'s seat may see; ``next_after`` pages on (None at the end)."""
-    table, seat = table_for(game, user, table_id)
+    table, seat = table_for(game, user, table_id, reading=True)
     limit = max(1, min(int(limit), LOG_PAGE_MAX))
     after = max(int(after), 0)
     rows = list(

@@ -11,7 +11,7 @@ from minigames import services
 from minigames.engines.registry import get_engine
 from minigames.models import TavernTable
 from minigames.selectors import tavern_payload
-from tests.minigames.conftest import three_humans_at_war, two_humans
+from tests.minigames.conftest import three_humans_at_war, to_a_choice, two_humans
 
 pytestmark = pytest.mark.django_db
 
@@ -75,3 +75,57 @@ def test_a_resigned_seat_played_on_by_a_bot_sees_only_public_information(
     playing = tavern_payload(table.pk, player)
     assert playing["seat"] == 0 and not playing["public_view"]
     assert playing["view"]["hand"] == _hand(table, 0)
+
+
+def _log_lines(user, table: TavernTable) -> list[str]:
+    from rest_framework.test import APIClient
+
+    client = APIClient()
+    client.force_authenticate(user)
+    response = client.get(f"/api/tavern/tables/{table.pk}/log/?limit=200")
+    assert response.status_code == 200
+    return [e.get("text", "") for entry in response.json()["results"] for e in entry["events"]]
+
+
+def test_the_player_whose_resignation_ended_the_game_reads_her_own_seats_log(
+    player, other_player, outsider
+):
+    """Her log is her seat's, as her table view is ("You draw …"), not a spectator's; the
+    winner's stays hers, and a spectator still reads the public lines only."""
+    table = two_humans("spirit_war", player, other_player)
+    to_a_choice(table, {0: player, 1: other_player})
+    hers, watching = _log_lines(other_player, table), _log_lines(outsider, table)
+    assert hers != watching  # lines of her own seat's (her draws, in words for her)
+    services.tavern_resign(table_id=table.pk, by=other_player)
+    table.refresh_from_db()
+    assert _log_lines(other_player, table)[: len(hers)] == hers
+    assert _log_lines(outsider, table)[: len(watching)] == watching
+
+
+def test_a_resigned_seat_played_on_by_a_bot_reads_the_public_log(
+    player, other_player, outsider, django_capture_on_commit_callbacks
+):
+    """The bot plays her seat on: its draws after she left are not hers to read."""
+    from tests.factories import UserFactory
+
+    table = three_humans_at_war(player, other_player, outsider)
+    users = {0: player, 1: other_player, 2: outsider}
+    engine = get_engine(table.game)
+    watcher = UserFactory()
+    table.refresh_from_db()
+    for _ in range(60):  # until her seat has drawn a card only she reads
+        if _log_lines(outsider, table) != _log_lines(watcher, table):
+            break
+        state = engine.from_json(table.state)
+        seat = engine.waiting_on(state)[0]
+        services.tavern_action_apply(
+            table_id=table.pk,
+            by=users[seat],
+            action=engine.legal_actions(state, seat)[0],
+            expected_version=table.version,
+        )
+        table.refresh_from_db()
+    assert _log_lines(outsider, table) != _log_lines(watcher, table)
+    services.tavern_resign(table_id=table.pk, by=outsider)
+    table.refresh_from_db()
+    assert _log_lines(outsider, table) == _log_lines(watcher, table)
