@@ -139,7 +139,7 @@ def table_action_apply(
     if actor is not None:
         seat = game.seat_of(actor, table)
         if seat is None:
-            raise PermissionDenied("Spectators watch; only the seated players play.")
+            raise PermissionDenied(f"You have no seat at this {game.name}.")
     if seat is None:
         raise ValueError("A bot or a timeout names the seat it plays.")
     check_version(game, table, expected_version)

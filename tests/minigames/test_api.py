@@ -194,6 +194,8 @@ def test_refused_move_says_why_and_spectators_cannot_act(api_for, player, other_
         format="json",
     )
     assert r.status_code == 403  # an open table: outsiders watch, they do not play
+    # in the same words as at a table not in play (docs/tavern.md, "Who may do what")
+    assert r.json()["detail"] == "You have no seat at this table."
     spectator = api_for(outsider).get(f"/api/tavern/tables/{table.pk}/state/").json()
     assert spectator["seat"] is None and spectator["moves"] == []
 
