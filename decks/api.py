@@ -56,7 +56,7 @@ CARD_FILTERS = [
 ]
 
 
-def _campaign(user: Any, campaign_id: int | None, *, manage: bool = False) -> Campaign | None:
+def _campaign(user: Any, campaign_id: int | str | None, *, manage: bool = False) -> Campaign | None:
     if campaign_id is None:
         return None
     campaign, _ = campaign_for(user, campaign_id, manage=manage)
@@ -70,7 +70,8 @@ class CardListView(APIView):
         query = GameCardQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         q = query.validated_data
-        campaign = _campaign(request.user, q.get("campaign"))
+        # given but empty or malformed names no campaign: a 404, never "no filter" (docs/api.md)
+        campaign = _campaign(request.user, request.query_params.get("campaign"))
         entries = selectors.card_entries(
             request.user, cg, campaign_id=campaign.pk if campaign else None
         )

@@ -42,7 +42,7 @@ class GameCardQuerySerializer(serializers.Serializer):
     character = serializers.CharField(required=False, allow_blank=True, max_length=60)
     cost = serializers.IntegerField(required=False, min_value=0, max_value=99)
     q = serializers.CharField(required=False, allow_blank=True, max_length=100)
-    campaign = ObjectIdField(required=False)
+    # ``campaign`` is read by the view itself: given but empty or malformed is a 404
 
 
 class CustomCardSerializer(serializers.ModelSerializer):

@@ -230,7 +230,7 @@ class AdviceSerializer(serializers.Serializer):
     )
 
 
-def _campaign(user: Any, campaign_id: int | None) -> Any:
+def _campaign(user: Any, campaign_id: int | str | None) -> Any:
     if campaign_id is None:
         return None
     from campaign.permissions import campaign_for
@@ -261,9 +261,10 @@ class TableListView(GenericAPIView):
         responses={200: TableInfoSerializer(many=True)},
     )
     def get(self, request: Request) -> Response:
-        campaign_id = int_query_param(request, "campaign", None)
-        if campaign_id is not None:
-            _campaign(request.user, campaign_id)
+        # given but empty or malformed names no campaign: a 404, never "no filter" (docs/api.md)
+        named = request.query_params.get("campaign")
+        campaign = _campaign(request.user, named) if named is not None else None
+        campaign_id = campaign.pk if campaign is not None else None
         tables = selectors.tavern_tables(request.user, campaign_id=campaign_id).order_by(
             "-updated_at", "-pk"
         )

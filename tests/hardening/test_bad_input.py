@@ -169,6 +169,9 @@ def test_an_empty_paging_parameter_is_refused_not_ignored(player, url, field):
         "/api/spellcards/?character=",
         "/api/spellcard-templates/?campaign=",
         "/api/probability/?notation=2d&campaign=",
+        "/api/tavern/tables/?campaign=",
+        "/api/card-games/rso/cards/?campaign=",
+        "/api/card-games/dbs/cards/?campaign=",
     ],
 )
 def test_an_empty_id_filter_names_nothing_like_a_malformed_one(player, campaign, query):
@@ -176,6 +179,10 @@ def test_an_empty_id_filter_names_nothing_like_a_malformed_one(player, campaign,
     either, not a silent "no filter" that lists something else."""
     response = _api(player).get(query)
     assert response.status_code == 404, response.content
+    malformed = _api(player).get(
+        query.replace("campaign=", "campaign=abc").replace("character=", "character=abc")
+    )
+    assert malformed.status_code == 404, malformed.content
 
 
 def test_a_missing_id_filter_still_lists_your_own(player):
