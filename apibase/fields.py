@@ -42,3 +42,13 @@ class ObjectIdField(serializers.IntegerField):
             if not (text.isascii() and text.isdigit()):
                 self.fail("invalid")
         return int(super().to_internal_value(data))
+
+
+def body_id(field: str, value: Any) -> int:
+    """``value``, read from a request body outside a serializer, as an object id, or a 400 on
+    ``field`` in :class:`ObjectIdField`'s words, before anything is looked up (a view that
+    must find the campaign before its serializer runs, to read the campaign's house rules)."""
+    try:
+        return int(ObjectIdField().run_validation(value))
+    except serializers.ValidationError as exc:
+        raise serializers.ValidationError({field: exc.detail}) from None

@@ -24,6 +24,7 @@ from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from apibase.fields import body_id
 from apibase.numbers import ID_PATTERN
 from apibase.parsers import BoundedJSONParser
 from campaign.models import Campaign
@@ -202,7 +203,9 @@ class CharacterViewSet(viewsets.GenericViewSet):
         upload = request.FILES.get("file")
         campaign_id = request.query_params.get("campaign")
         if upload is not None:
-            campaign_id = request.data.get("campaign") or campaign_id
+            in_form = request.data.get("campaign")
+            if in_form not in (None, ""):  # the form's field: an id, or a 400 on it
+                campaign_id = str(body_id("campaign", in_form))
             if upload.size > services.IMPORT_MAX_BYTES:
                 raise services.CharacterFormatError(
                     "(file)", f"is larger than {services.IMPORT_MAX_BYTES // 1024} kB"

@@ -16,6 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from apibase.fields import body_id
 from apibase.numbers import ID_PATTERN
 from westernroses.house_rules import DEFAULT_HOUSE_RULES
 
@@ -132,7 +133,7 @@ class RollViewSet(
         data = request.data if hasattr(request.data, "get") else {}
         campaign_id = data.get("campaign")
         if campaign_id not in (None, ""):
-            campaign, access = campaign_for(request.user, campaign_id)
+            campaign, access = campaign_for(request.user, body_id("campaign", campaign_id))
             rules = campaign.rules()
         checks = {}
         if data.get("check"):

@@ -79,13 +79,31 @@ def test_an_id_beyond_the_database_range_is_a_400_on_its_field(
         assert "No id is that large." in str(errors[field]), (url, errors)
 
 
-def test_a_campaign_id_beyond_the_range_is_a_campaign_you_cannot_see(player, api_for):
-    """The roll's campaign is looked up before the body is parsed, as on every endpoint that
-    names a campaign: a campaign you may not see (or that cannot exist) is a 404."""
+@pytest.mark.parametrize("value", [TOO_LARGE, 0, -4, "1_0", "٣"])
+def test_a_rolls_campaign_that_is_no_id_is_a_400_before_it_is_looked_up(player, api_for, value):
+    """The roll looks its campaign up before its serializer runs (for the campaign's house
+    rules), and answered 404 for ``0`` or ``1_0``; like every id in a body (docs/api.md, "Ids in
+    bodies") it is a 400 on the field, and an id in range that you may not see a 404."""
     response = api_for(player).post(
-        "/api/rolls/", {"notation": "2d", "campaign": TOO_LARGE}, format="json"
+        "/api/rolls/", {"notation": "2d", "campaign": value}, format="json"
     )
-    assert response.status_code == 404
+    assert response.status_code == 400, response.content
+    assert "campaign" in response.json()["errors"]
+    unseen = api_for(player).post(
+        "/api/rolls/", {"notation": "2d", "campaign": 987654}, format="json"
+    )
+    assert unseen.status_code == 404
+
+
+def test_a_character_imports_campaign_in_its_form_is_an_id_or_a_400(player, api_for):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    upload = SimpleUploadedFile("c.json", b"{}", content_type="application/json")
+    response = api_for(player).post(
+        "/api/characters/import/", {"file": upload, "campaign": "1_0"}, format="multipart"
+    )
+    assert response.status_code == 400, response.content
+    assert "campaign" in response.json()["errors"]
 
 
 def test_the_reported_form_encoded_id_is_a_400(campaign, gm, cirno, api_for):
