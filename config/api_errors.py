@@ -68,6 +68,23 @@ def _api(request: HttpRequest) -> bool:
     return request.path.startswith("/api/")
 
 
+def no_such_route(request: HttpRequest, rest: str = "") -> JsonResponse:
+    """The last route under ``/api/``: a path no API route matches answers the API's JSON 404
+    whatever ``DEBUG`` says (``make run`` has it on, and Django's debug page then skips
+    :func:`not_found`). A path that only lacks its final slash says so."""
+    from django.urls import Resolver404, resolve
+
+    detail = "Not found."
+    if not request.path.endswith("/"):
+        try:
+            match = resolve(request.path + "/")
+        except Resolver404:
+            match = None
+        if match is not None and match.func is not no_such_route:
+            detail = f"Not found. The API's paths end with a slash: {request.path}/"
+    return JsonResponse({"detail": detail}, status=404)
+
+
 def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     """``handler404``: an API path that matches no route (``/api/battles/x/``) answers the API's
     JSON error like every other API 404; pages keep Django's HTML page."""

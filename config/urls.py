@@ -3,11 +3,12 @@
 from django.conf import settings
 from django.conf.urls.static import static
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularSwaggerSplitView
 
 from campaign.pages import campaigns as campaign_views
 from characters import views as character_views
+from config.api_errors import no_such_route
 from config.backup_page import campaign_backup_download
 from config.health import FullHealthView, ReadinessView
 from config.schema_view import CachedSchemaView
@@ -46,6 +47,9 @@ urlpatterns = [
 
 if settings.DEBUG:
     urlpatterns += static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)
+
+# Last: an /api/ path no route above matches is the API's JSON 404, DEBUG or not.
+urlpatterns.append(re_path(r"^api/(?P<rest>.*)$", no_such_route, name="api-no-such-route"))
 
 # API paths answer errors in the API's JSON shape even before a view runs (config/api_errors.py).
 handler400 = "config.api_errors.bad_request"

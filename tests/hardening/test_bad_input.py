@@ -192,3 +192,20 @@ def test_a_missing_id_filter_still_lists_your_own(player):
     response = _api(player).get("/api/characters/?limit=5")
     assert response.status_code == 200
     assert [c["name"] for c in response.json()["results"]] == ["Cirno"]
+
+
+@pytest.mark.parametrize("debug", [False, True])
+def test_an_api_path_that_matches_no_route_is_the_apis_json_404(player, settings, debug):
+    """With DEBUG on (``make run``) Django answered its HTML debug page instead of the API's
+    JSON error; a path missing only its final slash says so."""
+    settings.DEBUG = debug
+    api = _api(player)
+    for path in ("/api/nonexistent/", "/api/rolls/abc/", "/api/tavern/tables/1/nothing/"):
+        response = api.get(path)
+        assert response.status_code == 404, path
+        assert response["Content-Type"] == "application/json", path
+        assert response.json() == {"detail": "Not found."}, path
+    slashless = api.get("/api/rolls")
+    assert slashless.status_code == 404
+    assert slashless.json()["detail"] == "Not found. The API's paths end with a slash: /api/rolls/"
+    assert api.get("/api/rolls/").status_code == 200
