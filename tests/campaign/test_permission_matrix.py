@@ -949,7 +949,7 @@ NOT_CAMPAIGN_SCOPED = {
     "api-docs": "the API's documentation page",
     "api-token": "exchanging a password for a token",
     "api-health": "the liveness check",
-    "api-no-such-route": "an /api/ path no route matches: a JSON 404 for everyone (tests/hardening)",
+    "api-no-such-route": "an /api/ path no route matches: a JSON 404 (tests/hardening)",
     "health": "the full health page (tests/hardening/test_health.py)",
     "health-ready": "the readiness check (tests/hardening/test_health.py)",
     "api-notification-preferences": "a user's own preferences (tests/notifications)",
