@@ -329,7 +329,7 @@ def waits_of(game: TableGame, table: GameTable, state: Any, *, words: bool = Tru
                 if game.turn_title is not None
                 else f"Your turn at the {game.name}"
             )
-            body = game.engine.summary(state)
+            body = _wait_text(game, state, seat)
         for user_id in users:
             out.append(
                 Wait(
@@ -340,6 +340,15 @@ def waits_of(game: TableGame, table: GameTable, state: Any, *, words: bool = Tru
                 )
             )
     return out
+
+
+def _wait_text(game: TableGame, state: Any, seat: Seat) -> str:
+    """What ``seat`` is waited on for, in words for her: the engine's optional
+    ``waiting_text(state, seat)`` (RAIGO: a spell to answer in someone else's turn), else the
+    game's public summary ("Turn 12: Marisa to play"). Only her own notification carries it."""
+    words = getattr(game.engine, "waiting_text", None)
+    text = words(state, seat) if words is not None else None
+    return text or game.engine.summary(state)
 
 
 def _turn_key(game: TableGame, wait: Wait, open_turns: Sequence[tuple[str, int]], at: int) -> str:

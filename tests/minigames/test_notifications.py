@@ -110,3 +110,48 @@ def test_your_turn_names_the_game_and_the_table(
         table.refresh_from_db()
         assert note.body == table.summary  # "Turn 1: ... to draw."
         assert "_" not in note.title + note.body
+
+
+def test_a_spell_to_answer_in_someone_elses_turn_says_which_spell(player, other_player, committed):
+    """RAIGO asks a player to answer a spell in the caster's turn (Shield, Roar): her "your
+    move" says which spell, on what, rather than the game's summary ("Turn 12: Marisa to
+    play"), which named someone else's turn."""
+    with committed():
+        table = two_humans("raigo", player, other_player)
+    users = {0: player, 1: other_player}
+    engine = get_engine("raigo")
+    rng = random.Random(5)
+    for _ in range(1500):
+        table.refresh_from_db()
+        state = engine.from_json(table.state)
+        prompt = state["prompt"]
+        if (
+            prompt is not None
+            and prompt["kind"] == "react"
+            and state["turn"]["seat"] not in prompt["asked"]
+        ):
+            break  # a spell to answer in the other player's turn
+        assert not engine.is_terminal(state), "the game ended before any spell was answered"
+        seat = rng.choice(list(engine.waiting_on(state)))
+        with committed():
+            services.tavern_action_apply(
+                table_id=table.pk,
+                by=users[seat],
+                action=rng.choice(engine.legal_actions(state, seat)),
+                expected_version=table.version,
+            )
+    else:
+        raise AssertionError("no spell to answer in someone else's turn in 1,500 moves")
+    asked = prompt["asked"][0]
+    note = (
+        Notification.objects.filter(recipient=users[asked], event="your_turn")
+        .order_by("-pk")
+        .first()
+    )
+    assert note is not None
+    assert note.body == engine.waiting_text(state, asked)
+    caster = state["names"][prompt["caster"]]
+    assert note.body.startswith(f"{caster} chants ") and note.body.endswith(
+        ": answer it, or let it happen."
+    )
+    assert note.body != table.summary

@@ -8,7 +8,7 @@ from typing import Any
 
 import orjson
 
-from minigames.engines.raigo import actions, views
+from minigames.engines.raigo import actions, spells, views
 from minigames.engines.raigo.board import Json, seat_name
 from minigames.engines.raigo.resolution import Ctx, returns
 from minigames.engines.raigo.setup import HOUSE_RULES, new_state
@@ -124,6 +124,23 @@ class RaigoEngine:
             return text
         turn = state["turn"]
         return f"Turn {turn['number']}: {seat_name(state, turn['seat'])} to play"
+
+    def waiting_text(self, state: Json, seat: Seat) -> str | None:
+        """For a seat asked to answer a spell in someone else's turn, the spell in words for
+        her (her "your move" notification); None otherwise (the summary says it)."""
+        prompt = state["prompt"]
+        if prompt is None or prompt["kind"] != "react" or seat not in actions.waiting_on(state):
+            return None
+        asked = _seat(seat)
+        target = prompt.get("target") or {}
+        words = (
+            spells.target_words(state, {"effect": prompt["effect"], **target}, asked, you=True)
+            if "seat" in target
+            else ""
+        )
+        caster = seat_name(state, prompt["caster"])
+        effect = spells.EFFECT_WORDS[prompt["effect"]]
+        return f"{caster} chants {effect}{words}: answer it, or let it happen."
 
     def timeout_action(self, state: Json, seat: Seat) -> Json | None:
         prompt = state["prompt"]
