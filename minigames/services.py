@@ -158,6 +158,16 @@ def stakes_allowed(campaign: Campaign | None) -> bool:
     return campaign is not None and bool(campaign.rules().tavern_stakes)
 
 
+def stakes_dropped(table: TavernTable) -> bool:
+    """A table waiting to start with a stake the GM has since turned off in the campaign: it
+    will start and play for nothing (:func:`tavern_start`)."""
+    return (
+        table.status == TableStatus.SETUP
+        and bool(table.stake)
+        and not stakes_allowed(table.campaign)
+    )
+
+
 def _check_character(user: Any, table: TavernTable, character_id: int | None) -> Any:
     if character_id is None:
         return None
@@ -429,7 +439,7 @@ def tavern_start(*, table_id: int, by: User) -> TavernTable:
     table_services.table_store(game, table, state)
     table.initial = engine.to_json(state)
     table.started_at = timezone.now()
-    _touch(table, "state", "initial", "status", "summary", "started_at", "stakes")
+    _touch(table, "state", "initial", "status", "summary", "started_at", "stake", "stakes")
     transaction.on_commit(partial(_after_commit, table.pk), robust=True)
     transaction.on_commit(partial(start_waits, table.pk), robust=True)
     return table
@@ -437,11 +447,13 @@ def tavern_start(*, table_id: int, by: User) -> TavernTable:
 
 def _hold_stakes(table: TavernTable, seats: Sequence[TavernSeat]) -> None:
     staked = [s for s in seats if s.character_id is not None]
+    if table.stake and not stakes_allowed(table.campaign):
+        # turned off since the table was made: it plays for nothing (its page said so before
+        # the start: ``stakes_dropped``), rather than waiting for a start that can never come
+        table.stake = 0
     if not table.stake or not staked or table.campaign is None:
         table.stakes = {}
         return
-    if not stakes_allowed(table.campaign):
-        raise _fail("stake", "The game master has turned stakes off in this campaign.")
     from campaign.awards import yen_move
 
     for s in staked:

@@ -222,12 +222,18 @@ def _renderer(slug: str) -> dict[str, str]:
     return out
 
 
-def _stake_words(info: dict[str, Any]) -> str:
+def _stake_words(info: dict[str, Any], *, dropped: bool = False) -> str:
     """The stake line: held during play; after the end, where the pot went or that the stakes
-    were returned (``selectors.table_info``'s ``info``)."""
+    were returned (``selectors.table_info``'s ``info``); before the start, that the table will
+    play for nothing when the GM has turned stakes off since it was made (``dropped``)."""
     if not info["stake"]:
         return ""
     text = f"Stake: {info['stake']} yen per character"
+    if dropped:
+        return (
+            f"{text}, but the game master has turned stakes off in this campaign: this table "
+            "will play for nothing."
+        )
     stakes = info["stakes"]
     names = {s["index"]: s["name"] for s in info["seats"]}
     paid = sorted((int(seat), int(yen)) for seat, yen in stakes["paid"].items())
@@ -283,7 +289,7 @@ def table_page(request: HttpRequest, pk: int) -> HttpResponse:
             "table": table,
             "info": info,
             "confirm": _confirm_words(info),
-            "stake_words": _stake_words(info),
+            "stake_words": _stake_words(info, dropped=services.stakes_dropped(table)),
             "title": get_engine(table.game).title,
             "renderer": _renderer(table.game),
             "characters": selectors.characters_for(request.user, table),

@@ -211,16 +211,29 @@ def test_gm_turns_stakes_off(campaign, player, other_player, reimu):
                                seats=[services.SeatSpec("host")] * 2, stake=5)  # fmt: skip
 
 
-def test_stakes_switched_off_after_seating_refuses_the_start(
-    campaign, player, other_player, reimu, marisa
+def test_stakes_switched_off_after_seating_play_for_nothing_and_the_page_says_so_first(
+    campaign, player, other_player, reimu, marisa, client_for
 ):
+    """The start was refused, and the table could never start (its stake cannot be changed):
+    now its page says, before the start, that it will play for nothing, and it does."""
     table = two_humans("raigo", player, other_player, campaign=campaign, stake=10,
                        host_character=reimu, guest_character=marisa, start=False)  # fmt: skip
+    page = client_for(player).get(f"/tavern/tables/{table.pk}/").content.decode()
+    assert "will play for nothing" not in page
+    purses = yen(reimu), yen(marisa)
     campaign.house_rules = {"tavern_stakes": 0}
     campaign.save()
-    with pytest.raises(ValidationError):
-        services.tavern_start(table_id=table.pk, by=player)
-    assert yen(reimu) == 200
+    page = client_for(other_player).get(f"/tavern/tables/{table.pk}/").content.decode()
+    assert (
+        "Stake: 10 yen per character, but the game master has turned stakes off in this "
+        "campaign: this table will play for nothing."
+    ) in page
+    started = services.tavern_start(table_id=table.pk, by=player)
+    started.refresh_from_db()
+    assert started.status == "active" and started.stake == 0 and started.stakes == {}
+    assert (yen(reimu), yen(marisa)) == purses  # nothing held
+    page = client_for(player).get(f"/tavern/tables/{table.pk}/").content.decode()
+    assert "Stake:" not in page
 
 
 def test_rematch_same_seats(campaign, player, other_player, reimu, marisa):
