@@ -104,7 +104,8 @@ def test_api_per_role(role, method, url, data, expected, campaign, gm, player, o
 def test_unknown_and_malformed_campaign_ids_are_404_not_500(client_for, api_for, gm):
     assert client_for(gm).get("/campaigns/999999/").status_code == 404
     assert api_for(gm).get("/api/rolls/?campaign=abc").status_code == 404
-    assert api_for(gm).post("/api/rolls/", {"notation": "4d", "campaign": "x"}).status_code == 404
+    # an id in a body that is no id is a 400 on its field (docs/api.md, "Ids in bodies")
+    assert api_for(gm).post("/api/rolls/", {"notation": "4d", "campaign": "x"}).status_code == 400
 
 
 def test_outsiders_do_not_see_the_campaign_in_lists(campaign, outsider, api_for, client_for):

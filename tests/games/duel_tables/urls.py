@@ -22,8 +22,9 @@ def duel_page(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "duel_tables/table.html", urls)
 
 
+# The duel's routes first: the project's last route answers every other /api/ path with a 404.
 urlpatterns = [
-    *project,
     path("duels/<int:pk>/", duel_page, name="duel"),
     path("api/", include(table_api_urls("duel", "duels"))),
+    *project,
 ]
