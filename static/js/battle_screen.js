@@ -1244,7 +1244,11 @@
         const [base, n] = String(p.participant).split("#");
         const who = nameOf(base) + (n ? ` (roll ${n})` : "");
         const chance = e.odds && e.odds.wins && e.odds.wins[p.participant] ? ` · chance to win was ${pct(e.odds.wins[p.participant])}` : "";
-        rows.push(el("div", { class: "battle-log__roll" }, `${i ? "re-roll: " : ""}${who}: `, dice(p.result.roll.dice), ` = ${p.result.total}${i ? "" : chance}`));
+        // one die and no modifier: the die is the total ("Reimu: [2]", not "Reimu: [2] = 2")
+        const r = p.result, m = r.modifier || 0;
+        const mod = m ? ` ${m > 0 ? "+" : "−"} ${Math.abs(m)}` : "";
+        const total = r.roll.dice.length === 1 && !m ? "" : `${mod} = ${r.total}`;
+        rows.push(el("div", { class: "battle-log__roll" }, `${i ? "re-roll: " : ""}${who}: `, dice(r.roll.dice), `${total}${i ? "" : chance}`));
       }));
       if (e.result.winner) rows.push(el("div", { class: "battle-log__roll" }, `${nameOf(String(e.result.winner).split("#")[0])} wins.`));
       return rows;

@@ -393,3 +393,46 @@ def test_a_fogged_npcs_turn_shows_players_only_that_the_gm_is_acting(started, gm
         format="json",
     )
     assert fog.status_code == 403  # a player may not clear the fog
+
+
+def test_a_turn_order_tie_in_the_fog_reaches_no_player_payload(
+    setup_battle, campaign, gm, player, api_for
+):
+    """The tester's battle (docs/battle.md, "Fog of war", rule 1; turn order ties, RULINGS
+    11): two NPCs of Cirno's speed, the whole board fogged, then Start. Cirno's player saw
+    "An opposed roll (turn order: speed N tie). someone: 2, someone: 2 ..." with null ids.
+    Now no payload of hers (page, view, poll, log API, notifications) has a roll with anyone
+    she cannot see, nor says that one was rolled."""
+    from dataclasses import replace
+
+    from tests.battles.conftest import fairy
+    from westernroses import battle as engine
+
+    battle = setup_battle.refresh()
+    gm_view = engine.view(services.load_state(battle, initial=True), "gm")
+    speed = gm_view["combatants"][setup_battle.pc]["speed"]
+    for name, square in (("Lurker", [4, 4]), ("Visible", [5, 5])):
+        services.battle_npc_place(
+            battle_id=battle.pk, by=gm, npc=replace(fairy(name), speed=speed), position=square
+        )
+    battle = setup_battle.refresh()
+    services.battle_action_apply(
+        battle_id=battle.pk,
+        actor=gm,
+        action={"type": "gm_fog", "from": [0, 0], "to": [7, 5]},
+        expected_version=battle.version,
+    )
+    services.battle_action_apply(
+        battle_id=battle.pk, actor=gm, action={"type": "start"}, expected_version=battle.version + 1
+    )
+    battle = setup_battle.refresh()
+    rows = [e for row in battle.actions.all() for e in row.events]
+    assert any(
+        e["type"] == "versus" and len(e["result"]["participants"]) >= 3 for e in rows
+    )  # the tie was rolled, Cirno included
+    client = api_for(player)
+    client.force_login(player)
+    for name, raw in _every_payload(client, battle, campaign).items():
+        text = raw.decode()
+        assert "versus" not in text and f"speed {speed} tie" not in text, name
+        assert "Lurker" not in text and "Visible" not in text, name

@@ -17,7 +17,8 @@ The rules (docs/battle.md, "Fog of war"):
   whoever hides in fog): the fog is revealed first.
 * Log entries: each action records who stood in fog when it finished (a trailing ``in_fog``
   event). For a player, an entry's events about a combatant hidden then or now are dropped
-  (the event's own ``combatant``); other mentions of her become ``null`` (a hit on you "by
+  (the event's own ``combatant``, or anyone rolling in an opposed roll: a versus with a hidden
+  side is dropped whole); other mentions of her become ``null`` (a hit on you "by
   someone in the fog"), and an action naming her is shown only as ``{"type": "fogged"}``.
   So a move into fog, and everything done from inside it, never shows; a piece that steps
   out (or is revealed) reappears from then on, while what she did unseen stays unseen.
@@ -139,6 +140,23 @@ def entry_hidden(
     return now | then
 
 
+def _participants(event: Mapping[str, Any]) -> set[str]:
+    """The combatants rolling in a ``versus`` event (``"id#2"``: her second roll)."""
+    result = event.get("result")
+    people = result.get("participants", ()) if isinstance(result, dict) else ()
+    return {str(p.get("id")).split("#")[0] for p in people if isinstance(p, dict)}
+
+
+def about_hidden(event: Mapping[str, Any], hidden: frozenset[str] | set[str]) -> bool:
+    """Whether ``event`` is about someone hidden: its subject (``combatant``), or anyone rolling
+    in an opposed roll. A versus is about all its sides: her own dice shown alone would still
+    tell of an unseen roller (a turn-order tie is rolled only between equal speeds; a round
+    re-rolled is a tie with someone), so it is dropped whole rather than shown in part."""
+    if event.get("combatant") in hidden:
+        return True
+    return event.get("type") == "versus" and bool(_participants(event) & hidden)
+
+
 def shown_events(events: Iterable[Json], hidden: frozenset[str]) -> list[Json]:
     """An entry's events for a player who may not see ``hidden`` (already view-filtered)."""
     out = []
@@ -147,7 +165,7 @@ def shown_events(events: Iterable[Json], hidden: frozenset[str]) -> list[Json]:
             continue
         if not hidden:
             out.append(e)
-        elif e.get("combatant") not in hidden:
+        elif not about_hidden(e, hidden):
             out.append(redact(e, hidden))
     return out
 

@@ -6,7 +6,8 @@
   everyone (counts only). Cards already used (the discard pile) are public.
 * The random source's seed is never shown while the battle runs, not even to the GM (anyone
   holding it could predict every roll): ``seed`` is stripped from every logged roll. Once the
-  battle is over, the seed is revealed so every roll can be verified.
+  battle is over, the seed is revealed so every roll can be verified. Players are not shown a
+  roll's place in the random stream until then either: it counts the dice rolled in the fog.
 * Log events may mark fields ``private`` to their combatant (the cards a draw gave her).
 * Logged actions are shown as their player may see them: a reinforcement's full combatant
   (hand, draw pile, card designs, attacks) only to the GM, everyone else sees who joined,
@@ -30,12 +31,18 @@ from westernroses.battle.state import BattleState, Combatant, Json, copy_json
 from westernroses.battle.stats import hp_max, mortally_wounded, options, reach_stat, speed
 from westernroses.house_rules import HouseRules
 
+SEED_KEYS = frozenset({"seed"})
+#: A roll's place in the random stream (``sequence_start``, a die's ``sequence``) counts every
+#: die rolled before it, those rolled in the fog included, so a player is shown it only once
+#: the battle is over (with the seed, when it serves to verify the rolls).
+POSITION_KEYS = frozenset({"seed", "sequence_start", "sequence"})
 
-def _strip_seeds(value: Any) -> Any:
+
+def _strip_seeds(value: Any, keys: frozenset[str] = SEED_KEYS) -> Any:
     if isinstance(value, dict):
-        return {k: _strip_seeds(v) for k, v in value.items() if k != "seed"}
+        return {k: _strip_seeds(v, keys) for k, v in value.items() if k not in keys}
     if isinstance(value, list | tuple):
-        return [_strip_seeds(v) for v in value]
+        return [_strip_seeds(v, keys) for v in value]
     return value
 
 
@@ -105,7 +112,8 @@ def public_action(player: str, action: Json) -> Json:
 def _event(state: BattleState, player: str, event: Json, rules: HouseRules | None = None) -> Json:
     hidden = event.get("private")
     owner = state.combatants.get(str(event.get("combatant", "")))
-    shown: Json = _strip_seeds(event)
+    running = state.phase != "ended"
+    shown: Json = _strip_seeds(event, POSITION_KEYS if running and player != GM else SEED_KEYS)
     if isinstance(shown.get("action"), dict):  # ``undone`` carries the action it undid
         shown["action"] = public_action(player, shown["action"])
     if hidden and not (player == GM or (owner is not None and owner.controller == player)):

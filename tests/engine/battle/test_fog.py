@@ -117,6 +117,82 @@ def test_an_attack_from_the_fog_shows_the_hit_but_not_the_attacker():
     assert any(e.get("combatant") == "hero" or e.get("defender") is None for e in entry["events"])
 
 
+def all_fogged(*hidden: tuple[str, int]) -> BattleState:
+    """The tester's battle: p1's Reimu (speed 4) at (1, 1) and pieces she cannot see, each
+    ``(id, speed)``, the whole 6 × 6 board fogged before the start."""
+    reimu = fighter("reimu", (1, 1), speed=4, controller="p1", side="heroes")
+    others = [
+        fighter(
+            cid,
+            (i, 4),
+            speed=s,
+            side="heroes" if cid == "marisa" else "monsters",
+            controller="p2" if cid == "marisa" else "gm",
+        )
+        for i, (cid, s) in enumerate(hidden)
+    ]
+    state = battle(reimu, *others, size=(6, 6), start=False)
+    return act(fogged(state, (0, 0), (5, 5)), "start")
+
+
+def test_pieces_in_the_fog_roll_for_the_turn_order_unseen():
+    """Fog rule 1 (docs/battle.md, "Fog of war"; turn order ties, RULINGS 11): the turn-order
+    versus between Reimu and three unseen pieces of her speed told her they were there and
+    their speed (participants with a null id). Two battles identical in what she can see, with
+    different numbers and speeds of fogged pieces, give her byte-identical views and logs."""
+    ties = all_fogged(("marisa", 4), ("lurker", 4), ("visible", 6))
+    none = all_fogged(("marisa", 9), ("lurker", 2))
+    tied_log = [e for entry in ties.log for e in entry["events"] if e["type"] == "versus"]
+    assert any(len(e["result"]["participants"]) == 3 for e in tied_log)  # she was in the tie
+    assert dumps_json(view(ties, "p1")) == dumps_json(view(none, "p1"))
+    for a, b in zip(ties.log, none.log, strict=True):
+        assert dumps_json(visible_events(ties, "p1", a["events"])) == dumps_json(
+            visible_events(none, "p1", b["events"])
+        )
+    assert view(ties, "p1")["turn"]["order"] == ["reimu"]
+    # the GM still sees every roll
+    assert [
+        e for entry in view(ties, "gm")["log"] for e in entry["events"] if e["type"] == "versus"
+    ]
+
+
+def test_a_versus_with_an_unseen_side_is_not_shown_and_one_between_seen_pieces_is():
+    """An opposed roll is about all its sides: with one of them in the fog it is dropped whole
+    (her own dice alone would still show a tie with someone unseen); in the open it shows."""
+    reimu = fighter("reimu", (1, 1), speed=4, controller="p1", side="heroes")
+    ally = fighter("ally", (2, 1), speed=4, side="heroes")
+    lurker = fighter("lurker", (5, 5), speed=4, side="monsters")
+    state = act(
+        fogged(battle(reimu, ally, lurker, size=(6, 6), start=False), (5, 5), (5, 5)), "start"
+    )
+    assert any(e["type"] == "versus" for entry in state.log for e in entry["events"])
+    shown = [e for entry in view(state, "p1")["log"] for e in entry["events"]]
+    sides = [{p["id"] for p in e["result"]["participants"]} for e in shown if e["type"] == "versus"]
+    assert all(s <= {"reimu", "ally"} for s in sides)  # the three-sided tie is not shown
+    assert len(sides) < len(
+        [e for entry in state.log for e in entry["events"] if e["type"] == "versus"]
+    )
+    state = act(state, "gm_reveal", **{"from": [5, 5], "to": [5, 5]})
+    shown = [e for entry in view(state, "p1")["log"] for e in entry["events"]]
+    assert any(e["type"] == "versus" for e in shown)
+
+
+def test_a_players_rolls_do_not_show_their_place_in_the_random_stream_until_the_end():
+    """The place of a roll in the random stream counts the dice rolled before it, in the fog
+    too: a player sees it (and the seed) only once the battle is over."""
+    reimu = fighter("reimu", (1, 1), speed=4, controller="p1", side="heroes")
+    state = battle(reimu, fighter("ogre", (4, 4), speed=4, side="monsters"), size=(6, 6))
+    assert "versus" in dumps_json(view(state, "p1"))  # the turn-order tie, in the open
+    assert "sequence_start" not in dumps_json(view(state, "p1"))
+    assert "sequence_start" in dumps_json(view(state, "gm"))
+    state = act(state, "gm_end_battle", winner=None)
+    assert "sequence_start" in dumps_json(view(state, "p1"))
+
+
+def dumps_json(value: Any) -> str:
+    return json.dumps(value, sort_keys=True)
+
+
 def test_duplicate_names_are_numbered_once_and_stay():
     maids = [fighter(f"m{i}", (i, 4), side="b") for i in range(3)]
     for m in maids:
@@ -145,7 +221,11 @@ def check_fog(state: BattleState) -> None:
         assert not secret & strings(seen), (player, secret & strings(seen))
         assert not secret & strings(ENGINE.waiting_on(state))
         for entry in state.log:
-            assert not secret & strings(visible_events(state, player, entry["events"]))
+            shown = visible_events(state, player, entry["events"])
+            assert not secret & strings(shown)
+            for e in shown:  # an unseen roller is left out, not shown nameless
+                if e["type"] == "versus":
+                    assert None not in [p["id"] for p in e["result"]["participants"]]
         if secret and state.current in secret:
             assert seen["turn"]["current"] is None
     assert not {c.name for c in state.combatants.values() if c.position in state.arena.fog} & {
