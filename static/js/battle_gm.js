@@ -306,6 +306,9 @@
     const setup = view.phase === "setup";
     $("gm-setup").hidden = !setup;
     $("gm-overrides").hidden = setup || view.phase === "ended";
+    // undo stays after the end: an override that ended the battle by mistake can be taken back
+    $("gm-undo-box").hidden = setup;
+    $("gm-undo-ended").hidden = view.phase !== "ended";
     $("npc-form").hidden = view.phase === "ended";
     if (document.activeElement !== $("arena-width")) $("arena-width").value = view.arena.width;
     if (document.activeElement !== $("arena-height")) $("arena-height").value = view.arena.height;

@@ -282,3 +282,42 @@ def test_fear_without_a_source_is_refused_with_a_reason(started, gm, api_for):
     sourced = {**action, "source": "npc1"}
     ok = api.post(url, {"action": sourced, "expected_version": version}, format="json")
     assert ok.status_code == 201, ok.content
+
+
+def test_a_gm_hp_typo_is_a_400_in_words_and_an_end_by_mistake_is_undone(
+    started, gm, player, campaign, api_for
+):
+    """The tester typed -99999999999 in "HP ±": the last hero was destroyed and the battle
+    ended, with no way back. The engine refuses an HP change below utter destruction (-100,
+    "Utter Destruction") in words; and when an override does end the battle, the GM's undo
+    takes it back: the battle runs again, its end gone from the timeline."""
+    client = api_for(gm)
+    client.force_login(gm)
+    pk = started.battle.pk
+
+    def act(action):
+        return client.post(
+            f"/api/battles/{pk}/actions/",
+            {"action": action, "expected_version": started.version},
+            format="json",
+        )
+
+    typo = act({"type": "gm_adjust", "combatant": started.pc, "hp": -99999999999})
+    assert typo.status_code == 400
+    assert "take at most" in typo.json()["errors"]["action"][0]
+    assert started.refresh().state["combatants"][started.pc]["life"] == "alive"
+    for cid in (started.pc, started.other_pc):
+        hp = started.refresh().state["combatants"][cid]["hp"]
+        assert act({"type": "gm_adjust", "combatant": cid, "hp": -(hp + 100)}).status_code == 201
+    battle = started.refresh()
+    assert battle.status == "ended" and battle.ended_at is not None
+    timeline = client.get(f"/api/campaigns/{campaign.pk}/timeline/").content.decode()
+    assert "Battle ended" in timeline
+    assert 'id="gm-undo-box"' in client.get(f"/battles/{pk}/").content.decode()
+    assert act({"type": "gm_undo"}).status_code == 201
+    battle = started.refresh()
+    assert (battle.status, battle.ended_at) == ("active", None)
+    assert battle.state["combatants"][started.other_pc]["life"] == "alive"
+    timeline = client.get(f"/api/campaigns/{campaign.pk}/timeline/").content.decode()
+    assert "Battle ended" not in timeline
+    assert api_for(player).get(f"/api/battles/{pk}/legal-actions/").status_code == 200

@@ -2,7 +2,9 @@
 
 * ``gm_adjust`` ``{combatant, hp?, spell_power?, meter?}`` - add (or take, if negative) HP,
   spell power or meter points. Lost HP goes through the usual thresholds (mortal wounds,
-  death); HP given to a dead combatant that brings her to 0 or more revives her.
+  death); HP given to a dead combatant that brings her to 0 or more revives her. HP may be
+  taken down to −100 (utter destruction) and no further, and at most her maximum HP + 100
+  given at once: a larger number is a typo, refused.
 * ``gm_add_status`` ``{combatant, status, turns?, save?, source?}`` - inflict a status
   effect; with ``save`` the rules' saving roll is made, without it the effect simply lands.
   Fear needs a ``source`` (someone else): the one she must run from.
@@ -86,6 +88,7 @@ def _adjust(ctx: Ctx, action: Mapping[str, Any]) -> None:
     if hp is None and sp is None and meter is None:
         raise IllegalAction("adjust hp, spell_power or meter")
     if hp:
+        _check_hp_change(c, hp)
         before = c.hp
         if hp < 0:
             damage.lose_hp(ctx, c, -hp, "GM")
@@ -106,6 +109,25 @@ def _adjust(ctx: Ctx, action: Mapping[str, Any]) -> None:
         else:
             c.meter = max(c.meter + meter, 0)
             ctx.emit("meter", combatant=c.id, reason="GM", points=meter, total=c.meter, cards=0)
+
+
+def _check_hp_change(c: Combatant, hp: int) -> None:
+    """The bound on a GM's HP change (docs/battle.md, "Actions"): HP taken may bring her down to
+    utter destruction at −100 and no further; HP given may be at most what brings her from −100
+    back to her maximum. Anything larger is a typo, refused before it kills anyone."""
+    top = hp_max(c)
+    if hp < 0 and c.hp <= damage.DESTROYED_AT:
+        raise IllegalAction(f"{c.name} is utterly destroyed ({c.hp} HP): there is no HP to take")
+    if hp < 0 and c.hp + hp < damage.DESTROYED_AT:
+        raise IllegalAction(
+            f"{c.name} has {c.hp} HP: take at most {c.hp - damage.DESTROYED_AT} "
+            f"(down to {damage.DESTROYED_AT}, utter destruction)"
+        )
+    if hp > top - damage.DESTROYED_AT:
+        raise IllegalAction(
+            f"give at most {top - damage.DESTROYED_AT} HP "
+            f"(from {damage.DESTROYED_AT} back to {c.name}'s maximum of {top})"
+        )
 
 
 def _add_status(ctx: Ctx, action: Mapping[str, Any]) -> None:

@@ -101,6 +101,38 @@ def test_gm_sets_a_target_number_used_by_later_rolls():
     assert state.targets == {}
 
 
+def test_a_gm_hp_change_is_bounded_by_utter_destruction_and_the_maximum():
+    """A typo of -99999999999 in the GM's HP change destroyed the last hero and ended the
+    battle. HP may be taken down to -100 ("Utter Destruction - At -100 your body is completely
+    and utterly destroyed") and no further, and at most max HP + 100 given at once (from -100
+    back to full); a larger number is refused in words and changes nothing."""
+    state = battle(fighter("a", (0, 0), speed=9), fighter("b", (5, 5), side="b"))
+    for typo in (-99999999999, -201):
+        with pytest.raises(IllegalAction, match=r"B has 100 HP: take at most 200 \(down to -100"):
+            act(state, "gm_adjust", combatant="b", hp=typo)
+    with pytest.raises(IllegalAction, match=r"give at most 200 HP \(from -100 back to B's"):
+        act(state, "gm_adjust", combatant="b", hp=201)
+    assert act(state, "gm_adjust", combatant="b", hp=200).combatants["b"].hp == 100  # capped
+    destroyed = act(state, "gm_adjust", combatant="b", hp=-200)  # deliberate: the limit itself
+    assert (destroyed.combatants["b"].hp, destroyed.combatants["b"].life) == (-100, "destroyed")
+    assert destroyed.phase == "ended"
+    with pytest.raises(IllegalAction, match="utterly destroyed"):
+        act(destroyed, "gm_adjust", combatant="b", hp=-1)
+
+
+def test_the_gm_undoes_an_override_that_ended_the_battle():
+    """Ruling 40: undo replays the battle without the last action still standing, also after
+    the end: a GM's slip that ended the battle is undone and the battle runs on."""
+    state = battle(fighter("a", (0, 0), speed=9), fighter("b", (5, 5), side="b"))
+    ended = act(state, "gm_adjust", combatant="b", hp=-150)
+    assert (ended.phase, ended.winner) == ("ended", "a")
+    back = act(ended, "gm_undo")
+    assert (back.phase, back.winner) == ("active", None)
+    assert back.combatants == state.combatants
+    assert legal_actions(back, "gm")
+    assert dumps(replay_log(back)) == dumps(back)
+
+
 def test_undo_replays_the_log_without_the_last_action_and_is_logged():
     """GM overrides: undo "by replaying the log minus the last action"; the undo is logged."""
     state = battle(fighter("a", (0, 0), speed=9), fighter("b", (1, 0), side="b"))

@@ -168,7 +168,10 @@ def test_a_fallen_winner_cannot_recover_thrown_weapons(fall):
     if fall == "unconscious":
         state = act(state, "gm_add_status", combatant="sakuya", status="unconscious")
     else:
-        state = act(state, "gm_adjust", combatant="sakuya", hp=-500)
+        # dead, not destroyed: -50 HP (a GM's change stops at -100, utter destruction)
+        state = act(
+            state, "gm_adjust", combatant="sakuya", hp=-(state.combatants["sakuya"].hp + 50)
+        )
     state = act(state, "gm_end_battle", winner="heroes")
     assert legal_actions(state, "p1") == []
     with pytest.raises(IllegalAction, match="no weapons"):
