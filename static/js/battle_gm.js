@@ -134,8 +134,22 @@
     B.act({ type: "gm_set_target", name: $("ov-target-name").value, target: parseInt($("ov-target").value, 10) }, "Target set.");
   });
   $("gm-undo").addEventListener("click", () => B.act({ type: "gm_undo" }, "Undone."));
-  $("gm-end").addEventListener("click", () => {
+  // "End the battle" asks first (a <details> in the panel, like the tavern's Resign): the
+  // question says what ending means; "Keep fighting" and Escape close it, "Yes, end it" sends.
+  function endQuestion() {
     const winner = $("end-winner").value;
+    const who = winner ? `with ${winner} as the winners` : "with no winner";
+    return `End the battle now, ${who}? Nobody can act any more; the winners' used cards go back into their decks, every spell meter empties, and winners still standing may look for their thrown weapons. Undo takes it back.`;
+  }
+  const endBox = $("gm-end-confirm");
+  const closeEnd = () => { endBox.open = false; $("gm-end").focus(); };
+  endBox.addEventListener("toggle", () => { if (endBox.open) $("gm-end-question").textContent = endQuestion(); });
+  $("end-winner").addEventListener("change", () => { $("gm-end-question").textContent = endQuestion(); });
+  $("gm-end-keep").addEventListener("click", closeEnd);
+  endBox.addEventListener("keydown", (e) => { if (e.key === "Escape" && endBox.open) closeEnd(); });
+  $("gm-end-yes").addEventListener("click", () => {
+    const winner = $("end-winner").value;
+    endBox.open = false;
     B.act({ type: "gm_end_battle", winner: winner || null }, "The battle is over.");
   });
   $("ov-combatant").addEventListener("change", () => B.render());

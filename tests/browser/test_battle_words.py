@@ -172,3 +172,57 @@ def test_an_empty_campaign_says_so_and_links_to_creating_a_character(new_page, g
     )
     assert not page.locator("#place-character-all").is_visible()
     assert not page.locator("#place-character-button").is_visible()
+
+
+PHONE = {"width": 390, "height": 844}
+
+
+def _start(battle, gm) -> None:
+    battles.battle_action_apply(
+        battle_id=battle.pk, actor=gm, action={"type": "start"}, expected_version=battle.version
+    )
+    battle.refresh_from_db()
+
+
+def test_ending_the_battle_asks_first_and_undo_takes_it_back(new_page, battle, gm):
+    """ "End the battle" ended it in one tap. Now it opens a question saying what ending means
+    (like the tavern's Resign); "Keep fighting" and Escape close it with the battle running;
+    only "Yes, end it" ends it, and then Undo stays (docs/battles.md, the GM's panel)."""
+    from tests.browser.conftest import ARTIFACTS, no_horizontal_overflow
+
+    _start(battle, gm)
+    page = new_page(gm)
+    page.set_viewport_size(PHONE)
+    page.goto(f"/battles/{battle.pk}/")
+    page.wait_for_selector("#gm-overrides:not([hidden])")
+    page.select_option("#end-winner", "enemies")
+    page.click("#gm-end")
+    question = page.locator("#gm-end-question")
+    assert question.is_visible()
+    assert question.inner_text().startswith(
+        "End the battle now, with enemies as the winners? Nobody can act any more;"
+    )
+    assert no_horizontal_overflow(page)
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.locator("#gm-overrides").screenshot(path=str(ARTIFACTS / "battle-end-confirm-390.png"))
+    page.click("#gm-end-keep")
+    assert not question.is_visible()
+    page.wait_for_timeout(300)
+    battle.refresh_from_db()
+    assert battle.status == "active"
+    page.focus("#gm-end")  # from the keyboard: Enter opens it, Escape closes it
+    page.keyboard.press("Enter")
+    assert question.is_visible()
+    page.keyboard.press("Escape")
+    assert not question.is_visible()
+    battle.refresh_from_db()
+    assert battle.status == "active"
+    page.click("#gm-end")
+    page.click("#gm-end-yes")
+    page.wait_for_selector("#gm-undo-ended:not([hidden])")
+    battle.refresh_from_db()
+    assert (battle.status, battle.state["winner"]) == ("ended", "enemies")
+    page.click("#gm-undo")
+    page.wait_for_selector("#gm-overrides:not([hidden])")
+    battle.refresh_from_db()
+    assert battle.status == "active"
