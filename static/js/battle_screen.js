@@ -1343,6 +1343,9 @@
       if (data.pings.length) addPings(data.pings);
       // a map laid or re-aligned under a running battle bumps no version: the feed says so
       if (S.view && data.map !== undefined && JSON.stringify(data.map) !== JSON.stringify(S.view.map || null)) refresh(true);
+    } catch (err) {
+      // offline or a broken answer: the next poll (a second later) retries, and the view's
+      // poll already says "Offline; retrying." on the screen
     } finally { S.feedBusy = false; }
   }
   function addChat(lines) {

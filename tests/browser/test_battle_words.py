@@ -226,3 +226,24 @@ def test_ending_the_battle_asks_first_and_undo_takes_it_back(new_page, battle, g
     page.wait_for_selector("#gm-overrides:not([hidden])")
     battle.refresh_from_db()
     assert battle.status == "active"
+
+
+def test_offline_the_screen_says_so_and_throws_nothing(new_page, battle, player):
+    """Offline, the table feed's poll threw an uncaught "Failed to fetch" every second (a
+    try/finally without catch). Now the screen says "Offline; retrying." and nothing is thrown;
+    back online it is live again."""
+    page = new_page(player)
+    errors: list[str] = []
+    page.goto(f"/battles/{battle.pk}/")
+    page.wait_for_function("window.BattleScreen && window.BattleScreen.state.view")
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.context.set_offline(True)
+    page.wait_for_function(
+        "document.getElementById('live-status').textContent.includes('Offline')", timeout=5_000
+    )
+    page.wait_for_timeout(2_500)  # two more polls of the feed
+    page.context.set_offline(False)
+    page.wait_for_function(
+        "!document.getElementById('live-status').textContent.includes('Offline')", timeout=5_000
+    )
+    assert errors == []
