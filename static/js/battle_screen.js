@@ -615,6 +615,13 @@
     if (S.pings.length !== before) renderOverlay();
   }, 500);
 
+  // A piece of hers that the fog walls in (the view's you.fogbound, worked out by the engine
+  // from public things: the fog, the terrain, her square): say why Move and aiming are missing.
+  function fogbound(id) { return ((S.view && S.view.you.fogbound) || []).includes(id); }
+  function fogboundWords(c) {
+    return `Every square around ${c.name} is in the fog: she cannot move or target into it until the GM reveals it.`;
+  }
+
   // What a tapped square holds, in words: nothing on the board needs a mouse to hover.
   function showSquare(x, y) {
     S.inspected = [x, y];
@@ -624,8 +631,9 @@
     const terrain = v && v.arena.blocked.some((sq) => sameSquare(sq, [x, y])) ? "blocking terrain"
       : v && v.arena.difficult.some((sq) => sameSquare(sq, [x, y])) ? "difficult terrain" : "open ground";
     const statuses = c && c.effects.length ? ` Statuses: ${c.effects.map((e) => e.label || statusWords(e.kind)).join(", ")}.` : "";
+    const walled = c && fogbound(c.id) ? ` ${fogboundWords(c)}` : "";
     $("square-info").textContent = c
-      ? `${c.name} (${c.side}) at ${x}, ${y}: HP ${c.hp} of ${c.hp_max}, SP ${c.spell_power}, ${conditionWords(c)}.${statuses}`
+      ? `${c.name} (${c.side}) at ${x}, ${y}: HP ${c.hp} of ${c.hp_max}, SP ${c.spell_power}, ${conditionWords(c)}.${statuses}${walled}`
       : `Square ${x}, ${y}: ${terrain}.`;
     S.tip = c && c.effects.length ? c.id : null;
     renderOverlay();
@@ -1061,6 +1069,8 @@
       return;
     }
     const m = S.mode;
+    const walled = !m && v.turn.current && fogbound(v.turn.current) && combatant(v.turn.current);
+    if (walled) box.append(el("p", { class: "battle-fog-note", id: "fog-note" }, fogboundWords(walled)));
     if (m && m.kind === "gm") {
       box.append(el("p", { class: "mode-help" }, "Click a square on the board (Esc cancels)."),
         button("Cancel", cancelMode, { cancel: "1" }));

@@ -247,3 +247,49 @@ def test_offline_the_screen_says_so_and_throws_nothing(new_page, battle, player)
         "!document.getElementById('live-status').textContent.includes('Offline')", timeout=5_000
     )
     assert errors == []
+
+
+def test_a_piece_walled_in_by_fog_is_told_why(new_page, battle, gm, player):
+    """Fog everything, then Start: Reimu's only actions were Do nothing, Concentrate and End
+    turn, and nothing said why (docs/battle.md, "Fog of war", rule 2: players neither walk nor
+    aim into fog). Her screen now says so in words, from public things only (the fog, her
+    square): in her actions and when she taps her piece."""
+    from tests.battles.conftest import play_until
+    from tests.browser.conftest import ARTIFACTS, no_horizontal_overflow
+
+    battles.battle_action_apply(
+        battle_id=battle.pk,
+        actor=gm,
+        action={"type": "gm_fog", "from": [0, 0], "to": [5, 3]},
+        expected_version=battle.version,
+    )
+    battle.refresh_from_db()
+    _start(battle, gm)
+    state = battles.full_state(battle)
+    pc = next(c for c in state.combatants if c.startswith("pc"))
+
+    class _S:
+        def refresh(self):
+            battle.refresh_from_db()
+            return battle
+
+    play_until(_S(), gm, pc)
+    page = new_page(player)
+    page.set_viewport_size(PHONE)
+    page.goto(f"/battles/{battle.pk}/")
+    note = page.wait_for_selector("#fog-note")
+    words_shown = (
+        "Every square around Reimu is in the fog: she cannot move or target into it until the "
+        "GM reveals it."
+    )
+    assert note.inner_text() == words_shown
+    page.click(f".battle-square:has(.battle-token[data-combatant='{pc}'])")
+    assert page.text_content("#square-info").endswith(words_shown)
+    assert no_horizontal_overflow(page)
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "battle-fogbound-390.png"), full_page=True)
+    # the GM's pieces walk into fog: her screen never says it
+    gm_page = new_page(gm)
+    gm_page.goto(f"/battles/{battle.pk}/")
+    gm_page.wait_for_function("window.BattleScreen && window.BattleScreen.state.view")
+    assert gm_page.locator("#fog-note").count() == 0

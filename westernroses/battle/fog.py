@@ -80,6 +80,24 @@ def hidden_ids(state: BattleState, player: str) -> frozenset[str]:
     )
 
 
+def fogbound(state: BattleState, player: str) -> list[str]:
+    """``player``'s pieces on the board that fog walls in: every open square next to her is
+    fogged (and there is at least one), so she can step nowhere (rule 2). Worked out from
+    public things only (the fog, the terrain, her own square), so a screen may say why her
+    Move is missing. Never the GM's: her pieces walk into fog."""
+    fog = state.arena.fog
+    if player == GM or not fog:
+        return []
+    out = []
+    for cid, c in state.combatants.items():
+        if c.controller != player or c.position is None or not c.alive:
+            continue
+        around = state.arena.neighbours(c.position)
+        if around and all(sq in fog for sq in around):
+            out.append(cid)
+    return sorted(out)
+
+
 def blocks(state: BattleState, mover: Combatant) -> frozenset[Square]:
     """Squares a piece may not enter because of fog: all of it for a player's piece."""
     return frozenset() if mover.controller == GM else state.arena.fog

@@ -175,6 +175,9 @@ def view(state: BattleState, player: str, *, since: int = 0) -> Json:
             "controls": [c.id for c in state.combatants.values() if may_control(state, player, c)],
             # odds name only combatants this view shows (a hidden one stays hidden)
             "legal_actions": with_odds(ctx, legal_actions(state, player), set(combatants) - hidden),
+            # her pieces the fog walls in (every open square next to them fogged): the screen
+            # says why they cannot move or aim there
+            "fogbound": fog.fogbound(state, player),
         },
         "log": [
             _entry(state, player, entry, hidden, ctx.rules)

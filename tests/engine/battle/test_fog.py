@@ -189,6 +189,18 @@ def test_a_players_rolls_do_not_show_their_place_in_the_random_stream_until_the_
     assert "sequence_start" in dumps_json(view(state, "p1"))
 
 
+def test_a_piece_the_fog_walls_in_is_named_for_her_screen():
+    """Rule 2 (players don't walk into fog): with every square around her fogged, Reimu's only
+    options were Do nothing, Concentrate and End turn, and nothing said why. Her view names her
+    pieces the fog walls in (``you.fogbound``), from public things only: the fog, the terrain
+    and her own square, the same whoever hides there."""
+    state = all_fogged(("marisa", 4), ("lurker", 4), ("visible", 6))
+    assert view(state, "p1")["you"]["fogbound"] == ["reimu"]
+    assert view(state, "gm")["you"]["fogbound"] == []  # the GM's pieces walk into fog
+    state = act(state, "gm_reveal", **{"from": [1, 2], "to": [1, 2]})  # one way out
+    assert view(state, "p1")["you"]["fogbound"] == []
+
+
 def dumps_json(value: Any) -> str:
     return json.dumps(value, sort_keys=True)
 
