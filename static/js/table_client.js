@@ -29,14 +29,14 @@
     return field ? field.value : "";
   }
 
+  // The API's messages are sentences in words (docs/api.md): shown as they are, never after
+  // the field's key ("map: The battle has started on ..." showed a raw key to the player).
   function firstError(data) {
     if (!data) return "Something went wrong.";
     if (data.errors) {
-      for (const [field, messages] of Object.entries(data.errors)) {
+      for (const messages of Object.values(data.errors)) {
         const list = Array.isArray(messages) ? messages : [JSON.stringify(messages)];
-        if (list.length) {
-          return field === "action" || field === "non_field_errors" ? list[0] : `${field}: ${list[0]}`;
-        }
+        if (list.length) return list[0];
       }
     }
     return data.detail || "Something went wrong.";

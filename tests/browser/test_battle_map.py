@@ -358,3 +358,34 @@ def test_a_fogged_enemy_is_absent_for_the_player_until_revealed(
     _no_identifiers(gm_page, "gm")
     shoot(player_page, f"player-revealed-{width}")
     assert not errors, errors
+
+
+def test_a_map_of_the_wrong_size_is_refused_in_words(new_page, gm, battle):
+    """The GM tried a 10×7 map under a running 8×6 battle and read "map: The battle has
+    started on 8×6 squares; this map has 10×7.": the field's key before the sentence. The
+    message is shown as the sentence it is (docs/battles.md, "Maps, fog and numbered NPCs")."""
+    battles.battle_action_apply(
+        battle_id=battle.pk, actor=gm, action={"type": "start"}, expected_version=battle.version
+    )
+    wide = maps.battle_map_create(
+        campaign_id=battle.campaign_id,
+        by=gm,
+        name="Wide field",
+        image=SimpleUploadedFile("wide.png", png((800, 560)), content_type="image/png"),
+        alignment={"cols": 10, "rows": 7, "square_px": 80},
+    )
+    page = new_page(gm)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"/battles/{battle.pk}/")
+    page.wait_for_selector(f"#map-choice option[value='{wide.pk}']", state="attached")
+    page.select_option("#map-choice", str(wide.pk))
+    page.click("#map-use")
+    page.wait_for_function(
+        "document.getElementById('battle-status').textContent.includes('has started')"
+    )
+    assert (
+        page.inner_text("#battle-status")
+        == "The battle has started on 8×6 squares; this map has 10×7."
+    )
+    page.locator("#battle-status").scroll_into_view_if_needed()
+    shoot(page, "battle-map-wrong-size-390")
