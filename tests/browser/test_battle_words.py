@@ -293,3 +293,30 @@ def test_a_piece_walled_in_by_fog_is_told_why(new_page, battle, gm, player):
     gm_page.goto(f"/battles/{battle.pk}/")
     gm_page.wait_for_function("window.BattleScreen && window.BattleScreen.state.view")
     assert gm_page.locator("#fog-note").count() == 0
+
+
+def test_each_terrain_tool_keeps_its_radio_with_its_label_on_a_phone(new_page, battle, gm):
+    """At 390 px the "open" radio sat at the end of one line and its word on the next. Each
+    radio now stays on one line with its label."""
+    from tests.browser.conftest import ARTIFACTS
+
+    page = new_page(gm)
+    page.set_viewport_size(PHONE)
+    page.goto(f"/battles/{battle.pk}/")
+    page.wait_for_selector("#terrain-tools label")
+    lines = page.eval_on_selector_all(
+        "#terrain-tools label",
+        """els => els.map((l) => {
+            const box = l.querySelector('input').getBoundingClientRect();
+            const text = document.createRange();
+            text.selectNodeContents(l);
+            const rects = [...text.getClientRects()].filter((r) => r.width > 0);
+            const middle = box.top + box.height / 2;
+            const beside = (r) => r.top <= middle && middle <= r.bottom;
+            return [l.textContent.trim(), rects.every(beside)];
+        })""",
+    )
+    assert [word for word, _ in lines] == ["off", "blocking", "difficult", "open"]
+    assert all(together for _, together in lines), lines
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.locator("#terrain-tools").screenshot(path=str(ARTIFACTS / "battle-terrain-tools-390.png"))
