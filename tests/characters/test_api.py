@@ -302,3 +302,24 @@ def test_absurd_numbers_are_problems_not_500s(player, api_for):
     body = response.json()
     assert body["sheet"]["stats"]["pwr"]["check"]["odds"] is None  # beyond the odds engine
     assert "bonus_points.negative" in {p["code"] for p in body["problems"]}
+
+
+@pytest.mark.parametrize(
+    ("hp", "words"),
+    [
+        (9999, "Current HP cannot be above the maximum of"),
+        (-500, "Current HP cannot be below -100"),
+    ],
+)
+def test_patch_refuses_current_hp_outside_the_sheet(character, player, api_for, hp, words):
+    """Ruleset "Attacking and Dodging" (Death, Utter Destruction at -100); docs/characters.md."""
+    api = api_for(player)
+    before = character.current_hp
+    refused = api.patch(
+        f"/api/characters/{character.pk}/", {"draft": {"current_hp": hp}}, format="json"
+    )
+    assert refused.status_code == 400
+    (message,) = refused.json()["errors"]["current_hp"]
+    assert message.startswith(words)
+    character.refresh_from_db()
+    assert character.current_hp == before

@@ -285,6 +285,51 @@ def test_edit_changes_inventory_state_and_notes(character, player, client_for):
     assert "Only Guardians can wear armor" in refused.content.decode()
 
 
+def test_edit_refuses_current_hp_above_the_maximum_beside_the_field(character, player, client_for):
+    """Current HP is never above the sheet's maximum (docs/characters.md; the tester saved 9999
+    and the sheet read "9999 / 100 Healthy")."""
+    draft = character_to_draft(character)
+    top = derive_sheet(draft).hp.maximum.total
+    page = client_for(player).get(f"/characters/{character.pk}/edit/").content.decode()
+    post = _edit_form_values(page)
+    post["current_hp"] = "9999"
+    refused = client_for(player).post(f"/characters/{character.pk}/edit/", post)
+    body = refused.content.decode()
+    assert refused.status_code == 400
+    slot = re.search(r'data-error-for="current_hp">(.*?)</div>', body, re.S)
+    assert slot and f"Current HP cannot be above the maximum of {top} (9999 given)" in slot.group(1)
+    character.refresh_from_db()
+    assert character.current_hp == draft.current_hp
+
+
+def _edit_form_values(page: str) -> dict[str, object]:
+    """What a browser would post back from the edit page untouched (inputs, checked boxes and
+    radios, selected options)."""
+    values: dict[str, object] = {}
+    for tag in re.findall(r"<input[^>]*>", page):
+        name = re.search(r'name="([^"]+)"', tag)
+        if not name or 'type="submit"' in tag:
+            continue
+        kind = re.search(r'type="([^"]+)"', tag)
+        value = re.search(r'value="([^"]*)"', tag)
+        if kind and kind.group(1) in ("checkbox", "radio"):
+            if "checked" not in tag:
+                continue
+            if kind.group(1) == "checkbox" and name.group(1) in values:
+                existing = values[name.group(1)]
+                values[name.group(1)] = [
+                    *(existing if isinstance(existing, list) else [existing]),
+                    value.group(1) if value else "on",
+                ]
+                continue
+        values[name.group(1)] = value.group(1) if value else ("on" if kind else "")
+    for select in re.findall(r'<select[^>]*name="([^"]+)"[^>]*>(.*?)</select>', page, re.S):
+        chosen = re.search(r'<option value="([^"]*)"[^>]*selected', select[1])
+        if chosen:
+            values[select[0]] = chosen.group(1)
+    return values
+
+
 def test_gm_waiver_only_on_the_gms_edit_page(character, gm, player, client_for):
     assert (
         "waive_manipulation"

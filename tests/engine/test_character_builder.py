@@ -129,8 +129,10 @@ def valid_drafts(draw: st.DrawFn) -> CharacterDraft:
     )
     draft.guardian_charge_injured = draw(st.booleans()) if profession == "guardian" else False
     draft.clothing_covered = draw(st.booleans())
-    draft.current_hp = draw(st.none() | st.integers(-150, 100))
     draft.spell_power = draw(st.none() | st.integers(0, 400))
+    # between utter destruction (-100) and the maximum (docs/characters.md)
+    top = derive_sheet(draft).hp.maximum.total
+    draft.current_hp = draw(st.none() | st.integers(-100, max(-100, top)))
     return draft
 
 
@@ -476,3 +478,27 @@ def test_from_dict_defaults_and_shape_errors() -> None:
         with pytest.raises(DraftFormatError) as caught:
             CharacterDraft.from_dict(data)
         assert caught.value.field == field, data
+
+
+def test_current_hp_lies_between_utter_destruction_and_the_maximum() -> None:
+    """Ruleset "Attacking and Dodging": dead below 0, "At -100 your body is completely and utterly
+    destroyed"; nothing is lower, and current HP is never above the sheet's maximum (Hard to Kill
+    and the Guardian's 20 HP count; docs/characters.md)."""
+    draft = minimal_draft("charge_of_virtue", "pony", "guardian")
+    top = derive_sheet(draft).hp.maximum.total
+    assert top == 180  # Charge of Virtue 140 + Hard to Kill 20 + Guardian 20
+    for ok in (top, 1, 0, -1, -100):
+        draft.current_hp = ok
+        assert "current_hp.above_max" not in codes(draft)
+        assert "current_hp.below_floor" not in codes(draft)
+    draft.current_hp = top + 1
+    (above,) = [v for v in validate(draft) if v.code == "current_hp.above_max"]
+    assert above.field == "current_hp"
+    assert above.message.startswith("Current HP cannot be above the maximum of 180 (181 given)")
+    draft.current_hp = -101
+    (below,) = [v for v in validate(draft) if v.code == "current_hp.below_floor"]
+    assert "utterly destroyed" in below.message
+    # the Guardian's charge injured: her maximum is 20 lower, so 180 no longer fits (RULINGS 13)
+    draft.current_hp = top
+    draft.guardian_charge_injured = True
+    assert "current_hp.above_max" in codes(draft)

@@ -17,6 +17,7 @@ from typing import Any, Final
 from westernroses.catalog import MAIN_STATS, STAT_NAMES, Catalog, get_catalog
 from westernroses.characters.draft import EFFECT_TARGETS, CharacterDraft, ItemStack
 from westernroses.characters.drunkenness import parse_level
+from westernroses.characters.effects import gather_effects, hp_max_parts
 from westernroses.characters.levels import level_problem
 from westernroses.elements import Element
 from westernroses.house_rules import DEFAULT_HOUSE_RULES, HouseRules
@@ -42,6 +43,11 @@ R_SPELLCARDS: Final = "Spellcards"
 R_SPELL_POWER: Final = "Spell Power"
 R_DRINKING: Final = "Drinking"
 R_STATUS: Final = "Status Effects"
+R_WOUNDS: Final = "Attacking and Dodging > Mortal Wounds, Death, Utter Destruction"
+
+# "Utter Destruction – At -100 your body is completely and utterly destroyed": no HP below
+# it means anything, so a sheet's current HP is never lower.
+HP_FLOOR: Final = -100
 
 #: Violations the GM may allow: the rulebook leaves these to "the DM's discretion".
 WAIVABLE: Final = frozenset({"abilities.manipulation_element"})
@@ -115,6 +121,7 @@ def validate(
     _check_abilities(draft, cat, report)
     _check_equipment(draft, cat, report)
     _check_state(draft, rules, cat, report)
+    _check_hp(draft, rules, cat, report)
     return report.violations
 
 
@@ -477,6 +484,44 @@ def _check_state(draft: CharacterDraft, rules: HouseRules, cat: Catalog, report:
                 f"{code!r} is not left to the GM's discretion by the rulebook.",
                 R_CREATION,
             )
+
+
+def _check_hp(draft: CharacterDraft, rules: HouseRules, cat: Catalog, report: _Report) -> None:
+    """Current HP lies between the utter-destruction floor and the sheet's maximum."""
+    current = draft.current_hp
+    if current is None:
+        return
+    if current < HP_FLOOR:
+        report.add(
+            "current_hp.below_floor",
+            "current_hp",
+            f"Current HP cannot be below {HP_FLOOR}: at {HP_FLOOR} a character is utterly "
+            f"destroyed ({current} given).",
+            R_WOUNDS,
+        )
+        return
+    if blocking(report.violations):
+        return  # no maximum to compare with until the draft names real things
+    assert draft.shot_type and draft.race and draft.profession  # noqa: S101
+    shot = cat.shot_types[draft.shot_type]
+    effects = gather_effects(
+        draft,
+        cat,
+        shot,
+        cat.races[draft.race],
+        cat.professions[draft.profession],
+        [cat.abilities[slug] for slug in draft.abilities],
+        rules,
+    )
+    maximum = sum(part.amount for part in hp_max_parts(draft, shot, effects))
+    if current > maximum:
+        report.add(
+            "current_hp.above_max",
+            "current_hp",
+            f"Current HP cannot be above the maximum of {maximum} ({current} given); "
+            f"leave it empty for an unhurt character.",
+            R_WOUNDS,
+        )
 
 
 # --------------------------------------------------------------------------- starting kit

@@ -113,3 +113,23 @@ def gather_effects(
         for effect in status.effects:
             effects.add(effect, "status_effect", status.name, slug, ok(effect))
     return effects
+
+
+def temporary_parts(draft: CharacterDraft, target: str) -> list[Contribution]:
+    """The draft's temporary effects on ``target`` (a stat key, ``hp_max``, ``speed`` ...)."""
+    return [
+        Contribution("effect", e.source or "Temporary effect", e.amount)
+        for e in draft.effects
+        if e.target == target
+    ]
+
+
+def hp_max_parts(
+    draft: CharacterDraft, shot: ShotType, effects: EffectsInPlay
+) -> list[Contribution]:
+    """Maximum HP's parts: the shot-type's, every effect in play, temporary effects."""
+    return [
+        Contribution("shot_type", shot.name, shot.hp),
+        *effects.parts("hp_max"),
+        *temporary_parts(draft, "hp_max"),
+    ]

@@ -68,7 +68,12 @@ from westernroses.characters.contributions import (
 )
 from westernroses.characters.draft import CharacterDraft
 from westernroses.characters.drunkenness import DrunkLevel, DrunkModifiers, modifiers
-from westernroses.characters.effects import EffectsInPlay, gather_effects
+from westernroses.characters.effects import (
+    EffectsInPlay,
+    gather_effects,
+    hp_max_parts,
+    temporary_parts,
+)
 from westernroses.characters.levels import DeckLimits, deck_limits, profession_features
 from westernroses.checks import pool_size
 from westernroses.house_rules import DEFAULT_HOUSE_RULES, HouseRules
@@ -537,11 +542,7 @@ def _with_note(drunk: DrunkModifiers, note: str) -> DrunkModifiers:
 
 
 def _temporary(draft: CharacterDraft, target: str) -> list[Contribution]:
-    return [
-        Contribution("effect", e.source or "Temporary effect", e.amount)
-        for e in draft.effects
-        if e.target == target
-    ]
+    return temporary_parts(draft, target)
 
 
 def _stats(
@@ -577,7 +578,7 @@ def _sub_stat(
 
 
 def _hit_points(draft: CharacterDraft, shot: ShotType, effects: EffectsInPlay) -> HitPoints:
-    maximum = _sub_stat(draft, "hp_max", "HP", shot.name, shot.hp, effects)
+    maximum = SubStat("hp_max", "HP", tuple(hp_max_parts(draft, shot, effects)))
     current = maximum.total if draft.current_hp is None else draft.current_hp
     return HitPoints(maximum, current)
 
