@@ -14,7 +14,7 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from westernroses.catalog import get_catalog
-from westernroses.house_rules import DEFAULT_HOUSE_RULES, HOUSE_RULES_META
+from westernroses.house_rules import DEFAULT_HOUSE_RULES, HOUSE_RULES_META, HouseRules
 
 from .awards import award_items_known
 from .form_errors import add_service_errors  # noqa: F401  (the pages import it from here)
@@ -57,6 +57,16 @@ class CampaignSettingsForm(forms.Form):
                 max_value=meta.maximum,
                 help_text=help_text,
             )
+
+    def clean(self) -> dict[str, Any]:
+        """The engine's ordered pairs (a starting spell power above the cap ...), each error
+        beside its field."""
+        cleaned = super().clean() or {}
+        if all(key in cleaned for key in HOUSE_RULES_META):
+            rules = HouseRules.from_dict({key: cleaned[key] for key in HOUSE_RULES_META})
+            for key, message in rules.order_problems().items():
+                self.add_error(key, message)
+        return cleaned
 
     def house_rules(self) -> dict[str, int]:
         return {key: self.cleaned_data[key] for key in HOUSE_RULES_META}

@@ -10,11 +10,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from westernroses import checks, probability
 from westernroses import dice as dice_engine
-from westernroses.house_rules import DEFAULT_HOUSE_RULES, HouseRules
+from westernroses.house_rules import DEFAULT_HOUSE_RULES, HouseRuleError, HouseRules
 from westernroses.rng import RandomSource
 
 from .charts import distribution_svg
@@ -69,7 +70,11 @@ def campaign_update_settings(
         fields.append("house_rules")
     elif house_rules is not None:
         merged = {**campaign.rules().to_dict(), **house_rules}
-        campaign.house_rules = HouseRules.from_dict(merged).changed()
+        try:
+            checked = HouseRules.checked(merged)
+        except HouseRuleError as exc:
+            raise ValidationError({k: [v] for k, v in exc.errors.items()}) from None
+        campaign.house_rules = checked.changed()
         fields.append("house_rules")
     if fields:
         campaign.save(update_fields=[*fields, "updated_at"])

@@ -116,6 +116,30 @@ class HouseRules:
             raise HouseRuleError(errors)
         return cls(**values)
 
+    @classmethod
+    def checked(cls, data: dict[str, Any] | None) -> HouseRules:
+        """:meth:`from_dict` for a GM's new settings: each value in range *and* the ordered
+        pairs in order (:data:`ORDERED_PAIRS`). Stored settings load with :meth:`from_dict`,
+        which never refuses a campaign over an order it was saved with."""
+        rules = cls.from_dict(data)
+        problems = rules.order_problems()
+        if problems:
+            raise HouseRuleError(problems)
+        return rules
+
+    def order_problems(self) -> dict[str, str]:
+        """Each ordered pair of settings out of order, as ``{field: message}`` in words."""
+        problems: dict[str, str] = {}
+        for low, high, why in ORDERED_PAIRS:
+            low_value, high_value = getattr(self, low), getattr(self, high)
+            if low_value > high_value:
+                low_label, high_label = HOUSE_RULES_META[low].label, HOUSE_RULES_META[high].label
+                problems[low] = (
+                    f"{low_label} ({low_value}) cannot be above the {high_label.lower()} "
+                    f"({high_value}): {why}"
+                )
+        return problems
+
     def changed(self) -> dict[str, int]:
         """Settings that differ from the defaults, to record with a result they affected."""
         default = HouseRules()
@@ -263,5 +287,19 @@ HOUSE_RULES_META: dict[str, HouseRule] = {
         ),
     )
 }
+
+#: Settings that must not exceed another: ``(lower, higher, why)``. Refused by
+#: :meth:`HouseRules.checked` beside the lower one. Other pairs were weighed and left free:
+#: an Efficiency floor above the minimum cost or the discount never makes a card dearer (the
+#: cost takes the smaller of the floor and the card's total), and element costs, Option steps
+#: and the dodge and graze targets are a GM's choice in either order.
+ORDERED_PAIRS: tuple[tuple[str, str, str], ...] = (
+    (
+        "starting_spell_power",
+        "spell_power_cap",
+        "a character never holds more spell power than the cap, so she could not start a "
+        "battle with it.",
+    ),
+)
 
 DEFAULT_HOUSE_RULES = HouseRules()

@@ -65,7 +65,7 @@ class CampaignViewSet(
     def partial_update(self, request: Request, pk: str | None = None) -> Response:
         """GMs change the name, description or house rules (a partial map is merged)."""
         campaign, access = campaign_for(request.user, pk or "", manage=True)
-        serializer = CampaignUpdateSerializer(data=request.data)
+        serializer = CampaignUpdateSerializer(data=request.data, context={"campaign": campaign})
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         services.campaign_update_settings(

@@ -99,7 +99,9 @@ class CampaignUpdateSerializer(serializers.Serializer):
         if unknown:
             raise serializers.ValidationError({k: ["Unknown house rule."] for k in unknown})
         try:
-            HouseRules.from_dict({**DEFAULT_HOUSE_RULES.to_dict(), **value})
+            campaign = self.context.get("campaign")
+            current = campaign.rules() if campaign is not None else DEFAULT_HOUSE_RULES
+            HouseRules.checked({**current.to_dict(), **value})
         except HouseRuleError as exc:
             raise serializers.ValidationError({k: [v] for k, v in exc.errors.items()}) from None
         return value

@@ -111,3 +111,45 @@ def test_api_shows_rules_and_rejects_bad_ones(campaign, gm, api_for):
         f"/api/campaigns/{campaign.pk}/", {"house_rules": {"bomb_multiplier": 3}}, format="json"
     )
     assert good.json()["house_rules_changed"] == {"bomb_multiplier": 3}
+
+
+def test_starting_spell_power_above_the_cap_is_refused_beside_the_field(campaign, gm, client_for):
+    """RULINGS 8: spell power is never above the cap, so a battle cannot start above it (the
+    tester saved 60 / 10 and the sheets read "Start / cap 60 / 10")."""
+    response = client_for(gm).post(
+        f"/campaigns/{campaign.pk}/settings/",
+        _form(campaign, starting_spell_power=60, spell_power_cap=10, name="Renamed"),
+    )
+    assert response.status_code == 400
+    (message,) = response.context["form"].errors["starting_spell_power"]
+    assert message.startswith("Starting spell power (60) cannot be above the spell power cap (10)")
+    assert message in response.content.decode()
+    campaign.refresh_from_db()
+    assert campaign.house_rules == {} and campaign.name == "Scarlet Mist"
+    equal = client_for(gm).post(
+        f"/campaigns/{campaign.pk}/settings/",
+        _form(campaign, starting_spell_power=10, spell_power_cap=10),
+    )
+    assert equal.status_code == 302
+
+
+def test_api_refuses_a_start_above_the_cap_stored_or_given(campaign, gm, api_for):
+    """RULINGS 8, whether both values come in one request or the cap was stored before."""
+    client = api_for(gm)
+    url = f"/api/campaigns/{campaign.pk}/"
+    both = client.patch(
+        url, {"house_rules": {"starting_spell_power": 60, "spell_power_cap": 10}}, format="json"
+    )
+    assert both.status_code == 400
+    (message,) = both.json()["errors"]["house_rules"]["starting_spell_power"]
+    assert "cannot be above the spell power cap (10)" in message
+    lowered_both = {"house_rules": {"spell_power_cap": 40, "starting_spell_power": 30}}
+    assert client.patch(url, lowered_both, format="json").status_code == 200
+    later = client.patch(url, {"house_rules": {"starting_spell_power": 60}}, format="json")
+    assert later.status_code == 400
+    (message,) = later.json()["errors"]["house_rules"]["starting_spell_power"]
+    assert "cannot be above the spell power cap (40)" in message
+    lowered = client.patch(url, {"house_rules": {"spell_power_cap": 20}}, format="json")
+    assert lowered.status_code == 400  # the stored start (30) would sit above it
+    campaign.refresh_from_db()
+    assert campaign.house_rules == {"spell_power_cap": 40, "starting_spell_power": 30}
