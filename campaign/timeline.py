@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Final
 
 from django.urls import reverse
 
+from westernroses.checks import verdict_words
+
 from .awards import award_describe, awards_of
 from .handouts import handouts_visible_to
 from .models import GameSession, LevelUp
@@ -135,7 +137,8 @@ def roll_entries(*, access: CampaignAccess, limit: int) -> list[TimelineEntry]:
     for roll in rolls_visible_to(access).order_by("-created_at", "-pk")[:limit]:
         what = f"{roll.label}: " if roll.label else ""
         against = f" vs {roll.target}" if roll.target is not None else ""
-        verdict = "" if roll.success is None else (" — success" if roll.success else " — failure")
+        words = verdict_words(success=roll.success, margin=roll.margin, critical=roll.critical)
+        verdict = f" — {words}" if words else ""
         out.append(
             TimelineEntry(
                 kind="roll",

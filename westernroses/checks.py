@@ -381,6 +381,44 @@ def reroll(result: CheckResult, rng: DiceSource) -> CheckResult:
     return replace(again, rerolled_from=result)
 
 
+# --------------------------------------------------------------------------- in words
+
+
+def verdict_words(*, success: bool | None, margin: int | None, critical: str | None) -> str:
+    """A logged roll's verdict as a reader says it, for every page and message that shows one.
+
+    ``critical`` is the band the dice fell in (``"success"``, ``"failure"`` or empty). A
+    critical success may succeed at or below the target (ruling 2): it reads "critical success
+    (7 under the target)", never "success by -7"; a critical failure may fail above it.
+    """
+    band = Critical(critical) if critical else None
+    if success is None or margin is None:
+        if band is Critical.SUCCESS:
+            return "critical success"
+        if band is Critical.FAILURE:
+            return "critical failure"
+        return "" if success is None else ("success" if success else "failure")
+    if success:
+        if band is Critical.SUCCESS:
+            if margin > 0:
+                return f"critical success by {margin}"
+            if margin == 0:
+                return "critical success (level with the target)"
+            return f"critical success ({-margin} under the target)"
+        return f"success by {margin}"
+    if band is Critical.FAILURE:
+        if margin < 0:
+            return f"critical failure by {-margin}"
+        if margin == 0:
+            return "critical failure (level with the target)"
+        return f"critical failure ({margin} over the target: a critical failure always fails)"
+    if margin == 0:
+        return "failure (ties fail: beat the target)"
+    if band is Critical.SUCCESS:
+        return f"failure by {-margin} (critical dice, but too far below the target)"
+    return f"failure by {-margin}"
+
+
 # --------------------------------------------------------------------------- versus
 
 

@@ -27,6 +27,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts.typing import AuthedRequest
 from apibase import form_once
+from westernroses.checks import verdict_words
 
 from .. import awards, party
 from ..dashboard_state import DashboardState, dashboard_state, dashboard_version
@@ -304,7 +305,8 @@ def quick_roll(request: AuthedRequest, pk: int) -> HttpResponse:
             label=form.cleaned_data["label"],
             secret=form.cleaned_data["secret"],
         )
-        verdict = "" if roll.success is None else (" (success)" if roll.success else " (failure)")
+        words = verdict_words(success=roll.success, margin=roll.margin, critical=roll.critical)
+        verdict = f" ({words})" if words else ""
         return f"{roll.label or 'Roll'}: {roll.notation} = {roll.total}{verdict}."
 
     return _quick_action(

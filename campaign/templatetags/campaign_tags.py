@@ -34,3 +34,20 @@ def current_zone() -> str:
     from django.utils import timezone
 
     return timezone.get_current_timezone_name().replace("_", " ")
+
+
+@register.filter
+def roll_verdict(roll: object) -> str:
+    """A logged roll's verdict in words (the engine's ``verdict_words``): "success by 3",
+    "critical success (7 under the target)", "failure (ties fail: beat the target)"."""
+    from westernroses.checks import verdict_words
+
+    def get(key: str) -> object:
+        return roll.get(key) if isinstance(roll, dict) else getattr(roll, key, None)
+
+    success, margin, critical = get("success"), get("margin"), get("critical")
+    return verdict_words(
+        success=success if isinstance(success, bool) else None,
+        margin=margin if isinstance(margin, int) else None,
+        critical=critical if isinstance(critical, str) else None,
+    )

@@ -225,3 +225,27 @@ def test_house_rules_in_force_are_named_in_words(client, campaign, player):
     html = client.get(f"/campaigns/{campaign.pk}/dice/").content.decode()
     assert "House rules in force: Stat points per die: 2." in html
     assert "stat_per_die" not in html
+
+
+def test_a_critical_success_below_the_target_reads_in_words_everywhere(
+    client, campaign, gm, player
+):
+    """RULINGS 2: a critical success succeeds below the target (unless 10 or more under). 1d
+    against 12 rolling 5 read "success by -7 critical success"; every page that describes the
+    roll now says "critical success (7 under the target)"."""
+    request = services.dice_request_from(notation="1d", target=12)
+    seed = next(s for s in range(100) if RandomSource(seed=s).randbelow(6) == 4)
+    roll = services.roll_make(
+        user=player, campaign=campaign, dice=request, rng=RandomSource(seed=seed), label="Power"
+    )
+    assert (roll.dice, roll.margin, roll.success, roll.critical) == ([5], -7, True, "success")
+    client.force_login(gm)
+    pages = {
+        "dice page": f"/campaigns/{campaign.pk}/dice/",
+        "dashboard": f"/campaigns/{campaign.pk}/dashboard/",
+        "timeline": f"/campaigns/{campaign.pk}/timeline/",
+    }
+    for where, url in pages.items():
+        html = client.get(url).content.decode()
+        assert "critical success (7 under the target)" in html, where
+        assert "by -7" not in html and "success by -" not in html, where

@@ -29,6 +29,7 @@ from westernroses.checks import (
     reroll,
     reroll_versus,
     stat_check,
+    verdict_words,
     versus,
     versus_rank,
 )
@@ -497,3 +498,30 @@ def test_versus_all_fail_follows_the_house_rule():
     # unless both roll a critical failure (2-4 on 2d: 6/36 each).
     assert versus_odds(2, 0, 2, 0, 30).no_winner == 1
     assert versus_odds(2, 0, 2, 0, 30, closest_rules).no_winner == Fraction(1, 36)
+
+
+@pytest.mark.parametrize(
+    ("success", "margin", "critical", "words"),
+    [
+        (True, 3, "", "success by 3"),
+        (True, -7, "success", "critical success (7 under the target)"),  # RULINGS 2: 1d rolls 5
+        (True, 0, "success", "critical success (level with the target)"),
+        (True, 4, "success", "critical success by 4"),
+        (False, -12, "success", "failure by 12 (critical dice, but too far below the target)"),
+        (False, 0, "", "failure (ties fail: beat the target)"),
+        (False, -5, "", "failure by 5"),
+        (False, -5, "failure", "critical failure by 5"),
+        (
+            False,
+            2,
+            "failure",
+            "critical failure (2 over the target: a critical failure always fails)",
+        ),
+        (None, None, "success", "critical success"),
+        (None, None, "", ""),
+    ],
+)
+def test_verdicts_read_in_words_never_with_a_negative_margin(success, margin, critical, words):
+    """RULINGS 2: a critical success can succeed below the target, a critical failure fail
+    above it; the words never say "success by -7"."""
+    assert verdict_words(success=success, margin=margin, critical=critical) == words
