@@ -207,7 +207,7 @@ def creation_options() -> dict[str, Any]:
                 "speed": r.speed,
                 "extra_abilities": r.extra_abilities,
                 "natural_weapon_choice": r.natural_weapon_choice,
-                "traits": [*r.traits, r.other_bonuses],
+                "traits": list(r.all_traits),
             }
             for r in cat.races.values()
         ],

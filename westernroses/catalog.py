@@ -154,11 +154,17 @@ class Race:
     stats: Mapping[str, int]
     speed: int
     traits: tuple[Trait, ...]
-    other_bonuses: Trait
+    #: The rulebook's "Other bonuses", absent where it reads "Other bonuses: None".
+    other_bonuses: Trait | None
     extra_abilities: int
     starting_items: tuple[str, ...]
     natural_weapon_choice: bool
     drinking: str | None
+
+    @property
+    def all_traits(self) -> tuple[Trait, ...]:
+        """The racial traits and the other bonuses, as the sheet and the wizard list them."""
+        return (*self.traits, self.other_bonuses) if self.other_bonuses else self.traits
 
 
 @dataclass(frozen=True, slots=True)
@@ -410,6 +416,9 @@ def _effects(node: _Node) -> tuple[Effect, ...]:
 
 def _trait(node: _Node) -> Trait:
     node.mapping(["slug", "name", "text"], ["effects"])
+    if node.child("slug").value == "none" or str(node.child("name").value).strip() == "None":
+        # "Other bonuses: None" is the rulebook saying there are none: leave the field out.
+        raise node.child("name").fail("'None' is not a trait; leave the entry out")
     return Trait(
         slug=node.child("slug").slug(),
         name=node.child("name").req_text(),
@@ -440,8 +449,9 @@ def _shot_type(node: _Node) -> ShotType:
 
 def _race(node: _Node) -> Race:
     node.mapping(
-        ["slug", "name", "description", "traits", "other_bonuses"],
+        ["slug", "name", "description", "traits"],
         [
+            "other_bonuses",
             "stats",
             "speed",
             "extra_abilities",
@@ -457,7 +467,11 @@ def _race(node: _Node) -> Race:
         stats=_stats(node.child("stats")),
         speed=node.child("speed").whole(optional=True) or 0,
         traits=tuple(_trait(n) for n in node.child("traits").items()),
-        other_bonuses=_trait(node.child("other_bonuses")),
+        other_bonuses=(
+            None
+            if node.child("other_bonuses").value is None
+            else _trait(node.child("other_bonuses"))
+        ),
         extra_abilities=node.child("extra_abilities").whole(optional=True, minimum=0) or 0,
         starting_items=_slugs(node.child("starting_items")),
         natural_weapon_choice=node.child("natural_weapon_choice").flag(),
@@ -695,7 +709,8 @@ def _check_references(catalog: Catalog) -> None:
     for i, race in enumerate(catalog.races.values()):
         for j, trait in enumerate(race.traits):
             effects("races.yaml", f"races[{i}].traits[{j}]", trait.effects)
-        effects("races.yaml", f"races[{i}].other_bonuses", race.other_bonuses.effects)
+        if race.other_bonuses is not None:
+            effects("races.yaml", f"races[{i}].other_bonuses", race.other_bonuses.effects)
         for j, slug in enumerate(race.starting_items):
             item("races.yaml", f"races[{i}].starting_items[{j}]", slug)
     for i, prof in enumerate(catalog.professions.values()):

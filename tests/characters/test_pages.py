@@ -285,6 +285,15 @@ def test_edit_changes_inventory_state_and_notes(character, player, client_for):
     assert "Only Guardians can wear armor" in refused.content.decode()
 
 
+def test_wizard_race_traits_never_list_none(player, client_for):
+    """Races: "Other bonuses: None" is no ability; the wizard read "Moon Purity; None"."""
+    page = client_for(player).get("/characters/new/").content.decode()
+    lunarian = re.search(r'value="lunarian".*?<small>(.*?)</small>', page, re.S)
+    hare = re.search(r'value="moon_hare".*?<small>(.*?)</small>', page, re.S)
+    assert lunarian and lunarian.group(1) == "Moon Purity"
+    assert hare and hare.group(1) == "Lunatic Gaze; Hallucinations"
+
+
 def test_edit_refuses_current_hp_above_the_maximum_beside_the_field(character, player, client_for):
     """Current HP is never above the sheet's maximum (docs/characters.md; the tester saved 9999
     and the sheet read "9999 / 100 Healthy")."""

@@ -265,6 +265,13 @@ skills:
             "'fly'",
         ),
         (
+            "races.yaml",
+            "races:\n  - {slug: r, name: R, description: d, traits: [],"
+            " other_bonuses: {slug: nothing, name: None, text: No other bonuses.}}",
+            "races[0].other_bonuses.name",
+            "'None' is not a trait",
+        ),
+        (
             "items.yaml",
             "items:\n  - {slug: s, name: S, category: weapon, text: t, range: 1}",
             "items[0].damage_dice",
@@ -318,3 +325,17 @@ def test_engine_does_not_import_django() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=False
     )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_no_race_lists_none_as_a_trait() -> None:
+    """Races: Lunarians and Moon Hares have "Other bonuses: None": that is no bonus, so
+    nothing named None is among their traits (the wizard showed "Moon Purity; None")."""
+    cat = get_catalog()
+    for race in cat.races.values():
+        assert all(t.name != "None" and t.slug != "none" for t in race.all_traits), race.slug
+    assert [t.name for t in cat.races["lunarian"].all_traits] == ["Moon Purity"]
+    assert [t.name for t in cat.races["moon_hare"].all_traits] == [
+        "Lunatic Gaze",
+        "Hallucinations",
+    ]
+    assert cat.races["lunarian"].other_bonuses is None

@@ -94,7 +94,7 @@ def gather_effects(
     effects = EffectsInPlay()
     for effect in shot.passive.effects:
         effects.add(effect, "shot_type", shot.passive.name, shot.slug, ok(effect))
-    for trait in (*race.traits, race.other_bonuses):
+    for trait in race.all_traits:
         for effect in trait.effects:
             effects.add(effect, "race", trait.name, race.slug, ok(effect))
     for feature in profession_features(profession, draft.level):

@@ -742,9 +742,7 @@ def _passives(
     rules: HouseRules = DEFAULT_HOUSE_RULES,
 ) -> tuple[Passive, ...]:
     out = [Passive("shot_type", shot.passive.name, shot.passive.text)]
-    # "Other bonuses: None" (Lunarian, Moon Hare) is a placeholder in the rulebook, not a trait.
-    traits = (*race.traits, race.other_bonuses)
-    out.extend(Passive("race", t.name, t.text) for t in traits if t.slug != "none")
+    out.extend(Passive("race", t.name, t.text) for t in race.all_traits)
     out.extend(
         Passive("profession", f"{profession.name}: {f.name}", f.text)
         for f in profession_features(profession, draft.level)
