@@ -267,14 +267,18 @@ def _gm_only_problems(
     out = []
     level = before.level if before is not None else 1
     if draft.level != level:
-        out.append(
-            RuleViolation(
-                "level.gm_only",
-                "level",
-                f"Only the campaign's game master changes a character's level (it is {level}).",
-                R_LEVELS,
+        if before is None:
+            message = (
+                f"This character is at level {draft.level}, and a player's new or imported "
+                f"character starts at level 1: only the campaign's game master may bring one "
+                f"in at level {draft.level} or raise its level later."
             )
-        )
+        else:
+            message = (
+                f"Only the campaign's game master changes a character's level: it stays at "
+                f"level {level} (level {draft.level} was asked for)."
+            )
+        out.append(RuleViolation("level.gm_only", "level", message, R_LEVELS))
     waivers = sorted(before.gm_waivers) if before is not None else []
     if sorted(draft.gm_waivers) != waivers:
         out.append(

@@ -53,3 +53,12 @@ def words(value: Any) -> str:
     """A slug as words: ``mortally_wounded`` -> ``Mortally wounded``."""
     text = str(value or "").replace("_", " ")
     return text[:1].upper() + text[1:]
+
+
+@register.filter
+def field_words(field_path: Any) -> str:
+    """A rule problem's field as the player reads it (the engine's labels): ``shot_type`` ->
+    "Shot-type", ``bonus_points`` -> "Bonus points"."""
+    from westernroses.characters.draft import field_words as words_of
+
+    return words_of(str(field_path or ""))

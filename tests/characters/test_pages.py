@@ -376,6 +376,48 @@ def test_import_page_refuses_a_bad_file_clearly(player, client_for):
     assert "This is not a Western Roses character: format" in response.content.decode()
 
 
+def test_import_page_names_fields_in_words(player, client_for):
+    """An incomplete but well-formed file lists its problems by the fields' words, never by
+    their keys ("shot_type: Choose a shot-type.")."""
+    import json
+
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    document = {"format": "westernroses.character", "version": 1, "character": {"name": "Aya"}}
+    response = client_for(player).post(
+        "/characters/import/",
+        {"file": SimpleUploadedFile("aya.json", json.dumps(document).encode())},
+    )
+    assert response.status_code == 400
+    problems = re.search(r'id="import-problems">(.*?)</section>', response.content.decode(), re.S)
+    assert problems
+    text = re.sub(r"<[^>]+>", "", problems.group(1))
+    assert "Shot-type: " in text and "Bonus points: " in text and "Skill points: " in text
+    assert not re.search(r"\b[a-z]+_[a-z_]+:", text), text
+    assert Character.objects.count() == 0
+
+
+def test_a_players_import_above_level_1_says_what_happens(character, gm, player, client_for):
+    """docs/characters.md: a player's import cannot carry a level above 1; the GM's can. The
+    message spoke of "(it is 1)" for a file at level 3."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    character.level = 3
+    character.save()
+    document = client_for(player).get(f"/characters/{character.pk}/export/").content
+    response = client_for(player).post(
+        "/characters/import/", {"file": SimpleUploadedFile("x.json", document)}
+    )
+    assert response.status_code == 400
+    text = response.content.decode()
+    assert (
+        "Level: This character is at level 3, and a player&#x27;s new or imported character "
+        "starts at level 1: only the campaign&#x27;s game master may bring one in at level 3"
+    ) in text
+    assert "it is 1" not in text
+    assert Character.objects.count() == 1
+
+
 def test_import_into_a_campaign_you_are_not_in_is_404(campaign, outsider, client_for, character):
     from django.core.files.uploadedfile import SimpleUploadedFile
 

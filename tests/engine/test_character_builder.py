@@ -502,3 +502,15 @@ def test_current_hp_lies_between_utter_destruction_and_the_maximum() -> None:
     draft.current_hp = top
     draft.guardian_charge_injured = True
     assert "current_hp.above_max" in codes(draft)
+
+
+def test_every_draft_field_has_words() -> None:
+    """Problems name their field in words (the import page listed "shot_type: ...")."""
+    from dataclasses import fields
+
+    from westernroses.characters.draft import FIELD_LABELS, field_words
+
+    assert set(FIELD_LABELS) == {f.name for f in fields(CharacterDraft)}
+    assert field_words("shot_type") == "Shot-type"
+    assert field_words("abilities[1]") == "Abilities"
+    assert field_words("inventory.sword.equipped") == "Equipment"

@@ -59,6 +59,42 @@ class ActiveEffect:
         }
 
 
+#: Each draft field as a player reads it (the wizard's and the edit page's words).
+FIELD_LABELS: Final[Mapping[str, str]] = {
+    "name": "Name",
+    "shot_type": "Shot-type",
+    "race": "Race",
+    "profession": "Profession",
+    "element": "Element",
+    "goddess_element": "Goddess's element",
+    "bonus_points": "Bonus points",
+    "skill_points": "Skill points",
+    "abilities": "Abilities",
+    "ability_choices": "Ability choices",
+    "natural_weapon": "Natural weapon",
+    "guardian_charge": "Guardian's charge",
+    "guardian_charge_injured": "Guardian's charge injured",
+    "unconnected_dolls": "Dolls without a deep connection",
+    "inventory": "Equipment",
+    "clothing_covered": "Clothing covered",
+    "yen": "Yen",
+    "level": "Level",
+    "drunkenness": "Drunkenness",
+    "status_effects": "Status effects",
+    "effects": "Temporary effects",
+    "current_hp": "Current HP",
+    "spell_power": "Spell power",
+    "gm_waivers": "GM waivers",
+}
+
+
+def field_words(field_path: str) -> str:
+    """A violation's field in words: ``shot_type`` → "Shot-type", ``abilities[1]`` and
+    ``inventory.sword.equipped`` → their field's label ("Abilities", "Equipment")."""
+    root = field_path.split(".", 1)[0].split("[", 1)[0]
+    return FIELD_LABELS.get(root, root.replace("_", " ").capitalize())
+
+
 @dataclass(slots=True)
 class CharacterDraft:
     """Everything a character sheet is derived from.
