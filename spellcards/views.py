@@ -19,6 +19,7 @@ from django.utils.datastructures import MultiValueDict
 from django.views.decorators.http import require_http_methods
 
 from accounts.typing import AuthedRequest
+from apibase.words import quoted
 from campaign.permissions import access_for, campaign_for
 from characters.models import Character
 from westernroses.spellcards import CardFormatError, SpellcardDraft
@@ -134,7 +135,9 @@ def _save(
                 draft=form.draft,
                 description=description,
             )
-            messages.success(request, f"“{form.draft.name}” is in the campaign's template cards.")
+            messages.success(
+                request, f"{quoted(form.draft.name)} is in the campaign's template cards."
+            )
             return redirect("spellcards:templates", character.campaign_id)
         if card is None:
             saved = services.spellcard_create(
@@ -145,12 +148,12 @@ def _save(
                 add_to_deck=1,
                 source_template=template,
             )
-            messages.success(request, f"“{saved.name}” is in {character.name}'s deck.")
+            messages.success(request, f"{quoted(saved.name)} is in {character.name}'s deck.")
         else:
             saved = services.spellcard_update(
                 by=request.user, spellcard=card, draft=form.draft, description=description
             )
-            messages.success(request, f"“{saved.name}” saved.")
+            messages.success(request, f"{quoted(saved.name)} saved.")
     except services.SpellcardRejected as exc:
         for violation in exc.violations:
             form.add_error(form.field_for(violation.field), violation.message)
@@ -190,7 +193,7 @@ def spellcard_delete(request: AuthedRequest, pk: int) -> HttpResponse:
     card = selectors.spellcard_for(request.user, pk)
     character_id = card.character_id
     services.spellcard_delete(by=request.user, spellcard=card)
-    messages.success(request, f"“{card.name}” deleted.")
+    messages.success(request, f"{quoted(card.name)} deleted.")
     return redirect("spellcards:deck", character_id)
 
 
@@ -302,7 +305,7 @@ def template_copy(request: AuthedRequest, pk: int) -> HttpResponse:
         return _templates_page(
             request, template.campaign_id, status=400, failed=template, incomplete=str(exc)
         )
-    messages.success(request, f"“{card.name}” copied to {character.name}.")
+    messages.success(request, f"{quoted(card.name)} copied to {character.name}.")
     return redirect("spellcards:deck", character.pk)
 
 
@@ -312,5 +315,5 @@ def template_delete(request: AuthedRequest, pk: int) -> HttpResponse:
     template, _ = selectors.template_card_for(request.user, pk, manage=True)
     campaign_id = template.campaign_id
     services.template_card_delete(by=request.user, template=template)
-    messages.success(request, f"Template “{template.name}” deleted.")
+    messages.success(request, f"Template {quoted(template.name)} deleted.")
     return redirect("spellcards:templates", campaign_id)

@@ -13,6 +13,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from accounts.typing import AuthedRequest
+from apibase.words import quoted
 from westernroses.house_rules import DEFAULT_HOUSE_RULES, HOUSE_RULES_META
 
 from .. import members, selectors, services
@@ -41,7 +42,7 @@ def campaign_create(request: AuthedRequest) -> HttpResponse:
             description=form.cleaned_data["description"],
             gm=request.user,
         )
-        messages.success(request, f"Campaign “{campaign.name}” created. You are its GM.")
+        messages.success(request, f"Campaign {quoted(campaign.name)} created. You are its GM.")
         return redirect("campaign:detail", campaign.pk)
     status = 400 if form.errors else 200
     return render(request, "campaign/create.html", {"form": form}, status=status)

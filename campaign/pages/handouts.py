@@ -11,6 +11,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.typing import AuthedRequest
+from apibase.words import quoted
 
 from .. import handouts as handout_services
 from .. import selectors
@@ -42,7 +43,7 @@ def handout_list(request: AuthedRequest, pk: int) -> HttpResponse:
         except ValidationError as exc:
             add_service_errors(form, exc)
         else:
-            messages.success(request, f"Handout “{handout.title}” shared.")
+            messages.success(request, f"Handout {quoted(handout.title)} shared.")
             return redirect("campaign:handout_detail", campaign.pk, handout.pk)
     context = {
         "campaign": campaign,

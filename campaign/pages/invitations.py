@@ -20,6 +20,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.typing import AuthedRequest
+from apibase.words import quoted
 
 from .. import invitations as invitation_services
 from ..forms import InvitationForm, add_service_errors
@@ -105,7 +106,7 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
     if request.method == "POST":
         return _accept(cast(AuthedRequest, request), invitation)
     if invitation.campaign.memberships.filter(user=request.user).exists():
-        messages.info(request, f"You are already in “{invitation.campaign.name}”.")
+        messages.info(request, f"You are already in {quoted(invitation.campaign.name)}.")
         return redirect("campaign:detail", invitation.campaign_id)
     state = invitation.state()
     if state == "active" and invitation.invited_user_id not in (None, request.user.pk):
@@ -131,11 +132,11 @@ def _accept(request: AuthedRequest, invitation: Invitation) -> HttpResponse:
         return redirect("campaign:detail", invitation.campaign_id)
     campaign = invitation.campaign
     if joined.already_member:
-        messages.info(request, f"You are already in “{campaign.name}”.")
+        messages.info(request, f"You are already in {quoted(campaign.name)}.")
     else:
         messages.success(
             request,
-            f"Welcome to “{campaign.name}”! You joined as "
+            f"Welcome to {quoted(campaign.name)}! You joined as "
             f"{joined.membership.get_role_display().lower()}.",
         )
     return redirect("campaign:detail", campaign.pk)

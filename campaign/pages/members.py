@@ -10,6 +10,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from accounts.typing import AuthedRequest
+from apibase.words import quoted
 
 from .. import members as member_services
 from .. import selectors
@@ -83,5 +84,5 @@ def leave(request: AuthedRequest, pk: int) -> HttpResponse:
     except ValidationError as exc:
         _refused(request, exc)
         return redirect("campaign:members", campaign.pk)
-    messages.success(request, f"You left “{campaign.name}”. Your characters are still yours.")
+    messages.success(request, f"You left {quoted(campaign.name)}. Your characters are still yours.")
     return redirect("campaign:list")

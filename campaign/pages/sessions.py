@@ -12,6 +12,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.typing import AuthedRequest
+from apibase.words import quoted
 
 from .. import selectors
 from .. import sessions as session_services
@@ -39,7 +40,7 @@ def session_list(request: AuthedRequest, pk: int) -> HttpResponse:
             add_service_errors(form, exc)
         else:
             messages.success(
-                request, f"“{session.title}” scheduled; the players are told and reminded."
+                request, f"{quoted(session.title)} scheduled; the players are told and reminded."
             )
             if request.POST.get("next") == "dashboard":
                 return redirect("campaign:dashboard", campaign.pk)

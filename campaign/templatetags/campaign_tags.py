@@ -51,3 +51,11 @@ def roll_verdict(roll: object) -> str:
         margin=margin if isinstance(margin, int) else None,
         critical=critical if isinstance(critical, str) else None,
     )
+
+
+@register.filter
+def quoted(name: object) -> str:
+    """A name in quotes that never nest with its own (``apibase.words.quoted``)."""
+    from apibase.words import quoted as quote
+
+    return quote(str(name))

@@ -278,3 +278,22 @@ def test_template_cards_show_their_cost_and_damage(client_for, gm, player, campa
     assert '<strong class="template-damage">3d+2</strong>' in html
     assert f"Cost for {character.name}: <strong>{expected} SP</strong>" in html
     assert expected > 0
+
+
+def test_a_copied_name_with_its_own_quotes_is_not_wrapped_in_more(
+    client_for, gm, player, campaign, character
+):
+    """The message read "“Scarlet Sign “Red Mist”” copied to ..."; a name holding double
+    quotes is wrapped in single ones."""
+    template = TemplateCardFactory(
+        campaign=campaign, created_by=gm, draft=attack_draft(name="Scarlet Sign “Red Mist”")
+    )
+    client = client_for(player)
+    copied = client.post(f"/spellcard-templates/{template.pk}/copy/", {"character": character.pk})
+    assert copied.status_code == 302
+    page = client.get(copied["Location"]).content.decode()
+    assert f"‘Scarlet Sign “Red Mist”’ copied to {character.name}." in page
+    assert "”” copied" not in page
+    plain = TemplateCardFactory(campaign=campaign, created_by=gm, draft=attack_draft(name="Border"))
+    copied = client.post(f"/spellcard-templates/{plain.pk}/copy/", {"character": character.pk})
+    assert "“Border” copied to" in client.get(copied["Location"]).content.decode()
