@@ -57,6 +57,31 @@ def session_reminders_arrange(session: GameSession, now: datetime | None = None)
     )
 
 
+def session_scheduled_words(session: GameSession, now: datetime | None = None) -> str:
+    """What scheduling ``session`` did, in words: a session in the past tells and reminds
+    nobody; one ahead tells the campaign now and arms the reminders whose time is still to
+    come (as :func:`session_reminders_arrange` does)."""
+    from apibase.words import quoted
+    from notifications.reminders import SESSION_REMINDERS
+
+    now = now or timezone.now()
+    name = quoted(session.title)
+    if session.starts_at <= now:
+        return (
+            f"{name} is recorded; it starts in the past, so nobody is told or reminded "
+            f"(schedule a time ahead to tell the players)."
+        )
+    ahead = [phrase for _, before, phrase in SESSION_REMINDERS if session.starts_at - before > now]
+    reminders = {
+        ("tomorrow", "in an hour"): "reminded a day and an hour before",
+        ("tomorrow",): "reminded a day before",
+        ("in an hour",): "reminded an hour before",
+    }.get(tuple(ahead))
+    if reminders is None:
+        return f"{name} scheduled; the players are told now (it starts within the hour)."
+    return f"{name} scheduled; the players are told now and {reminders}."
+
+
 def _validate(title: str | None, starts_at: datetime | None) -> None:
     errors: dict[str, list[str]] = {}
     if title is not None and not title.strip():

@@ -12,7 +12,6 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.typing import AuthedRequest
-from apibase.words import quoted
 
 from .. import selectors
 from .. import sessions as session_services
@@ -39,9 +38,7 @@ def session_list(request: AuthedRequest, pk: int) -> HttpResponse:
         except ValidationError as exc:
             add_service_errors(form, exc)
         else:
-            messages.success(
-                request, f"{quoted(session.title)} scheduled; the players are told and reminded."
-            )
+            messages.success(request, session_services.session_scheduled_words(session))
             if request.POST.get("next") == "dashboard":
                 return redirect("campaign:dashboard", campaign.pk)
             return redirect("campaign:session_detail", campaign.pk, session.pk)

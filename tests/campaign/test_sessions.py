@@ -214,3 +214,43 @@ def test_api_session_bad_input(campaign, gm, api_for):
     )
     assert response.status_code == 400
     assert set(response.json()["errors"]) == {"title", "starts_at"}
+
+
+@pytest.mark.parametrize(
+    ("starts_at", "said"),
+    [
+        (
+            "2020-01-01T19:30",
+            "“Past session” is recorded; it starts in the past, so nobody is told or reminded",
+        ),
+        (
+            "2026-11-29T19:30",
+            "“Past session” scheduled; the players are told now and reminded a day and an hour "
+            "before.",
+        ),
+        (
+            "2026-11-22T18:00",
+            "“Past session” scheduled; the players are told now and reminded an hour before.",
+        ),
+        (
+            "2026-11-22T12:30",
+            "“Past session” scheduled; the players are told now (it starts within the hour).",
+        ),
+    ],
+)
+def test_the_schedule_message_says_what_really_happened(
+    campaign, gm, player, client_for, starts_at, said
+):
+    """docs/campaigns.md: "A session in the past arms none" (nor tells anyone); the page said
+    "the players are told and reminded" for 2020-01-01."""
+    client = client_for(gm)
+    with freeze_time(NOW):
+        response = client.post(
+            f"/campaigns/{campaign.pk}/sessions/",
+            {"title": "Past session", "starts_at": starts_at, "agenda": ""},
+            follow=True,
+        )
+    assert said in response.content.decode().replace("&#x27;", "'")
+    if starts_at.startswith("2020"):
+        assert not ScheduledNotification.objects.exists()
+        assert not Notification.objects.filter(recipient=player).exists()
