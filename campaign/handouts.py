@@ -11,6 +11,7 @@ and pictures, no HTML or SVG, which a browser would run).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Final
 
@@ -18,6 +19,8 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.http import Http404
+
+from apibase.images import ImageRefused, ImageRules, image_check
 
 from .members import campaign_touch
 from .models import Campaign, Handout, Membership
@@ -44,7 +47,34 @@ CONFLICT: Final = (
 )
 
 
+IMAGE_EXTENSIONS: Final = ("png", "jpg", "jpeg", "gif", "webp")
+HANDOUT_IMAGE_RULES: Final = ImageRules(
+    what="handout picture",
+    formats={
+        "PNG": ("png", "image/png"),
+        "JPEG": ("jpg", "image/jpeg"),
+        "GIF": ("gif", "image/gif"),
+        "WEBP": ("webp", "image/webp"),
+    },
+    max_bytes=HANDOUT_MAX_BYTES,
+    min_side=1,
+    max_side=20000,
+    not_an_image="The file is named as a picture but is not one; share a PNG, JPEG, GIF or WebP.",
+)
+#: What browsers take for HTML or SVG when sniffing a file's start (WHATWG MIME sniffing),
+#: and the tags that run script anywhere in it.
+_MARKUP_START: Final = re.compile(
+    rb"<(?:!doctype\s+html|html|head|script|iframe|h1|div|font|table|a|style|title|b|body|br|p"
+    rb"|!--|\?xml|svg)[\s>/]",
+    re.IGNORECASE,
+)
+_MARKUP_ANYWHERE: Final = re.compile(rb"<\s*(?:script|svg|html|iframe|object|embed)\b", re.I)
+_NOT_MARKUP: Final = "HTML and SVG are not shared as handouts (a browser would run them)"
+
+
 def _check_file(file: UploadedFile) -> None:
+    """The file by its name *and* its content: a picture must be one (the portraits' and
+    maps' check), a PDF must start as one, text must be UTF-8 without HTML or SVG in it."""
     name = file.name or ""
     extension = name.rsplit(".", 1)[-1].lower() if "." in name else ""
     if extension not in HANDOUT_EXTENSIONS:
@@ -53,6 +83,30 @@ def _check_file(file: UploadedFile) -> None:
         )
     if file.size is not None and file.size > HANDOUT_MAX_BYTES:
         raise ValidationError({"file": ["A handout file may be at most 5 MB."]})
+    file.seek(0)
+    content = file.read()
+    file.seek(0)
+    textual = extension not in IMAGE_EXTENSIONS and extension != "pdf"
+    start = content.lstrip(b"\xef\xbb\xbf \t\r\n\f")
+    if _MARKUP_START.match(start) or (textual and _MARKUP_ANYWHERE.search(content)):
+        raise ValidationError({"file": [f"This file holds HTML or SVG. {_NOT_MARKUP}."]})
+    if extension in IMAGE_EXTENSIONS:
+        try:
+            image_check(file, HANDOUT_IMAGE_RULES)
+        except ImageRefused as exc:
+            raise ValidationError({"file": [str(exc)]}) from None
+    elif extension == "pdf":
+        if not content.startswith(b"%PDF-"):
+            raise ValidationError({"file": ["The file is named .pdf but is not a PDF."]})
+    else:
+        try:
+            text = content.decode("utf-8")
+        except UnicodeDecodeError:
+            text = "\x00"
+        if "\x00" in text:
+            raise ValidationError(
+                {"file": [f"A .{extension} handout must be UTF-8 text; this file is not."]}
+            )
 
 
 def _recipients(campaign_id: int, user_ids: Iterable[int]) -> list[int]:

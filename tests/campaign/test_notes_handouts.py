@@ -336,3 +336,61 @@ def test_handout_form_bodies_without_shared_with_all_keep_the_defaults(
     assert private.json()["shared_with_all"] is False
     url = f"/api/campaigns/{campaign.pk}/handouts/{private.json()['id']}/"
     assert api_for(other_player).get(url).status_code == 404
+
+
+def _png() -> bytes:
+    import io
+
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new("RGB", (4, 4), "red").save(out, format="PNG")
+    return out.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "words"),
+    [
+        ("x.png", b"<html><script>alert(1)</script></html>", "HTML or SVG"),
+        ("x.txt", b"<!DOCTYPE html><p>hi</p>", "HTML or SVG"),
+        ("notes.md", b"# Notes\n\n<script>alert(1)</script>\n", "HTML or SVG"),
+        ("map.jpg", b"\n  <svg xmlns='http://www.w3.org/2000/svg'/>", "HTML or SVG"),
+        ("map.png", b"just some words", "is not one"),
+        ("rules.pdf", b"plain words", "not a PDF"),
+        ("x.txt", b"\xff\xfe\x00b\x00i\x00n", "UTF-8 text"),
+    ],
+)
+def test_handout_files_are_checked_by_content_not_name(
+    campaign, gm, media, client_for, api_for, name, content, words
+):
+    """docs/campaigns.md: handouts take "no HTML or SVG"; a page named x.png was accepted."""
+    response = client_for(gm).post(
+        f"/campaigns/{campaign.pk}/handouts/",
+        {"title": "Trap", "shared_with_all": "on", "file": SimpleUploadedFile(name, content)},
+    )
+    assert response.status_code == 400
+    (message,) = response.context["form"].errors["file"]
+    assert words in message
+    api = api_for(gm).post(
+        f"/api/campaigns/{campaign.pk}/handouts/",
+        {"title": "Trap", "file": SimpleUploadedFile(name, content)},
+        format="multipart",
+    )
+    assert api.status_code == 400
+    assert words in api.json()["errors"]["file"][0]
+    assert not Handout.objects.exists()
+
+
+def test_real_pictures_pdfs_and_text_are_still_shared(campaign, gm, media, api_for):
+    for name, content in [
+        ("map.png", _png()),
+        ("rules.pdf", b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n"),
+        ("notes.md", b"# The lake\n\nFrogs < fairies.\n"),
+    ]:
+        response = api_for(gm).post(
+            f"/api/campaigns/{campaign.pk}/handouts/",
+            {"title": name, "file": SimpleUploadedFile(name, content)},
+            format="multipart",
+        )
+        assert response.status_code == 201, response.content
+    assert Handout.objects.count() == 3
