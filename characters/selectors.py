@@ -154,6 +154,14 @@ def sheet_for_draft(draft: CharacterDraft, rules: HouseRules) -> SheetView:
     return SheetView(draft, data, data["problems"])
 
 
+def skill_bases(view: SheetView) -> dict[str, int]:
+    """Each skill's base from the stats chosen so far (the engine's sheet, as the printed sheet
+    shows it); empty until the draft has a shot-type, race, profession and element."""
+    if view.sheet is None:
+        return {}
+    return {slug: int(line["base"]) for slug, line in view.sheet["skills"].items()}
+
+
 def character_sheet(character: Character) -> SheetView:
     """The stored character's sheet under its campaign's house rules."""
     try:

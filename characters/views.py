@@ -94,6 +94,7 @@ def _wizard_context(
         "errors": {} if fresh else error_slots(_merged(problems, view.problems), form.errors),
         "problems": _merged(problems, view.problems),
         "preview": view,
+        "skill_bases": selectors.skill_bases(view),
         "waiver_manipulation": WAIVER_MANIPULATION in draft.gm_waivers,
         **extra,
     }
@@ -236,6 +237,7 @@ def preview(request: HttpRequest, pk: int | None = None) -> JsonResponse:
             "valid": not all_problems and not form.errors,
             "errors": error_slots(all_problems, form.errors),
             "html": html,
+            "skill_bases": selectors.skill_bases(view),
         }
     )
 

@@ -107,6 +107,15 @@
     });
     markNav();
   }
+  // Each skill's base from the stats chosen so far, computed by the server's engine.
+  function showSkillBases(bases) {
+    form.querySelectorAll("[data-skill-base]").forEach((span) => {
+      const base = bases[span.dataset.skillBase];
+      span.textContent = base === undefined ? "" : ` = ${base}`;
+    });
+    const pending = form.querySelector("[data-skill-bases-pending]");
+    if (pending) pending.hidden = Object.keys(bases).length > 0;
+  }
   function refresh() {
     const mine = ++seq;
     fetch(form.dataset.previewUrl, {
@@ -120,6 +129,7 @@
         if (mine !== seq) return;
         panel.innerHTML = data.html;
         placeErrors(data.errors);
+        showSkillBases(data.skill_bases || {});
         form.dataset.valid = data.valid ? "yes" : "no";
         panel.dataset.seq = String(mine);
       })

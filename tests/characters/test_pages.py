@@ -456,3 +456,30 @@ def test_admin_lists_and_filters_characters(character, npc, client_for):
     assert "Meiling" in page and "Cirno" not in page
     assert client.get(f"/admin/characters/character/{character.pk}/change/").status_code == 200
     assert client.get("/admin/characters/inventoryitem/").status_code == 200
+
+
+def test_wizard_skills_step_shows_each_base_from_the_stats_chosen(player, client_for):
+    """ "Character Creation > Skills": a skill's base comes from the stats (Will = (CHA + INS)
+    / 2, rounded up: RULINGS 3); step 6 showed only the formulas. Page and live preview show
+    the engine's numbers."""
+    from characters.forms import CharacterForm
+
+    post = wizard_post(name="")
+    draft, _ = CharacterForm(post, mode="create", is_gm=False).draft()
+    sheet = derive_sheet(draft)
+    expected = {slug: line.base for slug, line in sheet.skills.items()}
+    stats = {k: sheet.stats[k].total for k in ("cha", "ins")}
+    assert expected["will"] == -(-(stats["cha"] + stats["ins"]) // 2)
+    client = client_for(player)
+    page = client.post("/characters/new/", post).content.decode()
+    for slug, base in expected.items():
+        assert f'data-skill-base="{slug}"> = {base}</span>' in page, slug
+    assert "data-skill-bases-pending hidden" in page
+    live = client.post("/characters/new/preview/", post).json()
+    assert live["skill_bases"] == expected
+    # before the stats exist, nothing is guessed and the page says why
+    empty = client.post("/characters/new/preview/", {"name": "x"}).json()
+    assert empty["skill_bases"] == {}
+    fresh = client.get("/characters/new/").content.decode()
+    assert 'data-skill-base="will"></span>' in fresh
+    assert "The bases show once a shot-type, race, profession and element are chosen." in fresh
