@@ -21,8 +21,13 @@ if TYPE_CHECKING:
 
 WIDTH = 600
 HEIGHT = 220
-PAD_BOTTOM = 24
+PAD_BOTTOM = 30
 PAD_TOP = 8
+#: Room each side for the first and last axis numbers, centred under their bars.
+SIDE_PAD = 20
+#: Axis labels a narrow chart keeps (the rest are ``odds-chart__label--minor``, hidden by
+#: odds-chart.css when the chart is narrow, where the labels are drawn larger to stay readable).
+NARROW_LABELS = 8
 
 
 def _bar_class(
@@ -60,8 +65,11 @@ def distribution_svg(
     bar_w = WIDTH / len(totals)
     plot_h = HEIGHT - PAD_BOTTOM - PAD_TOP
     label_every = max(1, len(totals) // 15)
+    labels = -(-len(totals) // label_every)
+    narrow_step = -(-labels // NARROW_LABELS)
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" '
+        f'viewBox="{-SIDE_PAD} 0 {WIDTH + 2 * SIDE_PAD} {HEIGHT}" '
         f'class="odds-chart__svg" aria-hidden="true" data-bars="{len(totals)}">'
     ]
     for i, total in enumerate(totals):
@@ -81,8 +89,12 @@ def distribution_svg(
             f"<title>{title}</title></rect>"
         )
         if i % label_every == 0:
+            minor = (i // label_every) % narrow_step != 0
+            label_class = (
+                "odds-chart__label odds-chart__label--minor" if minor else ("odds-chart__label")
+            )
             parts.append(
-                f'<text class="odds-chart__label" x="{x + bar_w / 2:.2f}" y="{HEIGHT - 8}" '
+                f'<text class="{label_class}" x="{x + bar_w / 2:.2f}" y="{HEIGHT - 6}" '
                 f'text-anchor="middle">{total}</text>'
             )
     if target is not None and totals[0] <= target <= totals[-1]:

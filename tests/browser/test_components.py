@@ -10,6 +10,7 @@ desktop and on a phone.
 
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction
 
 import pytest
@@ -67,6 +68,37 @@ def test_odds_chart_on_the_dice_pages(new_page, campaign, player, width):
     page.fill("#id_notation", "5d")
     page.wait_for_function("document.querySelector('#odds-panel h2').textContent.includes('5d')")
     assert_chart_geometry(page, "#odds-panel .odds-chart", "5d")
+
+
+LABELS_JS = """(selector) => {
+  const svg = document.querySelector(selector + " svg");
+  const chart = svg.getBoundingClientRect();
+  return [...svg.querySelectorAll(".odds-chart__label")]
+    .filter((t) => getComputedStyle(t).display !== "none")
+    .map((t) => {
+      const m = t.getScreenCTM();
+      const r = t.getBoundingClientRect();
+      return { font: parseFloat(getComputedStyle(t).fontSize) * m.d, left: r.left, right: r.right,
+               inside: r.left >= chart.left - 0.5 && r.right <= chart.right + 0.5 };
+    });
+}"""
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_odds_chart_axis_numbers_are_readable(new_page, width):
+    """The tester measured the axis numbers at about 5 px on a 390 px phone: they stay at least
+    ~11 px tall on screen, inside the chart, and never touch (a narrow chart keeps fewer)."""
+    page = new_page()
+    page.set_viewport_size({"width": width, "height": 900})
+    for notation in ("1d", "4d", "8d", "20d"):
+        page.goto(f"/dice/?notation={notation}&target=12")
+        labels = page.evaluate(LABELS_JS, "#odds-panel .odds-chart")
+        assert len(labels) >= 4, (notation, labels)
+        for label in labels:
+            assert label["font"] >= 11, (notation, width, label)
+            assert label["inside"], (notation, width, label)
+        for before, after in itertools.pairwise(labels):
+            assert after["left"] > before["right"], (notation, width, before, after)
 
 
 def test_odds_chart_in_the_spellcard_builder(new_page, campaign, player):
