@@ -70,12 +70,17 @@ class PreferencesForm(forms.Form):
                 )
 
     def grid(self) -> list[dict[str, Any]]:
-        """Rows for the template: each event with its bound checkbox per channel."""
+        """Rows for the template: each event with its bound checkbox per channel (``cells``)
+        and the same with each channel's name (``choices``: the phone layout names them)."""
         return [
             {
                 "event": event,
                 "urgent": event.urgent,
                 "cells": [self[channel_field_name(event, c)] for c in NotificationChannel],
+                "choices": [
+                    {"field": self[channel_field_name(event, c)], "channel": c.label}
+                    for c in NotificationChannel
+                ],
             }
             for event in EventType
         ]

@@ -16,6 +16,7 @@ from fractions import Fraction
 import pytest
 
 from battles import services as battles
+from tests.browser.conftest import no_horizontal_overflow
 from tests.factories import CharacterFactory
 from westernroses.probability import total_distribution
 
@@ -189,3 +190,35 @@ def test_the_wizards_still_to_fix_panel_shows_every_line(new_page, player):
     )
     assert found["scroll"] <= found["client"]  # nothing hidden inside the panel
     assert found["last"] <= found["box"] <= found["vh"]
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_notification_channels_are_big_targets_and_fit_a_phone(new_page, player, width):
+    """The tester found 20x19 px checkboxes with no larger label, and the Email and Webhook
+    columns reachable only by scrolling the table sideways at 390 px."""
+    page = new_page(player)
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto("/notifications/preferences/")
+    found = page.evaluate(
+        """() => {
+          const grid = document.querySelector(".channel-grid");
+          const box = grid.parentElement;
+          const targets = [...grid.querySelectorAll("input[type=checkbox]")].map((c) => {
+            const r = c.closest("label").getBoundingClientRect();
+            return { w: r.width, h: r.height, right: r.right };
+          });
+          return { targets, scroll: box.scrollWidth - box.clientWidth,
+                   edge: box.getBoundingClientRect().right };
+        }"""
+    )
+    assert len(found["targets"]) == 21
+    for target in found["targets"]:
+        assert target["w"] >= 40 and target["h"] >= 40, target
+        assert target["right"] <= found["edge"] + 0.5, target  # visible without scrolling
+    assert found["scroll"] <= 1
+    assert no_horizontal_overflow(page)
+    # the whole label is the tap target: a click on its words toggles the box
+    first = page.locator(".channel-grid input[type=checkbox]").first
+    before = first.is_checked()
+    first.locator("xpath=..").click(position={"x": 30, "y": 10})
+    assert first.is_checked() != before
