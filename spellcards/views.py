@@ -99,7 +99,9 @@ def _builder(
     else:
         draft = _initial_draft(form, initial)
     preview = services.preview_for(ctx, draft) if draft is not None else None
+    field_errors = sum(len(errors) for errors in form.errors.values()) if data is not None else 0
     context = {
+        "field_error_count": field_errors,
         "character": character,
         "card": card,
         "form": form,

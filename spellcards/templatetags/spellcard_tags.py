@@ -38,6 +38,14 @@ def signed(value: int) -> str:
     return f"+{value}" if value > 0 else (f"−{-value}" if value < 0 else "0")
 
 
+@register.filter
+def field_label(form: Any, name: str) -> str:
+    """A form field's label ("Damage modifier") for a message naming it; "the card" for
+    errors about no one field."""
+    field = getattr(form, "fields", {}).get(name)
+    return str(field.label) if field is not None and field.label else "the card"
+
+
 @register.inclusion_tag("spellcards/_deck_sheet.html", takes_context=True)
 def deck_block(context: Any, character: Any) -> dict[str, Any]:
     """The deck of ``character`` for its sheet (inside the sheet's own "Deck" section), shown

@@ -105,3 +105,30 @@ def test_builder_works_without_javascript(browser, live_server, reimu, player):
         assert "Barrier" in page.text_content("#deck")
     finally:
         context.close()
+
+
+def test_on_a_phone_the_live_total_stays_on_screen(new_page, reimu, player):
+    """At 390 px the cost panel is under the whole form: a bar at the bottom of the screen
+    keeps the total and the problems in sight while she scrolls, and links to the breakdown.
+    At 1280 px the panel sits beside the form and the bar is not shown."""
+    page = new_page(player)
+    page.set_viewport_size({"width": 390, "height": 800})
+    page.goto(f"/characters/{reimu.pk}/spellcards/new/")
+    bar = page.locator("#cost-bar")
+    page.locator("#id_attack_modifier").scroll_into_view_if_needed()
+    box = bar.bounding_box()
+    assert box and box["y"] + box["height"] <= 800 + 0.5 and box["y"] >= 800 - 120
+    page.fill("#id_attack_modifier", "3")
+    page.wait_for_function(
+        "document.querySelector('#cost-bar [data-total]')?.dataset.total === '50'"
+    )
+    assert bar.bounding_box()["y"] >= 800 - 120  # still on screen after the refresh
+    page.fill("#id_attack_modifier", "-99999")
+    page.wait_for_function("document.querySelector('#cost-bar')?.innerText.includes('to fix')")
+    assert "Cost: not yet known" in bar.inner_text()
+    assert page.locator("#cost-unknown").count() == 1
+    page.locator("#cost-bar a").first.click()
+    page.wait_for_function("location.hash === '#cost-panel'")
+    page.set_viewport_size({"width": 1280, "height": 900})
+    assert not bar.is_visible()
+    assert page.locator("#cost-panel").is_visible()

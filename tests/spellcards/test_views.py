@@ -3,6 +3,8 @@ the live preview fragment, the deck page and the template library."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from spellcards.models import DeckEntry, Spellcard, TemplateCard
@@ -297,3 +299,39 @@ def test_a_copied_name_with_its_own_quotes_is_not_wrapped_in_more(
     plain = TemplateCardFactory(campaign=campaign, created_by=gm, draft=attack_draft(name="Border"))
     copied = client.post(f"/spellcard-templates/{plain.pk}/copy/", {"character": character.pk})
     assert "“Border” copied to" in client.get(copied["Location"]).content.decode()
+
+
+def test_a_field_error_keeps_the_cost_panel_saying_why(client_for, player, character):
+    """With the damage modifier at -99999 the cost panel vanished and only the field error
+    remained: the panel stays and says the cost waits for that field."""
+    client = client_for(player)
+    url = f"/characters/{character.pk}/spellcards/new/"
+    for response in (
+        client.get(url, {**form_data(attack_modifier="-99999"), "partial": "preview"}),
+        client.post(url, form_data(attack_modifier="-99999")),
+    ):
+        html = response.content.decode()
+        assert 'id="cost-panel"' in html, html[:2000]
+        assert (
+            "The cost cannot be worked out until the field marked in red is fixed: Damage modifier."
+        ) in html
+        assert "1 field to fix" in html and "not yet known" in html
+    assert not Spellcard.objects.exists()
+
+
+def test_the_live_cost_bar_carries_the_total_and_the_rules_broken(client_for, player, character):
+    """On a phone the cost panel is below the whole form; the fragment's bar carries the total
+    and how many rules the card breaks (odds-chart-free, server-rendered, no JavaScript)."""
+    client = client_for(player)
+    url = f"/characters/{character.pk}/spellcards/new/"
+    good = client.get(url, {**form_data(), "partial": "preview"}).content.decode()
+    bar = re.search(r'id="cost-bar">(.*?)</div>', good, re.S)
+    assert bar and 'data-total="20"' in bar.group(1) and "legal" in bar.group(1)
+    bad = client.get(
+        url, {**form_data(type="defensive", targets="self", to_hit="burst"), "partial": "preview"}
+    )
+    preview = bad.context["preview"]
+    assert preview.violations
+    bar = re.search(r'id="cost-bar">(.*?)</div>', bad.content.decode(), re.S)
+    count = len(preview.violations)
+    assert bar and f"{count} rule{'s' if count > 1 else ''} broken" in bar.group(1)
