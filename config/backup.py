@@ -205,8 +205,8 @@ def _rewrite_values(label: str, fields: dict[str, Any], remap: Remap) -> dict[st
 
 
 def _seat_deck(deck: Any, remap: Callable[[str, int], int | None]) -> Any:
-    """A tavern seat's saved deck, ``deck:<id>`` (``saved:deck:<id>`` at tables made before
-    25 November), named by the copy's deck; a deck the archive does not hold (a GM's download
+    """A tavern seat's saved deck, ``deck:<id>`` (``saved:deck:<id>`` at older tables), named
+    by the copy's deck; a deck the archive does not hold (a GM's download
     keeps only her own) is left out rather than left naming another row of the server's."""
     if not isinstance(deck, str):
         return deck
