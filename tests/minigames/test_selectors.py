@@ -11,7 +11,7 @@ from minigames import services
 from minigames.engines.registry import get_engine
 from minigames.models import TavernTable
 from minigames.selectors import tavern_payload
-from tests.minigames.conftest import three_humans_at_war, to_a_choice, two_humans
+from tests.minigames.conftest import three_humans_at_war, two_humans
 
 pytestmark = pytest.mark.django_db
 
@@ -87,13 +87,33 @@ def _log_lines(user, table: TavernTable) -> list[str]:
     return [e.get("text", "") for entry in response.json()["results"] for e in entry["events"]]
 
 
+def _until_she_reads_her_own(table: TavernTable, users: dict, her, watcher) -> None:
+    """Each waited-on seat's first legal move until ``her`` log holds a line of her own (a
+    card she drew, in words for her) that ``watcher`` does not read (a deal is random)."""
+    engine = get_engine(table.game)
+    table.refresh_from_db()
+    for _ in range(80):
+        if _log_lines(her, table) != _log_lines(watcher, table):
+            return
+        state = engine.from_json(table.state)
+        seat = engine.waiting_on(state)[0]
+        services.tavern_action_apply(
+            table_id=table.pk,
+            by=users[seat],
+            action=engine.legal_actions(state, seat)[0],
+            expected_version=table.version,
+        )
+        table.refresh_from_db()
+    raise AssertionError("no line of her own in 80 moves")
+
+
 def test_the_player_whose_resignation_ended_the_game_reads_her_own_seats_log(
     player, other_player, outsider
 ):
     """Her log is her seat's, as her table view is ("You draw …"), not a spectator's; the
     winner's stays hers, and a spectator still reads the public lines only."""
     table = two_humans("spirit_war", player, other_player)
-    to_a_choice(table, {0: player, 1: other_player})
+    _until_she_reads_her_own(table, {0: player, 1: other_player}, other_player, outsider)
     hers, watching = _log_lines(other_player, table), _log_lines(outsider, table)
     assert hers != watching  # lines of her own seat's (her draws, in words for her)
     services.tavern_resign(table_id=table.pk, by=other_player)
@@ -109,23 +129,8 @@ def test_a_resigned_seat_played_on_by_a_bot_reads_the_public_log(
     from tests.factories import UserFactory
 
     table = three_humans_at_war(player, other_player, outsider)
-    users = {0: player, 1: other_player, 2: outsider}
-    engine = get_engine(table.game)
     watcher = UserFactory()
-    table.refresh_from_db()
-    for _ in range(60):  # until her seat has drawn a card only she reads
-        if _log_lines(outsider, table) != _log_lines(watcher, table):
-            break
-        state = engine.from_json(table.state)
-        seat = engine.waiting_on(state)[0]
-        services.tavern_action_apply(
-            table_id=table.pk,
-            by=users[seat],
-            action=engine.legal_actions(state, seat)[0],
-            expected_version=table.version,
-        )
-        table.refresh_from_db()
-    assert _log_lines(outsider, table) != _log_lines(watcher, table)
+    _until_she_reads_her_own(table, {0: player, 1: other_player, 2: outsider}, outsider, watcher)
     services.tavern_resign(table_id=table.pk, by=outsider)
     table.refresh_from_db()
     assert _log_lines(outsider, table) == _log_lines(watcher, table)
