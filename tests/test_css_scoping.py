@@ -23,6 +23,7 @@ COMPONENTS = {
     "battle.css": ".battle",
     "battle-gm-map.css": ".gm-map",
     "game-rules.css": ".game-rules",
+    "ask-first.css": ".ask-first",
 }
 
 

@@ -142,11 +142,9 @@
     return `End the battle now, ${who}? Nobody can act any more; the winners' used cards go back into their decks, every spell meter empties, and winners still standing may look for their thrown weapons. Undo takes it back.`;
   }
   const endBox = $("gm-end-confirm");
-  const closeEnd = () => { endBox.open = false; $("gm-end").focus(); };
+  // "Keep fighting" and Escape close the question (site.js, every .ask-first box)
   endBox.addEventListener("toggle", () => { if (endBox.open) $("gm-end-question").textContent = endQuestion(); });
   $("end-winner").addEventListener("change", () => { $("gm-end-question").textContent = endQuestion(); });
-  $("gm-end-keep").addEventListener("click", closeEnd);
-  endBox.addEventListener("keydown", (e) => { if (e.key === "Escape" && endBox.open) closeEnd(); });
   $("gm-end-yes").addEventListener("click", () => {
     const winner = $("end-winner").value;
     endBox.open = false;

@@ -85,6 +85,19 @@
     else fn();
   }
 
+  // A destructive button that asks first (.ask-first, static/css/ask-first.css): its "Keep"
+  // button and Escape close the question and give the focus back to the button that opened it.
+  ready(() => {
+    document.querySelectorAll(".ask-first").forEach((box) => {
+      const close = () => {
+        box.open = false;
+        box.querySelector("summary").focus();
+      };
+      box.querySelectorAll(".ask-first__keep").forEach((b) => b.addEventListener("click", close));
+      box.addEventListener("keydown", (e) => { if (e.key === "Escape" && box.open) close(); });
+    });
+  });
+
   ready(() => {
     const body = document.body;
 

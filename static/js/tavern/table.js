@@ -255,16 +255,7 @@
     you: null,
   };
 
-  /* Resign and Abandon ask first (a <details> in the page): "Keep playing" and Escape close the
-   * question and give the focus back to the button that opened it. */
-  document.querySelectorAll(".tavern-confirm").forEach((box) => {
-    const close = () => {
-      box.open = false;
-      box.querySelector("summary").focus();
-    };
-    box.querySelectorAll(".tavern-confirm__keep").forEach((b) => b.addEventListener("click", close));
-    box.addEventListener("keydown", (e) => { if (e.key === "Escape" && box.open) close(); });
-  });
+  /* Resign and Abandon ask first: site.js closes their question ("Keep playing", Escape). */
 
   // A lobby form being sent (Sit here, Start) navigates by itself: a reload now would lose it.
   let submitting = false;
