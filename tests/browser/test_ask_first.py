@@ -5,6 +5,8 @@ through the app found them beside the battle's "End the battle"). The button ope
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from campaign.models import Membership
@@ -12,6 +14,8 @@ from spellcards.models import Spellcard
 from tests.factories import CharacterFactory, SpellcardFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 
 def test_removing_a_member_asks_first_and_keep_changes_nothing(new_page, campaign, gm, player):
@@ -24,6 +28,16 @@ def test_removing_a_member_asks_first_and_keep_changes_nothing(new_page, campaig
     box.locator("summary").click()
     assert question.is_visible()
     assert "Remove player-one from the campaign?" in question.inner_text()
+    # on a phone the question and its buttons are in sight, not in a column scrolled away
+    for part in (
+        question,
+        box.locator("[data-action=remove-yes]"),
+        box.locator(".ask-first__keep"),
+    ):
+        found = part.bounding_box()
+        assert found is not None and found["x"] >= 0 and found["x"] + found["width"] <= 390, found
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "ask-first-member-390.png"))
     box.locator(".ask-first__keep").click()
     assert not question.is_visible()
     box.locator("summary").click()
