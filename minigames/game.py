@@ -52,21 +52,28 @@ def _seat_of(slug: str) -> Any:
     return seat_of
 
 
-def _reader_seat_of(slug: str) -> Any:
-    """The seat whose log a user reads: the seat she plays, or the seat whose resignation
-    ended the game (nothing came to it since; ``selectors.tavern_payload`` shows her its view
-    too). A seat a bot plays on after its player resigned is not hers to read any more."""
-    playing = _seat_of(slug)
+def seat_read(seat: int | None, resigned: bool, outcome: dict[str, Any]) -> int | None:
+    """The seat whose view (and log) a player reads: the seat she plays, or the seat whose
+    resignation ended the game (nothing came to it since); a seat a bot plays on after she
+    resigned is not hers to read any more (None: the public view)."""
+    if seat is None or (resigned and outcome.get("resigned") != seat):
+        return None
+    return seat
 
+
+def _reader_seat_of(slug: str) -> Any:
     def reader_seat_of(user: Any, table: TavernTable) -> int | None:
-        seat = playing(user, table)
-        ended_by = (table.outcome or {}).get("resigned")
-        if seat is not None or ended_by is None or not getattr(user, "is_authenticated", False):
-            return seat
-        hers = TavernSeat.objects.filter(
-            table_id=table.pk, user_id=user.pk, index=ended_by, resigned=True
-        ).exists()
-        return int(ended_by) if hers else None
+        if table.game != slug or not may_watch(user, table):
+            raise Http404("No such table.")
+        if not getattr(user, "is_authenticated", False):
+            return None
+        row = (
+            TavernSeat.objects.filter(table_id=table.pk, user_id=user.pk)
+            .order_by("resigned", "index")  # the seat she plays first, as seat_index_of
+            .values_list("index", "resigned")
+            .first()
+        )
+        return None if row is None else seat_read(int(row[0]), row[1], table.outcome or {})
 
     return reader_seat_of
 
@@ -89,7 +96,8 @@ def table_url(table: TavernTable) -> str:
 def turn_title(table: TavernTable, seat: Any) -> str:
     """ "Your move at Spirit War with Marisa and Sakuya": the game, and the table by the others
     sitting at it (their names at the table: public). "Move", not "turn": the table may wait on
-    her to answer a spell in someone else's turn, which the text (the game's summary) tells."""
+    her to answer a spell in someone else's turn, which the text tells (``tables.services``'s
+    ``_wait_text``)."""
     seats = seats_of(table)
     others = [n for s, n in zip(seats, seat_names(seats), strict=True) if s.index != int(seat)]
     if not others:

@@ -20,7 +20,7 @@ from minigames.payload import table_payload
 from tables.models import TableStatus
 from tables.selectors import table_pk
 
-from .game import may_watch, seat_index_of
+from .game import may_watch, seat_index_of, seat_read
 from .models import TavernSeat, TavernTable, seat_names, seats_of
 from .services import _is_manager, deck_choices, stakes_allowed
 
@@ -245,13 +245,7 @@ def tavern_payload(table_id: Any, user: Any, since: int | None = None) -> dict[s
     else:
         engine = get_engine(table.game)
         state = engine.from_json(table.state)
-        # A resigned seat sees only public information while a bot plays it on; the seat whose
-        # resignation ended the game keeps the view she had (nothing came to it since).
-        sees = (
-            seat
-            if seat is not None and (not resigned or table.outcome.get("resigned") == seat)
-            else None
-        )
+        sees = seat_read(seat, resigned, table.outcome or {})
         payload = table_payload(
             engine,
             state,
