@@ -285,6 +285,8 @@ def tavern_tables(user: Any, *, campaign_id: int | None = None) -> QuerySet[Tave
     or that are still open to join; or one campaign's tavern."""
     from campaign.models import Membership
 
+    # deferred: not needed by lists, and PostgreSQL ``json`` columns have no equality, so
+    # the DISTINCT below could not compare them (tables/fields.py)
     tables = TavernTable.objects.defer("state", "initial").select_related("campaign", "host")
     if campaign_id is not None:
         return tables.filter(campaign_id=campaign_id)

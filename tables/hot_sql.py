@@ -18,7 +18,7 @@ from typing import Any
 
 import orjson
 from django.db.backends.base.base import BaseDatabaseWrapper
-from psycopg.types.json import Jsonb
+from psycopg.types.json import Json, Jsonb
 
 _OPTIONS = orjson.OPT_NON_STR_KEYS
 #: How Django's JSON fields without an encoder of their own encode a value.
@@ -49,10 +49,12 @@ def json_from_db(value: Any, expression: Any, connection: Any) -> Any:
 
 
 def fast_json(params: Sequence[Any]) -> list[Any]:
-    """``params`` with each plain ``Jsonb`` value (Django's, with the standard encoder)
-    encoded by :func:`dumps` instead. A field with an encoder of its own keeps it."""
+    """``params`` with each plain ``Jsonb`` or ``Json`` value (Django's, with the standard
+    encoder; ``Json`` for :class:`tables.fields.StateField`) encoded by :func:`dumps` instead.
+    A field with an encoder of its own keeps it."""
     return [
-        Jsonb(p.obj, dumps=dumps) if type(p) is Jsonb and p.dumps in _PLAIN else p for p in params
+        type(p)(p.obj, dumps=dumps) if type(p) in (Jsonb, Json) and p.dumps in _PLAIN else p
+        for p in params
     ]
 
 

@@ -26,6 +26,8 @@ from typing import Any, ClassVar
 from django.conf import settings
 from django.db import models
 
+from .fields import StateField
+
 
 class TableStatus(models.TextChoices):
     """Where a table is in its life, copied from the engine for lists and filters."""
@@ -47,8 +49,9 @@ class GameTable(models.Model):
     log_table_field: ClassVar[str] = "table"
 
     status = models.CharField(max_length=10, choices=TableStatus.choices, default=TableStatus.SETUP)
-    state = models.JSONField(default=dict, help_text="The engine's to_json of the state.")
-    initial = models.JSONField(
+    #: ``json``, not ``jsonb``, on PostgreSQL: read and written whole (tables/fields.py)
+    state = StateField(default=dict, help_text="The engine's to_json of the state.")
+    initial = StateField(
         default=dict, help_text="The state the action log replays from (holds the secret seed)."
     )
     version = models.PositiveIntegerField(default=0, help_text="Every change adds one.")

@@ -1,5 +1,5 @@
 """Django's PostgreSQL backend with a health check that costs no round trip when nothing is
-wrong.
+wrong, and ``json`` columns read as text (:func:`_json_as_text`).
 
 Production keeps connections for minutes (``CONN_MAX_AGE``) with ``CONN_HEALTH_CHECKS`` on,
 so a connection the server dropped (a restart, a failover, an idle timeout) is replaced
@@ -20,13 +20,32 @@ out. After an error in a request Django still checks with ``SELECT 1`` (``is_usa
 from __future__ import annotations
 
 import select
+from functools import lru_cache
 from typing import Any
 
 import psycopg
 from django.db.backends.postgresql import base
+from psycopg.adapt import AdaptersMap
+from psycopg.types.string import TextLoader
+
+
+@lru_cache
+def _json_as_text(template: AdaptersMap) -> AdaptersMap:
+    """Django's adapters with ``json`` columns read as text, as Django already reads
+    ``jsonb``: ``JSONField.from_db_value`` decodes the text (orjson on the hot paths,
+    ``tables.hot_sql``), so psycopg must not decode it first (tables/fields.py)."""
+    context = AdaptersMap(template)
+    context.register_loader("json", TextLoader)
+    return context
 
 
 class DatabaseWrapper(base.DatabaseWrapper):
+    def get_connection_params(self) -> dict[str, Any]:
+        params: dict[str, Any] = super().get_connection_params()
+        if isinstance(params.get("context"), AdaptersMap):
+            params["context"] = _json_as_text(params["context"])
+        return params
+
     def close_if_health_check_failed(self) -> None:
         this: Any = self  # the stubs do not know the health check's attributes
         if (
