@@ -502,6 +502,13 @@ def test_current_hp_lies_between_utter_destruction_and_the_maximum() -> None:
     draft.current_hp = top
     draft.guardian_charge_injured = True
     assert "current_hp.above_max" in codes(draft)
+    # such a sheet still counts its current HP within the bounds (a battle starts from it),
+    # and its problems name the stored value
+    sheet = derive_sheet(draft)
+    assert sheet.hp.maximum.total == 160 and sheet.hp.current == 160
+    assert any(p.code == "current_hp.above_max" for p in sheet.problems)
+    draft.current_hp = -150  # saved before the floor was checked
+    assert derive_sheet(draft).hp.current == -100
 
 
 def test_every_draft_field_has_words() -> None:

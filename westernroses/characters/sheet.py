@@ -58,7 +58,7 @@ from westernroses.characters.attacks import (
     AttackContext,
     derive_attacks,
 )
-from westernroses.characters.builder import RuleViolation, blocking, validate
+from westernroses.characters.builder import HP_FLOOR, RuleViolation, blocking, validate
 from westernroses.characters.contributions import (
     Check,
     Contribution,
@@ -580,6 +580,11 @@ def _sub_stat(
 def _hit_points(draft: CharacterDraft, shot: ShotType, effects: EffectsInPlay) -> HitPoints:
     maximum = SubStat("hp_max", "HP", tuple(hp_max_parts(draft, shot, effects)))
     current = maximum.total if draft.current_hp is None else draft.current_hp
+    # A stored value out of range (a maximum lowered since it was saved, by an injured charge
+    # or an item taken off; or a sheet saved before the bounds were checked) counts as the
+    # nearest bound: a battle or a check never starts from HP the rules do not allow. The
+    # sheet's problems still name the stored value, so the player fixes it.
+    current = min(max(current, HP_FLOOR), maximum.total)
     return HitPoints(maximum, current)
 
 
