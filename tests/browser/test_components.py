@@ -225,30 +225,50 @@ def test_notification_channels_are_big_targets_and_fit_a_phone(new_page, player,
 
 
 @pytest.mark.parametrize("width", [1280, 390])
-def test_a_checkbox_on_its_own_line_has_a_finger_sized_label(new_page, player, width):
+@pytest.mark.parametrize(
+    ("path", "rows", "expected"),
+    [
+        ("/notifications/preferences/", ".field.checkbox", {"turn-sound", "turn-desktop"}),
+        ("/tavern/", ".tavern-form-check", {"practice", "advisor"}),
+    ],
+    ids=["preferences", "tavern"],
+)
+def test_a_checkbox_on_its_own_line_has_a_finger_sized_label(
+    new_page, player, width, path, rows, expected
+):
     """The walkthrough found the preferences' Quiet mode and the two "Your turn on this device"
-    switches as 13 px boxes whose labels were one line of text: every ``.field.checkbox`` row
-    (the form fields' shared component) has a box of at least 20 px and a label at least 40 px
-    tall that toggles it."""
+    switches, and the new table's Practice and Advisor, as 13 px boxes whose labels were one
+    line of text: every such row (the form fields' shared ``.field.checkbox``, the tavern
+    form's own) has a box of at least 20 px beside a label at least 40 px tall that toggles
+    it."""
     page = new_page(player)
     page.set_viewport_size({"width": width, "height": 900})
-    page.goto("/notifications/preferences/")
+    page.goto(path)
     found = page.evaluate(
-        """() => [...document.querySelectorAll(".field.checkbox")].map((row) => {
+        """(rows) => [...document.querySelectorAll(rows)].map((row) => {
           const box = row.querySelector("input[type=checkbox]").getBoundingClientRect();
           const label = row.querySelector("label").getBoundingClientRect();
           return { id: row.querySelector("input").id, box: [box.width, box.height],
                    label: label.height, beside: label.top < box.bottom && box.top < label.bottom };
-        })"""
+        })""",
+        rows,
     )
-    assert {f["id"] for f in found} >= {"turn-sound", "turn-desktop"}, found
+    assert {f["id"] for f in found} >= expected, found
     for row in found:
         assert min(row["box"]) >= 20 and row["label"] >= 40, row
         assert row["beside"], row  # the words beside the box, not wrapped under it
-    sound = page.locator("#turn-sound")
-    before = sound.is_checked()
-    page.locator("label[for=turn-sound]").click(position={"x": 5, "y": 3})  # near its edge
-    assert sound.is_checked() != before
+    first = sorted(expected)[-1]
+    box = page.locator(f"#{first}")
+    before = box.is_checked()
+    box.locator("xpath=ancestor-or-self::*[self::div][1]").locator("label").click(
+        position={"x": 200, "y": 3}  # on its words' line, near the top edge
+    )
+    assert box.is_checked() != before
     assert no_horizontal_overflow(page)
     (ARTIFACTS / "components").mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "components" / f"preferences-{width}.png"), full_page=True)
+    page.screenshot(
+        path=str(
+            ARTIFACTS / "components" / f"checkboxes-{path.strip('/').replace('/', '-')}-{width}.png"
+        ),
+        full_page=True,
+    )
