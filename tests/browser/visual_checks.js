@@ -12,6 +12,15 @@
       || el.getAttribute("aria-labelledby") || el.getAttribute("title");
     if (!named) unlabelled.push(el.outerHTML.slice(0, 120));
   }
+  // a tick box or radio too small to hit with a finger: a box under 18 px whose label (if
+  // any) is under 32 px tall too
+  const smallTargets = [...document.querySelectorAll("input[type=checkbox], input[type=radio]")]
+    .filter((el) => visible(el)).filter((el) => {
+      const r = el.getBoundingClientRect();
+      if (Math.min(r.width, r.height) >= 18) return false;
+      const label = el.labels && el.labels[0];
+      return !label || label.getBoundingClientRect().height < 32;
+    }).slice(0, 5).map((el) => el.outerHTML.slice(0, 120));
   const noAlt = [...document.querySelectorAll("img:not([alt])")].map((i) => i.outerHTML.slice(0, 120));
   const wide = [...document.querySelectorAll("body *")].filter((el) => {
     if (!visible(el)) return false;
@@ -28,7 +37,7 @@
   return {
     scrollWidth: document.documentElement.scrollWidth,
     innerWidth,
-    unlabelled, noAlt, wide,
+    unlabelled, noAlt, wide, smallTargets,
     luminance: (0.2126 * bg[0] + 0.7152 * bg[1] + 0.0722 * bg[2]) / 255,
     text: document.body.innerText,
   };
