@@ -107,15 +107,51 @@ def _click_move(page, game: str, index: int, label: str) -> str:
     return "fallback"
 
 
+#: The contrast of a button's words with its background, as its page draws it now.
+CONTRAST_JS = """(b) => {
+  const rgb = (c) => c.match(/[\\d.]+/g).slice(0, 3).map(Number);
+  const lum = ([r, g, bl]) => [r, g, bl].map((v) => { v /= 255;
+    return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
+    .reduce((a, v, i) => a + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const s = getComputedStyle(b);
+  const [x, y] = [lum(rgb(s.color)), lum(rgb(s.backgroundColor))];
+  return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
+}"""
+
+
+def _readable_under_the_pointer(page, game: str, hovered: set[str]) -> None:
+    """The walkthrough found RSO's and DBS's secondary moves ("Pass", "Go to the Battle
+    phase") blank under the pointer: the site's button hover painted their background in
+    their own text colour, and after each click the next move appears under the pointer.
+    Each kind of move, once per game and scheme: at least 3:1 with the pointer on it."""
+    for kind in (f"{game}-move--secondary", f"{game}-move"):
+        for scheme in ("light", "dark"):
+            if (kind, scheme) in hovered:
+                continue
+            button = page.locator(f"#tavern-board button.{kind}:visible:not([disabled])")
+            if not button.count():
+                continue
+            page.emulate_media(color_scheme=scheme)
+            button.first.hover()
+            ratio = button.first.evaluate(CONTRAST_JS)
+            assert ratio >= 3, (kind, scheme, ratio, button.first.inner_text())
+            hovered.add((kind, scheme))
+            page.emulate_media(color_scheme="light")
+            page.mouse.move(0, 0)
+
+
 def play_whole_game(game: str, table_id: int, pages: dict[int, object]) -> Counter[str]:
     """Until the game ends: the heuristic bot picks the move of the seat waited on, and that
-    seat's page plays it by clicks. Returns how the moves were found on the boards."""
+    seat's page plays it by clicks (checking, the first times, that a move under the pointer
+    stays readable). Returns how the moves were found on the boards."""
     engine = get_engine(game)
     found: Counter[str] = Counter()
+    hovered: set[tuple[str, str]] = set()
     for step in range(600):
         table = TavernTable.objects.get(pk=table_id)
         state = engine.from_json(table.state)
         if engine.is_terminal(state):
+            assert len(hovered) == 4, hovered  # both kinds of move, light and dark
             return found
         seat = engine.waiting_on(state)[0]
         action = choose_action(engine, state, seat, "heuristic", seed=table_id * 1000 + step)
@@ -129,6 +165,8 @@ def play_whole_game(game: str, table_id: int, pages: dict[int, object]) -> Count
             f".{game}-card[data-opens], #tavern-moves .tavern-move').length > 0",
             timeout=20_000,
         )
+        if len(hovered) < 4:
+            _readable_under_the_pointer(page, game, hovered)
         found[_click_move(page, game, index, label)] += 1
         wait_for_move(page, table, label, 20)
     raise AssertionError("the game did not end within 600 moves")
