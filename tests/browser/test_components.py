@@ -272,3 +272,32 @@ def test_a_checkbox_on_its_own_line_has_a_finger_sized_label(
         ),
         full_page=True,
     )
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+@pytest.mark.parametrize("game", ["raigo", "rso", "dbs"])
+def test_a_new_tables_house_rules_each_sit_on_lines_of_their_own(new_page, player, width, game):
+    """The walkthrough found the new-table form's house rules running on as one paragraph at
+    1280 px: one rule's help text straight into the next rule's label, "Your deck" glued to a
+    help line. Each label, choice and help line of the chosen game starts below the one
+    before it."""
+    page = new_page(player)
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto("/tavern/")
+    page.select_option("#game", game)
+    rows = page.evaluate(
+        """(game) => [...document.querySelector(`fieldset.tavern-rules[data-game=${game}]`)
+            .querySelectorAll(":scope > label, :scope > select, :scope > input, :scope > small")]
+            .map((e) => { const r = e.getBoundingClientRect();
+              return { what: e.tagName + " " + e.textContent.trim().slice(0, 30),
+                       top: r.top, bottom: r.bottom }; })""",
+        game,
+    )
+    assert len(rows) >= 3, rows
+    for before, after in itertools.pairwise(rows):
+        assert after["top"] >= before["bottom"] - 1, (before, after)
+    assert no_horizontal_overflow(page)
+    (ARTIFACTS / "components").mkdir(parents=True, exist_ok=True)
+    page.locator(f"fieldset.tavern-rules[data-game={game}]").screenshot(
+        path=str(ARTIFACTS / "components" / f"new-table-rules-{game}-{width}.png")
+    )
