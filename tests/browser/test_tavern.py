@@ -475,3 +475,22 @@ def test_resign_and_abandon_ask_first(new_page, campaign, player, other_player):
     phone.wait_for_selector("#tavern-rematch")
     table.refresh_from_db()
     assert table.status == "ended" and table.outcome["resigned"] == 1
+
+
+def test_a_refused_new_table_shows_its_errors_on_a_phone(new_page, player):
+    """The walkthrough sent the new-table form with one seat on a 390 px screen: the page came
+    back with its error a screen and a half down, out of sight, and looked as if nothing had
+    happened. The refused form's errors are scrolled into view and focused (a screen reader
+    reads them too: the list is an alert)."""
+    page = new_page(player)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto("/tavern/")
+    page.select_option("#game", "raigo")
+    page.select_option("#seat-1", label="No seat")  # RAIGO needs two players at least
+    page.click("#create-table")
+    errors = page.locator("#new-table-errors")
+    errors.wait_for()
+    assert "player" in errors.inner_text().lower(), errors.inner_text()
+    box = errors.bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844, box
+    assert page.evaluate("document.activeElement.id") == "new-table-errors"

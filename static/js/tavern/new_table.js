@@ -21,4 +21,11 @@
   }
   select.addEventListener("change", show);
   show();
+  // A refused form comes back with its errors at the top of the form, below the tables: on a
+  // phone that is a screen or two down, and the page looked as if nothing had happened.
+  const errors = document.getElementById("new-table-errors");
+  if (errors) {
+    errors.scrollIntoView({ block: "start" });
+    errors.focus({ preventScroll: true });
+  }
 })();
