@@ -37,12 +37,23 @@ SEAT_CHOICES = [("", "No seat"), ("host", "Me"), ("open", "Open for a player")] 
 ]
 
 
+def _deck_rows(user: Any, slug: str) -> list[dict[str, str]]:
+    """The decks a seat may bring, each with the group its choice is listed under: a saved
+    deck may have a ready-made one's name ("Shrine and Star" twice looked like one deck)."""
+    return [
+        {
+            "key": k,
+            "name": n,
+            "group": "Ready-made decks" if k.startswith("preset:") else "Your decks",
+        }
+        for k, n in services.deck_choices(user, slug)
+    ]
+
+
 def _form_games(user: Any) -> list[dict[str, Any]]:
     out = []
     for game in selectors.games():
-        game["decks"] = [
-            {"key": k, "name": n} for k, n in services.deck_choices(user, game["slug"])
-        ]
+        game["decks"] = _deck_rows(user, game["slug"])
         for rule in game["house_rules"]:
             rule["field"] = f"opt-{game['slug']}-{rule['key']}"
         out.append(game)
@@ -293,7 +304,7 @@ def table_page(request: HttpRequest, pk: int) -> HttpResponse:
             "title": get_engine(table.game).title,
             "renderer": _renderer(table.game),
             "characters": selectors.characters_for(request.user, table),
-            "decks": services.deck_choices(request.user, table.game),
+            "decks": _deck_rows(request.user, table.game),
             "bot_choices": BOT_STRENGTHS,
             "urls": {
                 "state": reverse("api-tavern-state", args=[table.pk]),

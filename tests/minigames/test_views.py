@@ -189,3 +189,30 @@ def test_the_house_rules_are_one_a_line(client_for, player):
     html = client_for(player).get(f"/tavern/tables/{table.pk}/").content.decode()
     assert "<dt>When does an empty deck lose?</dt>" in html
     assert "?:" not in html
+
+
+def test_a_saved_deck_named_like_a_ready_made_one_is_told_apart(client_for, player, other_player):
+    """The walkthrough met "Shrine and Star" twice in the new-table form's deck list, the
+    ready-made deck and her own saved copy, with nothing to tell them apart. The choices are
+    grouped: "Ready-made decks", then "Your decks" (in the form and at an open seat)."""
+    from decks.models import Deck
+    from minigames import services
+    from minigames.engines.dbs import preset_decks
+
+    preset = preset_decks()[0]
+    Deck.objects.create(owner=player, game="dbs", name=preset["name"], cards=preset["cards"])
+    page = client_for(player).get("/tavern/").content.decode()
+    form = re.search(r'<select name="deck" id="deck-dbs">(.*?)</select>', page, re.S)
+    assert form is not None
+    groups = re.findall(r'<optgroup label="([^"]+)">(.*?)</optgroup>', form.group(1), re.S)
+    assert [label for label, _ in groups] == ["Ready-made decks", "Your decks"]
+    assert preset["name"] in groups[0][1] and preset["name"] in groups[1][1]
+    assert 'value="deck:' in groups[1][1] and 'value="deck:' not in groups[0][1]
+    table = services.tavern_create(
+        by=other_player,
+        game="dbs",
+        campaign=None,
+        seats=[services.SeatSpec(kind="host"), services.SeatSpec(kind="open")],
+    )
+    seat = client_for(player).get(f"/tavern/tables/{table.pk}/").content.decode()
+    assert '<optgroup label="Ready-made decks">' in seat and '<optgroup label="Your decks">' in seat
