@@ -196,8 +196,13 @@ def describe(state: State, seat: int, action: Mapping[str, Any]) -> str:
     if kind == "play_event":
         inst = action.get("card")
         cost = ""
-        if isinstance(inst, str) and inst in state["inst"]:
-            cost = f" ({card_of(state, inst)['cost']} SP)"
+        price = (
+            card_of(state, inst).get("cost")
+            if isinstance(inst, str) and inst in state["inst"]
+            else None
+        )
+        if isinstance(price, int):  # a malformed move may name a card that has no cost
+            cost = f" ({price} SP)"
         return f"Play {card}{cost}{extra}"
     if kind == "use_special":
         inst = action.get("card")
@@ -225,8 +230,13 @@ def describe(state: State, seat: int, action: Mapping[str, Any]) -> str:
     if kind == "activate":
         cost = ""
         inst = action.get("spell")
-        if isinstance(inst, str) and inst in state["inst"]:
-            cost = f" for {card_of(state, inst)['cost']} SP"
+        price = (
+            card_of(state, inst).get("cost")
+            if isinstance(inst, str) and inst in state["inst"]
+            else None
+        )
+        if isinstance(price, int):  # a malformed move may name a card that has no cost
+            cost = f" for {price} SP"
         return f"Activate {card}{cost}{extra}"
     if kind == "equip":
         where = " on the Boundary" if target is None else ""

@@ -179,3 +179,17 @@ def test_malformed_actions_are_refused_in_words_and_change_nothing(steps, kind, 
         assert legal
     assert canonical(ENGINE.to_json(state)) == before
     assert ENGINE.describe_action(state, 0, action)
+
+
+def test_a_malformed_move_naming_a_card_without_a_cost_is_described_in_words():
+    """Found by the property above in a CI run: an Activate or Play naming as its spell or card
+    an instance that has no SP cost (a leader, ``rso-card-1``) made ``describe_action`` raise
+    ``KeyError: 'cost'``; it is described without a price."""
+    state = ENGINE.new_game(seats=2, seed=0)
+    costless = next(i for i in state["inst"] if "cost" not in state["cards"][state["inst"][i]])
+    for action in (
+        {"type": "activate", "spell": costless},
+        {"type": "play_event", "card": costless},
+    ):
+        words = ENGINE.describe_action(state, 0, action)
+        assert words and "SP" not in words, words
