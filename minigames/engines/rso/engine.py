@@ -194,15 +194,8 @@ def describe(state: State, seat: int, action: Mapping[str, Any]) -> str:
     if kind == "pass":
         return "Pass"
     if kind == "play_event":
-        inst = action.get("card")
-        cost = ""
-        price = (
-            card_of(state, inst).get("cost")
-            if isinstance(inst, str) and inst in state["inst"]
-            else None
-        )
-        if isinstance(price, int):  # a malformed move may name a card that has no cost
-            cost = f" ({price} SP)"
+        price = _price(state, action.get("card"))
+        cost = "" if price is None else f" ({price} SP)"
         return f"Play {card}{cost}{extra}"
     if kind == "use_special":
         inst = action.get("card")
@@ -228,15 +221,8 @@ def describe(state: State, seat: int, action: Mapping[str, Any]) -> str:
     if kind == "reserve":
         return f"Put {card} into the Reserve"
     if kind == "activate":
-        cost = ""
-        inst = action.get("spell")
-        price = (
-            card_of(state, inst).get("cost")
-            if isinstance(inst, str) and inst in state["inst"]
-            else None
-        )
-        if isinstance(price, int):  # a malformed move may name a card that has no cost
-            cost = f" for {price} SP"
+        price = _price(state, action.get("spell"))
+        cost = "" if price is None else f" for {price} SP"
         return f"Activate {card}{cost}{extra}"
     if kind == "equip":
         where = " on the Boundary" if target is None else ""
@@ -249,3 +235,12 @@ def describe(state: State, seat: int, action: Mapping[str, Any]) -> str:
 
 
 ENGINE: Final = RsoEngine()
+
+
+def _price(state: State, inst: Any) -> int | None:
+    """The SP cost of the card instance ``inst`` names, or None: a malformed move may name no
+    instance, or one without a cost (a leader)."""
+    if not isinstance(inst, str) or inst not in state["inst"]:
+        return None
+    price = card_of(state, inst).get("cost")
+    return price if isinstance(price, int) else None
