@@ -278,9 +278,10 @@ def resolve_clash(state: State, events: list[Event]) -> None:
         damage = max(0, a - d - static_total(state, defender, "damage_reduction"))
         foe["lp"] -= damage
         player(state, attacker)["chain"].append(attack_card)
+        beaten = f"beats {d}" if counter_card is not None else "is not countered"
         events.append(
             event(
-                f"{attack_name} ({a}) beats {d}: {who(state, defender)} takes {damage} damage "
+                f"{attack_name} ({a}) {beaten}: {who(state, defender)} takes {damage} damage "
                 f"(LP {foe['lp']}) and it goes on top of {who(state, attacker)}'s Spell Chain.",
                 type="hit",
             )

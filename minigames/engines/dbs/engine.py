@@ -238,10 +238,10 @@ class DBSEngine:
             return str(state["result"]["text"])
         if state["phase"].startswith("setup"):
             return "Opening: the players are choosing."
-        lp = " to ".join(str(player(state, s)["lp"]) for s in (0, 1))
+        lp = ", ".join(f"{who(state, s)} {player(state, s)['lp']}" for s in (0, 1))
         return (
             f"Turn {state['turn']}, {phases.PHASE_WORDS[state['phase']]}: "
-            f"{who(state, state['active'])} attacks (LP {lp})."
+            f"{who(state, state['active'])} attacks (LP: {lp})."
         )
 
     def timeout_action(self, state: State, seat: Seat) -> Action | None:

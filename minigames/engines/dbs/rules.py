@@ -397,8 +397,8 @@ def judge(state: State, events: list[Event], *, empty_draw: int | None = None) -
         else:
             winner = None
         detail = (
-            f"{who(state, empty_draw)} had to draw from an empty deck; Spell Chain Levels "
-            f"{levels[0]} to {levels[1]}"
+            f"{who(state, empty_draw)} had to draw from an empty deck; Spell Chain Levels: "
+            f"{who(state, 0)} {levels[0]}, {who(state, 1)} {levels[1]}"
         )
     else:
         return False

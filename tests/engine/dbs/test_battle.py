@@ -44,6 +44,8 @@ def test_an_unanswered_attack_deals_its_attack_and_goes_onto_the_spell_chain():
     assert state["players"][0]["chain"] == [drizzle]
     assert state["phase"] == "battle" and state["clash"] is None
     assert "Player 2 takes 1600 damage (LP 8400)" in texts(events)
+    # in words: nothing was beaten, so the log says no counter came rather than "beats 0"
+    assert "Needle Drizzle (1600) is not countered: Player 2 takes 1600" in texts(events)
 
 
 def test_a_weaker_counter_attack_takes_the_difference_and_goes_to_the_grave():

@@ -82,7 +82,7 @@ def test_smack_down_the_higher_spell_chain_level_wins():
     assert ENGINE.is_terminal(state)
     assert ENGINE.result(state)["victory"] == "smack_down"
     assert ENGINE.returns(state) == [-1.0, 1.0]
-    assert "Spell Chain Levels 5 to 6" in events[-1]["text"]
+    assert "Spell Chain Levels: Player 1 5, Player 2 6" in events[-1]["text"]
 
 
 @pytest.mark.parametrize(

@@ -296,8 +296,9 @@ def test_dbs_result_gives_the_victory_and_the_spell_chain_levels(open_harness, e
         # (zone titles are drawn in capitals)
         assert f"spell chain (total level {score['chain_level']})" in text.lower()
     if ending.endswith("smack_down"):
-        levels = [s["chain_level"] for s in payload["result"]["scores"]]
-        assert f"Spell Chain Levels {levels[0]} to {levels[1]}" in text
+        levels = {s["seat"]: s["chain_level"] for s in payload["result"]["scores"]}
+        named = ", ".join(f"{NAMES_BY_SEAT[seat]} {levels[seat]}" for seat in (0, 1))
+        assert f"Spell Chain Levels: {named}" in text
 
 
 def test_each_stylesheet_styles_only_its_own_game():
