@@ -239,9 +239,15 @@ class DBSEngine:
         if state["phase"].startswith("setup"):
             return "Opening: the players are choosing."
         lp = ", ".join(f"{who(state, s)} {player(state, s)['lp']}" for s in (0, 1))
+        # the defender asked to counter is named: "Reimu attacks" alone read as Reimu's move
+        to_move = (
+            f"; {who(state, other(state['active']))} to answer"
+            if state["phase"] == "reaction"
+            else ""
+        )
         return (
             f"Turn {state['turn']}, {phases.PHASE_WORDS[state['phase']]}: "
-            f"{who(state, state['active'])} attacks (LP: {lp})."
+            f"{who(state, state['active'])} attacks{to_move} (LP: {lp})."
         )
 
     def timeout_action(self, state: State, seat: Seat) -> Action | None:

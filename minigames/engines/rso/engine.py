@@ -134,9 +134,13 @@ class RsoEngine:
         if state["phase"] in ("leader", "mulligan"):
             return f"Setting up: {phases.PHASE_NAMES[state['phase']]}."
         seat = int(state["attacker"])
+        # the seat to move, when it is not the attacker's (an interception, a window): a list
+        # or a page that only said "Marisa attacks" left the other player unsure it was hers
+        answer = [s for s in phases.waiting_on(state) if s != seat]
+        to_move = f"; {player_name(state, answer[0])} to answer" if answer else ""
         return (
             f"Turn {state['turn']}, {phases.PHASE_NAMES[state['phase']]}: "
-            f"{player_name(state, seat)} attacks."
+            f"{player_name(state, seat)} attacks{to_move}."
         )
 
     def timeout_action(self, state: State, seat: Seat) -> Action | None:

@@ -84,6 +84,10 @@ def test_json_round_trip_and_words_for_actions():
         "Turn 1, Battle phase: Player 1 attacks (LP: Player 1 10000, Player 2 10000)."
     )
     state, _ = act(state, 0, "declare", "DBS-102")
+    assert ENGINE.summary(state) == (
+        "Turn 1, Battle phase (defence): Player 1 attacks; Player 2 to answer "
+        "(LP: Player 1 10000, Player 2 10000)."
+    )
     assert ENGINE.describe_action(state, 1, {"type": "no_counter"}).startswith("Do not counter")
     assert ENGINE.timeout_action(state, 0) is None
 
