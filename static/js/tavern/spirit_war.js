@@ -244,7 +244,10 @@
         case "attack":
           return "Choose whom to attack: tap a player below.";
         case "summon":
-          return "Summon a Spirit face down: tap it in your hand.";
+          // an attacked player without a Spirit is offered only "Show your hand"
+          return this.moves.some((m) => (m.action || {}).type === "summon")
+            ? "Summon a Spirit face down: tap it in your hand."
+            : "You hold no Spirit to summon: show your hand.";
         case "support":
           return "Support card: tap a card in your hand to put it face down, or use none.";
         case "discard":

@@ -108,6 +108,39 @@ def test_a_real_tap_on_a_hand_card_shows_its_words_and_plays_it(page: Any) -> No
     assert page.page.evaluate("window.__plays") == [payload["moves"][index]["action"]]
 
 
+def test_a_defender_without_a_spirit_is_not_told_to_tap_one(page: Any) -> None:
+    """Spirit War rules, "Battle": an attacked player who holds no Spirit shows her hand. Her
+    prompt says so instead of asking her to tap a Spirit in a hand that holds none."""
+
+    def spiritless(s: Any) -> bool:
+        if s["phase"] != "summon":
+            return False
+        return any(
+            ENGINE.legal_actions(s, seat) == [{"type": "no_spirit"}]
+            for seat in ENGINE.waiting_on(s)
+        )
+
+    state = next(
+        found for seed in range(200) if (found := _played_until(seed, spiritless)) is not None
+    )
+    seat = next(
+        s
+        for s in ENGINE.waiting_on(state)
+        if ENGINE.legal_actions(state, s) == [{"type": "no_spirit"}]
+    )
+    render(page, SLUG, _payload(state, seat))
+    prompt = page.page.locator(".spirit-war-prompt").inner_text()
+    assert "You hold no Spirit to summon: show your hand." in prompt
+    assert "tap it in your hand" not in prompt
+
+
+def _played_until(seed: int, until: Any) -> Any | None:
+    try:
+        return play_until(ENGINE, seats=2, seed=seed, names=NAMES[2], until=until)
+    except AssertionError:
+        return None
+
+
 def test_the_other_sides_summon_stays_face_down_until_revealed(page: Any) -> None:
     state = play_until(
         ENGINE,
