@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from minigames.engines.spirit_war.elements import DRAW, LOSS, WIN, chart, outcome
+from minigames.engines.spirit_war.elements import DRAW, LOSS, WIN, chart, element_word, outcome
 from minigames.engines.spirit_war.piles import (
     State,
     add_to_hand,
@@ -331,14 +331,14 @@ def resolve(
         elif effect == "imbue":
             res.elements[side] = support["element"]
             res.steps.append(
-                f"{who}'s {support['name']} makes the main Spirit {support['element']} "
-                "for this battle."
+                f"{who}'s {support['name']} makes the main Spirit "
+                f"{element_word(support['element'])} for this battle."
             )
         elif effect == "swap":
             res.elements.reverse()
             res.steps.append(
                 f"{who}'s {support['name']} swaps the Spirits' elements: now "
-                f"{res.elements[0]} against {res.elements[1]}."
+                f"{element_word(res.elements[0])} against {element_word(res.elements[1])}."
             )
         elif effect == "buff":
             if support["element"] == res.elements[side]:
@@ -396,7 +396,8 @@ def _finish_battle(state: State, events: list[Event]) -> None:
             battle["summon"][i] = None
         events.append(
             event(
-                f"The battle is a draw ({res.elements[0]} against {res.elements[1]}): both "
+                f"The battle is a draw ({element_word(res.elements[0])} against "
+                f"{element_word(res.elements[1])}): both "
                 "Spirits go to the Abyss.",
                 type="battle_draw",
             )

@@ -44,6 +44,11 @@ def outcome(mine: str, my_buff: bool, theirs: str, their_buff: bool) -> int:
     return WIN if my_buff else LOSS
 
 
+def element_word(element: str) -> str:
+    """An element as the rules and the table page write it: "Fire", "Earth", "Water"."""
+    return element.capitalize()
+
+
 def beaten_by(element: str) -> str:
     """The element that wins against ``element``."""
     return next(e for e, loser in BEATS.items() if loser == element)

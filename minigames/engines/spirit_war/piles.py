@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from minigames.engines.spirit_war.elements import element_word
 from westernroses.protocol import Event, event
 from westernroses.rng import RandomSource
 
@@ -44,10 +45,11 @@ def element(state: State, cid: str) -> str:
 
 
 def label(state: State, cid: str) -> str:
-    """A card in words: "Cinder Fox (a fire Spirit)", "Mirror Pond (a Spell)"."""
+    """A card in words: "Cinder Fox (a Fire Spirit)", "Mirror Pond (a Spell)"."""
     c = state["defs"][state["cards"][cid]]
     if c["kind"] == "spirit":
-        return f"{c['name']} (a{'n' if c['element'] == 'earth' else ''} {c['element']} Spirit)"
+        word = element_word(str(c["element"]))
+        return f"{c['name']} (a{'n' if word[0] in 'AEIOU' else ''} {word} Spirit)"
     return f"{c['name']} (a{'n' if c['kind'] == 'attack' else ''} {c['kind'].capitalize()} card)"
 
 

@@ -207,7 +207,7 @@ def test_attacking_a_player_without_spirits_wins_at_once_and_she_is_out():
     assert pond in s["abyss"] and s["hands"][1] == []
     assert fox in s["hands"][0] and fox in s["known"]
     assert len(s["hands"][0]) == 3  # the turn's card, the proof Spirit back, one drawn
-    assert "reveals Cinder Fox (a fire Spirit) as proof" in texts(events)
+    assert "reveals Cinder Fox (a Fire Spirit) as proof" in texts(events)
     assert "Player 2 is out of the Spirit War." in texts(events)
     assert s["turn"] == 2  # the turn passes over the eliminated player
     assert not ENGINE.is_terminal(s)

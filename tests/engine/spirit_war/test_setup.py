@@ -151,7 +151,7 @@ def test_extra_cards_from_config_join_their_deck():
             "name": "Shrine Bell",
             "support": "imbue",
             "element": "earth",
-            "text": "For this battle your Spirit counts as an earth Spirit.",
+            "text": "For this battle your Spirit counts as an Earth Spirit.",
         }
     ]
     s = ENGINE.new_game(seats=2, seed=3, config={"extra_cards": extra})

@@ -95,6 +95,7 @@ def test_swap_resolves_before_the_element_buff():
     is Fire against Water: a Fire support Spirit buffs it and wins, a Water one does not."""
     res = resolve(("water", "fire"), (spec("cinder_fox"), spec("mirror_pond")))
     assert res.elements == ["fire", "water"]
+    assert any("now Fire against Water" in step for step in res.steps)
     assert res.buffs == [True, False]
     assert res.result == WIN
     res = resolve(("water", "fire"), (spec("mist_carp"), spec("mirror_pond")))
@@ -110,6 +111,8 @@ def test_imbue_resolves_before_the_element_buff():
     assert res.elements == ["water", "water"]
     assert res.buffs == [True, False]
     assert res.result == DRAW
+    # elements in words as the rules write them, capitalised like the page's
+    assert any("makes the main Spirit Water for this battle" in step for step in res.steps)
 
 
 def test_safeguard_returns_the_losing_spirit_to_the_hand():

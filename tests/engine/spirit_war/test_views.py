@@ -87,7 +87,7 @@ def test_describe_action_in_words_and_never_for_a_card_you_do_not_hold():
     )
     fox = s["hands"][0][0]
     assert ENGINE.describe_action(s, 0, {"type": "summon", "card": fox}) == (
-        "Summon Cinder Fox (a fire Spirit) face down"
+        "Summon Cinder Fox (a Fire Spirit) face down"
     )
     assert ENGINE.describe_action(s, 1, {"type": "summon", "card": fox}) == (
         "Play a card you do not hold"
