@@ -217,12 +217,16 @@
         line.append(document.createTextNode(v.turn === this.you ? " · your turn" : ` · ${this.name(v.turn)}'s turn`));
         box.append(line);
       }
-      // A table that ended before its war did (a resignation, an abandon) says so, not the
-      // phase it stopped in.
-      const early = this.finished && v.phase !== "over";
-      const ended = (this.payload.result || {}).abandoned ? "The table was abandoned." : "The war ended early.";
-      box.append(el("p", "spirit-war-status-text", (early ? ended : v.phase_text) || this.payload.summary || ""));
-      if (this.finished) return box;
+      if (this.finished) {
+        // The final result below says who won (and the page's summary line above says it
+        // too): a third copy here only pushed the table down. A war that ended before its
+        // end (a resignation) says so, which the result does not.
+        const early = v.phase !== "over" && !(this.payload.result || {}).abandoned;
+        if (early) box.append(el("p", "spirit-war-status-text", "The war ended early."));
+        else box.hidden = true;
+        return box;
+      }
+      box.append(el("p", "spirit-war-status-text", v.phase_text || this.payload.summary || ""));
       if (v.attack && Array.isArray(v.attack.candidates) && v.attack.candidates.length) {
         box.append(el("p", "spirit-war-muted", `${this.who(v.attack.attacker)} may attack: ${v.attack.candidates.map((s) => this.who(s)).join(", ")}.`));
       }

@@ -197,6 +197,18 @@ def test_dark_theme_follows_the_system_and_the_site_toggle(page: Any) -> None:
     assert light == forced_light != dark == forced_dark
 
 
+def test_a_finished_war_says_its_result_once(page: Any) -> None:
+    """The final result names the Spirit King; the status box above it no longer repeats it
+    (the table page's summary line says it once more, outside the drawing)."""
+    end = play_until(ENGINE, seats=4, seed=6, names=NAMES[4], until=ENGINE.is_terminal)
+    payload = _payload(end, 0)
+    payload["finished"] = True
+    render(page, SLUG, payload)
+    text = page.page.locator("#board").inner_text()
+    result = ENGINE.result(end)["text"]
+    assert result and text.count(result) == 1, text[:400]
+
+
 def test_screenshots_mid_game_and_finished(page: Any) -> None:
     """Saved to test-artifacts/ for people to look at (phone and desktop, light and dark)."""
     mid = play_until(
