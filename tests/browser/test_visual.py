@@ -201,6 +201,8 @@ def look(page, name: str, role: str, width: int, visit: Visit) -> None:
             visit.add(here, f"inputs without a label: {found['unlabelled'][:3]}")
         if found["noAlt"]:
             visit.add(here, f"images without alt text: {found['noAlt'][:3]}")
+        if width <= 400 and found["tinyControls"]:
+            visit.add(here, f"controls smaller than 24 px to tap: {found['tinyControls']}")
         if found["smallTargets"]:
             visit.add(here, f"tick boxes too small to tap: {found['smallTargets'][:3]}")
         if scheme == "dark" and found["luminance"] > 0.3:

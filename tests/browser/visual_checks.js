@@ -21,6 +21,20 @@
       const label = el.labels && el.labels[0];
       return !label || label.getBoundingClientRect().height < 32;
     }).slice(0, 5).map((el) => el.outerHTML.slice(0, 120));
+  // WCAG 2.2's target size (2.5.8): a control a finger taps is at least 24 by 24 px. A link
+  // inside a sentence is exempt there (words beside it in its parent), so links are measured
+  // only where they stand alone: navigation, headers, lists of links.
+  const inSentence = (el) => el.tagName === "A" && /[A-Za-z]{2}/.test(
+    [...el.parentElement.childNodes].filter((n) => n !== el).map((n) => n.textContent).join(""));
+  const tinyControls = [...document.querySelectorAll(
+    "button, summary, select, [role=button], input[type=submit], a.button, nav a, header a",
+  )].filter((el) => visible(el) && !inSentence(el)).filter((el) => {
+    const r = el.getBoundingClientRect();
+    return r.width < 24 || r.height < 24;
+  }).slice(0, 5).map((el) => {
+    const r = el.getBoundingClientRect();
+    return `${el.tagName.toLowerCase()}.${el.className} "${(el.innerText || el.getAttribute("aria-label") || "").trim().slice(0, 30)}" ${Math.round(r.width)}x${Math.round(r.height)}`;
+  });
   const noAlt = [...document.querySelectorAll("img:not([alt])")].map((i) => i.outerHTML.slice(0, 120));
   const wide = [...document.querySelectorAll("body *")].filter((el) => {
     if (!visible(el)) return false;
@@ -37,7 +51,7 @@
   return {
     scrollWidth: document.documentElement.scrollWidth,
     innerWidth,
-    unlabelled, noAlt, wide, smallTargets,
+    unlabelled, noAlt, wide, smallTargets, tinyControls,
     luminance: (0.2126 * bg[0] + 0.7152 * bg[1] + 0.0722 * bg[2]) / 255,
     text: document.body.innerText,
   };
