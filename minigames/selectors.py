@@ -133,6 +133,13 @@ def table_info(
     active = table.status == TableStatus.ACTIVE
     ended = table.status == TableStatus.ENDED
     rules = {rule.key: rule for rule in engine.house_rules()}
+    names = seat_names(seats)
+    # the host as her seat shows her (her character's name if she plays one), so "waiting
+    # for Reimu" does not name someone the seats call "Reimu Hakurei"
+    host_at_table = next(
+        (n for s, n in zip(seats, names, strict=True) if s.user_id == table.host_id and not s.bot),
+        table.host.shown_name,
+    )
     return {
         "id": table.pk,
         "game": table.game,
@@ -144,6 +151,7 @@ def table_info(
         "campaign": table.campaign_id,
         "campaign_name": table.campaign.name if table.campaign_id and table.campaign else "",
         "host": table.host.shown_name,
+        "host_at_table": host_at_table,
         "practice": table.practice,
         "advisor": table.advisor,
         "stake": table.stake,
@@ -180,7 +188,7 @@ def table_info(
                 if s.deck
                 else "",
             }
-            for s, name in zip(seats, seat_names(seats), strict=True)
+            for s, name in zip(seats, names, strict=True)
         ],
         "you": None if mine is None or mine.resigned else mine.index,
         "can": {

@@ -365,6 +365,24 @@ def test_lists_say_a_table_s_status_once(
     assert finished.lower().count("abandoned") == 1
 
 
+def test_the_guest_waits_for_the_host_by_the_name_her_seat_shows(
+    campaign, player, other_player, reimu, client_for
+):
+    """A host who plays a character is named as the seats name her: the guest waited for
+    "Reimu" (the user) while the seats said "Reimu Hakurei" (her character)."""
+    reimu.name = "Reimu Hakurei"
+    reimu.save(update_fields=["name"])
+    table = services.tavern_create(
+        by=player,
+        game="raigo",
+        campaign=campaign,
+        seats=[services.SeatSpec(kind="host", character=reimu.pk), services.SeatSpec()],
+    )
+    services.tavern_join(table_id=table.pk, by=other_player, index=1)
+    page = client_for(other_player).get(f"/tavern/tables/{table.pk}/").content.decode()
+    assert "waiting for the host, Reimu Hakurei, to start the game." in page
+
+
 def test_a_full_table_reads_ready_to_start_and_the_host_sees_it_is_hers(
     campaign, gm, player, other_player, client_for, api_for
 ):
@@ -401,7 +419,7 @@ def test_a_full_table_reads_ready_to_start_and_the_host_sees_it_is_hers(
     page = client_for(player).get(f"/tavern/tables/{table.pk}/").content.decode()
     assert "Every seat is taken: it is up to you to start the game." in page
     guest_page = client_for(other_player).get(f"/tavern/tables/{table.pk}/").content.decode()
-    assert f"Every seat is taken: waiting for {player.shown_name} to start" in guest_page
+    assert f"Every seat is taken: waiting for the host, {player.shown_name}, to start" in guest_page
     state = api_for(other_player).get(f"/api/tavern/tables/{table.pk}/state/").json()
     assert state["summary"] == "RAIGO: ready to start"
 
