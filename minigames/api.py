@@ -164,7 +164,11 @@ class TableInfoSerializer(serializers.Serializer):
     status_text = serializers.CharField()
     campaign = serializers.IntegerField(allow_null=True)
     campaign_name = serializers.CharField(allow_blank=True)
-    host = serializers.CharField()
+    host = serializers.CharField(help_text="The host's user name.")
+    host_at_table = serializers.CharField(
+        help_text="The host as her seat shows her: her character's name if she plays one, "
+        "else her user name."
+    )
     practice = serializers.BooleanField()
     advisor = serializers.BooleanField()
     stake = serializers.IntegerField()
