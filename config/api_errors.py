@@ -14,6 +14,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import DataError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.views import defaults
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -68,10 +69,15 @@ def _api(request: HttpRequest) -> bool:
     return request.path.startswith("/api/")
 
 
+@csrf_exempt
 def no_such_route(request: HttpRequest, rest: str = "") -> JsonResponse:
     """The last route under ``/api/``: a path no API route matches answers the API's JSON 404
     whatever ``DEBUG`` says (``make run`` has it on, and Django's debug page then skips
-    :func:`not_found`). A path that only lacks its final slash says so."""
+    :func:`not_found`). A path that only lacks its final slash says so.
+
+    Exempt from the CSRF check, as the API's own views are: it writes nothing, and a script's
+    POST to a mistyped path (a token, no CSRF cookie) got Django's HTML "CSRF verification
+    failed" page instead of this 404."""
     from django.urls import Resolver404, resolve
 
     detail = "Not found."
