@@ -239,12 +239,10 @@ class DBSEngine:
         if state["phase"].startswith("setup"):
             return "Opening: the players are choosing."
         lp = ", ".join(f"{who(state, s)} {player(state, s)['lp']}" for s in (0, 1))
-        # the defender asked to counter is named: "Reimu attacks" alone read as Reimu's move
-        to_move = (
-            f"; {who(state, other(state['active']))} to answer"
-            if state["phase"] == "reaction"
-            else ""
-        )
+        # the seat to move when it is not the attacker's (the defender asked to counter is
+        # named: "Reimu attacks" alone read as Reimu's move)
+        answer = [s for s in self.waiting_on(state) if s != state["active"]]
+        to_move = f"; {who(state, int(answer[0]))} to answer" if answer else ""
         return (
             f"Turn {state['turn']}, {phases.PHASE_WORDS[state['phase']]}: "
             f"{who(state, state['active'])} attacks{to_move} (LP: {lp})."
