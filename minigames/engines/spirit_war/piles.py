@@ -48,9 +48,13 @@ def label(state: State, cid: str) -> str:
     """A card in words: "Cinder Fox (a Fire Spirit)", "Mirror Pond (a Spell)"."""
     c = state["defs"][state["cards"][cid]]
     if c["kind"] == "spirit":
-        word = element_word(str(c["element"]))
-        return f"{c['name']} (a{'n' if word[0] in 'AEIOU' else ''} {word} Spirit)"
-    return f"{c['name']} (a{'n' if c['kind'] == 'attack' else ''} {c['kind'].capitalize()} card)"
+        return f"{c['name']} ({_a(element_word(str(c['element'])))} Spirit)"
+    return f"{c['name']} ({_a(str(c['kind']).capitalize())} card)"
+
+
+def _a(word: str) -> str:
+    """``word`` after its indefinite article ("an Earth", "a Fire", "an Attack")."""
+    return f"{'an' if word[0] in 'AEIOU' else 'a'} {word}"
 
 
 def card_number(cid: str) -> int:
