@@ -25,7 +25,7 @@ from minigames.engines.registry import get_engine
 from minigames.models import TavernTable
 from tests.browser.conftest import no_horizontal_overflow
 from tests.browser.tavern_version import TABLE_VERSION, wait_for_move
-from tests.minigames.conftest import character, two_humans
+from tests.minigames.conftest import character, one_open_seat, two_humans
 from westernroses.protocol import event_visible
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -213,12 +213,7 @@ def test_the_renderer_hook(new_page, live_server, player, other_player):
     """TAVERN.md's renderer contract: table.js calls window.TavernGames[slug].render(root,
     payload, api) on every payload; api.play sends a listed move; the moves the drawing has no
     place for come back as labelled buttons through api.fallbackButtons."""
-    table = services.tavern_create(
-        by=player,
-        game="spirit_war",
-        campaign=None,
-        seats=[services.SeatSpec(kind="host"), services.SeatSpec(kind="open")],
-    )
+    table = one_open_seat(player, "spirit_war")
     services.tavern_join(table_id=table.pk, by=other_player, index=1)
     services.tavern_start(table_id=table.pk, by=player)
     table = TavernTable.objects.get(pk=table.pk)
@@ -270,12 +265,7 @@ def test_the_new_table_form_offers_the_seats_the_game_has(new_page, player):
 
 def _war_between(player, other_player, game: str = "spirit_war") -> tuple[TavernTable, object]:
     """A started two-player game between two users; returns the table and its engine."""
-    table = services.tavern_create(
-        by=player,
-        game=game,
-        campaign=None,
-        seats=[services.SeatSpec(kind="host"), services.SeatSpec(kind="open")],
-    )
+    table = one_open_seat(player, game)
     services.tavern_join(table_id=table.pk, by=other_player, index=1)
     services.tavern_start(table_id=table.pk, by=player)
     return TavernTable.objects.get(pk=table.pk), get_engine(game)

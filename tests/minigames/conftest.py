@@ -31,6 +31,16 @@ def marisa(other_player, campaign):
     return character(other_player, campaign, "Marisa", 150)
 
 
+def one_open_seat(host: Any, game: str, campaign: Any = None) -> TavernTable:
+    """A table of ``game`` that ``host`` sets up for herself and one open seat (not started)."""
+    return services.tavern_create(
+        by=host,
+        game=game,
+        campaign=campaign,
+        seats=[services.SeatSpec(kind="host"), services.SeatSpec(kind="open")],
+    )
+
+
 def two_humans(
     game: str,
     host: Any,

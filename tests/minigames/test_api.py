@@ -19,7 +19,7 @@ from minigames.models import TavernAction, TavernTable
 from notifications.models import Notification
 from tests.factories import UserFactory
 
-from .conftest import two_humans
+from .conftest import one_open_seat, two_humans
 
 pytestmark = pytest.mark.django_db
 
@@ -113,15 +113,7 @@ def test_a_rematch_asked_twice_is_the_same_table(
 def test_the_table_list_pages_and_refuses_a_bad_limit(api_for, player):
     """Like every list (docs/api.md): paged with ``limit`` (at most 200) and ``offset``,
     newest first, and a limit or offset that is not a whole number is a 400 naming it."""
-    made = [
-        services.tavern_create(
-            by=player,
-            game="raigo",
-            campaign=None,
-            seats=[services.SeatSpec(kind="host"), services.SeatSpec()],
-        ).pk
-        for _ in range(5)
-    ]
+    made = [one_open_seat(player, "raigo").pk for _ in range(5)]
     api = api_for(player)
     first = api.get("/api/tavern/tables/?limit=2").json()
     assert first["count"] == 5 and [t["id"] for t in first["results"]] == made[::-1][:2]

@@ -13,6 +13,7 @@ from rest_framework.authtoken.models import Token
 
 from minigames.engines.registry import get_engine
 from minigames.models import TavernTable
+from tests.minigames.conftest import one_open_seat
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -57,19 +58,13 @@ def test_a_refused_table_says_why(live_server, player):
 def test_a_log_that_cannot_be_read_says_why(live_server, player):
     """The log's answer is checked before it is read: a table that does not exist (404) or a
     token that no longer does (401) is said in words, not a KeyError."""
-    from minigames import services
 
     bot = _example()
     token = Token.objects.create(user=player)
     api = bot.Api(live_server.url, token.key)
     with pytest.raises(RuntimeError, match=r"The log could not be read \(404\)"):
         bot.print_log(api, "/api/tavern/tables/999999/", out=lambda _: None)
-    table = services.tavern_create(
-        by=player,
-        game="raigo",
-        campaign=None,
-        seats=[services.SeatSpec(kind="host"), services.SeatSpec()],
-    )
+    table = one_open_seat(player, "raigo")
     lines: list[str] = []
     bot.print_log(api, f"/api/tavern/tables/{table.pk}/", out=lines.append)  # readable: no moves
     assert lines == []

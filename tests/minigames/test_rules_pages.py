@@ -10,8 +10,8 @@ import re
 
 import pytest
 
-from minigames import services
 from minigames.engines.registry import ENGINE_MODULES, get_engine
+from tests.minigames.conftest import one_open_seat
 
 pytestmark = pytest.mark.django_db
 
@@ -172,12 +172,7 @@ def rules_links(page: str) -> list[tuple[str, str]]:
 
 @pytest.mark.parametrize("slug", sorted(ENGINE_MODULES))
 def test_a_table_page_links_to_its_games_rules(client_for, player, slug):
-    table = services.tavern_create(
-        by=player,
-        game=slug,
-        campaign=None,
-        seats=[services.SeatSpec(kind="host"), services.SeatSpec(kind="open")],
-    )
+    table = one_open_seat(player, slug)
     page = client_for(player).get(f"/tavern/tables/{table.pk}/").content.decode()
     title = get_engine(slug).title
     assert rules_links(page) == [(f"/tavern/rules/{slug}/", f"How to play {title}")]

@@ -18,7 +18,7 @@ from minigames.models import TavernSeat, TavernTable
 from tables.registry import game_for
 from tables.services import table_replay
 
-from .conftest import play_out, three_humans_at_war, two_humans
+from .conftest import one_open_seat, play_out, three_humans_at_war, two_humans
 
 pytestmark = pytest.mark.django_db
 
@@ -37,12 +37,7 @@ def test_open_table_any_signed_in_user_joins(player, outsider):
 
 def test_campaign_table_only_members(campaign, player, outsider):
     """Issue 12: a campaign's tavern tables are for its members (outsiders: 404)."""
-    table = services.tavern_create(
-        by=player,
-        game="spirit_war",
-        campaign=campaign,
-        seats=[services.SeatSpec(kind="host"), services.SeatSpec(kind="open")],
-    )
+    table = one_open_seat(player, "spirit_war", campaign)
     with pytest.raises(Http404):
         services.tavern_join(table_id=table.pk, by=outsider, index=1)
     with pytest.raises(Http404):
@@ -92,10 +87,7 @@ def test_seat_counts_follow_the_game(player):
 
 
 def test_only_the_host_sets_seats_and_starts(player, other_player):
-    table = services.tavern_create(
-        by=player, game="raigo", campaign=None,
-        seats=[services.SeatSpec(kind="host"), services.SeatSpec(kind="open")],
-    )  # fmt: skip
+    table = one_open_seat(player, "raigo")  # fmt: skip
     with pytest.raises(PermissionDenied):
         services.tavern_seat_set(table_id=table.pk, by=other_player, index=1, kind="bot",
                                  strength="search")  # fmt: skip
@@ -388,12 +380,7 @@ def test_a_full_table_reads_ready_to_start_and_the_host_sees_it_is_hers(
 ):
     """A table whose seats are all taken waits only for its Start: it was listed under "Open:
     waiting for players" as "RAIGO: waiting for players"."""
-    table = services.tavern_create(
-        by=player,
-        game="raigo",
-        campaign=campaign,
-        seats=[services.SeatSpec(kind="host"), services.SeatSpec()],
-    )
+    table = one_open_seat(player, "raigo", campaign)
 
     def open_row(user):
         html = client_for(user).get(f"/campaigns/{campaign.pk}/tavern/").content.decode()

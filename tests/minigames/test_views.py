@@ -10,7 +10,7 @@ from html.parser import HTMLParser
 import pytest
 
 from minigames.models import TavernTable
-from tests.minigames.conftest import character
+from tests.minigames.conftest import character, one_open_seat
 
 pytestmark = pytest.mark.django_db
 
@@ -178,14 +178,7 @@ def test_the_house_rules_are_one_a_line(client_for, player):
     """The table page lists each house rule as a term and its value: a label that is a
     question ("When does an empty deck lose?") no longer runs into its answer as "lose?: When
     she must draw…" in one sentence of every rule."""
-    from minigames import services
-
-    table = services.tavern_create(
-        by=player,
-        game="rso",
-        campaign=None,
-        seats=[services.SeatSpec(kind="host"), services.SeatSpec(kind="open")],
-    )
+    table = one_open_seat(player, "rso")
     html = client_for(player).get(f"/tavern/tables/{table.pk}/").content.decode()
     assert "<dt>When does an empty deck lose?</dt>" in html
     assert "?:" not in html
@@ -196,7 +189,6 @@ def test_a_saved_deck_named_like_a_ready_made_one_is_told_apart(client_for, play
     ready-made deck and her own saved copy, with nothing to tell them apart. The choices are
     grouped: "Ready-made decks", then "Your decks" (in the form and at an open seat)."""
     from decks.models import Deck
-    from minigames import services
     from minigames.engines.dbs import preset_decks
 
     preset = preset_decks()[0]
@@ -208,11 +200,6 @@ def test_a_saved_deck_named_like_a_ready_made_one_is_told_apart(client_for, play
     assert [label for label, _ in groups] == ["Ready-made decks", "Your decks"]
     assert preset["name"] in groups[0][1] and preset["name"] in groups[1][1]
     assert 'value="deck:' in groups[1][1] and 'value="deck:' not in groups[0][1]
-    table = services.tavern_create(
-        by=other_player,
-        game="dbs",
-        campaign=None,
-        seats=[services.SeatSpec(kind="host"), services.SeatSpec(kind="open")],
-    )
+    table = one_open_seat(other_player, "dbs")
     seat = client_for(player).get(f"/tavern/tables/{table.pk}/").content.decode()
     assert '<optgroup label="Ready-made decks">' in seat and '<optgroup label="Your decks">' in seat
