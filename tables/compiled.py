@@ -43,7 +43,9 @@ def _with_id(params: tuple[Any, ...], pk: int) -> list[Any]:
 
 
 def _fetch(db: str, sql: str, params: tuple[Any, ...], pk: int) -> Any | None:
-    with connections[db].cursor() as cursor:
+    # bound on the server, so PostgreSQL prepares a read it runs again and again
+    # (``prepare_threshold``, config/settings/base.py) instead of parsing and planning it
+    with hot_sql.bound_cursor(connections[db]) as cursor:
         cursor.execute(sql, _with_id(params, pk))
         return cursor.fetchone()
 

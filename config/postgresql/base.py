@@ -1,5 +1,6 @@
 """Django's PostgreSQL backend with a health check that costs no round trip when nothing is
-wrong, and ``json`` columns read as text (:func:`_json_as_text`).
+wrong, ``json`` columns read as text (:func:`_json_as_text`), and the text of prepared
+statements kept in the debug log (:class:`DatabaseOperations`).
 
 Production keeps connections for minutes (``CONN_MAX_AGE``) with ``CONN_HEALTH_CHECKS`` on,
 so a connection the server dropped (a restart, a failover, an idle timeout) is replaced
@@ -24,7 +25,7 @@ from functools import lru_cache
 from typing import Any
 
 import psycopg
-from django.db.backends.postgresql import base
+from django.db.backends.postgresql import base, operations
 from psycopg.adapt import AdaptersMap
 from psycopg.types.string import TextLoader
 
@@ -39,7 +40,27 @@ def _json_as_text(template: AdaptersMap) -> AdaptersMap:
     return context
 
 
+class DatabaseOperations(operations.DatabaseOperations):
+    """Django's, except that a statement run as a prepared one is still logged with its text.
+
+    With ``prepare_threshold`` set (config/settings/base.py), psycopg runs a statement it has
+    already prepared by name, and keeps no text of it; Django's debug log (``connection.
+    queries``, the tests' query captures) would record ``None``. The text is composed from
+    the statement and its parameters instead, as Django does for client-side binding."""
+
+    def last_executed_query(self, cursor: Any, sql: str, params: Any) -> str:
+        logged: str | None = super().last_executed_query(cursor, sql, params)
+        if logged is None:
+            try:
+                logged = self.compose_sql(sql, params)
+            except (psycopg.Error, TypeError, ValueError):
+                logged = sql
+        return logged
+
+
 class DatabaseWrapper(base.DatabaseWrapper):
+    ops_class = DatabaseOperations
+
     def get_connection_params(self) -> dict[str, Any]:
         params: dict[str, Any] = super().get_connection_params()
         if isinstance(params.get("context"), AdaptersMap):

@@ -104,6 +104,14 @@ sqlite.configure(DATABASES["default"])
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Django's, with a health check that needs no round trip (config/postgresql/base.py).
     DATABASES["default"]["ENGINE"] = "config.postgresql"
+    # Statements a connection runs again and again (a move's read and write, the poll's
+    # version query) are prepared on the server after a few runs, so PostgreSQL stops parsing
+    # and planning them every time. Django turns this off by default for transaction-mode
+    # poolers (PgBouncer before 1.21); behind one, set DB_PREPARE_THRESHOLD to "off".
+    _prepare = env("DB_PREPARE_THRESHOLD", default="5")
+    DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = (
+        None if _prepare.lower() == "off" else int(_prepare)
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # A plain move (nothing but the table row and its log row written) commits without waiting for
 # PostgreSQL's WAL flush: most of a move's time otherwise. After a crash of PostgreSQL, moves

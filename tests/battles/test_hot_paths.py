@@ -93,11 +93,13 @@ def test_a_move_is_one_read_and_one_version_checked_write_as_the_battle_and_its_
         # the role comes with the row, not from a query of its own
         assert "campaign_membership" in reads[0]
         assert len(writes) == 1 and writes[0].startswith('WITH updated AS (UPDATE "campaign_')
-        # the version read is the write's condition (a parameter bound on the server)
-        found = re.search(r'"version" = \$(\d+) RETURNING 1\) INSERT INTO', writes[0])
+        # the version read is the write's condition (a parameter bound on the server; logged
+        # as "$n" the first times, then, prepared, with its value: config/postgresql/base.py)
+        found = re.search(r'"version" = (\$?)(\d+) RETURNING 1\) INSERT INTO', writes[0])
         assert found is not None, writes[0]
         params = next(p for q, p in sent if q.startswith("WITH updated"))
-        assert params[int(found.group(1)) - 1] == battle.version
+        bound = params[int(found.group(2)) - 1] if found.group(1) else int(found.group(2))
+        assert bound == battle.version
         shapes.append(len(sql))
     assert shapes[0] == shapes[1] == 2, shapes  # the read, the write
 
@@ -301,3 +303,23 @@ def test_the_hot_paths_scripts_go_by_their_sha1_and_survive_a_flushed_server(
         assert after["eval"] == before["eval"]  # no script sent whole
         assert after["evalsha"] - before["evalsha"] >= 3  # the token's, the head's, the poll's
         assert all(client.script_exists(*(s.sha for s in scripts)))
+
+
+def test_the_moves_statements_are_prepared_on_the_server_and_still_logged_with_their_text(
+    campaign, gm, character, api_for
+):
+    """``prepare_threshold`` (config/settings/base.py): after a few moves PostgreSQL runs the
+    move's read and write as prepared statements (no parsing and planning each time), and
+    the debug log still shows what ran (config/postgresql/base.py)."""
+    battle = _started(campaign, gm, [character], npcs=2)
+    api = api_for(gm)
+    with CaptureQueriesContext(connection) as ctx:
+        for _ in range(8):
+            battle.refresh_from_db()
+            assert _adjust(api, battle, battle.version).status_code == 201
+    assert all(q["sql"] for q in ctx.captured_queries)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = [row[0] for row in cursor.fetchall()]
+    assert any(s.startswith('WITH updated AS (UPDATE "campaign_battle"') for s in prepared)
+    assert any('FROM "campaign_battle"' in s and s.startswith("SELECT") for s in prepared), prepared
