@@ -239,10 +239,10 @@ def log_and_save(
     server's start time (:mod:`tables.epoch`), so nothing cached for a lost move is read.
     """
     connection = connections[router.db_for_write(type(table))]
-    if "version" in fields:
-        heads.publish(table)  # the cached head moves before the write (tables/heads.py)
     manager = type(table)._default_manager
     if connection.vendor != "postgresql":
+        if "version" in fields:
+            heads.publish(table)  # the cached head moves before the write (tables/heads.py)
         with transaction.atomic(using=connection.alias):
             rows = manager.filter(pk=table.pk)
             if expected_version is not None:
@@ -286,8 +286,11 @@ def log_and_save(
             *(_ASYNC_COMMIT if async_commit and not connection.in_atomic_block else ()),
         ]
     )
+    # the cached head moves with the write, its round trip to Redis overlapping this one
+    publishing = heads.publishing(table) if "version" in fields else contextlib.nullcontext()
     with hot_sql.bound_cursor(connection) as cursor:
-        cursor.execute(sql, hot_sql.fast_json([*params, *insert_values]))
+        with publishing:
+            cursor.execute(sql, hot_sql.fast_json([*params, *insert_values]))
         if cursor.rowcount != 1:
             _not_written(manager, table, expected_version, what)
 

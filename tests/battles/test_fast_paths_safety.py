@@ -252,3 +252,45 @@ def test_a_poll_ahead_of_the_battle_gets_the_whole_view(started, player, api_for
         assert response.json() == first.json()
     assert _poll(api, battle, battle.version).status_code == 204
     assert _poll(api, battle, battle.version - 1).status_code == 200
+
+
+def test_a_moves_head_has_moved_when_its_answer_comes(started, gm, player):
+    """The head's script is sent before the write and read after it (tables.heads.
+    publishing): by the time the move returns, Redis has the new version."""
+    from tables import heads
+
+    battle = started.refresh()
+    _settled(battle, gm, player)
+    label = Battle._meta.label_lower
+    for _ in range(3):
+        seen = started.refresh().version
+        services.battle_action_apply(
+            battle_id=battle.pk,
+            actor=gm,
+            action={"type": "gm_adjust", "combatant": "npc1", "hp": -1},
+            expected_version=seen,
+        )
+        head = heads.poll_head(label, battle.pk, player.pk)
+        assert head is not None and head.version == seen + 1
+
+
+def test_a_move_while_redis_is_down_is_applied_whole(started, gm, settings):
+    """Redis refusing connections (a port nothing listens on) costs the move its head, never
+    the move: the write lands with its log row, and nothing raises."""
+    from django.test import override_settings
+
+    from tests.notifications.celery_worker import dead_url
+
+    battle = started.refresh()
+    seen = battle.version
+    rows = BattleAction.objects.filter(battle=battle).count()
+    dead = {**settings.CACHES["default"], "LOCATION": dead_url("redis", "/0")}
+    with override_settings(CACHES={**settings.CACHES, "default": dead}):
+        services.battle_action_apply(
+            battle_id=battle.pk,
+            actor=gm,
+            action={"type": "gm_adjust", "combatant": "npc1", "hp": -1},
+            expected_version=seen,
+        )
+    assert started.refresh().version == seen + 1
+    assert BattleAction.objects.filter(battle=battle).count() == rows + 1
