@@ -1061,7 +1061,7 @@
     const options = legal().filter((o) => o.type !== "react");
     const v = S.view;
     if (v.phase === "setup" && !options.length) {
-      box.append(el("p", { class: "muted" }, config.is_gm ? "Place the pieces in the GM panel." : "The GM is setting up the arena."));
+      box.append(el("p", { class: "muted" }, config.is_gm ? "Place pieces of two sides in the GM panel: the battle can start once both are on the board." : "The GM is setting up the arena."));
       return;
     }
     if (!options.length) {

@@ -487,7 +487,9 @@ def legal_actions(state: BattleState, player: str) -> list[Json]:
 def _legal_actions(state: BattleState, player: str) -> list[Json]:
     ctx = read_context(state, player)
     if state.phase == "setup":
-        return [{"type": "start", "player": GM}] if player == GM else []
+        # offered only when ``start`` would take it: two sides on the board
+        ready = player == GM and len(end.standing_sides(ctx)) >= 2
+        return [{"type": "start", "player": GM}] if ready else []
     if state.phase == "ended":
         return [
             {"type": "recover_weapons", "combatant": c.id}

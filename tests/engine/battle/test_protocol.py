@@ -40,6 +40,18 @@ def test_setup_waits_on_the_gm_and_start_is_the_only_move():
         ENGINE.apply(state, "p1", {"type": "start"})
 
 
+def test_start_is_offered_only_when_it_would_be_taken():
+    """``start`` refuses a board without two sides ("a battle needs combatants of at least two
+    sides"), so with the only monster removed it is not offered either: no legal move is ever
+    refused (found by the random-battle property, seed 46483)."""
+    state = demo_battle(1, heroes=["alice"], monsters=1)
+    monster = next(c.id for c in state.combatants.values() if c.side != "heroes")
+    alone, _ = ENGINE.apply(state, "gm", {"type": "gm_remove_combatant", "combatant": monster})
+    assert ENGINE.legal_actions(alone, "gm") == []
+    with pytest.raises(protocol.IllegalAction, match="two sides"):
+        ENGINE.apply(alone, "gm", {"type": "start"})
+
+
 def test_a_new_game_from_configuration_seats_and_seed():
     sample = demo_battle(5)
     config = {
