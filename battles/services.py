@@ -991,6 +991,9 @@ BATTLE_GAME: Final = register(
         visible_events=engine.visible_events,
         notify_task=_LazyTask(),
         seat_columns=_seat_columns,
+        # a move reads the row for its state and the user's role only (the map, the name:
+        # read back by the write)
+        keep_rows=True,
     )
 )
 

@@ -66,6 +66,22 @@ def values_row(key: Hashable, build: Callable[[int], QuerySet[Any]], pk: int) ->
     return _fetch(db, sql, params, pk)
 
 
+def seat_check(
+    key: Hashable, build: Callable[[int], QuerySet[Any]], pk: int
+) -> tuple[str, list[Any]] | None:
+    """The SQL and parameters of ``build(pk)`` (a ``values_list`` of a row's seat columns),
+    compiled once per ``key`` from ``build(ANY_ID)``, for a write to check them in the same
+    statement (``tables.services``); None when the id is not told apart in them."""
+    compiled = _KEPT.get(("check", key))
+    if compiled is None:
+        compiled = _sql(build(ANY_ID))
+        if compiled is None:
+            return None
+        _keep(("check", key), compiled)
+    sql, params = compiled
+    return sql, _with_id(params, pk)
+
+
 class _ModelReader(NamedTuple):
     """A compiled read and how its row becomes a model instance, as Django's raw query set
     works it out (``RawModelIterable``)."""

@@ -25,8 +25,8 @@ Why this is safe:
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Hashable
-from typing import Any, Final
+from collections.abc import Hashable, Mapping
+from typing import Any, Final, NamedTuple
 
 from django.db import router
 
@@ -64,5 +64,62 @@ def kept(table: Any) -> Any | None:
 
 
 def forget_all() -> None:
-    """Drop every kept state (tests that compare with and without)."""
+    """Drop every kept state, row and seat (tests that compare with and without)."""
     _KEPT.clear()
+    _ROWS.clear()
+    _SEATS.clear()
+
+
+# ----------------------------------------------------------------------------- rows
+# A game that opts in (``TableGame.keep_rows``) also keeps the row its last move wrote, and
+# what the last read of the row said about each user's seat (``seat_columns``), so that the
+# next move on the table can skip reading the row (``tables.services``): its one write then
+# checks, in the same statement, that the row is still that one (id, creation time, version)
+# and that the user's seat columns still read the same. Nothing kept is trusted unchecked.
+
+
+class KeptRow(NamedTuple):
+    """A row's columns (attribute names and values, the initial snapshot left out)."""
+
+    names: tuple[str, ...]
+    values: tuple[Any, ...]
+
+
+_ROWS: OrderedDict[Hashable, KeptRow] = OrderedDict()
+_SEATS: OrderedDict[Hashable, dict[str, Any]] = OrderedDict()
+
+
+def _row_key(model: Any, pk: Any, version: int) -> Hashable:
+    return (model._meta.label_lower, router.db_for_write(model), pk, version, epoch.current())
+
+
+def _put(store: OrderedDict[Hashable, Any], key: Hashable, value: Any) -> None:
+    store[key] = value
+    store.move_to_end(key)
+    while len(store) > MAX_KEPT:
+        store.popitem(last=False)
+
+
+def keep_row(table: Any, names: tuple[str, ...]) -> None:
+    """Keep ``table``'s columns ``names`` at its version now (call once it is committed)."""
+    row = KeptRow(names, tuple(getattr(table, name) for name in names))
+    _put(_ROWS, _row_key(type(table), table.pk, int(table.version)), row)
+
+
+def kept_row(model: Any, pk: Any, version: int) -> Any | None:
+    """A fresh instance of the row ``pk`` as a move of this process left it at ``version``,
+    or None."""
+    db = router.db_for_write(model)
+    row = _ROWS.get(_row_key(model, pk, version))
+    return None if row is None else model.from_db(db, row.names, row.values)
+
+
+def keep_seat(table: Any, user_id: Any, columns: Mapping[str, Any]) -> None:
+    """Keep what a read of ``table`` said about user ``user_id``'s seat."""
+    key = (type(table)._meta.label_lower, router.db_for_write(type(table)), table.pk, user_id)
+    _put(_SEATS, key, dict(columns))
+
+
+def kept_seat(model: Any, pk: Any, user_id: Any) -> dict[str, Any] | None:
+    """What the last read of row ``pk`` in this process said about ``user_id``'s seat."""
+    return _SEATS.get((model._meta.label_lower, router.db_for_write(model), pk, user_id))

@@ -97,6 +97,12 @@ class TableGame:
       their own (a battle reads the user's campaign role with its row). They may depend on
       who the user is (her id), never on the table: the read's SQL is compiled once per game
       and user [none].
+    * ``keep_rows`` - a user's move may skip reading the row when this process's last move
+      on the table wrote it (``tables.services._kept_move``): the write then checks the row
+      and the user's ``seat_columns`` in its own statement, and reads back the other plain
+      columns. Only for a game whose ``seat_of``, ``authorize`` and ``load`` read nothing
+      from the row but its state and those columns, and whose JSON columns change only with
+      a new version [False].
     * ``notify_task`` - the Celery task that syncs the waits on commit, called with
       ``(table_id, version)`` [the core's ``tables.turn_notify`` for this game].
     """
@@ -124,6 +130,7 @@ class TableGame:
     visible_events: Callable[[Any, Seat | None, list[Any]], list[Any]] | None = None
     notify_task: Any = None
     seat_columns: Callable[[Viewer], Mapping[str, Any]] | None = None
+    keep_rows: bool = False
     reader_seat_of: Callable[[Viewer, Any], Seat | None] | None = None
     #: Seats are stored as text in the log; ``seat_from_text`` turns one back (tavern seats
     #: are ints, battle seats text).

@@ -36,7 +36,7 @@ import logging
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from functools import partial
-from typing import TYPE_CHECKING, Any, Final, cast
+from typing import TYPE_CHECKING, Any, Final, NamedTuple, cast
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -132,16 +132,57 @@ def table_action_apply(
     timeout passes ``actor=None`` and the ``seat`` it plays. Raises ``Http404`` (may not see
     the table), ``PermissionDenied`` (not hers to play), :class:`StaleVersion` (409) or
     ``ValidationError`` (bad shape, or the rules refuse: ``{"action": [reason]}``).
+
+    A game that keeps its rows (``keep_rows``) first tries the move on the row its last move
+    in this process wrote (:func:`_kept_move`): no read, and a write that checks the row and
+    the user's seat are still what was kept. Anything else, or any doubt, takes the read.
     """
     clean = validate_action(action, game.actions)
     now = now or timezone.now()
+    kept = _kept_move(game, table_id, actor, clean, expected_version, now) if seat is None else None
+    if kept is not None:
+        return kept
     table = _read(game, table_id, actor)
     if actor is not None:
+        if game.keep_rows and game.seat_columns is not None and actor.is_authenticated:
+            names = list(game.seat_columns(actor))
+            kept_states.keep_seat(table, actor.pk, {n: table.__dict__.get(n) for n in names})
         seat = game.seat_of(actor, table)
         if seat is None:
             raise PermissionDenied(f"You have no seat at this {game.name}.")
     if seat is None:
         raise ValueError("A bot or a timeout names the seat it plays.")
+    move = _move(game, table, actor, seat, clean, expected_version, now)
+    _write(game, move)
+    return table, move.new, seat
+
+
+class _Move(NamedTuple):
+    """A move worked out on a table row, not yet written."""
+
+    table: GameTable
+    seat: Seat
+    state: Any
+    new: Any
+    entry: TableAction
+    fields: list[str]
+    read_version: int
+    before: list[Wait]
+    after: list[Wait]
+    ended: set[str]
+    rows_too: bool
+
+
+def _move(
+    game: TableGame,
+    table: GameTable,
+    actor: Viewer | None,
+    seat: Seat,
+    clean: dict[str, Any],
+    expected_version: Any,
+    now: datetime,
+) -> _Move:
+    """Everything a move does before its write: the version, the engine, the new columns."""
     check_version(game, table, expected_version)
     state = game.load(table, clean) if game.load else game.engine.from_json(table.state)
     if game.authorize is not None and actor is not None:
@@ -179,31 +220,162 @@ def table_action_apply(
         game.after_apply is not None
         and (game.after_apply_when is None or game.after_apply_when(state, new))
     ) or bool(ended)
+    return _Move(
+        table, seat, state, new, entry, fields, read_version, before, after, ended, rows_too
+    )
+
+
+def _write(game: TableGame, move: _Move, check: _Check | None = None) -> None:
+    """Write ``move`` (with ``check``: only while the kept row and seat still hold)."""
+    table, fields = move.table, list(move.fields)
     # One statement is atomic by itself; other rows join it in one transaction.
-    with transaction.atomic() if rows_too else contextlib.nullcontext():
-        if rows_too and game.after_apply is not None:
-            fields += game.after_apply(table, state, new) or ()
+    with transaction.atomic() if move.rows_too else contextlib.nullcontext():
+        if move.rows_too and game.after_apply is not None:
+            fields += game.after_apply(table, move.state, move.new) or ()
         log_and_save(
-            entry,
+            move.entry,
             table,
             fields,
-            expected_version=read_version,
+            expected_version=move.read_version,
             what=game.name,
-            async_commit=not rows_too and settings.TABLE_MOVES_ASYNC_COMMIT,
+            async_commit=not move.rows_too and settings.TABLE_MOVES_ASYNC_COMMIT,
+            check=check,
         )
         # after the write: a turn the notify task registered meanwhile is ended too
-        _waits_end(game, ended)
+        _waits_end(game, move.ended)
         if game.keep is not None:
             # on commit: a rolled-back move leaves nothing kept
             transaction.on_commit(
-                partial(kept_states.keep, kept_states.key_of(table), game.keep(new)), robust=True
+                partial(kept_states.keep, kept_states.key_of(table), game.keep(move.new)),
+                robust=True,
             )
-        if any(w.key not in {b.key for b in before} for w in after):
+        if game.keep_rows:
+            transaction.on_commit(
+                partial(kept_states.keep_row, table, _row_names(type(table))), robust=True
+            )
+        if any(w.key not in {b.key for b in move.before} for w in move.after):
             # at once when no transaction is open (the write is committed)
             transaction.on_commit(
                 partial(_enqueue_turn_notify, game, table.pk, table.version), robust=True
             )
-    return table, new, seat
+
+
+class _Check(NamedTuple):
+    """What a write on a kept row checks in its own statement: the row's creation time, the
+    user's seat columns (``sql``: a ``values_list`` of them for the row, with ``params``)
+    reading ``expected``, and the columns to read back (``refresh``)."""
+
+    created_at: Any
+    sql: str
+    params: list[Any]
+    names: tuple[str, ...]
+    expected: tuple[Any, ...]
+    refresh: tuple[str, ...]
+
+
+class _Unchecked(Exception):
+    """A write on a kept row found it moved on, gone, or the user's seat changed: nothing
+    was written, and the move is worked out again from a fresh read."""
+
+
+_ROW_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _row_names(model: type[GameTable]) -> tuple[str, ...]:
+    """The columns a move reads (every concrete one but the deferred initial snapshot)."""
+    names = _ROW_NAMES.get(model)
+    if names is None:
+        names = tuple(f.attname for f in model._meta.concrete_fields if f.attname != "initial")
+        _ROW_NAMES[model] = names
+    return names
+
+
+def _refreshed(model: type[GameTable], written: Sequence[str]) -> tuple[str, ...]:
+    """The columns a checked write reads back: those it does not write, but the key and
+    the ones whose text Django decodes itself (JSON), which a game that keeps its rows
+    changes only with a new version."""
+    return tuple(
+        n
+        for n in _row_names(model)
+        if n not in written
+        and n != model._meta.pk.attname  # type: ignore[union-attr]
+        and not hasattr(model._meta.get_field(n), "from_db_value")
+    )
+
+
+def _kept_move(
+    game: TableGame,
+    table_id: int,
+    actor: Viewer | None,
+    clean: dict[str, Any],
+    expected_version: Any,
+    now: datetime,
+) -> tuple[GameTable, Any, Seat] | None:
+    """The move applied to the row this process's last move on the table wrote, or None
+    (nothing kept, or any doubt: the caller reads the row and starts again).
+
+    What a move read the row for, it takes from what was kept: the row as written at the
+    version the user saw, and her seat columns as the last read of the row in this process
+    found them (a battle: her role in the campaign). Neither is trusted: the one write only
+    lands while the row is that one (id, creation time and version: every change of a
+    table's state moves its version) and her seat columns still read the same, checked by
+    PostgreSQL in the same statement; it also reads back the row's other columns, which may
+    change without a new version (a battle's map), so the answer shows them as they are.
+    Refusals on the kept row (a 403, a 404, a rule) are not answered from it either: the
+    read path works them out again from the database. Only a plain move (one statement,
+    nothing else written) is made this way."""
+    if (
+        not game.keep_rows
+        or game.seat_columns is None
+        or actor is None
+        or not actor.is_authenticated
+        or isinstance(expected_version, bool)
+        or not isinstance(expected_version, int)
+    ):
+        return None
+    model = game.table_model
+    if connections[router.db_for_write(model)].vendor != "postgresql":
+        return None
+    seat_values = kept_states.kept_seat(model, table_id, actor.pk)
+    table = kept_states.kept_row(model, table_id, expected_version)
+    if seat_values is None or table is None:
+        return None
+    columns = game.seat_columns
+
+    def rows(pk: int) -> Any:
+        found = model._default_manager.filter(pk=pk).annotate(**columns(actor))
+        return found.values_list(*seat_values)
+
+    check = compiled.seat_check((game.slug, actor.pk, tuple(seat_values)), rows, table_id)
+    if check is None:
+        return None
+    for name, value in seat_values.items():
+        setattr(table, name, value)
+    try:
+        seat = game.seat_of(actor, table)
+        if seat is None:
+            return None
+        move = _move(game, table, actor, seat, clean, expected_version, now)
+    except (Http404, PermissionDenied, ValidationError, StaleVersion):
+        return None  # the read path says it, from the row as it is
+    if move.rows_too:
+        return None
+    refresh = _refreshed(model, move.fields)
+    try:
+        _write(
+            game,
+            move,
+            _Check(
+                table.created_at,
+                *check,
+                tuple(seat_values),
+                tuple(seat_values.values()),
+                refresh,
+            ),
+        )
+    except _Unchecked:
+        return None
+    return table, move.new, seat
 
 
 def log_and_save(
@@ -214,9 +386,15 @@ def log_and_save(
     expected_version: int | None = None,
     what: str = "game",
     async_commit: bool = False,
+    check: _Check | None = None,
 ) -> None:
     """Insert the log row ``entry`` and save ``fields`` of ``table`` in one statement (one
     round trip to PostgreSQL); two statements in a transaction elsewhere.
+
+    With ``check`` (PostgreSQL only: a move on a kept row, :func:`_kept_move`), the row is
+    also written only while its creation time and the user's seat columns are as kept, its
+    other columns are read back onto ``table``, and a write that finds nothing to write
+    raises :class:`_Unchecked` (the caller starts again from a read).
 
     With ``expected_version``, the row is written only while its version is still that one
     (``WITH updated AS (UPDATE … WHERE id = %s AND version = %s RETURNING 1) INSERT … SELECT
@@ -265,9 +443,37 @@ def log_and_save(
     if expected_version is not None:
         where += ["AND", quote("version"), "= %s"]
         params.append(expected_version)
+    returning, refresh = "1", []
+    if check is not None:
+        seat = " AND ".join(
+            f"{quote('seat')}.{quote(name)} IS NOT DISTINCT FROM %s" for name in check.names
+        )
+        where += [
+            "AND",
+            quote("created_at"),
+            "= %s AND EXISTS (SELECT 1 FROM (",
+            check.sql,
+            ") AS",
+            quote("seat"),
+            "WHERE",
+            seat,
+            ")",
+        ]
+        params += [check.created_at, *check.params, *check.expected]
+        refresh = [cast("Field[Any, Any]", table._meta.get_field(n)) for n in check.refresh]
+        returning = ", ".join(quote(f.column or f.attname) for f in refresh)
     # Only quoted identifiers and type names from the models' own metadata go into the text;
     # every value is a parameter (cast: a value selected rather than inserted has no column
     # to take its type from).
+    insert = [
+        "INSERT INTO",
+        quote(entry._meta.db_table),
+        "(" + ", ".join(quote(f.column or f.attname) for f in inserted) + ")",
+        "SELECT",
+        ", ".join(f"%s::{f.cast_db_type(connection)}" for f in inserted),
+        "FROM updated",
+        *(_ASYNC_COMMIT if async_commit and not connection.in_atomic_block else ()),
+    ]
     sql = " ".join(
         [
             "WITH updated AS (UPDATE",
@@ -276,14 +482,9 @@ def log_and_save(
             ", ".join(quote(f.column or f.attname) + " = %s" for f in updated),
             "WHERE",
             *where,
-            "RETURNING 1)",
-            "INSERT INTO",
-            quote(entry._meta.db_table),
-            "(" + ", ".join(quote(f.column or f.attname) for f in inserted) + ")",
-            "SELECT",
-            ", ".join(f"%s::{f.cast_db_type(connection)}" for f in inserted),
-            "FROM updated",
-            *(_ASYNC_COMMIT if async_commit and not connection.in_atomic_block else ()),
+            f"RETURNING {returning})",
+            # checked: the log row in a second part, the columns read back by the statement
+            *(["," + "logged AS (", *insert, ") SELECT * FROM updated"] if check else insert),
         ]
     )
     # the cached head moves with the write, its round trip to Redis overlapping this one
@@ -292,7 +493,12 @@ def log_and_save(
         with publishing:
             cursor.execute(sql, hot_sql.fast_json([*params, *insert_values]))
         if cursor.rowcount != 1:
+            if check is not None:
+                raise _Unchecked
             _not_written(manager, table, expected_version, what)
+        if check is not None:
+            for f, value in zip(refresh, cursor.fetchone(), strict=True):
+                setattr(table, f.attname, value)
 
 
 #: Joined to the log row's SELECT (so PostgreSQL runs it whenever the row is written): this
