@@ -128,10 +128,33 @@ class RandomSource:
         return tuple(self.d6() for _ in range(count))
 
     def shuffle(self, items: MutableSequence[Any]) -> None:
-        """Shuffle ``items`` in place (Fisher–Yates); uses ``len(items) - 1`` draws."""
-        for i in range(len(items) - 1, 0, -1):
-            j = self.randbelow(i + 1)
+        """Shuffle ``items`` in place (Fisher–Yates); uses ``len(items) - 1`` draws.
+
+        The draws are :func:`draw`'s, but the hash of the seed's part of the key
+        (``f"{seed}:"``) is taken once and copied for each draw: shuffles are most of the
+        draws the card games make (every deal and every re-dealt world of the search), and
+        this cuts their cost by about two fifths. A subclass that draws otherwise is asked
+        through :meth:`randbelow` as before, and so is a shuffle that would run the source out.
+        """
+        last = len(items) - 1
+        if type(self) is not RandomSource or self._sequence + last > MAX_SEQUENCE:
+            for i in range(last, 0, -1):
+                j = self.randbelow(i + 1)
+                items[i], items[j] = items[j], items[i]
+            return
+        seed = self._seed
+        prefix = hashlib.sha256(f"{seed}:".encode("ascii"))
+        index = self._sequence
+        for i in range(last, 0, -1):
+            n = i + 1
+            hasher = prefix.copy()
+            hasher.update(b"%d" % index)  # the same text as f"{index}" for an int
+            value = int.from_bytes(hasher.digest(), "big")
+            # draw()'s rejection sampling, slow path included
+            j = value % n if value < (_HASH_SPACE // n) * n else draw(seed, index, n)
+            index += 1
             items[i], items[j] = items[j], items[i]
+        self._sequence = index
 
     def at(self, sequence: int) -> RandomSource:
         """A copy of this source positioned at ``sequence`` (to replay from a logged roll)."""

@@ -346,6 +346,36 @@ def test_shuffle_is_a_deterministic_permutation(seed: int, items: list[int]) -> 
     assert sorted(a) == sorted(items)
 
 
+@FAST
+@given(
+    st.integers(0, MAX_SEED),
+    st.integers(0, 10**6),
+    st.lists(st.integers(), max_size=60),
+)
+def test_shuffle_is_fisher_yates_over_the_published_draws(
+    seed: int, start: int, items: list[int]
+) -> None:
+    """A persisted shuffle replays from ``draw`` alone: the shuffle's shortcut (the seed's part
+    of the key hashed once) gives exactly the draws ``draw(seed, index, n)`` gives."""
+    expected = list(items)
+    for step, i in enumerate(range(len(items) - 1, 0, -1)):
+        j = draw(seed, start + step, i + 1)
+        expected[i], expected[j] = expected[j], expected[i]
+    source = RandomSource(seed, start)
+    shuffled = list(items)
+    source.shuffle(shuffled)
+    assert shuffled == expected
+    assert source.sequence == start + max(0, len(items) - 1)
+
+
+def test_a_shuffle_that_would_exhaust_the_source_stops_where_it_runs_out() -> None:
+    """As before the shortcut: the draws up to the last index are made, then OverflowError."""
+    source = RandomSource(3, MAX_SEQUENCE - 2)
+    with pytest.raises(OverflowError):
+        source.shuffle(list(range(10)))
+    assert source.sequence == MAX_SEQUENCE
+
+
 def test_shuffle_is_unbiased() -> None:
     """Fisher-Yates with unbiased draws: each of the 6 orders of 3 cards is equally likely."""
     source = RandomSource(8)
