@@ -290,17 +290,25 @@ def _row_names(model: type[GameTable]) -> tuple[str, ...]:
     return names
 
 
+_REFRESHED: dict[tuple[type, tuple[str, ...]], tuple[str, ...]] = {}
+
+
 def _refreshed(model: type[GameTable], written: Sequence[str]) -> tuple[str, ...]:
     """The columns a checked write reads back: those it does not write, but the key and
     the ones whose text Django decodes itself (JSON), which a game that keeps its rows
     changes only with a new version."""
-    return tuple(
-        n
-        for n in _row_names(model)
-        if n not in written
-        and n != model._meta.pk.attname  # type: ignore[union-attr]
-        and not hasattr(model._meta.get_field(n), "from_db_value")
-    )
+    key = (model, tuple(written))
+    names = _REFRESHED.get(key)
+    if names is None:
+        names = tuple(
+            n
+            for n in _row_names(model)
+            if n not in written
+            and n != model._meta.pk.attname  # type: ignore[union-attr]
+            and not hasattr(model._meta.get_field(n), "from_db_value")
+        )
+        _REFRESHED[key] = names
+    return names
 
 
 def _kept_move(
