@@ -150,6 +150,10 @@ class Profile:
     #: How many of her dolls a Doll Master has no deep emotional connection with (the last
     #: ones: their stats are halved, rounded up).
     unconnected_dolls: int = 0
+    #: :meth:`to_dict`'s answer, worked out once: a profile is fixed for the battle and shared
+    #: by every copy of its combatant, and writing it out was most of the cost of writing the
+    #: state, which every move does (issue 15). Not a field of the profile's value.
+    _stored: Json | None = field(default=None, init=False, repr=False, compare=False)
 
     def has(self, trait: str) -> bool:
         return trait in self.traits
@@ -164,8 +168,15 @@ class Profile:
         """The profile as JSON, without the fields at their defaults (``from_dict`` puts
         them back). Most of a combatant's thirty-odd passives are zero: written out, the
         profiles were 9 of a 4-vs-4 battle's 13 KB of state, which every move writes to the
-        database and reads back."""
-        return _without_defaults(self._full_dict(), _PROFILE_DEFAULTS)
+        database and reads back.
+
+        The same dict every time (worked out on the first call): like the profile, it is
+        never changed, only written out or read."""
+        stored = self._stored
+        if stored is None:
+            stored = _without_defaults(self._full_dict(), _PROFILE_DEFAULTS)
+            object.__setattr__(self, "_stored", stored)
+        return stored
 
     def _full_dict(self) -> Json:
         return {
@@ -215,7 +226,7 @@ def _defaults(cls: type) -> dict[str, Any]:
     """``cls``'s fields that have a default, with it as JSON writes it (a tuple as a list)."""
     out: dict[str, Any] = {}
     for f in dataclasses.fields(cls):
-        if f.default is not dataclasses.MISSING:
+        if f.init and f.default is not dataclasses.MISSING:
             out[f.name] = list(f.default) if isinstance(f.default, tuple) else f.default
     return out
 

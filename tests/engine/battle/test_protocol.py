@@ -168,6 +168,11 @@ def test_the_state_stores_profiles_without_their_defaults_and_reads_them_back():
     odd = replace(one.profile, sp_multiplier=2, level=1, charge_hp=5)
     assert {"sp_multiplier": 2, "charge_hp": 5}.items() <= odd.to_dict().items()
     assert "level" not in odd.to_dict()
+    # worked out once per profile (every move writes every profile out), the same as a fresh
+    # copy of the profile works out; a changed copy (odd, above) works out its own
+    assert one.profile.to_dict() is one.profile.to_dict()
+    assert one.profile.to_dict() == Profile.from_dict(one.profile._full_dict()).to_dict()
+    assert odd == replace(one.profile, sp_multiplier=2, charge_hp=5) and odd != one.profile
     shown = view(state, "gm")
     attacks = [a for c in shown["combatants"].values() for a in (c.get("attacks") or [])]
     every_field = {f.name for f in dataclasses.fields(AttackProfile)}
