@@ -18,7 +18,15 @@ from typing import Any
 from minigames.engines.rso.battle import damage_to, judge
 from minigames.engines.rso.engine import ENGINE
 from minigames.engines.rso.setup import spells_in_hand
-from minigames.engines.rso.state import State, card_of, leader_stats, other, spell_stats
+from minigames.engines.rso.state import (
+    Effects,
+    State,
+    card_of,
+    leader_stats,
+    other,
+    passive_effects,
+    spell_stats,
+)
 
 #: Weights of the score's parts, before squashing into [-1, 1].
 HP_WEIGHT = 2.0
@@ -48,11 +56,13 @@ def _battle_outlook(state: State, seat: int) -> float:
     return total
 
 
-def _side(state: State, seat: int) -> float:
+def _side(state: State, seat: int, effects: Effects) -> float:
+    """``seat``'s resources; ``effects`` are the position's passive effects (worked out once
+    for both sides: they are the same for every spell)."""
     player = state["players"][seat]
     score = SP_WEIGHT * min(player["sp"], 10)
     for spell in player["active"]:
-        stats = spell_stats(state, spell)
+        stats = spell_stats(state, spell, effects)
         score += SPELL_WEIGHT * (stats["av"] + stats["iv"] + stats["hv"])
     score += RESERVE_WEIGHT * len(player["reserve"])
     score += HAND_WEIGHT * min(len(player["hand"]), 7)
@@ -68,7 +78,8 @@ def evaluate(state: State, seat: int) -> float:
         return 0.0
     hp = me["hp"] / me["max_hp"] - foe["hp"] / foe["max_hp"]
     raw = HP_WEIGHT * (hp + _battle_outlook(state, seat))
-    raw += _side(state, seat) - _side(state, other(seat))
+    effects = passive_effects(state)
+    raw += _side(state, seat, effects) - _side(state, other(seat), effects)
     return max(-1.0, min(1.0, math.tanh(raw)))
 
 

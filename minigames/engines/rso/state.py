@@ -20,6 +20,8 @@ from minigames.engines.rso.vocabulary import BASICS, SPELL_STATS
 
 State: TypeAlias = dict[str, Any]
 Card: TypeAlias = Mapping[str, Any]
+#: (card, effect) pairs of the passive abilities in play (:func:`passive_effects`).
+Effects: TypeAlias = list[tuple[str, Mapping[str, Any]]]
 
 #: Keys that never change after set-up; clones share them.
 SHARED_KEYS: Final = frozenset({"cards", "inst", "owner", "names", "options"})
@@ -39,12 +41,17 @@ def _copy(value: Any) -> Any:
     return value
 
 
+#: Keys :func:`clone` copies one level at a time itself (they hold only strings and numbers).
+_CLONED_APART: Final = frozenset({"players", "mods", "used", "attached"})
+
+
 def clone(state: State) -> State:
     """A copy safe to change: shared set-up maps, fresh copies of everything that moves."""
     result = {
-        k: (v if k in SHARED_KEYS else _copy(v))
+        # a scalar (most of the keys) is its own copy: _copy is called only for containers
+        k: (_copy(v) if isinstance(v, (dict, list, tuple)) and k not in SHARED_KEYS else v)
         for k, v in state.items()
-        if k not in ("players", "mods", "used", "attached")
+        if k not in _CLONED_APART
     }
     result["players"] = [
         {k: (list(v) if isinstance(v, list) else v) for k, v in player.items()}
@@ -129,18 +136,24 @@ def supports_in_play(state: State) -> list[str]:
     return result
 
 
-def ability_sources(state: State) -> Iterator[tuple[str, int]]:
+def ability_sources(state: State) -> list[tuple[str, int]]:
     """Every card in play whose abilities work now, with its controller: each leader (only the
     Leader's abilities are used, rulebook line 264), every Support in play (controlled by
-    whoever played it) and every Active spell."""
+    whoever played it) and every Active spell.
+
+    A list, not a generator: the passive abilities ask for it every time a spell's stats are
+    read (thousands of times a game), and a list is built in a fraction of the time."""
+    players = state["players"]
+    owner = state["owner"]
+    result: list[tuple[str, int]] = []
     for seat in (0, 1):
-        lead = leader(state, seat)
+        player = players[seat]
+        lead = player["leader"]
         if lead is not None:
-            yield lead, seat
-        for spell in state["players"][seat]["active"]:
-            yield spell, seat
-    for sup in supports_in_play(state):
-        yield sup, owner_of(state, sup)
+            result.append((str(lead), seat))
+        result.extend((spell, seat) for spell in player["active"])
+    result.extend((sup, int(owner[sup])) for sup in supports_in_play(state))
+    return result
 
 
 def this_of(state: State, source: str) -> str | None:
@@ -194,33 +207,44 @@ def condition_holds(state: State, controller: int, condition: Mapping[str, Any] 
     return True
 
 
-def passive_effects(state: State) -> Iterator[tuple[str, Mapping[str, Any]]]:
-    """(card, effect) for every passive modify/grant in play whose condition holds."""
+def passive_effects(state: State) -> Effects:
+    """(card, effect) for every passive modify/grant in play whose condition holds.
+
+    A list, so that a caller reading several cards' stats of one state (a view, the
+    heuristic's score) can work it out once and hand it to :func:`spell_stats`."""
+    cards, insts = state["cards"], state["inst"]
+    found: Effects = []
     for source, controller in ability_sources(state):
-        for ability in card_of(state, source).get("abilities") or ():
+        for ability in cards[insts[source]].get("abilities") or ():
             if ability["kind"] != "passive" or "keyword" in ability:
                 continue
-            if not condition_holds(state, controller, ability.get("condition")):
+            condition = ability.get("condition")
+            if condition and not condition_holds(state, controller, condition):
                 continue
+            effects = ability["effects"]
             for inst in scope(state, controller, ability["target"], source):
-                for effect in ability["effects"]:
-                    yield inst, effect
+                found.extend((inst, effect) for effect in effects)
+    return found
 
 
 def has_keyword(state: State, inst: str, keyword: str) -> bool:
+    cards, insts = state["cards"], state["inst"]
     for source, controller in ability_sources(state):
-        for ability in card_of(state, source).get("abilities") or ():
+        for ability in cards[insts[source]].get("abilities") or ():
             if ability["kind"] != "passive" or ability.get("keyword") != keyword:
                 continue
-            if not condition_holds(state, controller, ability.get("condition")):
+            condition = ability.get("condition")
+            if condition and not condition_holds(state, controller, condition):
                 continue
             if inst in scope(state, controller, ability["target"], source):
                 return True
     return False
 
 
-def _changes(state: State, inst: str) -> Iterator[Mapping[str, Any]]:
-    for target, effect in passive_effects(state):
+def _changes(
+    state: State, inst: str, effects: Effects | None = None
+) -> Iterator[Mapping[str, Any]]:
+    for target, effect in passive_effects(state) if effects is None else effects:
         if target == inst:
             yield effect
     for mod in state["mods"]:
@@ -228,15 +252,17 @@ def _changes(state: State, inst: str) -> Iterator[Mapping[str, Any]]:
             yield mod
 
 
-def spell_stats(state: State, inst: str) -> dict[str, Any]:
-    """AV, IV, HV, shot and basic abilities (power per ability; flags count 1) right now."""
+def spell_stats(state: State, inst: str, effects: Effects | None = None) -> dict[str, Any]:
+    """AV, IV, HV, shot and basic abilities (power per ability; flags count 1) right now.
+
+    ``effects``: :func:`passive_effects` of ``state``, when the caller has it already."""
     card = card_of(state, inst)
     stats: dict[str, Any] = {stat: int(card[stat]) for stat in SPELL_STATS}
     stats["shot"] = card["shot"]
     basics = dict.fromkeys(BASICS, 0)
     for name, power in (card.get("basic") or {}).items():
         basics[name] += 1 if power is True else int(power)
-    for change in _changes(state, inst):
+    for change in _changes(state, inst, effects):
         if change.get("do", "modify") == "modify" and "stat" in change:
             if change["stat"] in SPELL_STATS:
                 stats[change["stat"]] += int(change["amount"])
@@ -277,8 +303,9 @@ def zones(state: State) -> Iterator[tuple[str, str]]:
     for seat in (0, 1):
         player = state["players"][seat]
         for zone in ("characters", "deck", "hand", "reserve", "active", "discard", "supports"):
+            where = f"{zone} {seat}"  # once per zone, not per card: checked at every step
             for inst in player[zone]:
-                yield f"{zone} {seat}", str(inst)
+                yield where, str(inst)
     for inst in state["attached"].values():
         yield "attached", str(inst)
     if state["scene"] is not None:

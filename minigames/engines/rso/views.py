@@ -11,11 +11,13 @@ from minigames.engines.rso.phases import PHASE_NAMES, waiting_on
 from minigames.engines.rso.state import (
     HAND_LIMIT,
     Card,
+    Effects,
     State,
     card_of,
     clone,
     leader_stats,
     name_of,
+    passive_effects,
     spell_stats,
 )
 from minigames.engines.rso.words import card_lines
@@ -34,9 +36,11 @@ def card_view(state: State, inst: str) -> Json:
     return view
 
 
-def spell_view(state: State, inst: str) -> Json:
+def spell_view(state: State, inst: str, effects: Effects) -> Json:
+    """A spell with its stats now; ``effects`` are the state's passive effects (worked out
+    once per view, not once per spell)."""
     view = card_view(state, inst)
-    stats = spell_stats(state, inst)
+    stats = spell_stats(state, inst, effects)
     view.update({k: stats[k] for k in ("av", "iv", "hv", "shot")})
     view["basic"] = {k: v for k, v in stats["basic"].items() if v}
     support = state["attached"].get(inst)
@@ -44,7 +48,7 @@ def spell_view(state: State, inst: str) -> Json:
     return view
 
 
-def _player_view(state: State, seat: int, viewer: int | None) -> Json:
+def _player_view(state: State, seat: int, viewer: int | None, effects: Effects) -> Json:
     player = state["players"][seat]
     lead = player["leader"]
     mine = viewer == seat
@@ -62,8 +66,8 @@ def _player_view(state: State, seat: int, viewer: int | None) -> Json:
         "hand_count": len(player["hand"]),
         "deck_count": len(player["deck"]),
         "hand": [card_view(state, c) for c in player["hand"]] if mine else None,
-        "reserve": [spell_view(state, c) for c in player["reserve"]],
-        "active": [spell_view(state, c) for c in player["active"]],
+        "reserve": [spell_view(state, c, effects) for c in player["reserve"]],
+        "active": [spell_view(state, c, effects) for c in player["active"]],
         "discard": [card_view(state, c) for c in player["discard"]],
         "supports": [card_view(state, c) for c in player["supports"]],
         "deck_bottom": [name_of(state, c) for c in _known_bottom(state, seat)],
@@ -80,12 +84,15 @@ def _known_bottom(state: State, seat: int) -> list[str]:
 def view(state: State, seat: int | None) -> Json:
     battle = state["battle"]
     battle_view = None
+    effects = passive_effects(state)
     if battle:
         battle_view = {
-            "attack": None if battle["attack"] is None else spell_view(state, battle["attack"]),
+            "attack": None
+            if battle["attack"] is None
+            else spell_view(state, battle["attack"], effects),
             "intercept": None
             if battle["intercept"] is None
-            else spell_view(state, battle["intercept"]),
+            else spell_view(state, battle["intercept"], effects),
             "judged": battle["judged"],
             "escaped": battle["escaped"],
         }
@@ -101,7 +108,7 @@ def view(state: State, seat: int | None) -> Json:
         "first": state["first"],
         "priority": None if state["window"] is None else state["window"]["priority"],
         "waiting_on": list(waiting_on(state)),
-        "players": [_player_view(state, s, seat) for s in (0, 1)],
+        "players": [_player_view(state, s, seat, effects) for s in (0, 1)],
         "scene": None if state["scene"] is None else card_view(state, state["scene"]),
         "battle": battle_view,
         "spell_reserved": state["reserved"],
