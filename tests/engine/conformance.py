@@ -40,7 +40,18 @@ def written_in(text: str, items: Iterable[Any]) -> list[Any]:
     (engine ids), which is what makes the many-game leak checks affordable at every step.
 
     Why it is the same: a plain string ``x`` has no quote, so ``"x"`` stands in ``text``
-    exactly when two quotes that follow each other in ``text`` enclose ``x``."""
+    exactly when two quotes that follow each other in ``text`` enclose ``x``. Whether every
+    item is plain is asked once, of the items joined (a string is printable and free of
+    quotes and backslashes exactly when each of its parts is), not item by item."""
+    items = list(items)
+    try:
+        joined = "".join(items)
+    except TypeError:  # not all strings: item by item below
+        pass
+    else:  # the usual case, all plain (a string is plain when every character is): one set
+        if _plain(joined) and items:
+            quoted = set(text.split('"')[1:-1])
+            return [item for item in items if item in quoted]
     found: list[Any] = []
     between: set[str] | None = None
     for item in items:
