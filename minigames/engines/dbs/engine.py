@@ -7,7 +7,7 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from westernroses.protocol import Action, Event, HouseRule, IllegalAction, Json, Seat
 
@@ -100,12 +100,52 @@ def _seat(seat: Seat) -> int:
 SHARED_KEYS = frozenset({"cards", "instances", "names", "options"})
 
 
+class _NotPlain(Exception):
+    """Raised by :func:`_plain_copy` on anything a JSON round trip would change."""
+
+
+_SCALARS: Final = (str, int, float, bool, type(None))
+
+
+def _plain_copy(value: Any) -> Any:
+    """A fresh copy of plain JSON data (dicts with string keys, lists, scalars), equal to
+    ``json.loads(json.dumps(value))``; :class:`_NotPlain` for anything else (a tuple, a key
+    that is not a string, an object), which the round trip would turn into something else."""
+    kind = type(value)
+    if kind is dict:
+        copied = {}
+        for key, item in value.items():
+            if type(key) is not str:
+                raise _NotPlain
+            copied[key] = item if type(item) in _SCALARS else _plain_copy(item)
+        return copied
+    if kind is list:
+        return [item if type(item) in _SCALARS else _plain_copy(item) for item in value]
+    if kind in _SCALARS:
+        return value
+    raise _NotPlain
+
+
+def _own_copy(action: dict[str, Any]) -> dict[str, Any]:
+    """A deep copy of ``action`` the move may keep (plain JSON, as every listed move is, is
+    copied by :func:`_plain_copy`, which is what ``copy.deepcopy`` gives for it, faster)."""
+    try:
+        copied: dict[str, Any] = _plain_copy(action)
+    except _NotPlain:
+        copied = copy.deepcopy(action)
+    return copied
+
+
 def clone(state: State) -> State:
     """A copy to change for one ``apply``: :data:`SHARED_KEYS` are shared, everything else is
-    copied (a JSON round trip, which is several times faster than ``copy.deepcopy`` on plain
-    JSON)."""
+    copied. The copy is what a JSON round trip gives (the state is plain JSON), walked in
+    Python instead: a third cheaper than writing and reading the text, which the bots pay for
+    thousands of times a move; anything not plain JSON still takes the round trip."""
     rest = {key: value for key, value in state.items() if key not in SHARED_KEYS}
-    copied: State = json.loads(json.dumps(rest))
+    try:
+        copied: State = _plain_copy(rest)
+    except _NotPlain:
+        copied = json.loads(json.dumps(rest))
     copied.update({key: state[key] for key in SHARED_KEYS if key in state})
     return copied
 
@@ -172,7 +212,7 @@ class DBSEngine:
             raise IllegalAction("That is not an action of this game.")
         seat = _seat(seat)
         new = clone(state)
-        action = copy.deepcopy(dict(action))
+        action = _own_copy(dict(action))
         events: list[Event] = []
         phase = new["phase"]
         if phase.startswith("setup"):
