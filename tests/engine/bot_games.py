@@ -111,10 +111,16 @@ def play_checked_game(
             action = dict(heuristic(state, seat, rng))
         state, events = engine.apply(state, seat, action)  # IllegalAction: a refused legal move
         log.append((seat, action))
+        # the events each seat sees, written once for both when they see the same ones (the
+        # usual case): the same text is searched for each seat's hidden ids
+        written: dict[tuple[int, ...], str] = {}
         for viewer in (0, 1):
-            shown = [ev for ev in events if event_visible(ev, viewer)]
+            shown = tuple(i for i, ev in enumerate(events) if event_visible(ev, viewer))
             if shown:
-                _no_hidden_in(canonical(shown), engine.hidden_from(state, viewer), viewer, "events")
+                if shown not in written:
+                    written[shown] = canonical([events[i] for i in shown])
+                text = written[shown]
+                _no_hidden_in(text, engine.hidden_from(state, viewer), viewer, "events")
     else:
         raise AssertionError(f"the game did not end within {max_moves} moves")
     assert engine.is_terminal(state) and len(engine.returns(state)) == 2
