@@ -191,8 +191,10 @@ def login(context, base_url: str, role: str):
 def look(page, name: str, role: str, width: int, visit: Visit) -> None:
     where = f"{role} {name} {width}px"
     for scheme in SCHEMES:
+        # No sleep after the switch: the scheme is in force when emulate_media returns, the
+        # checks' getComputedStyle reads it, and no colour is a CSS transition nor a script's
+        # answer to the change (site.css follows prefers-color-scheme alone).
         page.emulate_media(color_scheme=scheme)
-        page.wait_for_timeout(50)
         found = page.evaluate(CHECKS_JS)
         here = f"{where} {scheme}"
         if width <= 400 and found["scrollWidth"] > found["innerWidth"]:
@@ -249,10 +251,15 @@ def rules_readable(page, where: str, visit: Visit) -> None:
         visit.add(where, f"{off} house rules' explanations lie beyond the screen's edge")
 
 
-def listen(page) -> list[str]:
-    """Console errors, page errors, failed requests and error answers, as they happen."""
+def listen(page, pending: set | None = None) -> list[str]:
+    """Console errors, page errors, failed requests and error answers, as they happen; the
+    requests still out are kept in ``pending`` (for :func:`settled`)."""
     errors: list[str] = []
     watch_console(page, errors)
+    if pending is not None:
+        page.on("request", lambda r: pending.add(r))
+        page.on("requestfinished", lambda r: pending.discard(r))
+        page.on("requestfailed", lambda r: pending.discard(r))
     # a poll cut short by leaving the page is "aborted": not a failure
     page.on(
         "requestfailed",
@@ -265,6 +272,19 @@ def listen(page) -> list[str]:
     return errors
 
 
+def settled(page, pending: set) -> None:
+    """The page's first live refreshes (the bell's count, a table's first state) are answered
+    and drawn: every request it made since it loaded has its answer (up to 5 s: a page that
+    polls again meanwhile is not waited out), then one turn of its event loop runs the answers'
+    handlers. It was a fixed 150 ms after the load: longer than most answers take, and no
+    promise for a slow one."""
+    for _ in range(250):
+        if not pending:
+            break
+        page.wait_for_timeout(20)
+    page.evaluate("new Promise((done) => setTimeout(done, 0))")
+
+
 @pytest.mark.parametrize("role", ["gm", "player"])
 def test_every_demo_page_for_every_width_and_scheme(browser, live_server, demo, role):
     visit = Visit()
@@ -273,7 +293,8 @@ def test_every_demo_page_for_every_width_and_scheme(browser, live_server, demo, 
         context = browser.new_context(viewport={"width": width, "height": 900})
         context.set_default_timeout(10_000)
         page = login(context, live_server.url, role)
-        errors = listen(page)
+        pending: set = set()
+        errors = listen(page, pending)
         for name, path in pages:
             errors.clear()
             response = page.goto(f"{live_server.url}{path}")
@@ -281,7 +302,7 @@ def test_every_demo_page_for_every_width_and_scheme(browser, live_server, demo, 
                 visit.add(f"{role} {name} {width}px", f"answered {response and response.status}")
                 continue
             page.wait_for_load_state("load")
-            page.wait_for_timeout(150)  # the first live refreshes
+            settled(page, pending)  # the first live refreshes
             if name == "battle":
                 map_shown(page, f"{role} {name} {width}px", visit)
             if name.startswith("tavern-"):
