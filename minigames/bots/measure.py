@@ -211,6 +211,7 @@ def measured_settings(
     uct_c: float | None = None,
     final_policy: str | None = None,
     max_world_samples: int | None = None,
+    node_key: str | None = None,
 ) -> SearchSettings:
     """The engine's strongest search settings (the table's bot's) at ``simulations``, with the
     fields given changed (``guided_moves=-1``: playouts to the end of the game); random playouts
@@ -224,6 +225,7 @@ def measured_settings(
         ("uct_c", uct_c),
         ("final_policy", final_policy),
         ("max_world_samples", max_world_samples),
+        ("node_key", node_key),
     )
     for field, value in given:
         if value is not None:
@@ -260,6 +262,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--worlds", type=int, default=None, help="distinct worlds dealt per search (-1: one each)"
     )
     parser.add_argument(
+        "--node-key",
+        default=None,
+        choices=("mover", "searcher"),
+        help="what names a node of the search tree: the information state of the seat to "
+        "move (OpenSpiel's) or of the searching seat (single-observer ISMCTS)",
+    )
+    parser.add_argument(
         "--sees-all",
         action="store_true",
         help="the measured search bot cheats: it searches the true state, every hand and the "
@@ -286,6 +295,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         uct_c=args.uct_c,
         final_policy=args.final_policy,
         max_world_samples=args.worlds,
+        node_key=args.node_key,
     )
     record = measure(
         args.game,

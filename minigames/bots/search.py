@@ -34,6 +34,7 @@ from minigames.bots.heuristics import ActionFn, EvaluateFn, FoldFn, Heuristics, 
 
 EvaluatorKind = Literal["auto", "rollout", "guided", "heuristic"]
 FinalPolicy = Literal["max_visit_count", "max_value"]
+NodeKey = Literal["mover", "searcher"]
 _FINAL_POLICIES = {
     "max_visit_count": ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
     "max_value": ismcts.ISMCTSFinalPolicyType.MAX_VALUE,
@@ -62,7 +63,10 @@ class SearchSettings:
     ``max_world_samples``: how many worlds are dealt per search, each later simulation
     replaying one of them (-1: a fresh one each simulation); ``fold``: try only one of
     several moves that play alike when the engine's heuristic module says which
-    (``fold_actions``; not in the advisor, which owes every move an estimate). An engine's
+    (``fold_actions``; not in the advisor, which owes every move an estimate);
+    ``node_key``: what names a node of the tree, the information state of the seat to move
+    (``"mover"``, OpenSpiel's own) or of the searching seat (``"searcher"``: single-observer
+    ISMCTS; see :meth:`BudgetedISMCTSBot.get_state_key`). An engine's
     ``search_settings`` may change any of them for its strongest search (:func:`strongest`).
     """
 
@@ -77,6 +81,7 @@ class SearchSettings:
     final_policy: FinalPolicy = "max_visit_count"
     max_world_samples: int = -1
     fold: bool = True
+    node_key: NodeKey = "mover"
 
     def with_simulations(self, simulations: int) -> SearchSettings:
         return replace(self, simulations=simulations)
@@ -231,7 +236,12 @@ class BudgetedISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]  # open_spiel s
             child_selection_policy=(
                 ismcts.ChildSelectionPolicy.PUCT if puct else ismcts.ChildSelectionPolicy.UCT
             ),
+            # another seat's node named by what the searcher sees holds, across the worlds
+            # dealt, whatever moves her dealt hands allow
+            allow_inconsistent_action_sets=settings.node_key == "searcher",
         )
+        self._node_key = settings.node_key
+        self._searcher: int | None = None
         self._time_limit = time_limit
         self._advisor = advisor
         self.simulations_run = 0
@@ -247,6 +257,7 @@ class BudgetedISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]  # open_spiel s
         if len(legal) == 1 and not self._advisor:
             return [(legal[0], 1.0)]
         mandatory = len(legal) + 1 if self._advisor else 2
+        self._searcher = state.current_player()
         start = time.perf_counter()
         slowest = 0.0
         root = self.root = self._root_node = self.create_new_node(state)
@@ -265,6 +276,23 @@ class BudgetedISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]  # open_spiel s
             self.simulations_run = done + 1
         policy: list[tuple[int, float]] = self.get_final_policy(state, root)
         return policy
+
+    def get_state_key(self, state: EngineState) -> tuple[int, str]:
+        """The name of ``state``'s node: OpenSpiel's, the seat to move and her information
+        state, or with ``node_key="searcher"`` the seat to move and what the searching seat
+        knows there.
+
+        OpenSpiel's name is right for the searcher's own nodes, but another seat's information
+        state holds her hand as the world being searched dealt it: a node of hers is new in
+        almost every world, is scored as a leaf on its first visit, and the searcher's own
+        later decisions are seldom reached. Named by what the searcher sees (Cowling, Powley
+        and Whitehouse's single-observer ISMCTS), the other seat's node is shared by every
+        world that looks the same to the searcher, her moves (the greedy policy favoured by
+        the prior) are compared across those worlds, and the tree goes on below them."""
+        if self._node_key == "searcher" and self._searcher is not None:
+            return state.current_player(), state.information_state_string(self._searcher)
+        key: tuple[int, str] = super().get_state_key(state)
+        return key
 
     def check_expand(self, node: ismcts.ISMCTSNode, legal_actions: list[int]) -> int:
         """OpenSpiel's, except that a move with prior 0 (folded into another that plays alike)
