@@ -10,6 +10,9 @@ import os
 from pathlib import Path
 
 import pytest
+from django.core.servers.basehttp import ThreadedWSGIServer
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.test.testcases import LiveServerThread
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 ARGS = [
@@ -48,6 +51,51 @@ def _session_cookie(user, url: str) -> dict[str, str]:
         "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
         "url": url,
     }
+
+
+class _KeptConnectionsServer(ThreadedWSGIServer):
+    """Django's test server, but a request thread keeps its database connection for every
+    request of its HTTP connection (a browser sends many over one, keep-alive), as a
+    production worker keeps its own (CONN_MAX_AGE in config/settings/production.py), and
+    closes it when the HTTP connection closes (Django's own close_request). The test settings'
+    CONN_MAX_AGE of 0 opened and closed a PostgreSQL connection for every request, polls
+    included (a new backend process each time, and no statement ever prepared); only these
+    threads' connections are changed, not the tests' own."""
+
+    def process_request_thread(self, request, client_address):
+        conn = connections[DEFAULT_DB_ALIAS]
+        conn.settings_dict = {**conn.settings_dict, "CONN_MAX_AGE": None,
+                              "CONN_HEALTH_CHECKS": True}  # fmt: skip
+        super().process_request_thread(request, client_address)
+
+
+class _KeptConnectionsThread(LiveServerThread):
+    server_class = _KeptConnectionsServer
+
+
+@pytest.fixture(scope="session")
+def live_server(request):
+    """pytest-django's live server (its address option, its settings) with the request
+    threads of :class:`_KeptConnectionsServer`."""
+    from pytest_django.live_server_helper import LiveServer
+
+    addr = (
+        request.config.getvalue("liveserver")
+        or os.getenv("DJANGO_LIVE_TEST_SERVER_ADDRESS")
+        or "localhost"
+    )
+    server = LiveServer(addr, start=False)
+    plain = server.thread
+    server.thread = _KeptConnectionsThread(
+        plain.host,
+        static_handler=plain.static_handler,
+        connections_override=plain.connections_override,
+        port=plain.port,
+    )
+    server.thread.daemon = True
+    server.start()
+    yield server
+    server.stop()
 
 
 @pytest.fixture
