@@ -19,6 +19,22 @@ hypothesis_settings.load_profile(
 )
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The browser tests run in one lane (``xdist_group("browser")``), beside the rest.
+
+    xdist hands out work in collection order, so both workers used to reach tests/browser/
+    together and wait on pages at the same time (the cores idle), then reach the engine
+    properties together (both cores busy, nothing waiting). As one group the browser tests
+    run one after another on one worker, and while a page waits for the server or a poll the
+    other worker's tests have the CPU. (xdist queues the largest group first; a test with a
+    group of its own keeps it.)"""
+    browser_lane = pytest.mark.xdist_group("browser")
+    for item in items:
+        if item.get_closest_marker("browser") and not item.get_closest_marker("xdist_group"):
+            item.add_marker(browser_lane)
+
+
 def pytest_sessionstart(session: pytest.Session) -> None:
     if os.environ.get("WR_NO_SERVICES") == "1":
         return  # `make test-fast`: the pure engine's tests need neither Redis nor a database
