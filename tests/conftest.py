@@ -4,6 +4,7 @@ if Redis is unreachable the run stops at once instead of skipping anything."""
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 from hypothesis import settings as hypothesis_settings
@@ -19,6 +20,11 @@ hypothesis_settings.load_profile(
 )
 
 
+#: Every test here drives Chromium (``pytestmark`` in their conftest.py marks none of them:
+#: pytest reads it only in test modules).
+BROWSER_TESTS = Path(__file__).resolve().parent / "browser"
+
+
 @pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The browser tests run in one lane (``xdist_group("browser")``), beside the rest.
@@ -31,7 +37,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     group of its own keeps it.)"""
     browser_lane = pytest.mark.xdist_group("browser")
     for item in items:
-        if item.get_closest_marker("browser") and not item.get_closest_marker("xdist_group"):
+        in_browser = item.get_closest_marker("browser") or BROWSER_TESTS in item.path.parents
+        if in_browser and not item.get_closest_marker("xdist_group"):
             item.add_marker(browser_lane)
 
 
