@@ -4,7 +4,6 @@ if Redis is unreachable the run stops at once instead of skipping anything."""
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import pytest
 from hypothesis import settings as hypothesis_settings
@@ -18,28 +17,6 @@ hypothesis_settings.register_profile("explore", print_blob=True)
 hypothesis_settings.load_profile(
     os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "explore")
 )
-
-
-#: Every test here drives Chromium (``pytestmark`` in their conftest.py marks none of them:
-#: pytest reads it only in test modules).
-BROWSER_TESTS = Path(__file__).resolve().parent / "browser"
-
-
-@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The browser tests run in one lane (``xdist_group("browser")``), beside the rest.
-
-    xdist hands out work in collection order, so both workers used to reach tests/browser/
-    together and wait on pages at the same time (the cores idle), then reach the engine
-    properties together (both cores busy, nothing waiting). As one group the browser tests
-    run one after another on one worker, and while a page waits for the server or a poll the
-    other worker's tests have the CPU. (xdist queues the largest group first; a test with a
-    group of its own keeps it.)"""
-    browser_lane = pytest.mark.xdist_group("browser")
-    for item in items:
-        in_browser = item.get_closest_marker("browser") or BROWSER_TESTS in item.path.parents
-        if in_browser and not item.get_closest_marker("xdist_group"):
-            item.add_marker(browser_lane)
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
