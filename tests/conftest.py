@@ -4,6 +4,7 @@ if Redis is unreachable the run stops at once instead of skipping anything."""
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 from hypothesis import settings as hypothesis_settings
@@ -17,6 +18,31 @@ hypothesis_settings.register_profile("explore", print_blob=True)
 hypothesis_settings.load_profile(
     os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "explore")
 )
+
+
+#: The browser tests (every test under tests/browser/, and those marked ``browser`` elsewhere;
+#: ``pytestmark`` in a conftest.py marks nothing, pytest reads it only in test modules).
+BROWSER_TESTS = Path(__file__).resolve().parent / "browser"
+#: Two lanes beside two workers for the rest (``make test``: ``-n 4``), measured best below.
+BROWSER_LANES = 2
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The browser tests run in lanes of their own (``xdist_group("browser-N")``), beside the rest.
+
+    xdist hands out work in collection order, so without lanes every worker reached the
+    browser tests together and waited on pages at once (cores idle), then reached the engine
+    properties together (cores busy, nothing waiting). A lane is a group xdist queues first,
+    each on one worker; a module stays in one lane, the modules taken in turn."""
+    lanes: dict[Path, pytest.MarkDecorator] = {}
+    for item in items:
+        in_browser = item.get_closest_marker("browser") or BROWSER_TESTS in item.path.parents
+        if not in_browser or item.get_closest_marker("xdist_group"):
+            continue
+        if item.path not in lanes:
+            lanes[item.path] = pytest.mark.xdist_group(f"browser-{len(lanes) % BROWSER_LANES + 1}")
+        item.add_marker(lanes[item.path])
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
