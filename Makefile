@@ -57,9 +57,9 @@ services-check: dev-deps
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(PY) -m config.services_check
 
 ## test: install test dependencies and run the whole suite against PostgreSQL and Redis
-## (four workers on two cores: two play the browser tests' lanes, docs/test-suite.md)
+## (three workers on two cores: two play the browser tests' lanes, docs/test-suite.md)
 test: dev-deps browser services-check
-	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(BIN)/pytest -n 4 --dist loadgroup $(PYTEST_ARGS)
+	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(BIN)/pytest -n 3 --dist loadgroup $(PYTEST_ARGS)
 
 ## test-fast: the engine tests only (no database needed)
 test-fast: dev-deps

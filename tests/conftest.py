@@ -23,7 +23,8 @@ hypothesis_settings.load_profile(
 #: The browser tests (every test under tests/browser/, and those marked ``browser`` elsewhere;
 #: ``pytestmark`` in a conftest.py marks nothing, pytest reads it only in test modules).
 BROWSER_TESTS = Path(__file__).resolve().parent / "browser"
-#: Two lanes beside two workers for the rest (``make test``: ``-n 4``), measured best below.
+#: Two lanes; ``make test`` runs three workers (``-n 3``), so one more takes the rest from the start
+#: (docs/test-suite.md: faster than four, which contend for two cores and collect once more).
 BROWSER_LANES = 2
 
 
