@@ -24,7 +24,7 @@ hypothesis_settings.load_profile(
 #: ``pytestmark`` in a conftest.py marks nothing, pytest reads it only in test modules).
 BROWSER_TESTS = Path(__file__).resolve().parent / "browser"
 #: Two lanes; ``make test`` runs three workers (``-n 3``), so one more takes the rest from the start
-#: (docs/test-suite.md: faster than four, which contend for two cores and collect once more).
+#: (docs/test-suite.md: four measured within a run's noise of three).
 BROWSER_LANES = 2
 
 
