@@ -20,8 +20,8 @@ hypothesis_settings.load_profile(
 )
 
 
-#: The browser tests (every test under tests/browser/, and those marked ``browser`` elsewhere;
-#: ``pytestmark`` in a conftest.py marks nothing, pytest reads it only in test modules).
+#: Every test under it drives Chromium, and is marked ``browser`` here (``pytestmark`` in a
+#: conftest.py marks nothing: pytest reads it only in test modules).
 BROWSER_TESTS = Path(__file__).resolve().parent / "browser"
 #: Two lanes; ``make test`` runs three workers (``-n 3``), so one more takes the rest from the start
 #: (docs/test-suite.md: four measured within a run's noise of three).
@@ -30,7 +30,8 @@ BROWSER_LANES = 2
 
 @pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The browser tests run in lanes of their own (``xdist_group("browser-N")``), beside the rest.
+    """Every test under tests/browser/ is marked ``browser``, and the browser tests (those and
+    the ones marked elsewhere) run in lanes of their own (``xdist_group("browser-N")``).
 
     xdist hands out work in collection order, so without lanes every worker reached the
     browser tests together and waited on pages at once (cores idle), then reached the engine
@@ -38,8 +39,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     each on one worker; a module stays in one lane, the modules taken in turn."""
     lanes: dict[Path, pytest.MarkDecorator] = {}
     for item in items:
-        in_browser = item.get_closest_marker("browser") or BROWSER_TESTS in item.path.parents
-        if not in_browser or item.get_closest_marker("xdist_group"):
+        if BROWSER_TESTS in item.path.parents:
+            item.add_marker(pytest.mark.browser)
+        if not item.get_closest_marker("browser") or item.get_closest_marker("xdist_group"):
             continue
         if item.path not in lanes:
             lanes[item.path] = pytest.mark.xdist_group(f"browser-{len(lanes) % BROWSER_LANES + 1}")

@@ -32,7 +32,8 @@ ARTIFACTS = Path(__file__).resolve().parent.parent.parent / "test-artifacts"
 # browser steps are still synchronous and safe.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
-pytestmark = pytest.mark.browser
+# Every test here is marked ``browser`` by tests/conftest.py (a ``pytestmark`` in a conftest.py
+# marks nothing: pytest reads it only in test modules).
 
 
 def _session_cookie(user, url: str) -> dict[str, str]:
