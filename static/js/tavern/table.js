@@ -5,7 +5,7 @@
  * The board is drawn by the game's renderer when its file is loaded
  * (static/js/tavern/<slug>.js registers window.TavernGames[slug] = {render(root, payload, api)},
  * with drawsResult: true when its board shows the final scoring itself, so the page's own result
- * box then keeps to the heading, the winners and the pot instead of saying it all twice)
+ * box then keeps to the heading and the pot instead of saying it all twice)
  * and otherwise by the generic renderer below: the view as readable lists and every legal move
  * as a button labelled in words, so every game is playable. Moves are only ever taken from
  * payload.moves (the server's list); a refused move shows the server's reason.
@@ -120,8 +120,8 @@
     return games[game] || genericRenderer;
   }
 
-  /* The result box: the heading, the winners and where the pot went, and, unless the board drew
-   * the final scoring itself (onBoard), the result's text, scores and breakdown. */
+  /* The result box: the heading and where the pot went, and, unless the board drew the final
+   * scoring itself (onBoard), the winners and the result's text, scores and breakdown. */
   function showResult(payload, onBoard) {
     if (!payload.finished || !payload.result) { resultBox.hidden = true; return; }
     const r = payload.result;
@@ -129,7 +129,9 @@
     // An abandoned table has no result: it says who abandoned it, and nobody "won".
     resultBox.appendChild(el("h3", {}, r.abandoned ? "The table was abandoned" : "The game is over"));
     if (r.text && !onBoard) resultBox.appendChild(el("p", { class: "tavern-result-text" }, r.text));
-    if (Array.isArray(r.winners) && !r.abandoned) {
+    // A board that draws the result names the winners in its own heading ("You win!"):
+    // the box then keeps to the heading and the pot, so the winner is not told twice.
+    if (Array.isArray(r.winners) && !r.abandoned && !onBoard) {
       const names = r.winners.map(seatName).filter(Boolean);
       resultBox.appendChild(el("p", {}, names.length ? `Winner${names.length > 1 ? "s" : ""}: ${names.join(", ")}.` : "Nobody won."));
     }
