@@ -72,7 +72,9 @@ def _engine() -> dict[str, Any]:
         "JSON round trip of the state",
         round_trip,
     )
+    before = _before_issue()
     return {
+        "before_issue_15": before,
         "actions_per_s": rate,
         "clock": "cpu (time.process_time)",
         "battle": f"{len(bench.BENCH_PARTY)} v {bench.BENCH_MONSTERS}",
@@ -83,6 +85,28 @@ def _engine() -> dict[str, Any]:
         "target_actions_per_s": ENGINE_TARGET,
         "met": met,
     }
+
+
+def _before_issue() -> dict[str, Any] | None:
+    """Today's engine against the engine before issue 15, fresh processes in the same run
+    (``tests/bench/engine_before.py``: the issue's "three times faster", whatever the machine)."""
+    from pathlib import Path
+
+    from tests.bench import engine_before
+
+    found = engine_before.measure(Path(__file__).resolve().parents[2])
+    if found is None:
+        print(f"engine before issue 15: commit {engine_before.BEFORE} is not in this checkout")
+        return None
+    report(
+        f"engine now ({found['now_actions_per_s']:,.0f}/s)",
+        1 / found["now_actions_per_s"],
+        f"the engine before issue 15 ({found['before_actions_per_s']:,.0f}/s)",
+        1 / found["before_actions_per_s"],
+        target="<= 0.33x (three times faster)",
+        met=found["ratio"] >= 3,
+    )
+    return found
 
 
 def _battle(gm: Any) -> Any:
