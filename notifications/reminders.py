@@ -3,7 +3,9 @@
 Battles and tavern games register a turn when it starts (:func:`turn_wait_start`, which also
 sends "your turn") and end it when the player acts (:func:`turn_wait_end`). The beat task
 ``send_turn_reminders`` reminds once per turn that waited longer than the campaign's
-``turn_reminder_minutes`` house rule. Scheduled notifications (:func:`notification_schedule`,
+``turn_reminder_minutes`` house rule, counted from the player's last move on it when a
+feature says when that was (:func:`turn_activity_register`: a turn of several steps is not
+"still waiting" while she plays it). Scheduled notifications (:func:`notification_schedule`,
 :func:`session_reminders_schedule`) fire once when due, from the ``send_scheduled_notifications``
 beat task. Both beat tasks lock rows with SKIP LOCKED and mark them in the same transaction that
 raises the notification, and the notification carries a dedupe key, so overlapping or repeated
@@ -12,6 +14,7 @@ beat runs never remind twice.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
@@ -32,6 +35,30 @@ MIN_REMINDER_MINUTES = 1
 
 
 # --------------------------------------------------------------------------- turns
+
+#: When a user last acted on the thing a turn key names, or None: a turn lasts while the
+#: table waits on her, through every step she takes, so "still waiting" counts from her last
+#: step, not from the turn's start. Features set it (the table core, from its action log: a
+#: read when a reminder is due, never a write on a move); the service knows no feature.
+TurnActivity = Callable[[str, int], "datetime | None"]
+_ACTIVITY: list[TurnActivity] = []
+
+
+def turn_activity_register(reader: TurnActivity) -> None:
+    """Let ``reader(key, user_id)`` say when the user last acted on turn ``key`` (None when it
+    does not know the key). Registered once, at start-up (an app's ``ready``)."""
+    if reader not in _ACTIVITY:
+        _ACTIVITY.append(reader)
+
+
+def _waiting_since(wait: TurnWait) -> datetime:
+    """When the turn last saw its player act: her last move, if after the turn's start."""
+    since = wait.started_at
+    for reader in _ACTIVITY:
+        acted = reader(wait.key, wait.user_id)
+        if acted is not None and acted > since:
+            since = acted
+    return since
 
 
 def turn_wait_start(
@@ -119,7 +146,9 @@ def _reminder_minutes(campaign: Campaign | None) -> int:
 
 
 def turn_reminders_send(*, now: datetime | None = None, limit: int = 1000) -> int:
-    """Remind every open turn that waited longer than its campaign's delay, once.
+    """Remind every open turn that waited longer than its campaign's delay, once: counted
+    from the player's last step of it, where a feature registered how to tell
+    (:func:`turn_activity_register`).
 
     Returns how many reminders were raised.
     """
@@ -140,6 +169,9 @@ def turn_reminders_send(*, now: datetime | None = None, limit: int = 1000) -> in
             delays[wait.campaign_id] = _reminder_minutes(wait.campaign)
         minutes = delays[wait.campaign_id]
         if wait.started_at + timedelta(minutes=minutes) > now:
+            continue
+        # she may be playing it: a step of her turn within the delay puts the reminder off
+        if _waiting_since(wait) + timedelta(minutes=minutes) > now:
             continue
         with transaction.atomic():
             locked = (

@@ -11,5 +11,11 @@ class TablesConfig(AppConfig):
         from . import epoch, heads
 
         heads.connect()
+        # "Still waiting" counts from a player's last move at the table (tables/activity.py).
+        from notifications import turn_activity_register
+
+        from .activity import last_move_at
+
+        turn_activity_register(last_move_at)
         # The database's start time keys every per-version cache entry (tables/epoch.py).
         epoch.connect()

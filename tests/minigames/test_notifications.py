@@ -172,3 +172,48 @@ def test_a_spell_to_answer_in_someone_elses_turn_says_which_spell(player, other_
         ": answer it, or let it happen."
     )
     assert note.body != table.summary
+
+
+def test_still_waiting_counts_from_her_last_step_not_from_the_turns_start(
+    player, other_player, committed
+):
+    """A RAIGO turn is several steps (fetch, select, pile or chant), one wait. The reminder
+    ("still your turn") comes once the campaign's delay has passed since her last step of it
+    (tables/activity.py reads the action log), not since the turn began: while she plays a
+    long turn she is not told she is keeping the table waiting."""
+    from datetime import timedelta
+
+    from notifications.reminders import turn_reminders_send
+    from westernroses.house_rules import DEFAULT_HOUSE_RULES
+
+    delay = timedelta(minutes=DEFAULT_HOUSE_RULES.turn_reminder_minutes)
+    with committed():
+        table = two_humans("raigo", player, other_player)
+    users = {0: player, 1: other_player}
+    engine = get_engine("raigo")
+    for _ in range(40):  # her first step that leaves the table still waiting on her
+        state = engine.from_json(table.state)
+        seat = next(iter(engine.waiting_on(state)))
+        with committed():
+            services.tavern_action_apply(
+                table_id=table.pk,
+                by=users[seat],
+                action=engine.legal_actions(state, seat)[0],
+                expected_version=table.version,
+            )
+        table.refresh_from_db()
+        if seat in engine.waiting_on(engine.from_json(table.state)):
+            break
+    her = users[seat]
+    wait = TurnWait.objects.get(user=her, ended_at__isnull=True)
+    step = table.actions.filter(actor=her).order_by("-seq").first()
+    assert step is not None and step.created_at >= wait.started_at
+    # the turn began long ago (as a long turn would have); her last step was just now
+    TurnWait.objects.filter(pk=wait.pk).update(started_at=step.created_at - 3 * delay)
+    assert turn_reminders_send(now=step.created_at + delay - timedelta(minutes=1)) == 0
+    assert not Notification.objects.filter(recipient=her, event="turn_reminder").exists()
+    assert turn_reminders_send(now=step.created_at + delay) == 1
+    reminder = Notification.objects.get(recipient=her, event="turn_reminder")
+    assert reminder.title.startswith("Still your")
+    # the other seat, not waited on, gets no reminder
+    assert not Notification.objects.filter(recipient=users[1 - seat], event="turn_reminder")

@@ -1,0 +1,31 @@
+"""When a player last moved at a table, for the notification service's "still waiting".
+
+A turn (``TurnWait``) lasts while a table waits on a player, through every step she takes
+(a RAIGO turn is several moves; so is a battle turn of a move and an attack). The service
+reminds once the turn has waited longer than the campaign's delay; counted from the turn's
+start, a long turn got its reminder while she was playing it. The action log already holds
+when she moved, so the service asks here when a reminder is due (a read on a beat task),
+rather than every move writing when she last acted (the move is the hot path, issue 15).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from .registry import registered
+
+
+def last_move_at(key: str, user_id: int) -> datetime | None:
+    """When ``user_id`` last moved at the table the turn ``key`` names, or None (a key of no
+    table game, or no move of hers). Every table's wait keys start with its game's
+    ``wait_prefix`` (``"<slug>:<table id>:"``)."""
+    slug, _, rest = key.partition(":")
+    game = registered().get(slug)
+    table_id, colon, _ = rest.partition(":")
+    if game is None or not colon or not table_id.isdigit():
+        return None
+    log = game.action_model._default_manager.filter(
+        **{f"{game.table_model.log_table_field}_id": int(table_id), "actor_id": user_id}
+    )
+    found: datetime | None = log.order_by("-seq").values_list("created_at", flat=True).first()
+    return found
