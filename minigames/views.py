@@ -257,8 +257,20 @@ def _stake_words(info: dict[str, Any], *, dropped: bool = False) -> str:
     if stakes["returned"]:
         return f"{text}; the stakes were returned."
     if stakes["held"]:
-        return f"{text} (held)."
+        return f"{text} (held).{_unstaked_words(info)}"
     return f"{text}."
+
+
+def _unstaked_words(info: dict[str, Any]) -> str:
+    """Who plays a staked game without a stake: a player seated as herself rather than as one
+    of her characters has no yen to hold (docs/tavern.md), which the line says rather than
+    leave the others to wonder why the pot is smaller."""
+    held = info["stakes"]["held"]
+    free = [s["name"] for s in info["seats"] if s["human"] and str(s["index"]) not in held]
+    if not free:
+        return ""
+    who = free[0] if len(free) == 1 else ", ".join(free[:-1]) + " and " + free[-1]
+    return f" No stake from {who}: a seat played without a character neither stakes nor wins yen."
 
 
 def _confirm_words(info: dict[str, Any]) -> dict[str, str]:

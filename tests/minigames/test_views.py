@@ -138,6 +138,26 @@ def test_the_stake_line_says_held_only_while_the_game_is_played(
     assert _stake_line(client, table) == "Stake: 40 yen per character; the stakes were returned."
 
 
+def test_the_stake_line_names_a_seat_that_plays_without_a_stake(
+    client_for, campaign, player, other_player
+):
+    """Only seats played as a character stake (docs/tavern.md): a player seated as herself at
+    a staked table risks and wins nothing, and the line says so, by name."""
+    from tests.minigames.conftest import two_humans
+
+    reimu = character(player, campaign, "Reimu", 200)
+    table = two_humans(
+        "spirit_war", player, other_player, campaign=campaign, stake=40, host_character=reimu
+    )
+    html = client_for(player).get(f"/tavern/tables/{table.pk}/").content.decode()
+    found = re.search(r'<span id="tavern-stake">([^<]*)</span>', html)
+    assert found, "no stake line"
+    assert found.group(1) == (
+        f"Stake: 40 yen per character (held). No stake from {other_player.shown_name}: a seat "
+        "played without a character neither stakes nor wins yen."
+    )
+
+
 def _seat_control(client, table, index: int) -> dict[str, str | bool]:
     html = client.get(f"/tavern/tables/{table.pk}/").content.decode()
     found = re.search(rf'data-seat="{index}">(.*?)</li>', html, flags=re.S)
