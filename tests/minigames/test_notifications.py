@@ -83,13 +83,18 @@ def _until_her_turn(table: Any, users: dict[int, Any], her: Any, committed: Any)
         state = engine.from_json(table.state)
         seat = next(s for s in engine.waiting_on(state) if users[s] != her)
         with committed():
-            services.tavern_action_apply(
-                table_id=table.pk,
-                by=users[seat],
-                action=engine.legal_actions(state, seat)[0],
-                expected_version=table.version,
-            )
+            _first_move(table, state, seat, users)
     raise AssertionError("her turn never came")
+
+
+def _first_move(table: Any, state: Any, seat: int, users: dict[int, Any]) -> None:
+    """``seat``'s first legal move in ``state``, sent by her user at the table's version."""
+    services.tavern_action_apply(
+        table_id=table.pk,
+        by=users[seat],
+        action=get_engine(table.game).legal_actions(state, seat)[0],
+        expected_version=table.version,
+    )
 
 
 def test_your_turn_names_the_game_and_the_table(
@@ -195,12 +200,7 @@ def test_still_waiting_counts_from_her_last_step_not_from_the_turns_start(
         state = engine.from_json(table.state)
         seat = next(iter(engine.waiting_on(state)))
         with committed():
-            services.tavern_action_apply(
-                table_id=table.pk,
-                by=users[seat],
-                action=engine.legal_actions(state, seat)[0],
-                expected_version=table.version,
-            )
+            _first_move(table, state, seat, users)
         table.refresh_from_db()
         if seat in engine.waiting_on(engine.from_json(table.state)):
             break
