@@ -12,20 +12,18 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from .registry import registered
+from .registry import wait_table
 
 
 def last_move_at(key: str, user_id: int) -> datetime | None:
     """When ``user_id`` last moved at the table the turn ``key`` names, or None (a key of no
-    table game, or no move of hers). Every table's wait keys start with its game's
-    ``wait_prefix`` (``"<slug>:<table id>:"``)."""
-    slug, _, rest = key.partition(":")
-    game = registered().get(slug)
-    table_id, colon, _ = rest.partition(":")
-    if game is None or not colon or not table_id.isdigit():
+    table game, or no move of hers)."""
+    found = wait_table(key)
+    if found is None:
         return None
+    game, table_id = found
     log = game.action_model._default_manager.filter(
-        **{f"{game.table_model.log_table_field}_id": int(table_id), "actor_id": user_id}
+        **{f"{game.table_model.log_table_field}_id": table_id, "actor_id": user_id}
     )
-    found: datetime | None = log.order_by("-seq").values_list("created_at", flat=True).first()
-    return found
+    moved: datetime | None = log.order_by("-seq").values_list("created_at", flat=True).first()
+    return moved

@@ -159,3 +159,14 @@ def game_for(slug: str) -> TableGame:
 
 def registered() -> dict[str, TableGame]:
     return dict(_GAMES)
+
+
+def wait_table(key: str) -> tuple[TableGame, int] | None:
+    """The game and table a wait key names (the reverse of :meth:`TableGame.wait_prefix`), or
+    None for a key that no registered game's table made."""
+    slug, _, rest = key.partition(":")
+    table_id, colon, _ = rest.partition(":")
+    game = _GAMES.get(slug)
+    if game is None or not colon or not table_id.isdigit():
+        return None
+    return game, int(table_id)
