@@ -9,6 +9,7 @@ War endpoints.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.http import Http404
@@ -102,8 +103,12 @@ def turn_title(table: TavernTable, seat: Any) -> str:
     others = [n for s, n in zip(seats, seat_names(seats), strict=True) if s.index != int(seat)]
     if not others:
         return f"Your move at {table.game_title}"
-    with_ = f"{', '.join(others[:-1])} and {others[-1]}" if len(others) > 1 else others[0]
-    return f"Your move at {table.game_title} with {with_}"
+    return f"Your move at {table.game_title} with {names_in_words(others)}"
+
+
+def names_in_words(names: Sequence[str]) -> str:
+    """ "Marisa", "Marisa and Sakuya", "Reimu, Marisa and Sakuya" (at least one name)."""
+    return f"{', '.join(names[:-1])} and {names[-1]}" if len(names) > 1 else names[0]
 
 
 def _after_apply(table: TavernTable, before: Any, after: Any) -> list[str]:

@@ -25,6 +25,7 @@ from accounts.typing import AuthedRequest
 from minigames.engines.registry import ENGINE_MODULES, get_engine
 
 from . import selectors, services
+from .game import names_in_words
 from .models import BOT_STRENGTHS
 
 #: How often the table page polls (issue 12: every seat sees a move within 2 s); the
@@ -269,8 +270,10 @@ def _unstaked_words(info: dict[str, Any]) -> str:
     free = [s["name"] for s in info["seats"] if s["human"] and str(s["index"]) not in held]
     if not free:
         return ""
-    who = free[0] if len(free) == 1 else ", ".join(free[:-1]) + " and " + free[-1]
-    return f" No stake from {who}: a seat played without a character neither stakes nor wins yen."
+    return (
+        f" No stake from {names_in_words(free)}: a seat played without a character neither "
+        "stakes nor wins yen."
+    )
 
 
 def _confirm_words(info: dict[str, Any]) -> dict[str, str]:
