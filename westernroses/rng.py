@@ -183,3 +183,14 @@ class RandomSource:
 
     def __repr__(self) -> str:
         return f"RandomSource(seed={self._seed}, sequence={self._sequence})"
+
+
+class NoDice(RandomSource):
+    """A source for code that only reads (a battle's legal actions and views): asking it for a
+    die is a bug. It lives here, not in the battle engine, because a compiled module
+    (``westernroses.native``) cannot subclass this interpreted class."""
+
+    __slots__ = ()
+
+    def randbelow(self, n: int) -> int:
+        raise RuntimeError("a read-only battle context never rolls dice")

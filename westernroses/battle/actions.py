@@ -26,7 +26,7 @@ with the choices to fill in (``reach``, ``targets``, ``target_squares``) and pre
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from westernroses.battle import (
@@ -56,7 +56,7 @@ from westernroses.battle.state import (
 from westernroses.battle.stats import can_act
 from westernroses.battle.status import fleeing, forced_target
 from westernroses.house_rules import HouseRules
-from westernroses.rng import RandomSource
+from westernroses.rng import NoDice, RandomSource
 
 GM: Final = "gm"
 TURN_ACTIONS: Final = (
@@ -76,20 +76,18 @@ DOLL_ACTIONS: Final = ("do_nothing", "move", "attack")
 FREE_CARDS: Final = frozenset({"i_wanna_be_over_there"})
 
 
+#: Where ``apply`` takes its dice from: the state's seeded source, read back from its dict.
+#: A module variable, not a direct call, so that the rulebook tests can hand ``apply`` the dice
+#: of a worked example (``tests/engine/battle/helpers.scripted``), compiled or not
+#: (docs/native.md).
+dice_from_state: Callable[[Json], RandomSource] = RandomSource.from_dict
+
+
 def context(state: BattleState, player: str = GM, at: str | None = None) -> Ctx:
-    return Ctx(state, RandomSource.from_dict(state.rng), house_rules(state), player, at)
+    return Ctx(state, dice_from_state(state.rng), house_rules(state), player, at)
 
 
-class _NoDice(RandomSource):
-    """The random source of a context that only reads: asking it for a die is a bug."""
-
-    __slots__ = ()
-
-    def randbelow(self, n: int) -> int:
-        raise RuntimeError("a read-only battle context never rolls dice")
-
-
-_NO_DICE: Final = _NoDice(0)
+_NO_DICE: Final = NoDice(0)
 
 
 def read_context(state: BattleState, player: str = GM) -> Ctx:

@@ -46,18 +46,16 @@ def scripted(*values: int, then_random: bool = False) -> Iterator[Scripted]:
     """Within the block, every ``apply`` rolls ``values`` in order (one shared source)."""
     source = Scripted(values, then_random=then_random)
 
-    class _Factory:
-        @staticmethod
-        def from_dict(data: Any) -> RandomSource:
-            del data
-            return source
+    def from_state(data: Any) -> RandomSource:
+        del data
+        return source
 
-    saved = actions.RandomSource
-    actions.RandomSource = _Factory  # type: ignore[assignment,misc]
+    saved = actions.dice_from_state
+    actions.dice_from_state = from_state
     try:
         yield source
     finally:
-        actions.RandomSource = saved  # type: ignore[misc]
+        actions.dice_from_state = saved
     assert not source.values, f"unused scripted dice: {source.values}"
 
 
