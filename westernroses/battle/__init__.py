@@ -13,8 +13,16 @@ Public API (see docs/battle.md for the shapes and the rulings):
   with :func:`waiting` (whom it waits on), :func:`summary`, :func:`rebuild_setup`: what the
   table core and the battles app use (``westernroses/battle/game.py``).
 
-Pure Python: nothing here imports Django, DRF or Celery.
+Pure Python: nothing here imports Django, DRF or Celery. Its modules may run compiled with
+mypyc (``westernroses.native``, docs/native.md): the same source, built by ``make native``.
 """
+
+# The compiled modules' folder goes first on ``__path__`` before any of them is imported.
+# ruff: noqa: E402
+from westernroses import native as _native
+
+_native.enable(__path__, __name__)
+
 
 from westernroses.battle.actions import apply, legal_actions
 from westernroses.battle.arena import Arena, Square

@@ -125,7 +125,7 @@ def _target_squares(ctx: Ctx, c: Combatant, rule: AbilityRule) -> list[Square]:
     if rule.target == "own_doll":
         return sorted(d.position for d in summons.active(ctx, c) if d.position is not None)
     if rule.target == "owner_square":
-        owner = ctx.state.combatants.get(c.owner or "")
+        owner = ctx.state.find(c.owner or "")
         return summons.free_squares_near(ctx, owner.position) if owner is not None else []
     limit = reach_stat(c)
     return sorted(

@@ -41,7 +41,8 @@ _HOUSE_RULE_TARGETS: Final = {"dodge": "danmaku_dodge_target", "graze": "graze_t
 Mods = Sequence[tuple[str, int]]
 
 
-def mods_json(mods: Iterable[tuple[str, int]]) -> list[Json]:
+def mods_json(mods: Iterable[Sequence[Any]]) -> list[Json]:
+    """``(label, amount)`` pairs as logged; lists too, as a spec read back from JSON holds them."""
     return [{"label": label, "amount": amount} for label, amount in mods if amount]
 
 

@@ -152,7 +152,7 @@ def entry_hidden(
     for e in events:
         if e.get("type") == IN_FOG:
             for cid in e.get("combatants", ()):
-                c = state.combatants.get(cid)
+                c = state.find(cid)
                 if c is None or c.controller != player:
                     then.add(cid)
     return now | then

@@ -75,7 +75,7 @@ def waiting(state: BattleState) -> list[Waiting]:
         found = [(f"turn:{state.turn_number}", state.current, False)]
     out = []
     for key, cid, reacting in found:
-        c = state.combatants.get(cid)
+        c = state.find(cid)
         if c is not None:
             out.append(Waiting(key, cid, c.name, c.controller, reacting))
     return out
@@ -107,7 +107,7 @@ def summary(state: BattleState) -> str:
         return f"Round {state.round} · waiting for {names[defender]} to react"
     if state.current:
         if state.current not in names:
-            c = state.combatants.get(state.current)
+            c = state.find(state.current)
             who = "the GM is acting" if c is None or c.controller == GM else "a turn in the fog"
             return f"Round {state.round} · {who}"
         return f"Round {state.round} · {names[state.current]}'s turn"
@@ -289,7 +289,7 @@ class BattleEngine:
 
     def describe_action(self, state: BattleState, seat: Seat, action: Mapping[str, Any]) -> str:
         kind = str(action.get("type", "")).replace("gm_", "GM: ").replace("_", " ")
-        who = state.combatants.get(str(action.get("combatant", "")))
+        who = state.find(str(action.get("combatant", "")))
         text = kind[:1].upper() + kind[1:]
         return f"{who.name}: {text}" if who is not None else text
 

@@ -86,7 +86,7 @@ def _steer(ctx: Ctx, c: Combatant, here: Square, found: dict[Square, int]) -> di
             return {}
         return {sq: cost for sq, cost in found.items() if manhattan(sq, far) == best}
     target_id = forced_target(ctx, c)
-    target = ctx.state.combatants.get(target_id) if target_id else None
+    target = ctx.state.find(target_id) if target_id else None
     if (
         target is not None
         and target.position is not None

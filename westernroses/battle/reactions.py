@@ -322,7 +322,7 @@ def land(ctx: Ctx, hit: Json) -> None:
 def _hit_without_damage(ctx: Ctx, hit: Json, defender: Combatant, reason: str) -> None:
     """Spell-meter: "Being hit by an attack from an opponent that does not deal damage - 1
     point": an ally's hit (her own card's area, say) gives none (issue 9)."""
-    attacker = ctx.state.combatants.get(hit["attacker"])
+    attacker = ctx.state.find(hit["attacker"])
     if attacker is not None and attacker.side != defender.side:
         spell_power.meter(ctx, defender, spell_power.METER_HIT_NO_DAMAGE, reason)
 
@@ -390,7 +390,7 @@ def _lucky(ctx: Ctx, hit: Json) -> None:
 def _graze(ctx: Ctx, hit: Json) -> None:
     """ "In order to graze make a roll against your insight." (target: the graze house rule)"""
     defender = ctx.c(hit["defender"])
-    attacker = ctx.state.combatants.get(hit["attacker"])
+    attacker = ctx.state.find(hit["attacker"])
     value, dice, mods = stat_roll(defender, "ins", ctx.rules)
     mods = [
         *mods,

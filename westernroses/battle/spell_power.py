@@ -60,7 +60,7 @@ def per_turn(c: Combatant) -> int:
 def turn_gain(ctx: Ctx, c: Combatant) -> None:
     """Start of turn: gain, and remember the amount for Concentrate. A familiar "gains twice
     the spellpower you would" (her summoner's gain, doubled)."""
-    owner = ctx.state.combatants.get(c.owner or "") if c.kind == "familiar" else None
+    owner = ctx.state.find(c.owner or "") if c.kind == "familiar" else None
     amount = 2 * per_turn(owner) if owner is not None else per_turn(c)
     c.sp_gained = amount
     change(ctx, c, amount, "start of turn")

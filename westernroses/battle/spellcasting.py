@@ -296,7 +296,7 @@ def charge_harmed(ctx: Ctx, c: Combatant) -> bool:
 
 
 def _charge(ctx: Ctx, c: Combatant) -> Combatant | None:
-    charge = ctx.state.combatants.get(c.profile.charge or "")
+    charge = ctx.state.find(c.profile.charge or "")
     if charge is None or not charge.alive or charge.position is None:
         return None
     return charge
@@ -471,7 +471,7 @@ def amount_range(c: Combatant, card: SpellcardDraft, needed: int) -> tuple[int, 
 def cast_bomb(ctx: Ctx, c: Combatant, card_id: str, attacker_id: str) -> None:
     """A bomb: paid and discarded, aimed at the attacker (defensive bombs at herself)."""
     card = pay_and_discard(ctx, c, card_id)
-    attacker = ctx.state.combatants.get(attacker_id)
+    attacker = ctx.state.find(attacker_id)
     aim = targeting(ctx, c, card)
     given: list[Square] = []
     if aim["mode"] == "squares" and not is_attack(card) and c.position is not None:
@@ -935,7 +935,7 @@ def trigger_fields(ctx: Ctx, caster_id: str) -> None:
     for fe in list(ctx.state.field_effects):
         if fe.caster != caster_id:
             continue
-        caster = ctx.state.combatants.get(caster_id)
+        caster = ctx.state.find(caster_id)
         ctx.emit("field_trigger", effect=fe.id, name=fe.name, left=fe.triggers_left - 1)
         if caster is not None:
             _trigger(ctx, caster, fe)
@@ -951,7 +951,7 @@ def field_squares(ctx: Ctx, fe: FieldEffect) -> list[Square]:
         return list(fe.squares)
     centres = []
     for cid in fe.follows:
-        o = ctx.state.combatants.get(cid)
+        o = ctx.state.find(cid)
         if o is not None and o.alive and o.position is not None:
             centres.append(o.position)
     return covered(ctx, centres, fe.aoe)

@@ -185,7 +185,7 @@ def inflict(
     if c.kind == "doll" and not unavoidable_by_dolls:
         ctx.emit("immune", combatant=c.id, kind=kind, reason="dolls are not alive")
         return
-    src = ctx.state.combatants.get(source) if source else None
+    src = ctx.state.find(source) if source else None
     if kind == "stun":
         stun(ctx, c, turns or 1, source, save=save)
     elif kind == "blind":
@@ -355,7 +355,7 @@ def fleeing_from(ctx: Ctx, c: Combatant) -> Combatant | None:
     fear = c.effect("fear")
     if not fleeing(ctx, c) or fear is None or not fear.source:
         return None
-    return ctx.state.combatants.get(fear.source)
+    return ctx.state.find(fear.source)
 
 
 def _berserk(ctx: Ctx, c: Combatant) -> bool:

@@ -197,7 +197,7 @@ def end_of_turn(ctx: Ctx, master: Combatant) -> None:
 
 def doll_speed(ctx: Ctx, doll: Combatant, speed: int) -> int:
     """Full speed only when she begins within her controller's range, else half (rounded up)."""
-    master = ctx.state.combatants.get(doll.owner or "")
+    master = ctx.state.find(doll.owner or "")
     if master is None or master.position is None or doll.position is None:
         return _half(speed)
     if manhattan(master.position, doll.position) <= reach_stat(master):
@@ -209,7 +209,7 @@ def doll_speed(ctx: Ctx, doll: Combatant, speed: int) -> int:
 
 
 def familiar_of(ctx: Ctx, master: Combatant) -> Combatant | None:
-    found = ctx.state.combatants.get(f"{master.id}-familiar")
+    found = ctx.state.find(f"{master.id}-familiar")
     return found if found is not None and found.kind == "familiar" else None
 
 

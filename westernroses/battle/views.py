@@ -111,7 +111,7 @@ def public_action(player: str, action: Json) -> Json:
 
 def _event(state: BattleState, player: str, event: Json, rules: HouseRules | None = None) -> Json:
     hidden = event.get("private")
-    owner = state.combatants.get(str(event.get("combatant", "")))
+    owner = state.find(str(event.get("combatant", "")))
     running = state.phase != "ended"
     shown: Json = _strip_seeds(event, POSITION_KEYS if running and player != GM else SEED_KEYS)
     if isinstance(shown.get("action"), dict):  # ``undone`` carries the action it undid
