@@ -11,7 +11,7 @@ TEST_DATABASE_URL ?= $(or $(DATABASE_URL),postgres://postgres@127.0.0.1:5432/tes
 TEST_REDIS_URL ?= $(or $(REDIS_URL),redis://127.0.0.1:6379/0)
 PROJECT_PACKAGES := accounts apibase battles campaign characters config decks minigames notifications spellcards tables westernroses
 
-.PHONY: run run-full test test-fast lint format typecheck bench loadtest venv deps dev-deps browser services-check demo clean
+.PHONY: run run-full test test-fast lint format typecheck bench loadtest venv deps dev-deps browser services-check native demo clean
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -57,14 +57,20 @@ browser:
 services-check: dev-deps
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(PY) -m config.services_check
 
+## native: compile the battle engine with mypyc into build/native/ (skipped when fresh;
+## westernroses/native.py, docs/native.md). Without it the engine runs interpreted.
+native: dev-deps
+	$(PY) -c 'from westernroses import native; native.main()'
+
 ## test: install test dependencies and run the whole suite against PostgreSQL and Redis
 ## (three workers on two cores: two play the browser tests' lanes, docs/test-suite.md)
 ## Bytecode is compiled once, before the workers start, and kept: a machine that sets
 ## PYTHONDONTWRITEBYTECODE would otherwise have every worker and every Celery worker the tests
 ## start compile the whole project again (17 CPU-seconds a worker here; docs/test-suite.md).
-test: dev-deps browser services-check
+## The suite runs the compiled engine (WR_NATIVE_REQUIRED: tests/engine/test_native.py checks it).
+test: dev-deps browser services-check native
 	$(PY) -m compileall -q -j 0 $(PROJECT_PACKAGES) tests manage.py >/dev/null
-	env -u PYTHONDONTWRITEBYTECODE DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(BIN)/pytest -n 3 --dist loadgroup $(PYTEST_ARGS)
+	env -u PYTHONDONTWRITEBYTECODE WR_NATIVE_REQUIRED=1 DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(BIN)/pytest -n 3 --dist loadgroup $(PYTEST_ARGS)
 
 ## test-fast: the engine tests only (no database needed)
 test-fast: dev-deps
@@ -83,7 +89,7 @@ typecheck: dev-deps
 	$(BIN)/mypy westernroses minigames apibase accounts campaign notifications tables battles characters spellcards decks config
 
 ## bench: benchmarks, each printing a ratio against a baseline measured in the same run
-bench: dev-deps services-check
+bench: dev-deps services-check native
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(PY) -m tests.bench
 
 ## loadtest: gunicorn + PostgreSQL + Redis + a Celery worker under 200 locust users (tests/load/run.py)
@@ -94,4 +100,4 @@ demo: deps
 	$(PY) manage.py seed_demo
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache staticfiles
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache staticfiles build
