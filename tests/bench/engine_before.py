@@ -89,8 +89,13 @@ def _unpack(repo: Path, into: Path) -> bool:
     return True
 
 
-def _rate(tree: Path) -> tuple[float, int]:
+def _rate(tree: Path, *, interpreted: bool = False) -> tuple[float, int]:
+    """``interpreted``: today's engine with its compiled build turned off (``WR_PURE_PYTHON``,
+    ``westernroses.native``), so the row shows what compiling adds beside what the code did."""
     env = {**os.environ, "PYTHONPATH": str(tree), "WR_NO_SERVICES": "1"}
+    env.pop("WR_PURE_PYTHON", None)
+    if interpreted:
+        env["WR_PURE_PYTHON"] = "1"
     done = subprocess.run(  # noqa: S603 - this interpreter, with this module's script
         [sys.executable, "-c", _SCRIPT],
         cwd=tree,
@@ -103,6 +108,12 @@ def _rate(tree: Path) -> tuple[float, int]:
     return float(rate), int(count)
 
 
+def _compiled() -> bool:
+    from westernroses import native
+
+    return native.ACTIVE
+
+
 def measure(repo: Path) -> dict[str, Any] | None:
     """Both engines' best rates and their ratio, or None when the old commit is not here."""
     with tempfile.TemporaryDirectory(prefix="wr-engine-before-") as folder:
@@ -111,15 +122,20 @@ def measure(repo: Path) -> dict[str, Any] | None:
             return None
         old: list[tuple[float, int]] = []
         new: list[tuple[float, int]] = []
+        plain: list[tuple[float, int]] = []
         for _ in range(ROUNDS):
             old.append(_rate(old_tree))
             new.append(_rate(repo))
-    best_old, best_new = max(old), max(new)
+            plain.append(_rate(repo, interpreted=True))
+    best_old, best_new, best_plain = max(old), max(new), max(plain)
     return {
         "commit_before": BEFORE,
         "before_actions_per_s": best_old[0],
         "now_actions_per_s": best_new[0],
+        "now_compiled": _compiled(),
+        "now_interpreted_actions_per_s": best_plain[0],
         "ratio": best_new[0] / best_old[0],
+        "ratio_interpreted": best_plain[0] / best_old[0],
         "rounds": ROUNDS,
         "battles": BATTLES,
         "actions_played": {"before": best_old[1], "now": best_new[1]},
