@@ -75,6 +75,9 @@ def _screen_config(battle: Battle, access: Any) -> dict[str, Any]:
         "player": services.engine_player(access),
         "is_gm": access.is_gm,
         "poll_ms": POLL_MILLISECONDS,
+        # the version the page was drawn at: a GM's setup click before the board's first view
+        # arrives acts on it (a 409 if the battle moved since), not on "no version yet"
+        "version": battle.version,
         "members": selectors.member_names(battle.campaign_id),
         "urls": {
             "view": reverse("api-battle-view", args=[pk]),

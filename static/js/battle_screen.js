@@ -14,7 +14,9 @@
 
   const S = {
     view: null,
-    version: -1,
+    // the version the page was drawn at, until the first view: a write sent before that view
+    // arrives (the GM's "Use it" under a slow first load) names a real version, never -1
+    version: typeof config.version === "number" ? config.version : -1,
     log: [],
     mode: null, // {kind, option, chosen, onSquare}
     hover: null,

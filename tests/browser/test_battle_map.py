@@ -407,3 +407,38 @@ def test_a_map_of_the_wrong_size_is_refused_in_words(new_page, gm, battle):
     )
     page.locator("#battle-status").scroll_into_view_if_needed()
     shoot(page, "battle-map-wrong-size-390")
+
+
+def test_a_map_used_before_the_board_has_loaded_acts_on_the_battle_as_drawn(new_page, gm, battle):
+    """A slow first view (held here by the browser's own network layer): the GM picks a map
+    and clicks "Use it" before the board arrives. The page sent ``expected_version: -1`` and
+    read "Ensure this value is greater than or equal to 0."; it now sends the version it was
+    drawn at, so the rules answer as they would a moment later."""
+    battles.battle_action_apply(
+        battle_id=battle.pk, actor=gm, action={"type": "start"}, expected_version=battle.version
+    )
+    wide = maps.battle_map_create(
+        campaign_id=battle.campaign_id,
+        by=gm,
+        name="Wide field",
+        image=SimpleUploadedFile("wide.png", png((800, 560)), content_type="image/png"),
+        alignment={"cols": 10, "rows": 7, "square_px": 80},
+    )
+    held: list[Any] = []
+
+    def hold(route: Any) -> None:
+        held.append(route)
+
+    page = new_page(gm)
+    page.route(re.compile(r"/api/battles/\d+/view/"), hold)
+    page.goto(f"/battles/{battle.pk}/")
+    page.wait_for_selector(f"#map-choice option[value='{wide.pk}']", state="attached")
+    assert held, "the board's first view is held (every view request is, until the end)"
+    page.select_option("#map-choice", str(wide.pk))
+    page.click("#map-use")
+    page.wait_for_function("document.getElementById('battle-status').textContent !== ''")
+    assert (
+        page.inner_text("#battle-status")
+        == "The battle has started on 8×6 squares; this map has 10×7."
+    )
+    page.unroute(re.compile(r"/api/battles/\d+/view/"), hold)  # lets the held views through
