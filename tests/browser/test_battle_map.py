@@ -378,10 +378,8 @@ def test_a_fogged_enemy_is_absent_for_the_player_until_revealed(
     assert not errors, errors
 
 
-def test_a_map_of_the_wrong_size_is_refused_in_words(new_page, gm, battle):
-    """The GM tried a 10×7 map under a running 8×6 battle and read "map: The battle has
-    started on 8×6 squares; this map has 10×7.": the field's key before the sentence. The
-    message is shown as the sentence it is (docs/battles.md, "Maps, fog and numbered NPCs")."""
+def _started_with_a_wide_map(gm: Any, battle: Battle) -> Any:
+    """The 8×6 battle started, and a 10×7 map in its campaign's library."""
     battles.battle_action_apply(
         battle_id=battle.pk, actor=gm, action={"type": "start"}, expected_version=battle.version
     )
@@ -392,6 +390,14 @@ def test_a_map_of_the_wrong_size_is_refused_in_words(new_page, gm, battle):
         image=SimpleUploadedFile("wide.png", png((800, 560)), content_type="image/png"),
         alignment={"cols": 10, "rows": 7, "square_px": 80},
     )
+    return wide
+
+
+def test_a_map_of_the_wrong_size_is_refused_in_words(new_page, gm, battle):
+    """The GM tried a 10×7 map under a running 8×6 battle and read "map: The battle has
+    started on 8×6 squares; this map has 10×7.": the field's key before the sentence. The
+    message is shown as the sentence it is (docs/battles.md, "Maps, fog and numbered NPCs")."""
+    wide = _started_with_a_wide_map(gm, battle)
     page = new_page(gm)
     page.set_viewport_size({"width": 390, "height": 844})
     page.goto(f"/battles/{battle.pk}/")
@@ -414,16 +420,7 @@ def test_a_map_used_before_the_board_has_loaded_acts_on_the_battle_as_drawn(new_
     and clicks "Use it" before the board arrives. The page sent ``expected_version: -1`` and
     read "Ensure this value is greater than or equal to 0."; it now sends the version it was
     drawn at, so the rules answer as they would a moment later."""
-    battles.battle_action_apply(
-        battle_id=battle.pk, actor=gm, action={"type": "start"}, expected_version=battle.version
-    )
-    wide = maps.battle_map_create(
-        campaign_id=battle.campaign_id,
-        by=gm,
-        name="Wide field",
-        image=SimpleUploadedFile("wide.png", png((800, 560)), content_type="image/png"),
-        alignment={"cols": 10, "rows": 7, "square_px": 80},
-    )
+    wide = _started_with_a_wide_map(gm, battle)
     held: list[Any] = []
 
     def hold(route: Any) -> None:
