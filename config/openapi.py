@@ -1,10 +1,11 @@
 """The API's error answers, documented on every operation of the OpenAPI schema.
 
 Why a hook: every view answers errors in one shape (``config/api_errors.py``) with the same few
-statuses (bad input, not signed in, not allowed, not found, too fast, too large), so writing them
-on each view would repeat the same lines a hundred times and miss the next view. drf-spectacular
-runs this after generating the schema (``SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"]``); a
-view's own documented answers for a status are kept.
+statuses (bad input, not signed in, not allowed, not found, too fast, too large, unreadable),
+so writing them on each view would repeat the same lines a hundred times and miss the next view.
+drf-spectacular runs this after generating the schema
+(``SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"]``); a view's own documented answers for a status
+are kept.
 """
 
 from __future__ import annotations
@@ -33,7 +34,10 @@ _ANSWERS = {
     "404": "Not found, or not visible to you.",
     "429": "Too many requests; wait as `Retry-After` says.",
 }
-_WRITE_ANSWERS = {"413": "The request body is larger than this endpoint accepts."}
+_WRITE_ANSWERS = {
+    "413": "The request body is larger than this endpoint accepts.",
+    "415": "A body this endpoint cannot read: not JSON, nor a form where it takes one.",
+}
 
 
 def add_error_responses(
