@@ -91,9 +91,10 @@ def _unpack(repo: Path, into: Path) -> bool:
 
 def _rate(tree: Path, *, interpreted: bool = False) -> tuple[float, int]:
     """``interpreted``: today's engine with its compiled build turned off (``WR_PURE_PYTHON``,
-    ``westernroses.native``), so the row shows what compiling adds beside what the code did."""
+    ``westernroses.native``), so the row shows what compiling adds beside what the code did.
+    Otherwise the switch is inherited, so today's run is compiled exactly when this process is
+    (``_compiled`` reports it from here)."""
     env = {**os.environ, "PYTHONPATH": str(tree), "WR_NO_SERVICES": "1"}
-    env.pop("WR_PURE_PYTHON", None)
     if interpreted:
         env["WR_PURE_PYTHON"] = "1"
     done = subprocess.run(  # noqa: S603 - this interpreter, with this module's script
