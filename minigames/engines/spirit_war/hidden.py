@@ -129,7 +129,10 @@ def determinize(state: State, seat: int, seed: int) -> State:
     out = clone(state)
     rng = RandomSource(seed)
     slots = _hidden_slots(out, seat)
-    pool = [_get(out, slot) for slot in slots]
+    # The pool starts in a fixed order (sorted ids), not the order the cards lie in: two
+    # states that look the same to the seat then deal the same world for one seed, so the
+    # search can compare its moves on common deals (docs/bots.md, paired worlds).
+    pool = sort_ids([_get(out, slot) for slot in slots])
     needy = must_hold_spirit(state, seat)
     for _ in range(DEAL_TRIES):
         _deal(out, slots, pool, rng)
@@ -142,8 +145,10 @@ def determinize(state: State, seat: int, seed: int) -> State:
             slots[pick] = (*slots[pick][:3], True)
         _deal(out, slots, pool, rng)
     out["hands"] = [sort_ids(hand) for hand in out["hands"]]
+    out["encounter_deck"] = sorted(out["encounter_deck"])
     rng.shuffle(out["encounter_deck"])
     if out["mini"] is not None:
+        out["mini"]["deck"] = sorted(out["mini"]["deck"])
         rng.shuffle(out["mini"]["deck"])
     out["rng"] = rng.to_dict()
     return out

@@ -66,6 +66,23 @@ def test_determinize_keeps_what_the_seat_knows_and_deals_the_rest_anew():
     assert changed
 
 
+def test_determinize_deals_from_what_the_seat_sees_alone():
+    """Two states that look the same to a seat deal the same world for one seed: the true
+    state and any world dealt for her (the search bot's paired worlds rest on this, and it
+    means the hidden order of the cards never steers a deal)."""
+    s = battle_at_support(
+        ["moss_tortoise", "bedrock_charm"], ["cinder_fox"], "moss_tortoise", "cinder_fox"
+    )
+    s, _ = play(s, 0, {"type": "support", "card": card_in_hand(s, 0, "bedrock_charm")})
+    for other in range(5):
+        world = ENGINE.determinize(s, 1, 100 + other)
+        assert world["prep_deck"] != s["prep_deck"]
+        for seed in range(5):
+            assert canonical(ENGINE.determinize(world, 1, seed)) == canonical(
+                ENGINE.determinize(s, 1, seed)
+            )
+
+
 def test_determinize_deals_a_spirit_into_a_face_down_summon():
     s = rig(new(2), hands={0: ["cinder_fox"]}, encounter_top=["challenge_down_the_road"])
     s, _ = play(s, 0, {"type": "draw"})
