@@ -212,6 +212,7 @@ def measured_settings(
     final_policy: str | None = None,
     max_world_samples: int | None = None,
     node_key: str | None = None,
+    paired_worlds: int | None = None,
 ) -> SearchSettings:
     """The engine's strongest search settings (the table's bot's) at ``simulations``, with the
     fields given changed (``guided_moves=-1``: playouts to the end of the game); random playouts
@@ -226,6 +227,7 @@ def measured_settings(
         ("final_policy", final_policy),
         ("max_world_samples", max_world_samples),
         ("node_key", node_key),
+        ("paired_worlds", paired_worlds),
     )
     for field, value in given:
         if value is not None:
@@ -269,6 +271,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         "move (OpenSpiel's) or of the searching seat (single-observer ISMCTS)",
     )
     parser.add_argument(
+        "--paired-worlds",
+        type=int,
+        default=None,
+        help="score each leaf by playouts in this many worlds dealt with the same seeds at "
+        "every leaf of a search (0: one playout in the simulation's own world)",
+    )
+    parser.add_argument(
         "--sees-all",
         action="store_true",
         help="the measured search bot cheats: it searches the true state, every hand and the "
@@ -296,6 +305,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         final_policy=args.final_policy,
         max_world_samples=args.worlds,
         node_key=args.node_key,
+        paired_worlds=args.paired_worlds,
     )
     record = measure(
         args.game,

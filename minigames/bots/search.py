@@ -66,7 +66,11 @@ class SearchSettings:
     (``fold_actions``; not in the advisor, which owes every move an estimate);
     ``node_key``: what names a node of the tree, the information state of the seat to move
     (``"mover"``, OpenSpiel's own) or of the searching seat (``"searcher"``: single-observer
-    ISMCTS; see :meth:`BudgetedISMCTSBot.get_state_key`). An engine's
+    ISMCTS; see :meth:`BudgetedISMCTSBot.get_state_key`); ``paired_worlds``: when above 0,
+    a guided leaf is scored by that many playouts, each in a world the engine deals anew for
+    the searching seat from the leaf, with the same seeds at every leaf of one search, so
+    that two moves are compared on the same deals (common random numbers;
+    :class:`RolloutEvaluator`). An engine's
     ``search_settings`` may change any of them for its strongest search (:func:`strongest`).
     """
 
@@ -82,6 +86,7 @@ class SearchSettings:
     max_world_samples: int = -1
     fold: bool = True
     node_key: NodeKey = "mover"
+    paired_worlds: int = 0
 
     def with_simulations(self, simulations: int) -> SearchSettings:
         return replace(self, simulations=simulations)
@@ -112,8 +117,17 @@ class RolloutEvaluator(mcts.Evaluator):  # type: ignore[misc]  # open_spiel ship
         epsilon: float = 0.0,
         prior_weight: float = 0.0,
         fold: FoldFn | None = None,
+        paired_worlds: int = 0,
     ) -> None:
         self._random_state = random_state
+        #: The seeds of the paired worlds, drawn once per search (so common to its leaves).
+        self._paired = [int(random_state.randint(2**31)) for _ in range(paired_worlds)]
+        #: The searching seat, set by the bot before it searches (paired worlds are dealt
+        #: from what she sees).
+        self.searcher: int | None = None
+        #: Paired scores by what the searcher sees at the leaf: a leaf she cannot tell from
+        #: one already scored deals the same worlds, so it scores the same.
+        self._scored: dict[str, np.ndarray[Any, np.dtype[np.float64]]] = {}
         self._fold = fold
         self._prior_weight = prior_weight
         self._rollouts = rollouts
@@ -124,6 +138,8 @@ class RolloutEvaluator(mcts.Evaluator):  # type: ignore[misc]  # open_spiel ship
         self.moves = 0
 
     def evaluate(self, state: EngineState) -> np.ndarray[Any, np.dtype[np.float64]]:
+        if self._paired and self.searcher is not None:
+            return self._evaluate_paired(state, self.searcher)
         engine = state.wr_game.engine
         total = np.zeros(state.wr_game.seats)
         for _ in range(self._rollouts):
@@ -140,6 +156,44 @@ class RolloutEvaluator(mcts.Evaluator):  # type: ignore[misc]  # open_spiel ship
             total += outcome
             self.moves += moves
         result: np.ndarray[Any, np.dtype[np.float64]] = total / self._rollouts
+        return result
+
+    def _evaluate_paired(
+        self, state: EngineState, searcher: int
+    ) -> np.ndarray[Any, np.dtype[np.float64]]:
+        """The mean outcome of one playout in each paired world: the hidden cards dealt anew
+        for ``searcher`` from the leaf with this search's fixed seeds.
+
+        Why: a single playout's result is mostly the deal still to come, so two moves scored
+        in different worlds differ by luck far more than by their worth. Dealt with the same
+        seeds from leaves that look alike to the searcher (her own move is all that differs),
+        the worlds are the same for every move (the engine's ``determinize`` deals from what
+        the seat sees, in a fixed order), and the difference between two moves' scores is
+        what the moves did. The playouts' own random sources are seeded alike too."""
+        engine = state.wr_game.engine
+        inner = state.engine_state
+        if engine.is_terminal(inner):
+            return np.array([float(r) for r in engine.returns(inner)])
+        seen = state.information_state_string(searcher)
+        known = self._scored.get(seen)
+        if known is not None:
+            return known
+        total = np.zeros(state.wr_game.seats)
+        for seed in self._paired:
+            world = engine.determinize(inner, searcher, seed)
+            outcome, moves = playout(
+                engine,
+                world,
+                random.Random(seed),
+                max_moves=self._max_moves,
+                evaluate=self._evaluate,
+                policy=self._policy,
+                epsilon=self._epsilon,
+            )
+            total += outcome
+            self.moves += moves
+        result: np.ndarray[Any, np.dtype[np.float64]] = total / len(self._paired)
+        self._scored[seen] = result
         return result
 
     @property
@@ -258,11 +312,15 @@ class BudgetedISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]  # open_spiel s
             return [(legal[0], 1.0)]
         mandatory = len(legal) + 1 if self._advisor else 2
         self._searcher = state.current_player()
+        if isinstance(self._evaluator, RolloutEvaluator):
+            self._evaluator.searcher = self._searcher
         start = time.perf_counter()
         slowest = 0.0
         root = self.root = self._root_node = self.create_new_node(state)
         root_key = self.get_state_key(state)
-        for done in range(self._max_simulations):
+        # the advisor owes every root move an estimate, even past a small simulation count
+        limit = max(self._max_simulations, mandatory) if self._advisor else self._max_simulations
+        for done in range(limit):
             if self._time_limit is not None and done >= mandatory:
                 elapsed = time.perf_counter() - start
                 if elapsed + slowest > self._time_limit:
@@ -346,6 +404,7 @@ def make_bot(
             epsilon=settings.epsilon,
             prior_weight=settings.prior_weight,
             fold=heuristics.fold if settings.fold and not advisor else None,
+            paired_worlds=settings.paired_worlds,
         )
     elif kind == "heuristic":
         if heuristics.evaluate is None:

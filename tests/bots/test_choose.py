@@ -187,6 +187,16 @@ def test_advice_under_no_time_still_covers_every_move():
     assert all(0.0 <= a["win_chance"] <= 1.0 for a in advice)
 
 
+def test_advice_covers_every_move_even_when_the_settings_allow_fewer_simulations():
+    """An engine's own settings may search with fewer simulations than a seat has moves
+    (Spirit War's paired-worlds search runs 16); the advisor still owes each move an estimate."""
+    state = bids.ENGINE.new_game(seats=2, seed=4)
+    few = SearchSettings(simulations=2)
+    advice = advise(bids.ENGINE, state, 0, seed=1, time_limit=None, settings=few)
+    assert len(advice) == 5
+    assert [a["visits"] for a in advice] == [1] * 5
+
+
 STRONG_ISH = SearchSettings(simulations=1000)
 
 
@@ -334,3 +344,50 @@ def test_nodes_named_by_what_the_searcher_sees_grow_a_tree_below_the_other_seat(
     # measured at 64 simulations: 56 nodes visited again over these searches with OpenSpiel's
     # names (about 3 a search: the root and a move or two), 336 with the searcher's
     assert totals["searcher"] > 4 * totals["mover"], totals
+
+
+def test_paired_worlds_score_every_move_on_the_same_deals():
+    """``paired_worlds``: a leaf is scored by playouts in worlds dealt anew for the searcher
+    with seeds fixed for the whole search. Two leaves she cannot tell apart (here: one
+    position in two different dealt worlds) get the same score, so two moves' scores differ
+    by what the moves did, not by whose cards the simulation happened to deal; two moves of
+    hers get different scores where they play differently."""
+    import numpy as np
+
+    from minigames.bots.search import RolloutEvaluator
+    from minigames.engines.spirit_war import ENGINE as SPIRIT_WAR
+
+    found = heuristics_for(SPIRIT_WAR)
+    game = load_game(SPIRIT_WAR, 2)
+    state = game.state_from_engine(SPIRIT_WAR.new_game(seats=2, seed=5))
+    rng = random.Random(1)
+    compared = differed = 0
+    for _ in range(60):
+        if state.is_terminal():
+            break
+        seat = state.current_player()
+
+        def evaluator(seat: int = seat) -> RolloutEvaluator:
+            made = RolloutEvaluator(
+                np.random.RandomState(7),
+                max_moves=8,
+                evaluate=found.evaluate,
+                policy=found.action,
+                paired_worlds=6,
+            )
+            made.searcher = seat
+            return made
+
+        one, two = (state.resample_from_infostate(seat, random.Random(s).random) for s in (1, 2))
+        if one.engine_state != two.engine_state:
+            compared += 1
+            assert list(evaluator().evaluate(one)) == list(evaluator().evaluate(two))
+        scores = set()
+        for action in state.legal_actions():
+            after = one.clone()
+            after.apply_action(action)
+            scores.add(tuple(evaluator().evaluate(after)))
+        differed += len(scores) > 1
+        state.apply_action(game.action_id(found.action(state.engine_state, seat, rng)))
+    assert compared >= 20
+    assert differed >= 3
