@@ -41,8 +41,18 @@ from westernroses.protocol import Action
 #: The search bot's settings for Spirit War (fields of minigames.bots.search.SearchSettings
 #: that replace the generic ones; docs/bots.md has the measurements): playouts of 8 moves of
 #: this greedy policy with no random moves (the greedy policy is the opponent the search must
-#: beat, and random moves only added noise), scored by :func:`evaluate`.
-search_settings: Final = {"guided_moves": 8, "epsilon": 0.0, "prior_weight": 0.8}
+#: beat, and random moves only added noise), scored by :func:`evaluate`; each leaf scored in
+#: the same 32 worlds dealt for the searcher (paired worlds: a war is mostly the deal, so moves
+#: are compared on common deals), and the move with the best mean played. A leaf the searcher
+#: cannot tell from one already scored costs nothing, so 16 simulations cover every move kept.
+search_settings: Final = {
+    "guided_moves": 8,
+    "epsilon": 0.0,
+    "prior_weight": 0.8,
+    "paired_worlds": 32,
+    "simulations": 16,
+    "final_policy": "max_value",
+}
 
 #: Which Spell to let go of first when discarding (lower goes first).
 SPELL_KEEP: Final = {"swap": 0, "imbue": 1, "safeguard": 2, "disintegrate": 3}
