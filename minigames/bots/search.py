@@ -143,18 +143,8 @@ class RolloutEvaluator(mcts.Evaluator):  # type: ignore[misc]  # open_spiel ship
         engine = state.wr_game.engine
         total = np.zeros(state.wr_game.seats)
         for _ in range(self._rollouts):
-            rng = random.Random(int(self._random_state.randint(2**31)))
-            outcome, moves = playout(
-                engine,
-                state.engine_state,
-                rng,
-                max_moves=self._max_moves,
-                evaluate=self._evaluate,
-                policy=self._policy,
-                epsilon=self._epsilon,
-            )
-            total += outcome
-            self.moves += moves
+            seed = int(self._random_state.randint(2**31))
+            total += self._playout(engine, state.engine_state, seed)
         result: np.ndarray[Any, np.dtype[np.float64]] = total / self._rollouts
         return result
 
@@ -180,21 +170,25 @@ class RolloutEvaluator(mcts.Evaluator):  # type: ignore[misc]  # open_spiel ship
             return known
         total = np.zeros(state.wr_game.seats)
         for seed in self._paired:
-            world = engine.determinize(inner, searcher, seed)
-            outcome, moves = playout(
-                engine,
-                world,
-                random.Random(seed),
-                max_moves=self._max_moves,
-                evaluate=self._evaluate,
-                policy=self._policy,
-                epsilon=self._epsilon,
-            )
-            total += outcome
-            self.moves += moves
+            total += self._playout(engine, engine.determinize(inner, searcher, seed), seed)
         result: np.ndarray[Any, np.dtype[np.float64]] = total / len(self._paired)
         self._scored[seen] = result
         return result
+
+    def _playout(self, engine: Any, inner: Any, seed: int) -> list[float]:
+        """One playout of this evaluator's kind from ``inner``, its random source seeded by
+        ``seed``; the per-seat outcome."""
+        outcome, moves = playout(
+            engine,
+            inner,
+            random.Random(seed),
+            max_moves=self._max_moves,
+            evaluate=self._evaluate,
+            policy=self._policy,
+            epsilon=self._epsilon,
+        )
+        self.moves += moves
+        return outcome
 
     @property
     def folds(self) -> bool:
