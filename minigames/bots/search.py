@@ -160,10 +160,10 @@ class RolloutEvaluator(mcts.Evaluator):  # type: ignore[misc]  # open_spiel ship
         the worlds are the same for every move (the engine's ``determinize`` deals from what
         the seat sees, in a fixed order), and the difference between two moves' scores is
         what the moves did. The playouts' own random sources are seeded alike too."""
+        if state.is_terminal():
+            return np.array(state.returns())
         engine = state.wr_game.engine
         inner = state.engine_state
-        if engine.is_terminal(inner):
-            return np.array([float(r) for r in engine.returns(inner)])
         seen = state.information_state_string(searcher)
         known = self._scored.get(seen)
         if known is not None:
