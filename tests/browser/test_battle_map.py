@@ -26,7 +26,10 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 ARTIFACTS = Path(__file__).resolve().parent.parent.parent / "test-artifacts" / "battle-map"
 CHECKS_JS = (Path(__file__).parent / "visual_checks.js").read_text()
-SYNC_MS = 2000
+# The battle pages poll every 1.5 s, so on an idle machine the other side sees a move within
+# 2 s; the poll's own latency is measured in `make bench`. A test waits up to 10 s before calling
+# the page broken, so a loaded CI machine (three workers on two cores) fails no page that works.
+SYNC_MS = 10_000
 
 
 @pytest.fixture(autouse=True)
@@ -85,7 +88,7 @@ def version(page) -> int:
 def wait_version(page, at_least: int) -> None:
     page.wait_for_function(
         f"Number(document.getElementById('battle').dataset.version) >= {at_least}",
-        timeout=SYNC_MS * 5,
+        timeout=SYNC_MS,
     )
 
 
@@ -193,11 +196,11 @@ SNAKE = re.compile(r"\b[a-z]+_[a-z_]+\b")
 
 
 def wait_for(page, js: str) -> None:
-    """Wait for ``js`` to hold on ``page`` within the page's own timeout (what the page shows,
-    not how soon: the 2 s follow is :func:`wait_version`'s); on a timeout, say what the page
-    had instead (its version, map, turn label, live status and the log's end)."""
+    """Wait for ``js`` to hold on ``page`` (what the page shows, not how soon: see ``SYNC_MS``);
+    on a timeout, say what the page had instead (its version, map, turn label, live status and
+    the log's end)."""
     try:
-        page.wait_for_function(js, timeout=SYNC_MS * 5)
+        page.wait_for_function(js, timeout=SYNC_MS)
     except Exception as err:
         state = page.evaluate(
             """() => { const S = window.BattleScreen.state; return {
@@ -295,7 +298,7 @@ def test_a_fogged_enemy_is_absent_for_the_player_until_revealed(
     watching["on"] = True
     gm_page.click("#fog-add")
     wait_version(gm_page, before + 1)
-    wait_version(player_page, before + 1)  # the player's page follows within 2 s
+    wait_version(player_page, before + 1)  # the player's page follows by itself
     watching["landed"] = True
     assert "6 squares in fog" in gm_page.inner_text("#fog-count")
     assert hidden_name in gm_page.content()  # the GM sees everyone

@@ -14,7 +14,11 @@ from tests.factories import NotificationFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-LIVE_MS = 2000
+# The pages poll every 1.5 s (static/js/site.js), so on an idle machine a change shows within
+# 2 s; how long the poll itself takes is measured in `make bench`, not here. A test waits up to
+# 10 s before calling the page broken, so a loaded machine (CI runs three workers on two cores)
+# does not fail a page that works: on 28 November one wait of 3 s ran out there.
+LIVE_MS = 10_000
 
 
 def count_is(page, n: int) -> None:
@@ -64,7 +68,7 @@ def test_the_notifications_list_fills_itself(new_page, player):
     page.goto("/notifications/")
     page.wait_for_timeout(300)
     NotificationFactory(recipient=player, event="loot_awarded", title="Awarded 40 yen")
-    page.wait_for_selector("#notification-list >> text=Awarded 40 yen", timeout=LIVE_MS + 1000)
+    page.wait_for_selector("#notification-list >> text=Awarded 40 yen", timeout=LIVE_MS)
 
 
 # The browser's Notification, watched: what the page shows is recorded (the permission is the

@@ -57,7 +57,7 @@ def test_two_players_poll_send_and_recover_from_a_stale_click(
     second.wait_for_function("document.getElementById('duel').dataset.version === '1'")
     second.click(f"#hand button[data-card='{theirs[0]}']")
     first.wait_for_function(
-        "document.getElementById('duel').dataset.version === '2'", timeout=2_000
+        "document.getElementById('duel').dataset.version === '2'", timeout=10_000
     )
     assert first.locator("#summary").inner_text() == "Round 2 of 3."
 
