@@ -327,7 +327,10 @@ def test_nodes_named_by_what_the_searcher_sees_grow_a_tree_below_the_other_seat(
             searched += 1
             revisited = {}
             for key in ("mover", "searcher"):
-                settings = dataclasses.replace(strongest(found), simulations=64, node_key=key)
+                # one playout a leaf (no paired worlds): what is named, not how leaves score
+                settings = dataclasses.replace(
+                    strongest(found), simulations=64, node_key=key, paired_worlds=0
+                )
                 bot = make_bot(
                     game, settings=settings, heuristics=found, seed=step, time_limit=None
                 )
