@@ -22,14 +22,11 @@ from battles.models import Battle
 from campaign.permissions import access_for
 from tests.battles.conftest import FAIRY, play_until
 from tests.browser.conftest import ARTIFACTS, watch_console
+from tests.browser.live import LIVE_MS
 from tests.factories import CharacterFactory, NotificationFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-# The battle pages poll every 1.5 s, so on an idle machine the other side sees a move within
-# 2 s; the poll's own latency is measured in `make bench`. A test waits up to 10 s before calling
-# the page broken, so a loaded CI machine (three workers on two cores) fails no page that works.
-SYNC_MS = 10_000
 BLOCK = (2, 2)
 
 
@@ -120,7 +117,7 @@ def _turn_notice_clear_of_the_actions(page, user, battle_pk: int) -> None:
         title="Your turn: Reimu in Board",
         url=f"/battles/{battle_pk}/",
     )
-    notice = page.wait_for_selector("#live-alert:not([hidden])", timeout=SYNC_MS)
+    notice = page.wait_for_selector("#live-alert:not([hidden])", timeout=LIVE_MS)
     page.wait_for_selector("#actions button")
     box, actions = notice.bounding_box(), page.locator("#actions").bounding_box()
     assert box is not None and actions is not None
@@ -180,7 +177,7 @@ def test_drag_keyboard_ping_and_chat_between_gm_and_player(
     gm_page.wait_for_selector(
         f".battle-square[data-x='{target['square'][0]}'][data-y='{target['square'][1]}'] "
         f".battle-token[data-combatant='{pc}']",
-        timeout=SYNC_MS,
+        timeout=LIVE_MS,
     )
     ARTIFACTS.mkdir(exist_ok=True)
     me.locator(".battle-board-wrap").screenshot(
@@ -212,7 +209,7 @@ def test_drag_keyboard_ping_and_chat_between_gm_and_player(
     # 4. the GM pings a square: the player's board shows it within 2 s
     gm_page.click("#tool-ping")
     gm_page.click(".battle-square[data-x='5'][data-y='4']")
-    ping = me.wait_for_selector(".battle-board__ping[data-x='5'][data-y='4']", timeout=SYNC_MS)
+    ping = me.wait_for_selector(".battle-board__ping[data-x='5'][data-y='4']", timeout=LIVE_MS)
     assert "gm-user" in ping.text_content()
     me.locator(".battle-board-wrap").screenshot(
         path=str(ARTIFACTS / f"battle-board-{width}-{scheme}-player-ping.png")
@@ -222,12 +219,12 @@ def test_drag_keyboard_ping_and_chat_between_gm_and_player(
     me.fill("#chat-text", "On my way to the fairy")
     me.click("#chat-send")
     gm_page.wait_for_selector(
-        "#log .battle-log__chat:has-text('On my way to the fairy')", timeout=SYNC_MS
+        "#log .battle-log__chat:has-text('On my way to the fairy')", timeout=LIVE_MS
     )
     gm_page.select_option("#chat-to", str(player.pk))
     gm_page.fill("#chat-text", "She is bluffing")
     gm_page.click("#chat-send")
-    line = me.wait_for_selector("#log .battle-log__chat--whisper", timeout=SYNC_MS)
+    line = me.wait_for_selector("#log .battle-log__chat--whisper", timeout=LIVE_MS)
     assert "She is bluffing" in line.text_content() and "whispers to you" in line.text_content()
     assert me.locator("#log-earlier").is_hidden()  # a short battle: the whole log is shown
     me.click("#chat-send")  # empty: refused in words, nothing sent
@@ -264,7 +261,7 @@ def test_drag_keyboard_ping_and_chat_between_gm_and_player(
     gm_page.click(f".battle-square[data-x='{here[0]}'][data-y='{here[1]}']")
     _wait_version(gm_page, version + 1)
     for page in pages.values():
-        page.wait_for_selector("#log .battle-log__die", timeout=SYNC_MS)
+        page.wait_for_selector("#log .battle-log__die", timeout=LIVE_MS)
         assert "chance to" in page.text_content("#log")
 
     # 7. measuring counts straight steps (RULINGS 9: Manhattan); zoom and Fit

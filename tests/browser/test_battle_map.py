@@ -20,16 +20,13 @@ from battles import services as battles
 from battles.models import Battle
 from campaign.permissions import access_for
 from tests.browser.conftest import watch_console
+from tests.browser.live import LIVE_MS
 from tests.factories import CharacterFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 ARTIFACTS = Path(__file__).resolve().parent.parent.parent / "test-artifacts" / "battle-map"
 CHECKS_JS = (Path(__file__).parent / "visual_checks.js").read_text()
-# The battle pages poll every 1.5 s, so on an idle machine the other side sees a move within
-# 2 s; the poll's own latency is measured in `make bench`. A test waits up to 10 s before calling
-# the page broken, so a loaded CI machine (three workers on two cores) fails no page that works.
-SYNC_MS = 10_000
 
 
 @pytest.fixture(autouse=True)
@@ -88,7 +85,7 @@ def version(page) -> int:
 def wait_version(page, at_least: int) -> None:
     page.wait_for_function(
         f"Number(document.getElementById('battle').dataset.version) >= {at_least}",
-        timeout=SYNC_MS,
+        timeout=LIVE_MS,
     )
 
 
@@ -196,11 +193,11 @@ SNAKE = re.compile(r"\b[a-z]+_[a-z_]+\b")
 
 
 def wait_for(page, js: str) -> None:
-    """Wait for ``js`` to hold on ``page`` (what the page shows, not how soon: see ``SYNC_MS``);
+    """Wait for ``js`` to hold on ``page`` (what the page shows, not how soon: see ``LIVE_MS``);
     on a timeout, say what the page had instead (its version, map, turn label, live status and
     the log's end)."""
     try:
-        page.wait_for_function(js, timeout=SYNC_MS)
+        page.wait_for_function(js, timeout=LIVE_MS)
     except Exception as err:
         state = page.evaluate(
             """() => { const S = window.BattleScreen.state; return {

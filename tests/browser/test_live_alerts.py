@@ -10,15 +10,10 @@ from __future__ import annotations
 import pytest
 
 from notifications.models import Notification
+from tests.browser.live import LIVE_MS
 from tests.factories import NotificationFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-# The pages poll every 1.5 s (static/js/site.js), so on an idle machine a change shows within
-# 2 s; how long the poll itself takes is measured in `make bench`, not here. A test waits up to
-# 10 s before calling the page broken, so a loaded machine (CI runs three workers on two cores)
-# does not fail a page that works: on 28 November one wait of 3 s ran out there.
-LIVE_MS = 10_000
 
 
 def count_is(page, n: int) -> None:

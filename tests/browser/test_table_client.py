@@ -10,6 +10,7 @@ import pytest
 from tables import services
 from tables.registry import game_for
 from tests.browser.conftest import wait_until
+from tests.browser.live import LIVE_MS
 from tests.games.duel import ENGINE
 from tests.games.duel_tables.models import DuelAction, DuelTable
 
@@ -57,7 +58,7 @@ def test_two_players_poll_send_and_recover_from_a_stale_click(
     second.wait_for_function("document.getElementById('duel').dataset.version === '1'")
     second.click(f"#hand button[data-card='{theirs[0]}']")
     first.wait_for_function(
-        "document.getElementById('duel').dataset.version === '2'", timeout=10_000
+        "document.getElementById('duel').dataset.version === '2'", timeout=LIVE_MS
     )
     assert first.locator("#summary").inner_text() == "Round 2 of 3."
 
