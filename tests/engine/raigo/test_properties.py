@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from minigames.engines.raigo import ENGINE
@@ -111,6 +111,7 @@ def test_many_random_games_keep_every_token_in_one_place(seed, seats):
 
 @settings(max_examples=10, deadline=None)
 @given(seed=st.integers(0, 2**40), seats=st.sampled_from([2, 3, 4]))
+@example(seed=187953, seats=4)  # both teams out at the end: nobody wins
 def test_bot_games_keep_every_token_in_one_place(seed, seats):
     """Greedy bots reach the later rules (spells, answers, Destroy) more often than random ones."""
     from minigames.engines.raigo.heuristic import heuristic_action
@@ -123,7 +124,10 @@ def test_bot_games_keep_every_token_in_one_place(seed, seats):
         state, _ = CHECKED.apply(state, seat, heuristic_action(state, seat, rng))
         steps += 1
         assert steps < 3000
-    assert state["result"]["winners"]
+    # someone wins, unless every side ran out of Yang balls (docs/games/raigo.md: a side out
+    # of Yang balls never wins; seed 187953 with four seats ends so, both teams out at the end)
+    result = state["result"]
+    assert result["winners"] or all(side["out"] for side in result["sides"]), result["text"]
 
 
 def test_a_move_must_match_a_legal_one_in_type_too() -> None:

@@ -217,6 +217,20 @@ def test_an_unsettled_tower_at_the_end_that_takes_the_last_ball_puts_her_out():
     assert ENGINE.returns(state) == [1.0, -1.0]
 
 
+def test_when_the_end_puts_every_side_out_nobody_wins():
+    """Both players' last Yang ball goes on an Unsettled Tower at the end: both are out, a side
+    out of Yang balls never wins, so nobody does (docs/games/raigo.md), and the game is a draw
+    for both, not a loss."""
+    state = bare(2)
+    give(state, 0, balls=1, towers=[["one", "two"]])
+    give(state, 1, balls=1, towers=[["one", "two"]])
+    finish(Ctx(state), "a test")
+    assert player(state, 0)["out"] and player(state, 1)["out"]
+    assert state["result"]["winners"] == []
+    assert state["result"]["text"] == "The game is over (a test): nobody wins."
+    assert ENGINE.returns(state) == [0.0, 0.0]
+
+
 def test_at_the_end_settled_towers_score_before_unsettled_ones_cost():
     """Her towers' gains come first, then one ball per Unsettled Tower, whatever the order of
     her Sakura Circles: one ball, an Unsettled first tower and a second tower of three Ones
