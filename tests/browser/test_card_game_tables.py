@@ -70,6 +70,7 @@ def build_deck(page, owner, game: str, name: str, recipe: list[tuple[str, int]])
     page.select_option("#id_game", game)
     page.click("#new-deck-form button[type=submit]")
     page.wait_for_selector("#deck-builder")
+    page.wait_for_load_state("load")  # the builder's deferred script saves each + in place
     total = 0
     for number, copies in recipe:
         for _ in range(copies):

@@ -31,6 +31,9 @@ def new_deck(page, game: str, name: str) -> Deck:
     page.select_option("#id_game", game)
     page.click("#new-deck-form button[type=submit]")
     page.wait_for_selector("#deck-builder")
+    # The builder's script is deferred: it may not have run when #deck-builder is parsed, and a
+    # filter changed before it runs submits nothing (CI's loaded machine lost such a change).
+    page.wait_for_load_state("load")
     return Deck.objects.get(name=name)
 
 
