@@ -100,6 +100,7 @@ def test_player_builds_a_character_in_the_wizard_and_sees_its_sheet(
     page.wait_for_selector("#live-ok")
     page.click("#save-button")
     page.wait_for_selector("#sheet")
+    page.wait_for_load_state("load")  # the sheet's deferred script shows the Print button
 
     character = Character.objects.get(name="Suika")
     assert character.owner == player and character.campaign == campaign
@@ -131,6 +132,8 @@ def test_a_refused_save_opens_the_step_with_the_error(new_page, player):
     page.fill("#id_name", "Nobody")
     page.click("#save-button")
     page.wait_for_selector("#save-errors")
+    # the wizard's deferred script opens the step with the error and marks the links
+    page.wait_for_load_state("load")
     # the first step with a problem is open, and its link is marked
     assert page.is_visible("#step-shot_type")
     assert "Choose a shot-type." in page.text_content("[data-error-for=shot_type]")

@@ -157,6 +157,7 @@ def test_a_gm_card_refused_shows_each_error_beside_the_box(new_page, gm, campaig
         "iv: 1\nhv: 1\n",
     )
     page.click(".deckb-cardform button[type=submit]")
+    page.wait_for_selector("#card-errors li")  # the refused form comes back with its errors
     errors = page.locator("#card-errors li").all_text_contents()
     assert errors[0].startswith("shot: must be one of spread, concentration, normal")
     assert "av: must be between 0 and 20" in errors
