@@ -23,7 +23,8 @@ from characters.models import Character
 from minigames import services
 from minigames.engines.registry import get_engine
 from minigames.models import TavernTable
-from tests.browser.conftest import no_horizontal_overflow
+from tests.browser.conftest import no_horizontal_overflow, wait_until
+from tests.browser.live import LIVE_MS
 from tests.browser.tavern_version import TABLE_VERSION, wait_for_move
 from tests.minigames.conftest import character, one_open_seat, two_humans
 from westernroses.protocol import event_visible
@@ -380,6 +381,31 @@ def test_the_move_log_follows_the_newest_move_unless_scrolled_up(new_page, playe
     assert page.evaluate("document.getElementById('tavern-log').scrollTop") == 0  # left alone
 
 
+def test_a_seat_taken_before_the_lobby_first_polls_still_reloads_it(new_page, player, other_player):
+    """The lobby's seats and Start button are drawn by the server; the page reloads itself when
+    a poll brings a newer version. A seat taken after the page was drawn but before its first
+    poll answered is such a change too: that answer is compared with the version the page was
+    drawn at. (It once became the baseline, and the host waited for Start forever.)"""
+    table = one_open_seat(player, "spirit_war")
+    page = new_page(player)
+    polls: list = []
+
+    def hold_the_first(route) -> None:  # the first poll is held on its way out; later ones go
+        if polls:
+            route.continue_()
+        else:
+            polls.append(route)
+
+    page.route("**/state/**", hold_the_first)
+    page.goto(f"/tavern/tables/{table.pk}/")
+    wait_until(page, lambda: polls, "the lobby's first poll")
+    assert page.locator("#tavern-start").count() == 0  # drawn with the seat still open
+    services.tavern_join(table_id=table.pk, by=other_player, index=1)
+    polls[0].continue_()
+    page.wait_for_selector("#tavern-start", timeout=LIVE_MS)
+    assert other_player.shown_name in page.inner_text("#tavern-seats")
+
+
 def test_the_page_after_a_resignation_and_an_abandon(new_page, player, other_player):
     """A table that ended before its game did: each player is still her seat (her own hand
     shown, never "You are watching"), the result names who resigned, the status strip no longer
@@ -486,6 +512,7 @@ def test_a_refused_new_table_shows_its_errors_on_a_phone(new_page, player):
     page.click("#create-table")
     errors = page.locator("#new-table-errors")
     errors.wait_for()
+    page.wait_for_load_state("load")  # new_table.js, after the form, scrolls to and focuses them
     assert "player" in errors.inner_text().lower(), errors.inner_text()
     box = errors.bounding_box()
     assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844, box

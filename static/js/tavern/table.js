@@ -272,7 +272,10 @@
       // In the lobby only a newer version means a change (a seat taken, the game started): a
       // second answer at the same version (two polls crossing on a slow server) is no reason
       // to reload, and reloading would reset the deck or character the player is choosing.
-      const changed = current !== null && payload.version > current.version;
+      // The first answer is compared with the version the page was drawn at: a seat taken
+      // between the page and that answer is a change too.
+      const seen = current !== null ? current.version : Number(root.dataset.drawnVersion ?? payload.version);
+      const changed = payload.version > seen;
       if (status !== startedStatus || (status === "setup" && changed)) {
         if (!submitting) window.location.reload();
         return;
