@@ -22,10 +22,16 @@ def count_is(page, n: int) -> None:
     )
 
 
+def first_poll_answered(page) -> None:
+    """The bell's first poll has answered: a notification made after it is news to the page
+    (one made before is not, so a fixed pause lost the race on a loaded machine)."""
+    page.wait_for_function("document.body.dataset.bellPolled === '1'", timeout=LIVE_MS)
+
+
 def test_the_bell_and_the_turn_signals_update_without_a_reload(new_page, campaign, player):
     page = new_page(player)
     page.goto(f"/campaigns/{campaign.pk}/")
-    page.wait_for_timeout(300)  # the first poll has seen nothing new
+    first_poll_answered(page)  # it has seen nothing new
     assert page.locator("#unread-count").is_hidden()
     plain_title = page.title()
     icon = page.get_attribute("#favicon", "href")
@@ -61,7 +67,7 @@ def test_the_bell_and_the_turn_signals_update_without_a_reload(new_page, campaig
 def test_the_notifications_list_fills_itself(new_page, player):
     page = new_page(player)
     page.goto("/notifications/")
-    page.wait_for_timeout(300)
+    first_poll_answered(page)
     NotificationFactory(recipient=player, event="loot_awarded", title="Awarded 40 yen")
     page.wait_for_selector("#notification-list >> text=Awarded 40 yen", timeout=LIVE_MS)
 
@@ -95,7 +101,7 @@ def test_browser_notifications_only_after_she_opts_in(new_page, campaign, player
     assert page.is_checked("#turn-desktop")
     Notification.objects.filter(recipient=player).update(read_at="2026-01-01T00:00:00Z")
     page.goto(f"/campaigns/{campaign.pk}/")
-    page.wait_for_timeout(300)
+    first_poll_answered(page)
     NotificationFactory(recipient=player, event="your_turn", title="Your turn: two", url="/b/2/")
     page.wait_for_function("window.__shown.length === 1", timeout=LIVE_MS)
     assert page.evaluate("window.__shown") == ["Your turn: two"]
