@@ -223,6 +223,11 @@
       if (bell) bell.setAttribute("aria-label", unread ? `Notifications, ${unread} unread` : "Notifications");
       alerts.unread = unread;
       const fresh = known === null ? [] : items.filter((n) => !known.has(n.id));
+      // The list was drawn before this first answer: one that came in between is not news to
+      // the bell, but the list still lacks it.
+      const list = document.getElementById("notification-list");
+      const newest = (new URLSearchParams(location.search).get("page") || "1") === "1";
+      if (known === null && list && newest && items.some((n) => !list.querySelector(`[data-notification="${n.id}"]`))) refreshList();
       known = new Set(items.map((n) => n.id));
       // what came before this first answer is not news; tests wait for it instead of a clock
       document.body.dataset.bellPolled = "1";

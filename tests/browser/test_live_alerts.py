@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from notifications.models import Notification
+from tests.browser.conftest import wait_until
 from tests.browser.live import LIVE_MS
 from tests.factories import NotificationFactory
 
@@ -70,6 +71,26 @@ def test_the_notifications_list_fills_itself(new_page, player):
     first_poll_answered(page)
     NotificationFactory(recipient=player, event="loot_awarded", title="Awarded 40 yen")
     page.wait_for_selector("#notification-list >> text=Awarded 40 yen", timeout=LIVE_MS)
+
+
+def test_a_notification_made_before_the_first_poll_answers_still_reaches_the_list(new_page, player):
+    """The list is drawn by the server, the bell's first poll answers later: a notification
+    made in between is not news to the bell (no notice), but the list must still show it."""
+    page = new_page(player)
+    polls: list = []
+
+    def hold_the_first(route) -> None:
+        if polls:
+            route.continue_()
+        else:
+            polls.append(route)
+
+    page.route("**/api/notifications/**", hold_the_first)
+    page.goto("/notifications/")
+    wait_until(page, lambda: polls, "the bell's first poll")
+    NotificationFactory(recipient=player, event="loot_awarded", title="Awarded 12 yen")
+    polls[0].continue_()
+    page.wait_for_selector("#notification-list >> text=Awarded 12 yen", timeout=LIVE_MS)
 
 
 # The browser's Notification, watched: what the page shows is recorded (the permission is the
