@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.core.servers.basehttp import ThreadedWSGIServer
@@ -157,3 +158,22 @@ def no_horizontal_overflow(page) -> bool:
     return page.evaluate(
         "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
     )
+
+
+def goto_holding_first_request(page, url: str, pattern: str) -> Any:
+    """Open ``url`` on ``page`` with the first request it sends to ``pattern`` held on its way
+    out (later ones go on), and return that request once sent, for the test to
+    ``continue_()`` after changing the world: a page's first poll answering late, without a
+    clock."""
+    held: list[Any] = []
+
+    def hold_the_first(route: Any) -> None:
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route(pattern, hold_the_first)
+    page.goto(url)
+    wait_until(page, lambda: held, f"the first request to {pattern}")
+    return held[0]

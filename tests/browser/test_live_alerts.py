@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from notifications.models import Notification
-from tests.browser.conftest import wait_until
+from tests.browser.conftest import goto_holding_first_request
 from tests.browser.live import LIVE_MS
 from tests.factories import NotificationFactory
 
@@ -77,19 +77,9 @@ def test_a_notification_made_before_the_first_poll_answers_still_reaches_the_lis
     """The list is drawn by the server, the bell's first poll answers later: a notification
     made in between is not news to the bell (no notice), but the list must still show it."""
     page = new_page(player)
-    polls: list = []
-
-    def hold_the_first(route) -> None:
-        if polls:
-            route.continue_()
-        else:
-            polls.append(route)
-
-    page.route("**/api/notifications/**", hold_the_first)
-    page.goto("/notifications/")
-    wait_until(page, lambda: polls, "the bell's first poll")
+    poll = goto_holding_first_request(page, "/notifications/", "**/api/notifications/**")
     NotificationFactory(recipient=player, event="loot_awarded", title="Awarded 12 yen")
-    polls[0].continue_()
+    poll.continue_()
     page.wait_for_selector("#notification-list >> text=Awarded 12 yen", timeout=LIVE_MS)
 
 

@@ -23,7 +23,7 @@ from characters.models import Character
 from minigames import services
 from minigames.engines.registry import get_engine
 from minigames.models import TavernTable
-from tests.browser.conftest import no_horizontal_overflow, wait_until
+from tests.browser.conftest import goto_holding_first_request, no_horizontal_overflow
 from tests.browser.live import LIVE_MS
 from tests.browser.tavern_version import TABLE_VERSION, wait_for_move
 from tests.minigames.conftest import character, one_open_seat, two_humans
@@ -388,20 +388,10 @@ def test_a_seat_taken_before_the_lobby_first_polls_still_reloads_it(new_page, pl
     drawn at. (It once became the baseline, and the host waited for Start forever.)"""
     table = one_open_seat(player, "spirit_war")
     page = new_page(player)
-    polls: list = []
-
-    def hold_the_first(route) -> None:  # the first poll is held on its way out; later ones go
-        if polls:
-            route.continue_()
-        else:
-            polls.append(route)
-
-    page.route("**/state/**", hold_the_first)
-    page.goto(f"/tavern/tables/{table.pk}/")
-    wait_until(page, lambda: polls, "the lobby's first poll")
+    poll = goto_holding_first_request(page, f"/tavern/tables/{table.pk}/", "**/state/**")
     assert page.locator("#tavern-start").count() == 0  # drawn with the seat still open
     services.tavern_join(table_id=table.pk, by=other_player, index=1)
-    polls[0].continue_()
+    poll.continue_()
     page.wait_for_selector("#tavern-start", timeout=LIVE_MS)
     assert other_player.shown_name in page.inner_text("#tavern-seats")
 
