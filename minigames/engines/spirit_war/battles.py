@@ -105,6 +105,9 @@ def apply_attack(state: State, seat: int, action: Action, events: list[Event]) -
         "revealed": False,
         "support": [None, None],
         "supported": [False, False],
+        # whether each side put her Support card down before the other side had chosen
+        # (public: everyone sees who chose when); read at the reveal by record_blind_cards
+        "blind": [False, False],
     }
     state["phase"] = "summon"
     events.append(
@@ -255,6 +258,8 @@ def apply_support(state: State, seat: int, action: Action, events: list[Event]) 
         cid = action["card"]
         take_from_hand(state, seat, cid)
         battle["support"][side] = cid
+        if not battle["supported"][1 - side]:
+            battle.setdefault("blind", [False, False])[side] = True
         events.append(
             event(
                 f"You place {label(state, cid)} face down as your Support card.",
@@ -359,6 +364,37 @@ def resolve(
     return res
 
 
+def card_could_help(main: tuple[str, str], side: int, support: dict[str, Any]) -> bool:
+    """Whether ``side``'s Support card, the other side playing none, betters her battle (a
+    loss or a draw turned) or saves her losing Spirit (a Safeguard): the reasons to put a card
+    down before seeing the other side's choice. A Spirit of another element (a bluff), a
+    Disintegrate with nothing to cancel or an Imbue of the element she already has do not."""
+    alone: list[dict[str, Any] | None] = [None, None]
+    alone[side] = support
+    before = resolve(main, (None, None)).result
+    after = resolve(main, (alone[0], alone[1]))
+    sign = 1 if side == 0 else -1
+    if sign * after.result > sign * before:
+        return True
+    return sign * before == LOSS and after.safeguards[side]
+
+
+def record_blind_cards(state: State) -> None:
+    """At the reveal, count each Support card put down before the other side chose in its
+    player's public record (``support_record``: cards that could help, cards that could not):
+    what every player at the table has seen of how she plays her cards. The search bot reads
+    it to tell a player who puts cards down for a reason from one who bluffs or plays at
+    random (heuristic.answer_face_down)."""
+    battle = state["battle"]
+    record = state.setdefault("support_record", [[0, 0] for _ in range(state["seats"])])
+    main = (element(state, battle["summon"][0]), element(state, battle["summon"][1]))
+    for side, blind in enumerate(battle.get("blind", [False, False])):
+        cid = battle["support"][side]
+        if blind and cid is not None:
+            helped = card_could_help(main, side, card(state, cid))
+            record[battle["sides"][side]][0 if helped else 1] += 1
+
+
 def _finish_battle(state: State, events: list[Event]) -> None:
     """Reveal the Support cards, resolve them and settle the Spirits ("Attack Encounter")."""
     battle = state["battle"]
@@ -386,6 +422,7 @@ def _finish_battle(state: State, events: list[Event]) -> None:
     )
     for step in res.steps:
         events.append(event(step, type="support_effect"))
+    record_blind_cards(state)
     for i in (0, 1):
         if supports[i]:
             to_abyss(state, supports[i])

@@ -210,6 +210,8 @@ def new_state(
         "encounter": [],
         "hands": [[] for _ in range(seats)],
         "known": [],
+        # per seat: blind Support cards revealed that could help her, and that could not
+        "support_record": [[0, 0] for _ in range(seats)],
         "out": [False] * seats,
         "eliminated_order": [],
         "skip_next": [False] * seats,

@@ -8,8 +8,10 @@ the same kind resolve attacker first) and 2 (face-down choices revealed together
 
 from __future__ import annotations
 
+import pytest
+
 from minigames.engines.spirit_war import ENGINE
-from minigames.engines.spirit_war.battles import PRIORITY, resolve
+from minigames.engines.spirit_war.battles import PRIORITY, card_could_help, resolve
 from minigames.engines.spirit_war.elements import DRAW, LOSS, WIN
 from tests.engine.spirit_war.helpers import (
     battle_at_support,
@@ -165,3 +167,57 @@ def test_support_cards_go_to_the_abyss_whatever_the_outcome():
     assert "disintegrates" in texts(events)
     # The Swap never resolved: Fire still beat Earth and the attacker keeps her Spirit.
     assert any(s["cards"][c] == "cinder_fox" for c in s["hands"][0])
+
+
+def test_a_card_put_down_before_the_other_side_chose_enters_its_players_record_at_the_reveal():
+    """The public record the search bot reads (``support_record``: cards put down before the
+    other side chose that could help, and that could not). Earth (seat 0) loses to Fire and
+    chooses first: an Imbue of Water turns the battle ("Support card priority order": the
+    Imbue makes her Spirit Water, which beats Fire), so it could help. Nothing is counted
+    before the reveal (it would tell which card lies face down), and the answering side's
+    card, chosen after hers was down, is not counted."""
+    s = battle_at_support(
+        ["moss_tortoise", "wellspring_charm"],
+        ["cinder_fox", "lantern_wisp"],
+        "moss_tortoise",
+        "cinder_fox",
+    )
+    assert s["support_record"] == [[0, 0], [0, 0]]
+    s, _ = play(s, 0, {"type": "support", "card": card_in_hand(s, 0, "wellspring_charm")})
+    assert s["support_record"] == [[0, 0], [0, 0]]
+    s, _ = play(s, 1, {"type": "support", "card": card_in_hand(s, 1, "lantern_wisp")})
+    assert s["support_record"] == [[1, 0], [0, 0]]
+
+
+def test_a_bluff_enters_the_record_as_a_card_that_could_not_help():
+    """ "You can use a different element Spirit as your support card but it will have no
+    effect, however, you do get to 'bluff' your opponent": a Water Spirit under a losing
+    Earth Spirit could not help."""
+    s = battle_at_support(
+        ["moss_tortoise", "mist_carp"],
+        ["cinder_fox"],
+        "moss_tortoise",
+        "cinder_fox",
+    )
+    s, _ = play(s, 0, {"type": "support", "card": card_in_hand(s, 0, "mist_carp")})
+    s, _ = play(s, 1, {"type": "pass_support"})
+    assert s["support_record"] == [[0, 1], [0, 0]]
+
+
+@pytest.mark.parametrize(
+    ("key", "helps"),
+    [
+        ("wellspring_charm", True),  # Imbue of Water: Water beats Fire
+        ("bedrock_charm", False),  # Imbue of Earth: she is Earth already
+        ("kindling_charm", True),  # Imbue of Fire: a draw instead of a loss
+        ("mirror_pond", True),  # Swap: she gets Fire against Earth
+        ("paper_doll_ward", True),  # Safeguard: her losing Spirit goes back to her hand
+        ("unmaking_lantern", False),  # Disintegrate: nothing to cancel
+        ("stone_komainu", True),  # Element buff: Earth with a buff beats Fire
+        ("mist_carp", False),  # a Spirit of another element: a bluff
+    ],
+)
+def test_which_cards_could_help_a_losing_earth_spirit_against_fire(key, helps):
+    assert card_could_help(("earth", "fire"), 0, spec(key)) is helps
+    # the same battle seen from the defender's side
+    assert card_could_help(("fire", "earth"), 1, spec(key)) is helps
