@@ -20,7 +20,8 @@ For the search bot (docs/bots.md): :func:`evaluate` scores a state for ``seat`` 
 the result once the game is over, otherwise a chance of winning fitted to games of this policy
 against itself (:data:`WEIGHTS`); :func:`fold_actions` tells the search which moves play alike
 (cards of one kind) or are never better than another (a Support card that changes nothing once
-the other side passed), and to answer a face-down Support card as this policy does;
+the other side passed), and answers the other side's face-down Support card by weighing each
+answer over worlds in which she would have put that card down (:func:`answer_face_down`);
 :data:`search_settings` are the search's settings for this game.
 """
 
@@ -32,7 +33,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any, Final
 
-from minigames.engines.spirit_war.battles import resolve, side_of
+from minigames.engines.spirit_war.battles import resolve, side_of, support_actions
 from minigames.engines.spirit_war.elements import DRAW, LOSS, WIN, chart
 from minigames.engines.spirit_war.engine import ENGINE
 from minigames.engines.spirit_war.piles import State, card, is_spirit, survivors
@@ -111,9 +112,96 @@ def fold_actions(state: State, seat: int, actions: list[Action]) -> list[int]:
         if _other_passed(state, seat):
             folded = _fold_into_pass(state, seat, actions, folded)
         elif _other_placed(state, seat):
-            chosen = _support(state, seat, actions)
+            chosen = answer_face_down(state, seat, actions, folded)
             folded = [actions.index(chosen)] * len(actions)
     return folded
+
+
+#: Worlds in which :func:`answer_face_down` weighs each answer, and the deals it may try to
+#: find them (a deal in which the other side would not have put a card down is thrown away).
+ANSWER_WORLDS: Final = 32
+ANSWER_TRIES: Final = 128
+
+#: A player's face-down card is read as one that turns the battle once her record shows more
+#: than this many cards that could help for each that could not (:func:`plays_for_a_reason`).
+READ_RATIO: Final = 3
+
+
+def plays_for_a_reason(state: State, player: int) -> bool:
+    """Whether ``player``'s face-down Support cards are worth reading as ones that turn the
+    battle, by what her revealed cards showed so far (``support_record``, public: cards put
+    down before the other side chose that could help, and that could not): at least one that
+    could help, and more than :data:`READ_RATIO` times as many as could not.
+
+    Why not always: a player who bluffs with a Spirit of another element, or plays at random,
+    shows cards that could not help; read as if they turned the battle, her cards make the
+    answer spend cards for nothing. Against the random bot, the greedy policy with a reading
+    answer won 90.0% of 1,000 games, with the greedy answer 95.5%, and with this rule 94.6%;
+    against the greedy policy this rule still won 78.0% (docs/bots.md)."""
+    helped, idle = state.get("support_record", [[0, 0]] * state["seats"])[player]
+    return bool(helped > READ_RATIO * idle)
+
+
+def placed_worlds(state: State, seat: int) -> list[State]:
+    """Worlds dealt for ``seat`` in which the other side's face-down Support card is the one
+    the greedy policy would have put down from her hand (cards she holds plus that one).
+
+    A deal gives her hand and face-down card at random from the cards ``seat`` cannot see;
+    her choice is then a function of that hand (the cheapest card that turns the battle, else
+    a Safeguard while losing), so each deal in which she would have put a card down yields
+    exactly one world, and one in which she would have passed is thrown away: rejection
+    sampling of her hand given what she did. The seeds are fixed and ``determinize`` deals from
+    what the seat sees, so the worlds are the same in every world the search deals for her."""
+    battle = state["battle"]
+    other = 1 - side_of(state, seat)
+    her = int(battle["sides"][other])
+    worlds: list[State] = []
+    for seed in range(ANSWER_TRIES):
+        world = ENGINE.determinize(state, seat, seed)
+        placed = world["battle"]
+        held = [*world["hands"][her], placed["support"][other]]
+        placed["support"][other] = None
+        placed["supported"][other] = False
+        world["hands"][her] = held
+        choice = _support(world, her, support_actions(world, her))
+        if choice["type"] == "pass_support":
+            continue
+        held.remove(choice["card"])
+        placed["support"][other] = choice["card"]
+        placed["supported"][other] = True
+        worlds.append(world)
+        if len(worlds) == ANSWER_WORLDS:
+            break
+    return worlds
+
+
+def answer_face_down(
+    state: State, seat: int, actions: list[Action], folded: list[int] | None = None
+) -> Action:
+    """The search's answer to the other side's face-down Support card: of ``seat``'s moves
+    (one of each kind, per ``folded``), the one whose battle ends best on average over
+    :func:`placed_worlds`, each outcome scored by :func:`evaluate` (Spirits kept or lost and
+    cards spent alike); ties go to the greedy answer.
+
+    The greedy answer (Disintegrate if held, else a Safeguard) reads nothing into the card:
+    but a player who puts a card down while losing holds one that turns the battle, and the
+    cards that can do so are few (docs/bots.md, "Answering a face-down Support card").
+    When no deal fits (she would never have put a card down), the greedy answer stands."""
+    greedy = _support(state, seat, actions)
+    if not plays_for_a_reason(state, _opponent(state, seat)):
+        return greedy
+    worlds = placed_worlds(state, seat)
+    if not worlds:
+        return greedy
+    kept = sorted(set(folded if folded is not None else range(len(actions))))
+    best, best_value = greedy, -math.inf
+    for i in kept:
+        action = actions[i]
+        value = sum(evaluate(ENGINE.apply(w, seat, action)[0], seat) for w in worlds)
+        value /= len(worlds)
+        if value > best_value + 1e-9 or (abs(value - best_value) <= 1e-9 and action == greedy):
+            best, best_value = action, value
+    return best
 
 
 def _other_placed(state: State, seat: int) -> bool:
