@@ -114,13 +114,13 @@ def test_once_the_loser_passed_a_card_that_changes_nothing_folds_into_the_pass()
     assert kept(s, 1) == ["pass_support"]
 
 
-def face_down_answer_position() -> dict:
+def face_down_answer_position(held: tuple[str, ...] = ("mirror_pond", "lantern_wisp")) -> dict:
     """Earth (seat 0) loses to Fire (seat 1); the loser decides first and puts a card down
-    face down. Seat 1 holds no Disintegrate and no Safeguard, so the greedy answer is to pass;
-    she holds a Fire Spirit (an Element buff) and a Mirror Pond (Swap)."""
+    face down. By default seat 1 holds no Disintegrate and no Safeguard, so the greedy answer
+    is to pass; she holds a Fire Spirit (an Element buff) and a Mirror Pond (Swap)."""
     s = battle_at_support(
         ["moss_tortoise", "bedrock_charm"],
-        ["cinder_fox", "mirror_pond", "lantern_wisp"],
+        ["cinder_fox", *held],
         "moss_tortoise",
         "cinder_fox",
     )
@@ -206,13 +206,7 @@ def test_a_player_who_has_shown_no_reason_or_a_bluff_gets_the_greedy_answer():
 def test_a_disintegrate_still_answers_a_face_down_card_that_turns_the_battle():
     """Holding Disintegrate while winning, nothing she put down can turn the battle: the
     answer is the Disintegrate, as the greedy policy's."""
-    s = battle_at_support(
-        ["moss_tortoise", "bedrock_charm"],
-        ["cinder_fox", "unmaking_lantern", "wellspring_charm"],
-        "moss_tortoise",
-        "cinder_fox",
-    )
-    s, _ = play(s, 0, {"type": "support", "card": card_in_hand(s, 0, "bedrock_charm")})
+    s = face_down_answer_position(("unmaking_lantern", "wellspring_charm"))
     actions = ENGINE.legal_actions(s, 1)
     assert set(fold_actions(s, 1, actions)) == {actions.index(_support(s, 1, actions))}
     assert kept(s, 1) == ["unmaking_lantern"]
