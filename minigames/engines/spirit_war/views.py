@@ -56,6 +56,13 @@ def phase_text(state: State) -> str:
     return "The turn goes on."
 
 
+def _support_record(state: State, seat: int) -> Json:
+    """What everyone has seen of ``seat``'s Support cards put down before the other side
+    chose: how many could help her, how many could not (``battles.record_blind_cards``)."""
+    helped, idle = state.get("support_record", [[0, 0]] * state["seats"])[seat]
+    return {"could_help": helped, "could_not_help": idle}
+
+
 def view(state: State, seat: int | None, waiting: tuple[int, ...]) -> Json:
     known = set(state["known"])
     players = []
@@ -69,6 +76,8 @@ def view(state: State, seat: int | None, waiting: tuple[int, ...]) -> Json:
                 "shown_cards": [card_json(state, c) for c in hand if c in known],
                 "out": state["out"][s],
                 "misses_next_turn": state["skip_next"][s],
+                # public: her Support cards revealed after she chose first (battles.py)
+                "support_record": _support_record(state, s),
             }
         )
     battle = state["battle"]

@@ -387,6 +387,12 @@
         count.append(fan);
         count.append(el("span", null, plural(p.cards_in_hand, "card in hand", "cards in hand")));
         node.append(count);
+        const record = p.support_record || { could_help: 0, could_not_help: 0 };
+        if (record.could_help + record.could_not_help > 0) {
+          // public: Support cards she put down before the other side chose, once revealed
+          node.append(el("div", "spirit-war-record",
+            `Support cards put down first: ${record.could_help} could help, ${record.could_not_help} could not`));
+        }
         if ((p.shown_cards || []).length) {
           node.append(el("span", "spirit-war-label-small", "Shown to everyone:"));
           node.append(this.cardRow(p.shown_cards, { where: `In ${this.name(seat)}'s hand, shown to everyone` }));

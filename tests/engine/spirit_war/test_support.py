@@ -185,8 +185,16 @@ def test_a_card_put_down_before_the_other_side_chose_enters_its_players_record_a
     assert s["support_record"] == [[0, 0], [0, 0]]
     s, _ = play(s, 0, {"type": "support", "card": card_in_hand(s, 0, "wellspring_charm")})
     assert s["support_record"] == [[0, 0], [0, 0]]
+    nothing = {"could_help": 0, "could_not_help": 0}
+    for seat in (0, 1, None):
+        assert ENGINE.view(s, seat)["players"][0]["support_record"] == nothing
     s, _ = play(s, 1, {"type": "support", "card": card_in_hand(s, 1, "lantern_wisp")})
     assert s["support_record"] == [[1, 0], [0, 0]]
+    # public once revealed: every seat and a spectator see the same record
+    for seat in (0, 1, None):
+        players = ENGINE.view(s, seat)["players"]
+        assert players[0]["support_record"] == {"could_help": 1, "could_not_help": 0}
+        assert players[1]["support_record"] == nothing
 
 
 def test_a_bluff_enters_the_record_as_a_card_that_could_not_help():
