@@ -364,19 +364,33 @@ def resolve(
     return res
 
 
+def outcome_alone(
+    main: tuple[str, str], side: int, support: dict[str, Any] | None
+) -> tuple[int, bool]:
+    """``side``'s result in the battle (WIN, DRAW or LOSS) and whether her Spirit is
+    safeguarded, she playing ``support`` (None: no card) and the other side none."""
+    supports: list[dict[str, Any] | None] = [None, None]
+    supports[side] = support
+    res = resolve(main, (supports[0], supports[1]))
+    return (res.result if side == 0 else -res.result), res.safeguards[side]
+
+
 def card_could_help(main: tuple[str, str], side: int, support: dict[str, Any]) -> bool:
     """Whether ``side``'s Support card, the other side playing none, betters her battle (a
     loss or a draw turned) or saves her losing Spirit (a Safeguard): the reasons to put a card
     down before seeing the other side's choice. A Spirit of another element (a bluff), a
     Disintegrate with nothing to cancel or an Imbue of the element she already has do not."""
-    alone: list[dict[str, Any] | None] = [None, None]
-    alone[side] = support
-    before = resolve(main, (None, None)).result
-    after = resolve(main, (alone[0], alone[1]))
-    sign = 1 if side == 0 else -1
-    if sign * after.result > sign * before:
-        return True
-    return sign * before == LOSS and after.safeguards[side]
+    before, _ = outcome_alone(main, side, None)
+    after, saved = outcome_alone(main, side, support)
+    return after > before or (before == LOSS and saved)
+
+
+def support_record(state: State, seat: int) -> tuple[int, int]:
+    """``seat``'s public record: her Support cards put down before the other side chose that
+    could help her, and that could not (:func:`record_blind_cards`; none in a game saved
+    before the record existed)."""
+    helped, idle = state.get("support_record", [[0, 0]] * state["seats"])[seat]
+    return int(helped), int(idle)
 
 
 def record_blind_cards(state: State) -> None:

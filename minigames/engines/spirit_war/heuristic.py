@@ -11,7 +11,8 @@ revealed Spirits, public cards) and never peeks at hidden cards:
 * **Support**: when already winning, nothing, unless the opponent has put a card down: then a
   Disintegrate, else a Safeguard, if held. When not winning, the cheapest card that turns the
   battle into a win (Spells before Spirits), else one that makes it a draw, else a Safeguard
-  when losing, else nothing. Outcomes come from the engine's own :func:`battles.resolve`.
+  when losing, else nothing. Outcomes come from the engine's own :func:`battles.resolve`
+  (through :func:`battles.outcome_alone`).
 * **Discard**: Spells before Spirits, the least useful first (Swap, Imbue, Safeguard,
   Disintegrate); among Spirits, one of the element held most.
 * **The rare outcome**: vote to share (a Mini Spirit War is a lottery worth no more on average).
@@ -31,9 +32,14 @@ import math
 import random
 from collections import Counter
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Final
 
-from minigames.engines.spirit_war.battles import resolve, side_of, support_actions
+from minigames.engines.spirit_war.battles import (
+    outcome_alone,
+    side_of,
+    support_actions,
+    support_record,
+)
 from minigames.engines.spirit_war.elements import DRAW, LOSS, WIN, chart
 from minigames.engines.spirit_war.engine import ENGINE
 from minigames.engines.spirit_war.piles import State, card, is_spirit, survivors
@@ -138,8 +144,8 @@ def plays_for_a_reason(state: State, player: int) -> bool:
     answer spend cards for nothing. Against the random bot, the greedy policy with a reading
     answer won 90.0% of 1,000 games, with the greedy answer 95.5%, and with this rule 94.6%;
     against the greedy policy this rule still won 78.0% (docs/bots.md)."""
-    helped, idle = state.get("support_record", [[0, 0]] * state["seats"])[player]
-    return bool(helped > READ_RATIO * idle)
+    helped, idle = support_record(state, player)
+    return helped > READ_RATIO * idle
 
 
 def placed_worlds(state: State, seat: int) -> list[State]:
@@ -175,9 +181,7 @@ def placed_worlds(state: State, seat: int) -> list[State]:
     return worlds
 
 
-def answer_face_down(
-    state: State, seat: int, actions: list[Action], folded: list[int] | None = None
-) -> Action:
+def answer_face_down(state: State, seat: int, actions: list[Action], folded: list[int]) -> Action:
     """The search's answer to the other side's face-down Support card: of ``seat``'s moves
     (one of each kind, per ``folded``), the one whose battle ends best on average over
     :func:`placed_worlds`, each outcome scored by :func:`evaluate` (Spirits kept or lost and
@@ -193,7 +197,7 @@ def answer_face_down(
     worlds = placed_worlds(state, seat)
     if not worlds:
         return greedy
-    kept = sorted(set(folded if folded is not None else range(len(actions))))
+    kept = sorted(set(folded))
     best, best_value = greedy, -math.inf
     for i in kept:
         action = actions[i]
@@ -242,15 +246,10 @@ def _support_outcomes(state: State, seat: int) -> Callable[[Action], tuple[int, 
         card(state, battle["summon"][0])["element"],
         card(state, battle["summon"][1])["element"],
     )
-    names = ("attacker", "defender")
 
     def result(action: Action) -> tuple[int, bool]:
-        supports: list[dict[str, Any] | None] = [None, None]
-        if action["type"] == "support":
-            supports[side] = card(state, action["card"])
-        res = resolve(main, (supports[0], supports[1]), names)
-        mine = res.result if side == 0 else -res.result
-        return mine, res.safeguards[side]
+        played = card(state, action["card"]) if action["type"] == "support" else None
+        return outcome_alone(main, side, played)
 
     return result
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from minigames.engines.spirit_war.battles import support_record
 from minigames.engines.spirit_war.piles import State, card, copy_json, name
 
 Json = dict[str, Any]
@@ -59,7 +60,7 @@ def phase_text(state: State) -> str:
 def _support_record(state: State, seat: int) -> Json:
     """What everyone has seen of ``seat``'s Support cards put down before the other side
     chose: how many could help her, how many could not (``battles.record_blind_cards``)."""
-    helped, idle = state.get("support_record", [[0, 0]] * state["seats"])[seat]
+    helped, idle = support_record(state, seat)
     return {"could_help": helped, "could_not_help": idle}
 
 
