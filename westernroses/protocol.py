@@ -16,6 +16,9 @@ The shapes, all plain JSON:
   are its controllers (``"gm"`` or a player key).
 * **action**: a JSON object with a ``"type"`` key and small, bounded parameters. Legal actions
   are listed in a deterministic order that depends only on what the acting seat can see.
+  ``action_shapes()`` declares, as pure data (:mod:`westernroses.action_shapes`), the keys
+  each action type may carry and their bounds; the table core refuses an action that does
+  not fit before the engine sees it, so nothing unknown or oversized reaches the log.
 * **event**: a JSON object with ``"type"``, ``"text"`` (a sentence for people, never an
   identifier) and ``"visible_to"``: ``None`` for everyone, or the list of seats that may see it.
   An engine that must tell one seat a secret ("you draw the Roar token") emits a private event
@@ -32,9 +35,19 @@ The rules every engine keeps (a shared conformance test checks them over random 
   ``seat=None`` is a spectator, who sees only public information.
 * ``waiting_on(state)`` depends only on public information, so whether the game pauses for
   someone reveals nothing about what she holds.
+* Hidden *choices* stay hidden, not only hidden cards: ``public_action(state, seat, action)``
+  is what everyone else learns from ``seat`` playing ``action`` now (its *public face*). Two of
+  her legal actions with the same public face leave every other seat's view and legal
+  actions, a spectator's view, ``waiting_on`` and the events each of them sees byte-identical.
+  Which card goes face down has one face for all cards, a card everyone has already seen in
+  her hand included (so knowledge of a hand shrinks only by what is public); a card or none,
+  chosen at the same time as someone else's choice, has one face for all of them; an action
+  the others see in full (or that reveals what was hidden) is its own face.
 * ``determinize(state, seat, seed)`` deals everything hidden from ``seat`` anew, consistently
   with what she has seen: her view, ``waiting_on`` and her legal actions are unchanged. This is
   what OpenSpiel's ``resample_from_infostate`` calls for the search bot.
+* Every legal action fits its type's shape in ``action_shapes()``, and a key its type does
+  not declare does not.
 * Replaying the action log from the initial state gives the same state, byte for byte.
 """
 
@@ -43,6 +56,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeAlias, TypeVar
+
+from westernroses.action_shapes import ActionShape
 
 Json: TypeAlias = dict[str, Any]
 Seat: TypeAlias = int | str
@@ -96,6 +111,12 @@ class GameEngine(Protocol[S]):
 
     def house_rules(self) -> Sequence[HouseRule]:
         """Every ruling of this game a host may change, with its default."""
+        ...
+
+    def action_shapes(self) -> Mapping[str, ActionShape]:
+        """What each action type may carry, by type (:mod:`westernroses.action_shapes`):
+        every legal action fits its type's shape, with bounds taken from the game's own data.
+        The same mapping on every call."""
         ...
 
     def new_game(
@@ -161,6 +182,16 @@ class GameEngine(Protocol[S]):
 
     def describe_action(self, state: S, seat: Seat, action: Mapping[str, Any]) -> str:
         """The action in words, for buttons and the move log."""
+        ...
+
+    def public_action(self, state: S, seat: Seat, action: Mapping[str, Any]) -> Json:
+        """What every other seat and spectator learns from ``seat`` playing the legal
+        ``action`` now: the action with its hidden part left out (``{"type": "summon"}`` for a
+        face-down summon of any card), or the action itself when nothing of it is hidden.
+        Legal actions with the same public face must leave everyone else's view, legal
+        actions, ``waiting_on`` and visible events byte-identical (the conformance test
+        applies each and compares); an engine that cannot promise it for two actions gives
+        them different faces."""
         ...
 
     def to_json(self, state: S) -> Json: ...

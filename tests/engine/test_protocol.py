@@ -51,3 +51,33 @@ def test_events_are_private_or_public():
     assert not event_visible(private, 0)
     assert not event_visible(private, None)
     assert event_visible(event("Somebody draws.", type="draw"), None)
+
+
+def test_a_hidden_choice_told_in_an_event_is_caught():
+    """The conformance test applies each of a seat's actions with one public face (a card
+    laid face down, whichever) and compares what the other seat gets: a public event that
+    names the card laid gives it away."""
+
+    class Telling(type(ENGINE)):
+        def apply(self, state, seat, action):
+            new, events = super().apply(state, seat, action)
+            odd = "an odd" if action["card"] % 2 else "an even"
+            return new, [*events, event(f"Player {seat + 1} lays {odd} card.", type="tell")]
+
+    with pytest.raises(AssertionError, match="can tell"):
+        play_random_game(Telling(), seats=2, seed=3)
+
+
+def test_a_public_face_that_names_the_card_escapes_nothing():
+    """An engine that gives each card its own face promises nothing about it, and the check
+    compares nothing: the stats say so (what the Secret Duel's real faces are compared by)."""
+    from collections import Counter
+
+    class Plain(type(ENGINE)):
+        def public_action(self, state, seat, action):
+            return dict(action)
+
+    plain, real = Counter(), Counter()
+    play_random_game(Plain(), seats=2, seed=3, stats=plain)
+    play_random_game(ENGINE, seats=2, seed=3, stats=real)
+    assert plain["compared"] == 0 and real["compared"] > 0

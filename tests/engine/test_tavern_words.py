@@ -8,6 +8,7 @@ games of every tavern engine, for both seats and a spectator."""
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -77,3 +78,23 @@ def test_every_move_reads_as_a_button_in_words(slug):
             assert label and label[0].isupper() and not label.endswith("."), label
             assert "_" not in label and "{" not in label, label
     assert seen > 100
+
+
+#: What a player must never read in a log line (issue 40): a snake_case key, an engine id
+#: ("c12", "t3"), braces or brackets, or a Python literal.
+NOT_WORDS = re.compile(r"\b[a-z]+_[a-z_]+\b|\b[a-z]{1,3}\d+\b|[{}\[\]]|\b(None|True|False)\b")
+
+
+@pytest.mark.parametrize("slug", ["raigo", "spirit_war", "rso", "dbs"])
+def test_every_log_line_is_words(slug):
+    """Every event's text, as the table's log shows it to a seat or a spectator, over random
+    games: words only (the ids a move names are for the engine, the words for people)."""
+    lines = 0
+    for _state, _seat, _legal, events in random_moves(slug, games=3, moves=400):
+        for e in events:
+            text = e.get("text")
+            if not text:
+                continue
+            lines += 1
+            assert not NOT_WORDS.search(text), (slug, text)
+    assert lines > 300, lines  # the games wrote a real log

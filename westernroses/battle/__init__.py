@@ -35,6 +35,7 @@ from westernroses.battle.fog import hidden_ids, in_fog
 from westernroses.battle.game import (
     ENGINE,
     GM_SEAT,
+    SPECTATOR,
     STATUS_KEYS,
     TARGET_KEYS,
     BattleEngine,
@@ -46,14 +47,15 @@ from westernroses.battle.game import (
     waiting,
     with_history,
 )
+from westernroses.battle.player_view import log_view, view
 from westernroses.battle.replay import dumps, effective_actions, replay, replay_log
 from westernroses.battle.spellcasting import preview as _preview
 from westernroses.battle.state import AttackProfile, BattleState, Combatant, Profile
-from westernroses.battle.views import view
 
 __all__ = [
     "ENGINE",
     "GM_SEAT",
+    "SPECTATOR",
     "STATUS_KEYS",
     "TARGET_KEYS",
     "Arena",
@@ -73,6 +75,7 @@ __all__ = [
     "hidden_ids",
     "in_fog",
     "legal_actions",
+    "log_view",
     "new_battle",
     "npc",
     "parse_square",

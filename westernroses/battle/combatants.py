@@ -142,6 +142,11 @@ def profile_from_sheet(sheet: Sheet, *, charge: str | None = None) -> Profile:
         any_damage_reduction=_static(
             p for p in defence.damage_reduction if p.source != "shot_type"
         ),
+        reduction_parts=tuple(
+            (p.label, p.amount, p.source != "shot_type")
+            for p in defence.damage_reduction
+            if p.amount and p.source not in DYNAMIC_SOURCES
+        ),
         physical_dodge_bonus=_static(defence.physical_dodge.modifiers),
         danmaku_dodge_bonus=_static(defence.danmaku_dodge.modifiers),
         graze_bonus=_static(defence.graze.modifiers),

@@ -53,9 +53,30 @@ def modified(
         steps.append({"step": "shield", "factor": "1/2", "damage": amount})
     reduction = defender.profile.damage_reduction if reducible else 0
     if reduction and amount > 0:
-        amount = max(amount - reduction, MINIMUM_DAMAGE)
-        steps.append({"step": "reduction", "amount": -reduction, "damage": amount})
+        amount = _reduce(amount, reduction, defender.profile.reduction_parts, steps)
     return amount, steps
+
+
+def _reduce(
+    amount: int, reduction: int, parts: tuple[tuple[str, int, bool], ...], steps: list[Json]
+) -> int:
+    """``amount`` less ``reduction``, at least 1, with a step for each of its ``parts`` (one
+    step without a name when the parts do not make it up: an NPC's single number) and one for
+    the minimum when it is what remains."""
+    named = [(label, value) for label, value, _ in parts]
+    if sum(value for _, value in named) != reduction:
+        named = [("", reduction)]
+    left = amount
+    for label, value in named:
+        left = max(left - value, 0)
+        step: Json = {"step": "reduction", "amount": -value, "damage": left}
+        if label:
+            step["label"] = label
+        steps.append(step)
+    if left < MINIMUM_DAMAGE:
+        left = MINIMUM_DAMAGE
+        steps.append({"step": "minimum", "damage": left})
+    return left
 
 
 def not_from_an_attack(c: Combatant, raw: int) -> tuple[int, list[Json]]:
@@ -66,8 +87,9 @@ def not_from_an_attack(c: Combatant, raw: int) -> tuple[int, list[Json]]:
     reduction = c.profile.any_damage_reduction
     if not reduction or amount <= 0:
         return amount, []
-    amount = max(amount - reduction, MINIMUM_DAMAGE)
-    return amount, [{"step": "reduction", "amount": -reduction, "damage": amount}]
+    steps: list[Json] = []
+    parts = tuple(p for p in c.profile.reduction_parts if p[2])
+    return _reduce(amount, reduction, parts, steps), steps
 
 
 def take(ctx: Ctx, c: Combatant, amount: int, cause: str) -> None:

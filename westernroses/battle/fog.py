@@ -9,9 +9,12 @@ The rules (docs/battle.md, "Fog of war"):
 
 * The fogged squares (``Arena.fog``) are public: everyone sees *where* the fog is.
 * A combatant standing on a fogged square is **hidden** from every player but her own
-  controller (the GM sees everything). A hidden combatant is absent from that player's view:
-  no entry, no place in the turn order, no id anywhere (pending hits, effects' sources, field
-  effects following her, dropped power she may collect, legal actions).
+  controller (the GM sees everything). So is a combatant off the board (no square: waiting
+  in the wings, taken off by the GM), unless the GM shows her (``gm_show``): :func:`in_fog`
+  counts her as in the fog, and everything below holds for her alike. A hidden combatant is
+  absent from that player's view: no entry, no place in the turn order, no id anywhere
+  (pending hits, effects' sources, field effects following her, dropped power she may
+  collect, legal actions).
 * Players' pieces cannot enter fog and players cannot aim into it (their attacks never target
   a hidden combatant, their cards never target a fogged square, and a card's area never reaches
   whoever hides in fog): the fog is revealed first.
@@ -65,18 +68,20 @@ def changed_arena(
 
 
 def in_fog(state: BattleState, c: Combatant) -> bool:
-    return c.position is not None and c.position in state.arena.fog
+    """Whether ``c`` is out of the players' sight: on a fogged square, or off the board and
+    not shown by the GM."""
+    if c.position is None:
+        return not c.shown
+    return c.position in state.arena.fog
 
 
 def hidden_ids(state: BattleState, player: str) -> frozenset[str]:
-    """The combatants ``player`` may not see now: on fog, not hers. None for the GM."""
-    fog = state.arena.fog
-    if player == GM or not fog:
+    """The combatants ``player`` may not see now: in fog (or off the board, not shown), not
+    hers. None for the GM."""
+    if player == GM:
         return frozenset()
     return frozenset(
-        cid
-        for cid, c in state.combatants.items()
-        if c.position is not None and c.position in fog and c.controller != player
+        cid for cid, c in state.combatants.items() if c.controller != player and in_fog(state, c)
     )
 
 
@@ -111,9 +116,8 @@ def unseen_by(state: BattleState, looker: Combatant, other: Combatant) -> bool:
 
 
 def tag(state: BattleState, events: list[Json]) -> None:
-    """Append the ``in_fog`` record of who stands in fog now (nothing when nobody does)."""
-    if not state.arena.fog:
-        return
+    """Append the ``in_fog`` record of who stands in fog now, off the board (not shown)
+    included (nothing when nobody does)."""
     fogged = sorted(cid for cid, c in state.combatants.items() if in_fog(state, c))
     if fogged:
         events.append({"type": IN_FOG, "combatants": fogged})

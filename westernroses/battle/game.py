@@ -21,17 +21,19 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from westernroses.action_shapes import ActionShape
 from westernroses.battle import fog, reactions
 from westernroses.battle.actions import GM, apply, legal_actions, may_control, read_context
 from westernroses.battle.arena import Arena
 from westernroses.battle.context import DEFAULT_TARGETS
 from westernroses.battle.creation import new_battle
 from westernroses.battle.errors import IllegalAction
+from westernroses.battle.player_view import _event as event_for  # the view's own event filter
+from westernroses.battle.player_view import view
 from westernroses.battle.replay import effective_actions, from_snapshot, replay
+from westernroses.battle.shapes import ACTIONS
 from westernroses.battle.state import BattleState, Combatant, Json
 from westernroses.battle.status import STATUSES
-from westernroses.battle.views import _event as event_for  # the view's own event filter
-from westernroses.battle.views import view
 from westernroses.house_rules import DEFAULT_HOUSE_RULES, HOUSE_RULES_META, HouseRules
 from westernroses.protocol import HouseRule, Seat
 from westernroses.rng import RandomSource
@@ -187,6 +189,10 @@ class BattleEngine:
             for meta in HOUSE_RULES_META.values()
         )
 
+    def action_shapes(self) -> Mapping[str, ActionShape]:
+        """What each move and GM override may carry (``shapes``)."""
+        return ACTIONS
+
     def new_game(
         self,
         *,
@@ -292,6 +298,11 @@ class BattleEngine:
         who = state.find(str(action.get("combatant", "")))
         text = kind[:1].upper() + kind[1:]
         return f"{who.name}: {text}" if who is not None else text
+
+    def public_action(self, state: BattleState, seat: Seat, action: Mapping[str, Any]) -> Json:
+        """Every battle move is its own public face: nothing a seat chooses is kept from the
+        others as a choice (what fog hides is hidden by the views, per combatant)."""
+        return dict(action)
 
     def to_json(self, state: BattleState) -> Json:
         return state.to_dict(history=False)

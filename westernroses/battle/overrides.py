@@ -19,6 +19,9 @@
 * ``gm_fog`` / ``gm_reveal`` ``{from: [x, y], to: [x, y]}`` - fog or clear every square of
   the rectangle between two corners (fog of war, ``fog``: whoever stands in fog is out of the
   players' views). Allowed in setup too, so a GM hides her ambush before anyone looks.
+* ``gm_show`` ``{combatant, shown: true | false}`` - show a combatant who is off the board to
+  the players, or hide her again (off the board and not shown she is out of their views, like
+  a piece in fog: ``fog``). Allowed in setup and after the end too.
 * ``gm_undo`` - replay the log without the last action still standing (``replay``).
 """
 
@@ -50,6 +53,7 @@ OVERRIDES: Final = (
     "gm_end_battle",
     "gm_fog",
     "gm_reveal",
+    "gm_show",
     "gm_undo",
 )
 
@@ -74,7 +78,8 @@ def dispatch(ctx: Ctx, kind: str, action: Mapping[str, Any]) -> None:
     handler = _HANDLERS.get(kind)
     if handler is None:
         raise IllegalAction(f"unknown GM action {kind!r}")
-    if ctx.state.phase == "ended" and kind not in ("gm_adjust", "gm_move", "gm_fog", "gm_reveal"):
+    after_end = ("gm_adjust", "gm_move", "gm_fog", "gm_reveal", "gm_show")
+    if ctx.state.phase == "ended" and kind not in after_end:
         raise IllegalAction("the battle is over")
     ctx.emit("gm_override", action=kind)
     handler(ctx, action)
@@ -286,9 +291,19 @@ def _fog_clear(ctx: Ctx, action: Mapping[str, Any]) -> None:
     _fog(ctx, action, fogged=False)
 
 
+def _show(ctx: Ctx, action: Mapping[str, Any]) -> None:
+    c = _who(ctx, action)
+    shown = action.get("shown")
+    if not isinstance(shown, bool):
+        raise IllegalAction("shown must be true or false")
+    c.shown = shown
+    ctx.emit("shown" if shown else "unshown", combatant=c.id)
+
+
 _HANDLERS: Final = {
     "gm_fog": _fog_add,
     "gm_reveal": _fog_clear,
+    "gm_show": _show,
     "gm_adjust": _adjust,
     "gm_add_status": _add_status,
     "gm_remove_status": _remove_status,

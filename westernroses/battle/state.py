@@ -132,6 +132,10 @@ class Profile:
     #: The part of ``damage_reduction`` that lowers every damage, not only attacks (armour,
     #: the Shrine Maiden outfit: "all damage"); Resilience is "from all attacks" only.
     any_damage_reduction: int = 0
+    #: ``damage_reduction`` by its sources, for the log's words: ``(label, amount, all)``
+    #: with ``all`` true for what lowers every damage (armour, the outfit), false for what
+    #: lowers attacks only (Resilience). Empty for an NPC's single number.
+    reduction_parts: tuple[tuple[str, int, bool], ...] = ()
     physical_dodge_bonus: int = 0
     danmaku_dodge_bonus: int = 0
     graze_bonus: int = 0
@@ -197,6 +201,7 @@ class Profile:
             "sp_cap": self.sp_cap,
             "damage_reduction": self.damage_reduction,
             "any_damage_reduction": self.any_damage_reduction,
+            "reduction_parts": [list(p) for p in self.reduction_parts],
             "physical_dodge_bonus": self.physical_dodge_bonus,
             "danmaku_dodge_bonus": self.danmaku_dodge_bonus,
             "graze_bonus": self.graze_bonus,
@@ -218,6 +223,10 @@ class Profile:
         values = dict(data)
         values["stats"] = dict(values["stats"])
         values["traits"] = tuple(values.get("traits", ()))
+        values["reduction_parts"] = tuple(
+            (str(label), int(amount), bool(every))
+            for label, amount, every in values.get("reduction_parts", ())
+        )
         values["attacks"] = tuple(AttackProfile.from_dict(a) for a in values.get("attacks", ()))
         return cls(**values)
 
@@ -417,7 +426,9 @@ class Combatant:
     ``cards`` maps card id to the designed card (``SpellcardDraft.to_dict()``); ``deck`` holds
     the ids, once per copy. ``turn_used`` / ``battle_used`` count once-per-turn and
     once-per-battle things (free move, Quick Strike, Lucky, the Shrine Maiden's heals).
-    ``memory`` is a fairy's damage taken since her last turn, not yet applied.
+    ``memory`` is a fairy's damage taken since her last turn, not yet applied. ``shown``: the
+    GM shows her to the players while she is off the board (``gm_show``); off the board and
+    not shown she is hidden from them like a piece in fog (``fog``).
     """
 
     id: str
@@ -443,6 +454,7 @@ class Combatant:
     turn_used: dict[str, int] = field(default_factory=dict)
     battle_used: dict[str, int] = field(default_factory=dict)
     owner: str | None = None
+    shown: bool = False
 
     def effect(self, kind: str) -> Effect | None:
         for effect in self.effects:
@@ -495,6 +507,8 @@ class Combatant:
             "turn_used": dict(self.turn_used),
             "battle_used": dict(self.battle_used),
             "owner": self.owner,
+            # absent unless set, so older states and logs read the same
+            **({"shown": True} if self.shown else {}),
         }
 
     def clone(self) -> Combatant:
@@ -528,6 +542,7 @@ class Combatant:
         new.turn_used = self.turn_used.copy()
         new.battle_used = self.battle_used.copy()
         new.owner = self.owner
+        new.shown = self.shown
         return new
 
     @classmethod
@@ -556,6 +571,7 @@ class Combatant:
             turn_used=dict(data.get("turn_used", {})),
             battle_used=dict(data.get("battle_used", {})),
             owner=data.get("owner"),
+            shown=bool(data.get("shown", False)),
         )
 
 

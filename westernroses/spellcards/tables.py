@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from westernroses.spellcards.card import Duration, Targets, ToHit
 
-# Rulebook sections cited by cost lines and violations.
+# Rulebook sections cited by cost lines and violations, in the words the builder shows (the
+# rulings are named by what they rule, never by their number in RULINGS.md).
 SEC_RULES = "Spellcards"
 SEC_TYPE = "Spellcards: Type"
 SEC_BOMB = "Spellcards: Type (Bomb)"
@@ -18,12 +19,12 @@ SEC_SPECIAL = "Spellcards: Type (special spellcards)"
 SEC_TO_HIT = "Spellcards: To-Hit"
 SEC_TARGETS = "Spellcards: Targets"
 SEC_SELF = "Spellcards: Targets (Self)"
-SEC_AOE_TARGETS = "Spellcards: Targets (AOE) and RULINGS 5"
+SEC_AOE_TARGETS = "Spellcards: Targets (AOE), as ruled for an AOE with targets"
 SEC_DURATION = "Spellcards: Duration"
 SEC_ATTACK_POWER = "Spellcards: Attack Power"
-SEC_ELEMENT = "Spellcards: Elemental Affinity and RULINGS 6"
-SEC_MINIMUM = "Spellcards (the 20 minimum) and RULINGS 7"
-SEC_EFFICIENCY = "Shot-types: Magic Missile (Efficiency) and RULINGS 7"
+SEC_ELEMENT = "Spellcards: Elemental Affinity, as ruled for element costs"
+SEC_MINIMUM = "Spellcards (the 20 minimum), as ruled for the order of costs"
+SEC_EFFICIENCY = "Shot-types: Magic Missile (Efficiency), as ruled for the order of costs"
 SEC_NAME = "Spellcards: Name"
 
 TO_HIT_COST: dict[ToHit, int] = {

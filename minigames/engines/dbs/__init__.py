@@ -1,31 +1,55 @@
 """Dream Battle of SpellCard: a two-player Touhou spell-card duel (rulebook in
 ../shared/rules/dream-battle-of-spellcard-rules.en.md; our rulings in docs/games/dbs.md).
 
-Public API for the app:
+Public API for the app. The cards and decks part is the same set of names, with the same
+shapes, as Rumbling Spell Orchestra's (``minigames.engines.rso``; ``docs/decks.md``, "One card
+shape"):
 
 * ``ENGINE``: the :class:`westernroses.protocol.GameEngine`;
   ``new_game(seats=2, seed=..., config={"decks": [[numbers...], [numbers...]],
   "cards": [extra card definitions], "names": ["...", "..."]})``.
 * cards: :func:`load_card_set`, :func:`starter_card_set`, :func:`validate_card`,
-  :func:`describe_card`, :class:`CardSetError`.
-* decks: :func:`validate_deck`, :func:`deck_to_text`, :func:`deck_from_text`,
-  :func:`preset_decks`, :func:`preset_deck`.
+  :func:`upgrade_card`, :func:`card_lines` (a card in words, a line each), :data:`KIND_WORDS`,
+  :func:`card_characters`, :func:`card_needs`, :class:`CardSetError`; :func:`describe_card`
+  (the card as one paragraph, its title first).
+* decks: :func:`validate_deck`, :func:`preset_decks`, :func:`preset_deck`,
+  :func:`deck_to_text`, :func:`deck_from_text`, :data:`DECK_RULES`.
 * bots: :mod:`.heuristic` (``heuristic_action``, ``evaluate``).
 """
 
 from __future__ import annotations
 
-from .cards import CardSetError, load_card_set, starter_card_set, validate_card_set
-from .decks import deck_from_text, deck_to_text, preset_deck, preset_decks, validate_deck
+from .cards import (
+    CardSetError,
+    card_characters,
+    card_needs,
+    load_card_set,
+    starter_card_set,
+    upgrade_card,
+    validate_card_set,
+)
+from .decks import (
+    DECK_RULES,
+    deck_from_text,
+    deck_to_text,
+    preset_deck,
+    preset_decks,
+    validate_deck,
+)
 from .engine import ENGINE, DBSEngine
-from .views import card_locations
-from .vocabulary import describe_card, validate_card
+from .player_view import card_locations
+from .vocabulary import KIND_WORDS, card_lines, describe_card, validate_card
 
 __all__ = [
+    "DECK_RULES",
     "ENGINE",
+    "KIND_WORDS",
     "CardSetError",
     "DBSEngine",
+    "card_characters",
+    "card_lines",
     "card_locations",
+    "card_needs",
     "deck_from_text",
     "deck_to_text",
     "describe_card",
@@ -33,6 +57,7 @@ __all__ = [
     "preset_deck",
     "preset_decks",
     "starter_card_set",
+    "upgrade_card",
     "validate_card",
     "validate_card_set",
     "validate_deck",

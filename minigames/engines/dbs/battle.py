@@ -239,6 +239,7 @@ def reaction_apply(state: State, seat: int, action: Mapping[str, Any], events: l
         return
     if kind == "trap":
         me["items"] = [item for item in me["items"] if item["card"] != iid]
+        forget(state, seat, iid)
         words = "springs the Trap"
     else:
         _from_hand(state, seat, iid)
@@ -258,7 +259,8 @@ def reaction_apply(state: State, seat: int, action: Mapping[str, Any], events: l
 
 
 def resolve_clash(state: State, events: list[Event]) -> None:
-    """Compare final attacks and settle the clash (one settlement, judged at its end)."""
+    """Compare final attacks and settle the clash. Victory is judged after the hit's damage
+    and after each of its effects; the first one attained ends the game there."""
     clash = state["clash"]
     attacker = clash["attacker"]
     defender = other(attacker)
@@ -286,6 +288,8 @@ def resolve_clash(state: State, events: list[Event]) -> None:
                 type="hit",
             )
         )
+        if judge(state, events):
+            return
         resolve_effects(
             state, attacker, card(state, attack_card).get("on_hit", []), attack_name, events
         )

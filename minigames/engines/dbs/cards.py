@@ -29,11 +29,17 @@ class CardSetError(ValueError):
         self.errors = errors
 
 
+def read_data(name: str, key: str) -> list[Any]:
+    """The list under ``key`` in the data file ``name`` (``cards.yaml``: ``cards``,
+    ``decks.yaml``: ``decks``), the layout both card games' data files share."""
+    with (DATA_DIR / name).open(encoding="utf-8") as fh:
+        data = yaml.safe_load(fh)
+    return list(data[key])
+
+
 @cache
 def _starter() -> tuple[Card, ...]:
-    with (DATA_DIR / "starter.yaml").open(encoding="utf-8") as fh:
-        data = yaml.safe_load(fh)
-    return tuple(data)
+    return tuple(read_data("cards.yaml", "cards"))
 
 
 def validate_card_set(cards: Iterable[Mapping[str, Any]]) -> list[str]:
@@ -81,6 +87,42 @@ def load_card_set(extra: Iterable[Mapping[str, Any]] | None = None) -> dict[str,
     if errors:
         raise CardSetError(errors)
     return merged
+
+
+@cache
+def _validated_starter() -> dict[str, Card]:
+    return load_card_set()
+
+
+def shared_starter_set() -> Mapping[str, Card]:
+    """The bundled starter set, validated once per process and shared by every new game:
+    read it, never change it (:func:`load_card_set` gives a copy to change)."""
+    return _validated_starter()
+
+
+def upgrade_card(data: Mapping[str, Any]) -> dict[str, Any]:
+    """``data`` in today's card shape (a copy): DBS cards have had it from the start; RSO's
+    :func:`~minigames.engines.rso.upgrade_card` renames an older card's keys."""
+    return dict(data)
+
+
+def card_characters(
+    card: Mapping[str, Any], card_set: Mapping[str, Card] | None = None
+) -> list[str]:
+    """The characters ``card`` belongs to, by name: a character card's own name, or the name of
+    the character card a spellcard belongs to (none for an item or a buff of nobody's)."""
+    if card.get("kind") == "character":
+        return [str(card.get("name", ""))]
+    owner = card.get("character")
+    if isinstance(owner, str):
+        return [str((card_set or {}).get(owner, {}).get("name", owner))]
+    return []
+
+
+def card_needs(card: Mapping[str, Any]) -> list[str]:
+    """Other cards (by number) ``card`` needs in its set: a spellcard's character card."""
+    owner = card.get("character")
+    return [owner] if card.get("kind") != "character" and isinstance(owner, str) else []
 
 
 def starter_card_set() -> dict[str, Card]:

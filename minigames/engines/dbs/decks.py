@@ -12,14 +12,17 @@ from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any, Final
 
-import yaml
-
-from .cards import DATA_DIR
+from .cards import read_data
 from .vocabulary import Card
 
 MIN_DECK: Final = 40
 MAX_DECK: Final = 50
 MAX_COPIES: Final = 3
+#: The deck rules in words, for the deck builder.
+DECK_RULES: Final = (
+    f"{MIN_DECK} to {MAX_DECK} cards, at most {MAX_COPIES} cards of the same number, at least "
+    "one character card."
+)
 
 
 def validate_deck(card_ids: Sequence[str], card_set: Mapping[str, Card]) -> list[str]:
@@ -45,14 +48,15 @@ def validate_deck(card_ids: Sequence[str], card_set: Mapping[str, Card]) -> list
     return errors
 
 
-def deck_to_text(card_ids: Sequence[str], card_set: Mapping[str, Card]) -> str:
-    """The deck as text, one ``<copies> <number> <name>`` line per card number, in number
-    order (the name is for people; :func:`deck_from_text` reads only copies and number)."""
+def deck_to_text(card_ids: Sequence[str], card_set: Mapping[str, Card], name: str = "") -> str:
+    """The deck as text, ``# name`` (when given) then one ``<copies> <number> <name>`` line per
+    card number, in number order (the names are for people; :func:`deck_from_text` reads only
+    copies and number, and skips the ``#`` line)."""
     counts = Counter(card_ids)
-    lines = []
+    lines = [f"# {name}"] if name else []
     for number in sorted(counts):
-        name = card_set.get(number, {}).get("name", "")
-        lines.append(f"{counts[number]} {number} {name}".rstrip())
+        card_name = card_set.get(number, {}).get("name", "")
+        lines.append(f"{counts[number]} {number} {card_name}".rstrip())
     return "\n".join(lines) + "\n"
 
 
@@ -68,10 +72,14 @@ def deck_from_text(text: str, card_set: Mapping[str, Card]) -> tuple[list[str], 
             continue
         parts = line.split()
         count_text = parts[0].lower().rstrip("x")
-        if len(parts) < 2 or not count_text.isdigit():
+        # ASCII digits only: str.isdigit() passes "²", which int() refuses, and int() reads
+        # other scripts' digits ("٣" as 3).
+        if len(parts) < 2 or not (count_text.isascii() and count_text.isdigit()):
             errors.append(f"Line {lineno}: write the number of copies, then the card number.")
             continue
-        count, number = int(count_text), parts[1].upper()
+        # More digits than MAX_DECK has are out of range before int() reads them.
+        count = int(count_text) if len(count_text) <= len(str(MAX_DECK)) else MAX_DECK + 1
+        number = parts[1].upper()
         if not 1 <= count <= MAX_DECK:
             errors.append(f"Line {lineno}: the number of copies must be from 1 to {MAX_DECK}.")
             continue
@@ -84,8 +92,7 @@ def deck_from_text(text: str, card_set: Mapping[str, Card]) -> tuple[list[str], 
 
 @cache
 def _preset_data() -> tuple[dict[str, Any], ...]:
-    with (DATA_DIR / "decks.yaml").open(encoding="utf-8") as fh:
-        return tuple(yaml.safe_load(fh))
+    return tuple(read_data("decks.yaml", "decks"))
 
 
 def preset_decks() -> list[dict[str, Any]]:
@@ -93,9 +100,8 @@ def preset_decks() -> list[dict[str, Any]]:
     decks = []
     for deck in _preset_data():
         cards = [number for count, number in deck["cards"] for _ in range(count)]
-        decks.append(
-            {"key": deck["key"], "name": deck["name"], "about": deck["about"], "cards": cards}
-        )
+        about = str(deck.get("about", ""))
+        decks.append({"key": deck["key"], "name": deck["name"], "about": about, "cards": cards})
     return decks
 
 

@@ -9,10 +9,13 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
+from westernroses.action_shapes import ActionShape
 from westernroses.protocol import Action, Event, HouseRule, IllegalAction, Json, Seat
+from westernroses.undo_policy import nothing_drawn_or_revealed
 
-from . import battle, phases, setup, views
+from . import battle, phases, player_view, setup
 from .rules import State, attack_of, card, chain_level, cost_of, name, other, player, who
+from .shapes import ACTIONS
 
 HOUSE_RULES: tuple[HouseRule, ...] = (
     HouseRule(
@@ -136,17 +139,45 @@ def _own_copy(action: dict[str, Any]) -> dict[str, Any]:
     return copied
 
 
+#: A player's lists that only ever hold card ids or bead names: copied one level deep.
+_FLAT_PLAYER_LISTS: Final = frozenset(
+    {"beads", "deck", "hand", "known", "extra_sp", "chain", "grave"}
+)
+
+
+def _player_copy(player: Mapping[str, Any]) -> dict[str, Any]:
+    copied: dict[str, Any] = {}
+    for key, value in player.items():
+        if type(value) in _SCALARS:
+            copied[key] = value
+        elif key in _FLAT_PLAYER_LISTS and type(value) is list:
+            copied[key] = value[:]
+        else:
+            copied[key] = _plain_copy(value)
+    return copied
+
+
 def clone(state: State) -> State:
     """A copy to change for one ``apply``: :data:`SHARED_KEYS` are shared, everything else is
     copied. The copy is what a JSON round trip gives (the state is plain JSON), walked in
-    Python instead: a third cheaper than writing and reading the text, which the bots pay for
-    thousands of times a move; anything not plain JSON still takes the round trip."""
-    rest = {key: value for key, value in state.items() if key not in SHARED_KEYS}
+    Python instead, and the players' flat lists of card ids (most of the state) copied with one
+    slice each: the bots pay for this thousands of times a move. Anything not plain JSON still
+    takes the round trip (tests/engine/dbs/test_clone.py: nothing that moves is shared)."""
     try:
-        copied: State = _plain_copy(rest)
+        copied: State = {
+            key: (
+                value
+                if key in SHARED_KEYS or type(value) in _SCALARS
+                else _plain_copy(value)
+                if key != "players"
+                else [_player_copy(p) for p in value]
+            )
+            for key, value in state.items()
+        }
     except _NotPlain:
+        rest = {key: value for key, value in state.items() if key not in SHARED_KEYS}
         copied = json.loads(json.dumps(rest))
-    copied.update({key: state[key] for key in SHARED_KEYS if key in state})
+        copied.update({key: state[key] for key in SHARED_KEYS if key in state})
     return copied
 
 
@@ -161,6 +192,9 @@ class DBSEngine:
 
     def house_rules(self) -> Sequence[HouseRule]:
         return HOUSE_RULES
+
+    def action_shapes(self) -> Mapping[str, ActionShape]:
+        return ACTIONS
 
     def new_game(
         self,
@@ -230,16 +264,16 @@ class DBSEngine:
         return new, events
 
     def view(self, state: State, seat: Seat | None) -> Json:
-        result = views.view(state, seat)
+        result = player_view.view(state, seat)
         result["waiting_on"] = list(self.waiting_on(state))
         return result
 
     def hidden_from(self, state: State, seat: Seat | None) -> set[str]:
-        return views.hidden_from(state, seat)
+        return player_view.hidden_from(state, seat)
 
     def determinize(self, state: State, seat: Seat, seed: int) -> State:
         seat = _seat(seat)
-        return views.determinize(state, seat, seed)
+        return player_view.determinize(state, seat, seed)
 
     def is_terminal(self, state: State) -> bool:
         return bool(state["phase"] == "over")
@@ -287,6 +321,13 @@ class DBSEngine:
             f"Turn {state['turn']}, {phases.PHASE_WORDS[state['phase']]}: "
             f"{who(state, state['active'])} attacks{to_move} (LP: {lp})."
         )
+
+    def is_undoable(
+        self, before: State, seat: Seat, action: Mapping[str, Any], after: State, events: list[Any]
+    ) -> bool:
+        """Board Game Arena's undo policy (``westernroses.undo_policy``): a move that drew
+        nothing at random and revealed nothing hidden may be taken back."""
+        return nothing_drawn_or_revealed(self, before, after, events)
 
     def timeout_action(self, state: State, seat: Seat) -> Action | None:
         """A defender who lets her time run out declines to answer the attack."""
@@ -351,6 +392,25 @@ class DBSEngine:
         if kind == "discard":
             return f"Discard {label}"
         return "An action this game does not know"
+
+    def public_action(self, state: State, seat: Seat, action: Mapping[str, Any]) -> Json:
+        """What the other player learns: an opening choice shows only that it was made until
+        both have chosen (then both are shown); a card put into Extra SP or a Trap set face
+        down shows only that a card went face down (and which item it replaced, which goes to
+        the public grave), whichever card it was, one shown before included. Everything else
+        is played face up."""
+        kind = action.get("type")
+        opening = kind in ("choose_character", "retrieve")
+        if opening and not player(state, other(_seat(seat)))["ready"]:
+            return {"type": str(kind)}
+        if kind == "extra_sp":
+            return {"type": kind}
+        if kind == "set_trap":
+            face: Json = {"type": kind}
+            if action.get("replace") is not None:
+                face["replace"] = action["replace"]
+            return face
+        return dict(action)
 
     def to_json(self, state: State) -> Json:
         result: Json = json.loads(json.dumps(state))

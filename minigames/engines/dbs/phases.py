@@ -3,8 +3,9 @@
 
 * Pick (automatic): draw one card per empty intact SP bead, at least one (plus draw bonuses);
   the first player's first Pick draws nothing. Then both players refill one bead, the attacker
-  first. Start-of-Pick triggers, the draw and the refill are one settlement: a victory met in
-  it (a K.O. by a trigger, Smack Down by an empty deck) is judged once at its end.
+  first. Victory is judged after each start-of-Pick effect and at the draw (Smack Down by an
+  empty deck); the first victory attained ends the game there ("all the settlement will be
+  shutdown"), so a K.O. by a trigger comes before the draw.
 * Change: one of three character actions, or none: A call a character from hand, tapped
   (Support); B stand a tapped character up (Center; the previous Center is tapped again);
   C move the Center character into the Duel Zone (Hyper). At most one Center or Hyper.
@@ -50,7 +51,7 @@ PHASE_WORDS = {
 
 
 def start_turn(state: State, events: list[Event]) -> None:
-    """Begin the active player's turn with its Pick phase (one settlement), then Change."""
+    """Begin the active player's turn with its Pick phase, then Change."""
     seat = state["active"]
     me = player(state, seat)
     state["turn"] += 1
@@ -58,6 +59,8 @@ def start_turn(state: State, events: list[Event]) -> None:
     events.append(event(f"Turn {state['turn']}: {who(state, seat)} attacks.", type="turn"))
     fire_triggers(state, seat, "pick_start", events)
     fire_triggers(state, other(seat), "opponent_pick_start", events)
+    if judge(state, events):
+        return
     empty_draw = None
     if state["turn"] == 1 and seat == state["first"]:
         events.append(
@@ -72,11 +75,11 @@ def start_turn(state: State, events: list[Event]) -> None:
             )
         else:
             draw_cards(state, seat, count, events)
+    if judge(state, events, empty_draw=empty_draw):
+        return
     for s in (seat, other(seat)):
         if recover_beads(state, s, 1):
             events.append(event(f"{who(state, s)} refills one SP bead.", type="beads"))
-    if judge(state, events, empty_draw=empty_draw):
-        return
     state["phase"] = "change"
 
 
@@ -195,6 +198,7 @@ def place_item(
     if replace is not None:
         old = next(item for item in me["items"] if item["card"] == replace)
         me["items"].remove(old)
+        forget(state, seat, replace)
         me["grave"].append(replace)
         # the grave is public: a replaced face-down Trap is shown as it goes
         events.append(
@@ -204,7 +208,8 @@ def place_item(
             )
         )
     me["hand"].remove(iid)
-    forget(state, seat, iid)
+    if not face_down:  # a known Trap set face down stays known (rules.forget)
+        forget(state, seat, iid)
     me["items"].append({"card": iid, "face_down": face_down})
 
 
@@ -218,8 +223,7 @@ def set_apply(state: State, seat: int, action: Mapping[str, Any], events: list[E
     kind = action["type"]
     if kind == "extra_sp":
         iid = action["card"]
-        me["hand"].remove(iid)
-        forget(state, seat, iid)
+        me["hand"].remove(iid)  # a known card stays known face down (rules.forget)
         me["extra_sp"].append(iid)
         events.append(
             event(

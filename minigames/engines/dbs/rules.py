@@ -174,7 +174,9 @@ def pay(state: State, seat: int, amount: int, events: list[Event]) -> None:
             me["beads"][me["beads"].index("full")] = "empty"
             used_beads += 1
         else:
-            me["grave"].append(me["extra_sp"].pop(0))
+            spent = me["extra_sp"].pop(0)
+            forget(state, seat, spent)
+            me["grave"].append(spent)
             used_extra += 1
     if amount:
         parts = []
@@ -240,7 +242,11 @@ def to_grave(state: State, seat: int, iid: str) -> None:
 
 
 def forget(state: State, seat: int, iid: str) -> None:
-    """``iid`` left ``seat``'s hand: it is no longer a publicly known hand card."""
+    """``iid`` was seen leaving ``seat``'s hand or her face-down cards (played face up, sent to
+    the grave): it is no longer a card she may hold. A known card put face down (Extra SP, a
+    Trap) is not forgotten: the table cannot tell it from the other cards she put face down,
+    so it stays shown as one she holds, in her hand or face down (player_view.py), until it is
+    seen again."""
     known = player(state, seat)["known"]
     if iid in known:
         known.remove(iid)
@@ -254,8 +260,12 @@ def resolve_effects(
     events: list[Event],
 ) -> None:
     """Carry out ``effects`` for ``seat`` (the card's controller), in order. Clash effects
-    (boost, negate) touch the clash under way and do nothing outside one."""
+    (boost, negate) touch the clash under way and do nothing outside one. Victory is judged
+    after each effect, and the first one attained stops the rest (rulebook 二: "Once any of
+    victory conditions is attained, all the settlement will be shutdown")."""
     for eff in effects:
+        if judge(state, events):
+            return
         if not holds(state, seat, eff.get("if")):
             continue
         verb = eff["do"]
@@ -308,6 +318,7 @@ def resolve_effects(
         elif verb == "destroy_item":
             if tp["items"]:
                 item = tp["items"].pop(0)
+                forget(state, target, item["card"])
                 tp["grave"].append(item["card"])
                 events.append(
                     event(
@@ -341,12 +352,16 @@ def resolve_effects(
             events.append(
                 event(f"{source}: {tname} meets a special victory condition.", type="claim")
             )
+    judge(state, events)
 
 
 def fire_triggers(state: State, seat: int, moment: str, events: list[Event]) -> None:
-    """Resolve every trigger of ``seat``'s working abilities that fires at ``moment``."""
+    """Resolve every trigger of ``seat``'s working abilities that fires at ``moment``, until
+    one of them decides the game."""
     for abilities, owner in ability_sources(state, seat):
         for trig in abilities.get("triggers", []):
+            if over(state):
+                return
             if trig["at"] == moment and holds(state, seat, trig.get("if")):
                 source = state["cards"][owner]["name"] if owner else _source_name(state, abilities)
                 resolve_effects(state, seat, trig["effects"], source, events)
@@ -365,14 +380,22 @@ VICTORY_WORDS: Final = {
 }
 
 
+def over(state: State) -> bool:
+    return bool(state["phase"] == "over")
+
+
 def judge(state: State, events: list[Event], *, empty_draw: int | None = None) -> bool:
-    """Decide the game if a victory condition was met in the settlement that just ended.
+    """Decide the game if a victory condition is met now; True once the game is over.
 
     Rulebook 二: A special victory, B Knock Out (LP below 0; exactly 0 is not a K.O.), C Smack
     Down (a Pick-phase draw meets an empty deck: the higher total Level in the Spell Chains
-    wins). Everything met in one settlement is judged together with priority A > B > C; when
-    the deciding condition favours both players at once the game is a draw.
+    wins). "Once any of victory conditions is attained, all the settlement will be shutdown":
+    this is asked after every effect and every step of a settlement (a hit's damage, a draw),
+    and the caller stops at the first True. What one step meets at once is judged with priority
+    A > B > C; when the deciding condition favours both players the game is a draw.
     """
+    if over(state):
+        return True
     special = set(state["claims"])
     state["claims"] = []
     for seat in (0, 1):

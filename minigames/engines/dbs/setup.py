@@ -26,7 +26,7 @@ from westernroses.protocol import Action, Event, IllegalAction, event
 from westernroses.rng import RandomSource
 
 from . import phases
-from .cards import load_card_set
+from .cards import load_card_set, shared_starter_set
 from .decks import preset_deck, validate_deck
 from .rules import (
     BEADS,
@@ -70,7 +70,9 @@ def new_state(*, seed: int, options: Mapping[str, Any], config: Mapping[str, Any
     unknown = set(config) - {"decks", "cards", "names"}
     if unknown:
         raise ValueError(f"Unknown set-up settings: {', '.join(sorted(unknown))}.")
-    card_set: dict[str, Card] = load_card_set(config.get("cards"))
+    extra = config.get("cards")
+    # the bundled set is validated once per process and read, never copied, per deal
+    card_set: Mapping[str, Card] = load_card_set(extra) if extra else shared_starter_set()
     decks = config.get("decks") or [preset_deck(key) for key in DEFAULT_DECKS]
     if len(decks) != 2:
         raise ValueError("Dream Battle of SpellCard needs exactly two decks, one per player.")

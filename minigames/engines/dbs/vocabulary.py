@@ -129,6 +129,49 @@ def _check_conditions(path: str, value: object) -> list[str]:
     return errors
 
 
+#: Cards played from the hand: while their ``requires`` are checked the card is still there.
+FROM_HAND: Final = ("battle", "buff", "instant")
+
+
+def _never_playable(kind: str, requires: object) -> list[str]:
+    """Needs no game position can meet, so the card could never be played: LP below 0 or less
+    (a Knock Out has ended the game, rulebook 二 B), LP both below A and at least B >= A, or a
+    hand of at most 0 cards for a card played from that hand."""
+    if not isinstance(requires, list) or not all(isinstance(c, Mapping) for c in requires):
+        return []
+    errors: list[str] = []
+    below: dict[str, int] = {}
+    at_least: dict[str, tuple[int, int]] = {}
+    for i, cond in enumerate(requires):
+        amount, whose = cond.get("amount"), cond.get("whose", "self")
+        if not _is_int(amount) or whose not in ("self", "opponent"):
+            continue
+        check = cond.get("check")
+        lp = "your" if whose == "self" else "your opponent's"
+        if check == "lp_below":
+            if amount <= 0:
+                errors.append(
+                    f"requires[{i}].amount: {lp} LP below {amount} means below 0, which ends the "
+                    "game by Knock Out, so this card could never be played."
+                )
+            below[whose] = min(amount, below.get(whose, amount))
+        elif check == "lp_at_least":
+            at_least[whose] = max((amount, i), at_least.get(whose, (amount, i)))
+        elif check == "hand_at_most" and amount == 0 and whose == "self" and kind in FROM_HAND:
+            errors.append(
+                f"requires[{i}].amount: the card is in your hand while you play it, so your "
+                "hand never holds at most 0 cards and this card could never be played."
+            )
+    for whose, (amount, i) in sorted(at_least.items()):
+        if whose in below and amount >= below[whose]:
+            lp = "your" if whose == "self" else "your opponent's"
+            errors.append(
+                f"requires[{i}].amount: {lp} LP cannot be at least {amount} and below "
+                f"{below[whose]} at once, so this card could never be played."
+            )
+    return errors
+
+
 def _check_effects(path: str, value: object, *, clash: bool) -> list[str]:
     if not isinstance(value, list) or not value:
         return [f"{path}: must be a non-empty list of effects."]
@@ -261,7 +304,8 @@ def validate_card(data: object) -> list[str]:
     ):
         errors.append("character: must be the number of a character card, like DBS-001.")
     if "requires" in data:
-        errors += _check_conditions("requires", data["requires"])
+        requires_errors = _check_conditions("requires", data["requires"])
+        errors += requires_errors or _never_playable(str(kind), data["requires"])
     if kind == "character":
         if "title" in data and not isinstance(data["title"], str):
             errors.append("title: must be text.")
@@ -421,23 +465,17 @@ def describe_ability_set(abilities: Mapping[str, Any], *, skill: bool = False) -
     return " ".join(parts)
 
 
-def describe_card(card: Mapping[str, Any], card_set: Mapping[str, Card] | None = None) -> str:
-    """The whole card in words, as a card page or a tooltip shows it."""
+def card_lines(card: Mapping[str, Any], card_set: Mapping[str, Card] | None = None) -> list[str]:
+    """Everything on ``card`` in words, a sentence or a skill a line (its name, number and kind
+    are the card's title, not a line): stats, limits, needs and effects."""
     kind = card["kind"]
-    head = f"{card['name']} ({card['number']}), {KIND_WORDS[kind]}"
     parts: list[str] = []
     if kind == "character":
-        if card.get("title"):
-            head += f", {card['title']}"
         for level in SKILL_LEVELS:
             if card.get(level):
                 label = level.capitalize()
                 parts.append(f"{label} skill: {describe_ability_set(card[level], skill=True)}")
     else:
-        owner = card.get("character")
-        if owner:
-            owner_name = card_set[owner]["name"] if card_set and owner in card_set else owner
-            head += f" of {owner_name}"
         stats = []
         if kind == "battle":
             stats += [f"Level {card['level']}", f"attack {card['attack']}"]
@@ -469,4 +507,18 @@ def describe_card(card: Mapping[str, Any], card_set: Mapping[str, Card] | None =
             )
         if kind == "constant":
             parts.append(describe_ability_set(card))
-    return f"{head}. " + " ".join(parts)
+    return [part for part in parts if part]
+
+
+def describe_card(card: Mapping[str, Any], card_set: Mapping[str, Card] | None = None) -> str:
+    """The whole card in words as one paragraph, its title first (a tooltip, the worked
+    examples): name, number, kind, title or owner, then :func:`card_lines`."""
+    kind = card["kind"]
+    head = f"{card['name']} ({card['number']}), {KIND_WORDS[kind]}"
+    if kind == "character" and card.get("title"):
+        head += f", {card['title']}"
+    owner = card.get("character")
+    if kind != "character" and owner:
+        owner_name = card_set[owner]["name"] if card_set and owner in card_set else owner
+        head += f" of {owner_name}"
+    return f"{head}. " + " ".join(card_lines(card, card_set))

@@ -19,7 +19,7 @@ from minigames.engines.raigo.board import (
     whose,
 )
 from minigames.engines.raigo.resolution import Ctx
-from minigames.engines.raigo.spells import CHANT_EFFECTS, EFFECT_WORDS, thunder_targets, used
+from minigames.engines.raigo.spells import CHANT_EFFECTS, EFFECT_WORDS, thunder_targets
 from minigames.engines.raigo.tokens import kind, name
 
 
@@ -35,9 +35,8 @@ def waiting_on(state: Json) -> tuple[int, ...]:
 def chant_options(state: Json, seat: int, hand: str) -> list[Json]:
     token = player(state, seat)[hand]
     options: list[Json] = []
-    done = used(state, seat)
     for effect in CHANT_EFFECTS.get(kind(token).key, ()):
-        if effect in done:
+        if spells.spent(state, seat, effect):
             continue
         base = {"type": "chant", "hand": hand, "effect": effect}
         if effect in ("discharge", "charge"):
@@ -149,6 +148,31 @@ def apply_action(ctx: Ctx, seat: int, action: Mapping[str, Any]) -> None:
             turn.destroy_strikes(ctx, a["tower"])
             state["turn"]["stage"] = "pass"
     turn.advance(ctx)
+
+
+#: The moves whose tokens go from one private place of hers to another, unseen by the others
+#: (board.blur), and their token fields.
+PRIVATE_MOVES = {"fetch": ("token",), "place": ("token",), "arrange": ("left", "right")}
+
+
+def public_face(state: Json, seat: int, action: Mapping[str, Any]) -> Json:
+    """What the other seats and spectators learn from ``seat``'s ``action`` (the protocol's
+    ``public_action``)."""
+    t = action.get("type")
+    prompt = state["prompt"]
+    if t in ("decline", "shield", "roar") and prompt is not None:
+        unanswered = [s for s in prompt["asked"] if str(s) not in prompt["answers"]]
+        if unanswered != [seat]:
+            return {"type": "answer"}
+        return dict(action)
+    fields = PRIVATE_MOVES.get(str(t))
+    if fields is None:
+        return dict(action)
+    face = dict(action)
+    for key in fields:
+        if face.get(key) is not None:
+            face[key] = "hidden"
+    return face
 
 
 def describe(state: Json, seat: int, action: Mapping[str, Any]) -> str:

@@ -10,7 +10,7 @@ everyone has seen (a Raigo Battle reveal, a token taken from the Canyon).
 
 from __future__ import annotations
 
-from typing import Any, TypeAlias
+from typing import Any, Final, TypeAlias
 
 from minigames.engines.raigo.tokens import sort_body, weight
 
@@ -18,6 +18,9 @@ Json: TypeAlias = dict[str, Any]
 
 HANDS = ("left", "right")
 ORDINALS = ("first", "second", "third")
+#: The most towers a player builds (three with two players, two otherwise): each is named by
+#: its ordinal.
+MOST_TOWERS: Final = len(ORDINALS)
 
 
 def player(state: Json, seat: int) -> Json:
@@ -102,6 +105,17 @@ def learn(state: Json, token: str, seat: int) -> None:
 def reveal(state: Json, token: str) -> None:
     if token not in state["revealed"]:
         state["revealed"].append(token)
+
+
+def blur(state: Json, owner: int, tokens: list[str]) -> None:
+    """``owner`` moved ``tokens`` among her private places where nobody else can follow which
+    went where (a Fetch from her Body, whose order nobody else sees; a Purify rearrangement):
+    everyone else stops seeing them, a token everyone had seen included, so nothing tells
+    which one moved. She keeps seeing her own."""
+    for token in tokens:
+        state["known"][token] = [owner]
+        if token in state["revealed"]:
+            state["revealed"].remove(token)
 
 
 def go_public(state: Json, token: str) -> None:

@@ -8,11 +8,14 @@ from typing import Any
 
 import orjson
 
-from minigames.engines.raigo import actions, spells, views
+from minigames.engines.raigo import actions, player_view, spells
 from minigames.engines.raigo.board import Json, seat_name
 from minigames.engines.raigo.resolution import Ctx, returns
-from minigames.engines.raigo.setup import HOUSE_RULES, new_state
+from minigames.engines.raigo.setup import HOUSE_RULES, MAX_SEATS, MIN_SEATS, new_state
+from minigames.engines.raigo.shapes import ACTIONS
+from westernroses.action_shapes import ActionShape
 from westernroses.protocol import HouseRule, IllegalAction, Seat
+from westernroses.undo_policy import nothing_drawn_or_revealed
 
 STATE_VERSION = 1
 
@@ -53,11 +56,14 @@ class RaigoEngine:
 
     slug = "raigo"
     title = "RAIGO"
-    min_seats = 2
-    max_seats = 4
+    min_seats = MIN_SEATS
+    max_seats = MAX_SEATS
 
     def house_rules(self) -> Sequence[HouseRule]:
         return HOUSE_RULES
+
+    def action_shapes(self) -> Mapping[str, ActionShape]:
+        return ACTIONS
 
     def new_game(
         self,
@@ -98,13 +104,13 @@ class RaigoEngine:
         return ctx.state, ctx.events
 
     def view(self, state: Json, seat: Seat | None) -> Json:
-        return views.view(state, seat if isinstance(seat, int) else None)
+        return player_view.view(state, seat if isinstance(seat, int) else None)
 
     def hidden_from(self, state: Json, seat: Seat | None) -> set[str]:
-        return views.hidden_from(state, seat if isinstance(seat, int) else None)
+        return player_view.hidden_from(state, seat if isinstance(seat, int) else None)
 
     def determinize(self, state: Json, seat: Seat, seed: int) -> Json:
-        return views.determinize(copy_state(state), _seat(seat), seed)
+        return player_view.determinize(copy_state(state), _seat(seat), seed)
 
     def is_terminal(self, state: Json) -> bool:
         return bool(state["over"])
@@ -142,6 +148,13 @@ class RaigoEngine:
         effect = spells.EFFECT_WORDS[prompt["effect"]]
         return f"{caster} chants {effect}{words}: answer it, or let it happen."
 
+    def is_undoable(
+        self, before: Json, seat: Seat, action: Mapping[str, Any], after: Json, events: list[Any]
+    ) -> bool:
+        """Board Game Arena's undo policy (``westernroses.undo_policy``): a move that drew
+        nothing at random and revealed nothing hidden may be taken back."""
+        return nothing_drawn_or_revealed(self, before, after, events)
+
     def timeout_action(self, state: Json, seat: Seat) -> Json | None:
         prompt = state["prompt"]
         if prompt is not None and prompt["kind"] == "react" and seat in actions.waiting_on(state):
@@ -150,6 +163,14 @@ class RaigoEngine:
 
     def describe_action(self, state: Json, seat: Seat, action: Mapping[str, Any]) -> str:
         return actions.describe(state, _seat(seat), action)
+
+    def public_action(self, state: Json, seat: Seat, action: Mapping[str, Any]) -> Json:
+        """What the others learn: a secret answer to a spell shows only that she answered,
+        unless it is the last (then all are opened); which token she moves between her private
+        places (fetched from her Body, placed from her draw, arranged by Purify) is hers alone
+        (others who had seen it stop seeing it: board.blur); everything else is done in the
+        open."""
+        return actions.public_face(state, _seat(seat), action)
 
     def to_json(self, state: Json) -> Json:
         data: Json = copy_state(state)

@@ -12,8 +12,11 @@ A tower is read bottom to top. Our rulings (docs/games/raigo.md):
   Lotus, Even Lotus, Odd Lotus).
 * Additional points only for basic and combined hands: +1 per token above the third (RULINGS
   RAIGO 3) and +1 when every token is a Spell or every token is Silent.
-* White Camellia is three pairs of three different weights; Red Camellia three pairs of three
-  different tokens.
+* White Camellia is three pairs of equal weight, the three weights different; Red Camellia is a
+  White Camellia whose pairs are each one token twice. A pair is two tokens, not two of four
+  alike: were four tokens of one weight two pairs, six of one weight would be three pairs, and
+  every Double Sakura (4 + 3 + 1) would fall to a White Camellia (4) by the priority; and the
+  harder Camellia must not be reached where the easier is not.
 * The four Raijin hands whose figures are missing (RULINGS RAIGO 4) are fixed patterns, given
   below as data.
 """
@@ -130,11 +133,12 @@ def _raijin(kinds: Sequence[str]) -> RaijinHand | None:
 
 
 def _special(kinds: Sequence[str], weights: Sequence[int]) -> tuple[str, int] | None:
+    """Camellias: three pairs of three different weights; Red when each pair is identical."""
+    if sorted(Counter(weights).values()) != [2, 2, 2]:
+        return None
     if sorted(Counter(kinds).values()) == [2, 2, 2]:
         return ("Red Camellia", 6)
-    if sorted(Counter(weights).values()) == [2, 2, 2]:
-        return ("White Camellia", 4)
-    return None
+    return ("White Camellia", 4)
 
 
 def _combined(weights: Sequence[int]) -> tuple[str, int] | None:

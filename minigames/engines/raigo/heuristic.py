@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from minigames.engines.raigo import actions, views
+from minigames.engines.raigo import actions, player_view
 from minigames.engines.raigo.board import HANDS, Json, inner_count, player, sides, team_of
 from minigames.engines.raigo.engine import ENGINE, copy_state
 from minigames.engines.raigo.hands import score_tower
@@ -192,7 +192,7 @@ def heuristic_action(state: Json, seat: int, rng: random.Random) -> Json:
         return options[0]
     if state["prompt"]["kind"] == "react":
         return _answer(state, seat, options)
-    deal = views.determinize(ENGINE.to_json(state), seat, rng.randrange(2**53))
+    deal = player_view.determinize(ENGINE.to_json(state), seat, rng.randrange(2**53))
     return _greedy(deal, seat, options, rng, WEIGHTS, checked=True)
 
 

@@ -9,7 +9,7 @@ Raizan piles and three Sakura Circles each.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from minigames.engines.raigo.board import Json, draw_token, learn, player, put_body
 from minigames.engines.raigo.tokens import all_token_ids
@@ -17,6 +17,9 @@ from westernroses.protocol import HouseRule
 from westernroses.rng import RandomSource
 
 STARTING_BALLS = 2
+#: RAIGO is for two to four players.
+MIN_SEATS: Final = 2
+MAX_SEATS: Final = 4
 
 HOUSE_RULES: tuple[HouseRule, ...] = (
     HouseRule(
@@ -30,7 +33,25 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         minimum=5,
         maximum=60,
     ),
+    HouseRule(
+        key="spell_limit",
+        label="Who may not apply the same spell twice in a turn",
+        default="turn_player",
+        help=(
+            "The Rules of the Spell say that during your turn you cannot apply the effect of the "
+            "same Spell twice. By default this binds the player whose turn it is: the others may "
+            "Shield or Roar again against another spell of that turn."
+        ),
+        choices=(
+            ("turn_player", "The player whose turn it is"),
+            ("everyone", "Every player, her own spells and her answers alike"),
+        ),
+    ),
 )
+
+#: What a game saved before the "spell_limit" house rule existed played by: it limited every
+#: player, so such a game goes on (and replays) as it began.
+LEGACY_SPELL_LIMIT = "everyone"
 
 
 def check_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -41,6 +62,12 @@ def check_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
         rule = rules.get(key)
         if rule is None:
             raise ValueError(f"RAIGO has no house rule called {key!r}.")
+        if rule.choices:
+            if value not in [choice for choice, _ in rule.choices]:
+                words = "; ".join(label for _, label in rule.choices)
+                raise ValueError(f"{rule.label} must be one of: {words}.")
+            values[key] = value
+            continue
         if isinstance(value, bool) or not isinstance(value, int):
             raise ValueError(f"{rule.label} must be a whole number.")
         if rule.minimum is not None and value < rule.minimum:
@@ -65,7 +92,7 @@ def new_state(
     options: Mapping[str, Any] | None,
     config: Mapping[str, Any] | None,
 ) -> Json:
-    if isinstance(seats, bool) or not isinstance(seats, int) or not 2 <= seats <= 4:
+    if isinstance(seats, bool) or not isinstance(seats, int) or not MIN_SEATS <= seats <= MAX_SEATS:
         raise ValueError("RAIGO is played by 2, 3 or 4 players.")
     values = check_options(options)
     names = seat_names(seats, config)

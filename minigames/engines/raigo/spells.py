@@ -7,11 +7,12 @@ the answers are opened together, which is also the simultaneous reveal of a Raig
 Who is asked depends only on public things (tokens in her hands, her towers, the spells she
 has already used this turn), never on which tokens she holds.
 
-Rules of the Spell, as we apply them: each seat applies each effect at most once per turn
-(Discharge and Charge are different effects; Mist counts as the effect it copies, so two Mists
-may copy two different effects); nothing happens during a Raigo Battle but the battle; Roar
-beats Shield (the Shield stays in its hand); one Roar per seat per Thunder. A Mist in a hand
-may also answer as a Shield or a Roar.
+Rules of the Spell, as we apply them: "during your turn, you cannot apply the effect of the
+same Spell twice" binds the player whose turn it is (house rule ``spell_limit``: or every
+player, her answers included); Discharge and Charge are different effects; Mist counts as the
+effect it copies, so two Mists may copy two different effects. Nothing happens during a Raigo
+Battle but the battle; Roar beats Shield (the Shield stays in its hand); one Roar per seat per
+Thunder. A Mist in a hand may also answer as a Shield or a Roar.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from typing import Any
 from minigames.engines.raigo.board import (
     HANDS,
     Json,
+    blur,
     draw_token,
     go_public,
     inner_tokens,
@@ -38,6 +40,7 @@ from minigames.engines.raigo.board import (
     whose,
 )
 from minigames.engines.raigo.resolution import Ctx, resolve_tower, spend
+from minigames.engines.raigo.setup import LEGACY_SPELL_LIMIT
 from minigames.engines.raigo.tokens import kind, name, sort_body, tokens_words, weight
 
 #: Effects a token may apply when chanted in step 3 (Shield and Roar only answer).
@@ -72,6 +75,16 @@ def used(state: Json, seat: int) -> list[str]:
     return effects
 
 
+def spent(state: Json, seat: int, effect: str) -> bool:
+    """Whether ``seat`` may not apply ``effect`` again this turn (Rules of the Spell 1: "During
+    your turn, you cannot apply the effect of the same Spell twice"). The limit binds the
+    player whose turn it is; with the house rule at "everyone" it binds every player."""
+    if effect not in used(state, seat):
+        return False
+    limit: str = state["options"].get("spell_limit", LEGACY_SPELL_LIMIT)
+    return limit == "everyone" or seat == state["turn"]["seat"]
+
+
 def holds_hand_token(state: Json, seat: int) -> bool:
     p = player(state, seat)
     return any(p[h] is not None for h in HANDS)
@@ -91,13 +104,13 @@ def thunder_targets(state: Json) -> list[tuple[int, int]]:
 
 
 def may_shield(state: Json, seat: int) -> bool:
-    return holds_hand_token(state, seat) and "shield" not in used(state, seat)
+    return holds_hand_token(state, seat) and not spent(state, seat, "shield")
 
 
 def may_roar(state: Json, seat: int) -> bool:
     return (
         holds_hand_token(state, seat)
-        and "roar" not in used(state, seat)
+        and not spent(state, seat, "roar")
         and bool(open_towers(state, seat))
     )
 
@@ -108,11 +121,11 @@ def react_options(state: Json, seat: int) -> list[Json]:
     p = player(state, seat)
     options: list[Json] = [{"type": "decline"}]
     target = prompt["target"]
-    if seat == target["seat"] and "shield" not in used(state, seat):
+    if seat == target["seat"] and not spent(state, seat, "shield"):
         for h in HANDS:
             if p[h] is not None and kind(p[h]).key in SHIELDS:
                 options.append({"type": "shield", "hand": h})
-    if prompt["effect"] in ("discharge", "charge") and "roar" not in used(state, seat):
+    if prompt["effect"] in ("discharge", "charge") and not spent(state, seat, "roar"):
         for h in HANDS:
             if p[h] is not None and kind(p[h]).key in ROARS:
                 options.extend(
@@ -536,6 +549,7 @@ def purify_step(ctx: Ctx, seat: int, action: Json) -> None:
             state["prompt"] = None
         return
     tokens = inner_tokens(p) + list(state["turn"]["drawn"])
+    blur(state, seat, tokens)  # which token went where is hers alone
     state["turn"]["drawn"] = []
     p["left"], p["right"], p["body"] = action["left"], action["right"], []
     for token in tokens:

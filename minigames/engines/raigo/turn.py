@@ -7,10 +7,13 @@ says who and what. ``turn.stage`` remembers where the current turn stands.
 
 from __future__ import annotations
 
+from typing import Final
+
 from minigames.engines.raigo.board import (
     HANDS,
     ORDINALS,
     Json,
+    blur,
     draw_token,
     go_public,
     inner_count,
@@ -31,6 +34,8 @@ BODY_SPACES = 3
 SPACES = 5
 TOWER_LIMIT = 6
 MAX_FETCH = 2
+#: How many tokens a player may select from Raizan at once.
+SELECT_COUNTS: Final = (1, 2)
 
 
 def can_fetch(state: Json) -> bool:
@@ -41,7 +46,7 @@ def can_fetch(state: Json) -> bool:
 
 def select_counts(state: Json) -> list[int]:
     free = SPACES - inner_count(player(state, state["turn"]["seat"]))
-    return [c for c in (1, 2) if c <= free and c <= raizan_total(state)]
+    return [c for c in SELECT_COUNTS if c <= free and c <= raizan_total(state)]
 
 
 def place_options(state: Json) -> list[Json]:
@@ -168,6 +173,7 @@ def fetch(ctx: Ctx, action: Json) -> None:
     state = ctx.state
     turn = state["turn"]
     p = player(state, turn["seat"])
+    blur(state, turn["seat"], list(p["body"]))  # which Body token moved is hers alone
     p["body"].remove(action["token"])
     p[action["hand"]] = action["token"]
     turn["fetched"] += 1

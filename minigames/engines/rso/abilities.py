@@ -12,9 +12,11 @@ import itertools
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+from minigames.engines.rso.house_rules import option
 from minigames.engines.rso.state import (
     State,
     ability_sources,
+    attacker,
     can_target,
     card_of,
     condition_holds,
@@ -28,7 +30,7 @@ from minigames.engines.rso.state import (
     scope,
     supports_in_play,
 )
-from minigames.engines.rso.vocabulary import CHOSEN_TARGETS
+from minigames.engines.rso.vocabulary import CHOSEN_TARGETS, name_key
 from minigames.engines.rso.words import basic_words
 from westernroses.protocol import Event, IllegalAction, event
 
@@ -47,10 +49,13 @@ def totals(costs: Costs) -> dict[str, int]:
 
 
 def doctrine_cards(state: State, seat: int) -> list[str]:
-    """Non-spell cards in the opponent's discard pile, longest there first (our ruling: Doctrine
-    takes the oldest, so paying it needs no further choice)."""
+    """Non-spell cards in the opponent's discard pile, in the order Doctrine takes them: by the
+    house rule "Which cards Doctrine takes", those longest there first (the default) or the
+    most recent first. Either way paying it needs no choice, so a move never has to list every
+    set of cards a player might pick."""
     foe = state["players"][other(seat)]
-    return [c for c in foe["discard"] if card_of(state, c)["type"] != "spell"]
+    cards = [c for c in foe["discard"] if card_of(state, c)["kind"] != "spell"]
+    return cards[::-1] if option(state, "doctrine") == "newest" else cards
 
 
 def own_supports(state: State, seat: int) -> list[str]:
@@ -191,15 +196,27 @@ def lose(state: State, seat: int, reason: str, events: list[Event]) -> None:
 
 
 def check_hp(state: State, events: list[Event]) -> None:
-    """HP 0 or less loses (rulebook line 61); both at once is a draw (our ruling)."""
+    """HP 0 or less loses (rulebook line 61); both at once follows the house rule "When both
+    Leaders fall at once" (a draw by default)."""
     if state["phase"] == "over":
         return
     down = [s for s in (0, 1) if state["players"][s]["hp"] <= 0]
     if len(down) == 2:
-        state["phase"] = state["step"] = "over"
-        state["winner"] = None
-        state["reason"] = "Both leaders fell at once: the game is a draw."
-        events.append(event(state["reason"], type="game_over"))
+        rule = option(state, "both_fall")
+        if rule == "draw":
+            state["phase"] = state["step"] = "over"
+            state["winner"] = None
+            state["reason"] = "Both leaders fell at once: the game is a draw."
+            events.append(event(state["reason"], type="game_over"))
+            return
+        loser = other(attacker(state)) if rule == "attacker" else attacker(state)
+        lose(
+            state,
+            loser,
+            "Both leaders fell at once; the house rule gives the game to the "
+            f"{'attacking' if rule == 'attacker' else 'intercepting'} player.",
+            events,
+        )
     elif down:
         seat = down[0]
         lose(state, seat, f"{player_name(state, seat)}'s leader has no HP left.", events)
@@ -387,7 +404,7 @@ def play_options(state: State, seat: int) -> list[dict[str, Any]]:
     seen: set[str] = set()  # two copies of one card in hand are one choice
     for inst in player["hand"]:
         card = card_of(state, inst)
-        if card["type"] != "event" or phase not in card["phases"]:
+        if card["kind"] != "event" or phase not in card["phases"]:
             continue
         if state["inst"][inst] in seen:
             continue
@@ -414,7 +431,7 @@ def play_options(state: State, seat: int) -> list[dict[str, Any]]:
         for index, ability in enumerate(card_of(state, source).get("abilities") or ()):
             if ability["kind"] != "special" or ability["phase"] != phase:
                 continue
-            if f"{source}#{index}" in state["used"]:
+            if state["used"].count(f"{source}#{index}") >= option(state, "special_uses"):
                 continue
             if not _role_ok(state, seat, ability.get("role", "any")):
                 continue
@@ -479,8 +496,8 @@ def equip_targets(state: State, seat: int, support: str) -> list[str | None]:
             lead = leader(state, s)
             if lead is None or not can_target(state, seat, lead):
                 continue
-            names = {name_of(state, x) for x in state["players"][s]["supports"]}
-            if card["name"] not in names:
+            names = {name_key(name_of(state, x)) for x in state["players"][s]["supports"]}
+            if name_key(card["name"]) not in names:
                 result.append(lead)
     else:
         for s in (seat, other(seat)):

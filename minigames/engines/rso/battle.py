@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from minigames.engines.rso.abilities import check_hp, fire_triggers, send_to_reserve
+from minigames.engines.rso.house_rules import option
 from minigames.engines.rso.state import (
     State,
     attacker,
@@ -93,9 +94,12 @@ def judge(state: State) -> dict[str, Any]:
 
 
 def border_seats(state: State) -> list[int]:
-    """Seats whose leader is tied and can pay her Border Value, attacker first."""
+    """Seats whose leader is tied and can pay her Border Value, in the order of the house rule
+    "Who answers the Border Value first" (the attacker by default)."""
     seats = []
     order = (attacker(state), other(attacker(state)))
+    if option(state, "border_order") == "intercepting":
+        order = order[::-1]
     for seat in order:
         verdict = state["battle"]["judged"].get(str(seat))
         if (
@@ -126,7 +130,9 @@ def damage_to(state: State, seat: int) -> int:
 
 
 def resolve(state: State, events: list[Event]) -> None:
-    """Apply the judged battle: damage, hit spells back to Reserve, hit triggers, HP check."""
+    """Apply the judged battle: damage to both Leaders at once, the HP check (line 61: she
+    loses "when your Leader's HP drops to 0 or less", so before a hit trigger could heal her),
+    hit triggers, hit spells back to the Reserve."""
     battle = state["battle"]
     hits: list[int] = []
     for seat in (0, 1):
@@ -162,6 +168,7 @@ def resolve(state: State, events: list[Event]) -> None:
                 type="battle",
             )
         )
+    check_hp(state, events)
     for seat in hits:
         incoming = spells[other(seat)]
         if incoming is not None and state["phase"] != "over":

@@ -13,10 +13,22 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from minigames.engines.rso.cards import Card, _read_yaml, find_card, starter_card_set
+from minigames.engines.rso.vocabulary import name_key
 
 CHARACTER_COUNT: Final = 4
 DECK_SIZE: Final = 40
 MAX_COPIES: Final = 3
+#: The most copies one line of a deck text may ask for: a deck holds 40 cards besides its
+#: characters (rulebook line 15), so no larger count can be a deck. Checked before any list is
+#: built, so ``999999999 RSO-001`` costs nothing.
+MAX_LINE_COPIES: Final = DECK_SIZE
+#: The deck rules in words, for the deck builder.
+DECK_RULES: Final = (
+    f"Exactly {CHARACTER_COUNT} character cards (kept aside) and exactly {DECK_SIZE} Spell, "
+    f"Support and Event cards; at most {MAX_COPIES} copies of a card by name; each card's "
+    "character and level requirements met by the character cards (General cards need nobody, "
+    "Team cards need every named character)."
+)
 
 
 def character_levels(numbers: Sequence[str], card_set: Mapping[str, Card]) -> Counter[str]:
@@ -24,7 +36,7 @@ def character_levels(numbers: Sequence[str], card_set: Mapping[str, Card]) -> Co
     return Counter(
         str(card_set[n]["character"])
         for n in numbers
-        if n in card_set and card_set[n]["type"] == "character"
+        if n in card_set and card_set[n]["kind"] == "character"
     )
 
 
@@ -39,8 +51,8 @@ def validate_deck(card_ids: Sequence[str], card_set: Mapping[str, Card]) -> list
     unknown = sorted({n for n in card_ids if n not in card_set})
     errors.extend(f"The card {n} is not in the card set." for n in unknown)
     known = [n for n in card_ids if n in card_set]
-    characters = [n for n in known if card_set[n]["type"] == "character"]
-    others = [n for n in known if card_set[n]["type"] != "character"]
+    characters = [n for n in known if card_set[n]["kind"] == "character"]
+    others = [n for n in known if card_set[n]["kind"] != "character"]
     if len(characters) != CHARACTER_COUNT:
         errors.append(
             f"A deck needs exactly {CHARACTER_COUNT} character cards; this one has "
@@ -51,12 +63,7 @@ def validate_deck(card_ids: Sequence[str], card_set: Mapping[str, Card]) -> list
             f"A deck holds exactly {DECK_SIZE} Spell, Support and Event cards; this one has "
             f"{len(others)}."
         )
-    by_name = Counter(str(card_set[n]["name"]) for n in others)
-    for name, count in sorted(by_name.items()):
-        if count > MAX_COPIES:
-            errors.append(
-                f"At most {MAX_COPIES} copies of a card by name: {name} appears {count} times."
-            )
+    errors.extend(_copy_errors([str(card_set[n]["name"]) for n in others]))
     levels = character_levels(characters, card_set)
     described = ", ".join(f"{name} level {lvl}" for name, lvl in sorted(levels.items()))
     for number in sorted(set(others)):
@@ -71,30 +78,54 @@ def validate_deck(card_ids: Sequence[str], card_set: Mapping[str, Card]) -> list
     return errors
 
 
-def deck_from_counts(characters: Mapping[str, int], cards: Mapping[str, int]) -> list[str]:
-    result: list[str] = []
-    for counts in (characters, cards):
-        for number, count in counts.items():
-            result.extend([str(number)] * int(count))
-    return result
+def _copy_errors(names: Sequence[str]) -> list[str]:
+    """A sentence for each card name written more than :data:`MAX_COPIES` times, names
+    compared by :func:`name_key`: the spelling most copies use, and any other spelling."""
+    spellings: dict[str, Counter[str]] = {}
+    for name in names:
+        spellings.setdefault(name_key(name), Counter())[" ".join(name.split())] += 1
+    errors = []
+    for _key, written in sorted(spellings.items()):
+        count = sum(written.values())
+        if count <= MAX_COPIES:
+            continue
+        shown = sorted(written, key=lambda w: (-written[w], w))
+        also = ", ".join(f"“{w}”" for w in shown[1:])
+        errors.append(
+            f"At most {MAX_COPIES} copies of a card by name: {shown[0]} appears {count} times"
+            + (f" (also written {also})." if also else ".")
+        )
+    return errors
+
+
+def _deck_cards(entry: Mapping[str, Any]) -> list[str]:
+    """A preset's card numbers, one per copy, from its ``cards``: ``[copies, number]`` pairs."""
+    return [str(number) for count, number in entry["cards"] for _ in range(int(count))]
 
 
 @functools.lru_cache(maxsize=1)
-def _presets() -> tuple[tuple[str, str, tuple[str, ...]], ...]:
+def _presets() -> tuple[tuple[str, str, str, tuple[str, ...]], ...]:
     raw = _read_yaml("decks.yaml")
     return tuple(
-        (str(d["key"]), str(d["name"]), tuple(deck_from_counts(d["characters"], d["cards"])))
+        (str(d["key"]), str(d["name"]), str(d.get("about", "")), tuple(_deck_cards(d)))
         for d in raw["decks"]
     )
 
 
-def preset_decks() -> dict[str, dict[str, Any]]:
-    """The four shipped decks: key -> {"name": words, "cards": list of card numbers}."""
-    return {key: {"name": name, "cards": list(cards)} for key, name, cards in _presets()}
+def preset_decks() -> list[dict[str, Any]]:
+    """The four shipped decks: ``{"key", "name", "about", "cards": [numbers...]}``."""
+    return [
+        {"key": key, "name": name, "about": about, "cards": list(cards)}
+        for key, name, about, cards in _presets()
+    ]
 
 
 def preset_deck(key: str) -> list[str]:
-    return list(preset_decks()[key]["cards"])
+    """The card numbers of the preset deck ``key``; ``KeyError`` if there is none."""
+    for deck_key, _name, _about, cards in _presets():
+        if deck_key == key:
+            return list(cards)
+    raise KeyError(key)
 
 
 def deck_to_text(card_ids: Sequence[str], card_set: Mapping[str, Card], name: str = "") -> str:
@@ -105,7 +136,7 @@ def deck_to_text(card_ids: Sequence[str], card_set: Mapping[str, Card], name: st
         lines.append(f"{heading}:")
         for number in sorted(counts, key=lambda n: (card_set.get(n, {}).get("name", n), n)):
             card = card_set.get(number)
-            if card is None or (card["type"] == "character") != is_char:
+            if card is None or (card["kind"] == "character") != is_char:
                 continue
             lines.append(f"{counts[number]} {card['name']} [{number}]")
     unknown = [n for n in counts if n not in card_set]
@@ -126,8 +157,18 @@ def deck_from_text(text: str, card_set: Mapping[str, Card]) -> tuple[list[str], 
         if not line or line.startswith("#") or line.endswith(":"):
             continue
         count_text, _, rest = line.partition(" ")
-        if not count_text.isdigit() or not rest.strip():
+        # ASCII digits only: str.isdigit() passes "²", which int() refuses, and int() reads
+        # other scripts' digits ("٣" as 3).
+        if not (count_text.isascii() and count_text.isdigit()) or not rest.strip():
             errors.append(f"Line {lineno} should read like '3 Amulet Scatter': {line!r}.")
+            continue
+        if (
+            len(count_text) > len(str(MAX_LINE_COPIES))
+            or not 1 <= int(count_text) <= MAX_LINE_COPIES
+        ):
+            errors.append(
+                f"Line {lineno}: the number of copies must be from 1 to {MAX_LINE_COPIES}."
+            )
             continue
         rest = rest.strip()
         key = rest
@@ -139,11 +180,7 @@ def deck_from_text(text: str, card_set: Mapping[str, Card]) -> tuple[list[str], 
         if number is None:
             errors.append(f"Line {lineno}: no card is called {rest!r}.")
             continue
-        count = int(count_text)
-        if count < 1:
-            errors.append(f"Line {lineno}: the count must be at least 1.")
-            continue
-        numbers.extend([number] * count)
+        numbers.extend([number] * int(count_text))
     return numbers, errors
 
 

@@ -11,8 +11,11 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from minigames.engines.rso import phases, views
+from minigames.engines.rso import phases, player_view
+from minigames.engines.rso.cards import upgrade_card
+from minigames.engines.rso.house_rules import HOUSE_RULES, resolve_options
 from minigames.engines.rso.setup import new_state
+from minigames.engines.rso.shapes import ACTIONS
 from minigames.engines.rso.state import (
     State,
     card_of,
@@ -22,38 +25,10 @@ from minigames.engines.rso.state import (
     player_name,
 )
 from minigames.engines.rso.words import cost_words
+from westernroses.action_shapes import ActionShape
+from westernroses.listed_moves import ListedMoves
 from westernroses.protocol import Action, Event, HouseRule, IllegalAction, Json, Seat
-
-HOUSE_RULES: Final = (
-    HouseRule(
-        key="deck_out",
-        label="When does an empty deck lose?",
-        default="draw",
-        help="The rulebook says the game ends when a player's deck runs out. By default she "
-        "loses when she must draw and cannot; a table may instead end the game as soon as a "
-        "deck is empty.",
-        choices=(
-            ("draw", "When she must draw from an empty deck"),
-            ("empty", "As soon as her deck is empty"),
-        ),
-    ),
-)
-
-
-def _options(options: Mapping[str, Any] | None) -> dict[str, Any]:
-    result = {rule.key: rule.default for rule in HOUSE_RULES}
-    for key, value in (options or {}).items():
-        rule = next((r for r in HOUSE_RULES if r.key == key), None)
-        if rule is None:
-            raise ValueError(f"Rumbling Spell Orchestra has no house rule called {key!r}.")
-        if value not in [v for v, _ in rule.choices]:
-            raise ValueError(
-                f"{rule.label} must be one of: "
-                + ", ".join(label for _, label in rule.choices)
-                + "."
-            )
-        result[key] = value
-    return result
+from westernroses.undo_policy import nothing_drawn_or_revealed
 
 
 class RsoEngine:
@@ -65,8 +40,14 @@ class RsoEngine:
     min_seats = 2
     max_seats = 2
 
+    def __init__(self) -> None:
+        self._listed = ListedMoves()
+
     def house_rules(self) -> Sequence[HouseRule]:
         return HOUSE_RULES
+
+    def action_shapes(self) -> Mapping[str, ActionShape]:
+        return ACTIONS
 
     def new_game(
         self,
@@ -78,7 +59,7 @@ class RsoEngine:
     ) -> State:
         if seats != 2:
             raise ValueError("Rumbling Spell Orchestra is played by exactly two players.")
-        state, _ = new_state(seed, _options(options), config or {})
+        state, _ = new_state(seed, resolve_options(options), config or {})
         return state
 
     def waiting_on(self, state: State) -> tuple[Seat, ...]:
@@ -87,7 +68,9 @@ class RsoEngine:
     def legal_actions(self, state: State, seat: Seat) -> list[Action]:
         if seat not in (0, 1):
             return []
-        return phases.legal_actions(state, int(seat))
+        actions = phases.legal_actions(state, int(seat))
+        self._listed.remember(state, seat, actions)
+        return actions
 
     def apply(
         self, state: State, seat: Seat, action: Mapping[str, Any]
@@ -96,18 +79,19 @@ class RsoEngine:
             raise IllegalAction("That seat is not at this table.")
         if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
             raise IllegalAction("A move needs a type.")
+        listed = self._listed.listed(state, seat, action)
         new = clone(state)
-        events = phases.apply_action(new, int(seat), action)
+        events = phases.apply_action(new, int(seat), action, listed=listed)
         return new, events
 
     def view(self, state: State, seat: Seat | None) -> Json:
-        return views.view(state, None if seat is None else int(seat))
+        return player_view.view(state, None if seat is None else int(seat))
 
     def hidden_from(self, state: State, seat: Seat | None) -> set[str]:
-        return views.hidden_from(state, None if seat is None else int(seat))
+        return player_view.hidden_from(state, None if seat is None else int(seat))
 
     def determinize(self, state: State, seat: Seat, seed: int) -> State:
-        return views.determinize(state, int(seat), seed)
+        return player_view.determinize(state, int(seat), seed)
 
     def is_terminal(self, state: State) -> bool:
         return bool(state["phase"] == "over")
@@ -143,6 +127,13 @@ class RsoEngine:
             f"{player_name(state, seat)} attacks{to_move}."
         )
 
+    def is_undoable(
+        self, before: State, seat: Seat, action: Mapping[str, Any], after: State, events: list[Any]
+    ) -> bool:
+        """Board Game Arena's undo policy (``westernroses.undo_policy``): a move that drew
+        nothing at random and revealed nothing hidden may be taken back."""
+        return nothing_drawn_or_revealed(self, before, after, events)
+
     def timeout_action(self, state: State, seat: Seat) -> Action | None:
         actions = self.legal_actions(state, seat)
         if not actions:
@@ -156,6 +147,15 @@ class RsoEngine:
     def describe_action(self, state: State, seat: Seat, action: Mapping[str, Any]) -> str:
         return describe(state, int(seat), action)
 
+    def public_action(self, state: State, seat: Seat, action: Mapping[str, Any]) -> Json:
+        """What the other player learns: a Leader choice shows only that it was made until
+        both have chosen (then both are revealed); every other move is made in the open."""
+        if action.get("type") == "choose_leader":
+            other = state["players"][1 - int(seat)]
+            if other["pending_leader"] is None:
+                return {"type": "choose_leader"}
+        return dict(action)
+
     def to_json(self, state: State) -> Json:
         data: Json = json.loads(json.dumps(state))
         return data
@@ -164,6 +164,10 @@ class RsoEngine:
         state: State = json.loads(json.dumps(dict(data)))
         if state.get("version") != 1 or "players" not in state:
             raise ValueError("This is not a saved Rumbling Spell Orchestra game.")
+        cards = state.get("cards")
+        if isinstance(cards, dict) and any("kind" not in c for c in cards.values()):
+            # a game saved before the two card games shared one card shape
+            state["cards"] = {n: upgrade_card(c) for n, c in cards.items()}
         return state
 
 

@@ -99,7 +99,7 @@ def _preparation_actions(state: State, seat: int) -> list[dict[str, Any]]:
         seen: set[str] = set()
         for inst in player["hand"]:
             card = card_of(state, inst)
-            if card["type"] == "spell" and state["inst"][inst] not in seen:
+            if card["kind"] == "spell" and state["inst"][inst] not in seen:
                 seen.add(state["inst"][inst])
                 actions.append({"type": "reserve", "card": inst})
     for spell in player["reserve"]:
@@ -108,7 +108,7 @@ def _preparation_actions(state: State, seat: int) -> list[dict[str, Any]]:
     supports_seen: set[str] = set()  # two copies of one Support are one choice
     for inst in player["hand"]:
         card = card_of(state, inst)
-        if card["type"] != "support" or state["inst"][inst] in supports_seen:
+        if card["kind"] != "support" or state["inst"][inst] in supports_seen:
             continue
         supports_seen.add(state["inst"][inst])
         costs = [{"sp": int(card["cost"])}, *(card.get("extra_cost") or [])]
@@ -265,17 +265,26 @@ def _find(actions: list[dict[str, Any]], action: Mapping[str, Any]) -> dict[str,
     raise IllegalAction("That move is not allowed now.")
 
 
-def apply_action(state: State, seat: int, action: Mapping[str, Any]) -> list[Event]:
-    """Apply a legal action to ``state`` (a private copy) in place; IllegalAction otherwise."""
+def apply_action(
+    state: State, seat: int, action: Mapping[str, Any], *, listed: bool = False
+) -> list[Event]:
+    """Apply a legal action to ``state`` (a private copy) in place; IllegalAction otherwise.
+
+    ``listed``: the action is one of the legal moves just listed for this position
+    (:mod:`westernroses.listed_moves`), so they are not listed again to look it up."""
     if state["phase"] == "over":
         raise IllegalAction("The game is over.")
     if seat not in waiting_on(state):
         raise IllegalAction("It is not your turn to act.")
     kind = action.get("type")
-    legal = legal_actions(state, seat)
-    if kind not in {a["type"] for a in legal}:
-        raise IllegalAction("That move is not allowed now.")
-    chosen = _find(legal, action)
+    chosen: dict[str, Any]
+    if listed:  # a copy, as a fresh listing's would be: nothing below edits the caller's
+        chosen = {k: (list(v) if isinstance(v, list) else v) for k, v in action.items()}
+    else:
+        legal = legal_actions(state, seat)
+        if kind not in {a["type"] for a in legal}:
+            raise IllegalAction("That move is not allowed now.")
+        chosen = _find(legal, action)
     events: list[Event] = []
     if kind == "choose_leader":
         choose_leader(state, seat, chosen["card"], events)

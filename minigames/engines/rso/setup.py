@@ -1,5 +1,5 @@
 """Starting a game (rulebook "Starting the Game", lines 21-33): decks, Leader choice, the
-6-card opening hand, both mulligan rules, and who goes first.
+6-card opening hand, both mulligan rules, and who goes first (a house rule).
 
 State keys (all JSON):
 
@@ -23,8 +23,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from minigames.engines.rso.abilities import draw
-from minigames.engines.rso.cards import Card, build_card_set, load_card_set
-from minigames.engines.rso.decks import preset_deck, preset_decks, validate_deck
+from minigames.engines.rso.cards import Card, load_card_set, shared_starter_set
+from minigames.engines.rso.decks import preset_deck, validate_deck
+from minigames.engines.rso.house_rules import option
 from minigames.engines.rso.state import OPENING_HAND, State, card_of, name_of, player_name
 from westernroses.protocol import Event, IllegalAction, event
 from westernroses.rng import RandomSource
@@ -35,9 +36,10 @@ DEFAULT_NAMES = ("Player A", "Player B")
 
 def _deck_list(entry: object, seat: int) -> list[str]:
     if isinstance(entry, str):
-        if entry not in preset_decks():
-            raise ValueError(f"Seat {seat + 1}'s deck {entry!r} is not a preset deck.")
-        return preset_deck(entry)
+        try:
+            return preset_deck(entry)
+        except KeyError:
+            raise ValueError(f"Seat {seat + 1}'s deck {entry!r} is not a preset deck.") from None
     if not isinstance(entry, Sequence) or not all(isinstance(n, str) for n in entry):
         raise ValueError(f"Seat {seat + 1}'s deck must be a list of card numbers.")
     return [str(n) for n in entry]
@@ -50,7 +52,9 @@ def new_state(
     extra = config.get("cards") or []
     if not isinstance(extra, Sequence):
         raise ValueError("Extra cards must be a list of card definitions.")
-    card_set: dict[str, Card] = load_card_set(extra)
+    # The bundled set is validated once per process and read, never copied, per deal: a
+    # state's cards are shared read-only by all its clones (state.SHARED_KEYS) anyway.
+    card_set: Mapping[str, Card] = load_card_set(extra) if extra else shared_starter_set()
     decks_in = config.get("decks") or list(DEFAULT_DECKS)
     if not isinstance(decks_in, Sequence) or len(decks_in) != 2:
         raise ValueError("Rumbling Spell Orchestra needs exactly two decks, one per seat.")
@@ -66,7 +70,7 @@ def new_state(
     rng = RandomSource(seed)
     state: State = {
         "version": 1,
-        "cards": build_card_set([card_set[n] for n in used]),
+        "cards": {n: card_set[n] for n in used},
         "inst": {},
         "owner": {},
         "names": names,
@@ -111,7 +115,7 @@ def new_state(
             inst = f"rso-card-{counter}"
             state["inst"][inst] = number
             state["owner"][inst] = seat
-            zone = "characters" if card_set[number]["type"] == "character" else "deck"
+            zone = "characters" if card_set[number]["kind"] == "character" else "deck"
             player[zone].append(inst)
         rng.shuffle(player["deck"])
         state["players"].append(player)
@@ -173,7 +177,7 @@ def choose_leader(state: State, seat: int, inst: str, events: list[Event]) -> No
 
 
 def spells_in_hand(state: State, seat: int) -> int:
-    return sum(1 for c in state["players"][seat]["hand"] if card_of(state, c)["type"] == "spell")
+    return sum(1 for c in state["players"][seat]["hand"] if card_of(state, c)["kind"] == "spell")
 
 
 def can_mulligan(state: State, seat: int) -> bool:
@@ -219,15 +223,21 @@ def mulligan(state: State, seat: int, events: list[Event]) -> None:
 
 
 def keep(state: State, seat: int, events: list[Event]) -> bool:
-    """Keep the hand; True once both have kept (the first player is then drawn at random)."""
+    """Keep the hand; True once both have kept. The first player is then decided by the
+    house rule "Who goes first" (line 33: "either randomly or by mutual consensus"; drawn at
+    random by default)."""
     events.append(event(f"{player_name(state, seat)} keeps the opening hand.", type="mulligan"))
     if seat == 0:
         state["mulligan_seat"] = 1
         return False
     state["mulligan_seat"] = None
-    rng = RandomSource.from_dict(state["rng"])
-    first = rng.randbelow(2)
-    state["rng"] = rng.to_dict()
+    rule = option(state, "first_player")
+    if rule == "random":
+        rng = RandomSource.from_dict(state["rng"])
+        first = rng.randbelow(2)
+        state["rng"] = rng.to_dict()
+    else:
+        first = 0 if rule == "first" else 1
     state["first"] = state["attacker"] = first
     events.append(event(f"{player_name(state, first)} goes first and attacks.", type="setup"))
     return True

@@ -41,26 +41,31 @@ def _copy(value: Any) -> Any:
     return value
 
 
-#: Keys :func:`clone` copies one level at a time itself (they hold only strings and numbers).
-_CLONED_APART: Final = frozenset({"players", "mods", "used", "attached"})
-
-
 def clone(state: State) -> State:
-    """A copy safe to change: shared set-up maps, fresh copies of everything that moves."""
-    result = {
-        # a scalar (most of the keys) is its own copy: _copy is called only for containers
-        k: (_copy(v) if isinstance(v, (dict, list, tuple)) and k not in SHARED_KEYS else v)
-        for k, v in state.items()
-        if k not in _CLONED_APART
-    }
+    """A copy safe to change: shared set-up maps, fresh copies of everything that moves.
+
+    The top level is copied in one step (scalars and the shared maps are their own copies);
+    then each container that changes during play is copied again, the flat ones one level deep
+    (tests/engine/rso/test_clone.py checks that no container outside SHARED_KEYS is shared).
+    """
+    result = dict(state)
     result["players"] = [
-        {k: (list(v) if isinstance(v, list) else v) for k, v in player.items()}
+        {k: (list(v) if type(v) is list else v) for k, v in player.items()}
         for player in state["players"]
     ]
     result["mods"] = [dict(m) for m in state["mods"]]
     result["used"] = list(state["used"])
     result["attached"] = dict(state["attached"])
+    result["rng"] = dict(state["rng"])
+    for key in _NESTED:
+        value = state[key]
+        if value is not None:
+            result[key] = _copy(value)
     return result
+
+
+#: The containers that change during play and may nest: copied whole by :func:`clone`.
+_NESTED: Final = ("window", "battle")
 
 
 def other(seat: int) -> int:
@@ -120,7 +125,7 @@ def support_host(state: State, support: str) -> str | None:
 def side_of(state: State, inst: str) -> int | None:
     """Whose field a card is on: leaders and spells their owner's; supports their host's."""
     card = card_of(state, inst)
-    if card["type"] == "support":
+    if card["kind"] == "support":
         host = support_host(state, inst)
         return None if host is None else side_of(state, host)
     return owner_of(state, inst)
@@ -158,7 +163,7 @@ def ability_sources(state: State) -> list[tuple[str, int]]:
 
 def this_of(state: State, source: str) -> str | None:
     card = card_of(state, source)
-    if card["type"] == "support":
+    if card["kind"] == "support":
         return support_host(state, source)
     return source
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-CARD_TYPES: Final = ("character", "spell", "support", "event")
+CARD_KINDS: Final = ("character", "spell", "support", "event")
 SHOT_TYPES: Final = ("spread", "concentration", "normal")
 SUPPORT_TYPES: Final = ("leader", "spell", "scene")
 SUPPORT_CLASSES: Final = (
@@ -41,6 +41,24 @@ TRIGGERS: Final = (
     "preparation_end",
     "hit",
 )
+
+#: Who may play or use something in each phase (the End phase only discards): in the
+#: Preparation phase only the attacker acts ("Preparation Phase", lines 206-216).
+ROLES_ACTING: Final[Mapping[str, tuple[str, ...]]] = {
+    "replenish": ("attack", "intercept"),
+    "battle": ("attack", "intercept"),
+    "preparation": ("attack",),
+}
+#: Targets and conditions that need a battle under way: there is one only between an attack
+#: and its judging, in the Battle phase's plays and at a spell's hit (not at the start or the
+#: end of the Battle phase).
+BATTLE_TARGETS: Final = frozenset({"own_battle_spell", "opposing_battle_spell"})
+ROLE_WORDS: Final = {"attack": "attacking", "intercept": "intercepting"}
+PHASE_WORDS: Final = {
+    "replenish": "Replenish",
+    "battle": "Battle",
+    "preparation": "Preparation",
+}
 
 #: Basic abilities with a power (X) and those without.
 POWERED_BASICS: Final = ("focused", "unfocused", "protection", "faith")
@@ -107,16 +125,19 @@ KEYWORDS: Final = ("untargetable", "unaffected")
 CONDITIONS: Final = ("your_leader", "opponent_leader", "your_hp_at_most", "opposing_shot")
 MAX_AMOUNT: Final = 9
 MAX_HAND_COST: Final = 2
+#: The most abilities one card may have: a Special is named by its index, and an action
+#: naming one is bounded by this (``shapes``). The printed cards have one at most.
+MAX_ABILITIES: Final = 20
 
 _CHARACTER_FIELDS: Final = {"character", "title", "hp", "ev", "bv"}
 _PLAYABLE_FIELDS: Final = {"requires", "cost", "extra_cost"}
 _FIELDS: Final[Mapping[str, frozenset[str]]] = {
-    "character": frozenset({"number", "name", "type", "abilities", *_CHARACTER_FIELDS}),
+    "character": frozenset({"number", "name", "kind", "abilities", *_CHARACTER_FIELDS}),
     "spell": frozenset(
         {
             "number",
             "name",
-            "type",
+            "kind",
             "abilities",
             *_PLAYABLE_FIELDS,
             "shot",
@@ -129,13 +150,13 @@ _FIELDS: Final[Mapping[str, frozenset[str]]] = {
         }
     ),
     "support": frozenset(
-        {"number", "name", "type", "abilities", *_PLAYABLE_FIELDS, "support", "class"}
+        {"number", "name", "kind", "abilities", *_PLAYABLE_FIELDS, "support", "class"}
     ),
     "event": frozenset(
         {
             "number",
             "name",
-            "type",
+            "kind",
             *_PLAYABLE_FIELDS,
             "phases",
             "role",
@@ -146,6 +167,13 @@ _FIELDS: Final[Mapping[str, frozenset[str]]] = {
         }
     ),
 }
+
+
+def name_key(name: object) -> str:
+    """A card's name as the copy rules compare it: "'Copies' are determined by the name of
+    the card" (rulebook line 15), so letter case and spaces around or between words make no
+    other card ("Fairy Spark" and " fairy  spark " are copies of one card)."""
+    return " ".join(str(name).split()).casefold()
 
 
 def _is_int(value: object) -> bool:
@@ -309,7 +337,7 @@ def _awakening(
 
 def _this_kind(card: Mapping[str, Any]) -> str | None:
     """What ``this`` means on ``card``: its leader, the spell, or the card a support is on."""
-    kind = card.get("type")
+    kind = card.get("kind")
     if kind == "character":
         return "leader"
     if kind == "spell":
@@ -319,12 +347,71 @@ def _this_kind(card: Mapping[str, Any]) -> str | None:
     return None
 
 
+def _never_playable(
+    errors: list[str],
+    path: str,
+    phases: list[str],
+    role: object,
+    target: object,
+    condition: object,
+) -> None:
+    """Refuse an Event or a Special that can never be played: its role never acts in any of its
+    phases, or it needs a battle (a battle spell as its target, the opposing spell's shot as a
+    condition) in phases that never have one. ``path`` is the card's or the ability's."""
+    here = f"{path}." if path else ""
+    listed = [p for p in phases if p in ROLES_ACTING]
+    if not listed:
+        return
+    where = " or ".join(f"the {PHASE_WORDS[p]} phase" for p in listed)
+    if role in ROLE_WORDS and not any(role in ROLES_ACTING[p] for p in listed):
+        errors.append(
+            f"{here}role: only the attacking player acts in {where}, so this, for the "
+            f"{ROLE_WORDS[str(role)]} player, could never be played"
+        )
+    if "battle" in listed:
+        return
+    if target in BATTLE_TARGETS:
+        errors.append(
+            f"{here}target: {target} is a spell in battle, and there is no battle in {where}, "
+            "so this could never be played"
+        )
+    if isinstance(condition, Mapping) and "opposing_shot" in condition:
+        errors.append(
+            f"{here}condition.opposing_shot: the opposing spell's shot needs a battle, and there "
+            f"is none in {where}, so this could never be played"
+        )
+
+
+def _trigger_never_fires(errors: list[str], path: str, ability: Mapping[str, Any]) -> None:
+    """A trigger needing a battle that fires when there is none (every phase start or end;
+    only a spell's hit comes during a battle) never does anything."""
+    when = ability.get("when")
+    if when not in TRIGGERS or when == "hit":
+        return
+    phase, _, edge = str(when).partition("_")
+    moment = f"the {edge} of the {PHASE_WORDS[phase]} phase"
+    if ability.get("target") in BATTLE_TARGETS:
+        errors.append(
+            f"{path}.target: {ability['target']} is a spell in battle, and there is none at "
+            f"{moment}, so this would never fire"
+        )
+    condition = ability.get("condition")
+    if isinstance(condition, Mapping) and "opposing_shot" in condition:
+        errors.append(
+            f"{path}.condition.opposing_shot: the opposing spell's shot needs a battle, and "
+            f"there is none at {moment}, so this would never fire"
+        )
+
+
 def _abilities(errors: list[str], card: Mapping[str, Any]) -> None:
     abilities = card.get("abilities")
     if abilities is None:
         return
     if not isinstance(abilities, list):
         errors.append("abilities: must be a list")
+        return
+    if len(abilities) > MAX_ABILITIES:
+        errors.append(f"abilities: at most {MAX_ABILITIES} abilities (got {len(abilities)})")
         return
     this = _this_kind(card)
     for i, ability in enumerate(abilities):
@@ -386,10 +473,20 @@ def _abilities(errors: list[str], card: Mapping[str, Any]) -> None:
             _choice(errors, f"{path}.phase", ability.get("phase"), PHASES)
             _costs(errors, f"{path}.cost", ability.get("cost"))
             _awakening(errors, f"{path}.awakening", ability.get("awakening"), target, this)
+            phase = ability.get("phase")
+            _never_playable(
+                errors,
+                path,
+                [phase] if isinstance(phase, str) else [],
+                ability.get("role", "any"),
+                target,
+                ability.get("condition"),
+            )
         else:
             _choice(errors, f"{path}.when", ability.get("when"), TRIGGERS)
-            if ability.get("when") == "hit" and card.get("type") != "spell":
+            if ability.get("when") == "hit" and card.get("kind") != "spell":
                 errors.append(f"{path}.when: only a spell can trigger when it hits")
+            _trigger_never_fires(errors, path, ability)
         _choice(errors, f"{path}.role", ability.get("role", "any"), ROLES)
         _condition(errors, f"{path}.condition", ability.get("condition"))
         _effects(errors, f"{path}.effects", ability.get("effects"), target, this)
@@ -402,9 +499,9 @@ def validate_card(data: object) -> list[str]:
     errors: list[str] = []
     _text(errors, data, "number")
     _text(errors, data, "name")
-    kind = data.get("type")
-    if kind not in CARD_TYPES:
-        _choice(errors, "type", kind, CARD_TYPES)
+    kind = data.get("kind")
+    if kind not in CARD_KINDS:
+        _choice(errors, "kind", kind, CARD_KINDS)
         return errors
     unknown = sorted(set(data) - _FIELDS[kind])
     errors.extend(f"{key}: is not a field of a {kind} card" for key in unknown)
@@ -471,4 +568,8 @@ def validate_card(data: object) -> list[str]:
         _condition(errors, "condition", data.get("condition"))
         _effects(errors, "effects", data.get("effects"), target, None)
         _awakening(errors, "awakening", data.get("awakening"), target, None)
+        if isinstance(phases, list):
+            phase_words = [p for p in phases if isinstance(p, str)]
+            role = data.get("role", "any")
+            _never_playable(errors, "", phase_words, role, target, data.get("condition"))
     return errors

@@ -49,7 +49,7 @@ TRIGGER_WORDS: Final = {
     "hit": "When this spell hits the opposing leader",
 }
 SHOT_WORDS: Final = {"spread": "Spread", "concentration": "Concentration", "normal": "Normal"}
-TYPE_WORDS: Final = {
+KIND_WORDS: Final = {
     "character": "Character",
     "spell": "Spell",
     "support": "Support",
@@ -58,9 +58,9 @@ TYPE_WORDS: Final = {
 
 
 def _this_words(card: Mapping[str, Any]) -> str:
-    if card.get("type") == "character":
+    if card.get("kind") == "character":
         return "this leader"
-    if card.get("type") == "spell":
+    if card.get("kind") == "spell":
         return "this spell"
     if card.get("support") == "leader":
         return "the leader this is equipped to"
@@ -189,9 +189,10 @@ def requirement_words(requires: Mapping[str, int] | None) -> str:
     return "Needs " + " and ".join(parts) + team
 
 
-def card_lines(card: Mapping[str, Any]) -> list[str]:
-    """Everything on ``card`` in words, one line each: type, requirement, values, abilities."""
-    kind = card["type"]
+def card_lines(card: Mapping[str, Any], card_set: Mapping[str, Any] | None = None) -> list[str]:
+    """Everything on ``card`` in words, one line each: kind, requirement, values, abilities.
+    (``card_set`` is unused: an RSO card names no other card; both card games take it.)"""
+    kind = card["kind"]
     lines: list[str] = []
     if kind == "character":
         lines.append(
@@ -199,7 +200,7 @@ def card_lines(card: Mapping[str, Any]) -> list[str]:
         )
         lines.append(f"HP {card['hp']}, EV {card['ev']}, Border Value {card['bv']}")
     else:
-        label = TYPE_WORDS[kind]
+        label = KIND_WORDS[kind]
         if kind == "support":
             label = f"{card['support'].capitalize()} Support"
             if card.get("class"):

@@ -1,7 +1,7 @@
 """Spirit War, the tavern's elemental card battle for 2 to 6 players (docs/games/spirit-war.md).
 
-``ENGINE`` implements :class:`westernroses.protocol.GameEngine`; ``heuristic`` holds the greedy
-bot policy and the evaluator for the search bot.
+``ENGINE`` implements :class:`westernroses.protocol.GameEngine`; ``shapes`` holds what each
+action may carry; ``heuristic`` holds the greedy bot policy and the evaluator for the search bot.
 """
 
 from __future__ import annotations

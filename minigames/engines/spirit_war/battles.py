@@ -5,10 +5,17 @@ of the rulebook, with RULINGS Spirit War 1 (what each Support card does; two car
 kind resolve attacker first) and 2 (summons and Support cards are chosen face down and revealed
 together). A battle's sides are numbered 0 (the attacker) and 1 (the defender).
 
-Phases: ``attack`` (the attacker names her target, or shows she has no Spirit and skips),
+Phases: ``attack`` (the attacker names her target, or skips when she has no Spirit),
 ``summon`` (both sides at once, face down; a defender without a Spirit shows her hand instead),
-``support`` (the losing side first, then the other; both at once after a draw or with the
-"together" house rule). :func:`resolve` is the pure resolution, used by the engine and tests.
+``support`` (both sides at once, face down: the default; the "loser first" house rule lets the
+losing side choose first, in the open, except after a draw on the chart).
+:func:`resolve` is the pure resolution, used by the engine and tests.
+
+A choice made at the same time as the other side's (:func:`choices_blind`) is invisible to
+everyone else until both have chosen: whether she put a card down or passed, the table sees
+only that she has chosen (the same event, the same view; her hand counts the card until the
+reveal, player_view.py). A known card put face down stays shown as "in her hand or face down"
+(piles.shown_cards) until it is revealed.
 """
 
 from __future__ import annotations
@@ -23,6 +30,7 @@ from minigames.engines.spirit_war.piles import (
     card,
     draw_preparation,
     element,
+    forget,
     hand_words,
     label,
     name,
@@ -65,7 +73,7 @@ def attack_candidates(state: State, attacker: int, target: str) -> list[int]:
 def start_attack(
     state: State, attacker: int, candidates: list[int], reason: str, events: list[Event]
 ) -> None:
-    """The attacker must now name her target (or show she has no Spirit to summon)."""
+    """The attacker must now name her target (or skip: she has no Spirit to summon)."""
     state["phase"] = "attack"
     state["attack"] = {"attacker": attacker, "candidates": candidates, "reason": reason}
     if len(candidates) > 1:
@@ -86,15 +94,7 @@ def apply_attack(state: State, seat: int, action: Action, events: list[Event]) -
     """Returns True when the attack is over (skipped); False when a battle begins."""
     state["attack"] = None
     if action["type"] == "skip_attack":
-        reveal_hand(state, seat)
-        events.append(
-            event(
-                f"{name(state, seat)} has no Spirit to summon and shows her hand as proof "
-                f"({hand_words(state, state['hands'][seat])}); the attack is skipped.",
-                type="attack_skipped",
-                seat=seat,
-            )
-        )
+        _skip_attack(state, seat, events)
         return True
     target = action["target"]
     state["battle"] = {
@@ -105,9 +105,6 @@ def apply_attack(state: State, seat: int, action: Action, events: list[Event]) -
         "revealed": False,
         "support": [None, None],
         "supported": [False, False],
-        # whether each side put her Support card down before the other side had chosen
-        # (public: everyone sees who chose when); read at the reveal by record_blind_cards
-        "blind": [False, False],
     }
     state["phase"] = "summon"
     events.append(
@@ -119,6 +116,30 @@ def apply_attack(state: State, seat: int, action: Action, events: list[Event]) -
         )
     )
     return False
+
+
+def _skip_attack(state: State, seat: int, events: list[Event]) -> None:
+    """ "Skip the Attack Encounter if you do not have a Spirit card to summon": the rulebook
+    asks for no proof and the engine knows her hand, so by default nobody sees it; the table
+    learns only that she skipped. The "show the hand" house rule shows it as proof."""
+    if state["options"].get("skip_proof") == "show_hand":
+        reveal_hand(state, seat)
+        events.append(
+            event(
+                f"{name(state, seat)} has no Spirit to summon and shows her hand as proof "
+                f"({hand_words(state, state['hands'][seat])}); the attack is skipped.",
+                type="attack_skipped",
+                seat=seat,
+            )
+        )
+        return
+    events.append(
+        event(
+            f"{name(state, seat)} has no Spirit to summon: the attack is skipped.",
+            type="attack_skipped",
+            seat=seat,
+        )
+    )
 
 
 # --------------------------------------------------------------------------- summons
@@ -157,7 +178,7 @@ def apply_summon(state: State, seat: int, action: Action, events: list[Event]) -
         )
     else:
         cid = action["card"]
-        take_from_hand(state, seat, cid)
+        take_from_hand(state, seat, cid, face_down=True)
         battle["summon"][side] = cid
         events.append(
             event(
@@ -198,6 +219,8 @@ def apply_summon(state: State, seat: int, action: Action, events: list[Event]) -
         return True
     battle["revealed"] = True
     a, d = battle["summon"]
+    forget(state, a)
+    forget(state, d)
     events.append(
         event(
             f"The Spirits are revealed: {name(state, attacker)}'s {label(state, a)} against "
@@ -226,16 +249,42 @@ def eliminate(state: State, seat: int, events: list[Event]) -> None:
 # --------------------------------------------------------------------------- support cards
 
 
+def choices_blind(state: State) -> bool:
+    """Whether the two sides of the battle choose their Support cards at the same time, face
+    down, neither (nor anyone else) learning anything of the other's choice before both are
+    revealed: always by default (RULINGS Spirit War 2); under the "loser first" house rule
+    only after a draw on the chart ("decided mutually")."""
+    return first_to_choose(state) is None
+
+
+def first_to_choose(state: State) -> int | None:
+    """The side that chooses her Support card first, in the open, under the "loser first"
+    house rule ("Typically, the losing side should decide ... first"): the side losing on the
+    chart. None when both choose at the same time."""
+    if state["options"]["support_order"] != "loser_first":
+        return None
+    a, d = state["battle"]["summon"]
+    first = chart(element(state, a), element(state, d))
+    if first == DRAW:
+        return None
+    return 0 if first == LOSS else 1
+
+
+def choice_public(state: State, side: int) -> bool:
+    """Whether everyone may know what ``side`` chose (a card face down, or none): only when she
+    chose first in the open (the "loser first" house rule), never for a choice made at the same
+    time as the other's."""
+    return bool(state["battle"]["supported"][side]) and not choices_blind(state)
+
+
 def support_waiting(state: State) -> tuple[int, ...]:
-    """Who chooses a Support card now: "Typically, the losing side should decide ... first";
-    after an initial draw both decide together (as with the "together" house rule)."""
+    """Who chooses a Support card now: both sides, at the same time (the default); under the
+    "loser first" house rule the losing side first, then the other (both after a draw)."""
     battle = state["battle"]
     left = [i for i in (0, 1) if not battle["supported"][i]]
-    if state["options"]["support_order"] == "loser_first" and len(left) == 2:
-        a, d = battle["summon"]
-        first = chart(element(state, a), element(state, d))
-        if first != DRAW:
-            left = [0 if first == LOSS else 1]
+    first = first_to_choose(state)
+    if first is not None and len(left) == 2:
+        left = [first]
     return tuple(battle["sides"][i] for i in left)
 
 
@@ -250,16 +299,21 @@ def apply_support(state: State, seat: int, action: Action, events: list[Event]) 
     battle = state["battle"]
     side = side_of(state, seat)
     battle["supported"][side] = True
+    blind = choices_blind(state)
     if action["type"] == "pass_support":
-        events.append(
-            event(f"{name(state, seat)} uses no Support card.", type="no_support", seat=seat)
-        )
+        if blind:
+            events.append(
+                event("You use no Support card.", type="no_support_private", visible_to=[seat])
+            )
+            events.append(_chosen_event(state, seat))
+        else:
+            events.append(
+                event(f"{name(state, seat)} uses no Support card.", type="no_support", seat=seat)
+            )
     else:
         cid = action["card"]
-        take_from_hand(state, seat, cid)
+        take_from_hand(state, seat, cid, face_down=True)
         battle["support"][side] = cid
-        if not battle["supported"][1 - side]:
-            battle.setdefault("blind", [False, False])[side] = True
         events.append(
             event(
                 f"You place {label(state, cid)} face down as your Support card.",
@@ -268,18 +322,32 @@ def apply_support(state: State, seat: int, action: Action, events: list[Event]) 
                 card=cid,
             )
         )
-        events.append(
-            event(
-                f"{name(state, seat)} places a Support card face down.",
-                type="support",
-                hidden_from=[seat],
-                seat=seat,
+        if blind:
+            events.append(_chosen_event(state, seat))
+        else:
+            events.append(
+                event(
+                    f"{name(state, seat)} places a Support card face down.",
+                    type="support",
+                    hidden_from=[seat],
+                    seat=seat,
+                )
             )
-        )
     if not all(battle["supported"]):
         return False
     _finish_battle(state, events)
     return True
+
+
+def _chosen_event(state: State, seat: int) -> Event:
+    """What the others see of a choice made at the same time as the other side's: the same
+    whether she put a card down or not."""
+    return event(
+        f"{name(state, seat)} has chosen her Support card.",
+        type="support_chosen",
+        hidden_from=[seat],
+        seat=seat,
+    )
 
 
 @dataclass
@@ -386,25 +454,27 @@ def card_could_help(main: tuple[str, str], side: int, support: dict[str, Any]) -
 
 
 def support_record(state: State, seat: int) -> tuple[int, int]:
-    """``seat``'s public record: her Support cards put down before the other side chose that
-    could help her, and that could not (:func:`record_blind_cards`; none in a game saved
-    before the record existed)."""
+    """``seat``'s public record: her Support cards put down without knowing the other side's
+    choice that could help her, and that could not (:func:`record_blind_cards`; none in a game
+    saved before the record existed)."""
     helped, idle = state.get("support_record", [[0, 0]] * state["seats"])[seat]
     return int(helped), int(idle)
 
 
 def record_blind_cards(state: State) -> None:
-    """At the reveal, count each Support card put down before the other side chose in its
-    player's public record (``support_record``: cards that could help, cards that could not):
-    what every player at the table has seen of how she plays her cards. The search bot reads
-    it to tell a player who puts cards down for a reason from one who bluffs or plays at
-    random (heuristic.answer_face_down)."""
+    """At the reveal, count each Support card put down without knowing the other side's choice
+    (both, when they chose at the same time; the first side's, under the "loser first" house
+    rule) in its player's public record (``support_record``: cards that could help, cards that
+    could not): what every player at the table has seen of how she plays her cards. The search
+    bot reads it to tell a player who puts cards down for a reason from one who bluffs or plays
+    at random (heuristic.answer_face_down)."""
     battle = state["battle"]
     record = state.setdefault("support_record", [[0, 0] for _ in range(state["seats"])])
     main = (element(state, battle["summon"][0]), element(state, battle["summon"][1]))
-    for side, blind in enumerate(battle.get("blind", [False, False])):
+    first = first_to_choose(state)
+    for side in (0, 1):
         cid = battle["support"][side]
-        if blind and cid is not None:
+        if (first is None or side == first) and cid is not None:
             helped = card_could_help(main, side, card(state, cid))
             record[battle["sides"][side]][0 if helped else 1] += 1
 
@@ -439,6 +509,7 @@ def _finish_battle(state: State, events: list[Event]) -> None:
     record_blind_cards(state)
     for i in (0, 1):
         if supports[i]:
+            forget(state, supports[i])
             to_abyss(state, supports[i])
         battle["support"][i] = None
     if res.result == DRAW:

@@ -22,7 +22,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from minigames.engines.spirit_war import battles, endgame, hidden, turns, views
+from minigames.engines.spirit_war import battles, endgame, hidden, player_view, turns
 from minigames.engines.spirit_war.piles import (
     State,
     clone,
@@ -31,7 +31,15 @@ from minigames.engines.spirit_war.piles import (
     name,
     spirits_in_hand,
 )
-from minigames.engines.spirit_war.setup import HOUSE_RULES, STATE_FORMAT, new_state
+from minigames.engines.spirit_war.setup import (
+    HOUSE_RULES,
+    MAX_SEATS,
+    MIN_SEATS,
+    STATE_FORMAT,
+    new_state,
+)
+from minigames.engines.spirit_war.shapes import ACTIONS
+from westernroses.action_shapes import ActionShape
 from westernroses.protocol import (
     Action,
     Event,
@@ -41,6 +49,7 @@ from westernroses.protocol import (
     Json,
     Seat,
 )
+from westernroses.undo_policy import nothing_drawn_or_revealed
 
 #: The action types each phase accepts.
 PHASE_ACTIONS: Final[Mapping[str, frozenset[str]]] = {
@@ -61,11 +70,14 @@ class SpiritWarEngine:
 
     slug = "spirit_war"
     title = "Spirit War"
-    min_seats = 2
-    max_seats = 6
+    min_seats = MIN_SEATS
+    max_seats = MAX_SEATS
 
     def house_rules(self) -> Sequence[HouseRule]:
         return HOUSE_RULES
+
+    def action_shapes(self) -> Mapping[str, ActionShape]:
+        return ACTIONS
 
     def new_game(
         self,
@@ -172,7 +184,9 @@ class SpiritWarEngine:
     # ----------------------------------------------------------------------- what is seen
 
     def view(self, state: State, seat: Seat | None) -> Json:
-        return views.view(state, seat if isinstance(seat, int) else None, self._waiting(state))
+        return player_view.view(
+            state, seat if isinstance(seat, int) else None, self._waiting(state)
+        )
 
     def _waiting(self, state: State) -> tuple[int, ...]:
         return tuple(s for s in self.waiting_on(state) if isinstance(s, int))
@@ -212,7 +226,14 @@ class SpiritWarEngine:
         return result
 
     def summary(self, state: State) -> str:
-        return views.phase_text(state)
+        return player_view.phase_text(state)
+
+    def is_undoable(
+        self, before: State, seat: Seat, action: Mapping[str, Any], after: State, events: list[Any]
+    ) -> bool:
+        """Board Game Arena's undo policy (``westernroses.undo_policy``): a move that drew
+        nothing at random and revealed nothing hidden may be taken back."""
+        return nothing_drawn_or_revealed(self, before, after, events)
 
     def timeout_action(self, state: State, seat: Seat) -> Action | None:
         """For a seat whose time runs out: no Support card; otherwise the first legal move
@@ -245,7 +266,9 @@ class SpiritWarEngine:
                 return f"Attack {name(state, target)}"
             return "Attack a player"
         if kind == "skip_attack":
-            return "Show your hand: you have no Spirit to summon, so the attack is skipped"
+            if state["options"].get("skip_proof") == "show_hand":
+                return "Show your hand: you have no Spirit to summon, so the attack is skipped"
+            return "Skip the attack: you have no Spirit to summon"
         if kind == "summon":
             return f"Summon {what} face down"
         if kind == "no_spirit":
@@ -261,6 +284,27 @@ class SpiritWarEngine:
                 return "Vote to end the war with a shared result"
             return "Vote for a Mini Spirit War"
         return "An unknown move"
+
+    def public_action(self, state: State, seat: Seat, action: Mapping[str, Any]) -> Json:
+        """What the others learn of a move (RULINGS Spirit War 2: face-down choices are
+        revealed together). A summon shows only that a Spirit went face down, unless it is the
+        second and both are revealed; a Support card shows only that a card went down (the
+        "loser first" house rule's first choice, made in the open), and a choice made at the
+        same time as the other side's shows only that she chose, card or none, unless it is
+        the second and both are revealed. Everything else is public as it is."""
+        kind = action.get("type")
+        battle = state["battle"]
+        if battle is None or not isinstance(seat, int) or seat not in battle["sides"]:
+            return dict(action)
+        other = 1 - battles.side_of(state, seat)
+        if kind == "summon" and not battle["summoned"][other]:
+            return {"type": "summon"}
+        if kind in ("support", "pass_support") and not battle["supported"][other]:
+            if battles.choices_blind(state):
+                return {"type": "support_choice"}
+            if kind == "support":
+                return {"type": "support"}
+        return dict(action)
 
     # ----------------------------------------------------------------------- storage
 

@@ -8,11 +8,12 @@ revealed Spirits, public cards) and never peeks at hidden cards:
 * **Summon**: the Spirit whose element scores best: +2 if another Spirit of that element stays in
   hand (so an Element buff is possible later), +1 for each Spirit the opponent is known to hold
   that it beats, -1 for each that beats it.
-* **Support**: when already winning, nothing, unless the opponent has put a card down: then a
-  Disintegrate, else a Safeguard, if held. When not winning, the cheapest card that turns the
-  battle into a win (Spells before Spirits), else one that makes it a draw, else a Safeguard
-  when losing, else nothing. Outcomes come from the engine's own :func:`battles.resolve`
-  (through :func:`battles.outcome_alone`).
+* **Support**: when already winning, nothing, unless the opponent has been seen putting a card
+  down (only under the "loser first" house rule: by default both choose at once and nothing
+  of her choice shows): then a Disintegrate, else a Safeguard, if held. When not winning, the
+  cheapest card that turns the battle into a win (Spells before Spirits), else one that makes
+  it a draw, else a Safeguard when losing, else nothing. Outcomes come from the engine's own
+  :func:`battles.resolve` (through :func:`battles.outcome_alone`).
 * **Discard**: Spells before Spirits, the least useful first (Swap, Imbue, Safeguard,
   Disintegrate); among Spirits, one of the element held most.
 * **The rare outcome**: vote to share (a Mini Spirit War is a lottery worth no more on average).
@@ -21,8 +22,9 @@ For the search bot (docs/bots.md): :func:`evaluate` scores a state for ``seat`` 
 the result once the game is over, otherwise a chance of winning fitted to games of this policy
 against itself (:data:`WEIGHTS`); :func:`fold_actions` tells the search which moves play alike
 (cards of one kind) or are never better than another (a Support card that changes nothing once
-the other side passed), and answers the other side's face-down Support card by weighing each
-answer over worlds in which she would have put that card down (:func:`answer_face_down`);
+the other side was seen passing), and answers the other side's face-down Support card, seen
+put down under the "loser first" house rule, by weighing each answer over worlds in which she
+would have put that card down (:func:`answer_face_down`);
 :data:`search_settings` are the search's settings for this game.
 """
 
@@ -35,6 +37,7 @@ from collections.abc import Callable
 from typing import Final
 
 from minigames.engines.spirit_war.battles import (
+    choice_public,
     outcome_alone,
     side_of,
     support_actions,
@@ -42,7 +45,7 @@ from minigames.engines.spirit_war.battles import (
 )
 from minigames.engines.spirit_war.elements import DRAW, LOSS, WIN, chart
 from minigames.engines.spirit_war.engine import ENGINE
-from minigames.engines.spirit_war.piles import State, card, is_spirit, survivors
+from minigames.engines.spirit_war.piles import State, card, is_spirit, shown_cards, survivors
 from westernroses.protocol import Action
 
 #: The search bot's settings for Spirit War (fields of minigames.bots.search.SearchSettings
@@ -209,17 +212,17 @@ def answer_face_down(state: State, seat: int, actions: list[Action], folded: lis
 
 
 def _other_placed(state: State, seat: int) -> bool:
-    """Whether the other side of the battle has put a Support card down (public; which card is
-    not)."""
-    battle = state["battle"]
-    return bool(battle["support"][1 - side_of(state, seat)] is not None)
+    """Whether the other side of the battle has been seen putting a Support card down (public
+    only under the "loser first" house rule; which card is never)."""
+    other = 1 - side_of(state, seat)
+    return choice_public(state, other) and state["battle"]["support"][other] is not None
 
 
 def _other_passed(state: State, seat: int) -> bool:
-    """Whether the other side of the battle has chosen to play no Support card (public)."""
-    battle = state["battle"]
+    """Whether the other side of the battle has been seen choosing no Support card (public
+    only under the "loser first" house rule)."""
     other = 1 - side_of(state, seat)
-    return bool(battle["supported"][other] and battle["support"][other] is None)
+    return choice_public(state, other) and state["battle"]["support"][other] is None
 
 
 def _fold_into_pass(state: State, seat: int, actions: list[Action], folded: list[int]) -> list[int]:
@@ -260,12 +263,9 @@ def _opponent(state: State, seat: int) -> int:
 
 
 def _known_spirit_elements(state: State, seat: int) -> list[str]:
-    known = set(state["known"])
-    return [
-        card(state, c)["element"]
-        for c in state["hands"][seat]
-        if c in known and is_spirit(state, c)
-    ]
+    """The elements of the Spirits everyone has seen ``seat`` hold (in her hand or face down:
+    the table cannot tell which)."""
+    return [card(state, c)["element"] for c in shown_cards(state, seat) if is_spirit(state, c)]
 
 
 def _summon(state: State, seat: int, actions: list[Action], rng: random.Random) -> Action:
@@ -283,10 +283,8 @@ def _summon(state: State, seat: int, actions: list[Action], rng: random.Random) 
 
 
 def _support(state: State, seat: int, actions: list[Action]) -> Action:
-    battle = state["battle"]
-    other = 1 - side_of(state, seat)
-    opponent_placed = battle["supported"][other] and battle["support"][other] is not None
-    # Whether a face-down card is down is public (view: supports[i] == {"face_down": True}).
+    # Seen only under the "loser first" house rule (view: supports[i] == {"face_down": True}).
+    opponent_placed = _other_placed(state, seat)
     result = _support_outcomes(state, seat)
 
     current, _ = result({"type": "pass_support"})

@@ -8,7 +8,10 @@ property tests check that no card is ever lost or doubled.
 
 A card in a hand is seen by its owner; it is also public while it stays in that hand after it was
 shown to everyone (a winner's Spirit going back to her hand, a hand shown as proof): those ids are
-in ``state["known"]``. Cards leave ``known`` when they leave the hand.
+in ``state["known"]``. A known card played face down (a summon, a Support card) stays in
+``known`` until the face-down card is revealed: the table saw it in her hand and cannot tell
+whether it is the card she put down, so it is shown as "in her hand or face down"
+(:func:`shown_cards`). Cards leave ``known`` when they are seen leaving her (discarded, revealed).
 """
 
 from __future__ import annotations
@@ -133,14 +136,45 @@ def shuffle(state: State, items: list[str]) -> None:
 
 def add_to_hand(state: State, seat: int, cid: str, *, public: bool) -> None:
     state["hands"][seat] = sort_ids([*state["hands"][seat], cid])
-    if public:
+    if public and cid not in state["known"]:  # a known card comes back from face down
         state["known"] = sort_ids([*state["known"], cid])
 
 
-def take_from_hand(state: State, seat: int, cid: str) -> None:
+def take_from_hand(state: State, seat: int, cid: str, *, face_down: bool = False) -> None:
+    """``cid`` leaves ``seat``'s hand: seen by everyone (``face_down=False``: it stops being a
+    known hand card), or face down (a known card stays known until it is revealed)."""
     state["hands"][seat].remove(cid)
-    if cid in state["known"]:
+    if not face_down:
+        forget(state, cid)
+
+
+def forget(state: State, cid: str | None) -> None:
+    """``cid`` is seen face up away from the hand it was known in (revealed, discarded)."""
+    if cid is not None and cid in state["known"]:
         state["known"].remove(cid)
+
+
+def face_down_cards(state: State, seat: int) -> list[str]:
+    """``seat``'s cards lying face down in the current battle (not yet revealed)."""
+    battle = state["battle"]
+    if battle is None or seat not in battle["sides"]:
+        return []
+    side = battle["sides"].index(seat)
+    out: list[str] = []
+    if not battle["revealed"] and battle["summon"][side] is not None:
+        out.append(str(battle["summon"][side]))
+    if battle["support"][side] is not None:
+        out.append(str(battle["support"][side]))
+    return out
+
+
+def shown_cards(state: State, seat: int) -> list[str]:
+    """The cards everyone has seen ``seat`` hold and not seen leave her: in her hand, or one of
+    her face-down cards in the battle (the table cannot tell which), in id order. What every
+    seat and spectator is shown of her hand beside its size (views.py)."""
+    known = set(state["known"])
+    mine = [*state["hands"][seat], *face_down_cards(state, seat)]
+    return sort_ids([cid for cid in mine if cid in known])
 
 
 def reveal_hand(state: State, seat: int) -> None:

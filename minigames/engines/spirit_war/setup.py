@@ -26,6 +26,9 @@ from westernroses.rng import RandomSource
 
 #: Format of the stored state; a future incompatible change gets a new number.
 STATE_FORMAT: Final = 1
+#: Spirit War is for two to six players.
+MIN_SEATS: Final = 2
+MAX_SEATS: Final = 6
 
 #: How many redeals setting up may take before the deck is declared unable to give everyone a
 #: Spirit (only a GM's odd deck with very few Spirits could get near it).
@@ -83,11 +86,24 @@ HOUSE_RULES: Final = (
     HouseRule(
         "support_order",
         "Choosing Support cards",
-        "loser_first",
-        "Who chooses a Support card first once the Spirits are revealed.",
+        "together",
+        "Who chooses a Support card first once the Spirits are revealed. Both at once: neither "
+        "side learns anything of the other's choice, not even whether a card was put down, "
+        "until both are revealed. Losing side first: the table sees whether she put a card "
+        "down before the other side chooses.",
         choices=(
-            ("loser_first", "The losing side first, then the other (both at once after a draw)"),
             ("together", "Both sides at once, face down"),
+            ("loser_first", "The losing side first, then the other (both at once after a draw)"),
+        ),
+    ),
+    HouseRule(
+        "skip_proof",
+        "Skipping an attack without a Spirit",
+        "none",
+        "Whether a player who must attack but holds no Spirit shows her hand as proof.",
+        choices=(
+            ("none", "She skips the attack without showing her hand"),
+            ("show_hand", "She shows her hand as proof"),
         ),
     ),
     HouseRule(
@@ -160,7 +176,7 @@ def new_state(
     config: Mapping[str, Any] | None,
 ) -> State:
     """A dealt game, ready for the first player's turn."""
-    if isinstance(seats, bool) or not isinstance(seats, int) or not 2 <= seats <= 6:
+    if isinstance(seats, bool) or not isinstance(seats, int) or not MIN_SEATS <= seats <= MAX_SEATS:
         raise ValueError("Spirit War is played by 2 to 6 players.")
     opts = resolve_options(options)
     config = dict(config or {})

@@ -15,6 +15,7 @@ from typing import Any, Final
 from tests.engine.battle.samples import demo_battle
 from westernroses.battle.actions import GM, apply, legal_actions
 from westernroses.battle.errors import IllegalAction
+from westernroses.battle.shapes import ACTIONS, SERVER_KEYS
 from westernroses.battle.state import BattleState, Json
 
 #: Ending the turn is offered in every turn; picking it this much less often than the others
@@ -42,15 +43,17 @@ def acting_player(state: BattleState) -> str | None:
     return state.combatants[state.current].controller
 
 
+#: What a legal-action template names that its action carries as it is (where the action's
+#: shape takes it: an ability's ``free`` only tells that it costs no action).
+NAMED: Final = ("combatant", "attack", "free", "card", "hit", "choice", "drop", "ability")
+
+
 def concrete(option: Json, rng: random.Random, player: str) -> Json:
     """A concrete action from a legal-action template (choices filled in at random)."""
-    action: Json = {
-        k: v
-        for k, v in option.items()
-        if k in ("type", "combatant", "attack", "free", "card", "hit", "choice", "drop", "ability")
-    }
-    action["player"] = player
     kind = option["type"]
+    takes = ACTIONS[kind].fields
+    action: Json = {"type": kind, **{k: v for k, v in option.items() if k in NAMED and k in takes}}
+    action["player"] = player
     if kind == "move":
         action["to"] = rng.choice(option["reach"])["square"]
     elif kind == "attack":
@@ -73,6 +76,12 @@ BENCH_PARTY: Final = ("reimu", "marisa", "sakuya", "meiling")
 BENCH_MONSTERS: Final = 4
 #: How often a Librarian tries a second card on the same action.
 SECOND_CARD_CHANCE: Final = 0.3
+
+
+def as_sent(action: Json) -> Json:
+    """``action`` as a client sends it: without the keys the server adds (``player``, ``at``,
+    ``expected_version``), which is what the action shapes describe."""
+    return {k: v for k, v in action.items() if k not in SERVER_KEYS}
 
 
 def random_action(state: BattleState, rng: random.Random) -> Json | None:

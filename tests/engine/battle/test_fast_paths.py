@@ -1,12 +1,13 @@
 """The engine's fast paths give exactly what the straightforward engine gives (issue 15).
 
-Thousands of random battles (the sample characters, random arenas, GM overrides now and
-then): at every step the fast engine's new state and events, every seat's legal actions and
-a view are compared with the oracle's (``tests/engine/battle/oracle.py``: a fresh state read
-back from JSON, every cache forgotten, a heap Dijkstra), the input state is checked unchanged
-(copy on write must never write through), and every combatant's reachable squares and areas
-are compared with the oracle's own search. Battles start at a random point of a random game,
-so late positions (statuses, dolls, fallen pieces, the end) are checked as well as openings.
+Hundreds of random battles (thousands in ``make soak``; the sample characters, random arenas,
+GM overrides now and then): at every step the fast engine's new state and events, every seat's
+legal actions and a view are compared with the oracle's (``tests/engine/battle/oracle.py``: a
+fresh state read back from JSON, every cache forgotten, a heap Dijkstra), the input state is
+checked unchanged (copy on write must never write through), and every combatant's reachable
+squares and areas are compared with the oracle's own search. Battles start at a random point of
+a random game, so late positions (statuses, dolls, fallen pieces, the end) are checked as well
+as openings.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from tests.engine.battle import oracle
 from tests.engine.battle.random_play import apply_random, random_action
 from tests.engine.battle.samples import CHARACTERS, demo_battle
 from tests.engine.battle.test_properties import gm_override
+from tests.soak import size
 from westernroses.battle import BattleState, IllegalAction, apply, dumps, legal_actions, view
 from westernroses.battle.actions import read_context
 from westernroses.battle.arena import reachable
@@ -30,8 +32,9 @@ from westernroses.battle.stats import can_act, speed
 
 #: Steps compared per battle, after a random number of unchecked ones.
 CHECKED_STEPS = 2
-#: Random battles per run (each one checked at a random point of its game).
-BATTLES = 1000
+#: Random battles per run (each one checked at a random point of its game): 300 in the suite,
+#: ten times as many in ``make soak``.
+BATTLES = size(300)
 
 
 def _seats(state: BattleState) -> list[str]:

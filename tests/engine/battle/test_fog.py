@@ -17,7 +17,7 @@ from tests.engine.battle.random_play import apply_random, random_action
 from tests.engine.battle.samples import demo_battle
 from westernroses.battle import ENGINE, apply, legal_actions, summary, view, visible_events
 from westernroses.battle.errors import IllegalAction
-from westernroses.battle.fog import hidden_ids
+from westernroses.battle.fog import hidden_ids, in_fog
 from westernroses.battle.state import BattleState, Json
 
 
@@ -240,9 +240,7 @@ def check_fog(state: BattleState) -> None:
                     assert None not in [p["id"] for p in e["result"]["participants"]]
         if secret and state.current in secret:
             assert seen["turn"]["current"] is None
-    assert not {c.name for c in state.combatants.values() if c.position in state.arena.fog} & {
-        summary(state)
-    }
+    assert not {c.name for c in state.combatants.values() if in_fog(state, c)} & {summary(state)}
     assert set(view(state, "gm")["combatants"]) == set(state.combatants)
 
 
@@ -250,16 +248,33 @@ def random_fog(state: BattleState, rng: random.Random) -> Json:
     w, h = state.arena.width, state.arena.height
     a = [rng.randrange(w), rng.randrange(h)]
     b = [min(w - 1, a[0] + rng.randrange(4)), min(h - 1, a[1] + rng.randrange(4))]
-    kind = "gm_fog" if rng.random() < 0.7 else "gm_reveal"
+    roll = rng.random()
+    if roll < 0.15:  # off the board (hidden like fog), shown, or back on a free square
+        c = rng.choice(sorted(state.combatants))
+        if roll < 0.05:
+            return {"type": "gm_move", "player": "gm", "combatant": c, "to": None}
+        if roll < 0.1:
+            shown = rng.random() < 0.5
+            return {"type": "gm_show", "player": "gm", "combatant": c, "shown": shown}
+        taken = {x.position for x in state.combatants.values()}
+        free = [
+            [x, y]
+            for x in range(w)
+            for y in range(h)
+            if state.arena.open((x, y)) and (x, y) not in taken
+        ]
+        return {"type": "gm_move", "player": "gm", "combatant": c, "to": rng.choice(free)}
+    kind = "gm_fog" if roll < 0.7 else "gm_reveal"
     return {"type": kind, "player": "gm", "from": a, "to": b}
 
 
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32), monsters=st.integers(2, 4))
 def test_random_battles_with_random_fog_never_show_a_fogged_combatant(seed, monsters):
-    """Random legal play with the GM fogging and revealing rectangles now and then: no player
-    (nor a spectator) ever sees a fogged combatant's id or name in her view, her log, or whom
-    the battle waits on; the GM always sees everyone; legal play never breaks on fog."""
+    """Random legal play with the GM fogging and revealing rectangles now and then, taking
+    pieces off the board, showing them and putting them back: no player (nor a spectator) ever
+    sees a hidden combatant's id or name in her view, her log, or whom the battle waits on;
+    the GM always sees everyone; legal play never breaks on fog."""
     rng = random.Random(seed)
     state = demo_battle(seed % 2**53, heroes=("reimu", "marisa"), monsters=monsters)
     state = act(state, "start")
@@ -268,7 +283,7 @@ def test_random_battles_with_random_fog_never_show_a_fogged_combatant(seed, mons
         if action is None:
             break
         state, _, _ = apply_random(state, action)
-        if step % 4 == 0 or action["type"] in ("gm_fog", "gm_reveal"):
+        if step % 4 == 0 or action["type"].startswith("gm_"):
             check_fog(state)
     check_fog(state)
     assert json.loads(json.dumps(view(state, "p1")))  # plain JSON
@@ -302,3 +317,54 @@ def test_a_players_card_never_reaches_into_fog():
     assert state.combatants["unseen"].hp == 100  # the area stops at the fog
     assert not state.pending or state.pending[0]["defender"] != "unseen"
     assert "unseen" not in strings(view(state, "p1"))
+
+
+def test_an_npc_off_the_board_is_hidden_like_one_in_fog():
+    """docs/battle.md, "Fog of war": a combatant with no square is hidden from the players
+    exactly like one in fog (no entry, no name, no HP, no turn, no log line about her), even
+    when the whole board is fogged; the GM sees her; a player still sees her own piece."""
+    state = fogged(ambush(), (0, 0), (7, 4))  # the whole board
+    state = act(state, "gm_move", combatant="ogre", to=None)
+    assert state.combatants["ogre"].position is None
+    for player in ("p1", "spectator"):
+        seen = view(state, player)
+        assert "ogre" not in strings(seen) and "Ogre" not in strings(seen), player
+        assert "ogre" in hidden_ids(state, player) and "ogre" in ENGINE.hidden_from(state, player)
+    assert "ogre" in view(state, "gm")["combatants"]
+    # with no fog at all too: off the board is out of sight
+    clear = act(state, "gm_reveal", **{"from": [0, 0], "to": [7, 4]})
+    assert "ogre" not in strings(view(clear, "p1"))
+    assert "imp" in view(clear, "p1")["combatants"]
+    # her own piece off the board: its controller sees it, the other players do not
+    off = act(clear, "gm_move", combatant="hero", to=None)
+    assert "hero" in view(off, "p1")["combatants"]
+    assert "hero" not in strings(view(off, "p2"))
+
+
+def test_the_gm_shows_a_combatant_off_the_board_and_hides_her_again():
+    state = act(ambush(), "gm_move", combatant="ogre", to=None)
+    assert "ogre" not in view(state, "p1")["combatants"]
+    shown = act(state, "gm_show", combatant="ogre", shown=True)
+    seen = view(shown, "p1")["combatants"]["ogre"]
+    assert seen["name"] == "Ogre" and seen["position"] is None
+    assert json.loads(json.dumps(shown.to_dict()))["combatants"]["ogre"]["shown"] is True
+    hidden = act(shown, "gm_show", combatant="ogre", shown=False)
+    assert "ogre" not in strings(view(hidden, "p1"))
+    with pytest.raises(IllegalAction, match="true or false"):
+        act(state, "gm_show", combatant="ogre", shown="yes")
+    with pytest.raises(IllegalAction):
+        apply(state, {"type": "gm_show", "player": "p1", "combatant": "ogre", "shown": True})
+    # placed on a clear square she is seen whatever she was; on fog she is hidden
+    placed = act(hidden, "gm_move", combatant="ogre", to=[5, 0])
+    assert "ogre" in view(placed, "p1")["combatants"]
+
+
+def test_what_an_npc_does_off_the_board_stays_unseen_once_she_is_placed():
+    """Rule 3 for the wings: the log of what happened to her while off the board (the GM
+    moved her off, healed her) shows no player anything about her, even once she is back."""
+    state = act(ambush(), "gm_move", combatant="ogre", to=None)
+    state = act(state, "gm_adjust", combatant="ogre", hp=-3)
+    state = act(state, "gm_move", combatant="ogre", to=[5, 0])
+    entries = [visible_events(state, "p1", e["events"]) for e in state.log]
+    adjusted = entries[-2]
+    assert not {"ogre", "Ogre"} & strings(adjusted)

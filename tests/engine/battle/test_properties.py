@@ -5,10 +5,12 @@ maximum and spell power stays within 0 and the cap (RULINGS 8); no card is lost 
 across draw pile, hand and discard ("Spellcards", deck rules); ``apply`` never mutates its
 input; every state survives a JSON round trip exactly; and replaying the action log from the
 initial state gives the final state byte for byte; no two standing combatants share a square
-(issue 9, rule 1); and no seat's view holds another seat's hand, draw pile, unrevealed card
-designs or the seed (issue 9, the brief's secrets bar). Two runs: mixed battles between the sample
-characters with occasional GM overrides (thorough checks at every step), and many tiny duels
-(cheap checks) so thousands of battles run in a few seconds.
+(issue 9, rule 1); no seat's view holds another seat's hand, draw pile, unrevealed card
+designs or the seed (issue 9, the brief's secrets bar); and every action played, as a client
+sends it, fits the engine's action shapes (tests/engine/conformance.py, ``check_shapes``).
+Two runs: mixed battles between the sample characters with occasional GM overrides (thorough
+checks at every step), and many tiny duels (cheap checks) so thousands of battles run in a
+few seconds.
 """
 
 from __future__ import annotations
@@ -22,13 +24,16 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tests.engine.battle.helpers import battle, fighter
-from tests.engine.battle.random_play import apply_random, random_action
+from tests.engine.battle.random_play import apply_random, as_sent, random_action
 from tests.engine.battle.samples import CHARACTERS, demo_battle
-from westernroses.battle import BattleState, IllegalAction, apply, dumps, replay, view
+from tests.engine.conformance import check_shapes
+from tests.soak import size
+from westernroses.battle import ENGINE, BattleState, IllegalAction, apply, dumps, replay, view
+from westernroses.battle.fog import hidden_ids
+from westernroses.battle.player_view import PUBLIC_COMBATANT_FIELDS
 from westernroses.battle.state import Json
 from westernroses.battle.stats import hp_max, sp_cap
 from westernroses.battle.status import STATUSES
-from westernroses.battle.views import PUBLIC_COMBATANT_FIELDS
 from westernroses.house_rules import HouseRules
 from westernroses.spellcards import AttackPower, CardType, SpellcardDraft
 
@@ -54,11 +59,11 @@ def check_round_trip(state: BattleState) -> None:
 
 
 def check_views(state: BattleState) -> None:
-    """Every player's view is JSON, holds no seed while the battle runs and no other hand."""
+    """Every player's view is JSON, never holds the seed, and holds no other seat's hand."""
     for player in {c.controller for c in state.combatants.values()} | {"gm"}:
         shown = view(state, player, since=max(state.version - 3, 0))
         text = json.dumps(shown)
-        assert ('"seed"' in text) == (state.phase == "ended" and shown["rng"] is not None)
+        assert '"seed"' not in text and shown["rng"] is None
         for c in shown["combatants"].values():
             own = player == "gm" or c["controller"] == player
             assert (c["hand"] is not None) == own
@@ -106,6 +111,9 @@ def check_secrets(state: BattleState) -> None:
         allowed = revealed | {str(c.cards[k]["name"]) for c in mine for k in c.deck.hand}
         for c in state.combatants.values():
             if c.controller == player:
+                continue
+            if c.id not in shown["combatants"]:  # in fog, or off the board (fog.py)
+                assert c.id in hidden_ids(state, player), (player, c.id)
                 continue
             seen = shown["combatants"][c.id]
             assert seen["hand"] is None and seen["attacks"] is None, (player, c.id)
@@ -215,7 +223,7 @@ def gm_override(state: BattleState, rng: random.Random) -> Json | None:
     return None
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=size(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 # the GM removes the only monster during setup: "start" must not be offered then
 @example(seed=46483, heroes=["alice"], monsters=1, width=5, height=4)
 @given(
@@ -229,6 +237,7 @@ def test_random_battles_keep_every_invariant(seed, heroes, monsters, width, heig
     """Mixed battles of the sample characters: RULINGS 8 bounds, the deck rules ("Spellcards":
     no card lost or duplicated), no mutation, exact JSON, replay; GM overrides now and then."""
     rng = random.Random(seed)
+    shaped = random.Random(seed + 1)  # the shape checks' own source: the battle is unchanged
     first = demo_battle(seed % 2**53, heroes=heroes, monsters=monsters, size=(width, height))
     state = first
     actions: list[Json] = []
@@ -248,6 +257,7 @@ def test_random_battles_keep_every_invariant(seed, heroes, monsters, width, heig
         except IllegalAction:
             assert action["type"].startswith("gm_"), action  # only overrides may be refused
             continue
+        check_shapes(ENGINE, [as_sent(action)], shaped)
         if before_json is not None:
             assert dumps(state) == before_json  # apply never mutates its input
         check_bounds(new)
@@ -268,16 +278,18 @@ def test_random_battles_keep_every_invariant(seed, heroes, monsters, width, heig
     assert dumps(BattleState.from_dict(full)) == dumps(state)
 
 
-@settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**32), hp=st.integers(6, 20), size=st.integers(3, 6))
-def test_thousands_of_tiny_duels(seed, hp, size):
-    """Many quick duels to the end ("Death and Dying" decides them): bounds hold at every step
-    and a quarter of them are replayed byte for byte."""
+@settings(max_examples=size(600), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), hp=st.integers(6, 20), width=st.integers(3, 6))
+def test_hundreds_of_tiny_duels(seed, hp, width):
+    """Quick duels to the end ("Death and Dying" decides them; 600 in the suite, 6,000 in
+    ``make soak``): bounds hold and the action fits its shape at every step, and a quarter of
+    them are replayed byte for byte."""
     rng = random.Random(seed)
+    shaped = random.Random(seed + 1)
     first = battle(
         fighter("a", (0, 0), speed=rng.randint(2, 7), hp=hp, traits=("lucky",)),
-        fighter("b", (size - 1, size - 1), side="b", speed=rng.randint(2, 7), hp=hp),
-        size=(size, size),
+        fighter("b", (width - 1, width - 1), side="b", speed=rng.randint(2, 7), hp=hp),
+        size=(width, width),
         seed=seed % 2**53,
     )
     state = first
@@ -288,6 +300,7 @@ def test_thousands_of_tiny_duels(seed, hp, size):
             break
         state, _ = apply(state, action)
         check_bounds(state)
+        check_shapes(ENGINE, [as_sent(action)], shaped)
         actions.append(action)
     assert state.phase == "ended" or len(actions) == 40
     if seed % 4 == 0:  # replaying costs as much as playing: a quarter of the duels

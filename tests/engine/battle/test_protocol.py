@@ -11,8 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import westernroses.battle as battle
-from tests.engine.battle.random_play import apply_random, random_action
+from tests.engine.battle.random_play import apply_random, as_sent, random_action
 from tests.engine.battle.samples import demo_battle
+from tests.engine.conformance import check_shapes
 from westernroses import protocol
 
 ENGINE = battle.ENGINE
@@ -69,6 +70,7 @@ def test_a_new_game_from_configuration_seats_and_seed():
 @given(seed=st.integers(0, 2**32))
 def test_random_battles_keep_the_protocols_promises(seed):
     rng = random.Random(seed)
+    shaped = random.Random(seed + 1)  # the shape checks' own source: the battle is unchanged
     initial = demo_battle(seed)
     state, _ = ENGINE.apply(initial, "gm", {"type": "start"})
     log: list[tuple[str, dict]] = [("gm", {"type": "start"})]
@@ -103,6 +105,7 @@ def test_random_battles_keep_the_protocols_promises(seed):
         before = canonical(ENGINE.to_json(state))
         new, _, applied = apply_random(state, {**action, "player": seat})
         applied = {k: v for k, v in applied.items() if k != "player"}
+        check_shapes(ENGINE, [as_sent(applied)], shaped)
         state, _ = ENGINE.apply(state, seat, applied)
         assert canonical(ENGINE.to_json(state)) == canonical(ENGINE.to_json(new))
         assert canonical(ENGINE.to_json(ENGINE.from_json(ENGINE.to_json(state)))) == canonical(
@@ -147,8 +150,8 @@ def test_the_state_stores_profiles_without_their_defaults_and_reads_them_back():
     import dataclasses
     from dataclasses import replace
 
+    from westernroses.battle.player_view import view
     from westernroses.battle.state import AttackProfile, Profile, _without_defaults
-    from westernroses.battle.views import view
 
     state = demo_battle(1)
     stored = ENGINE.to_json(state)

@@ -38,15 +38,18 @@ def test_a_player_sees_her_hand_but_not_anyone_elses_or_any_draw_pile():
     assert view(state, "gm")["combatants"]["b"]["hand"] == ["boom"]
 
 
-def test_the_seed_is_never_shown_while_the_battle_runs_and_revealed_after():
-    """Pattern: "the RNG seed is never shown to players while the battle runs"."""
+def test_the_seed_is_never_shown_while_the_battle_runs_nor_after():
+    """Pattern: "the RNG seed is never shown to players while the battle runs"; and never after
+    its end either (a replay or a log copied later must not carry it)."""
     state = two_players()
     state = act(state, "attack", player="p1", combatant="a", attack="danmaku", target="b")
     for player in ("p1", "p2", "gm"):
         shown = view(state, player)
         assert not _has_key(shown, "seed") and shown["rng"] is None
     state = act(state, "gm_end_battle", winner="a")
-    assert view(state, "p2")["rng"]["seed"] == 1
+    for player in ("p1", "p2", "gm"):
+        shown = view(state, player)
+        assert not _has_key(shown, "seed") and shown["rng"] is None
 
 
 def test_draw_events_hide_the_cards_from_others():

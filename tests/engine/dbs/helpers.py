@@ -40,8 +40,10 @@ def opened(
 
 
 def new_card(state: State, number: str) -> str:
-    """A fresh card instance of ``number`` (in no zone yet: the caller places it)."""
-    state["cards"].setdefault(number, starter_card_set()[number])
+    """A fresh card instance of ``number`` (in no zone yet: the caller places it); a number
+    not in the state's cards comes from the starter set."""
+    if number not in state["cards"]:
+        state["cards"][number] = starter_card_set()[number]
     iid = f"dbs-card-{len(state['instances'])}"
     assert iid not in state["instances"]
     state["instances"][iid] = number

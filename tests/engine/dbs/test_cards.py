@@ -99,6 +99,68 @@ def test_a_broken_card_names_the_field(change, field):
     assert any(e.startswith(field) for e in errors), errors
 
 
+def lp(check, amount, whose="self"):
+    return {"check": check, "amount": amount, "whose": whose}
+
+
+@pytest.mark.parametrize(
+    ("requires", "error"),
+    [
+        (
+            [lp("lp_below", 0)],
+            "requires[0].amount: your LP below 0 means below 0, which ends the game by Knock "
+            "Out, so this card could never be played.",
+        ),
+        (
+            [lp("chain_count_at_least", 1), lp("lp_below", -500, "opponent")],
+            "requires[1].amount: your opponent's LP below -500 means below 0",
+        ),
+        (
+            [lp("lp_below", 3000), lp("lp_at_least", 3000)],
+            "requires[1].amount: your LP cannot be at least 3000 and below 3000 at once, so "
+            "this card could never be played.",
+        ),
+        (
+            [lp("hand_at_most", 0)],
+            "requires[0].amount: the card is in your hand while you play it, so your hand "
+            "never holds at most 0 cards and this card could never be played.",
+        ),
+    ],
+    ids=["knocked-out", "opponent-knocked-out", "lp-between-nothing", "empty-hand"],
+)
+def test_a_card_whose_needs_can_never_hold_is_refused_naming_the_field(requires, error):
+    """Rulebook 二 B: LP below 0 is a Knock Out, which ends the game at once (RULES line 15), so
+    no card can be played then; nor with LP both below and at least one number, nor from a
+    hand that holds nothing while it holds the card."""
+    assert error in " ".join(validate_card({**GOOD, "requires": requires}))
+    with pytest.raises(CardSetError):
+        load_card_set([{**GOOD, "requires": requires}])
+
+
+def test_needs_that_can_hold_are_accepted():
+    """LP at exactly 0 goes on (no K.O.); a Trap is sprung from the Item Area, so an empty
+    hand can need it; the two LP checks of different players do not clash."""
+    assert validate_card({**GOOD, "requires": [lp("lp_below", 1)]}) == []
+    assert (
+        validate_card({**GOOD, "requires": [lp("lp_below", 3000), lp("lp_at_least", 2000)]}) == []
+    )
+    assert (
+        validate_card(
+            {**GOOD, "requires": [lp("lp_below", 3000, "opponent"), lp("lp_at_least", 5000)]}
+        )
+        == []
+    )
+    trap = {
+        "number": "GM-004",
+        "name": "Empty-Handed Ward",
+        "kind": "trap",
+        "cost": 1,
+        "requires": [lp("hand_at_most", 0)],
+        "effects": [{"do": "boost", "amount": 500}],
+    }
+    assert validate_card(trap) == []
+
+
 def test_a_missing_required_field_is_named():
     card = dict(GOOD)
     del card["attack"]

@@ -66,6 +66,18 @@ def test_exactly_three_copies_are_allowed():
     assert len(validate_deck([*deck, "DBS-126"], CARDS)) == 1
 
 
+def test_copies_are_counted_by_number_not_by_name():
+    """RULES line 20 (the Chinese text: 同编号, "the same number"): DBS counts copies by card
+    number, unlike RSO (by name). A GM card named like a starter card but numbered apart is
+    another card, as a reprint with new numbers and stats is in print."""
+    twin = {**CARDS["DBS-126"], "number": "GM-126", "name": " " + CARDS["DBS-126"]["name"].upper()}
+    cards = {**CARDS, "GM-126": twin}
+    deck = preset_deck("scarlet-household")
+    deck = [*deck[:-3], "GM-126", "GM-126", "GM-126"]
+    assert Counter(deck)["DBS-126"] == 3
+    assert validate_deck(deck, cards) == []
+
+
 def test_deck_text_round_trip():
     deck = preset_deck("witch-and-blade")
     text = deck_to_text(deck, CARDS)

@@ -61,8 +61,9 @@ def test_determinize_redeals_only_what_she_cannot_see():
         assert len(foe["hand"]) == len(real["hand"]) and len(foe["deck"]) == len(real["deck"])
         # a face-down item is known to be a Trap, so it stays one
         assert det["cards"][det["instances"][foe["items"][0]["card"]]]["kind"] == "trap"
-        # the shown retrieval stays where everyone saw it go
-        assert set(real["known"]) <= set(foe["hand"])
+        # the shown retrieval is among her cards: in her hand, or a card she put face down
+        face_down = [item["card"] for item in foe["items"] if item["face_down"]]
+        assert set(real["known"]) <= {*foe["hand"], *foe["extra_sp"], *face_down}
         assert ENGINE.view(det, 0) == ENGINE.view(state, 0)
     assert any(
         ENGINE.determinize(state, 0, seed)["players"][1]["hand"] != state["players"][1]["hand"]

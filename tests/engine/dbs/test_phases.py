@@ -148,8 +148,9 @@ def test_set_phase_extra_sp_up_to_five_face_down():
     assert "extra_sp" not in kinds(state, 0)
     assert ENGINE.view(state, 1)["players"][0]["extra_sp"] == []
     assert ENGINE.view(state, 1)["players"][0]["extra_sp_count"] == 5
+    known = state["players"][0]["known"]  # the shown retrieval: listed, not where it lies
     for iid in state["players"][0]["extra_sp"]:
-        assert iid in ENGINE.hidden_from(state, 1)
+        assert (iid in ENGINE.hidden_from(state, 1)) is (iid not in known)
 
 
 def test_item_area_holds_two_and_a_third_trap_replaces_one():

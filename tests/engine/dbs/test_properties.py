@@ -94,3 +94,12 @@ def test_greedy_bot_games_end_with_every_card_in_place(seed, decks):
     state = _play(seed, {}, decks, heuristic_action)
     assert ENGINE.is_terminal(state)
     assert evaluate(state, 0) == ENGINE.returns(state)[0]
+
+
+def test_the_conformance_check_meets_hidden_choices_and_known_cards():
+    """The hidden-choice check is not idle: in a fixed game it compares opening choices and
+    cards put face down (Extra SP, Traps), the shown retrieval against unseen cards."""
+    stats = Counter()
+    config = {"decks": [DECKS[DECK_KEYS[0]], DECKS[DECK_KEYS[1]]]}
+    play_random_game(ENGINE, seats=2, seed=0, config=config, check_every=3, stats=stats)
+    assert stats["compared"] > 0 and stats["known_compared"] > 0

@@ -1,6 +1,7 @@
 """Victory (rulebook §二, RULES lines 12-15): A special victory, B Knock Out (LP below 0; exactly
 0 is not a K.O.), C Smack Down (a draw meets an empty deck; higher total Level in the Spell
-Chains), judged together for one settlement with priority A > B > C."""
+Chains), with priority A > B > C for what one step meets at once; the first victory attained
+stops the settlement (RULES line 15)."""
 
 from __future__ import annotations
 
@@ -49,15 +50,52 @@ def test_lp_below_zero_is_a_knock_out():
         ENGINE.apply(state, 0, {"type": "end_turn"})
 
 
-def test_both_knocked_out_at_once_is_a_draw():
+def test_the_first_victory_attained_stops_the_settlement():
+    """RULES line 15: "Once any of victory conditions is attained, all the settlement will be
+    shutdown". Picked Quarrel deals 800 to the opponent, then 300 to its player: at 200 LP
+    against 500, the first effect knocks the opponent out and the second never happens, so
+    the attacker wins (it is not a draw of two players below 0)."""
     state = battle_ready()
     state["players"][0]["lp"] = 200
-    state["players"][1]["lp"] = 700
+    state["players"][1]["lp"] = 500
     give(state, 0, "DBS-205")  # 800 to the opponent, 300 to yourself
-    state, _ = act(state, 0, "buff", "DBS-205")
+    state, events = act(state, 0, "buff", "DBS-205")
     assert ENGINE.is_terminal(state)
-    assert ENGINE.returns(state) == [0.0, 0.0]
+    assert ENGINE.returns(state) == [1.0, -1.0]
     assert ENGINE.result(state)["victory"] == "knock_out"
+    assert [state["players"][s]["lp"] for s in (0, 1)] == [200, -300]
+    assert "300 damage" not in " ".join(e["text"] for e in events)
+
+
+def test_a_knock_out_by_a_start_of_pick_trigger_comes_before_the_draw():
+    """The same rule in the Pick phase: Fairy Pranksters' 300 damage at seat 1's Pick knocks
+    her out, and her draw never happens (her hand keeps its size)."""
+    state = battle_ready()
+    set_item(state, 0, "DBS-505", face_down=False)
+    state["players"][1]["lp"] = 200
+    hand = len(state["players"][1]["hand"])
+    state, _ = act(state, 0, "end_turn")
+    assert ENGINE.result(state)["winners"] == [0]
+    assert len(state["players"][1]["hand"]) == hand
+
+
+def test_a_knock_out_by_a_hit_comes_before_its_on_hit_effects():
+    """The same rule in a clash: a hit that knocks the defender out ends the game before the
+    card's on-hit effects (here a GM card that would then restore 1000 LP to the defender)."""
+    state = battle_ready()
+    state["cards"]["GM-001"] = {
+        "number": "GM-001",
+        "name": "Merciful Drizzle",
+        "kind": "battle",
+        "character": "DBS-001",
+        "cost": 1,
+        "attack": 1600,
+        "level": 2,
+        "on_hit": [{"do": "heal", "amount": 1000, "target": "opponent"}],
+    }
+    state, _ = hit(state, "GM-001", 1599)
+    assert state["players"][1]["lp"] == -1
+    assert ENGINE.result(state)["winners"] == [0]
 
 
 def _empty_deck_for_seat_1(state):

@@ -46,6 +46,12 @@ TOWERS = [
     (["seven", "seven", "four", "four", "two", "two"], "Red Camellia", 6, 0, 0, 6),
     (["seven", "switch", "four", "shield", "two", "snake"], "White Camellia", 4, 0, 0, 4),
     (["eight", "eight", "five", "roar", "one", "thunder"], "White Camellia", 4, 0, 0, 4),
+    # Camellias need three different weights (docs/games/raigo.md, "Camellias"): four of one
+    # weight are no two pairs, six of one weight stay a Double Sakura
+    (["seven", "seven", "seven", "switch", "two", "two"], None, 0, 0, 0, 0),
+    (["five", "five", "roar", "roar", "one", "one"], None, 0, 0, 0, 0),
+    (["one", "one", "thunder", "thunder", "one", "one"], "Double Sakura", 4, 3, 0, 7),
+    (["three", "three", "three", "three", "three", "katana"], "Double Sakura", 4, 3, 0, 7),
     # Raijin hands (RULINGS RAIGO 4)
     (["roar", "five", "roar", "five", "roar", "five"], "Sakura-Dance Macabre", 11, 0, 0, 11),
     (["five", "roar", "five", "roar", "five", "roar"], "Sakura-Dance Macabre", 11, 0, 0, 11),

@@ -11,6 +11,7 @@ many more games with the cheap checks only.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
@@ -148,3 +149,11 @@ def test_a_move_must_match_a_legal_one_in_type_too() -> None:
         with pytest.raises(IllegalAction):
             ENGINE.apply(state, seat, wrong)
     ENGINE.apply(state, seat, {"type": "select", "count": 1})  # the right type applies
+
+
+def test_the_conformance_check_meets_hidden_moves():
+    """The hidden-choice check is not idle: fetches, placements and secret answers of one
+    public face are compared in a fixed game."""
+    stats = Counter()
+    play_random_game(ENGINE, seats=3, seed=0, check_every=7, stats=stats)
+    assert stats["compared"] > 0

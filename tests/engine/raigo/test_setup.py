@@ -59,12 +59,23 @@ def test_four_players_are_two_teams_sitting_opposite():
 
 def test_house_rule_destroy_threshold_defaults_to_20():
     """RULINGS RAIGO 5."""
-    (rule,) = ENGINE.house_rules()
+    rule = ENGINE.house_rules()[0]
     assert (rule.key, rule.default) == ("destroy_threshold", 20)
     assert ENGINE.new_game(seats=2, seed=1)["options"]["destroy_threshold"] == 20
     assert ENGINE.new_game(seats=2, seed=1, options={"destroy_threshold": 12})["options"] == {
-        "destroy_threshold": 12
+        "destroy_threshold": 12,
+        "spell_limit": "turn_player",
     }
+
+
+def test_house_rule_spell_limit_defaults_to_the_turn_player():
+    """Rules of the Spell 1 ("During your turn ..."): the limit binds the player whose turn
+    it is by default; a table may bind every player."""
+    rule = ENGINE.house_rules()[1]
+    assert (rule.key, rule.default) == ("spell_limit", "turn_player")
+    assert [value for value, _ in rule.choices] == ["turn_player", "everyone"]
+    state = ENGINE.new_game(seats=3, seed=1, options={"spell_limit": "everyone"})
+    assert state["options"]["spell_limit"] == "everyone"
 
 
 @pytest.mark.parametrize(
@@ -75,6 +86,8 @@ def test_house_rule_destroy_threshold_defaults_to_20():
         (2, {"destroy_threshold": 2}, "at least"),
         (2, {"destroy_threshold": "x"}, "whole number"),
         (2, {"speed": 1}, "no house rule"),
+        (2, {"spell_limit": "nobody"}, "must be one of: The player whose turn it is; Every"),
+        (2, {"spell_limit": 1}, "must be one of"),
     ],
 )
 def test_bad_set_up_is_refused_in_words(seats, options, message):

@@ -132,6 +132,92 @@ def test_mist_twice_with_different_effects_and_katana_via_mist_counts():
     assert effects(state, 0, "right") == {"snake"}  # Katana used; the towers are too low to Thunder
 
 
+def two_katanas_at_seat_1(**options):
+    """Seat 0 chants Katana (left) and then Mist as Snake (right), both at seat 1, who holds a
+    Shield and a Mist (either may answer as a Shield)."""
+    state = bare(3, **options)
+    give(state, 0, left="katana", right="mist")
+    give(state, 1, body=["eight"], left="shield", right="mist", towers=[["six", "five"]])
+    state = start(state)
+    katana = {"type": "chant", "hand": "left", "effect": "katana", "seat": 1, "tower": 0}
+    state, _ = play(state, 0, {**katana, "end": "top"})
+    state, _ = play(state, 1, {"type": "shield", "hand": "left"})
+    assert kinds(player(state, 1)["towers"][0]) == ["six", "five"]
+    snake = {"type": "chant", "hand": "right", "effect": "snake", "seat": 1, "space": "body0"}
+    state, _ = play(state, 0, snake)
+    return state
+
+
+def test_the_rules_of_the_spell_bind_the_turn_player_so_a_target_shields_twice():
+    """Rules of the Spell 1: "During your turn, you cannot apply the effect of the same Spell
+    twice" binds the player whose turn it is (its five examples are all hers). Seat 1, who
+    Shielded seat 0's Katana, is asked again when seat 0's Snake comes, and Shields it too."""
+    state = two_katanas_at_seat_1()
+    assert ENGINE.waiting_on(state) == (1,)
+    assert {"type": "shield", "hand": "right"} in ENGINE.legal_actions(state, 1)
+    state, _ = play(state, 1, {"type": "shield", "hand": "right"})
+    assert kinds(player(state, 1)["body"]) == ["eight"] and player(state, 0)["right"] is None
+
+
+def test_house_rule_everyone_limits_the_answers_too():
+    """The house rule "Every player": seat 1 has used a Shield this turn, so the Snake takes
+    her Eight without asking her (the reading the tavern used before)."""
+    state = two_katanas_at_seat_1(spell_limit="everyone")
+    assert ENGINE.waiting_on(state) == (0,) and state["prompt"]["kind"] == "act"
+    assert kind(player(state, 0)["right"]).key == "eight"
+
+
+def test_a_game_saved_before_the_house_rule_keeps_the_reading_it_began_with():
+    """A stored game whose options predate the house rule limited every player: it goes on
+    (and replays) that way."""
+    state = bare(3)
+    del state["options"]["spell_limit"]
+    give(state, 0, left="katana", right="mist")
+    give(state, 1, body=["eight"], left="shield", right="mist", towers=[["six", "five"]])
+    state = start(state)
+    katana = {"type": "chant", "hand": "left", "effect": "katana", "seat": 1, "tower": 0}
+    state, _ = play(state, 0, {**katana, "end": "top"})
+    state, _ = play(state, 1, {"type": "shield", "hand": "left"})
+    snake = {"type": "chant", "hand": "right", "effect": "snake", "seat": 1, "space": "body0"}
+    state, _ = play(state, 0, snake)
+    assert 1 not in ENGINE.waiting_on(state)
+
+
+def two_thunders_roared_by_seat_2(**options):
+    """Seat 0 discharges with Thunder (left), seat 2 Roars onto her Two-Two; then seat 0
+    charges with Mist (right) at seat 1's tower, and seat 2 holds a second Roar."""
+    state = thunder_table(**options)
+    give(state, 0, right="mist")
+    give(state, 2, left="roar", right="roar", towers=[[], ["three", "three"]])
+    state = start(state)
+    thunder = {"type": "chant", "hand": "left", "effect": "discharge", "seat": 1, "tower": 0}
+    state, _ = play(state, 0, thunder)
+    assert ENGINE.waiting_on(state) == (2,)
+    state, _ = play(state, 2, {"type": "roar", "hand": "left", "tower": 0})
+    assert player(state, 2)["towers"][0] == []  # Raigo Discharge of Two, Two: no hand
+    charge = {"type": "chant", "hand": "right", "effect": "charge", "seat": 1, "tower": 0}
+    state, _ = play(state, 0, charge)
+    return state
+
+
+def test_a_player_who_roared_once_may_roar_a_second_thunder():
+    """Rules of the Spell 1 binds the turn player; Rules of the Spell 4 forbids two Roars
+    against one Thunder, not one Roar against each of two. Seat 2 roars again and the Charge
+    seals her own tower instead."""
+    state = two_thunders_roared_by_seat_2()
+    assert 2 in ENGINE.waiting_on(state)
+    assert {"type": "roar", "hand": "right", "tower": 1} in ENGINE.legal_actions(state, 2)
+    state, _ = play(state, 2, {"type": "roar", "hand": "right", "tower": 1})
+    while ENGINE.waiting_on(state) and state["prompt"]["kind"] == "react":
+        state, _ = play(state, ENGINE.waiting_on(state)[0], DECLINE)
+    assert [(s["seat"], s["tower"]) for s in state["seals"]] == [(2, 1)]
+
+
+def test_house_rule_everyone_allows_one_roar_a_turn():
+    state = two_thunders_roared_by_seat_2(spell_limit="everyone")
+    assert 2 not in ENGINE.waiting_on(state)
+
+
 def test_snake_takes_a_token_into_that_hand_and_it_may_be_piled_not_snaked_again():
     """Snake, and Rules of the Spell 1 Example 1."""
     state = bare(3)

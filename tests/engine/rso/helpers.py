@@ -22,7 +22,7 @@ def character(
     return {
         "number": number,
         "name": name,
-        "type": "character",
+        "kind": "character",
         "character": name,
         "hp": hp,
         "ev": ev,
@@ -45,7 +45,7 @@ def spell(
     return {
         "number": number,
         "name": name,
-        "type": "spell",
+        "kind": "spell",
         "cost": cost,
         "shot": shot,
         "av": av,

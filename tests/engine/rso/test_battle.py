@@ -186,6 +186,21 @@ def test_faith_in_a_real_battle():
     assert state["players"][1]["hp"] == hp - 3
 
 
+def test_a_leader_at_0_hp_loses_before_a_hit_trigger_can_heal_her():
+    """Line 61: "you lose the game when your Leader's HP drops to 0 or less": the loss is
+    checked as the battle's damage lands, before any hit trigger. Player 1 is hit down to
+    0 HP while her own spell hits too; its hit trigger would heal her 5, but she has lost."""
+    heal = {"kind": "trigger", "when": "hit", "target": "own_leader"}
+    heal["effects"] = [{"do": "heal", "amount": 5}]
+    x = spell("T-X", "Example Shot A", av=3, iv=0, hv=9, abilities=[heal])
+    y = spell("T-Y", "Example Shot B", av=0, iv=20, hv=9)
+    state, xi, yi = battle_game(x, y)
+    state, events = fight(state, xi, yi)
+    assert state["players"][0]["hp"] == 0
+    assert ENGINE.is_terminal(state) and ENGINE.returns(state) == [-1.0, 1.0]
+    assert "recovers" not in texts(events)
+
+
 def test_hit_value_comparison():
     """Lines 184-188: greater hits, less misses, equal goes to the Border Value."""
     assert hit_result(4, 3) == "hit"

@@ -249,6 +249,34 @@ def test_support_limits():
     assert spell_stats(state, mine)["basic"]["unfocused"] == 1
 
 
+def test_a_leaders_supports_are_told_apart_by_name_whatever_its_case_and_spaces():
+    """Line 128: "no two Supports of the same name can be equipped to the same Leader", and
+    names are compared as the copy rule compares them (line 15): a GM's " red-white RIBBON "
+    is the same Support as Red-White Ribbon."""
+    from tests.engine.rso.helpers import deck
+
+    twin = {**fresh_card("RSO-104"), "number": "GM-104", "name": " red-white RIBBON "}
+    state = started(
+        [twin],
+        first=0,
+        decks=[deck(["RSO-001"] * 4, {"RSO-104": 1, "GM-104": 1}), deck(["T-C2"] * 4, {})],
+    )
+    state = to_preparation(state)
+    state["players"][0]["sp"] = 5
+    me, foe = state["players"][0]["leader"], state["players"][1]["leader"]
+    ribbon = put(state, 0, "RSO-104", "hand")
+    state, _ = ENGINE.apply(state, 0, {"type": "equip", "card": ribbon, "target": me})
+    other = put(state, 0, "GM-104", "hand")
+    targets = {a["target"] for a in ENGINE.legal_actions(state, 0) if a.get("card") == other}
+    assert targets == {foe}
+
+
+def fresh_card(number):
+    from minigames.engines.rso import starter_card_set
+
+    return dict(starter_card_set()[number])
+
+
 def test_a_new_scene_discards_the_old_one():
     """Line 130/224: one Scene on the Boundary; a new one discards the old."""
     state = to_preparation(game(NETHER, SHRINE))
@@ -308,7 +336,7 @@ def gm_event(number, name, effects, target=None, phases=("preparation",)):
     card = {
         "number": number,
         "name": name,
-        "type": "event",
+        "kind": "event",
         "cost": 0,
         "phases": list(phases),
         "effects": effects,

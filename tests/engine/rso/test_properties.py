@@ -16,7 +16,7 @@ from minigames.engines.rso.heuristic import evaluate, heuristic_action
 from minigames.engines.rso.state import zones
 from tests.engine.conformance import canonical, play_random_game
 
-DECKS = sorted(preset_decks())
+DECKS = sorted(d["key"] for d in preset_decks())
 IDENTIFIER = re.compile(r"\b[a-z]+_[a-z_]+\b|rso-card|\{|\[")
 deck_pairs = st.tuples(st.sampled_from(DECKS), st.sampled_from(DECKS))
 
@@ -193,3 +193,10 @@ def test_a_malformed_move_naming_a_card_without_a_cost_is_described_in_words():
     ):
         words = ENGINE.describe_action(state, 0, action)
         assert words and "SP" not in words, words
+
+
+def test_the_conformance_check_meets_the_hidden_leader_choice():
+    """The hidden-choice check is not idle: the first Leader choice has one public face."""
+    stats = Counter()
+    play_random_game(ENGINE, seats=2, seed=0, config={"decks": DECKS[:2]}, stats=stats)
+    assert stats["compared"] > 0

@@ -45,7 +45,7 @@ def test_hp_from_the_leader_sp_zero_and_six_card_hands():
     )
     state, _ = ENGINE.apply(state, 1, ENGINE.legal_actions(state, 1)[0])
     p0, p1 = state["players"]
-    assert (p0["hp"], p0["sp"]) == (16, 0)  # Reimu Hakurei: 16 HP
+    assert (p0["hp"], p0["sp"]) == (17, 0)  # Reimu Hakurei: 17 HP
     assert (p1["hp"], p1["sp"]) == (15, 0)  # Sakuya Izayoi: 15 HP
     assert len(p0["hand"]) == len(p1["hand"]) == 6
     assert len(p0["deck"]) == len(p1["deck"]) == 34
@@ -56,7 +56,7 @@ def _at_mulligan(spells_in_hand):
     event = {
         "number": "T-E1",
         "name": "Test Breather",
-        "type": "event",
+        "kind": "event",
         "cost": 0,
         "phases": ["replenish"],
         "effects": [{"do": "gain_sp", "amount": 1}],
@@ -150,7 +150,7 @@ def test_alternating_plays_end_after_two_passes():
     breather = {
         "number": "T-E1",
         "name": "Test Breather",
-        "type": "event",
+        "kind": "event",
         "cost": 0,
         "phases": ["replenish"],
         "effects": [{"do": "gain_sp", "amount": 1}],

@@ -65,23 +65,47 @@ def test_a_choice_of_target_is_the_attackers():
     assert "Player 1 attacks Player 3" in texts(events)
 
 
-def test_no_spirit_to_summon_skips_the_attack_and_shows_the_hand():
-    """ "Skip the Attack Encounter if you do not have a Spirit card to summon" (showing the hand
-    as proof is our ruling, as in "Setting up")."""
+def no_spirit_attacker(**options):
+    """Seat 0 draws an Attack holding two Spells and draws a third: no Spirit to summon."""
     s = rig(
-        new(2),
+        new(2, **options),
         hands={0: ["mirror_pond", "paper_doll_ward"]},
         prep_top=["unmaking_lantern"],
         encounter_top=["challenge_down_the_road"],
     )
     s, _ = play(s, 0, {"type": "draw"})
+    return s
+
+
+def test_no_spirit_to_summon_skips_the_attack_without_showing_the_hand():
+    """ "Skip the Attack Encounter if you do not have a Spirit card to summon": the rulebook asks
+    for no proof, so by default the others learn only that she skipped; her hand stays hidden
+    (no card of it in any other seat's view, in the log, or among the known cards)."""
+    s = no_spirit_attacker()
     assert ENGINE.legal_actions(s, 0) == [{"type": "skip_attack"}]
     with pytest.raises(IllegalAction, match="no Spirit to summon, so you cannot attack"):
         play(s, 0, {"type": "attack", "target": 1})
+    hand = list(s["hands"][0])
+    s, events = play(s, 0, {"type": "skip_attack"})
+    assert s["known"] == []
+    public = texts(events, None)
+    assert "Player 1 has no Spirit to summon: the attack is skipped." in public
+    for word in ("Mirror Pond", "Paper Doll Ward", "Unmaking Lantern", "shows"):
+        assert word not in public
+    for seat in (1, None):
+        assert ENGINE.view(s, seat)["players"][0]["shown_cards"] == []
+        assert set(hand) <= ENGINE.hidden_from(s, seat)
+    assert s["turn"] == 1
+
+
+def test_house_rule_the_attacker_shows_her_hand_as_proof():
+    """The "show the hand" house rule: she shows it, and it stays known while she holds it."""
+    s = no_spirit_attacker(skip_proof="show_hand")
     s, events = play(s, 0, {"type": "skip_attack"})
     assert set(s["hands"][0]) <= set(s["known"])
-    assert "the attack is skipped" in texts(events, None)
-    assert s["turn"] == 1
+    assert "shows her hand as proof (" in texts(events, None)
+    assert "Unmaking Lantern (a Spell card)" in texts(events, None)
+    assert len(ENGINE.view(s, 1)["players"][0]["shown_cards"]) == 3
 
 
 def test_holding_a_spirit_you_must_attack():
@@ -128,31 +152,49 @@ def test_only_spirits_can_be_summoned():
         play(s, 0, {"type": "summon", "card": s["hands"][1][0]})
 
 
-def test_the_losing_side_decides_first():
-    """ "Typically, the losing side should decide whether to use a Support card first"."""
+def test_by_default_both_sides_decide_together():
+    """RULINGS Spirit War 2: Support cards are chosen face down by both sides and revealed
+    together, even when one side is losing on the chart (Earth against Fire)."""
     s = battle_at_support(["moss_tortoise"], ["cinder_fox"], "moss_tortoise", "cinder_fox")
+    assert ENGINE.waiting_on(s) == (0, 1)
+
+
+def test_house_rule_the_losing_side_decides_first():
+    """ "Typically, the losing side should decide whether to use a Support card first": the
+    "loser first" house rule."""
+    s = battle_at_support(
+        ["moss_tortoise"],
+        ["cinder_fox"],
+        "moss_tortoise",
+        "cinder_fox",
+        support_order="loser_first",
+    )
     assert ENGINE.waiting_on(s) == (0,)  # Earth loses to Fire: the attacker first
     assert ENGINE.legal_actions(s, 1) == []
     s, _ = play(s, 0, {"type": "pass_support"})
     assert ENGINE.waiting_on(s) == (1,)
 
 
-def test_after_an_initial_draw_both_decide_together():
+def test_after_an_initial_draw_both_decide_together_under_the_house_rule_too():
     """ "In the case of an initial draw, the decision ... shall be decided mutually"."""
-    s = battle_at_support(["moss_tortoise"], ["clay_golem"], "moss_tortoise", "clay_golem")
-    assert ENGINE.waiting_on(s) == (0, 1)
-
-
-def test_house_rule_both_always_decide_together():
     s = battle_at_support(
-        ["moss_tortoise"], ["cinder_fox"], "moss_tortoise", "cinder_fox", support_order="together"
+        ["moss_tortoise"],
+        ["clay_golem"],
+        "moss_tortoise",
+        "clay_golem",
+        support_order="loser_first",
     )
     assert ENGINE.waiting_on(s) == (0, 1)
 
 
 def test_a_face_down_support_stays_hidden_until_both_have_chosen():
+    """Under the "loser first" house rule the card is hidden, but not that it was put down."""
     s = battle_at_support(
-        ["moss_tortoise", "bedrock_charm"], ["cinder_fox"], "moss_tortoise", "cinder_fox"
+        ["moss_tortoise", "bedrock_charm"],
+        ["cinder_fox"],
+        "moss_tortoise",
+        "cinder_fox",
+        support_order="loser_first",
     )
     charm = card_in_hand(s, 0, "bedrock_charm")
     s, events = play(s, 0, {"type": "support", "card": charm})

@@ -126,6 +126,7 @@ def test_buff_in_a_played_battle_the_loser_buffs_and_wins():
         ["moss_tortoise", "clay_golem"],
         "mist_carp",
         "moss_tortoise",
+        support_order="loser_first",
     )
     # Water loses to Earth on the chart, so the attacker (the losing side) chooses first.
     assert ENGINE.waiting_on(s) == (0,)

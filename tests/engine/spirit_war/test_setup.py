@@ -43,6 +43,7 @@ def test_registered_in_the_tavern_registry_with_house_rules_in_words():
         "disaster_cards",
         "hand_size",
         "support_order",
+        "skip_proof",
         "rare_outcome",
     ]
     for r in rules:
@@ -71,7 +72,9 @@ def test_card_counts_are_house_rules():
     every = Counter(kind(s, c) for c in s["cards"])
     assert every == {"spirit": 20, "spell": 4, "attack": 5, "disaster": 2}
     house = {rule.key: rule.default for rule in ENGINE.house_rules()}
-    assert house["spirit_cards"] == 36 and house["support_order"] == "loser_first"
+    assert house["spirit_cards"] == 36
+    # RULINGS Spirit War 2: both sides choose face down at the same time, revealed together
+    assert house["support_order"] == "together" and house["skip_proof"] == "none"
 
 
 @pytest.mark.parametrize("seats", [2, 3, 4, 5, 6])

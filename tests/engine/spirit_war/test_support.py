@@ -156,8 +156,9 @@ def test_support_cards_go_to_the_abyss_whatever_the_outcome():
         ["moss_tortoise", "mirror_pond"],
         "cinder_fox",
         "moss_tortoise",
+        support_order="loser_first",
     )
-    # Fire beats Earth: the defender is losing and chooses first.
+    # Fire beats Earth: the defender is losing and chooses first (the house rule).
     assert ENGINE.waiting_on(s) == (1,)
     pond = card_in_hand(s, 1, "mirror_pond")
     lantern = card_in_hand(s, 0, "unmaking_lantern")
@@ -170,17 +171,19 @@ def test_support_cards_go_to_the_abyss_whatever_the_outcome():
 
 
 def test_a_card_put_down_before_the_other_side_chose_enters_its_players_record_at_the_reveal():
-    """The public record the search bot reads (``support_record``: cards put down before the
-    other side chose that could help, and that could not). Earth (seat 0) loses to Fire and
-    chooses first: an Imbue of Water turns the battle ("Support card priority order": the
-    Imbue makes her Spirit Water, which beats Fire), so it could help. Nothing is counted
-    before the reveal (it would tell which card lies face down), and the answering side's
-    card, chosen after hers was down, is not counted."""
+    """The public record the search bot reads (``support_record``: cards put down without
+    knowing the other side's choice that could help, and that could not). Under the "loser
+    first" house rule Earth (seat 0) loses to Fire and chooses first: an Imbue of Water turns
+    the battle ("Support card priority order": the Imbue makes her Spirit Water, which beats
+    Fire), so it could help. Nothing is counted before the reveal (it would tell which card
+    lies face down), and the answering side's card, chosen after hers was down, is not
+    counted."""
     s = battle_at_support(
         ["moss_tortoise", "wellspring_charm"],
         ["cinder_fox", "lantern_wisp"],
         "moss_tortoise",
         "cinder_fox",
+        support_order="loser_first",
     )
     assert s["support_record"] == [[0, 0], [0, 0]]
     s, _ = play(s, 0, {"type": "support", "card": card_in_hand(s, 0, "wellspring_charm")})
@@ -195,6 +198,22 @@ def test_a_card_put_down_before_the_other_side_chose_enters_its_players_record_a
         players = ENGINE.view(s, seat)["players"]
         assert players[0]["support_record"] == {"could_help": 1, "could_not_help": 0}
         assert players[1]["support_record"] == nothing
+
+
+def test_chosen_at_the_same_time_both_cards_enter_the_record():
+    """By default both sides choose at the same time (RULINGS Spirit War 2): neither saw the
+    other's choice, so both cards count at the reveal: the Imbue of Water could help Earth
+    against Fire; the Fire Spirit (an Element buff for the winning side) could not better a
+    battle already won."""
+    s = battle_at_support(
+        ["moss_tortoise", "wellspring_charm"],
+        ["cinder_fox", "lantern_wisp"],
+        "moss_tortoise",
+        "cinder_fox",
+    )
+    s, _ = play(s, 1, {"type": "support", "card": card_in_hand(s, 1, "lantern_wisp")})
+    s, _ = play(s, 0, {"type": "support", "card": card_in_hand(s, 0, "wellspring_charm")})
+    assert s["support_record"] == [[1, 0], [0, 1]]
 
 
 def test_a_bluff_enters_the_record_as_a_card_that_could_not_help():

@@ -122,6 +122,15 @@ def test_timeouts_pass_the_support_and_summon_the_first_spirit():
     assert ENGINE.timeout_action(s, 0) == ENGINE.legal_actions(s, 0)[0]
     s = battle_at_support(["cinder_fox"], ["moss_tortoise"], "cinder_fox", "moss_tortoise")
     assert ENGINE.timeout_action(s, 1) == {"type": "pass_support"}
+    assert ENGINE.timeout_action(s, 0) == {"type": "pass_support"}  # both at once
+    s = battle_at_support(
+        ["cinder_fox"],
+        ["moss_tortoise"],
+        "cinder_fox",
+        "moss_tortoise",
+        support_order="loser_first",
+    )
+    assert ENGINE.timeout_action(s, 1) == {"type": "pass_support"}
     assert ENGINE.timeout_action(s, 0) is None  # not asked yet: the losing side first
 
 

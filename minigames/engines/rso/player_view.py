@@ -20,7 +20,7 @@ from minigames.engines.rso.state import (
     passive_effects,
     spell_stats,
 )
-from minigames.engines.rso.words import card_lines
+from minigames.engines.rso.words import KIND_WORDS, card_lines
 from westernroses.protocol import Json
 from westernroses.rng import RandomSource
 
@@ -31,7 +31,7 @@ def card_view(state: State, inst: str) -> Json:
         "id": inst,
         "number": state["inst"][inst],
         "name": card["name"],
-        "type": card["type"],
+        "kind": card["kind"],
     }
     return view
 
@@ -144,7 +144,7 @@ def _visible_cards(state: State, seat: int | None) -> set[str]:
 
 
 def card_texts(state: State, seat: int | None) -> Json:
-    """Each card ``seat`` can see, by number: its name, type and abilities in words."""
+    """Each card ``seat`` can see, by number: its name, kind (and its word) and its lines."""
     numbers = sorted({state["inst"][c] for c in _visible_cards(state, seat)})
     return {n: _card_text(state["cards"][n]) for n in numbers}
 
@@ -162,7 +162,8 @@ def _card_text(definition: Card) -> Json:
         return {**cached[1], "lines": list(cached[1]["lines"])}
     text: Json = {
         "name": definition["name"],
-        "type": definition["type"],
+        "kind": definition["kind"],
+        "kind_label": KIND_WORDS[definition["kind"]],
         "lines": card_lines(definition),
     }
     _TEXTS[number] = (definition, text)

@@ -2,16 +2,22 @@
 state into JSON for pages and the API, so nothing hidden can reach a client by another route.
 
 A seat sees her own hand with card ids; of other hands only their size and the cards shown to
-everyone; face-down summons and Support cards only as "face down" (her own with their card);
+everyone (piles.shown_cards: a shown card she may have put face down stays listed until the
+reveal); face-down summons and Support cards only as "face down" (her own with their card);
 decks only as counts. The random source (and so its seed) is never in a view.
+
+A Support choice made at the same time as the other side's (battles.choices_blind) shows to
+everyone else only as "chosen" (``{"chosen": True}``), whether it was a card or none, and her
+hand size counts the card until the reveal: two tables that differ only in that choice look
+the same, byte for byte, to every other seat and to spectators.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from minigames.engines.spirit_war.battles import support_record
-from minigames.engines.spirit_war.piles import State, card, copy_json, name
+from minigames.engines.spirit_war.battles import choice_public, support_record
+from minigames.engines.spirit_war.piles import State, card, copy_json, name, shown_cards
 
 Json = dict[str, Any]
 
@@ -32,6 +38,30 @@ def _slot(state: State, cid: str | None, visible: bool, chosen: bool) -> Json | 
     if visible:
         return card_json(state, cid)
     return {"face_down": True}
+
+
+def _support_slot(state: State, side: int, seat: int | None) -> Json | None:
+    """A side's Support slot as ``seat`` sees it: her own as it is; another's as it is when
+    her choice is public, else only whether she has chosen."""
+    battle = state["battle"]
+    mine = battle["sides"][side] == seat
+    chosen = bool(battle["supported"][side])
+    if mine or choice_public(state, side) or not chosen:
+        return _slot(state, battle["support"][side], mine, chosen)
+    return {"face_down": False, "chosen": True}
+
+
+def hand_size(state: State, seat: int, viewer: int | None) -> int:
+    """How many cards ``viewer`` sees in ``seat``'s hand: a Support card she put down at the
+    same time as the other side still counts for everyone else until the reveal."""
+    size = len(state["hands"][seat])
+    battle = state["battle"]
+    if viewer == seat or battle is None or seat not in battle["sides"]:
+        return size
+    side = battle["sides"].index(seat)
+    if battle["support"][side] is not None and not choice_public(state, side):
+        size += 1
+    return size
 
 
 def phase_text(state: State) -> str:
@@ -65,16 +95,15 @@ def _support_record(state: State, seat: int) -> Json:
 
 
 def view(state: State, seat: int | None, waiting: tuple[int, ...]) -> Json:
-    known = set(state["known"])
     players = []
     for s in range(state["seats"]):
-        hand = state["hands"][s]
         players.append(
             {
                 "seat": s,
                 "name": name(state, s),
-                "cards_in_hand": len(hand),
-                "shown_cards": [card_json(state, c) for c in hand if c in known],
+                "cards_in_hand": hand_size(state, s, seat),
+                # seen by everyone, in her hand or put face down in the battle
+                "shown_cards": [card_json(state, c) for c in shown_cards(state, s)],
                 "out": state["out"][s],
                 "misses_next_turn": state["skip_next"][s],
                 # public: her Support cards revealed after she chose first (battles.py)
@@ -97,10 +126,7 @@ def view(state: State, seat: int | None, waiting: tuple[int, ...]) -> Json:
                 )
                 for i in (0, 1)
             ],
-            "supports": [
-                _slot(state, battle["support"][i], sides[i] == seat, battle["supported"][i])
-                for i in (0, 1)
-            ],
+            "supports": [_support_slot(state, i, seat) for i in (0, 1)],
             "summoned": list(battle["summoned"]),
             "supported": list(battle["supported"]),
             "revealed": battle["revealed"],

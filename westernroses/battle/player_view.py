@@ -4,10 +4,11 @@
   the turn tracker, lasting card effects, dropped power and the log.
 * Hands are seen only by their owner's controller and the GM; draw piles are face down for
   everyone (counts only). Cards already used (the discard pile) are public.
-* The random source's seed is never shown while the battle runs, not even to the GM (anyone
-  holding it could predict every roll): ``seed`` is stripped from every logged roll. Once the
-  battle is over, the seed is revealed so every roll can be verified. Players are not shown a
-  roll's place in the random stream until then either: it counts the dice rolled in the fog.
+* The random source's seed is never shown, not even to the GM and not after the end (anyone
+  holding it could predict every roll, and a replay or a log copied later must not carry it):
+  ``seed`` is stripped from every logged roll and ``rng`` is always ``None``. Players are not
+  shown a roll's place in the random stream while the battle runs either: it counts the dice
+  rolled in the fog.
 * Log events may mark fields ``private`` to their combatant (the cards a draw gave her).
 * Logged actions are shown as their player may see them: a reinforcement's full combatant
   (hand, draw pile, card designs, attacks) only to the GM, everyone else sees who joined,
@@ -142,10 +143,12 @@ def view(state: BattleState, player: str, *, since: int = 0) -> Json:
             "defender": hit["defender"],
             "name": hit["name"],
             "damage": hit["damage"],
+            "raw": hit["raw"],
+            "steps": hit["steps"],
+            "element": hit["element"],
             "waiting_for": deciders or [hit["defender"]],
             "queued": len(state.pending) - 1,
         }
-    ended = state.phase == "ended"
     hidden = fog.hidden_ids(state, player)
     combatants = {cid: _combatant(state, player, c) for cid, c in state.combatants.items()}
     shown: Json = {
@@ -184,9 +187,17 @@ def view(state: BattleState, player: str, *, since: int = 0) -> Json:
             for entry in state.log
             if entry["n"] > since
         ],
-        "rng": dict(state.rng) if ended else None,
+        "rng": None,  # the seed is never shown (see the module's docstring)
     }
     return fog.filter_view(state, player, shown, hidden)
+
+
+def log_view(state: BattleState, player: str, entries: list[Json]) -> list[Json]:
+    """Log entries (``{n, action, events}``) as ``player`` may see them in ``state``: the
+    view's log, for a page of it (hands, seeds and fog filtered as :func:`view` does)."""
+    hidden = fog.hidden_ids(state, player)
+    rules = read_context(state, player).rules
+    return [_entry(state, player, entry, hidden, rules) for entry in entries]
 
 
 def _entry(

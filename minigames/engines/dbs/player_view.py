@@ -4,6 +4,11 @@ Hidden from a seat: her own deck's order (so her own deck's card ids), and of he
 deck, the hand except cards shown publicly (the opening retrieval, a Hyper character returning),
 the face-down Extra SP cards and Item Area Traps, and a pending opening choice. Everything else
 (characters, Spell Chains, graves, face-up Constants, the Duel Zone) is public.
+
+A card shown publicly stays listed among her cards (``hand`` in the others' view: "in her hand
+or face down") after she puts it face down into Extra SP or her Item Area, until it is seen
+again: otherwise the table would learn which card went face down. Its id is public; where it
+lies is what is hidden.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from westernroses.rng import RandomSource
 from .phases import PHASE_WORDS
 from .rules import State, attack_of, available_sp, card, chain_level, hand_limit, other, player, who
 from .setup import deck_numbers
-from .vocabulary import KIND_WORDS, describe_card
+from .vocabulary import KIND_WORDS, card_lines
 
 STATUS_WORDS = {
     "support": "Support (tapped)",
@@ -42,12 +47,23 @@ def hidden_ids(state: State, owner: int, viewer: Seat | None) -> list[str]:
     hidden = list(me["deck"])  # the deck's order is hidden even from its owner
     if viewer == owner:
         return hidden
-    hidden += [iid for iid in me["hand"] if iid not in me["known"]]
-    hidden += me["extra_sp"]
-    hidden += [item["card"] for item in me["items"] if item["face_down"]]
+    hidden += [iid for iid in _held(me) if iid not in me["known"]]
     if me["pending"] is not None:
         hidden.append(me["pending"])
     return hidden
+
+
+def _held(me: Json) -> list[str]:
+    """A player's cards the others cannot see: her hand and her face-down cards."""
+    face_down = [item["card"] for item in me["items"] if item["face_down"]]
+    return [*me["hand"], *me["extra_sp"], *face_down]
+
+
+def shown(me: Json) -> list[str]:
+    """The cards everyone has seen her hold and not seen leave her (in her hand, or put face
+    down since), in the order they were shown."""
+    held = set(_held(me))
+    return [iid for iid in me["known"] if iid in held]
 
 
 def hidden_from(state: State, seat: Seat | None) -> set[str]:
@@ -57,7 +73,7 @@ def hidden_from(state: State, seat: Seat | None) -> set[str]:
 def _player_view(state: State, owner: int, viewer: Seat | None) -> Json:
     me = player(state, owner)
     mine = viewer == owner
-    hand = [_card_view(state, iid) for iid in me["hand"] if mine or iid in me["known"]]
+    hand = [_card_view(state, iid) for iid in (me["hand"] if mine else shown(me))]
     items = []
     for item in me["items"]:
         if item["face_down"] and not mine:
@@ -160,7 +176,7 @@ def _card_text(state: State, number: str) -> Json:
         "level": definition.get("level"),
         "limit": definition.get("limit", "none"),
         "character": state["cards"][owner]["name"] if owner and owner in state["cards"] else None,
-        "text": describe_card(definition, state["cards"]),
+        "lines": card_lines(definition, state["cards"]),
     }
     _TEXTS[number] = (definition, text)
     return dict(text)
@@ -201,12 +217,12 @@ def determinize(state: State, seat: int, seed: int) -> State:
     mine = player(result, seat)
     rng.shuffle(mine["deck"])
     foe = player(result, other(seat))
-    hand_slots = [i for i, iid in enumerate(foe["hand"]) if iid not in foe["known"]]
+    known = shown(foe)  # in her hand or face down: dealt back among those places
     trap_slots = [i for i, item in enumerate(foe["items"]) if item["face_down"]]
-    pool = [foe["hand"][i] for i in hand_slots] + list(foe["extra_sp"]) + list(foe["deck"])
-    pool += [foe["items"][i]["card"] for i in trap_slots]
+    pool = [iid for iid in _held(foe) if iid not in known] + list(foe["deck"])
     if foe["pending"] is not None:
         pool.append(foe["pending"])
+    pool.sort()  # what she sees decides the deal, not where the cards lie
     rng.shuffle(pool)
 
     def take(kind: str | None) -> str:
@@ -215,13 +231,31 @@ def determinize(state: State, seat: int, seed: int) -> State:
                 return str(pool.pop(index))
         raise AssertionError("the hidden pool lost a card it must hold")  # pragma: no cover
 
-    for i in trap_slots:
-        foe["items"][i]["card"] = take("trap")
+    # a face-down item is a Trap: a shown Trap or a hidden one, each alike, but enough shown
+    # ones face down that the others fit in her hand and Extra SP
+    traps = [iid for iid in known if card(result, iid)["kind"] == "trap"]
+    need = len(known) - len(foe["hand"]) - len(foe["extra_sp"])
+    for n, i in enumerate(trap_slots):
+        hidden_traps = sum(1 for iid in pool if card(result, iid)["kind"] == "trap")
+        pick = rng.randbelow(len(traps) + hidden_traps)
+        if need >= len(trap_slots) - n or pick < len(traps):
+            need -= 1
+            pick = min(pick, len(traps) - 1)
+            foe["items"][i]["card"] = traps.pop(pick)
+        else:
+            foe["items"][i]["card"] = take("trap")
+    placed = {item["card"] for item in foe["items"]}
+    free = [("hand", i) for i in range(len(foe["hand"]))]
+    free += [("extra_sp", i) for i in range(len(foe["extra_sp"]))]
+    for iid in known:
+        if iid not in placed:
+            zone, i = free.pop(rng.randbelow(len(free)))
+            foe[zone][i] = iid
+            placed.add(iid)
     if foe["pending"] is not None:
         foe["pending"] = take("character" if result["phase"] == "setup_character" else None)
-    for i in hand_slots:
-        foe["hand"][i] = take(None)
-    foe["extra_sp"] = [take(None) for _ in foe["extra_sp"]]
+    for zone, i in free:
+        foe[zone][i] = take(None)
     foe["deck"] = [take(None) for _ in foe["deck"]]
     result["rng"] = rng.to_dict()
     return result
