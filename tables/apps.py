@@ -7,7 +7,7 @@ class TablesConfig(AppConfig):
     name = "tables"
 
     def ready(self) -> None:
-        # Table heads (version, campaign) follow every save into the cache (tables/heads.py).
+        # Table heads (version, scope) follow every save into the cache (tables/heads.py).
         from . import epoch, heads
 
         heads.connect()

@@ -26,6 +26,11 @@ MAX_KEPT: Final = 1024
 _KEPT: dict[Hashable, Any] = {}
 
 
+def forget_all() -> None:
+    """Drop every compiled read (tests that compare with and without)."""
+    _KEPT.clear()
+
+
 def _keep(key: Hashable, compiled: Any) -> None:
     if len(_KEPT) >= MAX_KEPT:
         _KEPT.clear()

@@ -24,3 +24,14 @@ class BodyTooLarge(Exception):
     def __init__(self, limit: int) -> None:
         super().__init__(f"A request to a game table is at most {limit} bytes.")
         self.limit = limit
+
+
+class TimeRanOut(StaleVersion):
+    """A player's move sent after her seat's deadline (``tables.clocks``): refused like a
+    stale move (409, nothing applied), since the table's rule has played her turn or is about
+    to; the answer says so in words."""
+
+    def __init__(self, current: int) -> None:
+        super().__init__(current, "table")
+        self.args = ("Your time ran out: the table's rule played this move for you.",)
+        self.detail = "Your time ran out: the table's rule plays this move for you."

@@ -24,7 +24,7 @@ from django.db import models
 from psycopg.types.json import Json, Jsonb
 
 
-class StateField(models.JSONField):  # type: ignore[type-arg]
+class StateField(models.JSONField):
     """A ``JSONField`` stored as PostgreSQL ``json`` (the text as written)."""
 
     def db_type(self, connection: Any) -> str | None:

@@ -1,7 +1,8 @@
-"""The unchanged poll answered from Redis: each table's current version (its *head*) and each
-user's role in a campaign, read together in one round trip (:func:`poll_head`).
+"""The unchanged poll answered from Redis: each table's current version (its *head*) and what the
+game caches about the asking user beside it (her *grant*), read together in one round trip
+(:func:`poll_head`).
 
-**Heads.** A table's version and campaign are written to the cache before the commit of every
+**Heads.** A table's version and its *scope* are written to the cache before the commit of every
 save that changes the version: the table core's one write
 (:func:`tables.services.log_and_save` calls :func:`publish`) and any ``save()`` of a table (a
 ``post_save`` receiver, so a setup change or a GM override written by the game's own service is
@@ -14,15 +15,15 @@ epoch (:mod:`tables.epoch`): a head written for a move that a crash of PostgreSQ
 never read after the restart (the next poll asks the database). A miss, a tombstone or a cache that
 is not Redis: the caller asks the database.
 
-**Roles.** ``campaign-role:<campaign>:<user>`` holds the user's role (or ``-``: not a member),
-filled only by a read that found it (``SET NX``). Every membership change (``post_save``,
-``post_delete``: a role changed, a member removed, a campaign deleted) replaces the entry with a
-short-lived mark at once and again on commit, so a filling request that read the database
-before the change cannot store what it read, and the removed member's very next poll goes to
-the database (404).
+**Grants.** The core knows nothing of who may see a table: the game's permission hook
+(:class:`tables.registry.Audience`) names a table's scope (a Redis key prefix of its own, or
+"" for none), and the script reads ``<scope>:<user id>`` with the head. What is stored there,
+who fills it and when it is forgotten is the game's (a campaign's tables: the viewer's role,
+:mod:`campaign.table_access`); the core hands the raw entry to the hook, which says whether
+she may see the table or that the database must answer.
 
-Changes made behind the ORM's back (``QuerySet.update`` of a version or a role, raw SQL other
-than ``log_and_save``) send no signal: call :func:`publish` / :func:`forget_role` after them.
+Changes made behind the ORM's back (``QuerySet.update`` of a version, raw SQL other than
+``log_and_save``) send no signal: call :func:`publish` after them.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 from redis.exceptions import NoScriptError, RedisError
 
+from apibase import push
 from apibase.cache_redis import default_redis, lua
 from apibase.throttles import WindowCounter
 
@@ -44,13 +46,7 @@ from . import epoch
 #: How long a head stays without a newer commit or read moving it: short, so even a commit
 #: whose publication was lost (Redis unreachable at that moment) is answered right within it.
 HEAD_SECONDS: Final = 60
-#: How long a role stays (bounds memory: every change replaces it at once).
-ROLE_SECONDS: Final = 600
-#: How long a membership change keeps its entry from being refilled.
-ROLE_MARK_SECONDS: Final = 5
 _TOMBSTONE_VERSION: Final = 2**62
-_NOT_MEMBER: Final = "-"
-_MARK: Final = "changed"
 
 # KEYS[1] the head; ARGV: version, value, seconds. Moves the head forward only.
 _FORWARD = """
@@ -62,38 +58,37 @@ end
 redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
 return 1
 """
-# KEYS[1] the head; ARGV: the role key's prefix, the user id. The head, and the role in its
-# campaign, in one round trip.
+# KEYS[1] the head; ARGV[1]: the user id. The head ("<version>:<scope>"), and the user's grant
+# under its scope, in one round trip.
 _READ = """
 local head = redis.call('GET', KEYS[1])
 if not head then return {false, false} end
-local campaign = string.match(head, ':(%d+)$')
-if not campaign then return {head, false} end
-return {head, redis.call('GET', ARGV[1] .. campaign .. ':' .. ARGV[2])}
+local scope = string.match(head, '^%d+:(.+)$')
+if not scope then return {head, false} end
+return {head, redis.call('GET', scope .. ':' .. ARGV[1])}
 """
 
 
-# KEYS[1] the head, KEYS[2] a token's cached user, KEYS[3] that user's id; ARGV[1] the role
-# key's prefix; ARGV[2..4] the API rate's window counter (prefix, suffix, seconds; "" when the
-# rate is not counted); ARGV[5] the token cache's revoked mark as stored. The poll's whole
-# lookup (who asks, the head, her role) and the count of her request in one round trip; a
-# revoked token counts against nobody.
+# KEYS[1] the head, KEYS[2] a token's cached user, KEYS[3] that user's id; ARGV[1..3] the API
+# rate's window counter (prefix, suffix, seconds; "" when the rate is not counted); ARGV[4] the
+# token cache's revoked mark as stored. The poll's whole lookup (who asks, the head, her grant)
+# and the count of her request in one round trip; a revoked token counts against nobody.
 _POLL = """
 local head = redis.call('GET', KEYS[1])
 local entry = redis.call('GET', KEYS[2])
 local uid = redis.call('GET', KEYS[3])
-local role = false
+local grant = false
 local count = false
 if head and uid then
-  local campaign = string.match(head, ':(%d+)$')
-  if campaign then role = redis.call('GET', ARGV[1] .. campaign .. ':' .. uid) end
+  local scope = string.match(head, '^%d+:(.+)$')
+  if scope then grant = redis.call('GET', scope .. ':' .. uid) end
 end
-if uid and entry and entry ~= ARGV[5] and ARGV[2] ~= '' then
-  local counter = ARGV[2] .. uid .. ARGV[3]
+if uid and entry and entry ~= ARGV[4] and ARGV[1] ~= '' then
+  local counter = ARGV[1] .. uid .. ARGV[2]
   count = redis.call('INCR', counter)
-  if count == 1 then redis.call('EXPIRE', counter, tonumber(ARGV[4])) end
+  if count == 1 then redis.call('EXPIRE', counter, tonumber(ARGV[3])) end
 end
-return {entry, uid, head, role, count}
+return {entry, uid, head, grant, count}
 """
 _FORWARD_SCRIPT: Final = lua(_FORWARD)
 _READ_SCRIPT: Final = lua(_READ)
@@ -102,9 +97,10 @@ _POLL_SCRIPT: Final = lua(_POLL)
 
 class Head(NamedTuple):
     version: int
-    campaign_id: int
-    #: the viewer's role in that campaign: a role, "" for none, None when not cached
-    role: str | None
+    #: the table's scope as its game named it ("": none)
+    scope: str
+    #: what the game cached for the viewer under that scope (None: nothing, or no scope)
+    grant: str | None
 
 
 def _client() -> Any | None:
@@ -120,11 +116,18 @@ def head_key(label: str, pk: Any, at: str | None = None) -> str:
     return cache.make_key(f"table-head:{at or epoch.current()}:{label}:{pk}")
 
 
-def role_key(campaign_id: Any, user_id: Any) -> str:
-    return cache.make_key(f"campaign-role:{campaign_id}:{user_id}")
+def scope_of(table: Any) -> str:
+    """The scope the game of ``table`` names for it (:class:`tables.registry.Audience`), or
+    "" (no game hook: nothing is read beside the head)."""
+    from .registry import games_of
+
+    for game in games_of(type(table)):
+        if game.access.audience is not None:
+            return game.access.audience.scope(table)
+    return ""
 
 
-def _forward(label: str, pk: Any, version: int, campaign_id: int) -> bool:
+def _forward(label: str, pk: Any, version: int, scope: str) -> bool:
     """Move the head forward (never back); False when Redis could not be told."""
     client = _client()
     if client is None:
@@ -132,7 +135,7 @@ def _forward(label: str, pk: Any, version: int, campaign_id: int) -> bool:
     try:
         _FORWARD_SCRIPT(
             keys=[head_key(label, pk)],
-            args=[version, f"{version}:{campaign_id}", HEAD_SECONDS],
+            args=[version, f"{version}:{scope}", HEAD_SECONDS],
             client=client,
         )
     except RedisError:
@@ -149,9 +152,9 @@ def publish(table: Any) -> None:
     round trip per move), unless Redis could not be told now: then it is told on commit, and
     a rolled-back version only costs database reads until the next commit or the expiry."""
     label, pk, version = table._meta.label_lower, table.pk, int(table.version)
-    campaign_id = int(getattr(table, "campaign_id", None) or 0)
-    if not _forward(label, pk, version, campaign_id):
-        transaction.on_commit(lambda: _forward(label, pk, version, campaign_id), robust=True)
+    scope = scope_of(table)
+    if not _forward(label, pk, version, scope):
+        transaction.on_commit(lambda: _forward(label, pk, version, scope), robust=True)
 
 
 @contextlib.contextmanager
@@ -168,7 +171,7 @@ def publishing(table: Any) -> Iterator[None]:
     the write is done; a head that could not be sent or answered is told on commit, as
     :func:`publish` does."""
     label, pk, version = table._meta.label_lower, table.pk, int(table.version)
-    campaign_id = int(getattr(table, "campaign_id", None) or 0)
+    scope = scope_of(table)
     client = _client()
     if client is None:
         yield
@@ -183,7 +186,7 @@ def publishing(table: Any) -> Iterator[None]:
             1,
             head_key(label, pk),
             version,
-            f"{version}:{campaign_id}",
+            f"{version}:{scope}",
             HEAD_SECONDS,
         )
     except RedisError:
@@ -199,50 +202,44 @@ def publishing(table: Any) -> Iterator[None]:
                 sent.read_response()
                 told = True
             except NoScriptError:
-                told = _forward(label, pk, version, campaign_id)  # loads it, then runs it
+                told = _forward(label, pk, version, scope)  # loads it, then runs it
             except RedisError:
                 pass
             finally:
                 pool.release(sent)
         if not told:
-            transaction.on_commit(lambda: _forward(label, pk, version, campaign_id), robust=True)
+            transaction.on_commit(lambda: _forward(label, pk, version, scope), robust=True)
 
 
-def remember(label: str, pk: Any, version: int, campaign_id: int) -> None:
+def remember(label: str, pk: Any, version: int, scope: str) -> None:
     """A read's head (moves the cached head forward only: never past a newer commit)."""
-    _forward(label, pk, version, campaign_id)
+    _forward(label, pk, version, scope)
 
 
 def poll_head(label: str, pk: Any, user_id: int) -> Head | None:
-    """The cached head of table ``pk`` with ``user_id``'s role, or None (ask the database)."""
+    """The cached head of table ``pk`` with ``user_id``'s grant, or None (ask the database)."""
     client = _client()
     if client is None:
         return None
     try:
-        head, role = _READ_SCRIPT(
-            keys=[head_key(label, pk)], args=[role_key("", "")[:-1], user_id], client=client
-        )
+        head, grant = _READ_SCRIPT(keys=[head_key(label, pk)], args=[user_id], client=client)
     except RedisError:
         return None  # the database answers
-    return _head(head, role)
+    return _head(head, grant)
 
 
-def _head(head: bytes | None, role: bytes | None) -> Head | None:
+def _head(head: bytes | None, grant: bytes | None) -> Head | None:
     if head is None:
         return None
-    version, campaign = head.decode().split(":")
-    if int(version) >= _TOMBSTONE_VERSION or campaign == "0":
+    version, _, scope = head.decode().partition(":")
+    if int(version) >= _TOMBSTONE_VERSION:
         return None
-    shown = None
-    if role is not None:
-        shown = role.decode()
-        shown = None if shown == _MARK else ("" if shown == _NOT_MEMBER else shown)
-    return Head(int(version), int(campaign), shown)
+    return Head(int(version), scope, grant.decode() if grant is not None else None)
 
 
 class TokenPoll(NamedTuple):
     """What :func:`poll_with_token` read: the token's cache entry (raw: the token cache
-    decides what it holds), the user id beside it, and the head with that user's role."""
+    decides what it holds), the user id beside it, and the head with that user's grant."""
 
     entry: Any
     user_id: int | None
@@ -258,7 +255,7 @@ def poll_with_token(
     counter: WindowCounter | None = None,
     revoked: bytes = b"",
 ) -> TokenPoll | None:
-    """A token's cached user and the head of table ``pk`` with her role, in one round trip
+    """A token's cached user and the head of table ``pk`` with her grant, in one round trip
     (``token_keys``: :func:`accounts.token_cache.token_entry_keys`), counting the request
     against the user's API rate in ``counter``'s window when given, unless the entry is the
     token cache's ``revoked`` mark; None without Redis."""
@@ -267,9 +264,9 @@ def poll_with_token(
         return None
     rate = (counter.prefix, counter.suffix, counter.seconds) if counter else ("", "", 0)
     try:
-        entry, uid, head, role, count = _POLL_SCRIPT(
+        entry, uid, head, grant, count = _POLL_SCRIPT(
             keys=[head_key(label, pk), *token_keys],
-            args=[role_key("", "")[:-1], *rate, revoked],
+            args=[*rate, revoked],
             client=redis.client,
         )
     except RedisError:
@@ -279,24 +276,9 @@ def poll_with_token(
     return TokenPoll(
         decoded,
         user_id,
-        _head(head, role) if user_id is not None else None,
+        _head(head, grant) if user_id is not None else None,
         int(count) if count is not None else None,
     )
-
-
-def remember_role(campaign_id: int, user_id: int, role: str | None) -> None:
-    """Store a role read from the database, unless a change's mark holds the entry."""
-    client = _client()
-    if client is not None:
-        value = role or _NOT_MEMBER
-        with contextlib.suppress(RedisError):
-            client.set(role_key(campaign_id, user_id), value, nx=True, ex=ROLE_SECONDS)
-
-
-def forget_role(campaign_id: Any, user_id: Any) -> None:
-    client = _client()
-    if client is not None:
-        client.set(role_key(campaign_id, user_id), _MARK, ex=ROLE_MARK_SECONDS)
 
 
 def _table_saved(sender: Any, instance: Any, update_fields: Any = None, **kwargs: Any) -> None:
@@ -304,6 +286,8 @@ def _table_saved(sender: Any, instance: Any, update_fields: Any = None, **kwargs
 
     if isinstance(instance, GameTable) and (update_fields is None or "version" in update_fields):
         publish(instance)
+        push.announce_table(instance._meta.label_lower, instance.pk, int(instance.version))
+        instance.announce_beyond()
 
 
 def _table_deleted(sender: Any, instance: Any, **kwargs: Any) -> None:
@@ -315,17 +299,12 @@ def _table_deleted(sender: Any, instance: Any, **kwargs: Any) -> None:
         def bury() -> None:
             client = _client()
             if client is not None:
-                client.set(head_key(label, pk), f"{_TOMBSTONE_VERSION}:0", ex=HEAD_SECONDS)
+                # Redis away: no tombstone, and a head left there expires within HEAD_SECONDS
+                with contextlib.suppress(RedisError):
+                    client.set(head_key(label, pk), f"{_TOMBSTONE_VERSION}:", ex=HEAD_SECONDS)
 
         bury()
         transaction.on_commit(bury, robust=True)
-
-
-def membership_changed(sender: Any, instance: Any, **kwargs: Any) -> None:
-    """A membership's ``post_save``/``post_delete`` receiver (wired by the campaign app)."""
-    campaign_id, user_id = instance.campaign_id, instance.user_id
-    forget_role(campaign_id, user_id)
-    transaction.on_commit(lambda: forget_role(campaign_id, user_id), robust=True)
 
 
 def connect() -> None:

@@ -60,9 +60,20 @@ class GameTable(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+    #: The version whose waits the notification service was last told of (the notify task,
+    #: ``tables.services.table_waits_sync``); behind ``version`` on a quiet table, the task was
+    #: lost and the sweep (``table_lost_waits``) enqueues it again.
+    waits_synced = models.PositiveIntegerField(
+        default=0, help_text="The version whose waits were last told to the players."
+    )
 
     class Meta:
         abstract = True
+
+    def announce_beyond(self) -> None:
+        """Tell other pages that show this table (a campaign's GM dashboard) that it has a new
+        version; called with the table's own announcement. Nothing by default: the game's
+        model knows where it is shown."""
 
 
 class TableAction(models.Model):

@@ -1,12 +1,13 @@
-"""Token authentication for a table's unchanged poll: who asks, the table's head and her role
-in one Redis round trip (:func:`tables.heads.poll_with_token`) instead of two (the token's
-cached user, then the head with the role).
+"""Token authentication for a table's unchanged poll: who asks, the table's head and her grant
+(what the game's permission hook cached for her) in one Redis round trip
+(:func:`tables.heads.poll_with_token`) instead of two (the token's cached user, then the head
+with the grant).
 
 Everything else is :class:`accounts.token_cache.CachedTokenAuthentication`'s: a missing or
 revoked entry (a deleted token, a changed user) goes to the database exactly as there, and a
 user is taken from the script only when the id stored beside her entry names her. The head is
-kept on the request for the view (``request.table_head``) only when its role was read for the
-user authenticated, so a view never answers one user from another's role. The same script counts
+kept on the request for the view (``request.table_head``) only when its grant was read for the
+user authenticated, so a view never answers one user from another's grant. The same script counts
 the request against the user's API rate (:class:`apibase.throttles.UserRateThrottle`), which
 then takes that count instead of a round trip of its own.
 """
@@ -26,7 +27,7 @@ from accounts.token_cache import (
 )
 from apibase.throttles import Counted, UserRateThrottle
 
-from . import heads
+from . import heads, store
 
 
 class PollTokenAuthentication(CachedTokenAuthentication):
@@ -42,7 +43,7 @@ class PollTokenAuthentication(CachedTokenAuthentication):
         if pk is None or not self.table_label or "since" not in request.query_params:
             return super().cached_user(digest)
         view = (request.parser_context or {}).get("view")
-        counter = UserRateThrottle.window_counter(view, request.method)
+        counter = UserRateThrottle.window_counter(view, request.method or "GET")
         found = heads.poll_with_token(
             self.table_label, pk, token_entry_keys(digest), counter, revoked_mark()
         )
@@ -61,10 +62,10 @@ class PollTokenAuthentication(CachedTokenAuthentication):
 def table_head(request: Request) -> heads.Head | None:
     """The head :class:`PollTokenAuthentication` read for this request's user, if it did."""
     head = request.__dict__.get("table_head")
-    return head if isinstance(head, heads.Head) else None
+    return store.request_head(head) if isinstance(head, heads.Head) else None
 
 
-class _PollTokenScheme(OpenApiAuthenticationExtension):  # type: ignore[no-untyped-call]
+class _PollTokenScheme(OpenApiAuthenticationExtension):
     """The schema's word for :class:`PollTokenAuthentication`: the token scheme every other
     view has (``tokenAuth``, registered by ``CachedTokenAuthentication``), not a second
     component of the same name (drf-spectacular warns, and ``check --deploy`` fails, on two)."""

@@ -45,10 +45,13 @@ from django.db.models import Q
 from django.http import Http404
 from django.utils import timezone
 
+from apibase import push
 from westernroses.protocol import IllegalAction, Seat
 
-from . import compiled, heads, hot_sql, kept_states
-from .errors import StaleVersion
+from . import hot_sql, presence, store
+from .clocks import services as clocks
+from .clocks.columns import CLOCK_COLUMN, clock_columns
+from .errors import StaleVersion, TimeRanOut
 from .models import GameTable, TableAction, TableStatus
 from .registry import TableGame, Wait
 from .schema import validate_action
@@ -66,20 +69,29 @@ def _read(game: TableGame, table_id: int, actor: Viewer | None = None) -> Any:
     (as large as the state) is deferred: only a game's ``load`` that needs it (an undo) reads
     it. The game's ``seat_columns`` for ``actor`` come with it (her seat without a query of its
     own); they depend on who she is, not on the table, so the read is compiled once per game
-    and user (:func:`tables.compiled.model_row`)."""
-    annotate = actor is not None and game.seat_columns is not None
+    and user (:func:`tables.compiled.model_row`). So does the table's clock, if it has one
+    (:mod:`tables.clocks.columns`)."""
+    annotate = actor is not None and game.access.seat_columns is not None
+    label = game.table_model._meta.label_lower
 
     def rows(table: int) -> Any:
         found = game.table_model._default_manager.defer("initial")
-        if annotate and actor is not None and game.seat_columns is not None:
-            found = found.annotate(**game.seat_columns(actor))
+        if annotate and actor is not None and game.access.seat_columns is not None:
+            found = found.annotate(**game.access.seat_columns(actor))
+        found = found.annotate(**clock_columns(label))
         return found.filter(pk=table).order_by("pk")[:1]
 
     key = (game.slug, actor.pk if annotate and actor is not None else None)
-    table = compiled.model_row(key, rows, table_id)
+    table = store.load_row(key, rows, table_id)
     if table is None:
         raise Http404(f"No such {game.name}.")
     return table
+
+
+def table_read(game: TableGame, table_id: int, actor: Viewer | None) -> Any:
+    """The table row a move of ``actor`` reads (404 when there is none), for a caller that
+    must see it before it knows the game (pass it on as ``table_action_apply``'s ``row``)."""
+    return _read(game, table_id, actor)
 
 
 def check_version(game: TableGame, table: GameTable, expected_version: Any) -> None:
@@ -124,6 +136,7 @@ def table_action_apply(
     expected_version: Any,
     seat: Seat | None = None,
     now: datetime | None = None,
+    row: GameTable | None = None,
 ) -> tuple[GameTable, Any, Seat]:
     """Apply one action completely or not at all; returns the saved table, its new engine
     state and the seat that acted.
@@ -131,7 +144,9 @@ def table_action_apply(
     ``actor`` is the user sending it (her seat comes from the game's ``seat_of``); a bot or a
     timeout passes ``actor=None`` and the ``seat`` it plays. Raises ``Http404`` (may not see
     the table), ``PermissionDenied`` (not hers to play), :class:`StaleVersion` (409) or
-    ``ValidationError`` (bad shape, or the rules refuse: ``{"action": [reason]}``).
+    ``ValidationError`` (bad shape, or the rules refuse: ``{"action": [reason]}``). ``row``:
+    the table row as :func:`table_read` read it for ``actor`` (a model several games share:
+    the caller read it to learn which game it is), so the move reads it once.
 
     A game that keeps its rows (``keep_rows``) first tries the move on the row its last move
     in this process wrote (:func:`_kept_move`): no read, and a write that checks the row and
@@ -139,20 +154,29 @@ def table_action_apply(
     """
     clean = validate_action(action, game.actions)
     now = now or timezone.now()
-    kept = _kept_move(game, table_id, actor, clean, expected_version, now) if seat is None else None
+    kept = (
+        _kept_move(game, table_id, actor, clean, expected_version, now)
+        if seat is None and row is None
+        else None
+    )
     if kept is not None:
         return kept
-    table = _read(game, table_id, actor)
+    table = row if row is not None else _read(game, table_id, actor)
     if actor is not None:
-        if game.keep_rows and game.seat_columns is not None and actor.is_authenticated:
-            names = list(game.seat_columns(actor))
-            kept_states.keep_seat(table, actor.pk, {n: table.__dict__.get(n) for n in names})
-        seat = game.seat_of(actor, table)
+        if game.hooks.keep_rows and game.access.seat_columns is not None and actor.is_authenticated:
+            names = [*game.access.seat_columns(actor), CLOCK_COLUMN]
+            store.keep_seat(table, actor.pk, {n: table.__dict__.get(n) for n in names})
+        seat = game.access.seat_of(actor, table)
         if seat is None:
             raise PermissionDenied(f"You have no seat at this {game.name}.")
     if seat is None:
         raise ValueError("A bot or a timeout names the seat it plays.")
-    move = _move(game, table, actor, seat, clean, expected_version, now)
+    try:
+        move = _move(game, table, actor, seat, clean, expected_version, now)
+    except TimeRanOut:
+        # judged by the deadline: the table's rule plays her turn now, not when a task runs
+        clocks.clock_tick(clocks.label_of(table), int(table.pk), now=now)
+        raise
     _write(game, move)
     return table, move.new, seat
 
@@ -171,6 +195,8 @@ class _Move(NamedTuple):
     after: list[Wait]
     ended: set[str]
     rows_too: bool
+    #: the clock's new text (None: the table has no clock)
+    clock: str | None
 
 
 def _move(
@@ -183,12 +209,16 @@ def _move(
     now: datetime,
 ) -> _Move:
     """Everything a move does before its write: the version, the engine, the new columns."""
+    # the game's load first: a table that takes no move (a tavern table not in play) says so
+    # whatever version the client holds
+    state = game.hooks.load(table, clean) if game.hooks.load else game.engine.from_json(table.state)
     check_version(game, table, expected_version)
-    state = game.load(table, clean) if game.load else game.engine.from_json(table.state)
-    if game.authorize is not None and actor is not None:
-        game.authorize(actor, table, seat, state, clean)
-    if game.prepare is not None:
-        clean = game.prepare(table, seat, clean, now)
+    if game.access.authorize is not None and actor is not None:
+        game.access.authorize(actor, table, seat, state, clean)
+    if actor is not None:
+        clocks.check_in_time(table, seat, now)
+    if game.hooks.prepare is not None:
+        clean = game.hooks.prepare(table, seat, clean, now)
     before = waits_of(game, table, state, words=False)
     try:
         new, events = game.engine.apply(state, seat, clean)
@@ -212,16 +242,24 @@ def _move(
     )
     table_store(game, table, new)
     fields = ["state", "version", "status", "summary", "updated_at"]
-    if game.columns is not None:
-        fields += game.columns(table, state, new)
+    if game.hooks.columns is not None:
+        fields += game.hooks.columns(table, state, new)
     after = waits_of(game, table, new, words=False)
     ended = {w.key for w in before} - {w.key for w in after}
+    clock = clocks.move_clock(game, table, seat, new, now)
     rows_too = (
-        game.after_apply is not None
-        and (game.after_apply_when is None or game.after_apply_when(state, new))
-    ) or bool(ended)
+        (
+            game.hooks.after_apply is not None
+            and (
+                game.hooks.after_apply_when is None
+                or game.hooks.after_apply_when(table, state, new)
+            )
+        )
+        or bool(ended)
+        or clock is not None
+    )
     return _Move(
-        table, seat, state, new, entry, fields, read_version, before, after, ended, rows_too
+        table, seat, state, new, entry, fields, read_version, before, after, ended, rows_too, clock
     )
 
 
@@ -230,8 +268,12 @@ def _write(game: TableGame, move: _Move, check: _Check | None = None) -> None:
     table, fields = move.table, list(move.fields)
     # One statement is atomic by itself; other rows join it in one transaction.
     with transaction.atomic() if move.rows_too else contextlib.nullcontext():
-        if move.rows_too and game.after_apply is not None:
-            fields += game.after_apply(table, move.state, move.new) or ()
+        if move.clock is not None:
+            # a clocked table: one statement more, in the transaction, and before the table's
+            # row (the clock's task locks the clock first too: never a deadlock)
+            clocks.clock_save(table, move.clock)
+        if move.rows_too and game.hooks.after_apply is not None:
+            fields += game.hooks.after_apply(table, move.state, move.new) or ()
         log_and_save(
             move.entry,
             table,
@@ -243,15 +285,15 @@ def _write(game: TableGame, move: _Move, check: _Check | None = None) -> None:
         )
         # after the write: a turn the notify task registered meanwhile is ended too
         _waits_end(game, move.ended)
-        if game.keep is not None:
+        if game.hooks.keep is not None:
             # on commit: a rolled-back move leaves nothing kept
             transaction.on_commit(
-                partial(kept_states.keep, kept_states.key_of(table), game.keep(move.new)),
+                partial(store.keep_state, store.state_key(table), game.hooks.keep(move.new)),
                 robust=True,
             )
-        if game.keep_rows:
+        if game.hooks.keep_rows:
             transaction.on_commit(
-                partial(kept_states.keep_row, table, _row_names(type(table))), robust=True
+                partial(store.keep_row, table, _row_names(type(table))), robust=True
             )
         if any(w.key not in {b.key for b in move.before} for w in move.after):
             # at once when no transaction is open (the write is committed)
@@ -304,7 +346,7 @@ def _refreshed(model: type[GameTable], written: Sequence[str]) -> tuple[str, ...
             n
             for n in _row_names(model)
             if n not in written
-            and n != model._meta.pk.attname  # type: ignore[union-attr]
+            and n != model._meta.pk.attname
             and not hasattr(model._meta.get_field(n), "from_db_value")
         )
         _REFRESHED[key] = names
@@ -333,8 +375,8 @@ def _kept_move(
     read path works them out again from the database. Only a plain move (one statement,
     nothing else written) is made this way."""
     if (
-        not game.keep_rows
-        or game.seat_columns is None
+        not game.hooks.keep_rows
+        or game.access.seat_columns is None
         or actor is None
         or not actor.is_authenticated
         or isinstance(expected_version, bool)
@@ -344,23 +386,24 @@ def _kept_move(
     model = game.table_model
     if connections[router.db_for_write(model)].vendor != "postgresql":
         return None
-    seat_values = kept_states.kept_seat(model, table_id, actor.pk)
-    table = kept_states.kept_row(model, table_id, expected_version)
+    seat_values = store.kept_seat(model, table_id, actor.pk)
+    table = store.kept_row(model, table_id, expected_version)
     if seat_values is None or table is None:
         return None
-    columns = game.seat_columns
+    columns = game.access.seat_columns
 
     def rows(pk: int) -> Any:
         found = model._default_manager.filter(pk=pk).annotate(**columns(actor))
+        found = found.annotate(**clock_columns(model._meta.label_lower))
         return found.values_list(*seat_values)
 
-    check = compiled.seat_check((game.slug, actor.pk, tuple(seat_values)), rows, table_id)
+    check = store.seat_check((game.slug, actor.pk, tuple(seat_values)), rows, table_id)
     if check is None:
         return None
     for name, value in seat_values.items():
         setattr(table, name, value)
     try:
-        seat = game.seat_of(actor, table)
+        seat = game.access.seat_of(actor, table)
         if seat is None:
             return None
         move = _move(game, table, actor, seat, clean, expected_version, now)
@@ -428,7 +471,7 @@ def log_and_save(
     manager = type(table)._default_manager
     if connection.vendor != "postgresql":
         if "version" in fields:
-            heads.publish(table)  # the cached head moves before the write (tables/heads.py)
+            store.publish(table)  # the cached head moves before the write (tables/heads.py)
         with transaction.atomic(using=connection.alias):
             rows = manager.filter(pk=table.pk)
             if expected_version is not None:
@@ -437,6 +480,8 @@ def log_and_save(
             if rows.update(**values) != 1:
                 _not_written(manager, table, expected_version, what)
             entry.save(force_insert=True)
+        if "version" in fields:
+            _announce(table)
         return
     quote = connection.ops.quote_name
     inserted = [f for f in entry._meta.concrete_fields if not f.primary_key]
@@ -496,7 +541,7 @@ def log_and_save(
         ]
     )
     # the cached head moves with the write, its round trip to Redis overlapping this one
-    publishing = heads.publishing(table) if "version" in fields else contextlib.nullcontext()
+    publishing = store.publishing(table) if "version" in fields else contextlib.nullcontext()
     with hot_sql.bound_cursor(connection) as cursor:
         with publishing:
             cursor.execute(sql, hot_sql.fast_json([*params, *insert_values]))
@@ -507,6 +552,15 @@ def log_and_save(
         if check is not None:
             for f, value in zip(refresh, cursor.fetchone(), strict=True):
                 setattr(table, f.attname, value)
+    if "version" in fields:
+        _announce(table)
+
+
+def _announce(table: GameTable) -> None:
+    """Open pages of ``table`` hear of its new version once the write commits (after the
+    write: a statement that is its own transaction has committed by now)."""
+    push.announce_table(table._meta.label_lower, table.pk, int(table.version))
+    table.announce_beyond()
 
 
 #: Joined to the log row's SELECT (so PostgreSQL runs it whenever the row is written): this
@@ -534,16 +588,16 @@ def waits_of(game: TableGame, table: GameTable, state: Any, *, words: bool = Tru
     one per user of each seat in ``engine.waiting_on``, keyed by the seat: see
     :func:`_turn_key`). ``words=False``: a move only compares keys, so the default waits leave
     their title and body empty."""
-    if game.waits is not None:
-        return game.waits(table, state)
+    if game.hooks.waits is not None:
+        return game.hooks.waits(table, state)
     out = []
     for seat in game.engine.waiting_on(state):
-        users = game.players_of(table, seat)
+        users = game.access.players_of(table, seat)
         title = body = ""
         if words and users:
             title = (
-                game.turn_title(table, seat)
-                if game.turn_title is not None
+                game.hooks.turn_title(table, seat)
+                if game.hooks.turn_title is not None
                 else f"Your turn at the {game.name}"
             )
             body = _wait_text(game, state, seat)
@@ -576,7 +630,7 @@ def _turn_key(game: TableGame, wait: Wait, open_turns: Sequence[tuple[str, int]]
     meanwhile (the steps of her turn, several moves in a row), so its turn is the seat's open
     one, or a new one from version ``at`` when the table has just started waiting on her.
     Nothing in it depends on how many moves she made, so a wait says "your turn" once."""
-    if game.waits is not None:
+    if game.hooks.waits is not None:
         return wait.key
     for key, user_id in open_turns:
         if user_id == wait.user_id and key.startswith(f"{wait.key}:"):
@@ -590,7 +644,7 @@ def _waits_end(game: TableGame, keys: set[str]) -> None:
     from notifications import turn_wait_end
     from notifications.models import TurnWait
 
-    if keys and game.waits is None:
+    if keys and game.hooks.waits is None:
         seats = Q()
         for key in keys:
             seats |= Q(key__startswith=f"{key}:")
@@ -600,23 +654,63 @@ def _waits_end(game: TableGame, keys: set[str]) -> None:
         turn_wait_end(key=key)
 
 
-def _enqueue_turn_notify(game: TableGame, table_id: int, version: int) -> None:
-    """Publish the game's notify task; a broker hiccup must not turn a committed move into a
-    500 (the next turn change enqueues again, and the task syncs to the current state)."""
-    task = game.notify_task
-    if task is None:
+def _publish_turn_notify(game: TableGame, table_id: int, version: int, **options: Any) -> None:
+    """Publish the game's notify task (``options``: Celery's, such as ``expires``)."""
+    if game.hooks.notify_task is None:
         from .tasks import table_turn_notify
 
-        task = partial(table_turn_notify.apply_async, kwargs={"slug": game.slug})
-        try:
-            task(args=[table_id, version])
-        except Exception:
-            logger.exception("could not enqueue turn_notify(%s, %s)", table_id, version)
-        return
+        table_turn_notify.apply_async(
+            args=(table_id, version), kwargs={"slug": game.slug}, **options
+        )
+    else:
+        game.hooks.notify_task.apply_async(args=(table_id, version), **options)
+
+
+def _enqueue_turn_notify(game: TableGame, table_id: int, version: int) -> None:
+    """Publish the game's notify task; a broker hiccup must not turn a committed move into a
+    500 (the sweep, :func:`table_lost_waits`, enqueues it again, and the task syncs to the
+    current state)."""
     try:
-        task.apply_async(args=[table_id, version])
+        _publish_turn_notify(game, table_id, version)
     except Exception:
-        logger.exception("could not enqueue %s(%s, %s)", task.name, table_id, version)
+        name = "turn_notify" if game.hooks.notify_task is None else game.hooks.notify_task.name
+        logger.exception("could not enqueue %s(%s, %s)", name, table_id, version)
+
+
+def table_lost_waits(*, now: datetime | None = None) -> int:
+    """Enqueue the notify task again for every table in play whose waits the notification
+    service has not been told of (``waits_synced`` behind ``version``) for longer than
+    ``settings.TABLE_WAITS_STALE_SECONDS``: its task was lost (a worker killed whole with it
+    in flight, whose message Redis keeps unacknowledged until the visibility timeout; a
+    publish lost with the broker at commit). A move that asked for no notice (nobody new waited
+    on) is synced once too when its table goes quiet, which changes nothing. Each is enqueued
+    for the table's version and expires once the budget has passed again. Returns how many."""
+    from datetime import timedelta
+
+    from django.db.models import F
+
+    from .registry import registered
+
+    now = now or timezone.now()
+    budget = float(settings.TABLE_WAITS_STALE_SECONDS)
+    enqueued = 0
+    for game in registered().values():
+        rows = game.table_model._default_manager.filter(
+            status=TableStatus.ACTIVE,
+            updated_at__lt=now - timedelta(seconds=budget),
+            waits_synced__lt=F("version"),
+            **dict(game.table_filter or {}),
+        )
+        for table_id, version in rows.order_by("updated_at").values_list("pk", "version"):
+            try:
+                _publish_turn_notify(game, table_id, version, expires=budget)
+            except Exception:
+                logger.exception(
+                    "could not enqueue a lost turn notice (%s:%s)", game.slug, table_id
+                )
+                return enqueued  # the broker is away: the next sweep tries again
+            enqueued += 1
+    return enqueued
 
 
 def table_waits_sync(game: TableGame, *, table_id: int) -> int:
@@ -636,7 +730,15 @@ def table_waits_sync(game: TableGame, *, table_id: int) -> int:
         if table is None:
             return 0
         state = game.engine.from_json(table.state)
-        current = waits_of(game, table, state)
+        campaign = game.hooks.campaign_of(table) if game.hooks.campaign_of else None
+        waits = waits_of(game, table, state)
+        users = User.objects.in_bulk({w.user_id for w in waits})
+        if campaign is not None:
+            # A campaign's table tells only its members: a player who left (a battle's engine
+            # still names her as her combatant's controller) is not told, and her turn ends.
+            members = set(campaign.memberships.values_list("user_id", flat=True))
+            users = {pk: user for pk, user in users.items() if pk in members}
+        current = [w for w in waits if w.user_id in users]
         open_turns = list(
             TurnWait.objects.filter(
                 key__startswith=game.wait_prefix(table.pk), ended_at__isnull=True
@@ -646,15 +748,21 @@ def table_waits_sync(game: TableGame, *, table_id: int) -> int:
         keys = {key for _, key in turns}
         for key in {key for key, _ in open_turns} - keys:
             turn_wait_end(key=key)
-        users = User.objects.in_bulk({w.user_id for w in current})
-        campaign = game.campaign_of(table) if game.campaign_of else None
-        url = game.url(table)
+        url = game.hooks.url(table)
+        label = table._meta.label_lower
         for w, key in turns:
-            user = users.get(w.user_id)
-            if user is not None:
-                turn_wait_start(
-                    campaign=campaign, user=user, key=key, title=w.title, body=w.body, url=url
-                )
+            turn_wait_start(
+                campaign=campaign,
+                user=users[w.user_id],
+                key=key,
+                title=w.title,
+                body=w.body,
+                url=url,
+                # no alert for a seat looking at the table now (tables/presence.py)
+                notify_user=not presence.watching(label, table.pk, w.user_id),
+            )
+        # what the sweep (table_lost_waits) reads: this version's waits are told
+        game.table_model._default_manager.filter(pk=table.pk).update(waits_synced=table.version)
     return len(current)
 
 
@@ -663,12 +771,15 @@ def table_replay(game: TableGame, table: GameTable) -> Any:
     it must equal the stored state)."""
     from westernroses.protocol import replay
 
-    if game.replay is not None:
-        return game.replay(table)
+    if game.hooks.replay is not None:
+        return game.hooks.replay(table)
+    from .undo.services import effective_log
+
     rows = game.action_model._default_manager.filter(
         **{game.table_model.log_table_field: table}
     ).order_by("seq")
+    # the moves that stand: an undo row and the move it took back are skipped (tables/undo)
     log: list[tuple[Seat, Mapping[str, Any]]] = [
-        (game.seat_from_text(r.seat), r.action) for r in rows
+        (game.hooks.seat_from_text(r.seat), r.action) for r in effective_log(rows)
     ]
     return replay(game.engine, game.engine.from_json(table.initial), log)

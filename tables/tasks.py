@@ -1,15 +1,20 @@
-"""The table core's Celery task: "your turn" for any registered game, on commit.
+"""The table core's Celery tasks: "your turn" for any registered game, on commit, and the
+sweep that enqueues it again when it was lost.
 
 Enqueued by :func:`tables.services.table_action_apply` when a table starts waiting on someone
 new. It takes ids only (JSON) and syncs from the table's *current* state under its row lock,
 so it is idempotent (``acks_late`` with ``reject_on_worker_lost`` is safe): a redelivered or
-late run registers nothing twice and never a turn that has passed.
+late run registers nothing twice and never a turn that has passed. A worker killed whole
+leaves the message unacknowledged in Redis until the broker's visibility timeout; the beat task
+:func:`table_requeue_lost_waits` enqueues it again within ``TABLE_WAITS_STALE_SECONDS`` of the
+table going quiet (:func:`tables.services.table_lost_waits`).
 """
 
 from __future__ import annotations
 
 import logging
 import random
+from typing import Any
 
 from celery import Task, shared_task
 from celery.exceptions import SoftTimeLimitExceeded
@@ -38,7 +43,7 @@ def retry_in(retries: int) -> float:
     soft_time_limit=30,
     time_limit=40,
 )
-def table_turn_notify(self: Task, table_id: int, version: int, slug: str) -> str:
+def table_turn_notify(self: Task[..., Any], table_id: int, version: int, slug: str) -> str:
     """Tell the players table ``table_id`` of game ``slug`` now waits on (``version``: the
     state that enqueued it, for the logs)."""
     from .registry import game_for
@@ -54,3 +59,17 @@ def table_turn_notify(self: Task, table_id: int, version: int, slug: str) -> str
             return "retry-later"
         raise self.retry(countdown=retry_in(self.request.retries)) from exc
     return f"{open_waits} open"
+
+
+@shared_task(
+    name="tables.requeue_lost_waits",
+    ignore_result=True,
+    soft_time_limit=50,
+    time_limit=60,
+)
+def table_requeue_lost_waits() -> int:
+    """Beat: enqueue "your turn" again for the tables whose notice was lost (every
+    ``TABLE_SWEEP_SECONDS``); returns how many were enqueued."""
+    from .services import table_lost_waits
+
+    return table_lost_waits()

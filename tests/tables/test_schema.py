@@ -1,15 +1,16 @@
-"""Action schemas (tables/schema.py): what an action may carry is checked before any engine
-sees it. Unknown keys, long strings, long lists and large values are refused in words."""
+"""Action shapes (westernroses/action_shapes.py, turned into a 400 by tables/schema.py): what
+an action may carry is checked before any engine sees it. Unknown keys, long strings, long
+lists and large values are refused in words."""
 
 from __future__ import annotations
 
 import pytest
 from django.core.exceptions import ValidationError
 
-from battles.action_schemas import BATTLE_ACTIONS
-from tables.schema import (
+from tables.schema import validate_action
+from westernroses.action_shapes import (
     MAX_STRING,
-    ActionSchema,
+    ActionShape,
     Bool,
     Int,
     Json,
@@ -17,13 +18,13 @@ from tables.schema import (
     Obj,
     Square,
     Str,
-    schemas,
-    validate_action,
+    shapes,
 )
+from westernroses.battle import ENGINE as BATTLE
 
-KNOWN = schemas(
-    ActionSchema("play", {"card": Int(1, 9)}),
-    ActionSchema(
+KNOWN = shapes(
+    ActionShape("play", {"card": Int(1, 9)}),
+    ActionShape(
         "aim",
         {
             "who": Str(10),
@@ -88,7 +89,19 @@ def test_every_battle_action_type_is_declared_and_bounded():
     from westernroses.battle.overrides import OVERRIDES
 
     assert set(TURN_ACTIONS) | set(OVERRIDES) | {"start", "react", "recover_weapons"} == set(
-        BATTLE_ACTIONS
+        BATTLE.action_shapes()
     )
     with pytest.raises(ValidationError):
-        validate_action({"type": "end_turn", "note": "x" * MAX_STRING}, BATTLE_ACTIONS)
+        validate_action({"type": "end_turn", "note": "x" * MAX_STRING}, BATTLE.action_shapes())
+
+
+def test_each_registered_game_checks_exactly_its_engines_shapes():
+    """The table core checks a game's actions against the shapes its engine package declares
+    (``engine.action_shapes()``), not a copy: the four tavern games, battles and the test-only
+    Secret Duel."""
+    from tables.registry import registered
+
+    games = registered()
+    assert {"raigo", "spirit_war", "rso", "dbs", "battle", "duel"} <= set(games)
+    for slug, game in games.items():
+        assert game.actions is game.engine.action_shapes(), slug
