@@ -16,19 +16,19 @@ from .models import Battle, BattleAction, BattleMap, Combatant
 SECRET_FIELDS = ("state", "initial")
 
 
-class CombatantInline(admin.TabularInline):
+class CombatantInline(admin.TabularInline[Combatant, Battle]):
     model = Combatant
     extra = 0
     fields = ("engine_id", "name", "kind", "side", "character", "controller")
     readonly_fields = fields
     can_delete = False
 
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_add_permission(self, request: HttpRequest, obj: Battle | None = None) -> bool:
         return False
 
 
 @admin.register(Battle)
-class BattleAdmin(ReadOnlyAdmin):
+class BattleAdmin(ReadOnlyAdmin[Battle]):
     list_display = ("name", "campaign", "status", "version", "summary", "updated_at")
     list_filter = ("status",)
     search_fields = ("name", "campaign__name")
@@ -43,7 +43,7 @@ class BattleAdmin(ReadOnlyAdmin):
 
 
 @admin.register(BattleAction)
-class BattleActionAdmin(ReadOnlyAdmin):
+class BattleActionAdmin(ReadOnlyAdmin[BattleAction]):
     campaign_path = "battle__campaign"
     list_display = ("battle", "seq", "actor", "version_after", "created_at")
     search_fields = ("battle__name", "actor__username")
@@ -54,7 +54,7 @@ class BattleActionAdmin(ReadOnlyAdmin):
 
 
 @admin.register(BattleMap)
-class BattleMapAdmin(ReadOnlyAdmin):
+class BattleMapAdmin(ReadOnlyAdmin[BattleMap]):
     """The campaigns' map libraries (uploads go through ``battles.maps``, which checks the
     image's content; the admin only looks)."""
 

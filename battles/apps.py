@@ -7,7 +7,27 @@ class BattlesConfig(AppConfig):
     name = "battles"
 
     def ready(self) -> None:
-        # Battles plug into the campaign's timeline and dashboard (campaign.registry).
         from .integration import register
 
+        # Battles plug into the campaign's timeline and dashboard (campaign.registry).
         register()
+        # Turn clocks for players' turns, off by default; the GM sets and pauses them
+        # (tables/clocks): a turn that runs out ends.
+        from tables.clocks.hooks import ClockHooks, register_clock_hooks
+        from westernroses.battle import GM_SEAT as GM
+
+        from .services import battle_clock_manages, battle_clock_skip
+
+        register_clock_hooks(
+            "battle",
+            ClockHooks(
+                manages=battle_clock_manages,
+                clocked=lambda battle, seat: str(seat) != GM,
+                skip_action=battle_clock_skip,
+                rules=("skip",),
+            ),
+        )
+        # The table's chat: the GMs moderate and read every whisper (tables.chat.rules).
+        from .table_talk import register_battle_chat
+
+        register_battle_chat()

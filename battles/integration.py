@@ -146,6 +146,11 @@ def status_to_running_battles(
 
 
 def register() -> None:
+    from campaign.registry import register_departure_handler
+
+    from .services import battle_departure
+
+    register_departure_handler("battles", battle_departure)
     register_timeline_source("battle", battle_timeline)
     register_status_listener(status_to_running_battles)
     register_dashboard_panel(

@@ -14,6 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.typing import signed_in
 from campaign.permissions import campaign_for
 from tables.api import check_body_size
 
@@ -53,7 +54,7 @@ class CampaignMapListView(APIView):
         data = dict(serializer.validated_data)
         name, image = data.pop("name"), data.pop("image")
         battle_map = maps.battle_map_create(
-            campaign_id=campaign.pk, by=request.user, name=name, image=image, alignment=data
+            campaign_id=campaign.pk, by=signed_in(request), name=name, image=image, alignment=data
         )
         return Response(BattleMapSerializer(battle_map).data, status=status.HTTP_201_CREATED)
 
@@ -79,12 +80,14 @@ class MapDetailView(APIView):
         serializer.is_valid(raise_exception=True)
         data = dict(serializer.validated_data)
         name = data.pop("name", None)
-        battle_map = maps.battle_map_update(map_id=pk, by=request.user, name=name, alignment=data)
+        battle_map = maps.battle_map_update(
+            map_id=pk, by=signed_in(request), name=name, alignment=data
+        )
         return Response(BattleMapSerializer(battle_map).data)
 
     @extend_schema(request=None, responses={204: None})
     def delete(self, request: Request, pk: int) -> Response:
-        maps.battle_map_delete(map_id=pk, by=request.user)
+        maps.battle_map_delete(map_id=pk, by=signed_in(request))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -106,7 +109,7 @@ class BattleMapView(APIView):
         serializer.is_valid(raise_exception=True)
         result = maps.battle_map_set(
             battle_id=battle.pk,
-            by=request.user,
+            by=signed_in(request),
             map_id=serializer.validated_data["map"],
             expected_version=serializer.validated_data.get("expected_version"),
         )

@@ -26,6 +26,7 @@ from django.urls import reverse
 from apibase.images import CheckedImage, ImageRefused, ImageRules, image_check
 from campaign.permissions import CampaignAccess, access_for
 
+from . import table_talk
 from .models import Battle, BattleMap, BattleStatus
 
 if TYPE_CHECKING:
@@ -63,7 +64,7 @@ MAP_RULES: Final = ImageRules(
 )
 
 
-def map_validate(file: UploadedFile) -> CheckedImage:
+def map_validate(file: UploadedFile[bytes]) -> CheckedImage:
     """Accept PNG, JPEG or WebP by content, at most :data:`MAP_MAX_BYTES`, each side between
     :data:`MAP_MIN_SIDE` and :data:`MAP_MAX_SIDE` pixels; else ``ValidationError`` on
     ``image`` in words."""
@@ -206,7 +207,7 @@ def battle_map_create(
     campaign_id: int,
     by: User,
     name: str,
-    image: UploadedFile,
+    image: UploadedFile[bytes],
     alignment: Mapping[str, int] | None = None,
 ) -> BattleMap:
     """Add a map to the campaign's library (GMs): the image checked by content. What the
@@ -278,6 +279,7 @@ def battle_map_update(
         battle_map.square_px = new.square_px
         fields += ["cols", "rows", "offset_x", "offset_y", "square_px"]
     battle_map.save(update_fields=fields)
+    table_talk.feed_changed(battle_map.battles.values_list("pk", flat=True))
     return battle_map
 
 

@@ -19,6 +19,7 @@ import secrets
 from django.conf import settings
 from django.db import models
 
+from apibase import push
 from tables.models import GameTable, TableAction, TableStatus
 
 #: A battle's life (setup, in progress, ended): the table core's statuses.
@@ -129,6 +130,10 @@ class Battle(GameTable):
     def __str__(self) -> str:
         return self.name
 
+    def announce_beyond(self) -> None:
+        """The campaign's open GM dashboards show its battles (gmtools/consumers.py)."""
+        push.announce_campaign(self.campaign_id)
+
     @property
     def turn_summary(self) -> str:
         """The summary under the name it had before the table core (templates, old code)."""
@@ -205,43 +210,6 @@ class BattleAction(TableAction):
     def log_entry(self) -> dict[str, object]:
         """The engine's log entry for this row (``{n, action, events}``)."""
         return {"n": self.seq, "action": self.action, "events": self.events}
-
-
-class TableChatMessage(models.Model):
-    """A short line said at a battle's table: to everyone, or a whisper (a player to the GMs,
-    or a GM to one player). Not part of the game: it never changes the battle's version.
-
-    Who reads a line is decided in one place, :func:`battles.table_talk.chat_visible_to`:
-    public lines reach every member; a whisper reaches its author, its recipient and the GMs,
-    never another player."""
-
-    battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="chat_messages")
-    author = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="battle_chat_messages"
-    )
-    author_is_gm = models.BooleanField(default=False)
-    text = models.CharField(max_length=500)
-    to_gms = models.BooleanField(default=False, help_text="A player's whisper to the GMs.")
-    recipient = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.CASCADE,
-        related_name="battle_whispers_received",
-        null=True,
-        blank=True,
-        help_text="A GM's whisper to this one player.",
-    )
-    version = models.PositiveIntegerField(
-        default=0, help_text="The battle's version when it was said: its place in the log."
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        db_table = "battles_table_chat"
-        ordering = ("battle", "pk")
-        indexes = [models.Index(fields=("battle", "id"), name="table_chat_battle")]
-
-    def __str__(self) -> str:
-        return f"{self.author} in {self.battle}: {self.text[:40]}"
 
 
 class TablePing(models.Model):

@@ -6,10 +6,10 @@ the GM sees the GM's view, each player the view for her user id. Nothing here se
 stored state itself (hands, draw piles and the seed stay on the server; boardgame.io's
 issue #1159 is the mistake this avoids).
 
-The poll (:func:`battle_view`) reads the version first: an unchanged battle costs one small
-indexed query (the version with the viewer's role) and sends nothing; a changed one is served
-from the cache under its version, or adds the state and the new log rows (three queries
-whatever the number of combatants or the length of the log) and is cached for the next ask.
+The view, its poll and the log are the table core's (``tables.api``, ``tables.selectors``):
+the battle gives it :func:`battle_payload`, which answers a changed battle from the cache under
+its version, or builds the view from the state and the new log rows (a constant number of
+queries whatever the number of combatants or the length of the log) and caches it.
 """
 
 from __future__ import annotations
@@ -18,15 +18,14 @@ import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
-from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import Http404
 
 from apibase.numbers import object_id
 from apibase.renderers import RenderedJSON
-from campaign.permissions import CampaignAccess, access_for, role_column
-from tables import compiled, epoch, heads
+from campaign.permissions import CampaignAccess, access_for
+from tables import store
 from westernroses import battle as engine
 
 from .maps import map_payload_of
@@ -40,8 +39,6 @@ if TYPE_CHECKING:
 
 #: A first view carries at most this many log entries; older ones come from the log endpoint.
 LOG_TAIL: Final = 100
-LOG_PAGE: Final = 50
-LOG_PAGE_MAX: Final = 200
 
 
 def _pk(value: Any) -> int:
@@ -134,83 +131,47 @@ def view_of(
     return data
 
 
-def battle_view(
-    *,
-    battle_id: Any,
-    user: User | AnonymousUser,
+def battle_payload(
+    battle: Battle,
+    user: Any,
+    seat: Any,
+    state: engine.BattleState | None,
     since: int | None,
-    head: heads.Head | None = None,
-    rendered: bool = False,
-) -> ViewResult:
-    """The battle as ``user`` may see it, or ``data`` None while it is still at version
-    ``since`` (a ``since`` ahead of the battle gets the whole view, as a first load).
-    ``head``: the battle's cached head with ``user``'s role, when the caller read it already;
-    ``rendered``: ``data`` as the encoded JSON, for the API to send as it is.
+) -> Any:
+    """What the table core's API answers ``user`` about ``battle`` (the game's ``payload``
+    hook): ``{"version", "seat", "view"}``, the view being ``engine.view`` for her engine
+    player (``seat``) with at most :data:`LOG_TAIL` log entries after ``since`` (older ones:
+    the log endpoint) and the battle's ``map``.
 
-    One indexed query answers the poll: the battle's version and campaign with the user's
-    role in it (primary key lookup, the role a subquery on the membership's unique index).
-    A view that is needed is looked up in the cache under the battle's version, the viewer's
-    engine player and the first log entry it carries (:func:`_cached_view`): a version is
-    never reused, so an entry never needs invalidating and a changed battle always misses.
-    """
-    pk = _pk(battle_id)
-    if since is not None and user.is_authenticated:
-        if head is None:  # else read with the token (tables/poll_auth.py)
-            head = heads.poll_head(Battle._meta.label_lower, pk, user.pk)
-        # 204 from Redis only for exactly the head's version: the head is at least the newest
-        # committed version (a version being committed may already show), and a client only
-        # holds committed versions (a move is answered after its commit), so a ``since``
-        # equal to it is the newest. Any other ``since`` (behind: changed; ahead: a version
-        # the server no longer has, lost in a crash) asks the database.
-        if head is not None and head.role is not None and since == head.version:
-            access = CampaignAccess(
-                campaign_id=head.campaign_id, user_id=user.pk, role=head.role or None
-            )
-            if not access.can_view:
-                raise Http404("No such battle.")
-            return ViewResult(version=head.version, player=engine_player(access), data=None)
-    viewer = user.pk if user.is_authenticated else None
-
-    def rows(battle: int) -> Any:
-        role = role_column(user)
-        return (
-            Battle.objects.filter(pk=battle)
-            .annotate(**role)
-            .values_list("campaign_id", "version", "map_id", *role)
-            .order_by()[:1]
-        )
-
-    row = compiled.values_row(("battle-view", viewer), rows, pk)
-    if row is None:
-        raise Http404("No such battle.")
-    campaign_id, version, map_id = row[0], row[1], row[2]
-    access = CampaignAccess(
-        campaign_id=campaign_id,
-        user_id=viewer,
-        role=row[3] if viewer is not None else None,
-    )
-    if since is not None and user.is_authenticated:  # the next unchanged poll: from Redis
-        heads.remember(Battle._meta.label_lower, pk, version, campaign_id)
-        heads.remember_role(campaign_id, user.pk, access.role)
-    if not access.can_view:
-        raise Http404("No such battle.")
-    player = engine_player(access)
-    if since is not None and since == version:
-        return ViewResult(version=version, player=player, data=None)
-    if since is not None and since > version:
-        since = None  # a version the server no longer has: the whole view, as a first load
+    ``state``: a move's new state, in memory (its log holds the move's own entries). Without
+    it (a read), the view is looked up in the cache under the battle's version, the viewer's
+    engine player and the first log entry it carries (:func:`_cached_view`): a version is never
+    reused, so an entry never needs invalidating and a changed battle always misses; the answer
+    is then the encoded JSON, sent as it is (``apibase.renderers.RenderedJSON``)."""
+    player = str(seat)
+    if state is not None:
+        view = view_of(state, player, since=since or 0, map_id=battle.map_id)
+        return {"version": state.version, "seat": player, "view": view}
+    version = battle.version
     log_after = max(since or 0, version - LOG_TAIL, 0)
-    cached = _cached_view(pk, version, player, log_after)
+    cached = _cached_view(battle, version, player, log_after)
     # the map is not part of the game's state (it changes without a new version): read
     # fresh, one query when there is one, so a cached view never shows an old map
-    board = map_payload_of(map_id)
-    if rendered:
-        tail = b',"map":' + json.dumps(board, separators=(",", ":")).encode() + b"}"
-        body = RenderedJSON(cached.encoded[:-1] + tail)  # the object's closing brace: last
-        return ViewResult(version=cached.version, player=player, data=body)
-    data = json.loads(cached.encoded)
-    data["map"] = board
-    return ViewResult(version=cached.version, player=player, data=data)
+    board = json.dumps(map_payload_of(battle.map_id), separators=(",", ":")).encode()
+    head = b'{"version":%d,"seat":%s,"view":' % (cached.version, json.dumps(player).encode())
+    # the view's closing brace is its last byte: the map goes in before it
+    return RenderedJSON(head + cached.encoded[:-1] + b',"map":' + board + b"}}")
+
+
+def battle_state(battle_id: Any, user: User | AnonymousUser) -> dict[str, Any]:
+    """The core's answer about the battle for ``user`` (:func:`battle_payload`), decoded: for
+    the pages and endpoints that show the view beside something else (404 for an outsider)."""
+    from tables.selectors import table_view
+
+    from .services import BATTLE_GAME
+
+    data = table_view(BATTLE_GAME, table_id=battle_id, user=user).data
+    return dict(json.loads(data) if isinstance(data, bytes) else data)
 
 
 #: How long a rendered view stays in the cache (entries are per version: they go stale by
@@ -221,26 +182,30 @@ VIEW_CACHE_SECONDS: Final = 600
 def view_cache_key(
     battle_id: int, version: int, player: str, log_after: int, at: str | None = None
 ) -> str:
-    """Under the database's epoch too (``at``, default :func:`tables.epoch.current`): a
+    """Under the database's epoch too (``at``, default :func:`tables.store.epoch_now`): a
     version lost in a crash of PostgreSQL and written again with another state is never
     answered from the lost one's entry."""
-    return f"battle-view:{at or epoch.current()}:{battle_id}:v{version}:{player}:after{log_after}"
+    return f"battle-view:{at or store.epoch_now()}:{battle_id}:v{version}:{player}:after{log_after}"
 
 
-def _cached_view(battle_id: int, version: int, player: str, log_after: int) -> _CachedView:
+def _cached_view(battle: Battle, version: int, player: str, log_after: int) -> _CachedView:
     """The view of version ``version`` for ``player`` with the log after ``log_after``, from
     the cache or built (and stored) from the state, as JSON (the map left out: the caller's,
-    read fresh). The state read is checked against the version: a move that landed in between
-    is served as what it is, under its own key."""
-    key = view_cache_key(battle_id, version, player, log_after)
-    encoded = cache.get(key)
-    if not isinstance(encoded, bytes):
-        state = _state(battle_id, log_after)
+    read fresh). The state (read now when the row was read without it) is checked against the
+    version: a move that landed in between is served as what it is, under its own key."""
+    from tables.selectors import table_state
+
+    key = view_cache_key(battle.pk, version, player, log_after)
+    encoded = store.cached(key)  # Redis away (or fast paths off): built every time
+    if encoded is None:
+        state = engine.ENGINE.from_json(table_state(battle))
+        rows = BattleAction.objects.filter(battle_id=battle.pk, seq__gt=log_after).order_by("seq")
+        state = fresh_with_history(state, None, [r.log_entry() for r in rows])
         data = view_of(state, player, since=log_after)
         data.pop("map", None)
         encoded = json.dumps(data, separators=(",", ":")).encode()
         if state.version == version:
-            cache.set(key, encoded, VIEW_CACHE_SECONDS)
+            store.cache(key, encoded, VIEW_CACHE_SECONDS)
         version = state.version
     return _CachedView(version, encoded)
 
@@ -261,31 +226,6 @@ def battle_legal_actions(*, battle_id: Any, user: User | AnonymousUser) -> ViewR
         player=player,
         data={"legal_actions": engine.legal_actions(state, player)},
     )
-
-
-def battle_log(
-    *, battle_id: Any, user: User | AnonymousUser, after: int = 0, limit: int = LOG_PAGE
-) -> dict[str, Any]:
-    """Log entries after ``after`` (at most ``limit``), each filtered by the engine's view
-    rules for this viewer (a draw's cards only for the drawer and the GM, no seeds while the
-    battle runs)."""
-    battle, access = battle_for(user, battle_id)
-    player = engine_player(access)
-    limit = max(1, min(limit, LOG_PAGE_MAX))
-    after = max(after, 0)
-    row = Battle.objects.filter(pk=battle.pk).values_list("state", flat=True).first()
-    state = engine.ENGINE.from_json(row or {})
-    rows = list(
-        BattleAction.objects.filter(battle=battle, seq__gt=after).order_by("seq")[: limit + 1]
-    )
-    more = len(rows) > limit
-    state = fresh_with_history(state, None, [r.log_entry() for r in rows[:limit]])
-    entries = engine.view(state, player, since=after)["log"]
-    return {
-        "version": state.version,
-        "results": entries,
-        "next_after": entries[-1]["n"] if more and entries else None,
-    }
 
 
 def setup_characters(access: CampaignAccess) -> list[dict[str, Any]]:

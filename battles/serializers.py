@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from rest_framework import serializers
-
+from accounts.models import User
+from apibase import serializers
 from apibase.fields import ObjectIdField
 from westernroses.catalog import get_catalog
 from westernroses.elements import Element
@@ -26,8 +26,10 @@ def _weapons() -> list[tuple[str, str]]:
     return [(i.slug, i.name) for i in get_catalog().items.values() if i.is_weapon]
 
 
-class BattleSerializer(serializers.ModelSerializer):
-    created_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+class BattleSerializer(serializers.ModelSerializer[Battle]):
+    created_by: serializers.SlugRelatedField[User] = serializers.SlugRelatedField(
+        slug_field="username", read_only=True
+    )
     url = serializers.SerializerMethodField(help_text="The battle screen (a site path).")
 
     class Meta:
@@ -54,13 +56,13 @@ class BattleSerializer(serializers.ModelSerializer):
         return battle_url(obj)
 
 
-class BattleCreateSerializer(serializers.Serializer):
+class BattleCreateSerializer(serializers.Serializer[Any]):
     name = serializers.CharField(max_length=120)
     width = serializers.IntegerField(min_value=MIN_SIDE, max_value=MAX_SIDE, default=12)
     height = serializers.IntegerField(min_value=MIN_SIDE, max_value=MAX_SIDE, default=8)
 
 
-class ExpectedVersionMixin(serializers.Serializer):
+class ExpectedVersionMixin(serializers.Serializer[Any]):
     expected_version = serializers.IntegerField(
         min_value=0,
         required=False,
@@ -90,7 +92,7 @@ class SquareInputSerializer(ExpectedVersionMixin):
     terrain = serializers.ChoiceField(choices=TERRAINS)
 
 
-class NpcInputSerializer(serializers.Serializer):
+class NpcInputSerializer(serializers.Serializer[Any]):
     name = serializers.CharField(max_length=120)
     pwr = serializers.IntegerField(min_value=0, max_value=STAT_MAX)
     cha = serializers.IntegerField(min_value=0, max_value=STAT_MAX)
@@ -127,7 +129,15 @@ class PlaceInputSerializer(ExpectedVersionMixin):
 
     character = ObjectIdField(required=False)
     npc = NpcInputSerializer(required=False)
-    side = serializers.CharField(max_length=30, required=False)
+    side = serializers.CharField(
+        max_length=30,
+        required=False,
+        help_text=(
+            "The side she fights on: a short name (letters, digits, - and _), e.g. heroes, "
+            "enemies, neutral. Without it a character joins heroes and an NPC joins enemies; "
+            "send it to choose (the battle screen always asks)."
+        ),
+    )
     position = SquareField(required=False, allow_null=True)
     controller = serializers.ChoiceField(
         choices=(("owner", "its owner"), ("gm", "the GMs")),
@@ -148,7 +158,7 @@ class CombatantUpdateSerializer(ExpectedVersionMixin):
     side = serializers.CharField(max_length=30, required=False)
 
 
-class CombatantSerializer(serializers.ModelSerializer):
+class CombatantSerializer(serializers.ModelSerializer[Combatant]):
     controller = serializers.SerializerMethodField(
         help_text="The engine player who acts for it: a user id, or gm."
     )
@@ -166,27 +176,7 @@ class CombatantSerializer(serializers.ModelSerializer):
         return "the GM" if obj.controller is None else obj.controller.shown_name
 
 
-class ActionInputSerializer(serializers.Serializer):
-    action = serializers.JSONField(
-        help_text=(
-            'An engine action: {"type": ..., "combatant": ..., ...} (docs/battle.md). The '
-            "server sets player and at."
-        )
-    )
-    expected_version = serializers.IntegerField(
-        min_value=0, help_text="The version you acted on; another one answers 409."
-    )
-
-    def validate_action(self, value: Any) -> dict[str, Any]:
-        if not isinstance(value, dict) or not isinstance(value.get("type"), str):
-            raise serializers.ValidationError("An object with a type.")
-        return value
-
-
-# --------------------------------------------------------------------------- documentation
-
-
-class TurnSerializer(serializers.Serializer):
+class TurnSerializer(serializers.Serializer[Any]):
     round = serializers.IntegerField()
     turn_number = serializers.IntegerField()
     order = serializers.ListField(child=serializers.CharField())
@@ -198,7 +188,7 @@ class TurnSerializer(serializers.Serializer):
     )
 
 
-class MapViewSerializer(serializers.Serializer):
+class MapViewSerializer(serializers.Serializer[Any]):
     """How the board draws a map: squares of ``square_px`` image pixels from the offset."""
 
     url = serializers.CharField(help_text="The image (campaign members only).")
@@ -212,19 +202,26 @@ class MapViewSerializer(serializers.Serializer):
     height_px = serializers.IntegerField()
 
 
-class YouSerializer(serializers.Serializer):
+class YouSerializer(serializers.Serializer[Any]):
     player = serializers.CharField(help_text="Your engine player: gm or your user id.")
     controls = serializers.ListField(child=serializers.CharField())
     legal_actions = serializers.ListField(child=serializers.DictField())
 
 
-class LogEntrySerializer(serializers.Serializer):
+class LogEntrySerializer(serializers.Serializer[Any]):
     n = serializers.IntegerField(help_text="The version this action produced.")
     action = serializers.DictField()
     events = serializers.ListField(child=serializers.DictField())
 
 
-class BattleViewSerializer(serializers.Serializer):
+class LogPageEntrySerializer(LogEntrySerializer):
+    """An entry of the log endpoint: the view's entry, with who sent it and when."""
+
+    seat = serializers.CharField(help_text='The engine player who acted: "gm" or a user id.')
+    at = serializers.CharField()
+
+
+class BattleViewSerializer(serializers.Serializer[Any]):
     """``engine.view(state, you)``: what you may see (no other hands, no seed while it runs)."""
 
     battle_id = serializers.CharField()
@@ -262,26 +259,29 @@ class BattleDetailSerializer(BattleSerializer):
         read_only_fields: tuple[str, ...] = fields
 
 
-class ChangeResultSerializer(serializers.Serializer):
+class ChangeResultSerializer(serializers.Serializer[Any]):
+    """The table core's answer about a battle (``state/``, a move, a setup change)."""
+
     version = serializers.IntegerField()
+    seat = serializers.CharField(help_text='Your engine player: "gm" or your user id.')
     view = BattleViewSerializer()
 
 
-class LegalActionsSerializer(serializers.Serializer):
+class LegalActionsSerializer(serializers.Serializer[Any]):
     version = serializers.IntegerField()
     player = serializers.CharField()
     legal_actions = serializers.ListField(child=serializers.DictField())
 
 
-class LogPageSerializer(serializers.Serializer):
+class LogPageSerializer(serializers.Serializer[Any]):
     version = serializers.IntegerField()
-    results = LogEntrySerializer(many=True)
+    results = LogPageEntrySerializer(many=True)
     next_after = serializers.IntegerField(
         allow_null=True, help_text="Ask again with after=this for more; null: that was all."
     )
 
 
-class StaleSerializer(serializers.Serializer):
+class StaleSerializer(serializers.Serializer[Any]):
     detail = serializers.CharField()
     version = serializers.IntegerField(help_text="The battle's current version.")
 
@@ -289,7 +289,7 @@ class StaleSerializer(serializers.Serializer):
 # --------------------------------------------------------------------------- maps
 
 
-class BattleMapSerializer(serializers.ModelSerializer):
+class BattleMapSerializer(serializers.ModelSerializer[BattleMap]):
     """A map of the campaign's library and how the grid lies on it (image pixels)."""
 
     url = serializers.SerializerMethodField(help_text="The image (campaign members only).")
@@ -318,7 +318,7 @@ class BattleMapSerializer(serializers.ModelSerializer):
         return map_url(obj)
 
 
-class AlignmentInputSerializer(serializers.Serializer):
+class AlignmentInputSerializer(serializers.Serializer[Any]):
     cols = serializers.IntegerField(
         min_value=MIN_SIDE, max_value=MAX_SIDE, required=False, help_text="Squares across."
     )

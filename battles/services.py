@@ -28,6 +28,7 @@ import secrets
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
+from functools import partial
 from typing import TYPE_CHECKING, Any, Final, cast
 
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -36,18 +37,21 @@ from django.http import Http404
 from django.urls import reverse
 from django.utils import timezone
 
+from apibase.numbers import object_id
 from campaign.models import Campaign, Membership
 from campaign.permissions import CampaignAccess, access_for, access_from_row, role_column
-from tables import kept_states
+from campaign.table_access import CAMPAIGN_AUDIENCE
 from tables import services as tables
+from tables import store
 from tables.errors import StaleVersion
-from tables.registry import TableGame, Wait, register
+from tables.registry import TableAccess, TableGame, TableHooks, Wait, register
 from westernroses import battle as engine
 from westernroses.battle import GM_SEAT as GM
 from westernroses.battle import Square, parse_square
 
-from .action_schemas import BATTLE_ACTIONS
+from . import table_talk
 from .models import Battle, BattleAction, BattleStatus, Combatant
+from .replay import move_words, replay_apply, replay_page
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -108,7 +112,7 @@ def engine_player(access: CampaignAccess) -> str:
 def controller_user_id(controller: str) -> int | None:
     """The user id behind an engine controller (None for the GM, or anything else that is not
     a user id: a GM's reinforcement may name any controller)."""
-    return int(controller) if controller.isdigit() else None
+    return object_id(controller)
 
 
 def load_state(
@@ -447,6 +451,7 @@ def battle_map_swap(
             )
         battle.map = battle_map
         battle.save(update_fields=["map", "updated_at"])
+        table_talk.feed_changed([battle.pk])
     return Applied(battle=battle, state=state, player=engine_player(access))
 
 
@@ -829,7 +834,7 @@ def _load(battle: Battle, action: Mapping[str, Any]) -> engine.BattleState:
     if action.get("type") == "gm_undo":
         rows = BattleAction.objects.filter(battle=battle, seq__lte=battle.version)
         return load_state(battle, rows.order_by("seq"))
-    kept = kept_states.kept(battle)
+    kept = store.kept_state(battle)
     return kept if kept is not None else load_state(battle, initial=False)
 
 
@@ -847,7 +852,7 @@ def _columns(
     return ("started_at", "ended_at", "current_combatant")
 
 
-def _pieces_changed(before: engine.BattleState, after: engine.BattleState) -> bool:
+def _pieces_changed(battle: Battle, before: engine.BattleState, after: engine.BattleState) -> bool:
     return after.combatants.keys() != before.combatants.keys()
 
 
@@ -920,10 +925,9 @@ def _check_actor(
         if kind == "gm_add_combatant":
             data = action.get("combatant")
             controller = data.get("controller") if isinstance(data, Mapping) else None
+            member = object_id(controller) if isinstance(controller, str) else None
             if controller != GM and not (
-                isinstance(controller, str)
-                and controller.isdigit()
-                and int(controller) in _members(access.campaign_id)
+                member is not None and member in _members(access.campaign_id)
             ):
                 raise ValidationError(
                     {"action": ["A new combatant's controller is gm or a member's user id."]}
@@ -955,6 +959,33 @@ def _arrival_statuses(battle: Battle, state: engine.BattleState) -> list[dict[st
     return actions
 
 
+def _payload(
+    battle: Battle, user: Any, seat: Any, state: engine.BattleState | None, since: int | None
+) -> Any:
+    """The core's answer about a battle: :func:`battles.selectors.battle_payload`."""
+    from .selectors import battle_payload
+
+    return battle_payload(battle, user, seat, state, since)
+
+
+def _log_view(
+    state: engine.BattleState, seat: Any, entries: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """A page of the log as ``seat`` may see it (the view's own log entries)."""
+    return engine.log_view(state, engine.SPECTATOR if seat is None else str(seat), entries)
+
+
+def _api_move(
+    *, actor: Any, table_id: int, action: Any, expected_version: int
+) -> tuple[Battle, engine.BattleState, str]:
+    """A move sent to the core's API: :func:`battle_action_apply` (fog painted in setup is a
+    setup change; the start brings the characters' statuses)."""
+    result = battle_action_apply(
+        battle_id=table_id, actor=actor, action=action, expected_version=expected_version
+    )
+    return result.battle, result.state, result.player
+
+
 class _LazyTask:
     """The battle's notify task, imported when first published (tasks import services)."""
 
@@ -974,28 +1005,51 @@ BATTLE_GAME: Final = register(
         engine=engine.ENGINE,
         table_model=Battle,
         action_model=BattleAction,
-        actions=BATTLE_ACTIONS,
-        seat_of=_seat_of,
-        players_of=_players_of,
-        url=battle_url,
-        authorize=_authorize,
-        prepare=_prepare,
-        load=_load,
-        keep=_keep,
-        columns=_columns,
-        after_apply=_after_apply,
-        after_apply_when=_pieces_changed,
-        waits=_waits,
-        campaign_of=_campaign_of,
-        replay=_replay,
-        visible_events=engine.visible_events,
-        notify_task=_LazyTask(),
-        seat_columns=_seat_columns,
-        # a move reads the row for its state and the user's role only (the map, the name:
-        # read back by the write)
-        keep_rows=True,
+        access=TableAccess(
+            seat_of=_seat_of,
+            players_of=_players_of,
+            authorize=_authorize,
+            seat_columns=_seat_columns,
+            audience=CAMPAIGN_AUDIENCE,
+        ),
+        hooks=TableHooks(
+            url=battle_url,
+            prepare=_prepare,
+            load=_load,
+            keep=_keep,
+            # a move reads the row for its state and the user's role only (the map, the
+            # name: read back by the write)
+            keep_rows=True,
+            columns=_columns,
+            after_apply=_after_apply,
+            after_apply_when=_pieces_changed,
+            waits=_waits,
+            campaign_of=_campaign_of,
+            notify_task=_LazyTask(),
+            replay=_replay,
+            replay_apply=replay_apply,
+            move_words=move_words,
+            replay_page=replay_page,
+            visible_events=engine.visible_events,
+            log_view=_log_view,
+            move=_api_move,
+            payload=_payload,
+        ),
     )
 )
+
+
+def battle_clock_manages(user: Any, battle: Battle) -> bool:
+    """Who sets and pauses a battle's turn clock (``tables.clocks``): its campaign's GMs."""
+    return bool(getattr(user, "is_authenticated", False)) and _battle_access(user, battle).is_gm
+
+
+def battle_clock_skip(state: engine.BattleState, seat: Any) -> dict[str, Any] | None:
+    """A player whose turn clock ran out ends her combatant's turn (nothing else is played for
+    her: the clock's only rule at a battle)."""
+    return next(
+        (a for a in engine.ENGINE.legal_actions(state, seat) if a.get("type") == "end_turn"), None
+    )
 
 
 def battle_action_apply(
@@ -1021,7 +1075,7 @@ def battle_action_apply(
         raise ValidationError({"expected_version": ["A whole number."]})
     # What the server decides itself: the client never chooses who it is or when it acted.
     clean = {k: v for k, v in action.items() if k not in SERVER_FIELDS}
-    if clean["type"] in FOG_ACTIONS and _in_setup(battle_id):
+    if clean["type"] in SETUP_ACTIONS and _in_setup(battle_id):
         return _setup_fog(battle_id=battle_id, by=actor, action=clean, version=expected_version)
     battle, state, seat = tables.table_action_apply(
         BATTLE_GAME,
@@ -1051,6 +1105,8 @@ def battle_action_apply(
 
 #: The GM's fog of war actions (``westernroses/battle/fog.py``).
 FOG_ACTIONS: Final = ("gm_fog", "gm_reveal")
+#: What the GM hides or shows while setting up: fog, and a combatant off the board.
+SETUP_ACTIONS: Final = (*FOG_ACTIONS, "gm_show")
 
 
 def _in_setup(battle_id: Any) -> bool:
@@ -1061,12 +1117,20 @@ def _in_setup(battle_id: Any) -> bool:
 def _setup_fog(*, battle_id: int, by: User, action: Mapping[str, Any], version: int) -> Applied:
     """Fog painted while setting up is part of the setup (a rebuild, not logged, like terrain:
     the log starts at the start), with the same checks as any action: GMs only (403), the
-    version the GM saw (409), the engine's rectangle rules (400)."""
+    version the GM saw (409), the engine's rectangle rules (400). So is showing (or hiding) a
+    combatant off the board (``gm_show``)."""
     from tables.schema import validate_action  # the same shape checks as the table core
 
-    action = validate_action(action, BATTLE_ACTIONS)
+    action = validate_action(action, engine.ENGINE.action_shapes())
 
     def change(battle: Battle, state: engine.BattleState) -> engine.BattleState:
+        if action["type"] == "gm_show":
+            target = state.combatants.get(action["combatant"])
+            if target is None:
+                raise ValidationError({"action": ["No such combatant in this battle."]})
+            target.shown = action["shown"]
+            fighters = [c for c in state.combatants.values() if c.kind != "doll"]
+            return _rebuild(battle, state, combatants=fighters)
         try:
             arena, _ = engine.fog_changed_arena(
                 state.arena, action, fogged=action["type"] == "gm_fog"
@@ -1083,3 +1147,38 @@ def battle_waits_sync(*, battle_id: int) -> int:
     "your turn" once per turn and reminds once after the campaign's delay) and end the ones it
     no longer waits on (the table core's :func:`tables.services.table_waits_sync`)."""
     return tables.table_waits_sync(BATTLE_GAME, table_id=battle_id)
+
+
+def battle_departure(
+    *, campaign_id: int, user_id: int | None = None, character_ids: Iterable[int] = ()
+) -> None:
+    """A player about to leave the campaign (``campaign.registry.departing``): the GMs play
+    her combatants in its battles from now on, as they play any combatant whose controller is
+    not a member (the GMs may act for every combatant, so no battle waits on her for ever).
+    The combatants index names the GMs at once, and each running battle's turns are synced
+    on commit: her open turn ends, and she is told of none (``table_waits_sync`` tells only a
+    campaign's members). A character leaving alone changes nothing here: its combatant was
+    built from the sheet when it was placed and plays on."""
+    if user_id is None:
+        return
+    rows = Combatant.objects.filter(
+        battle__campaign_id=campaign_id,
+        battle__status__in=[BattleStatus.SETUP, BattleStatus.ACTIVE],
+        controller_id=user_id,
+    )
+    running = sorted(
+        set(rows.filter(battle__status=BattleStatus.ACTIVE).values_list("battle_id", flat=True))
+    )
+    rows.update(controller=None)
+    for battle_id in running:
+        transaction.on_commit(partial(_resync_turns, battle_id), robust=True)
+
+
+def _resync_turns(battle_id: int) -> None:
+    version = Battle.objects.filter(pk=battle_id).values_list("version", flat=True).first()
+    if version is None:
+        return
+    try:
+        _notify_task().apply_async(args=[battle_id, version])
+    except Exception:
+        logger.exception("could not enqueue turn_notify for battle %s", battle_id)

@@ -1,15 +1,13 @@
-"""What is said and pointed at around a battle's table: chat lines, whispers and pings.
+"""What is pointed at around a battle's table, and the battle's chat rules.
 
-None of it is part of the game: nothing here touches the engine state or bumps the battle's
-version, so a chat line or a ping never makes another seat's move stale. The screen reads it
-through one small feed (:func:`table_feed`) it asks for beside the view poll.
+Chat lives in the table core (:mod:`tables.chat`, docs/table-chat.md); a battle gives it its
+rules (:func:`register_battle_chat`): the GMs read every line and moderate, a player whispers
+to the GMs and a GM to one player. The screen reads its chat lines through one small feed
+(:func:`table_feed`) it asks for beside the view poll, with the pings.
 
-* Chat: a line (at most :data:`CHAT_MAX_LENGTH` characters) to everyone, a player's whisper to
-  the GMs, or a GM's whisper to one player. :func:`chat_visible_to` is the only filter: a
-  whisper reaches its author, its recipient and the GMs, never another player.
 * Pings: a square someone points at; everyone's screen shows it for a few seconds. Rows older
   than :data:`PING_KEEP_SECONDS` are deleted whenever someone pings, so the table stays tiny.
-* Both are throttled per member (:data:`CHAT_BURST`, :data:`PING_BURST`): 429 in words.
+  Throttled per member (:data:`PING_BURST`): 429 in words.
 """
 
 from __future__ import annotations
@@ -18,25 +16,23 @@ from datetime import timedelta
 from typing import TYPE_CHECKING, Any, Final
 
 from django.core.exceptions import ValidationError
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 from django.urls import reverse
 from django.utils import timezone
 from rest_framework.exceptions import Throttled
 
+from apibase import push
 from campaign.models import Membership, Role
 from campaign.permissions import CampaignAccess
+from tables.chat.rules import ChatRules, Whisper, register_chat
+from tables.chat.selectors import chat_lines, muted_at
+from tables.chat.services import member_of, room_of
 
-from .models import Battle, Combatant, TableChatMessage, TablePing
+from .models import Battle, Combatant, TablePing
 
 if TYPE_CHECKING:
     from accounts.models import User
 
-CHAT_MAX_LENGTH: Final = 500
-#: Chat lines one member may send per :data:`CHAT_WINDOW_SECONDS`.
-CHAT_BURST: Final = 8
-CHAT_WINDOW_SECONDS: Final = 10
-#: A page of chat (the first feed, or one scroll back).
-CHAT_PAGE: Final = 50
 #: Pings one member may place per :data:`PING_WINDOW_SECONDS`.
 PING_BURST: Final = 4
 PING_WINDOW_SECONDS: Final = 5
@@ -57,86 +53,33 @@ def _recent(qs: QuerySet[Any], seconds: int) -> QuerySet[Any]:
     return qs.filter(created_at__gte=timezone.now() - timedelta(seconds=seconds))
 
 
-# --------------------------------------------------------------------------- chat
+# --------------------------------------------------------------------------- chat rules
 
 
-def chat_visible_to(qs: QuerySet[TableChatMessage], access: CampaignAccess) -> QuerySet[Any]:
-    """The lines this member may read: GMs read everything said at the table; a player reads
-    public lines, her own, and whispers to her."""
-    if access.is_gm:
-        return qs
-    mine = Q(author_id=access.user_id) | Q(recipient_id=access.user_id)
-    return qs.filter(Q(to_gms=False, recipient__isnull=True) | mine)
+def _is_gm(user: Any, battle: Battle) -> bool:
+    from .services import _battle_access
+
+    return _battle_access(user, battle).is_gm
 
 
-def _whisper_target(access: CampaignAccess, whisper_to: str) -> tuple[bool, int | None]:
-    """(to the GMs, recipient id) for the form's ``whisper_to``: "" everyone, "gm" the GMs
-    (players only), or a player's user id (GMs only)."""
-    if not whisper_to:
-        return False, None
-    if whisper_to == "gm":
-        if access.is_gm:
-            raise ValidationError({"whisper_to": ["You are a GM: whisper to a player instead."]})
-        return True, None
-    if not access.is_gm:
-        raise ValidationError({"whisper_to": ["Players whisper to the GM only."]})
-    try:
-        user_id = int(whisper_to)
-    except ValueError:
-        user_id = 0
-    if not 0 < user_id < 2**63:  # never a key the database cannot hold
-        raise ValidationError({"whisper_to": ["Choose a player of this campaign."]})
-    is_player = Membership.objects.filter(
-        campaign_id=access.campaign_id, user_id=user_id, role=Role.PLAYER
-    ).exists()
-    if not is_player:
-        raise ValidationError({"whisper_to": ["Choose a player of this campaign."]})
-    return False, user_id
-
-
-def chat_send(
-    *, battle: Battle, access: CampaignAccess, author: User, text: str, whisper_to: str = ""
-) -> TableChatMessage:
-    """Say ``text`` at the table (``whisper_to`` as in :func:`_whisper_target`)."""
-    text = " ".join(text.split())
-    if not text:
-        raise ValidationError({"text": ["Write something first."]})
-    if len(text) > CHAT_MAX_LENGTH:
-        raise ValidationError({"text": [f"At most {CHAT_MAX_LENGTH} characters."]})
-    to_gms, recipient = _whisper_target(access, whisper_to)
-    said = TableChatMessage.objects.filter(battle=battle, author=author)
-    if _recent(said, CHAT_WINDOW_SECONDS).count() >= CHAT_BURST:
-        raise TooFast("messages", CHAT_WINDOW_SECONDS)
-    version = Battle.objects.filter(pk=battle.pk).values_list("version", flat=True).first()
-    return TableChatMessage.objects.create(
-        battle=battle,
-        author=author,
-        author_is_gm=access.is_gm,
-        text=text,
-        to_gms=to_gms,
-        recipient_id=recipient,
-        version=version or 0,
+def _whispers(user: Any, battle: Battle, seat: Any) -> list[Whisper]:
+    """A player whispers to the GMs; a GM to any one player of the campaign."""
+    if not _is_gm(user, battle):
+        return [Whisper("gm", "the GMs")]
+    players = (
+        Membership.objects.filter(campaign_id=battle.campaign_id, role=Role.PLAYER)
+        .select_related("user")
+        .order_by("user__username")
     )
+    return [Whisper(str(m.user_id), m.user.shown_name, m.user_id) for m in players]
 
 
-def chat_json(message: TableChatMessage, names: dict[int, str]) -> dict[str, Any]:
-    """One line for the screen, in words (who said it, and to whom if it was a whisper)."""
-    whisper = None
-    if message.to_gms:
-        whisper = "to the GM"
-    elif message.recipient_id is not None:
-        whisper = f"to {names.get(message.recipient_id, 'a player')}"
-    return {
-        "id": message.pk,
-        "author": names.get(message.author_id, "someone"),
-        "author_id": message.author_id,
-        "gm": message.author_is_gm,
-        "text": message.text,
-        "whisper": whisper,
-        "recipient_id": message.recipient_id,
-        "version": message.version,
-        "at": message.created_at.isoformat(),
-    }
+def register_battle_chat() -> None:
+    """The battle's chat rules (``BattlesConfig.ready``)."""
+    register_chat(
+        "battle",
+        ChatRules(moderates=_is_gm, moderator_words="a GM", is_gm=_is_gm, whispers=_whispers),
+    )
 
 
 # --------------------------------------------------------------------------- pings
@@ -160,7 +103,18 @@ def ping_place(
         raise TooFast("pings", PING_WINDOW_SECONDS)
     stale = timezone.now() - timedelta(seconds=PING_KEEP_SECONDS)
     TablePing.objects.filter(battle=battle, created_at__lt=stale).delete()
-    return TablePing.objects.create(battle=battle, author=author, x=x, y=y)
+    ping = TablePing.objects.create(battle=battle, author=author, x=x, y=y)
+    feed_changed([battle.pk])
+    return ping
+
+
+def feed_changed(battle_ids: Any) -> None:
+    """Open battle screens read their feed again once this commits: a ping, or a map laid or
+    re-aligned under a battle (neither moves its version). The table's socket hears the same
+    bare note as for a chat line (``{"type": "chat"}``); the page asks for what it may see."""
+    label = Battle._meta.label_lower
+    for pk in battle_ids:
+        push.send_on_commit(push.table_group(label, pk), {"type": "table.chat"})
 
 
 # --------------------------------------------------------------------------- the feed
@@ -176,30 +130,31 @@ def member_names(campaign_id: int) -> dict[int, str]:
 def table_feed(
     *,
     battle: Battle,
+    user: Any,
     access: CampaignAccess,
     chat_after: int | None,
     chat_before: int | None,
     pings_after: int,
 ) -> dict[str, Any]:
-    """New chat lines (after ``chat_after``; none given: the last page; ``chat_before``: the
-    page before it, for scrolling back) and the pings of the last few seconds."""
-    names = member_names(battle.campaign_id)
-    lines = chat_visible_to(TableChatMessage.objects.filter(battle=battle), access)
-    older = False
-    if chat_after is not None:
-        rows = list(lines.filter(pk__gt=chat_after).order_by("pk")[:CHAT_PAGE])
-    else:
-        if chat_before is not None:
-            lines = lines.filter(pk__lt=chat_before)
-        rows = list(lines.order_by("-pk")[: CHAT_PAGE + 1])
-        older = len(rows) > CHAT_PAGE
-        rows = rows[:CHAT_PAGE][::-1]
-    pings = _recent(
-        TablePing.objects.filter(battle=battle, pk__gt=pings_after), PING_SHOW_SECONDS
-    ).order_by("pk")[:50]
+    """New chat lines from the table's chat (after ``chat_after``; none given: the last page;
+    ``chat_before``: the page before it, for scrolling back) and the pings of the last few
+    seconds."""
+    from .services import BATTLE_GAME, engine_player
+
+    # the access the caller read, where the battle's hooks look for it (no second query)
+    battle.__dict__.setdefault("_access", {})[user.pk] = access
+    member = member_of(BATTLE_GAME, battle, user, engine_player(access))
+    chat, older = chat_lines(member, room_of(member), after=chat_after, before=chat_before)
+    pings = list(
+        _recent(
+            TablePing.objects.filter(battle=battle, pk__gt=pings_after), PING_SHOW_SECONDS
+        ).order_by("pk")[:50]
+    )
+    names = member_names(battle.campaign_id) if pings else {}
     return {
-        "chat": [chat_json(m, names) for m in rows],
+        "chat": chat,
         "chat_older": older,
+        "chat_muted": muted_at(member),
         "pings": [
             {
                 "id": p.pk,

@@ -12,6 +12,7 @@ exponential backoff and jitter, a bounded number of times.
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from celery import Task, shared_task
 from celery.exceptions import SoftTimeLimitExceeded
@@ -34,7 +35,7 @@ __all__ = ["MAX_RETRIES", "battle_turn_notify", "retry_in"]
     soft_time_limit=30,
     time_limit=40,
 )
-def battle_turn_notify(self: Task, battle_id: int, version: int) -> str:
+def battle_turn_notify(self: Task[..., Any], battle_id: int, version: int) -> str:
     """Tell the players a battle now waits on (``version``: the state that enqueued it, for
     the logs; the task always works from the current state)."""
     from .services import battle_waits_sync

@@ -3,7 +3,10 @@
 
 from django.urls import path
 
+from tables.api import table_api_urls
+
 from . import api, map_api, table_api, views
+from .serializers import ChangeResultSerializer, LogPageSerializer, StaleSerializer
 
 app_name = "battles"
 
@@ -20,14 +23,21 @@ api_urlpatterns = [
         name="api-campaign-battles",
     ),
     path("battles/<int:pk>/", api.BattleDetailView.as_view(), name="api-battle"),
-    path("battles/<int:pk>/view/", api.BattleViewView.as_view(), name="api-battle-view"),
+    # state/, actions/, log/: the table core's (api-battle-state, -actions, -log)
+    *table_api_urls(
+        "battle",
+        "battles",
+        schemas={
+            "state": ChangeResultSerializer,
+            "stale": StaleSerializer,
+            "log": LogPageSerializer,
+        },
+    ),
     path(
         "battles/<int:pk>/legal-actions/",
         api.BattleLegalActionsView.as_view(),
         name="api-battle-legal-actions",
     ),
-    path("battles/<int:pk>/actions/", api.BattleActionView.as_view(), name="api-battle-actions"),
-    path("battles/<int:pk>/log/", api.BattleLogView.as_view(), name="api-battle-log"),
     path("battles/<int:pk>/map/", map_api.BattleMapView.as_view(), name="api-battle-map"),
     path(
         "campaigns/<int:pk>/maps/",
@@ -49,7 +59,6 @@ api_urlpatterns = [
     path(
         "battles/<int:pk>/table/", table_api.BattleTableFeedView.as_view(), name="api-battle-table"
     ),
-    path("battles/<int:pk>/chat/", table_api.BattleChatView.as_view(), name="api-battle-chat"),
     path("battles/<int:pk>/pings/", table_api.BattlePingView.as_view(), name="api-battle-pings"),
     path(
         "battles/<int:pk>/portraits/",

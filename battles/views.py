@@ -13,12 +13,14 @@ from typing import Any
 from django import forms
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import FileResponse, Http404, HttpResponse
+from django.http import HttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.typing import AuthedRequest
+from apibase.media import private_file
 from campaign.permissions import campaign_for
 from notifications import turn_alerts_mark_read
 from westernroses import battle as engine
@@ -80,7 +82,9 @@ def _screen_config(battle: Battle, access: Any) -> dict[str, Any]:
         "version": battle.version,
         "members": selectors.member_names(battle.campaign_id),
         "urls": {
-            "view": reverse("api-battle-view", args=[pk]),
+            "state": reverse("api-battle-state", args=[pk]),
+            # pushed versions and who is here (docs/push.md)
+            "socket": f"/ws/tables/battle/{pk}/",
             "actions": reverse("api-battle-actions", args=[pk]),
             "log": reverse("api-battle-log", args=[pk]),
             "detail": reverse("api-battle", args=[pk]),
@@ -134,15 +138,13 @@ def battle_detail(request: AuthedRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def map_image(request: AuthedRequest, pk: int) -> FileResponse:
+def map_image(request: AuthedRequest, pk: int) -> HttpResponseBase:
     """A map's image, for the campaign's members only (never a public media URL), served with
     the content type its checked content gave it (``maps.map_validate``)."""
     battle_map, _ = maps.map_for(request.user, pk)
-    try:
-        handle = battle_map.image.open("rb")
-    except (FileNotFoundError, ValueError):
-        raise Http404("No such map.") from None
-    response = FileResponse(handle, content_type=battle_map.content_type)
-    response["X-Content-Type-Options"] = "nosniff"
-    response["Cache-Control"] = "private, max-age=86400"
-    return response
+    return private_file(
+        battle_map.image,
+        content_type=battle_map.content_type,
+        cache_control="private, max-age=86400",
+        missing="No such map.",
+    )

@@ -1,5 +1,5 @@
 """A service's refusal onto a form, shared by every app's pages (part of the campaign core, so
-the apps below the campaign features, such as notifications, may use it)."""
+every app above it, notifications included, may use it)."""
 
 from __future__ import annotations
 

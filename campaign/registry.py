@@ -1,9 +1,11 @@
-"""Where later features plug into a campaign's timeline and the GM dashboard.
+"""Where the apps above the campaign core plug into it: the timeline, the GM dashboard, status
+effects, departures, level-ups and the dice roller's character checks.
 
-The campaign app cannot know about battles or tavern games (they come later, in their own
-apps), yet its timeline must list them and its dashboard must show the active battles and open
-tavern tables. So it owns two small registries and the apps fill them from their
-``AppConfig.ready()``::
+The campaign core imports no app above it (``tests/test_import_graph.py``), yet a campaign's
+timeline lists sessions, battles and tavern games, its dashboard shows the active battles and
+open tavern tables, and its dice roller offers the characters' checks. So it owns small
+registries and the apps above fill them from their ``AppConfig.ready()`` (the GM tools' own
+timeline sources included: ``gmtools/apps.py``)::
 
     from campaign.registry import DashboardPanel, TimelineEntry, register_dashboard_panel
     from campaign.registry import register_timeline_source
@@ -22,7 +24,7 @@ tavern tables. So it owns two small registries and the apps fill them from their
         version=lambda *, campaign: str(...),       # one cheap query: changes when items change
     ))
 
-Both contracts carry the rules that keep the campaign features' promises:
+Both contracts carry the rules that keep the GM tools' promises:
 
 * a timeline source filters for the viewer itself (``access``: secret rolls, private hands) and
   returns at most ``limit`` entries, newest first, in a constant number of queries;
@@ -34,7 +36,7 @@ Both contracts carry the rules that keep the campaign features' promises:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol
@@ -120,9 +122,9 @@ class DashboardPanel:
     ``items(campaign=, access=)`` returns JSON-safe dicts (the API's dashboard state carries
     them as they are) in a constant number of queries; ``template`` renders them as an HTML
     fragment with ``panel``, ``items``, ``campaign`` and ``access`` in its context, and may hold
-    the panel's quick actions (e.g. "Start battle" forms). The default template lists each
-    item's ``title`` (linked to its ``url``) and ``detail``, e.g. ``{"title": "Battle at the
-    gate", "detail": "Reimu's turn", "url": "/battles/3/"}``.
+    the panel's quick actions (e.g. "Start battle" forms). Without one (``""``), the dashboard
+    lists each item's ``title`` (linked to its ``url``) and ``detail``, e.g. ``{"title":
+    "Battle at the gate", "detail": "Reimu's turn", "url": "/battles/3/"}``.
     ``version(campaign=)`` is one cheap query whose result changes whenever ``items`` would.
     """
 
@@ -130,7 +132,7 @@ class DashboardPanel:
     slot: str
     title: str
     items: Callable[..., list[dict[str, Any]]]
-    template: str = "campaign/dashboard/_panel_items.html"
+    template: str = ""
     version: Callable[..., str] | None = None
     order: int = 100
 
@@ -184,11 +186,43 @@ def character_status_changed(
         listener(character=character, status=status, applied=applied, by=by)
 
 
+# --------------------------------------------------------------------------- departures
+# A member leaves a campaign (or is removed, or her account is deleted), or a character leaves
+# it (deleted, moved to another campaign): whatever she was playing in the campaign's games must
+# not wait on her for ever, nor hold her yen where nobody can settle it. The campaign and
+# characters apps sit below the games, so they announce the departure through here, before it
+# happens (her characters are still in the campaign, so a stake can still be settled), and the
+# game apps register what to do in their ``ready()``.
+
+#: ``handler(*, campaign_id, user_id, character_ids)``: ``user_id`` is the member leaving (None
+#: when only characters leave), ``character_ids`` the characters of the campaign leaving with
+#: her or alone. Runs inside the transaction of the change.
+DepartureHandler = Callable[..., None]
+_DEPARTURE_HANDLERS: dict[str, DepartureHandler] = {}
+
+
+def register_departure_handler(key: str, handler: DepartureHandler) -> None:
+    """Called from an app's ``ready()``; registering the same key again replaces it."""
+    _DEPARTURE_HANDLERS[key] = handler
+
+
+def departing(
+    *, campaign_id: int, user_id: int | None = None, character_ids: Iterable[int] = ()
+) -> None:
+    """Tell every game that ``user_id`` (and/or ``character_ids``) is about to leave the
+    campaign: each resigns or hands over what she was playing there."""
+    ids = sorted({int(pk) for pk in character_ids})
+    if user_id is None and not ids:
+        return
+    for key in sorted(_DEPARTURE_HANDLERS):
+        _DEPARTURE_HANDLERS[key](campaign_id=campaign_id, user_id=user_id, character_ids=ids)
+
+
 # --------------------------------------------------------------------------- level-ups
 # A GM raises a character's level from the character's own page (the characters app) or from
-# the dashboard (campaign features); both must record it for the timeline and tell the table.
-# The characters app sits below the campaign features, so it reaches the grant through here;
-# the campaign app registers it in its ``ready()``.
+# the dashboard (the GM tools); both must record it for the timeline and tell the table. The
+# characters app sits below the GM tools, so it reaches the grant through here; the GM tools
+# register it in their ``ready()``.
 
 _LEVEL_UP_GRANT: list[Callable[..., Any]] = []
 
@@ -198,7 +232,45 @@ def register_level_up_grant(grant: Callable[..., Any]) -> None:
 
 
 def level_up_grant(**kwargs: Any) -> Any:
-    """Raise a character's level through the registered grant (``campaign.party``)."""
+    """Raise a character's level through the registered grant (``gmtools.party``)."""
     if not _LEVEL_UP_GRANT:
-        raise RuntimeError("No level-up grant is registered (the campaign app is not ready).")
+        raise RuntimeError("No level-up grant is registered (the GM tools are not ready).")
     return _LEVEL_UP_GRANT[0](**kwargs)
+
+
+# --------------------------------------------------------------------------- roll checks
+# The dice roller offers the checks of the characters a user may roll for ("Cirno:
+# Intelligence (6d)", the pool and modifier from the sheet). Characters sit above the campaign
+# core, so the characters app registers where the checks come from in its ``ready()``.
+
+
+class RollCheck(Protocol):
+    """One roll the dice page offers: ``value`` names it in forms, ``label`` in a select box,
+    ``name`` in the roll log; ``dice`` and ``modifier`` are the pool the sheet gives."""
+
+    @property
+    def value(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def label(self) -> str: ...
+    @property
+    def dice(self) -> int: ...
+    @property
+    def modifier(self) -> int: ...
+
+
+#: ``source(user, access)``: the checks ``user`` may roll, in the campaign of ``access`` (None:
+#: outside any campaign).
+RollCheckSource = Callable[[Any, "CampaignAccess | None"], Sequence[RollCheck]]
+_ROLL_CHECKS: list[RollCheckSource] = []
+
+
+def register_roll_checks(source: RollCheckSource) -> None:
+    """Called from the characters app's ``ready()``; registering again replaces it."""
+    _ROLL_CHECKS[:] = [source]
+
+
+def roll_checks(user: Any, access: CampaignAccess | None) -> list[RollCheck]:
+    """The checks ``user`` may roll (none while no app registered a source)."""
+    return list(_ROLL_CHECKS[0](user, access)) if _ROLL_CHECKS else []

@@ -1,10 +1,10 @@
 from django.urls import path
 
 from .pages import campaigns as views
-from .pages import dashboard, handouts, invitations, members, notes, sessions, timeline
 
 app_name = "campaign"
 
+# The GM tools' pages share the /campaigns/ prefix: gmtools/urls.py (config/urls.py includes both).
 urlpatterns = [
     path("", views.campaign_list, name="list"),
     path("new/", views.campaign_create, name="create"),
@@ -12,45 +12,4 @@ urlpatterns = [
     path("<int:pk>/settings/", views.campaign_settings, name="settings"),
     path("<int:pk>/members/add/", views.member_add, name="member_add"),
     path("<int:pk>/dice/", views.campaign_dice, name="dice"),
-    # Members, leaving and invitations.
-    path("<int:pk>/members/", members.member_list, name="members"),
-    path("<int:pk>/members/<int:user_id>/role/", members.member_role, name="member_role"),
-    path("<int:pk>/members/<int:user_id>/remove/", members.member_remove, name="member_remove"),
-    path("<int:pk>/leave/", members.leave, name="leave"),
-    path("<int:pk>/invitations/", invitations.invitation_list, name="invitations"),
-    path(
-        "<int:pk>/invitations/<int:invitation_id>/revoke/",
-        invitations.invitation_revoke,
-        name="invitation_revoke",
-    ),
-    path("join/<str:token>/", invitations.join, name="join"),
-    # Sessions, GM notes, handouts, the timeline.
-    path("<int:pk>/sessions/", sessions.session_list, name="sessions"),
-    path("<int:pk>/sessions/<int:session_id>/", sessions.session_detail, name="session_detail"),
-    path("<int:pk>/sessions/<int:session_id>/edit/", sessions.session_edit, name="session_edit"),
-    path(
-        "<int:pk>/sessions/<int:session_id>/delete/",
-        sessions.session_delete,
-        name="session_delete",
-    ),
-    path("<int:pk>/notes/", notes.note_list, name="notes"),
-    path("<int:pk>/notes/<int:note_id>/edit/", notes.note_edit, name="note_edit"),
-    path("<int:pk>/notes/<int:note_id>/delete/", notes.note_delete, name="note_delete"),
-    path("<int:pk>/handouts/", handouts.handout_list, name="handouts"),
-    path("<int:pk>/handouts/<int:handout_id>/", handouts.handout_detail, name="handout_detail"),
-    path("<int:pk>/handouts/<int:handout_id>/file/", handouts.handout_file, name="handout_file"),
-    path(
-        "<int:pk>/handouts/<int:handout_id>/delete/",
-        handouts.handout_delete,
-        name="handout_delete",
-    ),
-    path("<int:pk>/timeline/", timeline.timeline, name="timeline"),
-    # The GM dashboard, its live refresh and quick actions.
-    path("<int:pk>/dashboard/", dashboard.dashboard, name="dashboard"),
-    path("<int:pk>/dashboard/live/", dashboard.dashboard_live, name="dashboard_live"),
-    path("<int:pk>/dashboard/award/", dashboard.quick_award, name="dashboard_award"),
-    path("<int:pk>/dashboard/heal/", dashboard.quick_heal, name="dashboard_heal"),
-    path("<int:pk>/dashboard/status/", dashboard.quick_status, name="dashboard_status"),
-    path("<int:pk>/dashboard/level-up/", dashboard.quick_level_up, name="dashboard_level_up"),
-    path("<int:pk>/dashboard/roll/", dashboard.quick_roll, name="dashboard_roll"),
 ]

@@ -4,23 +4,24 @@ the services (and so the engine's validation) may change what a sheet is derived
 from __future__ import annotations
 
 from django.contrib import admin
+from django.http import HttpRequest
 
 from .models import Character, InventoryItem
 
 
-class InventoryInline(admin.TabularInline):
+class InventoryInline(admin.TabularInline[InventoryItem, Character]):
     model = InventoryItem
     extra = 0
     fields = ("item", "quantity", "equipped")
     readonly_fields = fields
     can_delete = False
 
-    def has_add_permission(self, request, obj=None) -> bool:  # type: ignore[no-untyped-def]
+    def has_add_permission(self, request: HttpRequest, obj: Character | None = None) -> bool:
         return False
 
 
 @admin.register(Character)
-class CharacterAdmin(admin.ModelAdmin):
+class CharacterAdmin(admin.ModelAdmin[Character]):
     list_display = (
         "name",
         "owner",
@@ -71,7 +72,7 @@ class CharacterAdmin(admin.ModelAdmin):
 
 
 @admin.register(InventoryItem)
-class InventoryItemAdmin(admin.ModelAdmin):
+class InventoryItemAdmin(admin.ModelAdmin[InventoryItem]):
     list_display = ("character", "item", "quantity", "equipped")
     list_filter = ("equipped", "item")
     search_fields = ("character__name", "item")

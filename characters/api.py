@@ -24,11 +24,12 @@ from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from accounts.typing import signed_in
 from apibase.fields import body_id
 from apibase.numbers import ID_PATTERN
 from apibase.parsers import BoundedJSONParser
 from campaign.models import Campaign
-from campaign.permissions import campaign_for, owned_access
+from campaign.permissions import OwnedAccess, campaign_for, owned_access
 
 from . import selectors, services
 from .models import Character
@@ -66,7 +67,7 @@ def _campaign(request: Request, value: Any) -> Campaign | None:
         description="Without `campaign`: the characters you own.",
     ),
 )
-class CharacterViewSet(viewsets.GenericViewSet):
+class CharacterViewSet(viewsets.GenericViewSet[Character]):
     """Characters: yours, and the public sheets of those in your campaigns."""
 
     serializer_class = CharacterSerializer
@@ -80,7 +81,7 @@ class CharacterViewSet(viewsets.GenericViewSet):
         if campaign_id is not None:  # given but empty names no campaign: 404, as "abc" does
             _, access = campaign_for(self.request.user, campaign_id)
             return selectors.characters_in_campaign(access)
-        return selectors.characters_of_user(self.request.user)
+        return selectors.characters_of_user(signed_in(self.request))
 
     def handle_exception(self, exc: Exception) -> Response:
         """Rule and format problems answer 400 with every message, never a 500."""
@@ -92,7 +93,7 @@ class CharacterViewSet(viewsets.GenericViewSet):
             return Response({"detail": str(exc), "errors": {"portrait": [str(exc)]}}, 400)
         return super().handle_exception(exc)
 
-    def _represent(self, character: Character, access: Any, **kwargs: Any) -> Response:
+    def _represent(self, character: Character, access: OwnedAccess, **kwargs: Any) -> Response:
         data = CharacterSerializer(character, context={"accesses": {character.pk: access}}).data
         return Response(data, **kwargs)
 
@@ -120,7 +121,7 @@ class CharacterViewSet(viewsets.GenericViewSet):
         campaign = _campaign(request, data.get("campaign"))
         access = owned_access(request.user, campaign, request.user.pk)
         character = services.character_create(
-            owner=request.user,
+            owner=signed_in(request),
             campaign=campaign,
             draft=services.draft_from_data(data["draft"]),
             by=access,
@@ -203,7 +204,7 @@ class CharacterViewSet(viewsets.GenericViewSet):
         upload = request.FILES.get("file")
         campaign_id = request.query_params.get("campaign")
         if upload is not None:
-            in_form = request.data.get("campaign")
+            in_form = request.data.get("campaign") if isinstance(request.data, dict) else None
             if in_form not in (None, ""):  # the form's field: an id, or a 400 on it
                 campaign_id = str(body_id("campaign", in_form))
             if upload.size > services.IMPORT_MAX_BYTES:
@@ -215,7 +216,7 @@ class CharacterViewSet(viewsets.GenericViewSet):
             document = request.data
         campaign = _campaign(request, campaign_id)
         character = services.character_import(
-            owner=request.user,
+            owner=signed_in(request),
             campaign=campaign,
             document=document,
             by=owned_access(request.user, campaign, request.user.pk),

@@ -348,3 +348,9 @@ def character_checks(characters: list[Character]) -> list[CharacterCheck]:
                 )
             )
     return out
+
+
+def roll_checks_for(user: User, access: CampaignAccess | None) -> list[CharacterCheck]:
+    """The checks ``user`` may roll in the campaign of ``access`` (None: outside any): the
+    source the dice roller asks through ``campaign.registry.roll_checks``."""
+    return character_checks(rollable_characters(user, access))

@@ -11,8 +11,8 @@ from typing import Any
 
 from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
-from rest_framework import serializers
 
+from apibase import serializers
 from apibase.fields import ObjectIdField
 from campaign.permissions import OwnedAccess
 
@@ -20,7 +20,7 @@ from .models import Character
 from .services import CharacterFormatError, character_to_draft
 
 
-class CharacterSerializer(serializers.ModelSerializer):
+class CharacterSerializer(serializers.ModelSerializer[Character]):
     """A character as its viewer may see it (``context["accesses"]``: pk -> OwnedAccess)."""
 
     owner = serializers.CharField(source="owner.username", read_only=True)
@@ -62,7 +62,8 @@ class CharacterSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
     def _access(self, obj: Character) -> OwnedAccess:
-        return self.context["accesses"][obj.pk]
+        access: OwnedAccess = self.context["accesses"][obj.pk]  # filled by the view
+        return access
 
     @extend_schema_field(serializers.DictField())
     def get_draft(self, obj: Character) -> dict[str, Any] | None:
@@ -88,7 +89,7 @@ class CharacterSerializer(serializers.ModelSerializer):
         return data
 
 
-class CharacterWriteSerializer(serializers.Serializer):
+class CharacterWriteSerializer(serializers.Serializer[Any]):
     """Create (``draft`` required) or PATCH (every field optional; ``draft`` keys given
     replace those keys of the stored draft, e.g. ``{"draft": {"current_hp": 40}}``)."""
 
@@ -103,14 +104,14 @@ class CharacterWriteSerializer(serializers.Serializer):
     private_notes = serializers.CharField(required=False, allow_blank=True, max_length=20_000)
 
 
-class PreviewInputSerializer(serializers.Serializer):
+class PreviewInputSerializer(serializers.Serializer[Any]):
     draft = serializers.DictField(help_text="A draft to validate and derive; nothing is saved.")
     campaign = ObjectIdField(
         required=False, allow_null=True, help_text="Judge by this campaign's house rules."
     )
 
 
-class SheetSerializer(serializers.Serializer):
+class SheetSerializer(serializers.Serializer[Any]):
     """A derived sheet: ``sheet`` is the engine's ``Sheet.to_dict()`` plus ``check.odds``
     (exact chance of beating ``target``) on each stat and skill; null when it cannot be
     derived, with ``problems`` saying why."""
@@ -122,14 +123,15 @@ class SheetSerializer(serializers.Serializer):
 
 
 class PreviewSerializer(SheetSerializer):
-    errors = serializers.DictField(help_text="Messages by field, and every rule under 'rules'.")
+    # a declared field (the JSON key), not the Serializer attribute `errors`
+    errors = serializers.DictField(help_text="Messages by field, and every rule under 'rules'.")  # type: ignore[assignment]
 
 
-class LevelUpSerializer(serializers.Serializer):
+class LevelUpSerializer(serializers.Serializer[Any]):
     levels = serializers.IntegerField(default=1, min_value=1, max_value=100)
 
 
-class InventoryInputSerializer(serializers.Serializer):
+class InventoryInputSerializer(serializers.Serializer[Any]):
     item = serializers.CharField(max_length=60, help_text="The catalog item's slug.")
     quantity = serializers.IntegerField(
         min_value=0, max_value=1_000_000_000, help_text="0 drops it."
@@ -137,18 +139,18 @@ class InventoryInputSerializer(serializers.Serializer):
     equipped = serializers.BooleanField(default=False)
 
 
-class PortraitInputSerializer(serializers.Serializer):
+class PortraitInputSerializer(serializers.Serializer[Any]):
     portrait = serializers.FileField(help_text="PNG, JPEG, WebP or GIF; at most 2 MB.")
 
 
-class ImportInputSerializer(serializers.Serializer):
+class ImportInputSerializer(serializers.Serializer[Any]):
     file = serializers.FileField(
         required=False, help_text="An export document (or send the document as the JSON body)."
     )
     campaign = ObjectIdField(required=False, allow_null=True)
 
 
-class ExportDocumentSerializer(serializers.Serializer):
+class ExportDocumentSerializer(serializers.Serializer[Any]):
     format = serializers.CharField(max_length=40, help_text='Always "westernroses.character".')
     version = serializers.IntegerField(help_text="1")
     character = serializers.DictField(help_text="CharacterDraft.to_dict()")

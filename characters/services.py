@@ -25,6 +25,7 @@ from apibase.images import CheckedImage, ImageRefused, ImageRules, image_check
 from apibase.json_input import JSONInputError, loads_bounded
 from campaign.models import Campaign, Membership
 from campaign.permissions import OwnedAccess
+from campaign.registry import departing
 from westernroses.catalog import get_catalog
 from westernroses.characters import (
     CharacterDraft,
@@ -451,6 +452,9 @@ def character_update(
         locked.private_notes = private_notes
     if is_npc is not None:
         locked.is_npc = is_npc
+    if locked.campaign_id is not None and locked.campaign_id != (target.pk if target else None):
+        # leaving its campaign: its games there let it go first (``character_leaving``)
+        departing(campaign_id=locked.campaign_id, character_ids=[locked.pk])
     locked.campaign = target
     character_apply_draft(character=locked, draft=new)
     character.refresh_from_db()
@@ -458,6 +462,14 @@ def character_update(
 
 
 @transaction.atomic
+def character_deleting(sender: Any, instance: Character, **kwargs: Any) -> None:
+    """``pre_delete`` of a character (by its page, an administrator, or with its owner's
+    account): the games of its campaign let it go first (``campaign.registry.departing``), while
+    it is still there to settle a stake with."""
+    if instance.campaign_id is not None:
+        departing(campaign_id=instance.campaign_id, character_ids=[instance.pk])
+
+
 def character_delete(*, character: Character, by: OwnedAccess) -> None:
     """Delete a character and its portrait file (owner or the campaign's GMs)."""
     if not by.can_edit:
@@ -651,7 +663,7 @@ PORTRAIT_RULES: Final = ImageRules(
 )
 
 
-def portrait_validate(file: UploadedFile) -> CheckedImage:
+def portrait_validate(file: UploadedFile[bytes]) -> CheckedImage:
     """Accept PNG, JPEG, WebP or GIF by their content (never the name), at most 2 MB,
     between 16 and 4096 pixels a side; anything else is a :class:`PortraitError`."""
     try:
@@ -662,7 +674,7 @@ def portrait_validate(file: UploadedFile) -> CheckedImage:
 
 @transaction.atomic
 def character_portrait_set(
-    *, character: Character, by: OwnedAccess, file: UploadedFile | None
+    *, character: Character, by: OwnedAccess, file: UploadedFile[bytes] | None
 ) -> Character:
     """Replace (or with ``None`` remove) the portrait; the old file goes once committed."""
     if not by.can_edit:

@@ -10,13 +10,15 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils.text import slugify
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.typing import AuthedRequest
+from apibase.media import private_file
 from campaign.models import Campaign
 from campaign.permissions import OwnedAccess, campaign_for, owned_access
 from campaign.selectors import campaigns_for_user
@@ -93,6 +95,7 @@ def _wizard_context(
         "options": selectors.creation_options(),
         "errors": {} if fresh else error_slots(_merged(problems, view.problems), form.errors),
         "problems": _merged(problems, view.problems),
+        "fresh": fresh,
         "preview": view,
         "skill_bases": selectors.skill_bases(view),
         "waiver_manipulation": WAIVER_MANIPULATION in draft.gm_waivers,
@@ -303,21 +306,15 @@ def character_level_up(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-def portrait(request: HttpRequest, pk: int) -> FileResponse:
+def portrait(request: HttpRequest, pk: int) -> HttpResponseBase:
     """The portrait, for whoever may see the sheet (never a public media URL)."""
     character, _ = selectors.character_for(request.user, pk)
-    if not character.portrait:
-        raise Http404("No portrait.")
-    try:
-        handle = character.portrait.open("rb")
-    except FileNotFoundError:
-        raise Http404("No portrait.") from None
-    response = FileResponse(
-        handle, content_type=services.portrait_content_type(character.portrait.name or "")
+    return private_file(
+        character.portrait,
+        content_type=services.portrait_content_type(character.portrait.name or ""),
+        cache_control="private, max-age=300",
+        missing="No portrait.",
     )
-    response["X-Content-Type-Options"] = "nosniff"
-    response["Cache-Control"] = "private, max-age=300"
-    return response
 
 
 @login_required

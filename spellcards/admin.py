@@ -8,14 +8,14 @@ from django.contrib import admin
 from .models import DeckEntry, Spellcard, TemplateCard
 
 
-class DeckEntryInline(admin.TabularInline):
+class DeckEntryInline(admin.TabularInline[DeckEntry, Spellcard]):
     model = DeckEntry
     extra = 0
     raw_id_fields = ("character",)
 
 
 @admin.register(Spellcard)
-class SpellcardAdmin(admin.ModelAdmin):
+class SpellcardAdmin(admin.ModelAdmin[Spellcard]):
     list_display = ("name", "character", "card_type", "is_bomb", "cost", "updated_at")
     list_filter = ("card_type", "is_bomb")
     search_fields = ("name", "character__name")
@@ -25,7 +25,7 @@ class SpellcardAdmin(admin.ModelAdmin):
 
 
 @admin.register(TemplateCard)
-class TemplateCardAdmin(admin.ModelAdmin):
+class TemplateCardAdmin(admin.ModelAdmin[TemplateCard]):
     list_display = ("name", "campaign", "created_by", "updated_at")
     search_fields = ("name",)
     raw_id_fields = ("campaign", "created_by")

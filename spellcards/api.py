@@ -21,9 +21,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.typing import signed_in
 from apibase.numbers import ID_PATTERN
 from campaign.permissions import campaign_for
 from campaign.selectors import campaigns_for_user
+from characters.models import Character
 from westernroses.checks import pool_size
 from westernroses.house_rules import DEFAULT_HOUSE_RULES
 
@@ -59,7 +61,7 @@ def _draft(data: Any) -> Any:
         raise exceptions.ValidationError({"draft": [str(exc)]}) from None
 
 
-def _caster_context(character: Any) -> selectors.CasterContext:
+def _caster_context(character: Character) -> selectors.CasterContext:
     try:
         return selectors.caster_context(character)
     except selectors.CharacterIncomplete as exc:
@@ -70,7 +72,7 @@ class SpellcardViewSet(
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
     mixins.DestroyModelMixin,
-    viewsets.GenericViewSet,
+    viewsets.GenericViewSet[Spellcard],
 ):
     """Spellcards of characters you may act for (yours, and every character in campaigns you
     run). ``?character=ID`` lists one character's cards."""
@@ -106,7 +108,7 @@ class SpellcardViewSet(
         draft = _draft(data["draft"])
         try:
             card = services.spellcard_create(
-                by=request.user,
+                by=signed_in(request),
                 character=character,
                 draft=draft,
                 description=data.get("description", ""),
@@ -133,7 +135,10 @@ class SpellcardViewSet(
                 raise exceptions.ValidationError({"draft": ["The stored card is damaged."]})
         try:
             card = services.spellcard_update(
-                by=request.user, spellcard=card, draft=draft, description=data.get("description")
+                by=signed_in(request),
+                spellcard=card,
+                draft=draft,
+                description=data.get("description"),
             )
         except services.SpellcardRejected as exc:
             return rejected_response(exc)
@@ -146,7 +151,7 @@ class SpellcardViewSet(
         return self.update(request, pk, partial=True)
 
     def perform_destroy(self, instance: Spellcard) -> None:
-        services.spellcard_delete(by=self.request.user, spellcard=instance)
+        services.spellcard_delete(by=signed_in(self.request), spellcard=instance)
 
 
 class SpellcardPriceView(APIView):
@@ -213,7 +218,11 @@ class DeckView(APIView):
         ctx = _caster_context(character)
         try:
             services.deck_set_copies(
-                by=request.user, character=character, spellcard=card, copies=data["copies"], ctx=ctx
+                by=signed_in(request),
+                character=character,
+                spellcard=card,
+                copies=data["copies"],
+                ctx=ctx,
             )
         except services.SpellcardRejected as exc:
             return rejected_response(exc)
@@ -255,7 +264,7 @@ class TemplateCardViewSet(
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
     mixins.DestroyModelMixin,
-    viewsets.GenericViewSet,
+    viewsets.GenericViewSet[TemplateCard],
 ):
     """The GM's template cards. Members list and copy them; GMs create, change and delete."""
 
@@ -270,7 +279,7 @@ class TemplateCardViewSet(
             _, access = campaign_for(self.request.user, campaign_id)
             return selectors.template_cards_for(access).order_by("name", "pk")
         return (
-            TemplateCard.objects.filter(campaign__in=campaigns_for_user(self.request.user))
+            TemplateCard.objects.filter(campaign__in=campaigns_for_user(signed_in(self.request)))
             .select_related("created_by")
             .order_by("name", "pk")
         )
@@ -297,7 +306,7 @@ class TemplateCardViewSet(
         draft = _draft(data["draft"])
         try:
             template = services.template_card_create(
-                by=request.user,
+                by=signed_in(request),
                 campaign=campaign,
                 draft=draft,
                 description=data.get("description", ""),
@@ -317,7 +326,10 @@ class TemplateCardViewSet(
             raise exceptions.ValidationError({"draft": ["The stored template is damaged."]})
         try:
             template = services.template_card_update(
-                by=request.user, template=template, draft=draft, description=data.get("description")
+                by=signed_in(request),
+                template=template,
+                draft=draft,
+                description=data.get("description"),
             )
         except services.SpellcardRejected as exc:
             return rejected_response(exc)
@@ -328,7 +340,7 @@ class TemplateCardViewSet(
         return self.update(request, pk, partial=True)
 
     def perform_destroy(self, instance: TemplateCard) -> None:
-        services.template_card_delete(by=self.request.user, template=instance)
+        services.template_card_delete(by=signed_in(self.request), template=instance)
 
     @extend_schema(request=TemplateCopySerializer, responses={201: SpellcardSerializer})
     @action(detail=True, methods=["post"])
@@ -346,7 +358,7 @@ class TemplateCardViewSet(
             )
         try:
             card = services.template_card_copy(
-                by=request.user,
+                by=signed_in(request),
                 template=template,
                 character=character,
                 add_to_deck=data.get("add_to_deck", 0),

@@ -42,7 +42,22 @@ _SKILL_FIELD = re.compile(r"^skills\[(\d+)\](?:\.params\.(\w+))?$")
 
 
 def _signed(cost: int) -> str:
-    return f"+{cost}" if cost > 0 else (f"−{-cost}" if cost < 0 else "free")
+    """A section's price as the menus say it: "free", "+40 spell power", "10 spell power less"."""
+    if cost > 0:
+        return f"+{cost} spell power"
+    return f"{-cost} spell power less" if cost < 0 else "free"
+
+
+def _priced(label: str, cost: int) -> str:
+    """A menu line that reads as a sentence: "AOE 2: +60 spell power"."""
+    return f"{label}: {_signed(cost)}"
+
+
+def _targets_line(t: Any) -> str:
+    """ "Two Targets: +20 spell power, or +40 with an AOE"; "included in an AOE" when free."""
+    with_aoe = t["cost_with_aoe"]
+    aoe = "included in an AOE" if not with_aoe else f"or +{with_aoe} with an AOE"
+    return f"{_priced(t['label'], t['cost'])}, {aoe}"
 
 
 def param_field_name(slug: str, param: str) -> str:
@@ -92,34 +107,36 @@ class SpellcardForm(forms.Form):
         opts = self.options
         f: Any = self.fields  # typed per field: ChoiceFields get choices
         f["type"].choices = [(t["value"], t["label"]) for t in opts["type"]]
-        f["to_hit"].choices = [
-            (t["value"], f"{t['label']} ({_signed(t['cost'])})") for t in opts["to_hit"]
+        f["to_hit"].choices = [(t["value"], _priced(t["label"], t["cost"])) for t in opts["to_hit"]]
+        f["targets"].choices = [("", "No targets: the special skill says whom it affects")] + [
+            (t["value"], _targets_line(t)) for t in opts["targets"]
         ]
-        f["targets"].choices = [("", "None (the special skill says whom it affects)")] + [
-            (t["value"], f"{t['label']} ({_signed(t['cost'])}; with AOE {t['cost_with_aoe']})")
-            for t in opts["targets"]
-        ]
-        f["aoe"].choices = [
-            (a["value"], f"{a['label']} ({_signed(a['cost'])})") for a in opts["aoe"]
-        ]
+        f["aoe"].choices = [(a["value"], _priced(a["label"], a["cost"])) for a in opts["aoe"]]
         f["duration"].choices = [
-            (d["value"], f"{d['label']} ({_signed(d['cost'])})") for d in opts["duration"]
+            (d["value"], _priced(d["label"], d["cost"])) for d in opts["duration"]
         ]
         f["attack_dice"].choices = [("", "No attack power")] + [
-            (d["value"], f"{d['label']} ({_signed(d['cost'])})")
-            for d in opts["attack_power"]["dice"]
+            (d["value"], _priced(d["label"], d["cost"])) for d in opts["attack_power"]["dice"]
         ]
         tiers = opts["attack_power"]["modifier"]["tiers"]
-        f["attack_modifier"].help_text = "; ".join(
-            f"+{t['from']}{'–+' + str(t['to']) if t['to'] else ' and up'}: {t['cost_each']} each"
-            for t in tiers
+        f["attack_modifier"].help_text = (
+            "Each point costs spell power: "
+            + "; ".join(
+                f"+{t['from']}{' to +' + str(t['to']) if t['to'] else ' and up'}, "
+                f"{t['cost_each']} each"
+                for t in tiers
+            )
+            + "."
         )
-        f["element"].choices = [("", "None (non-elemental, free)")] + [
-            (e["value"], f"{e['label']} ({e['distance'].replace('_', ' ')}, {_signed(e['cost'])})")
+        f["element"].choices = [("", "No element: non-elemental, free")] + [
+            (e["value"], f"{e['label']}: {e['distance'].replace('_', ' ')}, {_signed(e['cost'])}")
             for e in opts["element"]
         ]
         f["skills"].choices = [
-            (s["slug"], f"{s['name']} ({s['cost']['text']}) — {s['group_name']}")
+            (
+                s["slug"],
+                f"{s['name']} ({s['group_name'].replace(' – ', ', ')}): costs {s['cost']['text']}",
+            )
             for s in opts["skills"]
         ]
         if not opts["skills"]:
@@ -147,13 +164,14 @@ class SpellcardForm(forms.Form):
                         empty_value=None,
                         required=False,
                         label=label,
-                        choices=[("", "—")] + [(c, str(c)) for c in param["choices"]],
+                        choices=[("", "not chosen")] + [(c, str(c)) for c in param["choices"]],
                     )
                 elif param["kind"] == "element":
                     f[name] = forms.ChoiceField(
                         required=False,
                         label=label,
-                        choices=[("", "—")] + [(e["value"], e["label"]) for e in opts["element"]],
+                        choices=[("", "not chosen")]
+                        + [(e["value"], e["label"]) for e in opts["element"]],
                     )
                 else:
                     f[name] = forms.IntegerField(

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rest_framework import serializers
-
+from apibase import serializers
 from apibase.fields import ObjectIdField
 from westernroses.elements import Element
 from westernroses.spellcards import CasterInfo
@@ -17,7 +16,7 @@ from westernroses.spellcards.caster import Profession
 from .models import Spellcard, TemplateCard
 
 
-class SpellcardSerializer(serializers.ModelSerializer):
+class SpellcardSerializer(serializers.ModelSerializer[Spellcard]):
     """A stored card. ``cost`` is as last saved; ``price`` in a retrieve is computed live."""
 
     type = serializers.CharField(source="card_type", read_only=True)
@@ -41,7 +40,7 @@ class SpellcardSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class SpellcardWriteSerializer(serializers.Serializer):
+class SpellcardWriteSerializer(serializers.Serializer[Any]):
     """Create: ``character`` and ``draft`` (SpellcardDraft.to_dict shape); update: ``draft``."""
 
     character = ObjectIdField(required=False)
@@ -52,7 +51,7 @@ class SpellcardWriteSerializer(serializers.Serializer):
     )
 
 
-class CasterSerializer(serializers.Serializer):
+class CasterSerializer(serializers.Serializer[Any]):
     """An explicit caster: price a card for a character that is not stored (no database)."""
 
     profession = serializers.ChoiceField(choices=[p.value for p in Profession])
@@ -93,7 +92,7 @@ def caster_from(data: dict[str, Any]) -> CasterInfo:
     )
 
 
-class PriceInputSerializer(serializers.Serializer):
+class PriceInputSerializer(serializers.Serializer[Any]):
     """A draft and who casts it: an explicit ``caster``, or a ``character`` id you may act for."""
 
     draft = serializers.JSONField()
@@ -111,21 +110,22 @@ class PriceInputSerializer(serializers.Serializer):
         return attrs
 
 
-class CostLineSerializer(serializers.Serializer):
+class CostLineSerializer(serializers.Serializer[Any]):
     code = serializers.CharField()
-    label = serializers.CharField()
+    # a declared field (the JSON key), not the Serializer attribute `label`
+    label = serializers.CharField()  # type: ignore[assignment]
     cost = serializers.IntegerField()
     section = serializers.CharField()
 
 
-class ViolationSerializer(serializers.Serializer):
+class ViolationSerializer(serializers.Serializer[Any]):
     code = serializers.CharField()
     field = serializers.CharField()
     message = serializers.CharField()
     section = serializers.CharField()
 
 
-class PriceSerializer(serializers.Serializer):
+class PriceSerializer(serializers.Serializer[Any]):
     """The engine's CostBreakdown, every broken rule, and the attack numbers if any."""
 
     valid = serializers.BooleanField()
@@ -136,7 +136,7 @@ class PriceSerializer(serializers.Serializer):
     attack = serializers.DictField(allow_null=True)
 
 
-class DeckCopiesSerializer(serializers.Serializer):
+class DeckCopiesSerializer(serializers.Serializer[Any]):
     spellcard = ObjectIdField()
     copies = serializers.IntegerField(min_value=0, max_value=99)
 
@@ -146,13 +146,13 @@ class DeckCopiesSerializer(serializers.Serializer):
 MAX_DECK_ENTRIES = 500
 
 
-class DeckValidateSerializer(serializers.Serializer):
+class DeckValidateSerializer(serializers.Serializer[Any]):
     """A proposed deck, checked without saving."""
 
     entries = serializers.ListField(child=DeckCopiesSerializer(), max_length=MAX_DECK_ENTRIES)
 
 
-class DeckSerializer(serializers.Serializer):
+class DeckSerializer(serializers.Serializer[Any]):
     character = serializers.IntegerField()
     entries = serializers.ListField(child=serializers.DictField())
     cards = serializers.IntegerField()
@@ -163,7 +163,7 @@ class DeckSerializer(serializers.Serializer):
     not_in_deck = serializers.ListField(child=serializers.DictField())
 
 
-class TemplateCardSerializer(serializers.ModelSerializer):
+class TemplateCardSerializer(serializers.ModelSerializer[TemplateCard]):
     created_by = serializers.CharField(source="created_by.username", read_only=True)
 
     class Meta:
@@ -172,12 +172,12 @@ class TemplateCardSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class TemplateCardWriteSerializer(serializers.Serializer):
+class TemplateCardWriteSerializer(serializers.Serializer[Any]):
     campaign = ObjectIdField(required=False)
     draft = serializers.JSONField()
     description = serializers.CharField(required=False, allow_blank=True, max_length=5000)
 
 
-class TemplateCopySerializer(serializers.Serializer):
+class TemplateCopySerializer(serializers.Serializer[Any]):
     character = ObjectIdField()
     add_to_deck = serializers.IntegerField(required=False, default=0, min_value=0, max_value=99)

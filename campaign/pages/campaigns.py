@@ -13,6 +13,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from accounts.typing import AuthedRequest
+from apibase.numbers import object_id
 from apibase.words import quoted
 from westernroses.house_rules import DEFAULT_HOUSE_RULES, HOUSE_RULES_META
 
@@ -20,6 +21,7 @@ from .. import members, selectors, services
 from ..forms import AddMemberForm, CampaignForm, CampaignSettingsForm, DiceForm
 from ..models import Campaign, Role, Roll
 from ..permissions import CampaignAccess, access_for, campaign_for
+from ..registry import roll_checks
 
 ROLL_LOG_SIZE = 50
 
@@ -154,7 +156,10 @@ def _dice_page(
             query["roll"] = str(roll.pk)
             if hidden:
                 messages.info(request, f"{label or 'Your roll'}: {services.HIDDEN_ROLL_NOTE}.")
-            return redirect(f"{request.path}?{urlencode(query)}")
+                return redirect(f"{request.path}?{urlencode(query)}")
+            # the result is where she looks next, not at the top of the page (on a phone it
+            # lies below the form)
+            return redirect(f"{request.path}?{urlencode(query)}#roll-result")
         odds = services.odds_for(form.dice_request)
     if request.GET.get("partial") == "odds":
         return render(request, "dice/_odds.html", {"form": form, "odds": odds})
@@ -168,7 +173,18 @@ def _dice_page(
     else:
         log = []
     status = 400 if form.is_bound and form.errors else 200
+    # the checks a player's roll of would be rolled for the GMs only (house rule), by value:
+    # the form says so before she rolls
+    is_gm = access is not None and access.is_gm
+    secret_checks = {
+        c.value: c.name.split(": ", 1)[-1]
+        for c in checks
+        if services.hidden_from_roller(check=c.value, rules=rules, campaign=campaign, is_gm=is_gm)
+    }
+    chosen = form["check"].value() if form.is_bound else None
     context = {
+        "secret_checks": secret_checks,
+        "secret_chosen": secret_checks.get(chosen or ""),
         "form": form,
         "odds": odds,
         "campaign": campaign,
@@ -187,9 +203,7 @@ def _character_checks(request: HttpRequest, access: CampaignAccess | None) -> li
     """The character checks this user may roll here (none for anonymous visitors)."""
     if not request.user.is_authenticated:
         return []
-    from characters.selectors import character_checks, rollable_characters
-
-    return character_checks(rollable_characters(request.user, access))
+    return roll_checks(request.user, access)
 
 
 def _login_url() -> str:
@@ -201,9 +215,10 @@ def _login_url() -> str:
 def _visible_roll(
     request: HttpRequest, access: CampaignAccess | None, roll_id: str | None
 ) -> Roll | None:
-    if not roll_id or not roll_id.isdigit() or not request.user.is_authenticated:
+    pk = object_id(roll_id or "")
+    if pk is None or not request.user.is_authenticated:
         return None
-    roll = Roll.objects.filter(pk=int(roll_id)).select_related("user").first()
+    roll = Roll.objects.filter(pk=pk).select_related("user").first()
     if roll is None:
         return None
     if roll.campaign_id is None:

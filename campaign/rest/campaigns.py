@@ -16,6 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.typing import signed_in
 from apibase.fields import body_id
 from apibase.numbers import ID_PATTERN
 from westernroses.house_rules import DEFAULT_HOUSE_RULES
@@ -23,6 +24,7 @@ from westernroses.house_rules import DEFAULT_HOUSE_RULES
 from .. import selectors, services
 from ..models import Campaign, Roll
 from ..permissions import access_for, campaign_for
+from ..registry import roll_checks
 from .serializers import (
     CampaignSerializer,
     CampaignUpdateSerializer,
@@ -39,7 +41,7 @@ class CampaignViewSet(
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
     mixins.CreateModelMixin,
-    viewsets.GenericViewSet,
+    viewsets.GenericViewSet[Campaign],
 ):
     """Campaigns you are a member of. Creating one makes you its GM; GMs may PATCH it."""
 
@@ -50,13 +52,13 @@ class CampaignViewSet(
     def get_queryset(self) -> QuerySet[Campaign]:
         if getattr(self, "swagger_fake_view", False):  # schema generation
             return Campaign.objects.none()
-        return selectors.campaigns_for_user(self.request.user).order_by("name", "pk")
+        return selectors.campaigns_for_user(signed_in(self.request)).order_by("name", "pk")
 
     def perform_create(self, serializer: Any) -> None:
         campaign = services.campaign_create(
             name=serializer.validated_data["name"],
             description=serializer.validated_data.get("description", ""),
-            gm=self.request.user,
+            gm=signed_in(self.request),
         )
         campaign.my_role = "gm"  # type: ignore[attr-defined]  # as campaigns_for_user annotates
         serializer.instance = campaign
@@ -89,7 +91,7 @@ class CampaignViewSet(
 class RollViewSet(
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
-    viewsets.GenericViewSet,
+    viewsets.GenericViewSet[Roll],
 ):
     """The roll log, and rolling. ``?campaign=ID`` lists a campaign's log; without it, yours."""
 
@@ -105,7 +107,7 @@ class RollViewSet(
             return selectors.rolls_visible_to(access)
         if self.action == "retrieve":
             return Roll.objects.select_related("user")
-        return selectors.personal_rolls(self.request.user)
+        return selectors.personal_rolls(signed_in(self.request))
 
     def get_object(self) -> Roll:
         roll = super().get_object()
@@ -137,11 +139,7 @@ class RollViewSet(
             rules = campaign.rules()
         checks = {}
         if data.get("check"):
-            from characters.selectors import character_checks, rollable_characters
-
-            checks = {
-                c.value: c for c in character_checks(rollable_characters(request.user, access))
-            }
+            checks = {c.value: c for c in roll_checks(request.user, access)}
         serializer = RollInputSerializer(
             data=request.data, context={"rules": rules, "checks": checks}
         )
@@ -155,7 +153,7 @@ class RollViewSet(
             is_gm=access is not None and access.is_gm,
         )
         roll = services.roll_make(
-            user=request.user,
+            user=signed_in(request),
             dice=serializer.dice_request,
             campaign=campaign,
             label=label or (chosen.name if chosen else ""),

@@ -1,5 +1,5 @@
 """A battle action carries only its own fields, in a body of bounded size (the table core's
-action schemas and body limit, battles/action_schemas.py)."""
+shape check and body limit; the shapes are the engine's, westernroses/battle/shapes.py)."""
 
 from __future__ import annotations
 

@@ -43,14 +43,14 @@ def test_retrieve_carries_the_callers_view(started, player, api_for):
 
 def test_the_poll_answers_204_while_nothing_changed(started, player, api_for):
     api = api_for(player)
-    url = f"/api/battles/{started.battle.pk}/view/"
+    url = f"/api/battles/{started.battle.pk}/state/"
     first = api.get(url)
-    assert first.status_code == 200 and first["X-Battle-Version"] == "5"
+    assert first.status_code == 200 and first["X-Table-Version"] == "5"
     unchanged = api.get(url + "?since=5")
     assert unchanged.status_code == 204 and unchanged.content == b""
     older = api.get(url + "?since=4")
     assert older.status_code == 200
-    assert [entry["n"] for entry in older.json()["log"]] == [5]
+    assert [entry["n"] for entry in older.json()["view"]["log"]] == [5]
 
 
 def test_apply_201_400_409(started, gm, api_for):
@@ -230,7 +230,7 @@ def test_bad_actions_are_400_never_500(started, gm, api_for, action):
         ("patch", "combatants/nobody/", {"position": [1, 1]}),
         ("patch", "", {"width": "wide"}),
         ("get", "log/?after=x", None),
-        ("get", "view/?since=-3", None),
+        ("get", "state/?since=-3", None),
     ],
 )
 def test_bad_input_is_400_never_500(setup_battle, gm, api_for, method, path, body):
@@ -243,7 +243,7 @@ def test_bad_input_is_400_never_500(setup_battle, gm, api_for, method, path, bod
 
 def test_huge_and_missing_ids_are_404(gm, api_for, client_for):
     api = api_for(gm)
-    for url in ("/api/battles/99999/", f"/api/battles/{10**30}/view/", "/api/battles/0/log/"):
+    for url in ("/api/battles/99999/", f"/api/battles/{10**30}/state/", "/api/battles/0/log/"):
         assert api.get(url).status_code == 404
     assert client_for(gm).get(f"/battles/{10**30}/").status_code == 404
 
@@ -254,7 +254,7 @@ def test_the_schema_documents_the_battle_endpoints(api_for, player):
     for path in (
         "/api/campaigns/{id}/battles/",
         "/api/battles/{id}/",
-        "/api/battles/{id}/view/",
+        "/api/battles/{id}/state/",
         "/api/battles/{id}/legal-actions/",
         "/api/battles/{id}/actions/",
         "/api/battles/{id}/log/",
@@ -321,3 +321,33 @@ def test_a_gm_hp_typo_is_a_400_in_words_and_an_end_by_mistake_is_undone(
     timeline = client.get(f"/api/campaigns/{campaign.pk}/timeline/").content.decode()
     assert "Battle ended" not in timeline
     assert api_for(player).get(f"/api/battles/{pk}/legal-actions/").status_code == 200
+
+
+def test_a_piece_placed_without_a_side_takes_the_documented_default(
+    setup_battle, campaign, gm, player, api_for
+):
+    """The battle screen asks for a side; a script that sends none gets the default its schema
+    documents: a character joins heroes, an NPC enemies (issue 40)."""
+    from tests.factories import CharacterFactory
+
+    api = api_for(gm)
+    pk = setup_battle.battle.pk
+    hero = CharacterFactory(owner=player, campaign=campaign, name="Sanae")
+    placed = api.post(
+        f"/api/battles/{pk}/combatants/",
+        {"character": hero.pk, "position": [0, 0]},
+        format="json",
+    )
+    assert placed.status_code == 201, placed.content
+    assert placed.json()["view"]["combatants"][f"pc{hero.pk}"]["side"] == "heroes"
+    npc = {"name": "Mystia", "pwr": 4, "cha": 4, "int": 3, "ins": 4, "hp": 20, "speed": 3,
+           "range": 1, "element": "water", "weapons": []}  # fmt: skip
+    placed = api.post(
+        f"/api/battles/{pk}/combatants/", {"npc": npc, "position": [0, 1]}, format="json"
+    )
+    assert placed.status_code == 201, placed.content
+    mystia = [c for c in placed.json()["view"]["combatants"].values() if c["name"] == "Mystia"]
+    assert [c["side"] for c in mystia] == ["enemies"]
+    schema = api.get("/api/schema/?format=json").json()
+    side = schema["components"]["schemas"]["PlaceInputRequest"]["properties"]["side"]
+    assert "joins heroes" in side["description"] and "enemies" in side["description"]

@@ -98,7 +98,7 @@ def test_no_view_is_served_from_another_epochs_entry(started, gm, api_for):
     the same version number) is never read; one under the current epoch is (the control)."""
     battle = started.refresh()
     api = api_for(gm)
-    view = f"/api/battles/{battle.pk}/view/"
+    view = f"/api/battles/{battle.pk}/state/"
     api.get(view)  # cached under this epoch
     keys = [
         view_cache_key(battle.pk, battle.version, "gm", 0, at=at) for at in (epoch.current(), "1")
@@ -106,21 +106,21 @@ def test_no_view_is_served_from_another_epochs_entry(started, gm, api_for):
     assert keys[0] != keys[1]
     lost = json.dumps({"version": battle.version, "lost": "a move the crash took"}).encode()
     cache.set(keys[1], lost)
-    assert "lost" not in api.get(view).json()
+    assert "lost" not in api.get(view).json()["view"]
     cache.set(keys[0], lost)  # the control: the key the view does read
-    assert api.get(view).json()["lost"] == "a move the crash took"
+    assert api.get(view).json()["view"]["lost"] == "a move the crash took"
 
 
 @pytest.mark.django_db
 def test_a_head_from_another_epoch_sends_the_poll_to_the_database(started, gm, api_for):
     battle = started.refresh()
     api = api_for(gm)
-    poll = f"/api/battles/{battle.pk}/view/?since={battle.version + 1}"
+    poll = f"/api/battles/{battle.pk}/state/?since={battle.version + 1}"
     label, table = Battle._meta.label_lower, Battle._meta.db_table
-    ahead = f"{battle.version + 1}:{battle.campaign_id}"  # a move the database no longer has
+    ahead = f"{battle.version + 1}:{heads.scope_of(battle)}"  # a move the database lost
     assert heads.head_key(label, battle.pk) != heads.head_key(label, battle.pk, at="1")
     _settled(battle, gm)
-    api.get(f"/api/battles/{battle.pk}/view/?since={battle.version}")  # the role cached
+    api.get(f"/api/battles/{battle.pk}/state/?since={battle.version}")  # the role cached
     client = cache._cache.get_client(write=True)
     client.delete(heads.head_key(label, battle.pk))  # as if nothing read since the restart
     client.set(heads.head_key(label, battle.pk, at="1"), ahead, ex=60)

@@ -5,6 +5,8 @@ is never answered from Redis."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.core.cache import cache
 from django.db import connection
@@ -32,7 +34,7 @@ def _settled(battle, *users) -> None:
 
 
 def _poll(api, battle, version):
-    return api.get(f"/api/battles/{battle.pk}/view/?since={version}")
+    return api.get(f"/api/battles/{battle.pk}/state/?since={version}")
 
 
 def test_a_write_against_a_moved_on_version_applies_nothing(started, gm):
@@ -98,7 +100,7 @@ def test_an_unchanged_poll_takes_token_head_and_role_from_redis(started, player,
     with CaptureQueriesContext(connection) as ctx:
         response = _poll(api, battle, battle.version)
     assert response.status_code == 204
-    assert response["X-Battle-Version"] == str(battle.version)
+    assert response["X-Table-Version"] == str(battle.version)
     assert ctx.captured_queries == []
 
 
@@ -162,6 +164,13 @@ def test_the_compiled_read_answers_each_user_with_her_own_role(
         assert BattleAction.objects.filter(battle=battle).count() == rows
 
 
+def _state_view(battle: Battle) -> Any:
+    """The core's state view the battle's ``state/`` route is bound to."""
+    from django.urls import resolve
+
+    return resolve(f"/api/battles/{battle.pk}/state/").func.view_class  # type: ignore[attr-defined]
+
+
 def test_the_polls_script_counts_each_poll_against_the_api_rate_once(started, player, api_for):
     """With the API rate on, the poll's one script also counts the request (no round trip of
     the throttle's own), each poll exactly once against the polls' allowance (``poll``, not
@@ -170,7 +179,6 @@ def test_the_polls_script_counts_each_poll_against_the_api_rate_once(started, pl
     from rest_framework.settings import api_settings
 
     from apibase.throttles import UserRateThrottle
-    from battles.api import BattleViewView
 
     battle = started.refresh()
     api = api_for(player)
@@ -183,7 +191,7 @@ def test_the_polls_script_counts_each_poll_against_the_api_rate_once(started, pl
     )
     with throttled:
         assert _poll(api, battle, battle.version).status_code == 204  # fills token and head
-        counter = UserRateThrottle.window_counter(BattleViewView)
+        counter = UserRateThrottle.window_counter(_state_view(battle))
         assert counter is not None and "throttle_poll_" in counter.prefix
         key = counter.key(player.pk)
         client = cache._cache.get_client()
@@ -204,7 +212,6 @@ def test_a_revoked_tokens_poll_counts_against_nobody(started, player, api_for):
     from rest_framework.settings import api_settings
 
     from apibase.throttles import UserRateThrottle
-    from battles.api import BattleViewView
 
     battle = started.refresh()
     api = api_for(player)
@@ -218,7 +225,7 @@ def test_a_revoked_tokens_poll_counts_against_nobody(started, player, api_for):
     with throttled:
         for _ in range(2):
             assert _poll(api, battle, battle.version).status_code == 204
-        counter = UserRateThrottle.window_counter(BattleViewView)
+        counter = UserRateThrottle.window_counter(_state_view(battle))
         assert counter is not None
         client = cache._cache.get_client()
         assert int(client.get(counter.key(player.pk))) == 2
@@ -237,18 +244,18 @@ def test_a_poll_ahead_of_the_battle_gets_the_whole_view(started, player, api_for
     battle = started.refresh()
     api = api_for(player)
     _settled(battle, player)
-    first = api.get(f"/api/battles/{battle.pk}/view/")
+    first = api.get(f"/api/battles/{battle.pk}/state/")
     label = Battle._meta.label_lower
     if redis == "warm":
         assert _poll(api, battle, battle.version).status_code == 204  # head and role cached
         head = heads.poll_head(label, battle.pk, player.pk)
-        assert head is not None and head.version == battle.version and head.role is not None
+        assert head is not None and head.version == battle.version and head.grant is not None
     else:
         cache._cache.get_client(write=True).delete(heads.head_key(label, battle.pk))
     for ahead in (battle.version + 1, 1_000_000):
         response = _poll(api, battle, ahead)
         assert response.status_code == 200
-        assert response["X-Battle-Version"] == str(battle.version)
+        assert response["X-Table-Version"] == str(battle.version)
         assert response.json() == first.json()
     assert _poll(api, battle, battle.version).status_code == 204
     assert _poll(api, battle, battle.version - 1).status_code == 200

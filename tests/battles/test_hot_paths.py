@@ -129,7 +129,7 @@ def test_an_unchanged_poll_is_answered_from_the_cache_or_one_query(
     for npcs in (1, 8):
         battle = _started(campaign, gm, [character, other_character], npcs=npcs)
         api = api_for(player)
-        url = f"/api/battles/{battle.pk}/view/?since={battle.version}"
+        url = f"/api/battles/{battle.pk}/state/?since={battle.version}"
         _settled(battle, player)
         # head_key is already the cache's full key: deleted through the client, not cache.delete
         cache._cache.get_client(write=True).delete(heads.head_key("battles.battle", battle.pk))
@@ -141,7 +141,7 @@ def test_an_unchanged_poll_is_answered_from_the_cache_or_one_query(
         with CaptureQueriesContext(connection) as ctx:
             response = api.get(url)  # the head and the role from Redis
         assert response.status_code == 204
-        assert response["X-Battle-Version"] == str(battle.version)
+        assert response["X-Table-Version"] == str(battle.version)
         counts.append(len(_sql(ctx)))
     assert counts == [0, 0]
 
@@ -151,7 +151,7 @@ def test_a_changed_battle_is_never_answered_204_nor_with_an_older_view(
 ):
     battle = _started(campaign, gm, [character], npcs=2)
     gm_api, player_api = api_for(gm), api_for(player)
-    view = f"/api/battles/{battle.pk}/view/"
+    view = f"/api/battles/{battle.pk}/state/"
     seen = battle.version
     first = player_api.get(view).json()  # cached under this version
     assert first["version"] == seen
@@ -174,7 +174,7 @@ def test_a_changed_battle_is_never_answered_204_nor_with_an_older_view(
 def test_a_setup_change_is_seen_at_once(campaign, gm, character, api_for):
     battle = build_battle(campaign, gm, [character], npcs=1)
     api = api_for(gm)
-    view = f"/api/battles/{battle.pk}/view/"
+    view = f"/api/battles/{battle.pk}/state/"
     before = api.get(view).json()
     services.battle_square_set(battle_id=battle.pk, by=gm, square=[3, 3], terrain="blocked")
     after = api.get(view).json()
@@ -184,9 +184,9 @@ def test_a_setup_change_is_seen_at_once(campaign, gm, character, api_for):
 
 def test_each_viewer_gets_her_own_cached_view(campaign, gm, player, outsider, character, api_for):
     battle = _started(campaign, gm, [character], npcs=2)
-    view = f"/api/battles/{battle.pk}/view/"
-    gm_view = api_for(gm).get(view).json()
-    player_view = api_for(player).get(view).json()
+    view = f"/api/battles/{battle.pk}/state/"
+    gm_view = api_for(gm).get(view).json()["view"]
+    player_view = api_for(player).get(view).json()["view"]
     assert gm_view["you"]["player"] == "gm"
     assert player_view["you"]["player"] == str(player.pk)
     assert player_view != gm_view
@@ -203,7 +203,7 @@ def test_a_cached_poll_is_never_stale_nor_shared(
 
     battle = _started(campaign, gm, [character], npcs=2)
     gm_api, player_api = api_for(gm), api_for(player)
-    view = f"/api/battles/{battle.pk}/view/"
+    view = f"/api/battles/{battle.pk}/state/"
     seen = battle.version
     _settled(battle, gm, player, outsider)
     assert player_api.get(f"{view}?since={seen}").status_code == 204  # fills head and role
@@ -219,7 +219,7 @@ def test_a_cached_poll_is_never_stale_nor_shared(
     )
     assert player_api.get(f"{view}?since={seen + 1}").status_code == 200
     # an older version read by a slow poll never moves the head back
-    heads.remember("battles.battle", battle.pk, seen, battle.campaign_id)
+    heads.remember("battles.battle", battle.pk, seen, heads.scope_of(battle))
     assert player_api.get(f"{view}?since={seen + 1}").status_code == 200
     assert player_api.get(f"{view}?since={seen + 2}").status_code == 204
     # an outsider is refused, from the database and then from her cached (absent) role
@@ -234,7 +234,7 @@ def test_a_cached_poll_is_never_stale_nor_shared(
 def test_a_deleted_battle_is_not_answered_from_its_head(campaign, gm, character, api_for):
     battle = build_battle(campaign, gm, [character], npcs=1)
     api = api_for(gm)
-    url = f"/api/battles/{battle.pk}/view/?since={battle.version}"
+    url = f"/api/battles/{battle.pk}/state/?since={battle.version}"
     _settled(battle, gm)
     assert api.get(url).status_code == 204
     assert api.get(url).status_code == 204
@@ -250,16 +250,15 @@ def test_the_api_sends_the_cached_view_as_encoded_and_it_equals_the_view(
     from battles import selectors
 
     battle = _started(campaign, gm, [character], npcs=2)
-    url = f"/api/battles/{battle.pk}/view/"
+    url = f"/api/battles/{battle.pk}/state/"
     for user in (gm, player):
         for _ in range(2):  # built and stored, then from the cache
             response = api_for(user).get(url)
             assert response.status_code == 200
             assert response["Content-Type"] == "application/json"
             body = response.json()
-            expected = selectors.battle_view(battle_id=battle.pk, user=user, since=None).data
-            assert body == expected
-            assert "map" in body and body["version"] == battle.version
+            assert body == selectors.battle_state(battle.pk, user)
+            assert "map" in body["view"] and body["version"] == battle.version
     key = selectors.view_cache_key(battle.pk, battle.version, "gm", 0)
     assert isinstance(cache.get(key), bytes)
 
@@ -295,10 +294,10 @@ def test_the_hot_paths_scripts_go_by_their_sha1_and_survive_a_flushed_server(
         before = _script_calls(client)
         with CaptureQueriesContext(connection) as ctx:
             moved = _adjust(api, battle, battle.version + 1)
-            polled = api.get(f"/api/battles/{battle.pk}/view/?since={battle.version + 2}")
+            polled = api.get(f"/api/battles/{battle.pk}/state/?since={battle.version + 2}")
         after = _script_calls(client)
         assert moved.status_code == 201 and polled.status_code == 204
-        assert polled["X-Battle-Version"] == str(battle.version + 2)
+        assert polled["X-Table-Version"] == str(battle.version + 2)
         assert not any("authtoken_token" in q["sql"] for q in ctx.captured_queries)
         assert after["eval"] == before["eval"]  # no script sent whole
         assert after["evalsha"] - before["evalsha"] >= 3  # the token's, the head's, the poll's

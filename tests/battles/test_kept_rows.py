@@ -1,5 +1,5 @@
 """Issue 15: a user's move on a battle skips reading the row when this process's last move
-on it wrote it (``TableGame.keep_rows``, ``tables.services._kept_move``). Nothing kept is
+on it wrote it (``TableHooks.keep_rows``, ``tables.services._kept_move``). Nothing kept is
 trusted unchecked: the one write lands only while the row is the one kept (id, creation time,
 version) and the user's role still reads the same, and reads the row's other columns back.
 Each refusal the read path gives is given here too, with nothing written."""

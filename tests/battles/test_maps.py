@@ -110,7 +110,7 @@ def test_a_battle_on_a_map_sends_the_contract_and_takes_its_size(
         f"/api/battles/{pk}/map/", {"map": made["id"], "expected_version": version}, format="json"
     )
     assert response.status_code == 200, response.content
-    view = api_for(player).get(f"/api/battles/{pk}/view/").json()
+    view = api_for(player).get(f"/api/battles/{pk}/state/").json()["view"]
     assert view["map"] == {
         "url": made["url"],
         "name": "Cave",

@@ -77,10 +77,14 @@ def test_acting_ends_the_wait_and_the_next_turn_is_a_new_one(started, gm, player
             expected_version=battle.version,
         )
     assert not TurnWait.objects.filter(user=player, ended_at__isnull=True).exists()
+    first = _your_turns(player).get()
     with committed():
         play_until(started, gm, started.pc)
-    assert _your_turns(player).count() == 2
+    # a new turn, told by a new alert that replaces the first (one per battle: issue 39)
+    assert TurnWait.objects.filter(user=player).count() == 2
     assert TurnWait.objects.filter(user=player, ended_at__isnull=True).count() == 1
+    newest = _your_turns(player).get()
+    assert newest.pk != first.pk and newest.read_at is None
 
 
 def test_a_waiting_turn_is_reminded_once_after_the_campaigns_delay(
@@ -268,11 +272,13 @@ def test_turn_alerts_collapse_to_the_newest_and_are_read_when_she_opens_the_batt
     assert not _unread_turns(player).exists()
     with committed():
         play_until(started, gm, started.pc)
-    assert _your_turns(player).count() == 2
+    # one alert per battle: the newest replaced the first (issue 39, "quieter alerts")
+    assert _your_turns(player).count() == 1
     newest = _unread_turns(player).get()  # exactly one unread, the newest
     assert newest.pk != first.pk
+    assert not Notification.objects.filter(pk=first.pk).exists()
     # a newer alert for the same battle replaces an older unread one (e.g. a turn she missed)
-    Notification.objects.filter(pk=first.pk).update(read_at=None)
+    Notification.objects.filter(pk=newest.pk).update(read_at=None)
     with committed():
         services.battle_action_apply(
             battle_id=battle.pk,

@@ -11,7 +11,7 @@ from django.core.management import call_command
 
 from battles.models import Battle
 from campaign.registry import dashboard_panels, timeline_sources
-from campaign.timeline import timeline_page
+from gmtools.timeline import timeline_page
 from tests.battles.conftest import build_battle
 
 pytestmark = pytest.mark.django_db
@@ -53,7 +53,7 @@ def test_the_screen_carries_urls_and_lookups_not_the_state(setup_battle, gm, pla
     assert b"battle_gm.js" in gm_page.content and b'id="gm-panel"' in gm_page.content
     config = _config(gm_page)
     assert config["player"] == "gm" and config["is_gm"] is True
-    assert config["urls"]["view"] == f"/api/battles/{pk}/view/"
+    assert config["urls"]["state"] == f"/api/battles/{pk}/state/"
     assert {c["engine_id"] for c in config["characters"]} >= {setup_battle.pc}
     assert "stun" in dict(config["statuses"])
     player_page = client_for(player).get(f"/battles/{pk}/")
@@ -133,7 +133,7 @@ def test_seed_demo_adds_a_battle_on_a_map_once(client_for, settings, tmp_path):
     assert (demo_map.width_px, demo_map.height_px) == (10 * 64, 7 * 64)
 
     reimu = battle.campaign.memberships.get(user__username="reimu").user
-    view = client_for(reimu).get(f"/api/battles/{battle.pk}/view/").json()
+    view = client_for(reimu).get(f"/api/battles/{battle.pk}/state/").json()["view"]
     assert view["map"]["cols"] == 10 and view["map"]["square_px"] == 64
     image = client_for(reimu).get(view["map"]["url"])
     assert image.status_code == 200 and image["Content-Type"] == "image/png"

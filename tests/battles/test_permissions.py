@@ -84,9 +84,9 @@ TABLE = [
     Row("api-battle", "get", "/api/battles/{battle}/", members(200)),
     Row("api-battle", "patch", "/api/battles/{battle}/", gms(200), data={"name": "Renamed"}),
     Row("api-battle", "delete", "/api/battles/{battle}/", gms(204)),
-    Row("api-battle-view", "get", "/api/battles/{battle}/view/", members(200), world="turn"),
+    Row("api-battle-state", "get", "/api/battles/{battle}/state/", members(200), world="turn"),
     # the unchanged poll (204 only at the battle's own version)
-    Row("api-battle-view", "get", "/api/battles/{battle}/view/?since={version}", members(204)),
+    Row("api-battle-state", "get", "/api/battles/{battle}/state/?since={version}", members(204)),
     Row(
         "api-battle-legal-actions",
         "get",
@@ -124,6 +124,34 @@ TABLE = [
         data=lambda s: {"action": {"type": "start"}, "expected_version": s.version},
     ),
     Row("api-battle-log", "get", "/api/battles/{battle}/log/", members(200), world="turn"),
+    Row("api-battle-replay", "get", "/api/battles/{battle}/replay/", members(200), world="turn"),
+    # the turn clock (tables/clocks): members read it; the GMs pause it (none set: 400)
+    Row("api-battle-clock", "get", "/api/battles/{battle}/clock/", members(200), world="turn"),
+    Row(
+        "api-battle-clock",
+        "post",
+        "/api/battles/{battle}/clock/",
+        gms(400),
+        world="turn",
+        data={"paused": True},
+    ),
+    # undo requests (tables/undo): members read; a battle keeps the GM's own undo action
+    Row("api-battle-undo", "get", "/api/battles/{battle}/undo/", members(200), world="turn"),
+    Row(
+        "api-battle-undo",
+        "post",
+        "/api/battles/{battle}/undo/",
+        members(400),
+        world="turn",
+        data={"decision": "ask"},
+    ),
+    Row(
+        "tables:replay",
+        "get",
+        "/tables/battle/{battle}/replay/",
+        members(200, api=False),
+        world="turn",
+    ),
     Row(
         "api-battle-squares",
         "post",
@@ -173,6 +201,28 @@ TABLE = [
     Row("api-battle-table", "get", "/api/battles/{battle}/table/", members(200), world="turn"),
     Row(
         "api-battle-chat", "post", "/api/battles/{battle}/chat/", members(201), data={"text": "hi"}
+    ),
+    Row("api-battle-chat", "get", "/api/battles/{battle}/chat/", members(200)),
+    Row(
+        "api-battle-chat-reactions",
+        "post",
+        "/api/battles/{battle}/chat/reactions/",
+        members(400),  # no such line: the reaction's line is checked after who may see it
+        data={"line": 1, "reaction": "clap"},
+    ),
+    Row(
+        "api-battle-chat-mutes",
+        "post",
+        "/api/battles/{battle}/chat/mutes/",
+        gms(400),  # nobody has spoken yet: nobody to mute, but only a GM gets that far
+        data={"user": 1, "muted": True},
+    ),
+    Row(
+        "api-battle-chat-settings",
+        "patch",
+        "/api/battles/{battle}/chat/settings/",
+        gms(200),
+        data={"spectators_may_chat": True},
     ),
     Row(
         "api-battle-pings",

@@ -43,7 +43,7 @@ def test_view_queries_do_not_grow_with_combatants(
     api = api_for(player)
     counts = {}
     for label, battle in (("small", small), ("large", large)):
-        url = f"/api/battles/{battle.pk}/view/"
+        url = f"/api/battles/{battle.pk}/state/"
         api.get(url)  # warm the token cache alike
         counts[label] = _queries(api, url)[0]
         unchanged, response = _queries(api, f"{url}?since={battle.version}")
@@ -56,7 +56,7 @@ def test_view_queries_do_not_grow_with_combatants(
 
 def test_the_view_query_count_is_pinned(started, player, api_for, django_assert_max_num_queries):
     api = api_for(player)
-    url = f"/api/battles/{started.battle.pk}/view/"
+    url = f"/api/battles/{started.battle.pk}/state/"
     # (token auth,) version + campaign + role, state, log rows (then cached per version)
     with django_assert_max_num_queries(4):
         assert api.get(url).status_code == 200

@@ -30,8 +30,8 @@ def _payloads(client: Any, started: Any, campaign: Any) -> dict[str, bytes]:
     urls = {
         "list": f"/api/campaigns/{campaign.pk}/battles/",
         "retrieve": f"/api/battles/{pk}/",
-        "view": f"/api/battles/{pk}/view/",
-        "view-since": f"/api/battles/{pk}/view/?since=1",
+        "view": f"/api/battles/{pk}/state/",
+        "view-since": f"/api/battles/{pk}/state/?since=1",
         "legal": f"/api/battles/{pk}/legal-actions/",
         "log": f"/api/battles/{pk}/log/?limit=200",
         "combatants": f"/api/battles/{pk}/combatants/",
@@ -77,7 +77,7 @@ def test_no_payload_leaks_another_hand_or_the_seed(played, campaign, player, api
         assert '"initial"' not in text, name  # the snapshot with the seed
         if raw.startswith(b"{") or raw.startswith(b"["):
             assert "seed" not in _keys(json.loads(raw)), name
-    view = client.get(f"/api/battles/{battle.pk}/view/").json()
+    view = client.get(f"/api/battles/{battle.pk}/state/").json()["view"]
     assert view["combatants"][played.other_pc]["hand"] is None
     assert view["combatants"][played.other_pc]["hand_count"] == len(other["deck"]["hand"])
     assert view["combatants"][played.pc]["hand"] is not None  # her own
@@ -121,11 +121,11 @@ def test_draws_show_cards_only_to_the_drawer(started, player, other_player, gm, 
     assert all("cards" in e for entry in gm_log for e in entry["events"] if e["type"] == "draw")
 
 
-def test_the_gm_sees_hands_but_not_the_seed_until_the_end(started, gm, api_for):
+def test_the_gm_sees_hands_but_never_the_seed(started, gm, api_for):
     battle = started.refresh()
     seed = str(battle.initial["rng"]["seed"])
     api = api_for(gm)
-    view = api.get(f"/api/battles/{battle.pk}/view/").json()
+    view = api.get(f"/api/battles/{battle.pk}/state/").json()["view"]
     assert view["combatants"][started.other_pc]["hand"] is not None
     assert seed not in json.dumps(view) and view["rng"] is None
     api.post(
@@ -133,8 +133,8 @@ def test_the_gm_sees_hands_but_not_the_seed_until_the_end(started, gm, api_for):
         {"action": {"type": "gm_end_battle", "winner": None}, "expected_version": battle.version},
         format="json",
     )
-    ended = api.get(f"/api/battles/{battle.pk}/view/").json()
-    assert ended["rng"]["seed"] == int(seed)  # revealed: every roll can now be verified
+    ended = api.get(f"/api/battles/{battle.pk}/state/").json()["view"]
+    assert ended["rng"] is None and seed not in json.dumps(ended)  # not after the end either
 
 
 def _revealed(battle: Any) -> set[str]:
@@ -158,8 +158,8 @@ def _every_payload(client: Any, battle: Any, campaign: Any) -> dict[str, bytes]:
         "list-page": f"/campaigns/{campaign.pk}/battles/",
         "list": f"/api/campaigns/{campaign.pk}/battles/",
         "retrieve": f"/api/battles/{pk}/",
-        "view": f"/api/battles/{pk}/view/",
-        "poll": f"/api/battles/{pk}/view/?since={max(version - 3, 0)}",
+        "view": f"/api/battles/{pk}/state/",
+        "poll": f"/api/battles/{pk}/state/?since={max(version - 3, 0)}",
         "log": f"/api/battles/{pk}/log/?limit=200",
         "legal": f"/api/battles/{pk}/legal-actions/",
         "combatants": f"/api/battles/{pk}/combatants/",
@@ -340,9 +340,8 @@ def test_no_player_receives_a_fogged_combatant_in_any_payload(
     battle = started.refresh()
     state = services.load_state(battle, initial=False)
     gm_client = api_for(gm)
-    assert set(gm_client.get(f"/api/battles/{battle.pk}/view/").json()["combatants"]) == set(
-        state.combatants
-    )
+    shown = gm_client.get(f"/api/battles/{battle.pk}/state/").json()["view"]["combatants"]
+    assert set(shown) == set(state.combatants)
     for seat, user in users.items():
         if seat == "gm":
             continue
@@ -357,7 +356,7 @@ def test_no_player_receives_a_fogged_combatant_in_any_payload(
             if raw.startswith((b"{", b"[")):
                 leaked = _strings(json.loads(raw)) & hidden
                 assert not leaked, (seat, name, leaked)
-        view = client.get(f"/api/battles/{battle.pk}/view/").json()
+        view = client.get(f"/api/battles/{battle.pk}/state/").json()["view"]
         assert view["fog"] == [list(s) for s in sorted(state.arena.fog)]
         if state.current in hidden:
             assert view["turn"]["current"] is None and view["turn"]["current_hidden"]
@@ -377,13 +376,14 @@ def test_a_fogged_npcs_turn_shows_players_only_that_the_gm_is_acting(started, gm
         expected_version=battle.version,
     )
     client = api_for(player)
-    view = client.get(f"/api/battles/{battle.pk}/view/").json()
+    view = client.get(f"/api/battles/{battle.pk}/state/").json()["view"]
     assert npc not in view["combatants"] and view["turn"]["current"] is None
     assert view["turn"]["current_hidden"] is True
     listed = client.get(f"/api/battles/{battle.pk}/").json()
     assert listed["current_combatant"] == ""
     assert listed["turn_summary"].endswith("the GM is acting")
-    assert api_for(gm).get(f"/api/battles/{battle.pk}/view/").json()["turn"]["current"] == npc
+    gm_view = api_for(gm).get(f"/api/battles/{battle.pk}/state/").json()["view"]
+    assert gm_view["turn"]["current"] == npc
     fog = client.post(
         f"/api/battles/{battle.pk}/actions/",
         {

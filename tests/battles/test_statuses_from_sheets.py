@@ -13,8 +13,8 @@ import pytest
 
 from battles import services
 from battles.models import BattleAction
-from campaign import party
 from campaign.permissions import access_for
+from characters import party
 from characters.models import Character
 from tests.battles.conftest import build_battle
 

@@ -70,7 +70,7 @@ def test_a_turn_change_delivers_exactly_one_your_turn(worker, started, gm, playe
     notes = Notification.objects.filter(recipient=player, event="your_turn")
     key = f"battle:{battle.pk}:turn:{battle.state['turn_number']}"
     this_turn = notes.filter(dedupe_key=f"your_turn:{key}")
-    # her earlier turns' alerts exist too (read: the newest replaces them): wait for this one
+    # the newest alert replaces her earlier turns' (one per battle): wait for this one
     wait_for(
         lambda: Delivery.objects.filter(
             notification__in=this_turn, channel="in_app", status="sent"

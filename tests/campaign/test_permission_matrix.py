@@ -9,7 +9,8 @@ One table, one row per (route name, method). Each row says what every role gets:
   public; players act for their own things (403 for others'); GMs manage (players 403);
   anonymous visitors are sent to log in (pages, 302) or get 401 (API).
 
-Each (row, role) runs on a fresh database, so writes never leak into another case.
+Each (row, role) starts from the same database (the people and the campaign, made once for the
+module) and is rolled back after it, so writes never leak into another case.
 :func:`test_every_campaign_route_is_in_the_table` fails when any route (of any app, present or
 future: only accounts and the admin are outside the sweep, and a short list of user-scoped
 routes says why) has no row: adding a route means adding a row here. A row's URL names what it
@@ -27,10 +28,13 @@ from typing import Any
 
 import pytest
 from django.core.files.base import ContentFile
+from django.core.signals import request_finished
+from django.db import close_old_connections, transaction
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils import timezone
 
-from campaign.models import GameSession, GMNote, Handout, Invitation, Membership, Role, Roll
+from campaign.models import Membership, Role, Roll
+from gmtools.models import GameSession, GMNote, Handout, Invitation
 from tests.factories import (
     CharacterFactory,
     SpellcardFactory,
@@ -105,7 +109,7 @@ def own(ok: int, *, api: bool = False) -> dict[str, int]:
 RSO_CARD = {
     "number": "GM-101",
     "name": "Lantern Drift",
-    "type": "spell",
+    "kind": "spell",
     "cost": 2,
     "shot": "spread",
     "av": 3,
@@ -210,153 +214,164 @@ TABLE: list[Row] = [
     page("campaign:dice", "get", "/campaigns/{campaign}/dice/", members(200)),
     page("campaign:dice", "post", "/campaigns/{campaign}/dice/", members(302), {"notation": "4d"}),
     # ------------------------------------------------------------------ members, invitations
-    page("campaign:members", "get", "/campaigns/{campaign}/members/", members(200)),
+    page("gmtools:members", "get", "/campaigns/{campaign}/members/", members(200)),
     page(
-        "campaign:member_role",
+        "gmtools:member_role",
         "post",
         "/campaigns/{campaign}/members/{other_id}/role/",
         gms(302),
         {"role": "gm"},
     ),
     page(
-        "campaign:member_remove",
+        "gmtools:member_remove",
         "post",
         "/campaigns/{campaign}/members/{other_id}/remove/",
         gms(302),
     ),
     page(
-        "campaign:leave",
+        "gmtools:leave",
         "post",
         "/campaigns/{campaign}/leave/",
         members(302),
         why="every member may leave (the creator too: a co-GM stays)",
     ),
-    page("campaign:invitations", "get", "/campaigns/{campaign}/invitations/", gms(200)),
+    page("gmtools:invitations", "get", "/campaigns/{campaign}/invitations/", gms(200)),
     page(
-        "campaign:invitations",
+        "gmtools:invitations",
         "post",
         "/campaigns/{campaign}/invitations/",
         gms(302),
         {"role": "player", "expires_in_days": "7"},
     ),
     page(
-        "campaign:invitation_revoke",
+        "gmtools:invitation_revoke",
         "post",
         "/campaigns/{campaign}/invitations/{invitation}/revoke/",
         gms(302),
     ),
     page(
-        "campaign:join",
+        "gmtools:join",
         "get",
         "/campaigns/join/{token}/",
         expect(302, outsider=200, anonymous=200),
         why="the link is the permission: members are sent to the campaign, anyone else sees it",
     ),
-    page("campaign:join", "post", "/campaigns/join/{token}/", expect(302, outsider=302)),
+    page("gmtools:join", "post", "/campaigns/join/{token}/", expect(302, outsider=302)),
     # ------------------------------------------------------------------ sessions, notes, handouts
-    page("campaign:sessions", "get", "/campaigns/{campaign}/sessions/", members(200)),
-    page("campaign:sessions", "post", "/campaigns/{campaign}/sessions/", gms(302), SESSION_FORM),
+    page("gmtools:sessions", "get", "/campaigns/{campaign}/sessions/", members(200)),
+    page("gmtools:sessions", "post", "/campaigns/{campaign}/sessions/", gms(302), SESSION_FORM),
     page(
-        "campaign:session_detail",
+        "gmtools:session_detail",
         "get",
         "/campaigns/{campaign}/sessions/{session}/",
         members(200),
     ),
     page(
-        "campaign:session_detail",
+        "gmtools:session_detail",
         "post",
         "/campaigns/{campaign}/sessions/{session}/",
         gms(302),
         {"summary": "Done."},
     ),
+    page("gmtools:session_edit", "get", "/campaigns/{campaign}/sessions/{session}/edit/", gms(200)),
     page(
-        "campaign:session_edit", "get", "/campaigns/{campaign}/sessions/{session}/edit/", gms(200)
-    ),
-    page(
-        "campaign:session_edit",
+        "gmtools:session_edit",
         "post",
         "/campaigns/{campaign}/sessions/{session}/edit/",
         gms(302),
         SESSION_FORM,
     ),
     page(
-        "campaign:session_delete",
+        "gmtools:session_delete",
         "post",
         "/campaigns/{campaign}/sessions/{session}/delete/",
         gms(302),
     ),
-    page("campaign:notes", "get", "/campaigns/{campaign}/notes/", gms(200)),
-    page("campaign:notes", "post", "/campaigns/{campaign}/notes/", gms(302), {"title": "Idea"}),
-    page("campaign:note_edit", "get", "/campaigns/{campaign}/notes/{note}/edit/", gms(200)),
+    page("gmtools:notes", "get", "/campaigns/{campaign}/notes/", gms(200)),
+    page("gmtools:notes", "post", "/campaigns/{campaign}/notes/", gms(302), {"title": "Idea"}),
+    page("gmtools:note_edit", "get", "/campaigns/{campaign}/notes/{note}/edit/", gms(200)),
     page(
-        "campaign:note_edit",
+        "gmtools:note_edit",
         "post",
         "/campaigns/{campaign}/notes/{note}/edit/",
         gms(302),
         {"title": "Idea 2"},
     ),
-    page("campaign:note_delete", "post", "/campaigns/{campaign}/notes/{note}/delete/", gms(302)),
-    page("campaign:handouts", "get", "/campaigns/{campaign}/handouts/", members(200)),
+    page("gmtools:note_delete", "post", "/campaigns/{campaign}/notes/{note}/delete/", gms(302)),
+    page("gmtools:handouts", "get", "/campaigns/{campaign}/handouts/", members(200)),
     page(
-        "campaign:handouts",
+        "gmtools:handouts",
         "post",
         "/campaigns/{campaign}/handouts/",
         gms(302),
         {"title": "Map", "shared_with_all": "on"},
     ),
     page(
-        "campaign:handout_detail",
+        "gmtools:handout_detail",
         "get",
         "/campaigns/{campaign}/handouts/{handout}/",
         expect(200, other=404),
         why="shared with the owner only: another player gets 404 (it does not exist for them)",
     ),
     page(
-        "campaign:handout_file",
+        "gmtools:handout_file",
         "get",
         "/campaigns/{campaign}/handouts/{handout}/file/",
         expect(200, other=404),
     ),
     page(
-        "campaign:handout_delete",
+        "gmtools:handout_delete",
         "post",
         "/campaigns/{campaign}/handouts/{handout}/delete/",
         gms(302),
     ),
-    page("campaign:timeline", "get", "/campaigns/{campaign}/timeline/", members(200)),
-    # ------------------------------------------------------------------ GM dashboard
-    page("campaign:dashboard", "get", "/campaigns/{campaign}/dashboard/", gms(200)),
-    page("campaign:dashboard_live", "get", "/campaigns/{campaign}/dashboard/live/", gms(200)),
+    page("gmtools:timeline", "get", "/campaigns/{campaign}/timeline/", members(200)),
+    # ------------------------------------------------------------------ ratings (tables/ratings)
+    page("ratings:index", "get", "/tavern/ratings/", everyone(302)),
+    page("ratings:board", "get", "/tavern/ratings/rso/", everyone(200)),
     page(
-        "campaign:dashboard_award",
+        "ratings:campaign-board", "get", "/campaigns/{campaign}/tavern/ratings/rso/", members(200)
+    ),
+    api(
+        "api-leaderboard",
+        "get",
+        "/api/leaderboards/rso/?campaign={campaign}",
+        members(200, api=True),
+    ),
+    api("api-my-ratings", "get", "/api/ratings/mine/", everyone(200, api=True)),
+    # ------------------------------------------------------------------ GM dashboard
+    page("gmtools:dashboard", "get", "/campaigns/{campaign}/dashboard/", gms(200)),
+    page("gmtools:dashboard_live", "get", "/campaigns/{campaign}/dashboard/live/", gms(200)),
+    page(
+        "gmtools:dashboard_award",
         "post",
         "/campaigns/{campaign}/dashboard/award/",
         gms(302),
         lambda w: {"characters": [w.character.pk], "yen": "5"},
     ),
     page(
-        "campaign:dashboard_heal",
+        "gmtools:dashboard_heal",
         "post",
         "/campaigns/{campaign}/dashboard/heal/",
         gms(302),
         lambda w: {"character": w.character.pk},
     ),
     page(
-        "campaign:dashboard_status",
+        "gmtools:dashboard_status",
         "post",
         "/campaigns/{campaign}/dashboard/status/",
         gms(302),
         lambda w: {"character": w.character.pk, "status": "stun"},
     ),
     page(
-        "campaign:dashboard_level_up",
+        "gmtools:dashboard_level_up",
         "post",
         "/campaigns/{campaign}/dashboard/level-up/",
         gms(302),
         lambda w: {"character": w.character.pk, "levels": "1"},
     ),
     page(
-        "campaign:dashboard_roll",
+        "gmtools:dashboard_roll",
         "post",
         "/campaigns/{campaign}/dashboard/roll/",
         gms(302),
@@ -949,6 +964,7 @@ NOT_CAMPAIGN_SCOPED = {
     "api-docs": "the API's documentation page",
     "api-token": "exchanging a password for a token",
     "api-health": "the liveness check",
+    "metrics": "Prometheus's scrape, for the holder of METRICS_TOKEN (tests/ops/test_metrics.py)",
     "api-no-such-route": "an /api/ path no route matches: a JSON 404 (tests/hardening)",
     "health": "the full health page (tests/hardening/test_health.py)",
     "health-ready": "the readiness check (tests/hardening/test_health.py)",
@@ -961,10 +977,15 @@ NOT_CAMPAIGN_SCOPED = {
     "battles:detail": BATTLE_SWEEP,
     "api-campaign-battles": BATTLE_SWEEP,
     "api-battle": BATTLE_SWEEP,
-    "api-battle-view": BATTLE_SWEEP,
+    "api-battle-state": BATTLE_SWEEP,
     "api-battle-legal-actions": BATTLE_SWEEP,
     "api-battle-actions": BATTLE_SWEEP,
     "api-battle-log": BATTLE_SWEEP,
+    "api-battle-replay": BATTLE_SWEEP,
+    "api-battle-clock": BATTLE_SWEEP,
+    "api-battle-undo": BATTLE_SWEEP,
+    "tables:replay": "a table's replay page, as the table: swept with each game's rows"
+    " (tests/minigames/test_permissions.py, tests/battles/test_permissions.py)",
     "api-battle-squares": BATTLE_SWEEP,
     "api-battle-combatants": BATTLE_SWEEP,
     "api-battle-combatant": BATTLE_SWEEP,
@@ -974,6 +995,9 @@ NOT_CAMPAIGN_SCOPED = {
     "api-map": BATTLE_SWEEP,
     "api-battle-table": BATTLE_SWEEP,
     "api-battle-chat": BATTLE_SWEEP,
+    "api-battle-chat-reactions": BATTLE_SWEEP,
+    "api-battle-chat-mutes": BATTLE_SWEEP,
+    "api-battle-chat-settings": BATTLE_SWEEP,
     "api-battle-pings": BATTLE_SWEEP,
     "api-battle-portraits": BATTLE_SWEEP,
     "tavern:list": TAVERN_SWEEP,
@@ -994,11 +1018,21 @@ NOT_CAMPAIGN_SCOPED = {
     "api-tavern-state": TAVERN_SWEEP,
     "api-tavern-actions": TAVERN_SWEEP,
     "api-tavern-log": TAVERN_SWEEP,
+    "api-tavern-chat": TAVERN_SWEEP,
+    "api-tavern-chat-reactions": TAVERN_SWEEP,
+    "api-tavern-chat-mutes": TAVERN_SWEEP,
+    "api-tavern-chat-settings": TAVERN_SWEEP,
+    "api-tavern-replay": TAVERN_SWEEP,
+    "api-tavern-clock": TAVERN_SWEEP,
+    "api-tavern-undo": TAVERN_SWEEP,
     "api-tavern-advice": TAVERN_SWEEP,
+    "api-tavern-spectators": TAVERN_SWEEP,
+    "api-tavern-invite": TAVERN_SWEEP,
+    "tavern:invite": TAVERN_SWEEP,
 }
 
 #: Route prefixes outside the sweep: accounts (log in, sign up) and Django's admin (staff
-#: permissions, with GMs scoped to their campaigns: tests/campaign/test_admin.py). Every other
+#: permissions, with GMs scoped to their campaigns: tests/gmtools/test_admin.py). Every other
 #: route, of any app present or future, needs rows or an entry above.
 NOT_SWEPT = ("accounts/", "admin/", "media/", "static/")
 
@@ -1006,27 +1040,50 @@ NOT_SWEPT = ("accounts/", "admin/", "media/", "static/")
 # --------------------------------------------------------------------------- the world
 
 
+@dataclass(frozen=True)
+class People:
+    """The users and the campaign every case starts from: the campaign's creator (GM), a second
+    GM, two players, an outsider and a user who belongs nowhere."""
+
+    gm: Any
+    co_gm: Any
+    player: Any
+    other_player: Any
+    outsider: Any
+    campaign: Any
+
+    @classmethod
+    def create(cls) -> People:
+        from tests.factories import CampaignFactory
+
+        gm = UserFactory(username="gm-user")
+        co_gm = UserFactory(username="co-gm")
+        player = UserFactory(username="player-one")
+        other_player = UserFactory(username="player-two")
+        outsider = UserFactory(username="outsider")
+        UserFactory(username="newcomer")
+        campaign = CampaignFactory(created_by=gm, name="Scarlet Mist")
+        for user, role in (
+            (gm, Role.GM),
+            (co_gm, Role.GM),
+            (player, Role.PLAYER),
+            (other_player, Role.PLAYER),
+        ):
+            Membership.objects.create(campaign=campaign, user=user, role=role)
+        return cls(gm, co_gm, player, other_player, outsider, campaign)
+
+
 class World:
     """Everything a row may act on, built on first use (rows only pay for what they name)."""
 
-    def __init__(self, media_root: Any) -> None:
+    def __init__(self, media_root: Any, people: People) -> None:
         self.media_root = media_root
-        self.gm = UserFactory(username="gm-user")
-        self.co_gm = UserFactory(username="co-gm")
-        self.player = UserFactory(username="player-one")
-        self.other_player = UserFactory(username="player-two")
-        self.outsider = UserFactory(username="outsider")
-        UserFactory(username="newcomer")
-        from tests.factories import CampaignFactory
-
-        self.campaign = CampaignFactory(created_by=self.gm, name="Scarlet Mist")
-        for user, role in (
-            (self.gm, Role.GM),
-            (self.co_gm, Role.GM),
-            (self.player, Role.PLAYER),
-            (self.other_player, Role.PLAYER),
-        ):
-            Membership.objects.create(campaign=self.campaign, user=user, role=role)
+        self.gm = people.gm
+        self.co_gm = people.co_gm
+        self.player = people.player
+        self.other_player = people.other_player
+        self.outsider = people.outsider
+        self.campaign = people.campaign
         self._cache: dict[str, Any] = {}
 
     def user(self, role: str) -> Any:
@@ -1182,10 +1239,27 @@ class World:
         return out
 
 
+@pytest.fixture(scope="module")
+def people(django_db_setup: None, django_db_blocker: Any) -> Iterator[People]:
+    """:class:`People`, made once for the module inside a transaction rolled back at its end;
+    each case runs in a savepoint of it (pytest-django's own atomic, nested) and is rolled back
+    to it, so every case starts from the same database and none sees another's writes."""
+    outer = transaction.atomic()
+    with django_db_blocker.unblock():
+        outer.__enter__()
+        made = People.create()
+    try:
+        yield made
+    finally:
+        with django_db_blocker.unblock():
+            transaction.set_rollback(True)
+            outer.__exit__(None, None, None)
+
+
 @pytest.fixture
-def world(settings, tmp_path):
+def world(settings, tmp_path, people: People) -> World:
     settings.MEDIA_ROOT = str(tmp_path / "media")
-    return World(tmp_path)
+    return World(tmp_path, people)
 
 
 # --------------------------------------------------------------------------- the sweep
@@ -1206,7 +1280,14 @@ def test_route_per_role(row: Row, role: str, world: World, client_for, api_for) 
         response = getattr(client, row.method)(url, data or {})
     if hasattr(response, "streaming_content"):  # file downloads: read and close the file
         b"".join(response.streaming_content)
-        response.close()
+        # Closing the response sends request_finished, whose close_old_connections would close
+        # the database connection the module's transaction lives on; Django's test client
+        # disconnects it the same way while it serves a request.
+        request_finished.disconnect(close_old_connections)
+        try:
+            response.close()
+        finally:
+            request_finished.connect(close_old_connections)
     assert response.status_code == row.expected[role], (
         f"{row.id} as {role}: {response.status_code}, expected {row.expected[role]}"
         f"\n{getattr(response, 'content', b'')[:600]!r}"

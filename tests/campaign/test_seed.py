@@ -8,7 +8,8 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from campaign.models import Award, Campaign, GameSession, GMNote, Handout, Invitation
+from campaign.models import Campaign
+from gmtools.models import Award, GameSession, GMNote, Handout, Invitation
 from notifications.models import ScheduledNotification
 
 pytestmark = pytest.mark.django_db

@@ -220,7 +220,7 @@ def test_level_up_by_the_gm(character, gm, api_for):
     )
     assert bad.status_code == 400 and "levels" in bad.json()["errors"]
     # the level-up is on the campaign's timeline, as one from the dashboard would be
-    from campaign.models import LevelUp
+    from gmtools.models import LevelUp
 
     assert list(LevelUp.objects.values_list("from_level", "to_level")) == [(1, 3)]
 

@@ -87,7 +87,7 @@ def test_builder_offers_only_the_characters_choices(client_for, player, characte
     assert "die" not in skills and "intelligent_design" not in skills
     assert [v for v, _ in form.fields["type"].choices] == ["attack", "defensive", "special"]
     # Prices in the labels come from the engine: spirit caster, fire is the other cycle (80).
-    assert dict(form.fields["element"].choices)["fire"].endswith("+80)")
+    assert dict(form.fields["element"].choices)["fire"] == "Fire: other cycle, +80 spell power"
     assert b'id="cost-total" data-total="20"' in page.content
 
 
