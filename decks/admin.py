@@ -9,16 +9,16 @@ from .models import CustomCard, Deck
 
 
 @admin.register(CustomCard)
-class CustomCardAdmin(admin.ModelAdmin):
-    list_display = ("number", "name", "game", "card_type", "campaign", "updated_at")
-    list_filter = ("game", "card_type")
+class CustomCardAdmin(admin.ModelAdmin[CustomCard]):
+    list_display = ("number", "name", "game", "kind", "campaign", "updated_at")
+    list_filter = ("game", "kind")
     search_fields = ("number", "name")
     raw_id_fields = ("campaign", "created_by")
-    readonly_fields = ("data", "card_type", "cost", "characters", "created_at", "updated_at")
+    readonly_fields = ("data", "kind", "cost", "characters", "created_at", "updated_at")
 
 
 @admin.register(Deck)
-class DeckAdmin(admin.ModelAdmin):
+class DeckAdmin(admin.ModelAdmin[Deck]):
     list_display = ("name", "game", "owner", "campaign", "updated_at")
     list_filter = ("game",)
     search_fields = ("name", "owner__username")

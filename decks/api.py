@@ -26,6 +26,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.typing import signed_in
 from apibase.numbers import ID_PATTERN
 from campaign.models import Campaign
 from campaign.permissions import campaign_for
@@ -76,7 +77,7 @@ class CardListView(APIView):
             request.user, cg, campaign_id=campaign.pk if campaign else None
         )
         flt = selectors.CardFilter(
-            card_type=q.get("type", ""),
+            kind=q.get("type", ""),
             character=q.get("character", ""),
             cost=q.get("cost"),
             q=q.get("q", "").strip(),
@@ -106,7 +107,7 @@ class CustomCardViewSet(
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
     mixins.DestroyModelMixin,
-    viewsets.GenericViewSet,
+    viewsets.GenericViewSet[CustomCard],
 ):
     """GM cards you may see: site-wide ones and those of your campaigns."""
 
@@ -151,7 +152,7 @@ class CustomCardViewSet(
         data = serializer.validated_data
         campaign = _campaign(request.user, data.get("campaign"), manage=True)
         card = services.custom_card_create(
-            by=request.user, game=data["game"], campaign=campaign, data=data["data"]
+            by=signed_in(request), game=data["game"], campaign=campaign, data=data["data"]
         )
         return self._out(card, status.HTTP_201_CREATED)
 
@@ -161,7 +162,7 @@ class CustomCardViewSet(
         serializer = CustomCardUpdateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         card = services.custom_card_update(
-            by=request.user, card=card, data=serializer.validated_data["data"]
+            by=signed_in(request), card=card, data=serializer.validated_data["data"]
         )
         return self._out(card)
 
@@ -170,10 +171,10 @@ class CustomCardViewSet(
         return self.update(request, pk, partial=True)
 
     def perform_destroy(self, instance: CustomCard) -> None:
-        services.custom_card_delete(by=self.request.user, card=instance)
+        services.custom_card_delete(by=signed_in(self.request), card=instance)
 
 
-class GameDeckViewSet(viewsets.GenericViewSet):
+class GameDeckViewSet(viewsets.GenericViewSet[Deck]):
     """Your own saved decks (anyone else's answers 404)."""
 
     serializer_class = GameDeckSerializer
@@ -219,7 +220,11 @@ class GameDeckViewSet(viewsets.GenericViewSet):
             card_set = selectors.card_set_for(cg, campaign.pk if campaign else None)
             cards = services.read_deck_text(cg.slug, data["text"], card_set)
         deck = services.deck_create(
-            by=request.user, game=data["game"], name=data["name"], campaign=campaign, cards=cards
+            by=signed_in(request),
+            game=data["game"],
+            name=data["name"],
+            campaign=campaign,
+            cards=cards,
         )
         return self._out(deck, status.HTTP_201_CREATED)
 
@@ -232,7 +237,7 @@ class GameDeckViewSet(viewsets.GenericViewSet):
         changes: dict[str, Any] = {k: data[k] for k in ("name", "cards") if k in data}
         if "campaign" in data:
             changes["campaign"] = _deck_campaign(request.user, data["campaign"])
-        services.deck_update(by=request.user, deck=deck, **changes)
+        services.deck_update(by=signed_in(request), deck=deck, **changes)
         return self._out(deck)
 
     @extend_schema(request=GameDeckUpdateSerializer, responses=GameDeckSerializer)
@@ -240,7 +245,7 @@ class GameDeckViewSet(viewsets.GenericViewSet):
         return self.update(request, pk)
 
     def destroy(self, request: Request, pk: str | None = None) -> Response:
-        services.deck_delete(by=request.user, deck=self.get_object())
+        services.deck_delete(by=signed_in(request), deck=self.get_object())
         return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(request=GameDeckTextSerializer, responses=GameDeckSerializer)
@@ -250,7 +255,9 @@ class GameDeckViewSet(viewsets.GenericViewSet):
         deck = self.get_object()
         serializer = GameDeckTextSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        services.deck_import(by=request.user, deck=deck, text=serializer.validated_data["text"])
+        services.deck_import(
+            by=signed_in(request), deck=deck, text=serializer.validated_data["text"]
+        )
         return self._out(deck)
 
     @extend_schema(responses=GameDeckTextSerializer)

@@ -17,7 +17,7 @@ from .models import CustomCard, Deck
 DEMO_GM_CARD: dict[str, Any] = {
     "number": "GM-001",
     "name": "Crimson Fog Rolls In",
-    "type": "event",
+    "kind": "event",
     "cost": 1,
     "phases": ["battle"],
     "role": "intercept",
@@ -32,11 +32,11 @@ def seed_decks(
     gm, reimu = users["gm"], users["reimu"]
     if not CustomCard.objects.filter(game="rso", campaign=campaign, number="GM-001").exists():
         services.custom_card_create(by=gm, game="rso", campaign=campaign, data=DEMO_GM_CARD)
-    preset = RSO.presets()[0]
-    legal = Deck.objects.filter(owner=reimu, game="rso", name=preset.name).first()
+    preset = RSO.engine.preset_decks()[0]
+    legal = Deck.objects.filter(owner=reimu, game="rso", name=preset["name"]).first()
     if legal is None:
         legal = services.deck_create(
-            by=reimu, game="rso", name=preset.name, campaign=campaign, cards=preset.cards
+            by=reimu, game="rso", name=preset["name"], campaign=campaign, cards=preset["cards"]
         )
     if not Deck.objects.filter(owner=reimu, game="rso", name="Half-built mist deck").exists():
         cards = ["RSO-001", "RSO-001", "RSO-101", "RSO-101", "RSO-101", "RSO-101", "GM-001"]

@@ -2,7 +2,7 @@
 
 A :class:`CustomCard` stores one card exactly as the engine reads it (``data``): the card *is*
 its data, validated by the engine's ``validate_card`` on every write (``decks.services``).
-``name``, ``card_type``, ``cost`` and ``characters`` are copies kept for lists and filters only.
+``name``, ``kind``, ``cost`` and ``characters`` are copies kept for lists and filters only.
 A card belongs to one campaign (its members may use it) or, with no campaign, to the whole
 site (added by staff).
 
@@ -39,7 +39,7 @@ class CustomCard(models.Model):
     )
     number = models.CharField(max_length=MAX_NUMBER)
     name = models.CharField(max_length=MAX_NAME, help_text="A copy of data['name'], for lists.")
-    card_type = models.CharField(max_length=20, help_text="A copy of the card's type, for filters.")
+    kind = models.CharField(max_length=20, help_text="A copy of data['kind'], for filters.")
     cost = models.IntegerField(null=True, blank=True, help_text="A copy of data['cost'].")
     characters = models.JSONField(
         default=list, blank=True, help_text="Character names the card belongs to (filters)."

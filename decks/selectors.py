@@ -22,7 +22,7 @@ from django.http import Http404
 from campaign.models import Campaign, Membership
 from campaign.permissions import access_for
 
-from .games import CARD_SET_ERRORS, Card, CardGame, game_for
+from .games import CARD_SET_ERRORS, Card, CardGame, card_cost, game_for
 from .models import CustomCard, Deck
 
 if TYPE_CHECKING:
@@ -106,19 +106,19 @@ def _tolerant_load(game: CardGame, extras: Sequence[CustomCard]) -> dict[str, Ca
     being valid (a later engine), it is left out and logged rather than breaking every page."""
     datas = [c.data for c in extras]
     try:
-        return game.load(datas)
+        return game.engine.load_card_set(datas)
     except CARD_SET_ERRORS:
         pass
     kept: list[Mapping[str, Any]] = []
     # Characters first, so a DBS spellcard finds its GM character.
-    for data in sorted(datas, key=lambda d: game.card_type(d) != "character"):
+    for data in sorted(datas, key=lambda d: d.get("kind") != "character"):
         try:
-            game.load([*kept, data])
+            game.engine.load_card_set([*kept, data])
         except CARD_SET_ERRORS as exc:
             logger.warning("GM card %s left out of the card set: %s", data.get("number"), exc)
             continue
         kept.append(data)
-    return game.load(kept)
+    return game.engine.load_card_set(kept)
 
 
 def context_cards(game: CardGame, campaign_id: int | None) -> list[CustomCard]:
@@ -146,7 +146,7 @@ def custom_card_lines(cards: Iterable[CustomCard]) -> dict[int, list[str]]:
         if key not in sets:
             sets[key] = card_set_for(game, card.campaign_id)
         if card.number in sets[key]:
-            out[card.pk] = game.lines(card.data, sets[key])
+            out[card.pk] = game.engine.card_lines(card.data, sets[key])
     return out
 
 
@@ -159,8 +159,8 @@ class CardEntry:
 
     number: str
     name: str
-    card_type: str
-    type_label: str
+    kind: str
+    kind_label: str
     cost: int | None
     characters: tuple[str, ...]
     lines: tuple[str, ...]
@@ -186,11 +186,11 @@ def entry_for(
     return CardEntry(
         number=str(data["number"]),
         name=str(data["name"]),
-        card_type=game.card_type(data),
-        type_label=game.type_label(data),
-        cost=game.cost(data),
-        characters=tuple(game.characters(data, card_set)),
-        lines=tuple(game.lines(data, card_set)),
+        kind=str(data.get("kind", "")),
+        kind_label=game.kind_words.get(str(data.get("kind", "")), "Card"),
+        cost=card_cost(data),
+        characters=tuple(game.engine.card_characters(data, card_set)),
+        lines=tuple(game.engine.card_lines(data, card_set)),
         data=data,
         custom=custom,
     )
@@ -200,13 +200,13 @@ def entry_for(
 class CardFilter:
     """The list's filters; empty values filter nothing."""
 
-    card_type: str = ""
+    kind: str = ""
     character: str = ""
     cost: int | None = None
     q: str = ""
 
     def matches(self, entry: CardEntry) -> bool:
-        if self.card_type and entry.card_type != self.card_type:
+        if self.kind and entry.kind != self.kind:
             return False
         if self.character and self.character.casefold() not in {
             c.casefold() for c in entry.characters
@@ -216,18 +216,18 @@ class CardFilter:
             return False
         if self.q:
             needle = self.q.casefold()
-            hay = " ".join((entry.number, entry.name, entry.type_label, *entry.lines)).casefold()
+            hay = " ".join((entry.number, entry.name, entry.kind_label, *entry.lines)).casefold()
             if needle not in hay:
                 return False
         return True
 
     @property
     def active(self) -> bool:
-        return bool(self.card_type or self.character or self.cost is not None or self.q)
+        return bool(self.kind or self.character or self.cost is not None or self.q)
 
 
 def starter_entries(game: CardGame) -> list[CardEntry]:
-    card_set = game.starter()
+    card_set = game.engine.starter_card_set()
     return [entry_for(game, data, card_set) for data in card_set.values()]
 
 
@@ -275,7 +275,7 @@ def filter_choices(game: CardGame, entries: Sequence[CardEntry]) -> dict[str, li
     """What the filter form offers: the types, characters and costs present."""
     characters = sorted({c for e in entries for c in e.characters if c})
     costs = sorted({e.cost for e in entries if e.cost is not None})
-    return {"types": list(game.type_words.items()), "characters": characters, "costs": costs}
+    return {"kinds": list(game.kind_words.items()), "characters": characters, "costs": costs}
 
 
 # --------------------------------------------------------------------------- decks
@@ -325,7 +325,7 @@ class DeckReport:
 
     @property
     def text(self) -> str:
-        return self.game.to_text(self.deck.cards, self.card_set, self.deck.name)
+        return self.game.engine.deck_to_text(self.deck.cards, self.card_set, self.deck.name)
 
     def rows(self) -> list[tuple[CardEntry | None, str, int]]:
         """(entry, number, copies) for every card in the deck, characters first."""
@@ -337,7 +337,7 @@ class DeckReport:
         out.sort(
             key=lambda r: (
                 r[0] is None,
-                r[0] is not None and r[0].card_type != "character",
+                r[0] is not None and r[0].kind != "character",
                 r[0].name if r[0] else r[1],
                 r[1],
             )
@@ -356,7 +356,7 @@ def deck_report(deck: Deck) -> DeckReport:
         deck=deck,
         game=game,
         card_set=card_set,
-        errors=game.validate_deck(numbers, card_set),
+        errors=game.engine.validate_deck(numbers, card_set),
         counts=Counter(numbers),
         campaign_lost=deck.campaign_id is not None and campaign_id is None,
     )
@@ -368,7 +368,7 @@ def check_cards(
     """Every broken deck rule of ``numbers`` in that context (nothing saved)."""
     if campaign_id is not None and campaign_id not in member_campaign_ids(user):
         campaign_id = None
-    return game.validate_deck(list(numbers), card_set_for(game, campaign_id))
+    return game.engine.validate_deck(list(numbers), card_set_for(game, campaign_id))
 
 
 # --------------------------------------------------------------------------- for the tavern
@@ -386,7 +386,7 @@ def seat_decks(user: User | AnonymousUser, game_slug: str) -> list[tuple[str, st
     game = game_for(game_slug)
     if game is None:
         return []
-    out = [(PRESET_PREFIX + p.key, p.name) for p in game.presets()]
+    out = [(PRESET_PREFIX + p["key"], str(p["name"])) for p in game.engine.preset_decks()]
     if not _user_id(user):
         return out
     for deck in decks_of(user, game.slug):
@@ -395,9 +395,11 @@ def seat_decks(user: User | AnonymousUser, game_slug: str) -> list[tuple[str, st
     return out
 
 
-def _extra_definitions(game: CardGame, numbers: Iterable[str], card_set: Mapping[str, Card]):
+def _extra_definitions(
+    game: CardGame, numbers: Iterable[str], card_set: Mapping[str, Card]
+) -> list[dict[str, Any]]:
     """The non-starter card definitions a game with these cards needs (with what they name)."""
-    starter = game.starter()
+    starter = game.engine.starter_card_set()
     wanted: list[str] = []
     queue = sorted(set(numbers))
     while queue:
@@ -405,9 +407,9 @@ def _extra_definitions(game: CardGame, numbers: Iterable[str], card_set: Mapping
         if number in starter or number in wanted or number not in card_set:
             continue
         wanted.append(number)
-        queue.extend(game.referenced_numbers(card_set[number]))
+        queue.extend(game.engine.card_needs(card_set[number]))
     # Characters first: an engine reading them in order meets a character before its cards.
-    wanted.sort(key=lambda n: (game.card_type(card_set[n]) != "character", n))
+    wanted.sort(key=lambda n: (card_set[n].get("kind") != "character", n))
     return [dict(card_set[n]) for n in wanted]
 
 
@@ -428,9 +430,9 @@ def deck_cards(
         raise ValidationError({"deck": ["Choose a deck."]})
     if key.startswith(PRESET_PREFIX):
         wanted = key.removeprefix(PRESET_PREFIX)
-        for preset in game.presets():
-            if preset.key == wanted:
-                return list(preset.cards), []
+        for preset in game.engine.preset_decks():
+            if preset["key"] == wanted:
+                return list(preset["cards"]), []
         raise ValidationError({"deck": [f"{game.title} has no preset deck {wanted!r}."]})
     if not key.startswith(DECK_PREFIX):
         raise ValidationError({"deck": ["Choose a preset deck or one of your saved decks."]})

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rest_framework import serializers
-
+from apibase import serializers
 from apibase.fields import ObjectIdField
 
 from .games import GAME_CHOICES
@@ -15,20 +14,26 @@ from .selectors import CardEntry, DeckReport
 from .services import MAX_DECK_TEXT
 
 
-class GameCardSerializer(serializers.Serializer):
+class GameCardSerializer(serializers.Serializer[Any]):
     """A card in words and as data (a starter card has no ``custom_card``)."""
 
     number = serializers.CharField()
     name = serializers.CharField()
-    type = serializers.CharField(source="card_type")
-    type_label = serializers.CharField()
+    kind = serializers.CharField()
+    kind_label = serializers.CharField()
+    type = serializers.CharField(source="kind", help_text="The older name of ``kind``.")
+    type_label = serializers.CharField(
+        source="kind_label", help_text="The older name of ``kind_label``."
+    )
     cost = serializers.IntegerField(allow_null=True)
     characters = serializers.ListField(child=serializers.CharField())
     lines = serializers.ListField(child=serializers.CharField(), help_text="The card in words.")
-    source = serializers.CharField()
+    # a declared field (the JSON key), not the Serializer attribute `source`
+    source = serializers.CharField()  # type: ignore[assignment]
     custom_card = serializers.SerializerMethodField()
     campaign = serializers.SerializerMethodField()
-    data = serializers.DictField()
+    # a declared field (the JSON key), not the Serializer attribute `data`
+    data = serializers.DictField()  # type: ignore[assignment]
 
     def get_custom_card(self, entry: CardEntry) -> int | None:
         return entry.custom.pk if entry.custom else None
@@ -37,7 +42,7 @@ class GameCardSerializer(serializers.Serializer):
         return entry.custom.campaign_id if entry.custom else None
 
 
-class GameCardQuerySerializer(serializers.Serializer):
+class GameCardQuerySerializer(serializers.Serializer[Any]):
     type = serializers.CharField(required=False, allow_blank=True, max_length=20)
     character = serializers.CharField(required=False, allow_blank=True, max_length=60)
     cost = serializers.IntegerField(required=False, min_value=0, max_value=99)
@@ -45,8 +50,11 @@ class GameCardQuerySerializer(serializers.Serializer):
     # ``campaign`` is read by the view itself: given but empty or malformed is a 404
 
 
-class CustomCardSerializer(serializers.ModelSerializer):
+class CustomCardSerializer(serializers.ModelSerializer[CustomCard]):
     lines = serializers.SerializerMethodField()
+    card_type = serializers.CharField(
+        source="kind", read_only=True, help_text="The older name of ``kind``."
+    )
 
     class Meta:
         model = CustomCard
@@ -56,6 +64,7 @@ class CustomCardSerializer(serializers.ModelSerializer):
             "campaign",
             "number",
             "name",
+            "kind",
             "card_type",
             "cost",
             "characters",
@@ -70,19 +79,21 @@ class CustomCardSerializer(serializers.ModelSerializer):
         return list(self.context.get("lines", {}).get(card.pk, []))
 
 
-class CustomCardWriteSerializer(serializers.Serializer):
+class CustomCardWriteSerializer(serializers.Serializer[Any]):
     game = serializers.ChoiceField(choices=GAME_CHOICES)
     campaign = ObjectIdField(
         required=False, allow_null=True, help_text="Empty: a site-wide card (staff)."
     )
-    data = serializers.JSONField(help_text="The card in the game's vocabulary (docs/decks.md).")
+    # a declared field (the JSON key), not the Serializer attribute `data`
+    data = serializers.JSONField(help_text="The card in the game's vocabulary (docs/decks.md).")  # type: ignore[assignment]
 
 
-class CustomCardUpdateSerializer(serializers.Serializer):
-    data = serializers.JSONField()
+class CustomCardUpdateSerializer(serializers.Serializer[Any]):
+    # a declared field (the JSON key), not the Serializer attribute `data`
+    data = serializers.JSONField()  # type: ignore[assignment]
 
 
-class GameDeckSerializer(serializers.Serializer):
+class GameDeckSerializer(serializers.Serializer[Any]):
     """A saved deck with its legality: ``errors`` lists every broken rule at once."""
 
     id = serializers.IntegerField(source="deck.pk")
@@ -92,7 +103,8 @@ class GameDeckSerializer(serializers.Serializer):
     cards = serializers.ListField(child=serializers.CharField(), source="deck.cards")
     total = serializers.IntegerField()
     legal = serializers.BooleanField()
-    errors = serializers.ListField(child=serializers.CharField())
+    # a declared field (the JSON key), not the Serializer attribute `errors`
+    errors = serializers.ListField(child=serializers.CharField())  # type: ignore[assignment]
     counts = serializers.SerializerMethodField()
     seat_key = serializers.SerializerMethodField()
     updated_at = serializers.DateTimeField(source="deck.updated_at")
@@ -104,7 +116,7 @@ class GameDeckSerializer(serializers.Serializer):
         return f"deck:{report.deck.pk}"
 
 
-class GameDeckWriteSerializer(serializers.Serializer):
+class GameDeckWriteSerializer(serializers.Serializer[Any]):
     game = serializers.ChoiceField(choices=GAME_CHOICES)
     name = serializers.CharField(max_length=MAX_NAME)
     campaign = ObjectIdField(required=False, allow_null=True)
@@ -123,7 +135,7 @@ class GameDeckWriteSerializer(serializers.Serializer):
         return attrs
 
 
-class GameDeckUpdateSerializer(serializers.Serializer):
+class GameDeckUpdateSerializer(serializers.Serializer[Any]):
     name = serializers.CharField(max_length=MAX_NAME, required=False)
     campaign = ObjectIdField(required=False, allow_null=True)
     cards = serializers.ListField(
@@ -133,7 +145,7 @@ class GameDeckUpdateSerializer(serializers.Serializer):
     )
 
 
-class GameDeckCheckSerializer(serializers.Serializer):
+class GameDeckCheckSerializer(serializers.Serializer[Any]):
     game = serializers.ChoiceField(choices=GAME_CHOICES)
     campaign = ObjectIdField(required=False, allow_null=True)
     cards = serializers.ListField(
@@ -144,16 +156,17 @@ class GameDeckCheckSerializer(serializers.Serializer):
     text = serializers.CharField(required=False, max_length=MAX_DECK_TEXT)
 
 
-class GameDeckTextSerializer(serializers.Serializer):
+class GameDeckTextSerializer(serializers.Serializer[Any]):
     text = serializers.CharField(max_length=MAX_DECK_TEXT)
 
 
-class GameDeckCheckResultSerializer(serializers.Serializer):
+class GameDeckCheckResultSerializer(serializers.Serializer[Any]):
     legal = serializers.BooleanField()
-    errors = serializers.ListField(child=serializers.CharField())
+    # a declared field (the JSON key), not the Serializer attribute `errors`
+    errors = serializers.ListField(child=serializers.CharField())  # type: ignore[assignment]
     cards = serializers.ListField(child=serializers.CharField())
 
 
-class GameSeatDeckSerializer(serializers.Serializer):
+class GameSeatDeckSerializer(serializers.Serializer[Any]):
     key = serializers.CharField()
     name = serializers.CharField()

@@ -28,7 +28,7 @@ from campaign.models import Campaign
 from campaign.permissions import access_for
 
 from . import selectors
-from .games import CARD_SET_ERRORS, NUMBER_PATTERN, CardGame, game_for
+from .games import CARD_SET_ERRORS, NUMBER_PATTERN, CardGame, card_cost, game_for
 from .models import MAX_CARD_JSON, MAX_DECK_CARDS, MAX_NAME, MAX_NUMBER, CustomCard, Deck
 
 if TYPE_CHECKING:
@@ -138,7 +138,7 @@ def card_errors(
         errors.setdefault(path if path == "data" else f"data.{path}", []).append(message)
 
     try:
-        messages = game.validate_card(data)
+        messages = game.engine.validate_card(data)
     except (TypeError, ValueError, KeyError, AttributeError):
         # The engines' validators expect the vocabulary's shapes; _shape_problems refuses the
         # shapes we know break them, and anything else still gets a 400, never a 500.
@@ -149,7 +149,7 @@ def card_errors(
     if isinstance(number, str) and number:
         if len(number) > MAX_NUMBER or not NUMBER_PATTERN.match(number):
             add("number", "must look like GM-001 (2 to 6 capital letters, a dash, three digits).")
-        elif number in game.starter():
+        elif number in game.engine.starter_card_set():
             add(
                 "number",
                 f"{number} is a starter card's number; a GM card needs a number of its own "
@@ -175,7 +175,7 @@ def card_errors(
         if c.pk != exclude and c.number != number
     ]
     try:
-        game.load([*others, data])
+        game.engine.load_card_set([*others, data])
     except (TypeError, ValueError, KeyError, AttributeError) as exc:
         if not isinstance(exc, CARD_SET_ERRORS):
             add("data", "The card's fields do not have the shapes this game's cards use.")
@@ -196,9 +196,9 @@ def _copy_fields(card: CustomCard, game: CardGame, data: Mapping[str, Any]) -> N
     card.data = dict(data)
     card.number = str(data["number"])
     card.name = str(data["name"])[:MAX_NAME]
-    card.card_type = game.card_type(data)
-    card.cost = game.cost(data)
-    card.characters = game.characters(data, card_set)
+    card.kind = str(data.get("kind", ""))
+    card.cost = card_cost(data)
+    card.characters = game.engine.card_characters(data, card_set)
 
 
 def _require_card_manager(by: User, campaign: Campaign | None) -> None:
@@ -225,6 +225,7 @@ def custom_card_create(
     errors = card_shape_errors(cg, data)
     if not errors:
         assert isinstance(data, Mapping)  # noqa: S101 - card_shape_errors checked it
+        data = cg.engine.upgrade_card(data)  # a card written in an older shape reads as today's
         errors = card_errors(cg, data, campaign.pk if campaign else None)
     if errors:
         raise ValidationError(errors)
@@ -241,6 +242,7 @@ def custom_card_update(*, by: User, card: CustomCard, data: object) -> CustomCar
     errors = card_shape_errors(cg, data)
     if not errors:
         assert isinstance(data, Mapping)  # noqa: S101
+        data = cg.engine.upgrade_card(data)  # a card written in an older shape reads as today's
         errors = card_errors(cg, data, card.campaign_id, exclude=card.pk)
     if errors:
         raise ValidationError(errors)
@@ -377,7 +379,7 @@ def read_deck_text(game: str, text: object, card_set: Mapping[str, Any]) -> list
         raise ValidationError({"text": ["Paste a deck, one line per card, like '3 RSO-101'."]})
     if len(text) > MAX_DECK_TEXT:
         raise ValidationError({"text": [f"A deck text has at most {MAX_DECK_TEXT} characters."]})
-    numbers, errors = cg.from_text(text, card_set)
+    numbers, errors = cg.engine.deck_from_text(text, card_set)
     if errors:
         raise ValidationError({"text": errors})
     return _clean_cards(numbers)

@@ -21,6 +21,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.typing import AuthedRequest
+from apibase.numbers import whole_number
 from campaign.form_errors import add_service_errors
 from campaign.permissions import campaign_for
 
@@ -34,11 +35,11 @@ from .models import CustomCard, Deck
 
 def _filter_from(request: HttpRequest, game: CardGame) -> selectors.CardFilter:
     """The list's filters from the query string; a value that means nothing filters nothing."""
-    card_type = request.GET.get("type", "")
+    kind = request.GET.get("type", "")
     cost_text = request.GET.get("cost", "").strip()
-    cost = int(cost_text) if cost_text.isdigit() and len(cost_text) <= 2 else None
+    cost = whole_number(cost_text) if len(cost_text) <= 2 else None
     return selectors.CardFilter(
-        card_type=card_type if card_type in game.type_words else "",
+        kind=kind if kind in game.kind_words else "",
         character=request.GET.get("character", "")[:60].strip(),
         cost=cost,
         q=request.GET.get("q", "")[:100].strip(),
@@ -47,7 +48,7 @@ def _filter_from(request: HttpRequest, game: CardGame) -> selectors.CardFilter:
 
 def _filter_query(flt: selectors.CardFilter) -> str:
     params = {
-        "type": flt.card_type,
+        "type": flt.kind,
         "character": flt.character,
         "cost": "" if flt.cost is None else str(flt.cost),
         "q": flt.q,
@@ -67,7 +68,7 @@ def games(request: AuthedRequest) -> HttpResponse:
         rows.append(
             {
                 "game": game,
-                "presets": game.presets(),
+                "presets": game.engine.preset_decks(),
                 "decks": [
                     selectors.deck_report(d) for d in selectors.decks_of(request.user, game.slug)
                 ],
@@ -262,9 +263,9 @@ def site_cards(request: AuthedRequest) -> HttpResponse:
 
 def _presets_choices() -> list[tuple[str, str]]:
     return [
-        (f"{game.slug}:{p.key}", f"{game.title}: {p.name}")
+        (f"{game.slug}:{p['key']}", f"{game.title}: {p['name']}")
         for game in GAMES.values()
-        for p in game.presets()
+        for p in game.engine.preset_decks()
     ]
 
 
@@ -286,7 +287,8 @@ def deck_list(request: AuthedRequest) -> HttpResponse:
                 if slug != data["game"]:
                     form.add_error("start", "That preset is a deck for the other game.")
                 else:
-                    cards = next(list(p.cards) for p in GAMES[slug].presets() if p.key == key)
+                    presets = GAMES[slug].engine.preset_decks()
+                    cards = next(list(p["cards"]) for p in presets if p["key"] == key)
             if not form.errors:
                 try:
                     deck = services.deck_create(

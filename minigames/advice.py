@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from django.conf import settings
 from django.core.cache import cache
 
 from minigames.engines.registry import get_engine
@@ -23,14 +24,22 @@ from .models import TavernTable
 
 #: How long an estimate is kept (a table rarely stays at one version longer).
 ADVICE_SECONDS: Final = 600
-#: How long one request for an estimate stands before another may be sent (a worker that died
-#: mid-search is asked again after this).
-PENDING_SECONDS: Final = 30
-#: The search's budget, in seconds.
-SEARCH_SECONDS: Final = 1.0
 
 
-def _key(table_id: int, version: int, seat: int) -> str:
+def pending_seconds() -> int:
+    """How long one request for an estimate stands before another may be sent: a search lost
+    with its worker (killed mid-search, or never delivered) is asked for again by the page's
+    next request after this (``TAVERN_ADVICE_PENDING_SECONDS``, 30 s: the task's hard limit)."""
+    return int(settings.TAVERN_ADVICE_PENDING_SECONDS)
+
+
+def search_seconds() -> float:
+    """The search's budget, in seconds (``TAVERN_ADVICE_SEARCH_SECONDS``, 1 s)."""
+    return float(settings.TAVERN_ADVICE_SEARCH_SECONDS)
+
+
+def advice_key(table_id: int, version: int, seat: int) -> str:
+    """Where ``seat``'s advice at ``version`` of table ``table_id`` is kept in the cache."""
     return f"tavern-advice:{epoch.current()}:{table_id}:{version}:{seat}"
 
 
@@ -39,9 +48,9 @@ def advice_for(table: TavernTable, seat: int) -> list[dict[str, Any]] | None:
     here, once per version and seat)."""
     from .tasks import tavern_advise
 
-    key = _key(table.pk, table.version, seat)
+    key = advice_key(table.pk, table.version, seat)
     advice: list[dict[str, Any]] | None = cache.get(key)
-    if advice is None and cache.add(f"{key}:asked", 1, PENDING_SECONDS):
+    if advice is None and cache.add(f"{key}:asked", 1, pending_seconds()):
         tavern_advise.delay(table.pk, table.version, seat)
         advice = cache.get(key)  # there already when the task ran eagerly
     return advice
@@ -66,6 +75,6 @@ def compute(table_id: int, version: int, seat: int) -> None:
                 "win_chance": round(a["win_chance"], 3),
                 "visits": a["visits"],
             }
-            for a in advise(engine, state, seat, seed=table_id, time_limit=SEARCH_SECONDS)
+            for a in advise(engine, state, seat, seed=table_id, time_limit=search_seconds())
         ]
-    cache.set(_key(table_id, version, seat), advice, ADVICE_SECONDS)
+    cache.set(advice_key(table_id, version, seat), advice, ADVICE_SECONDS)

@@ -7,10 +7,11 @@
   ``.../seats/`` ``{"seat", "kind": "open"|"bot", "strength"?}`` (host), ``.../start/``,
   ``.../resign/``, ``.../rematch/`` (201 with the new table; 200 with the one made before),
   ``.../abandon/``;
-* ``GET  .../state/?since=<version>`` - the seat's payload (:func:`minigames.payload.
-  table_payload` plus ``table``), 204 while unchanged;
-* ``POST .../actions/`` ``{"action", "expected_version"}`` - 201 / 400 / 409 / 413;
-* ``GET  .../log/?after=&limit=`` - the log with only the events your seat may see;
+* ``GET  .../state/?since=<version>``, ``POST .../actions/``, ``GET .../log/`` - the table
+  core's endpoints (:mod:`tables.api`, mounted in ``urls.py``), answering the seat's payload
+  (:func:`minigames.selectors.payload_of`: ``table_payload`` plus ``table``);
+* ``GET  .../spectators/`` - who watches the table now (presence, unseated);
+* ``GET/POST /api/tavern/invites/<token>/`` - an invite link's table; take a seat from it;
 * ``GET  .../advice/`` - practice tables with the advisor: each legal move's chance of winning.
 """
 
@@ -20,27 +21,31 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import serializers, status
+from rest_framework import status
 from rest_framework.generics import GenericAPIView
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from apibase import serializers
 from apibase.fields import ObjectIdField
-from apibase.numbers import int_query_param
 from minigames.engines.registry import ENGINE_MODULES
-from tables import selectors as table_selectors
 from tables.api import check_body_size
-from tables.registry import game_for
+from tables.clocks.api import ClockSerializer
+from tables.clocks.controls import MAX_TOTAL_SECONDS as CLOCK_MAX_TOTAL_SECONDS
+from tables.clocks.controls import MIN_SECONDS as CLOCK_MIN_SECONDS
+from tables.clocks.controls import MODE_CHOICES as CLOCK_MODES
+from tables.clocks.controls import RULE_CHOICES as CLOCK_RULES
+from tables.clocks.controls import ControlError, check_control
 
-from . import advice, selectors, services
-from .models import BOT_STRENGTHS, TavernSeat
+from . import advice, invites, selectors, services
+from .models import BOT_STRENGTHS, TavernSeat, TavernTable
 
 #: The tavern's games by slug (the schema names this choice set ``TavernGameEnum``).
 TAVERN_GAME_CHOICES = list(ENGINE_MODULES)
 
 
-class SeatInputSerializer(serializers.Serializer):
+class SeatInputSerializer(serializers.Serializer[Any]):
     kind = serializers.ChoiceField(choices=["open", "host", "bot"], default="open")
     strength = serializers.ChoiceField(
         choices=[k for k, _ in BOT_STRENGTHS], required=False, allow_blank=True, default=""
@@ -49,7 +54,7 @@ class SeatInputSerializer(serializers.Serializer):
     deck = serializers.CharField(required=False, allow_blank=True, default="", max_length=80)
 
 
-class TableCreateSerializer(serializers.Serializer):
+class TableCreateSerializer(serializers.Serializer[Any]):
     game = serializers.ChoiceField(choices=TAVERN_GAME_CHOICES)
     campaign = ObjectIdField(required=False, allow_null=True, default=None)
     seats = serializers.ListField(child=SeatInputSerializer(), max_length=services.MAX_SEATS)
@@ -57,18 +62,57 @@ class TableCreateSerializer(serializers.Serializer):
     stake = serializers.IntegerField(min_value=0, max_value=services.MAX_STAKE, default=0)
     practice = serializers.BooleanField(default=False)
     advisor = serializers.BooleanField(default=False)
+    rated = serializers.BooleanField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Its result moves the players' ratings. Left out or null: rated at an open "
+        "table, unrated in a campaign; never at a practice table.",
+    )
     reaction_seconds = serializers.IntegerField(
         min_value=10, max_value=86_400, default=services.DEFAULT_REACTION_SECONDS
     )
+    clock_mode = serializers.ChoiceField(
+        choices=CLOCK_MODES,
+        default="none",
+        help_text="The turn clock: none, per move, or a total per player (docs/clocks.md).",
+    )
+    clock_seconds = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        min_value=CLOCK_MIN_SECONDS,
+        max_value=CLOCK_MAX_TOTAL_SECONDS,
+        help_text="Per move: 60 s to 3 days; a total per player: 60 s to 30 days.",
+    )
+    clock_rule = serializers.ChoiceField(
+        choices=CLOCK_RULES,
+        default="skip",
+        help_text="When a seat's time runs out: skipped, a bot's move, or she forfeits.",
+    )
+
+    undo_allowed = serializers.BooleanField(
+        default=False,
+        help_text="Allow undo requests at a staked table (they are on at any other table).",
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        try:
+            attrs["clock"] = check_control(
+                attrs["clock_mode"], attrs.get("clock_seconds"), attrs["clock_rule"]
+            )
+        except ControlError as exc:
+            raise serializers.ValidationError(exc.errors) from None
+        return attrs
 
 
-class JoinSerializer(serializers.Serializer):
+class JoinSerializer(serializers.Serializer[Any]):
     seat = serializers.IntegerField(min_value=0, max_value=10)
     character = ObjectIdField(required=False, allow_null=True, default=None)
     deck = serializers.CharField(required=False, allow_blank=True, default="", max_length=80)
 
 
-class SeatSetSerializer(serializers.Serializer):
+class SeatSetSerializer(serializers.Serializer[Any]):
     seat = serializers.IntegerField(min_value=0, max_value=10)
     kind = serializers.ChoiceField(choices=["open", "bot"])
     strength = serializers.ChoiceField(
@@ -77,21 +121,35 @@ class SeatSetSerializer(serializers.Serializer):
     deck = serializers.CharField(required=False, allow_blank=True, default="", max_length=80)
 
 
-class TavernActionInputSerializer(serializers.Serializer):
-    action = serializers.JSONField(help_text="One of the moves listed in the payload's moves.")
-    expected_version = serializers.IntegerField(min_value=0)
+class InviteJoinSerializer(serializers.Serializer[Any]):
+    seat = serializers.IntegerField(
+        min_value=0, max_value=10, required=False, allow_null=True, default=None,
+        help_text="The seat to take; left out: the first open one.",
+    )  # fmt: skip
+    character = ObjectIdField(required=False, allow_null=True, default=None)
+    deck = serializers.CharField(required=False, allow_blank=True, default="", max_length=80)
 
 
-class TavernStaleSerializer(serializers.Serializer):
+class SpectatorSerializer(serializers.Serializer[Any]):
+    name = serializers.CharField()
+    since = serializers.DateTimeField(help_text="Watching since (UTC).")
+
+
+class SpectatorsSerializer(serializers.Serializer[Any]):
+    spectators = SpectatorSerializer(many=True, help_text="Who has the table open, unseated.")
+
+
+class TavernStaleSerializer(serializers.Serializer[Any]):
     detail = serializers.CharField()
     version = serializers.IntegerField()
 
 
-class HouseRuleSerializer(serializers.Serializer):
+class HouseRuleSerializer(serializers.Serializer[Any]):
     """``westernroses.protocol.HouseRule.to_json``."""
 
     key = serializers.CharField()
-    label = serializers.CharField()
+    # a declared field (the JSON key), not the Serializer attribute `label`
+    label = serializers.CharField()  # type: ignore[assignment]
     default = serializers.JSONField(help_text="A number, or one of the choices' values.")
     help = serializers.CharField()
     minimum = serializers.IntegerField(allow_null=True)
@@ -102,12 +160,12 @@ class HouseRuleSerializer(serializers.Serializer):
     )
 
 
-class DeckChoiceSerializer(serializers.Serializer):
+class DeckChoiceSerializer(serializers.Serializer[Any]):
     key = serializers.CharField()
     name = serializers.CharField()
 
 
-class GameSerializer(serializers.Serializer):
+class GameSerializer(serializers.Serializer[Any]):
     """One of the tavern's games (``minigames.selectors.games``)."""
 
     slug = serializers.CharField()
@@ -118,20 +176,25 @@ class GameSerializer(serializers.Serializer):
     decks = DeckChoiceSerializer(many=True, help_text="The preset decks (RSO, DBS).")
 
 
-class TableStakesSerializer(serializers.Serializer):
+class TableStakesSerializer(serializers.Serializer[Any]):
     held = serializers.DictField(child=serializers.IntegerField(), help_text="Yen by seat.")
     paid = serializers.DictField(child=serializers.IntegerField(), help_text="Yen by seat.")
     returned = serializers.BooleanField()
+    forfeited = serializers.DictField(
+        child=serializers.IntegerField(),
+        help_text="Yen by seat: stakes of characters that left the campaign mid-game.",
+    )
 
 
-class TableOptionSerializer(serializers.Serializer):
+class TableOptionSerializer(serializers.Serializer[Any]):
     key = serializers.CharField()
-    label = serializers.CharField()
+    # a declared field (the JSON key), not the Serializer attribute `label`
+    label = serializers.CharField()  # type: ignore[assignment]
     value = serializers.JSONField(help_text="In words for a choice, else the number.")
     default = serializers.JSONField()
 
 
-class TableSeatSerializer(serializers.Serializer):
+class TableSeatSerializer(serializers.Serializer[Any]):
     index = serializers.IntegerField()
     name = serializers.CharField()
     portrait = serializers.CharField(help_text="The character's portrait URL, or empty.")
@@ -143,7 +206,7 @@ class TableSeatSerializer(serializers.Serializer):
     deck = serializers.CharField(help_text="The deck's name, or empty.")
 
 
-class TableCanSerializer(serializers.Serializer):
+class TableCanSerializer(serializers.Serializer[Any]):
     join = serializers.BooleanField()
     leave = serializers.BooleanField()
     set_seats = serializers.BooleanField()
@@ -154,7 +217,7 @@ class TableCanSerializer(serializers.Serializer):
     advice = serializers.BooleanField()
 
 
-class TableInfoSerializer(serializers.Serializer):
+class TableInfoSerializer(serializers.Serializer[Any]):
     """``minigames.selectors.table_info``: the table around the game."""
 
     id = serializers.IntegerField()
@@ -171,6 +234,12 @@ class TableInfoSerializer(serializers.Serializer):
     )
     practice = serializers.BooleanField()
     advisor = serializers.BooleanField()
+    rated = serializers.BooleanField(help_text="Its result moves the players' ratings.")
+    invite = serializers.CharField(
+        allow_blank=True,
+        help_text="While a seat is open before the start: the invite link's path (following it "
+        "signed in takes a seat); empty otherwise.",
+    )
     stake = serializers.IntegerField()
     stakes = TableStakesSerializer()
     options = TableOptionSerializer(many=True)
@@ -187,7 +256,7 @@ class TableInfoSerializer(serializers.Serializer):
     can = TableCanSerializer()
 
 
-class PayloadSerializer(serializers.Serializer):
+class PayloadSerializer(serializers.Serializer[Any]):
     """minigames/payload.py's shape plus ``table``."""
 
     game = serializers.CharField()
@@ -206,9 +275,10 @@ class PayloadSerializer(serializers.Serializer):
     )
     resigned = serializers.BooleanField(help_text="You resigned at this table.")
     table = TableInfoSerializer()
+    clock = ClockSerializer(allow_null=True, help_text="The turn clock (none: null).")
 
 
-class TavernLogEntrySerializer(serializers.Serializer):
+class TavernLogEntrySerializer(serializers.Serializer[Any]):
     n = serializers.IntegerField(help_text="The version this move produced.")
     seat = serializers.CharField(allow_blank=True, help_text="The seat that moved.")
     events = serializers.ListField(
@@ -217,7 +287,7 @@ class TavernLogEntrySerializer(serializers.Serializer):
     at = serializers.DateTimeField()
 
 
-class TavernLogSerializer(serializers.Serializer):
+class TavernLogSerializer(serializers.Serializer[Any]):
     version = serializers.IntegerField()
     results = TavernLogEntrySerializer(many=True)
     next_after = serializers.IntegerField(
@@ -225,7 +295,16 @@ class TavernLogSerializer(serializers.Serializer):
     )
 
 
-class AdviceSerializer(serializers.Serializer):
+#: The tavern's answers as the table core's endpoints give them (``tables.api.table_api_urls``,
+#: mounted in ``minigames/urls.py``): the seat's payload with the table around it.
+TABLE_SCHEMAS = {
+    "state": PayloadSerializer,
+    "stale": TavernStaleSerializer,
+    "log": TavernLogSerializer,
+}
+
+
+class AdviceSerializer(serializers.Serializer[Any]):
     version = serializers.IntegerField()
     advice = serializers.JSONField(
         allow_null=True,
@@ -252,7 +331,7 @@ class GameListView(APIView):
         return Response(selectors.games())
 
 
-class TableListView(GenericAPIView):
+class TableListView(GenericAPIView[TavernTable]):
     """Tables you may see (your campaigns' taverns, open tables), newest first, paged like
     every list (``limit``, at most 200, and ``offset``); POST creates one (you are its
     host)."""
@@ -292,6 +371,9 @@ class TableListView(GenericAPIView):
             practice=data["practice"],
             advisor=data["advisor"],
             reaction_seconds=data["reaction_seconds"],
+            clock=data["clock"],
+            undo_allowed=data["undo_allowed"],
+            rated=data["rated"],
         )
         return Response(selectors.table_info(table, request.user), status=status.HTTP_201_CREATED)
 
@@ -400,70 +482,42 @@ class RematchView(_TableOp):
         return self.reply(request, table.pk, status.HTTP_201_CREATED if created else 200)
 
 
-class StateView(APIView):
-    """Your seat's payload (a spectator's: public only); **204** while still at ``since``."""
+class InviteView(_TableOp):
+    """An invite link's table (GET), and taking a seat from it (POST): the given seat or the
+    first open one. A campaign's table is its members' (404 for others); a table whose game
+    has started or ended, or whose seats are all taken, is a 400 saying so."""
 
-    #: pages poll it: counted in the API's poll scope (apibase.throttles.POLL_SCOPE)
+    @extend_schema(responses={200: TableInfoSerializer})
+    def get(self, request: Request, token: str) -> Response:
+        table = selectors.table_get(request.user, invites.table_id_of(token))
+        return Response(selectors.table_info(table, request.user))
+
+    @extend_schema(request=InviteJoinSerializer, responses={200: TableInfoSerializer})
+    def post(self, request: Request, token: str) -> Response:
+        check_body_size(request)
+        table = selectors.table_get(request.user, invites.table_id_of(token))
+        s = InviteJoinSerializer(data=request.data)
+        s.is_valid(raise_exception=True)
+        invites.take_seat(
+            table=table,
+            by=request.user,
+            seat=s.validated_data["seat"],
+            character=s.validated_data["character"],
+            deck=s.validated_data["deck"],
+        )
+        return self.reply(request, table.pk)
+
+
+class SpectatorsView(APIView):
+    """Who watches the table now: people with its page open who play no seat at it."""
+
+    #: pages ask again when presence changes: counted in the API's poll scope
     live_reads = True
 
-    @extend_schema(
-        parameters=[OpenApiParameter("since", int, description="The version you have.")],
-        responses={200: PayloadSerializer, 204: None},
-    )
-    def get(self, request: Request, pk: int) -> Response:
-        since = int_query_param(request, "since", None)
-        payload = selectors.tavern_payload(pk, request.user, since=since)
-        if payload is None:
-            return Response(status=status.HTTP_204_NO_CONTENT)
-        return Response(payload)
-
-
-class ActionView(APIView):
-    """Play one of the moves in your payload: ``{"action", "expected_version"}``. **201** with
-    your new payload; **409** when someone moved first; **400** for a move the game does not
-    take or the rules refuse (with the reason); **413** for a body over 16 kB."""
-
-    @extend_schema(
-        request=TavernActionInputSerializer,
-        responses={201: PayloadSerializer, 409: TavernStaleSerializer},
-    )
-    def post(self, request: Request, pk: int) -> Response:
-        check_body_size(request)
-        s = TavernActionInputSerializer(data=request.data)
-        s.is_valid(raise_exception=True)
-        table = selectors.table_get(request.user, pk)
-        services.tavern_action_apply(
-            table_id=table.pk,
-            by=request.user,  # type: ignore[arg-type]
-            action=s.validated_data["action"],
-            expected_version=s.validated_data["expected_version"],
-        )
-        return Response(
-            selectors.tavern_payload(table.pk, request.user), status=status.HTTP_201_CREATED
-        )
-
-
-class LogView(APIView):
-    """The moves so far, oldest first, each with only the events your seat may see."""
-
-    @extend_schema(
-        parameters=[
-            OpenApiParameter("after", int, description="Entries after this version."),
-            OpenApiParameter("limit", int, description="At most this many (1-200)."),
-        ],
-        responses={200: TavernLogSerializer},
-    )
+    @extend_schema(responses={200: SpectatorsSerializer})
     def get(self, request: Request, pk: int) -> Response:
         table = selectors.table_get(request.user, pk)
-        after = int_query_param(request, "after", 0) or 0
-        limit = (
-            int_query_param(request, "limit", table_selectors.LOG_PAGE) or table_selectors.LOG_PAGE
-        )
-        return Response(
-            table_selectors.table_log(
-                game_for(table.game), table_id=table.pk, user=request.user, after=after, limit=limit
-            )
-        )
+        return Response({"spectators": selectors.spectators_of(table)})
 
 
 class AdviceView(APIView):

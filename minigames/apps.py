@@ -12,3 +12,18 @@ class MinigamesConfig(AppConfig):
 
         register_games()
         register_campaign_parts()
+        # Chat at the tavern's tables: the host moderates; whispers where a game allows them.
+        from .chat import register_tavern_chat
+
+        register_tavern_chat()
+
+        # Whoever leaves a campaign (or the site) first lets go of her seats (services).
+        from django.contrib.auth import get_user_model
+        from django.db.models.signals import pre_delete
+
+        from campaign.registry import register_departure_handler
+
+        from .services import tavern_departure, tavern_user_deleting
+
+        register_departure_handler("tavern", tavern_departure)
+        pre_delete.connect(tavern_user_deleting, sender=get_user_model(), dispatch_uid="tavern")

@@ -84,6 +84,12 @@ def tavern_timeline(*, access: CampaignAccess, limit: int) -> list[TimelineEntry
             )
         elif t.stakes.get("returned"):
             lines.append("The stakes were returned.")
+        forfeited = sorted(t.stakes.get("forfeited") or {})
+        if forfeited:
+            lines.append(
+                f"{_names(t, forfeited)} left the campaign during the game; "
+                "the stakes stayed with the others."
+            )
         event = "abandoned" if t.abandoned else "finished"
         entries.append(
             TimelineEntry(

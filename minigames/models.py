@@ -3,7 +3,8 @@
 A :class:`TavernTable` is a :class:`tables.models.GameTable` (engine state, version, status,
 summary) plus what the tavern adds: which game, in which campaign (none: an open table anyone
 signed in may join with the link), the host, the house-rule options, the stake in yen, the
-practice flag (the advisor; never stakes) and the table it is a rematch of. Its seats are
+practice flag (the advisor; never stakes), whether it is rated (the players' ratings move
+with its result: :mod:`minigames.rated`) and the table it is a rematch of. Its seats are
 :class:`TavernSeat` rows (a user, or a bot of a strength; in a campaign tavern optionally one
 of the user's characters; for the card games a deck). Its log is :class:`TavernAction`.
 
@@ -19,6 +20,7 @@ from collections.abc import Sequence
 from django.conf import settings
 from django.db import models
 
+from apibase import push
 from tables.models import GameTable, TableAction
 
 #: Bot strengths a seat may have (minigames.bots.STRENGTHS), with words for people.
@@ -48,6 +50,9 @@ class TavernTable(GameTable):
     stake = models.PositiveIntegerField(default=0, help_text="Yen each character stakes.")
     practice = models.BooleanField(default=False, help_text="A practice table (no stakes).")
     advisor = models.BooleanField(default=False, help_text="Show the advisor (practice only).")
+    rated = models.BooleanField(
+        default=False, help_text="Its result moves the players' ratings (tables.ratings)."
+    )
     rematch_of = models.ForeignKey(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematches"
     )
@@ -68,6 +73,11 @@ class TavernTable(GameTable):
 
     def __str__(self) -> str:
         return f"{self.game} table {self.pk}"
+
+    def announce_beyond(self) -> None:
+        """A campaign tavern's tables show on its GM dashboards (gmtools/consumers.py)."""
+        if self.campaign_id is not None:
+            push.announce_campaign(self.campaign_id)
 
     @property
     def is_open_table(self) -> bool:

@@ -20,7 +20,8 @@ from minigames.payload import table_payload
 from tables.models import TableStatus
 from tables.selectors import table_pk
 
-from .game import may_watch, seat_index_of, seat_read
+from .game import campaign_name, host_name, may_watch, seat_index_of, seat_read, table_seats
+from .invites import invite_path
 from .models import TavernSeat, TavernTable, seat_names, seats_of
 from .services import _is_manager, deck_choices, stakes_allowed
 
@@ -138,7 +139,7 @@ def table_info(
     # for Reimu" does not name someone the seats call "Reimu Hakurei"
     host_at_table = next(
         (n for s, n in zip(seats, names, strict=True) if s.user_id == table.host_id and not s.bot),
-        table.host.shown_name,
+        host_name(table),
     )
     return {
         "id": table.pk,
@@ -149,16 +150,21 @@ def table_info(
         # every seat taken, the game not started: it waits only for the host's Start
         "ready": setup and not any(s.is_open for s in seats),
         "campaign": table.campaign_id,
-        "campaign_name": table.campaign.name if table.campaign_id and table.campaign else "",
-        "host": table.host.shown_name,
+        "campaign_name": campaign_name(table),
+        "host": host_name(table),
         "host_at_table": host_at_table,
         "practice": table.practice,
         "advisor": table.advisor,
+        "rated": table.rated,
+        # while it waits for players: the link that seats whoever follows it (invites.py)
+        "invite": invite_path(table) if setup and any(s.is_open for s in seats) else "",
         "stake": table.stake,
         "stakes": {
             "held": table.stakes.get("held", {}),
             "paid": table.stakes.get("paid", {}),
             "returned": bool(table.stakes.get("returned")),
+            # the stakes of characters that left the campaign mid-game, shared by the others
+            "forfeited": table.stakes.get("forfeited", {}),
         },
         "options": [
             {
@@ -212,20 +218,22 @@ def _shown(rule: Any, value: Any) -> Any:
 def tavern_payload(table_id: Any, user: Any, since: int | None = None) -> dict[str, Any] | None:
     """What ``user`` receives for the table: ``table_payload`` for her seat plus ``table``
     (None while the table is still at version ``since``: the cheap poll; any other ``since``,
-    one ahead of the table included, gets the payload)."""
-    pk = table_pk_safe(table_id)
-    table = (
-        TavernTable.objects.defer("initial")
-        .select_related("campaign", "host")
-        .filter(pk=pk)
-        .first()
-    )
-    if table is None or not may_watch(user, table):
-        raise Http404("No such table.")
-    # a ``since`` ahead of the table (moves lost in a crash of PostgreSQL) gets the payload
-    if since is not None and since == table.version:
-        return None
-    seats = seats_of(table)
+    one ahead of the table included, gets the payload). The table core's read
+    (:func:`tables.selectors.table_view`), as the API's ``state/`` answers it."""
+    from tables.registry import game_for
+    from tables.selectors import table_view
+
+    any_game = game_for(next(iter(ENGINE_MODULES)))
+    data: dict[str, Any] | None = table_view(
+        any_game, table_id=table_id, user=user, since=since
+    ).data
+    return data
+
+
+def payload_of(table: TavernTable, user: Any, state: Any = None) -> dict[str, Any]:
+    """:func:`tavern_payload` for a table in memory (``state``: its engine state, when the
+    caller has it: a move's answer, built without reading anything back)."""
+    seats = table_seats(table)
     info = table_info(table, user, seats)
     names = [s["name"] for s in info["seats"]]
     # Her seat, even resigned: she is shown as the seat she played, not as a spectator.
@@ -252,7 +260,7 @@ def tavern_payload(table_id: Any, user: Any, since: int | None = None) -> dict[s
         sees = None
     else:
         engine = get_engine(table.game)
-        state = engine.from_json(table.state)
+        state = engine.from_json(table.state) if state is None else state
         sees = seat_read(seat, resigned, table.outcome or {})
         payload = table_payload(
             engine,
@@ -317,6 +325,16 @@ def tavern_lists(tables: QuerySet[TavernTable], limit: int = 30) -> dict[str, li
         "playing": list(tables.filter(status=TableStatus.ACTIVE).order_by("-updated_at")[:limit]),
         "finished": list(tables.filter(status=TableStatus.ENDED).order_by("-updated_at")[:limit]),
     }
+
+
+def spectators_of(table: TavernTable) -> list[dict[str, Any]]:
+    """Who watches the table now: people with its page open and visible who play no seat at
+    it (a seat she resigned, which a bot plays on, no longer counts as hers), each with since
+    when (``tables.presence``). Public to whoever may see the table, as presence is."""
+    from tables.presence import watchers
+
+    seated = {s.user_id for s in seats_of(table) if s.user_id is not None and not s.resigned}
+    return watchers(table._meta.label_lower, table.pk, seated)
 
 
 def characters_for(user: Any, table: TavernTable) -> list[Any]:

@@ -11,7 +11,7 @@ version-checked write, 409, log); this module does what the tavern adds around t
   her yen when the game starts (refused if she has less: never more than she has), the pot is
   paid to the winners' characters when it ends (split evenly, the remainder to the first
   winners in seat order), and returned if the table is abandoned or nobody wins. Yen moves
-  through :func:`campaign.awards.yen_move`, in the same transaction as the game's change.
+  through :func:`characters.party.yen_move`, in the same transaction as the game's change.
 * **Bots** never think in a web request: when a table starts waiting on a bot seat, a Celery
   task is enqueued on commit (:func:`minigames.tasks.tavern_bot_move`); it computes the move
   from the state it reads and applies it through the same service as a human's; a stale one
@@ -33,17 +33,22 @@ from typing import TYPE_CHECKING, Any, Final
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.db.models import Q
 from django.http import Http404
 from django.utils import timezone
 
 from minigames.engines.registry import ENGINE_MODULES, get_engine
 from tables import services as table_services
+from tables.clocks.controls import TimeControl
+from tables.clocks.services import clock_set, clock_started, snapshot_of
 from tables.errors import StaleVersion
 from tables.models import TableStatus
 from tables.registry import game_for
+from tables.undo.services import undo_allow, undo_allowed_at
 
-from .game import may_watch, seat_index_of
+from .game import forget_seats, may_watch, table_seats
 from .models import BOT_STRENGTHS, TavernAction, TavernSeat, TavernTable, seat_names, seats_of
+from .rated import rate_table
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -84,11 +89,7 @@ def deck_choices(user: Any, slug: str) -> list[tuple[str, str]]:
     if slug not in ("rso", "dbs"):
         return []
     module = __import__(ENGINE_MODULES[slug], fromlist=["preset_decks"])
-    presets = module.preset_decks()
-    if isinstance(presets, dict):
-        out = [(f"preset:{key}", str(d["name"])) for key, d in presets.items()]
-    else:
-        out = [(f"preset:{d['key']}", str(d["name"])) for d in presets]
+    out = [(f"preset:{d['key']}", str(d["name"])) for d in module.preset_decks()]
     try:
         from decks.selectors import seat_decks
     except ImportError:
@@ -117,15 +118,10 @@ def _deck_cards(user: Any, slug: str, key: str) -> tuple[list[str], list[dict[st
     """The card numbers (and extra card definitions) of deck ``key`` for ``user``."""
     module = __import__(ENGINE_MODULES[slug], fromlist=["preset_decks"])
     if key.startswith("preset:"):
-        presets = module.preset_decks()
         name = key.removeprefix("preset:")
-        if isinstance(presets, dict):
-            if name in presets:
-                return list(presets[name]["cards"]), []
-        else:
-            for deck in presets:
-                if deck["key"] == name:
-                    return list(deck["cards"]), []
+        for deck in module.preset_decks():
+            if deck["key"] == name:
+                return list(deck["cards"]), []
         raise _fail("deck", "There is no such preset deck.")
     if key.startswith(("deck:", _OLD_SAVED)) and user is not None:
         try:
@@ -215,9 +211,10 @@ def _is_manager(user: Any, table: TavernTable) -> bool:
         return True
     if table.campaign_id is None:
         return False
-    from campaign.permissions import access_for
+    from campaign.permissions import access_for, access_from_row
 
-    return access_for(user, table.campaign_id).can_manage
+    access = access_from_row(table, user, table.campaign_id)
+    return (access or access_for(user, table.campaign_id)).can_manage
 
 
 def _touch(table: TavernTable, *fields: str) -> None:
@@ -258,6 +255,12 @@ def check_options(slug: str, seats: int, options: Mapping[str, Any]) -> dict[str
     return clean
 
 
+def rated_default(campaign: Campaign | None, *, practice: bool = False) -> bool:
+    """Whether a new table is rated unless its host says: open tables are, a campaign's are
+    not (issue 39: "unrated by default in campaigns"), practice tables never."""
+    return campaign is None and not practice
+
+
 # --------------------------------------------------------------------------- create and seat
 
 
@@ -273,9 +276,15 @@ def tavern_create(
     practice: bool = False,
     advisor: bool = False,
     reaction_seconds: int = DEFAULT_REACTION_SECONDS,
+    clock: TimeControl | None = None,
+    undo_allowed: bool = False,
+    rated: bool | None = None,
 ) -> TavernTable:
     """A new table in setup. ``campaign`` None is an open table; in a campaign the host must
-    be a member (404 otherwise, as everywhere in a campaign)."""
+    be a member (404 otherwise, as everywhere in a campaign). ``rated`` None takes the
+    tavern's default (:func:`rated_default`). ``clock``: its time control (``tables.clocks``;
+    None: no clock), running from the start. ``undo_allowed``: the host allows undo requests
+    at a staked or rated table (``tables.undo``; on at any other table)."""
     if game not in ENGINE_MODULES:
         raise _fail("game", "Choose one of the tavern's games.")
     engine = get_engine(game)
@@ -304,6 +313,10 @@ def tavern_create(
         raise _fail("advisor", "The advisor helps only at practice tables.")
     if not 10 <= reaction_seconds <= 86_400:
         raise _fail("reaction_seconds", "Give from 10 seconds to a day.")
+    if rated is None:
+        rated = rated_default(campaign, practice=practice)
+    if rated and practice:
+        raise _fail("rated", "Practice tables are never rated.")
     table = TavernTable.objects.create(
         game=game,
         campaign=campaign,
@@ -312,6 +325,7 @@ def tavern_create(
         stake=stake,
         practice=practice,
         advisor=advisor,
+        rated=rated,
         reaction_seconds=reaction_seconds,
         status=TableStatus.SETUP,
         summary=setup_summary(engine.title, open_seat=any(s.kind == "open" for s in seats)),
@@ -331,6 +345,10 @@ def tavern_create(
         elif spec.kind != "open":
             raise _fail("seats", "A seat is open, the host's, or a bot.")
         seat.save()
+    if clock is not None:
+        clock_set(game_for(game), table, clock)
+    if undo_allowed:
+        undo_allow(game_for(game), table, True)
     return table
 
 
@@ -440,6 +458,7 @@ def tavern_start(*, table_id: int, by: User) -> TavernTable:
     table.initial = engine.to_json(state)
     table.started_at = timezone.now()
     _touch(table, "state", "initial", "status", "summary", "started_at", "stake", "stakes")
+    clock_started(game, table)  # a clocked table's waited seats start counting down
     transaction.on_commit(partial(_after_commit, table.pk), robust=True)
     transaction.on_commit(partial(start_waits, table.pk), robust=True)
     return table
@@ -454,7 +473,7 @@ def _hold_stakes(table: TavernTable, seats: Sequence[TavernSeat]) -> None:
     if not table.stake or not staked or table.campaign is None:
         table.stakes = {}
         return
-    from campaign.awards import yen_move
+    from characters.party import yen_move
 
     for s in staked:
         if s.character is not None and s.character.yen < table.stake:
@@ -478,29 +497,59 @@ def _hold_stakes(table: TavernTable, seats: Sequence[TavernSeat]) -> None:
     }
 
 
-def _settle(table: TavernTable, winners: Sequence[int]) -> None:
-    """Pay the pot to the winners' characters (or return every stake when none has one)."""
+def _payable(campaign_id: int, characters: Mapping[int, int]) -> set[int]:
+    """The seats whose staking character is still in the table's campaign: only they can be
+    paid or given a stake back (``characters.party.yen_move`` moves yen within a campaign). A
+    character that left (deleted, moved away, or with her player) resigned her seat first
+    (:func:`tavern_departure`) and has no share any more."""
+    from characters.models import Character
+
+    present = set(
+        Character.objects.filter(
+            pk__in=set(characters.values()), campaign_id=campaign_id
+        ).values_list("pk", flat=True)
+    )
+    return {seat for seat, character in characters.items() if character in present}
+
+
+def _split(amount: int, seats: Sequence[int]) -> dict[int, int]:
+    """``amount`` split evenly among ``seats``, the remainder to the first in seat order."""
+    share, rest = divmod(amount, len(seats))
+    return {seat: share + (1 if i < rest else 0) for i, seat in enumerate(sorted(seats))}
+
+
+def _settle(table: TavernTable, winners: Sequence[int] | None) -> None:
+    """Pay the pot to the winners' characters (``winners`` None or without a staking
+    character: return every stake). Only characters still in the campaign receive
+    (:func:`_payable`): the stakes of those that left are shared by the ones still there, as
+    the pot they lost to by resigning (nobody left to receive: nothing moves)."""
     held = table.stakes.get("held") or {}
     if not held or table.stakes.get("settled") or table.campaign is None:
         return
-    from campaign.awards import yen_move
+    from characters.party import yen_move
 
     characters = {int(k): int(v) for k, v in table.stakes["characters"].items()}
-    pot = sum(int(v) for v in held.values())
-    paid_to = [seat for seat in sorted(winners) if seat in characters]
-    changes: dict[int, int] = {}
-    paid: dict[str, int] = {}
+    stakes = {int(k): int(v) for k, v in held.items()}
+    payable = _payable(table.campaign.pk, characters)
+    paid_to = [seat for seat in sorted(winners or ()) if seat in payable]
     if paid_to:
-        share, rest = divmod(pot, len(paid_to))
-        for i, seat in enumerate(paid_to):
-            amount = share + (1 if i < rest else 0)
-            changes[characters[seat]] = changes.get(characters[seat], 0) + amount
-            paid[str(seat)] = amount
-        table.stakes["paid"] = paid
+        shares = _split(sum(stakes.values()), paid_to)
+        table.stakes["paid"] = {str(seat): amount for seat, amount in shares.items()}
     else:
-        for seat_text, amount in held.items():
-            changes[characters[int(seat_text)]] = int(amount)
-        table.stakes["returned"] = True
+        staying = sorted(seat for seat in stakes if seat in payable)
+        gone = {seat: amount for seat, amount in stakes.items() if seat not in payable}
+        shares = {seat: stakes[seat] for seat in staying}
+        if staying and gone:
+            for seat, amount in _split(sum(gone.values()), staying).items():
+                shares[seat] += amount
+        table.stakes["returned"] = bool(staying)
+    if len(payable) < len(stakes):
+        table.stakes["forfeited"] = {
+            str(seat): amount for seat, amount in stakes.items() if seat not in payable
+        }
+    changes: dict[int, int] = {}
+    for seat, amount in shares.items():
+        changes[characters[seat]] = changes.get(characters[seat], 0) + amount
     yen_move(campaign=table.campaign, changes=changes)
     table.stakes["settled"] = timezone.now().isoformat()
 
@@ -519,19 +568,25 @@ def after_move(table: TavernTable, state: Any) -> list[str]:
     changed: list[str] = []
     if engine.is_terminal(state) and table.ended_at is None:
         table.ended_at = timezone.now()
+        # the pot is paid from whole seats (the row's read brought what names need only)
+        forget_seats(table)
         _settle(table, winners_of(table, state))
+        rate_table(table, state)  # a rated table's ratings move with its end, once
         changed += ["ended_at", "stakes"]
         if table.campaign_id is not None:
             from campaign.members import campaign_touch
 
             campaign_touch(table.campaign_id)
-    transaction.on_commit(partial(_after_commit, table.pk), robust=True)
+    # the bots the table now waits on, from the move's state and seats (nothing read again)
+    waiting = set() if engine.is_terminal(state) else set(engine.waiting_on(state))
+    bots = [s.index for s in table_seats(table) if s.index in waiting and s.bot]
+    if bots:
+        transaction.on_commit(partial(_enqueue_bots, table.pk, bots, table.version), robust=True)
     return changed
 
 
 def _after_commit(table_id: int) -> None:
     """Enqueue a bot move for each bot seat the table now waits on, and sync the waits."""
-    from .tasks import tavern_bot_move
 
     table = TavernTable.objects.defer("initial").filter(pk=table_id).first()
     if table is None or table.status != TableStatus.ACTIVE:
@@ -540,12 +595,20 @@ def _after_commit(table_id: int) -> None:
     state = engine.from_json(table.state)
     waiting = set(engine.waiting_on(state))
     bots = TavernSeat.objects.filter(table_id=table_id, index__in=waiting).exclude(bot="")
-    for seat in bots:
+    _enqueue_bots(table_id, [seat.index for seat in bots], table.version)
+
+
+def _enqueue_bots(table_id: int, seats: Sequence[int], version: int) -> None:
+    """Ask the bots of ``seats`` for their moves at ``version`` (each checks it is still
+    the table's when it runs)."""
+    from .tasks import tavern_bot_move
+
+    for index in seats:
         if tavern_bot_move.app.conf.task_always_eager:
-            _run_eagerly(table_id, seat.index, table.version)
+            _run_eagerly(table_id, index, version)
             continue
         try:
-            tavern_bot_move.apply_async(args=[table_id, seat.index, table.version])
+            tavern_bot_move.apply_async(args=(table_id, index, version))
         except Exception:
             logger.exception("could not enqueue a bot move for table %s", table_id)
 
@@ -566,7 +629,7 @@ def _run_eagerly(table_id: int, seat: int, version: int) -> None:
     _eager.queue = [(table_id, seat, version)]
     try:
         while _eager.queue:
-            tavern_bot_move.apply(args=list(_eager.queue.pop(0)))
+            tavern_bot_move.apply(args=tuple(_eager.queue.pop(0)))
     finally:
         _eager.queue = None
 
@@ -579,7 +642,7 @@ def start_waits(table_id: int) -> None:
     if table is None:
         return
     try:
-        table_turn_notify.apply_async(args=[table_id, table.version], kwargs={"slug": table.game})
+        table_turn_notify.apply_async(args=(table_id, table.version), kwargs={"slug": table.game})
     except Exception:
         logger.exception("could not enqueue turn_notify for table %s", table_id)
 
@@ -599,6 +662,14 @@ def tavern_resign(*, table_id: int, by: User) -> TavernTable:
     seat = TavernSeat.objects.filter(table=table, user=by, resigned=False).first()
     if seat is None:
         raise PermissionDenied("You have resigned already.")
+    _resign(table, seat)
+    return table
+
+
+def _resign(table: TavernTable, seat: TavernSeat, why: str = "resigned") -> None:
+    """Resign ``seat`` of ``table`` (locked, in play): at two seats the other wins and the pot
+    is settled; with more the random bot plays the seat on. ``why`` ends the sentence the
+    table shows ("Marisa resigned.")."""
     seat.resigned = True
     seats = seats_of(table)
     count = len(seats)
@@ -609,32 +680,29 @@ def tavern_resign(*, table_id: int, by: User) -> TavernTable:
         name = seat_names(seats)[seat.index]
         table.outcome = {
             "winners": winners,
-            "text": f"{name} resigned.",
+            "text": f"{name} {why}.",
             "resigned": seat.index,
         }
         table.status = TableStatus.ENDED
         table.ended_at = timezone.now()
         _settle(table, winners)
-        table.summary = f"{name} resigned."[:200]
+        rate_table(table, None)  # rated: a resignation (or a timeout) is her loss
+        table.summary = f"{name} {why}."[:200]
         _touch(table, "outcome", "status", "ended_at", "stakes", "summary")
-        transaction.on_commit(partial(_end_waits, table.pk), robust=True)
+        transaction.on_commit(partial(_end_waits, table.pk, table.game), robust=True)
     else:
         seat.bot = "random"
         seat.save(update_fields=["resigned", "bot"])
         _touch(table)
         transaction.on_commit(partial(_after_commit, table.pk), robust=True)
         transaction.on_commit(partial(start_waits, table.pk), robust=True)
-    return table
 
 
-def _end_waits(table_id: int) -> None:
+def _end_waits(table_id: int, game: str) -> None:
     from notifications import turn_wait_end
     from notifications.models import TurnWait
 
-    table = TavernTable.objects.filter(pk=table_id).only("game").first()
-    if table is None:
-        return
-    prefix = game_for(table.game).wait_prefix(table_id)
+    prefix = game_for(game).wait_prefix(table_id)
     for key in TurnWait.objects.filter(key__startswith=prefix, ended_at__isnull=True).values_list(
         "key", flat=True
     ):
@@ -649,21 +717,17 @@ def tavern_abandon(*, table_id: int, by: User) -> TavernTable:
         raise PermissionDenied("Only the host (or the campaign's game master) abandons a table.")
     if table.status == TableStatus.ENDED:
         raise _fail("status", "This game is already over.")
-    held = table.stakes.get("held") or {}
-    if held and not table.stakes.get("settled") and table.campaign is not None:
-        from campaign.awards import yen_move
+    _abandon(table, by.shown_name)
+    return table
 
-        characters = {int(k): int(v) for k, v in table.stakes["characters"].items()}
-        yen_move(
-            campaign=table.campaign,
-            changes={characters[int(k)]: int(v) for k, v in held.items()},
-        )
-        table.stakes["returned"] = True
-        table.stakes["settled"] = timezone.now().isoformat()
+
+def _abandon(table: TavernTable, name: str) -> None:
+    """End ``table`` (locked, not ended) without a result: every stake goes back to the
+    characters still in the campaign (:func:`_settle`), which always can be done."""
+    _settle(table, None)
     table.abandoned = True
     table.status = TableStatus.ENDED
     table.ended_at = timezone.now()
-    name = by.shown_name
     table.outcome = {
         "winners": [],
         "text": f"{name} abandoned the table.",
@@ -671,8 +735,64 @@ def tavern_abandon(*, table_id: int, by: User) -> TavernTable:
     }
     table.summary = f"Abandoned by {name}."[:200]
     _touch(table, "abandoned", "status", "ended_at", "outcome", "stakes", "summary")
-    transaction.on_commit(partial(_end_waits, table.pk), robust=True)
-    return table
+    transaction.on_commit(partial(_end_waits, table.pk, table.game), robust=True)
+
+
+# --------------------------------------------------------------------------- departures
+
+
+def tavern_departure(
+    *, campaign_id: int | None, user_id: int | None = None, character_ids: Sequence[int] = ()
+) -> None:
+    """Before a player leaves a campaign (or is removed, or her account is deleted: then also
+    at open tables, ``campaign_id`` None), or a character leaves it (deleted, moved away): her
+    seats at its tables let her go, so no table waits on someone who can no longer play, and
+    every stake can be settled (``campaign.registry.departing``).
+
+    In setup, her seat opens again (a character leaving alone: the seat plays without it). In
+    play, the seat resigns as she would have (:func:`_resign`: at two seats the other wins the
+    pot; with more, the random bot plays on, and the stake of a character no longer in the
+    campaign is shared by the others when the pot is settled: :func:`_settle`)."""
+    match = Q(character_id__in=list(character_ids))
+    if user_id is not None:
+        match |= Q(user_id=user_id)
+    where = (
+        Q(table__campaign__isnull=True)
+        if campaign_id is None
+        else Q(table__campaign_id=campaign_id)
+    )
+    seats = TavernSeat.objects.filter(
+        match, where, table__status__in=[TableStatus.SETUP, TableStatus.ACTIVE]
+    )
+    why = "left" if campaign_id is None else "left the campaign"
+    for table_id in sorted(set(seats.values_list("table_id", flat=True))):
+        table = _locked_table(table_id)  # in id order: two departures never deadlock
+        mine = list(TavernSeat.objects.filter(match, table=table).order_by("index"))
+        if table.status == TableStatus.SETUP:
+            for seat in mine:
+                if user_id is not None and seat.user_id == user_id:
+                    seat.user, seat.deck = None, ""
+                seat.character = None
+                seat.save(update_fields=["user", "character", "deck"])
+            _seated(table)
+        elif table.status == TableStatus.ACTIVE:
+            for seat in mine:
+                if not seat.resigned:
+                    _resign(table, seat, why)
+                if table.status != TableStatus.ACTIVE:
+                    break
+
+
+def tavern_user_deleting(sender: Any, instance: Any, **kwargs: Any) -> None:
+    """``pre_delete`` of a user: her seats at open tables resign (her campaigns' tables are
+    let go by :func:`tavern_departure` through the campaign app), and every game she hosts is
+    abandoned, its stakes returned, before the deletion takes the table with her."""
+    tavern_departure(campaign_id=None, user_id=instance.pk)
+    hosted = TavernTable.objects.filter(host_id=instance.pk, status__in=[TableStatus.ACTIVE])
+    for table_id in sorted(hosted.values_list("pk", flat=True)):
+        table = _locked_table(table_id)
+        if table.status == TableStatus.ACTIVE:
+            _abandon(table, str(instance.shown_name))
 
 
 @transaction.atomic
@@ -699,6 +819,7 @@ def tavern_rematch(*, table_id: int, by: User) -> tuple[TavernTable, bool]:
         stake=old.stake if stakes_allowed(old.campaign) else 0,
         practice=old.practice,
         advisor=old.advisor,
+        rated=old.rated,
         reaction_seconds=old.reaction_seconds,
         rematch_of=old,
         status=TableStatus.SETUP,
@@ -707,6 +828,15 @@ def tavern_rematch(*, table_id: int, by: User) -> tuple[TavernTable, bool]:
             open_seat=any(s.user_id is None and not s.bot for s in seats),
         ),
     )
+    clock = snapshot_of(old)
+    if clock is not None:
+        clock_set(
+            game_for(old.game),
+            table,
+            TimeControl(clock["mode"], int(clock["seconds"]), clock["rule"]),
+        )
+    if undo_allowed_at(old):
+        undo_allow(game_for(old.game), table, True)
     for s in seats:
         resigned_human = s.resigned and s.user_id is not None
         TavernSeat.objects.create(
@@ -723,17 +853,29 @@ def tavern_rematch(*, table_id: int, by: User) -> tuple[TavernTable, bool]:
 # --------------------------------------------------------------------------- bots, timeouts
 
 
-def tavern_bot_play(table_id: int, seat: int, *, seen: tuple[Any, int] | None = None) -> str:
+def tavern_bot_play(
+    table_id: int,
+    seat: int,
+    *,
+    seen: tuple[Any, int] | None = None,
+    version: int | None = None,
+) -> str:
     """Play bot seat ``seat``'s move if the table waits on it: compute the move outside any
     lock from the state read (or ``seen``: a state and version read earlier), then apply it
     through the core's service. A stale move (the table moved meanwhile) is recomputed from
-    the new state, at most :data:`BOT_RETRIES` times. Returns what happened, for the logs."""
+    the new state, at most :data:`BOT_RETRIES` times; with ``version`` (the task's: the state
+    that asked for this move) only while the table is still there, since every change that
+    leaves a table waiting on a bot asks for a move of its own, so a late, repeated or
+    re-enqueued run never plays twice for one request. Returns what happened, for the logs."""
     from minigames.bots import choose_action
 
+    asked_at = version
     for attempt in range(BOT_RETRIES):
         table = TavernTable.objects.filter(pk=table_id).defer("initial").first()
         if table is None or table.status != TableStatus.ACTIVE:
             return "not active"
+        if asked_at is not None and table.version != asked_at:
+            return f"moved on to v{table.version}"
         bot = (
             TavernSeat.objects.filter(table_id=table_id, index=seat)
             .values_list("bot", flat=True)
@@ -765,6 +907,47 @@ def tavern_bot_play(table_id: int, seat: int, *, seen: tuple[Any, int] | None = 
             continue
         return f"played at v{version}" + (f" after {attempt} stale" if attempt else "")
     return "gave up (stale)"
+
+
+def tavern_lost_bot_moves(*, now: Any = None) -> int:
+    """Enqueue a bot move again for each bot seat a table has waited on for longer than
+    ``settings.TAVERN_BOT_STALE_SECONDS`` (its move was lost: a worker killed whole with the
+    task in flight, whose message Redis keeps unacknowledged until the visibility timeout; a
+    publish lost with the broker at commit; a move that gave up on stale reads). Each is
+    enqueued for the table's version, so a table that has moved on meanwhile is left alone
+    (:func:`tavern_bot_play`), and expires once the budget has passed again, so a worker that
+    stays away does not find a pile of copies. Returns how many were enqueued."""
+    from datetime import timedelta
+
+    from django.conf import settings
+    from django.db.models import Exists, OuterRef
+
+    from .tasks import tavern_bot_move
+
+    now = now or timezone.now()
+    budget = float(settings.TAVERN_BOT_STALE_SECONDS)
+    bots = TavernSeat.objects.filter(table=OuterRef("pk")).exclude(bot="")
+    stale = (
+        TavernTable.objects.filter(
+            status=TableStatus.ACTIVE, updated_at__lt=now - timedelta(seconds=budget)
+        )
+        .filter(Exists(bots))
+        .defer("initial")
+        .order_by("updated_at")
+    )
+    enqueued = 0
+    for table in stale:
+        engine = get_engine(table.game)
+        waiting = set(engine.waiting_on(engine.from_json(table.state)))
+        seats = TavernSeat.objects.filter(table=table, index__in=waiting).exclude(bot="")
+        for index in seats.values_list("index", flat=True):
+            try:
+                tavern_bot_move.apply_async(args=(table.pk, index, table.version), expires=budget)
+            except Exception:
+                logger.exception("could not enqueue a lost bot move for table %s", table.pk)
+                return enqueued  # the broker is away: the next sweep tries again
+            enqueued += 1
+    return enqueued
 
 
 def tavern_timeouts(*, now: Any = None) -> int:
@@ -803,26 +986,48 @@ def tavern_timeouts(*, now: Any = None) -> int:
     return applied
 
 
+def tavern_forfeit(table_id: int, seat: Any, now: Any) -> None:
+    """A seat whose clock ran out at a table whose rule is to forfeit: she resigns (at two
+    seats the other wins and the pot is settled; with more the random bot plays on), inside
+    the clock's transaction (``tables.clocks``)."""
+    table = _locked_table(table_id)
+    if table.status != TableStatus.ACTIVE:
+        return
+    row = TavernSeat.objects.filter(table=table, index=seat, resigned=False).first()
+    if row is None or row.bot:
+        return
+    _resign(table, row, "ran out of time")
+
+
+def tavern_clock_bot(engine: Any, state: Any, seat: Any, strength: str) -> Any:
+    """The move a bot of ``strength`` plays for a seat out of time (``tables.clocks``)."""
+    from minigames.bots import choose_action
+
+    return choose_action(engine, state, seat, strength, seed=secrets.randbits(53))  # type: ignore[arg-type]
+
+
+def tavern_manages(user: Any, table: TavernTable) -> bool:
+    """Who sets and pauses a tavern table's clock: its host or its campaign's GM."""
+    return bool(getattr(user, "is_authenticated", False)) and _is_manager(user, table)
+
+
 def tavern_action_apply(*, table_id: int, by: User, action: Any, expected_version: Any) -> Any:
-    """A human's move (the API's actions endpoint): the core's service for this table's game.
+    """A human's move (the API's actions endpoint): the core's service for this table's game,
+    on one read of the row (it names the game). Returns the saved table, its new state and
+    the seat that moved (``tables.services.table_action_apply``).
 
     A table not in play takes no move: who may not see it gets a 404, who has no seat a 403
-    (as the core answers at a table in play), and a player of it a 400 saying why."""
-    table = TavernTable.objects.filter(pk=table_id).only("game", "status", "campaign").first()
-    if table is None:
-        raise Http404("No such table.")
-    if table.status != TableStatus.ACTIVE:
-        if not may_watch(by, table):
-            raise Http404("No such table.")
-        if seat_index_of(by, table) is None:
-            raise PermissionDenied(NO_SEAT)
-        raise ValidationError({"action": ["This game is not in progress."]})
+    (as the core answers at a table in play), and a player of it a 400 saying why (the
+    game's ``load``, :mod:`minigames.game`)."""
+    any_game = game_for(next(iter(ENGINE_MODULES)))
+    row = table_services.table_read(any_game, table_id, by)
     return table_services.table_action_apply(
-        game_for(table.game),
+        game_for(row.game),
         table_id=table_id,
         actor=by,
         action=action,
         expected_version=expected_version,
+        row=row,
     )
 
 
@@ -831,12 +1036,15 @@ __all__ = [
     "TavernAction",
     "after_move",
     "deck_choices",
+    "rated_default",
     "tavern_abandon",
     "tavern_action_apply",
     "tavern_bot_play",
     "tavern_create",
+    "tavern_departure",
     "tavern_join",
     "tavern_leave",
+    "tavern_lost_bot_moves",
     "tavern_rematch",
     "tavern_resign",
     "tavern_seat_set",

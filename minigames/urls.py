@@ -3,7 +3,10 @@
 
 from django.urls import path
 
+from tables.api import table_api_urls
+
 from . import api, views
+from .models import TavernTable
 
 app_name = "tavern"
 
@@ -11,6 +14,7 @@ urlpatterns = [
     path("tavern/", views.tavern, name="list"),
     path("campaigns/<int:campaign_id>/tavern/", views.campaign_tavern, name="campaign"),
     path("tavern/rules/<str:slug>/", views.rules_page, name="rules"),
+    path("tavern/invite/<str:token>/", views.invite_page, name="invite"),
     path("tavern/tables/<int:pk>/", views.table_page, name="table"),
     path("tavern/tables/<int:pk>/<str:op>/", views.table_op, name="op"),
 ]
@@ -28,8 +32,9 @@ api_urlpatterns = [
     path(_T + "resign/", api.ResignView.as_view(), name="api-tavern-resign"),
     path(_T + "rematch/", api.RematchView.as_view(), name="api-tavern-rematch"),
     path(_T + "abandon/", api.AbandonView.as_view(), name="api-tavern-abandon"),
-    path(_T + "state/", api.StateView.as_view(), name="api-tavern-state"),
-    path(_T + "actions/", api.ActionView.as_view(), name="api-tavern-actions"),
-    path(_T + "log/", api.LogView.as_view(), name="api-tavern-log"),
+    # state/, actions/, log/: the table core's, for the four games (the row names the game)
+    *table_api_urls("tavern", "tavern/tables", model=TavernTable, schemas=api.TABLE_SCHEMAS),
     path(_T + "advice/", api.AdviceView.as_view(), name="api-tavern-advice"),
+    path(_T + "spectators/", api.SpectatorsView.as_view(), name="api-tavern-spectators"),
+    path("tavern/invites/<str:token>/", api.InviteView.as_view(), name="api-tavern-invite"),
 ]

@@ -9,6 +9,7 @@ generic one otherwise). The seats and lobby buttons are plain forms posting to
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from django.conf import settings
@@ -18,15 +19,19 @@ from django.contrib.staticfiles import finders
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template import TemplateDoesNotExist
+from django.template.loader import get_template
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from accounts.typing import AuthedRequest
+from apibase.numbers import object_id, whole_number
 from minigames.engines.registry import ENGINE_MODULES, get_engine
+from tables.clocks.forms import clock_form_context, clock_from_form
 
-from . import selectors, services
+from . import invites, selectors, services
 from .game import names_in_words
-from .models import BOT_STRENGTHS
+from .models import BOT_STRENGTHS, seat_names, seats_of
 
 #: How often the table page polls (issue 12: every seat sees a move within 2 s); the
 #: ``TAVERN_POLL_MILLISECONDS`` setting overrides it (the browser tests poll faster).
@@ -61,6 +66,19 @@ def _form_games(user: Any) -> list[dict[str, Any]]:
     return out
 
 
+def _signed_whole_number(text: str) -> int | None:
+    """A form's whole number in the ASCII digits 0-9, with an optional minus (the service
+    gives the range its words), else None."""
+    value = whole_number(text.removeprefix("-"))
+    return -value if value is not None and text.startswith("-") else value
+
+
+def _seat_index(post: Any) -> int:
+    """The form's seat number; -1 (no such seat) for anything not in the digits 0-9."""
+    index = whole_number(post.get("seat", ""))
+    return -1 if index is None else index
+
+
 def _parse_new_table(post: Any, games: list[dict[str, Any]]) -> dict[str, Any]:
     """The new-table form's fields as :func:`services.tavern_create` arguments."""
     slug = post.get("game", "")
@@ -79,7 +97,7 @@ def _parse_new_table(post: Any, games: list[dict[str, Any]]) -> dict[str, Any]:
             seats.append(
                 services.SeatSpec(
                     kind="host",
-                    character=int(character) if character and character.isdigit() else None,
+                    character=object_id(character) if character else None,
                     deck=post.get("deck", ""),
                 )
             )
@@ -94,25 +112,26 @@ def _parse_new_table(post: Any, games: list[dict[str, Any]]) -> dict[str, Any]:
         if isinstance(default, bool):
             options[rule["key"]] = raw in ("1", "true", "on")
         elif isinstance(default, int):
-            try:
-                options[rule["key"]] = int(raw)
-            except ValueError:
-                raise ValidationError(
-                    {"options": [f"{rule['label']}: give a whole number."]}
-                ) from None
+            number = _signed_whole_number(raw)
+            if number is None:
+                raise ValidationError({"options": [f"{rule['label']}: give a whole number."]})
+            options[rule["key"]] = number
         else:
             options[rule["key"]] = raw
-    try:
-        stake = int(post.get("stake") or 0)
-    except ValueError:
-        raise ValidationError({"stake": ["Give a whole number of yen."]}) from None
+    stake = _signed_whole_number(post.get("stake") or "0")
+    if stake is None:
+        raise ValidationError({"stake": ["Give a whole number of yen."]})
     return {
         "game": slug,
         "seats": seats,
         "options": options,
+        "clock": clock_from_form(post),
+        "undo_allowed": post.get("undo_allowed") == "on",
         "stake": stake,
         "practice": post.get("practice") == "on",
         "advisor": post.get("advisor") == "on",
+        # the box says "not at practice tables": a practice table is unrated, not refused
+        "rated": post.get("rated") == "on" and post.get("practice") != "on",
     }
 
 
@@ -190,6 +209,10 @@ def _tavern(request: AuthedRequest, campaign: Any, access: Any) -> HttpResponse:
             "seat_rows": _seat_rows(posted),
             "characters": characters,
             "stakes_allowed": services.stakes_allowed(campaign),
+            "clock_form": clock_form_context(posted),
+            "rated_checked": posted.get("rated") == "on"
+            if posted is not None
+            else services.rated_default(campaign),
             "errors": errors,
             "posted": posted or {},
         },
@@ -214,12 +237,11 @@ def campaign_tavern(request: AuthedRequest, campaign_id: int) -> HttpResponse:
     return _tavern(request, campaign, access)
 
 
-@login_required
 @require_safe
 def rules_page(request: HttpRequest, slug: str) -> HttpResponse:
     """A game's "How to play" page: its rules for players (the game's own template) and its
     house rules with their defaults, from the engine like the new-table form (404 for an
-    unknown game)."""
+    unknown game). Public: someone sent an invite link may read the rules before signing up."""
     game = selectors.game_rules(slug)
     return render(request, f"minigames/rules/{slug}.html", {"game": game})
 
@@ -231,6 +253,11 @@ def _renderer(slug: str) -> dict[str, str]:
         out["js"] = f"js/tavern/{slug}.js"
     if finders.find(f"css/tavern/{slug}.css"):
         out["css"] = f"css/tavern/{slug}.css"
+    # the terms the table shows, explained (templates/minigames/glossary/<slug>.html)
+    with contextlib.suppress(TemplateDoesNotExist):
+        name = f"minigames/glossary/{slug}.html"
+        get_template(name)
+        out["glossary"] = name
     return out
 
 
@@ -249,17 +276,30 @@ def _stake_words(info: dict[str, Any], *, dropped: bool = False) -> str:
     stakes = info["stakes"]
     names = {s["index"]: s["name"] for s in info["seats"]}
     paid = sorted((int(seat), int(yen)) for seat, yen in stakes["paid"].items())
+    gone = _forfeited_words(stakes, names)
     if paid:
         pot = sum(yen for _, yen in paid)
         if len(paid) == 1:
-            return f"{text}; the pot of {pot} yen went to {names[paid[0][0]]}."
+            return f"{text}; the pot of {pot} yen went to {names[paid[0][0]]}.{gone}"
         shares = " and ".join(f"{names[seat]} ({yen} yen)" for seat, yen in paid)
-        return f"{text}; the pot of {pot} yen went to {shares}."
+        return f"{text}; the pot of {pot} yen went to {shares}.{gone}"
     if stakes["returned"]:
-        return f"{text}; the stakes were returned."
+        return f"{text}; the stakes were returned.{gone}"
     if stakes["held"]:
         return f"{text} (held).{_unstaked_words(info)}"
     return f"{text}."
+
+
+def _forfeited_words(stakes: dict[str, Any], names: dict[int, str]) -> str:
+    """Who lost her stake by leaving the campaign mid-game: it stayed in the pot, for the
+    characters still in the campaign (docs/tavern.md, "Stakes")."""
+    gone = [names.get(int(seat), f"seat {int(seat) + 1}") for seat in sorted(stakes["forfeited"])]
+    if not gone:
+        return ""
+    return (
+        f" {names_in_words(gone)} left the campaign during the game and "
+        f"{'their stakes' if len(gone) > 1 else 'her stake'} stayed with the others."
+    )
 
 
 def _unstaked_words(info: dict[str, Any]) -> str:
@@ -326,9 +366,92 @@ def table_page(request: HttpRequest, pk: int) -> HttpResponse:
                 "action": reverse("api-tavern-actions", args=[table.pk]),
                 "log": reverse("api-tavern-log", args=[table.pk]),
                 "advice": reverse("api-tavern-advice", args=[table.pk]),
+                "clock": reverse("api-tavern-clock", args=[table.pk]),
+                "undo": reverse("api-tavern-undo", args=[table.pk]),
+                "chat": reverse("api-tavern-chat", args=[table.pk]),
+                "socket": f"/ws/tables/{table.game}/{table.pk}/",
             },
             "poll_ms": getattr(settings, "TAVERN_POLL_MILLISECONDS", POLL_MILLISECONDS),
+            "rating_changes": _rating_changes(table),
+            "bot_ratings": _bot_ratings(table, info),
+            "invite": _invite(request, info),
+            "spectators": selectors.spectators_of(table),
         },
+    )
+
+
+def _invite(request: HttpRequest, info: dict[str, Any]) -> dict[str, str]:
+    """The invite link to show (while a seat is open before the start): its full address and
+    its QR code; empty otherwise."""
+    if not info["invite"]:
+        return {}
+    url = request.build_absolute_uri(info["invite"])
+    return {"url": url, "qr": invites.qr_svg(url)}
+
+
+def _rating_changes(table: Any) -> list[dict[str, Any]]:
+    """A finished rated table's effect on each player's rating (none before the end)."""
+    if not table.rated or table.status != "ended":
+        return []
+    from tables.ratings.selectors import result_changes
+
+    from .rated import result_key
+
+    return result_changes(result_key(table))
+
+
+def _bot_ratings(table: Any, info: dict[str, Any]) -> list[dict[str, Any]]:
+    """The seated bots' ratings at a rated table before its end ("Search bot 1650"), so a
+    player knows what she is up against."""
+    bots = [s["bot"] for s in info["seats"] if s["bot"] and not s["resigned"]]
+    if not table.rated or table.status == "ended" or not bots:
+        return []
+    from tables.ratings.selectors import bot_ratings
+
+    return bot_ratings(table.game, table.campaign_id, bots)
+
+
+@login_required  # signed out: sign in (or up) first, then back here
+@require_http_methods(["GET", "POST"])
+def invite_page(request: AuthedRequest, token: str) -> HttpResponse:
+    """An invite link: the table it names and a button taking a seat there (the first open
+    one), or why it can seat nobody now (``minigames.invites``)."""
+    table = selectors.table_get(request.user, invites.table_id_of(token))
+    seats = seats_of(table)
+    if any(s.user_id == request.user.pk for s in seats):
+        messages.info(request, "You already sit at this table.")
+        return redirect("tavern:table", pk=table.pk)
+    errors: list[str] = []
+    status = 200
+    if request.method == "POST":
+        character = request.POST.get("character") or ""
+        try:
+            seat = invites.take_seat(
+                table=table,
+                by=request.user,
+                character=object_id(character) if character else None,
+                deck=request.POST.get("deck", ""),
+            )
+        except ValidationError as exc:
+            errors = [m for msgs in exc.message_dict.values() for m in msgs]
+            status = 400
+            seats = seats_of(table)
+        else:
+            messages.success(request, f"You sit at seat {seat.index + 1}.")
+            return redirect("tavern:table", pk=table.pk)
+    return render(
+        request,
+        "minigames/invite.html",
+        {
+            "table": table,
+            "title": get_engine(table.game).title,
+            "seats": list(zip(seats, seat_names(seats), strict=True)),
+            "closed": invites.why_closed(table, seats),
+            "errors": errors,
+            "characters": selectors.characters_for(request.user, table),
+            "decks": _deck_rows(request.user, table.game),
+        },
+        status=status,
     )
 
 
@@ -350,8 +473,8 @@ def table_op(request: AuthedRequest, pk: int, op: str) -> HttpResponse:
             services.tavern_join(
                 table_id=table.pk,
                 by=request.user,
-                index=int(post.get("seat", "-1")),
-                character=int(character) if character.isdigit() else None,
+                index=_seat_index(post),
+                character=object_id(character) if character else None,
                 deck=post.get("deck", ""),
             )
         elif op == "leave":
@@ -363,7 +486,7 @@ def table_op(request: AuthedRequest, pk: int, op: str) -> HttpResponse:
             services.tavern_seat_set(
                 table_id=table.pk,
                 by=request.user,
-                index=int(post.get("seat", "-1")),
+                index=_seat_index(post),
                 kind="bot" if kind.startswith("bot:") else kind,
                 strength=kind[4:] if kind.startswith("bot:") else "",
             )

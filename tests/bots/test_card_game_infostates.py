@@ -18,11 +18,9 @@ from minigames.engines.rso import ENGINE as RSO
 
 
 def _descriptions(card_texts):
-    """Every piece of description text in a view's card map (DBS: ``text``; RSO: ``lines``)."""
+    """Every piece of description text in a view's card map (its ``lines``, in both games)."""
     found = []
     for text in card_texts.values():
-        if text.get("text"):
-            found.append(text["text"])
         found += [line for line in text.get("lines") or () if len(line) > 12]
     return found
 

@@ -1,19 +1,17 @@
 """How well the bots play: win rates against the random bot, seats alternating, seeded games
 (each test is a pure function of its seeds: the searches are bounded by simulations, not time).
 
-Issue 12 ("Done when"): the search bot beats the random bot in at least 90% of 200 two-player
-games of RAIGO and Spirit War, the heuristic bot in at least 60%; issue 13: at least 85% for
-RSO and DBS. Those run for every engine in the registry that imports (the others are skipped,
-with the reason). The heuristic bot plays the 200 games. The search is far dearer (a RAIGO game
-of search against random costs seconds even at a few dozen simulations a move), so to keep the
-suite within its time the search plays :data:`SEARCH_GAMES` games at :data:`TEST_SIMULATIONS`
-simulations a move instead of the table's 1,000 within 2 s, with playouts cut to
-:data:`TEST_GUIDED_MOVES` heuristic moves: a bot at a table is stronger than the one tested.
-An engine that sets its own strongest search (RAIGO) is tested at that setting instead.
-The full measurement of the issue (200 games, with a Wilson interval, JSON to
-test-artifacts/bots/) is ``python -m minigames.bots.measure`` (docs/bots.md);
-``WR_BOT_SEARCH_GAMES``, ``WR_BOT_TEST_SIMULATIONS``, ``WR_BOT_TEST_GUIDED_MOVES`` and
-``WR_BOT_GAMES`` change the suite's numbers.
+Issue 36 asks that a table's strengths be ordered: over 200 games the search bot wins at least
+half against the heuristic bot, and the heuristic bot at least 80% against random (issues 12
+and 13 asked 90% of the search against random for RAIGO and Spirit War, 85% for RSO and DBS).
+Those 200-game runs are a measurement, not a suite test: ``python -m minigames.bots.ladder``
+(docs/bots.md, "The ladder"). The suite keeps the cheap end of it, a few seeded games each:
+the heuristic bot against random over :data:`HEURISTIC_GAMES` games at issue 36's 80%, and the
+search bot against random over :data:`SEARCH_GAMES` games (RAIGO and Spirit War 3) at
+:data:`TEST_SIMULATIONS` simulations a move (an engine with its own strongest search plays
+that, at no more simulations), at the issues' targets. ``WR_BOT_SEARCH_GAMES``,
+``WR_BOT_TEST_SIMULATIONS``, ``WR_BOT_TEST_GUIDED_MOVES`` and ``WR_BOT_GAMES`` change the
+numbers.
 
 The test games: Prize Bids shows skill; Secret Duel cannot (see tests/games/bids.py), which makes
 it the test that the search does not peek at a face-down card.
@@ -35,12 +33,12 @@ from tests.bots.match import play_match, win_rate
 from tests.games import bids, duel
 from westernroses.protocol import GameEngine
 
-HEURISTIC_GAMES = int(os.environ.get("WR_BOT_GAMES", "200"))
-SEARCH_GAMES = int(os.environ.get("WR_BOT_SEARCH_GAMES", "10"))
-#: RAIGO's heuristic, which guides the search's playouts, tries every legal move, and its games
-#: are long: the suite plays fewer of them (the full measurement is WR_BOT_SEARCH_GAMES=200).
-SUITE_SEARCH_GAMES = {"raigo": min(SEARCH_GAMES, 5)}
-TEST_SIMULATIONS = int(os.environ.get("WR_BOT_TEST_SIMULATIONS", "32"))
+HEURISTIC_GAMES = int(os.environ.get("WR_BOT_GAMES", "40"))
+SEARCH_GAMES = int(os.environ.get("WR_BOT_SEARCH_GAMES", "6"))
+#: RAIGO's games are long (its search scores leaves with a heuristic that tries every legal
+#: move) and Spirit War's search plays every leaf out in 32 worlds: the suite plays fewer.
+SUITE_SEARCH_GAMES = {"raigo": min(SEARCH_GAMES, 3), "spirit_war": min(SEARCH_GAMES, 3)}
+TEST_SIMULATIONS = int(os.environ.get("WR_BOT_TEST_SIMULATIONS", "16"))
 TEST_GUIDED_MOVES = int(os.environ.get("WR_BOT_TEST_GUIDED_MOVES", "8"))
 TEST_SEARCH = SearchSettings(
     simulations=TEST_SIMULATIONS, guided_moves=TEST_GUIDED_MOVES, rollout_moves=40
@@ -60,7 +58,10 @@ def _search_settings(engine: GameEngine[Any]) -> SearchSettings:
 
 #: Issue 12 and 13: the search bot's share of wins against the random bot.
 SEARCH_TARGETS = {"raigo": 0.90, "spirit_war": 0.90, "rso": 0.85, "dbs": 0.85}
-HEURISTIC_TARGET = 0.60
+#: Issue 36: the middle strength (the heuristic) wins at least 80% against random.
+HEURISTIC_TARGET = 0.80
+#: The test games' heuristics are weaker (Prize Bids is mostly luck): issue 12's 60%.
+TEST_GAME_HEURISTIC_TARGET = 0.60
 
 
 def _engine_params() -> list[object]:
@@ -106,7 +107,7 @@ def test_prize_bids_search_beats_random():
 def test_prize_bids_heuristic_beats_random():
     """The engine's own greedy rule (biggest card on the biggest prize): measured 68.5%."""
     wins, _ = win_rate(bids.ENGINE, "heuristic", "random", games=200, heuristics=BIDS)
-    assert wins >= HEURISTIC_TARGET
+    assert wins >= TEST_GAME_HEURISTIC_TARGET
 
 
 def test_prize_bids_generic_greedy_fallback_beats_random():

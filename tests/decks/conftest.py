@@ -11,7 +11,7 @@ from decks.games import DBS, RSO
 RSO_GM_SPELL = {
     "number": "GM-101",
     "name": "Lantern Drift",
-    "type": "spell",
+    "kind": "spell",
     "cost": 2,
     "shot": "spread",
     "av": 3,
@@ -40,9 +40,9 @@ DBS_GM_BATTLE = {
 
 
 def preset(game, key=None):
-    presets = game.presets()
-    chosen = presets[0] if key is None else next(p for p in presets if p.key == key)
-    return list(chosen.cards)
+    presets = game.engine.preset_decks()
+    chosen = presets[0] if key is None else next(p for p in presets if p["key"] == key)
+    return list(chosen["cards"])
 
 
 @pytest.fixture

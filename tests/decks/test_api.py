@@ -15,17 +15,19 @@ pytestmark = pytest.mark.django_db
 def test_card_list_filters_and_words(api_for, player, rso_gm_card):
     client = api_for(player)
     everything = client.get("/api/card-games/rso/cards/").json()
-    assert len(everything) == len(RSO.starter()) + 1
+    assert len(everything) == len(RSO.engine.starter_card_set()) + 1
     rows = client.get("/api/card-games/rso/cards/?type=spell&character=Reimu&cost=3").json()
     assert rows and all(
-        r["type"] == "spell" and "Reimu" in r["characters"] and r["cost"] == 3 for r in rows
+        r["kind"] == "spell" and "Reimu" in r["characters"] and r["cost"] == 3 for r in rows
     )
+    # the older names repeat the card's kind (docs/decks.md, the API)
+    assert all((r["type"], r["type_label"]) == (r["kind"], r["kind_label"]) for r in rows)
     found = client.get("/api/card-games/rso/cards/?q=lantern").json()
     assert [r["number"] for r in found] == ["GM-101"]
     assert found[0]["custom_card"] == rso_gm_card.pk
     assert found[0]["lines"][0].startswith("Spell, 2 SP. General")
     one = client.get("/api/card-games/dbs/cards/DBS-001/").json()
-    assert one["name"] == "Hakurei Reimu" and one["type_label"] == "Character"
+    assert one["name"] == "Hakurei Reimu" and one["kind_label"] == "Character"
 
 
 # ``campaign=x`` names no campaign: a 404 like every list's (tests/hardening/test_bad_input.py)
@@ -50,6 +52,7 @@ def test_a_gm_adds_a_card_and_a_bad_one_gets_field_errors(api_for, gm, campaign)
     )
     assert ok.status_code == 201, ok.content
     assert ok.json()["lines"][1] == "Spread shot: AV 3, IV 2, HV 3"
+    assert (ok.json()["kind"], ok.json()["card_type"]) == ("spell", "spell")  # and its older name
     bad = client.post(
         "/api/custom-cards/",
         {
@@ -62,6 +65,54 @@ def test_a_gm_adds_a_card_and_a_bad_one_gets_field_errors(api_for, gm, campaign)
     assert bad.status_code == 400
     assert bad.json()["errors"] == {"data.basic.faith": ["must be between 1 and 9"]}
     assert CustomCard.objects.count() == 1
+
+
+@pytest.mark.parametrize(
+    ("game", "data", "field", "words"),
+    [
+        (
+            "rso",
+            {
+                "number": "GM-103",
+                "name": "Late Objection",
+                "kind": "event",
+                "cost": 1,
+                "phases": ["preparation"],
+                "role": "intercept",
+                "effects": [{"do": "gain_sp", "amount": 1}],
+            },
+            "data.role",
+            "only the attacking player acts in the Preparation phase, so this, for the "
+            "intercepting player, could never be played",
+        ),
+        (
+            "dbs",
+            {
+                "number": "GM-010",
+                "name": "Last Breath Charm",
+                "kind": "buff",
+                "cost": 1,
+                "requires": [{"check": "lp_below", "amount": 0}],
+                "effects": [{"do": "heal", "amount": 500}],
+            },
+            "data.requires[0].amount",
+            "your LP below 0 means below 0, which ends the game by Knock Out, so this card "
+            "could never be played.",
+        ),
+    ],
+    ids=["rso-event", "dbs-buff"],
+)
+def test_a_card_that_could_never_be_played_is_a_400_naming_the_field(
+    api_for, gm, campaign, game, data, field, words
+):
+    """The engines' validators refuse a card no game could ever play; the API says why in
+    words under the field's name, and saves nothing."""
+    r = api_for(gm).post(
+        "/api/custom-cards/", {"game": game, "campaign": campaign.pk, "data": data}, format="json"
+    )
+    assert r.status_code == 400
+    assert r.json()["errors"] == {field: [words]}
+    assert not CustomCard.objects.exists()
 
 
 @pytest.mark.parametrize(

@@ -21,10 +21,13 @@ def text_of(response) -> str:
 def test_card_list_filters(client_for, player):
     page = client_for(player)
     everything = text_of(page.get("/cards/rso/"))
-    assert f"{len(RSO.starter())} of {len(RSO.starter())} cards" in everything
+    assert (
+        f"{len(RSO.engine.starter_card_set())} of {len(RSO.engine.starter_card_set())} cards"
+        in everything
+    )
     events = text_of(page.get("/cards/rso/?type=event"))
-    n_events = sum(1 for c in RSO.starter().values() if c["type"] == "event")
-    assert f"{n_events} of {len(RSO.starter())} cards" in events
+    n_events = sum(1 for c in RSO.engine.starter_card_set().values() if c["kind"] == "event")
+    assert f"{n_events} of {len(RSO.engine.starter_card_set())} cards" in events
     battle = text_of(page.get("/cards/dbs/?type=battle&character=Hakurei+Reimu&cost=2"))
     assert "Sealing Circle of the Gohei" in battle and "Needle Drizzle" not in battle
     # Nonsense filters filter nothing rather than failing.
@@ -33,9 +36,9 @@ def test_card_list_filters(client_for, player):
 
 def test_a_card_page_shows_the_card_in_words(client_for, player):
     body = text_of(client_for(player).get("/cards/rso/RSO-101/"))
-    card = RSO.starter()["RSO-101"]
+    card = RSO.engine.starter_card_set()["RSO-101"]
     assert card["name"] in body
-    for line in RSO.lines(card, RSO.starter()):
+    for line in RSO.engine.card_lines(card, RSO.engine.starter_card_set()):
         assert line.replace("'", "&#x27;") in body
     dbs_body = text_of(client_for(player).get("/cards/dbs/DBS-103/"))
     assert "Level 3, attack 2200, costs 2 SP." in dbs_body
@@ -52,7 +55,7 @@ def test_a_gm_adds_a_card_and_sees_each_error_beside_the_form(client_for, gm, ca
         url,
         {
             "game": "rso",
-            "card": "number: GM-001\nname: Moth Glow\ntype: spell\ncost: 2\n"
+            "card": "number: GM-001\nname: Moth Glow\nkind: spell\ncost: 2\n"
             "shot: spread\nav: 30\niv: 1\nhv: 1\n",
         },
     )
@@ -66,7 +69,7 @@ def test_a_gm_adds_a_card_and_sees_each_error_beside_the_form(client_for, gm, ca
         url,
         {
             "game": "rso",
-            "card": "number: GM-001\nname: Moth Glow\ntype: spell\ncost: 2\n"
+            "card": "number: GM-001\nname: Moth Glow\nkind: spell\ncost: 2\n"
             "shot: spread\nav: 3\niv: 1\nhv: 1\n",
         },
     )
@@ -75,12 +78,12 @@ def test_a_gm_adds_a_card_and_sees_each_error_beside_the_form(client_for, gm, ca
     shown = text_of(page.get(good["Location"]))
     assert "Spread shot: AV 3, IV 1, HV 1" in shown and "GM card of Scarlet Mist" in shown
     edited = page.post(f"/cards/gm/{card.pk}/edit/", {"card": "number: GM-001\nname: X\n"})
-    assert edited.status_code == 400 and "type: must be one of" in text_of(edited)
+    assert edited.status_code == 400 and "kind: must be one of" in text_of(edited)
 
 
 def test_a_deck_from_a_preset_through_the_builder_without_javascript(client_for, player):
     page = client_for(player)
-    key = DBS.presets()[0].key
+    key = DBS.engine.preset_decks()[0]["key"]
     created = page.post("/decks/", {"game": "dbs", "name": "Mine", "start": f"dbs:{key}"})
     deck = Deck.objects.get()
     assert created["Location"] == f"/decks/{deck.pk}/"
@@ -102,7 +105,8 @@ def test_a_deck_from_a_preset_through_the_builder_without_javascript(client_for,
 
 def test_a_deck_for_the_wrong_games_preset_is_a_field_error(client_for, player):
     response = client_for(player).post(
-        "/decks/", {"game": "rso", "name": "Odd", "start": f"dbs:{DBS.presets()[0].key}"}
+        "/decks/",
+        {"game": "rso", "name": "Odd", "start": f"dbs:{DBS.engine.preset_decks()[0]['key']}"},
     )
     assert response.status_code == 400 and "other game" in text_of(response)
     assert not Deck.objects.exists()
@@ -180,16 +184,19 @@ def test_pages_have_no_inline_scripts(client_for, gm, campaign, rso_deck, player
 def test_every_preset_can_be_started_from_the_page(client_for, player):
     page = client_for(player)
     for game in (RSO, DBS):
-        for p in game.presets():
+        for p in game.engine.preset_decks():
             page.post(
-                "/decks/", {"game": game.slug, "name": p.name, "start": f"{game.slug}:{p.key}"}
+                "/decks/",
+                {"game": game.slug, "name": p["name"], "start": f"{game.slug}:{p['key']}"},
             )
     decks = Deck.objects.filter(owner=player)
     assert decks.count() == 8
     for deck in decks:
         game = RSO if deck.game == "rso" else DBS
         assert sorted(deck.cards) == sorted(
-            preset(game, next(p.key for p in game.presets() if p.name == deck.name))
+            preset(
+                game, next(p["key"] for p in game.engine.preset_decks() if p["name"] == deck.name)
+            )
         )
 
 

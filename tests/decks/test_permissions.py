@@ -108,7 +108,7 @@ def test_decks_are_their_owners_alone(api_for, client_for, gm, player, other_pla
             == 404
         )
     assert selectors.seat_decks(other_player, "rso") == [
-        (f"preset:{p.key}", p.name) for p in RSO.presets()
+        (f"preset:{p['key']}", p["name"]) for p in RSO.engine.preset_decks()
     ]
     rso_deck.refresh_from_db()
     assert rso_deck.name == "Shrine copy" and len(rso_deck.cards) == len(preset(RSO))

@@ -38,8 +38,19 @@ def test_a_gm_adds_a_valid_card_with_copies_for_the_filters(rso_gm_card, campaig
         "GM-101",
         "Lantern Drift",
     )
-    assert (card.card_type, card.cost, card.characters) == ("spell", 2, [])
+    assert (card.kind, card.cost, card.characters) == ("spell", 2, [])
     assert card.data == RSO_GM_SPELL
+
+
+def test_an_rso_card_written_in_the_older_shape_is_stored_in_todays(gm, campaign):
+    """RSO cards named their kind ``type`` before both games shared one card shape
+    (docs/decks.md, "One card shape"); such a card (an older API client, a pasted card) is
+    stored as today's."""
+    older = {("type" if k == "kind" else k): v for k, v in RSO_GM_SPELL.items()}
+    card = services.custom_card_create(by=gm, game="rso", campaign=campaign, data=older)
+    card.refresh_from_db()
+    assert card.data == RSO_GM_SPELL
+    assert card.kind == "spell"
 
 
 def test_a_card_that_breaks_the_vocabulary_names_every_field(gm, campaign):
@@ -152,9 +163,9 @@ def test_gm_cards_are_seen_by_the_campaign_members_only(rso_gm_card, player, out
 
 def test_the_card_list_filters_by_type_character_cost_and_text(player, rso_gm_card):
     entries = selectors.card_entries(player, RSO)
-    assert len(entries) == len(RSO.starter()) + 1
-    spells = selectors.filter_entries(entries, selectors.CardFilter(card_type="spell"))
-    assert spells and all(e.card_type == "spell" for e in spells)
+    assert len(entries) == len(RSO.engine.starter_card_set()) + 1
+    spells = selectors.filter_entries(entries, selectors.CardFilter(kind="spell"))
+    assert spells and all(e.kind == "spell" for e in spells)
     reimu = selectors.filter_entries(entries, selectors.CardFilter(character="reimu"))
     assert reimu and all("Reimu" in e.characters for e in reimu)
     assert "RSO-001" in {e.number for e in reimu}  # her character card too
@@ -185,11 +196,11 @@ def test_every_card_reads_in_words_without_vocabulary_keys(player, dbs_gm_cards)
 @pytest.mark.parametrize("slug", ["rso", "dbs"])
 def test_every_preset_deck_is_legal(player, slug):
     game = GAMES[slug]
-    assert len(game.presets()) == 4
-    for p in game.presets():
-        deck = services.deck_create(by=player, game=slug, name=p.name, cards=p.cards)
+    assert len(game.engine.preset_decks()) == 4
+    for p in game.engine.preset_decks():
+        deck = services.deck_create(by=player, game=slug, name=p["name"], cards=p["cards"])
         report = selectors.deck_report(deck)
-        assert report.errors == [], p.key
+        assert report.errors == [], p["key"]
         assert report.legal
 
 
@@ -200,7 +211,7 @@ def test_a_broken_rso_deck_lists_all_its_broken_rules(player):
     cards += ["RSO-141"] * 3  # Patchouli's card, and no Patchouli
     deck = services.deck_create(by=player, game="rso", name="Broken", cards=cards)
     errors = selectors.deck_report(deck).errors
-    starter = RSO.starter()
+    starter = RSO.engine.starter_card_set()
     patchy = starter["RSO-141"]
     assert errors == [
         "A deck needs exactly 4 character cards; this one has 3.",
@@ -209,6 +220,29 @@ def test_a_broken_rso_deck_lists_all_its_broken_rules(player):
         f"The card {patchy['name']} needs "
         + " and ".join(f"{k} level {v}" for k, v in patchy["requires"].items())
         + "; the characters give Reimu level 3.",
+    ]
+
+
+def test_a_gm_cards_name_in_other_case_and_spaces_is_a_copy_of_the_starter_card(
+    player, campaign, gm
+):
+    """RSO line 15, copies by name: a GM's " amulet scatter " is a copy of the starter's
+    Amulet Scatter, so a deck with three of each breaks the 3-copy rule."""
+    starter = RSO.engine.starter_card_set()
+    twin = {**starter["RSO-101"], "number": "GM-101", "name": " amulet scatter "}
+    services.custom_card_create(by=gm, game="rso", campaign=campaign, data=twin)
+    cards = preset(RSO)
+    assert cards.count("RSO-101") == 3
+    others = [
+        i for i, n in enumerate(cards) if n != "RSO-101" and starter[n]["kind"] != "character"
+    ]
+    for i in others[:3]:
+        cards[i] = "GM-101"
+    deck = services.deck_create(by=player, game="rso", name="Twins", cards=cards, campaign=campaign)
+    errors = selectors.deck_report(deck).errors
+    assert errors == [
+        "At most 3 copies of a card by name: Amulet Scatter appears 6 times "
+        "(also written “amulet scatter”)."
     ]
 
 
@@ -229,7 +263,7 @@ def test_a_broken_dbs_deck_lists_all_its_broken_rules(player):
 @pytest.mark.parametrize("slug", ["rso", "dbs"])
 def test_export_then_import_gives_the_same_deck(player, slug):
     game = GAMES[slug]
-    cards = preset(game, game.presets()[1].key)
+    cards = preset(game, game.engine.preset_decks()[1]["key"])
     deck = services.deck_create(by=player, game=slug, name="Round trip", cards=cards)
     text = selectors.deck_report(deck).text
     assert text.startswith("# Round trip\n")
@@ -314,14 +348,14 @@ def test_seat_decks_offers_presets_and_own_legal_decks_only(player, other_player
     services.deck_create(by=other_player, game="rso", name="Theirs", cards=preset(RSO))
     services.deck_create(by=player, game="dbs", name="Other game", cards=preset(DBS))
     offered = selectors.seat_decks(player, "rso")
-    presets = [(f"preset:{p.key}", p.name) for p in RSO.presets()]
+    presets = [(f"preset:{p['key']}", p["name"]) for p in RSO.engine.preset_decks()]
     assert offered == [*presets, (f"deck:{rso_deck.pk}", "Shrine copy")]
     assert f"deck:{broken.pk}" not in dict(offered)
     assert selectors.seat_decks(player, "chess") == []
 
 
 def test_deck_cards_for_a_preset_and_a_saved_deck(player, rso_deck):
-    key = RSO.presets()[2].key
+    key = RSO.engine.preset_decks()[2]["key"]
     numbers, extra = selectors.deck_cards(player, "rso", f"preset:{key}")
     assert numbers == preset(RSO, key) and extra == []
     numbers, extra = selectors.deck_cards(player, "rso", f"deck:{rso_deck.pk}")
@@ -433,7 +467,7 @@ _json = st.recursive(
 @example(game="dbs", changes={"requires": [{"check": {}}]})
 @example(game="dbs", changes={"kind": "battle", "on_hit": [{"do": []}]})
 @example(game="rso", changes={"abilities": [{"kind": "special", "effects": [{"do": {}}]}]})
-@example(game="rso", changes={"type": ["spell"]})
+@example(game="rso", changes={"kind": ["spell"]})
 @example(game="rso", changes={"cost": float("nan")})
 @settings(
     max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]

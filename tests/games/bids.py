@@ -20,12 +20,15 @@ import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from westernroses.action_shapes import ActionShape, Int, shapes
 from westernroses.protocol import HouseRule, IllegalAction, Json, Seat, event
 from westernroses.rng import RandomSource
 
 CARDS = tuple(range(1, 13))
 PRIZES = tuple(range(1, 6))
 HAND = 5
+#: A move bids one card by its value.
+ACTIONS = shapes(ActionShape("bid", {"card": Int(min(CARDS), max(CARDS))}))
 
 
 def card_id(value: int) -> str:
@@ -45,6 +48,9 @@ class BidsEngine:
 
     def house_rules(self) -> Sequence[HouseRule]:
         return ()
+
+    def action_shapes(self) -> Mapping[str, ActionShape]:
+        return ACTIONS
 
     def new_game(
         self,
@@ -176,6 +182,11 @@ class BidsEngine:
 
     def describe_action(self, state: Json, seat: Seat, action: Mapping[str, Any]) -> str:
         return f"Bid the {action['card']}"
+
+    def public_action(self, state: Json, seat: Seat, action: Mapping[str, Any]) -> Json:
+        """A card laid face down shows only that it was laid, until the other's reveals both."""
+        other = state["bids"][1 - int(seat)]
+        return dict(action) if other is not None else {"type": action["type"]}
 
     def to_json(self, state: Json) -> Json:
         return copy.deepcopy(state)

@@ -16,10 +16,13 @@ import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from westernroses.action_shapes import ActionShape, Int, shapes
 from westernroses.protocol import HouseRule, IllegalAction, Json, Seat, event
 from westernroses.rng import RandomSource
 
 CARDS = tuple(range(1, 10))
+#: A move plays one card by its value.
+ACTIONS = shapes(ActionShape("play", {"card": Int(min(CARDS), max(CARDS))}))
 
 
 def card_id(value: int) -> str:
@@ -34,6 +37,9 @@ class DuelEngine:
 
     def house_rules(self) -> Sequence[HouseRule]:
         return (HouseRule("rounds", "Rounds to play", 3, "Cards dealt to each seat.", 1, 4),)
+
+    def action_shapes(self) -> Mapping[str, ActionShape]:
+        return ACTIONS
 
     def new_game(
         self,
@@ -164,6 +170,11 @@ class DuelEngine:
 
     def describe_action(self, state: Json, seat: Seat, action: Mapping[str, Any]) -> str:
         return f"Play the {action['card']}"
+
+    def public_action(self, state: Json, seat: Seat, action: Mapping[str, Any]) -> Json:
+        """A card laid face down shows only that it was laid, until the other's reveals both."""
+        other = state["chosen"][1 - int(seat)]
+        return dict(action) if other is not None else {"type": action["type"]}
 
     def to_json(self, state: Json) -> Json:
         return copy.deepcopy(state)

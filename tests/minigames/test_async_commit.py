@@ -1,6 +1,8 @@
-"""Issue 15: only a plain move commits without waiting for the WAL flush. A tavern move always
-writes with other rows (the pot held at the start, paid at the end, the table's own columns in
-one transaction), so every one of them waits for it, stakes and payout included."""
+"""Issue 15: only a plain move commits without waiting for the WAL flush. A tavern move that
+writes other rows (the pot paid at the end, a bot asked to move) waits for it, in one
+transaction with them; a plain move (nothing but the table and its log row) does not, as a
+battle's. The WAL is written in order, so the payout's flush makes every move before it
+durable too."""
 
 from __future__ import annotations
 
@@ -30,4 +32,5 @@ def test_a_staked_game_and_its_payout_wait_for_the_flush(
     assert sorted(yen.values()) != [100, 150]  # the stakes are held no longer: paid out or returned
     assert get_engine("rso").is_terminal(state)
     assert len(moves) == table.actions.count() > 0
-    assert {mode for _, mode in moves} == {"on"}
+    assert moves[-1][1] == "on"  # the move that ended the game and paid the pot
+    assert {mode for _, mode in moves} == {"on", "off"}  # and the plain ones before it

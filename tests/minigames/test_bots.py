@@ -108,3 +108,52 @@ def test_a_reaction_timeout_declines_for_a_human(player):
     assert tavern_reaction_timeouts.apply().get() == 1
     row = TavernAction.objects.filter(table_id=t.pk).order_by("-seq").first()
     assert row.seat == str(seat) and row.actor_id is None and row.action == expected
+
+
+def _waiting_on_the_bot(player):
+    """A started RAIGO table (the bot in seat 0) played by the human until it waits on the bot
+    alone; no on-commit task runs in these tests, so the bot's move is never made: lost."""
+    engine = get_engine("raigo")
+    table = services.tavern_create(
+        by=player, game="raigo", campaign=None,
+        seats=[services.SeatSpec(kind="bot", strength="random"), services.SeatSpec(kind="host")],
+    )  # fmt: skip
+    services.tavern_start(table_id=table.pk, by=player)
+    for _ in range(400):
+        t = TavernTable.objects.get(pk=table.pk)
+        state = engine.from_json(t.state)
+        if list(engine.waiting_on(state)) == [0]:
+            return t
+        services.tavern_action_apply(
+            table_id=t.pk, by=player, action=engine.legal_actions(state, 1)[0],
+            expected_version=t.version,
+        )  # fmt: skip
+    raise AssertionError("the table never waited on the bot alone")
+
+
+def test_a_lost_bot_move_is_enqueued_again_once_the_table_waited_longer_than_its_budget(
+    player, settings
+):
+    """The sweep (``minigames.requeue_lost_bot_moves``, beat) enqueues the move of a bot the
+    table has waited on longer than ``TAVERN_BOT_STALE_SECONDS``, not before; the move runs
+    (eagerly here) and the table moves on."""
+    table = _waiting_on_the_bot(player)
+    budget = settings.TAVERN_BOT_STALE_SECONDS
+    soon = table.updated_at + timedelta(seconds=budget - 1)
+    assert services.tavern_lost_bot_moves(now=soon) == 0
+    late = table.updated_at + timedelta(seconds=budget + 1)
+    assert services.tavern_lost_bot_moves(now=late) == 1
+    moved = TavernTable.objects.get(pk=table.pk)
+    assert moved.version == table.version + 1
+    assert TavernAction.objects.filter(table=moved, seq=moved.version, seat="0").exists()
+
+
+def test_a_late_bot_move_leaves_a_table_that_moved_on_alone(player):
+    """Idempotent on the version: a bot move asked for at a version the table has left (a
+    message redelivered an hour late, or a second copy from the sweep) plays nothing."""
+    table = _waiting_on_the_bot(player)
+    assert services.tavern_bot_play(table.pk, 0, version=table.version - 1) == (
+        f"moved on to v{table.version}"
+    )
+    assert TavernTable.objects.get(pk=table.pk).version == table.version
+    assert services.tavern_bot_play(table.pk, 0, version=table.version).startswith("played")

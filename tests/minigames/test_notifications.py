@@ -63,7 +63,8 @@ def test_one_your_turn_per_turn_not_per_step(game, seed, player, other_player, c
     for seat, user in users.items():
         notes = Notification.objects.filter(recipient=user, event="your_turn")
         keys = list(notes.values_list("dedupe_key", flat=True))
-        assert notes.count() == began[seat], (seat, keys)
+        # one alert per table (issue 39): each new turn's replaced the one before
+        assert notes.count() == min(began[seat], 1), (seat, keys)
         # each of her waits is one turn row; at most the current one is open
         assert TurnWait.objects.filter(user=user).count() == began[seat]
         assert TurnWait.objects.filter(user=user, ended_at__isnull=True).count() <= 1
@@ -217,3 +218,23 @@ def test_still_waiting_counts_from_her_last_step_not_from_the_turns_start(
     assert reminder.title.startswith("Still your")
     # the other seat, not waited on, gets no reminder
     assert not Notification.objects.filter(recipient=users[1 - seat], event="turn_reminder")
+
+
+def test_a_lost_turn_notice_is_told_by_the_sweep_once(player, other_player, settings):
+    """The sweep (``tables.requeue_lost_waits``, beat) tells the waits of a table in play
+    whose notice was lost (no on-commit task runs in this test: every notice is lost), once
+    the table has been quiet longer than ``TABLE_WAITS_STALE_SECONDS``; once told, the next
+    sweep finds nothing to do."""
+    from datetime import timedelta
+
+    from notifications.models import TurnWait
+    from tables.services import table_lost_waits
+
+    table = two_humans("spirit_war", player, other_player)
+    assert not TurnWait.objects.exists()
+    budget = settings.TABLE_WAITS_STALE_SECONDS
+    assert table_lost_waits(now=table.updated_at + timedelta(seconds=budget - 1)) == 0
+    late = table.updated_at + timedelta(seconds=budget + 1)
+    assert table_lost_waits(now=late) == 1
+    assert TurnWait.objects.filter(ended_at__isnull=True).count() >= 1
+    assert table_lost_waits(now=late) == 0

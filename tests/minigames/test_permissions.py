@@ -25,7 +25,8 @@ from django.db import transaction
 from campaign.models import Membership, Role
 from minigames import services
 from minigames.engines.registry import get_engine
-from minigames.models import TavernTable
+from minigames.invites import invite_token
+from minigames.models import TavernSeat, TavernTable
 from tests.campaign.test_permission_matrix import _routes
 from tests.factories import CampaignFactory, UserFactory
 
@@ -149,8 +150,16 @@ TABLE = [
         api=False),
     Row("tavern:campaign", "post", "/campaigns/{campaign}/tavern/", expect(302, api=False),
         data=NEW, api=False),
-    Row("tavern:rules", "get", "/tavern/rules/spirit_war/", expect(200, outsider=200, api=False),
-        api=False),
+    # public: someone sent an invite link reads the rules before signing up
+    Row("tavern:rules", "get", "/tavern/rules/spirit_war/",
+        expect(200, outsider=200, api=False) | {"anonymous": 200}, api=False),
+    Row("tavern:invite", "get", "/tavern/invite/{invite}/", expect(200, host=302, api=False),
+        world="setup", api=False),
+    # the host sits already (to her table); the others take seat 1 (the watcher too: a member)
+    Row("tavern:invite", "post", "/tavern/invite/{invite}/", expect(302, api=False),
+        world="setup", api=False),
+    Row("tavern:invite", "post", "/tavern/invite/{invite}/", expect(400, host=302, api=False),
+        world="ready", api=False),
     Row("tavern:table", "get", T, expect(200, api=False), api=False),
     Row("tavern:table", "get", T, expect(200, api=False), world="setup", api=False),
     Row("tavern:op", "post", T + "join/", expect(302, api=False), world="setup", api=False,
@@ -190,7 +199,35 @@ TABLE = [
     Row("api-tavern-state", "get", A + "state/", expect(200), world="setup"),
     Row("api-tavern-actions", "post", A + "actions/", _actions_expected, data=World.move),
     Row("api-tavern-log", "get", A + "log/", expect(200)),
+    # the table's chat (tables.chat): a watcher reads; she speaks where the host allows it
+    Row("api-tavern-chat", "get", A + "chat/", expect(200)),
+    Row("api-tavern-chat", "post", A + "chat/", expect(201, watcher=403), data={"text": "hi"}),
+    Row("api-tavern-chat-reactions", "post", A + "chat/reactions/", expect(400),
+        data={"line": 1, "reaction": "clap"}),  # no such line, once she may see the table
+    Row("api-tavern-chat-mutes", "post", A + "chat/mutes/", managers(400),
+        data={"user": 1, "muted": True}),  # nobody has spoken: nobody to mute
+    Row("api-tavern-chat-settings", "patch", A + "chat/settings/", managers(200),
+        data={"spectators_may_chat": True}),
+    # the replay (tables/replay.py): as the table, and a 400 in words before the game starts
+    Row("api-tavern-replay", "get", A + "replay/", expect(200)),
+    Row("api-tavern-replay", "get", A + "replay/", expect(200), world="ended"),
+    Row("api-tavern-replay", "get", A + "replay/", expect(400), world="setup"),
+    Row("tables:replay", "get", "/tables/spirit_war/{table}/replay/", expect(200, api=False),
+        world="ended", api=False),
+    # the turn clock (tables/clocks): anyone who sees the table reads it; the host or GM
+    # pauses it (this table has none: 400 in words)
+    Row("api-tavern-clock", "get", A + "clock/", expect(200)),
+    Row("api-tavern-clock", "post", A + "clock/", managers(400), data={"paused": True}),
+    # undo requests (tables/undo): anyone who sees the table reads; a seated player asks
+    Row("api-tavern-undo", "get", A + "undo/", expect(200)),
+    Row("api-tavern-undo", "post", A + "undo/", seated(400), data={"decision": "ask"}),
     Row("api-tavern-advice", "get", A + "advice/", expect(400)),
+    Row("api-tavern-spectators", "get", A + "spectators/", expect(200)),
+    Row("api-tavern-invite", "get", "/api/tavern/invites/{invite}/", expect(200), world="setup"),
+    Row("api-tavern-invite", "post", "/api/tavern/invites/{invite}/", expect(200, host=400),
+        world="setup", data={}),
+    Row("api-tavern-invite", "post", "/api/tavern/invites/{invite}/", expect(400),
+        data={}),  # started: its seats are taken
     Row("api-tavern-advice", "get", A + "advice/", seated(200, api=True) | {"gm": 400,
         "watcher": 400}, world="practice"),
 ]  # fmt: skip
@@ -201,7 +238,7 @@ def test_route_per_role(row: Row, client_for, api_for) -> None:
     """One world per row; each role's request runs in a savepoint that is rolled back, so
     every role meets the same fresh table (and the sweep stays quick)."""
     w = World(row.world)
-    url = row.url.format(table=w.table.pk, campaign=w.campaign.pk)
+    url = row.url.format(table=w.table.pk, campaign=w.campaign.pk, invite=invite_token(w.table))
     expected = row.expected(w) if callable(row.expected) else row.expected
     wrong = []
     for role in ROLES:
@@ -281,10 +318,11 @@ def test_seat_portraits_are_the_members_only_portrait(
     b"".join(seen.streaming_content)  # reading it all lets the test client close the file
     assert client_for(outsider).get(protected).status_code == 404
 
-    # Reimu leaves the campaign: its members no longer see her sheet, nor her portrait here.
+    # Reimu leaves the campaign: its members no longer see her sheet, nor her portrait here;
+    # the seat lets her go (docs/tavern.md, "Someone goes away") and her player sits as herself.
     character_update(character=reimu, by=owned_access(player, campaign, player.pk), campaign=None)
     page = client_for(other_player).get(f"/tavern/tables/{table.pk}/").content.decode()
     assert "tavern-portrait" not in page
     assert client_for(other_player).get(protected).status_code == 404
-    mine = client_for(player).get(f"/tavern/tables/{table.pk}/").content.decode()
-    assert f'class="tavern-portrait" src="{protected}"' in mine
+    seat = TavernSeat.objects.get(table=table, index=0)
+    assert (seat.user_id, seat.character_id) == (player.pk, None)

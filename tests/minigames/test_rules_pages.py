@@ -132,12 +132,16 @@ def test_every_house_rule_shows_its_label_and_default_in_words(client_for, playe
 
 
 def test_a_house_rules_default_in_words(client_for, player):
-    """Spirit War's "Choosing Support cards" reads its default's label, not its key."""
+    """Spirit War's "Choosing Support cards" reads its default's label, not its key (the
+    default is RULINGS Spirit War 2: both sides at once, revealed together)."""
     items = house_rule_items(client_for(player).get("/tavern/rules/spirit_war/").content.decode())
     support = next(i for i in items if i.startswith("Choosing Support cards"))
-    assert "Default: The losing side first, then the other (both at once after a draw)" in support
-    assert "Or: Both sides at once, face down." in support
+    assert "Default: Both sides at once, face down" in support
+    assert "Or: The losing side first, then the other (both at once after a draw)." in support
     assert "loser_first" not in support
+    proof = next(i for i in items if i.startswith("Skipping an attack without a Spirit"))
+    assert "Default: She skips the attack without showing her hand" in proof
+    assert "Or: She shows her hand as proof." in proof
     threshold = house_rule_items(client_for(player).get("/tavern/rules/raigo/").content.decode())
     assert threshold[0].startswith("Destroy threshold (X) Default: 20 ")
     assert "Any whole number from 5 to 60." in threshold[0]
@@ -153,13 +157,15 @@ def test_a_rules_page_is_only_read(client_for, player):
 
 
 @pytest.mark.parametrize("slug", sorted(ENGINE_MODULES))
-def test_anonymous_visitors_log_in_as_at_the_tavern(client_for, slug):
+def test_how_to_play_is_public(client_for, slug):
+    """Issue 39: "How to play" pages are public (someone sent an invite link reads the rules
+    before signing up); the tavern itself still asks her to sign in."""
     anonymous = client_for(None)
-    tavern = anonymous.get("/tavern/")
+    assert anonymous.get("/tavern/").status_code == 302
     r = anonymous.get(f"/tavern/rules/{slug}/")
-    assert tavern.status_code == r.status_code == 302
-    assert tavern["Location"].split("?")[0] == r["Location"].split("?")[0]
-    assert r["Location"].endswith(f"?next=/tavern/rules/{slug}/")
+    assert r.status_code == 200
+    assert "Log in" in r.content.decode()
+    assert anonymous.get("/tavern/rules/chess/").status_code == 404
 
 
 def rules_links(page: str) -> list[tuple[str, str]]:

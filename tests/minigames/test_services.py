@@ -10,8 +10,8 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404
 
 from campaign.permissions import access_for
-from campaign.timeline import timeline_page
 from characters.models import Character
+from gmtools.timeline import timeline_page
 from minigames import services
 from minigames.engines.registry import get_engine
 from minigames.models import TavernSeat, TavernTable
@@ -138,7 +138,7 @@ def test_never_more_than_she_has(campaign, player, other_player, reimu, marisa):
     services.tavern_join(table_id=table.pk, by=other_player, index=1)
     assert "Marisa has 150 yen; the stake is 180 yen." in exc.value.messages
     # Reimu spends yen after sitting down: the start is refused, nobody pays anything.
-    from campaign.awards import yen_move
+    from characters.party import yen_move
 
     yen_move(campaign=campaign, changes={reimu.pk: -100})
     with pytest.raises(ValidationError) as exc:

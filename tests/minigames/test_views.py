@@ -107,6 +107,45 @@ def test_a_fresh_form_offers_the_defaults(client_for, player):
     )
 
 
+def test_the_form_offers_every_house_rule_of_every_game_in_words(client_for, player):
+    """The new-table form lists each engine's ``house_rules()`` by itself (RSO's and RAIGO's
+    new ones included): each under its game, with its label, its default in words and a
+    choice's every value by its label; the form never shows a key. A table made from it plays
+    by the rules chosen."""
+    from html import unescape
+
+    from minigames.engines.registry import ENGINE_MODULES, get_engine
+
+    page = client_for(player).get("/tavern/").content.decode()
+    values = shown(page)
+    for slug in ENGINE_MODULES:
+        fieldset = re.search(
+            rf'<fieldset class="tavern-rules" data-game="{slug}">(.*?)</fieldset>', page, re.S
+        )
+        assert fieldset, slug
+        words = unescape(re.sub(r"<[^>]+>", " ", fieldset[1]))
+        for rule in get_engine(slug).house_rules():
+            field = f"opt-{slug}-{rule.key}"
+            assert f'<label for="{field}">{rule.label} ' in unescape(fieldset[1]), field
+            assert values[field] == str(rule.default)
+            for value, label in rule.choices:
+                assert f'<option value="{value}"' in fieldset[1] and label in words
+        assert not re.findall(r"\b[a-z]+_[a-z_]+\b", " ".join(words.split())), slug
+    sent = {
+        "game": "rso",
+        "seat-0": "host",
+        "seat-1": "open",
+        "opt-rso-first_player": "second",
+        "opt-rso-special_uses": "2",
+        "opt-rso-border_order": "intercepting",
+    }
+    r = client_for(player).post("/tavern/", sent)
+    assert r.status_code == 302
+    table = TavernTable.objects.get()
+    assert table.options["first_player"] == "second" and table.options["special_uses"] == 2
+    assert table.options["border_order"] == "intercepting"
+
+
 def _stake_line(client, table) -> str:
     html = client.get(f"/tavern/tables/{table.pk}/").content.decode()
     found = re.search(r"Stake: [^<]*?\.(?=<|\s)", html)

@@ -6,13 +6,10 @@ from typing import Any
 
 from django.http import Http404
 
-from tables.registry import TableGame, register
-from tables.schema import ActionSchema, Int, schemas
+from tables.registry import TableAccess, TableGame, TableHooks, register
 from tests.games.duel import ENGINE
 
 from .models import DuelAction, DuelTable
-
-DUEL_ACTIONS = schemas(ActionSchema("play", {"card": Int(1, 9)}))
 
 
 def duel_seat(user: Any, table: DuelTable) -> int | None:
@@ -38,11 +35,11 @@ def register_duel() -> TableGame:
             engine=ENGINE,
             table_model=DuelTable,
             action_model=DuelAction,
-            actions=DUEL_ACTIONS,
-            seat_of=duel_seat,
-            players_of=duel_players,
-            url=lambda table: f"/duels/{table.pk}/",
-            campaign_of=lambda table: table.campaign,
-            seat_from_text=int,
+            access=TableAccess(seat_of=duel_seat, players_of=duel_players),
+            hooks=TableHooks(
+                url=lambda table: f"/duels/{table.pk}/",
+                campaign_of=lambda table: table.campaign,
+                seat_from_text=int,
+            ),
         )
     )

@@ -38,7 +38,7 @@ NAMES = {
     3: ["Reimu", "Marisa", "Sakuya"],
     4: ["Reimu", "Marisa", "Sakuya", "Youmu"],
 }
-#: Every decision the engine can ask for (minigames/engines/raigo/views.py PROMPT_WORDS), and
+#: Every decision the engine can ask for (minigames/engines/raigo/player_view.py PROMPT_WORDS), and
 #: Purify's two stages.
 SITUATIONS = {
     "fetch",

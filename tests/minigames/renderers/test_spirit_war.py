@@ -160,6 +160,25 @@ def test_the_other_sides_summon_stays_face_down_until_revealed(page: Any) -> Non
     assert hidden not in text
 
 
+def test_a_support_choice_made_at_the_same_time_shows_only_that_she_chose(page: Any) -> None:
+    """RULINGS Spirit War 2 (the default): the other side sees that she has chosen her Support
+    card, never whether it was a card or none; the table draws the one as the other."""
+    state = play_until(
+        ENGINE,
+        seats=2,
+        seed=3,
+        names=NAMES[2],
+        until=lambda s: s["phase"] == "support" and sum(s["battle"]["supported"]) == 1,
+    )
+    battle = state["battle"]
+    chosen = battle["supported"].index(True)
+    other = battle["sides"][1 - chosen]
+    render(page, SLUG, _payload(state, other))
+    text = page.page.locator(".spirit-war-battle").inner_text()
+    assert "Chosen: a card face down, or none" in text
+    assert "No Support card" not in text and "Support face down" not in text
+
+
 def test_a_refused_move_says_why(page: Any) -> None:
     state = ENGINE.new_game(seats=2, seed=1, config={"names": NAMES[2]})
     payload = _payload(state, ENGINE.waiting_on(state)[0])

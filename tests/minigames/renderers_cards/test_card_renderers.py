@@ -226,7 +226,7 @@ def test_a_tap_opens_the_card_in_words_and_plays_its_move_and_a_refusal_says_why
         if c.get("id") in (move["action"].get("card"), move["action"].get("spell"))
     )
     words = payload["view"]["cards"][number]
-    expected = words["lines"] if game == "rso" else [words["text"]]
+    expected = words["lines"]
     text = detail.inner_text()
     for line in expected:
         assert line in text
