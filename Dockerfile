@@ -25,4 +25,4 @@ RUN SECRET_KEY=build-only-collectstatic-key-not-used-at-run-time-0123456789 \
 RUN useradd --create-home app && mkdir -p /data/media && chown app /data/media
 USER app
 EXPOSE 8000
-CMD ["gunicorn", "config.wsgi", "--config", "config/gunicorn.py"]
+CMD ["gunicorn", "config.asgi:application", "--config", "config/gunicorn.py"]

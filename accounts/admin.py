@@ -5,6 +5,6 @@ from .models import User
 
 
 @admin.register(User)
-class WesternRosesUserAdmin(UserAdmin):
+class WesternRosesUserAdmin(UserAdmin[User]):
     list_display = ("username", "display_name", "email", "is_staff", "date_joined")
     fieldsets = (*(UserAdmin.fieldsets or ()), ("Profile", {"fields": ("display_name",)}))

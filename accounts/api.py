@@ -6,7 +6,6 @@ from typing import Any, Final
 
 from axes.exceptions import AxesBackendPermissionDenied
 from django.http import HttpResponse
-from rest_framework import serializers
 from rest_framework.authtoken.serializers import AuthTokenSerializer as DRFAuthTokenSerializer
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.exceptions import ValidationError
@@ -15,8 +14,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts.lockout import lockout_response
+from apibase import serializers
 from apibase.parsers import BoundedJSONParser
-from apibase.throttles import AuthRateThrottle
+from apibase.throttles import AuthRateThrottle, AuthUserRateThrottle
 
 #: User names are at most 150 characters (the user model's field); a password longer than this
 #: is no one's, and hashing megabytes of one would be work done for an attacker.
@@ -41,13 +41,17 @@ class ObtainTokenView(ObtainAuthToken):
     """Exchange a username and password for an API token (``Authorization: Token <key>``).
 
     Bounded JSON like every endpoint (it answers anonymous callers), and throttled per client
-    address on top of the account lockout, so passwords cannot be guessed at speed."""
+    address and per user name on top of the account lockout, with the log-in page's counts
+    (:mod:`accounts.views`), so passwords cannot be guessed at speed."""
 
     parser_classes = (FormParser, MultiPartParser, BoundedJSONParser)
     serializer_class = AuthTokenSerializer
-    throttle_classes = (AuthRateThrottle,)
+    throttle_classes = (AuthRateThrottle, AuthUserRateThrottle)
 
-    def post(self, request: Request, *args: Any, **kwargs: Any) -> Response | HttpResponse:
+    # DRF answers whatever HttpResponse a view returns; its stubs narrow this one to Response.
+    def post(  # type: ignore[override]
+        self, request: Request, *args: Any, **kwargs: Any
+    ) -> Response | HttpResponse:
         # django-axes marks the request it was given, which here is DRF's wrapper, so its
         # middleware never sees the lockout: answer it here, in the same words and status.
         try:

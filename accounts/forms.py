@@ -9,13 +9,13 @@ from .models import User
 from .time_zones import known_zones
 
 
-class SignUpForm(UserCreationForm):
+class SignUpForm(UserCreationForm[User]):
     class Meta:
         model = User
         fields = ("username", "display_name", "email")
 
 
-class ProfileForm(forms.ModelForm):
+class ProfileForm(forms.ModelForm[User]):
     """Her name as others see it and the zone her pages show times in."""
 
     time_zone = forms.ChoiceField(

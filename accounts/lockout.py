@@ -15,7 +15,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
 
-def _wait_words(seconds: int) -> str:
+def wait_words(seconds: int) -> str:
     minutes = math.ceil(seconds / 60)
     return f"{minutes} minute{'s' if minutes != 1 else ''}"
 
@@ -29,7 +29,7 @@ def lockout_response(
     seconds = max(1, math.ceil(cool_off.total_seconds())) if cool_off else 900
     message = (
         "Too many failed log-in attempts for this account from your address. "
-        f"Try again in {_wait_words(seconds)}."
+        f"Try again in {wait_words(seconds)}."
     )
     response: HttpResponse
     if request.path.startswith("/api/"):

@@ -17,6 +17,15 @@ class User(AbstractUser):
     def __str__(self) -> str:
         return self.display_name or self.username
 
+    def get_session_auth_hash(self) -> str:
+        """Django's, or, on a cached copy kept without the password hash
+        (``accounts.token_cache.keep_session_user``), the one worked out when it was kept: no
+        read of the password for it. Once the password is set or read, Django's again."""
+        kept = self.__dict__.get("_session_auth_hash")
+        if isinstance(kept, str) and "password" not in self.__dict__:
+            return kept
+        return super().get_session_auth_hash()
+
     @property
     def shown_name(self) -> str:
         return self.display_name or self.username

@@ -5,18 +5,21 @@ change and the admin all refuse it in the same words."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from django.core.exceptions import ValidationError
 
 from .api import MAX_PASSWORD
+
+if TYPE_CHECKING:
+    from .models import User
 
 
 class MaximumLengthValidator:
     def __init__(self, max_length: int = MAX_PASSWORD) -> None:
         self.max_length = max_length
 
-    def validate(self, password: str, user: Any = None) -> None:
+    def validate(self, password: str, user: User | None = None) -> None:
         if len(password) > self.max_length:
             raise ValidationError(
                 f"This password is too long: at most {self.max_length:,} characters.",

@@ -7,10 +7,13 @@ token for :data:`TOKEN_CACHE_SECONDS`:
 
 * the cache key holds a SHA-256 of the token, never the token itself (a dump of the cache gives
   no credential), and the cached user carries no password hash (the field is left deferred);
-* only active users are stored, and every change that could refuse a token drops its entry on
-  commit (:func:`connect`): the token deleted or replaced, the user saved (``is_active``, a new
-  password, anything) or deleted (which deletes her token too). So a deleted token or a
-  deactivated user is refused on the very next request;
+* only active users are stored, and every change that could refuse a token drops its entry
+  before it is written and again on commit (:func:`connect`): the token deleted or replaced,
+  the user saved (``is_active``, a new password, anything but a log-in's ``last_login``) or
+  deleted (which deletes her token too). So a deleted token or a deactivated user is refused on
+  the very next request, and a change Redis cannot be told of is refused (503) rather than
+  made behind a cached copy;
+* with Redis away, every lookup goes to the database (nothing is stored meanwhile);
 * a request that read the database just before such a change cannot store what it read after
   it: the change leaves a short-lived mark (:data:`CHANGE_MARK_SECONDS`) that a filling request
   checks, and a token entry is only ever added, never overwritten, while the change's own
@@ -22,13 +25,16 @@ Changes made behind the ORM's back (``QuerySet.update`` of users, raw SQL) send 
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import hashlib
 from typing import Any, Final
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models.signals import post_delete, post_save
+from django.db.models.signals import pre_delete, pre_save
 from django.utils.translation import gettext_lazy as _
 from redis.exceptions import RedisError
 from rest_framework.authentication import TokenAuthentication
@@ -103,6 +109,41 @@ def cached_user_from(entry: Any, user_id: Any) -> Any | None:
     return entry if same else None
 
 
+@functools.cache
+def _secret_tag(secret_key: str) -> str:
+    return hashlib.sha256(secret_key.encode()).hexdigest()[:8]
+
+
+def session_user_key(user_id: Any) -> str:
+    """Where :mod:`accounts.backends` keeps a signed-in user. The key names the server's secret
+    (a digest of it), since the entry holds her session hash, an HMAC under that secret."""
+    return f"auth-session-user:{_secret_tag(settings.SECRET_KEY)}:{user_id}"
+
+
+def session_user_from(entry: Any, user_id: Any) -> Any | None:
+    """The user a signed-in user's entry holds, or None (missing, revoked, or another user)."""
+    if entry is None or entry == _REVOKED:
+        return None
+    try:
+        same = entry.pk == int(user_id)
+    except (TypeError, ValueError, AttributeError):
+        return None
+    return entry if same else None
+
+
+def keep_session_user(user: Any) -> None:
+    """Keep an active signed-in ``user`` (without her password hash, with her session hash
+    worked out) unless a change's mark holds the entry or her record changed a moment ago
+    (``add``, not ``set``, as :func:`_fill`); nothing when Redis is away."""
+    if not user.is_active:
+        return
+    copy = _cacheable(user)
+    copy._session_auth_hash = user.get_session_auth_hash()
+    with contextlib.suppress(RedisError):
+        if cache.get(_user_changed_key(user.pk)) is None:
+            cache.add(session_user_key(user.pk), copy, TOKEN_CACHE_SECONDS)
+
+
 def _cacheable(user: Any) -> Any:
     """A copy of ``user`` without her password hash (left deferred: read again if asked)."""
     copy = user.__class__.__new__(user.__class__)
@@ -153,14 +194,7 @@ class CachedTokenAuthentication(TokenAuthentication):
             user = token.user
             if not user.is_active:
                 raise AuthenticationFailed(_("User inactive or deleted."))
-            # add, not set: a change's mark in the entry's place is kept
-            if cache.get(_user_changed_key(user.pk)) is None and cache.add(
-                _entry_key(digest), _cacheable(user), TOKEN_CACHE_SECONDS
-            ):
-                cache.set_many(
-                    {_user_token_key(user.pk): digest, _entry_user_id_key(digest): user.pk},
-                    TOKEN_CACHE_SECONDS,
-                )
+            _fill(digest, user)
             return user, token
         return user, Token(key=key, user=user)
 
@@ -182,15 +216,31 @@ class CachedTokenAuthentication(TokenAuthentication):
                     client=redis.client,
                 )
             except RedisError:
-                pass  # the plain read below, and the throttle counts on its own
-            else:
-                user = cached_user_from(redis.serializer.loads(entry) if entry else None, uid)
-                if user is not None and count is not None:
-                    counted = Counted(counter.key(user.pk), int(count))
-                    request.throttle_counted = counted  # type: ignore[union-attr]
-                return user
-        user = cache.get(_entry_key(digest))
+                return None  # Redis is away: the database answers, the throttle fails open
+            user = cached_user_from(redis.serializer.loads(entry) if entry else None, uid)
+            if user is not None and count is not None:
+                counted = Counted(counter.key(user.pk), int(count))
+                request.throttle_counted = counted  # type: ignore[union-attr]
+            return user
+        try:
+            user = cache.get(_entry_key(digest))
+        except RedisError:
+            return None  # the database answers
         return None if user is None or user == _REVOKED else user
+
+
+def _fill(digest: str, user: Any) -> None:
+    """Keep ``user`` under the token's digest, unless a change's mark holds it (``add``, not
+    ``set``) or her record changed a moment ago; nothing when Redis is away (the next request
+    asks the database again)."""
+    with contextlib.suppress(RedisError):
+        if cache.get(_user_changed_key(user.pk)) is None and cache.add(
+            _entry_key(digest), _cacheable(user), TOKEN_CACHE_SECONDS
+        ):
+            cache.set_many(
+                {_user_token_key(user.pk): digest, _entry_user_id_key(digest): user.pk},
+                TOKEN_CACHE_SECONDS,
+            )
 
 
 def forget_token(key: str) -> None:
@@ -203,30 +253,55 @@ def _forget_digest(digest: str) -> None:
 
 
 def forget_user(user_id: Any) -> None:
-    """Drop the cached entry of ``user_id``'s token and block refilling it for a moment."""
-    cache.set(_user_changed_key(user_id), 1, CHANGE_MARK_SECONDS)
+    """Drop the cached entries of ``user_id`` (her token's, and the signed-in user that
+    :mod:`accounts.backends` keeps) and block refilling them for a moment."""
+    cache.set_many(
+        {_user_changed_key(user_id): 1, session_user_key(user_id): _REVOKED},
+        CHANGE_MARK_SECONDS,
+    )
     digest = cache.get(_user_token_key(user_id))
     if digest is not None:
         _forget_digest(digest)
 
 
-def _token_changed(sender: Any, instance: Token, **kwargs: Any) -> None:
+def _token_changing(sender: Any, instance: Token, **kwargs: Any) -> None:
+    """A token about to be replaced or deleted: its cached user is dropped first, so if Redis
+    cannot be told the change is refused (the ``redis`` error, a 503) rather than made with a
+    cached copy left to answer for it; again on commit (a reader in between saw the old row).
+    A token being created was never cached."""
+    if instance._state.adding:
+        return
     key, user_id = instance.key, instance.user_id
-    forget_token(key)  # at once, and again on commit (a reader in between sees the old row)
-    transaction.on_commit(lambda: forget_token(key))
-    transaction.on_commit(lambda: forget_user(user_id))
+    forget_token(key)
+    transaction.on_commit(lambda: _forget_later(forget_token, key), robust=True)
+    transaction.on_commit(lambda: _forget_later(forget_user, user_id), robust=True)
 
 
-def _user_changed(sender: Any, instance: Any, **kwargs: Any) -> None:
+def _user_changing(sender: Any, instance: Any, update_fields: Any = None, **kwargs: Any) -> None:
+    """A user about to be saved or deleted, as :func:`_token_changing`. A log-in's save of
+    ``last_login`` alone changes nothing a token answers for, so it asks nothing of Redis (and
+    signing in works while Redis is away)."""
+    if instance._state.adding or (
+        update_fields is not None and set(update_fields) <= {"last_login"}
+    ):
+        return
     user_id = instance.pk
     forget_user(user_id)
-    transaction.on_commit(lambda: forget_user(user_id))
+    transaction.on_commit(lambda: _forget_later(forget_user, user_id), robust=True)
+
+
+def _forget_later(forget: Any, key: Any) -> None:
+    """The on-commit repeat: the change is made; what Redis missed now expires with the mark
+    set before it (``CHANGE_MARK_SECONDS``)."""
+    with contextlib.suppress(RedisError):
+        forget(key)
 
 
 def connect() -> None:
-    """Wire the invalidation signals (``AccountsConfig.ready``)."""
+    """Wire the invalidation signals (``AccountsConfig.ready``): before the change is written,
+    so a change Redis cannot be told of is not made."""
     user_model = get_user_model()
-    post_save.connect(_token_changed, sender=Token, dispatch_uid="token-cache-token-saved")
-    post_delete.connect(_token_changed, sender=Token, dispatch_uid="token-cache-token-deleted")
-    post_save.connect(_user_changed, sender=user_model, dispatch_uid="token-cache-user-saved")
-    post_delete.connect(_user_changed, sender=user_model, dispatch_uid="token-cache-user-deleted")
+    pre_save.connect(_token_changing, sender=Token, dispatch_uid="token-cache-token-saved")
+    pre_delete.connect(_token_changing, sender=Token, dispatch_uid="token-cache-token-deleted")
+    pre_save.connect(_user_changing, sender=user_model, dispatch_uid="token-cache-user-saved")
+    pre_delete.connect(_user_changing, sender=user_model, dispatch_uid="token-cache-user-deleted")

@@ -1,13 +1,82 @@
-"""Account pages. Log in/out and password change are Django's own views (see urls.py)."""
+"""Account pages. Log out, password change and reset are Django's own views (see urls.py); log
+in is Django's with the same limits as the API's token endpoint, and sign-up is limited per
+address."""
 
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import PasswordResetForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 
+from apibase.throttles import (
+    AuthRateThrottle,
+    AuthUserRateThrottle,
+    PasswordResetEmailThrottle,
+    PasswordResetRateThrottle,
+    SignupRateThrottle,
+)
+
 from .forms import ProfileForm, SignUpForm
+from .lockout import wait_words
+
+#: What each limit says when it refuses, with the wait in words.
+_REFUSALS: dict[type[AuthRateThrottle], str] = {
+    AuthRateThrottle: "Too many log-in attempts from your address.",
+    AuthUserRateThrottle: "Too many log-in attempts for this account.",
+    SignupRateThrottle: "Too many sign-ups from your address.",
+    PasswordResetRateThrottle: "Too many password resets asked for from your address.",
+    PasswordResetEmailThrottle: "Too many password resets asked for that email address.",
+}
+
+
+def _over_limit(request: HttpRequest, *throttles: AuthRateThrottle) -> HttpResponse | None:
+    """A 429 page (with ``Retry-After``) when any of ``throttles`` refuses this request, which
+    each of them counts; None when all allow it."""
+    for throttle in throttles:
+        if throttle.allow_request(request, None):
+            continue
+        seconds = max(1, math.ceil(throttle.wait() or 60))
+        message = f"{_REFUSALS[type(throttle)]} Try again in {wait_words(seconds)}."
+        response = render(request, "registration/locked_out.html", {"message": message}, status=429)
+        response["Retry-After"] = str(seconds)
+        return response
+    return None
+
+
+class LoginView(auth_views.LoginView):
+    """Django's log-in page, counted per address and per user name with the token endpoint
+    (the same throttles and counters), besides django-axes' lockout of a name and address."""
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        refused = _over_limit(request, AuthRateThrottle(), AuthUserRateThrottle())
+        return refused or super().post(request, *args, **kwargs)
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's password reset by email, limited per client address and per email address.
+    Django's view answers the same page whether or not an account has the address (and sends
+    nothing when none has), so the form tells no one who has an account. The link in the
+    email starts from ``SITE_URL``, as every email's links do."""
+
+    email_template_name = "registration/password_reset_email.txt"
+    subject_template_name = "registration/password_reset_subject.txt"
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        refused = _over_limit(request, PasswordResetRateThrottle(), PasswordResetEmailThrottle())
+        return refused or super().post(request, *args, **kwargs)
+
+    def form_valid(self, form: PasswordResetForm) -> HttpResponse:
+        self.extra_email_context = {"site_url": str(settings.SITE_URL).rstrip("/")}
+        return super().form_valid(form)
 
 
 def _next(request: HttpRequest) -> str:
@@ -25,10 +94,14 @@ def signup(request: HttpRequest) -> HttpResponse:
     next_url = _next(request)
     if request.user.is_authenticated:
         return redirect(next_url or "home")
+    if request.method == "POST":
+        refused = _over_limit(request, SignupRateThrottle())
+        if refused is not None:
+            return refused
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        login(request, user, backend="accounts.backends.CachedModelBackend")
         return redirect(next_url or "home")
     return render(
         request,

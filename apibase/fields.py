@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rest_framework import serializers
-
+from . import serializers
 from .numbers import MAX_ID
 
 

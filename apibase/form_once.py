@@ -7,7 +7,9 @@ writes a fresh one-time ``once_token`` into the form. :class:`OnceFormMiddleware
 token a browser sends (in the cache, shared by every web process): the first post with a token
 runs; a second post of the same rendered form is not run again, and the browser is sent back to
 the page it came from with a note. A post the view refuses (a 4xx, a form with errors) forgets
-its token, so the corrected form can be sent.
+its token, so the corrected form can be sent. With Redis away there is nowhere to remember a
+token, and a post that cannot be known to be the first is not run: the site's 503 page says to
+try again in a moment (:mod:`apibase.redis_down`).
 
 Requests from scripts (``Accept: application/json``, ``fetch`` with ``Sec-Fetch-Mode`` other
 than ``navigate``) are left to their views: a script that stays on the page sends the same
@@ -18,6 +20,7 @@ token in the form after each success) asks :func:`claim_from_script` itself.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import uuid
 from collections.abc import Callable
@@ -28,9 +31,14 @@ from django import template
 from django.contrib import messages
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.middleware.csrf import get_token
 from django.template.defaulttags import CsrfTokenNode
 from django.utils.html import format_html
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.safestring import SafeString, mark_safe
+from redis.exceptions import RedisError
+
+from .redis_down import log_unavailable, unavailable
 
 FIELD = "once_token"
 _TOKEN = re.compile(r"[0-9a-f]{32}")
@@ -41,16 +49,41 @@ ALREADY_SENT = "That form was already sent: it was applied once."
 register = template.Library()
 
 
+#: Rendered in place of each form's tokens when the context holds :data:`KEEP_FORMS`: the HTML
+#: can then be kept (in a cache) and each request's copy given its own tokens by
+#: :func:`with_form_tokens`.
+TOKENS_MARK = "<!--form-tokens-->"
+#: The context key that asks :class:`OnceFormNode` for :data:`TOKENS_MARK`.
+KEEP_FORMS = "keep_forms"
+
+
 class OnceFormNode(CsrfTokenNode):
     """``{% csrf_token %}`` plus a fresh one-time token for this rendering of the form."""
 
     def render(self, context: Any) -> str:
+        if context.get(KEEP_FORMS):
+            return mark_safe(TOKENS_MARK)  # noqa: S308 - our own constant
         html = str(super().render(context))
         if not html:
             return html
         return html + str(
             format_html('<input type="hidden" name="{}" value="{}">', FIELD, uuid.uuid4().hex)
         )
+
+
+def with_form_tokens(html: str, request: HttpRequest) -> SafeString:
+    """``html`` rendered with :data:`KEEP_FORMS` (a kept fragment), each form given this
+    request's CSRF token and a one-time token of its own, as ``{% csrf_token %}`` renders
+    them."""
+    parts = html.split(TOKENS_MARK)
+    if len(parts) == 1:
+        return mark_safe(html)  # noqa: S308 - rendered by our templates, escaped then
+    node = OnceFormNode()
+    context = {"csrf_token": get_token(request)}
+    out = [parts[0]]
+    for part in parts[1:]:
+        out += [node.render(context), part]
+    return mark_safe("".join(out))  # noqa: S308 - as above, with our own inputs
 
 
 @register.tag(name="csrf_token")
@@ -87,9 +120,11 @@ class Sent:
     repeated: bool = False
 
     def forget(self) -> None:
-        """The view refused the post: the corrected form may be sent with the same token."""
+        """The view refused the post: the corrected form may be sent with the same token
+        (unless Redis went away meanwhile: then she sends it again from a fresh page)."""
         if self.key is not None:
-            cache.delete(self.key)
+            with contextlib.suppress(RedisError):
+                cache.delete(self.key)
 
 
 def claim(request: HttpRequest, token: str) -> Sent:
@@ -121,7 +156,13 @@ class OnceFormMiddleware:
             return self.get_response(request)
         if _from_a_script(request):
             return self.get_response(request)
-        sent = claim(request, str(request.POST.get(FIELD, "")))
+        try:
+            sent = claim(request, str(request.POST.get(FIELD, "")))
+        except RedisError as exc:
+            # Nowhere to remember the token: applying it could apply it twice. Nothing is
+            # applied; the page says to try again in a moment (apibase/redis_down.py).
+            log_unavailable(request, exc)
+            return unavailable(request)
         if sent.key is None:
             return self.get_response(request)
         if sent.repeated:

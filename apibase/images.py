@@ -47,7 +47,7 @@ class ImageRules:
         return ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0]
 
 
-def image_check(file: UploadedFile, rules: ImageRules) -> CheckedImage:
+def image_check(file: UploadedFile[bytes], rules: ImageRules) -> CheckedImage:
     """``file`` as a picture ``rules`` accept, else :class:`ImageRefused` in words. The file is
     left at its start for whoever stores it."""
     from PIL import Image, UnidentifiedImageError

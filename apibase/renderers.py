@@ -56,4 +56,4 @@ class FastJSONRenderer(renderers.JSONRenderer):
                         _PARAGRAPH_SEPARATOR, b"\\u2029"
                     )
                 return body
-        return super().render(data, accepted_media_type, renderer_context)  # type: ignore[no-any-return]
+        return super().render(data, accepted_media_type, renderer_context)

@@ -1,12 +1,18 @@
 """One error shape for the whole API, so scripts and bots can rely on it.
 
 Every error answers ``{"detail": "...", "errors": {field: [messages]}}`` (``errors`` present
-for validation failures), and Django's own 404/403/validation exceptions map to the same.
+for validation failures), and Django's own 404/403/validation exceptions map to the same. Redis
+not answering for what truly needs it is a 503 with ``Retry-After`` (``apibase.redis_down``).
+
+An error body is bounded, whatever the request: at most :data:`MAX_ERRORS` messages in all
+(the ``detail`` says how many more there were), each at most :data:`MAX_MESSAGE` characters,
+each field name at most :data:`MAX_KEY`. A body of 200,000 unknown keys once answered 6.7 MB
+of errors, one per key; the first few say what is wrong as well.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
@@ -20,16 +26,82 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
 
+from apibase.redis_down import DETAIL as REDIS_DETAIL
+from apibase.redis_down import is_redis_down, log_unavailable, retry_seconds
 from tables.errors import BodyTooLarge, StaleVersion
+
+#: The most messages one error body lists, the longest message and the longest field name.
+MAX_ERRORS: Final = 20
+MAX_MESSAGE: Final = 500
+MAX_KEY: Final = 100
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def bounded_errors(errors: Any) -> tuple[Any, int]:
+    """``errors`` (DRF's nested field errors) cut to :data:`MAX_ERRORS` messages in all, with
+    long messages and field names clipped; and how many messages were left out. Keeps the
+    shape: a mapping stays a mapping of the same field names, a list a list."""
+    kept = 0
+    left_out = 0
+
+    def walk(item: Any) -> Any:
+        nonlocal kept, left_out
+        if isinstance(item, dict):
+            out = {}
+            for key, value in item.items():
+                if kept >= MAX_ERRORS:
+                    left_out += _count(value)
+                    continue
+                out[_clip(str(key), MAX_KEY)] = walk(value)
+            return out
+        if isinstance(item, list):
+            listed = []
+            for value in item:
+                if kept >= MAX_ERRORS:
+                    left_out += _count(value)
+                    continue
+                listed.append(walk(value))
+            return listed
+        kept += 1
+        text = _clip(str(item), MAX_MESSAGE)
+        code = getattr(item, "code", None)
+        return exceptions.ErrorDetail(text, code) if code is not None else text
+
+    return walk(errors), left_out
+
+
+def _count(item: Any) -> int:
+    """How many messages ``item`` holds (iteratively: no input can exhaust the stack)."""
+    total, stack = 0, [item]
+    while stack:
+        here = stack.pop()
+        if isinstance(here, dict):
+            stack.extend(here.values())
+        elif isinstance(here, list):
+            stack.extend(here)
+        else:
+            total += 1
+    return total
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if is_redis_down(exc):
+        # What truly needs Redis while it is away (apibase/redis_down.py): 503, try again.
+        set_rollback()
+        request = context.get("request")
+        if request is not None:
+            log_unavailable(request, exc)
+        return Response(
+            {"detail": REDIS_DETAIL}, status=503, headers={"Retry-After": str(retry_seconds())}
+        )
     if isinstance(exc, StaleVersion):
         # Every game table, one answer: someone moved first, nothing changed, reload.
-        return Response(
-            {"detail": f"Someone else moved first: reload the {exc.what}.", "version": exc.current},
-            status=409,
-        )
+        # (a move after its seat's deadline says so: tables.errors.TimeRanOut)
+        detail = getattr(exc, "detail", None) or f"Someone else moved first: reload the {exc.what}."
+        return Response({"detail": detail, "version": exc.current}, status=409)
     if isinstance(exc, RequestDataTooBig):
         return Response({"detail": _too_big()}, status=413)
     if isinstance(exc, BodyTooLarge):
@@ -61,7 +133,13 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         data = response.data
         if isinstance(data, list):
             data = {"non_field_errors": data}
-        response.data = {"detail": "Invalid input.", "errors": data}
+        errors, left_out = bounded_errors(data)
+        detail = "Invalid input."
+        if left_out:
+            detail = f"Invalid input: {left_out:,} more problems are not listed."
+        response.data = {"detail": detail, "errors": errors}
+    elif isinstance(response.data, dict) and isinstance(response.data.get("detail"), str):
+        response.data["detail"] = _clip(response.data["detail"], MAX_MESSAGE)
     return response
 
 

@@ -13,6 +13,7 @@ from decks.urls import api_urlpatterns as decks_api_urlpatterns
 from minigames.urls import api_urlpatterns as tavern_api_urlpatterns
 from notifications import api as notifications_api
 from spellcards import api as spellcards_api
+from tables.ratings.urls import api_urlpatterns as ratings_api_urlpatterns
 
 router = DefaultRouter()
 router.register("campaigns", campaign_api.CampaignViewSet, basename="campaign")
@@ -54,9 +55,10 @@ urlpatterns = [
     # requests, and Django tries patterns in order (none of theirs matches another's paths).
     path("", include(battle_api_urlpatterns)),  # grid battles (battles/api.py)
     path("", include(tavern_api_urlpatterns)),  # the tavern (minigames/api.py)
-    # Campaign play (invitations, members, sessions, notes, handouts, awards, timeline,
+    # The GM tools (invitations, members, sessions, notes, handouts, awards, timeline,
     # dashboard): before the router, so those paths are never read as router actions.
-    path("", include("campaign.rest.urls")),
+    path("", include("gmtools.rest.urls")),
+    path("", include(ratings_api_urlpatterns)),  # leaderboards, ratings (tables/ratings/api.py)
     path("", include(decks_api_urlpatterns)),  # tavern card games' cards (decks/urls.py)
     path("", include(router.urls)),
 ]

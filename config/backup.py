@@ -38,6 +38,9 @@ from django.db import DatabaseError, models, transaction
 from django.db.models import Q
 from django.db.models.fields.files import FieldFile
 
+from apibase.numbers import object_id
+from minigames.engines import rso
+
 FORMAT = "western-roses-campaign"
 VERSION = 1
 MANIFEST = "manifest.json"
@@ -80,18 +83,18 @@ class Part:
 PARTS: tuple[Part, ...] = (
     Part("campaign.Campaign", "pk"),
     Part("campaign.Membership", "campaign_id"),
-    Part("campaign.GameSession", "campaign_id"),
-    Part("campaign.Attendance", "session__campaign_id"),
-    Part("campaign.GMNote", "campaign_id"),
+    Part("gmtools.GameSession", "campaign_id"),
+    Part("gmtools.Attendance", "session__campaign_id"),
+    Part("gmtools.GMNote", "campaign_id"),
     Part("characters.Character", "campaign_id"),
     Part("characters.InventoryItem", "character__campaign_id"),
     Part("spellcards.TemplateCard", "campaign_id"),
     Part("spellcards.Spellcard", "character__campaign_id"),
     Part("spellcards.DeckEntry", "character__campaign_id"),
-    Part("campaign.Handout", "campaign_id"),
-    Part("campaign.Award", "campaign_id"),
-    Part("campaign.AwardRecipient", "award__campaign_id"),
-    Part("campaign.LevelUp", "campaign_id"),
+    Part("gmtools.Handout", "campaign_id"),
+    Part("gmtools.Award", "campaign_id"),
+    Part("gmtools.AwardRecipient", "award__campaign_id"),
+    Part("gmtools.LevelUp", "campaign_id"),
     Part("campaign.Roll", "campaign_id"),
     Part("decks.CustomCard", "campaign_id"),
     Part("decks.Deck", "campaign_id"),
@@ -101,8 +104,31 @@ PARTS: tuple[Part, ...] = (
     Part("minigames.TavernTable", "campaign_id"),
     Part("minigames.TavernSeat", "table__campaign_id"),
     Part("minigames.TavernAction", "table__campaign_id"),
+    # the campaign's ratings (its rated tables'), their results and histories
+    Part("table_ratings.Rating", "campaign_id"),
+    Part("table_ratings.RatedResult", "campaign_id"),
+    Part("table_ratings.RatingChange", "rating__campaign_id"),
+    # the talk at the campaign's tables (tables.chat): after the tables its rooms name
+    Part("table_chat.ChatRoom", "campaign_id"),
+    Part("table_chat.ChatLine", "room__campaign_id"),
+    Part("table_chat.ChatReaction", "line__room__campaign_id"),
+    Part("table_chat.ChatMute", "room__campaign_id"),
 )
 PART_BY_LABEL = {part.label: part for part in PARTS}
+#: Models that moved to another app since archives of this version were first written, by the
+#: label older archives name them with (the GM tools left ``campaign``): read under their new one.
+RENAMED = {
+    f"campaign.{name}": f"gmtools.{name}"
+    for name in (
+        "GameSession",
+        "Attendance",
+        "GMNote",
+        "Handout",
+        "Award",
+        "AwardRecipient",
+        "LevelUp",
+    )
+}
 
 
 def _label(model: type[models.Model]) -> str:
@@ -149,7 +175,7 @@ Remap = Callable[[str, int], int | None]  # (model label, old id) -> new id
 
 #: A player character's combatant id (``pc<character id>``) and a deck card's id
 #: (``card<spellcard id>``), alone or inside a longer key such as ``card:pc3:card7``.
-_TOKEN = re.compile(r"(?<![A-Za-z0-9_])(pc|card)(\d+)(?![A-Za-z0-9_])")
+_TOKEN = re.compile(r"(?<![A-Za-z0-9_])(pc|card)([0-9]+)(?![A-Za-z0-9_])")
 _TOKEN_MODEL = {"pc": "characters.Character", "card": "spellcards.Spellcard"}
 
 
@@ -168,11 +194,10 @@ def _rewrite_battle_json(value: Any, remap: Remap) -> Any:
         if isinstance(v, list):
             return [walk(x, key) for x in v]
         if isinstance(v, str):
-            if key == "controller" and v.isdigit():
-                new = remap(_label(_user_model()), int(v))
-                return str(new) if new is not None else v
-            if key == "battle_id" and v.isdigit():
-                new = remap("battles.Battle", int(v))
+            pk = object_id(v) if key in ("controller", "battle_id") else None
+            if pk is not None:
+                label = _label(_user_model()) if key == "controller" else "battles.Battle"
+                new = remap(label, pk)
                 return str(new) if new is not None else v
             return _TOKEN.sub(token, v)
         return v
@@ -201,7 +226,70 @@ def _rewrite_values(label: str, fields: dict[str, Any], remap: Remap) -> dict[st
             }
     if label == "minigames.TavernSeat" and "deck" in out:
         out["deck"] = _seat_deck(out["deck"], remap)
-    return out
+    if label == "table_ratings.RatedResult" and isinstance(out.get("key"), str):
+        out["key"] = _table_ref(out["key"], "minigames.taverntable:", "", remap)
+    if label == "table_ratings.RatingChange" and isinstance(out.get("url"), str):
+        out["url"] = _table_ref(out["url"], "/tavern/tables/", "/", remap)
+    if label == "table_chat.ChatRoom" and isinstance(out.get("table_label"), str):
+        out["table_id"] = _chat_table(out["table_label"], out.get("table_id"), remap)
+    return _in_todays_shape(label, out)
+
+
+def _table_ref(text: str, prefix: str, suffix: str, remap: Remap) -> str:
+    """A rated result's key (``minigames.taverntable:<id>``) or a history row's table page
+    (``/tavern/tables/<id>/``), naming the copy's table; left as it is when it names none."""
+    if not (text.startswith(prefix) and text.endswith(suffix)):
+        return text
+    pk = object_id(text[len(prefix) : len(text) - len(suffix)])
+    new = remap("minigames.TavernTable", pk) if pk is not None else None
+    return f"{prefix}{new}{suffix}" if new is not None else text
+
+
+def _chat_table(table_label: str, table_id: Any, remap: Remap) -> Any:
+    """A chat room's table (named by its model's ``label_lower`` and id, not a foreign key),
+    given the new key of the archive's table of that model."""
+    try:
+        model = apps.get_model(table_label)
+    except (LookupError, ValueError):
+        raise BackupError("The archive is damaged: a chat names no kind of table.") from None
+    if not isinstance(table_id, int) or _label(model) not in PART_BY_LABEL:
+        raise BackupError("The archive is damaged: a table's chat names no table of it.")
+    new = remap(_label(model), table_id)
+    if new is None:
+        raise BackupError("The archive is damaged: a table's chat names a table not in it.")
+    return new
+
+
+#: Fields renamed since archives of this version were first written, by model label.
+RENAMED_FIELDS = {"decks.CustomCard": {"card_type": "kind"}}
+
+
+def _in_todays_shape(label: str, fields: dict[str, Any]) -> dict[str, Any]:
+    """An older archive's row in today's shape: renamed fields under their new names, and RSO
+    cards (a GM card's data, a tavern table's carried cards) in the shape both card games share
+    (``docs/decks.md``, "One card shape"; the migrations ``decks`` 0002 and ``minigames``
+    0004 did the same to the rows on the server)."""
+    for old, new in RENAMED_FIELDS.get(label, {}).items():
+        if old in fields and new not in fields:
+            fields[new] = fields.pop(old)
+    if fields.get("game") != "rso":
+        return fields
+    if label == "decks.CustomCard" and isinstance(fields.get("data"), dict):
+        fields["data"] = rso.upgrade_card(fields["data"])
+    if label == "minigames.TavernTable":
+        for name in ("state", "initial"):
+            cards = (
+                fields.get(name, {}).get("cards") if isinstance(fields.get(name), dict) else None
+            )
+            if isinstance(cards, dict):
+                fields[name] = {
+                    **fields[name],
+                    "cards": {
+                        n: rso.upgrade_card(c) if isinstance(c, dict) else c
+                        for n, c in cards.items()
+                    },
+                }
+    return fields
 
 
 def _seat_deck(deck: Any, remap: Callable[[str, int], int | None]) -> Any:
@@ -214,7 +302,8 @@ def _seat_deck(deck: Any, remap: Callable[[str, int], int | None]) -> Any:
     if not key.startswith("deck:"):
         return deck  # a preset: no row
     old = key.removeprefix("deck:")
-    new = remap("decks.Deck", int(old)) if old.isdigit() else None
+    pk = object_id(old)
+    new = remap("decks.Deck", pk) if pk is not None else None
     return f"deck:{new}" if new is not None else ""
 
 
@@ -352,6 +441,9 @@ def read_archive(data: bytes) -> tuple[dict[str, Any], zipfile.ZipFile]:
         )
     if not isinstance(manifest.get("users"), list) or not isinstance(manifest.get("parts"), list):
         raise BackupError("The archive's manifest is incomplete: it lacks its users or rows.")
+    for part in manifest["parts"]:
+        if isinstance(part, dict) and part.get("model") in RENAMED:
+            part["model"] = RENAMED[part["model"]]
     return manifest, archive
 
 

@@ -1,7 +1,8 @@
 """The API's error answers, documented on every operation of the OpenAPI schema.
 
 Why a hook: every view answers errors in one shape (``config/api_errors.py``) with the same few
-statuses (bad input, not signed in, not allowed, not found, too fast, too large, unreadable),
+statuses (bad input, not signed in, not allowed, not found, too fast, too large, unreadable,
+a service away),
 so writing them on each view would repeat the same lines a hundred times and miss the next view.
 drf-spectacular runs this after generating the schema
 (``SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"]``); a view's own documented answers for a status
@@ -33,6 +34,10 @@ _ANSWERS = {
     "403": "Signed in, but not allowed to do this.",
     "404": "Not found, or not visible to you.",
     "429": "Too many requests; wait as `Retry-After` says.",
+    "503": (
+        "A service this needs (Redis) is not answering for a moment; nothing was changed. "
+        "Try again as `Retry-After` says."
+    ),
 }
 _WRITE_ANSWERS = {
     "413": "The request body is larger than this endpoint accepts.",

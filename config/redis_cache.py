@@ -1,21 +1,86 @@
-"""Django's Redis cache, with one redis-py client per connection pool instead of one per call.
+"""Django's Redis cache, with one redis-py client per connection pool instead of one per call,
+and a Redis that is down answered at once instead of once per call after a long wait.
 
-Django's ``RedisCacheClient.get_client`` builds a new ``redis.Redis`` around the (shared)
-connection pool on every cache operation. The pool is reused, but each ``Redis()`` fills a
-table of about 170 response callbacks first: on an unchanged poll (a token read and a
-throttle count) that construction cost more than the round trips themselves (a CPU profile
-of ``/api/battles/{id}/view/?since=`` in ``make bench``'s setup: 20% of the request).
-
+**One client per pool.** Django's ``RedisCacheClient.get_client`` builds a new ``redis.Redis``
+around the (shared) connection pool on every cache operation. The pool is reused, but each
+``Redis()`` fills a table of about 170 response callbacks first: on an unchanged poll (a token
+read and a throttle count) that construction cost more than the round trips themselves (a CPU
+profile of ``/api/battles/{id}/state/?since=`` in ``make bench``'s setup: 20% of the request).
 A ``redis.Redis`` is safe to share between threads (each command takes a connection from the
 pool and gives it back) and across a fork (the pool notices the new process and reconnects),
 so one client per pool is kept and everything else is Django's.
+
+**A Redis that is down.** redis-py waits 5 s for a connection or an answer by default: with
+Redis frozen, every request that asked it anything waited 5 s per question and then answered
+500. Here every connection gives up after ``REDIS_SOCKET_TIMEOUT`` (0.5 s: Redis answers in
+well under a millisecond when it answers at all), and a process that met a dead or silent Redis
+remembers it for ``REDIS_RETRY_SECONDS`` (5 s, :mod:`apibase.redis_down`): every question to
+that server meanwhile fails at once with ``RedisUnavailable`` (a ``redis.ConnectionError``),
+without touching the network, and the first one after that tries again. The Celery app's
+publishing consults the same record for the broker (``config.celery``), since the broker is the
+same Redis.
+
+What the callers do with the error is theirs: the paths that can work without Redis fall back
+to the database or fail open (the token lookup, the throttles, the table heads, cached views);
+what cannot (a form that must apply once, a token or role change whose cached copy could not be
+dropped, the advisor, whose searches run in a worker reached through Redis) answers 503 with
+``Retry-After`` (:mod:`apibase.redis_down`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.core.cache.backends import redis as django_redis
+from redis.connection import Connection, ConnectionPool
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from apibase.redis_down import check, mark_down
+
+
+class GuardedConnection(Connection):
+    """A redis-py connection that records a failed connect, send or read (:func:`mark_down`)."""
+
+    def _failed(self) -> None:
+        mark_down(str(self.host), int(self.port))
+
+    def connect(self) -> None:
+        try:
+            super().connect()  # type: ignore[no-untyped-call]  # redis-py: unannotated
+        except (RedisConnectionError, RedisTimeoutError):
+            self._failed()
+            raise
+
+    def send_packed_command(self, command: Any, check_health: bool = True) -> None:
+        try:
+            super().send_packed_command(command, check_health)  # type: ignore[no-untyped-call]
+        except (RedisConnectionError, RedisTimeoutError):
+            self._failed()
+            raise
+
+    def read_response(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return super().read_response(*args, **kwargs)
+        except (RedisConnectionError, RedisTimeoutError):
+            self._failed()
+            raise
+
+
+class GuardedConnectionPool(ConnectionPool):
+    """A pool of :class:`GuardedConnection` that refuses at once while its Redis is down."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("connection_class", GuardedConnection)
+        super().__init__(*args, **kwargs)
+
+    def get_connection(self, *args: Any, **kwargs: Any) -> Any:
+        check(
+            str(self.connection_kwargs.get("host", "localhost")),
+            int(self.connection_kwargs.get("port", 6379)),
+        )
+        return super().get_connection(*args, **kwargs)
 
 
 class ReusingRedisCacheClient(django_redis.RedisCacheClient):
@@ -41,8 +106,14 @@ class ReusingRedisCacheClient(django_redis.RedisCacheClient):
 
 
 class RedisCache(django_redis.RedisCache):
-    """The ``BACKEND`` for ``CACHES`` when Redis is configured."""
+    """The ``BACKEND`` for ``CACHES`` when Redis is configured: short socket timeouts and the
+    guarded pool unless ``OPTIONS`` say otherwise."""
 
     def __init__(self, server: Any, params: dict[str, Any]) -> None:
-        super().__init__(server, params)
+        options = dict(params.get("OPTIONS") or {})
+        timeout = float(getattr(settings, "REDIS_SOCKET_TIMEOUT", 0.5))
+        options.setdefault("socket_timeout", timeout)
+        options.setdefault("socket_connect_timeout", timeout)
+        options.setdefault("pool_class", GuardedConnectionPool)
+        super().__init__(server, {**params, "OPTIONS": options})
         self._class = ReusingRedisCacheClient

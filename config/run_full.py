@@ -1,7 +1,8 @@
 """Run the web server, a Celery worker and Celery beat together (``make run-full``).
 
 A tiny process supervisor so the full stack needs no extra tool: if any process exits, the
-others are stopped. The same three processes are listed in ``Procfile`` for honcho/foreman.
+others are stopped. Its one worker takes every queue, quickest first (``CELERY_TASK_QUEUES``);
+the ``Procfile`` starts a worker per queue, as production does (docs/deploy.md).
 """
 
 from __future__ import annotations

@@ -11,7 +11,9 @@ from characters import views as character_views
 from config.api_errors import no_such_route
 from config.backup_page import campaign_backup_download
 from config.health import FullHealthView, ReadinessView
+from config.metrics import metrics_view
 from config.schema_view import CachedSchemaView
+from gmtools.urls import moved_admin_urlpatterns
 
 from .home import home
 
@@ -19,6 +21,8 @@ urlpatterns = [
     path("", home, name="home"),
     path("accounts/", include("accounts.urls")),
     path("campaigns/", include("campaign.urls")),
+    # The GM tools' pages under the same prefix: members, sessions, ..., the dashboard.
+    path("campaigns/", include("gmtools.urls")),
     # The GM's campaign backup (config/backup.py knows every app, so it lives in config).
     path("campaigns/<int:pk>/backup/", campaign_backup_download, name="campaign-backup"),
     path(
@@ -29,16 +33,24 @@ urlpatterns = [
     path("characters/", include("characters.urls")),
     path("dice/", campaign_views.dice, name="dice"),
     path("notifications/", include("notifications.urls")),
-    # Grid battles: /campaigns/<id>/battles/ and /battles/<id>/ (campaign/battles/urls.py).
+    # Grid battles: /campaigns/<id>/battles/ and /battles/<id>/ (battles/urls.py).
     path("", include("battles.urls")),
     # The tavern: /tavern/, /campaigns/<id>/tavern/, /tavern/tables/<id>/ (minigames/urls.py).
     path("", include("minigames.urls")),
+    # Leaderboards: /tavern/ratings/<game>/, /campaigns/<id>/tavern/ratings/<game>/.
+    path("", include("tables.ratings.urls")),
+    # Any table's replay: /tables/<game>/<id>/replay/ (tables/urls.py).
+    path("", include("tables.urls")),
     # Spellcard pages hang off characters, cards and campaigns: full paths in spellcards/urls.py.
     path("", include("spellcards.urls")),
     path("health/", FullHealthView.as_view(), name="health"),
     path("health/ready/", ReadinessView.as_view(), name="health-ready"),
+    # Prometheus's scrape, for the holder of METRICS_TOKEN (config/metrics.py).
+    path("metrics", metrics_view, name="metrics"),
     # Tavern card games: /cards/, /decks/, /campaigns/<id>/cards/ (decks/urls.py).
     path("", include("decks.urls")),
+    # The GM tools' admin pages at their addresses from before they were an app (bookmarks).
+    path("admin/campaign/", include(moved_admin_urlpatterns)),
     path("admin/", admin.site.urls),
     path("api/", include("config.api_urls")),
     path("api/schema/", CachedSchemaView.as_view(), name="api-schema"),

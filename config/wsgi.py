@@ -1,4 +1,5 @@
-"""WSGI entry point for production servers (gunicorn, uwsgi)."""
+"""WSGI entry point: Django's ``runserver`` (``make run``), any WSGI server, and the production
+web process through the ASGI bridge of ``config/asgi.py``."""
 
 import os
 

@@ -6,9 +6,10 @@ admin scopes to their own campaigns, do not); every change goes through the serv
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypeVar
 
 from django.contrib import admin
+from django.db import models
 from django.http import HttpRequest
 
 from notifications.models import (
@@ -21,27 +22,29 @@ from notifications.models import (
     TurnWait,
 )
 
+_M = TypeVar("_M", bound=models.Model)
 
-class OperatorOnlyAdmin(admin.ModelAdmin):
+
+class OperatorOnlyAdmin(admin.ModelAdmin[_M]):
     """Superusers read; nobody edits here (deliveries must go through the locked services)."""
 
     def has_module_permission(self, request: HttpRequest) -> bool:
         return bool(request.user.is_active and request.user.is_superuser)
 
-    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_view_permission(self, request: HttpRequest, obj: _M | None = None) -> bool:
         return self.has_module_permission(request)
 
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_add_permission(self, request: HttpRequest, obj: _M | None = None) -> bool:
         return False
 
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: _M | None = None) -> bool:
         return False
 
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_delete_permission(self, request: HttpRequest, obj: _M | None = None) -> bool:
         return False
 
 
-class DeliveryInline(admin.TabularInline):
+class DeliveryInline(admin.TabularInline[Delivery, Notification]):
     model = Delivery
     extra = 0
     fields = ("channel", "status", "attempts", "last_error", "sent_at")
@@ -50,7 +53,7 @@ class DeliveryInline(admin.TabularInline):
 
 
 @admin.register(Notification)
-class NotificationAdmin(OperatorOnlyAdmin):
+class NotificationAdmin(OperatorOnlyAdmin[Notification]):
     list_display = ("created_at", "recipient", "campaign", "event", "title", "in_app_at")
     list_filter = ("event",)
     search_fields = ("title", "recipient__username", "campaign__name", "dedupe_key")
@@ -59,7 +62,7 @@ class NotificationAdmin(OperatorOnlyAdmin):
 
 
 @admin.register(Delivery)
-class DeliveryAdmin(OperatorOnlyAdmin):
+class DeliveryAdmin(OperatorOnlyAdmin[Delivery]):
     list_display = ("notification", "channel", "status", "attempts", "sent_at", "updated_at")
     list_filter = ("channel", "status")
     search_fields = ("notification__title", "last_error")
@@ -67,32 +70,32 @@ class DeliveryAdmin(OperatorOnlyAdmin):
 
 
 @admin.register(Digest)
-class DigestAdmin(OperatorOnlyAdmin):
+class DigestAdmin(OperatorOnlyAdmin[Digest]):
     list_display = ("created_at", "recipient", "campaign", "channel", "status", "attempts")
     list_filter = ("channel", "status")
 
 
 @admin.register(NotificationPreference)
-class NotificationPreferenceAdmin(OperatorOnlyAdmin):
+class NotificationPreferenceAdmin(OperatorOnlyAdmin[NotificationPreference]):
     list_display = ("user", "quiet", "digest_minutes", "updated_at")
     list_filter = ("quiet",)
     search_fields = ("user__username",)
 
 
 @admin.register(CampaignNotificationSettings)
-class CampaignNotificationSettingsAdmin(OperatorOnlyAdmin):
+class CampaignNotificationSettingsAdmin(OperatorOnlyAdmin[CampaignNotificationSettings]):
     list_display = ("campaign", "digest_minutes", "updated_at")
     search_fields = ("campaign__name",)
 
 
 @admin.register(TurnWait)
-class TurnWaitAdmin(OperatorOnlyAdmin):
+class TurnWaitAdmin(OperatorOnlyAdmin[TurnWait]):
     list_display = ("key", "campaign", "user", "started_at", "ended_at", "reminded_at")
     search_fields = ("key", "user__username")
 
 
 @admin.register(ScheduledNotification)
-class ScheduledNotificationAdmin(OperatorOnlyAdmin):
+class ScheduledNotificationAdmin(OperatorOnlyAdmin[ScheduledNotification]):
     list_display = ("key", "campaign", "recipient", "event", "due_at", "sent_at")
     list_filter = ("event",)
     search_fields = ("key", "title")

@@ -17,6 +17,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.typing import signed_in
 from apibase.numbers import ID_PATTERN
 from campaign.permissions import campaign_for
 from notifications.models import Notification
@@ -38,7 +39,7 @@ def _flag(raw: str | None) -> bool:
 
 
 class NotificationViewSet(
-    mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet
+    mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet[Notification]
 ):
     """Your notifications (in-app channel), newest first. ``?unread=true`` lists unread ones."""
 
@@ -51,7 +52,7 @@ class NotificationViewSet(
     def get_queryset(self) -> QuerySet[Notification]:
         if getattr(self, "swagger_fake_view", False):  # schema generation
             return Notification.objects.none()
-        notifications = selectors.inbox(self.request.user)
+        notifications = selectors.inbox(signed_in(self.request))
         if _flag(self.request.query_params.get("unread")):
             notifications = notifications.filter(read_at__isnull=True)
         return notifications
@@ -66,7 +67,7 @@ class NotificationViewSet(
         """Mark one of your notifications read."""
         try:
             notification = services.notification_mark_read(
-                user=request.user, notification_id=int(pk or 0)
+                user=signed_in(request), notification_id=int(pk or 0)
             )
         except (Notification.DoesNotExist, ValueError):
             raise Http404 from None
@@ -76,7 +77,7 @@ class NotificationViewSet(
     @action(detail=False, methods=["post"], url_path="read-all")
     def read_all(self, request: Request) -> Response:
         """Mark all your notifications read; answers how many changed."""
-        return Response({"marked": services.notifications_mark_all_read(user=request.user)})
+        return Response({"marked": services.notifications_mark_all_read(user=signed_in(request))})
 
 
 class PreferenceView(APIView):
@@ -84,13 +85,15 @@ class PreferenceView(APIView):
 
     @extend_schema(responses=PreferenceSerializer)
     def get(self, request: Request) -> Response:
-        return Response(PreferenceSerializer.represent(selectors.preference_for(request.user)))
+        return Response(
+            PreferenceSerializer.represent(selectors.preference_for(signed_in(request)))
+        )
 
     @extend_schema(request=PreferenceSerializer, responses=PreferenceSerializer)
     def patch(self, request: Request) -> Response:
         serializer = PreferenceSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        pref = services.preferences_update(user=request.user, **serializer.validated_data)
+        pref = services.preferences_update(user=signed_in(request), **serializer.validated_data)
         return Response(PreferenceSerializer.represent(pref))
 
 

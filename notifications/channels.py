@@ -65,7 +65,7 @@ def absolute_url(url: str) -> str:
     """Links in emails and webhooks leave the site, so they need the site's address."""
     if not url:
         return ""
-    return urljoin(settings.SITE_URL.rstrip("/") + "/", url)
+    return urljoin(str(settings.SITE_URL).rstrip("/") + "/", url)
 
 
 def _clip(text: str, limit: int) -> str:

@@ -30,6 +30,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from apibase import push
 from notifications.models import (
     CampaignNotificationSettings,
     Delivery,
@@ -69,8 +70,9 @@ def backoff_seconds(
     (e.g. Discord's 429) is honoured up to the cap."""
     base = float(settings.NOTIFICATION_RETRY_BASE_SECONDS)
     cap = float(settings.NOTIFICATION_RETRY_MAX_SECONDS)
-    ceiling = min(cap, base * 2 ** max(0, attempt - 1))
-    delay = ceiling / 2 + (rng or random).uniform(0, ceiling / 2)
+    ceiling = min(cap, base * 2.0 ** max(0, attempt - 1))
+    uniform = rng.uniform if rng is not None else random.uniform
+    delay = ceiling / 2 + uniform(0, ceiling / 2)
     if retry_after:
         delay = max(delay, min(retry_after, cap))
     return delay
@@ -186,9 +188,10 @@ def _deliver_in_app(delivery: Delivery) -> AttemptResult:
     if delivery.status != DeliveryStatus.PENDING:
         return AttemptResult("noop")
     now = timezone.now()
-    Notification.objects.filter(pk=delivery.notification_id, in_app_at__isnull=True).update(
-        in_app_at=now
-    )
+    delivered = Notification.objects.filter(pk=delivery.notification_id, in_app_at__isnull=True)
+    recipient = delivered.values_list("recipient_id", flat=True).first()
+    if delivered.update(in_app_at=now) and recipient is not None:
+        push.announce_unread(recipient)
     delivery.attempts += 1
     delivery.status = DeliveryStatus.SENT
     delivery.sent_at = now
@@ -208,22 +211,24 @@ def in_app_batch_attempt(*, delivery_ids: list[int]) -> AttemptResult:
 
     with transaction.atomic():
         rows = list(
-            Delivery.objects.select_for_update()
+            Delivery.objects.select_for_update(of=("self",))
             .filter(
                 pk__in=delivery_ids,
                 channel=NotificationChannel.IN_APP,
                 status=DeliveryStatus.PENDING,
             )
             .order_by("pk")
-            .values_list("pk", "notification_id")
+            .values_list("pk", "notification_id", "notification__recipient_id")
         )
         if not rows:
             return AttemptResult("noop")
         now = timezone.now()
         Notification.objects.filter(
-            pk__in={notification for _, notification in rows}, in_app_at__isnull=True
+            pk__in={notification for _, notification, _ in rows}, in_app_at__isnull=True
         ).update(in_app_at=now)
-        Delivery.objects.filter(pk__in=[pk for pk, _ in rows]).update(
+        for recipient in {recipient for _, _, recipient in rows if recipient is not None}:
+            push.announce_unread(recipient)
+        Delivery.objects.filter(pk__in=[pk for pk, _, _ in rows]).update(
             attempts=F("attempts") + 1,
             status=DeliveryStatus.SENT,
             sent_at=now,

@@ -116,6 +116,8 @@ class Notification(models.Model):
                 condition=models.Q(in_app_at__isnull=False, read_at__isnull=True),
                 name="notification_unread",
             ),
+            # the retention task's (config/retention.py): notifications past their days
+            models.Index(fields=("created_at",), name="notification_created"),
         ]
 
     def __str__(self) -> str:
@@ -216,6 +218,16 @@ class Delivery(models.Model):
                 fields=("created_at",),
                 condition=models.Q(status="held", digest__isnull=True),
                 name="delivery_held",
+            ),
+            # the retention task's: deliveries done for their days (config/retention.py)
+            models.Index(
+                fields=("updated_at",),
+                condition=models.Q(status__in=("sent", "failed", "skipped")),
+                name="delivery_done",
+            ),
+            # the metrics' failures of the last day (config/metrics.py): a few rows
+            models.Index(
+                fields=("updated_at",), condition=models.Q(status="failed"), name="delivery_failed"
             ),
         ]
 

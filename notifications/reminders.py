@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from django.db import transaction
 from django.utils import timezone
 
+from apibase import push
 from notifications.models import EventType, Notification, ScheduledNotification, TurnWait
 from westernroses.house_rules import DEFAULT_HOUSE_RULES
 
@@ -87,8 +88,14 @@ def turn_wait_start(
             },
         )
         if created and notify_user:
-            # one unread "your turn" per thing: the newest replaces the ones before it
-            turn_alerts_mark_read(user=user, url=checked_link(url))
+            # one "your turn" per thing: the newest replaces the ones before it, read or not,
+            # so her list holds one alert per table, not one per turn
+            link = checked_link(url)
+            turn_alerts_mark_read(user=user, url=link)
+            if link:
+                Notification.objects.filter(
+                    recipient=user, event__in=TURN_EVENTS, url=link
+                ).delete()
             notify(
                 recipient=user,
                 event=EventType.YOUR_TURN,
@@ -114,7 +121,16 @@ def turn_alerts_mark_read(*, user: User | None, url: str, now: datetime | None =
     alerts = Notification.objects.filter(event__in=TURN_EVENTS, url=url, read_at__isnull=True)
     if user is not None:
         alerts = alerts.filter(recipient=user)
-    return alerts.update(read_at=now or timezone.now())
+    recipients = (
+        [user.pk]
+        if user is not None
+        else list(alerts.values_list("recipient_id", flat=True).distinct())
+    )
+    changed = alerts.update(read_at=now or timezone.now())
+    if changed:
+        for recipient in recipients:
+            push.announce_unread(recipient)
+    return changed
 
 
 def turn_wait_end(*, key: str, user: User | None = None, now: datetime | None = None) -> int:
@@ -126,11 +142,14 @@ def turn_wait_end(*, key: str, user: User | None = None, now: datetime | None = 
         waits = waits.filter(user=user)
     ended = list(waits.values_list("pk", "user_id"))
     if ended:
-        Notification.objects.filter(
+        read = Notification.objects.filter(
             recipient_id__in={u for _, u in ended},
             dedupe_key__in=[f"your_turn:{key}", *(f"turn_reminder:{pk}" for pk, _ in ended)],
             read_at__isnull=True,
         ).update(read_at=now)
+        if read:
+            for recipient in {u for _, u in ended}:
+                push.announce_unread(recipient)
     return waits.update(ended_at=now)
 
 

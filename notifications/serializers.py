@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
-from rest_framework import serializers
 
+from apibase import serializers
 from notifications.models import (
     DIGEST_MINUTES_CHOICES,
     EventType,
@@ -19,7 +19,7 @@ from .selectors import enabled_channels
 from .webhooks import MAX_URL_LENGTH, validate_webhook_url
 
 
-class NotificationSerializer(serializers.ModelSerializer):
+class NotificationSerializer(serializers.ModelSerializer[Notification]):
     event_label = serializers.CharField(source="get_event_display", read_only=True)
     urgent = serializers.BooleanField(read_only=True)
     read = serializers.SerializerMethodField()
@@ -54,7 +54,7 @@ def _webhook(value: str) -> str:
         raise serializers.ValidationError(exc.messages) from None
 
 
-class PreferenceSerializer(serializers.Serializer):
+class PreferenceSerializer(serializers.Serializer[Any]):
     """``channels`` maps event types to the channels switched on; omitted events keep theirs."""
 
     channels = serializers.DictField(
@@ -87,7 +87,7 @@ class PreferenceSerializer(serializers.Serializer):
         }
 
 
-class CampaignWebhookSerializer(serializers.Serializer):
+class CampaignWebhookSerializer(serializers.Serializer[Any]):
     webhook_url = serializers.CharField(allow_blank=True, max_length=MAX_URL_LENGTH)
     events = serializers.ListField(
         child=serializers.ChoiceField(EventType.choices), max_length=len(EventType.choices)

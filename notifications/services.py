@@ -16,6 +16,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from apibase import push
 from campaign.models import Membership
 from notifications.models import (
     CampaignNotificationSettings,
@@ -55,14 +56,14 @@ def checked_link(url: str) -> str:
     raise ValueError(f"A notification link must be a site path or an http(s) URL, not {url!r}.")
 
 
-def _enqueue_on_commit(delivery_ids: list[int]) -> None:
+def _enqueue_on_commit(delivery_ids: list[int], *, urgent: bool) -> None:
     if not delivery_ids:
         return
     from .tasks import enqueue_deliveries
 
     # robust: a broker hiccup at commit must not turn a committed event into a 500; the
     # deliveries stay pending and requeue_stale_deliveries picks them up.
-    transaction.on_commit(partial(enqueue_deliveries, delivery_ids), robust=True)
+    transaction.on_commit(partial(enqueue_deliveries, delivery_ids, urgent=urgent), robust=True)
 
 
 class _InAppBatch:
@@ -73,18 +74,21 @@ class _InAppBatch:
     thousand tasks, each a broker round trip and three queries; delivering a batch is one
     locked read and two updates. It is registered with ``on_commit`` once per transaction,
     so a rolled-back transaction drops it with everything else and publishes nothing.
+    Urgent and other deliveries make separate batches: urgent ones go by the urgent queue
+    (``settings.NOTIFICATION_URGENT_QUEUE``), never behind digests.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, *, urgent: bool) -> None:
         self.ids: list[int] = []
+        self.urgent = urgent
 
     def __call__(self) -> None:
         from .tasks import enqueue_in_app
 
-        enqueue_in_app(self.ids)
+        enqueue_in_app(self.ids, urgent=self.urgent)
 
 
-def _enqueue_in_app_on_commit(delivery_ids: list[int]) -> None:
+def _enqueue_in_app_on_commit(delivery_ids: list[int], *, urgent: bool) -> None:
     """Add in-app deliveries to this transaction's batch (publish at once outside one)."""
     if not delivery_ids:
         return
@@ -93,14 +97,21 @@ def _enqueue_in_app_on_commit(delivery_ids: list[int]) -> None:
     # dropped by a savepoint's rollback (Django keeps the callbacks with their savepoints).
     # Outside a transaction on_commit runs at once: a batch of its own.
     waiting = (
-        next((f for _, f, _ in connection.run_on_commit if isinstance(f, _InAppBatch)), None)
+        next(
+            (
+                f
+                for _, f, _ in connection.run_on_commit
+                if isinstance(f, _InAppBatch) and f.urgent == urgent
+            ),
+            None,
+        )
         if connection.in_atomic_block
         else None
     )
     if waiting is not None:
         waiting.ids.extend(delivery_ids)
         return
-    batch = _InAppBatch()
+    batch = _InAppBatch(urgent=urgent)
     batch.ids.extend(delivery_ids)
     transaction.on_commit(batch, robust=True)
 
@@ -193,9 +204,13 @@ def notify(
         )
         pending = [d for d in deliveries if d.status == DeliveryStatus.PENDING]
         _enqueue_in_app_on_commit(
-            [d.pk for d in pending if d.channel == NotificationChannel.IN_APP]
+            [d.pk for d in pending if d.channel == NotificationChannel.IN_APP],
+            urgent=event.urgent,
         )
-        _enqueue_on_commit([d.pk for d in pending if d.channel != NotificationChannel.IN_APP])
+        _enqueue_on_commit(
+            [d.pk for d in pending if d.channel != NotificationChannel.IN_APP],
+            urgent=event.urgent,
+        )
     return notification
 
 
@@ -266,7 +281,7 @@ def _notify_campaign_webhook(
         status=DeliveryStatus.HELD if held else DeliveryStatus.PENDING,
     )
     if not held:
-        _enqueue_on_commit([delivery.pk])
+        _enqueue_on_commit([delivery.pk], urgent=event.urgent)
     return notification
 
 
@@ -279,12 +294,16 @@ def notification_mark_read(*, user: User, notification_id: int) -> Notification:
     if notification.read_at is None:
         notification.read_at = timezone.now()
         notification.save(update_fields=["read_at"])
+        push.announce_unread(user.pk)
     return notification
 
 
 def notifications_mark_all_read(*, user: User) -> int:
     """Mark every unread notification of the user read; returns how many changed."""
-    return selectors.inbox(user).filter(read_at__isnull=True).update(read_at=timezone.now())
+    changed = selectors.inbox(user).filter(read_at__isnull=True).update(read_at=timezone.now())
+    if changed:
+        push.announce_unread(user.pk)
+    return changed
 
 
 # --------------------------------------------------------------------------- preferences

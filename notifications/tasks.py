@@ -14,20 +14,33 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
+from typing import Any, TypedDict
 
 from celery import Task, shared_task
 from celery.exceptions import SoftTimeLimitExceeded
+from django.conf import settings
 from django.db import InterfaceError, OperationalError
 
 from . import delivery, reminders
 
 logger = logging.getLogger(__name__)
 
-_IDEMPOTENT = {"acks_late": True, "reject_on_worker_lost": True, "ignore_result": True}
+
+class _TaskOptions(TypedDict):
+    acks_late: bool
+    reject_on_worker_lost: bool
+    ignore_result: bool
+
+
+_IDEMPOTENT: _TaskOptions = {
+    "acks_late": True,
+    "reject_on_worker_lost": True,
+    "ignore_result": True,
+}
 
 
 def _run_attempt(
-    task: Task, attempt: Callable[..., delivery.AttemptResult], **ids: int | list[int]
+    task: Task[..., Any], attempt: Callable[..., delivery.AttemptResult], **ids: int | list[int]
 ) -> str:
     try:
         result = attempt(**ids)
@@ -54,7 +67,7 @@ def _run_attempt(
     max_retries=20,
     **_IDEMPOTENT,
 )
-def deliver(self: Task, delivery_id: int) -> str:
+def deliver(self: Task[..., Any], delivery_id: int) -> str:
     """Send one delivery (one notification on one channel)."""
     return _run_attempt(self, delivery.delivery_attempt, delivery_id=delivery_id)
 
@@ -72,7 +85,7 @@ IN_APP_BATCH = 200
     max_retries=20,
     **_IDEMPOTENT,
 )
-def deliver_in_app(self: Task, delivery_ids: list[int]) -> str:
+def deliver_in_app(self: Task[..., Any], delivery_ids: list[int]) -> str:
     """Deliver a batch of in-app deliveries in one transaction (exactly once: see
     :func:`notifications.delivery.in_app_batch_attempt`)."""
     return _run_attempt(self, delivery.in_app_batch_attempt, delivery_ids=delivery_ids)
@@ -86,31 +99,45 @@ def deliver_in_app(self: Task, delivery_ids: list[int]) -> str:
     max_retries=20,
     **_IDEMPOTENT,
 )
-def deliver_digest(self: Task, digest_id: int) -> str:
+def deliver_digest(self: Task[..., Any], digest_id: int) -> str:
     """Send one digest (held non-urgent notifications batched for one channel)."""
     return _run_attempt(self, delivery.digest_attempt, digest_id=digest_id)
 
 
-def _publish(task: Task, ids: list[int]) -> None:
+def _queue(urgent: bool) -> str | None:
+    """The queue for an urgent delivery; None: the task's own route (``CELERY_TASK_ROUTES``)."""
+    return settings.NOTIFICATION_URGENT_QUEUE if urgent else None
+
+
+def _send(task: Task[..., Any], args: tuple[object, ...], queue: str | None) -> None:
+    """Publish ``task`` on ``queue``, or on the task's own route when None."""
+    if queue is None:
+        task.apply_async(args=args)
+    else:
+        task.apply_async(args=args, queue=queue)
+
+
+def _publish(task: Task[..., Any], ids: list[int], *, queue: str | None = None) -> None:
     for pk in ids:
         try:
-            task.apply_async(args=[pk])
+            _send(task, (pk,), queue)
         except Exception:
             # Left pending: requeue_stale_deliveries enqueues it again later.
             logger.exception("could not enqueue %s(%s)", task.name, pk)
 
 
-def enqueue_deliveries(delivery_ids: list[int]) -> None:
-    """Publish delivery tasks (called on commit)."""
-    _publish(deliver, delivery_ids)
+def enqueue_deliveries(delivery_ids: list[int], *, urgent: bool = False) -> None:
+    """Publish delivery tasks (called on commit); urgent ones by the urgent queue."""
+    _publish(deliver, delivery_ids, queue=_queue(urgent))
 
 
-def enqueue_in_app(delivery_ids: list[int]) -> None:
-    """Publish in-app deliveries as batch tasks of at most :data:`IN_APP_BATCH` (on commit)."""
+def enqueue_in_app(delivery_ids: list[int], *, urgent: bool = False) -> None:
+    """Publish in-app deliveries as batch tasks of at most :data:`IN_APP_BATCH` (on commit);
+    urgent ones by the urgent queue."""
     for start in range(0, len(delivery_ids), IN_APP_BATCH):
         chunk = delivery_ids[start : start + IN_APP_BATCH]
         try:
-            deliver_in_app.apply_async(args=[chunk])
+            _send(deliver_in_app, (chunk,), _queue(urgent))
         except Exception:
             # Left pending: requeue_stale_deliveries enqueues them again later.
             logger.exception("could not enqueue %s(%s)", deliver_in_app.name, chunk)

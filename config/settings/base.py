@@ -11,10 +11,16 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+import django_stubs_ext
 import environ
 from csp.constants import NONE, SELF, UNSAFE_INLINE
+from django_guid.integrations import CeleryIntegration, SentryIntegration
+from kombu import Exchange, Queue
 
-from config import sqlite
+from config import observability, sqlite
+
+# Django's generic classes take type arguments at run time too (ModelForm[User]), as typed.
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -26,6 +32,8 @@ ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "te
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
 INSTALLED_APPS = [
+    # First: its runserver serves the ASGI application, WebSockets included (make run).
+    "daphne",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -33,6 +41,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
+    "channels",
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
@@ -43,13 +52,21 @@ INSTALLED_APPS = [
     "characters",
     "spellcards",
     "tables",
+    "tables.clocks",
+    "tables.undo",
+    # Rated tables' ratings, leaderboards and history (its own migrations: table_ratings).
+    "tables.ratings",
     "decks",
+    "gmtools",
     "battles",
     "minigames",
+    # Chat at every game table: a nested app of the table core with its own migrations.
+    "tables.chat",
     "config",
     "axes",
     "health_check",
     "django_guid",
+    "django_prometheus",
 ]
 
 MIDDLEWARE = [
@@ -57,6 +74,10 @@ MIDDLEWARE = [
     "config.body_limit.BodyLimitMiddleware",
     # First, so every log line of the request (and its Celery tasks) carries the request id.
     "django_guid.middleware.guid_middleware",
+    # Requests, responses and their latency by view (django-prometheus), and the moves' count
+    # and time by game (config/metrics.py), measured around everything below.
+    "django_prometheus.middleware.PrometheusBeforeMiddleware",
+    "config.metrics.MoveMetricsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -67,8 +88,11 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     # Each rendered form's post runs once (apibase/form_once.py).
     "apibase.form_once.OnceFormMiddleware",
+    # A view that truly needs Redis while it is away answers 503, not 500 (apibase/redis_down.py).
+    "apibase.redis_down.RedisDownMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
+    "django_prometheus.middleware.PrometheusAfterMiddleware",
     # Last, as django-axes asks: it turns a locked-out login into accounts.lockout's answer.
     "axes.middleware.AxesMiddleware",
 ]
@@ -119,6 +143,10 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # any move that writes other rows always wait for the flush. Cache keys carry the server's start
 # time, so a lost move is never served from a cache (tables/epoch.py, docs/deploy.md).
 TABLE_MOVES_ASYNC_COMMIT = env.bool("TABLE_MOVES_ASYNC_COMMIT", default=True)
+# The game tables' speed-ups (compiled reads, states and rows kept in the process, the unchanged
+# poll from Redis, the rendered view cache) behind one switch (tables/store.py): off, every read
+# asks the database and every answer is the same, only slower.
+TABLE_FAST_PATHS = env.bool("TABLE_FAST_PATHS", default=True)
 
 AUTH_USER_MODEL = "accounts.User"
 # --- Brute-force protection (django-axes): the log-in page and the API's token endpoint ----
@@ -128,6 +156,9 @@ AUTH_USER_MODEL = "accounts.User"
 # player out of her own account.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
+    # the signed-in user from the cache (accounts/backends.py); Django's own after it only for
+    # sessions signed in before it was listed (a session names the backend that signed it)
+    "accounts.backends.CachedModelBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)
@@ -136,8 +167,14 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "accounts.lockout.lockout_response"
 AXES_VERBOSE = False
-# The API's token endpoint is also throttled per client address (config/throttles.py).
+# Log-in attempts, on the log-in page and the API's token endpoint alike, are also counted per
+# client address and per user name (apibase/throttles.py; a 429 with Retry-After past either),
+# and sign-ups per address.
 API_AUTH_RATE = env("API_AUTH_RATE", default="30/minute")
+AUTH_USER_RATE = env("AUTH_USER_RATE", default="100/hour")
+SIGNUP_RATE = env("SIGNUP_RATE", default="10/hour")
+# Password-reset emails asked for, per client address and per email address (accounts/views.py).
+PASSWORD_RESET_RATE = env("PASSWORD_RESET_RATE", default="5/hour")
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -160,13 +197,72 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 MEDIA_URL = "/media/"
 MEDIA_ROOT = env.path("MEDIA_ROOT", default=str(BASE_DIR / "media"))
+#: Uploads (portraits, maps, handouts) on disk under MEDIA_ROOT, or in S3-compatible object
+#: storage once a bucket is named: several web machines then share them. They are never public
+#: either way: a member's request is checked and answered with the file, or with a signed URL
+#: that expires after MEDIA_URL_SECONDS (apibase/media.py; docs/deploy.md, "Uploads").
+MEDIA_S3_BUCKET = env("MEDIA_S3_BUCKET", default="")
+MEDIA_URL_SECONDS = env.int("MEDIA_URL_SECONDS", default=60)
+MEDIA_STORAGE: dict[str, Any] = (
+    {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {
+            "bucket_name": MEDIA_S3_BUCKET,
+            "endpoint_url": env("MEDIA_S3_ENDPOINT_URL", default=None),
+            "region_name": env("MEDIA_S3_REGION", default=None),
+            "access_key": env("MEDIA_S3_ACCESS_KEY_ID", default=None),
+            "secret_key": env("MEDIA_S3_SECRET_ACCESS_KEY", default=None),
+            "addressing_style": env("MEDIA_S3_ADDRESSING_STYLE", default=None),
+            "signature_version": "s3v4",
+            "default_acl": "private",
+            "querystring_auth": True,
+            "querystring_expire": MEDIA_URL_SECONDS,
+            "file_overwrite": False,
+        },
+    }
+    if MEDIA_S3_BUCKET
+    else {"BACKEND": "django.core.files.storage.FileSystemStorage"}
+)
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "default": MEDIA_STORAGE,
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 
 # --- Redis, cache and Celery -------------------------------------------------------------
 REDIS_URL = env("REDIS_URL", default="")
+# A Redis that does not answer (stopped, frozen, cut off) costs a request at most this long per
+# connection (redis-py waits 5 s by default; Redis answers in well under a millisecond), and a
+# process that met one leaves it alone for REDIS_RETRY_SECONDS, failing at once meanwhile (and
+# a 503 that needs Redis says Retry-After: that long). apibase/redis_down.py, docs/deploy.md.
+REDIS_SOCKET_TIMEOUT = env.float("REDIS_SOCKET_TIMEOUT", default=0.5)
+REDIS_RETRY_SECONDS = env.float("REDIS_RETRY_SECONDS", default=5.0)
+
+# --- Pushed updates (Django Channels: apibase/push.py, docs/push.md) ----------------------
+ASGI_APPLICATION = "config.asgi.application"
+# Pages open WebSockets (they poll while none is open). Off only where the server cannot take
+# them: the test suite's live server is Django's WSGI one (its push tests run uvicorn).
+PUSH_SOCKETS = env.bool("PUSH_SOCKETS", default=True)
+#: The channel layer's Redis connection. A socket's consumer waits on Redis with a blocking
+#: pop of 5 s (channels-redis) and redis-py's own read timeout is 5 s too: its reads must wait
+#: longer, or an idle socket's consumer fails with "Timeout reading from" and its page
+#: reconnects every few seconds (tests/push/test_sockets.py keeps one open past it).
+CHANNEL_REDIS_HOST = {"address": REDIS_URL, "socket_timeout": 15, "socket_connect_timeout": 2}
+if REDIS_URL:
+    # Every web process shares one layer, so a move made through one reaches sockets on all.
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {
+                "hosts": [REDIS_URL],
+                "prefix": env("CHANNEL_PREFIX", default="asgi"),
+                "capacity": 200,
+                "expiry": 30,
+            },
+        }
+    }
+else:
+    # make run: one process, no extra service.
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
 if REDIS_URL:
     CACHES = {
@@ -180,12 +276,27 @@ if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
     CELERY_RESULT_BACKEND = REDIS_URL
     CELERY_TASK_ALWAYS_EAGER = False
+    # Beat keeps its schedule in Redis under a lock (celery-redbeat): however many beats start,
+    # one holds the lock and sends; the others wait to take over. A beat killed whole holds
+    # it until BEAT_LOCK_TIMEOUT runs out; a restarted beat finds when each entry last ran,
+    # so nothing due is sent twice or skipped (docs/operations.md, "Beat").
+    CELERY_BEAT_SCHEDULER = "redbeat.RedBeatScheduler"
+    CELERY_REDBEAT_REDIS_URL = REDIS_URL
+    CELERY_REDBEAT_KEY_PREFIX = env("BEAT_KEY_PREFIX", default="redbeat:")
+    CELERY_REDBEAT_LOCK_TIMEOUT = env.int("BEAT_LOCK_TIMEOUT", default=30)
+    CELERY_REDBEAT_REDIS_OPTIONS = {"socket_timeout": 2.0, "socket_connect_timeout": 1.0}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     CELERY_BROKER_URL = "memory://"
     CELERY_RESULT_BACKEND = "cache+memory://"
     CELERY_TASK_ALWAYS_EAGER = True
 CELERY_TASK_EAGER_PROPAGATES = True
+
+# Sessions: read from the cache (Redis, or local memory under ``make run``), written to both,
+# the database behind it; a signed-in request asks the database nothing to learn who is asking.
+# Redis away: reads and sign-ins fall back to the database, signing out answers 503
+# (accounts/sessions.py, docs/decisions/sessions-in-cache.md).
+SESSION_ENGINE = "accounts.sessions"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
@@ -194,7 +305,112 @@ CELERY_TASK_TIME_LIMIT = 60
 CELERY_TASK_SOFT_TIME_LIMIT = 45
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Beat wakes at least this often (seconds): it renews its lock, and a waiting beat asks for it.
+CELERY_BEAT_MAX_LOOP_INTERVAL: float = 5.0
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
+
+# --- Celery queues: work split by kind (docs/deploy.md, "Workers and queues") ------------------
+# Each kind of work has its own queue, so a slow kind never holds up a quick one: a worker
+# started for a queue (``-Q turns``) takes nothing else. A worker started with no ``-Q`` takes
+# them all, in this order (a small site's one worker): the Redis transport's "priority" order
+# asks the queues in the order listed, so a waiting move or "your turn" goes before a digest,
+# and a digest before an export.
+#   turns   moves made for players (reaction timeouts), "your turn", urgent notices, the sweeps
+#           that enqueue a lost move or "your turn" again: seconds matter
+#   notify  notifications and digests, reminders, the delivery sweeper: a minute is fine
+#   bots    bot moves and the practice advisor's search: CPU-heavy, kept apart so a crowd of
+#           searching bots never delays a player's notice (and bots never wait behind digests)
+#   bulk    retention, backups and exports: long, never urgent
+CELERY_QUEUE_NAMES: tuple[str, ...] = ("turns", "notify", "bots", "bulk")
+CELERY_TASK_QUEUES = tuple(
+    Queue(name, Exchange(name, type="direct"), routing_key=name) for name in CELERY_QUEUE_NAMES
+)
+# A task no route names (the readiness ping, a new task before its route is added) goes here;
+# tests/test_settings.py holds every task of the project to a route.
+CELERY_TASK_DEFAULT_QUEUE = "notify"
+CELERY_TASK_DEFAULT_EXCHANGE = "notify"
+CELERY_TASK_DEFAULT_ROUTING_KEY = "notify"
+#: The tasks of each queue (CELERY_TASK_ROUTES is made from it).
+CELERY_QUEUE_TASKS: dict[str, tuple[str, ...]] = {
+    "turns": (
+        "tables.turn_notify",
+        "battles.turn_notify",
+        "tables.requeue_lost_waits",
+        "tables.clock_due",
+        "tables.clock_sweep",
+        "minigames.reaction_timeouts",
+        "minigames.requeue_lost_bot_moves",
+    ),
+    "notify": (
+        "notifications.deliver",
+        "notifications.deliver_in_app",
+        "notifications.deliver_digest",
+        "notifications.send_turn_reminders",
+        "notifications.send_scheduled_notifications",
+        "notifications.send_digests",
+        "notifications.requeue_stale_deliveries",
+        "notifications.ping",
+    ),
+    "bots": ("minigames.bot_move", "minigames.advise"),
+    "bulk": (
+        "config.clear_expired_sessions",
+        "config.prune_notifications",
+        "config.prune_table_talk",
+        "config.prune_finished_tables",
+    ),
+}
+CELERY_TASK_ROUTES = {
+    task: {"queue": queue} for queue, tasks in CELERY_QUEUE_TASKS.items() for task in tasks
+}
+# An urgent notification (your turn, a turn reminder, a session about to start) is delivered
+# from this queue, not behind the digests in "notify" (notifications/tasks.py).
+NOTIFICATION_URGENT_QUEUE = "turns"
+# A message is acknowledged only once its task is done (acks_late, on every task that may run
+# twice): a worker killed whole leaves it in Redis's unacknowledged set, and Redis hands it out
+# again once it has been unacknowledged this long. It must outlast the longest a message is
+# held legitimately: a delayed retry waits in its worker until its countdown (at most
+# NOTIFICATION_RETRY_MAX_SECONDS, 600 s) and then runs (at most 150 s, the longest hard time
+# limit); a shorter timeout would hand a waiting retry to a second worker, and again every
+# timeout until it ran (tests/test_settings.py holds it to that). Lost work does not wait for
+# it: the sweeps below enqueue a lost bot move or "your turn" within a minute, and the
+# notifications' sweeper a lost delivery.
+CELERY_VISIBILITY_TIMEOUT = env.int("CELERY_VISIBILITY_TIMEOUT", default=900)
+CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {
+    "visibility_timeout": CELERY_VISIBILITY_TIMEOUT,
+    # A broker that does not answer: a publish gives up within seconds, not never (a worker's
+    # blocking read waits 1 s at a time, under this).
+    "socket_timeout": 2.0,
+    "socket_connect_timeout": 1.0,
+    # A worker that takes several queues asks them in the order given (CELERY_TASK_QUEUES).
+    "queue_order_strategy": "priority",
+}
+# A publish that fails is tried once more, at once; then the caller logs it (a committed move is
+# never a 500 for it) and the sweeps enqueue what was lost. While the broker counts as down
+# (apibase/redis_down.py) a publish fails at once (config/celery.py).
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.2,
+}
+CELERY_BROKER_CONNECTION_TIMEOUT = 1.0
+# The sweeps for lost tasks (beat, below): a table that has waited on a bot seat longer than
+# TAVERN_BOT_STALE_SECONDS (above a bot move's 30 s hard limit, so a move still being computed
+# is not doubled) gets its move enqueued again; a table in play whose "your turn" was not
+# told for TABLE_WAITS_STALE_SECONDS (above the notify task's 40 s hard limit) gets it again.
+# With the sweeps every 10 s, a lost move or notice is enqueued within a minute of a worker
+# being there to run it (tests/minigames/test_worker_crash.py).
+TAVERN_BOT_STALE_SECONDS = 40.0
+TAVERN_SWEEP_SECONDS = 10.0
+TABLE_WAITS_STALE_SECONDS = 45.0
+TABLE_SWEEP_SECONDS = 10.0
+# Turn clocks (tables/clocks): a deadline's own task is queued when it is near; the sweep ticks
+# every clock whose moment has passed (a task lost with its worker, a deadline days off).
+TABLE_CLOCK_SWEEP_SECONDS = 10.0
+# The tavern's advisor: a request for an estimate stands this long before the page's next
+# request asks again (a search lost with its worker); the search's own budget.
+TAVERN_ADVICE_PENDING_SECONDS = 30
+TAVERN_ADVICE_SEARCH_SECONDS = 1.0
 
 # --- Email -------------------------------------------------------------------------------
 vars().update(env.email_url("EMAIL_URL", default="consolemail://"))
@@ -229,6 +445,24 @@ CELERY_BEAT_SCHEDULE.update(
             "schedule": 15.0,
             "options": {"expires": 14},
         },
+        # The tavern: a bot move lost with its worker is enqueued again.
+        "tavern-requeue-lost-bot-moves": {
+            "task": "minigames.requeue_lost_bot_moves",
+            "schedule": TAVERN_SWEEP_SECONDS,
+            "options": {"expires": TAVERN_SWEEP_SECONDS - 1},
+        },
+        # Every game table: clocks whose reminder or deadline has passed run out (tables/clocks).
+        "tables-clock-sweep": {
+            "task": "tables.clock_sweep",
+            "schedule": TABLE_CLOCK_SWEEP_SECONDS,
+            "options": {"expires": TABLE_CLOCK_SWEEP_SECONDS - 1},
+        },
+        # Every game table: a "your turn" lost with its worker is enqueued again.
+        "tables-requeue-lost-waits": {
+            "task": "tables.requeue_lost_waits",
+            "schedule": TABLE_SWEEP_SECONDS,
+            "options": {"expires": TABLE_SWEEP_SECONDS - 1},
+        },
         "notifications-turn-reminders": {
             "task": "notifications.send_turn_reminders",
             "schedule": 60.0,
@@ -249,6 +483,35 @@ CELERY_BEAT_SCHEDULE.update(
             "schedule": NOTIFICATION_SWEEP_SECONDS,
             "options": {"expires": NOTIFICATION_SWEEP_SECONDS - 1},
         },
+    }
+)
+
+# --- Retention: data that stays bounded (config/retention.py, docs/operations.md) ---------------
+# Hourly tasks on the "bulk" queue remove what is past these; each run deletes batches of
+# RETENTION_BATCH rows for at most RETENTION_RUN_SECONDS and the next goes on from there.
+NOTIFICATION_RETENTION_DAYS = env.int("NOTIFICATION_RETENTION_DAYS", default=90)
+DELIVERY_RETENTION_DAYS = env.int("DELIVERY_RETENTION_DAYS", default=30)
+TABLE_CHAT_RETENTION_DAYS = env.int("TABLE_CHAT_RETENTION_DAYS", default=180)
+LOGIN_LOG_RETENTION_DAYS = env.int("LOGIN_LOG_RETENTION_DAYS", default=90)
+# Finished tables are kept whole (their log replays them); a number of days deletes the ones
+# ended and untouched that long, whole. 0: never.
+FINISHED_TABLE_RETENTION_DAYS = env.int("FINISHED_TABLE_RETENTION_DAYS", default=0)
+RETENTION_BATCH = 2000
+RETENTION_RUN_SECONDS = 60.0
+RETENTION_EVERY_SECONDS = 3600.0
+CELERY_BEAT_SCHEDULE.update(
+    {
+        f"retention-{name}": {
+            "task": f"config.{task}",
+            "schedule": RETENTION_EVERY_SECONDS,
+            "options": {"expires": RETENTION_EVERY_SECONDS / 2},
+        }
+        for name, task in (
+            ("sessions", "clear_expired_sessions"),
+            ("notifications", "prune_notifications"),
+            ("table-talk", "prune_table_talk"),
+            ("finished-tables", "prune_finished_tables"),
+        )
     }
 )
 
@@ -306,21 +569,51 @@ SPECTACULAR_SETTINGS.setdefault("ENUM_NAME_OVERRIDES", {}).update(
         "NotificationChannelEnum": "notifications.models.NotificationChannel",
         "DigestMinutesEnum": "notifications.models.DIGEST_MINUTES_CHOICES",
         "BattleStatusEnum": "battles.models.BattleStatus",
-        "AttendanceStatusEnum": "campaign.models.AttendanceStatus",
+        "AttendanceStatusEnum": "gmtools.models.AttendanceStatus",
         "TavernGameEnum": "minigames.api.TAVERN_GAME_CHOICES",
         "CardGameEnum": "decks.games.GAME_CHOICES",
+        "ClockModeEnum": "tables.clocks.controls.MODE_CHOICES",
+        "ClockRuleEnum": "tables.clocks.controls.RULE_CHOICES",
     }
+)
+
+# --- Metrics: /metrics for Prometheus (config/metrics.py, docs/operations.md) ----------------
+# The scraper sends "Authorization: Bearer <METRICS_TOKEN>"; unset, /metrics answers 404. A
+# token, not a staff session: a scraper has no browser to sign in with, and a token is given to
+# it alone and changed without touching anyone's account.
+METRICS_TOKEN = env("METRICS_TOKEN", default="")
+
+# --- Error reporting: Sentry, or anything that takes its protocol (GlitchTip, a relay) --------
+# One setting switches it on: with SENTRY_DSN set, every web, worker and beat process reports
+# unhandled errors, failed tasks and error log lines there (config/observability.py); unset,
+# nothing is sent anywhere. Personal data (addresses, cookies, user names) is never sent.
+SENTRY_DSN = env("SENTRY_DSN", default="")
+SENTRY_ENVIRONMENT = env("SENTRY_ENVIRONMENT", default="production")
+SENTRY_TRACES_SAMPLE_RATE = env.float("SENTRY_TRACES_SAMPLE_RATE", default=0.0)
+observability.sentry_init(
+    SENTRY_DSN, environment=SENTRY_ENVIRONMENT, traces_sample_rate=SENTRY_TRACES_SAMPLE_RATE
 )
 
 # --- Logs: one line per record on stderr; JSON in production (LOG_FORMAT=json) ---------------
 # Every record carries the request id (django-guid: taken from an incoming X-Request-ID header
 # when it is a valid UUID, else made up; returned in the response's X-Request-ID and passed on
 # to the Celery tasks the request enqueues), so one click can be followed through web and worker.
+# The id crosses into Celery in a header of each task message (django-guid's Celery
+# integration): a task logs the id of the request, or of the task, that enqueued it, and passes
+# it on to the tasks it enqueues; a task beat started gets an id of its own. Workers and beat
+# log through LOGGING below too (config/celery.py), so their lines carry the id as the web's do.
 DJANGO_GUID = {
     "GUID_HEADER_NAME": "X-Request-ID",
     "VALIDATE_GUID": True,
     "RETURN_HEADER": True,
     "EXPOSE_HEADER": True,
+    "INTEGRATIONS": [
+        CeleryIntegration(
+            use_django_logging=False, log_parent=False, sentry_integration=bool(SENTRY_DSN)
+        ),
+        # the id of a request as a tag of the errors it reports
+        *([SentryIntegration()] if SENTRY_DSN else []),
+    ],
 }
 LOG_FORMAT = env("LOG_FORMAT", default="text")
 LOG_LEVEL = env("LOG_LEVEL", default="INFO")
@@ -339,7 +632,11 @@ def logging_settings(log_format: str, level: str) -> dict[str, Any]:
             "json": {
                 "()": "pythonjsonlogger.json.JsonFormatter",
                 "format": "%(asctime)s %(levelname)s %(name)s %(correlation_id)s %(message)s",
-                "rename_fields": {"correlation_id": "request_id", "levelname": "level"},
+                "rename_fields": {
+                    "correlation_id": "request_id",
+                    "levelname": "level",
+                    "asctime": "timestamp",
+                },
             },
         },
         "handlers": {
@@ -383,7 +680,14 @@ CONTENT_SECURITY_POLICY = {
 
 # --- Uploads -----------------------------------------------------------------------------
 DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
+# The largest JSON body the API reads (apibase/parsers.py): a character, a deck, a battle's
+# setup are a few kB; files come as multipart uploads, under the limits above and below.
+MAX_JSON_BODY_BYTES = env.int("MAX_JSON_BODY_BYTES", default=1024 * 1024)
 # The largest body of any request (a portrait, a handout, a campaign archive), checked from the
 # Content-Length header before the body is read.
 MAX_REQUEST_BODY_BYTES = env.int("MAX_REQUEST_BODY_BYTES", default=20 * 1024 * 1024)
+# The production web process (config/asgi.py): the seconds a request's whole body may take to
+# arrive (a 408 after), and how many requests one worker process hands Django at once.
+REQUEST_BODY_TIMEOUT = env.int("REQUEST_BODY_TIMEOUT", default=15)
+WEB_THREADS = env.int("WEB_THREADS", default=4)
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024

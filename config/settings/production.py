@@ -8,7 +8,7 @@ from django.core.exceptions import ImproperlyConfigured
 from config.secret_key import secret_key_problems
 
 from .base import *  # noqa: F403
-from .base import LOG_LEVEL, env, logging_settings
+from .base import LOG_LEVEL, MEDIA_STORAGE, env, logging_settings
 
 DEBUG = False
 LOG_FORMAT = env("LOG_FORMAT", default="json")
@@ -42,6 +42,6 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
 
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "default": MEDIA_STORAGE,
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from campaign.models import GameSession
+from gmtools.models import GameSession
 
 pytestmark = pytest.mark.django_db
 

@@ -149,13 +149,15 @@ def test_the_taverns_answers_agree_with_the_schema(schema, campaign, player, oth
         (T, "get", f"/api/tavern/tables/{table.pk}/"),
         (T + "state/", "get", f"/api/tavern/tables/{table.pk}/state/"),
         (T + "log/", "get", f"/api/tavern/tables/{table.pk}/log/?limit=2"),
+        (T + "replay/", "get", f"/api/tavern/tables/{table.pk}/replay/?step=1&limit=2"),
+        (T + "replay/", "get", f"/api/tavern/tables/{table.pk}/replay/"),  # the end, a result
     ]
     codes = []
     for path, method, url in asked:
         response = getattr(api, method)(url)
         codes.append(response.status_code)
         _agrees(schema, path, method, url, response)
-    assert codes == [200, 201, 200, 200, 200, 200, 200, 200]
+    assert codes == [200, 201, 200, 200, 200, 200, 200, 200, 200, 200]
     assert api.get(f"/api/tavern/tables/{table.pk}/log/?limit=2").json()["next_after"]
     resigned = two_humans("spirit_war", player, other_player, campaign=campaign)
     services.tavern_resign(table_id=resigned.pk, by=other_player)  # an outcome of its own

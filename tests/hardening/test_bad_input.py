@@ -102,7 +102,7 @@ def test_an_integer_past_its_column_is_a_field_error(campaign, gm):
     assert not campaign.invitations.exists()
 
 
-@pytest.mark.parametrize("path", ["/api/campaigns/{big}/", "/api/battles/{big}/view/"])
+@pytest.mark.parametrize("path", ["/api/campaigns/{big}/", "/api/battles/{big}/state/"])
 def test_an_id_past_any_column_is_not_found_or_refused_never_an_error(gm, path):
     response = _api(gm).get(path.format(big=2**70))
     assert response.status_code in (400, 404)

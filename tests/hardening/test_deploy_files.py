@@ -10,6 +10,9 @@ from pathlib import Path
 
 import pytest
 import yaml
+from django.conf import settings
+
+from tests.load.processes import procfile
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
@@ -31,12 +34,15 @@ def _has_compose() -> bool:
 
 def test_compose_runs_every_service_of_the_procfile():
     services = _compose()["services"]
-    assert set(services) == {"db", "redis", "migrate", "web", "worker", "beat"}
+    workers = {f"worker-{queue}" for queue in settings.CELERY_QUEUE_NAMES}
+    assert set(services) == {"db", "redis", "migrate", "web", "beat", *workers}
     assert services["web"]["command"][0] == "gunicorn"
-    assert services["worker"]["command"][:4] == ["celery", "-A", "config", "worker"]
+    for name, command in procfile().items():
+        if name.startswith("worker-"):
+            assert services[name]["command"] == command
     assert services["beat"]["command"][:4] == ["celery", "-A", "config", "beat"]
     assert services["migrate"]["command"][-2:] == ["migrate", "--noinput"]
-    for name in ("web", "worker", "beat", "migrate"):
+    for name in ("web", "beat", "migrate", *workers):
         env = services[name]["environment"]
         assert env["DJANGO_SETTINGS_MODULE"] == "config.settings.production"
         assert env["DATABASE_URL"].startswith("postgres://")

@@ -9,7 +9,7 @@ import pytest
 from drf_spectacular.generators import SchemaGenerator
 
 from apibase.fields import MAX_ID
-from campaign.models import Handout
+from gmtools.models import Handout
 from tests.factories import CharacterFactory
 
 pytestmark = pytest.mark.django_db

@@ -1,6 +1,7 @@
 """The production processes come up as the Procfile starts them: gunicorn with production
-settings, a Celery worker and beat, on this machine's PostgreSQL and Redis; the health page
-served by that gunicorn reports every service healthy (database, cache, broker, storage, worker)."""
+settings, a Celery worker per queue and beat, on this machine's PostgreSQL and Redis; the health
+page served by that gunicorn reports every service healthy (database, cache, broker, storage, a
+worker for every queue)."""
 
 from __future__ import annotations
 
@@ -27,10 +28,37 @@ pytestmark = [
 ]
 
 
-def test_procfile_names_gunicorn_a_worker_and_beat():
+def _health_requests(port: int, token: str) -> float:
+    """The liveness endpoint's requests so far, as /metrics counts them (django-prometheus)."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}/metrics", headers={"Authorization": f"Bearer {token}"}
+    )
+    with urllib.request.urlopen(request, timeout=5) as response:  # noqa: S310
+        text = response.read().decode()
+    return sum(
+        sample.value
+        for family in text_string_to_metric_families(text)
+        for sample in family.samples
+        if sample.name == "django_http_requests_total_by_view_transport_method_total"
+        and sample.labels.get("view") == "api-health"
+    )
+
+
+def test_procfile_names_gunicorn_a_worker_per_queue_and_beat():
+    """One worker per queue, each started for its queue alone, so a slow kind of work never
+    holds up a quick one (docs/deploy.md, "Workers and queues")."""
     processes = procfile()
     assert processes["web"][0] == "gunicorn"
-    assert processes["worker"][:4] == ["celery", "-A", "config", "worker"]
+    for queue in settings.CELERY_QUEUE_NAMES:
+        command = processes[f"worker-{queue}"]
+        assert command[:4] == ["celery", "-A", "config", "worker"]
+        assert command[command.index("-Q") + 1] == queue
+        assert command[command.index("-n") + 1] == f"{queue}@%h"  # one name per worker a host
+    assert {name for name in processes if name.startswith("worker")} == {
+        f"worker-{queue}" for queue in settings.CELERY_QUEUE_NAMES
+    }
     assert processes["beat"][:4] == ["celery", "-A", "config", "beat"]
 
 
@@ -49,15 +77,15 @@ def test_the_procfile_processes_come_up_and_report_healthy(tmp_path):
         "WEB_CONCURRENCY": "2",
         "MEDIA_ROOT": str(tmp_path / "media"),
         "PATH": f"{ROOT / '.venv' / 'bin'}:{os.environ.get('PATH', '')}",
+        "METRICS_TOKEN": secrets.token_urlsafe(20),
     }
     processes = procfile()
+    names = [name for name in processes if name != "release"]
     procs: dict[str, subprocess.Popen[bytes]] = {}
-    logs = {name: (tmp_path / f"{name}.log").open("wb") for name in ("web", "worker", "beat")}
+    logs = {name: (tmp_path / f"{name}.log").open("wb") for name in names}
     try:
-        for name in ("web", "worker", "beat"):
+        for name in names:
             command = list(processes[name])
-            if name == "beat":
-                command += ["--schedule", str(tmp_path / "beat-schedule")]
             procs[name] = subprocess.Popen(  # noqa: S603 - the Procfile's own commands
                 command, cwd=ROOT, env=env, stdout=logs[name], stderr=subprocess.STDOUT
             )
@@ -82,6 +110,12 @@ def test_the_procfile_processes_come_up_and_report_healthy(tmp_path):
             (tmp_path / "web.log").read_text()[-3000:],
         )
         assert set(names.values()) == {"OK"}, report
+        # Metrics: whichever of the two gunicorn workers answers the scrape counts the requests
+        # both served (config/metrics.py's multiprocess directory, set up by config/gunicorn.py).
+        for _ in range(6):
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health/", timeout=5).close()
+        totals = [_health_requests(port, env["METRICS_TOKEN"]) for _ in range(4)]
+        assert len(set(totals)) == 1 and totals[0] >= 6, totals
     finally:
         for proc in procs.values():
             proc.terminate()

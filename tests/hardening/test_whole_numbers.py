@@ -55,7 +55,7 @@ def battle_view_url(campaign, gm):
         f"/api/campaigns/{campaign.pk}/battles/", {"name": "Gate"}, format="json"
     )
     assert created.status_code == 201, created.content
-    return f"/api/battles/{created.json()['id']}/view/"
+    return f"/api/battles/{created.json()['id']}/state/"
 
 
 @pytest.mark.parametrize("since", ["1_0", "٣", "²", "+1"])

@@ -86,7 +86,7 @@ class TablePlayer(HttpUser):
     def poll_battle(self) -> None:
         since = "" if self.version is None else f"?since={self.version}"
         with self.client.get(
-            f"/api/battles/{self.account['battle']}/view/{since}",
+            f"/api/battles/{self.account['battle']}/state/{since}",
             name="battle poll",
             catch_response=True,
         ) as response:
@@ -101,7 +101,7 @@ class TablePlayer(HttpUser):
         if not self.account["gm"]:
             return
         battle = self.account["battle"]
-        view = self.client.get(f"/api/battles/{battle}/view/", name="battle view").json()
+        view = self.client.get(f"/api/battles/{battle}/state/", name="battle view").json()["view"]
         current = view["turn"]["current"]
         if current is None:
             return

@@ -122,7 +122,7 @@ def main() -> int:
         ):
             subprocess.run([sys.executable, *step], cwd=ROOT, env=env, check=True)  # noqa: S603
         processes = procfile()
-        for process in ("web", "worker"):
+        for process in [name for name in processes if name == "web" or name.startswith("worker")]:
             log = (work / f"{process}.log").open("wb")
             procs.append(
                 subprocess.Popen(  # noqa: S603 - the Procfile's own commands

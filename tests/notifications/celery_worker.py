@@ -72,7 +72,7 @@ def dead_broker() -> Iterator[str]:
     ``app.amqp._producer_pool``: exactly what Celery itself clears after a fork) and the next
     publish builds new ones for the dead URL; on the way out the dead pools are closed and the
     live ones put back untouched. Publishing stays bounded: Celery retries a failed publish
-    ``task_publish_retry_policy["max_retries"]`` times (3, under a second) and then raises.
+    ``task_publish_retry_policy["max_retries"]`` times (1, at once) and then raises.
     Yields the dead broker URL.
     """
     from config.celery import app
@@ -114,7 +114,8 @@ class CeleryWorker:
     every task that touches the database meets a lost connection); ``environ`` adds settings
     the test settings read from the environment (e.g. ``NOTIFICATION_RETRY_BASE_SECONDS``);
     ``loglevel="INFO"`` makes the worker log every task it runs and retries (read them with
-    :meth:`retry_countdowns`).
+    :meth:`retry_countdowns`); ``queues`` names the queues it takes (``-Q``; every queue of
+    ``CELERY_TASK_QUEUES`` by default, as a worker started without ``-Q`` takes them).
     """
 
     def __init__(
@@ -125,7 +126,9 @@ class CeleryWorker:
         database_url: str | None = None,
         environ: dict[str, str] | None = None,
         loglevel: str = "WARNING",
+        queues: tuple[str, ...] = (),
     ) -> None:
+        self.queues = queues
         self.visibility_timeout = visibility_timeout
         self.email_dir = email_dir
         self.database_url = database_url
@@ -148,13 +151,18 @@ class CeleryWorker:
             TEST_CACHE_PREFIX=settings.CACHES["default"]["KEY_PREFIX"],
             CELERY_VISIBILITY_TIMEOUT=str(self.visibility_timeout),
             PYTHONUNBUFFERED="1",
+            # workers log through Django's LOGGING (config/celery.py), at the level asked for
+            LOG_LEVEL=self.loglevel,
         )
         if self.email_dir:
             env["EMAIL_FILE_PATH"] = self.email_dir
         env.update(self.environ)
         return env
 
-    def start(self, *, ready_timeout: float = 60) -> CeleryWorker:
+    def start(self, *, ready_timeout: float = 60, ping: bool = True) -> CeleryWorker:
+        """Start the worker and wait until it answers a ping; ``ping=False`` returns at once
+        (a test whose first task blocks the worker's one pool process waits for that task
+        instead: :meth:`received`)."""
         command = [
             sys.executable,
             "-m",
@@ -169,6 +177,7 @@ class CeleryWorker:
             "--without-heartbeat",
             f"--loglevel={self.loglevel}",
             f"--hostname=test-{os.getpid()}-{time.monotonic_ns()}@%h",
+            *([f"--queues={','.join(self.queues)}"] if self.queues else []),
         ]
         self.proc = subprocess.Popen(  # noqa: S603
             command,
@@ -178,14 +187,16 @@ class CeleryWorker:
             stderr=subprocess.STDOUT,
             start_new_session=True,  # its own process group: kill() takes the pool child too
         )
-        self.wait_ready(ready_timeout)
+        if ping:
+            self.wait_ready(ready_timeout)
         return self
 
     def wait_ready(self, timeout: float) -> None:
         """A ping task round trip: the worker consumes our queue and runs tasks."""
         from notifications.tasks import ping
 
-        result = ping.apply_async()
+        # to a queue this worker takes (a worker of "turns" alone never sees the ping's own)
+        result = ping.apply_async(queue=self.queues[0] if self.queues else None)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc is not None and self.proc.poll() is not None:
@@ -226,11 +237,92 @@ class CeleryWorker:
         self.log.flush()
         return Path(self.log.name).read_text(errors="replace")
 
+    def received(self, task_name: str) -> int:
+        """How many ``task_name`` messages the worker has taken so far (Celery logs "Task
+        <name>[<id>] received" at INFO, once the message is reserved for this worker)."""
+        return len(re.findall(rf"Task {re.escape(task_name)}\[[^\]]+\] received", self.log_text()))
+
     def retry_countdowns(self, task_name: str) -> list[float]:
         """The countdown of every retry of ``task_name`` the worker logged, in order (Celery
         logs "Task <name>[<id>] retry: Retry in <N>s: <error>" at INFO)."""
         pattern = re.compile(rf"Task {re.escape(task_name)}\[[^\]]+\] retry: Retry in ([0-9.]+)s")
         return [float(n) for n in pattern.findall(self.log_text())]
+
+
+class CeleryBeat:
+    """One ``celery -A config beat`` process on this process's queue prefix: it publishes the
+    beat schedule of the test settings (``environ`` shortens the sweeps, e.g.
+    ``TAVERN_SWEEP_SECONDS``) for the test's workers to run, as production's beat does."""
+
+    def __init__(
+        self, *, environ: dict[str, str] | None = None, key_prefix: str | None = None
+    ) -> None:
+        self.environ = environ or {}
+        # Its schedule and lock in Redis (celery-redbeat): its own unless shared on purpose (a
+        # test of two beats at once, or of one restarted), so the beats of earlier tests (killed
+        # with SIGKILL, their lock still held) never hold up this one.
+        self.key_prefix = key_prefix or (
+            f"{settings.TEST_CELERY_PREFIX}:redbeat-{time.monotonic_ns()}:"
+        )
+        self.dir = tempfile.TemporaryDirectory(prefix="celery-beat-")
+        self.log_path = Path(self.dir.name) / "beat.log"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> CeleryBeat:
+        env = CeleryWorker(
+            environ={"BEAT_KEY_PREFIX": self.key_prefix, **self.environ}, loglevel="INFO"
+        ).env()
+        command = [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "beat",
+            "--loglevel=INFO",
+            "--schedule",
+            str(Path(self.dir.name) / "schedule"),
+        ]
+        with self.log_path.open("ab") as log:  # a restarted beat writes on after its lines
+            self.proc = subprocess.Popen(  # noqa: S603
+                command,
+                cwd=ROOT,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        return self
+
+    def output(self) -> str:
+        return self.log_path.read_text(errors="replace")[-3000:] if self.log_path.exists() else ""
+
+    def log_text(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+    def kill(self) -> None:
+        """SIGKILL the beat: nothing it holds (its lock in Redis) is given back."""
+        if self.proc is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        self.kill()
+        self.dir.cleanup()
+
+
+def unacked_messages() -> int:
+    """How many messages of this process's queues Redis holds as delivered to a worker and not
+    acknowledged (kombu's ``unacked`` hash, under the test's key prefix)."""
+    import redis
+
+    prefix = settings.CELERY_BROKER_TRANSPORT_OPTIONS["global_keyprefix"]
+    client = redis.Redis.from_url(settings.CELERY_BROKER_URL)
+    try:
+        return int(client.hlen(f"{prefix}unacked"))
+    finally:
+        client.close()
 
 
 def wait_for(

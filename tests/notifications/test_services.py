@@ -70,7 +70,7 @@ def test_nothing_is_sent_before_commit_and_everything_after(
         )
         assert mail.outbox == []
         assert n.deliveries.filter(status="sent").count() == 0
-    assert len(callbacks) == 1
+    assert len(_batches(callbacks)) == 1
     n.refresh_from_db()
     assert _channels(n) == {"in_app": "sent", "email": "held"}  # invitation is not urgent
     assert n.in_app_at is not None
@@ -432,7 +432,7 @@ def test_in_app_deliveries_of_one_transaction_share_one_batch(
             notify(recipient=player, event="loot_awarded", title="Rolled back")
             raise RuntimeError("refused")
         also = notify(recipient=player, event="loot_awarded", title="Also kept")
-    assert len(callbacks) == 1
+    assert len(_batches(callbacks)) == 1
     assert sorted(Notification.objects.values_list("title", flat=True)) == ["Also kept", "Kept"]
     for n in (kept, also):
         n.refresh_from_db()
@@ -455,3 +455,9 @@ def test_the_public_names_resolve_once_and_then_are_plain_attributes() -> None:
         resolved = getattr(notifications, name)
         assert resolved is getattr(reminders, name)
         assert notifications.__dict__[name] is resolved
+
+
+def _batches(callbacks):
+    """The on-commit callbacks that deliver: the bell's push note (apibase/push.py), which a
+    delivery registers once it has run, is not one."""
+    return [c for c in callbacks if "send_on_commit" not in getattr(c, "__qualname__", "")]

@@ -262,7 +262,7 @@ def seed_characters(campaign: Campaign, users: dict[str, Any], stdout: Any) -> N
 
 
 # --------------------------------------------------------------------------- campaign play
-# Demo campaign play (campaign app): a scheduled session with its reminders, a handout for
+# Demo campaign play (the GM tools): a scheduled session with its reminders, a handout for
 # everyone and one for Reimu only, a GM note, a loot award to the demo characters and an open
 # invitation link. Idempotent: each is found by its title (the link by its note, while it
 # works); everything goes through the services, so notifications and reminders are real.
@@ -285,10 +285,10 @@ def seed_campaign_play(
 
     from django.utils import timezone
 
-    from campaign import awards, handouts, invitations, notes, sessions
-    from campaign.models import Award, GameSession, GMNote, Handout
     from campaign.permissions import access_for
     from characters.models import Character
+    from gmtools import awards, handouts, invitations, notes, sessions
+    from gmtools.models import Award, GameSession, GMNote, Handout
 
     gm = users["gm"]
     access = access_for(gm, campaign)
@@ -511,6 +511,7 @@ def seed_tavern(campaign: Campaign, users: dict[str, Any], stdout: Any, base: st
             tavern.SeatSpec(kind="bot", strength="heuristic"),
             tavern.SeatSpec(kind="bot", strength="random"),
         ],
+        rated=True,  # its end moves the bots' ratings: the campaign's RAIGO leaderboard
     )
     tavern.tavern_start(table_id=finished.pk, by=users["gm"])
     for _ in range(2000):  # play it out here (the bots' tasks would, on commit)
