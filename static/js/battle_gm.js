@@ -69,6 +69,11 @@
       return;
     }
     const side = $("place-character-side").value;
+    if (!side) { // her side is the GM's choice, never a silent default
+      B.setStatus("Choose her side first: heroes, enemies or neutral.", "bad");
+      $("place-character-side").focus();
+      return;
+    }
     const controller = $("place-character-controller").value;
     squareMode("Click the square to place the character on.", (sq) => {
       B.send("POST", urls.combatants, { character: id, side, controller, position: sq, expected_version: version() }, "Placed.");
@@ -130,6 +135,15 @@
     const cid = chosen();
     squareMode(`Click where ${B.nameOf(cid)} should stand.`, (sq) => B.act({ type: "gm_move", combatant: cid, to: sq }, "Moved."));
   });
+  $("ov-off-board").addEventListener("click", () => {
+    B.act({ type: "gm_move", combatant: chosen(), to: null }, "Taken off the board: the players no longer see this piece.");
+  });
+  $("ov-show").addEventListener("click", () => {
+    B.act({ type: "gm_show", combatant: chosen(), shown: true }, "Shown to the players while off the board.");
+  });
+  $("ov-hide").addEventListener("click", () => {
+    B.act({ type: "gm_show", combatant: chosen(), shown: false }, "Hidden from the players while off the board.");
+  });
   $("ov-set-target").addEventListener("click", () => {
     B.act({ type: "gm_set_target", name: $("ov-target-name").value, target: parseInt($("ov-target").value, 10) }, "Target set.");
   });
@@ -177,6 +191,16 @@
     maps = data;
     fill($("map-choice"), [["", "none: a drawn grid"]].concat(maps.map((m) => [String(m.id), `${m.name} (${m.cols}×${m.rows})`])), true);
     if (select !== undefined) $("map-choice").value = String(select);
+    else showMapInUse(); // the list came after the first view: it shows the map in use now
+  }
+  // The selector names the map under the grid (so "Use it" keeps it), unless the GM is
+  // choosing another.
+  function showMapInUse() {
+    const view = B.state.view;
+    if (!view || document.activeElement === $("map-choice") || $("map-choice").dataset.touched) return;
+    const using = view.map ? maps.find((m) => view.map.url.split("?")[0] === m.url.split("?")[0]) : null;
+    $("map-choice").value = using ? String(using.id) : "";
+    if (using && !aligning) editAlignment(using);
   }
   function mapById(id) { return maps.find((m) => String(m.id) === String(id)) || null; }
   const ALIGN = { cols: "map-cols", rows: "map-rows", offset_x: "map-offset-x", offset_y: "map-offset-y", square_px: "map-square" };
@@ -348,11 +372,7 @@
     $("fog-count").textContent = fogged ? `${fogged} square${fogged === 1 ? "" : "s"} in fog.` : "No fog: players see the whole arena.";
     ["fog-x1", "fog-x2"].forEach((id) => { $(id).max = view.arena.width - 1; });
     ["fog-y1", "fog-y2"].forEach((id) => { $(id).max = view.arena.height - 1; });
-    const using = view.map ? maps.find((m) => view.map.url.split("?")[0] === m.url.split("?")[0]) : null;
-    if (document.activeElement !== $("map-choice") && !$("map-choice").dataset.touched) {
-      $("map-choice").value = using ? String(using.id) : "";
-      if (using && !aligning) editAlignment(using);
-    }
+    showMapInUse();
     const painting = document.querySelector("#terrain-tools input[name=terrain]:checked");
     if (setup && painting && painting.value && !B.state.mode) painting.dispatchEvent(new Event("change"));
   });

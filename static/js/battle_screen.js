@@ -1,9 +1,10 @@
 // The battle screen: a live board for the GM and the players (campaign/battles).
-// Everything shown comes from the view API (engine.view for this user). Every second the page
-// asks for changes since the version it has (204: nothing new); a change re-renders the grid,
-// the HP/SP bars, statuses, the hand, the turn tracker with its timer, and the log.
-// Actions POST {action, expected_version}: 409 means someone moved first (the page refetches),
-// 400 carries the rules' reason. The GM's extra panel lives in battle_gm.js and plugs in via
+// Everything shown comes from the table core's state API ({version, seat, view}: engine.view
+// for this user). Every second the page asks for changes since the version it has (204:
+// nothing new); a change re-renders the grid, the HP/SP bars, statuses, the hand, the turn
+// tracker with its timer, and the log. Actions POST {action, expected_version} to the core's
+// actions API: 409 means someone moved first (the page refetches), 400 carries the rules'
+// reason. A setup change (squares, combatants, the map) answers the same {version, seat, view}. The GM's extra panel lives in battle_gm.js and plugs in via
 // window.BattleScreen.
 (function () {
   "use strict";
@@ -31,7 +32,7 @@
     suppressClick: false, lastPointer: "mouse", armed: null,
     portraits: {}, portraitIds: "",
     pings: [], pingsAfter: 0,
-    chat: [], chatAfter: 0, chatLoaded: false, chatOlder: false,
+    chat: [], chatAfter: 0, chatLoaded: false, chatOlder: false, chatMuted: [],
   };
 
   // ------------------------------------------------------------------ helpers
@@ -71,6 +72,7 @@
     const node = $("battle-status");
     node.textContent = text || "";
     node.className = "battle-status" + (kind ? " " + kind : "");
+    if (kind === "bad") sayAlert(text);
   }
   function firstError(data) {
     if (!data) return "Something went wrong.";
@@ -113,11 +115,13 @@
 
   let said = "";
   const client = new window.TableClient({
-    stateUrl: config.urls.view,
+    stateUrl: config.urls.state,
     actionUrl: config.urls.actions,
     version: S.version,
     pollMs: config.poll_ms || 1000,
-    onState: (view, full) => accept(view, full),
+    socketPath: config.urls.socket,
+    onPresence: (people) => window.WRPush.showPresence($("table-presence"), people),
+    onState: (data, full) => accept(data.view, full),
     onWritten: (data) => {
       S.mode = null;
       $("drag-info").textContent = "";
@@ -334,7 +338,7 @@
   function fit() {
     if (!S.stageW) return;
     const width = viewport.clientWidth || S.stageW;
-    const maxHeight = Math.max(240, window.innerHeight * 0.72);
+    const maxHeight = boardRoom();
     const zoom = Math.min(width / S.stageW, maxHeight / S.stageH, 2.5);
     S.zoom = zoom;
     S.panX = Math.max(0, (width - S.stageW * zoom) / 2);
@@ -706,6 +710,7 @@
     gm_set_target: "changes a target number", gm_add_combatant: "adds a combatant",
     gm_remove_combatant: "removes a combatant", gm_end_battle: "ends the battle", gm_undo: "undoes the last action",
     gm_fog: "hides part of the board in fog", gm_reveal: "clears fog from part of the board",
+    gm_show: "shows or hides a piece off the board",
     // what a player sees of an action that names someone hidden in the fog (westernroses/battle/fog.py)
     fogged: "acts unseen in the fog",
   };
@@ -784,12 +789,20 @@
     const v = S.view;
     if (S.size !== `${v.arena.width}x${v.arena.height}`) buildBoard(v.arena);
     renderMap();
-    S.cells.forEach((cell) => { if (cell.firstChild) cell.replaceChildren(); });
+    S.cells.forEach((cell) => {
+      if (cell.firstChild) cell.replaceChildren();
+      // a square's name says who stands on it, with the initials its token shows (WCAG 2.5.3:
+      // the visible text is part of the name)
+      const named = `square ${cell.dataset.x}, ${cell.dataset.y}`;
+      if (cell.getAttribute("aria-label") !== named) cell.setAttribute("aria-label", named);
+    });
     const width = v.arena.width;
     Object.values(v.combatants).forEach((c) => {
       if (!c.position) return;
       const cell = S.cells[c.position[1] * width + c.position[0]];
       if (!cell) return;
+      const shown = S.portraits[c.id] ? "" : `${initials(c.name)}, `;
+      cell.setAttribute("aria-label", `${cell.getAttribute("aria-label")}: ${shown}${c.name}`);
       // the standing one on top: fallen pieces lie underneath
       if (c.condition === "healthy" || c.condition === "mortally_wounded") cell.prepend(pieceNode(c));
       else cell.append(pieceNode(c));
@@ -840,7 +853,7 @@
   function renderTurnFlag(v, owners, mine) {
     const flag = $("your-turn-flag");
     let text = "";
-    if (mine) text = "Your turn";
+    if (mine) text = v.pending ? "React" : "Your turn"; // a hit waits on her decision, not her turn
     else if (config.is_gm && owners.length) {
       const names = owners.map((c) => c.name).join(", ");
       text = v.pending ? `${names} to react` : `${names}'s turn`;
@@ -879,7 +892,7 @@
     root.dataset.winner = v.winner || "";
     root.classList.toggle("my-turn", mine);
     // the page title, the favicon's badge and (if she opted in) a sound and a browser notice
-    if (window.WR) window.WR.setTurnAlert(mine && v.phase === "active" ? `Your turn in ${config.battle_name || document.querySelector("h1").textContent.trim()}` : null);
+    if (window.WR && !config.replay) window.WR.setTurnAlert(mine && v.phase === "active" ? `${v.pending ? "React" : "Your turn"} in ${config.battle_name || document.querySelector("h1").textContent.trim()}` : null);
     tick();
   }
 
@@ -990,7 +1003,7 @@
     const p = v.pending;
     $("pending-text").textContent =
       `${nameOf(p.attacker)} → ${nameOf(p.defender)}: ${p.name}` +
-      (p.damage !== null && p.damage !== undefined ? ` (${p.damage} damage)` : "") +
+      (p.damage !== null && p.damage !== undefined ? ` (${p.damage} damage${damageSteps(p.raw, p.steps, elementWords(p.element, p.defender)).replace(/^ \(/, ": ").replace(/\)$/, "")})` : "") +
       `. Waiting for ${p.waiting_for.map(nameOf).join(", ")}.`;
     const box = $("pending-choices");
     box.innerHTML = "";
@@ -1158,6 +1171,25 @@
   }
 
   // ------------------------------------------------------------------ the log
+
+  // How a hit's damage came to be, in words, from the engine's steps (westernroses/battle/
+  // damage.py: the element, a Shield, each reduction by name, the minimum of 1).
+  function elementWords(element, defender) {
+    const against = (combatant(defender) || {}).element;
+    return element && against ? `${element} against ${against}` : "element";
+  }
+  const FACTOR_WORDS = { "2": "×2", "1/2": "×½" };
+  function damageSteps(raw, steps, elements) {
+    if (raw === null || raw === undefined || !steps || !steps.length) return "";
+    const words = [`rolled ${raw}`];
+    for (const st of steps) {
+      if (st.step === "element") words.push(`${elements || "element"} ${FACTOR_WORDS[st.factor] || `×${st.factor}`} (rounded up) → ${st.damage}`);
+      else if (st.step === "shield") words.push(`Shield ×½ (rounded up) → ${st.damage}`);
+      else if (st.step === "reduction") words.push(`${st.label || "damage reduction"} −${Math.abs(st.amount)} → ${st.damage}`);
+      else if (st.step === "minimum") words.push(`at least 1 from a hit → ${st.damage}`);
+    }
+    return ` (${words.join("; ")})`;
+  }
   function describeEvent(e) {
     const n = nameOf;
     const r = e.result || {};
@@ -1169,12 +1201,16 @@
       case "turn_ended": return null;
       case "turn_lost": return `${n(e.combatant)} loses the turn (${String(e.reason).replaceAll("_", " ")}).`;
       case "moved": return e.to ? `${n(e.combatant)} moves to ${sq(e.to)}${e.reason === "knockback" ? " (knocked back)" : ""}.` : `${n(e.combatant)} leaves the board.`;
+      // off the board a piece is hidden from the players like one in fog, unless the GM shows her
+      case "shown": return `${n(e.combatant)} is shown to the players, off the board.`;
+      case "unshown": return `${n(e.combatant)} is hidden from the players while off the board.`;
       case "attack": return `${n(e.attacker)} attacks ${n(e.defender)} (${e.name}).`;
       case "roll": return `${n(e.combatant)} rolls to ${e.purpose}: ${rollWords(r)}.`;
       case "versus": return `An opposed roll (${e.purpose}).`;
       case "damage_roll": return `${n(e.combatant)} rolls damage: ${(e.roll && e.roll.total) ?? "?"}.`;
       case "die": return `${n(e.combatant)} rolls a d${e.sides} (${e.purpose}): ${e.value}.`;
-      case "hit": return `${n(e.defender)} is hit by ${e.name}: ${e.damage} damage.`;
+      case "hit": return `${n(e.defender)} is hit by ${e.name}: ${e.damage} damage${damageSteps(e.raw, e.steps, elementWords(e.element, e.defender))}.`;
+      case "damage_reduced": return `${n(e.combatant)}'s ${e.raw} damage is reduced${damageSteps(e.raw, e.steps)}.`;
       case "damage": return `${n(e.combatant)} takes ${e.amount} damage (HP now ${e.hp}${e.hp < 0 ? ", below zero" : ""}).`;
       case "damage_remembered": return `${n(e.combatant)} will remember ${e.amount} damage.`;
       case "dodged": return `${n(e.defender)} dodges ${e.name}.`;
@@ -1280,10 +1316,25 @@
   }
   function chatNode(line) {
     const mine = line.author_id === config.me;
+    // a GM mutes a player from her line (the table core's chat: tables/chat)
+    const mayMute = config.is_gm && !mine && !line.gm && !S.chatMuted.some((m) => m.user_id === line.author_id);
     return el("li", { class: "battle-log__chat" + (line.whisper ? " battle-log__chat--whisper" : ""), dataset: { chat: String(line.id) } },
       el("strong", {}, mine ? "You" : line.author), line.gm ? el("span", { class: "battle-log__gm" }, " (GM)") : null,
       line.whisper ? el("em", { class: "battle-log__whisper" }, ` whispers ${line.recipient_id === config.me ? "to you" : line.whisper}`) : null,
-      ": ", el("span", { class: "battle-log__text" }, line.text));
+      ": ", el("span", { class: "battle-log__text" }, line.text),
+      mayMute ? el("button", { type: "button", class: "secondary small battle-log__mute", onclick: () => setMuted(line.author_id, true) }, `Mute ${line.author}`) : null);
+  }
+  async function setMuted(user, muted) {
+    const { status, data } = await client.request("POST", `${config.urls.chat}mutes/`, { user, muted });
+    if (status === 200) { S.chatMuted = data.muted; showMuted(); $("log").dataset.signature = ""; renderLog(); }
+    else $("chat-error").textContent = firstError(data);
+  }
+  function showMuted() {
+    const box = $("chat-muted");
+    if (!box) return;
+    box.replaceChildren(...S.chatMuted.map((m) => el("li", {}, `${m.name} is muted. `,
+      el("button", { type: "button", class: "secondary small", onclick: () => setMuted(m.user_id, false) }, `Let ${m.name} speak again`))));
+    box.hidden = S.chatMuted.length === 0;
   }
   function renderLog() {
     const list = $("log");
@@ -1351,6 +1402,10 @@
       const { status, data } = await client.request("GET", `${config.urls.table}?${chat}pings_after=${S.pingsAfter}`);
       if (status !== 200 || !data) return;
       if (!S.chatLoaded) { S.chatLoaded = true; S.chatOlder = data.chat_older; }
+      const muted = data.chat_muted || [];
+      if (JSON.stringify(muted) !== JSON.stringify(S.chatMuted)) {
+        S.chatMuted = muted; showMuted(); $("log").dataset.signature = ""; renderLog();
+      }
       addChat(data.chat);
       if (data.pings.length) addPings(data.pings);
       // a map laid or re-aligned under a running battle bumps no version: the feed says so
@@ -1390,6 +1445,7 @@
 
   function render() {
     if (!S.view) return;
+    const focus = focusBefore();
     renderHead();
     renderBoard();
     renderTracker();
@@ -1400,6 +1456,121 @@
     renderLog();
     if (S.mode && S.mode.kind === "attack" && S.oddsTarget) showOdds(S.oddsTarget);
     S.renderHooks.forEach((fn) => fn(S.view));
+    focusAfter(focus);
+    announceNewest();
+  }
+
+  // ------------------------------------------------------------------ layout, keyboard, live regions
+  // (kept apart from the drawing and the server code above: what fits the window, where the
+  // keyboard's focus goes when a redraw replaces the button it was on, what a screen reader hears)
+
+  // The height the board may take. Beside the turn's panel (a wide screen): what is left of the
+  // window below the board's top (the head and the toolbar above it), so the board, the turn
+  // and its actions fit one window. On a phone the board fits the width, and at most the 60%
+  // of the screen above the action bar's most (40%): a fixed share, since the head above it
+  // changes height (a notice, a longer turn line) and the board must not change size with it.
+  // Never below 200 px (a tiny window scrolls).
+  function boardRoom() {
+    const bar = $("battle-turn-panel");
+    if (bar && getComputedStyle(bar).position === "fixed") return Math.max(200, window.innerHeight * 0.6);
+    const top = viewport.getBoundingClientRect().top + window.scrollY;
+    return Math.max(200, window.innerHeight - top - 12);
+  }
+
+  // The phone's bar is fixed over the page: the page keeps as much room at its end, so its
+  // last lines (the log, the chat) can scroll above the bar.
+  function setupLayout() {
+    const bar = $("battle-turn-panel");
+    if (!bar || !window.ResizeObserver) return;
+    let last = -1;
+    new ResizeObserver(() => {
+      const fixed = getComputedStyle(bar).position === "fixed";
+      const height = fixed ? bar.offsetHeight : 0;
+      if (height === last) return;
+      last = height;
+      root.style.setProperty("--battle-bar-h", `${height}px`);
+    }).observe(bar);
+  }
+
+  // A redraw replaces the turn's buttons: the keyboard's focus, on one of them, would fall back
+  // to the page's start. Which one had it (its data-* words), to put it back after the redraw.
+  function focusBefore() {
+    const active = document.activeElement;
+    const panel = $("battle-turn-panel");
+    // only the keyboard's focus is kept (a tap or a click leaves nothing to put back)
+    // the mode the last drawing showed (setMode has already changed S.mode when it redraws)
+    if (!active || !panel || !panel.contains(active) || !active.matches(":focus-visible")) return { where: null, mode: S.drawnMode };
+    return { where: "panel", key: JSON.stringify(Object.assign({}, active.dataset)), mode: S.drawnMode };
+  }
+  function focusAfter(before) {
+    const was = S.drawnMode;
+    S.drawnMode = S.mode;
+    // a square chosen (or the choice cancelled) from the keyboard: back to the turn's buttons
+    if (was && !S.mode && S.modeFrom) {
+      const active = document.activeElement;
+      if (!active || active === document.body || active.matches(".battle-square")) focusActions();
+      S.modeFrom = null;
+      return;
+    }
+    if (!before.where) return;
+    const active = document.activeElement;
+    if (active && active !== document.body && document.contains(active)) return;
+    // a move, an attack or a card just chosen: the focus goes to the board to pick its square
+    // (arrows move, Enter picks, Escape cancels), on the piece that acts
+    if (S.mode && S.mode !== before.mode && S.mode.kind !== "gm") {
+      const c = S.mode.option && combatant(S.mode.option.combatant);
+      const sq = (c && c.position) || S.cursor || [0, 0];
+      S.modeFrom = before.key;
+      focusSquare(sq[0], sq[1]);
+      return;
+    }
+    const panel = $("battle-turn-panel");
+    const buttons = [...panel.querySelectorAll("button:not([disabled])")];
+    const same = buttons.find((b) => JSON.stringify(Object.assign({}, b.dataset)) === before.key);
+    const next = same || buttons[0];
+    if (next) next.focus({ preventScroll: true });
+  }
+  function focusSquare(x, y) {
+    const w = S.view.arena.width;
+    const cell = S.cells[y * w + x];
+    if (!cell) return;
+    S.cells.forEach((c) => { if (c.tabIndex === 0) c.tabIndex = -1; });
+    cell.tabIndex = 0;
+    cell.focus({ preventScroll: true });
+    root.dataset.cursor = `${x},${y}`;
+  }
+  // Escape cancels a choice and gives the focus back to the button that began it (else the
+  // turn's first button).
+  function focusActions() {
+    const buttons = [...$("battle-turn-panel").querySelectorAll("button:not([disabled])")];
+    const from = buttons.find((b) => JSON.stringify(Object.assign({}, b.dataset)) === S.modeFrom);
+    const next = from || buttons[0];
+    if (next) next.focus({ preventScroll: true });
+  }
+
+  // A screen reader hears the other players' moves as they come: the newest log entry not
+  // made by this user, once (the log itself is no live region: it is drawn again on every
+  // change). Nothing is announced for the log the page opened with.
+  function announceNewest() {
+    const last = S.log.length ? S.log[S.log.length - 1] : null;
+    if (!last) return;
+    if (S.announcedN === undefined) { S.announcedN = last.n; return; }
+    if (last.n <= S.announcedN) return;
+    const mine = (e) => String(e.action.player) === String(config.me) || (config.is_gm && e.action.player === "gm");
+    const fresh = S.log.filter((e) => e.n > S.announcedN && !mine(e));
+    S.announcedN = last.n;
+    if (!fresh.length) return;
+    const entry = fresh[fresh.length - 1];
+    const who = entry.action.player === "gm" ? "The GM" : playerName(entry.action.player);
+    const lines = entry.events.map(describeEvent).filter(Boolean).map((t) => (typeof t === "string" ? t : t.textContent));
+    const text = `${who} ${actionWords(entry.action.type)}${lines.length ? ": " + lines.slice(0, 4).join(" ") : "."}`;
+    const box = $("battle-announce");
+    box.textContent = box.textContent === text ? `${text} ` : text;
+  }
+  function sayAlert(text) {
+    const box = $("battle-alert");
+    if (!box || !text) return;
+    box.textContent = box.textContent === text ? `${text} ` : text;
   }
 
   // ------------------------------------------------------------------ start
@@ -1413,7 +1584,7 @@
     if (event.key !== "Escape") return;
     if (S.drag) cancelDrag();
     if (S.tool) setTool(null);
-    if (S.mode) cancelMode();
+    if (S.mode) cancelMode(); // the redraw gives the keyboard's focus back (focusAfter)
   });
   // The square cursor: arrow keys move the focus between squares (one tab stop for the
   // board), Enter or Space presses the focused square, P pings it.
@@ -1449,14 +1620,29 @@
   $("tool-measure").addEventListener("click", () => setTool("measure"));
   $("tool-ping").addEventListener("click", () => setTool("ping"));
   if (window.ResizeObserver) new ResizeObserver(() => { if (S.fitted) fit(); }).observe(viewport.parentElement);
+  // The replay page (templates/battles/_replay_board.html, static/js/replay.js) draws the
+  // steps it is given: nothing is polled, pushed or sent.
+  if (config.replay) {
+    window.BattleScreen.show = (view) => accept(view, true);
+    return;
+  }
   setupChat();
+  setupLayout();
   setInterval(tick, 1000);
-  setInterval(() => {
-    if (document.hidden) return;
-    if (!S.busy) refresh(false);
-    pollFeed();
-  }, config.poll_ms || 1000);
-  document.addEventListener("visibilitychange", () => { if (!document.hidden) { refresh(false); pollFeed(); } });
-  refresh(true);
+  // The view: the table client listens on the table's socket and reads the view on each new
+  // version, polling only while no socket is open (static/js/table_client.js). The feed (chat,
+  // pings, a map laid under the battle) is read when the socket says something was said or
+  // pointed at ({"type": "chat"}), and polled only while no socket is open.
+  client.start(true);
+  let feedPushed = false;
+  document.addEventListener("wr:push", (event) => {
+    const detail = event.detail || {};
+    if (detail.path !== config.urls.socket) return;
+    if (detail.kind === "open") { feedPushed = true; pollFeed(); }
+    else if (detail.kind === "down") feedPushed = false;
+    else if (detail.kind === "message" && detail.data && detail.data.type === "chat") pollFeed();
+  });
+  setInterval(() => { if (!document.hidden && !feedPushed) pollFeed(); }, config.poll_ms || 1000);
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) pollFeed(); });
   pollFeed();
 })();

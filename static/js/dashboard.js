@@ -1,7 +1,9 @@
 // GM dashboard: live panels and quick actions without reloading.
-// Every two seconds the page asks the live URL with the last ETag; an unchanged dashboard
-// answers 304 (one cheap query on the server), a changed one sends each panel as HTML and the
-// campaign's characters, which refill the quick-action selects (keeping what is selected).
+// The page asks the live URL with the last ETag when its socket (gmtools/consumers.py) says
+// something changed, and once a minute (links expire, sessions start); without a socket it
+// polls every two seconds instead, never while hidden. An unchanged dashboard answers 304 (one
+// cheap query on the server), a changed one sends each panel as HTML and the campaign's
+// characters, which refill the quick-action selects (keeping what is selected).
 // Quick-action forms post with fetch and show the answer; without JavaScript they are plain
 // forms that post and come back to this page.
 (function () {
@@ -15,6 +17,9 @@
   let version = root.dataset.version || "";
   let timer = null;
   let busy = false;
+  let again = false;
+  const socketPath = root.dataset.socketPath;
+  const QUIET_MS = 60000;
 
   function syncSelects(characters) {
     document.querySelectorAll("select[data-characters]").forEach((select) => {
@@ -73,8 +78,9 @@
   }
 
   async function poll() {
-    if (busy) return;
+    if (busy) { again = true; return; }
     busy = true;
+    again = false;
     try {
       const response = await fetch(liveUrl, {
         headers: { "If-None-Match": version, Accept: "application/json" },
@@ -93,12 +99,13 @@
       status.textContent = "Offline; retrying.";
     } finally {
       busy = false;
+      if (again) poll();  // a note arrived while this answer was on its way
     }
   }
 
-  function schedule() {
+  function schedule(ms) {
     clearInterval(timer);
-    timer = setInterval(() => { if (!document.hidden) poll(); }, every);
+    timer = setInterval(() => { if (!document.hidden) poll(); }, ms || every);
   }
   document.addEventListener("visibilitychange", () => { if (!document.hidden) poll(); });
 
@@ -163,4 +170,11 @@
   });
 
   schedule();
+  if (socketPath && window.WRPush && window.WRPush.enabled()) {
+    window.WRPush.subscribe(socketPath, {
+      onOpen: () => schedule(QUIET_MS),
+      onDown: () => schedule(),
+      onMessage: (data) => { if (data.type === "changed") poll(); },
+    });
+  }
 })();

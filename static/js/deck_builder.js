@@ -1,6 +1,24 @@
 // Deck builder: the +/− buttons save a card's count without a page load and swap in the
 // server-rendered deck panel (count, every broken rule, the cards). Without JavaScript the
 // same forms post and the page reloads; nothing here decides a rule.
+// The new-deck form offers only the presets of the game chosen (their values are
+// "<game>:<preset>"; the server refuses another game's preset in words either way).
+(function () {
+  const form = document.getElementById("new-deck-form");
+  const game = form && form.querySelector("select[name=game]");
+  const start = form && form.querySelector("select[name=start]");
+  if (!game || !start) return;
+  function offer() {
+    for (const option of start.options) {
+      const theirs = option.value && !option.value.startsWith(`${game.value}:`);
+      option.hidden = option.disabled = Boolean(theirs);
+    }
+    if (start.selectedOptions[0] && start.selectedOptions[0].disabled) start.value = "";
+  }
+  game.addEventListener("change", offer);
+  offer();
+})();
+
 (function () {
   const root = document.getElementById("deck-builder");
   if (!root) return;

@@ -11,7 +11,6 @@
   // ------------------------------------------------------------------ colour theme
   // "system" follows prefers-color-scheme (site.css); "light"/"dark" set data-theme on <html>.
   const THEMES = ["system", "light", "dark"];
-  const THEME_WORDS = { system: "follows the system", light: "light", dark: "dark" };
   function storedTheme() {
     try { return localStorage.getItem("wr-theme") || "system"; } catch (e) { return "system"; }
   }
@@ -107,7 +106,7 @@
       const theme = storedTheme();
       if (!toggle) return;
       toggle.textContent = `Theme: ${theme}`;
-      toggle.setAttribute("aria-label", `Colour theme: ${THEME_WORDS[theme]} (change)`);
+      toggle.setAttribute("aria-label", `Theme: ${theme} (the colours ${theme === "system" ? "follow the system" : `are ${theme}`}; press to change)`);
     }
     if (toggle) {
       labelTheme();
@@ -261,7 +260,16 @@
       } catch (e) { /* the next poll tries again */ }
     }
     poll();
-    setInterval(() => { if (!document.hidden) poll(); }, 1500);
+    // Pushed: the socket says when something changed (static/js/push.js); polled meanwhile.
+    let pushed = false;
+    if (window.WRPush && window.WRPush.enabled()) {
+      window.WRPush.subscribe("/ws/notifications/", {
+        onOpen: () => { pushed = true; },
+        onDown: () => { pushed = false; },
+        onMessage: () => poll(),
+      });
+    }
+    setInterval(() => { if (!document.hidden && !pushed) poll(); }, 1500);
     document.addEventListener("visibilitychange", () => { if (!document.hidden) poll(); });
   });
 

@@ -11,9 +11,15 @@
  *     onStale() { ... "someone moved first" ... },   // after a 409 (the state is reloaded)
  *     onError(message, data) { ... },                // a refused move, in words
  *     onLive(text) { ... },                          // "Live.", "Offline; retrying."
+ *     socketPath: "/ws/tables/duel/3/",              // pushed versions (docs/push.md)
+ *     onPresence(people) { ... },                    // [{name, here, since}]
  *   });
  *   client.start();
  *   client.send({ type: "play", card: 7 });
+ *
+ * With ``socketPath`` (and the server pushing: static/js/push.js) the client listens instead
+ * of polling: each version note newer than the page's fetches the seat's own view; while no
+ * socket is open it polls. A hidden tab never polls; it catches up when shown.
  *
  * A 409 means someone else moved first: nothing changed on the server, so the client fetches
  * the current state at once and the page redraws. Everything the page shows comes from the
@@ -27,6 +33,26 @@
     if (match) return decodeURIComponent(match[1]);
     const field = document.querySelector("input[name=csrfmiddlewaretoken]");
     return field ? field.value : "";
+  }
+
+  /* One HTTP exchange with the API; answers {status, data} (data null for 204 or a non-JSON
+   * body). Also TableClient.request, for a page's other modules (the table chat). */
+  async function request(method, url, body) {
+    const response = await fetch(url, {
+      method,
+      headers: Object.assign(
+        { Accept: "application/json", "X-CSRFToken": csrfToken() },
+        body === undefined ? {} : { "Content-Type": "application/json" },
+      ),
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: "same-origin",
+      cache: "no-store",
+    });
+    let data = null;
+    if (response.status !== 204) {
+      try { data = await response.json(); } catch (e) { data = null; }
+    }
+    return { status: response.status, data };
   }
 
   // The API's messages are sentences in words (docs/api.md): shown as they are, never after
@@ -49,25 +75,14 @@
       this.busy = false;
       this.polling = false;
       this.timer = null;
+      this.pushed = false;
+      this.socket = null;
+      this.heard = -1; // the newest version a socket told of
     }
 
-    /* One HTTP exchange; answers {status, data} (data null for 204 or a non-JSON body). */
-    async request(method, url, body) {
-      const response = await fetch(url, {
-        method,
-        headers: Object.assign(
-          { Accept: "application/json", "X-CSRFToken": csrfToken() },
-          body === undefined ? {} : { "Content-Type": "application/json" },
-        ),
-        body: body === undefined ? undefined : JSON.stringify(body),
-        credentials: "same-origin",
-        cache: "no-store",
-      });
-      let data = null;
-      if (response.status !== 204) {
-        try { data = await response.json(); } catch (e) { data = null; }
-      }
-      return { status: response.status, data };
+    /* One HTTP exchange (:func:`request`). */
+    request(method, url, body) {
+      return request(method, url, body);
     }
 
     live(text) { if (this.options.onLive) this.options.onLive(text); }
@@ -105,17 +120,48 @@
       }
     }
 
-    start() {
+    // full: the first read is the whole state even if a version is known (a page drawn
+    // without the state, such as the battle screen); by default only when none is.
+    start(full) {
       this.stop();
-      this.poll(this.version < 0);
-      // A tick while a poll is still out asks nothing: one poll at a time.
-      const tick = () => { if (!this.busy && !this.polling) this.poll(false); };
+      this.poll(full === undefined ? this.version < 0 : full);
+      // A tick while a poll is still out asks nothing: one poll at a time; none while the
+      // socket is open or the tab is hidden.
+      // A note that came while a poll or a move was out is caught up by the next tick.
+      const tick = () => {
+        const behind = this.heard > this.version;
+        if (!this.busy && !this.polling && (!this.pushed || behind) && !document.hidden) {
+          this.poll(false);
+        }
+      };
       this.timer = global.setInterval(tick, this.options.pollMs || 1500);
+      this.onShown = () => { if (!document.hidden && !this.polling) this.poll(false); };
+      document.addEventListener("visibilitychange", this.onShown);
+      const push = global.WRPush;
+      if (this.options.socketPath && push && push.enabled()) {
+        this.socket = push.subscribe(this.options.socketPath, {
+          presence: true,
+          onOpen: () => { this.pushed = true; this.live("Live."); },
+          onDown: () => { this.pushed = false; },
+          onMessage: (note) => {
+            if (note.type === "version") {
+              this.heard = Math.max(this.heard, note.version);
+              if (note.version > this.version && !this.polling && !this.busy) this.poll(false);
+            } else if (note.type === "presence" && this.options.onPresence) {
+              this.options.onPresence(note.people || []);
+            }
+          },
+        });
+      }
     }
 
     stop() {
       if (this.timer) global.clearInterval(this.timer);
       this.timer = null;
+      if (this.onShown) document.removeEventListener("visibilitychange", this.onShown);
+      if (this.socket) this.socket.close();
+      this.socket = null;
+      this.pushed = false;
     }
 
     /* Any write to the table (an action, or a game's own setup change). Answers true when the
@@ -154,5 +200,6 @@
   }
 
   TableClient.firstError = firstError;
+  TableClient.request = request;
   global.TableClient = TableClient;
 })(window);

@@ -229,6 +229,18 @@ def test_drag_keyboard_ping_and_chat_between_gm_and_player(
     assert me.locator("#log-earlier").is_hidden()  # a short battle: the whole log is shown
     me.click("#chat-send")  # empty: refused in words, nothing sent
     me.wait_for_selector("#chat-error:has-text('Write something first.')")
+    # the GM mutes her from her line: her next line is refused in words; then she may speak again
+    gm_page.click(f"#log .battle-log__mute:has-text('Mute {player.shown_name}')")
+    gm_page.wait_for_selector("#chat-muted", state="visible", timeout=LIVE_MS)
+    me.fill("#chat-text", "Let me speak")
+    me.click("#chat-send")
+    me.wait_for_selector("#chat-error:has-text('A GM muted you at this table.')", timeout=LIVE_MS)
+    # the browser reports the refused request itself (a 403) as a console error: that one only
+    refused = [e for e in errors if e.startswith("player:") and "status of 403" in e]
+    assert len(refused) == 1, errors
+    errors.remove(refused[0])
+    gm_page.click(f"#chat-muted button:has-text('Let {player.shown_name} speak again')")
+    gm_page.wait_for_selector("#chat-muted", state="hidden", timeout=LIVE_MS)
 
     # 6. the GM's fairy next to her, its turn: pointing at her shows the engine's odds, the
     # attack's rolls reach both table logs with every die and the odds the roller faced
@@ -299,11 +311,12 @@ def test_drag_keyboard_ping_and_chat_between_gm_and_player(
 def test_the_table_log_pages_back_through_a_long_battle(new_page, board_battle, gm, player):
     """A long battle's first view holds its last 100 entries; "Show earlier" pages back through
     the log API until the start; a chat line said at the start sits before every later move."""
-    from battles.models import TableChatMessage
+    from tables.chat.models import ChatLine, ChatRoom
 
     pk = board_battle.battle.pk
-    first_chat = TableChatMessage.objects.create(
-        battle=board_battle.battle, author=gm, author_is_gm=True, text="Long ago", version=1
+    room = ChatRoom.objects.create(table_label="battles.battle", table_id=pk)
+    first_chat = ChatLine.objects.create(
+        room=room, author=gm, author_is_gm=True, text="Long ago", version=1
     )
     for _ in range(110):
         battle = board_battle.refresh()

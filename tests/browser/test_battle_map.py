@@ -328,10 +328,11 @@ def test_a_fogged_enemy_is_absent_for_the_player_until_revealed(
         path = response.url.split("?")[0].rstrip("/").rsplit("/", 1)[-1]
         data = json.loads(text) if text else None
         # the view that brought the fog (later polls: 204), what was asked after it landed
-        if data is not None and (landed or (path == "view" and data.get("fog"))):
+        fog = path == "state" and (data or {}).get("view", {}).get("fog")
+        if data is not None and (landed or fog):
             bodies.setdefault(path, []).append(data)
-    # the view (with her legal actions and their odds), portraits and the table feed
-    assert {"view", "portraits", "table"} <= set(bodies), sorted(bodies)
+    # the state (the view with her legal actions and their odds), portraits and the table feed
+    assert {"state", "portraits", "table"} <= set(bodies), sorted(bodies)
     for path, datas in bodies.items():
         for data in datas:
             assert not {hidden_id, hidden_name} & _visible_strings(data), path
@@ -427,7 +428,7 @@ def test_a_map_used_before_the_board_has_loaded_acts_on_the_battle_as_drawn(new_
         held.append(route)
 
     page = new_page(gm)
-    page.route(re.compile(r"/api/battles/\d+/view/"), hold)
+    page.route(re.compile(r"/api/battles/\d+/state/"), hold)
     page.goto(f"/battles/{battle.pk}/")
     page.wait_for_selector(f"#map-choice option[value='{wide.pk}']", state="attached")
     assert held, "the board's first view is held (every view request is, until the end)"
@@ -438,4 +439,4 @@ def test_a_map_used_before_the_board_has_loaded_acts_on_the_battle_as_drawn(new_
         page.inner_text("#battle-status")
         == "The battle has started on 8×6 squares; this map has 10×7."
     )
-    page.unroute(re.compile(r"/api/battles/\d+/view/"), hold)  # lets the held views through
+    page.unroute(re.compile(r"/api/battles/\d+/state/"), hold)  # lets the held views through

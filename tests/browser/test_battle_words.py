@@ -239,12 +239,12 @@ def test_offline_the_screen_says_so_and_throws_nothing(new_page, battle, player)
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.context.set_offline(True)
     page.wait_for_function(
-        "document.getElementById('live-status').textContent.includes('Offline')", timeout=5_000
+        "document.getElementById('live-status').textContent.includes('Offline')", timeout=15_000
     )
     page.wait_for_timeout(2_500)  # two more polls of the feed
     page.context.set_offline(False)
     page.wait_for_function(
-        "!document.getElementById('live-status').textContent.includes('Offline')", timeout=5_000
+        "!document.getElementById('live-status').textContent.includes('Offline')", timeout=15_000
     )
     assert errors == []
 

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from campaign.models import Campaign, GameSession, Invitation, Membership
+from campaign.models import Campaign, Membership
 from characters.models import Character, InventoryItem
+from gmtools.models import GameSession, Invitation
 from notifications.models import Notification
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

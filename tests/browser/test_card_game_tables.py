@@ -6,10 +6,13 @@ Everything goes through the pages as people use them: each user starts a deck on
 presses + on the card rows of the builder (static/js/deck_builder.js saves every press), and
 ends with a saved legal deck; the host opens a table on the tavern's new-table form with her
 deck, the guest (on a 390x844 phone) sits down with hers from the table page, the host starts.
-Every move is then a click in the game's own drawn board (static/js/tavern/rso.js, dbs.js): a
-move that concerns a card is played by tapping the card and then the move in its details, the
-others from the board's action bar (the page's fallback buttons only if the drawing had no
-place for a move). Both pages end on the result. No console error on either page, no
+The opening and the end are clicks in the game's own drawn board (static/js/tavern/rso.js,
+dbs.js): a move that concerns a card is played by tapping the card and then the move in its
+details, the others from the board's action bar (the page's fallback buttons only if the drawing
+had no place for a move). The middle is played on the server as the two players
+(tests/browser/fast_forward.py: every move of every state is offered by the drawing in
+tests/minigames/renderers_cards/, without a browser), and both pages must catch up by
+themselves. Both pages end on the result. No console error on either page, no
 horizontal scrolling on the phone; screenshots go to test-artifacts/.
 
 Which move: the engine's heuristic bot chooses for each seat (through the bots' API, so from a
@@ -31,6 +34,7 @@ from minigames.bots import choose_action
 from minigames.engines.registry import get_engine
 from minigames.models import TavernTable
 from tests.browser.conftest import ARTIFACTS, no_horizontal_overflow, watch_console
+from tests.browser.fast_forward import play_on_the_server
 from tests.browser.tavern_version import TABLE_VERSION, wait_for_move
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -46,13 +50,8 @@ DECKS = {
 def _preset_counts(game: str, key: str) -> tuple[str, list[tuple[str, int]]]:
     """The preset deck's name and its (number, copies) in number order."""
     module = __import__(f"minigames.engines.{game}", fromlist=["preset_decks"])
-    presets = module.preset_decks()
-    if isinstance(presets, dict):  # RSO: key -> {"name", "cards"}
-        name, cards = presets[key]["name"], presets[key]["cards"]
-    else:  # DBS: [{"key", "name", "cards"}]
-        deck = next(d for d in presets if d["key"] == key)
-        name, cards = deck["name"], deck["cards"]
-    return str(name), sorted(Counter(cards).items())
+    deck = next(d for d in module.preset_decks() if d["key"] == key)
+    return str(deck["name"]), sorted(Counter(deck["cards"]).items())
 
 
 def _shoot(page, name: str, at: str | None = None) -> None:
@@ -141,14 +140,28 @@ def _readable_under_the_pointer(page, game: str, hovered: set[str]) -> None:
             page.mouse.move(0, 0)
 
 
-def play_whole_game(game: str, table_id: int, pages: dict[int, object]) -> Counter[str]:
+#: Moves clicked before the middle of the game is played on the server, and moves left to
+#: click after it (tests/browser/fast_forward.py); the opening must have met both kinds of
+#: move in both schemes for the readability check.
+OPENING, ENDING = 24, 8
+
+
+def play_whole_game(
+    game: str, table_id: int, pages: dict[int, object], players: dict[int, object]
+) -> Counter[str]:
     """Until the game ends: the heuristic bot picks the move of the seat waited on, and that
     seat's page plays it by clicks (checking, the first times, that a move under the pointer
-    stays readable). Returns how the moves were found on the boards."""
+    stays readable). After :data:`OPENING` clicks the middle is played on the server as the
+    seats' players, and both pages must catch up by themselves before the end is clicked.
+    Returns how the moves were found on the boards."""
     engine = get_engine(game)
     found: Counter[str] = Counter()
     hovered: set[tuple[str, str]] = set()
     for step in range(600):
+        if step == OPENING and len(hovered) == 4:
+            found["on the server"] = play_on_the_server(
+                table_id, players, leave=ENDING, seed=table_id
+            )
         table = TavernTable.objects.get(pk=table_id)
         state = engine.from_json(table.state)
         if engine.is_terminal(state):
@@ -211,15 +224,16 @@ def test_two_users_build_decks_and_play_a_whole_game(
     # the host's lobby reloads by itself when the seat is taken (a newer version)
     desk.wait_for_selector("#tavern-start", timeout=20_000)
     desk.click("#tavern-start")
-    desk.wait_for_selector("#tavern-resign")
-    phone.wait_for_selector("#tavern-resign")  # the phone page reloads when the game starts
+    # the game under way: the seats fold into the header, Resign behind its table menu
+    desk.wait_for_selector("#tavern-menu")
+    phone.wait_for_selector("#tavern-menu")  # the phone page reloads when the game starts
     for page in (desk, phone):
         page.wait_for_selector(f"#tavern-board .{game}-board, #tavern-board [class^={game}-]")
     _shoot(desk, f"tavern-{game}-start-1280.png", "#tavern-board")
     _shoot(phone, f"tavern-{game}-start-390.png", "#tavern-board")
     assert no_horizontal_overflow(phone)
 
-    found = play_whole_game(game, table.pk, {0: desk, 1: phone})
+    found = play_whole_game(game, table.pk, {0: desk, 1: phone}, {0: player, 1: other_player})
 
     # Both pages end on the result, drawn by the game's renderer and stated by the page.
     table = TavernTable.objects.get(pk=table.pk)

@@ -7,6 +7,7 @@ import pytest
 
 from characters.models import Character
 from characters.services import character_to_draft
+from tests.browser.conftest import ARTIFACTS
 from westernroses.characters import CharacterDraft, derive_sheet, with_starting_kit
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -152,3 +153,46 @@ def test_the_gm_raises_a_level_and_the_deck_limit_follows(new_page, campaign, gm
     page.wait_for_function("document.querySelector('#sheet-level').textContent === '2'")
     assert page.text_content("#deck-max-cards") == "25"
     assert with_starting_kit  # (imported for _hp)
+
+
+def _red(page, selector: str) -> list[str]:
+    """The texts under ``selector`` drawn in the site's "bad" colour (red)."""
+    return page.evaluate(
+        """(sel) => { const bad = getComputedStyle(document.body).getPropertyValue("--bad");
+            const probe = document.createElement("span"); probe.style.color = bad;
+            document.body.append(probe); const red = getComputedStyle(probe).color; probe.remove();
+            return [...document.querySelectorAll(sel)].filter((n) => n.offsetParent !== null
+              && getComputedStyle(n).color === red).map((n) => n.textContent.trim()); }""",
+        selector,
+    )
+
+
+def test_a_fresh_wizard_shows_nothing_red_until_she_acts(new_page, player):
+    """Issue 40: "Still to fix" was a red list of mistakes before the player had chosen
+    anything; a fresh wizard lists what is still to choose in the ink colour, and the panel
+    explains why one die beats 12 half the time (RULINGS, criticals: the top three totals of
+    one die, 4 to 6, are critical successes, and 12 is less than 10 above them)."""
+    page = new_page(player)
+    page.goto("/characters/new/")
+    page.wait_for_selector("#step-next")
+    page.wait_for_load_state("load")
+    assert page.locator("#live-problems li").count() > 0
+    assert "Still to choose" in page.inner_text("#live-panel")
+    assert _red(page, "#live-panel li, #live-panel h3, .error") == []
+    page.screenshot(path=str(ARTIFACTS / "wizard-fresh-1280.png"))
+    # her first choice makes the panel a checker: what is missing now reads as a problem
+    page.check("input[name=shot_type][value=fourth_strike]")
+    page.wait_for_selector("#live-panel h3:has-text('Still to fix')")
+    assert _red(page, "#live-problems li")
+    # the derived numbers say why a single die beats 12 half the time
+    page.click("#step-next")
+    page.check("input[name=race][value=oni]")
+    page.click("#step-next")
+    page.check("input[name=profession][value=carefree_soul]")
+    page.click("#step-next")
+    page.check("input[name=element][value=metal]")
+    page.wait_for_selector("#criticals-note")
+    page.click("#criticals-note summary")
+    note = page.inner_text("#criticals-note")
+    assert "4, 5 or 6: half the time" in note
+    assert page.get_attribute(".live-stats th a", "href") == "#criticals-note"

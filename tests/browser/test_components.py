@@ -178,7 +178,7 @@ def test_the_wizards_still_to_fix_panel_shows_every_line(new_page, player):
              i.value = 9; i.dispatchEvent(new Event('input', {bubbles: true})); } }"""
     )
     page.wait_for_function(
-        "document.querySelectorAll('#live-panel .problems li').length >= 6", timeout=5000
+        "document.querySelectorAll('#live-panel .problems li').length >= 6", timeout=15_000
     )
     page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
     found = page.evaluate(

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from campaign.models import Award
 from characters.models import Character
+from gmtools.models import Award
 from tests.factories import CharacterFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

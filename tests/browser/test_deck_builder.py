@@ -79,7 +79,8 @@ def test_build_a_legal_dbs_deck_on_a_phone(new_page, player):
     page.wait_for_url("**type=battle**")
     page.evaluate("window.scrollTo(0, document.getElementById('pick').offsetTop - 8)")
     shoot(page, "deck-builder-390-filtered.png", top=False)
-    battles = sorted(n for n, c in DBS.starter().items() if c["kind"] == "battle")[:13]
+    starter = DBS.engine.starter_card_set()
+    battles = sorted(n for n, c in starter.items() if c["kind"] == "battle")[:13]
     for number in battles:
         add(page, number, 3)
     page.wait_for_selector("#deck-legal")
@@ -113,11 +114,11 @@ def test_build_a_legal_rso_deck_at_desktop_width(new_page, player):
     page.select_option(".deckb-filters select[name=character]", "Reimu")
     page.wait_for_url("**character=Reimu**")
     add(page, "RSO-001", 4)
-    starter = RSO.starter()
+    starter = RSO.engine.starter_card_set()
     usable = sorted(
         n
         for n, c in starter.items()
-        if c["type"] != "character" and set(c.get("requires") or {}) <= {"Reimu"}
+        if c["kind"] != "character" and set(c.get("requires") or {}) <= {"Reimu"}
     )
     # General cards have no character: clear the filter to see them all.
     page.click(".deckb-filters__clear")
@@ -153,7 +154,7 @@ def test_a_gm_card_refused_shows_each_error_beside_the_box(new_page, gm, campaig
     page.select_option("#id_game", "rso")
     page.fill(
         "#id_card",
-        "number: RSO-101\nname: Moth Glow\ntype: spell\ncost: 2\nshot: laser\nav: 40\n"
+        "number: RSO-101\nname: Moth Glow\nkind: spell\ncost: 2\nshot: laser\nav: 40\n"
         "iv: 1\nhv: 1\n",
     )
     page.click(".deckb-cardform button[type=submit]")
@@ -166,3 +167,54 @@ def test_a_gm_card_refused_shows_each_error_beside_the_box(new_page, gm, campaig
     listed = page.locator("#card-errors").bounding_box()
     assert listed["x"] > box["x"] + box["width"] - 1  # beside the box at 1280 wide
     shoot(page, "gm-card-errors-1280.png", top=False)
+
+
+def test_name_import_and_export_are_at_the_top_and_a_refused_import_says_so_there(new_page, player):
+    """Issue 40: the deck's name, import and export sit above the card picker; an import that
+    cannot be read is refused at the top of the page and beside its box, and changes nothing
+    (the import's rule: "A line that cannot be read stops the import")."""
+    page = new_page(player)
+    page.set_viewport_size({"width": 390, "height": 844})
+    deck = new_deck(page, "rso", "Top deck")
+    tops = {
+        what: page.locator(selector).bounding_box()["y"]
+        for what, selector in (
+            ("name", "#id_name"),
+            ("import", "#import"),
+            ("export", "#export"),
+            ("picker", "#pick"),
+        )
+    }
+    assert max(tops["name"], tops["import"], tops["export"]) < tops["picker"], tops
+    page.click("summary:has(#import)")
+    page.fill("#id_text", "3 No Such Card Anywhere\n")
+    page.click("#import-form button[type=submit]")
+    page.wait_for_selector("#import-errors")
+    top = page.locator("#import-errors").bounding_box()
+    assert top["y"] < page.locator("#id_name").bounding_box()["y"]
+    summary = page.inner_text("#import-errors")
+    assert "The import changed nothing" in summary and "No Such Card Anywhere" in summary
+    beside = page.locator(".field.has-error:has(#id_text) .error").all_text_contents()
+    assert beside and "No Such Card Anywhere" in beside[0]
+    assert page.input_value("#id_text") == "3 No Such Card Anywhere\n"
+    assert Deck.objects.get(pk=deck.pk).cards == []
+    shoot(page, "deck-import-refused-390.png", top=False)
+
+
+def test_the_new_deck_form_offers_only_the_chosen_games_presets(new_page, player):
+    page = new_page(player)
+    page.goto("/decks/?game=rso#new-deck")
+    page.wait_for_load_state("load")
+
+    def offered() -> set[str]:
+        return {
+            v.split(":")[0]
+            for v in page.eval_on_selector_all(
+                "#id_start option:not([disabled])", "os => os.map((o) => o.value)"
+            )
+            if v
+        }
+
+    assert offered() == {"rso"}
+    page.select_option("#id_game", "dbs")
+    assert offered() == {"dbs"}

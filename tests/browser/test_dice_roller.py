@@ -7,6 +7,8 @@ from fractions import Fraction
 import pytest
 
 from campaign.models import Roll
+from tests.browser.conftest import ARTIFACTS
+from tests.factories import CharacterFactory
 from westernroses.probability import check_odds
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -58,3 +60,53 @@ def test_roll_in_a_campaign_shows_each_die_and_reaches_the_members_log(
     row = other.locator(f"tr[data-roll='{roll.pk}']")
     assert "Climb the wall" in row.text_content()
     assert str(roll.total) in row.text_content()
+
+
+def test_a_roll_lands_on_its_result_on_a_phone(new_page, campaign, player):
+    """Issue 40: "the result appears where the user is looking (no reload to the top on a
+    phone)": after the roll the page opens at its result, which is on the screen."""
+    page = new_page(player)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"/campaigns/{campaign.pk}/dice/")
+    page.fill("#id_notation", "3d")
+    page.click("#roll-button")
+    page.wait_for_selector("#roll-result")
+    assert page.evaluate("location.hash") == "#roll-result"
+    box = page.locator("#roll-result h2").bounding_box()
+    assert box is not None and 0 <= box["y"] < 844
+    assert page.evaluate("window.scrollY") > 0  # it lies below the form: the page moved to it
+    page.screenshot(path=str(ARTIFACTS / "dice-result-390.png"))
+
+
+def test_a_typo_highlights_the_field_it_names_as_you_type(new_page):
+    """The live odds' error names the field and the field is highlighted (it said "Fix the
+    highlighted field" with nothing highlighted until the form was sent)."""
+    page = new_page()
+    page.goto("/dice/")
+    page.fill("#id_notation", "4d+q")
+    page.wait_for_selector("#odds-errors")
+    assert "Notation:" in page.inner_text("#odds-errors")
+    field = page.locator(".field:has(#id_notation)")
+    assert "has-error" in field.get_attribute("class")
+    assert page.get_attribute("#id_notation", "aria-invalid") == "true"
+    assert "has-error" not in page.locator(".field:has(#id_target)").get_attribute("class")
+    page.fill("#id_notation", "4d+2")
+    page.wait_for_selector("#odds-panel")
+    assert "has-error" not in field.get_attribute("class")
+
+
+def test_a_mental_check_says_it_is_secret_before_it_is_rolled(new_page, campaign, player):
+    """House rule "Mental rolls are secret" (on by default; ruleset, Skills: "Mental rolls are
+    made by the DM"): picking Intuition tells the player, before she rolls, that only the GM
+    will see the result; a stat check says nothing."""
+    hero = CharacterFactory(owner=player, campaign=campaign, name="Cirno")
+    page = new_page(player)
+    page.goto(f"/campaigns/{campaign.pk}/dice/")
+    assert page.locator("#mental-note").is_hidden()
+    page.select_option("#id_check", f"{hero.pk}:skill:intuition")
+    assert page.inner_text("#mental-note") == (
+        "Intuition is a mental roll: only the GM sees the result "
+        "(house rule “Mental rolls are secret”)."
+    )
+    page.select_option("#id_check", f"{hero.pk}:stat:pwr")
+    assert page.locator("#mental-note").is_hidden()

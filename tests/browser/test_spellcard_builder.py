@@ -132,3 +132,29 @@ def test_on_a_phone_the_live_total_stays_on_screen(new_page, reimu, player):
     page.set_viewport_size({"width": 1280, "height": 900})
     assert not bar.is_visible()
     assert page.locator("#cost-panel").is_visible()
+
+
+def test_the_menus_read_as_sentences_and_name_no_internal_reference(new_page, reimu, player):
+    """Issue 40: no "RULINGS 5" in what a player reads, and each menu line says what it costs
+    in words ("Two Targets: +20 spell power, or +40 with an AOE"; ruleset, Spellcards: Targets
+    20, with an AOE twice that by the ruling on an AOE with targets)."""
+    page = new_page(player)
+    page.goto(f"/characters/{reimu.pk}/spellcards/new/")
+    page.select_option("#id_aoe", "2")
+    page.select_option("#id_targets", "two")
+    page.wait_for_selector("#spellcard-preview tr[data-code='targets']")
+    text = page.inner_text("main")
+    assert "RULINGS" not in text and "—" not in text, text
+    lines = page.eval_on_selector_all(
+        "#spellcard-form select option", "os => os.map((o) => o.textContent)"
+    )
+    assert "Two Targets: +20 spell power, or +40 with an AOE" in lines
+    assert "No to-hit skill: free" in lines
+    assert "No element: non-elemental, free" in lines
+    skills = page.locator(
+        "#spellcard-form input[name=skills] + label, label:has(input[name=skills])"
+    )
+    assert all("—" not in s for s in skills.all_text_contents())
+    assert "(Divine Skills, Healing spellcards): costs " in page.inner_text("#spellcard-form")
+    help_text = page.inner_text(".field:has(#id_attack_modifier) .help")
+    assert help_text.startswith("Each point costs spell power: +1 to +5, 10 each;")

@@ -3,13 +3,16 @@
 whole game of each in headless Chromium, one on a phone-sized screen, and a stake moves yen
 between their characters").
 
-The guest sits down as her character from the table page, the host starts the game there,
-and every move is a tap on the table drawn by the game's own renderer (static/js/tavern/raigo.js
-and spirit_war.js): a place holding moves (a token, a space, a tower, a card, a seat) and a move
-on the sheet it opens, or a move in the prompt box; the other page follows by polling. Moves are
-chosen at random among the offered ones. The stake check pins the winner: her character gains
-the stake, the loser's loses it. Spirit War is played with small decks (house rules) to keep
-the test quick; RAIGO with its defaults.
+The guest sits down as her character from the table page, the host starts the game there, and
+the opening and the end are taps on the table drawn by the game's own renderer
+(static/js/tavern/raigo.js and spirit_war.js): a place holding moves (a token, a space, a tower,
+a card, a seat) and a move on the sheet it opens, or a move in the prompt box; the other page
+follows by polling. Moves are chosen at random among the offered ones. The middle of each game
+is played on the server as the players (tests/browser/fast_forward.py), and both pages must
+catch up by themselves. How the stakes are held and paid is the services' to test
+(tests/minigames/test_services.py); here the winner's character is seen to gain the stake and
+the loser's to lose it. Spirit War is played with small decks (house rules) to keep the test
+quick; RAIGO with its defaults.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from minigames import services
 from minigames.engines.registry import get_engine
 from minigames.models import TavernTable
 from tests.browser.conftest import goto_holding_first_request, no_horizontal_overflow
+from tests.browser.fast_forward import play_on_the_server
 from tests.browser.live import LIVE_MS
 from tests.browser.tavern_version import TABLE_VERSION, wait_for_move
 from tests.minigames.conftest import character, one_open_seat, two_humans
@@ -42,13 +46,24 @@ def _version(page) -> int:
 PREFIX = {"raigo": "raigo", "spirit_war": "spirit-war"}
 
 
+#: Moves tapped before the middle of the game is played on the server, and moves left to tap
+#: after it (tests/browser/fast_forward.py).
+OPENING, ENDING = 12, 6
+
+
 def _play_whole_game(
-    table_id: int, pages: dict[int, object], rng: random.Random, game: str
+    table_id: int,
+    pages: dict[int, object],
+    players: dict[int, object],
+    rng: random.Random,
+    game: str,
 ) -> dict[str, int]:
     """Play the game through the drawn renderer of whichever seat the table waits on until it
     ends: tap a random place on the drawn table that holds moves (a token, a space, a tower, a
     card, a seat) and a random move on the sheet it opens, or a random move of the prompt box.
-    Returns how many moves came from the drawing and how many from fallback buttons."""
+    After :data:`OPENING` taps the middle is played on the server, as the seats' players, and
+    both pages must catch up by themselves before the last moves are tapped. Returns how many
+    moves came from the drawing and how many from fallback buttons."""
     p = PREFIX[game]
     entries = (
         f"#tavern-board .{p}-playable:visible, #tavern-board .{p}-move:visible, "
@@ -56,8 +71,12 @@ def _play_whole_game(
     )
     sheet_moves = f"#tavern-board .{p}-sheet .{p}-move:visible"
     engine = get_engine(TavernTable.objects.get(pk=table_id).game)
-    counts = {"drawn": 0, "fallback": 0}
-    for _ in range(1500):
+    counts = {"drawn": 0, "fallback": 0, "on the server": 0}
+    for tapped in range(1500):
+        if tapped == OPENING:
+            counts["on the server"] = play_on_the_server(
+                table_id, players, leave=ENDING, seed=rng.randrange(2**31)
+            )
         table = TavernTable.objects.get(pk=table_id)
         state = engine.from_json(table.state)
         if engine.is_terminal(state):
@@ -92,7 +111,7 @@ def _pick(page, entries: str, sheet_moves: str, p: str, rng: random.Random, coun
             return entry
         entry.click()  # opens the sheet of that place's moves
         try:
-            page.locator(sheet_moves).first.wait_for(timeout=5_000)
+            page.locator(sheet_moves).first.wait_for(timeout=15_000)
         except PlaywrightTimeout:  # redrawn under the tap: tap again
             counts["retaps"] = counts.get("retaps", 0) + 1
             continue
@@ -130,25 +149,28 @@ def _game(game, stake, host, guest, host_char, guest_char, campaign, new_page, l
     assert guest_char.name in phone.inner_text(".tavern-seat-you .tavern-seat-name")
     desk.goto(f"/tavern/tables/{table.pk}/")
     desk.click("#tavern-start")
-    desk.wait_for_selector("#tavern-resign")
-    phone.wait_for_selector("#tavern-resign")  # the phone page reloads when the game starts
+    # the game under way: the seats fold into the header, Resign behind its table menu
+    desk.wait_for_selector("#tavern-menu")
+    phone.wait_for_selector("#tavern-menu")  # the phone page reloads when the game starts
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     for page in (desk, phone):  # the game's own renderer draws the table
         page.wait_for_selector(f"#tavern-board .{PREFIX[game]}")
     assert desk.inner_text("#tavern-log-empty") == "No moves yet."  # nobody has moved
-    counts = _play_whole_game(table.pk, {0: desk, 1: phone}, random.Random(table.pk), game)
+    counts = _play_whole_game(
+        table.pk, {0: desk, 1: phone}, {0: host, 1: guest}, random.Random(table.pk), game
+    )
     # Every move was a tap on the drawn table; none needed a fallback button.
     assert counts["drawn"] > 0 and counts["fallback"] == 0, counts
     for page in (desk, phone):
-        page.wait_for_selector("#tavern-result:not([hidden])", timeout=5_000)
+        page.wait_for_selector("#tavern-result:not([hidden])", timeout=15_000)
         assert "The game is over" in page.inner_text("#tavern-result")
         # the board draws the final scoring; the page's box does not tell it again
-        page.wait_for_selector(f"#tavern-board [class^={PREFIX[game]}-final]", timeout=5_000)
+        page.wait_for_selector(f"#tavern-board [class^={PREFIX[game]}-final]", timeout=15_000)
         assert (
             page.locator("#tavern-result .tavern-breakdown, #tavern-result .tavern-scores").count()
             == 0
         )
-        page.wait_for_selector("#tavern-log li", timeout=5_000)
+        page.wait_for_selector("#tavern-log li", timeout=15_000)
         assert page.locator("#tavern-log-empty").is_hidden()
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     phone.goto(f"/campaigns/{campaign.pk}/tavern/")  # the tavern list and form fit too
@@ -342,7 +364,7 @@ def test_a_refused_stale_move_says_why_after_the_table_is_redrawn(new_page, play
     page.locator(
         "#tavern-board .spirit-war-move:visible, #tavern-moves button.tavern-move:visible"
     ).first.click()
-    page.wait_for_function(f"{TABLE_VERSION} > {table.version}", timeout=5_000)  # reloaded
+    page.wait_for_function(f"{TABLE_VERSION} > {table.version}", timeout=15_000)  # reloaded
     assert page.inner_text("#tavern-status") == (
         "Someone else moved first: the table has been refreshed."
     )
@@ -368,7 +390,7 @@ def test_the_move_log_follows_the_newest_move_unless_scrolled_up(new_page, playe
         " return b.scrollHeight > b.clientHeight + 50"
         " && b.scrollTop + b.clientHeight >= b.scrollHeight - 8; })()"
     )
-    page.wait_for_function(at_bottom, timeout=5_000)
+    page.wait_for_function(at_bottom, timeout=15_000)
     count = page.locator("#tavern-log li").count()
     version = _logged_move(table.pk, users, rng, 0)
     page.wait_for_function(f"{TABLE_VERSION} >= {version}")
@@ -453,6 +475,7 @@ def test_resign_and_abandon_ask_first(new_page, campaign, player, other_player):
     phone = new_page(other_player)
     phone.set_viewport_size(PHONE)
     phone.goto(f"/tavern/tables/{table.pk}/")
+    phone.click("#tavern-menu-open")  # Resign sits behind the table menu, not above the game
     phone.click("#tavern-resign")
     question = phone.locator("#tavern-resign-question")
     assert question.is_visible()
@@ -475,6 +498,7 @@ def test_resign_and_abandon_ask_first(new_page, campaign, player, other_player):
 
     desk = new_page(player)
     desk.goto(f"/tavern/tables/{table.pk}/")
+    desk.click("#tavern-menu-open")
     desk.click("#tavern-abandon")
     assert desk.inner_text("#tavern-abandon-question") == (
         "Abandon this table? The game ends without a winner, and the stakes (100 yen) are returned."
@@ -482,6 +506,7 @@ def test_resign_and_abandon_ask_first(new_page, campaign, player, other_player):
     desk.click("#tavern-abandon-keep")
     assert TavernTable.objects.get(pk=table.pk).status == "active"
 
+    assert phone.locator("#tavern-resign").is_visible()  # Escape closed the question only
     phone.click("#tavern-resign")
     phone.click("#tavern-resign-yes")
     phone.wait_for_selector("#tavern-rematch")

@@ -57,7 +57,7 @@ def test_times_default_to_the_browsers_zone(browser, live_server, campaign, gm, 
     server in a cookie) and name it."""
     from datetime import UTC, datetime
 
-    from campaign.models import GameSession
+    from gmtools.models import GameSession
 
     session = GameSession.objects.create(
         campaign=campaign,

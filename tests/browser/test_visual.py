@@ -8,8 +8,9 @@ page scroll at 390 px, every input labelled, every image with alt text, no inter
 in the visible text, and dark mode actually dark. The pages include the demo tavern and a table
 of each kind it seeds (a lobby, a game in play, a finished one), drawn by their game's script,
 and every game's "How to play" page.
-A full-page screenshot of each lands in ``test-artifacts/visual/`` (git-ignored; CI keeps the
-folder).
+Every page leaves a full-page screenshot of each variant in ``test-artifacts/visual/``
+(git-ignored; CI keeps the folder), to be looked at; ``VISUAL_SHOTS=0`` keeps only a problem
+page's, a developer's quicker sweep (a fifth of its CPU: docs/test-suite.md).
 
 Problems are collected over all pages and reported together, so one run shows every break.
 """
@@ -17,6 +18,7 @@ Problems are collected over all pages and reported together, so one run shows ev
 from __future__ import annotations
 
 import io
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,6 +33,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 WIDTHS = (1280, 390)
 SCHEMES = ("light", "dark")
 SHOTS = ARTIFACTS / "visual"
+#: Every page's screenshot, for a person to look at (``VISUAL_SHOTS=0``: only a page's with a
+#: problem, a developer's quicker sweep).
+EVERY_SHOT = os.environ.get("VISUAL_SHOTS", "1") != "0"
 
 # Visible text must not carry engine keys or Python reprs ("Words, not identifiers").
 SNAKE = re.compile(r"\b[a-z][a-z0-9]*_[a-z0-9_]+\b")
@@ -39,6 +44,19 @@ REPR = re.compile(r"\[\d+, \d+\]|\{'|\['|\bNone\b(?! \()|\bTrue\b|\bFalse\b")
 SCRIPT_REPR = re.compile(r"\bundefined\b|\bNaN\b|\[object Object\]")
 
 CHECKS_JS = (Path(__file__).parent / "visual_checks.js").read_text()
+
+# axe-core (package.json, installed into node_modules by `make dev-deps`), evaluated in each
+# page: an evaluate is the browser's own, so the site's CSP (no inline script) does not stop it.
+AXE_JS = Path(__file__).resolve().parent.parent.parent / "node_modules/axe-core/axe.min.js"
+# WCAG 2.0, 2.1 and 2.2, levels A and AA (axe's tags for them)
+WCAG_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"]
+AXE_RUN = (
+    "(tags) => axe.run(document, {runOnly: {type: 'tag', values: tags},"
+    " resultTypes: ['violations']})"
+    ".then((r) => r.violations.map((v) => ({id: v.id, help: v.help, impact: v.impact,"
+    " nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ') + (n.failureSummary ?"
+    " ' (' + n.failureSummary.split('\\n').slice(1).join(' ').slice(0, 160) + ')' : ''))})))"
+)
 
 
 @dataclass
@@ -52,8 +70,9 @@ class Visit:
 def demo_pages(role: str) -> list[tuple[str, str]]:
     """(name, path) of every main page of the demo that ``role`` (gm or player) may open."""
     from battles.models import Battle
-    from campaign.models import Campaign, GameSession, GMNote, Handout
+    from campaign.models import Campaign
     from characters.models import Character
+    from gmtools.models import GameSession, GMNote, Handout
 
     campaign = Campaign.objects.get(name="The Scarlet Mist Incident")
     c = campaign.pk
@@ -81,8 +100,11 @@ def demo_pages(role: str) -> list[tuple[str, str]]:
         ("templates", f"/campaigns/{c}/spellcard-templates/"),
         ("notifications", "/notifications/"),
         ("alerts", "/notifications/preferences/"),
+        ("profile", "/accounts/profile/"),
+        ("leaderboard", "/tavern/ratings/raigo/"),
+        ("campaign-leaderboard", f"/campaigns/{c}/tavern/ratings/raigo/"),
     ]
-    pages += tavern_pages(campaign)
+    pages += tavern_pages(campaign) + password_reset_pages(role)
     if role == "gm":
         note = GMNote.objects.filter(campaign=campaign).first()
         npc = Character.objects.get(campaign=campaign, name="Hong Meiling")
@@ -103,6 +125,27 @@ def demo_pages(role: str) -> list[tuple[str, str]]:
     return pages
 
 
+def password_reset_pages(role: str) -> list[tuple[str, str]]:
+    """The password reset pages (the log-in page is where each visit starts): the request,
+    "check your email", the new password's form (a link made for the role's own account), a
+    link that no longer works, and the last page."""
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.tokens import default_token_generator
+    from django.utils.encoding import force_bytes
+    from django.utils.http import urlsafe_base64_encode
+
+    user = get_user_model().objects.get(username=DEMO_LOGINS[role][0])
+    uid = urlsafe_base64_encode(force_bytes(user.pk))
+    token = default_token_generator.make_token(user)
+    return [
+        ("password-reset", "/accounts/password/reset/"),
+        ("password-reset-sent", "/accounts/password/reset/sent/"),
+        ("password-reset-form", f"/accounts/password/reset/{uid}/{token}/"),
+        ("password-reset-expired", f"/accounts/password/reset/{uid}/no-longer-valid/"),
+        ("password-reset-done", "/accounts/password/reset/done/"),
+    ]
+
+
 def tavern_pages(campaign) -> list[tuple[str, str]]:
     """The demo campaign's tavern and a table of each kind seed_demo sets: RAIGO waiting for
     a player, Spirit War in play, RAIGO finished, and the open Dream Battle table (a lobby)."""
@@ -115,9 +158,16 @@ def tavern_pages(campaign) -> list[tuple[str, str]]:
         "tavern-finished": tables.get(campaign=campaign, game="raigo", status="ended"),
         "tavern-open": tables.get(campaign=None, game="dbs"),
     }
+    from minigames.invites import invite_path
+
+    finished = found["tavern-finished"]
     return (
         [("tavern", f"/campaigns/{campaign.pk}/tavern/")]
         + [(name, f"/tavern/tables/{t.pk}/") for name, t in found.items()]
+        # its invite link (a seated viewer is taken to the table itself)
+        + [("invite", invite_path(found["tavern-waiting"]))]
+        # the finished game again, move by move (tables/pages.py), drawn by its renderer
+        + [("replay-finished", f"/tables/{finished.game}/{finished.pk}/replay/?step=5")]
         + rules_pages()
     )
 
@@ -137,6 +187,16 @@ def _eventually(page, script: str, seconds: float = 5) -> bool:
     except AssertionError:
         return False
     return True
+
+
+def replay_drawn(page, where: str, visit: Visit) -> None:
+    """A replay's step is drawn and its move list loaded."""
+    drawn = (
+        "() => document.getElementById('replay-board').childElementCount > 0"
+        " && document.querySelectorAll('#replay-moves button').length > 0"
+    )
+    if not _eventually(page, drawn):
+        visit.add(where, "the replay was not drawn")
 
 
 def board_drawn(page, where: str, visit: Visit) -> None:
@@ -188,7 +248,21 @@ def login(context, base_url: str, role: str):
     return page
 
 
-def look(page, name: str, role: str, width: int, visit: Visit) -> None:
+def axe_violations(page) -> list[str]:
+    """Every WCAG 2.2 A/AA violation axe-core finds on ``page`` as it is now, in words: the
+    rule, what it asks, and up to three of the elements that break it."""
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        assert AXE_JS.exists(), f"{AXE_JS} is missing: `make dev-deps` installs it (npm ci)"
+        page.evaluate(AXE_JS.read_text())
+    return [
+        f"{v['id']} ({v['help']}): {'; '.join(v['nodes'])}" for v in page.evaluate(AXE_RUN, WCAG_AA)
+    ]
+
+
+def look(page, name: str, role: str, width: int, visit: Visit, errors: list[str]) -> None:
+    """Every check of one page in both colour schemes. The page is photographed in a scheme
+    once it has a problem (a console error, a failed check here or before), and always with
+    :data:`EVERY_SHOT`."""
     where = f"{role} {name} {width}px"
     for scheme in SCHEMES:
         # No sleep after the switch: the scheme is in force when emulate_media returns, the
@@ -197,6 +271,8 @@ def look(page, name: str, role: str, width: int, visit: Visit) -> None:
         page.emulate_media(color_scheme=scheme)
         found = page.evaluate(CHECKS_JS)
         here = f"{where} {scheme}"
+        for violation in axe_violations(page):
+            visit.add(here, f"axe: {violation}")
         if width <= 400 and found["scrollWidth"] > found["innerWidth"]:
             visit.add(here, f"page scrolls sideways: {found['scrollWidth']}px, {found['wide']}")
         if found["unlabelled"]:
@@ -218,8 +294,9 @@ def look(page, name: str, role: str, width: int, visit: Visit) -> None:
             )
             if words:
                 visit.add(here, f"identifiers in the visible text: {words[:8]}")
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SHOTS / f"{role}-{name}-{width}-{scheme}.png"), full_page=True)
+        if EVERY_SHOT or errors or any(p.startswith(where) for p in visit.problems):
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(SHOTS / f"{role}-{name}-{width}-{scheme}.png"), full_page=True)
 
 
 def map_shown(page, where: str, visit: Visit) -> None:
@@ -285,32 +362,44 @@ def settled(page, pending: set) -> None:
     page.evaluate("new Promise((done) => setTimeout(done, 0))")
 
 
+def sweep(context, base_url: str, role: str, width: int, pages, visit: Visit) -> None:
+    """Log in as ``role`` in ``context`` and look at every page of ``pages`` at ``width``."""
+    context.set_default_timeout(10_000)
+    page = login(context, base_url, role)
+    pending: set = set()
+    errors = listen(page, pending)
+    for name, path in pages:
+        errors.clear()
+        response = page.goto(f"{base_url}{path}")
+        if response is None or response.status != 200:
+            visit.add(f"{role} {name} {width}px", f"answered {response and response.status}")
+            continue
+        page.wait_for_load_state("load")
+        settled(page, pending)  # the first live refreshes
+        if name == "battle":
+            map_shown(page, f"{role} {name} {width}px", visit)
+        if name.startswith("tavern-"):
+            board_drawn(page, f"{role} {name} {width}px", visit)
+        if name.startswith("replay-"):
+            replay_drawn(page, f"{role} {name} {width}px", visit)
+        if name == "settings":
+            rules_readable(page, f"{role} {name} {width}px", visit)
+        look(page, name, role, width, visit, errors)
+        for error in errors:
+            visit.add(f"{role} {name} {width}px", error)
+
+
 @pytest.mark.parametrize("role", ["gm", "player"])
 def test_every_demo_page_for_every_width_and_scheme(browser, live_server, demo, role):
     visit = Visit()
     pages = demo_pages(role)
+    if os.environ.get("VISUAL_PAGES"):  # a developer's shorter sweep: VISUAL_PAGES=battle,sheet
+        only = set(os.environ["VISUAL_PAGES"].split(","))
+        pages = [(name, path) for name, path in pages if name in only]
     for width in WIDTHS:
         context = browser.new_context(viewport={"width": width, "height": 900})
-        context.set_default_timeout(10_000)
-        page = login(context, live_server.url, role)
-        pending: set = set()
-        errors = listen(page, pending)
-        for name, path in pages:
-            errors.clear()
-            response = page.goto(f"{live_server.url}{path}")
-            if response is None or response.status != 200:
-                visit.add(f"{role} {name} {width}px", f"answered {response and response.status}")
-                continue
-            page.wait_for_load_state("load")
-            settled(page, pending)  # the first live refreshes
-            if name == "battle":
-                map_shown(page, f"{role} {name} {width}px", visit)
-            if name.startswith("tavern-"):
-                board_drawn(page, f"{role} {name} {width}px", visit)
-            if name == "settings":
-                rules_readable(page, f"{role} {name} {width}px", visit)
-            look(page, name, role, width, visit)
-            for error in errors:
-                visit.add(f"{role} {name} {width}px", error)
-        context.close()
+        try:  # closed on a failure too: its open pages would hold the live server's connections
+            sweep(context, live_server.url, role, width, pages, visit)
+        finally:
+            context.close()
     assert not visit.problems, "\n".join(visit.problems)

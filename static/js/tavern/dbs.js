@@ -46,7 +46,7 @@
   }
 
   Board.prototype.info = function (number, fallbackName) {
-    return this.cards[number] || { name: fallbackName || "A card", kind_label: "Card", text: "" };
+    return this.cards[number] || { name: fallbackName || "A card", kind_label: "Card", lines: [] };
   };
 
   /* The key a move concerns: a card in play or in hand by id; a deck choice by number. */
@@ -306,8 +306,9 @@
         el(
           "h4",
           "dbs-zone__title",
+          // a shown card she put face down since stays listed: the table cannot tell which
           `Hand: ${plural(player.hand_count || 0, "card")}` +
-            (shown.length ? `, ${shown.length} shown to everyone` : ", face down"),
+            (shown.length ? `; ${plural(shown.length, "card")} shown to everyone, in her hand or face down` : ", face down"),
         ),
       );
       const row = el("div", "dbs-row");
@@ -490,7 +491,7 @@
     box.append(this.detailHead(title, entry));
     box.append(el("p", "dbs-detail__where", `${info.kind_label || "Card"} · where: ${entry.zone}.`));
     if (entry.card.status_label) box.append(el("p", "dbs-detail__now", `Status: ${entry.card.status_label}.`));
-    box.append(el("p", "dbs-detail__text", info.text || title));
+    box.append(el("p", "dbs-detail__text", (info.lines || []).join(" ") || title));
     const status = el("p", "dbs-status");
     status.setAttribute("role", "status");
     this.detailMoves(box, title, key, status);

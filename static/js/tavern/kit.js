@@ -71,10 +71,11 @@
     const remembered = `__${prefix}Selected`;
     const P = Board.prototype;
 
-    /* A line that says what happened to the last move sent (read out by screen readers). */
+    /* A line that says why the last move sent was refused: an alert (assertive), read out by
+       screen readers at once. */
     P.statusLine = function () {
       const status = el("p", `${prefix}-status`);
-      status.setAttribute("role", "status");
+      status.setAttribute("role", "alert");
       return status;
     };
 
@@ -91,9 +92,22 @@
       const actions = this.actionBar(status);
       if (actions.childNodes.length) root.append(actions);
       root.append(status);
-      root.append(this.side(this.top));
-      root.append(this.middle());
-      root.append(this.side(this.bottom));
+      // A seated player's own side comes first, her hand at its head: her hand, her board and
+      // her moves are in the first screen (the other side and the middle follow). A spectator
+      // sees the table as it lies, the far side on top.
+      if (this.me !== null && this.me !== undefined) {
+        const near = this.side(this.bottom);
+        const hand = near.querySelector(`.${prefix}-zone--hand`);
+        const head = near.querySelector(`.${prefix}-side__head`);
+        if (hand && head) head.after(hand);
+        root.append(near);
+        root.append(this.middle());
+        root.append(this.side(this.top));
+      } else {
+        root.append(this.side(this.top));
+        root.append(this.middle());
+        root.append(this.side(this.bottom));
+      }
       this.openDetail(`${prefix}-detail`);
       // every listed move must be reachable: the ones with no place go to the page's buttons
       if (this.api.fallbackButtons) this.api.fallbackButtons(this.unplacedMoves());
@@ -225,6 +239,20 @@
     /* The details' box, empty, at the end of the board; the selection kept from the last
        drawing when its card is still there (else forgotten). */
     P.openDetail = function (id) {
+      // Escape closes the open card's details (from the card or from inside them) and gives the
+      // focus back to the card: one listener on the page's board box, for whichever drawing
+      // is current (the box outlives the drawings).
+      this.root.__tavernBoard = this;
+      if (!this.root.__escapeCloses) {
+        this.root.__escapeCloses = true;
+        this.root.addEventListener("keydown", (event) => {
+          const board = this.root.__tavernBoard;
+          if (event.key !== "Escape" || !board || !board.selected) return;
+          const button = board.shownButton || (board.entries.get(board.selected) || {}).button;
+          board.select(null);
+          if (button && button.focus) button.focus();
+        });
+      }
       this.detail = el("section", `${prefix}-detail`);
       this.detail.id = id;
       this.detail.setAttribute("aria-label", "Card details");

@@ -145,6 +145,7 @@
 
     openSheet(details, indexes, opener) {
       const sheet = this.sheet;
+      this.opener = opener; // Escape gives the focus back to it
       sheet.replaceChildren();
       const head = el("div", "raigo-sheet-head");
       head.append(el("strong", "raigo-sheet-title", (details && details.title) || "Choose a move"));
@@ -234,14 +235,20 @@
       board.append(this.status());
       board.append(this.promptBox());
       if (this.payload.finished || v.over) board.append(this.finalScoring());
-      board.append(this.centre());
+      // A seated player's own board (her Hands first) comes before Raizan and the Canyon, so it
+      // is in the first screen with her moves; a spectator sees the centre first.
+      const centre = this.centre();
+      if (this.you === null) board.append(centre);
       const order = [];
       const n = Array.isArray(v.players) ? v.players.length : 0;
       const start = this.you === null ? 0 : this.you;
       for (let k = 0; k < n; k++) order.push((start + k) % n);
       const boards = el("div", "raigo-boards");
       for (const seat of order) boards.append(this.playerBoard(v.players[seat]));
-      board.append(boards);
+      if (this.you !== null && boards.firstChild) {
+        board.append(boards.firstChild, centre);
+        if (boards.childNodes.length) board.append(boards);
+      } else board.append(boards);
       if (Array.isArray(v.scoring_log) && v.scoring_log.some((row) => row.kind !== "penalty") && !(this.payload.finished || v.over)) {
         board.append(this.resolvedTowers());
       }
@@ -249,7 +256,7 @@
       this.sheet.setAttribute("role", "dialog");
       this.sheet.hidden = true;
       this.sheet.addEventListener("keydown", (e) => {
-        if (e.key === "Escape") this.closeSheet();
+        if (e.key === "Escape") this.closeSheet(this.opener);
       });
       board.append(this.sheet);
       this.root.replaceChildren(board);

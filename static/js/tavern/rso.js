@@ -25,7 +25,6 @@
   };
   const FLAG_BASICS = new Set(["guided", "penetration"]);
   const SHOT_WORDS = { spread: "Spread", concentration: "Concentration", normal: "Normal" };
-  const TYPE_WORDS = { character: "Character", spell: "Spell", support: "Support", event: "Event" };
   const STAT_WORDS = { av: "AV", iv: "IV", hv: "HV", ev: "EV", bv: "BV" };
   const RESULT_WORDS = { hit: "hit", miss: "evades", tie: "tie (Border Value)" };
   const DETAIL_ID = "rso-detail";
@@ -58,7 +57,7 @@
   }
 
   Board.prototype.text = function (card) {
-    return this.cards[card.number] || { name: card.name, type: card.type, lines: [] };
+    return this.cards[card.number] || { name: card.name, kind: card.kind, kind_label: "Card", lines: [] };
   };
 
   /* The card a move concerns (the card played, the spell that attacks...), by id. */
@@ -70,12 +69,12 @@
   /* A card as a button; `face` adds the lines shown on its face. */
   Board.prototype.cardButton = function (card, zone, face) {
     const info = this.text(card);
-    const button = el("button", `rso-card rso-card--${card.type || info.type || "card"}`);
+    const button = el("button", `rso-card rso-card--${card.kind || info.kind || "card"}`);
     button.type = "button";
     button.setAttribute("aria-controls", DETAIL_ID);
     const title = el("span", "rso-card__name", card.name || info.name);
     button.append(title);
-    const kind = el("span", "rso-card__kind", TYPE_WORDS[card.type || info.type] || "Card");
+    const kind = el("span", "rso-card__kind", info.kind_label || "Card");
     button.append(kind);
     (face || []).forEach((line) => button.append(el("span", "rso-card__line", line)));
     const moves = this.movesByKey.get(card.id) || [];
@@ -485,7 +484,7 @@
     box.append(el("p", "rso-detail__where", `Where: ${entry.zone}.`));
     const lines = el("ul", "rso-detail__lines");
     (info.lines || []).forEach((line) => lines.append(el("li", null, line)));
-    if (card.type === "spell" && card.av !== undefined) {
+    if (card.kind === "spell" && card.av !== undefined) {
       const now = [`Now: AV ${card.av}, IV ${card.iv}, HV ${card.hv}`];
       const basics = basicsWords(card.basic);
       if (basics.length) now.push(basics.join(", "));

@@ -123,6 +123,7 @@
 
     openSheet(details, indexes, opener) {
       const sheet = this.sheet;
+      this.opener = opener; // Escape gives the focus back to it
       sheet.replaceChildren();
       const head = el("div", "spirit-war-sheet-head");
       head.append(el("strong", null, (details && details.title) || "Choose a move"));
@@ -199,7 +200,7 @@
       this.sheet.setAttribute("role", "dialog");
       this.sheet.hidden = true;
       this.sheet.addEventListener("keydown", (e) => {
-        if (e.key === "Escape") this.closeSheet();
+        if (e.key === "Escape") this.closeSheet(this.opener);
       });
       board.append(this.sheet);
       this.root.replaceChildren(board);
@@ -296,6 +297,11 @@
         wrap.append(node);
       } else if (slot.face_down) {
         wrap.append(this.back(`${role} face down`));
+      } else if (slot.chosen) {
+        // chosen at the same time as the other side: a card face down or none, unseen
+        const node = el("div", "spirit-war-card spirit-war-empty");
+        node.append(el("span", null, "Chosen: a card face down, or none"));
+        wrap.append(node);
       } else if (slot.none) {
         const node = el("div", "spirit-war-card spirit-war-empty");
         node.append(el("span", null, role === "Spirit" ? "No Spirit" : "No Support card"));
@@ -394,8 +400,12 @@
             `Support cards put down first: ${record.could_help} could help, ${record.could_not_help} could not`));
         }
         if ((p.shown_cards || []).length) {
-          node.append(el("span", "spirit-war-label-small", "Shown to everyone:"));
-          node.append(this.cardRow(p.shown_cards, { where: `In ${this.name(seat)}'s hand, shown to everyone` }));
+          // a shown card she may have put face down stays listed until the reveal
+          const b = v.battle;
+          const fighting = b && (b.attacker === seat || b.defender === seat);
+          const where = fighting ? "in her hand or face down in the battle" : "in her hand";
+          node.append(el("span", "spirit-war-label-small", `Shown to everyone, ${where}:`));
+          node.append(this.cardRow(p.shown_cards, { where: `${this.name(seat)}'s, shown to everyone, ${where}` }));
         }
         const attack = this.movesAt(`player:${seat}`);
         if (attack.length) {

@@ -181,12 +181,19 @@
       // Newest moves come in at the bottom of a box that scrolls: follow them, unless the
       // player has scrolled up to read an earlier move.
       const following = logBox.scrollTop + logBox.clientHeight >= logBox.scrollHeight - 8;
+      const firstLoad = logAfter === 0 && !logBox.children.length;
+      const heard = [];
       data.results.forEach((entry) => {
         logAfter = Math.max(logAfter, entry.n);
         entry.events.forEach((ev) => {
-          if (ev.text) logBox.appendChild(el("li", { "data-n": String(entry.n) }, ev.text));
+          if (!ev.text) return;
+          logBox.appendChild(el("li", { "data-n": String(entry.n) }, ev.text));
+          if (!firstLoad && (current === null || entry.seat !== current.seat)) heard.push(ev.text);
         });
       });
+      if (yourMoveDue) heard.push("Your move.");
+      yourMoveDue = false;
+      if (heard.length) announce(heard);
       if (following) logBox.scrollTop = logBox.scrollHeight;
       if (logEmpty) logEmpty.hidden = logBox.children.length > 0;
       if (data.next_after !== null && data.next_after !== undefined) loadLog();
@@ -209,11 +216,13 @@
   }
 
   /* The advisor's estimates for the version drawn. A worker searches (a second or so): until
-   * it is done the API answers 202, and the page asks again while that version is still the
-   * one drawn. */
+   * it is done the API answers 202, and the page asks again, every second and then less often
+   * (at most every 5 s), for as long as that version is the one drawn: a search lost with its
+   * worker is asked for again by the server (minigames/advice.py), so it comes once a worker
+   * is back, however long that takes. */
   async function loadAdvice(payload) {
     if (!root.dataset.advisor || !payload.moves.length) return;
-    for (let attempt = 0; attempt < 20 && current === payload; attempt++) {
+    for (let attempt = 0; current === payload; attempt++) {
       try {
         const response = await fetch(root.dataset.adviceUrl, { credentials: "same-origin", headers: { Accept: "application/json" } });
         if (response.status === 200) {
@@ -226,7 +235,7 @@
         }
         if (response.status !== 202) return;
       } catch (err) { /* advice is optional: the next attempt, or none */ }
-      await new Promise((done) => window.setTimeout(done, 1000));
+      await new Promise((done) => window.setTimeout(done, Math.min(5000, 1000 + 250 * attempt)));
     }
   }
   // Buttons drawn later for the same version (a sheet or a card's details opened) get it too.
@@ -235,9 +244,64 @@
     for (const box of [board, movesBox]) watch.observe(box, { childList: true, subtree: true });
   }
 
+  /* The compact header's seats: which of them the table waits on ("to move"). */
+  function markSeats(payload) {
+    const waiting = payload.finished ? [] : payload.waiting_on || [];
+    document.querySelectorAll("#tavern-seats .tavern-seat").forEach((seat) => {
+      const on = waiting.includes(Number(seat.dataset.seat));
+      seat.classList.toggle("tavern-seat--to-move", on);
+      const flag = seat.querySelector(".tavern-seat-turn");
+      if (flag) flag.hidden = !on;
+    });
+  }
+
+  /* What a screen reader hears as the game goes (#tavern-announce, aria-live polite): the other
+   * seats' newest log lines, and "Your move" when the table comes to wait on this seat. One
+   * short message at a time, never the whole log again; the newest lines when many arrive at
+   * once (a page that caught up after a while). */
+  let announced = "";
+  let wasMine = null;
+  let yourMoveDue = false; // said after the lines of the move that made it so (loadLog)
+  function announce(lines) {
+    const box = document.getElementById("tavern-announce");
+    if (!box) return;
+    const text = lines.slice(-4).join(" ");
+    // the same words twice in a row are not read again unless they change: add a space
+    box.textContent = text === announced ? `${text} ` : text;
+    announced = box.textContent;
+  }
+  function announceTurn(payload) {
+    const mine = !payload.finished && payload.seat !== null && (payload.waiting_on || []).includes(payload.seat);
+    if (wasMine !== null && mine && !wasMine) yourMoveDue = true;
+    wasMine = mine;
+  }
+
+  /* A redraw replaces the board's buttons: a keyboard player's focus, on one of them, would
+   * fall back to the page's start. Which one had it (its words and classes), to put it back on
+   * the same place after the redraw, or else on the first place that holds a move. */
+  const PLAYABLE = "button[data-move], button[data-moves], button[data-opens]";
+  function focusBefore() {
+    const active = document.activeElement;
+    if (!active || !(board.contains(active) || movesBox.contains(active))) return null;
+    if (!active.matches(":focus-visible")) return null; // a tap or a click: nothing to keep
+    return `${active.className}|${active.textContent}`;
+  }
+  function focusAfter(before) {
+    if (before === null) return;
+    const active = document.activeElement;
+    if (active && active !== document.body && document.contains(active)) return;
+    const places = [...board.querySelectorAll("button"), ...movesBox.querySelectorAll("button")];
+    const same = places.find((b) => `${b.className}|${b.textContent}` === before);
+    const next = same || board.querySelector(PLAYABLE) || movesBox.querySelector(PLAYABLE);
+    if (next) next.focus({ preventScroll: false });
+  }
+
   function draw(payload) {
     summaryBox.textContent = payload.summary;
+    markSeats(payload);
+    announceTurn(payload);
     root.dataset.version = String(payload.version);
+    const focus = focusBefore();
     movesBox.replaceChildren();
     let drawn = renderer(payload);
     try {
@@ -248,6 +312,7 @@
       genericRenderer.render(board, payload, api);
     }
     showResult(payload, Boolean(drawn.drawsResult));
+    focusAfter(focus);
   }
 
   const api = {
@@ -257,7 +322,22 @@
     you: null,
   };
 
-  /* Resign and Abandon ask first: site.js closes their question ("Keep playing", Escape). */
+  /* Resign and Abandon ask first: site.js closes their question ("Keep playing", Escape).
+   * The table menu closes on Escape too (its question first, when open), the focus back on its
+   * button, and when the focus or a tap leaves it. */
+  const menu = document.getElementById("tavern-menu");
+  if (menu) {
+    menu.addEventListener("keydown", (event) => {
+      if (event.key !== "Escape" || !menu.open) return;
+      // site.js closes an open question first (this listener runs before its, on the way down)
+      if (menu.querySelector("details.ask-first[open]")) return;
+      menu.open = false;
+      menu.querySelector("summary").focus();
+    }, true);
+    document.addEventListener("click", (event) => {
+      if (menu.open && !menu.contains(event.target)) menu.open = false;
+    });
+  }
 
   // A lobby form being sent (Sit here, Start) navigates by itself: a reload now would lose it.
   let submitting = false;
@@ -267,6 +347,8 @@
     stateUrl: root.dataset.stateUrl,
     actionUrl: root.dataset.actionUrl,
     pollMs: Number(root.dataset.pollMs) || 1000,
+    socketPath: root.dataset.socketPath,
+    onPresence: (people) => window.WRPush.showPresence(document.getElementById("tavern-presence"), people),
     onState(payload) {
       const status = payload.table ? payload.table.status : null;
       // In the lobby only a newer version means a change (a seat taken, the game started): a
