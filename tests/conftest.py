@@ -13,8 +13,11 @@ from tests.factories import CampaignFactory, UserFactory
 
 # CI explores the same examples every run (a red build must mean a change broke something);
 # local runs keep exploring new ones. HYPOTHESIS_PROFILE=explore forces exploring anywhere.
+# ``make soak`` (HYPOTHESIS_PROFILE=soak) explores ten times as many examples, and the many-game
+# properties play ten times as many games (tests/soak.py): the same checks, before a release.
 hypothesis_settings.register_profile("ci", derandomize=True, print_blob=True)
 hypothesis_settings.register_profile("explore", print_blob=True)
+hypothesis_settings.register_profile("soak", max_examples=1000, print_blob=True)
 hypothesis_settings.load_profile(
     os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "explore")
 )
@@ -26,26 +29,111 @@ BROWSER_TESTS = Path(__file__).resolve().parent / "browser"
 #: Two lanes; ``make test`` runs three workers (``-n 3``), so one more takes the rest from the start
 #: (docs/test-suite.md: four measured within a run's noise of three).
 BROWSER_LANES = 2
+#: The tests that start real Celery workers, beats or web processes mark their module (or
+#: themselves) ``xdist_group("celery-worker")``; they go into this many lanes, a module wholly in
+#: one (its module-scoped worker starts once), so that two of them can wait at once. Each xdist
+#: process has its own test database, Redis key prefix and Celery queues
+#: (config/settings/test.py), so tests of two lanes never see each other's messages.
+CELERY_GROUP = "celery-worker"
+CELERY_LANES = 2
+#: What a test of these files costs, in seconds of a CI run (its --durations: a file's tests
+#: averaged), for dealing the lanes evenly; a test not listed counts :data:`TEST_SECONDS`.
+COSTS = {
+    "tests/browser/test_visual.py": 60.0,  # 73 s a role in CI before its screenshots were cut
+    "tests/browser/test_card_game_tables.py": 41.0,
+    "tests/browser/test_battle.py": 19.0,
+    "tests/ops/test_beat.py": 25.0,
+    "tests/hardening/test_procfile.py": 10.0,  # 17 s and a short one
+}
+TEST_SECONDS = 3.0
+#: Files whose tests share no module-scoped fixture and take long each: their tests are dealt
+#: to the lanes one by one (the visual sweep's two roles, the two card games), the other files'
+#: as whole modules.
+DEALT_BY_TEST = ("tests/browser/test_visual.py", "tests/browser/test_card_game_tables.py")
+
+
+#: Files whose tests take the most CPU (each a few to over a hundred seconds: the many-game
+#: properties, the fast-path oracle, the win rates, schemathesis's operations). They are queued
+#: first, right after the groups, so that the last tests a worker takes are short ones and no
+#: worker ends minutes after the others (docs/test-suite.md, "How the suite stays fast").
+LONG_FIRST = (
+    "tests/engine/rso/test_many_games.py",
+    "tests/engine/dbs/test_many_games.py",
+    "tests/engine/raigo/test_many_games.py",
+    "tests/engine/spirit_war/test_many_games.py",
+    "tests/bots/test_win_rates.py",
+    "tests/engine/battle/test_fast_paths.py",
+    "tests/engine/battle/test_properties.py",
+    "tests/api_fuzz/test_schemathesis.py",
+)
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _path(item: pytest.Item) -> str:
+    return item.path.relative_to(ROOT).as_posix() if ROOT in item.path.parents else ""
+
+
+def _queue_rank(item: pytest.Item) -> int:
+    """The place of ``item``'s file in :data:`LONG_FIRST`, after them every other file."""
+    path = _path(item)
+    return LONG_FIRST.index(path) if path in LONG_FIRST else len(LONG_FIRST)
+
+
+def _groups(item: pytest.Item) -> set[str]:
+    return {
+        str(m.args[0] if m.args else m.kwargs.get("name")) for m in item.iter_markers("xdist_group")
+    }
+
+
+def deal_lanes(items: list[pytest.Item], name: str, lanes: int) -> dict[str, list[pytest.Item]]:
+    """Deal ``items`` into ``lanes`` lanes called ``name-1`` ... of about equal cost: the units
+    (a module, or a test of :data:`DEALT_BY_TEST`) dearest first, each to the cheapest lane so
+    far. The same items give the same lanes in every xdist process."""
+    units: dict[str, list[pytest.Item]] = {}
+    for item in items:
+        path = _path(item) or str(item.path)
+        units.setdefault(item.nodeid if path in DEALT_BY_TEST else path, []).append(item)
+    cost = {
+        key: sum(COSTS.get(_path(i), TEST_SECONDS) for i in unit) for key, unit in units.items()
+    }
+    dealt: dict[str, list[pytest.Item]] = {f"{name}-{n + 1}": [] for n in range(lanes)}
+    load = dict.fromkeys(dealt, 0.0)
+    for key in sorted(units, key=lambda k: -cost[k]):  # stable: ties keep collection order
+        lane = min(load, key=lambda lane: load[lane])
+        dealt[lane] += units[key]
+        load[lane] += cost[key]
+    return dealt
 
 
 @pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Every test under tests/browser/ is marked ``browser``, and the browser tests (those and
-    the ones marked elsewhere) run in lanes of their own (``xdist_group("browser-N")``).
+    the ones marked elsewhere) run in lanes of their own (``xdist_group("browser-N")``); the
+    tests marked ``xdist_group("celery-worker")`` in lanes of theirs (joined with the mark,
+    xdist calls each ``celery-worker_lane-N``).
 
     xdist hands out work in collection order, so without lanes every worker reached the
     browser tests together and waited on pages at once (cores idle), then reached the engine
     properties together (cores busy, nothing waiting). A lane is a group xdist queues first,
-    each on one worker; a module stays in one lane, the modules taken in turn."""
-    lanes: dict[Path, pytest.MarkDecorator] = {}
+    each on one worker; the units are dealt so that the lanes cost about the same
+    (:func:`deal_lanes`)."""
+    browser: list[pytest.Item] = []
+    celery: list[pytest.Item] = []
     for item in items:
         if BROWSER_TESTS in item.path.parents:
             item.add_marker(pytest.mark.browser)
-        if not item.get_closest_marker("browser") or item.get_closest_marker("xdist_group"):
-            continue
-        if item.path not in lanes:
-            lanes[item.path] = pytest.mark.xdist_group(f"browser-{len(lanes) % BROWSER_LANES + 1}")
-        item.add_marker(lanes[item.path])
+        groups = _groups(item)
+        if CELERY_GROUP in groups:
+            celery.append(item)
+        elif item.get_closest_marker("browser") and not groups:
+            browser.append(item)
+    for lanes, name, count in ((browser, "browser", BROWSER_LANES), (celery, "lane", CELERY_LANES)):
+        for lane, dealt in deal_lanes(lanes, name, count).items():
+            for item in dealt:
+                item.add_marker(pytest.mark.xdist_group(lane))
+    # xdist (--dist loadgroup) queues the groups first, the largest first, then every other
+    # test in this order: the long files first (a stable sort keeps each file's own order).
+    items.sort(key=_queue_rank)
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:

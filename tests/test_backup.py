@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import json
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,9 +20,11 @@ from django.contrib.auth import get_user_model
 from django.core.files.base import ContentFile
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.db import transaction
+from django.test import override_settings
 
 from battles.models import Battle, Combatant
-from campaign.models import Campaign, Handout, Membership, Role
+from campaign.models import Campaign, Membership, Role
 from characters.models import Character
 from config.backup import (
     MANIFEST,
@@ -31,11 +34,13 @@ from config.backup import (
     normalise,
 )
 from config.management.commands.seed_demo import DEMO_CAMPAIGN
+from gmtools.models import Handout
 from minigames.models import TavernAction, TavernTable
 from spellcards.models import Spellcard
 from tests.factories import UserFactory
 
-pytestmark = pytest.mark.django_db
+#: One worker takes the whole module, so the demo is seeded once (``seeded``).
+pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("backup")]
 #: A 1x1 transparent PNG.
 PNG = bytes.fromhex(
     "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
@@ -44,26 +49,52 @@ PNG = bytes.fromhex(
 User = get_user_model()
 
 
-@pytest.fixture
-def media(settings: Any, tmp_path: Path) -> Path:
-    settings.MEDIA_ROOT = str(tmp_path / "media")
-    return tmp_path / "media"
+@pytest.fixture(scope="module")
+def seeded(
+    django_db_setup: None, django_db_blocker: Any, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[int, Path]]:
+    """The demo, seeded once for the module inside a transaction that is rolled back at the
+    module's end. Each test runs in a savepoint of it (pytest-django's own atomic, nested), so
+    what one test writes or deletes never reaches the next, and seed_demo runs once, not once a
+    test (it was most of the module's time: docs/test-suite.md)."""
+    media = tmp_path_factory.mktemp("backup") / "media"
+    media_root = override_settings(MEDIA_ROOT=str(media))
+    media_root.enable()
+    outer = transaction.atomic()
+    with django_db_blocker.unblock():
+        outer.__enter__()
+        call_command("seed_demo", stdout=io.StringIO())
+        campaign = Campaign.objects.get(name=DEMO_CAMPAIGN)
+        # The demo's handouts have no file and its characters no portrait: give one of each.
+        handout = Handout.objects.filter(campaign=campaign).order_by("pk").first()
+        assert handout is not None
+        handout.file.save("map.txt", ContentFile(b"The lake, then the mansion.\n"), save=False)
+        handout.file_name = "map.txt"
+        handout.save()
+        character = Character.objects.filter(campaign=campaign).order_by("pk").first()
+        assert character is not None
+        character.portrait.save("p.png", ContentFile(PNG), save=True)
+    try:
+        yield campaign.pk, media
+    finally:
+        with django_db_blocker.unblock():
+            transaction.set_rollback(True)
+            outer.__exit__(None, None, None)
+        media_root.disable()
 
 
 @pytest.fixture
-def demo(media: Path) -> Campaign:
-    call_command("seed_demo", stdout=io.StringIO())
-    campaign = Campaign.objects.get(name=DEMO_CAMPAIGN)
-    # The demo's handouts have no file and its characters no portrait: give one of each.
-    handout = Handout.objects.filter(campaign=campaign).order_by("pk").first()
-    assert handout is not None
-    handout.file.save("map.txt", ContentFile(b"The lake, then the mansion.\n"), save=False)
-    handout.file_name = "map.txt"
-    handout.save()
-    character = Character.objects.filter(campaign=campaign).order_by("pk").first()
-    assert character is not None
-    character.portrait.save("p.png", ContentFile(PNG), save=True)
-    return campaign
+def media(seeded: tuple[int, Path]) -> Path:
+    """The module's media folder (files written by one test stay; tests compare before and
+    after)."""
+    return seeded[1]
+
+
+@pytest.fixture
+def demo(seeded: tuple[int, Path]) -> Campaign:
+    """The seeded demo campaign, read afresh (a test may delete it; its savepoint brings it
+    back for the next)."""
+    return Campaign.objects.get(pk=seeded[0])
 
 
 def manifest_of(data: bytes) -> dict[str, Any]:
@@ -104,24 +135,27 @@ def test_the_demo_archive_holds_everything(demo: Campaign) -> None:
         "spellcards.Spellcard",
         "spellcards.DeckEntry",
         "spellcards.TemplateCard",
-        "campaign.GameSession",
-        "campaign.GMNote",
-        "campaign.Handout",
+        "gmtools.GameSession",
+        "gmtools.GMNote",
+        "gmtools.Handout",
         "campaign.Roll",
-        "campaign.Award",
+        "gmtools.Award",
         "decks.Deck",
         "battles.Battle",
         "battles.Combatant",
         "minigames.TavernTable",
         "minigames.TavernSeat",
         "minigames.TavernAction",
+        "table_ratings.Rating",  # the rated RAIGO table's bots
+        "table_ratings.RatedResult",
+        "table_ratings.RatingChange",
     ):
         assert n[label] > 0, label
-    assert "campaign.Invitation" not in n  # tokens are secrets: never exported
+    assert "gmtools.Invitation" not in n  # tokens are secrets: never exported
     files = [
         row["fields"]["file"]
         for part in manifest["parts"]
-        if part["model"] == "campaign.Handout"
+        if part["model"] == "gmtools.Handout"
         for row in part["rows"]
         if row["fields"]["file"]
     ]
@@ -164,6 +198,115 @@ def test_round_trip_into_an_empty_database_is_exact(demo: Campaign, media: Path)
             assert read(character.portrait) == portraits.pop(character.name)
             assert character.portrait.name == f"portraits/character-{character.pk}.png"
     assert not handout_bytes and not portraits
+
+
+def as_written_before_the_gm_tools_moved(data: bytes) -> bytes:
+    """``data`` as a server wrote it while sessions, notes, handouts, awards and level-ups were
+    the ``campaign`` app's: their rows, and the handouts' files, under ``campaign.*`` labels."""
+    archive = zipfile.ZipFile(io.BytesIO(data))
+    manifest = manifest_of(data)
+
+    def old(text: str) -> str:
+        return text.replace("gmtools.", "campaign.")
+
+    members = {}
+    for part in manifest["parts"]:
+        part["model"] = old(part["model"])
+        for row in part["rows"]:
+            for value in row["fields"].values():
+                if isinstance(value, dict) and "archive" in value:
+                    members[value["archive"]] = old(value["archive"])
+                    value["archive"] = old(value["archive"])
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as written:
+        written.writestr(MANIFEST, json.dumps(manifest))
+        for name in archive.namelist():
+            if name != MANIFEST:
+                written.writestr(members.get(name, name), archive.read(name))
+    return out.getvalue()
+
+
+def test_an_archive_from_before_the_gm_tools_moved_restores_the_same_campaign(
+    demo: Campaign,
+) -> None:
+    """Archives keep format version 1 across the move of the GM tools out of ``campaign``
+    (config.backup.RENAMED): an older archive restores to exactly what a new one does."""
+    data = export_campaign(demo.pk)
+    older = as_written_before_the_gm_tools_moved(data)
+    assert "campaign.GameSession" in counts(manifest_of(older))
+    assert "gmtools.GameSession" not in counts(manifest_of(older))
+    restored = import_campaign(older)
+    assert normalise(manifest_of(export_campaign(restored.pk))) == normalise(manifest_of(data))
+    handout = Handout.objects.filter(campaign=restored).exclude(file="").get()
+    assert read(handout.file) == b"The lake, then the mansion.\n"
+
+
+def _older_card(card: Any) -> Any:
+    """An RSO card as it was written before both card games shared one shape."""
+    if not isinstance(card, dict):
+        return card
+    return {("type" if key == "kind" else key): value for key, value in card.items()}
+
+
+def as_written_before_the_card_games_shared_one_shape(data: bytes) -> bytes:
+    """``data`` as a server wrote it while RSO cards named their kind ``type`` and a GM card's
+    copy of it was ``card_type`` (docs/decks.md, "One card shape")."""
+    archive = zipfile.ZipFile(io.BytesIO(data))
+    manifest = manifest_of(data)
+    for part in manifest["parts"]:
+        for row in part["rows"]:
+            fields = row["fields"]
+            if part["model"] == "decks.CustomCard":
+                fields["card_type"] = fields.pop("kind")
+                if fields["game"] == "rso":
+                    fields["data"] = _older_card(fields["data"])
+            if part["model"] == "minigames.TavernTable" and fields["game"] == "rso":
+                for name in ("state", "initial"):
+                    cards = fields[name]["cards"]
+                    fields[name]["cards"] = {n: _older_card(c) for n, c in cards.items()}
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as written:
+        written.writestr(MANIFEST, json.dumps(manifest))
+        for name in archive.namelist():
+            if name != MANIFEST:
+                written.writestr(name, archive.read(name))
+    return out.getvalue()
+
+
+def test_an_archive_from_before_the_card_games_shared_one_shape_restores_the_same(
+    demo: Campaign,
+) -> None:
+    """A GM card and an RSO table written in the older card shape restore as today's: the
+    same campaign a new archive restores, and the table's log still replays to its state."""
+    from minigames import services as tavern
+    from tables.registry import game_for
+    from tables.services import table_replay
+
+    gm = User.objects.get(username="gm")
+    table = tavern.tavern_create(
+        by=gm,
+        game="rso",
+        campaign=demo,
+        seats=[tavern.SeatSpec(kind="bot", strength="random")] * 2,
+    )
+    tavern.tavern_start(table_id=table.pk, by=gm)
+    for _ in range(3):
+        for seat in (0, 1):
+            tavern.tavern_bot_play(table.pk, seat)
+    data = export_campaign(demo.pk)
+    older = as_written_before_the_card_games_shared_one_shape(data)
+    rows = {p["model"]: p["rows"] for p in manifest_of(older)["parts"]}
+    assert any(r["fields"]["data"].get("type") for r in rows["decks.CustomCard"])
+    old_table = next(r for r in rows["minigames.TavernTable"] if r["fields"]["game"] == "rso")
+    assert all("type" in c for c in old_table["fields"]["state"]["cards"].values())
+
+    restored = import_campaign(older)
+    assert normalise(manifest_of(export_campaign(restored.pk))) == normalise(manifest_of(data))
+    copy = TavernTable.objects.get(campaign=restored, game="rso")
+    assert copy.version > 0
+    assert all(c["kind"] for c in copy.state["cards"].values())
+    engine = game_for("rso").engine
+    assert engine.to_json(table_replay(game_for("rso"), copy)) == copy.state
 
 
 def test_importing_twice_makes_two_copies_with_new_keys(demo: Campaign) -> None:
@@ -229,7 +372,7 @@ def _break_last_seat(manifest: dict[str, Any]) -> None:
 
 
 def _bad_file_checksum(manifest: dict[str, Any]) -> None:
-    handouts = next(p for p in manifest["parts"] if p["model"] == "campaign.Handout")
+    handouts = next(p for p in manifest["parts"] if p["model"] == "gmtools.Handout")
     row = next(r for r in handouts["rows"] if r["fields"]["file"])
     row["fields"]["file"]["sha256"] = "0" * 64
 
@@ -416,3 +559,42 @@ def test_a_tavern_seats_saved_deck_names_the_copys_deck(demo: Campaign) -> None:
     copy = import_campaign(export_campaign(demo.pk))
     decks = set(TavernSeat.objects.filter(table__campaign=copy).values_list("deck", flat=True))
     assert "deck:987654" not in decks
+
+
+def test_the_talk_at_the_campaigns_tables_round_trips_with_its_tables(demo: Campaign) -> None:
+    """The tables' chat (tables.chat) is kept with them: rooms, lines (a whisper with its
+    recipient), reactions and mutes come back pointing at the restored battle and tavern table."""
+    from tables.chat.models import ChatLine, ChatMute, ChatReaction, ChatRoom
+
+    gm, reimu, marisa = (User.objects.get(username=n) for n in ("gm", "reimu", "marisa"))
+    battle = Battle.objects.get(campaign=demo)
+    tavern = TavernTable.objects.filter(campaign=demo).order_by("pk").first()
+    assert tavern is not None
+    at_battle = ChatRoom.objects.create(
+        table_label="battles.battle", table_id=battle.pk, campaign=demo, stamp=3
+    )
+    at_tavern = ChatRoom.objects.create(
+        table_label="minigames.taverntable", table_id=tavern.pk, campaign=demo,
+        spectators_may_chat=True,
+    )  # fmt: skip
+    said = ChatLine.objects.create(room=at_battle, author=gm, author_is_gm=True, text="Roll!")
+    ChatLine.objects.create(room=at_battle, author=gm, text="psst", recipient=marisa, version=2)
+    ChatLine.objects.create(room=at_tavern, author=reimu, text="Good luck")
+    ChatReaction.objects.create(line=said, user=reimu, reaction="clap")
+    ChatMute.objects.create(room=at_tavern, user=marisa, by=reimu)
+
+    data = export_campaign(demo.pk)
+    n = counts(manifest_of(data))
+    assert [n[f"table_chat.{m}"] for m in ("ChatRoom", "ChatLine", "ChatReaction", "ChatMute")] == [
+        2, 3, 1, 1,
+    ]  # fmt: skip
+    copy = import_campaign(data)
+    assert normalise(manifest_of(export_campaign(copy.pk))) == normalise(manifest_of(data))
+    rooms = {r.table_label: r for r in ChatRoom.objects.filter(campaign=copy)}
+    assert Battle.objects.get(pk=rooms["battles.battle"].table_id).campaign == copy
+    restored = TavernTable.objects.get(pk=rooms["minigames.taverntable"].table_id)
+    assert (restored.campaign, restored.created_at) == (copy, tavern.created_at)
+    whisper = ChatLine.objects.get(room=rooms["battles.battle"], text="psst")
+    assert (whisper.recipient, whisper.version) == (marisa, 2)
+    assert rooms["minigames.taverntable"].spectators_may_chat is True
+    assert ChatMute.objects.get(room=rooms["minigames.taverntable"]).user == marisa

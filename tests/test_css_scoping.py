@@ -24,6 +24,9 @@ COMPONENTS = {
     "battle-gm-map.css": ".gm-map",
     "game-rules.css": ".game-rules",
     "ask-first.css": ".ask-first",
+    "table-extras.css": ".table-extras",
+    "table-chat.css": ".table-chat",
+    "replay.css": ".replay",
 }
 
 

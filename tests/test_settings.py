@@ -217,3 +217,31 @@ def test_cache_key_prefix_gives_a_deployment_its_own_keyspace():
     own = _run(code, REDIS_URL="redis://127.0.0.1:6379/5", CACHE_KEY_PREFIX="staging")
     assert shared.returncode == own.returncode == 0, (shared.stderr, own.stderr)
     assert (shared.stdout.strip(), own.stdout.strip()) == (":1:head", "staging:1:head")
+
+
+def test_the_broker_hands_out_again_only_what_no_worker_holds_and_sweeps_bound_the_rest():
+    """A message is acknowledged once its task is done; a worker killed whole leaves it with
+    Redis, which hands it out again after the visibility timeout. That timeout outlasts the
+    longest a message is held legitimately (the longest retry countdown, then the longest hard
+    time limit: a shorter one would hand a waiting retry to a second worker), and the sweeps
+    enqueue lost bot moves and turn notices within a minute, after the task's own hard limit
+    (a task still running is not doubled)."""
+    from config.celery import app
+    from config.settings import base
+    from tables.tasks import RETRY_MAX_SECONDS
+
+    app.loader.import_default_modules()  # every app's tasks, as a worker loads them
+    ours = {name: task for name, task in app.tasks.items() if not name.startswith("celery.")}
+    longest_run = max(task.time_limit or base.CELERY_TASK_TIME_LIMIT for task in ours.values())
+    longest_wait = max(RETRY_MAX_SECONDS, base.NOTIFICATION_RETRY_MAX_SECONDS)
+    assert base.CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"] > longest_wait + longest_run
+    sweeps = {
+        "minigames.bot_move": (base.TAVERN_BOT_STALE_SECONDS, base.TAVERN_SWEEP_SECONDS),
+        "tables.turn_notify": (base.TABLE_WAITS_STALE_SECONDS, base.TABLE_SWEEP_SECONDS),
+        "battles.turn_notify": (base.TABLE_WAITS_STALE_SECONDS, base.TABLE_SWEEP_SECONDS),
+    }
+    for name, (budget, every) in sweeps.items():
+        assert ours[name].time_limit < budget and budget + every <= 60, name
+    schedule = {entry["task"]: entry["schedule"] for entry in base.CELERY_BEAT_SCHEDULE.values()}
+    assert schedule["minigames.requeue_lost_bot_moves"] == base.TAVERN_SWEEP_SECONDS
+    assert schedule["tables.requeue_lost_waits"] == base.TABLE_SWEEP_SECONDS

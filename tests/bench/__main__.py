@@ -9,7 +9,15 @@ from collections.abc import Callable
 
 
 def _parts() -> dict[str, Callable[[], object]]:
-    from tests.bench import bench_battle, bench_dice, bench_notifications, bench_tavern, bench_web
+    from tests.bench import (
+        bench_battle,
+        bench_dice,
+        bench_idle_tabs,
+        bench_notifications,
+        bench_push,
+        bench_tavern,
+        bench_web,
+    )
 
     return {
         "dice": bench_dice.run,
@@ -18,11 +26,13 @@ def _parts() -> dict[str, Callable[[], object]]:
         "battle_engine": bench_battle.run_engine,
         "web": bench_web.run,
         "tavern": bench_tavern.run,
+        "push": bench_push.run,
+        "idle_tabs": bench_idle_tabs.run,
     }
 
 
 #: What ``make bench`` runs, in order (``battle_engine`` is part of ``battle``).
-PARTS = ("dice", "notifications", "battle", "web", "tavern")
+PARTS = ("dice", "notifications", "battle", "web", "tavern", "push", "idle_tabs")
 
 
 def main(argv: list[str]) -> int:
@@ -45,7 +55,21 @@ def main(argv: list[str]) -> int:
         return 2
     for name in chosen:
         parts[name]()
+    from tests.bench.timing import ROWS, write_json
+
+    write_json("summary", {"parts": chosen, "machine": machine(), "rows": ROWS})
     return 0
+
+
+def machine() -> dict[str, object]:
+    """What the run's ratios were measured on (the page shows it beside the table)."""
+    import platform
+
+    return {
+        "cores": os.cpu_count(),
+        "python": platform.python_version(),
+        "system": f"{platform.system()} {platform.machine()}",
+    }
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from tests.bench.timing import per_call, report, write_json
+from tests.bench.timing import per_call, report, section, write_json
 
 RANDOM_BATTLES = 10
 #: Best of this many runs of RANDOM_BATTLES battles (the machine is shared).
@@ -190,7 +190,7 @@ def _endpoint() -> None:
         view = response.json()["view"]
         now["version"], now["current"] = view["version"], view["turn"]["current"]
 
-    view_url = f"/api/battles/{battle.pk}/view/"
+    view_url = f"/api/battles/{battle.pk}/state/"
     for _ in range(20):  # warm up every path
         client.get("/api/health/")
         end_turn()
@@ -201,18 +201,18 @@ def _endpoint() -> None:
     full = per_call(lambda: client.get(view_url), number=REQUESTS // 4)
     baseline = "GET /api/health/ (minimal DRF)"
     report("POST /api/battles/{id}/actions/ (end turn)", apply, baseline, health)
-    report("GET  /api/battles/{id}/view/ (first load)", full, baseline, health)
-    report("GET  /api/battles/{id}/view/?since= (204)", unchanged, baseline, health)
+    report("GET  /api/battles/{id}/state/ (first load)", full, baseline, health)
+    report("GET  /api/battles/{id}/state/?since= (204)", unchanged, baseline, health)
 
 
 def run_engine() -> None:
     """The engine half alone (no database): ``python -m tests.bench battle_engine``."""
-    print("== battle engine")
+    section("battle engine")
     write_json("battle_engine", _engine())
 
 
 def run() -> None:
-    print("== battles")
+    section("battles")
     write_json("battle_engine", _engine())
     with _throwaway_database():
         _endpoint()

@@ -7,7 +7,7 @@ import random
 import time
 from typing import Any
 
-from tests.bench.timing import per_call, report, write_json
+from tests.bench.timing import per_call, report, section, write_json
 
 #: Issue 15: exact odds of a 100d check, warm, in at most this many seconds...
 ODDS_100D_TARGET = 0.5e-3
@@ -82,7 +82,7 @@ def run() -> None:
     from westernroses.dice import parse, roll
     from westernroses.rng import RandomSource
 
-    print("== dice and odds")
+    section("dice and odds")
     rnd = random.Random(1)
     baseline = per_call(lambda: sum(rnd.randint(1, 6) for _ in range(4)), number=20000)
     rng = RandomSource(seed=1)

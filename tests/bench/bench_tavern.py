@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from tests.bench.timing import report, write_json
+from tests.bench.timing import record, report, section, write_json
 
 #: Player moves per playout measurement (whole games until at least this many), best of REPEAT.
 PLAYOUT_MOVES = 3000
@@ -136,7 +136,7 @@ def _engines() -> list[tuple[str, Any, str]]:
 
 
 def run(seed: int = 1) -> dict[str, Any]:
-    print("== tavern games (random playouts, search think time)")
+    section("tavern games (random playouts, search think time)")
     baseline_rate = dominoes_rate(seed)
     results: dict[str, Any] = {
         "baseline": {"game": BASELINE, "moves_per_s": baseline_rate},
@@ -163,6 +163,12 @@ def run(seed: int = 1) -> dict[str, Any]:
             f"{slug + note + ': search bot think time per move':<48} "
             f"{think['mean_s'] * 1e3:10.1f} ms mean, {think['max_s'] * 1e3:.1f} ms max "
             f"over {think['positions']} positions (limit 2000 ms)"
+        )
+        record(
+            f"{slug}{note}: search bot think time per move",
+            value=f"{think['mean_s'] * 1e3:.0f} ms mean, {think['max_s'] * 1e3:.0f} ms most",
+            target="<= 2 s",
+            met=think["max_s"] <= 2.0,
         )
         results["engines"][slug] = {
             "seats": seats,

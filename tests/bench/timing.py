@@ -1,6 +1,10 @@
 """Tiny timing helpers: best-of-N wall time per call, a ratio line for the report (with the
 row's target and whether this run met it), and the JSON file a later run can be compared
-with."""
+with.
+
+Every printed row is also recorded (:data:`ROWS`, in :func:`section` order), so one run leaves
+``summary.json`` beside the benchmarks' own files and ``docs/performance.md`` is written from it
+(``python -m tests.bench.doc``): the page always shows a whole run, never rows copied by hand."""
 
 from __future__ import annotations
 
@@ -30,6 +34,48 @@ def per_call(
     return best
 
 
+#: The rows printed in this process: section, name, value, ratio and target (``summary.json``).
+ROWS: list[dict[str, Any]] = []
+_SECTION = [""]
+
+
+def section(title: str) -> None:
+    """Print a benchmark's heading; the rows recorded after it belong to it."""
+    _SECTION[0] = title
+    print(f"== {title}")
+
+
+def record(
+    name: str,
+    *,
+    value: str,
+    ratio: float | None = None,
+    baseline: str | None = None,
+    target: str | None = None,
+    met: bool | None = None,
+) -> None:
+    """Keep one row for ``summary.json`` (``value`` in words with its unit: "3.2 ms")."""
+    ROWS.append(
+        {
+            "section": _SECTION[0],
+            "name": name,
+            "value": value,
+            "ratio": ratio,
+            "baseline": baseline,
+            "target": target,
+            "met": met,
+        }
+    )
+
+
+def amount(seconds: float) -> str:
+    """A time per call in the unit that reads best (ns, µs, ms or s)."""
+    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6)):
+        if seconds >= scale:
+            return f"{seconds / scale:.3g} {unit}"
+    return f"{seconds / 1e-9:.3g} ns"
+
+
 def report(
     name: str,
     seconds: float,
@@ -48,6 +94,14 @@ def report(
     print(
         f"{name:<48} {seconds * 1e6:10.1f} µs/call  "
         f"{ratio:8.2f}× {baseline_name} ({baseline * 1e6:.1f} µs){verdict}"
+    )
+    record(
+        name,
+        value=amount(seconds),
+        ratio=ratio,
+        baseline=f"{baseline_name} ({amount(baseline)})",
+        target=target,
+        met=met,
     )
 
 

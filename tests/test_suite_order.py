@@ -1,0 +1,62 @@
+"""The suite's order and lanes (tests/conftest.py): the files it queues first name real test
+files (a renamed file would silently lose its place at the front of the queue), and the lanes
+are dealt evenly, the same in every xdist process, a module wholly in one lane unless its
+tests are dealt one by one."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from tests.conftest import COSTS, DEALT_BY_TEST, LONG_FIRST, ROOT, TEST_SECONDS, deal_lanes
+
+
+def test_the_long_files_queued_first_exist() -> None:
+    assert [path for path in LONG_FIRST if not (ROOT / path).is_file()] == []
+
+
+def test_the_files_with_a_cost_or_dealt_by_test_exist() -> None:
+    named = [*COSTS, *DEALT_BY_TEST]
+    assert [path for path in named if not (ROOT / path).is_file()] == []
+
+
+@dataclass
+class Collected:
+    """What deal_lanes reads of a collected test: its file and its id."""
+
+    path: Path
+    nodeid: str
+
+
+def _collected(path: str, tests: int) -> list[Collected]:
+    return [Collected(ROOT / path, f"{path}::test_{n}") for n in range(tests)]
+
+
+def test_lanes_are_dealt_evenly_and_keep_a_module_together() -> None:
+    visual, cards = DEALT_BY_TEST
+    items = [
+        *_collected("tests/browser/test_a.py", 4),
+        *_collected(visual, 2),
+        *_collected("tests/browser/test_b.py", 1),
+        *_collected(cards, 2),
+        *_collected("tests/browser/test_c.py", 7),
+    ]
+    lanes = deal_lanes(items, "browser", 2)
+    assert list(lanes) == ["browser-1", "browser-2"]
+    assert sorted(i.nodeid for lane in lanes.values() for i in lane) == sorted(
+        i.nodeid for i in items
+    )
+    # a module not dealt by test is in one lane; each long file's two tests in both
+    for path in ("tests/browser/test_a.py", "tests/browser/test_c.py"):
+        assert sum(any(i.path == ROOT / path for i in lane) for lane in lanes.values()) == 1
+    for path in DEALT_BY_TEST:
+        assert all(sum(i.path == ROOT / path for i in lane) == 1 for lane in lanes.values())
+    costs = [sum(COSTS.get(str(i.path.relative_to(ROOT)), TEST_SECONDS) for i in lane)
+             for lane in lanes.values()]  # fmt: skip
+    # greedy dealing, dearest first: the lanes differ by at most the dearest unit
+    assert max(costs) - min(costs) <= max(COSTS[visual], COSTS[cards]), costs
+    # the same items, dealt again (as in another xdist process), give the same lanes
+    again = deal_lanes(list(items), "browser", 2)
+    assert {k: [i.nodeid for i in v] for k, v in again.items()} == {
+        k: [i.nodeid for i in v] for k, v in lanes.items()
+    }
