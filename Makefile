@@ -9,9 +9,9 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 TEST_DATABASE_URL ?= $(or $(DATABASE_URL),postgres://postgres@127.0.0.1:5432/test)
 TEST_REDIS_URL ?= $(or $(REDIS_URL),redis://127.0.0.1:6379/0)
-PROJECT_PACKAGES := accounts apibase battles campaign characters config decks minigames notifications spellcards tables westernroses
+PROJECT_PACKAGES := accounts apibase battles campaign characters config decks gmtools minigames notifications spellcards tables westernroses
 
-.PHONY: run run-full test test-fast lint format typecheck bench loadtest venv deps dev-deps browser services-check native demo clean
+.PHONY: run run-full test soak presets ladder bot-ratings test-fast lint format typecheck bench loadtest venv deps dev-deps browser services-check native demo clean
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -27,8 +27,20 @@ $(VENV)/.dev-deps: requirements.txt requirements-dev.txt | $(BIN)/activate
 	$(BIN)/pip install --quiet -r requirements-dev.txt
 	touch $@ $(VENV)/.deps
 
+# axe-core, which the browser tests inject into every page of the visual sweep (package.json,
+# pinned by package-lock.json). npm comes from Debian when it is missing and we are root.
+node_modules/.package-lock.json: package.json package-lock.json
+	@if ! command -v npm >/dev/null; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null; \
+	  else \
+	    echo "ERROR: npm is missing; install it with: sudo apt-get install npm" >&2; exit 1; \
+	  fi; \
+	fi
+	npm ci --no-audit --no-fund --silent
+
 deps: $(VENV)/.deps
-dev-deps: $(VENV)/.dev-deps
+dev-deps: $(VENV)/.dev-deps node_modules/.package-lock.json
 
 ## run: set up and serve the app on SQLite with demo data at http://$(HOST):$(PORT)
 run: deps
@@ -68,9 +80,31 @@ native: dev-deps
 ## PYTHONDONTWRITEBYTECODE would otherwise have every worker and every Celery worker the tests
 ## start compile the whole project again (17 CPU-seconds a worker here; docs/test-suite.md).
 ## The suite runs the compiled engine (WR_NATIVE_REQUIRED: tests/engine/test_native.py checks it).
+## --durations=25: every run's log names its slowest tests.
 test: dev-deps browser services-check native
 	$(PY) -m compileall -q -j 0 $(PROJECT_PACKAGES) tests manage.py >/dev/null
-	env -u PYTHONDONTWRITEBYTECODE WR_NATIVE_REQUIRED=1 DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(BIN)/pytest -n 3 --dist loadgroup $(PYTEST_ARGS)
+	env -u PYTHONDONTWRITEBYTECODE WR_NATIVE_REQUIRED=1 DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(BIN)/pytest -n 3 --dist loadgroup --durations=25 $(PYTEST_ARGS)
+
+## soak: the engines' many-game properties and hypothesis tests at ten times the suite's size
+## (thousands of games per engine, the same checks), then schemathesis with every case as both
+## roles and ten times the random cases (run before a release: docs/test-suite.md)
+soak: dev-deps services-check native
+	HYPOTHESIS_PROFILE=soak WR_NO_SERVICES=1 $(BIN)/pytest tests/engine -n 2 -q $(PYTEST_ARGS)
+	HYPOTHESIS_PROFILE=soak DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(BIN)/pytest tests/api_fuzz/test_schemathesis.py -n 2 -q $(PYTEST_ARGS)
+
+## presets: the RSO and DBS preset decks' matrices, heuristic against heuristic, 134 games a
+## pairing (about a CPU minute; docs/bots.md, "The preset decks' balance")
+presets: dev-deps
+	$(PY) -m minigames.bots.presets --game rso
+	$(PY) -m minigames.bots.presets --game dbs
+
+## ladder: every game's bot ladder, 200 games a rung (CPU hours; docs/bots.md, "The ladder")
+ladder: dev-deps
+	for game in raigo spirit_war rso dbs; do nice $(PY) -m minigames.bots.ladder --game $$game || exit 1; done
+
+## bot-ratings: rated bot-against-bot games seeding the bots' ratings (docs/bots.md, "Ratings")
+bot-ratings:
+	nice $(PY) manage.py rate_bots --games 30
 
 ## test-fast: the engine tests only (no database needed)
 test-fast: dev-deps
@@ -84,13 +118,15 @@ format: dev-deps
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
-## typecheck: mypy over the engines (strict) and every app (with the django-stubs plugin)
+## typecheck: mypy, strict, over the engines and every app (Django, DRF and Celery stubs)
 typecheck: dev-deps
-	$(BIN)/mypy westernroses minigames apibase accounts campaign notifications tables battles characters spellcards decks config
+	$(BIN)/mypy westernroses minigames apibase accounts campaign notifications gmtools tables battles characters spellcards decks config
 
-## bench: benchmarks, each printing a ratio against a baseline measured in the same run
+## bench: benchmarks, each printing a ratio against a baseline measured in the same run;
+## docs/performance.md is written from the run's summary (tests/bench/doc.py)
 bench: dev-deps services-check native
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(PY) -m tests.bench
+	$(PY) -m tests.bench.doc
 
 ## loadtest: gunicorn + PostgreSQL + Redis + a Celery worker under 200 locust users (tests/load/run.py)
 loadtest: dev-deps services-check
