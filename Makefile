@@ -11,7 +11,7 @@ TEST_DATABASE_URL ?= $(or $(DATABASE_URL),postgres://postgres@127.0.0.1:5432/tes
 TEST_REDIS_URL ?= $(or $(REDIS_URL),redis://127.0.0.1:6379/0)
 PROJECT_PACKAGES := accounts apibase battles campaign characters config decks gmtools minigames notifications spellcards tables westernroses
 
-.PHONY: run run-full test soak presets ladder bot-ratings test-fast lint format typecheck bench loadtest venv deps dev-deps browser services-check native demo clean
+.PHONY: run run-full test screenshots soak presets ladder bot-ratings test-fast lint format typecheck bench loadtest venv deps dev-deps browser services-check native demo clean
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -84,6 +84,11 @@ native: dev-deps
 test: dev-deps browser services-check native
 	$(PY) -m compileall -q -j 0 $(PROJECT_PACKAGES) tests manage.py >/dev/null
 	env -u PYTHONDONTWRITEBYTECODE WR_NATIVE_REQUIRED=1 DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(BIN)/pytest -n 3 --dist loadgroup --durations=25 $(PYTEST_ARGS)
+
+## screenshots: the visual sweep alone: every main page as GM and as player, 1280 and 390 px,
+## light and dark, into test-artifacts/visual/ (the pictures the docs show; never committed)
+screenshots: dev-deps browser services-check
+	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(BIN)/pytest -n 2 tests/browser/test_visual.py -q $(PYTEST_ARGS)
 
 ## soak: the engines' many-game properties and hypothesis tests at ten times the suite's size
 ## (thousands of games per engine, the same checks), then schemathesis with every case as both

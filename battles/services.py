@@ -40,7 +40,7 @@ from django.utils import timezone
 from apibase.numbers import object_id
 from campaign.models import Campaign, Membership
 from campaign.permissions import CampaignAccess, access_for, access_from_row, role_column
-from campaign.table_access import CAMPAIGN_AUDIENCE
+from campaign.table_access import CAMPAIGN_AUDIENCE, campaign_notice
 from tables import services as tables
 from tables import store
 from tables.errors import StaleVersion
@@ -1024,7 +1024,7 @@ BATTLE_GAME: Final = register(
             after_apply=_after_apply,
             after_apply_when=_pieces_changed,
             waits=_waits,
-            campaign_of=_campaign_of,
+            notice=campaign_notice(_campaign_of),
             notify_task=_LazyTask(),
             replay=_replay,
             replay_apply=replay_apply,

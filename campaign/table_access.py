@@ -18,7 +18,8 @@ signal: call :func:`forget_role` after it.
 from __future__ import annotations
 
 import contextlib
-from typing import Any, Final
+from collections.abc import Callable, Collection
+from typing import TYPE_CHECKING, Any, Final
 
 from django.core.cache import cache
 from django.db import transaction
@@ -27,6 +28,9 @@ from redis.exceptions import RedisError
 from apibase.cache_redis import default_redis
 
 from .permissions import CampaignAccess, access_from_row
+
+if TYPE_CHECKING:
+    from .models import Campaign
 
 #: How long a role stays (bounds memory: every change replaces it at once).
 ROLE_SECONDS: Final = 600
@@ -111,3 +115,21 @@ def membership_changed(sender: Any, instance: Any, **kwargs: Any) -> None:
             forget_role(campaign_id, user_id)
 
     transaction.on_commit(again, robust=True)
+
+
+def campaign_notice(
+    campaign_of: Callable[[Any], Campaign | None],
+) -> Callable[[Any, Collection[int]], tuple[Campaign | None, set[int]]]:
+    """The game's ``notice`` hook (``tables.registry.TableHooks``) for tables that may belong
+    to a campaign (``campaign_of``): a campaign's table tells only its current members, and
+    files the notice under the campaign (its reminder delay); a table outside any campaign
+    tells everyone named."""
+
+    def notice(table: Any, user_ids: Collection[int]) -> tuple[Campaign | None, set[int]]:
+        campaign = campaign_of(table)
+        if campaign is None:
+            return None, set(user_ids)
+        members = campaign.memberships.filter(user_id__in=list(user_ids))
+        return campaign, set(members.values_list("user_id", flat=True))
+
+    return notice

@@ -16,7 +16,7 @@ from typing import Any, Final
 from django.core.exceptions import ValidationError
 from django.http import Http404
 
-from campaign.table_access import CAMPAIGN_AUDIENCE
+from campaign.table_access import CAMPAIGN_AUDIENCE, campaign_notice
 from minigames.engines.registry import ENGINE_MODULES, get_engine
 from tables.models import TableStatus
 from tables.registry import TableAccess, TableGame, TableHooks, register
@@ -321,7 +321,7 @@ def register_games() -> None:
                     after_apply=_after_apply,
                     after_apply_when=_rows_too,
                     turn_title=turn_title,
-                    campaign_of=lambda table: table.campaign,
+                    notice=campaign_notice(lambda table: table.campaign),
                     seat_from_text=int,
                     payload=_payload,
                     replay_page=_replay_page,

@@ -15,7 +15,7 @@ A game registers in its app's ``ready()``::
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cached_property
@@ -136,8 +136,11 @@ class TableHooks:
     * ``turn_title(table, seat)`` - the "your turn" title for the player of ``seat``, naming
       the game and the table in words, from public information only [``Your turn at the``
       ``name``].
-    * ``campaign_of(table)`` - the campaign whose reminder delay applies and whose members
-      alone are told [None: a table outside any campaign, reminded after the default delay].
+    * ``notice(table, user_ids)`` - who of ``user_ids`` may be told of the table, and the
+      scope the notification service files the notice under (its reminder delay and
+      settings), as ``(scope, user_ids)``: the game's to answer, as with access (a campaign's
+      table tells only its members, :func:`campaign.table_access.campaign_notice`)
+      [``(None, user_ids)``: everyone named, reminded after the default delay].
     * ``notify_task`` - the Celery task that syncs the waits on commit, called with
       ``(table_id, version)`` [the core's ``tables.turn_notify`` for this game].
     * ``replay(table)`` - the state its log replays to, for an engine whose ``apply`` needs
@@ -186,7 +189,7 @@ class TableHooks:
     after_apply_when: Callable[[Any, Any, Any], bool] | None = None
     waits: Callable[[Any, Any], list[Wait]] | None = None
     turn_title: Callable[[Any, Seat], str] | None = None
-    campaign_of: Callable[[Any], Any] | None = None
+    notice: Callable[[Any, Collection[int]], tuple[Any, set[int]]] | None = None
     notify_task: Any = None
     replay: Callable[[Any], Any] | None = None
     replay_apply: (
@@ -227,6 +230,12 @@ class TableGame:
     def wait_prefix(self, table_id: int) -> str:
         """The start of every wait key of one table (to end the waits it no longer has)."""
         return f"{self.slug}:{table_id}:"
+
+    def told(self, table: Any, user_ids: Collection[int]) -> tuple[Any, set[int]]:
+        """The notice's scope and who of ``user_ids`` may be told (``hooks.notice``)."""
+        if self.hooks.notice is None:
+            return None, set(user_ids)
+        return self.hooks.notice(table, user_ids)
 
 
 _GAMES: dict[str, TableGame] = {}

@@ -25,7 +25,7 @@ a move that was not written never notifies.
 
 **Notifying** (:func:`table_waits_sync`, run by a Celery task): the waits the table has now are
 registered with the notification service ("your turn" once per wait, "still waiting" once after
-the campaign's delay) and those it no longer has are ended. It reads the current state under
+the delay of the scope the game's ``notice`` hook names) and those it no longer has are ended. It reads the current state under
 the row lock, so a late or repeated run never announces a turn that has passed.
 """
 
@@ -730,14 +730,11 @@ def table_waits_sync(game: TableGame, *, table_id: int) -> int:
         if table is None:
             return 0
         state = game.engine.from_json(table.state)
-        campaign = game.hooks.campaign_of(table) if game.hooks.campaign_of else None
         waits = waits_of(game, table, state)
-        users = User.objects.in_bulk({w.user_id for w in waits})
-        if campaign is not None:
-            # A campaign's table tells only its members: a player who left (a battle's engine
-            # still names her as her combatant's controller) is not told, and her turn ends.
-            members = set(campaign.memberships.values_list("user_id", flat=True))
-            users = {pk: user for pk, user in users.items() if pk in members}
+        # the game says who may be told: a player who left a campaign (a battle's engine still
+        # names her as her combatant's controller) is not, and her turn ends
+        scope, told = game.told(table, {w.user_id for w in waits})
+        users = User.objects.in_bulk(told)
         current = [w for w in waits if w.user_id in users]
         open_turns = list(
             TurnWait.objects.filter(
@@ -752,7 +749,7 @@ def table_waits_sync(game: TableGame, *, table_id: int) -> int:
         label = table._meta.label_lower
         for w, key in turns:
             turn_wait_start(
-                campaign=campaign,
+                campaign=scope,
                 user=users[w.user_id],
                 key=key,
                 title=w.title,

@@ -331,15 +331,14 @@ def _remind(
         clock = snapshot["seats"][seat]
         deadline = datetime.fromisoformat(clock["deadline"])
         left = controls.duration_words((deadline - now).total_seconds())
-        users = User.objects.filter(
-            pk__in=game.access.players_of(table, game.hooks.seat_from_text(seat))
+        scope, told = game.told(
+            table, game.access.players_of(table, game.hooks.seat_from_text(seat))
         )
-        campaign = game.hooks.campaign_of(table) if game.hooks.campaign_of else None
-        for user in users:
+        for user in User.objects.filter(pk__in=told):
             notify(
                 recipient=user,
                 event=EventType.TURN_REMINDER,
-                campaign=campaign,
+                campaign=scope,
                 title=f"{left} left to move in {game.engine.title}"[:200],
                 body=f"Then: {controls.RULES[snapshot['rule']].lower()}.",
                 url=game.hooks.url(table),

@@ -63,6 +63,23 @@ def test_the_player_hears_it_is_her_turn_once(started, gm, player, committed):
     assert not _your_turns(gm).exists()
 
 
+def test_a_player_who_left_the_campaign_is_not_told_and_her_turn_ends(
+    started, gm, player, committed
+):
+    """The engine still names her as her combatant's controller; the campaign's ``notice``
+    hook tells only its members (campaign/table_access.py), so her open turn ends and no
+    "your turn" reaches her."""
+    play_until(started, gm, started.other_pc)
+    with committed():
+        play_until(started, gm, started.pc)
+    battle = started.refresh()
+    assert _your_turns(player).count() == 1
+    battle.campaign.memberships.filter(user=player).delete()
+    battle_turn_notify.apply(args=[battle.pk, battle.version])
+    assert not TurnWait.objects.filter(user=player, ended_at__isnull=True).exists()
+    assert _your_turns(player).count() == 1
+
+
 def test_acting_ends_the_wait_and_the_next_turn_is_a_new_one(started, gm, player, committed):
     play_until(started, gm, started.other_pc)
     with committed():

@@ -36,6 +36,8 @@ SHOTS = ARTIFACTS / "visual"
 #: Every page's screenshot, for a person to look at (``VISUAL_SHOTS=0``: only a page's with a
 #: problem, a developer's quicker sweep).
 EVERY_SHOT = os.environ.get("VISUAL_SHOTS", "1") != "0"
+#: A docs picture from this sweep: ``test-artifacts/visual/<role>-<page>-<width>-<scheme>.png``.
+DOC_SHOT = re.compile(r"test-artifacts/visual/([a-z0-9-]+\.png)")
 
 # Visible text must not carry engine keys or Python reprs ("Words, not identifiers").
 SNAKE = re.compile(r"\b[a-z][a-z0-9]*_[a-z0-9_]+\b")
@@ -402,4 +404,21 @@ def test_every_demo_page_for_every_width_and_scheme(browser, live_server, demo, 
             sweep(context, live_server.url, role, width, pages, visit)
         finally:
             context.close()
+    if EVERY_SHOT and not os.environ.get("VISUAL_PAGES"):
+        for doc, shot in doc_shots(role):
+            if not (SHOTS / shot).exists():
+                visit.add(doc, f"shows {shot}, which the sweep does not make")
     assert not visit.problems, "\n".join(visit.problems)
+
+
+def doc_shots(role: str) -> list[tuple[str, str]]:
+    """(doc, picture) for every picture of ``role`` the docs show from this sweep: the docs
+    show the current pages, drawn by ``make screenshots``, never committed pictures
+    (docs/decisions/docs-show-the-sweeps-screenshots.md)."""
+    docs = Path(__file__).resolve().parent.parent.parent / "docs"
+    found = []
+    for path in sorted(docs.rglob("*.md")):
+        for shot in DOC_SHOT.findall(path.read_text()):
+            if shot.startswith(f"{role}-"):
+                found.append((str(path.relative_to(docs.parent)), shot))
+    return found

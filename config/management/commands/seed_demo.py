@@ -469,6 +469,7 @@ def seed_tavern(campaign: Campaign, users: dict[str, Any], stdout: Any, base: st
     from characters.models import Character
     from minigames import services as tavern
     from minigames.models import TavernTable
+    from tables.clocks.controls import MAX_MOVE_SECONDS, TimeControl
 
     if TavernTable.objects.filter(campaign=campaign).exists():
         stdout.write(f"  Tavern: {base}/campaigns/{campaign.pk}/tavern/")
@@ -489,6 +490,8 @@ def seed_tavern(campaign: Campaign, users: dict[str, Any], stdout: Any, base: st
         game="spirit_war",
         campaign=campaign,
         seats=[tavern.SeatSpec(kind="host"), tavern.SeatSpec(kind="bot", strength="heuristic")],
+        # a game between sessions: three days a move, then the heuristic bot plays for her
+        clock=TimeControl("move", MAX_MOVE_SECONDS, "heuristic"),
     )
     tavern.tavern_start(table_id=playing.pk, by=users["marisa"])
     practice = tavern.tavern_create(

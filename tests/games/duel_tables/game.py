@@ -6,6 +6,7 @@ from typing import Any
 
 from django.http import Http404
 
+from campaign.table_access import campaign_notice
 from tables.registry import TableAccess, TableGame, TableHooks, register
 from tests.games.duel import ENGINE
 
@@ -38,7 +39,7 @@ def register_duel() -> TableGame:
             access=TableAccess(seat_of=duel_seat, players_of=duel_players),
             hooks=TableHooks(
                 url=lambda table: f"/duels/{table.pk}/",
-                campaign_of=lambda table: table.campaign,
+                notice=campaign_notice(lambda table: table.campaign),
                 seat_from_text=int,
             ),
         )
