@@ -43,6 +43,20 @@ def test_the_character_choice_stays_hidden_until_both_have_chosen():
     assert state["phase"] == "setup_retrieve"
 
 
+def test_a_secret_character_choice_is_dealt_anew_in_the_other_seats_worlds():
+    """RULES line 24 ("Both of the players can choose a character"), chosen in secret until
+    both have: the search bot of the seat still choosing learns nothing of the other's choice;
+    the worlds dealt for her hold either of the other's characters, her view in each hers."""
+    state = ENGINE.new_game(seats=2, seed=3)
+    state, _ = ENGINE.apply(state, 0, {"type": "choose_character", "card": "DBS-002"})
+    numbers = set()
+    for seed in range(12):
+        world = ENGINE.determinize(state, 1, seed)
+        assert ENGINE.view(world, 1) == ENGINE.view(state, 1)
+        numbers.add(world["instances"][world["players"][0]["pending"]])
+    assert numbers == {"DBS-001", "DBS-002"}
+
+
 def test_opening_retrieval_adds_a_shown_card_and_reshuffles():
     """RULES line 26: look through the deck, add one card to the hand, shuffle."""
     state = ENGINE.new_game(seats=2, seed=5, options={"first_player": "second"})

@@ -7,6 +7,7 @@ import pytest
 
 from minigames.engines.rso import ENGINE
 from minigames.engines.rso.state import HAND_LIMIT
+from tests.engine.conformance import canonical
 from tests.engine.rso.helpers import (
     FILLER,
     new_game,
@@ -35,6 +36,21 @@ def test_leader_choice_is_simultaneous_and_secret_until_both_chose():
     assert all("Marisa" not in e["text"] for e in public)
     state, events = ENGINE.apply(state, 1, ENGINE.legal_actions(state, 1)[0])
     assert "reveals Marisa Kirisame as Leader (15 HP)" in texts(events)
+
+
+def test_a_secret_leader_choice_is_dealt_anew_in_the_other_seats_worlds():
+    """Line 23 ("place their character cards face-down and reveal them simultaneously"): the
+    search bot of the seat still choosing learns nothing of the other's Leader either; the
+    worlds dealt for her hold any of the other's characters, and her view in each is hers."""
+    state = ENGINE.new_game(seats=2, seed=5)
+    state, _ = ENGINE.apply(state, 0, ENGINE.legal_actions(state, 0)[1])
+    seen = canonical(ENGINE.view(state, 1))
+    numbers = set()
+    for seed in range(12):
+        world = ENGINE.determinize(state, 1, seed)
+        assert canonical(ENGINE.view(world, 1)) == seen
+        numbers.add(world["inst"][world["players"][0]["pending_leader"]])
+    assert len(numbers) > 1
 
 
 def test_hp_from_the_leader_sp_zero_and_six_card_hands():
