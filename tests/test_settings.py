@@ -35,12 +35,13 @@ def _run(code: str, **env: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_embedded_default_is_sqlite_with_eager_celery_and_memory_cache():
+    """``make run``'s settings; its email (a password reset's link) is written to the console."""
     out = _run(
         "import django, os; os.environ['DJANGO_SETTINGS_MODULE']='config.settings.local';"
         "django.setup(); from django.conf import settings as s;"
         "print(s.DATABASES['default']['ENGINE'], s.CELERY_TASK_ALWAYS_EAGER,"
         " s.CACHES['default']['BACKEND'],"
-        " s.DATABASES['default']['OPTIONS']['transaction_mode'])"
+        " s.DATABASES['default']['OPTIONS']['transaction_mode'], s.EMAIL_BACKEND)",
     )
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == [
@@ -48,6 +49,7 @@ def test_embedded_default_is_sqlite_with_eager_celery_and_memory_cache():
         "True",
         "django.core.cache.backends.locmem.LocMemCache",
         "IMMEDIATE",  # config/sqlite.py
+        "django.core.mail.backends.console.EmailBackend",
     ]
 
 

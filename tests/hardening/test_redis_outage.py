@@ -233,8 +233,9 @@ def test_redis_frozen_or_stopped_answers_quickly_and_never_500(
     advised = two_humans("spirit_war", player, other_player, practice=True, advisor=True)
     practice = (advised, to_a_choice(advised, {0: player, 1: other_player}))
     app.login(player)
-    # Redis up: the token is looked up once in the database, then kept in Redis.
-    _answers_quickly(app.ask("/api/notifications/", token=token), 200)
+    # Redis up: the token is looked up once in the database, then kept in Redis. Not timed:
+    # the process's first request pays for its imports (3.4 s on a loaded two-core machine).
+    assert app.ask("/api/notifications/", token=token)["status"] == 200
 
     server.freeze()  # SIGSTOP: connections are accepted, nothing is ever answered
     try:

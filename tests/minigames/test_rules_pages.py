@@ -104,6 +104,19 @@ def test_a_rules_page_for_a_signed_in_user(client_for, player, slug):
         assert f'id="{target}"' in page, target
 
 
+@pytest.mark.parametrize(
+    ("slug", "put_down"),
+    [("spirit_war", "after she puts a card face down"), ("dbs", "after she puts cards face down")],
+)
+def test_a_card_seen_in_her_hand_stays_listed_after_she_puts_a_card_face_down(
+    client_for, player, slug, put_down
+):
+    """The rule the engines keep (tests/engine/*/test_hidden_*.py), told to the players: a
+    known card played face down must not be named by the list of her cards shrinking."""
+    page = text_of(client_for(player).get(f"/tavern/rules/{slug}/").content.decode())
+    assert f"stays listed under her name {put_down}" in page
+
+
 @pytest.mark.parametrize("slug", sorted(ENGINE_MODULES))
 def test_every_house_rule_shows_its_label_and_default_in_words(client_for, player, slug):
     """The engine's house rules, as the new-table form offers them: each label with its

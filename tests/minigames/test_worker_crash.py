@@ -240,3 +240,40 @@ def test_the_advisor_answers_after_its_pool_process_is_killed_mid_search(
     )
     assert time.monotonic() - began < 15
     assert worker.proc is not None and worker.proc.poll() is None  # only the child died
+
+
+def test_the_advisor_answers_after_its_whole_worker_is_killed_mid_search(
+    processes, api_for, player, other_player, settings
+):
+    """``kill -9`` of the whole worker while it searches for the advisor: the message stays
+    unacknowledged in Redis for the broker's hour, yet the page, asking again while it gets
+    202 (static/js/tavern/table.js), has its advice within the bound of a new worker coming
+    up: once ``TAVERN_ADVICE_PENDING_SECONDS`` (30 s, shortened here) has passed, the server
+    asks a worker again."""
+    settings.TAVERN_ADVICE_PENDING_SECONDS = 3
+    start_worker, _ = processes
+    table = two_humans("spirit_war", player, other_player, practice=True, advisor=True)
+    users = {0: player, 1: other_player}
+    opener = start_worker()
+    seat = to_a_choice(table, users)
+    opener.wait_ready(20)  # the turn notices of those moves are done
+    opener.kill()
+    page = api_for(users[seat])
+    url = f"/api/tavern/tables/{table.pk}/advice/"
+    assert page.get(url).status_code == 202  # asked: nobody runs it yet
+    with held("LOCK TABLE minigames_taverntable IN ACCESS EXCLUSIVE MODE"):
+        first = start_worker(visibility_timeout=HOUR, ping=False)
+        kill_mid_task(first, "minigames.advise")
+    assert unacked_messages() >= 1  # lost with the worker, held by Redis for an hour
+
+    second = start_worker(visibility_timeout=HOUR)
+    began = time.monotonic()
+    wait_for(
+        lambda: page.get(url).status_code == 200,
+        timeout=BOUND,
+        interval=1,
+        what=f"the advice:\n{second.output()}",
+    )
+    assert time.monotonic() - began < BOUND
+    advice = page.get(url).json()["advice"]
+    assert advice and all(0 <= entry["win_chance"] <= 1 for entry in advice)
