@@ -53,7 +53,7 @@ def test_anonymous_gets_401():
 def test_preferences_get_and_patch(player, api_for, receiver):
     api = api_for(player)
     prefs = api.get("/api/notifications/preferences/").json()
-    assert prefs["channels"]["your_turn"] == ["in_app", "webhook"]
+    assert prefs["channels"]["your_turn"] == ["in_app", "push", "webhook"]
     assert prefs["digest_minutes"] == 60 and prefs["quiet"] is False
     response = api.patch(
         "/api/notifications/preferences/",
