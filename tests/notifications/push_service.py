@@ -169,7 +169,7 @@ class PushService:
                 body, private_key=device.private_key, auth_secret=device.auth, version="aes128gcm"
             )
             payload = json.loads(plain)
-        except Exception as exc:  # noqa: BLE001 - any failure to decrypt is the sender's
+        except Exception as exc:  # any failure to decrypt is the sender's
             return 400, Pushed(token, headers, claims, None, 400, f"decrypt: {exc!r}")
         with self._lock:
             queue = self.status_for.get(token) or []
@@ -180,7 +180,7 @@ class PushService:
         service = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 - http.server's name
+            def do_POST(self) -> None:  # http.server's name
                 length = int(self.headers.get("Content-Length") or 0)
                 body = self.rfile.read(length)
                 headers = {k.lower(): v for k, v in self.headers.items()}
