@@ -436,6 +436,8 @@ def push_subscription_add(
                 raise ValidationError(
                     {"endpoint": [f"At most {MAX_PUSH_DEVICES} devices; remove one first."]}
                 )
+            if count == 0:
+                _push_on_where_never_chosen(user)
             return PushSubscription.objects.create(
                 user=user, endpoint=endpoint, p256dh=p256dh, auth=auth, name=name
             )
@@ -445,6 +447,23 @@ def push_subscription_add(
         existing.name = name
         existing.save(update_fields=["user", "p256dh", "auth", "name"])
         return existing
+
+
+def _push_on_where_never_chosen(user: User) -> None:
+    """Her first device: saved preferences that never named push (saved before push existed,
+    or with push off everywhere while no device could take it) would keep the new device
+    silent, so push goes on for every event, as for someone who never chose. The grid's Push
+    column turns it off again per event."""
+    pref = NotificationPreference.objects.filter(user=user).first()
+    if pref is None or not pref.channels:
+        return  # the defaults already include push
+    if any(NotificationChannel.PUSH in chosen for chosen in pref.channels.values()):
+        return
+    pref.channels = {
+        event: sorted({*chosen, NotificationChannel.PUSH})
+        for event, chosen in pref.channels.items()
+    }
+    pref.save(update_fields=["channels", "updated_at"])
 
 
 def push_subscription_remove(*, user: User, subscription_id: int) -> None:

@@ -24,6 +24,7 @@ import base64
 import json
 import time
 from dataclasses import dataclass
+from email.utils import parseaddr
 from functools import cache
 from urllib.parse import urlsplit
 
@@ -95,7 +96,7 @@ def public_key() -> str:
 def subject() -> str:
     """The VAPID ``sub`` claim: whom the push service can write to about this site."""
     configured = str(getattr(settings, "VAPID_SUBJECT", "") or "").strip()
-    return configured or f"mailto:{settings.DEFAULT_FROM_EMAIL}"
+    return configured or f"mailto:{parseaddr(str(settings.DEFAULT_FROM_EMAIL))[1]}"
 
 
 def valid_keys(p256dh: str, auth: str) -> bool:

@@ -63,7 +63,7 @@ def test_preferences_get_and_patch(player, api_for, receiver):
     assert response.status_code == 200, response.json()
     body = response.json()
     assert body["channels"]["level_up"] == ["email"]
-    assert body["channels"]["your_turn"] == ["in_app", "webhook"]  # untouched
+    assert body["channels"]["your_turn"] == ["in_app", "push", "webhook"]  # untouched
     assert body["quiet"] is True and body["webhook_url"] == receiver.url
 
 

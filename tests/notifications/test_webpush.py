@@ -269,6 +269,24 @@ def test_devices_are_listed_removed_and_private(
     assert api.delete(f"/api/notifications/push/{again.pk}/").status_code == 404
 
 
+def test_the_first_device_turns_push_on_where_saved_choices_never_named_it(
+    player, campaign, api_for, push_service
+):
+    NotificationPreference.objects.create(
+        user=player, channels={"your_turn": ["in_app"], "level_up": []}
+    )
+    _subscribe(api_for, player, push_service.device())
+    pref = NotificationPreference.objects.get(user=player)
+    assert pref.channels == {"your_turn": ["in_app", "push"], "level_up": ["push"]}
+    # a choice made with a device subscribed stays as she made it
+    pref.channels = {"your_turn": ["in_app"], "level_up": ["push"]}
+    pref.save()
+    _subscribe(api_for, player, push_service.device())
+    assert NotificationPreference.objects.get(user=player).channels["your_turn"] == ["in_app"]
+    n = notify(recipient=player, event="your_turn", campaign=campaign, title="Go")
+    assert "push" not in _channels(n)
+
+
 def test_subscribing_the_same_browser_again_updates_it(player, other_player, api_for, push_service):
     device = push_service.device()
     first = _subscribe(api_for, player, device, "Old name")
