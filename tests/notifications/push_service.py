@@ -119,6 +119,10 @@ class PushService:
     status_for: dict[str, list[int]] = field(default_factory=dict)
     received: list[Pushed] = field(default_factory=list)
     devices: dict[str, Device] = field(default_factory=dict)
+    #: hold the first push's answer until ``release`` is set (to kill a worker mid-send)
+    hold_first: bool = False
+    arrived: threading.Event = field(default_factory=threading.Event)
+    release: threading.Event = field(default_factory=threading.Event)
     _server: ThreadingHTTPServer | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -186,7 +190,11 @@ class PushService:
                 headers = {k.lower(): v for k, v in self.headers.items()}
                 status, pushed = service._handle(self.path, headers, body)
                 with service._lock:
+                    first = not service.received
                     service.received.append(pushed)
+                service.arrived.set()
+                if first and service.hold_first:
+                    service.release.wait(30)
                 self.send_response(status)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
@@ -194,11 +202,18 @@ class PushService:
             def log_message(self, *args: Any) -> None:
                 pass
 
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        class Server(ThreadingHTTPServer):
+            daemon_threads = True
+
+            def handle_error(self, request: Any, client_address: Any) -> None:
+                pass  # a client (a killed worker) that hung up is expected here
+
+        self._server = Server(("127.0.0.1", 0), Handler)
         threading.Thread(target=self._server.serve_forever, daemon=True).start()
         return self
 
     def stop(self) -> None:
+        self.release.set()
         if self._server is not None:
             self._server.shutdown()
             self._server.server_close()
