@@ -50,8 +50,13 @@ def test_a_your_turn_push_shows_with_the_tab_closed_and_a_tap_opens_the_table(
     settings.VAPID_PRIVATE_KEY = webpush.generate_private_key()
     settings.SITE_URL = live_server.url
     service = PushService(application_server_key=webpush.public_key()).start()
+    # bypass_csp: Playwright's waits evaluate strings, which the site's CSP forbids
     context = browser.new_context(
-        base_url=live_server.url, viewport=PHONE, is_mobile=True, service_workers="allow"
+        base_url=live_server.url,
+        viewport=PHONE,
+        is_mobile=True,
+        service_workers="allow",
+        bypass_csp=True,
     )
     try:
         context.grant_permissions(["notifications"], origin=live_server.url)
@@ -162,13 +167,22 @@ def test_a_your_turn_push_shows_with_the_tab_closed_and_a_tap_opens_the_table(
         landing.wait_for_url(f"**/tavern/tables/{table.pk}/", timeout=LIVE_MS)
         assert worker.evaluate(NOTIFICATIONS) == []  # the tapped notification is closed
 
-        # offline: the table's address answers "you are offline", never the table
+        # the connection drops: the open table says so and greys out what it last showed
         context.set_offline(True)
+        landing.wait_for_selector("#offline-banner", timeout=LIVE_MS)
+        assert landing.inner_text("#offline-banner").startswith("You are offline.")
+        assert landing.evaluate("getComputedStyle(document.getElementById('main')).opacity") == (
+            "0.45"
+        )
+        # and loading it again answers "you are offline", never the table
         landing.goto(f"/tavern/tables/{table.pk}/")
         assert landing.inner_text("h1") == "You are offline"
         assert landing.locator("#tavern-board").count() == 0
         assert "spirit" not in landing.inner_text("body").lower()
         context.set_offline(False)
+        landing.reload()
+        assert landing.locator("#offline-banner").count() == 0
+        landing.wait_for_selector("#tavern-board")
     finally:
         context.close()
         service.stop()
