@@ -37,6 +37,16 @@ urlpatterns = [
         name="api-notification-preferences",
     ),
     path(
+        "notifications/push/",
+        notifications_api.PushDevicesView.as_view(),
+        name="api-push-devices",
+    ),
+    path(
+        "notifications/push/<int:pk>/",
+        notifications_api.PushDeviceView.as_view(),
+        name="api-push-device",
+    ),
+    path(
         "campaigns/<int:pk>/webhook/",
         notifications_api.CampaignWebhookView.as_view(),
         name="api-campaign-webhook",

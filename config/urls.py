@@ -33,6 +33,7 @@ urlpatterns = [
     path("characters/", include("characters.urls")),
     path("dice/", campaign_views.dice, name="dice"),
     path("notifications/", include("notifications.urls")),
+    path("", include("notifications.pwa_urls")),
     # Grid battles: /campaigns/<id>/battles/ and /battles/<id>/ (battles/urls.py).
     path("", include("battles.urls")),
     # The tavern: /tavern/, /campaigns/<id>/tavern/, /tavern/tables/<id>/ (minigames/urls.py).

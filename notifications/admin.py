@@ -18,6 +18,7 @@ from notifications.models import (
     Digest,
     Notification,
     NotificationPreference,
+    PushSubscription,
     ScheduledNotification,
     TurnWait,
 )
@@ -99,3 +100,15 @@ class ScheduledNotificationAdmin(OperatorOnlyAdmin[ScheduledNotification]):
     list_display = ("key", "campaign", "recipient", "event", "due_at", "sent_at")
     list_filter = ("event",)
     search_fields = ("key", "title")
+
+
+@admin.register(PushSubscription)
+class PushSubscriptionAdmin(OperatorOnlyAdmin[PushSubscription]):
+    """Devices subscribed to push (their endpoints and keys are not shown: the user removes a
+    device from her settings, and a push service's 404/410 removes it by itself)."""
+
+    list_display = ("user", "name", "created_at", "last_sent_at")
+    fields = ("user", "name", "created_at", "last_sent_at")
+    readonly_fields = fields
+    search_fields = ("user__username", "name")
+    list_select_related = ("user",)

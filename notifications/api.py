@@ -20,10 +20,16 @@ from rest_framework.views import APIView
 from accounts.typing import signed_in
 from apibase.numbers import ID_PATTERN
 from campaign.permissions import campaign_for
-from notifications.models import Notification
+from notifications.models import Notification, PushSubscription
 
-from . import selectors, services
-from .serializers import CampaignWebhookSerializer, NotificationSerializer, PreferenceSerializer
+from . import selectors, services, webpush
+from .serializers import (
+    CampaignWebhookSerializer,
+    NotificationSerializer,
+    PreferenceSerializer,
+    PushDeviceSerializer,
+    PushSubscribeSerializer,
+)
 
 
 def _flag(raw: str | None) -> bool:
@@ -115,3 +121,46 @@ class CampaignWebhookView(APIView):
             campaign=campaign, by=access, **serializer.validated_data
         )
         return Response(CampaignWebhookSerializer(config).data)
+
+
+class PushDevicesView(APIView):
+    """Your devices subscribed to push notifications. GET answers whether push is available on
+    this site, the VAPID public key a browser subscribes with, and your devices; POST subscribes
+    one (the browser's ``PushSubscription`` as JSON, and a name)."""
+
+    @extend_schema(responses={200: dict})
+    def get(self, request: Request) -> Response:
+        devices = selectors.push_devices(signed_in(request))
+        return Response(
+            {
+                "available": webpush.available(),
+                "public_key": webpush.public_key(),
+                "devices": PushDeviceSerializer(devices, many=True).data,
+            }
+        )
+
+    @extend_schema(request=PushSubscribeSerializer, responses={201: PushDeviceSerializer})
+    def post(self, request: Request) -> Response:
+        serializer = PushSubscribeSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        device = services.push_subscription_add(
+            user=signed_in(request),
+            endpoint=data["endpoint"],
+            p256dh=data["keys"]["p256dh"],
+            auth=data["keys"]["auth"],
+            name=data.get("name", ""),
+        )
+        return Response(PushDeviceSerializer(device).data, status=201)
+
+
+class PushDeviceView(APIView):
+    """One of your devices: DELETE stops push notifications to it (someone else's: 404)."""
+
+    @extend_schema(request=None, responses={204: None})
+    def delete(self, request: Request, pk: int) -> Response:
+        try:
+            services.push_subscription_remove(user=signed_in(request), subscription_id=pk)
+        except PushSubscription.DoesNotExist:
+            raise Http404 from None
+        return Response(status=204)

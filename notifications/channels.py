@@ -8,7 +8,9 @@ the delivery service does in the same transaction as the status change.
 Each message carries an idempotency key (``delivery-<id>`` or ``digest-<id>``). A worker killed
 after the receiver got the message but before the sent status was committed sends it again on
 redelivery (at-least-once is the only honest promise across a network); the key lets the
-receiver drop the repeat: webhooks get an ``Idempotency-Key`` header, emails a fixed Message-ID.
+receiver drop the repeat: webhooks get an ``Idempotency-Key`` header, emails a fixed Message-ID,
+push messages a ``Topic`` header and the notification's ``tag`` (the service worker shows a repeat
+in place of the first).
 """
 
 from __future__ import annotations
@@ -19,8 +21,10 @@ from urllib.parse import urljoin, urlsplit
 
 from django.conf import settings
 from django.core.mail import EmailMessage, get_connection
+from django.utils import timezone
 
-from . import webhooks
+from . import webhooks, webpush
+from .models import EventType, PushSubscription
 
 # Discord's limits: 2,000 characters of content, 10 embeds, 256 per title, 4,096 per description.
 DISCORD_CONTENT_MAX = 2000
@@ -153,3 +157,71 @@ def send_webhook(*, url: str, message: Message) -> None:
         raise ChannelTransientError(str(exc), retry_after=exc.retry_after) from exc
     except webhooks.WebhookPermanentError as exc:
         raise ChannelPermanentError(str(exc)) from exc
+
+
+def push_payload(message: Message) -> webpush.Payload:
+    """The words a push shows: the notification's own title, body and link (a digest: its
+    subject, the titles, and the notification list)."""
+    if message.digest or len(message.items) != 1:
+        return webpush.Payload(
+            title=message.subject,
+            body="\n".join(item.title for item in message.items),
+            url=absolute_url("/notifications/"),
+            tag=message.idempotency_key,
+        )
+    item = message.items[0]
+    return webpush.Payload(
+        title=item.title,
+        body=item.body,
+        url=item.url or absolute_url("/notifications/"),
+        tag=message.idempotency_key,
+    )
+
+
+def send_push(*, user_id: int, message: Message) -> str:
+    """Push ``message`` to every device the user subscribed; "" when sent, else why it was
+    skipped. A push service answering 404 or 410 has dropped the subscription: its row is
+    deleted. A transient failure on any device raises (the retry sends to every device again;
+    the ``tag`` makes a repeat replace the first on a device that already showed it)."""
+    if not webpush.available():
+        return "Push notifications are not set up on this site."
+    devices = list(PushSubscription.objects.filter(user_id=user_id).order_by("pk"))
+    if not devices:
+        return "No device is subscribed any more."
+    payload = push_payload(message)
+    urgent = not message.digest and any(
+        item.event in EventType.values and EventType(item.event).urgent for item in message.items
+    )
+    sent: list[int] = []
+    transient: list[webhooks.WebhookTransientError] = []
+    permanent: list[str] = []
+    gone = 0
+    for device in devices:
+        try:
+            webpush.send(
+                endpoint=device.endpoint,
+                p256dh=device.p256dh,
+                auth=device.auth,
+                payload=payload,
+                urgent=urgent,
+            )
+        except webhooks.WebhookTransientError as exc:
+            transient.append(exc)
+        except webhooks.WebhookPermanentError as exc:
+            if exc.status in (404, 410):
+                device.delete()
+                gone += 1
+            else:
+                permanent.append(f"{device.name}: {exc}")
+        else:
+            sent.append(device.pk)
+    if sent:
+        PushSubscription.objects.filter(pk__in=sent).update(last_sent_at=timezone.now())
+    if transient:
+        retry_after = max((exc.retry_after or 0.0 for exc in transient), default=0.0) or None
+        raise ChannelTransientError("; ".join(map(str, transient)), retry_after=retry_after)
+    if sent:
+        return ""
+    if permanent:
+        raise ChannelPermanentError("; ".join(permanent))
+    return f"Every subscribed device had expired ({gone} removed)."

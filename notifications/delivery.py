@@ -11,8 +11,9 @@ The row is the source of truth, so a task can run any number of times for one de
 
 A worker killed in step 2 rolls its transaction back (PostgreSQL drops the dead connection and
 its lock); the broker redelivers the unacknowledged message and the next run sends again. For
-email and webhooks the receiver may see the message twice if the kill falls between its arrival
-and the commit; the idempotency key (``delivery-<id>``) the channel sends lets it drop the repeat.
+email, webhooks and push the receiver may see the message twice if the kill falls between its
+arrival and the commit; the idempotency key (``delivery-<id>``) the channel sends lets it drop
+the repeat (a push carries it as its ``tag``, so the repeat replaces the first one on screen).
 The in-app channel sends nothing outside the database, so it skips the claim and is delivered in
 one transaction: exactly once.
 """
@@ -105,7 +106,14 @@ def _webhook_target(recipient_id: int | None, campaign_id: int | None) -> str:
     return config.webhook_url if config else ""
 
 
-def _send(channel: str, *, email: str, webhook_url: str, message: channels.Message) -> str:
+def _send(
+    channel: str,
+    *,
+    email: str,
+    webhook_url: str,
+    recipient_id: int | None,
+    message: channels.Message,
+) -> str:
     """Send on an external channel; returns a reason to skip, or "" when sent."""
     if channel == NotificationChannel.EMAIL:
         if not email:
@@ -115,6 +123,10 @@ def _send(channel: str, *, email: str, webhook_url: str, message: channels.Messa
         if not webhook_url:
             return "No webhook URL is set any more."
         channels.send_webhook(url=webhook_url, message=message)
+    elif channel == NotificationChannel.PUSH:
+        if recipient_id is None:
+            return "Push goes to a person's devices; this has no recipient."
+        return channels.send_push(user_id=recipient_id, message=message)
     else:
         return f"Unknown channel {channel}."
     return ""
@@ -255,7 +267,13 @@ def _attempt_send(
         else ""
     )
     try:
-        skip = _send(row.channel, email=email, webhook_url=webhook_url, message=message)
+        skip = _send(
+            row.channel,
+            email=email,
+            webhook_url=webhook_url,
+            recipient_id=recipient_id,
+            message=message,
+        )
     except channels.ChannelTransientError as exc:
         row.last_error = _error(exc)
         if row.attempts >= max_attempts():

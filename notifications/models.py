@@ -44,6 +44,7 @@ class NotificationChannel(models.TextChoices):
     IN_APP = "in_app", "In the app"
     EMAIL = "email", "Email"
     WEBHOOK = "webhook", "Webhook"
+    PUSH = "push", "Push"
 
 
 class DeliveryStatus(models.TextChoices):
@@ -379,3 +380,25 @@ class ScheduledNotification(models.Model):
 
     def __str__(self) -> str:
         return f"{self.key} at {self.due_at}"
+
+
+class PushSubscription(models.Model):
+    """One device's Web Push subscription: where the browser's push service takes messages for
+    it and the keys its payloads are encrypted to (RFC 8291). The push channel sends to every
+    one of the user's devices; a push service answering 404 or 410 deletes the row."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions"
+    )
+    endpoint = models.CharField(max_length=500, unique=True)
+    p256dh = models.CharField(max_length=200, help_text="The device's public key (base64url).")
+    auth = models.CharField(max_length=100, help_text="The device's auth secret (base64url).")
+    name = models.CharField(max_length=100, help_text="What the device is called in the list.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("created_at", "pk")
+
+    def __str__(self) -> str:
+        return f"{self.user}'s device {self.name}"

@@ -16,16 +16,22 @@ from notifications.models import (
     Notification,
     NotificationChannel,
     NotificationPreference,
+    PushSubscription,
 )
+
+from . import webpush
 
 if TYPE_CHECKING:
     from accounts.models import User
     from campaign.models import Campaign
 
 _ALL = frozenset(NotificationChannel.values)
-_QUIETER = frozenset({NotificationChannel.IN_APP, NotificationChannel.WEBHOOK})
+_QUIETER = frozenset(
+    {NotificationChannel.IN_APP, NotificationChannel.WEBHOOK, NotificationChannel.PUSH}
+)
 
-#: Channels per event for users who have not chosen. The webhook only counts once a URL is set;
+#: Channels per event for users who have not chosen. The webhook only counts once a URL is set,
+#: push once a device is subscribed (subscribing a device is opting in);
 #: email is kept for what a player would want to read away from the table.
 DEFAULT_CHANNELS: dict[str, frozenset[str]] = {
     EventType.YOUR_TURN: _QUIETER,
@@ -80,3 +86,13 @@ def campaign_settings_for(campaign: Campaign) -> CampaignNotificationSettings:
     if found is not None:
         return found
     return CampaignNotificationSettings(campaign=campaign, events=list(DEFAULT_CAMPAIGN_EVENTS))
+
+
+def push_devices(user: User) -> QuerySet[PushSubscription]:
+    """The devices the user subscribed to push, oldest first."""
+    return PushSubscription.objects.filter(user=user).order_by("created_at", "pk")
+
+
+def push_ready(user: User) -> bool:
+    """Whether a push to the user can go anywhere: the site has VAPID keys and she a device."""
+    return webpush.available() and PushSubscription.objects.filter(user=user).exists()

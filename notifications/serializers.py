@@ -13,6 +13,7 @@ from notifications.models import (
     Notification,
     NotificationChannel,
     NotificationPreference,
+    PushSubscription,
 )
 
 from .selectors import enabled_channels
@@ -96,3 +97,25 @@ class CampaignWebhookSerializer(serializers.Serializer[Any]):
 
     def validate_webhook_url(self, value: str) -> str:
         return _webhook(value)
+
+
+class PushDeviceSerializer(serializers.ModelSerializer[PushSubscription]):
+    """A subscribed device as its owner sees it (the endpoint and keys are not shown again)."""
+
+    class Meta:
+        model = PushSubscription
+        fields = ("id", "name", "created_at", "last_sent_at")
+        read_only_fields = fields
+
+
+class PushKeysSerializer(serializers.Serializer[Any]):
+    p256dh = serializers.CharField(max_length=200)
+    auth = serializers.CharField(max_length=100)
+
+
+class PushSubscribeSerializer(serializers.Serializer[Any]):
+    """What ``PushSubscription.toJSON()`` gives in the browser, and a name for the device."""
+
+    endpoint = serializers.CharField(max_length=MAX_URL_LENGTH)
+    keys = PushKeysSerializer()
+    name = serializers.CharField(max_length=100, required=False, allow_blank=True)

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from functools import partial
 from typing import TYPE_CHECKING
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -26,9 +27,10 @@ from notifications.models import (
     Notification,
     NotificationChannel,
     NotificationPreference,
+    PushSubscription,
 )
 
-from . import selectors
+from . import selectors, webpush
 from .webhooks import UnsafeWebhookURL, vet_url
 
 if TYPE_CHECKING:
@@ -117,7 +119,7 @@ def _enqueue_in_app_on_commit(delivery_ids: list[int], *, urgent: bool) -> None:
 
 
 def _hold(event: EventType, channel: str, *, quiet: bool, digest_minutes: int) -> bool:
-    """Non-urgent email/webhook deliveries wait for the digest (or for quiet mode to end)."""
+    """Non-urgent email/webhook/push deliveries wait for the digest (or for quiet mode to end)."""
     if event.urgent or channel == NotificationChannel.IN_APP:
         return False
     return quiet or digest_minutes > 0
@@ -178,6 +180,8 @@ def notify(
         channels.discard(NotificationChannel.EMAIL)
     if not pref.webhook_url:
         channels.discard(NotificationChannel.WEBHOOK)
+    if NotificationChannel.PUSH in channels and not selectors.push_ready(recipient):
+        channels.discard(NotificationChannel.PUSH)
     with transaction.atomic():
         notification = _create_once(
             recipient=recipient,
@@ -389,3 +393,79 @@ def campaign_settings_update(
     config.digest_minutes = digest_minutes
     config.save()
     return config
+
+
+# --------------------------------------------------------------------------- push devices
+
+#: Devices one user may subscribe (a phone, a tablet, a few browsers).
+MAX_PUSH_DEVICES = 20
+
+
+def push_subscription_add(
+    *, user: User, endpoint: str, p256dh: str, auth: str, name: str = ""
+) -> PushSubscription:
+    """Subscribe a device (its browser's push endpoint and keys) to the user's push channel.
+
+    The endpoint is vetted like a webhook URL (it is an address the server will post to), and
+    must be https outside the tests. Subscribing the same endpoint again updates it; an
+    endpoint another account subscribed moves to this one (the browser belongs to whoever is
+    signed in on it now). Bad input raises a ``ValidationError`` keyed by field.
+    """
+    if not webpush.available():
+        raise ValidationError({"endpoint": ["Push notifications are not set up on this site."]})
+    endpoint = (endpoint or "").strip()
+    errors: dict[str, list[str]] = {}
+    try:
+        vetted = vet_url(endpoint)
+    except UnsafeWebhookURL as exc:
+        errors["endpoint"] = [str(exc)]
+    else:
+        if vetted.scheme != "https" and not getattr(settings, "WEBHOOK_ALLOW_LOOPBACK", False):
+            errors["endpoint"] = ["A push service's address starts with https://."]
+        endpoint = vetted.url
+    if not webpush.valid_keys(p256dh or "", auth or ""):
+        errors["keys"] = ["The device's keys are not a P-256 public key and a 16-byte secret."]
+    if errors:
+        raise ValidationError(errors)
+    name = _clip((name or "").strip() or "A device", 100)
+    with transaction.atomic():
+        existing = PushSubscription.objects.select_for_update().filter(endpoint=endpoint).first()
+        if existing is None:
+            count = PushSubscription.objects.filter(user=user).count()
+            if count >= MAX_PUSH_DEVICES:
+                raise ValidationError(
+                    {"endpoint": [f"At most {MAX_PUSH_DEVICES} devices; remove one first."]}
+                )
+            if count == 0:
+                _push_on_where_never_chosen(user)
+            return PushSubscription.objects.create(
+                user=user, endpoint=endpoint, p256dh=p256dh, auth=auth, name=name
+            )
+        existing.user = user
+        existing.p256dh = p256dh
+        existing.auth = auth
+        existing.name = name
+        existing.save(update_fields=["user", "p256dh", "auth", "name"])
+        return existing
+
+
+def _push_on_where_never_chosen(user: User) -> None:
+    """Her first device: saved preferences that never named push (saved before push existed,
+    or with push off everywhere while no device could take it) would keep the new device
+    silent, so push goes on for every event, as for someone who never chose. The grid's Push
+    column turns it off again per event."""
+    pref = NotificationPreference.objects.filter(user=user).first()
+    if pref is None or not pref.channels:
+        return  # the defaults already include push
+    if any(NotificationChannel.PUSH in chosen for chosen in pref.channels.values()):
+        return
+    pref.channels = {
+        event: sorted({*chosen, NotificationChannel.PUSH})
+        for event, chosen in pref.channels.items()
+    }
+    pref.save(update_fields=["channels", "updated_at"])
+
+
+def push_subscription_remove(*, user: User, subscription_id: int) -> None:
+    """Remove one of the user's devices; someone else's raises DoesNotExist (404)."""
+    PushSubscription.objects.filter(user=user).get(pk=subscription_id).delete()

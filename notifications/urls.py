@@ -11,5 +11,6 @@ urlpatterns = [
     path("<int:pk>/read/", views.notification_read, name="read"),
     path("read-all/", views.notification_read_all, name="read_all"),
     path("preferences/", views.preferences, name="preferences"),
+    path("devices/<int:pk>/remove/", views.push_device_remove, name="push_device_remove"),
     path("campaigns/<int:pk>/", views.campaign_webhook, name="campaign_webhook"),
 ]

@@ -12,6 +12,7 @@ from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
@@ -19,9 +20,9 @@ from accounts.typing import AuthedRequest
 from campaign.form_errors import add_service_errors
 from campaign.models import Role
 from campaign.permissions import campaign_for
-from notifications.models import Notification
+from notifications.models import Notification, PushSubscription
 
-from . import selectors, services
+from . import selectors, services, webpush
 from .forms import CampaignWebhookForm, PreferencesForm
 
 PAGE_SIZE = 50
@@ -81,8 +82,28 @@ def preferences(request: AuthedRequest) -> HttpResponse:
             messages.success(request, "Notification preferences saved.")
             return redirect("notifications:preferences")
     gm_campaigns = request.user.memberships.filter(role=Role.GM).select_related("campaign")
-    context = {"form": form, "gm_campaigns": [m.campaign for m in gm_campaigns]}
+    context = {
+        "form": form,
+        "gm_campaigns": [m.campaign for m in gm_campaigns],
+        "push": {
+            "available": webpush.available(),
+            "public_key": webpush.public_key(),
+            "devices": list(selectors.push_devices(request.user)),
+        },
+    }
     return render(request, "notifications/preferences.html", context, status=_status(form))
+
+
+@login_required
+@require_http_methods(["POST"])
+def push_device_remove(request: AuthedRequest, pk: int) -> HttpResponse:
+    """Stop push notifications to one of her devices (someone else's: 404)."""
+    try:
+        services.push_subscription_remove(user=request.user, subscription_id=pk)
+    except PushSubscription.DoesNotExist:
+        raise Http404("No such device.") from None
+    messages.success(request, "The device no longer receives push notifications.")
+    return redirect(f"{reverse('notifications:preferences')}#push-devices")
 
 
 def _status(form: PreferencesForm | CampaignWebhookForm) -> int:

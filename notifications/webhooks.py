@@ -61,7 +61,13 @@ class WebhookTransientError(Exception):
 
 
 class WebhookPermanentError(Exception):
-    """Retrying will not help: a 4xx answer, a redirect, or a URL that became unsafe."""
+    """Retrying will not help: a 4xx answer, a redirect, or a URL that became unsafe.
+    ``status`` is the receiver's answer when there was one (a push service's 404 and 410 mean
+    the subscription is gone)."""
+
+    def __init__(self, message: str, status: int | None = None) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,6 +251,25 @@ def post_json(
     Raises :class:`WebhookTransientError` when a later attempt may succeed and
     :class:`WebhookPermanentError` when it will not (including an unsafe URL).
     """
+    body = json.dumps(payload, ensure_ascii=False).encode()
+    return post_body(
+        url,
+        body,
+        headers={"Content-Type": "application/json", **(headers or {})},
+        timeout=timeout,
+    )
+
+
+def post_body(
+    url: str,
+    body: bytes,
+    *,
+    headers: dict[str, str] | None = None,
+    timeout: float | None = None,
+    user_agent: str = "WesternRoses-Webhook/1.0",
+) -> int:
+    """POST ``body`` to a vetted address of ``url`` (the same defences as :func:`post_json`,
+    which uses it; the Web Push channel sends its encrypted payloads through it too)."""
     try:
         target = vet_url(url)
     except WebhookResolveError as exc:
@@ -252,15 +277,13 @@ def post_json(
     except UnsafeWebhookURL as exc:
         raise WebhookPermanentError(str(exc)) from None
     timeout = timeout if timeout is not None else float(settings.WEBHOOK_TIMEOUT_SECONDS)
-    body = json.dumps(payload, ensure_ascii=False).encode()
     host_header = target.host if ":" not in target.host else f"[{target.host}]"
     default_port = 443 if target.scheme == "https" else 80
     if target.port != default_port:
         host_header = f"{host_header}:{target.port}"
     request_headers = {
         "Host": host_header,
-        "Content-Type": "application/json",
-        "User-Agent": "WesternRoses-Webhook/1.0",
+        "User-Agent": user_agent,
         "Content-Length": str(len(body)),
         **(headers or {}),
     }
@@ -287,4 +310,4 @@ def post_json(
         raise WebhookPermanentError(f"The receiver answered {status}; redirects are not followed.")
     if status in (408, 429) or status >= 500:
         raise WebhookTransientError(f"The receiver answered {status}.", retry_after=retry_after)
-    raise WebhookPermanentError(f"The receiver answered {status}.")
+    raise WebhookPermanentError(f"The receiver answered {status}.", status=status)

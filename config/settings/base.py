@@ -423,6 +423,11 @@ SITE_URL = env("SITE_URL", default="http://127.0.0.1:8000")
 # Webhooks may only reach public addresses; only the test settings let loopback through.
 WEBHOOK_ALLOW_LOOPBACK = False
 WEBHOOK_TIMEOUT_SECONDS = env.float("WEBHOOK_TIMEOUT_SECONDS", default=5.0)
+# Web Push (notifications/webpush.py): the VAPID private key `manage.py vapid_keys` makes, and
+# whom push services may write to about the site (a mailto: or https: URL; DEFAULT_FROM_EMAIL
+# when empty). No key: the push channel is unavailable and the settings page says so.
+VAPID_PRIVATE_KEY = env("VAPID_PRIVATE_KEY", default="")
+VAPID_SUBJECT = env("VAPID_SUBJECT", default="")
 # Bounded retries with exponential backoff and jitter. The longest wait stays well under the
 # Redis visibility timeout (1 hour), so a delayed retry is not redelivered early.
 NOTIFICATION_MAX_ATTEMPTS = 5

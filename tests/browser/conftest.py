@@ -109,8 +109,14 @@ def new_page(browser, live_server, request):
     def make(user=None):
         # Playwright's own waits (wait_for_function) evaluate strings in the page, which the
         # app's CSP forbids; tests/browser/test_csp.py visits pages with the CSP enforced.
+        # The site's service worker (notifications/pwa.py) would fetch page loads itself, out
+        # of page.route's reach: these tests run without it; tests/browser/test_push_app.py
+        # runs it.
         context = browser.new_context(
-            base_url=live_server.url, viewport={"width": 1280, "height": 900}, bypass_csp=True
+            base_url=live_server.url,
+            viewport={"width": 1280, "height": 900},
+            bypass_csp=True,
+            service_workers="block",
         )
         context.set_default_timeout(10_000)
         contexts.append(context)

@@ -53,7 +53,7 @@ def test_anonymous_gets_401():
 def test_preferences_get_and_patch(player, api_for, receiver):
     api = api_for(player)
     prefs = api.get("/api/notifications/preferences/").json()
-    assert prefs["channels"]["your_turn"] == ["in_app", "webhook"]
+    assert prefs["channels"]["your_turn"] == ["in_app", "push", "webhook"]
     assert prefs["digest_minutes"] == 60 and prefs["quiet"] is False
     response = api.patch(
         "/api/notifications/preferences/",
@@ -63,7 +63,7 @@ def test_preferences_get_and_patch(player, api_for, receiver):
     assert response.status_code == 200, response.json()
     body = response.json()
     assert body["channels"]["level_up"] == ["email"]
-    assert body["channels"]["your_turn"] == ["in_app", "webhook"]  # untouched
+    assert body["channels"]["your_turn"] == ["in_app", "push", "webhook"]  # untouched
     assert body["quiet"] is True and body["webhook_url"] == receiver.url
 
 

@@ -23,10 +23,11 @@ import signal
 import pytest
 from django.db import transaction
 
-from notifications import notify
-from notifications.models import Delivery, NotificationPreference
+from notifications import notify, webpush
+from notifications.models import Delivery, NotificationPreference, PushSubscription
 from tests.factories import UserFactory
 from tests.notifications.celery_worker import CeleryWorker, real_publishing, wait_for
+from tests.notifications.push_service import PushService
 
 pytestmark = [
     pytest.mark.integration,
@@ -126,3 +127,43 @@ def test_killed_worker_is_swept_and_delivered_once_without_waiting_for_the_broke
     assert Delivery.objects.get(pk=delivery.pk).status == "pending"
     assert requeue_stale_deliveries() == 1
     _assert_delivered_once(delivery, receiver, second)
+
+
+def test_killed_pool_process_mid_push_is_requeued_and_shows_once(start_worker, settings):
+    """The same for the push channel: the push service (the stand-in that verifies and
+    decrypts) takes the first push and holds its answer while the pool child is killed; the
+    redelivered run pushes again with the same tag and Topic, so the device shows one
+    notification, and the stored outcome is one delivery, sent, after two attempts."""
+    key = webpush.generate_private_key()
+    settings.VAPID_PRIVATE_KEY = key
+    service = PushService(application_server_key=webpush.public_key(), hold_first=True).start()
+    try:
+        device = service.device()
+        user = UserFactory(username="crash-sanae")
+        NotificationPreference.objects.create(user=user, channels={"your_turn": ["push"]})
+        keys = device.subscription()["keys"]
+        PushSubscription.objects.create(
+            user=user, endpoint=device.endpoint, p256dh=keys["p256dh"], auth=keys["auth"]
+        )
+        worker = start_worker(environ={"VAPID_PRIVATE_KEY": key})
+        delivery = _raise_event(user)
+        assert delivery.channel == "push"
+        assert service.arrived.wait(20), worker.output()
+        (child,) = worker.pool_children()
+        os.kill(child, signal.SIGKILL)
+        service.release.set()
+        wait_for(
+            lambda: Delivery.objects.get(pk=delivery.pk).status == "sent",
+            timeout=30,
+            what=f"the redelivered push:\n{worker.output()}",
+        )
+        worker.wait_ready(20)
+        delivery.refresh_from_db()
+        assert (delivery.status, delivery.attempts) == ("sent", 2)
+        tag = f"delivery-{delivery.pk}"
+        pushed = service.accepted(device)
+        assert [p.payload["tag"] for p in pushed if p.payload] == [tag, tag]
+        assert {p.headers["topic"] for p in pushed} == {tag}
+        assert pushed[0].payload == pushed[1].payload  # the same words, shown once by tag
+    finally:
+        service.stop()
