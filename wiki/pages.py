@@ -124,7 +124,7 @@ def _save_entry(request: AuthedRequest, pk: int, entry_id: int | None) -> HttpRe
         initial = {
             "title": entry.title,
             "kind": entry.kind.key,
-            "body": entry.body,
+            "body": Renderer(access, [entry.body]).source(entry.body),
             "tags": ", ".join(entry.tags),
             "visibility": entry.visibility,
             "viewers": [u.pk for u in entry.viewers.all()],
@@ -219,7 +219,7 @@ def section_save(
     if section is not None:
         initial = {
             "heading": section.heading,
-            "body": section.body,
+            "body": Renderer(access, [section.body]).source(section.body),
             "visibility": section.visibility,
             "viewers": [u.pk for u in section.viewers.all()],
         }
@@ -297,12 +297,16 @@ def entry_reveal(request: AuthedRequest, pk: int, entry_id: int) -> HttpResponse
 def entry_history(request: HttpRequest, pk: int, entry_id: int) -> HttpResponse:
     campaign, access = campaign_for(request.user, pk, manage=True)
     entry = selectors.entry_for(access, entry_id)
-    revisions = Revision.objects.filter(entry=entry).select_related("by").order_by("-number")
+    revisions = list(
+        Revision.objects.filter(entry=entry).select_related("by").order_by("-number")[:200]
+    )
+    texts = [str(r.snapshot.get("body", "")) for r in revisions]
+    renderer = Renderer(access, texts)
     context = {
         "campaign": campaign,
         "access": access,
         "entry": entry,
-        "revisions": list(revisions[:200]),
+        "revisions": [(r, renderer.source(text)) for r, text in zip(revisions, texts, strict=True)],
     }
     return render(request, "wiki/history.html", context)
 

@@ -127,6 +127,21 @@ class Renderer:
             return f"[{_escape(self.characters[pk])}]({url})"
         return HIDDEN
 
+    def source(self, text: str) -> str:
+        """``text`` as the GM edits it: each stored mention as ``@[[its current name]]``
+        (saved again, it is stored by id again)."""
+
+        def named(match: re.Match[str]) -> str:
+            stored = STORED.fullmatch(match.group(1).strip())
+            if stored:
+                kind, pk = stored.group(1), int(stored.group(2))
+                name = (self.entries if kind == "entry" else self.characters).get(pk)
+                if name is not None and "]" not in name and "[" not in name:
+                    return f"@[[{name}]]"
+            return match.group(0)
+
+        return MENTION.sub(named, text)
+
     def markdown(self, text: str) -> str:
         """``text`` with its mentions as Markdown links for this viewer (still Markdown)."""
         return MENTION.sub(self._link, text)

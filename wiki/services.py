@@ -208,6 +208,8 @@ def _record(entry: Entry, by: User | None) -> Revision:
     last = Revision.objects.filter(entry=entry).order_by("-number").first()
     before = last.snapshot if last is not None else {}
     changed = [key for key in now if before.get(key) != now[key]]
+    if "viewers" in changed and "visibility" in changed:
+        changed.remove("viewers")  # one change: who sees it
     number = (Revision.objects.filter(entry=entry).aggregate(n=Max("number"))["n"] or 0) + 1
     revision = Revision.objects.create(
         entry=entry, number=number, by=by, changed=changed, snapshot=now
