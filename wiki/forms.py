@@ -75,7 +75,7 @@ class EntryForm(_Visible):
         super().__init__(*args, players=players, **kwargs)
         _choices(self.fields["kind"], [(k.key, k.name) for k in kinds])
         places = [(e.pk, e.title) for e in entries if e.kind.key == "place"]
-        _choices(self.fields["parent"], [("", "None"), *places])
+        _choices(self.fields["parent"], [("", "Not inside another place"), *places])
         _choices(self.fields["members"], [(e.pk, e.title) for e in entries])
 
     def clean_tags(self) -> list[str]:

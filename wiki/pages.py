@@ -68,8 +68,8 @@ def entry_list(request: AuthedRequest, pk: int) -> HttpResponse:
             return redirect("wiki:list", campaign.pk)
     kinds = selectors.kinds_of(campaign.pk)
     query = request.GET.get("q", "")[: wiki_search.MAX_QUERY]
-    kind_key = request.GET.get("kind", "")[:40]
-    tag = request.GET.get("tag", "")[:40].strip().lower()
+    kind_key = request.GET.get("kind", "").replace("\x00", "")[:40]
+    tag = request.GET.get("tag", "").replace("\x00", "")[:40].strip().lower()
     found = None
     entries: list[Entry] = []
     if query.strip():
@@ -132,7 +132,7 @@ def _save_entry(request: AuthedRequest, pk: int, entry_id: int | None) -> HttpRe
             "members": list(entry.members.values_list("pk", flat=True)),
         }
     else:
-        initial = {"kind": request.GET.get("kind", "")[:40]}
+        initial = {"kind": request.GET.get("kind", "").replace("\x00", "")[:40]}
     form = _entry_form(access, request.POST or None, request.FILES or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data

@@ -41,7 +41,7 @@ def search(access: CampaignAccess, query: str, method: Method | None = None) -> 
     """The entries matching ``query`` that ``access`` may see, best first (at most 50)."""
     from .render import Renderer, plain
 
-    query = " ".join(query.split())[:MAX_QUERY]
+    query = " ".join(query.replace("\x00", "").split())[:MAX_QUERY]
     if not query:
         return []
     method = method or default_method()
@@ -87,7 +87,7 @@ def mention_candidates(
     whose name starts with ``prefix`` (the mention preview)."""
     from characters.models import Character
 
-    prefix = " ".join(prefix.split())[:MAX_QUERY]
+    prefix = " ".join(prefix.replace("\x00", "").split())[:MAX_QUERY]
     entries = entries_visible_to(access).filter(title__istartswith=prefix).order_by("title")
     characters = Character.objects.filter(
         campaign_id=access.campaign_id, name__istartswith=prefix

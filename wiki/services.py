@@ -204,6 +204,8 @@ def snapshot(entry: Entry) -> dict[str, Any]:
 
 
 def _record(entry: Entry, by: User | None) -> Revision:
+    # One change at a time per entry: the lock orders the version numbers.
+    Entry.objects.select_for_update().filter(pk=entry.pk).values_list("pk").first()
     now = snapshot(entry)
     last = Revision.objects.filter(entry=entry).order_by("-number").first()
     before = last.snapshot if last is not None else {}

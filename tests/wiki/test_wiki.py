@@ -182,9 +182,11 @@ def test_bad_input_is_a_400_on_its_field(world, campaign, gm, api_for, payload, 
     assert field in str(response.json())
 
 
-def test_the_forms_refuse_in_words(world, campaign, gm, client_for):
+def test_the_forms_refuse_in_words(world, campaign, gm, client_for, api_for):
     page = client_for(gm)
     c = campaign.pk
+    for path in ("search/?q=a%00b", "mentions/?q=%00", "entries/?kind=%00&tag=%00"):
+        assert api_for(gm).get(f"/api/campaigns/{c}/wiki/{path}").status_code == 200
     bad = page.post(f"/campaigns/{c}/wiki/new/", {"title": "", "kind": "lore", "visibility": "gm"})
     assert bad.status_code == 400
     fake = SimpleUploadedFile("map.png", b"<html>not a picture</html>", content_type="image/png")
@@ -266,7 +268,7 @@ def test_the_gm_pages_open(world, campaign, gm, client_for):
     page, c, p = client_for(gm), campaign.pk, world.patchouli.pk
     for path in (
         f"/campaigns/{c}/wiki/",
-        f"/campaigns/{c}/wiki/?q=mist",
+        f"/campaigns/{c}/wiki/?q=mist%00&tag=%00",
         f"/campaigns/{c}/wiki/?kind=place",
         f"/campaigns/{c}/wiki/?tag=mansion",
         f"/campaigns/{c}/wiki/new/",

@@ -87,8 +87,8 @@ class EntryListView(APIView):
     def get(self, request: Request, pk: int) -> Response:
         _, access = campaign_for(request.user, pk)
         rows = selectors.entries_visible_to(access).order_by("title", "pk")
-        kind = str(request.query_params.get("kind", ""))[:40]
-        tag = str(request.query_params.get("tag", ""))[:40].strip().lower()
+        kind = str(request.query_params.get("kind", "")).replace("\x00", "")[:40]
+        tag = str(request.query_params.get("tag", "")).replace("\x00", "")[:40].strip().lower()
         if kind:
             rows = rows.filter(kind__key=kind)
         if tag:
