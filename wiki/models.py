@@ -66,7 +66,7 @@ def image_upload_to(instance: Entry, filename: str) -> str:
 
 class Entry(models.Model):
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="wiki_entries")
-    kind = models.ForeignKey(Kind, on_delete=models.PROTECT, related_name="entries")
+    kind = models.ForeignKey(Kind, on_delete=models.RESTRICT, related_name="entries")
     title = models.CharField(max_length=MAX_TITLE)
     body = models.TextField(blank=True, help_text="Markdown; mentions are stored by id.")
     image = models.FileField(upload_to=image_upload_to, blank=True)
