@@ -3,14 +3,16 @@ write entries and sections, reveal secrets, read the history and restore a versi
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
+from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.typing import AuthedRequest
@@ -36,11 +38,22 @@ def _players(campaign_id: int) -> list[tuple[int, str]]:
     return [(m.user_id, m.user.shown_name) for m in rows]
 
 
+FormT = TypeVar("FormT", bound=forms.Form)
+
+
+def _mentions(form: FormT, campaign_id: int) -> FormT:
+    """The text box offers mentions as you type (static/js/wiki_mentions.js)."""
+    if "body" in form.fields:
+        url = reverse("api-wiki-mentions", args=[campaign_id])
+        form.fields["body"].widget.attrs["data-mentions"] = url
+    return form
+
+
 def _entry_form(
     access: CampaignAccess, data: Any = None, files: Any = None, **kw: Any
 ) -> EntryForm:
     entries = list(selectors.entries_visible_to(access).order_by("title"))
-    return EntryForm(
+    form = EntryForm(
         data,
         files,
         kinds=selectors.kinds_of(access.campaign_id),
@@ -48,6 +61,7 @@ def _entry_form(
         players=_players(access.campaign_id),
         **kw,
     )
+    return _mentions(form, access.campaign_id)
 
 
 @login_required
@@ -110,7 +124,9 @@ def entry_detail(request: HttpRequest, pk: int, entry_id: int) -> HttpResponse:
         "body_html": renderer.html(entry.body),
         "sections": [(s, renderer.html(s.body)) for s in sections],
         "backlinks": selectors.backlinks(access, entry),
-        "section_form": SectionForm(players=_players(campaign.pk)) if access.is_gm else None,
+        "section_form": _mentions(SectionForm(players=_players(campaign.pk)), campaign.pk)
+        if access.is_gm
+        else None,
         "reveal_form": RevealForm(players=_players(campaign.pk)) if access.is_gm else None,
     }
     return render(request, "wiki/detail.html", context)
@@ -224,6 +240,7 @@ def section_save(
             "viewers": [u.pk for u in section.viewers.all()],
         }
     form = SectionForm(request.POST or None, players=_players(campaign.pk), initial=initial)
+    _mentions(form, campaign.pk)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
