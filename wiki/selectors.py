@@ -37,19 +37,6 @@ def section_filter(access: CampaignAccess) -> Q:
     return _visible_q(access, Section.viewers.through, "section_id")
 
 
-def sees(access: CampaignAccess, thing: Entry | Section) -> bool:
-    """Whether ``access`` may see ``thing`` (its viewers read from a prefetch when present)."""
-    if access.is_gm:
-        return True
-    if not access.is_member:
-        return False
-    if thing.visibility == Visibility.ALL:
-        return True
-    if thing.visibility == Visibility.CHOSEN:
-        return any(u.pk == access.user_id for u in thing.viewers.all())
-    return False
-
-
 def kinds_of(campaign_id: int) -> list[Kind]:
     """The campaign's kinds, the built-in six made on first use."""
     kinds = list(Kind.objects.filter(campaign_id=campaign_id))
@@ -124,12 +111,3 @@ def backlinks(access: CampaignAccess, entry: Entry) -> list[Entry]:
         .select_related("kind")
         .order_by("title", "pk")
     )
-
-
-def character_backlinks(access: CampaignAccess, character_id: int) -> list[Entry]:
-    """The entries mentioning a character, as ``access`` may see them."""
-    links = Link.objects.filter(target_character_id=character_id).filter(
-        Q(source__in=entries_visible_to(access))
-        & (Q(section__isnull=True) | Q(section__in=Section.objects.filter(section_filter(access))))
-    )
-    return list(Entry.objects.filter(pk__in=links.values("source_id")).order_by("title", "pk"))
