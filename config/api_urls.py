@@ -68,6 +68,7 @@ urlpatterns = [
     # The GM tools (invitations, members, sessions, notes, handouts, awards, timeline,
     # dashboard): before the router, so those paths are never read as router actions.
     path("", include("gmtools.rest.urls")),
+    path("", include("wiki.rest.urls")),  # the campaign wiki (wiki/rest/views.py)
     path("", include(ratings_api_urlpatterns)),  # leaderboards, ratings (tables/ratings/api.py)
     path("", include(decks_api_urlpatterns)),  # tavern card games' cards (decks/urls.py)
     path("", include(router.urls)),

@@ -23,6 +23,8 @@ urlpatterns = [
     path("campaigns/", include("campaign.urls")),
     # The GM tools' pages under the same prefix: members, sessions, ..., the dashboard.
     path("campaigns/", include("gmtools.urls")),
+    # The campaign wiki: /campaigns/<id>/wiki/... (wiki/urls.py).
+    path("campaigns/", include("wiki.urls")),
     # The GM's campaign backup (config/backup.py knows every app, so it lives in config).
     path("campaigns/<int:pk>/backup/", campaign_backup_download, name="campaign-backup"),
     path(

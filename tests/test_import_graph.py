@@ -36,7 +36,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("notifications",),
     ("tables",),
     ("characters",),
-    ("spellcards", "decks", "gmtools"),
+    ("spellcards", "decks", "gmtools", "wiki"),
     ("battles", "minigames"),
     ("config",),
 )

@@ -58,6 +58,8 @@ INSTALLED_APPS = [
     "tables.ratings",
     "decks",
     "gmtools",
+    # The campaign wiki (docs/wiki.md).
+    "wiki",
     "battles",
     "minigames",
     # Chat at every game table: a nested app of the table core with its own migrations.

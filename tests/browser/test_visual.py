@@ -75,6 +75,7 @@ def demo_pages(role: str) -> list[tuple[str, str]]:
     from campaign.models import Campaign
     from characters.models import Character
     from gmtools.models import GameSession, GMNote, Handout
+    from wiki.models import Entry
 
     campaign = Campaign.objects.get(name="The Scarlet Mist Incident")
     c = campaign.pk
@@ -82,6 +83,8 @@ def demo_pages(role: str) -> list[tuple[str, str]]:
     handout = Handout.objects.filter(campaign=campaign, shared_with_all=True).first()
     battle = Battle.objects.get(campaign=campaign)
     reimu = Character.objects.get(campaign=campaign, name="Reimu Hakurei")
+    mansion = Entry.objects.get(campaign=campaign, title="Scarlet Devil Mansion")
+    secret = Entry.objects.get(campaign=campaign, title="The mist's true purpose")
     pages = [
         ("home", "/"),
         ("campaigns", "/campaigns/"),
@@ -94,6 +97,10 @@ def demo_pages(role: str) -> list[tuple[str, str]]:
         ("handouts", f"/campaigns/{c}/handouts/"),
         ("handout", f"/campaigns/{c}/handouts/{handout.pk}/"),
         ("timeline", f"/campaigns/{c}/timeline/"),
+        ("wiki", f"/campaigns/{c}/wiki/"),
+        ("wiki-search", f"/campaigns/{c}/wiki/?q=mansion"),
+        ("wiki-entry", f"/campaigns/{c}/wiki/{mansion.pk}/"),
+        ("wiki-secret", f"/campaigns/{c}/wiki/{secret.pk}/"),  # revealed to Reimu (the player)
         ("battles", f"/campaigns/{c}/battles/"),
         ("battle", f"/battles/{battle.pk}/"),
         ("characters", "/characters/"),
@@ -116,6 +123,9 @@ def demo_pages(role: str) -> list[tuple[str, str]]:
             ("notes", f"/campaigns/{c}/notes/"),
             ("note", f"/campaigns/{c}/notes/{note.pk}/edit/"),
             ("settings", f"/campaigns/{c}/settings/"),
+            ("wiki-new", f"/campaigns/{c}/wiki/new/"),
+            ("wiki-edit", f"/campaigns/{c}/wiki/{secret.pk}/edit/"),
+            ("wiki-history", f"/campaigns/{c}/wiki/{secret.pk}/history/"),
             ("npc-sheet", f"/characters/{Character.objects.get(pk=npc.pk).pk}/"),
         ]
     else:

@@ -85,6 +85,7 @@ class Command(BaseCommand):
         seed_characters(campaign, users, self.stdout)  # characters app: see the end of this file
         seed_spellcards(campaign, users, self.stdout)  # spellcards app: see the end of this file
         seed_campaign_play(campaign, users, self.stdout, base)  # sessions, handouts...: below
+        seed_wiki(campaign, users)  # the campaign wiki: below
         seed_battles(campaign, users, self.stdout, base)  # grid battles: see the end of this file
         seed_decks(
             campaign, users, self.stdout, base
@@ -361,6 +362,128 @@ DEMO_BATTLE_TERRAIN = (([4, 1], "blocked"), ([4, 5], "blocked"), ([4, 3], "diffi
 DEMO_BATTLE_SIZE = (10, 7)
 DEMO_MAP = "Misty Lake shore"
 DEMO_MAP_SQUARE_PX = 64
+
+
+# --------------------------------------------------------------------------- wiki
+# A few linked wiki entries (wiki app): places inside places, a faction with its members, one
+# character Reimu alone knows of and a GM-only plan with a section revealed to Reimu (on the
+# timeline). Idempotent: skipped once the mansion's entry exists.
+
+DEMO_WIKI: tuple[tuple[str, str, str, str, list[str], list[str]], ...] = (
+    # title, kind, body, visibility ("all", "gm" or "reimu": chosen), tags, faction members
+    (
+        "Misty Lake",
+        "place",
+        "A lake wrapped in fog even on clear days. Fairies play here; "
+        "@[[Scarlet Devil Mansion]] stands on its shore.",
+        "all",
+        ["lake", "fairies"],
+        [],
+    ),
+    (
+        "Scarlet Devil Mansion",
+        "place",
+        "A red mansion with very few windows. @[[Hong Meiling]] guards the gate, and "
+        "@[[Sakuya Izayoi]] runs the house.",
+        "all",
+        ["mansion"],
+        [],
+    ),
+    (
+        "Voile, the great library",
+        "place",
+        "Shelves beyond counting. @[[Patchouli Knowledge]] rarely leaves it.",
+        "all",
+        ["mansion", "books"],
+        [],
+    ),
+    (
+        "Sakuya Izayoi",
+        "character",
+        "The mansion's chief maid. Polite, punctual, and armed with silver knives.",
+        "all",
+        ["mansion"],
+        [],
+    ),
+    (
+        "Patchouli Knowledge",
+        "character",
+        "A magician of the seven elements who lives in @[[Voile, the great library]].",
+        "reimu",
+        ["mansion", "magic"],
+        [],
+    ),
+    (
+        "Scarlet household",
+        "faction",
+        "Those who serve the mistress of @[[Scarlet Devil Mansion]].",
+        "all",
+        ["mansion"],
+        ["Sakuya Izayoi", "Patchouli Knowledge"],
+    ),
+    (
+        "The mist's true purpose",
+        "lore",
+        "Why did a red mist rise over @[[Misty Lake]]? Everyone has a guess.",
+        "gm",
+        ["mist", "secret"],
+        [],
+    ),
+)
+
+
+def seed_wiki(campaign: Campaign, users: dict[str, Any]) -> None:
+    from campaign.permissions import access_for
+    from wiki import services as wiki
+    from wiki.models import Entry
+
+    if Entry.objects.filter(campaign=campaign, title="Scarlet Devil Mansion").exists():
+        return
+    gm = users["gm"]
+    access = access_for(gm, campaign)
+    made: dict[str, Any] = {}
+    for title, kind, body, seen_by, tags, members in DEMO_WIKI:
+        made[title] = wiki.entry_create(
+            campaign_id=campaign.pk,
+            by=access,
+            author=gm,
+            title=title,
+            kind=kind,
+            body=body,
+            tags=tags,
+            visibility="chosen" if seen_by == "reimu" else seen_by,
+            viewer_ids=[users["reimu"].pk] if seen_by == "reimu" else [],
+            parent_id=made["Scarlet Devil Mansion"].pk if title.startswith("Voile") else None,
+            member_ids=[made[name].pk for name in members],
+        )
+    plan = made["The mist's true purpose"]
+    wiki.section_save(
+        entry=made["Sakuya Izayoi"],
+        by=access,
+        author=gm,
+        heading="Her pocket watch",
+        body="She stops time for a few seconds at a time; the watch is the key.",
+        visibility="gm",
+    )
+    wiki.section_save(
+        entry=plan,
+        by=access,
+        author=gm,
+        heading="The truth",
+        body="The mistress wants to walk in daylight: the mist blots out the sun.",
+        visibility="gm",
+    )
+    clue = wiki.section_save(
+        entry=plan,
+        by=access,
+        author=gm,
+        heading="What Reimu noticed",
+        body="The mist thins at noon near @[[Scarlet Devil Mansion]].",
+        visibility="gm",
+    )
+    wiki.reveal(
+        entry=plan, by=access, author=gm, section=clue, to_all=False, player_ids=[users["reimu"].pk]
+    )
 
 
 def seed_battle_map(campaign: Campaign, gm: Any, battle: Any) -> None:

@@ -1,0 +1,166 @@
+"""Markdown to safe HTML for one viewer, with @mentions as links.
+
+A mention is written ``@[[Title]]`` (an entry's title or a campaign character's name) and
+stored as ``@[[entry:12]]`` or ``@[[character:3]]``: by id, so renaming the target keeps the
+link, and the page always shows the target's current name. A mention of an entry the viewer
+may not see shows as "something you have not learned yet", never its title.
+
+Markdown is CommonMark (``markdown-it-py``) with raw HTML off; its output is sanitized by
+``nh3`` (an allow-list of tags and attributes) before it reaches a page.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Final
+
+import nh3
+from django.urls import reverse
+from markdown_it import MarkdownIt
+
+if TYPE_CHECKING:
+    from campaign.permissions import CampaignAccess
+
+MENTION: Final = re.compile(r"@\[\[([^\[\]\n]{1,120})\]\]")
+STORED: Final = re.compile(r"(entry|character):(\d{1,12})")
+HIDDEN: Final = "*something you have not learned yet*"
+_MARKDOWN: Final = MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table")
+_TAGS: Final = {
+    "a", "p", "em", "strong", "code", "pre", "blockquote", "ul", "ol", "li", "h1", "h2", "h3",
+    "h4", "h5", "h6", "hr", "br", "table", "thead", "tbody", "tr", "th", "td", "del", "s",
+}  # fmt: skip
+_MD_SPECIAL: Final = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~])")
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    kind: str  # "entry" or "character"
+    id: int
+
+
+def mention_targets(text: str) -> list[Target]:
+    """The stored mentions in ``text``, in order, each once."""
+    seen: dict[Target, None] = {}
+    for match in MENTION.finditer(text):
+        stored = STORED.fullmatch(match.group(1).strip())
+        if stored:
+            seen[Target(stored.group(1), int(stored.group(2)))] = None
+    return list(seen)
+
+
+def resolve_mentions(campaign_id: int, text: str) -> str:
+    """``text`` with every ``@[[Title]]`` that names an entry or a campaign character stored
+    by id. A name nothing carries yet stays as written (shown as plain words) and becomes a
+    link when an entry of that title is written (:func:`wiki.services.entry_create`)."""
+    from characters.models import Character
+
+    from .models import Entry
+
+    def stored(match: re.Match[str]) -> str:
+        name = match.group(1).strip()
+        by_id = STORED.fullmatch(name)
+        if by_id:
+            kind, pk = by_id.group(1), int(by_id.group(2))
+            model = Entry if kind == "entry" else Character
+            if model.objects.filter(campaign_id=campaign_id, pk=pk).exists():
+                return f"@[[{kind}:{pk}]]"
+            return name  # a deleted target: no link, no id kept
+        entry = (
+            Entry.objects.filter(campaign_id=campaign_id, title__iexact=name).order_by("pk").first()
+        )
+        if entry is not None:
+            return f"@[[entry:{entry.pk}]]"
+        character = (
+            Character.objects.filter(campaign_id=campaign_id, name__iexact=name)
+            .order_by("pk")
+            .first()
+        )
+        if character is not None:
+            return f"@[[character:{character.pk}]]"
+        return match.group(0)
+
+    return MENTION.sub(stored, text)
+
+
+def _escape(text: str) -> str:
+    return _MD_SPECIAL.sub(r"\\\1", text)
+
+
+class Renderer:
+    """Renders many texts for one viewer with one lookup of every target they mention."""
+
+    def __init__(self, access: CampaignAccess, texts: Iterable[str]) -> None:
+        from characters.models import Character
+
+        from .selectors import entries_visible_to
+
+        targets = [t for text in texts for t in mention_targets(text)]
+        entry_ids = {t.id for t in targets if t.kind == "entry"}
+        character_ids = {t.id for t in targets if t.kind == "character"}
+        campaign = access.campaign_id
+        self.entries = dict(
+            entries_visible_to(access).filter(pk__in=entry_ids).values_list("pk", "title")
+        )
+        self.characters = (
+            dict(
+                Character.objects.filter(campaign_id=campaign, pk__in=character_ids).values_list(
+                    "pk", "name"
+                )
+            )
+            if access.is_member
+            else {}
+        )
+        self.campaign_id = campaign
+
+    def _link(self, match: re.Match[str]) -> str:
+        stored = STORED.fullmatch(match.group(1).strip())
+        if not stored:
+            return _escape(match.group(1).strip())  # nothing carries this name yet
+        kind, pk = stored.group(1), int(stored.group(2))
+        if kind == "entry" and pk in self.entries:
+            url = reverse("wiki:detail", args=[self.campaign_id, pk])
+            return f"[{_escape(self.entries[pk])}]({url})"
+        if kind == "character" and pk in self.characters:
+            url = reverse("characters:sheet", args=[pk])
+            return f"[{_escape(self.characters[pk])}]({url})"
+        return HIDDEN
+
+    def source(self, text: str) -> str:
+        """``text`` as the GM edits it: each stored mention as ``@[[its current name]]``
+        (saved again, it is stored by id again)."""
+
+        def named(match: re.Match[str]) -> str:
+            stored = STORED.fullmatch(match.group(1).strip())
+            if stored:
+                kind, pk = stored.group(1), int(stored.group(2))
+                name = (self.entries if kind == "entry" else self.characters).get(pk)
+                if name is not None and "]" not in name and "[" not in name:
+                    return f"@[[{name}]]"
+            return match.group(0)
+
+        return MENTION.sub(named, text)
+
+    def markdown(self, text: str) -> str:
+        """``text`` with its mentions as Markdown links for this viewer (still Markdown)."""
+        return MENTION.sub(self._link, text)
+
+    def html(self, text: str) -> str:
+        return clean(_MARKDOWN.render(self.markdown(text)))
+
+
+def clean(html: str) -> str:
+    return nh3.clean(
+        html,
+        tags=set(_TAGS),
+        attributes={"a": {"href", "title"}, "th": {"align"}, "td": {"align"}},
+        url_schemes={"http", "https", "mailto"},
+        link_rel="noopener noreferrer nofollow",
+    )
+
+
+def plain(html: str, limit: int = 200) -> str:
+    """A short text excerpt of rendered HTML (search results)."""
+    text = re.sub(r"\s+", " ", nh3.clean(html, tags=set())).strip()
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"

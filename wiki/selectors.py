@@ -1,0 +1,113 @@
+"""Every read of the wiki for one viewer: what she may see, and nothing else.
+
+GMs see everything. A player sees an entry (or a section) shown to everyone or to her; for
+anyone else an entry she may not see does not exist (404), in pages, the API, search, mention
+previews, backlinks and the timeline alike, because each of them reads through this module.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
+from django.http import Http404
+
+from apibase.numbers import object_id
+
+from .models import BUILT_IN_KINDS, Entry, Kind, Link, Section, Visibility
+
+if TYPE_CHECKING:
+    from campaign.permissions import CampaignAccess
+
+
+def _visible_q(access: CampaignAccess, through: Any, owner: str) -> Q:
+    if access.is_gm:
+        return Q()
+    if not access.is_member:
+        return Q(pk__in=[])
+    chosen = through.objects.filter(**{owner: OuterRef("pk")}, user_id=access.user_id)
+    return Q(visibility=Visibility.ALL) | Q(Exists(chosen), visibility=Visibility.CHOSEN)
+
+
+def entry_filter(access: CampaignAccess) -> Q:
+    return _visible_q(access, Entry.viewers.through, "entry_id")
+
+
+def section_filter(access: CampaignAccess) -> Q:
+    return _visible_q(access, Section.viewers.through, "section_id")
+
+
+def kinds_of(campaign_id: int) -> list[Kind]:
+    """The campaign's kinds, the built-in six made on first use."""
+    kinds = list(Kind.objects.filter(campaign_id=campaign_id))
+    have = {k.key for k in kinds}
+    missing = [
+        Kind(campaign_id=campaign_id, key=key, name=name, built_in=True)
+        for key, name in BUILT_IN_KINDS
+        if key not in have
+    ]
+    if missing:
+        Kind.objects.bulk_create(missing, ignore_conflicts=True)
+        kinds = list(Kind.objects.filter(campaign_id=campaign_id))
+    return kinds
+
+
+def entries_visible_to(access: CampaignAccess) -> QuerySet[Entry]:
+    return (
+        Entry.objects.filter(campaign_id=access.campaign_id)
+        .filter(entry_filter(access))
+        .select_related("kind")
+    )
+
+
+def sections_visible_to(access: CampaignAccess) -> QuerySet[Section]:
+    return Section.objects.filter(section_filter(access)).prefetch_related("viewers")
+
+
+def entry_for(access: CampaignAccess, entry_id: Any) -> Entry:
+    """One entry ``access`` may see, with what its page shows of it, else 404."""
+    pk = object_id(entry_id) if isinstance(entry_id, int | str) else None
+    visible = entries_visible_to(access)
+    entry = (
+        visible.filter(pk=pk)
+        .select_related("parent", "created_by")
+        .prefetch_related(
+            "viewers",
+            Prefetch("sections", queryset=sections_visible_to(access)),
+            Prefetch("members", queryset=visible),
+            Prefetch("children", queryset=visible),
+        )
+        .first()
+        if pk is not None
+        else None
+    )
+    if entry is None:
+        raise Http404("No such entry.")
+    if entry.parent_id is not None and not visible.filter(pk=entry.parent_id).exists():
+        entry.parent = None  # a secret parent place stays secret
+    return entry
+
+
+def section_for(access: CampaignAccess, entry: Entry, section_id: Any) -> Section:
+    pk = object_id(section_id) if isinstance(section_id, int | str) else None
+    section = None
+    if pk is not None:
+        section = sections_visible_to(access).filter(entry=entry, pk=pk).first()
+    if section is None:
+        raise Http404("No such section.")
+    return section
+
+
+def backlinks(access: CampaignAccess, entry: Entry) -> list[Entry]:
+    """The entries that mention ``entry`` where ``access`` may see the mention: the linking
+    entry visible, and the section holding the mention (if any) visible too."""
+    links = Link.objects.filter(target_entry=entry).filter(
+        Q(source__in=entries_visible_to(access))
+        & (Q(section__isnull=True) | Q(section__in=Section.objects.filter(section_filter(access))))
+    )
+    return list(
+        Entry.objects.filter(pk__in=links.values("source_id"))
+        .exclude(pk=entry.pk)
+        .select_related("kind")
+        .order_by("title", "pk")
+    )
