@@ -25,8 +25,9 @@ a move that was not written never notifies.
 
 **Notifying** (:func:`table_waits_sync`, run by a Celery task): the waits the table has now are
 registered with the notification service ("your turn" once per wait, "still waiting" once after
-the delay of the scope the game's ``notice`` hook names) and those it no longer has are ended. It reads the current state under
-the row lock, so a late or repeated run never announces a turn that has passed.
+the delay of the scope the game's ``notice`` hook names) and those it no longer has are ended.
+It reads the current state under the row lock, so a late or repeated run never announces a
+turn that has passed.
 """
 
 from __future__ import annotations
