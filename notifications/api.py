@@ -150,6 +150,7 @@ class PushDevicesView(APIView):
             p256dh=data["keys"]["p256dh"],
             auth=data["keys"]["auth"],
             name=data.get("name", ""),
+            session_key=request.session.session_key if hasattr(request, "session") else None,
         )
         return Response(PushDeviceSerializer(device).data, status=201)
 

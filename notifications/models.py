@@ -394,6 +394,10 @@ class PushSubscription(models.Model):
     p256dh = models.CharField(max_length=200, help_text="The device's public key (base64url).")
     auth = models.CharField(max_length=100, help_text="The device's auth secret (base64url).")
     name = models.CharField(max_length=100, help_text="What the device is called in the list.")
+    #: A digest of the sign-in session the device subscribed from (none through a token):
+    #: signing out of that session removes the device, so a shared browser stops receiving
+    #: the previous user's notifications (notifications/apps.py).
+    session_digest = models.CharField(max_length=64, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
     last_sent_at = models.DateTimeField(null=True, blank=True)
 

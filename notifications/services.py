@@ -8,6 +8,7 @@ worker never looks for rows it cannot see yet.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Mapping
 from functools import partial
 from typing import TYPE_CHECKING
@@ -401,15 +402,28 @@ def campaign_settings_update(
 MAX_PUSH_DEVICES = 20
 
 
+def session_digest(session_key: str | None) -> str:
+    """What a device keeps of the session it subscribed from: a digest, never the key."""
+    return hashlib.sha256(session_key.encode()).hexdigest() if session_key else ""
+
+
 def push_subscription_add(
-    *, user: User, endpoint: str, p256dh: str, auth: str, name: str = ""
+    *,
+    user: User,
+    endpoint: str,
+    p256dh: str,
+    auth: str,
+    name: str = "",
+    session_key: str | None = None,
 ) -> PushSubscription:
     """Subscribe a device (its browser's push endpoint and keys) to the user's push channel.
 
     The endpoint is vetted like a webhook URL (it is an address the server will post to), and
     must be https outside the tests. Subscribing the same endpoint again updates it; an
     endpoint another account subscribed moves to this one (the browser belongs to whoever is
-    signed in on it now). Bad input raises a ``ValidationError`` keyed by field.
+    signed in on it now). ``session_key``: the sign-in session it subscribed from, whose
+    sign-out removes it (:func:`push_subscriptions_signed_out`). Bad input raises a
+    ``ValidationError`` keyed by field.
     """
     if not webpush.available():
         raise ValidationError({"endpoint": ["Push notifications are not set up on this site."]})
@@ -439,13 +453,19 @@ def push_subscription_add(
             if count == 0:
                 _push_on_where_never_chosen(user)
             return PushSubscription.objects.create(
-                user=user, endpoint=endpoint, p256dh=p256dh, auth=auth, name=name
+                user=user,
+                endpoint=endpoint,
+                p256dh=p256dh,
+                auth=auth,
+                name=name,
+                session_digest=session_digest(session_key),
             )
         existing.user = user
         existing.p256dh = p256dh
         existing.auth = auth
         existing.name = name
-        existing.save(update_fields=["user", "p256dh", "auth", "name"])
+        existing.session_digest = session_digest(session_key)
+        existing.save(update_fields=["user", "p256dh", "auth", "name", "session_digest"])
         return existing
 
 
@@ -464,6 +484,15 @@ def _push_on_where_never_chosen(user: User) -> None:
         for event, chosen in pref.channels.items()
     }
     pref.save(update_fields=["channels", "updated_at"])
+
+
+def push_subscriptions_signed_out(*, user: User, session_key: str | None) -> int:
+    """Remove the devices ``user`` subscribed from the session she is signing out of (the
+    browser may be shared: the next person on it must not receive her notifications)."""
+    if not session_key:
+        return 0
+    found = PushSubscription.objects.filter(user=user, session_digest=session_digest(session_key))
+    return found.delete()[0]
 
 
 def push_subscription_remove(*, user: User, subscription_id: int) -> None:

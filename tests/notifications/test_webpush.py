@@ -269,6 +269,29 @@ def test_devices_are_listed_removed_and_private(
     assert api.delete(f"/api/notifications/push/{again.pk}/").status_code == 404
 
 
+def test_signing_out_removes_the_devices_subscribed_from_that_session(
+    player, api_for, client_for, push_service
+):
+    """A shared browser: whoever signs in on it next must not receive her notifications. Her
+    other sessions' devices and one a script subscribed with a token stay."""
+    shared, phone = client_for(player), client_for(player)
+    for browser, name in ((shared, "Shared laptop"), (phone, "Her phone")):
+        answer = browser.post(
+            "/api/notifications/push/",
+            push_service.device().subscription(name),
+            content_type="application/json",
+        )
+        assert answer.status_code == 201, answer.content
+    _subscribe(api_for, player, push_service.device(), "A script's device")
+    assert shared.post("/accounts/logout/").status_code == 302
+    left = sorted(PushSubscription.objects.filter(user=player).values_list("name", flat=True))
+    assert left == ["A script's device", "Her phone"]
+    # the key itself is never stored
+    assert all(
+        len(d) in (0, 64) for d in PushSubscription.objects.values_list("session_digest", flat=True)
+    )
+
+
 def test_the_first_device_turns_push_on_where_saved_choices_never_named_it(
     player, campaign, api_for, push_service
 ):
