@@ -113,6 +113,13 @@ PARTS: tuple[Part, ...] = (
     Part("table_chat.ChatLine", "room__campaign_id"),
     Part("table_chat.ChatReaction", "line__room__campaign_id"),
     Part("table_chat.ChatMute", "room__campaign_id"),
+    # the wiki: its mentions and versions name entries, sections and characters by id
+    Part("wiki.Kind", "campaign_id"),
+    Part("wiki.Entry", "campaign_id"),
+    Part("wiki.Section", "entry__campaign_id"),
+    Part("wiki.Link", "source__campaign_id"),
+    Part("wiki.Revision", "entry__campaign_id"),
+    Part("wiki.Reveal", "entry__campaign_id"),
 )
 PART_BY_LABEL = {part.label: part for part in PARTS}
 #: Models that moved to another app since archives of this version were first written, by the
@@ -232,7 +239,59 @@ def _rewrite_values(label: str, fields: dict[str, Any], remap: Remap) -> dict[st
         out["url"] = _table_ref(out["url"], "/tavern/tables/", "/", remap)
     if label == "table_chat.ChatRoom" and isinstance(out.get("table_label"), str):
         out["table_id"] = _chat_table(out["table_label"], out.get("table_id"), remap)
+    if label in ("wiki.Entry", "wiki.Section") and isinstance(out.get("body"), str):
+        out["body"] = _wiki_mentions(out["body"], remap)
+    if label == "wiki.Revision" and isinstance(out.get("snapshot"), dict):
+        out["snapshot"] = _wiki_version(out["snapshot"], remap)
     return _in_todays_shape(label, out)
+
+
+#: A wiki mention as stored (wiki/render.py): ``@[[entry:12]]``, ``@[[character:3]]``.
+_WIKI_MENTION = re.compile(r"@\[\[(entry|character):([0-9]{1,12})\]\]")
+_WIKI_TARGET = {"entry": "wiki.Entry", "character": "characters.Character"}
+
+
+def _wiki_mentions(text: str, remap: Remap) -> str:
+    """A wiki text whose stored mentions name the copy's entries and characters."""
+
+    def one(found: re.Match[str]) -> str:
+        new = remap(_WIKI_TARGET[found[1]], int(found[2]))
+        return found[0] if new is None else f"@[[{found[1]}:{new}]]"
+
+    return _WIKI_MENTION.sub(one, text)
+
+
+def _wiki_version(snapshot: dict[str, Any], remap: Remap) -> dict[str, Any]:
+    """A wiki entry's saved version (``wiki.services.snapshot``) naming the copy's rows: its
+    parent place and members (entries), viewers (users), sections (gone ones stay unnamed) and
+    the mentions in its texts."""
+    users = _label(_user_model())
+
+    def ids(values: Any, label: str) -> Any:
+        if not isinstance(values, list):
+            return values
+        return [remap(label, v) for v in values if isinstance(v, int) and remap(label, v)]
+
+    out = dict(snapshot)
+    if isinstance(out.get("body"), str):
+        out["body"] = _wiki_mentions(out["body"], remap)
+    if isinstance(out.get("parent"), int):
+        out["parent"] = remap("wiki.Entry", out["parent"])
+    out["members"] = ids(out.get("members"), "wiki.Entry")
+    out["viewers"] = ids(out.get("viewers"), users)
+    if isinstance(out.get("sections"), list):
+        sections = []
+        for section in out["sections"]:
+            if isinstance(section, dict):
+                section = dict(section)
+                if isinstance(section.get("id"), int):
+                    section["id"] = remap("wiki.Section", section["id"])
+                if isinstance(section.get("body"), str):
+                    section["body"] = _wiki_mentions(section["body"], remap)
+                section["viewers"] = ids(section.get("viewers"), users)
+            sections.append(section)
+        out["sections"] = sections
+    return out
 
 
 def _table_ref(text: str, prefix: str, suffix: str, remap: Remap) -> str:
@@ -544,6 +603,10 @@ def _restore(
         model = part.model
         ids: dict[int, int] = new_ids.setdefault(part.label, {})
         deferred: list[tuple[models.Model, str, int]] = []
+        # a row's links to later rows of its own kind (a faction's members), set once all are in
+        deferred_m2m: list[tuple[models.Model, str, list[Any]]] = []
+        # texts naming rows of their own kind by id (a wiki entry's mentions of later entries)
+        late_texts: list[tuple[models.Model, str, str]] = []
         for row in rows:
             old_pk = _as_int(row["pk"], f"the number of one of its {_named(part.label)}")
             fields = _rewrite_values(part.label, row["fields"], remap)
@@ -619,9 +682,14 @@ def _restore(
                 stored.append((field_file, field_file.name))
                 stamps[name] = field_file.name
             model._default_manager.filter(pk=obj.pk).update(**stamps)
+            if part.label == "wiki.Entry" and isinstance(row["fields"].get("body"), str):
+                late_texts.append((obj, "body", row["fields"]["body"]))
             for name, values in m2m_values:
                 relation = model._meta.get_field(name)
                 related = _target(relation)
+                if _label(related) == part.label:
+                    deferred_m2m.append((obj, name, values))
+                    continue
                 if _label(related) == user_label:
                     targets = [users_by_name[v].pk for v in values if v in users_by_name]
                 else:
@@ -639,6 +707,12 @@ def _restore(
                     f"The archive is damaged: one of its {_named(part.label)} links to nothing."
                 )
             model._default_manager.filter(pk=obj.pk).update(**{attname: new})
+        for obj, name, values in deferred_m2m:
+            getattr(obj, name).set([ids[v] for v in values if v in ids])
+        for obj, attname, text in late_texts:
+            model._default_manager.filter(pk=obj.pk).update(
+                **{attname: _wiki_mentions(text, remap)}
+            )
     return campaign
 
 

@@ -598,3 +598,53 @@ def test_the_talk_at_the_campaigns_tables_round_trips_with_its_tables(demo: Camp
     assert (whisper.recipient, whisper.version) == (marisa, 2)
     assert rooms["minigames.taverntable"].spectators_may_chat is True
     assert ChatMute.objects.get(room=rooms["minigames.taverntable"]).user == marisa
+
+
+def test_the_wiki_round_trips_with_its_mentions_secrets_and_versions(demo: Campaign) -> None:
+    """The wiki names rows by id in its texts and versions (wiki/render.py stores a mention
+    as ``@[[entry:12]]``): the copy's texts, versions, links and faction members name the
+    copy's rows, an entry's mention of a later entry included, and its secrets stay with the
+    players they were told to."""
+    import re
+
+    from wiki.models import Entry, Link, Reveal, Revision, Section
+
+    lake = Entry.objects.get(campaign=demo, title="Misty Lake")
+    household = Entry.objects.get(campaign=demo, title="Scarlet household")
+    assert lake.pk < household.pk
+    lake.members.set([household])  # a link to a later row of its own kind
+    data = export_campaign(demo.pk)
+    n = counts(manifest_of(data))
+    assert (n["wiki.Entry"], n["wiki.Section"], n["wiki.Reveal"]) == (7, 3, 1)
+    assert n["wiki.Kind"] >= 6 and n["wiki.Revision"] >= 7 and n["wiki.Link"] >= 6
+    copy = import_campaign(data)
+    assert normalise(manifest_of(export_campaign(copy.pk))) == normalise(manifest_of(data))
+
+    entries = {e.title: e for e in Entry.objects.filter(campaign=copy)}
+    ids = {e.pk for e in entries.values()}
+    mentioned = re.compile(r"@\[\[entry:(\d+)\]\]")
+    copied = entries["Misty Lake"]
+    assert f"@[[entry:{entries['Scarlet Devil Mansion'].pk}]]" in copied.body
+    assert list(copied.members.all()) == [entries["Scarlet household"]]
+    assert set(entries["Scarlet household"].members.all()) == {
+        entries["Sakuya Izayoi"],
+        entries["Patchouli Knowledge"],
+    }
+    assert entries["Voile, the great library"].parent == entries["Scarlet Devil Mansion"]
+    texts = [e.body for e in entries.values()]
+    texts += list(Section.objects.filter(entry__campaign=copy).values_list("body", flat=True))
+    texts += [json.dumps(r.snapshot) for r in Revision.objects.filter(entry__campaign=copy)]
+    assert {int(i) for text in texts for i in mentioned.findall(text)} <= ids
+    assert {r.snapshot["parent"] for r in Revision.objects.filter(entry__campaign=copy)} <= ids | {
+        None
+    }
+    links = Link.objects.filter(source__campaign=copy).exclude(target_entry=None)
+    assert links and set(links.values_list("target_entry_id", flat=True)) <= ids
+    # the secrets stay with whom they were told to
+    reimu = ["reimu"]
+    assert list(entries["Patchouli Knowledge"].viewers.values_list("username", flat=True)) == reimu
+    clue = Section.objects.get(entry__campaign=copy, heading="What Reimu noticed")
+    assert list(clue.viewers.values_list("username", flat=True)) == reimu
+    told = Reveal.objects.get(entry__campaign=copy)
+    assert (told.section, list(told.players.values_list("username", flat=True))) == (clue, reimu)
+    assert not Section.objects.get(entry__campaign=copy, heading="The truth").viewers.exists()
