@@ -11,7 +11,7 @@ TEST_DATABASE_URL ?= $(or $(DATABASE_URL),postgres://postgres@127.0.0.1:5432/tes
 TEST_REDIS_URL ?= $(or $(REDIS_URL),redis://127.0.0.1:6379/0)
 PROJECT_PACKAGES := accounts apibase battles campaign characters config decks gmtools minigames notifications spellcards tables westernroses
 
-.PHONY: run run-full test soak presets ladder bot-ratings test-fast lint format typecheck bench loadtest venv deps dev-deps browser services-check native demo clean
+.PHONY: run run-full test soak presets ladder bot-ratings test-fast lint format typecheck bench loadtest loadtest-cluster venv deps dev-deps browser services-check native demo clean
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -131,6 +131,13 @@ bench: dev-deps services-check native
 ## loadtest: gunicorn + PostgreSQL + Redis + a Celery worker under 200 locust users (tests/load/run.py)
 loadtest: dev-deps services-check
 	DATABASE_URL=$(TEST_DATABASE_URL) $(PY) -m tests.load.run
+
+## loadtest-cluster: two gunicorn web processes on one loopback port (SO_REUSEPORT), two Celery
+## workers and beat, played against (concurrent moves, pushes across processes, a worker killed
+## mid-task, a web process restarted under load), then 1,000 locust users for LOADTEST_SECONDS
+## (300); report in test-artifacts/bench/loadtest-cluster.json (tests/load/cluster.py)
+loadtest-cluster: dev-deps services-check
+	DATABASE_URL=$(TEST_DATABASE_URL) nice $(PY) -m tests.load.cluster
 
 demo: deps
 	$(PY) manage.py seed_demo

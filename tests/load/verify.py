@@ -5,6 +5,9 @@ delivered exactly once? ``python -m tests.load.verify MOVES_DIR`` prints a JSON 
   append-only log with that version, and the log holds no move nobody was told about.
 * Turn notifications: every "your turn" notification has exactly one in-app delivery, sent,
   in one attempt; nothing is still pending or failed once the worker has drained.
+* The yen ledger: in every seeded campaign, the characters' yen and the stakes still held at
+  tables not yet settled add up to what was seeded (tests/load/seed.py), and every settled
+  table paid its pot or returned its stakes: no stake lost, no pot paid twice.
 """
 
 from __future__ import annotations
@@ -85,11 +88,46 @@ def notifications(timeout: float = 90.0) -> dict[str, object]:
     return {"turn_notifications": turns.count(), "problems": problems}
 
 
+def ledger() -> dict[str, object]:
+    from campaign.models import Campaign
+    from characters.models import Character
+    from minigames.models import TavernTable
+    from tests.load.seed import PURSE
+
+    problems: list[str] = []
+    settled = 0
+    campaigns = Campaign.objects.filter(name__startswith="Load table")
+    for campaign in campaigns:
+        purses = list(Character.objects.filter(campaign=campaign).values_list("yen", flat=True))
+        held = 0
+        for stakes in TavernTable.objects.filter(campaign=campaign).values_list(
+            "stakes", flat=True
+        ):
+            pot = sum(int(v) for v in (stakes.get("held") or {}).values())
+            if stakes.get("settled"):
+                settled += 1
+                paid = sum(int(v) for v in (stakes.get("paid") or {}).values())
+                if paid != pot and not stakes.get("returned"):
+                    problems.append(f"{campaign.name}: a pot of {pot} yen paid {paid} yen")
+            else:
+                held += pot
+        if sum(purses) + held != PURSE * len(purses):
+            problems.append(
+                f"{campaign.name}: {sum(purses)} yen in purses and {held} held, "
+                f"not the {PURSE * len(purses)} seeded"
+            )
+    return {"campaigns": campaigns.count(), "settled_tables": settled, "problems": problems}
+
+
 def main() -> None:
     import django
 
     django.setup()
-    verdict = {"moves": moves(Path(sys.argv[1])), "notifications": notifications()}
+    verdict = {
+        "moves": moves(Path(sys.argv[1])),
+        "notifications": notifications(),
+        "ledger": ledger(),
+    }
     print(json.dumps(verdict))
 
 
