@@ -6,8 +6,10 @@ separate gunicorn masters (the Procfile's web command) bind the same 127.0.0.1 p
 ``--reuse-port`` (SO_REUSEPORT: the kernel spreads new connections between them, as a load
 balancer spreads them between machines), each also on a port of its own so a step can talk to
 one process; two Celery workers (``machine-a`` and ``machine-b``) each take every queue in
-priority order, and one beat sends the sweeps. They share one PostgreSQL database and one Redis
-(broker, cache, channel layer), and nothing else.
+priority order, and one beat sends the sweeps. They share one PostgreSQL database, reached
+through Debian's PgBouncer in transaction mode with 10 server connections (``make`` installs
+it; CLUSTER_PGBOUNCER=0 connects them straight to PostgreSQL), and one Redis (broker, cache,
+channel layer), and nothing else.
 
 Steps, each printed with what it measured:
 
@@ -59,6 +61,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 from tests.load.processes import free_port, procfile
 from tests.load.run import admin, database, summarise
@@ -473,6 +476,44 @@ def web_restarted(cluster: Cluster, campaigns: list[list[dict[str, Any]]]) -> di
     }
 
 
+# --- PgBouncer ------------------------------------------------------------------------------
+
+#: PgBouncer's server connections for the load test's database, whatever the number of clients.
+POOL_SIZE = 10
+
+
+def start_pgbouncer(server: str, work: Path) -> tuple[subprocess.Popen[bytes], int]:
+    """Debian's PgBouncer in transaction mode on a free loopback port, in front of the
+    PostgreSQL of ``server`` (a URL), trusting its users as that server does here."""
+    parts = urlsplit(server)
+    port = free_port()
+    folder = Path(tempfile.mkdtemp(prefix="wr-pgbouncer-"))
+    folder.chmod(0o755)  # read by the postgres user it runs as when started by root
+    (folder / "users.txt").write_text(f'"{parts.username or "postgres"}" ""\n')
+    (folder / "pgbouncer.ini").write_text(
+        "[databases]\n"
+        f"* = host={parts.hostname or '127.0.0.1'} port={parts.port or 5432}\n"
+        "[pgbouncer]\n"
+        f"listen_addr = 127.0.0.1\nlisten_port = {port}\nunix_socket_dir =\n"
+        f"auth_type = trust\nauth_file = {folder / 'users.txt'}\n"
+        f"pool_mode = transaction\ndefault_pool_size = {POOL_SIZE}\n"
+        "max_client_conn = 2000\nignore_startup_parameters = extra_float_digits,options\n"
+    )
+    user = ["-u", "postgres"] if os.geteuid() == 0 else []  # it refuses to run as root
+    proc = subprocess.Popen(  # noqa: S603
+        ["/usr/sbin/pgbouncer", *user, str(folder / "pgbouncer.ini")],
+        stdout=(work / "pgbouncer.log").open("wb"),
+        stderr=subprocess.STDOUT,
+    )
+    deadline = time.monotonic() + 20
+    while True:
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 1):
+            return proc, port
+        if proc.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError(f"PgBouncer did not start; see {work / 'pgbouncer.log'}")
+        time.sleep(0.2)
+
+
 # --- the load --------------------------------------------------------------------------------
 
 
@@ -546,6 +587,28 @@ def load(cluster: Cluster, users: int, seconds: int) -> dict[str, Any]:
     return summary
 
 
+def _seed(env: dict[str, str], work: Path, users: int, parts: int = 4) -> list[Any]:
+    """The load's accounts, seeded by ``parts`` processes side by side (each its own
+    campaigns), and the steps' 50 (``seed-cluster.json``) by one more."""
+    campaigns = max(1, users // 10)
+    size = -(-campaigns // parts)
+    jobs = [
+        (work / f"seed-{i}.json", str(min(size, campaigns - i * size) * 10), str(i * size), "load")
+        for i in range(parts)
+        if i * size < campaigns
+    ]
+    jobs.append((work / "seed-cluster.json", "50", "0", "cluster"))
+    running = [
+        subprocess.Popen(  # noqa: S603
+            [sys.executable, "-m", "tests.load.seed", str(out), *args], cwd=ROOT, env=env
+        )
+        for out, *args in jobs
+    ]
+    if any(proc.wait() for proc in running):
+        raise RuntimeError("seeding failed")
+    return [a for out, *_ in jobs[:-1] for a in json.loads(out.read_text())]
+
+
 def main() -> int:
     users = int(os.environ.get("LOADTEST_USERS", "1000"))
     seconds = int(os.environ.get("LOADTEST_SECONDS", "300"))
@@ -553,13 +616,20 @@ def main() -> int:
     redis_url = os.environ.get("LOADTEST_REDIS_URL", "redis://127.0.0.1:6379/4")
     name = f"loadtest_cluster_{os.getpid()}"
     work = Path(tempfile.mkdtemp(prefix="wr-cluster-"))
+    pooled = os.environ.get("CLUSTER_PGBOUNCER", "1") == "1"
+    bouncer: subprocess.Popen[bytes] | None = None
+    reach = base
+    if pooled:
+        bouncer, bouncer_port = start_pgbouncer(base, work)
+        reach = urlunsplit(urlsplit(base)._replace(netloc=f"postgres@127.0.0.1:{bouncer_port}"))
     env = {
         **{k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")},
         "DJANGO_SETTINGS_MODULE": "config.settings.production",
         "SECRET_KEY": secrets.token_urlsafe(50),
         "ALLOWED_HOSTS": "127.0.0.1",
         "SECURE_SSL_REDIRECT": "false",
-        "DATABASE_URL": database(base, name),
+        "DATABASE_URL": database(reach, name),
+        "DB_TRANSACTION_POOLER": "true" if pooled else "false",
         "REDIS_URL": redis_url,
         "WEB_CONCURRENCY": os.environ.get("WEB_CONCURRENCY", "2"),
         "MEDIA_ROOT": str(work / "media"),
@@ -577,7 +647,12 @@ def main() -> int:
     redis.Redis.from_url(redis_url).flushdb()
     admin(base, f'CREATE DATABASE "{name}"')
     cluster = Cluster(env, work)
-    report: dict[str, Any] = {"users": users, "seconds": seconds, "wait": env["LOADTEST_WAIT"]}
+    report: dict[str, Any] = {
+        "users": users,
+        "seconds": seconds,
+        "wait": env["LOADTEST_WAIT"],
+        "pgbouncer_pool_size": POOL_SIZE if pooled else None,
+    }
     report["load_average_before"] = os.getloadavg()
     problems: list[str] = []
     try:
@@ -589,11 +664,10 @@ def main() -> int:
         import django
 
         django.setup()
-        from tests.load.seed import seed
-
         began = time.monotonic()
-        Path(env["LOADTEST_USERS"]).write_text(json.dumps(seed(users)))
-        scenario = seed(50, prefix="cluster")
+        loads = _seed(env, work, users)
+        Path(env["LOADTEST_USERS"]).write_text(json.dumps(loads))
+        scenario = json.loads((work / "seed-cluster.json").read_text())
         print(f"seeded {users} + 50 users in {time.monotonic() - began:.0f} s", flush=True)
         campaigns = [scenario[i : i + 10] for i in range(0, len(scenario), 10)]
         for i in (0, 1):
@@ -633,6 +707,9 @@ def main() -> int:
         from django.db import connections
 
         connections.close_all()
+        if bouncer is not None:
+            bouncer.terminate()
+            bouncer.wait(timeout=20)
         admin(base, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
     report["problems"] = problems
     out = Path(os.environ.get("WR_BENCH_DIR", ROOT / "test-artifacts" / "bench"))

@@ -41,7 +41,8 @@ def _session(user: object) -> str:
     return str(store.session_key)
 
 
-def seed(users: int, prefix: str = "load") -> list[dict[str, object]]:
+def seed(users: int, prefix: str = "load", first: int = 0) -> list[dict[str, object]]:
+    """Campaigns ``first`` to ``first + users // 10`` of the load (their users' accounts)."""
     from rest_framework.authtoken.models import Token
 
     from battles import services as battles
@@ -53,7 +54,7 @@ def seed(users: int, prefix: str = "load") -> list[dict[str, object]]:
     from tests.factories import CharacterFactory, legal_draft
 
     accounts: list[dict[str, object]] = []
-    for c in range(max(1, users // 10)):
+    for c in range(first, first + max(1, users // 10)):
         gms = [_user(f"{prefix}-gm-{c}-{i}") for i in range(2)]
         campaign = campaign_create(name=f"{prefix.title()} table {c}", description="", gm=gms[0])
         Membership.objects.create(campaign=campaign, user=gms[1], role=Role.GM)
@@ -135,12 +136,16 @@ def seed(users: int, prefix: str = "load") -> list[dict[str, object]]:
 
 
 def main() -> None:
+    """``OUT.json [USERS] [FIRST CAMPAIGN] [PREFIX]``: several of these, each with its own
+    campaigns, seed a large load side by side."""
     import django
 
     django.setup()
     out = Path(sys.argv[1])
     users = int(sys.argv[2]) if len(sys.argv) > 2 else 200
-    out.write_text(json.dumps(seed(users)))
+    first = int(sys.argv[3]) if len(sys.argv) > 3 else 0
+    prefix = sys.argv[4] if len(sys.argv) > 4 else "load"
+    out.write_text(json.dumps(seed(users, prefix, first)))
 
 
 if __name__ == "__main__":
