@@ -6,7 +6,9 @@ campaign's battle; GMs also run the battle, ending the current combatant's turn 
 version they last saw. A stale move's 409 is the app working as designed (the GM reloads and
 carries on), so it counts as a success; anything else that is not 2xx is an error. Every move
 that applied is written to ``LOADTEST_OUT`` so the runner can check that none was lost or
-applied twice.
+applied twice, and so is every move sent, before it goes: a move the server applied whose
+answer never arrived (the user stopped at the run's end while waiting) is told apart from one
+applied that nobody sent.
 
 Under ``make loadtest-cluster`` (``LOADTEST_BROWSERS=1``) the players who sit at no tavern
 table play as a browser does: their signed-in session's cookie instead of a token (a form's
@@ -128,6 +130,7 @@ class TablePlayer(HttpUser):
         if state.get("finished") or not state.get("moves"):
             return
         move = random.choice(state["moves"])
+        self.moves.write(f"sent tavern {table} {state['version'] + 1}\n")
         with self.client.post(
             f"/api/tavern/tables/{table}/actions/",
             json={"action": move["action"], "expected_version": state["version"]},
@@ -169,6 +172,7 @@ class TablePlayer(HttpUser):
         current = view["turn"]["current"]
         if current is None:
             return
+        self.moves.write(f"sent battle {battle} {view['version'] + 1}\n")
         with self.client.post(
             f"/api/battles/{battle}/actions/",
             json={
