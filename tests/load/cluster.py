@@ -749,6 +749,8 @@ def main() -> int:
         if bouncer is not None:
             bouncer.terminate()
             bouncer.wait(timeout=20)
+            ini = bouncer.args[-1]
+            shutil.rmtree(Path(str(ini)).parent, ignore_errors=True)  # its folder of its own
         admin(base, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
     report["problems"] = problems
     out = Path(os.environ.get("WR_BENCH_DIR", ROOT / "test-artifacts" / "bench"))
