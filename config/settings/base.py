@@ -259,7 +259,7 @@ if REDIS_URL:
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
-                "hosts": [REDIS_URL],
+                "hosts": [CHANNEL_REDIS_HOST],
                 "prefix": env("CHANNEL_PREFIX", default="asgi"),
                 "capacity": 200,
                 "expiry": 30,
