@@ -9,9 +9,9 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 TEST_DATABASE_URL ?= $(or $(DATABASE_URL),postgres://postgres@127.0.0.1:5432/test)
 TEST_REDIS_URL ?= $(or $(REDIS_URL),redis://127.0.0.1:6379/0)
-PROJECT_PACKAGES := accounts apibase battles campaign characters config decks gmtools minigames notifications spellcards tables westernroses
+PROJECT_PACKAGES := accounts apibase battles campaign characters config decks gmtools minigames notifications spellcards tables westernroses wiki
 
-.PHONY: run run-full test screenshots soak presets ladder bot-ratings test-fast lint format typecheck bench loadtest venv deps dev-deps browser services-check native demo clean
+.PHONY: run run-full test screenshots soak presets ladder bot-ratings test-fast lint format typecheck bench loadtest loadtest-cluster pgbouncer venv deps dev-deps browser services-check native demo clean
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -136,6 +136,25 @@ bench: dev-deps services-check native
 ## loadtest: gunicorn + PostgreSQL + Redis + a Celery worker under 200 locust users (tests/load/run.py)
 loadtest: dev-deps services-check
 	DATABASE_URL=$(TEST_DATABASE_URL) $(PY) -m tests.load.run
+
+## loadtest-cluster: two gunicorn web processes on one loopback port (SO_REUSEPORT), two Celery
+## workers and beat, played against (concurrent moves, pushes across processes, a worker killed
+## mid-task, a web process restarted under load), then 1,000 locust users for LOADTEST_SECONDS
+## (300); report in test-artifacts/bench/loadtest-cluster.json (tests/load/cluster.py)
+## PostgreSQL is reached through PgBouncer (Debian's, installed when missing and we are root;
+## CLUSTER_PGBOUNCER=0 connects straight to it).
+loadtest-cluster: dev-deps services-check pgbouncer
+	DATABASE_URL=$(TEST_DATABASE_URL) nice $(PY) -m tests.load.cluster
+
+pgbouncer:
+	@if [ ! -x /usr/sbin/pgbouncer ] && [ "$${CLUSTER_PGBOUNCER:-1}" = 1 ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "Installing Debian's pgbouncer for the cluster load test..."; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq pgbouncer >/dev/null; \
+	  else \
+	    echo "ERROR: /usr/sbin/pgbouncer is missing; install it with: sudo apt-get install pgbouncer" >&2; exit 1; \
+	  fi; \
+	fi
 
 demo: deps
 	$(PY) manage.py seed_demo

@@ -180,6 +180,44 @@ def test_moves_commit_without_the_flush_in_production_unless_turned_off():
     assert (default.stdout.strip(), off.stdout.strip()) == ("True", "False")
 
 
+def test_behind_a_transaction_pooler_nothing_outlives_a_transaction():
+    """Issue 41 (docs/deploy.md, "Several machines"): with DB_TRANSACTION_POOLER (PgBouncer in
+    transaction mode) no statement is prepared on the server and no cursor is kept there;
+    without it, statements run five times are prepared."""
+    code = (
+        "import django, os; os.environ['DJANGO_SETTINGS_MODULE']='config.settings.production';"
+        "django.setup(); from django.conf import settings as s; d = s.DATABASES['default'];"
+        "print(d['OPTIONS']['prepare_threshold'], d['DISABLE_SERVER_SIDE_CURSORS'])"
+    )
+    production = {
+        "SECRET_KEY": "k8#Zq!v2Lr@9pX$w4Tn&6Ym*3Bc^7Hd(1Gf)5Js+0Ae=Ru_Wi-Oy~Qs.Ml,Kz;Vx",
+        "ALLOWED_HOSTS": "roses.example.com",
+        "DATABASE_URL": "postgres://app@db.example.com:6432/roses",
+    }
+    direct = _run(code, **production)
+    pooled = _run(code, **production, DB_TRANSACTION_POOLER="true")
+    assert (direct.returncode, pooled.returncode) == (0, 0), direct.stderr + pooled.stderr
+    assert direct.stdout.split() == ["5", "False"]
+    assert pooled.stdout.split() == ["None", "True"]
+
+
+def test_production_sockets_wait_on_redis_longer_than_the_layers_blocking_read():
+    """An idle socket's consumer waits on Redis with a blocking pop of 5 s; production's channel
+    layer reads with a longer timeout, as the tests' does, or idle sockets close under load
+    with "Timeout reading from" (seen by ``make loadtest-cluster``: tests/push/test_sockets.py
+    keeps one open past it on the test settings)."""
+    out = _run(
+        "import django, os; os.environ['DJANGO_SETTINGS_MODULE']='config.settings.production';"
+        "django.setup(); from django.conf import settings as s;"
+        "print(s.CHANNEL_LAYERS['default']['CONFIG']['hosts'][0]['socket_timeout'])",
+        SECRET_KEY="k8#Zq!v2Lr@9pX$w4Tn&6Ym*3Bc^7Hd(1Gf)5Js+0Ae=Ru_Wi-Oy~Qs.Ml,Kz;Vx",
+        ALLOWED_HOSTS="roses.example.com",
+        REDIS_URL="redis://cache.example.com:6379/0",
+    )
+    assert out.returncode == 0, out.stderr
+    assert float(out.stdout) > 5
+
+
 def test_production_refuses_to_start_without_a_secret_key():
     out = _run(
         "import django, os; os.environ['DJANGO_SETTINGS_MODULE']='config.settings.production';"

@@ -134,10 +134,16 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # version query) are prepared on the server after a few runs, so PostgreSQL stops parsing
     # and planning them every time. Django turns this off by default for transaction-mode
     # poolers (PgBouncer before 1.21); behind one, set DB_PREPARE_THRESHOLD to "off".
-    _prepare = env("DB_PREPARE_THRESHOLD", default="5")
+    # DB_TRANSACTION_POOLER: the app reaches PostgreSQL through PgBouncer in transaction mode
+    # (docs/deploy.md, "Several machines"): a server connection serves other clients between two
+    # transactions, so nothing may outlive one: no prepared statements (PgBouncer 1.18, Debian
+    # 12's) and no server-side cursors (Django's ``.iterator()``).
+    _pooler = env.bool("DB_TRANSACTION_POOLER", default=False)
+    _prepare = env("DB_PREPARE_THRESHOLD", default="off" if _pooler else "5")
     DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = (
         None if _prepare.lower() == "off" else int(_prepare)
     )
+    DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = _pooler
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # A plain move (nothing but the table row and its log row written) commits without waiting for
 # PostgreSQL's WAL flush: most of a move's time otherwise. After a crash of PostgreSQL, moves
@@ -255,7 +261,7 @@ if REDIS_URL:
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
-                "hosts": [REDIS_URL],
+                "hosts": [CHANNEL_REDIS_HOST],
                 "prefix": env("CHANNEL_PREFIX", default="asgi"),
                 "capacity": 200,
                 "expiry": 30,

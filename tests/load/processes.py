@@ -33,12 +33,20 @@ def free_port() -> int:
 
 
 @contextmanager
-def web_process(env: dict[str, str], port: int, log: Path) -> Iterator[subprocess.Popen[bytes]]:
+def web_process(
+    env: dict[str, str], port: int, log: Path, shared: int | None = None
+) -> Iterator[subprocess.Popen[bytes]]:
     """The Procfile's web command with ``env``, its output in ``log``, once
-    ``/api/health/`` answers on ``port`` (60 s at most); stopped on leaving."""
+    ``/api/health/`` answers on ``port`` (60 s at most); stopped on leaving. With ``shared``,
+    it also listens on that port with SO_REUSEPORT (gunicorn's ``--reuse-port``), which other
+    web processes started so share: the kernel spreads new connections between them."""
+    command = procfile()["web"]
+    if shared is not None:
+        binds = [f"127.0.0.1:{shared}", f"127.0.0.1:{port}"]
+        command = [*command, "--reuse-port", *(a for b in binds for a in ("--bind", b))]
     with log.open("wb") as out:
         proc = subprocess.Popen(  # noqa: S603 - the Procfile's own command
-            procfile()["web"], cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT
+            command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT
         )
         try:
             deadline = time.monotonic() + 60
