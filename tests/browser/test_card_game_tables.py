@@ -5,8 +5,9 @@ when": "two users build decks and play a whole game of each in headless Chromium
 Everything goes through the pages as people use them: each user starts a deck on the deck list,
 the host from a preset deck (the form's "Start from"), the guest empty and then filled by pasting
 the deck's list into the builder's import box, and each ends with a saved legal deck (pressing +
-card by card, every press saved, is tests/browser/test_deck_builder.py's); the host opens a table on the tavern's new-table form with her
-deck, the guest (on a 390x844 phone) sits down with hers from the table page, the host starts.
+card by card, every press saved, is tests/browser/test_deck_builder.py's). The host opens a
+table on the tavern's new-table form with her deck, the guest (on a 390x844 phone) sits down with
+hers from the table page, the host starts.
 The opening and the end are clicks in the game's own drawn board (static/js/tavern/rso.js,
 dbs.js): a move that concerns a card is played by tapping the card and then the move in its
 details, the others from the board's action bar (the page's fallback buttons only if the drawing
@@ -20,7 +21,7 @@ Which move: the engine's heuristic bot chooses for each seat (through the bots' 
 world dealt for that seat), which ends a game in about 80 moves where random moves take about
 150; the decks are copies of the two preset decks whose heuristic games are shortest (6 games
 of each pairing measured: RSO Scarlet Household against Grand Library 78 moves on average, DBS
-Witch and Blade against Scarlet Household 77), started from or imported as those presets. The table's seed is the server's own, so the
+Witch and Blade against Scarlet Household 77). The table's seed is the server's own, so the
 game's length varies from run to run.
 """
 
