@@ -200,12 +200,12 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     if hasattr(session.config, "workerinput"):
         return
     if session.config.getoption("numprocesses", None) and os.environ.get("WR_NO_SERVICES") != "1":
-        from django.conf import settings
+        from django.db import connection
 
         from tests import template_db
 
-        if settings.DATABASES["default"]["ENGINE"] == "config.postgresql":
-            template_db.drop_template(settings.DATABASES["default"])
+        if connection.vendor == "postgresql":
+            template_db.drop_template(connection.settings_dict)
 
 
 @pytest.fixture
