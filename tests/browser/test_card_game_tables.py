@@ -3,9 +3,11 @@ and one of Dream Battle of SpellCard, at a tavern table in headless Chromium (is
 when": "two users build decks and play a whole game of each in headless Chromium").
 
 Everything goes through the pages as people use them: each user starts a deck on the deck list,
-presses + on the card rows of the builder (static/js/deck_builder.js saves every press), and
-ends with a saved legal deck; the host opens a table on the tavern's new-table form with her
-deck, the guest (on a 390x844 phone) sits down with hers from the table page, the host starts.
+the host from a preset deck (the form's "Start from"), the guest empty and then filled by pasting
+the deck's list into the builder's import box, and each ends with a saved legal deck (pressing +
+card by card, every press saved, is tests/browser/test_deck_builder.py's). The host opens a
+table on the tavern's new-table form with her deck, the guest (on a 390x844 phone) sits down with
+hers from the table page, the host starts.
 The opening and the end are clicks in the game's own drawn board (static/js/tavern/rso.js,
 dbs.js): a move that concerns a card is played by tapping the card and then the move in its
 details, the others from the board's action bar (the page's fallback buttons only if the drawing
@@ -29,6 +31,7 @@ from collections import Counter
 
 import pytest
 
+from decks.games import GAMES
 from decks.models import Deck
 from minigames.bots import choose_action
 from minigames.engines.registry import get_engine
@@ -40,7 +43,7 @@ from tests.browser.tavern_version import TABLE_VERSION, wait_for_move
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PHONE = {"width": 390, "height": 844}
-#: (host's deck, guest's deck): preset decks the users rebuild card by card in the builder
+#: (host's deck, guest's deck): the preset decks the users start from or import
 DECKS = {
     "rso": ("scarlet-household", "grand-library"),
     "dbs": ("witch-and-blade", "scarlet-household"),
@@ -61,26 +64,34 @@ def _shoot(page, name: str, at: str | None = None) -> None:
     page.screenshot(path=str(ARTIFACTS / name), full_page=False)
 
 
-def build_deck(page, owner, game: str, name: str, recipe: list[tuple[str, int]]) -> Deck:
-    """Start deck ``name`` on the deck list and press + on each card's row (every press saved
-    before the next); the builder must then call it legal."""
+def build_deck(page, owner, game: str, name: str, preset: str, how: str) -> Deck:
+    """Start deck ``name`` on the deck list from the preset deck ``preset`` (``how="preset"``:
+    the new-deck form's "Start from") or empty, then paste the preset's list into the builder's
+    import box (``how="import"``); the builder must then call it legal. Pressing + card by card
+    is the deck builder's own test (tests/browser/test_deck_builder.py: a whole deck of each
+    game, every press saved)."""
     page.goto(f"/decks/?game={game}#new-deck")
+    page.wait_for_load_state("load")  # the form's script offers the chosen game's presets
     page.fill("#id_name", name)
     page.select_option("#id_game", game)
+    if how == "preset":
+        page.select_option("#id_start", f"{game}:{preset}")
     page.click("#new-deck-form button[type=submit]")
     page.wait_for_selector("#deck-builder")
-    page.wait_for_load_state("load")  # the builder's deferred script saves each + in place
-    total = 0
-    for number, copies in recipe:
-        for _ in range(copies):
-            page.click(f"#card-list li[data-number='{number}'] .deckb-count__plus")
-            total += 1
-            page.wait_for_selector(f"#deck-total[data-total='{total}']")
+    if how == "import":
+        assert page.get_attribute("#deck-total", "data-total") == "0"
+        engine = GAMES[game].engine
+        cards = next(d for d in engine.preset_decks() if d["key"] == preset)["cards"]
+        text = engine.deck_to_text(cards, engine.starter_card_set(), name)
+        page.click("summary:has(#import)")
+        page.fill("#id_text", text)
+        page.click("#import-form button[type=submit]")
+        page.wait_for_selector("#deck-builder")
     page.wait_for_selector("#deck-legal")
     assert page.inner_text("#deck-legal").startswith("Legal")
     assert page.locator("#deck-errors").count() == 0
     deck = Deck.objects.get(name=name, owner=owner)
-    assert sorted(Counter(deck.cards).items()) == recipe
+    assert page.get_attribute("#deck-total", "data-total") == str(len(deck.cards))
     return deck
 
 
@@ -199,8 +210,10 @@ def test_two_users_build_decks_and_play_a_whole_game(
     host_key, guest_key = DECKS[game]
     host_name, host_recipe = _preset_counts(game, host_key)
     guest_name, guest_recipe = _preset_counts(game, guest_key)
-    host_deck = build_deck(desk, player, game, f"My {host_name}", host_recipe)
-    guest_deck = build_deck(phone, other_player, game, f"My {guest_name}", guest_recipe)
+    host_deck = build_deck(desk, player, game, f"My {host_name}", host_key, "preset")
+    guest_deck = build_deck(phone, other_player, game, f"My {guest_name}", guest_key, "import")
+    for deck, recipe in ((host_deck, host_recipe), (guest_deck, guest_recipe)):
+        assert sorted(Counter(deck.cards).items()) == recipe
     assert no_horizontal_overflow(phone)
     _shoot(phone, f"tavern-{game}-deck-390.png")
 
