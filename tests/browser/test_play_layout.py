@@ -336,6 +336,64 @@ def _version(page: Any) -> int:
     return int(page.eval_on_selector("#battle", "e => e.dataset.version"))
 
 
+#: The waited player's clock, as every seat sees it (templates/tables/clock_undo_panel.html).
+RUNNING_CLOCK = "#table-clock-seats .table-extras__seat--running"
+
+
+def _set_clock(gm_page: Any, *, mode_keys: list[str], minutes: str | None) -> None:
+    """On the GM's control: the mode chosen with the arrow keys, the minutes typed, Set with
+    Enter, all from the keyboard."""
+    _tab_to(gm_page, "#clock_mode")
+    for key in mode_keys:
+        gm_page.keyboard.press(key)
+    if minutes is not None:
+        _tab_to(gm_page, "#clock_minutes")
+        gm_page.keyboard.press("Control+A")
+        gm_page.keyboard.type(minutes)
+    _tab_to(gm_page, "#table-clock-set")
+    gm_page.keyboard.press("Enter")
+
+
+def _the_gm_sets_the_turn_clock_by_keyboard(gm_page: Any, me: Any, pk: int) -> None:
+    """Issue 39, "Battles: optional clocks for player turns, off by default": the GM opens the
+    clock control (the tavern's new-table fields) from the keyboard; a bad number is refused in
+    words; a clock of 10 minutes a move reaches her screen live (the table client's version),
+    with her deadline. She sees the clock, never the control."""
+    assert me.locator("#table-clock").is_hidden()  # off by default
+    assert me.locator("#table-clock-control, #table-clock-form").count() == 0
+    _tab_to(gm_page, "#table-clock-control summary")
+    gm_page.keyboard.press("Enter")
+    # the tavern's own choices and words
+    modes = gm_page.eval_on_selector_all("#clock_mode option", LINES)
+    assert modes == ["No clock", "Per move", "Total per player"]
+    assert gm_page.eval_on_selector_all("#clock_rule option", LINES) == ["The seat is skipped"]
+    _set_clock(gm_page, mode_keys=["ArrowDown"], minutes="0")
+    gm_page.wait_for_function(
+        "document.getElementById('table-clock-error').textContent.includes('1 minute to 3 days')"
+    )
+    _set_clock(gm_page, mode_keys=[], minutes="10")
+    gm_page.wait_for_function(
+        "document.getElementById('table-clock-note').textContent.includes('10 minutes per move')"
+    )
+    assert gm_page.inner_text("#table-clock-error") == ""
+    me.wait_for_selector(RUNNING_CLOCK, timeout=LIVE_MS)
+    assert "Turn clock: 10 minutes per move; then the seat is skipped." in me.inner_text(
+        "#table-clock-words"
+    )
+    running = me.inner_text(RUNNING_CLOCK)
+    # her name, the time left and the deadline as a time of day
+    assert re.fullmatch(r"player-one: 9:5\d to move, until \d\d:\d\d( [AP]M)?", running), running
+    assert gm_page.inner_text(RUNNING_CLOCK).startswith("player-one: ")
+
+
+def _the_gm_takes_the_clock_off_by_keyboard(gm_page: Any, me: Any) -> None:
+    _set_clock(gm_page, mode_keys=["ArrowUp", "ArrowUp"], minutes=None)
+    gm_page.wait_for_function(
+        "document.getElementById('table-clock-note').textContent.includes('clock is off')"
+    )
+    me.wait_for_selector("#table-clock", state="hidden", timeout=LIVE_MS)
+
+
 @pytest.mark.parametrize(("width", "height"), [(1280, 800), (390, 844)])
 def test_battle_turns_by_keyboard_alone(new_page, turn, gm, player, width, height):
     pk, pc = turn.battle.pk, turn.pc
@@ -347,6 +405,7 @@ def test_battle_turns_by_keyboard_alone(new_page, turn, gm, player, width, heigh
         page.goto(f"/battles/{pk}/")
         page.wait_for_selector(f".battle-token[data-combatant='{pc}']")
     me.wait_for_selector("#battle[data-my-turn='1'] #actions button[data-action='move']")
+    _the_gm_sets_the_turn_clock_by_keyboard(table, me, pk)
     for round_ in range(2):
         start = _square_of(me, pc)
         # Move: Tab to it, Enter; the focus goes to her piece's square to choose where
@@ -396,6 +455,7 @@ def test_battle_turns_by_keyboard_alone(new_page, turn, gm, player, width, heigh
         )
         if round_ == 0:
             _shoot(me, f"layout-battle-keyboard-{width}")
+    _the_gm_takes_the_clock_off_by_keyboard(table, me)
     # a refused move is said assertively (role=alert), in words
     me.evaluate("BattleScreen.act({type: 'move', combatant: 'nobody', to: [0, 0]}, '')")
     me.wait_for_function("document.getElementById('battle-alert').textContent.trim() !== ''")
