@@ -17,6 +17,7 @@ class BattlesConfig(AppConfig):
         from westernroses.battle import GM_SEAT as GM
 
         from .services import battle_clock_manages, battle_clock_skip
+        from .table_talk import feed_changed
 
         register_clock_hooks(
             "battle",
@@ -25,6 +26,9 @@ class BattlesConfig(AppConfig):
                 clocked=lambda battle, seat: str(seat) != GM,
                 skip_action=battle_clock_skip,
                 rules=("skip",),
+                # a clock set or paused is no move: the version stays the engine's (its log's
+                # numbering), the table feed carries the clock (as a map laid under the grid)
+                announce=lambda battle: feed_changed([battle.pk]),
             ),
         )
         # The table's chat: the GMs moderate and read every whisper (tables.chat.rules).

@@ -19,6 +19,7 @@ from apibase import serializers
 from apibase.numbers import int_query_param
 from tables.api import check_body_size
 from tables.chat.api import ChatLineSerializer, MutedSerializer
+from tables.clocks.api import ClockSerializer
 
 from . import maps, selectors, table_talk
 from .serializers import SquareField
@@ -36,6 +37,11 @@ class PingSerializer(serializers.Serializer[Any]):
 
 
 class TableFeedSerializer(serializers.Serializer[Any]):
+    clock = ClockSerializer(
+        allow_null=True,
+        help_text="The turn clock (none: null); the page reads clock/ again when it differs"
+        " (setting or pausing it bumps no version).",
+    )
     chat = ChatLineSerializer(many=True, help_text="The table's chat (tables.chat).")
     chat_older = serializers.BooleanField(help_text="Older lines exist (ask chat_before).")
     chat_muted = MutedSerializer(many=True, help_text="Who is muted at the table (GMs only).")

@@ -27,6 +27,7 @@ from campaign.permissions import CampaignAccess
 from tables.chat.rules import ChatRules, Whisper, register_chat
 from tables.chat.selectors import chat_lines, muted_at
 from tables.chat.services import member_of, room_of
+from tables.clocks.services import clock_payload
 
 from .models import Battle, Combatant, TablePing
 
@@ -109,9 +110,10 @@ def ping_place(
 
 
 def feed_changed(battle_ids: Any) -> None:
-    """Open battle screens read their feed again once this commits: a ping, or a map laid or
-    re-aligned under a battle (neither moves its version). The table's socket hears the same
-    bare note as for a chat line (``{"type": "chat"}``); the page asks for what it may see."""
+    """Open battle screens read their feed again once this commits: a ping, a map laid or
+    re-aligned under a battle, its turn clock set or paused (none moves its version). The
+    table's socket hears the same bare note as for a chat line (``{"type": "chat"}``); the page
+    asks for what it may see."""
     label = Battle._meta.label_lower
     for pk in battle_ids:
         push.send_on_commit(push.table_group(label, pk), {"type": "table.chat"})
@@ -152,6 +154,7 @@ def table_feed(
     )
     names = member_names(battle.campaign_id) if pings else {}
     return {
+        "clock": clock_payload(battle),
         "chat": chat,
         "chat_older": older,
         "chat_muted": muted_at(member),

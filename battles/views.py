@@ -23,6 +23,9 @@ from accounts.typing import AuthedRequest
 from apibase.media import private_file
 from campaign.permissions import campaign_for
 from notifications import turn_alerts_mark_read
+from tables.clocks.forms import clock_form_for
+from tables.clocks.hooks import hooks_for
+from tables.clocks.services import clock_payload
 from westernroses import battle as engine
 from westernroses.catalog import get_catalog
 from westernroses.elements import Element
@@ -132,7 +135,11 @@ def battle_detail(request: AuthedRequest, pk: int) -> HttpResponse:
         "campaign": battle.campaign,
         "access": access,
         "config": _screen_config(battle, access),
+        "clock_url": reverse("api-battle-clock", args=[pk]),
     }
+    if access.is_gm:
+        # the GM's control of the turn clock: the tavern's own fields, the rules a battle has
+        context["clock_form"] = clock_form_for(clock_payload(battle), hooks_for("battle").rules)
     return render(request, "battles/screen.html", context)
 
 

@@ -44,6 +44,8 @@ COSTS = {
     "tests/browser/test_visual.py": 60.0,  # 73 s a role in CI before its screenshots were cut
     "tests/browser/test_card_game_tables.py": 41.0,
     "tests/browser/test_battle.py": 19.0,
+    # four whole tavern games by keyboard (25-190 s each, measured on a loaded machine)
+    "tests/browser/test_play_layout.py": 25.0,
     "tests/ops/test_beat.py": 25.0,
     "tests/hardening/test_procfile.py": 10.0,  # 17 s and a short one
 }

@@ -1408,6 +1408,13 @@
       }
       addChat(data.chat);
       if (data.pings.length) addPings(data.pings);
+      // the turn clock set or paused bumps no version either: the clock panel
+      // (static/js/tables/clock_undo.js) reads it again when the feed's differs
+      const clock = JSON.stringify(data.clock === undefined ? null : data.clock);
+      if (clock !== S.clockSeen) {
+        S.clockSeen = clock;
+        root.dataset.clock = String((Number(root.dataset.clock) || 0) + 1);
+      }
       // a map laid or re-aligned under a running battle bumps no version: the feed says so
       if (S.view && data.map !== undefined && JSON.stringify(data.map) !== JSON.stringify(S.view.map || null)) refresh(true);
     } catch (err) {

@@ -50,7 +50,15 @@ class ClockPauseSerializer(serializers.Serializer[Any]):
         help_text="A time control to set instead (the host or the GM).",
     )
     seconds = serializers.IntegerField(
-        required=False, min_value=60, max_value=30 * 86_400, help_text="With mode."
+        required=False,
+        min_value=60,
+        max_value=30 * 86_400,
+        help_text="With mode: per move up to 259200 (3 days), in all up to 2592000 (30 days).",
+        error_messages={
+            "min_value": "Give from 1 minute to 3 days per move (30 days in all), in seconds.",
+            "max_value": "Give from 1 minute to 3 days per move (30 days in all), in seconds.",
+            "invalid": "A whole number of seconds.",
+        },
     )
     rule = serializers.ChoiceField(
         choices=RULE_CHOICES,

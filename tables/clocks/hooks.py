@@ -12,7 +12,11 @@ bots' move and its resignation here, as a game gives the core its ``TableGame``.
   clocks its players' turns, never the GM's;
 * ``skip_action(state, seat)`` - the move that skips ``seat``'s turn where the engine's
   ``timeout_action`` gives none (a battle's end of turn) [the random bot's move];
-* ``rules`` - the rules a host may choose [all four].
+* ``rules`` - the rules a host may choose [all four];
+* ``announce(table)`` - how open pages hear that the clock was set, changed or paused where
+  the table's version must stay its engine's (a battle's version is its engine state's, its
+  log's numbering: its table feed carries the clock, as it carries the map) [the table's
+  version moves on].
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ class ClockHooks:
     clocked: Callable[[Any, Seat], bool] | None = None
     skip_action: Callable[[Any, Seat], Action | None] | None = None
     rules: tuple[str, ...] = ("skip", "random", "heuristic", "forfeit")
+    announce: Callable[[Any], None] | None = None
 
 
 _HOOKS: dict[str, ClockHooks] = {}

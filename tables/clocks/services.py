@@ -209,7 +209,7 @@ def clock_change(
                 {"rule": [f"At this {game.name}, when time runs out: {allowed}."]}
             )
         clock_set(game, table, control, now=now)
-        _touch_version(table)
+        _announce(game, table)
     return clock_payload(table)
 
 
@@ -248,8 +248,18 @@ def clock_pause(
                 now=now,
             )
         clock_save(table, controls.dumps(snapshot))
-        _touch_version(table)
+        _announce(game, table)
     return controls.public(snapshot)
+
+
+def _announce(game: TableGame, table: GameTable) -> None:
+    """Open pages redraw the clock: the game's own way (its ``announce`` hook: a battle's
+    table feed), or the table's version moving on."""
+    announce = hooks_for(game.slug).announce
+    if announce is not None:
+        announce(table)
+    else:
+        _touch_version(table)
 
 
 def _touch_version(table: GameTable) -> None:

@@ -1,10 +1,17 @@
 /* The turn clock and undo requests of a table (templates/tables/clock_undo_panel.html).
  *
  * Self-contained: it reads the table's clock/ and undo/ endpoints when the page is drawn and
- * whenever the page's own client moves the table's data-version on (a MutationObserver: no
+ * whenever the page's own client moves the table's data-version (or data-clock) on (a MutationObserver: no
  * polling of its own, so a hidden tab asks nothing). A running clock counts down each second
- * in the page from the server's deadline. Seats are named by the page (data-seat-names on the
- * table's root, or "Seat 1", "Seat 2"); nothing here shows a move.
+ * in the page from the server's deadline, which it also gives as a time of day. Seats are named
+ * by the page (a json_script of seat → name named by the panel's data-seat-names-id, as a
+ * battle's players; data-seat-names on the table's root; or "Seat 1", "Seat 2"); nothing here
+ * shows a move. Without an undo URL (a battle: its GM undoes) there is no undo part.
+ *
+ * Who manages the table (a battle's GM) also gets the control (#table-clock-form, the
+ * new-table form's own fields, templates/tables/clock_fields.html): set or change the time
+ * control, take it off ("No clock"), pause and resume it, through the same clock/ endpoint;
+ * a refusal is shown in the server's words.
  */
 (function () {
   "use strict";
@@ -14,12 +21,14 @@
   const root = document.getElementById(panel.dataset.root) || document.body;
   const clockBox = document.getElementById("table-clock");
   const undoBox = document.getElementById("table-undo");
-  const buttons = {
+  const buttons = undoBox ? {
     ask: document.getElementById("table-undo-ask"),
     approve: document.getElementById("table-undo-approve"),
     refuse: document.getElementById("table-undo-refuse"),
     withdraw: document.getElementById("table-undo-withdraw"),
-  };
+  } : {};
+  const form = document.getElementById("table-clock-form");
+  let seatMap = null;
   let clock = null;
   let ticking = null;
 
@@ -31,6 +40,11 @@
   }
 
   function seatName(seat) {
+    if (seatMap === null) {
+      const script = panel.dataset.seatNamesId && document.getElementById(panel.dataset.seatNamesId);
+      try { seatMap = script ? JSON.parse(script.textContent) : {}; } catch (e) { seatMap = {}; }
+    }
+    if (seatMap[seat]) return seatMap[seat];
     const names = (root.dataset.seatNames || "").split("|").filter(Boolean);
     const index = Number(seat);
     return names[index] || `Seat ${Number.isInteger(index) ? index + 1 : seat}`;
@@ -45,7 +59,12 @@
     return `${m}:${String(r).padStart(2, "0")}`;
   }
 
+  function timeOfDay(when) {
+    return new Date(when).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  }
+
   function drawClock() {
+    drawControl();
     if (!clock) { clockBox.hidden = true; return; }
     clockBox.hidden = false;
     document.getElementById("table-clock-words").textContent = `Turn clock: ${clock.words}.`;
@@ -57,7 +76,9 @@
       const item = document.createElement("li");
       item.className = "table-extras__seat" + (seat.running ? " table-extras__seat--running" : "") +
         (seat.running && left < 60 ? " table-extras__seat--low" : "");
-      item.textContent = `${seatName(seat.seat)}: ${clockText(left)}${seat.running ? " to move" : " left"}`;
+      item.textContent = seat.running
+        ? `${seatName(seat.seat)}: ${clockText(left)} to move, until ${timeOfDay(seat.deadline)}`
+        : `${seatName(seat.seat)}: ${clockText(left)} left`;
       list.append(item);
     }
   }
@@ -93,9 +114,68 @@
   }
 
   async function refresh() {
-    const [c, u] = await Promise.all([call(panel.dataset.clockUrl), call(panel.dataset.undoUrl)]);
+    const [c, u] = await Promise.all([
+      call(panel.dataset.clockUrl),
+      undoBox ? call(panel.dataset.undoUrl) : Promise.resolve({ ok: false }),
+    ]);
     if (c.ok) { clock = c.data.clock; drawClock(); }
     if (u.ok) drawUndo(u.data);
+  }
+
+  // --- the control of who manages the table -------------------------------------------------
+  let pauseButton = null;
+
+  function drawControl() {
+    if (!form) return;
+    pauseButton.hidden = !clock;
+    if (clock) pauseButton.textContent = clock.paused ? "Resume the clock" : "Pause the clock";
+  }
+
+  function firstError(data) {
+    const errors = data.errors || {};
+    if (errors.seconds) return form.elements.clock_minutes.dataset.error;
+    for (const key of ["mode", "rule", "paused", "non_field_errors"]) {
+      if (errors[key]) return errors[key][0];
+    }
+    const any = Object.values(errors)[0];
+    return (any && any[0]) || data.detail || "That did not work: try again.";
+  }
+
+  async function sendControl(body, done) {
+    const note = document.getElementById("table-clock-note");
+    const error = document.getElementById("table-clock-error");
+    for (const b of form.querySelectorAll("button")) b.disabled = true;
+    const answer = await call(panel.dataset.clockUrl, body);
+    for (const b of form.querySelectorAll("button")) b.disabled = false;
+    if (answer.ok) {
+      clock = answer.data.clock;
+      error.textContent = "";
+      note.textContent = done(clock);
+      drawClock();
+    } else {
+      note.textContent = "";
+      error.textContent = firstError(answer.data);
+    }
+  }
+
+  if (form) {
+    pauseButton = document.getElementById("table-clock-pause");
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const mode = form.elements.clock_mode.value;
+      const body = { mode };
+      if (mode !== "none") {
+        const minutes = form.elements.clock_minutes.value.trim();
+        if (/^\d+$/.test(minutes)) body.seconds = Number(minutes) * 60;
+        body.rule = form.elements.clock_rule.value;
+      }
+      sendControl(body, (c) => c ? `The turn clock is set: ${c.words}.` : "The turn clock is off.");
+    });
+    pauseButton.addEventListener("click", () => {
+      if (!clock) return;
+      sendControl({ paused: !clock.paused },
+        (c) => c && c.paused ? "The clock is paused." : "The clock runs again.");
+    });
   }
 
   for (const [decision, button] of Object.entries(buttons)) {
@@ -113,7 +193,8 @@
     });
   }
 
-  new MutationObserver(refresh).observe(root, { attributes: true, attributeFilter: ["data-version"] });
+  // data-clock: a page whose clock changes bump no version (a battle's feed) says so there
+  new MutationObserver(refresh).observe(root, { attributes: true, attributeFilter: ["data-version", "data-clock"] });
   ticking = setInterval(() => { if (clock && !document.hidden) drawClock(); }, 1000);
   window.addEventListener("pagehide", () => clearInterval(ticking));
   refresh();
