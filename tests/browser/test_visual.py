@@ -94,6 +94,8 @@ def demo_pages(role: str) -> list[tuple[str, str]]:
         ("handouts", f"/campaigns/{c}/handouts/"),
         ("handout", f"/campaigns/{c}/handouts/{handout.pk}/"),
         ("timeline", f"/campaigns/{c}/timeline/"),
+        ("calendar", f"/campaigns/{c}/calendar/"),
+        ("calendar-feed", "/campaigns/calendar-feed/"),
         ("battles", f"/campaigns/{c}/battles/"),
         ("battle", f"/battles/{battle.pk}/"),
         ("characters", "/characters/"),
