@@ -239,9 +239,17 @@ def calendar_path(campaign_id: int) -> str:
 
 
 def world_event_entries(*, access: CampaignAccess, limit: int) -> list[TimelineEntry]:
-    """The timeline's source: events the viewer may see, when they were written down."""
-    calendar = world_date(access.campaign_id).calendar
-    events = events_visible_to(access).order_by("-created_at", "-pk")[:limit]
+    """The timeline's source: events the viewer may see, when they were written down (one
+    query: the calendar comes with the events)."""
+    events = list(
+        events_visible_to(access)
+        .select_related("campaign__world_calendar")
+        .order_by("-created_at", "-pk")[:limit]
+    )
+    if not events:
+        return []
+    stored = getattr(events[0].campaign, "world_calendar", None)
+    calendar = world_date(access.campaign_id, stored or WorldCalendar()).calendar
     return [
         TimelineEntry(
             kind="world_event",
