@@ -281,9 +281,14 @@ def test_the_feed_parses_holds_only_her_campaigns_and_a_revoked_address_is_404(
     assert "Your answer: Coming" in str(events[0]["description"])
     assert "1 coming, 0 maybe, 0 not coming" in str(events[0]["description"])
     assert events[0].decoded("dtstart") == upcoming.starts_at.replace(microsecond=0)
-    # renewing: the old address is gone; revoking: no address at all
-    renewed = client_for(player).post("/campaigns/calendar-feed/", {"action": "renew"})
-    assert renewed.status_code == 302
+    # she finds it on her profile and on the campaign's page, and renews it from there
+    profile = client_for(player).get("/accounts/profile/").content.decode()
+    assert 'href="/campaigns/calendar-feed/"' in profile
+    assert path in client_for(player).get(f"/campaigns/{campaign.pk}/").content.decode()
+    renewed = client_for(player).post(
+        "/campaigns/calendar-feed/", {"action": "renew", "campaign": campaign.pk}
+    )
+    assert renewed["Location"] == f"/campaigns/{campaign.pk}/"
     assert anonymous.get(path).status_code == 404
     new_path = api_for(player).get("/api/calendar-feed/").json()["url"].split("testserver", 1)[1]
     assert anonymous.get(new_path).status_code == 200
