@@ -88,7 +88,7 @@ def test_page_queries_do_not_grow_with_history(campaign, gm, player, django_asse
     for _ in range(30):
         roll_make(user=player, dice=dice_request_from(notation="1d"), campaign=campaign)
     access = access_for(gm, campaign)
-    with django_assert_max_num_queries(9):  # one a source (the in-world events' included)
+    with django_assert_max_num_queries(8):
         timeline_page(access, page=2, per_page=10)
 
 
