@@ -12,7 +12,8 @@ downloads the same archive from the campaign settings page (:func:`backup_downlo
 
 Users the target server lacks are created **inactive with an unusable password**: their rows
 keep their author, and an administrator (or a password reset) brings them in. Invitations are
-not exported: their tokens are secrets that would open the campaign on the other server.
+not exported: their tokens are secrets that would open the campaign on the other server; nor
+are the members' calendar feed addresses (secrets of each member, not of the campaign).
 """
 
 from __future__ import annotations
@@ -85,6 +86,9 @@ PARTS: tuple[Part, ...] = (
     Part("campaign.Membership", "campaign_id"),
     Part("gmtools.GameSession", "campaign_id"),
     Part("gmtools.Attendance", "session__campaign_id"),
+    Part("gmtools.SessionRsvp", "session__campaign_id"),
+    Part("gmtools.WorldCalendar", "campaign_id"),
+    Part("gmtools.WorldEvent", "campaign_id"),
     Part("gmtools.GMNote", "campaign_id"),
     Part("characters.Character", "campaign_id"),
     Part("characters.InventoryItem", "character__campaign_id"),

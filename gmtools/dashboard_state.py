@@ -45,7 +45,9 @@ from westernroses.characters import SheetError, derive_sheet
 
 from .invitations import invitation_path, invitations_pending
 from .models import GameSession, GMNote, Invitation
+from .rsvp import RsvpCounts, rsvp_counts
 from .sessions import session_upcoming
+from .world import WorldDate, world_date
 
 LATEST_ROLLS: Final = 10
 #: How a registered panel without a template of its own shows its items.
@@ -97,6 +99,9 @@ class DashboardState:
     invitations: list[Invitation]
     upcoming_session: GameSession | None
     notes: list[GMNote]
+    #: The answers to the next session (None without one) and the in-world date.
+    rsvp: RsvpCounts | None = None
+    world: WorldDate | None = None
     slots: dict[str, list[SlotPanel]] = field(default_factory=dict)
     #: The party panel, rendered once per party version (:func:`dashboard_party_cached`).
     party_html: str = ""
@@ -244,12 +249,15 @@ def dashboard_state(
         for slot in DASHBOARD_SLOTS
     }
     party = party or dashboard_party_cached(campaign, access)
+    upcoming = session_upcoming(campaign.pk, now)
     return DashboardState(
         party=party.rows,
         party_html=party.html,
         rolls=list(rolls_visible_to(access)[:LATEST_ROLLS]),
         invitations=list(invitations_pending(campaign.pk, now)),
-        upcoming_session=session_upcoming(campaign.pk, now),
+        upcoming_session=upcoming,
+        rsvp=rsvp_counts(upcoming) if upcoming else None,
+        world=world_date(campaign.pk),
         notes=list(
             GMNote.objects.filter(campaign=campaign).select_related("author")[:LATEST_NOTES]
         ),
@@ -353,6 +361,15 @@ def dashboard_data(state: DashboardState) -> dict[str, Any]:
             "title": session.title,
             "starts_at": session.starts_at.isoformat(),
             "agenda": session.agenda,
+            "rsvp": state.rsvp.as_dict() if state.rsvp else None,
+        },
+        "world_date": None
+        if state.world is None
+        else {
+            "year": state.world.year,
+            "month": state.world.month,
+            "day": state.world.day,
+            "words": state.world.words,
         },
         "notes": [
             {"id": n.pk, "title": n.title, "body": n.body, "updated_at": n.updated_at.isoformat()}

@@ -18,7 +18,14 @@ from westernroses.catalog import get_catalog
 
 from .awards import award_items_known
 from .invitations import DEFAULT_EXPIRY_DAYS, MAX_EXPIRY_DAYS
-from .models import AttendanceStatus, GameSession
+from .models import AttendanceStatus, GameSession, RsvpAnswer
+from .world_calendar import (
+    MAX_ADVANCE_DAYS,
+    MAX_MONTH_DAYS,
+    MAX_MONTHS,
+    MAX_YEAR,
+    MIN_YEAR,
+)
 
 #: How many item lines the award form has without JavaScript.
 AWARD_ITEM_LINES = 3
@@ -232,3 +239,74 @@ class NpcRollForm(forms.Form):
         except DiceRequestError as exc:
             self.add_error(exc.field if exc.field in self.fields else "notation", str(exc))
         return data
+
+
+# --------------------------------------------------------------------------- calendar, RSVP
+
+
+class RsvpForm(forms.Form):
+    answer = forms.ChoiceField(choices=RsvpAnswer.choices, label="Will you come?")
+    note = forms.CharField(max_length=200, required=False, label="Note (optional)")
+
+
+class DateAdvanceForm(forms.Form):
+    days = forms.IntegerField(
+        min_value=-MAX_ADVANCE_DAYS, max_value=MAX_ADVANCE_DAYS, initial=1, label="Days"
+    )
+
+
+class DateSetForm(forms.Form):
+    year = forms.IntegerField(min_value=MIN_YEAR, max_value=MAX_YEAR)
+    month = forms.IntegerField(min_value=1, max_value=MAX_MONTHS)
+    day = forms.IntegerField(min_value=1, max_value=MAX_MONTH_DAYS)
+
+
+class WorldEventForm(DateSetForm):
+    title = forms.CharField(max_length=120)
+    body = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 2}), required=False, max_length=MAX_PROSE
+    )
+    gm_only = forms.BooleanField(required=False, label="Only the GMs see it")
+    session = forms.ModelChoiceField(
+        queryset=GameSession.objects.none(), required=False, label="Happened in session"
+    )
+
+    def __init__(self, *args: Any, campaign_id: int, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["session"]
+        if isinstance(field, forms.ModelChoiceField):
+            field.queryset = GameSession.objects.filter(campaign_id=campaign_id)
+
+
+class CalendarDefineForm(forms.Form):
+    months = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 6}),
+        required=False,
+        max_length=4000,
+        help_text="One month a line: name, days, season. Leave months and weekdays empty "
+        "for the Gregorian year.",
+    )
+    weekdays = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3}),
+        required=False,
+        max_length=1000,
+        help_text="One weekday a line.",
+    )
+
+    def clean_months(self) -> list[dict[str, Any]]:
+        months = []
+        for number, line in enumerate(self.cleaned_data["months"].splitlines(), start=1):
+            if not line.strip():
+                continue
+            parts = [p.strip() for p in line.split(",")]
+            if len(parts) < 2 or not parts[1].isdigit():
+                raise forms.ValidationError(
+                    f"Line {number}: write the month's name, its number of days and its season."
+                )
+            months.append(
+                {"name": parts[0], "days": int(parts[1][:4]), "season": ", ".join(parts[2:])}
+            )
+        return months
+
+    def clean_weekdays(self) -> list[str]:
+        return [w.strip() for w in self.cleaned_data["weekdays"].splitlines() if w.strip()]

@@ -111,6 +111,11 @@ class GameSession(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+    rsvp_reminded_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the members who had not answered were asked (gmtools/rsvp.py).",
+    )
 
     class Meta:
         db_table = "campaign_gamesession"
@@ -296,3 +301,104 @@ class LevelUp(models.Model):
 
     def __str__(self) -> str:
         return f"{self.character_name}: level {self.from_level} → {self.to_level}"
+
+
+class RsvpAnswer(models.TextChoices):
+    YES = "yes", "Coming"
+    MAYBE = "maybe", "Maybe"
+    NO = "no", "Not coming"
+
+
+class SessionRsvp(models.Model):
+    """One member's answer to "will you come?" for one session, with a note."""
+
+    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="rsvps")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rsvps"
+    )
+    answer = models.CharField(max_length=5, choices=RsvpAnswer.choices)
+    note = models.CharField(max_length=200, blank=True)
+    answered_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = "session RSVP"
+        ordering = ("session", "user__username")
+        constraints = [
+            models.UniqueConstraint(fields=("session", "user"), name="one_rsvp_per_member")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.answer} for {self.session}"
+
+
+class WorldCalendar(models.Model):
+    """A campaign's in-world calendar and its current date (gmtools/world_calendar.py).
+
+    Empty ``months`` and ``weekdays`` are the Gregorian year with its seasons."""
+
+    campaign = models.OneToOneField(
+        Campaign, on_delete=models.CASCADE, related_name="world_calendar"
+    )
+    months = models.JSONField(default=list, blank=True, help_text='[{"name", "days", "season"}]')
+    weekdays = models.JSONField(default=list, blank=True)
+    year = models.IntegerField(default=1)
+    month = models.PositiveSmallIntegerField(default=1)
+    day = models.PositiveSmallIntegerField(default=1)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"calendar of {self.campaign_id}"
+
+
+class WorldEvent(models.Model):
+    """Something that happens in the world on an in-world date; on the campaign's timeline.
+
+    ``session``: the evening of play it happened in, if any. ``wiki_entry_id`` is left for the
+    campaign wiki to point at an entry (a plain number until that app exists)."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="world_events")
+    year = models.IntegerField()
+    month = models.PositiveSmallIntegerField()
+    day = models.PositiveSmallIntegerField()
+    title = models.CharField(max_length=120)
+    body = models.TextField(blank=True)
+    gm_only = models.BooleanField(default=False, help_text="Only the GMs see it.")
+    session = models.ForeignKey(
+        GameSession, on_delete=models.SET_NULL, related_name="world_events", null=True, blank=True
+    )
+    wiki_entry_id = models.PositiveBigIntegerField(null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        related_name="world_events_created",
+        null=True,
+        blank=True,
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("year", "month", "day", "pk")
+        indexes = [
+            models.Index(fields=("campaign", "year", "month", "day"), name="world_event_date")
+        ]
+
+    def __str__(self) -> str:
+        return self.title
+
+
+def feed_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+class CalendarFeed(models.Model):
+    """A member's secret iCal address (her campaigns' sessions). Revoking deletes the row;
+    renewing gives a new token, so the old address answers 404."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="calendar_feed"
+    )
+    token = models.CharField(max_length=64, unique=True, default=feed_token)
+    created_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"calendar feed of {self.user}"

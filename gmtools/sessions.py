@@ -139,6 +139,8 @@ def session_update(
     if title is not None:
         session.title = title.strip()
     if starts_at is not None:
+        if starts_at != session.starts_at:
+            session.rsvp_reminded_at = None  # the members who have not answered are asked anew
         session.starts_at = starts_at
     if agenda is not None:
         session.agenda = agenda

@@ -24,6 +24,7 @@ from .awards import award_describe, awards_of
 from .handouts import handouts_visible_to
 from .models import GameSession, LevelUp
 from .sessions import session_path
+from .world import world_event_entries
 
 if TYPE_CHECKING:
     from campaign.permissions import CampaignAccess
@@ -180,6 +181,7 @@ BUILT_IN_SOURCES = {
     "level_up": level_up_entries,
     "roll": roll_entries,
     "handout": handout_entries,
+    "world_event": world_event_entries,
 }
 
 

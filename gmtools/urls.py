@@ -1,7 +1,7 @@
 from django.urls import path, re_path
 from django.views.generic import RedirectView
 
-from .pages import dashboard, handouts, invitations, members, notes, sessions, timeline
+from .pages import calendar, dashboard, handouts, invitations, members, notes, sessions, timeline
 
 app_name = "gmtools"
 
@@ -30,6 +30,11 @@ urlpatterns = [
         sessions.session_delete,
         name="session_delete",
     ),
+    path("<int:pk>/sessions/<int:session_id>/rsvp/", calendar.session_rsvp, name="session_rsvp"),
+    # The in-world calendar and the members' calendar feeds.
+    path("<int:pk>/calendar/", calendar.calendar, name="calendar"),
+    path("calendar-feed/", calendar.feed_page, name="calendar_feed"),
+    path("feed/<str:token>.ics", calendar.feed_ics, name="calendar_feed_ics"),
     path("<int:pk>/notes/", notes.note_list, name="notes"),
     path("<int:pk>/notes/<int:note_id>/edit/", notes.note_edit, name="note_edit"),
     path("<int:pk>/notes/<int:note_id>/delete/", notes.note_delete, name="note_delete"),

@@ -28,6 +28,7 @@ from campaign.models import Campaign, Membership, Role
 from characters.models import Character
 from config.backup import (
     MANIFEST,
+    RENAMED,
     BackupError,
     export_campaign,
     import_campaign,
@@ -206,8 +207,10 @@ def as_written_before_the_gm_tools_moved(data: bytes) -> bytes:
     archive = zipfile.ZipFile(io.BytesIO(data))
     manifest = manifest_of(data)
 
-    def old(text: str) -> str:
-        return text.replace("gmtools.", "campaign.")
+    def old(text: str) -> str:  # only the models that were there then; newer ones stay
+        for before, now in RENAMED.items():
+            text = text.replace(now, before)
+        return text
 
     members = {}
     for part in manifest["parts"]:

@@ -355,6 +355,7 @@ CELERY_QUEUE_TASKS: dict[str, tuple[str, ...]] = {
         "notifications.deliver_digest",
         "notifications.send_turn_reminders",
         "notifications.send_scheduled_notifications",
+        "gmtools.send_rsvp_reminders",
         "notifications.send_digests",
         "notifications.requeue_stale_deliveries",
         "notifications.ping",
@@ -485,6 +486,11 @@ CELERY_BEAT_SCHEDULE.update(
             "task": "notifications.send_scheduled_notifications",
             "schedule": 60.0,
             "options": {"expires": 55},
+        },
+        "gmtools-rsvp-reminders": {
+            "task": "gmtools.send_rsvp_reminders",
+            "schedule": 300.0,
+            "options": {"expires": 295},
         },
         "notifications-digests": {
             "task": "notifications.send_digests",

@@ -15,8 +15,9 @@ from accounts.typing import AuthedRequest
 from campaign import selectors
 from campaign.permissions import campaign_for
 
+from .. import rsvp
 from .. import sessions as session_services
-from ..forms import SessionForm, SessionRecordForm, add_service_errors
+from ..forms import RsvpForm, SessionForm, SessionRecordForm, add_service_errors
 
 
 @login_required
@@ -84,13 +85,24 @@ def session_detail(request: HttpRequest, pk: int, session_id: int) -> HttpRespon
         else:
             messages.success(request, "Summary and attendance saved.")
             return redirect("gmtools:session_detail", campaign.pk, session.pk)
+    answers = rsvp.rsvps_of(session)
+    mine = next((a for a in answers if a.user_id == request.user.pk), None)
+    upcoming = session.starts_at > timezone.now()
     context = {
         "campaign": campaign,
         "access": access,
         "session": session,
         "form": form,
         "attendance": session.attendance.all(),
-        "upcoming": session.starts_at > timezone.now(),
+        "upcoming": upcoming,
+        "answers": answers,
+        "counts": rsvp.rsvp_counts(session),
+        "rsvp_form": RsvpForm(
+            initial={"answer": mine.answer, "note": mine.note} if mine else None,
+            auto_id="rsvp-%s",
+        )
+        if upcoming
+        else None,
     }
     status = 400 if form is not None and form.errors else 200
     return render(request, "gmtools/session_detail.html", context, status=status)

@@ -394,6 +394,11 @@ class DashboardSerializer(serializers.Serializer[Any]):
     party = PartyRowSerializer(many=True)
     rolls = serializers.ListField(child=serializers.DictField())
     invitations = serializers.ListField(child=serializers.DictField())
-    upcoming_session = serializers.DictField(allow_null=True)
+    upcoming_session = serializers.DictField(
+        allow_null=True, help_text="With rsvp: the answers counted (yes, maybe, no, unanswered)."
+    )
+    world_date = serializers.DictField(
+        allow_null=True, help_text="The in-world date: year, month, day and words."
+    )
     notes = serializers.ListField(child=serializers.DictField())
     slots = serializers.DictField(help_text="active_battles, tavern_tables: registered panels")

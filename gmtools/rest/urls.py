@@ -3,7 +3,7 @@
 
 from django.urls import path
 
-from . import membership, party, play
+from . import membership, party, play, world
 
 urlpatterns = [
     path(
@@ -47,6 +47,30 @@ urlpatterns = [
         play.AttendanceView.as_view(),
         name="api-campaign-session-attendance",
     ),
+    path(
+        "campaigns/<int:pk>/sessions/<int:session_id>/rsvp/",
+        world.RsvpView.as_view(),
+        name="api-campaign-session-rsvp",
+    ),
+    path(
+        "campaigns/<int:pk>/calendar/", world.CalendarView.as_view(), name="api-campaign-calendar"
+    ),
+    path(
+        "campaigns/<int:pk>/calendar/date/",
+        world.CalendarDateView.as_view(),
+        name="api-campaign-calendar-date",
+    ),
+    path(
+        "campaigns/<int:pk>/calendar/events/",
+        world.WorldEventListView.as_view(),
+        name="api-campaign-world-events",
+    ),
+    path(
+        "campaigns/<int:pk>/calendar/events/<int:event_id>/",
+        world.WorldEventDetailView.as_view(),
+        name="api-campaign-world-event",
+    ),
+    path("calendar-feed/", world.CalendarFeedView.as_view(), name="api-calendar-feed"),
     path("campaigns/<int:pk>/notes/", play.NoteListView.as_view(), name="api-campaign-notes"),
     path(
         "campaigns/<int:pk>/notes/<int:note_id>/",

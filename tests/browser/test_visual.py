@@ -95,6 +95,8 @@ def demo_pages(role: str) -> list[tuple[str, str]]:
         ("campaign-dice", f"/campaigns/{c}/dice/?notation=4d%2B2&target=12"),
         ("dice", "/dice/?notation=3d&target=10"),
         ("members", f"/campaigns/{c}/members/"),
+        ("calendar", f"/campaigns/{c}/calendar/"),
+        ("calendar-feed", "/campaigns/calendar-feed/"),
         ("sessions", f"/campaigns/{c}/sessions/"),
         ("session", f"/campaigns/{c}/sessions/{session.pk}/"),
         ("handouts", f"/campaigns/{c}/handouts/"),

@@ -44,6 +44,7 @@ KINDS = {
         "notifications.deliver_digest",
         "notifications.send_turn_reminders",
         "notifications.send_scheduled_notifications",
+        "gmtools.send_rsvp_reminders",
         "notifications.send_digests",
         "notifications.requeue_stale_deliveries",
         "notifications.ping",

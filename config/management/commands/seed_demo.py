@@ -12,6 +12,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand
 from django.db import transaction
+from django.utils import timezone as django_timezone
 
 from campaign import services
 from campaign.models import Campaign, Membership, Role
@@ -276,6 +277,11 @@ DEMO_HANDOUTS = (
 DEMO_NOTE = ("Remilia's plan", "The mist blocks the sun so she can go out by day. Sakuya stalls.")
 DEMO_AWARD_REASON = "Fairies' hidden stash on the lakeshore"
 DEMO_INVITATION_NOTE = "Demo link for a third player"
+#: The in-world date (the Gregorian default calendar) and an event on it, and the players'
+#: answers to the demo session.
+DEMO_WORLD_DATE = (2003, 7, 20)
+DEMO_WORLD_EVENT = ("The scarlet mist rises", "A red fog spreads from the lake's far shore.")
+DEMO_RSVPS = (("reimu", "yes", "I'll bring tea."), ("marisa", "maybe", "If the library is open."))
 
 
 def seed_campaign_play(
@@ -341,10 +347,47 @@ def seed_campaign_play(
         invitations.invitation_create(
             campaign=campaign, by=access, created_by=gm, note=DEMO_INVITATION_NOTE
         )
+    seed_world(campaign, users)
     link = next(
         i for i in invitations.invitations_pending(campaign.pk) if i.note == DEMO_INVITATION_NOTE
     )
     stdout.write(f"  Invitation link: {base}{invitations.invitation_path(link)}")
+
+
+def seed_world(campaign: Campaign, users: dict[str, Any]) -> None:
+    """The in-world date and an event on it, and the players' answers to the demo session
+    (idempotent: the date is set once, the event found by its title)."""
+    from campaign.permissions import access_for
+    from gmtools import rsvp, world
+    from gmtools.models import GameSession, WorldCalendar, WorldEvent
+
+    access = access_for(users["gm"], campaign)
+    year, month, day = DEMO_WORLD_DATE
+    if not WorldCalendar.objects.filter(campaign=campaign).exists():
+        world.date_set(campaign=campaign, by=access, year=year, month=month, day=day)
+    session = GameSession.objects.filter(campaign=campaign, title=DEMO_SESSION[0]).first()
+    title, body = DEMO_WORLD_EVENT
+    if not WorldEvent.objects.filter(campaign=campaign, title=title).exists():
+        world.event_add(
+            campaign=campaign,
+            by=access,
+            created_by=users["gm"],
+            year=year,
+            month=month,
+            day=day,
+            title=title,
+            body=body,
+            session=session,
+        )
+    if session is not None and session.starts_at > django_timezone.now():
+        for name, answer, note in DEMO_RSVPS:
+            rsvp.rsvp_answer(
+                session=session,
+                by=access_for(users[name], campaign),
+                user=users[name],
+                answer=answer,
+                note=note,
+            )
 
 
 # --------------------------------------------------------------------------- battles

@@ -1,0 +1,208 @@
+"""The in-world calendar's arithmetic: months, weekdays, seasons and dates, with no database.
+
+A campaign's calendar is a list of months (a name, a number of days, a season) and a list of
+weekdays. With no months defined it is the Gregorian year (leap years included, the weekdays
+those of the real calendar, seasons as in the northern hemisphere); a GM's own months have no
+leap years, and its weekdays run on from the first day of year 1. A date is (year, month, day)
+with the month and the day counted from 1; :func:`to_ordinal` and :func:`from_ordinal` turn it
+into a day count, so advancing the date is adding days.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Final
+
+MIN_YEAR: Final = -99_999
+MAX_YEAR: Final = 99_999
+MAX_MONTHS: Final = 40
+MAX_WEEKDAYS: Final = 20
+MAX_MONTH_DAYS: Final = 400
+MAX_NAME: Final = 40
+#: The most days one advance may move the date (about 27 Gregorian years).
+MAX_ADVANCE_DAYS: Final = 10_000
+
+GREGORIAN_MONTHS: Final = (
+    ("January", 31, "Winter"),
+    ("February", 28, "Winter"),
+    ("March", 31, "Spring"),
+    ("April", 30, "Spring"),
+    ("May", 31, "Spring"),
+    ("June", 30, "Summer"),
+    ("July", 31, "Summer"),
+    ("August", 31, "Summer"),
+    ("September", 30, "Autumn"),
+    ("October", 31, "Autumn"),
+    ("November", 30, "Autumn"),
+    ("December", 31, "Winter"),
+)
+GREGORIAN_WEEKDAYS: Final = (
+    "Monday",
+    "Tuesday",
+    "Wednesday",
+    "Thursday",
+    "Friday",
+    "Saturday",
+    "Sunday",
+)
+
+
+class CalendarError(ValueError):
+    """A calendar or a date that cannot be: ``errors`` maps a field to its messages."""
+
+    def __init__(self, errors: dict[str, list[str]]) -> None:
+        super().__init__("; ".join(m for ms in errors.values() for m in ms))
+        self.errors = errors
+
+
+@dataclass(frozen=True, slots=True)
+class Month:
+    name: str
+    days: int
+    season: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Calendar:
+    months: tuple[Month, ...]
+    weekdays: tuple[str, ...]
+    gregorian: bool
+
+    # ------------------------------------------------------------------ lengths
+
+    def is_leap(self, year: int) -> bool:
+        return self.gregorian and year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+
+    def month_days(self, year: int, month: int) -> int:
+        days = self.months[month - 1].days
+        return days + 1 if month == 2 and self.is_leap(year) else days
+
+    @property
+    def year_days(self) -> int:
+        return sum(m.days for m in self.months)
+
+    def _days_before_year(self, year: int) -> int:
+        y = year - 1
+        if self.gregorian:
+            return 365 * y + y // 4 - y // 100 + y // 400
+        return self.year_days * y
+
+    # ------------------------------------------------------------------ dates
+
+    def check(self, year: int, month: int, day: int) -> None:
+        errors: dict[str, list[str]] = {}
+        if not MIN_YEAR <= year <= MAX_YEAR:
+            errors["year"] = [f"A year runs from {MIN_YEAR} to {MAX_YEAR}."]
+        if not 1 <= month <= len(self.months):
+            errors["month"] = [f"This calendar has months 1 to {len(self.months)}."]
+        elif not errors and not 1 <= day <= self.month_days(year, month):
+            name = self.months[month - 1].name
+            errors["day"] = [f"{name} has days 1 to {self.month_days(year, month)}."]
+        if errors:
+            raise CalendarError(errors)
+
+    def to_ordinal(self, year: int, month: int, day: int) -> int:
+        """Day 1 is the first day of year 1 (in the Gregorian default, 1 January of year 1,
+        as :meth:`datetime.date.toordinal` counts)."""
+        before = sum(self.month_days(year, m) for m in range(1, month))
+        return self._days_before_year(year) + before + day
+
+    def from_ordinal(self, ordinal: int) -> tuple[int, int, int]:
+        average = 365.2425 if self.gregorian else self.year_days
+        year = int((ordinal - 1) // average) + 1
+        while self._days_before_year(year) >= ordinal:
+            year -= 1
+        while self._days_before_year(year + 1) < ordinal:
+            year += 1
+        rest = ordinal - self._days_before_year(year)
+        month = 1
+        while rest > self.month_days(year, month):
+            rest -= self.month_days(year, month)
+            month += 1
+        return year, month, rest
+
+    def advance(self, year: int, month: int, day: int, days: int) -> tuple[int, int, int]:
+        moved = self.from_ordinal(self.to_ordinal(year, month, day) + days)
+        self.check(*moved)
+        return moved
+
+    def weekday(self, year: int, month: int, day: int) -> str:
+        if not self.weekdays:
+            return ""
+        return self.weekdays[(self.to_ordinal(year, month, day) - 1) % len(self.weekdays)]
+
+    def season(self, month: int) -> str:
+        return self.months[month - 1].season
+
+    def words(self, year: int, month: int, day: int) -> str:
+        """ "Tuesday 3 March 1000 (Spring)": the date as the pages show it."""
+        weekday = self.weekday(year, month, day)
+        season = self.season(month)
+        text = f"{day} {self.months[month - 1].name} {year}"
+        if weekday:
+            text = f"{weekday} {text}"
+        return f"{text} ({season})" if season else text
+
+
+GREGORIAN: Final = Calendar(
+    months=tuple(Month(n, d, s) for n, d, s in GREGORIAN_MONTHS),
+    weekdays=GREGORIAN_WEEKDAYS,
+    gregorian=True,
+)
+
+
+def _name(value: Any, field: str, what: str, errors: dict[str, list[str]]) -> str:
+    if not isinstance(value, str) or not value.strip():
+        errors.setdefault(field, []).append(f"Each {what} needs a name.")
+        return ""
+    if len(value.strip()) > MAX_NAME:
+        errors.setdefault(field, []).append(f"A {what}'s name is at most {MAX_NAME} characters.")
+    return value.strip()
+
+
+def calendar_from(months: Any, weekdays: Any) -> Calendar:
+    """The calendar a GM defined (``months``: ``[{"name", "days", "season"}]``, ``weekdays``:
+    names), checked; both empty is the Gregorian default. Raises :class:`CalendarError`."""
+    months = months or []
+    weekdays = weekdays or []
+    errors: dict[str, list[str]] = {}
+    if not isinstance(months, list) or len(months) > MAX_MONTHS:
+        raise CalendarError({"months": [f"Give at most {MAX_MONTHS} months, as a list."]})
+    if not isinstance(weekdays, list) or len(weekdays) > MAX_WEEKDAYS:
+        raise CalendarError({"weekdays": [f"Give at most {MAX_WEEKDAYS} weekdays, as a list."]})
+    if not months and not weekdays:
+        return GREGORIAN
+    if not months:
+        errors["months"] = ["Give the months (or neither months nor weekdays, for Gregorian)."]
+    parsed: list[Month] = []
+    for entry in months:
+        if not isinstance(entry, dict):
+            errors.setdefault("months", []).append("Each month is a name and a number of days.")
+            continue
+        name = _name(entry.get("name"), "months", "month", errors)
+        days = entry.get("days")
+        if isinstance(days, bool) or not isinstance(days, int) or not 1 <= days <= MAX_MONTH_DAYS:
+            errors.setdefault("months", []).append(
+                f"{name or 'A month'} needs 1 to {MAX_MONTH_DAYS} days."
+            )
+            days = 1
+        season = entry.get("season") or ""
+        if not isinstance(season, str) or len(season.strip()) > MAX_NAME:
+            errors.setdefault("months", []).append(
+                f"A season's name is at most {MAX_NAME} characters."
+            )
+            season = ""
+        parsed.append(Month(name, days, season.strip()))
+    names = [_name(w, "weekdays", "weekday", errors) for w in weekdays]
+    if errors:
+        raise CalendarError(errors)
+    return Calendar(months=tuple(parsed), weekdays=tuple(names), gregorian=False)
+
+
+def calendar_or_default(months: Any, weekdays: Any) -> Calendar:
+    """A stored calendar, or the Gregorian one should the stored lists no longer read (a
+    restored archive edited by hand): a page never fails on them."""
+    try:
+        return calendar_from(months, weekdays)
+    except CalendarError:
+        return GREGORIAN
