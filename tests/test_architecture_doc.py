@@ -80,3 +80,14 @@ def test_every_setting_it_names_exists():
 def test_it_stays_short():
     words = len(re.sub(r"```.*?```", "", DOC.read_text(encoding="utf-8"), flags=re.S).split())
     assert words < 1500, f"docs/architecture.md has {words} words besides its diagrams"
+
+
+def test_every_decision_page_is_listed_in_the_index():
+    """docs/decisions/README.md is how a contributor finds a decision: no page goes unlisted,
+    and no listed page is missing."""
+    folder = ROOT / "docs" / "decisions"
+    index = (folder / "README.md").read_text()
+    pages = {p.name for p in folder.glob("*.md")} - {"README.md"}
+    listed = set(re.findall(r"\]\(([a-z0-9-]+\.md)\)", index))
+    assert pages - listed == set(), "unlisted"
+    assert listed - pages == set(), "listed but missing"
