@@ -23,6 +23,8 @@ urlpatterns = [
     path("campaigns/", include("campaign.urls")),
     # The GM tools' pages under the same prefix: members, sessions, ..., the dashboard.
     path("campaigns/", include("gmtools.urls")),
+    # Play-by-post: /campaigns/<id>/threads/... (threads/urls.py).
+    path("campaigns/", include("threads.urls")),
     # The GM's campaign backup (config/backup.py knows every app, so it lives in config).
     path("campaigns/<int:pk>/backup/", campaign_backup_download, name="campaign-backup"),
     path(
