@@ -82,6 +82,10 @@ def demo_pages(role: str) -> list[tuple[str, str]]:
     handout = Handout.objects.filter(campaign=campaign, shared_with_all=True).first()
     battle = Battle.objects.get(campaign=campaign)
     reimu = Character.objects.get(campaign=campaign, name="Reimu Hakurei")
+    from threads.models import Post, Thread
+
+    thread = Thread.objects.filter(campaign=campaign).first()
+    reimus_post = Post.objects.filter(thread=thread, character=reimu).first()
     pages = [
         ("home", "/"),
         ("campaigns", "/campaigns/"),
@@ -94,6 +98,8 @@ def demo_pages(role: str) -> list[tuple[str, str]]:
         ("handouts", f"/campaigns/{c}/handouts/"),
         ("handout", f"/campaigns/{c}/handouts/{handout.pk}/"),
         ("timeline", f"/campaigns/{c}/timeline/"),
+        ("threads", f"/campaigns/{c}/threads/"),
+        ("thread", f"/campaigns/{c}/threads/{thread.pk}/"),
         ("battles", f"/campaigns/{c}/battles/"),
         ("battle", f"/battles/{battle.pk}/"),
         ("characters", "/characters/"),
@@ -117,12 +123,14 @@ def demo_pages(role: str) -> list[tuple[str, str]]:
             ("note", f"/campaigns/{c}/notes/{note.pk}/edit/"),
             ("settings", f"/campaigns/{c}/settings/"),
             ("npc-sheet", f"/characters/{Character.objects.get(pk=npc.pk).pk}/"),
+            ("post-handout", f"/campaigns/{c}/threads/{thread.pk}/posts/{reimus_post.pk}/handout/"),
         ]
     else:
         pages += [
             ("wizard", "/characters/new/"),
             ("builder", f"/characters/{reimu.pk}/spellcards/new/"),
             ("edit-sheet", f"/characters/{reimu.pk}/edit/"),
+            ("post-edit", f"/campaigns/{c}/threads/{thread.pk}/posts/{reimus_post.pk}/edit/"),
         ]
     return pages
 
