@@ -35,16 +35,18 @@ def test_members_hear_a_post_in_their_thread_and_outsiders_may_not_listen(
         by = access_for(player, campaign)
         services.post_create(thread=thread, by=by, user=player, body=body)
 
+    outsiders, member = _cookie(outsider), _cookie(other_player)
+
     async def scenario() -> None:
         for headers, code, where in (
-            ([_cookie(outsider)], 4404, path),
+            ([outsiders], 4404, path),
             ([], 4401, path),
-            ([_cookie(other_player)], 4404, f"/ws/campaigns/{campaign.pk}/threads/999999/"),
+            ([member], 4404, f"/ws/campaigns/{campaign.pk}/threads/999999/"),
         ):
             refused = _socket(where, *headers)
             connected, closed = await refused.connect(timeout=10)
             assert not connected and closed == code
-        sock = _socket(path, _cookie(other_player))
+        sock = _socket(path, member)
         assert (await sock.connect(timeout=10))[0]
         assert await sock.receive_json_from(timeout=10) == {"type": "changed"}
         await sync_to_async(post)(mansion, "Elsewhere")
