@@ -54,7 +54,7 @@ MAX_EXCERPT: Final = 5_000
 #: ``/roll secret 3d+1 > 9 Sense``.
 ROLL_LINE: Final = re.compile(
     r"^[ \t]*/roll(?:[ \t]+(?P<secret>secret))?[ \t]+(?P<dice>[^\s>]+)"
-    r"(?:[ \t]*>[ \t]*(?P<target>[+-]?\d{1,6}))?(?:[ \t]+(?P<label>[^\n]*?))?[ \t]*$",
+    r"(?:[ \t]*>[ \t]*(?P<target>[+-]?\d{1,6}))?(?:[ \t]+(?P<label>[^>\s][^\n]*?))?[ \t]*$",
     re.IGNORECASE | re.MULTILINE,
 )
 _ANY_ROLL_LINE: Final = re.compile(r"^[ \t]*/roll\b", re.IGNORECASE | re.MULTILINE)
