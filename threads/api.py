@@ -19,11 +19,11 @@ from campaign.permissions import campaign_for
 
 from . import services
 from .serializers import (
-    HandoutFromPostSerializer,
-    PostEditSerializer,
-    PostInputSerializer,
-    PostSerializer,
-    ReactionInputSerializer,
+    ThreadHandoutFromPostSerializer,
+    ThreadPostEditSerializer,
+    ThreadPostInputSerializer,
+    ThreadPostSerializer,
+    ThreadReactionInputSerializer,
     ThreadInputSerializer,
     ThreadSerializer,
     ThreadUpdateSerializer,
@@ -94,7 +94,7 @@ class PostListView(APIView):
 
     @extend_schema(
         parameters=[OpenApiParameter("since", int, description="Only posts after this id")],
-        responses=PostSerializer(many=True),
+        responses=ThreadPostSerializer(many=True),
     )
     def get(self, request: Request, pk: int, thread_id: int) -> Response:
         _, access = campaign_for(request.user, pk)
@@ -109,13 +109,13 @@ class PostListView(APIView):
                 )
         posts = services.posts_for(access, thread, since=since)
         services.mark_read(access, thread)
-        return Response(PostSerializer(posts, many=True).data)
+        return Response(ThreadPostSerializer(posts, many=True).data)
 
-    @extend_schema(request=PostInputSerializer, responses={201: PostSerializer})
+    @extend_schema(request=ThreadPostInputSerializer, responses={201: ThreadPostSerializer})
     def post(self, request: Request, pk: int, thread_id: int) -> Response:
         _, access = campaign_for(request.user, pk)
         thread = services.thread_for(access, thread_id)
-        serializer = PostInputSerializer(data=request.data)
+        serializer = ThreadPostInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         post = services.post_create(
             thread=thread,
@@ -125,7 +125,7 @@ class PostListView(APIView):
             character_id=serializer.validated_data["character"],
         )
         shown = services.posts_for(access, thread, since=post.pk - 1)[0]
-        return Response(PostSerializer(shown).data, status=status.HTTP_201_CREATED)
+        return Response(ThreadPostSerializer(shown).data, status=status.HTTP_201_CREATED)
 
 
 def _shown(access: Any, thread: Any, post_id: int) -> Any:
@@ -135,47 +135,47 @@ def _shown(access: Any, thread: Any, post_id: int) -> Any:
 class PostDetailView(APIView):
     """One post; its author edits the text (PATCH: shown as edited, rolls unchanged)."""
 
-    @extend_schema(responses=PostSerializer)
+    @extend_schema(responses=ThreadPostSerializer)
     def get(self, request: Request, pk: int, thread_id: int, post_id: int) -> Response:
         _, access = campaign_for(request.user, pk)
         thread = services.thread_for(access, thread_id)
         post = services.post_for(access, thread, post_id)
-        return Response(PostSerializer(_shown(access, thread, post.pk)).data)
+        return Response(ThreadPostSerializer(_shown(access, thread, post.pk)).data)
 
-    @extend_schema(request=PostEditSerializer, responses=PostSerializer)
+    @extend_schema(request=ThreadPostEditSerializer, responses=ThreadPostSerializer)
     def patch(self, request: Request, pk: int, thread_id: int, post_id: int) -> Response:
         _, access = campaign_for(request.user, pk)
         thread = services.thread_for(access, thread_id)
         post = services.post_for(access, thread, post_id)
-        serializer = PostEditSerializer(data=request.data)
+        serializer = ThreadPostEditSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         services.post_edit(post=post, by=access, body=serializer.validated_data["body"])
-        return Response(PostSerializer(_shown(access, thread, post.pk)).data)
+        return Response(ThreadPostSerializer(_shown(access, thread, post.pk)).data)
 
 
 class ReactionView(APIView):
     """React to a post, or take the reaction back (the same kind again)."""
 
-    @extend_schema(request=ReactionInputSerializer, responses=PostSerializer)
+    @extend_schema(request=ThreadReactionInputSerializer, responses=ThreadPostSerializer)
     def post(self, request: Request, pk: int, thread_id: int, post_id: int) -> Response:
         _, access = campaign_for(request.user, pk)
         thread = services.thread_for(access, thread_id)
         post = services.post_for(access, thread, post_id)
-        serializer = ReactionInputSerializer(data=request.data)
+        serializer = ThreadReactionInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         services.reaction_toggle(post=post, by=access, kind=serializer.validated_data["kind"])
-        return Response(PostSerializer(_shown(access, thread, post.pk)).data)
+        return Response(ThreadPostSerializer(_shown(access, thread, post.pk)).data)
 
 
 class HandoutFromPostView(APIView):
     """GMs turn a post's text, or a passage of it, into a handout (its id in the answer)."""
 
-    @extend_schema(request=HandoutFromPostSerializer, responses={201: None})
+    @extend_schema(request=ThreadHandoutFromPostSerializer, responses={201: None})
     def post(self, request: Request, pk: int, thread_id: int, post_id: int) -> Response:
         _, access = campaign_for(request.user, pk, manage=True)
         thread = services.thread_for(access, thread_id)
         post = services.post_for(access, thread, post_id)
-        serializer = HandoutFromPostSerializer(data=request.data)
+        serializer = ThreadHandoutFromPostSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         handout = services.excerpt_to_handout(

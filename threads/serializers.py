@@ -61,7 +61,7 @@ class ThreadUpdateSerializer(serializers.Serializer[Any]):
     locked = serializers.BooleanField(required=False)
 
 
-class PostInputSerializer(serializers.Serializer[Any]):
+class ThreadPostInputSerializer(serializers.Serializer[Any]):
     body = serializers.CharField(
         max_length=MAX_PROSE,
         help_text="Markdown; @name mentions; a line “/roll 4d > 12” (or “/roll secret ...”) "
@@ -75,15 +75,15 @@ class PostInputSerializer(serializers.Serializer[Any]):
     )
 
 
-class PostEditSerializer(serializers.Serializer[Any]):
+class ThreadPostEditSerializer(serializers.Serializer[Any]):
     body = serializers.CharField(max_length=MAX_PROSE, allow_blank=True)
 
 
-class ReactionInputSerializer(serializers.Serializer[Any]):
+class ThreadReactionInputSerializer(serializers.Serializer[Any]):
     kind = serializers.ChoiceField(choices=list(REACTIONS))
 
 
-class HandoutFromPostSerializer(serializers.Serializer[Any]):
+class ThreadHandoutFromPostSerializer(serializers.Serializer[Any]):
     title = serializers.CharField(max_length=120)
     excerpt = serializers.CharField(
         max_length=MAX_EXCERPT,
@@ -97,7 +97,7 @@ class HandoutFromPostSerializer(serializers.Serializer[Any]):
     )
 
 
-class RollOutSerializer(serializers.Serializer[Any]):
+class ThreadRollSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     visible = serializers.BooleanField(help_text="False: rolled in secret, result not yours.")
     secret = serializers.BooleanField()
@@ -123,14 +123,14 @@ class RollOutSerializer(serializers.Serializer[Any]):
         return dict(super().to_representation(instance))
 
 
-class ReactionOutSerializer(serializers.Serializer[Any]):
+class ThreadReactionSerializer(serializers.Serializer[Any]):
     kind = serializers.CharField()
     emoji = serializers.CharField()
     count = serializers.IntegerField()
     mine = serializers.BooleanField()
 
 
-class PostSerializer(serializers.Serializer[Any]):
+class ThreadPostSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField(source="post.pk")
     author = serializers.CharField(source="post.author.username")
     character = serializers.IntegerField(source="post.character_id", allow_null=True)
@@ -140,7 +140,7 @@ class PostSerializer(serializers.Serializer[Any]):
     html = serializers.CharField(help_text="The body rendered and sanitized.")
     created_at = serializers.DateTimeField(source="post.created_at")
     edited_at = serializers.DateTimeField(source="post.edited_at", allow_null=True)
-    rolls = RollOutSerializer(many=True)
+    rolls = ThreadRollSerializer(many=True)
     reactions = serializers.SerializerMethodField()
 
     def get_portrait_url(self, obj: ShownPost) -> str | None:
