@@ -20,11 +20,11 @@ from campaign.permissions import campaign_for
 from . import services
 from .serializers import (
     ThreadHandoutFromPostSerializer,
+    ThreadInputSerializer,
     ThreadPostEditSerializer,
     ThreadPostInputSerializer,
     ThreadPostSerializer,
     ThreadReactionInputSerializer,
-    ThreadInputSerializer,
     ThreadSerializer,
     ThreadUpdateSerializer,
 )
