@@ -125,7 +125,7 @@ format: dev-deps
 
 ## typecheck: mypy, strict, over the engines and every app (Django, DRF and Celery stubs)
 typecheck: dev-deps
-	$(BIN)/mypy westernroses minigames apibase accounts campaign notifications gmtools tables battles characters spellcards decks config
+	$(BIN)/mypy westernroses minigames apibase accounts campaign notifications gmtools tables battles characters spellcards decks threads config
 
 ## bench: benchmarks, each printing a ratio against a baseline measured in the same run;
 ## docs/performance.md is written from the run's summary (tests/bench/doc.py)
