@@ -9,7 +9,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 TEST_DATABASE_URL ?= $(or $(DATABASE_URL),postgres://postgres@127.0.0.1:5432/test)
 TEST_REDIS_URL ?= $(or $(REDIS_URL),redis://127.0.0.1:6379/0)
-PROJECT_PACKAGES := accounts apibase battles campaign characters config decks gmtools minigames notifications spellcards tables westernroses wiki
+PROJECT_PACKAGES := accounts apibase battles campaign characters config decks gmtools minigames notifications spellcards tables threads westernroses wiki
 
 .PHONY: run run-full test screenshots soak presets ladder bot-ratings test-fast lint format typecheck bench loadtest loadtest-cluster pgbouncer venv deps dev-deps browser services-check native demo clean
 
@@ -125,7 +125,7 @@ format: dev-deps
 
 ## typecheck: mypy, strict, over the engines and every app (Django, DRF and Celery stubs)
 typecheck: dev-deps
-	$(BIN)/mypy westernroses minigames apibase accounts campaign notifications gmtools wiki tables battles characters spellcards decks config
+	$(BIN)/mypy westernroses minigames apibase accounts campaign notifications gmtools wiki tables battles characters spellcards decks threads config
 
 ## bench: benchmarks, each printing a ratio against a baseline measured in the same run;
 ## docs/performance.md is written from the run's summary (tests/bench/doc.py)

@@ -14,6 +14,7 @@ from minigames.urls import api_urlpatterns as tavern_api_urlpatterns
 from notifications import api as notifications_api
 from spellcards import api as spellcards_api
 from tables.ratings.urls import api_urlpatterns as ratings_api_urlpatterns
+from threads.api import api_urlpatterns as threads_api_urlpatterns
 
 router = DefaultRouter()
 router.register("campaigns", campaign_api.CampaignViewSet, basename="campaign")
@@ -69,6 +70,8 @@ urlpatterns = [
     # dashboard): before the router, so those paths are never read as router actions.
     path("", include("gmtools.rest.urls")),
     path("", include("wiki.rest.urls")),  # the campaign wiki (wiki/rest/views.py)
+    # Play-by-post (threads/api.py): before the router, like the GM tools.
+    path("", include(threads_api_urlpatterns)),
     path("", include(ratings_api_urlpatterns)),  # leaderboards, ratings (tables/ratings/api.py)
     path("", include(decks_api_urlpatterns)),  # tavern card games' cards (decks/urls.py)
     path("", include(router.urls)),

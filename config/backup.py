@@ -124,6 +124,12 @@ PARTS: tuple[Part, ...] = (
     Part("wiki.Link", "source__campaign_id"),
     Part("wiki.Revision", "entry__campaign_id"),
     Part("wiki.Reveal", "entry__campaign_id"),
+    # play-by-post (threads): after the characters its posts speak as and the rolls they made
+    Part("threads.Thread", "campaign_id"),
+    Part("threads.Post", "thread__campaign_id"),
+    Part("threads.PostRoll", "post__thread__campaign_id"),
+    Part("threads.Reaction", "post__thread__campaign_id"),
+    Part("threads.ReadMark", "thread__campaign_id"),
 )
 PART_BY_LABEL = {part.label: part for part in PARTS}
 #: Models that moved to another app since archives of this version were first written, by the

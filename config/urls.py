@@ -25,6 +25,8 @@ urlpatterns = [
     path("campaigns/", include("gmtools.urls")),
     # The campaign wiki: /campaigns/<id>/wiki/... (wiki/urls.py).
     path("campaigns/", include("wiki.urls")),
+    # Play-by-post: /campaigns/<id>/threads/... (threads/urls.py).
+    path("campaigns/", include("threads.urls")),
     # The GM's campaign backup (config/backup.py knows every app, so it lives in config).
     path("campaigns/<int:pk>/backup/", campaign_backup_download, name="campaign-backup"),
     path(

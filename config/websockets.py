@@ -22,11 +22,13 @@ from accounts.token_cache import CachedTokenAuthentication
 from gmtools.consumers import DashboardConsumer
 from notifications.consumers import BellConsumer
 from tables.consumers import TableConsumer
+from threads.consumers import ThreadConsumer
 
 websocket_urlpatterns = [
     path("ws/notifications/", BellConsumer.as_asgi()),
     path("ws/tables/<slug:game>/<str:table_id>/", TableConsumer.as_asgi()),
     path("ws/campaigns/<str:campaign_id>/dashboard/", DashboardConsumer.as_asgi()),
+    path("ws/campaigns/<str:campaign_id>/threads/<str:thread_id>/", ThreadConsumer.as_asgi()),
 ]
 
 

@@ -28,6 +28,8 @@ class EventType(models.TextChoices):
     SESSION_REMINDER = "session_reminder", "Session reminder"
     LEVEL_UP = "level_up", "Level up"
     LOOT_AWARDED = "loot_awarded", "Loot awarded"
+    THREAD_MENTION = "thread_mention", "Mentioned in a thread"
+    THREAD_DIGEST = "thread_digest", "The day's posts in your campaigns"
 
     @property
     def urgent(self) -> bool:

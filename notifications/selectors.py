@@ -41,6 +41,8 @@ DEFAULT_CHANNELS: dict[str, frozenset[str]] = {
     EventType.SESSION_REMINDER: _ALL,
     EventType.LEVEL_UP: _QUIETER,
     EventType.LOOT_AWARDED: _QUIETER,
+    EventType.THREAD_MENTION: _QUIETER,
+    EventType.THREAD_DIGEST: _ALL,
 }
 
 #: What a campaign webhook posts until its GMs choose: table-wide news, not per-player turns.

@@ -27,6 +27,7 @@ COMPONENTS = {
     "table-extras.css": ".table-extras",
     "table-chat.css": ".table-chat",
     "replay.css": ".replay",
+    "threads.css": ".threads",
 }
 
 

@@ -37,7 +37,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("tables",),
     ("characters",),
     ("spellcards", "decks", "gmtools", "wiki"),
-    ("battles", "minigames"),
+    ("battles", "minigames", "threads"),
     ("config",),
 )
 #: Pure engines: below every app, importing none (apps may import their public names).

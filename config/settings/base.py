@@ -61,6 +61,8 @@ INSTALLED_APPS = [
     # The campaign wiki (docs/wiki.md).
     "wiki",
     "battles",
+    # Play-by-post: a campaign's threads, posts, inline rolls and reactions (threads/).
+    "threads",
     "minigames",
     # Chat at every game table: a nested app of the table core with its own migrations.
     "tables.chat",
@@ -359,6 +361,7 @@ CELERY_QUEUE_TASKS: dict[str, tuple[str, ...]] = {
         "notifications.send_digests",
         "notifications.requeue_stale_deliveries",
         "notifications.ping",
+        "threads.send_daily_digests",
     ),
     "bots": ("minigames.bot_move", "minigames.advise"),
     "bulk": (
@@ -496,6 +499,12 @@ CELERY_BEAT_SCHEDULE.update(
             "task": "notifications.send_digests",
             "schedule": 60.0,
             "options": {"expires": 55},
+        },
+        # Play-by-post: yesterday's posts, told once to each member (threads/digest.py).
+        "threads-daily-digests": {
+            "task": "threads.send_daily_digests",
+            "schedule": 3600.0,
+            "options": {"expires": 1800},
         },
         "notifications-requeue-stale": {
             "task": "notifications.requeue_stale_deliveries",

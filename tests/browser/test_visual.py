@@ -88,6 +88,10 @@ def demo_pages(role: str) -> list[tuple[str, str]]:
     reimu = Character.objects.get(campaign=campaign, name="Reimu Hakurei")
     mansion = Entry.objects.get(campaign=campaign, title="Scarlet Devil Mansion")
     secret = Entry.objects.get(campaign=campaign, title="The mist's true purpose")
+    from threads.models import Post, Thread
+
+    thread = Thread.objects.filter(campaign=campaign).first()
+    reimus_post = Post.objects.filter(thread=thread, character=reimu).first()
     pages = [
         ("home", "/"),
         ("campaigns", "/campaigns/"),
@@ -106,6 +110,8 @@ def demo_pages(role: str) -> list[tuple[str, str]]:
         ("wiki-search", f"/campaigns/{c}/wiki/?q=mansion"),
         ("wiki-entry", f"/campaigns/{c}/wiki/{mansion.pk}/"),
         ("wiki-secret", f"/campaigns/{c}/wiki/{secret.pk}/"),  # revealed to Reimu (the player)
+        ("threads", f"/campaigns/{c}/threads/"),
+        ("thread", f"/campaigns/{c}/threads/{thread.pk}/"),
         ("battles", f"/campaigns/{c}/battles/"),
         ("battle", f"/battles/{battle.pk}/"),
         ("characters", "/characters/"),
@@ -132,12 +138,14 @@ def demo_pages(role: str) -> list[tuple[str, str]]:
             ("wiki-edit", f"/campaigns/{c}/wiki/{secret.pk}/edit/"),
             ("wiki-history", f"/campaigns/{c}/wiki/{secret.pk}/history/"),
             ("npc-sheet", f"/characters/{Character.objects.get(pk=npc.pk).pk}/"),
+            ("post-handout", f"/campaigns/{c}/threads/{thread.pk}/posts/{reimus_post.pk}/handout/"),
         ]
     else:
         pages += [
             ("wizard", "/characters/new/"),
             ("builder", f"/characters/{reimu.pk}/spellcards/new/"),
             ("edit-sheet", f"/characters/{reimu.pk}/edit/"),
+            ("post-edit", f"/campaigns/{c}/threads/{thread.pk}/posts/{reimus_post.pk}/edit/"),
         ]
     return pages
 

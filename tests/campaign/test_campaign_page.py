@@ -15,8 +15,9 @@ from tests.factories import UserFactory
 pytestmark = pytest.mark.django_db
 
 #: Who asks (her session and user come from the cache once kept), the campaign and her role,
-#: the members, the roll log and the unread notifications' count.
-QUERIES = 5
+#: the members, the roll log, the unread notifications' count and the navigation's count of
+#: unread thread posts (threads/templatetags/thread_tags.py).
+QUERIES = 6
 
 
 def _roll(campaign, users, n):

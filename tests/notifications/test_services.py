@@ -43,6 +43,8 @@ def test_event_types_and_urgency():
         "session_reminder",
         "level_up",
         "loot_awarded",
+        "thread_mention",
+        "thread_digest",
     }
     urgent = {e for e in EventType if e.urgent}
     assert urgent == {EventType.YOUR_TURN, EventType.TURN_REMINDER, EventType.SESSION_REMINDER}

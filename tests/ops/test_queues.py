@@ -48,6 +48,7 @@ KINDS = {
         "notifications.send_digests",
         "notifications.requeue_stale_deliveries",
         "notifications.ping",
+        "threads.send_daily_digests",
     },
     "bots": {"minigames.bot_move", "minigames.advise"},
     "bulk": {

@@ -17,6 +17,7 @@ from django.utils import timezone as django_timezone
 from campaign import services
 from campaign.models import Campaign, Membership, Role
 from decks.demo import seed_decks
+from threads.demo import seed_threads
 
 DEMO_USERS = (
     # username, password, display name, role in the demo campaign
@@ -92,6 +93,7 @@ class Command(BaseCommand):
             campaign, users, self.stdout, base
         )  # tavern card games' cards and decks: decks/demo.py
         seed_tavern(campaign, users, self.stdout, base)  # tavern tables: see the end of this file
+        seed_threads(campaign, users, self.stdout)  # play-by-post: threads/demo.py
         self.stdout.write(self.style.SUCCESS(f"Demo data ready. Log in at {base}/"))
         for username, password, name, role in DEMO_USERS:
             self.stdout.write(
