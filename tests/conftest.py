@@ -202,12 +202,12 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     if hasattr(session.config, "workerinput"):
         return
     if session.config.getoption("numprocesses", None) and os.environ.get("WR_NO_SERVICES") != "1":
-        from django.db import connection
+        from django.conf import settings
 
         from tests import template_db
 
-        if connection.vendor == "postgresql":
-            template_db.drop_template(connection.settings_dict)
+        if settings.DATABASES["default"]["ENGINE"] == "config.postgresql":
+            template_db.drop_template(settings.DATABASES["default"])
 
 
 @pytest.fixture

@@ -14,11 +14,6 @@ os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/0")
 from .base import *  # noqa: F403
 from .base import CELERY_BEAT_SCHEDULE, CHANNEL_REDIS_HOST, REDIS_URL
 
-# The suite's backend: a transactional test's flush deletes rows rather than truncating every
-# table (tests/postgresql/base.py); everything else is config.postgresql's.
-if DATABASES["default"]["ENGINE"] == "config.postgresql":  # noqa: F405
-    DATABASES["default"]["ENGINE"] = "tests.postgresql"  # noqa: F405
-
 DEBUG = False
 SECRET_KEY = "test-only-secret-key-not-for-production-0123456789abcdefghij"  # noqa: S105
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
