@@ -4,9 +4,7 @@ if Redis is unreachable the run stops at once instead of skipping anything."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from hypothesis import settings as hypothesis_settings
@@ -150,64 +148,6 @@ def pytest_sessionstart(session: pytest.Session) -> None:
         redis.Redis.from_url(url, socket_connect_timeout=5).ping()
     except redis.RedisError as exc:
         pytest.exit(f"Redis at {url} is unreachable ({exc}); the suite needs it.", returncode=3)
-
-
-@pytest.fixture(scope="session")
-def django_db_setup(
-    request: pytest.FixtureRequest,
-    django_test_environment: None,
-    django_db_blocker: Any,
-    django_db_keepdb: bool,
-    django_db_modify_db_settings: None,
-) -> Iterator[None]:
-    """pytest-django's test database, but migrated once a run: under xdist each worker's is a
-    copy of one migrated template (tests/template_db.py); on one process, or with
-    ``--reuse-db``, pytest-django's own."""
-    from django.test.utils import setup_databases, teardown_databases
-    from pytest_django.fixtures import _get_databases_for_setup
-
-    verbosity = request.config.option.verbose
-    aliases, serialized = _get_databases_for_setup(request.session.items)
-    from django.db import connection
-
-    workerinput = getattr(request.config, "workerinput", None)
-    own = workerinput is None or django_db_keepdb or connection.vendor != "postgresql"
-    if own or aliases - {"default"}:
-        with django_db_blocker.unblock():
-            config = setup_databases(
-                verbosity=verbosity,
-                interactive=False,
-                aliases=aliases,
-                serialized_aliases=serialized,
-                keepdb=django_db_keepdb,
-            )
-        yield
-        if not django_db_keepdb:
-            with django_db_blocker.unblock():
-                teardown_databases(config, verbosity=verbosity)
-        return
-    from tests import template_db
-
-    with django_db_blocker.unblock():
-        original = template_db.setup_worker_database(
-            workerinput["testrunuid"], verbosity=verbosity, serialize=bool(serialized)
-        )
-    yield
-    with django_db_blocker.unblock():
-        template_db.teardown(original, verbosity=verbosity)
-
-
-def pytest_sessionfinish(session: pytest.Session) -> None:
-    """The xdist controller drops the run's template database once every worker is done."""
-    if hasattr(session.config, "workerinput"):
-        return
-    if session.config.getoption("numprocesses", None) and os.environ.get("WR_NO_SERVICES") != "1":
-        from django.conf import settings
-
-        from tests import template_db
-
-        if settings.DATABASES["default"]["ENGINE"] == "config.postgresql":
-            template_db.drop_template(settings.DATABASES["default"])
 
 
 @pytest.fixture
