@@ -83,7 +83,8 @@ def _next(request: HttpRequest) -> str:
     """Where to go after signing up: a ``next`` on this site (an invitation link), else home.
     Anything pointing elsewhere is ignored, so the page cannot be used to redirect away."""
     target = request.POST.get("next") or request.GET.get("next") or ""
-    if target and url_has_allowed_host_and_scheme(
+    # a path on this site: anything else ("a b") would be taken for a URL name by redirect()
+    if target.startswith("/") and url_has_allowed_host_and_scheme(
         target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     ):
         return target

@@ -28,6 +28,24 @@ def test_sign_up_creates_the_user_and_logs_them_in(client):
     assert "Sakuya" in home.content.decode()
 
 
+@pytest.mark.parametrize("target", ["a b", "home", "https://elsewhere.example/", "//evil/"])
+def test_a_next_that_is_no_path_here_goes_home(client, target):
+    """``next=a b`` passed the host check and reached ``redirect()``, which took it for a URL
+    name: a 500 (the form fuzz found it). Only a path on this site is followed."""
+    signed_up = client.post(
+        f"/accounts/signup/?next={target}",
+        {
+            "username": "sakuya",
+            "email": "sakuya@example.com",
+            "password1": "knives-and-tea-42",
+            "password2": "knives-and-tea-42",
+        },
+    )
+    assert signed_up.status_code == 302 and signed_up["Location"] == "/"
+    again = client.get(f"/accounts/signup/?next={target}")
+    assert again.status_code == 302 and again["Location"] == "/"
+
+
 def test_sign_up_with_mismatched_passwords_shows_field_errors_and_creates_nothing(client):
     response = client.post(
         "/accounts/signup/",

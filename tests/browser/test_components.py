@@ -16,6 +16,7 @@ from fractions import Fraction
 import pytest
 
 from battles import services as battles
+from notifications.models import EventType, NotificationChannel
 from tests.browser.conftest import ARTIFACTS, no_horizontal_overflow
 from tests.factories import CharacterFactory
 from westernroses.probability import total_distribution
@@ -211,7 +212,8 @@ def test_notification_channels_are_big_targets_and_fit_a_phone(new_page, player,
                    edge: box.getBoundingClientRect().right };
         }"""
     )
-    assert len(found["targets"]) == 21
+    # a box for every event and every channel (in the app, email, webhook, push)
+    assert len(found["targets"]) == len(EventType) * len(NotificationChannel)
     for target in found["targets"]:
         assert target["w"] >= 40 and target["h"] >= 40, target
         assert target["right"] <= found["edge"] + 0.5, target  # visible without scrolling

@@ -15,9 +15,10 @@ from tests.factories import UserFactory
 pytestmark = pytest.mark.django_db
 
 #: Who asks (her session and user come from the cache once kept), the campaign and her role,
-#: the members, the roll log, the unread notifications' count and the navigation's count of
-#: unread thread posts (threads/templatetags/thread_tags.py).
-QUERIES = 6
+#: the members, the roll log, the unread notifications' count, the navigation's count of
+#: unread thread posts (threads/templatetags/thread_tags.py), the in-world date and the
+#: viewer's calendar feed (gmtools/templatetags/world_tags.py).
+QUERIES = 8
 
 
 def _roll(campaign, users, n):

@@ -84,14 +84,20 @@
   }
 
   async function call(url, body) {
-    const response = await fetch(url, {
-      method: body ? "POST" : "GET",
-      credentials: "same-origin",
-      headers: body
-        ? { Accept: "application/json", "Content-Type": "application/json", "X-CSRFToken": csrfToken() }
-        : { Accept: "application/json" },
-      body: body ? JSON.stringify(body) : undefined,
-    });
+    let response;
+    try {
+      response = await fetch(url, {
+        method: body ? "POST" : "GET",
+        credentials: "same-origin",
+        headers: body
+          ? { Accept: "application/json", "Content-Type": "application/json", "X-CSRFToken": csrfToken() }
+          : { Accept: "application/json" },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+    } catch (e) {
+      // offline or the server away: the page's own status says so; the next change asks again
+      return { ok: false, data: { detail: "The server could not be reached; try again." } };
+    }
     const data = await response.json().catch(() => ({}));
     return { ok: response.ok, data };
   }
