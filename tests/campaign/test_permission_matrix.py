@@ -326,6 +326,23 @@ TABLE: list[Row] = [
         gms(302),
     ),
     page("gmtools:timeline", "get", "/campaigns/{campaign}/timeline/", members(200)),
+    # ------------------------------------------------------------------ answers, in-world calendar
+    page(
+        "gmtools:session_rsvp",
+        "post",
+        "/campaigns/{campaign}/sessions/{session}/rsvp/",
+        members(302),
+        {"answer": "yes", "note": "Bringing snacks."},
+        why="each member answers for herself",
+    ),
+    page("gmtools:calendar", "get", "/campaigns/{campaign}/calendar/", members(200)),
+    page(
+        "gmtools:calendar",
+        "post",
+        "/campaigns/{campaign}/calendar/",
+        gms(302),
+        {"action": "advance", "days": "3"},
+    ),
     # ------------------------------------------------------------------ ratings (tables/ratings)
     page("ratings:index", "get", "/tavern/ratings/", everyone(302)),
     page("ratings:board", "get", "/tavern/ratings/rso/", everyone(200)),
@@ -626,6 +643,66 @@ TABLE: list[Row] = [
         "api-campaign-handout",
         "delete",
         "/api/campaigns/{campaign}/handouts/{handout}/",
+        gms(204, api=True),
+    ),
+    # ------------------------------------------------------------------ API: answers, calendar
+    api(
+        "api-campaign-session-rsvp",
+        "get",
+        "/api/campaigns/{campaign}/sessions/{session}/rsvp/",
+        members(200, api=True),
+    ),
+    api(
+        "api-campaign-session-rsvp",
+        "put",
+        "/api/campaigns/{campaign}/sessions/{session}/rsvp/",
+        members(200, api=True),
+        {"answer": "maybe", "note": ""},
+        why="each member answers for herself",
+    ),
+    api(
+        "api-campaign-calendar",
+        "get",
+        "/api/campaigns/{campaign}/calendar/",
+        members(200, api=True),
+    ),
+    api(
+        "api-campaign-calendar",
+        "put",
+        "/api/campaigns/{campaign}/calendar/",
+        gms(200, api=True),
+        {"months": [{"name": "Frost", "days": 30}], "weekdays": ["Sun", "Moon"]},
+    ),
+    api(
+        "api-campaign-calendar-date",
+        "post",
+        "/api/campaigns/{campaign}/calendar/date/",
+        gms(200, api=True),
+        {"days": 3},
+    ),
+    api(
+        "api-campaign-world-events",
+        "get",
+        "/api/campaigns/{campaign}/calendar/events/",
+        members(200, api=True),
+    ),
+    api(
+        "api-campaign-world-events",
+        "post",
+        "/api/campaigns/{campaign}/calendar/events/",
+        gms(201, api=True),
+        {"year": 1, "month": 1, "day": 3, "title": "Eclipse", "gm_only": True},
+    ),
+    api(
+        "api-campaign-world-event",
+        "get",
+        "/api/campaigns/{campaign}/calendar/events/{world_event}/",
+        members(200, api=True),
+    ),
+    api(
+        "api-campaign-world-event",
+        "delete",
+        "/api/campaigns/{campaign}/calendar/events/{world_event}/",
         gms(204, api=True),
     ),
     # ------------------------------------------------------------------ API: awards, party
@@ -942,6 +1019,309 @@ TABLE: list[Row] = [
         {"text": "3 RSO-101"},
     ),
     api("game-deck-export-text", "get", "/api/decks/{deck}/export/", own(200, api=True)),
+    # ------------------------------------------------------------------ wiki (docs/wiki.md)
+    # Members read what they may see (the entry is shown to the owner alone: another player
+    # gets 404, it does not exist for her); GMs write (players 403, before any lookup).
+    page("wiki:list", "get", "/campaigns/{campaign}/wiki/", members(200)),
+    page("wiki:list", "post", "/campaigns/{campaign}/wiki/", gms(302), {"name": "Spell"}),
+    page("wiki:new", "get", "/campaigns/{campaign}/wiki/new/", gms(200)),
+    page(
+        "wiki:new",
+        "post",
+        "/campaigns/{campaign}/wiki/new/",
+        gms(302),
+        {"title": "Scarlet Manor", "kind": "place", "visibility": "all"},
+    ),
+    page(
+        "wiki:detail",
+        "get",
+        "/campaigns/{campaign}/wiki/{wiki_entry}/",
+        expect(200, other=404),
+        why="shown to the owner only: another player gets 404",
+    ),
+    page("wiki:edit", "get", "/campaigns/{campaign}/wiki/{wiki_entry}/edit/", gms(200)),
+    page(
+        "wiki:edit",
+        "post",
+        "/campaigns/{campaign}/wiki/{wiki_entry}/edit/",
+        gms(302),
+        {"title": "Misty Lake", "kind": "place", "visibility": "all"},
+    ),
+    page("wiki:delete", "post", "/campaigns/{campaign}/wiki/{wiki_entry}/delete/", gms(302)),
+    page(
+        "wiki:image",
+        "get",
+        "/campaigns/{campaign}/wiki/{wiki_entry}/picture/",
+        expect(200, other=404),
+    ),
+    page(
+        "wiki:reveal",
+        "post",
+        "/campaigns/{campaign}/wiki/{wiki_entry}/reveal/",
+        gms(302),
+        {"to": "all"},
+    ),
+    page("wiki:history", "get", "/campaigns/{campaign}/wiki/{wiki_entry}/history/", gms(200)),
+    page(
+        "wiki:restore",
+        "post",
+        "/campaigns/{campaign}/wiki/{wiki_entry}/history/1/restore/",
+        gms(302),
+    ),
+    page(
+        "wiki:section_new",
+        "get",
+        "/campaigns/{campaign}/wiki/{wiki_entry}/sections/new/",
+        gms(200),
+    ),
+    page(
+        "wiki:section_new",
+        "post",
+        "/campaigns/{campaign}/wiki/{wiki_entry}/sections/new/",
+        gms(302),
+        {"heading": "Island", "visibility": "gm"},
+    ),
+    page(
+        "wiki:section_edit",
+        "get",
+        "/campaigns/{campaign}/wiki/{wiki_entry}/sections/{wiki_section}/edit/",
+        gms(200),
+    ),
+    page(
+        "wiki:section_edit",
+        "post",
+        "/campaigns/{campaign}/wiki/{wiki_entry}/sections/{wiki_section}/edit/",
+        gms(302),
+        {"heading": "Far shore", "visibility": "all"},
+    ),
+    page(
+        "wiki:section_delete",
+        "post",
+        "/campaigns/{campaign}/wiki/{wiki_entry}/sections/{wiki_section}/delete/",
+        gms(302),
+    ),
+    api("api-wiki-kinds", "get", "/api/campaigns/{campaign}/wiki/kinds/", members(200, api=True)),
+    api(
+        "api-wiki-kinds",
+        "post",
+        "/api/campaigns/{campaign}/wiki/kinds/",
+        gms(201, api=True),
+        {"name": "Spell"},
+    ),
+    api(
+        "api-wiki-search",
+        "get",
+        "/api/campaigns/{campaign}/wiki/search/?q=lake",
+        members(200, api=True),
+    ),
+    api(
+        "api-wiki-mentions",
+        "get",
+        "/api/campaigns/{campaign}/wiki/mentions/?q=Mi",
+        members(200, api=True),
+    ),
+    api(
+        "api-wiki-entries",
+        "get",
+        "/api/campaigns/{campaign}/wiki/entries/",
+        members(200, api=True),
+    ),
+    api(
+        "api-wiki-entries",
+        "post",
+        "/api/campaigns/{campaign}/wiki/entries/",
+        gms(201, api=True),
+        {"title": "Scarlet Manor", "kind": "place"},
+    ),
+    api(
+        "api-wiki-entry",
+        "get",
+        "/api/campaigns/{campaign}/wiki/entries/{wiki_entry}/",
+        expect(200, other=404, anonymous=401),
+        why="shown to the owner only: another player gets 404",
+    ),
+    api(
+        "api-wiki-entry",
+        "patch",
+        "/api/campaigns/{campaign}/wiki/entries/{wiki_entry}/",
+        gms(200, api=True),
+        {"title": "Foggy Lake"},
+    ),
+    api(
+        "api-wiki-entry",
+        "delete",
+        "/api/campaigns/{campaign}/wiki/entries/{wiki_entry}/",
+        gms(204, api=True),
+    ),
+    api(
+        "api-wiki-sections",
+        "post",
+        "/api/campaigns/{campaign}/wiki/entries/{wiki_entry}/sections/",
+        gms(201, api=True),
+        {"heading": "Island"},
+    ),
+    api(
+        "api-wiki-section",
+        "patch",
+        "/api/campaigns/{campaign}/wiki/entries/{wiki_entry}/sections/{wiki_section}/",
+        gms(200, api=True),
+        {"heading": "Far shore"},
+    ),
+    api(
+        "api-wiki-section",
+        "delete",
+        "/api/campaigns/{campaign}/wiki/entries/{wiki_entry}/sections/{wiki_section}/",
+        gms(204, api=True),
+    ),
+    api(
+        "api-wiki-reveal",
+        "post",
+        "/api/campaigns/{campaign}/wiki/entries/{wiki_entry}/reveal/",
+        gms(200, api=True),
+        {"to_everyone": True},
+    ),
+    api(
+        "api-wiki-history",
+        "get",
+        "/api/campaigns/{campaign}/wiki/entries/{wiki_entry}/history/",
+        gms(200, api=True),
+    ),
+    api(
+        "api-wiki-restore",
+        "post",
+        "/api/campaigns/{campaign}/wiki/entries/{wiki_entry}/history/1/restore/",
+        gms(200, api=True),
+    ),
+    # ------------------------------------------------------------------ threads (play by post)
+    # Every member reads and posts; GMs manage threads; a post is edited by its author alone
+    # (the GMs too get 403: they lock the thread or quote it, never rewrite a player's words).
+    page("threads:list", "get", "/campaigns/{campaign}/threads/", members(200)),
+    page(
+        "threads:list",
+        "post",
+        "/campaigns/{campaign}/threads/",
+        members(302),
+        {"title": "Scarlet Manor", "category": "Act one", "body": "The gate is open."},
+    ),
+    page("threads:detail", "get", "/campaigns/{campaign}/threads/{thread}/", members(200)),
+    page(
+        "threads:detail",
+        "post",
+        "/campaigns/{campaign}/threads/{thread}/",
+        members(302),
+        {"body": "I follow the frogs."},
+    ),
+    page("threads:posts", "get", "/campaigns/{campaign}/threads/{thread}/posts/", members(200)),
+    page(
+        "threads:manage",
+        "post",
+        "/campaigns/{campaign}/threads/{thread}/manage/",
+        gms(302),
+        {"title": "The frozen lake", "category": "", "position": "1", "locked": "on"},
+    ),
+    page(
+        "threads:post_edit",
+        "get",
+        "/campaigns/{campaign}/threads/{thread}/posts/{post}/edit/",
+        expect(403, owner=200, other=403),
+        why="a post is edited by its author alone",
+    ),
+    page(
+        "threads:post_edit",
+        "post",
+        "/campaigns/{campaign}/threads/{thread}/posts/{post}/edit/",
+        expect(403, owner=302, other=403),
+        {"body": "Cirno skates, and falls."},
+        why="a post is edited by its author alone",
+    ),
+    page(
+        "threads:post_react",
+        "post",
+        "/campaigns/{campaign}/threads/{thread}/posts/{post}/react/",
+        members(302),
+        {"kind": "laugh"},
+    ),
+    page(
+        "threads:post_handout",
+        "get",
+        "/campaigns/{campaign}/threads/{thread}/posts/{post}/handout/",
+        gms(200),
+    ),
+    page(
+        "threads:post_handout",
+        "post",
+        "/campaigns/{campaign}/threads/{thread}/posts/{post}/handout/",
+        gms(302),
+        {"title": "What Cirno saw", "excerpt": ""},
+    ),
+    api("api-threads", "get", "/api/campaigns/{campaign}/threads/", members(200, api=True)),
+    api(
+        "api-threads",
+        "post",
+        "/api/campaigns/{campaign}/threads/",
+        members(201, api=True),
+        {"title": "Scarlet Manor", "body": "The gate is open."},
+    ),
+    api(
+        "api-thread",
+        "get",
+        "/api/campaigns/{campaign}/threads/{thread}/",
+        members(200, api=True),
+    ),
+    api(
+        "api-thread",
+        "patch",
+        "/api/campaigns/{campaign}/threads/{thread}/",
+        gms(200, api=True),
+        {"pinned": True, "locked": True},
+    ),
+    api(
+        "api-thread",
+        "delete",
+        "/api/campaigns/{campaign}/threads/{thread}/",
+        gms(204, api=True),
+    ),
+    api(
+        "api-thread-posts",
+        "get",
+        "/api/campaigns/{campaign}/threads/{thread}/posts/",
+        members(200, api=True),
+    ),
+    api(
+        "api-thread-posts",
+        "post",
+        "/api/campaigns/{campaign}/threads/{thread}/posts/",
+        members(201, api=True),
+        {"body": "I follow the frogs."},
+    ),
+    api(
+        "api-thread-post",
+        "get",
+        "/api/campaigns/{campaign}/threads/{thread}/posts/{post}/",
+        members(200, api=True),
+    ),
+    api(
+        "api-thread-post",
+        "patch",
+        "/api/campaigns/{campaign}/threads/{thread}/posts/{post}/",
+        expect(403, owner=200, other=403, anonymous=401),
+        {"body": "Cirno skates, and falls."},
+        why="a post is edited by its author alone",
+    ),
+    api(
+        "api-thread-post-reactions",
+        "post",
+        "/api/campaigns/{campaign}/threads/{thread}/posts/{post}/reactions/",
+        members(200, api=True),
+        {"kind": "heart"},
+    ),
+    api(
+        "api-thread-post-handout",
+        "post",
+        "/api/campaigns/{campaign}/threads/{thread}/posts/{post}/handout/",
+        gms(201, api=True),
+        {"title": "What Cirno saw"},
+    ),
 ]
 
 #: Routes that are not about one campaign, and why (everything else must have rows).
@@ -973,6 +1353,16 @@ NOT_CAMPAIGN_SCOPED = {
     "notification-detail": "a user's own notification (tests/notifications)",
     "notification-read": "a user's own notification (tests/notifications)",
     "notification-read-all": "a user's own notifications (tests/notifications)",
+    "notifications:push_device_remove": "a user's own push device (tests/notifications)",
+    "api-push-devices": "a user's own push devices (tests/notifications/test_webpush.py)",
+    "api-push-device": "a user's own push device (tests/notifications/test_webpush.py)",
+    "pwa-manifest": "the installable app's manifest, the same for all (tests/notifications)",
+    "pwa-service-worker": "the installable app's worker, the same for all (tests/notifications)",
+    "pwa-offline": "the offline page, naming nobody (tests/notifications/test_webpush.py)",
+    "gmtools:calendar_feed": "a user's own calendar feed address (tests/gmtools/test_calendar.py)",
+    "api-calendar-feed": "a user's own calendar feed address (tests/gmtools/test_calendar.py)",
+    "gmtools:calendar_feed_ics": "the feed itself: its secret token is the key, not a session"
+    " (tests/gmtools/test_calendar.py)",
     "battles:list": BATTLE_SWEEP,
     "battles:detail": BATTLE_SWEEP,
     "api-campaign-battles": BATTLE_SWEEP,
@@ -1218,6 +1608,83 @@ class World:
             ),
         )
 
+    def access(self, user: Any) -> Any:
+        from campaign.permissions import campaign_for
+
+        return campaign_for(user, self.campaign.pk)[1]
+
+    @property
+    def wiki_entry(self) -> Any:
+        """A place with a picture and a section for everyone, shown to the owner alone."""
+        from wiki.services import entry_create, section_save
+
+        def make() -> Any:
+            by = self.access(self.gm)
+            entry = entry_create(
+                campaign_id=self.campaign.pk,
+                by=by,
+                author=self.gm,
+                title="Misty Lake",
+                kind="place",
+                body="Fog over the water.",
+                visibility="chosen",
+                viewer_ids=[self.player.pk],
+                image=self.png_upload(),
+            )
+            section_save(
+                entry=entry, by=by, author=self.gm, heading="Shore", body="Reeds.", visibility="all"
+            )
+            return entry
+
+        return self._once("wiki_entry", make)
+
+    @property
+    def wiki_section(self) -> Any:
+        return self._once("wiki_section", lambda: self.wiki_entry.sections.get())
+
+    @property
+    def thread(self) -> Any:
+        from threads.services import thread_create
+
+        return self._once(
+            "thread",
+            lambda: thread_create(
+                campaign=self.campaign, by=self.access(self.gm), user=self.gm, title="The lake"
+            ),
+        )
+
+    @property
+    def post(self) -> Any:
+        """The owner's post in :attr:`thread`."""
+        from threads.services import post_create
+
+        return self._once(
+            "post",
+            lambda: post_create(
+                thread=self.thread,
+                by=self.access(self.player),
+                user=self.player,
+                body="Cirno skates across the ice.",
+            ),
+        )
+
+    @property
+    def world_event(self) -> Any:
+        from gmtools.world import event_add
+
+        return self._once(
+            "world_event",
+            lambda: event_add(
+                campaign=self.campaign,
+                by=self.access(self.gm),
+                created_by=self.gm,
+                year=1,
+                month=1,
+                day=2,
+                title="Frog festival",
+            ),
+        )
+
     def placeholders(self, url: str) -> dict[str, Any]:
         out: dict[str, Any] = {"campaign": self.campaign.pk, "other_id": self.other_player.pk}
         for key in (
@@ -1231,6 +1698,11 @@ class World:
             "secret_roll",
             "gm_card",
             "deck",
+            "wiki_entry",
+            "wiki_section",
+            "thread",
+            "post",
+            "world_event",
         ):
             if "{" + key + "}" in url:
                 out[key] = getattr(self, key).pk
