@@ -13,8 +13,8 @@ import pytest
 
 from battles import services
 from battles.models import BattleAction
+from tests.at_once import at_once
 from tests.battles.conftest import play_until
-from tests.threads import at_once
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

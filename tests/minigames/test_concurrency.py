@@ -11,7 +11,7 @@ import pytest
 
 from minigames import services
 from minigames.models import TavernTable
-from tests.threads import at_once
+from tests.at_once import at_once
 
 from .conftest import two_humans
 
