@@ -280,7 +280,7 @@ def _wiki_version(snapshot: dict[str, Any], remap: Remap) -> dict[str, Any]:
     def ids(values: Any, label: str) -> Any:
         if not isinstance(values, list):
             return values
-        return [remap(label, v) for v in values if isinstance(v, int) and remap(label, v)]
+        return [new for v in values if isinstance(v, int) and (new := remap(label, v)) is not None]
 
     out = dict(snapshot)
     if isinstance(out.get("body"), str):
