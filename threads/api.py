@@ -27,6 +27,7 @@ from .serializers import (
     ThreadReactionInputSerializer,
     ThreadSerializer,
     ThreadUpdateSerializer,
+    ThreadWikiEntryFromPostSerializer,
 )
 
 
@@ -191,6 +192,31 @@ class HandoutFromPostView(APIView):
         )
 
 
+class WikiEntryFromPostView(APIView):
+    """GMs turn a post's text, or a passage of it, into a wiki entry (the GMs only see it
+    unless ``visibility`` says otherwise); the answer names the entry."""
+
+    @extend_schema(request=ThreadWikiEntryFromPostSerializer, responses={201: None})
+    def post(self, request: Request, pk: int, thread_id: int, post_id: int) -> Response:
+        _, access = campaign_for(request.user, pk, manage=True)
+        thread = services.thread_for(access, thread_id)
+        post = services.post_for(access, thread, post_id)
+        serializer = ThreadWikiEntryFromPostSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        entry = services.excerpt_to_wiki_entry(
+            post=post,
+            by=access,
+            author=signed_in(request),
+            title=data["title"],
+            excerpt=data["excerpt"],
+            kind=data["kind"],
+            visibility=data["visibility"],
+            viewer_ids=data["viewers"],
+        )
+        return Response({"entry": entry.pk, "title": entry.title}, status=status.HTTP_201_CREATED)
+
+
 api_urlpatterns = [
     path("campaigns/<int:pk>/threads/", ThreadListView.as_view(), name="api-threads"),
     path(
@@ -217,5 +243,10 @@ api_urlpatterns = [
         "campaigns/<int:pk>/threads/<int:thread_id>/posts/<int:post_id>/handout/",
         HandoutFromPostView.as_view(),
         name="api-thread-post-handout",
+    ),
+    path(
+        "campaigns/<int:pk>/threads/<int:thread_id>/posts/<int:post_id>/wiki-entry/",
+        WikiEntryFromPostView.as_view(),
+        name="api-thread-post-wiki-entry",
     ),
 ]

@@ -79,3 +79,26 @@ class HandoutFromPostForm(forms.Form):
         max_length=MAX_EXCERPT,
         required=False,
     )
+
+
+class WikiEntryFromPostForm(forms.Form):
+    """A post's passage made a wiki entry: its title and kind, and who sees it (the GMs only
+    by default; chosen players are picked on the entry's page, with its reveal)."""
+
+    title = forms.CharField(label="Entry title", max_length=120)
+    kind = forms.ChoiceField(label="Kind")
+    visibility = forms.ChoiceField(
+        label="Who sees it",
+        choices=[("gm", "Game masters only"), ("all", "Everyone in the campaign")],
+        initial="gm",
+    )
+    excerpt = forms.CharField(
+        label="Passage (empty: the whole post)",
+        widget=forms.Textarea(attrs={"rows": 3}),
+        max_length=MAX_EXCERPT,
+        required=False,
+    )
+
+    def __init__(self, *args: Any, kinds: list[tuple[str, str]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["kind"].choices = kinds  # type: ignore[attr-defined]

@@ -21,7 +21,15 @@ from campaign.permissions import CampaignAccess, campaign_for
 from characters.models import Character
 
 from . import services
-from .forms import EditForm, HandoutFromPostForm, ManageForm, PostForm, ReactionForm, ThreadForm
+from .forms import (
+    EditForm,
+    HandoutFromPostForm,
+    ManageForm,
+    PostForm,
+    ReactionForm,
+    ThreadForm,
+    WikiEntryFromPostForm,
+)
 
 
 def speakers(access: CampaignAccess) -> list[Character]:
@@ -212,3 +220,36 @@ def post_handout(request: AuthedRequest, pk: int, thread_id: int, post_id: int) 
             return redirect("gmtools:handout_detail", campaign.pk, handout.pk)
     context = {"campaign": campaign, "access": access, "thread": thread, "post": post, "form": form}
     return render(request, "threads/handout.html", context, status=400 if form.errors else 200)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def post_wiki_entry(request: AuthedRequest, pk: int, thread_id: int, post_id: int) -> HttpResponse:
+    """GMs make a wiki entry of a post's passage (the GMs only see it until they reveal it)."""
+    from wiki.selectors import kinds_of
+
+    campaign, access = campaign_for(request.user, pk, manage=True)
+    thread = services.thread_for(access, thread_id)
+    post = services.post_for(access, thread, post_id)
+    kinds = [(k.key, k.name) for k in kinds_of(campaign.pk)]
+    form = WikiEntryFromPostForm(
+        request.POST or None, kinds=kinds, initial={"title": thread.title, "kind": "lore"}
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            entry = services.excerpt_to_wiki_entry(
+                post=post,
+                by=access,
+                author=request.user,
+                title=form.cleaned_data["title"],
+                excerpt=form.cleaned_data["excerpt"],
+                kind=form.cleaned_data["kind"],
+                visibility=form.cleaned_data["visibility"],
+            )
+        except ValidationError as exc:
+            add_service_errors(form, exc)
+        else:
+            messages.success(request, f"Wiki entry {quoted(entry.title)} written.")
+            return redirect("wiki:detail", campaign.pk, entry.pk)
+    context = {"campaign": campaign, "access": access, "thread": thread, "post": post, "form": form}
+    return render(request, "threads/wiki_entry.html", context, status=400 if form.errors else 200)

@@ -97,6 +97,32 @@ class ThreadHandoutFromPostSerializer(serializers.Serializer[Any]):
     )
 
 
+class ThreadWikiEntryFromPostSerializer(serializers.Serializer[Any]):
+    title = serializers.CharField(max_length=120)
+    excerpt = serializers.CharField(
+        max_length=MAX_EXCERPT,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="A passage of the post's text; empty: the whole post.",
+    )
+    kind = serializers.CharField(
+        max_length=40, required=False, default="lore", help_text="A kind of the campaign's wiki."
+    )
+    visibility = serializers.ChoiceField(
+        choices=[("gm", "Game masters only"), ("all", "Everyone"), ("chosen", "Chosen players")],
+        required=False,
+        default="gm",
+    )
+    viewers = serializers.ListField(
+        child=ObjectIdField(),
+        required=False,
+        default=list,
+        max_length=MAX_NAMED,
+        help_text="The players who see it, with visibility “chosen”.",
+    )
+
+
 class ThreadRollSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     visible = serializers.BooleanField(help_text="False: rolled in secret, result not yours.")

@@ -10,7 +10,8 @@ not hers: someone else's secret roll reaches her as "rolled in secret", never it
   only by the roller and the GMs (the mental one by the GMs only).
 * The author edits her text; the edit time is kept and shown, and an edit never rolls or
   changes a roll.
-* GMs lock, pin, rename, file (category) and order threads, and turn an excerpt into a handout.
+* GMs lock, pin, rename, file (category) and order threads, and turn an excerpt into a handout
+  or a wiki entry.
 """
 
 from __future__ import annotations
@@ -568,16 +569,51 @@ def excerpt_to_handout(
     )
 
 
-class WikiNotAvailable(Exception):
-    """The campaign wiki has not taken over :func:`excerpt_to_wiki_entry` yet."""
-
-
 def excerpt_to_wiki_entry(
-    *, post: Post, by: CampaignAccess, author: User, title: str, excerpt: str | None = None
+    *,
+    post: Post,
+    by: CampaignAccess,
+    author: User,
+    title: str,
+    excerpt: str | None = None,
+    kind: str = "lore",
+    visibility: str = "gm",
+    viewer_ids: list[int] | None = None,
 ) -> Any:
-    """The wiki's side of "turn an excerpt into a wiki entry": the wiki app fills this in (it
-    owns its entries and their visibility). The checks and the excerpt are already here."""
+    """GMs turn a post's text (or a passage of it) into a wiki entry of ``kind``: seen by the
+    GMs only unless they choose otherwise, since a post may hold what the players should not
+    read as established lore yet. The entry quotes who said it and links back to the post (an
+    in-character speaker as a mention of her character); rolls are never copied."""
+    from wiki.services import entry_create
+
     if not by.can_manage or by.campaign_id != post.thread.campaign_id:
         raise PermissionDenied("Only the campaign's game masters make wiki entries.")
-    _excerpt(post, excerpt)
-    raise WikiNotAvailable("The campaign wiki is not there yet.")
+    text = _excerpt(post, excerpt)
+    if not text:
+        raise ValidationError({"excerpt": ["The post has no words to quote."]})
+    thread = post.thread
+    where = reverse("threads:detail", args=[thread.campaign_id, thread.pk]) + f"#post-{post.pk}"
+    speaker = (
+        f"@[[character:{post.character_id}]]"
+        if post.character_id is not None
+        else markup_escape(post.author.shown_name)
+    )
+    body = f"{text}\n\n— {speaker}, in [“{markup_escape(thread.title)}”]({where})"
+    return entry_create(
+        campaign_id=thread.campaign_id,
+        by=by,
+        author=author,
+        title=title,
+        kind=kind,
+        body=body,
+        visibility=visibility,
+        viewer_ids=viewer_ids or [],
+    )
+
+
+_MD_SPECIAL: Final = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~@])")
+
+
+def markup_escape(text: str) -> str:
+    """``text`` as Markdown that shows it word for word (a thread's title in a link's words)."""
+    return _MD_SPECIAL.sub(r"\\\1", text)

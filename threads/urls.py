@@ -26,4 +26,9 @@ urlpatterns = [
         pages.post_handout,
         name="post_handout",
     ),
+    path(
+        "<int:pk>/threads/<int:thread_id>/posts/<int:post_id>/wiki-entry/",
+        pages.post_wiki_entry,
+        name="post_wiki_entry",
+    ),
 ]

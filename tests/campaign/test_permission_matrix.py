@@ -1254,6 +1254,19 @@ TABLE: list[Row] = [
         gms(302),
         {"title": "What Cirno saw", "excerpt": ""},
     ),
+    page(
+        "threads:post_wiki_entry",
+        "get",
+        "/campaigns/{campaign}/threads/{thread}/posts/{post}/wiki-entry/",
+        gms(200),
+    ),
+    page(
+        "threads:post_wiki_entry",
+        "post",
+        "/campaigns/{campaign}/threads/{thread}/posts/{post}/wiki-entry/",
+        gms(302),
+        {"title": "What Cirno saw", "kind": "lore", "visibility": "gm", "excerpt": ""},
+    ),
     api("api-threads", "get", "/api/campaigns/{campaign}/threads/", members(200, api=True)),
     api(
         "api-threads",
@@ -1319,6 +1332,13 @@ TABLE: list[Row] = [
         "api-thread-post-handout",
         "post",
         "/api/campaigns/{campaign}/threads/{thread}/posts/{post}/handout/",
+        gms(201, api=True),
+        {"title": "What Cirno saw"},
+    ),
+    api(
+        "api-thread-post-wiki-entry",
+        "post",
+        "/api/campaigns/{campaign}/threads/{thread}/posts/{post}/wiki-entry/",
         gms(201, api=True),
         {"title": "What Cirno saw"},
     ),

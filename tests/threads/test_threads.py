@@ -222,14 +222,60 @@ def test_gm_turns_an_excerpt_into_a_handout(thread, campaign, gm, player, cirno,
     handout = Handout.objects.get(pk=made.json()["handout"])
     assert handout.body.startswith("under the third stone") and "Cirno" in handout.body
     assert "2d" not in handout.body and handout.shared_with_all
-    with pytest.raises(services.WikiNotAvailable):
-        services.excerpt_to_wiki_entry(
-            post=post, by=access_for(gm, campaign), author=gm, title="The map"
-        )
+
+
+def test_gm_turns_an_excerpt_into_a_wiki_entry_for_the_gms_only(
+    thread, campaign, gm, player, other_player, cirno, api_for, client_for
+):
+    from wiki.models import Entry, Link
+
+    post = _post(thread, player, "The map is under the third stone.\n/roll secret 2d", cirno)
+    url = f"/api/campaigns/{campaign.pk}/threads/{thread.pk}/posts/{post.pk}/wiki-entry/"
+    body = {"title": "The map", "excerpt": "under the third stone"}
+    for seat in (player, other_player):
+        assert api_for(seat).post(url, body, format="json").status_code == 403
+        page = f"/campaigns/{campaign.pk}/threads/{thread.pk}/posts/{post.pk}/wiki-entry/"
+        assert client_for(seat).get(page).status_code == 403
     with pytest.raises(PermissionDenied):
         services.excerpt_to_wiki_entry(
             post=post, by=access_for(player, campaign), author=player, title="x"
         )
+    # the excerpt's bounds: a passage of the post's own words, at most 5,000 characters
+    wrong = api_for(gm).post(url, {"title": "x", "excerpt": "not in it"}, format="json")
+    assert wrong.status_code == 400 and "excerpt" in wrong.json()["errors"]
+    long = api_for(gm).post(url, {"title": "x", "excerpt": "a" * 5_001}, format="json")
+    assert long.status_code == 400 and "excerpt" in long.json()["errors"]
+    untitled = api_for(gm).post(url, {"title": "  ", "excerpt": ""}, format="json")
+    assert untitled.status_code == 400 and "title" in untitled.json()["errors"]
+    no_kind = api_for(gm).post(url, {"title": "x", "kind": "dragons"}, format="json")
+    assert no_kind.status_code == 400 and "kind" in no_kind.json()["errors"]
+    assert not Entry.objects.filter(campaign=campaign).exists()  # nothing half-made
+
+    made = api_for(gm).post(url, body, format="json")
+    assert made.status_code == 201
+    entry = Entry.objects.get(pk=made.json()["entry"])
+    assert (entry.title, entry.kind.key, entry.visibility) == ("The map", "lore", "gm")
+    # the passage, its speaker as a mention of her character, a link back to the post; no roll
+    assert entry.body.startswith("under the third stone\n\n— @[[character:")
+    assert f"/campaigns/{campaign.pk}/threads/{thread.pk}/#post-{post.pk}" in entry.body
+    assert "2d" not in entry.body
+    assert Link.objects.filter(source=entry, target_character=cirno).exists()
+    html = client_for(gm).get(f"/campaigns/{campaign.pk}/wiki/{entry.pk}/").content.decode()
+    assert f'href="/characters/{cirno.pk}/"' in html and f"#post-{post.pk}" in html
+    # a GM-only entry: no player reads it
+    for seat in (player, other_player):
+        assert client_for(seat).get(f"/campaigns/{campaign.pk}/wiki/{entry.pk}/").status_code == 404
+
+    # the page: the whole post, shown to everyone
+    thread_page = f"/campaigns/{campaign.pk}/threads/{thread.pk}/"
+    page = f"{thread_page}posts/{post.pk}/wiki-entry/"
+    assert "Make a wiki entry" in client_for(gm).get(thread_page).content.decode()
+    assert "Make a wiki entry" not in client_for(player).get(thread_page).content.decode()
+    sent = client_for(gm).post(page, {"title": "Stone", "kind": "place", "visibility": "all"})
+    shared = Entry.objects.get(title="Stone")
+    assert sent.status_code == 302 and sent["Location"].endswith(f"/wiki/{shared.pk}/")
+    assert shared.visibility == "all" and shared.body.startswith("The map is under")
+    assert client_for(player).get(f"/campaigns/{campaign.pk}/wiki/{shared.pk}/").status_code == 200
 
 
 def test_the_daily_digest_counts_others_posts_and_says_nothing_of_them(
