@@ -274,3 +274,63 @@ def register_roll_checks(source: RollCheckSource) -> None:
 def roll_checks(user: Any, access: CampaignAccess | None) -> list[RollCheck]:
     """The checks ``user`` may roll (none while no app registered a source)."""
     return list(_ROLL_CHECKS[0](user, access)) if _ROLL_CHECKS else []
+
+
+# --------------------------------------------------------------------------- mentions
+# A campaign's texts name its rows by id (the wiki stores ``@[[handout:4]]``, so a renamed
+# handout keeps its links), and a calendar event names a wiki entry. The apps that own the rows
+# sit side by side (the GM tools beside the wiki), so each registers its kinds here in its
+# ``ready()`` and the others ask through here, never importing each other. Every answer is cut
+# to what the viewer may see: a player is never told the name of a handout or entry she may not
+# see, in a suggestion, a preview or a link.
+
+
+@dataclass(frozen=True, slots=True)
+class MentionKind:
+    """One kind of row a text may mention: ``key`` as stored (``handout``), ``label`` in words.
+
+    * ``shown(access=, ids=)``: ``{id: (name, url)}`` for the ids of the campaign ``access``
+      may see (one query); an id hidden from her, or of another campaign, is not in it.
+    * ``named(campaign_id=, name=)``: the id of the campaign's row of that name (case does not
+      matter), or None. Called while a GM writes, so it does not filter.
+    * ``starting(access=, prefix=, limit=)``: ``[(id, name)]`` of rows ``access`` may see whose
+      name starts with ``prefix``, at most ``limit``, in name order (the suggestions).
+    * ``in_campaign(campaign_id=, ids=)``: the ids that are rows of the campaign (a mention of a
+      deleted row, or of another campaign's, is not kept).
+    """
+
+    key: str
+    label: str
+    shown: Callable[..., dict[int, tuple[str, str]]]
+    named: Callable[..., int | None]
+    starting: Callable[..., list[tuple[int, str]]]
+    in_campaign: Callable[..., set[int]]
+
+
+_MENTION_KINDS: dict[str, MentionKind] = {}
+#: ``source(access=, key=, pk=)``: ``[(name, url)]`` of what mentions the row where ``access``
+#: may see the mention (the wiki's "Linked from", for a handout's or a session's page).
+_MENTIONED_IN: list[Callable[..., list[tuple[str, str]]]] = []
+
+
+def register_mention_kind(kind: MentionKind) -> None:
+    """Called from an app's ``ready()``; registering a key again replaces it."""
+    _MENTION_KINDS[kind.key] = kind
+
+
+def mention_kinds() -> dict[str, MentionKind]:
+    return dict(_MENTION_KINDS)
+
+
+def mention_kind(key: str) -> MentionKind | None:
+    return _MENTION_KINDS.get(key)
+
+
+def register_mentioned_in(source: Callable[..., list[tuple[str, str]]]) -> None:
+    _MENTIONED_IN[:] = [source]
+
+
+def mentioned_in(*, access: CampaignAccess, key: str, pk: int) -> list[tuple[str, str]]:
+    """What mentions row ``pk`` of kind ``key``, as ``access`` may see it (empty while no app
+    registered a source)."""
+    return list(_MENTIONED_IN[0](access=access, key=key, pk=pk)) if _MENTIONED_IN else []

@@ -88,7 +88,6 @@ PARTS: tuple[Part, ...] = (
     Part("gmtools.Attendance", "session__campaign_id"),
     Part("gmtools.SessionRsvp", "session__campaign_id"),
     Part("gmtools.WorldCalendar", "campaign_id"),
-    Part("gmtools.WorldEvent", "campaign_id"),
     Part("gmtools.GMNote", "campaign_id"),
     Part("characters.Character", "campaign_id"),
     Part("characters.InventoryItem", "character__campaign_id"),
@@ -117,13 +116,16 @@ PARTS: tuple[Part, ...] = (
     Part("table_chat.ChatLine", "room__campaign_id"),
     Part("table_chat.ChatReaction", "line__room__campaign_id"),
     Part("table_chat.ChatMute", "room__campaign_id"),
-    # the wiki: its mentions and versions name entries, sections and characters by id
+    # the wiki: its mentions and versions name entries, sections, characters, sessions and
+    # handouts by id
     Part("wiki.Kind", "campaign_id"),
     Part("wiki.Entry", "campaign_id"),
     Part("wiki.Section", "entry__campaign_id"),
     Part("wiki.Link", "source__campaign_id"),
     Part("wiki.Revision", "entry__campaign_id"),
     Part("wiki.Reveal", "entry__campaign_id"),
+    # the calendar's events: after the sessions and the wiki entries they name
+    Part("gmtools.WorldEvent", "campaign_id"),
     # play-by-post (threads): after the characters its posts speak as and the rolls they made
     Part("threads.Thread", "campaign_id"),
     Part("threads.Post", "thread__campaign_id"),
@@ -256,9 +258,15 @@ def _rewrite_values(label: str, fields: dict[str, Any], remap: Remap) -> dict[st
     return _in_todays_shape(label, out)
 
 
-#: A wiki mention as stored (wiki/render.py): ``@[[entry:12]]``, ``@[[character:3]]``.
-_WIKI_MENTION = re.compile(r"@\[\[(entry|character):([0-9]{1,12})\]\]")
-_WIKI_TARGET = {"entry": "wiki.Entry", "character": "characters.Character"}
+#: A wiki mention as stored (wiki/render.py): ``@[[entry:12]]``, ``@[[character:3]]``,
+#: ``@[[session:4]]``, ``@[[handout:7]]``.
+_WIKI_MENTION = re.compile(r"@\[\[(entry|character|session|handout):([0-9]{1,12})\]\]")
+_WIKI_TARGET = {
+    "entry": "wiki.Entry",
+    "character": "characters.Character",
+    "session": "gmtools.GameSession",
+    "handout": "gmtools.Handout",
+}
 
 
 def _wiki_mentions(text: str, remap: Remap) -> str:
@@ -330,7 +338,14 @@ def _chat_table(table_label: str, table_id: Any, remap: Remap) -> Any:
 
 
 #: Fields renamed since archives of this version were first written, by model label.
-RENAMED_FIELDS = {"decks.CustomCard": {"card_type": "kind"}}
+RENAMED_FIELDS = {
+    "decks.CustomCard": {"card_type": "kind"},
+    # an event's wiki entry was a plain number; it is a reference now
+    "gmtools.WorldEvent": {"wiki_entry_id": "wiki_entry"},
+}
+#: References an older archive may hold to rows it does not carry (a plain number, never
+#: checked): restored as no reference instead of refusing the archive.
+MAY_DANGLE = {("gmtools.WorldEvent", "wiki_entry")}
 
 
 def _in_todays_shape(label: str, fields: dict[str, Any]) -> dict[str, Any]:
@@ -644,6 +659,9 @@ def _restore(
                         deferred.append((obj, f.attname, value))  # a later row of the same kind
                     else:
                         new = remap(target_label, _as_int(value, "a reference"))
+                        if new is None and (part.label, f.name) in MAY_DANGLE:
+                            setattr(obj, f.attname, None)
+                            continue
                         if new is None:
                             raise BackupError(
                                 f"The archive is damaged: one of its {_named(part.label)} "

@@ -14,7 +14,7 @@ class GMToolsConfig(AppConfig):
 
         from campaign.registry import register_level_up_grant
 
-        from . import live
+        from . import live, mentions
         from .members import user_deleting
         from .party import level_up_grant
         from .timeline import register_built_in_sources
@@ -27,3 +27,5 @@ class GMToolsConfig(AppConfig):
         pre_delete.connect(user_deleting, sender=get_user_model(), dispatch_uid="user-departs")
         # An open GM dashboard hears of every change to what it shows (gmtools/consumers.py).
         live.connect()
+        # Wiki texts mention sessions and handouts (campaign.registry's mention kinds).
+        mentions.register()

@@ -270,12 +270,27 @@ class WorldEventForm(DateSetForm):
     session = forms.ModelChoiceField(
         queryset=GameSession.objects.none(), required=False, label="Happened in session"
     )
+    wiki_entry = forms.TypedChoiceField(
+        label="About the wiki entry",
+        coerce=int,
+        required=False,
+        empty_value=None,
+        choices=[("", "None")],
+    )
 
-    def __init__(self, *args: Any, campaign_id: int, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        campaign_id: int,
+        entries: list[tuple[int, str]] | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
         field = self.fields["session"]
         if isinstance(field, forms.ModelChoiceField):
             field.queryset = GameSession.objects.filter(campaign_id=campaign_id)
+        # The campaign's own entries, by title (gmtools.world.entry_choices)
+        self.fields["wiki_entry"].choices = [("", "None"), *(entries or [])]  # type: ignore[attr-defined]
 
 
 class CalendarDefineForm(forms.Form):

@@ -353,8 +353,9 @@ class WorldCalendar(models.Model):
 class WorldEvent(models.Model):
     """Something that happens in the world on an in-world date; on the campaign's timeline.
 
-    ``session``: the evening of play it happened in, if any. ``wiki_entry_id`` is left for the
-    campaign wiki to point at an entry (a plain number until that app exists)."""
+    ``session``: the evening of play it happened in, if any; ``wiki_entry``: the wiki entry it is
+    about, if any, of the same campaign (named by string: the GM tools do not import the wiki;
+    a player sees the link only when she may see the entry, ``gmtools.world.event_entries``)."""
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="world_events")
     year = models.IntegerField()
@@ -366,7 +367,13 @@ class WorldEvent(models.Model):
     session = models.ForeignKey(
         GameSession, on_delete=models.SET_NULL, related_name="world_events", null=True, blank=True
     )
-    wiki_entry_id = models.PositiveBigIntegerField(null=True, blank=True)
+    wiki_entry = models.ForeignKey(
+        "wiki.Entry",
+        on_delete=models.SET_NULL,
+        related_name="world_events",
+        null=True,
+        blank=True,
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,

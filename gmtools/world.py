@@ -21,7 +21,7 @@ from django.urls import reverse
 
 from apibase.numbers import object_id
 from campaign.members import campaign_touch
-from campaign.registry import TimelineEntry
+from campaign.registry import TimelineEntry, mention_kind
 
 from .models import GameSession, WorldCalendar, WorldEvent
 from .world_calendar import Calendar, CalendarError, calendar_from, calendar_or_default
@@ -190,14 +190,18 @@ def event_add(
     body: str = "",
     gm_only: bool = False,
     session: GameSession | None = None,
+    wiki_entry: int | None = None,
 ) -> WorldEvent:
-    """Put an event on an in-world date (GMs); ``session`` must be one of the campaign's."""
+    """Put an event on an in-world date (GMs); ``session`` must be one of the campaign's, and
+    ``wiki_entry`` (an entry's id) an entry of the campaign's wiki."""
     _check_manager(campaign.pk, by)
     errors: dict[str, list[str]] = {}
     if not title.strip():
         errors["title"] = ["Give the event a title."]
     if session is not None and session.campaign_id != campaign.pk:
         errors["session"] = ["No such session in this campaign."]
+    if wiki_entry is not None and wiki_entry not in _entries_in(campaign.pk, [wiki_entry]):
+        errors["wiki_entry"] = ["No such wiki entry in this campaign."]
     try:
         world_date(campaign.pk).calendar.check(year, month, day)
     except CalendarError as exc:
@@ -213,6 +217,7 @@ def event_add(
         body=body,
         gm_only=gm_only,
         session=session,
+        wiki_entry_id=wiki_entry,
         created_by=created_by,
     )
     campaign_touch(campaign.pk)
@@ -225,6 +230,27 @@ def event_delete(*, event: WorldEvent, by: CampaignAccess) -> None:
     campaign_id = event.campaign_id
     event.delete()
     campaign_touch(campaign_id)
+
+
+def _entries_in(campaign_id: int, ids: list[int]) -> set[int]:
+    """The ids that are entries of the campaign's wiki (asked through ``campaign.registry``:
+    the GM tools do not import the wiki)."""
+    kind = mention_kind("entry")
+    return kind.in_campaign(campaign_id=campaign_id, ids=ids) if kind is not None else set()
+
+
+def event_entries(access: CampaignAccess, events: list[WorldEvent]) -> dict[int, tuple[str, str]]:
+    """``{entry id: (title, url)}`` of the events' wiki entries ``access`` may see (one query):
+    an event a player reads never names an entry that is secret to her."""
+    ids = {e.wiki_entry_id for e in events if e.wiki_entry_id is not None}
+    kind = mention_kind("entry")
+    return kind.shown(access=access, ids=ids) if ids and kind is not None else {}
+
+
+def entry_choices(access: CampaignAccess) -> list[tuple[int, str]]:
+    """The campaign's wiki entries by title, for a GM's event form."""
+    kind = mention_kind("entry")
+    return kind.starting(access=access, prefix="", limit=1000) if kind is not None else []
 
 
 def event_words(event: WorldEvent, calendar: Calendar) -> str:

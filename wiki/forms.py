@@ -10,8 +10,8 @@ from .models import MAX_BODY, MAX_TITLE, Entry, Kind, Visibility
 
 TAGS_HELP = "Separated by commas: “mansion, vampires”."
 BODY_HELP = (
-    "Markdown. Mention an entry or a character with @[[its name]]: the link follows it when "
-    "it is renamed."
+    "Markdown. Mention an entry, a character, a session or a handout with @[[its name]]: the "
+    "link follows it when it is renamed."
 )
 
 

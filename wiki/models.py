@@ -121,7 +121,8 @@ class Section(models.Model):
 
 class Link(models.Model):
     """One @mention, by id (a renamed target keeps its links): from an entry's body or one of
-    its sections, to an entry or a character."""
+    its sections, to an entry, a character, a session or a handout (the GM tools' rows, named
+    by string: the wiki does not import that app)."""
 
     source = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="links_out")
     section = models.ForeignKey(
@@ -137,9 +138,29 @@ class Link(models.Model):
         blank=True,
         related_name="wiki_links_in",
     )
+    target_session = models.ForeignKey(
+        "gmtools.GameSession",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="wiki_links_in",
+    )
+    target_handout = models.ForeignKey(
+        "gmtools.Handout",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="wiki_links_in",
+    )
 
     def __str__(self) -> str:
-        return f"{self.source_id} → {self.target_entry_id or self.target_character_id}"
+        target = (
+            self.target_entry_id
+            or self.target_character_id
+            or self.target_session_id
+            or self.target_handout_id
+        )
+        return f"{self.source_id} → {target}"
 
 
 class Revision(models.Model):

@@ -1,9 +1,12 @@
 """Markdown to safe HTML for one viewer, with @mentions as links.
 
-A mention is written ``@[[Title]]`` (an entry's title or a campaign character's name) and
-stored as ``@[[entry:12]]`` or ``@[[character:3]]``: by id, so renaming the target keeps the
-link, and the page always shows the target's current name. A mention of an entry the viewer
-may not see shows as "something you have not learned yet", never its title.
+A mention is written ``@[[Title]]`` (an entry's title, a campaign character's name, a session's
+or a handout's title) and stored as ``@[[entry:12]]``, ``@[[character:3]]``, ``@[[session:4]]``
+or ``@[[handout:7]]``: by id, so renaming the target keeps the link, and the page always shows
+the target's current name. A mention of an entry or a handout the viewer may not see shows as
+"something you have not learned yet", never its title. Sessions and handouts belong to the GM
+tools, which the wiki does not import: it reaches them through ``campaign.registry``'s mention
+kinds (``gmtools/mentions.py``).
 
 Markdown is CommonMark (``markdown-it-py``) with raw HTML off; its output is sanitized by
 ``nh3`` (an allow-list of tags and attributes) before it reaches a page.
@@ -24,7 +27,10 @@ if TYPE_CHECKING:
     from campaign.permissions import CampaignAccess
 
 MENTION: Final = re.compile(r"@\[\[([^\[\]\n]{1,120})\]\]")
-STORED: Final = re.compile(r"(entry|character):(\d{1,12})")
+STORED: Final = re.compile(r"(entry|character|session|handout):(\d{1,12})")
+#: The kinds the GM tools own, in the order a written name is looked up after entries and
+#: characters.
+OTHER_KINDS: Final = ("session", "handout")
 HIDDEN: Final = "*something you have not learned yet*"
 _MARKDOWN: Final = MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table")
 _TAGS: Final = {
@@ -36,7 +42,7 @@ _MD_SPECIAL: Final = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~])")
 
 @dataclass(frozen=True, slots=True)
 class Target:
-    kind: str  # "entry" or "character"
+    kind: str  # "entry", "character", "session" or "handout"
     id: int
 
 
@@ -51,9 +57,11 @@ def mention_targets(text: str) -> list[Target]:
 
 
 def resolve_mentions(campaign_id: int, text: str) -> str:
-    """``text`` with every ``@[[Title]]`` that names an entry or a campaign character stored
-    by id. A name nothing carries yet stays as written (shown as plain words) and becomes a
-    link when an entry of that title is written (:func:`wiki.services.entry_create`)."""
+    """``text`` with every ``@[[Title]]`` that names an entry, a campaign character, a session
+    or a handout stored by id (looked up in that order). A name nothing carries yet stays as
+    written (shown as plain words) and becomes a link when an entry of that title is written
+    (:func:`wiki.services.entry_create`)."""
+    from campaign.registry import mention_kind
     from characters.models import Character
 
     from .models import Entry
@@ -63,8 +71,15 @@ def resolve_mentions(campaign_id: int, text: str) -> str:
         by_id = STORED.fullmatch(name)
         if by_id:
             kind, pk = by_id.group(1), int(by_id.group(2))
-            model = Entry if kind == "entry" else Character
-            if model.objects.filter(campaign_id=campaign_id, pk=pk).exists():
+            if kind in OTHER_KINDS:
+                other = mention_kind(kind)
+                found = other is not None and pk in other.in_campaign(
+                    campaign_id=campaign_id, ids=[pk]
+                )
+            else:
+                model = Entry if kind == "entry" else Character
+                found = model.objects.filter(campaign_id=campaign_id, pk=pk).exists()
+            if found:
                 return f"@[[{kind}:{pk}]]"
             return name  # a deleted target: no link, no id kept
         entry = (
@@ -79,6 +94,11 @@ def resolve_mentions(campaign_id: int, text: str) -> str:
         )
         if character is not None:
             return f"@[[character:{character.pk}]]"
+        for key in OTHER_KINDS:
+            other = mention_kind(key)
+            pk = other.named(campaign_id=campaign_id, name=name) if other is not None else None
+            if pk is not None:
+                return f"@[[{key}:{pk}]]"
         return match.group(0)
 
     return MENTION.sub(stored, text)
@@ -92,6 +112,7 @@ class Renderer:
     """Renders many texts for one viewer with one lookup of every target they mention."""
 
     def __init__(self, access: CampaignAccess, texts: Iterable[str]) -> None:
+        from campaign.registry import mention_kind
         from characters.models import Character
 
         from .selectors import entries_visible_to
@@ -112,7 +133,22 @@ class Renderer:
             if access.is_member
             else {}
         )
+        #: ``{kind: {id: (name, url)}}`` of the sessions and handouts this viewer may see.
+        self.others: dict[str, dict[int, tuple[str, str]]] = {}
+        for key in OTHER_KINDS:
+            ids = {t.id for t in targets if t.kind == key}
+            other = mention_kind(key)
+            self.others[key] = other.shown(access=access, ids=ids) if ids and other else {}
         self.campaign_id = campaign
+
+    def name_of(self, kind: str, pk: int) -> str | None:
+        """The current name of a target this viewer may see, else None."""
+        if kind == "entry":
+            return self.entries.get(pk)
+        if kind == "character":
+            return self.characters.get(pk)
+        shown = self.others.get(kind, {}).get(pk)
+        return shown[0] if shown else None
 
     def _link(self, match: re.Match[str]) -> str:
         stored = STORED.fullmatch(match.group(1).strip())
@@ -125,6 +161,9 @@ class Renderer:
         if kind == "character" and pk in self.characters:
             url = reverse("characters:sheet", args=[pk])
             return f"[{_escape(self.characters[pk])}]({url})"
+        shown = self.others.get(kind, {}).get(pk)
+        if shown is not None:
+            return f"[{_escape(shown[0])}]({shown[1]})"
         return HIDDEN
 
     def source(self, text: str) -> str:
@@ -135,12 +174,25 @@ class Renderer:
             stored = STORED.fullmatch(match.group(1).strip())
             if stored:
                 kind, pk = stored.group(1), int(stored.group(2))
-                name = (self.entries if kind == "entry" else self.characters).get(pk)
-                if name is not None and "]" not in name and "[" not in name:
+                name = self.name_of(kind, pk)
+                if (
+                    name is not None
+                    and "]" not in name
+                    and "[" not in name
+                    and self._unique(kind, pk, name)
+                ):
                     return f"@[[{name}]]"
             return match.group(0)
 
         return MENTION.sub(named, text)
+
+    def _unique(self, kind: str, pk: int, name: str) -> bool:
+        """Whether the name, saved again, names this target again (sessions and handouts come
+        after entries and characters, so "Session 3" may name an entry first): else the edit
+        form keeps the id."""
+        if kind in ("entry", "character"):
+            return True
+        return resolve_mentions(self.campaign_id, f"@[[{name}]]") == f"@[[{kind}:{pk}]]"
 
     def markdown(self, text: str) -> str:
         """``text`` with its mentions as Markdown links for this viewer (still Markdown)."""

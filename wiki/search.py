@@ -83,18 +83,37 @@ def search(access: CampaignAccess, query: str, method: Method | None = None) -> 
 def mention_candidates(
     access: CampaignAccess, prefix: str, limit: int = 10
 ) -> list[dict[str, str]]:
-    """What ``@[[`` may complete to for this viewer: visible entries and campaign characters
-    whose name starts with ``prefix`` (the mention preview)."""
+    """What ``@[[`` may complete to for this viewer: visible entries, campaign characters,
+    sessions and the handouts she may see whose name starts with ``prefix`` (the mention
+    preview). ``insert`` is what goes between the brackets: the name, or the stored id when the
+    name would find something else first (two things of one title)."""
+    from campaign.registry import mention_kind
     from characters.models import Character
 
+    from .render import OTHER_KINDS, resolve_mentions
+
+    if not access.is_member:
+        return []
     prefix = " ".join(prefix.replace("\x00", "").split())[:MAX_QUERY]
     entries = entries_visible_to(access).filter(title__istartswith=prefix).order_by("title")
     characters = Character.objects.filter(
         campaign_id=access.campaign_id, name__istartswith=prefix
     ).order_by("name")
-    out = [{"kind": e.kind.name, "name": e.title, "ref": f"entry:{e.pk}"} for e in entries[:limit]]
+    out = [
+        {"kind": e.kind.name, "name": e.title, "ref": f"entry:{e.pk}", "insert": e.title}
+        for e in entries[:limit]
+    ]
     out += [
-        {"kind": "Character", "name": c.name, "ref": f"character:{c.pk}"}
+        {"kind": "Character", "name": c.name, "ref": f"character:{c.pk}", "insert": c.name}
         for c in characters[:limit]
     ]
+    for key in OTHER_KINDS:
+        other = mention_kind(key)
+        if other is None or len(out) >= limit:
+            continue
+        for pk, name in other.starting(access=access, prefix=prefix, limit=limit - len(out)):
+            ref = f"{key}:{pk}"
+            named = resolve_mentions(access.campaign_id, f"@[[{name}]]") == f"@[[{ref}]]"
+            insert = name if named and "]" not in name and "[" not in name else ref
+            out.append({"kind": other.label, "name": name, "ref": ref, "insert": insert})
     return out[:limit]

@@ -111,3 +111,69 @@ def backlinks(access: CampaignAccess, entry: Entry) -> list[Entry]:
         .select_related("kind")
         .order_by("title", "pk")
     )
+
+
+#: The Link column of each kind a text may mention.
+LINK_TARGET = {
+    "entry": "target_entry_id",
+    "character": "target_character_id",
+    "session": "target_session_id",
+    "handout": "target_handout_id",
+}
+
+
+def linked_from(access: CampaignAccess, key: str, pk: int) -> list[Entry]:
+    """The entries that mention row ``pk`` of kind ``key`` (a session, a handout, a character)
+    where ``access`` may see the mention, as :func:`backlinks` does for entries."""
+    links = Link.objects.filter(**{LINK_TARGET[key]: pk}).filter(
+        Q(source__in=entries_visible_to(access))
+        & (Q(section__isnull=True) | Q(section__in=Section.objects.filter(section_filter(access))))
+    )
+    return list(
+        Entry.objects.filter(pk__in=links.values("source_id"))
+        .select_related("kind")
+        .order_by("title", "pk")
+    )
+
+
+def mentioned_in(*, access: CampaignAccess, key: str, pk: int) -> list[tuple[str, str]]:
+    """``campaign.registry``'s "what links here" for the GM tools' pages: (title, url)."""
+    from django.urls import reverse
+
+    if key not in LINK_TARGET or not access.is_member:
+        return []
+    return [
+        (e.title, reverse("wiki:detail", args=[e.campaign_id, e.pk]))
+        for e in linked_from(access, key, pk)
+    ]
+
+
+def entries_shown(*, access: CampaignAccess, ids: Any) -> dict[int, tuple[str, str]]:
+    """The entry mention kind's ``shown``: what a calendar event may link for this viewer."""
+    from django.urls import reverse
+
+    wanted = sorted({int(i) for i in ids})
+    rows = entries_visible_to(access).filter(pk__in=wanted).values_list("pk", "title")
+    return {
+        pk: (title, reverse("wiki:detail", args=[access.campaign_id, pk])) for pk, title in rows
+    }
+
+
+def entry_named(*, campaign_id: int, name: str) -> int | None:
+    return (
+        Entry.objects.filter(campaign_id=campaign_id, title__iexact=name.strip())
+        .order_by("pk")
+        .values_list("pk", flat=True)
+        .first()
+    )
+
+
+def entries_starting(*, access: CampaignAccess, prefix: str, limit: int) -> list[tuple[int, str]]:
+    rows = entries_visible_to(access).filter(title__istartswith=prefix).order_by("title", "pk")
+    return list(rows.values_list("pk", "title")[:limit])
+
+
+def entries_in(*, campaign_id: int, ids: Any) -> set[int]:
+    wanted = sorted({int(i) for i in ids})
+    rows = Entry.objects.filter(campaign_id=campaign_id, pk__in=wanted)
+    return set(rows.values_list("pk", flat=True))

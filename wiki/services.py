@@ -234,6 +234,8 @@ def _relink(entry: Entry) -> None:
                     section=section,
                     target_entry_id=target.id if target.kind == "entry" else None,
                     target_character_id=target.id if target.kind == "character" else None,
+                    target_session_id=target.id if target.kind == "session" else None,
+                    target_handout_id=target.id if target.kind == "handout" else None,
                 )
             )
     Link.objects.bulk_create(rows)

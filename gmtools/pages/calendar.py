@@ -54,6 +54,7 @@ def calendar(request: AuthedRequest, pk: int) -> HttpResponse:
         "event": WorldEventForm(
             data if action == "event" else None,
             campaign_id=campaign.pk,
+            entries=world.entry_choices(access) if access.can_manage else [],
             auto_id="event-%s",
             initial={"year": today.year, "month": today.month, "day": today.day},
         ),
@@ -87,6 +88,7 @@ def calendar(request: AuthedRequest, pk: int) -> HttpResponse:
         if (e.year, e.month) == (today.year, today.month):
             month_events.setdefault(e.day, []).append(e)
     cal = today.calendar
+    shown = world.event_entries(access, events)
     days = [
         {
             "day": d,
@@ -101,7 +103,8 @@ def calendar(request: AuthedRequest, pk: int) -> HttpResponse:
         "access": access,
         "today": today,
         "days": days,
-        "events": [(world.event_words(e, cal), e) for e in events],
+        # each event with its wiki entry's (title, url) when the viewer may see the entry
+        "events": [(world.event_words(e, cal), e, shown.get(e.wiki_entry_id or 0)) for e in events],
         "months": list(enumerate(cal.months, start=1)),
         "forms": bound,
         "custom": not cal.gregorian,
@@ -138,6 +141,7 @@ def _act(request: AuthedRequest, action: str, form: forms.Form, campaign: Any, a
                 body=data["body"],
                 gm_only=data["gm_only"],
                 session=data["session"],
+                wiki_entry=data["wiki_entry"],
             )
             return f"“{event.title}” is on the calendar and the timeline."
         world.calendar_define(

@@ -16,6 +16,7 @@ from apibase.media import private_file
 from apibase.words import quoted
 from campaign import selectors
 from campaign.permissions import campaign_for
+from campaign.registry import mentioned_in
 
 from .. import handouts as handout_services
 from ..forms import HandoutForm, add_service_errors
@@ -61,7 +62,9 @@ def handout_list(request: AuthedRequest, pk: int) -> HttpResponse:
 def handout_detail(request: HttpRequest, pk: int, handout_id: int) -> HttpResponse:
     campaign, access = campaign_for(request.user, pk)
     handout = handout_services.handout_for(access, handout_id)
-    context = {"campaign": campaign, "access": access, "handout": handout}
+    # the wiki entries that mention it, as this viewer may see them (campaign.registry)
+    linked = mentioned_in(access=access, key="handout", pk=handout.pk)
+    context = {"campaign": campaign, "access": access, "handout": handout, "linked": linked}
     return render(request, "gmtools/handout_detail.html", context)
 
 

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from accounts.typing import AuthedRequest
 from campaign import selectors
 from campaign.permissions import campaign_for
+from campaign.registry import mentioned_in
 
 from .. import rsvp
 from .. import sessions as session_services
@@ -90,6 +91,8 @@ def session_detail(request: HttpRequest, pk: int, session_id: int) -> HttpRespon
     upcoming = session.starts_at > timezone.now()
     context = {
         "campaign": campaign,
+        # the wiki entries that mention it, as this viewer may see them (campaign.registry)
+        "linked": mentioned_in(access=access, key="session", pk=session.pk),
         "access": access,
         "session": session,
         "form": form,

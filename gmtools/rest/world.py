@@ -83,6 +83,12 @@ class DateInputSerializer(serializers.Serializer[Any]):
 
 class WorldEventSerializer(serializers.ModelSerializer[WorldEvent]):
     words = serializers.SerializerMethodField(help_text="The event's date in words.")
+    wiki_entry = serializers.SerializerMethodField(
+        help_text="The wiki entry it is about, if you may see it; else null."
+    )
+    wiki_entry_title = serializers.SerializerMethodField(
+        help_text="That entry's title (empty with no entry)."
+    )
 
     class Meta:
         model = WorldEvent
@@ -96,13 +102,22 @@ class WorldEventSerializer(serializers.ModelSerializer[WorldEvent]):
             "body",
             "gm_only",
             "session",
-            "wiki_entry_id",
+            "wiki_entry",
+            "wiki_entry_title",
             "created_at",
         )
         read_only_fields = fields
 
     def get_words(self, obj: WorldEvent) -> str:
         return world.event_words(obj, self.context["calendar"])
+
+    def get_wiki_entry(self, obj: WorldEvent) -> int | None:
+        shown = self.context.get("entries", {})
+        return obj.wiki_entry_id if obj.wiki_entry_id in shown else None
+
+    def get_wiki_entry_title(self, obj: WorldEvent) -> str:
+        shown = self.context.get("entries", {})
+        return str(shown[obj.wiki_entry_id][0]) if obj.wiki_entry_id in shown else ""
 
 
 class WorldEventInputSerializer(serializers.Serializer[Any]):
@@ -113,6 +128,12 @@ class WorldEventInputSerializer(serializers.Serializer[Any]):
     body = serializers.CharField(required=False, allow_blank=True, default="", max_length=MAX_PROSE)
     gm_only = serializers.BooleanField(required=False, default=False)
     session = ObjectIdField(required=False, allow_null=True, default=None)
+    wiki_entry = ObjectIdField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="The id of a wiki entry of the campaign the event is about.",
+    )
 
 
 class RsvpSerializer(serializers.ModelSerializer[SessionRsvp]):
@@ -217,8 +238,11 @@ class WorldEventListView(APIView):
     @extend_schema(responses=WorldEventSerializer(many=True))
     def get(self, request: Request, pk: int) -> Response:
         campaign, access = campaign_for(request.user, pk)
-        context = {"calendar": world.world_date(campaign.pk).calendar}
-        events = world.events_visible_to(access)
+        events = list(world.events_visible_to(access))
+        context = {
+            "calendar": world.world_date(campaign.pk).calendar,
+            "entries": world.event_entries(access, events),
+        }
         return Response(WorldEventSerializer(events, many=True, context=context).data)
 
     @extend_schema(request=WorldEventInputSerializer, responses={201: WorldEventSerializer})
@@ -229,7 +253,10 @@ class WorldEventListView(APIView):
         data = dict(serializer.validated_data)
         data["session"] = session_in(campaign, data.get("session"))
         event = world.event_add(campaign=campaign, by=access, created_by=signed_in(request), **data)
-        context = {"calendar": world.world_date(campaign.pk).calendar}
+        context = {
+            "calendar": world.world_date(campaign.pk).calendar,
+            "entries": world.event_entries(access, [event]),
+        }
         return Response(
             WorldEventSerializer(event, context=context).data, status=status.HTTP_201_CREATED
         )
@@ -241,10 +268,12 @@ class WorldEventDetailView(APIView):
     @extend_schema(responses=WorldEventSerializer)
     def get(self, request: Request, pk: int, event_id: int) -> Response:
         campaign, access = campaign_for(request.user, pk)
-        context = {"calendar": world.world_date(campaign.pk).calendar}
-        return Response(
-            WorldEventSerializer(world.event_for(access, event_id), context=context).data
-        )
+        event = world.event_for(access, event_id)
+        context = {
+            "calendar": world.world_date(campaign.pk).calendar,
+            "entries": world.event_entries(access, [event]),
+        }
+        return Response(WorldEventSerializer(event, context=context).data)
 
     @extend_schema(request=None, responses={204: None})
     def delete(self, request: Request, pk: int, event_id: int) -> Response:

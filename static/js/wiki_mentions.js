@@ -1,7 +1,9 @@
-// The wiki's mentions as you type: after "@[[" in a text, the entries you may see and the
-// campaign's characters whose name starts with what follows are offered as buttons; one
-// click completes the mention ("@[[Name]]"). The names come from GET .../wiki/mentions/?q=,
-// which answers only what the writer may see. Without this script the text works the same.
+// The wiki's mentions as you type: after "@[[" in a text, the entries you may see, the
+// campaign's characters, its sessions and the handouts you may see whose name starts with
+// what follows are offered as buttons; one click completes the mention ("@[[Name]]", or
+// "@[[handout:7]]" when another thing has the same name). The names come from
+// GET .../wiki/mentions/?q=, which answers only what the writer may see. Without this script
+// the text works the same.
 (function () {
   "use strict";
   var OPEN = /@\[\[([^\[\]\n]{0,60})$/;
@@ -47,7 +49,7 @@
         button.className = "secondary small";
         button.textContent = row.name + " (" + row.kind + ")";
         button.addEventListener("click", function () {
-          complete(row.name);
+          complete(row.insert || row.name);
         });
         box.appendChild(button);
       });

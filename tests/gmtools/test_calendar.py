@@ -321,3 +321,106 @@ def test_the_world_and_the_answers_survive_backup_and_restore(campaign, gm, play
     assert event.session is not None and event.session.campaign_id == restored.pk
     answer = SessionRsvp.objects.get(session__campaign=restored)
     assert (answer.user, answer.answer, answer.note) == (player, "maybe", "late")
+
+
+# --------------------------------------------------------------------------- wiki entries
+
+
+def _entry(campaign, gm, title, **kw):
+    from wiki import services as wiki_services
+
+    return wiki_services.entry_create(
+        campaign_id=campaign.pk, by=access_for(gm, campaign), author=gm, title=title,
+        kind="event", **kw,
+    )  # fmt: skip
+
+
+def test_an_event_links_a_wiki_entry_of_its_campaign_shown_only_to_who_may_see_it(
+    campaign, gm, player, other_player, api_for, client_for
+):
+    """An event names a wiki entry (a reference: deleting the entry leaves the event); the
+    API and the page give a player the entry only when she may see it, by title."""
+    from gmtools.models import WorldEvent
+
+    known = _entry(campaign, gm, "The red mist", visibility="chosen", viewer_ids=[player.pk])
+    other = CampaignFactory(created_by=gm)
+    Membership.objects.create(campaign=other, user=gm, role=Role.GM)
+    foreign = _entry(other, gm, "Elsewhere")
+    url = f"/api/campaigns/{campaign.pk}/calendar/events/"
+    wrong = api_for(gm).post(
+        url, {"year": 1, "month": 1, "day": 2, "title": "x", "wiki_entry": foreign.pk}, "json"
+    )
+    assert wrong.status_code == 400 and "wiki_entry" in wrong.json()["errors"]
+    made = api_for(gm).post(
+        url, {"year": 1, "month": 1, "day": 2, "title": "Mist", "wiki_entry": known.pk}, "json"
+    )
+    assert made.status_code == 201
+    assert (made.json()["wiki_entry"], made.json()["wiki_entry_title"]) == (known.pk, known.title)
+    assert WorldEvent.objects.get(pk=made.json()["id"]).wiki_entry == known
+    page = f"/campaigns/{campaign.pk}/calendar/"
+    entry_url = f"/campaigns/{campaign.pk}/wiki/{known.pk}/"
+    for seat, sees in ((gm, True), (player, True), (other_player, False)):
+        shown = api_for(seat).get(url).json()[0]
+        assert shown["wiki_entry"] == (known.pk if sees else None)
+        assert shown["wiki_entry_title"] == ("The red mist" if sees else "")
+        html = client_for(seat).get(page).content.decode()
+        assert (entry_url in html) is sees and ("The red mist" in html) is sees
+    # the GM's form offers the campaign's own entries by title, and no other campaign's
+    form = client_for(gm).get(page).content.decode()
+    assert f'<option value="{known.pk}">The red mist</option>' in form
+    assert "Elsewhere" not in form
+    added = client_for(gm).post(
+        page,
+        {"action": "event", "year": 1, "month": 1, "day": 3, "title": "Dawn",
+         "wiki_entry": str(known.pk)},
+    )  # fmt: skip
+    assert added.status_code == 302
+    assert WorldEvent.objects.get(title="Dawn").wiki_entry_id == known.pk
+    refused = client_for(gm).post(
+        page,
+        {"action": "event", "year": 1, "month": 1, "day": 3, "title": "x",
+         "wiki_entry": str(foreign.pk)},
+    )  # fmt: skip
+    assert refused.status_code == 400 and not WorldEvent.objects.filter(title="x").exists()
+    known.delete()  # the event stays, about nothing
+    assert WorldEvent.objects.get(title="Dawn").wiki_entry_id is None
+
+
+def test_an_events_wiki_entry_survives_backup_and_an_old_archives_number_is_kept(campaign, gm):
+    """A restored event names the copy's entry; an archive written while the reference was a
+    plain number (``wiki_entry_id``) keeps it when the archive holds that entry, and drops a
+    number that names none."""
+    import io
+    import json
+    import zipfile
+
+    from config.backup import MANIFEST, export_campaign, import_campaign
+
+    entry = _entry(campaign, gm, "The red mist")
+    for title, pk in (("Mist", entry.pk), ("Lost", None)):
+        world.event_add(
+            campaign=campaign, by=access_for(gm, campaign), created_by=gm,
+            year=1, month=1, day=2, title=title, wiki_entry=pk,
+        )  # fmt: skip
+    data = export_campaign(campaign.pk)
+    restored = import_campaign(data)
+    events = {e.title: e for e in world.events_visible_to(access_for(gm, restored))}
+    assert events["Mist"].wiki_entry is not None and events["Mist"].wiki_entry != entry
+    assert events["Mist"].wiki_entry.campaign_id == restored.pk
+    assert events["Lost"].wiki_entry is None
+    # the older shape: a plain number under its old name, one of them naming no entry
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        manifest = json.loads(archive.read(MANIFEST))
+    for part in manifest["parts"]:
+        if part["model"] == "gmtools.WorldEvent":
+            for row in part["rows"]:
+                number = row["fields"].pop("wiki_entry")
+                row["fields"]["wiki_entry_id"] = number if number is not None else 999_999
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive:
+        archive.writestr(MANIFEST, json.dumps(manifest))
+    old = import_campaign(out.getvalue())
+    events = {e.title: e for e in world.events_visible_to(access_for(gm, old))}
+    assert events["Mist"].wiki_entry.title == "The red mist"
+    assert events["Mist"].wiki_entry.campaign_id == old.pk
+    assert events["Lost"].wiki_entry is None

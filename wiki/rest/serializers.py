@@ -130,6 +130,10 @@ class MentionSerializer(serializers.Serializer[Any]):
     kind = serializers.CharField()
     name = serializers.CharField()
     ref = serializers.CharField(help_text="Write @[[name]] or @[[ref]] in a text.")
+    insert = serializers.CharField(
+        help_text="What to write between @[[ and ]]: the name, or the ref when the name would "
+        "find something else first."
+    )
 
 
 def ref(entry: Entry) -> dict[str, Any]:
