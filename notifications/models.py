@@ -30,6 +30,7 @@ class EventType(models.TextChoices):
     LOOT_AWARDED = "loot_awarded", "Loot awarded"
     THREAD_MENTION = "thread_mention", "Mentioned in a thread"
     THREAD_DIGEST = "thread_digest", "The day's posts in your campaigns"
+    WIKI_UPDATE = "wiki_update", "News in the campaign wiki"
 
     @property
     def urgent(self) -> bool:

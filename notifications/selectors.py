@@ -43,6 +43,7 @@ DEFAULT_CHANNELS: dict[str, frozenset[str]] = {
     EventType.LOOT_AWARDED: _QUIETER,
     EventType.THREAD_MENTION: _QUIETER,
     EventType.THREAD_DIGEST: _ALL,
+    EventType.WIKI_UPDATE: _QUIETER,
 }
 
 #: What a campaign webhook posts until its GMs choose: table-wide news, not per-player turns.

@@ -3,7 +3,8 @@
 Every change to an entry (its sections and reveals included) stores a :class:`Revision` with
 the whole entry as it now is, who changed it and which parts; restoring an older revision
 applies its text as a new change. Mentions are stored by id (:mod:`wiki.render`) and the
-:class:`Link` rows rebuilt on each save, so every entry lists what links to it.
+:class:`Link` rows rebuilt on each save, so every entry lists what links to it. Each revision
+tells the players whose view of the entry it changed (:mod:`wiki.notices`).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from .models import (
     Section,
     Visibility,
 )
+from .notices import tell_players
 from .render import mention_targets, resolve_mentions
 from .selectors import kinds_of
 
@@ -218,6 +220,8 @@ def _record(entry: Entry, by: User | None) -> Revision:
     )
     _relink(entry)
     campaign_touch(entry.campaign_id)
+    # the players whose view of the entry changed hear of it (wiki/notices.py)
+    tell_players(entry, before, revision)
     return revision
 
 

@@ -45,6 +45,7 @@ def test_event_types_and_urgency():
         "loot_awarded",
         "thread_mention",
         "thread_digest",
+        "wiki_update",
     }
     urgent = {e for e in EventType if e.urgent}
     assert urgent == {EventType.YOUR_TURN, EventType.TURN_REMINDER, EventType.SESSION_REMINDER}
