@@ -96,9 +96,9 @@ def resolve_mentions(campaign_id: int, text: str) -> str:
             return f"@[[character:{character.pk}]]"
         for key in OTHER_KINDS:
             other = mention_kind(key)
-            pk = other.named(campaign_id=campaign_id, name=name) if other is not None else None
-            if pk is not None:
-                return f"@[[{key}:{pk}]]"
+            named = other.named(campaign_id=campaign_id, name=name) if other else None
+            if named is not None:
+                return f"@[[{key}:{named}]]"
         return match.group(0)
 
     return MENTION.sub(stored, text)
