@@ -2,12 +2,17 @@
 wiki). The number is kept where it names an entry of the event's own campaign; any other
 number (an entry deleted since, or never there) becomes no entry."""
 
+from typing import Any
+
 import django.db.models.deletion
+from django.apps.registry import Apps
 from django.db import migrations, models
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
 
 
-def keep_existing(apps, schema_editor):
-    WorldEvent = apps.get_model("gmtools", "WorldEvent")
+def keep_existing(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> None:
+    # the historical model, with the old number beside the new reference
+    WorldEvent: Any = apps.get_model("gmtools", "WorldEvent")
     Entry = apps.get_model("wiki", "Entry")
     for event in WorldEvent.objects.exclude(wiki_entry_number=None).only(
         "pk", "campaign_id", "wiki_entry_number"
@@ -16,8 +21,8 @@ def keep_existing(apps, schema_editor):
             WorldEvent.objects.filter(pk=event.pk).update(wiki_entry_id=event.wiki_entry_number)
 
 
-def back_to_numbers(apps, schema_editor):
-    WorldEvent = apps.get_model("gmtools", "WorldEvent")
+def back_to_numbers(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> None:
+    WorldEvent: Any = apps.get_model("gmtools", "WorldEvent")
     for event in WorldEvent.objects.exclude(wiki_entry=None).only("pk", "wiki_entry_id"):
         WorldEvent.objects.filter(pk=event.pk).update(wiki_entry_number=event.wiki_entry_id)
 
