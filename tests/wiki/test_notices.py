@@ -22,9 +22,7 @@ def _told(user) -> list[str]:
     )
 
 
-def test_each_player_hears_only_of_what_she_may_see(
-    campaign, gm, player, other_player, outsider, django_capture_on_commit_callbacks
-):
+def test_each_player_hears_only_of_what_she_may_see(campaign, gm, player, other_player, outsider):
     access = access_for(gm, campaign)
     # She turned the in-app channel off and kept the webhook (with a URL): her choice is kept.
     NotificationPreference.objects.create(
