@@ -125,3 +125,24 @@ def test_a_name_two_things_share_is_inserted_by_id(table, campaign, gm, api_for,
     assert again.body == ref
     form = client_for(gm).get(f"/campaigns/{campaign.pk}/wiki/{t.entry.pk}/edit/").content
     assert ref in form.decode()
+
+
+def test_backup_and_restore_keep_the_mentions_of_sessions_and_handouts(table, campaign):
+    from config.backup import export_campaign, import_campaign
+    from gmtools.models import Handout
+    from wiki.models import Entry
+
+    copy = import_campaign(export_campaign(campaign.pk))
+    entry = Entry.objects.get(campaign=copy, title="Misty Lake")
+    session = GameSession.objects.get(campaign=copy)
+    chart = Handout.objects.get(campaign=copy, title="Chart of the lake")
+    letter = Handout.objects.get(campaign=copy, title="Letter to Reimu")
+    assert entry.body == (
+        f"See @[[session:{session.pk}]], @[[handout:{chart.pk}]] and @[[handout:{letter.pk}]]."
+    )
+    links = Link.objects.filter(source=entry)
+    assert {(lk.target_session_id, lk.target_handout_id) for lk in links} == {
+        (session.pk, None),
+        (None, chart.pk),
+        (None, letter.pk),
+    }
