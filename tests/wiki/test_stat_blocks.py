@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import pytest
 
+from westernroses.stat_block import StatBlockError, stat_block_parse
 from wiki import services
 from wiki.models import Entry, Revision
 from wiki.stat_blocks import stat_block_set
-from westernroses.stat_block import StatBlockError, stat_block_parse
 
 pytestmark = pytest.mark.django_db
 
@@ -45,9 +45,7 @@ def test_the_rules_check_every_part_with_the_rulebooks_numbers():
     assert stat_block_parse({**CHARGE_OF_VIRTUE, "spell_power": 400}).spell_power == 400
     # every broken part is named at once, in words
     with pytest.raises(StatBlockError) as caught:
-        stat_block_parse(
-            {**CHARGE_OF_VIRTUE, "pwr": 100, "hp": 0, "spell_power": 401, "cha": True}
-        )
+        stat_block_parse({**CHARGE_OF_VIRTUE, "pwr": 100, "hp": 0, "spell_power": 401, "cha": True})
     errors = caught.value.errors
     assert set(errors) == {"pwr", "hp", "spell_power", "cha"}
     assert errors["pwr"] == ["Power is a whole number from 0 to 99."]
@@ -140,9 +138,7 @@ def test_restoring_a_version_puts_its_stat_block_back(world, campaign, gm, api_f
     assert restored.json()["stat_block"]["hp"] == 140
 
 
-def test_the_page_form_saves_shows_and_refuses_in_words(
-    world, campaign, gm, player, client_for
-):
+def test_the_page_form_saves_shows_and_refuses_in_words(world, campaign, gm, player, client_for):
     c, entry = campaign.pk, world.patchouli
     url = f"/campaigns/{c}/wiki/{entry.pk}/stat-block/"
     form = {k: v for k, v in CHARGE_OF_VIRTUE.items() if k != "weapons"} | {"weapons": ["spear"]}
