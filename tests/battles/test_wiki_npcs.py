@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from battles.models import BattleAction, Combatant
+from battles.wiki_npcs import wiki_npc_choices
 from campaign.permissions import access_for
 from tests.factories import CampaignFactory
 from wiki import services as wiki
@@ -255,9 +256,19 @@ def test_no_seat_learns_the_entrys_hidden_text(
 
 
 def test_the_battle_screen_offers_the_wikis_npcs_to_the_gm_only(
-    setup_battle, rumia, gm, player, client_for
+    setup_battle, rumia, campaign, gm, player, client_for, django_assert_num_queries
 ):
     pk = setup_battle.battle.pk
+    with django_assert_num_queries(1):  # one query, however many stat blocks
+        listed = wiki_npc_choices(access_for(gm, campaign))
+    assert listed == [
+        {
+            "id": rumia.pk,
+            "title": "Rumia",
+            "numbers": "PWR 5 · CHA 7 · INT 5 · INS 8 · HP 140 · Speed 4 · Range 3",
+        }
+    ]
+    assert wiki_npc_choices(access_for(player, campaign)) == []
     screen = client_for(gm).get(f"/battles/{pk}/").content.decode()
     assert 'id="wiki-npc-form"' in screen and 'value="">choose its side</option>' in screen
     # the list carries the title and the numbers in words, no more of the entry
