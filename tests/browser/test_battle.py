@@ -1,8 +1,9 @@
 """The battles feature's "done when", in headless Chromium with two browser contexts: the GM
 sets up a 4-vs-4 battle on the battle screen (arena, a blocking and a difficult square, the
-party, three typed-in NPCs and one from the campaign's wiki), starts it, and plays it to the end with the player: the player runs her
-character (moving by clicking reachable squares, attacking by choosing a target, casting a
-card after seeing its AOE preview), the GM runs the NPCs and the other three characters.
+party, three typed-in NPCs and one from the campaign's wiki), starts it, and plays it to the
+end with the player: the player runs her character (moving by clicking reachable squares,
+attacking by choosing a target, casting a card after seeing its AOE preview), the GM runs the
+NPCs and the other three characters.
 Every move goes through the pages and their JavaScript; after each one the other browser
 shows it without a reload (how fast is measured by `make bench`, not here: a loaded CI
 machine must not turn a timing into a failure). One stale click shows "someone else moved first".
