@@ -37,6 +37,7 @@ from .serializers import (
     StaleSerializer,
     npc_spec,
 )
+from .wiki_npcs import battle_wiki_npc_place
 
 STALE = OpenApiResponse(StaleSerializer, description="Someone else moved first (stale version).")
 
@@ -125,8 +126,9 @@ class BattleSquareView(APIView):
 
 
 class BattleCombatantListView(APIView):
-    """Who controls whom (members). GMs place a campaign character or an NPC (POST): in
-    setup directly, in a running battle as a logged reinforcement (``gm_add_combatant``)."""
+    """Who controls whom (members). GMs place a campaign character, an NPC from typed-in
+    numbers or an NPC of the campaign's wiki with a stat block (POST): in setup directly, in a
+    running battle as a logged reinforcement (``gm_add_combatant``)."""
 
     @extend_schema(responses=CombatantSerializer(many=True))
     def get(self, request: Request, pk: int) -> Response:
@@ -148,7 +150,11 @@ class BattleCombatantListView(APIView):
             "position": data.get("position"),
             "expected_version": data.get("expected_version"),
         }
-        if "character" in data:
+        if "wiki_entry" in data:
+            result = battle_wiki_npc_place(
+                entry_id=data["wiki_entry"], side=data.get("side"), name=data.get("name"), **common
+            )
+        elif "character" in data:
             result = services.battle_character_place(
                 character_id=data["character"],
                 side=data.get("side") or "heroes",

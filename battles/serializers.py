@@ -12,18 +12,19 @@ from typing import Any
 from accounts.models import User
 from apibase import serializers
 from apibase.fields import ObjectIdField
-from westernroses.catalog import get_catalog
+from westernroses import stat_block as rules
 from westernroses.elements import Element
 
 from .maps import MAX_SQUARE_PX, MIN_SQUARE_PX, map_url
 from .models import Battle, BattleMap, Combatant
 from .services import MAX_SIDE, MIN_SIDE, TERRAINS, NpcSpec, battle_url
 
-STAT_MAX = 99
+#: An NPC's bounds are the rules' for every NPC (westernroses/stat_block.py), the wiki's too.
+STAT_MAX = rules.STAT_MAX
 
 
 def _weapons() -> list[tuple[str, str]]:
-    return [(i.slug, i.name) for i in get_catalog().items.values() if i.is_weapon]
+    return [(rules.FISTS, "Bare Fists"), *rules.weapon_choices()]
 
 
 class BattleSerializer(serializers.ModelSerializer[Battle]):
@@ -94,20 +95,31 @@ class SquareInputSerializer(ExpectedVersionMixin):
 
 class NpcInputSerializer(serializers.Serializer[Any]):
     name = serializers.CharField(max_length=120)
-    pwr = serializers.IntegerField(min_value=0, max_value=STAT_MAX)
-    cha = serializers.IntegerField(min_value=0, max_value=STAT_MAX)
-    int = serializers.IntegerField(min_value=0, max_value=STAT_MAX)
-    ins = serializers.IntegerField(min_value=0, max_value=STAT_MAX)
-    hp = serializers.IntegerField(min_value=1, max_value=9999)
-    speed = serializers.IntegerField(min_value=0, max_value=50)
-    range = serializers.IntegerField(min_value=0, max_value=50)
+    pwr = serializers.IntegerField(min_value=rules.STAT_MIN, max_value=STAT_MAX)
+    cha = serializers.IntegerField(min_value=rules.STAT_MIN, max_value=STAT_MAX)
+    int = serializers.IntegerField(min_value=rules.STAT_MIN, max_value=STAT_MAX)
+    ins = serializers.IntegerField(min_value=rules.STAT_MIN, max_value=STAT_MAX)
+    hp = serializers.IntegerField(min_value=rules.HP_MIN, max_value=rules.HP_MAX)
+    speed = serializers.IntegerField(min_value=0, max_value=rules.SPEED_MAX)
+    range = serializers.IntegerField(min_value=0, max_value=rules.RANGE_MAX)
     element = serializers.ChoiceField(
         choices=[(e.value, e.value) for e in Element], required=False, allow_blank=True
     )
     weapons = serializers.ListField(
-        child=serializers.ChoiceField(choices=_weapons()), required=False, max_length=5
+        child=serializers.ChoiceField(choices=_weapons()),
+        required=False,
+        max_length=rules.MAX_WEAPONS,
     )
-    damage_reduction = serializers.IntegerField(min_value=0, max_value=STAT_MAX, default=0)
+    damage_reduction = serializers.IntegerField(
+        min_value=0, max_value=rules.DAMAGE_REDUCTION_MAX, default=0
+    )
+    spell_power = serializers.IntegerField(
+        min_value=0,
+        max_value=rules.SPELL_POWER_MAX,
+        required=False,
+        allow_null=True,
+        help_text="The spell power it starts with; without it the house rule's (ruling 8).",
+    )
 
 
 def npc_spec(data: dict[str, Any]) -> NpcSpec:
@@ -121,21 +133,33 @@ def npc_spec(data: dict[str, Any]) -> NpcSpec:
         element=data.get("element") or None,
         weapons=tuple(w for w in data.get("weapons", []) if w != "bare_fists"),
         damage_reduction=data.get("damage_reduction", 0),
+        spell_power=data.get("spell_power"),
     )
 
 
 class PlaceInputSerializer(ExpectedVersionMixin):
-    """Place one of the campaign's characters (``character``) or an NPC (``npc``)."""
+    """Place one of the campaign's characters (``character``), an NPC from typed-in numbers
+    (``npc``) or an NPC from the campaign's wiki (``wiki_entry``: a Character or NPC entry with
+    a stat block; its numbers come from the stat block, its name from the entry's title)."""
 
     character = ObjectIdField(required=False)
     npc = NpcInputSerializer(required=False)
+    wiki_entry = ObjectIdField(
+        required=False,
+        help_text="A wiki entry of this campaign with a stat block (another campaign's: 404).",
+    )
+    name = serializers.CharField(
+        max_length=120,
+        required=False,
+        help_text="wiki_entry only: the name it fights under (default: the entry's title).",
+    )
     side = serializers.CharField(
         max_length=30,
         required=False,
         help_text=(
             "The side she fights on: a short name (letters, digits, - and _), e.g. heroes, "
-            "enemies, neutral. Without it a character joins heroes and an NPC joins enemies; "
-            "send it to choose (the battle screen always asks)."
+            "enemies, neutral. Required with wiki_entry. Without it a character joins heroes "
+            "and a typed-in NPC joins enemies; send it to choose (the battle screen always asks)."
         ),
     )
     position = SquareField(required=False, allow_null=True)
@@ -146,9 +170,14 @@ class PlaceInputSerializer(ExpectedVersionMixin):
     )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        if ("character" in attrs) == ("npc" in attrs):
+        given = [key for key in ("character", "npc", "wiki_entry") if key in attrs]
+        if len(given) != 1:
             raise serializers.ValidationError(
-                {"non_field_errors": ["Give either a character or an npc."]}
+                {"non_field_errors": ["Give one of a character, an npc or a wiki_entry."]}
+            )
+        if "name" in attrs and "wiki_entry" not in attrs:
+            raise serializers.ValidationError(
+                {"name": ["Only an NPC from the wiki takes a name here."]}
             )
         return attrs
 

@@ -94,6 +94,8 @@ class NpcSpec:
     element: str | None = None
     weapons: tuple[str, ...] = ()
     damage_reduction: int = 0
+    #: The spell power she starts with (None: the house rule's start, ruling 8).
+    spell_power: int | None = None
 
 
 # --------------------------------------------------------------------------- helpers
@@ -596,6 +598,7 @@ def npc_combatant(
             element=spec.element or None,
             weapons=spec.weapons,
             damage_reduction=spec.damage_reduction,
+            spell_power=spec.spell_power,
         )
     except (KeyError, ValueError) as exc:
         raise ValidationError({"npc": [str(exc)]}) from None

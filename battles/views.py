@@ -32,6 +32,7 @@ from westernroses.elements import Element
 
 from . import maps, selectors, services
 from .models import Battle
+from .wiki_npcs import wiki_npc_choices
 
 #: How often the screen polls for changes (the issue: everyone sees a move within 2 s).
 POLL_MILLISECONDS = 1000
@@ -108,6 +109,8 @@ def _screen_config(battle: Battle, access: Any) -> dict[str, Any]:
     }
     if access.is_gm:
         config["characters"] = selectors.setup_characters(access)
+        # the wiki's Character or NPC entries with a stat block (battles/wiki_npcs.py)
+        config["wiki_npcs"] = wiki_npc_choices(access)
         statuses = catalog.status_effects
         config["statuses"] = [
             [s, statuses[s].name if s in statuses else s] for s in engine.STATUS_KEYS

@@ -638,6 +638,12 @@ def test_the_wiki_round_trips_with_its_mentions_secrets_and_versions(demo: Campa
         entries["Patchouli Knowledge"],
     }
     assert entries["Voile, the great library"].parent == entries["Scarlet Devil Mansion"]
+    # Sakuya's stat block (wiki/stat_blocks.py) comes along, ready for the copy's battles
+    assert (
+        entries["Sakuya Izayoi"].stat_block
+        == Entry.objects.get(campaign=demo, title="Sakuya Izayoi").stat_block
+    )
+    assert entries["Sakuya Izayoi"].stat_block["hp"] == 100
     texts = [e.body for e in entries.values()]
     texts += list(Section.objects.filter(entry__campaign=copy).values_list("body", flat=True))
     texts += [json.dumps(r.snapshot) for r in Revision.objects.filter(entry__campaign=copy)]

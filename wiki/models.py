@@ -86,6 +86,11 @@ class Entry(models.Model):
     viewers = models.ManyToManyField(
         settings.AUTH_USER_MODEL, blank=True, related_name="wiki_entries_known"
     )
+    stat_block = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="A character or NPC's numbers for battles (wiki/stat_blocks.py); GMs only.",
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )

@@ -27,6 +27,7 @@ from . import selectors, services
 from .forms import EntryForm, KindForm, RevealForm, SectionForm
 from .models import Entry, Revision, Section
 from .render import Renderer
+from .stat_blocks import stat_block_rows
 
 
 def _players(campaign_id: int) -> list[tuple[int, str]]:
@@ -124,6 +125,8 @@ def entry_detail(request: HttpRequest, pk: int, entry_id: int) -> HttpResponse:
         "body_html": renderer.html(entry.body),
         "sections": [(s, renderer.html(s.body)) for s in sections],
         "backlinks": selectors.backlinks(access, entry),
+        # the GMs' alone (wiki/stat_blocks.py); a player's page has no trace of it
+        "stat_block": stat_block_rows(entry) if access.is_gm else [],
         "section_form": _mentions(SectionForm(players=_players(campaign.pk)), campaign.pk)
         if access.is_gm
         else None,

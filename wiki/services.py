@@ -192,6 +192,7 @@ def snapshot(entry: Entry) -> dict[str, Any]:
         "visibility": entry.visibility,
         "viewers": sorted(entry.viewers.values_list("pk", flat=True)),
         "image": bool(entry.image),
+        "stat_block": entry.stat_block,
         "sections": [
             {
                 "id": s.pk,
@@ -355,6 +356,8 @@ def entry_update(
         entry.image.save(f"picture.{extension}", image, save=False)
     elif remove_image and entry.image:
         old_image, entry.image = entry.image.name, None
+    if entry.kind.key != "character":
+        entry.stat_block = None  # a stat block is a character's or NPC's (wiki/stat_blocks.py)
     entry.save()
     if entry.kind.key != "faction":
         entry.members.clear()
@@ -401,6 +404,7 @@ def entry_restore(*, entry: Entry, by: CampaignAccess, author: User, number: int
     entry.body = old["body"]
     entry.tags = old["tags"]
     entry.parent_id = old["parent"] if old["parent"] in live else None
+    entry.stat_block = old.get("stat_block") if entry.kind.key == "character" else None
     entry.visibility = old["visibility"]
     viewers = [u for u in old["viewers"] if u in players]
     if entry.visibility == Visibility.CHOSEN and not viewers:

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import pages
+from . import pages, stat_block_pages
 
 app_name = "wiki"
 
@@ -15,6 +15,11 @@ urlpatterns = [
     path("<int:pk>/wiki/<int:entry_id>/picture/", pages.entry_image, name="image"),
     path("<int:pk>/wiki/<int:entry_id>/reveal/", pages.entry_reveal, name="reveal"),
     path("<int:pk>/wiki/<int:entry_id>/history/", pages.entry_history, name="history"),
+    path(
+        "<int:pk>/wiki/<int:entry_id>/stat-block/",
+        stat_block_pages.stat_block_edit,
+        name="stat_block",
+    ),
     path(
         "<int:pk>/wiki/<int:entry_id>/history/<int:number>/restore/",
         pages.entry_restore,

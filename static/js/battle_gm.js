@@ -97,6 +97,34 @@
     });
   });
 
+  // NPCs of the campaign's wiki: the stat block's numbers, the side the GM chooses
+  const wikiNpcs = config.wiki_npcs || [];
+  fill($("wiki-npc"), wikiNpcs.map((n) => [String(n.id), n.title]), false);
+  $("wiki-npc-none").hidden = wikiNpcs.length > 0;
+  $("wiki-npc-fields").hidden = !wikiNpcs.length;
+  $("wiki-npc-place-button").hidden = !wikiNpcs.length;
+  function showWikiNumbers() {
+    const chosen = wikiNpcs.find((n) => String(n.id) === $("wiki-npc").value);
+    $("wiki-npc-numbers").textContent = chosen ? chosen.numbers : "";
+  }
+  $("wiki-npc").addEventListener("change", showWikiNumbers);
+  showWikiNumbers();
+  $("wiki-npc-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const id = parseInt($("wiki-npc").value, 10);
+    if (!id) return;
+    const side = $("wiki-npc-side").value;
+    if (!side) { // its side is the GM's choice, never a silent default
+      B.setStatus("Choose its side first: enemies, heroes or neutral.", "bad");
+      $("wiki-npc-side").focus();
+      return;
+    }
+    const title = $("wiki-npc").selectedOptions[0].textContent;
+    squareMode(`Click the square to place ${title} on.`, (sq) => {
+      B.send("POST", urls.combatants, { wiki_entry: id, side, position: sq, expected_version: version() }, `${title} placed.`);
+    });
+  });
+
   $("gm-piece-move").addEventListener("click", () => {
     const cid = B.state.selected;
     if (!cid) return;
@@ -346,6 +374,7 @@
     $("gm-undo-box").hidden = setup;
     $("gm-undo-ended").hidden = view.phase !== "ended";
     $("npc-form").hidden = view.phase === "ended";
+    $("wiki-npc-form").hidden = view.phase === "ended";
     if (document.activeElement !== $("arena-width")) $("arena-width").value = view.arena.width;
     if (document.activeElement !== $("arena-height")) $("arena-height").value = view.arena.height;
     const present = new Set(Object.keys(view.combatants));

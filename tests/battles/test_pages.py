@@ -121,6 +121,13 @@ def test_seed_demo_adds_a_battle_on_a_map_once(client_for, settings, tmp_path):
     assert battle.status == "setup"
     names = sorted(c["name"] for c in battle.state["combatants"].values())
     assert names == ["Luna Child", "Marisa Kirisame", "Reimu Hakurei", "Sunny Milk"]
+    # Sakuya's wiki entry has a stat block, ready to add from the GM's screen (issue 43)
+    from wiki.models import Entry
+
+    sakuya = Entry.objects.get(campaign=battle.campaign, title="Sakuya Izayoi")
+    assert sakuya.stat_block is not None and sakuya.stat_block["hp"] == 100
+    gm_screen = client_for(battle.campaign.created_by).get(f"/battles/{battle.pk}/")
+    assert b"Sakuya Izayoi" in gm_screen.content and b"HP 100" in gm_screen.content
     assert battle.state["arena"]["blocked"] == [[4, 1], [4, 5]]
     assert f"/battles/{battle.pk}/" in out.getvalue()
 

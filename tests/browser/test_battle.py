@@ -1,8 +1,9 @@
 """The battles feature's "done when", in headless Chromium with two browser contexts: the GM
 sets up a 4-vs-4 battle on the battle screen (arena, a blocking and a difficult square, the
-party, four NPCs), starts it, and plays it to the end with the player: the player runs her
-character (moving by clicking reachable squares, attacking by choosing a target, casting a
-card after seeing its AOE preview), the GM runs the NPCs and the other three characters.
+party, three typed-in NPCs and one from the campaign's wiki), starts it, and plays it to the
+end with the player: the player runs her character (moving by clicking reachable squares,
+attacking by choosing a target, casting a card after seeing its AOE preview), the GM runs the
+NPCs and the other three characters.
 Every move goes through the pages and their JavaScript; after each one the other browser
 shows it without a reload (how fast is measured by `make bench`, not here: a loaded CI
 machine must not turn a timing into a failure). One stale click shows "someone else moved first".
@@ -136,6 +137,17 @@ def test_a_four_versus_four_battle_to_the_end(new_page, campaign, gm, player, li
         for name in ("Daiyousei", "Wakasagihime", "Kagerou")
     ]
     pc = f"pc{cirno.pk}"
+    # A GM-only NPC of the wiki with the fairies' numbers: the fourth enemy (issue 43)
+    from campaign.permissions import access_for
+    from wiki.services import entry_create
+    from wiki.stat_blocks import stat_block_set
+
+    rumia = entry_create(
+        campaign_id=campaign.pk, by=access_for(gm, campaign), author=gm, title="Rumia",
+        kind="character", body="A youkai of the sealed darkness.",
+    )  # fmt: skip
+    fragile = {"pwr": 1, "cha": 1, "int": 1, "ins": 0, "hp": 3, "speed": 1, "range": 1}
+    stat_block_set(entry=rumia, by=access_for(gm, campaign), author=gm, data=fragile)
 
     # The GM creates the battle from the campaign's battle list ...
     gm_page = new_page(gm)
@@ -171,12 +183,26 @@ def test_a_four_versus_four_battle_to_the_end(new_page, campaign, gm, player, li
         gm_page.select_option("#place-character-controller", "owner")
         gm_page.click("#place-character-button")
         click_square(gm_page, 1, row)
-    for row in range(4):
+    for row in range(3):
         place_npc(gm_page, f"Fairy {row + 1}", 3, row)
+    # the wiki's NPC: its side is asked for, then it stands where the GM clicks
+    gm_page.select_option("#wiki-npc", str(rumia.pk))
+    assert "HP 3" in gm_page.text_content("#wiki-npc-numbers")
+    gm_page.click("#wiki-npc-place-button")
+    assert "Choose its side first" in gm_page.text_content("#battle-status")
+    gm_page.select_option("#wiki-npc-side", "enemies")
+    gm_page.click("#wiki-npc-place-button")
+    click_square(gm_page, 3, 3)
+    battle.refresh_from_db()
+    placed = battle.state["combatants"]["npc4"]
+    assert (placed["name"], placed["hp"], placed["side"], placed["position"]) == (
+        "Rumia", 3, "enemies", [3, 3],
+    )  # fmt: skip
     version = int(data(gm_page)["version"])
     wait_version(player_page, version)  # the player's board followed, without a reload
     assert player_page.locator(".battle-token").count() == 8
     assert player_page.locator(f".battle-token[data-combatant='{pc}'].mine").count() == 1
+    assert "sealed darkness" not in player_page.content()
 
     # Start.
     version = click_and_wait(gm_page, "button[data-action='start']")

@@ -128,6 +128,7 @@ def demo_pages(role: str) -> list[tuple[str, str]]:
     if role == "gm":
         note = GMNote.objects.filter(campaign=campaign).first()
         npc = Character.objects.get(campaign=campaign, name="Hong Meiling")
+        sakuya = Entry.objects.get(campaign=campaign, title="Sakuya Izayoi")
         pages += [
             ("dashboard", f"/campaigns/{c}/dashboard/"),
             ("invitations", f"/campaigns/{c}/invitations/"),
@@ -137,6 +138,9 @@ def demo_pages(role: str) -> list[tuple[str, str]]:
             ("wiki-new", f"/campaigns/{c}/wiki/new/"),
             ("wiki-edit", f"/campaigns/{c}/wiki/{secret.pk}/edit/"),
             ("wiki-history", f"/campaigns/{c}/wiki/{secret.pk}/history/"),
+            # Sakuya's stat block (wiki/stat_blocks.py): her page shows it to the GMs
+            ("wiki-npc", f"/campaigns/{c}/wiki/{sakuya.pk}/"),
+            ("wiki-stat-block", f"/campaigns/{c}/wiki/{sakuya.pk}/stat-block/"),
             ("npc-sheet", f"/characters/{Character.objects.get(pk=npc.pk).pk}/"),
             ("post-handout", f"/campaigns/{c}/threads/{thread.pk}/posts/{reimus_post.pk}/handout/"),
         ]

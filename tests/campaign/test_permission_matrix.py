@@ -1062,6 +1062,14 @@ TABLE: list[Row] = [
         {"to": "all"},
     ),
     page("wiki:history", "get", "/campaigns/{campaign}/wiki/{wiki_entry}/history/", gms(200)),
+    page("wiki:stat_block", "get", "/campaigns/{campaign}/wiki/{wiki_entry}/stat-block/", gms(200)),
+    page(
+        "wiki:stat_block",
+        "post",
+        "/campaigns/{campaign}/wiki/{wiki_entry}/stat-block/",
+        gms(302),
+        {"remove": "1"},
+    ),
     page(
         "wiki:restore",
         "post",
@@ -1184,6 +1192,20 @@ TABLE: list[Row] = [
         "api-wiki-history",
         "get",
         "/api/campaigns/{campaign}/wiki/entries/{wiki_entry}/history/",
+        gms(200, api=True),
+    ),
+    api(
+        "api-wiki-stat-block",
+        "put",
+        "/api/campaigns/{campaign}/wiki/entries/{wiki_entry}/stat-block/",
+        expect(400, owner=403, anonymous=401),
+        {"pwr": 5, "cha": 7, "int": 5, "ins": 8, "hp": 140, "speed": 4, "range": 3},
+        why="the entry is a place: a GM hears only a Character or NPC has one (400)",
+    ),
+    api(
+        "api-wiki-stat-block",
+        "delete",
+        "/api/campaigns/{campaign}/wiki/entries/{wiki_entry}/stat-block/",
         gms(200, api=True),
     ),
     api(

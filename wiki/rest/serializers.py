@@ -11,6 +11,7 @@ from django.urls import reverse
 from apibase import serializers
 from apibase.fields import ObjectIdField
 from campaign.models import MAX_NAMED
+from westernroses import stat_block as rules
 
 from ..models import MAX_BODY, MAX_TAG, MAX_TAGS, MAX_TITLE, Entry, Visibility
 
@@ -19,6 +20,39 @@ class KindSerializer(serializers.Serializer[Any]):
     key = serializers.CharField(read_only=True)
     name = serializers.CharField(max_length=40)
     built_in = serializers.BooleanField(read_only=True)
+
+
+class StatBlockSerializer(serializers.Serializer[Any]):
+    """A Character or NPC entry's numbers for battles (docs/wiki.md, "Stat blocks"): the
+    bounds every NPC of a battle has (``westernroses/stat_block.py``)."""
+
+    pwr = serializers.IntegerField(min_value=rules.STAT_MIN, max_value=rules.STAT_MAX)
+    cha = serializers.IntegerField(min_value=rules.STAT_MIN, max_value=rules.STAT_MAX)
+    int = serializers.IntegerField(min_value=rules.STAT_MIN, max_value=rules.STAT_MAX)
+    ins = serializers.IntegerField(min_value=rules.STAT_MIN, max_value=rules.STAT_MAX)
+    hp = serializers.IntegerField(min_value=rules.HP_MIN, max_value=rules.HP_MAX)
+    speed = serializers.IntegerField(min_value=0, max_value=rules.SPEED_MAX)
+    range = serializers.IntegerField(min_value=0, max_value=rules.RANGE_MAX)
+    element = serializers.CharField(
+        max_length=20, required=False, allow_blank=True, allow_null=True,
+        help_text="fire, water, wood, metal, wind, light, darkness or spirit; empty for none.",
+    )  # fmt: skip
+    weapons = serializers.ListField(
+        child=serializers.CharField(max_length=40),
+        required=False,
+        max_length=rules.MAX_WEAPONS,
+        help_text="Catalog weapon slugs (sword, throwing_knives, …) beside the bare fists.",
+    )
+    damage_reduction = serializers.IntegerField(
+        min_value=0, max_value=rules.DAMAGE_REDUCTION_MAX, required=False
+    )
+    spell_power = serializers.IntegerField(
+        min_value=0,
+        max_value=rules.SPELL_POWER_MAX,
+        required=False,
+        allow_null=True,
+        help_text="The spell power she starts a battle with; null: the house rule (ruling 8).",
+    )
 
 
 class EntryRefSerializer(serializers.Serializer[Any]):
@@ -53,6 +87,9 @@ class EntrySerializer(serializers.Serializer[Any]):
     visibility = serializers.CharField(allow_null=True, help_text="GMs only.")
     viewers = serializers.ListField(
         child=serializers.IntegerField(), allow_null=True, help_text="GMs only."
+    )
+    stat_block = StatBlockSerializer(
+        allow_null=True, help_text="A Character or NPC's numbers for battles: GMs only."
     )
     url = serializers.CharField()
     updated_at = serializers.DateTimeField()
@@ -178,6 +215,7 @@ def entry_data(access: Any, entry: Entry) -> dict[str, Any]:
         "linked_from": [ref(e) for e in backlinks(access, entry)],
         "visibility": entry.visibility if gm else None,
         "viewers": sorted(u.pk for u in entry.viewers.all()) if gm else None,
+        "stat_block": entry.stat_block if gm else None,
         "url": reverse("wiki:detail", args=[campaign, entry.pk]),
         "updated_at": entry.updated_at,
     }

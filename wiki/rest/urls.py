@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import views
+from . import stat_blocks, views
 
 W = "campaigns/<int:pk>/wiki/"
 E = W + "entries/<int:entry_id>/"
@@ -20,6 +20,7 @@ urlpatterns = [
         name="api-wiki-section",
     ),
     path(E + "reveal/", views.RevealView.as_view(), name="api-wiki-reveal"),
+    path(E + "stat-block/", stat_blocks.StatBlockView.as_view(), name="api-wiki-stat-block"),
     path(E + "history/", views.HistoryView.as_view(), name="api-wiki-history"),
     path(E + "history/<int:number>/restore/", views.RestoreView.as_view(), name="api-wiki-restore"),
 ]

@@ -88,6 +88,7 @@ class Command(BaseCommand):
         seed_spellcards(campaign, users, self.stdout)  # spellcards app: see the end of this file
         seed_campaign_play(campaign, users, self.stdout, base)  # sessions, handouts...: below
         seed_wiki(campaign, users)  # the campaign wiki: below
+        seed_wiki_npc(campaign, users)  # Sakuya's stat block, ready for the battle: below
         seed_battles(campaign, users, self.stdout, base)  # grid battles: see the end of this file
         seed_decks(
             campaign, users, self.stdout, base
@@ -529,6 +530,36 @@ def seed_wiki(campaign: Campaign, users: dict[str, Any]) -> None:
     wiki.reveal(
         entry=plan, by=access, author=gm, section=clue, to_all=False, player_ids=[users["reimu"].pk]
     )
+
+
+#: Sakuya's numbers for battles (wiki/stat_blocks.py): a maid with throwing knives, ready for
+#: the GM to add to the demo battle from its screen's "Add an NPC from the wiki".
+DEMO_STAT_BLOCK: dict[str, Any] = {
+    "pwr": 7,
+    "cha": 9,
+    "int": 6,
+    "ins": 8,
+    "hp": 100,
+    "speed": 6,
+    "range": 6,
+    "element": "metal",
+    "weapons": ["throwing_knives"],
+    "spell_power": 100,
+}
+
+
+def seed_wiki_npc(campaign: Campaign, users: dict[str, Any]) -> None:
+    """Give the demo's Sakuya Izayoi entry a stat block (once; a demo seeded before stat
+    blocks existed gets it too)."""
+    from campaign.permissions import access_for
+    from wiki.models import Entry
+    from wiki.stat_blocks import stat_block_set
+
+    entry = Entry.objects.filter(campaign=campaign, title="Sakuya Izayoi").first()
+    if entry is None or entry.stat_block is not None:
+        return
+    gm = users["gm"]
+    stat_block_set(entry=entry, by=access_for(gm, campaign), author=gm, data=DEMO_STAT_BLOCK)
 
 
 def seed_battle_map(campaign: Campaign, gm: Any, battle: Any) -> None:
