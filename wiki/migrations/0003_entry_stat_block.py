@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('wiki', '0001_initial'),
+        ('wiki', '0002_link_sessions_and_handouts'),
     ]
 
     operations = [
