@@ -10,7 +10,8 @@ One table, one row per (route name, method). Each row says what every role gets:
   anonymous visitors are sent to log in (pages, 302) or get 401 (API).
 
 Each (row, role) starts from the same database (the people and the campaign, made once for the
-module) and is rolled back after it, so writes never leak into another case.
+module, each person signed in once: :class:`SignedIn`) and is rolled back after it, so writes
+never leak into another case.
 :func:`test_every_campaign_route_is_in_the_table` fails when any route (of any app, present or
 future: only accounts and the admin are outside the sweep, and a short list of user-scoped
 routes says why) has no row: adding a route means adding a row here. A row's URL names what it
