@@ -74,3 +74,56 @@ def test_no_other_stylesheet_reaches_the_odds_chart():
             assert not re.search(r"\.(bar|success|crit-success|crit-failure)\b", selector), (
                 f"{path.name}: {selector} is a generic name the chart once used"
             )
+
+
+#: What a dark palette may set: colours, as custom properties or as the colour of text, and the
+#: browser's own colour scheme (form controls, scroll bars).
+PALETTE_PROPERTIES = {"color", "color-scheme"}
+#: A palette's value: a colour, or a shadow made of lengths and a colour.
+COLOUR = r"(#[0-9a-f]{3,8}|rgba?\([0-9., ]+\)|light|dark)"
+PALETTE_VALUE = re.compile(rf"{COLOUR}|((-?[0-9.]+(px)?|0) ){{2,4}}{COLOUR}", re.I)
+
+
+def dark_declarations(path: Path) -> list[tuple[str, str, str]]:
+    """(selector, property, value) of every declaration that applies in the dark scheme only:
+    inside ``@media (prefers-color-scheme: dark)``, or under a ``[data-theme="dark"]``
+    selector (the header's toggle)."""
+    text = re.sub(r"/\*.*?\*/", "", path.read_text(), flags=re.S)
+    found: list[tuple[str, str, str]] = []
+    heads: list[str] = []
+    start = 0
+    for match in re.finditer(r"[{}]", text):
+        chunk = text[start : match.start()]
+        start = match.end()
+        if match.group() == "{":
+            heads.append(chunk.strip())
+            continue
+        if heads:
+            head = heads.pop()
+            media = any("prefers-color-scheme: dark" in h for h in heads)
+            if (media or 'data-theme="dark"' in head) and not head.startswith("@"):
+                for declaration in chunk.split(";"):
+                    if ":" in declaration:
+                        prop, value = (part.strip() for part in declaration.split(":", 1))
+                        found.append((head, prop, value))
+    return found
+
+
+def test_the_dark_palettes_change_colours_alone():
+    """Dark mode changes colours and nothing else, so the page's elements, names and layout
+    are the same in both schemes: the visual sweep (tests/browser/test_visual.py) runs axe's
+    rules that read colours in both and the others once, in light. No script answers the
+    scheme either (site.css follows prefers-color-scheme alone)."""
+    sheets = sorted(CSS.rglob("*.css"))
+    seen = 0
+    for sheet in sheets:
+        for selector, prop, value in dark_declarations(sheet):
+            seen += 1
+            where = f"{sheet.name}: {selector} {{ {prop}: {value} }}"
+            assert prop.startswith("--") or prop in PALETTE_PROPERTIES, where
+            assert PALETTE_VALUE.fullmatch(value), where
+    assert seen > 100  # the site's palette and the four games'
+    scripts = Path(__file__).resolve().parent.parent / "static" / "js"
+    for script in scripts.rglob("*.js"):
+        code = re.sub(r"//[^\n]*|/\*.*?\*/", "", script.read_text(), flags=re.S)
+        assert "prefers-color-scheme" not in code, script

@@ -55,9 +55,13 @@ CHECKS_JS = (Path(__file__).parent / "visual_checks.js").read_text()
 AXE_JS = Path(__file__).resolve().parent.parent.parent / "node_modules/axe-core/axe.min.js"
 # WCAG 2.0, 2.1 and 2.2, levels A and AA (axe's tags for them)
 WCAG_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"]
+#: The rules of :data:`WCAG_AA` whose answer depends on the colours: a text's contrast with what
+#: is behind it, and a link told apart from the text around it. They run in both schemes; every
+#: other rule reads the page's elements, names and layout, which the dark palette leaves as they
+#: are (it sets colours alone: tests/test_css_scoping.py), so they run once, in light.
+AXE_COLOUR_RULES = ["color-contrast", "link-in-text-block"]
 AXE_RUN = (
-    "(tags) => axe.run(document, {runOnly: {type: 'tag', values: tags},"
-    " resultTypes: ['violations']})"
+    "(only) => axe.run(document, {runOnly: only, resultTypes: ['violations']})"
     ".then((r) => r.violations.map((v) => ({id: v.id, help: v.help, impact: v.impact,"
     " nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ') + (n.failureSummary ?"
     " ' (' + n.failureSummary.split('\\n').slice(1).join(' ').slice(0, 160) + ')' : ''))})))"
@@ -277,14 +281,29 @@ def login(context, base_url: str, role: str):
     return page
 
 
-def axe_violations(page) -> list[str]:
+def with_axe(context) -> None:
+    """Every page ``context`` opens has axe-core from its first line (an init script: the
+    browser runs it in each new document, so the 550 kB script is sent once a context, not
+    once a page, and the site's CSP does not stop it)."""
+    assert AXE_JS.exists(), f"{AXE_JS} is missing: `make dev-deps` installs it (npm ci)"
+    context.add_init_script(path=str(AXE_JS))
+
+
+def axe_violations(page, scheme: str = "light") -> list[str]:
     """Every WCAG 2.2 A/AA violation axe-core finds on ``page`` as it is now, in words: the
-    rule, what it asks, and up to three of the elements that break it."""
+    rule, what it asks, and up to three of the elements that break it. In ``dark`` only the
+    rules that read colours (:data:`AXE_COLOUR_RULES`); the others' answers are the light
+    run's. A page of a context without :func:`with_axe` is given axe-core here."""
     if not page.evaluate("typeof window.axe !== 'undefined'"):
         assert AXE_JS.exists(), f"{AXE_JS} is missing: `make dev-deps` installs it (npm ci)"
         page.evaluate(AXE_JS.read_text())
+    only = (
+        {"type": "rule", "values": AXE_COLOUR_RULES}
+        if scheme == "dark"
+        else {"type": "tag", "values": WCAG_AA}
+    )
     return [
-        f"{v['id']} ({v['help']}): {'; '.join(v['nodes'])}" for v in page.evaluate(AXE_RUN, WCAG_AA)
+        f"{v['id']} ({v['help']}): {'; '.join(v['nodes'])}" for v in page.evaluate(AXE_RUN, only)
     ]
 
 
@@ -300,7 +319,7 @@ def look(page, name: str, role: str, width: int, visit: Visit, errors: list[str]
         page.emulate_media(color_scheme=scheme)
         found = page.evaluate(CHECKS_JS)
         here = f"{where} {scheme}"
-        for violation in axe_violations(page):
+        for violation in axe_violations(page, scheme):
             visit.add(here, f"axe: {violation}")
         if width <= 400 and found["scrollWidth"] > found["innerWidth"]:
             visit.add(here, f"page scrolls sideways: {found['scrollWidth']}px, {found['wide']}")
@@ -399,6 +418,7 @@ def settled(page, pending: set) -> None:
 def sweep(context, base_url: str, role: str, width: int, pages, visit: Visit) -> None:
     """Log in as ``role`` in ``context`` and look at every page of ``pages`` at ``width``."""
     context.set_default_timeout(10_000)
+    with_axe(context)
     page = login(context, base_url, role)
     pending: set = set()
     errors = listen(page, pending)

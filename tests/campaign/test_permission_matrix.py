@@ -10,7 +10,8 @@ One table, one row per (route name, method). Each row says what every role gets:
   anonymous visitors are sent to log in (pages, 302) or get 401 (API).
 
 Each (row, role) starts from the same database (the people and the campaign, made once for the
-module) and is rolled back after it, so writes never leak into another case.
+module, each person signed in once: :class:`SignedIn`) and is rolled back after it, so writes
+never leak into another case.
 :func:`test_every_campaign_route_is_in_the_table` fails when any route (of any app, present or
 future: only accounts and the admin are outside the sweep, and a short list of user-scoped
 routes says why) has no row: adding a route means adding a row here. A row's URL names what it
@@ -1770,6 +1771,50 @@ def people(django_db_setup: None, django_db_blocker: Any) -> Iterator[People]:
             outer.__exit__(None, None, None)
 
 
+@dataclass
+class SignedIn:
+    """Each person's session and API token, made once for the module (a real sign-in each:
+    Django's own ``login``, as the test client's ``force_login`` does it), so a case does not
+    sign in again; a case's writes to its session are undone after it (:func:`signed_in`)."""
+
+    sessions: dict[int, tuple[str, dict[str, Any]]]
+    tokens: dict[int, str]
+
+    @classmethod
+    def create(cls, people: People) -> SignedIn:
+        from django.test import Client
+        from rest_framework.authtoken.models import Token
+
+        from accounts.sessions import SessionStore
+
+        sessions: dict[int, tuple[str, dict[str, Any]]] = {}
+        tokens: dict[int, str] = {}
+        for user in (people.gm, people.co_gm, people.player, people.other_player, people.outsider):
+            client = Client()
+            client.force_login(user)
+            key = client.session.session_key
+            sessions[user.pk] = (key, SessionStore(session_key=key).load())
+            tokens[user.pk] = Token.objects.create(user=user).key
+        return cls(sessions, tokens)
+
+    def restore(self, user: Any) -> None:
+        """The session's cached copy as it was made: a case's writes to it (a message to show
+        next) went to its database row too, which the case's rollback restores; the copy in
+        the cache is not rolled back with it."""
+        from accounts.sessions import SessionStore
+
+        key, data = self.sessions[user.pk]
+        store = SessionStore(session_key=key)
+        store._cache.set(store.cache_key, data, store.get_expiry_age())
+
+
+@pytest.fixture(scope="module")
+def signed_in(people: People, django_db_blocker: Any) -> SignedIn:
+    """Made inside :func:`people`'s transaction (rolled back at the module's end with it)."""
+    with django_db_blocker.unblock():
+        return SignedIn.create(people)
+
+
 @pytest.fixture
 def world(settings, tmp_path, people: People) -> World:
     settings.MEDIA_ROOT = str(tmp_path / "media")
@@ -1781,17 +1826,28 @@ def world(settings, tmp_path, people: People) -> World:
 
 @pytest.mark.parametrize("role", ROLES)
 @pytest.mark.parametrize("row", TABLE, ids=[r.id for r in TABLE])
-def test_route_per_role(row: Row, role: str, world: World, client_for, api_for) -> None:
+def test_route_per_role(row: Row, role: str, world: World, signed_in: SignedIn) -> None:
+    from django.conf import settings
+    from django.test import Client
+    from rest_framework.test import APIClient
+
     url = row.url.format(**world.placeholders(row.url))
     data = row.data(world) if callable(row.data) else row.data
     user = world.user(role)
-    if row.api:
-        client = api_for(user)
-        kwargs: dict[str, Any] = {"format": row.format}
-        response = getattr(client, row.method)(url, data, **kwargs)
-    else:
-        client = client_for(user)
-        response = getattr(client, row.method)(url, data or {})
+    client = APIClient() if row.api else Client()
+    if user is not None and row.api:
+        client.credentials(HTTP_AUTHORIZATION=f"Token {signed_in.tokens[user.pk]}")
+    elif user is not None:
+        client.cookies[settings.SESSION_COOKIE_NAME] = signed_in.sessions[user.pk][0]
+    try:
+        if row.api:
+            kwargs: dict[str, Any] = {"format": row.format}
+            response = getattr(client, row.method)(url, data, **kwargs)
+        else:
+            response = getattr(client, row.method)(url, data or {})
+    finally:
+        if user is not None and not row.api:
+            signed_in.restore(user)
     if hasattr(response, "streaming_content"):  # file downloads: read and close the file
         b"".join(response.streaming_content)
         # Closing the response sends request_finished, whose close_old_connections would close

@@ -120,5 +120,35 @@ def play_out(table: TavernTable, users: dict[int, Any], seed: int = 1, limit: in
     raise AssertionError("the game did not end")
 
 
+def play_to_an_end(
+    table: TavernTable, users: dict[int, Any], winners: int, *, seeds: int = 200
+) -> Any:
+    """Play ``table`` to an end with exactly ``winners`` seats winning (0: won by nobody), with
+    random legal moves sent through the core's service as the seats' users: lines of play are
+    drawn on a copy of the state (the engine is a pure function of state and move) until one
+    ends so, and that line is played. Returns the final engine state."""
+    engine = get_engine(table.game)
+    start = engine.from_json(table.state)
+    for seed in range(seeds):
+        rng = random.Random(seed)
+        state, line = start, []
+        while not engine.is_terminal(state):
+            seat = rng.choice(list(engine.waiting_on(state)))
+            action = rng.choice(engine.legal_actions(state, seat))
+            line.append((seat, action))
+            state, _ = engine.apply(state, seat, action)
+        if sum(1 for r in engine.returns(state) if r > 0) == winners:
+            break
+    else:
+        raise AssertionError(f"no line of {seeds} ends with {winners} winners")
+    version = table.version
+    for seat, action in line:
+        services.tavern_action_apply(
+            table_id=table.pk, by=users[seat], action=action, expected_version=version
+        )
+        version += 1
+    return state
+
+
 def game(table: TavernTable) -> Any:
     return game_for(table.game)

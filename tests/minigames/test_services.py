@@ -18,7 +18,7 @@ from minigames.models import TavernSeat, TavernTable
 from tables.registry import game_for
 from tables.services import table_replay
 
-from .conftest import one_open_seat, play_out, three_humans_at_war, two_humans
+from .conftest import one_open_seat, play_out, play_to_an_end, three_humans_at_war, two_humans
 
 pytestmark = pytest.mark.django_db
 
@@ -124,6 +124,33 @@ def test_stakes_held_paid_and_on_the_timeline(campaign, gm, player, other_player
     assert "Tavern game finished: RAIGO" in titles
     # The log replays to the stored state (the table core's promise).
     assert get_engine("raigo").to_json(table_replay(game_for("raigo"), table)) == table.state
+
+
+def test_the_winner_gains_what_the_loser_loses(campaign, player, other_player, reimu, marisa):
+    """Issue 12: the pot (both stakes, held at the start) goes to the one winner at the end:
+    the winner's character gains exactly the stake the loser's loses. (The table's end pays
+    the pot whatever the game: Spirit War, the shorter whole game.)"""
+    table = two_humans("spirit_war", player, other_player, campaign=campaign, stake=50,
+                       host_character=reimu, guest_character=marisa)  # fmt: skip
+    state = play_to_an_end(table, {0: player, 1: other_player}, winners=1)
+    (winner,) = [s for s, r in enumerate(get_engine("spirit_war").returns(state)) if r > 0]
+    table.refresh_from_db()
+    assert table.stakes["held"] == {"0": 50, "1": 50}
+    assert table.stakes["paid"] == {str(winner): 100} and "returned" not in table.stakes
+    assert (yen(reimu), yen(marisa)) == {0: (250, 100), 1: (150, 200)}[winner]
+
+
+def test_a_game_won_by_nobody_returns_every_stake(campaign, player, other_player, reimu, marisa):
+    """Issue 12: a finished game without a winner (RAIGO's end can leave every side out)
+    returns each character's stake, and pays nobody."""
+    table = two_humans("raigo", player, other_player, campaign=campaign, stake=50,
+                       host_character=reimu, guest_character=marisa)  # fmt: skip
+    assert (yen(reimu), yen(marisa)) == (150, 100)
+    play_to_an_end(table, {0: player, 1: other_player}, winners=0)
+    table.refresh_from_db()
+    assert table.status == "ended"
+    assert table.stakes["returned"] is True and "paid" not in table.stakes
+    assert (yen(reimu), yen(marisa)) == (200, 150)
 
 
 def test_never_more_than_she_has(campaign, player, other_player, reimu, marisa):
