@@ -56,7 +56,9 @@ def test_the_switcher_sets_a_visitors_language_over_her_browsers():
     page = client.get("/accounts/login/", HTTP_ACCEPT_LANGUAGE="ja")
     assert 'action="/i18n/setlang/"' in page.content.decode()
     response = client.post(
-        "/i18n/setlang/", {"language": "zh-hans", "next": "/accounts/login/"}, HTTP_ACCEPT_LANGUAGE="ja"
+        "/i18n/setlang/",
+        {"language": "zh-hans", "next": "/accounts/login/"},
+        HTTP_ACCEPT_LANGUAGE="ja",
     )
     assert response.status_code == 302
     assert response["Location"] == "/accounts/login/"
@@ -143,9 +145,7 @@ def test_the_api_reads_and_changes_her_language(player, api_for):
     player.refresh_from_db()
     assert player.language == "zh-hans"
     # nothing half-applied: a bad field refuses the whole change
-    bad = api.patch(
-        "/api/account/", {"language": "xx", "display_name": "Marisa"}, format="json"
-    )
+    bad = api.patch("/api/account/", {"language": "xx", "display_name": "Marisa"}, format="json")
     assert bad.status_code == 400
     assert set(bad.json()) >= {"language"} or "language" in str(bad.json())
     bad_zone = api.patch("/api/account/", {"time_zone": "Mars/Olympus"}, format="json")
@@ -173,8 +173,9 @@ def test_the_scripts_catalog_is_the_pages_language():
 
 def test_the_lockout_wait_is_in_the_readers_words(player, settings):
     """django-axes' lockout answers in the reader's language, with the wait counted in it."""
-    from accounts.lockout import wait_words
     from django.utils import translation
+
+    from accounts.lockout import wait_words
 
     with translation.override("ja"):
         assert wait_words(900) == "15 分"
