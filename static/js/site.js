@@ -171,7 +171,12 @@
       }).observe(main, { childList: true, subtree: true });
     }
 
-    // times in the viewer's zone (her profile's, else the browser's), with the zone named
+    // times in the viewer's zone (her profile's, else the browser's), with the zone named, in
+    // the page's language (the browser's own variant of it when it has one: en-GB, zh-CN)
+    const pageLang = (html.lang || "en").toLowerCase();
+    const pageLocale = (navigator.languages || []).find(
+      (l) => l.toLowerCase().split("-")[0] === pageLang.split("-")[0],
+    ) || pageLang;
     const zone = body.dataset.userTimeZone || Intl.DateTimeFormat().resolvedOptions().timeZone;
     function localTimes(rootNode) {
       rootNode.querySelectorAll("time[data-local]").forEach((node) => {
@@ -179,7 +184,7 @@
         if (Number.isNaN(when.getTime())) return;
         const opts = { dateStyle: node.dataset.local === "date" ? "medium" : "medium", timeStyle: "short", timeZone: zone };
         let text;
-        try { text = new Intl.DateTimeFormat(undefined, opts).format(when); } catch (e) { return; }
+        try { text = new Intl.DateTimeFormat(pageLocale, opts).format(when); } catch (e) { return; }
         node.textContent = `${text} (${zone.replaceAll("_", " ")})`;
         node.title = when.toISOString();
       });
