@@ -124,3 +124,45 @@ def test_the_catalogs_keep_the_placeholders(language: str):
             text=True,
         )
         assert done.returncode == 0, done.stderr
+
+
+def _glossary(code: str) -> dict[str, str]:
+    """``docs/glossary/<code>.md``'s terms: English (lower case) to the translation."""
+    terms = {}
+    text = (ROOT / "docs" / "glossary" / f"{code}.md").read_text(encoding="utf-8")
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 3 and cells[0] not in ("English", "---"):
+            terms[cells[0].lower()] = cells[1]
+    return terms
+
+
+def _entries(po: Path) -> dict[str, str]:
+    """``po``'s single-form entries, msgid to msgstr (gettext's own reading, unwrapped)."""
+    out = subprocess.run(  # noqa: S603
+        ["msgcat", "--no-wrap", str(po)],  # noqa: S607
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    return dict(re.findall(r'^msgid "(.+)"\nmsgstr "(.*)"$', out, flags=re.M))
+
+
+@pytest.mark.parametrize(("language", "code"), [("ja", "ja"), ("zh_Hans", "zh-Hans")])
+def test_the_catalogs_use_the_glossarys_terms(language: str, code: str):
+    """An entry whose English is a glossary term (or its plural) is translated with the term,
+    so "Tavern" is the same word in the header, the tavern's pages and the rules."""
+    terms = _glossary(code)
+    assert len(terms) >= 40, f"docs/glossary/{code}.md lost its terms"
+    checked, wrong = 0, []
+    for po in sorted((ROOT / "locale" / language / "LC_MESSAGES").glob("*.po")):
+        for english, translated in _entries(po).items():
+            key = english.lower()
+            term = terms.get(key) or (terms.get(key[:-1]) if key.endswith("s") else None)
+            if term is None:
+                continue
+            checked += 1
+            if term not in translated:
+                wrong.append(f"{english!r} is {translated!r}, the glossary says {term!r}")
+    assert checked >= 10, "the check found almost no glossary term in the catalogs"
+    assert not wrong, "\n".join(wrong)
