@@ -61,3 +61,22 @@ class PreferredLanguageMiddleware:
             translation.activate(code)
             request.LANGUAGE_CODE = translation.get_language()
         return self.get_response(request)
+
+
+class FreshLanguageMiddleware:
+    """First in ``MIDDLEWARE``: each request starts in the default language and leaves none
+    behind. Django activates a language per thread and never takes it back, so a worker thread
+    (or the test client's thread) kept the last request's language: an error page made before
+    ``LocaleMiddleware`` runs, or any rendering after the request, spoke the previous reader's
+    language (a 500 page in Chinese for an English reader). A streamed body made after the
+    response returns is made in the default language."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        translation.deactivate()
+        try:
+            return self.get_response(request)
+        finally:
+            translation.deactivate()

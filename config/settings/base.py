@@ -74,6 +74,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Outermost: a request starts in the default language and leaves none behind for the
+    # thread's next one (accounts/languages.py); it reads nothing of the request.
+    "accounts.languages.FreshLanguageMiddleware",
     # First: an oversized body is refused before anything reads it (config/body_limit.py).
     "config.body_limit.BodyLimitMiddleware",
     # First, so every log line of the request (and its Celery tasks) carries the request id.

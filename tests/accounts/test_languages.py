@@ -183,3 +183,20 @@ def test_the_lockout_wait_is_in_the_readers_words(player, settings):
         assert wait_words(60) == "1 minute"
         assert wait_words(120) == "2 minutes"
     assert User.objects.filter(pk=player.pk).exists()
+
+
+def test_a_request_leaves_no_language_behind_for_the_threads_next():
+    """A Chinese reader's request does not leave Chinese active in its thread: the 500 page
+    Django renders outside the middleware, or a page for the thread's next reader, would speak
+    it (accounts.languages.FreshLanguageMiddleware)."""
+    from django.test import RequestFactory
+    from django.utils import translation
+    from django.views.defaults import server_error
+
+    page = Client().get("/accounts/login/", HTTP_ACCEPT_LANGUAGE="zh-CN")
+    assert html_lang(page) == "zh-hans"
+    assert translation.get_language() == "en"
+    html = server_error(RequestFactory().get("/")).content.decode()
+    assert "Something went wrong" in html
+    with translation.override("ja"):
+        assert "問題が起きました" in server_error(RequestFactory().get("/")).content.decode()
