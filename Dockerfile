@@ -9,6 +9,11 @@ COPY . .
 RUN (python -c 'from westernroses import native; native.main()' \
      || echo "the compiled engine was not built: the image runs it interpreted") \
     && mkdir -p build/native
+# The message catalogs (locale/*/LC_MESSAGES/*.mo, docs/i18n.md), compiled with gettext's msgfmt.
+RUN apt-get update -qq && apt-get install -y -qq --no-install-recommends gettext >/dev/null \
+    && rm -rf /var/lib/apt/lists/* \
+    && SECRET_KEY=build-only-compilemessages-key-not-used-at-run-time-0123456789 \
+       python manage.py compilemessages --ignore=build -v0
 
 # One image for the web process, the Celery worker and beat (docker-compose.yml).
 FROM python:3.11-slim
@@ -18,6 +23,7 @@ COPY requirements.txt .
 RUN pip install -r requirements.txt
 COPY . .
 COPY --from=native /app/build/native build/native
+COPY --from=native /app/locale locale
 # Static files are built into the image (whitenoise serves them from every web container).
 RUN SECRET_KEY=build-only-collectstatic-key-not-used-at-run-time-0123456789 \
     ALLOWED_HOSTS=localhost DJANGO_SETTINGS_MODULE=config.settings.production \

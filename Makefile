@@ -11,7 +11,7 @@ TEST_DATABASE_URL ?= $(or $(DATABASE_URL),postgres://postgres@127.0.0.1:5432/tes
 TEST_REDIS_URL ?= $(or $(REDIS_URL),redis://127.0.0.1:6379/0)
 PROJECT_PACKAGES := accounts apibase battles campaign characters config decks gmtools minigames notifications spellcards tables threads westernroses wiki
 
-.PHONY: run run-full test screenshots soak presets ladder bot-ratings test-fast lint format typecheck bench loadtest loadtest-cluster pgbouncer venv deps dev-deps browser services-check native demo clean
+.PHONY: run run-full messages test screenshots soak presets ladder bot-ratings test-fast lint format typecheck bench loadtest loadtest-cluster pgbouncer venv deps dev-deps browser services-check native demo clean
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -42,26 +42,44 @@ node_modules/.package-lock.json: package.json package-lock.json
 deps: $(VENV)/.deps
 dev-deps: $(VENV)/.dev-deps node_modules/.package-lock.json
 
+## messages: compile the message catalogs (locale/*/LC_MESSAGES/*.po into .mo, build output;
+## gettext's msgfmt from Debian when it is missing and we are root; docs/i18n.md)
+messages: deps
+	@if ! command -v msgfmt >/dev/null; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gettext >/dev/null; \
+	  else \
+	    echo "ERROR: msgfmt is missing; install it with: sudo apt-get install gettext" >&2; exit 1; \
+	  fi; \
+	fi
+	env -u DATABASE_URL -u REDIS_URL $(PY) manage.py compilemessages --ignore=.venv --ignore=node_modules --ignore=build -v0
+
 ## run: set up and serve the app on SQLite with demo data at http://$(HOST):$(PORT)
-run: deps
+run: deps messages
 	env -u DATABASE_URL -u REDIS_URL $(PY) manage.py migrate --noinput
 	env -u DATABASE_URL -u REDIS_URL $(PY) manage.py seed_demo --base-url http://$(HOST):$(PORT)
 	env -u DATABASE_URL -u REDIS_URL $(PY) manage.py runserver $(HOST):$(PORT)
 
 ## run-full: PostgreSQL + Redis + a Celery worker and beat (DATABASE_URL/REDIS_URL or the local defaults)
-run-full: deps
+run-full: deps messages
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(PY) manage.py migrate --noinput
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(PY) manage.py seed_demo --base-url http://$(HOST):$(PORT)
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(PY) -m config.run_full --host $(HOST) --port $(PORT)
 
-## browser: Debian's chromium for the browser tests (installed when missing and we are root)
+## browser: Debian's chromium for the browser tests, and the fonts its pages need in Japanese
+## and Chinese (Noto CJK) and for emoji (Noto Color Emoji); installed when missing and we are root
 browser:
-	@if [ ! -x /usr/bin/chromium ]; then \
+	@missing=""; \
+	[ -x /usr/bin/chromium ] || missing="chromium"; \
+	for pkg in fonts-noto-cjk fonts-noto-color-emoji; do \
+	  dpkg -s $$pkg >/dev/null 2>&1 || missing="$$missing $$pkg"; \
+	done; \
+	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
-	    echo "Installing Debian's chromium for the browser tests..."; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	    echo "Installing for the browser tests:$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
 	  else \
-	    echo "ERROR: /usr/bin/chromium is missing; install it with: sudo apt-get install chromium" >&2; exit 1; \
+	    echo "ERROR: missing for the browser tests:$$missing; install with: sudo apt-get install$$missing" >&2; exit 1; \
 	  fi; \
 	fi
 
@@ -81,20 +99,20 @@ native: dev-deps
 ## start compile the whole project again (17 CPU-seconds a worker here; docs/test-suite.md).
 ## The suite runs the compiled engine (WR_NATIVE_REQUIRED: tests/engine/test_native.py checks it).
 ## --durations=25: every run's log names its slowest tests.
-test: dev-deps browser services-check native
+test: dev-deps browser services-check native messages
 	$(PY) -m compileall -q -j 0 $(PROJECT_PACKAGES) tests manage.py >/dev/null
 	env -u PYTHONDONTWRITEBYTECODE WR_NATIVE_REQUIRED=1 DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(BIN)/pytest -n 3 --dist loadgroup --durations=25 $(PYTEST_ARGS)
 
 ## screenshots: the visual sweep alone: every main page as GM and as player, 1280 and 390 px,
 ## light and dark, into test-artifacts/visual/ (the pictures the docs show; never committed)
-screenshots: dev-deps browser services-check
+screenshots: dev-deps browser services-check messages
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(BIN)/pytest -n 2 tests/browser/test_visual.py -q $(PYTEST_ARGS)
 
 ## soak: the engines' many-game properties and hypothesis tests at ten times the suite's size
 ## (thousands of games per engine, the same checks), then schemathesis with every case as both
 ## roles and ten times the random cases, then a whole keyboard-only game of every tavern game
 ## (run before a release: docs/test-suite.md)
-soak: dev-deps services-check native browser
+soak: dev-deps services-check native browser messages
 	HYPOTHESIS_PROFILE=soak WR_NO_SERVICES=1 $(BIN)/pytest tests/engine -n 2 -q $(PYTEST_ARGS)
 	HYPOTHESIS_PROFILE=soak DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(BIN)/pytest tests/browser/test_play_layout.py -k whole_game -q $(PYTEST_ARGS)
 	HYPOTHESIS_PROFILE=soak DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(BIN)/pytest tests/api_fuzz/test_schemathesis.py -n 2 -q $(PYTEST_ARGS)

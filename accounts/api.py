@@ -1,19 +1,25 @@
-"""Token authentication for the API: a username and password for a token."""
+"""The API's account endpoints: a username and password for a token, and your own settings."""
 
 from __future__ import annotations
 
 from typing import Any, Final
 
 from axes.exceptions import AxesBackendPermissionDenied
+from django.conf import settings
 from django.http import HttpResponse
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import extend_schema
 from rest_framework.authtoken.serializers import AuthTokenSerializer as DRFAuthTokenSerializer
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.exceptions import ValidationError
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.views import APIView
 
 from accounts.lockout import lockout_response
+from accounts.time_zones import known_zones
+from accounts.typing import signed_in
 from apibase import serializers
 from apibase.parsers import BoundedJSONParser
 from apibase.throttles import AuthRateThrottle, AuthUserRateThrottle
@@ -62,3 +68,43 @@ class ObtainTokenView(ObtainAuthToken):
             if getattr(request, "axes_locked_out", False):
                 return lockout_response(request._request)
             raise
+
+
+class AccountSerializer(serializers.Serializer[Any]):
+    """The signed-in user's own settings: her name as others see it, her preferred language
+    (Django's code, or "" for her browser's) and her time zone ("" for her browser's)."""
+
+    username = serializers.CharField(read_only=True)
+    display_name = serializers.CharField(required=False, allow_blank=True, max_length=60)
+    language = serializers.ChoiceField(
+        choices=[("", "")] + [(code, name) for code, name in settings.LANGUAGES],
+        required=False,
+        allow_blank=True,
+    )
+    time_zone = serializers.CharField(required=False, allow_blank=True, max_length=64)
+
+    def validate_time_zone(self, value: str) -> str:
+        if value and value not in known_zones():
+            raise serializers.ValidationError(_("Not a time zone this site knows."))
+        return value
+
+
+class AccountView(APIView):
+    """Your account's settings. PATCH changes only the fields sent; an unknown language or
+    zone is a 400 on its field and changes nothing."""
+
+    @extend_schema(responses=AccountSerializer)
+    def get(self, request: Request) -> Response:
+        return Response(AccountSerializer(signed_in(request)).data)
+
+    @extend_schema(request=AccountSerializer, responses=AccountSerializer)
+    def patch(self, request: Request) -> Response:
+        user = signed_in(request)
+        serializer = AccountSerializer(data=request.data, partial=True)
+        serializer.is_valid(raise_exception=True)
+        changed = sorted(serializer.validated_data)
+        for name in changed:
+            setattr(user, name, serializer.validated_data[name])
+        if changed:
+            user.save(update_fields=changed)
+        return Response(AccountSerializer(user).data)

@@ -13,11 +13,13 @@ from typing import Any
 from axes.helpers import get_cool_off
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.utils.translation import gettext, ngettext
 
 
 def wait_words(seconds: int) -> str:
+    """The wait in whole minutes, in words of the reader's language."""
     minutes = math.ceil(seconds / 60)
-    return f"{minutes} minute{'s' if minutes != 1 else ''}"
+    return ngettext("%(n)d minute", "%(n)d minutes", minutes) % {"n": minutes}
 
 
 def lockout_response(
@@ -27,10 +29,9 @@ def lockout_response(
 ) -> HttpResponse:
     cool_off = get_cool_off(request)
     seconds = max(1, math.ceil(cool_off.total_seconds())) if cool_off else 900
-    message = (
-        "Too many failed log-in attempts for this account from your address. "
-        f"Try again in {wait_words(seconds)}."
-    )
+    message = gettext(
+        "Too many failed log-in attempts for this account from your address. Try again in %(wait)s."
+    ) % {"wait": wait_words(seconds)}
     response: HttpResponse
     if request.path.startswith("/api/"):
         response = JsonResponse({"detail": message}, status=429)

@@ -2,6 +2,9 @@
 
 from django.contrib.auth.models import AbstractUser
 from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from .languages import validate_language
 
 
 class User(AbstractUser):
@@ -12,6 +15,16 @@ class User(AbstractUser):
         max_length=64,
         blank=True,
         help_text="An IANA zone (Europe/Paris) for the times pages show; empty: the browser's.",
+    )
+    #: Django's code of the language her pages show in (``settings.LANGUAGES``, checked by the
+    #: validator rather than frozen into the migration as choices); empty: her browser's.
+    language = models.CharField(
+        _("language"),
+        max_length=10,
+        blank=True,
+        default="",
+        validators=[validate_language],
+        help_text=_("The language the site speaks to you in; empty: your browser's."),
     )
 
     def __str__(self) -> str:

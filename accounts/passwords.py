@@ -8,6 +8,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from django.core.exceptions import ValidationError
+from django.utils.formats import number_format
+from django.utils.translation import gettext
 
 from .api import MAX_PASSWORD
 
@@ -22,9 +24,16 @@ class MaximumLengthValidator:
     def validate(self, password: str, user: User | None = None) -> None:
         if len(password) > self.max_length:
             raise ValidationError(
-                f"This password is too long: at most {self.max_length:,} characters.",
+                gettext("This password is too long: at most %(max)s characters.")
+                % {"max": self._max()},
                 code="password_too_long",
             )
 
     def get_help_text(self) -> str:
-        return f"Your password can't be longer than {self.max_length:,} characters."
+        return gettext("Your password can't be longer than %(max)s characters.") % {
+            "max": self._max()
+        }
+
+    def _max(self) -> str:
+        """The limit in the reader's numerals (1,024 with the locale's grouping)."""
+        return number_format(self.max_length, force_grouping=True)

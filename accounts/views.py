@@ -13,9 +13,15 @@ from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import PasswordResetForm
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
+from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+from django.views import i18n
+from django.views.decorators.http import require_POST
+from django_stubs_ext import StrOrPromise
 
 from apibase.throttles import (
     AuthRateThrottle,
@@ -26,15 +32,16 @@ from apibase.throttles import (
 )
 
 from .forms import ProfileForm, SignUpForm
+from .languages import supported
 from .lockout import wait_words
 
 #: What each limit says when it refuses, with the wait in words.
-_REFUSALS: dict[type[AuthRateThrottle], str] = {
-    AuthRateThrottle: "Too many log-in attempts from your address.",
-    AuthUserRateThrottle: "Too many log-in attempts for this account.",
-    SignupRateThrottle: "Too many sign-ups from your address.",
-    PasswordResetRateThrottle: "Too many password resets asked for from your address.",
-    PasswordResetEmailThrottle: "Too many password resets asked for that email address.",
+_REFUSALS: dict[type[AuthRateThrottle], StrOrPromise] = {
+    AuthRateThrottle: _("Too many log-in attempts from your address."),
+    AuthUserRateThrottle: _("Too many log-in attempts for this account."),
+    SignupRateThrottle: _("Too many sign-ups from your address."),
+    PasswordResetRateThrottle: _("Too many password resets asked for from your address."),
+    PasswordResetEmailThrottle: _("Too many password resets asked for that email address."),
 }
 
 
@@ -45,7 +52,10 @@ def _over_limit(request: HttpRequest, *throttles: AuthRateThrottle) -> HttpRespo
         if throttle.allow_request(request, None):
             continue
         seconds = max(1, math.ceil(throttle.wait() or 60))
-        message = f"{_REFUSALS[type(throttle)]} Try again in {wait_words(seconds)}."
+        message = gettext("%(refusal)s Try again in %(wait)s.") % {
+            "refusal": _REFUSALS[type(throttle)],
+            "wait": wait_words(seconds),
+        }
         response = render(request, "registration/locked_out.html", {"message": message}, status=429)
         response["Retry-After"] = str(seconds)
         return response
@@ -114,12 +124,33 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def profile(request: HttpRequest) -> HttpResponse:
-    """Her display name and time zone."""
+    """Her display name, language and time zone. The note that it is saved is in the language
+    she chose (the next page is too)."""
     form = ProfileForm(request.POST or None, instance=request.user)
     if request.method == "POST" and form.is_valid():
-        form.save()
-        messages.success(request, "Profile saved.")
+        user = form.save()
+        translation.activate(user.language or translation.get_language_from_request(request))
+        messages.success(request, gettext("Profile saved."))
         return redirect("profile")
     return render(
         request, "registration/profile.html", {"form": form}, status=400 if form.errors else 200
     )
+
+
+@require_POST
+def set_language(request: HttpRequest) -> HttpResponse:
+    """The header's switcher: Django's ``set_language`` (the language cookie, back to ``next``),
+    and for a signed-in user her account's preferred language too, so every device she signs in
+    on speaks it. A language the site does not have is refused (400) and nothing changes."""
+    code = request.POST.get("language", "")
+    if not supported(code):
+        return HttpResponseBadRequest(
+            gettext("%(code)s is not one of this site's languages.") % {"code": code[:20]},
+            content_type="text/plain; charset=utf-8",
+        )
+    response = i18n.set_language(request)
+    user = request.user
+    if user.is_authenticated and getattr(user, "language", None) != code:
+        user.language = code
+        user.save(update_fields=["language"])
+    return response

@@ -3,7 +3,7 @@
 from django.urls import include, path
 from rest_framework.routers import DefaultRouter
 
-from accounts.api import ObtainTokenView
+from accounts.api import AccountView, ObtainTokenView
 from battles.urls import api_urlpatterns as battle_api_urlpatterns
 from campaign.rest import campaigns as campaign_api
 from characters import api as characters_api
@@ -30,6 +30,7 @@ router.register("notifications", notifications_api.NotificationViewSet, basename
 
 urlpatterns = [
     path("auth/token/", ObtainTokenView.as_view(), name="api-token"),
+    path("account/", AccountView.as_view(), name="api-account"),
     path("health/", HealthView.as_view(), name="api-health"),
     path("probability/", campaign_api.ProbabilityView.as_view(), name="api-probability"),
     path(

@@ -6,11 +6,13 @@ from django.contrib import admin
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularSwaggerSplitView
 
+from accounts.views import set_language
 from campaign.pages import campaigns as campaign_views
 from characters import views as character_views
 from config.api_errors import no_such_route
 from config.backup_page import campaign_backup_download
 from config.health import FullHealthView, ReadinessView
+from config.i18n import JavaScriptCatalog
 from config.metrics import metrics_view
 from config.schema_view import CachedSchemaView
 from gmtools.urls import moved_admin_urlpatterns
@@ -20,6 +22,10 @@ from .home import home
 urlpatterns = [
     path("", home, name="home"),
     path("accounts/", include("accounts.urls")),
+    # The header's language switcher (Django's set_language; it also saves a signed-in user's
+    # choice) and the scripts' catalog (docs/i18n.md).
+    path("i18n/setlang/", set_language, name="set_language"),
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("campaigns/", include("campaign.urls")),
     # The GM tools' pages under the same prefix: members, sessions, ..., the dashboard.
     path("campaigns/", include("gmtools.urls")),

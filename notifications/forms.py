@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from notifications.models import (
     DIGEST_MINUTES_CHOICES,
@@ -32,21 +33,23 @@ class PreferencesForm(forms.Form):
 
     quiet = forms.BooleanField(
         required=False,
-        label="Quiet mode",
-        help_text="Hold every non-urgent email and webhook until you turn it off "
-        "(urgent ones — your turn, reminders — still arrive).",
+        label=_("Quiet mode"),
+        help_text=_(
+            "Hold every non-urgent email and webhook until you turn it off "
+            "(urgent ones — your turn, reminders — still arrive)."
+        ),
     )
     digest_minutes = forms.TypedChoiceField(
         choices=DIGEST_MINUTES_CHOICES,
         coerce=int,
-        label="Digest",
-        help_text="Non-urgent emails and webhooks are batched into one message per interval.",
+        label=_("Digest"),
+        help_text=_("Non-urgent emails and webhooks are batched into one message per interval."),
     )
     webhook_url = forms.CharField(
         required=False,
         max_length=MAX_URL_LENGTH,
-        label="Your webhook URL",
-        help_text="A Discord-compatible webhook (https://discord.com/api/webhooks/…).",
+        label=_("Your webhook URL"),
+        help_text=_("A Discord-compatible webhook (https://discord.com/api/webhooks/…)."),
         validators=[_check_webhook_url],
     )
     channel_labels = NotificationChannel.labels
@@ -66,7 +69,9 @@ class PreferencesForm(forms.Form):
         for event in EventType:
             for channel in NotificationChannel:
                 self.fields[channel_field_name(event, channel)] = forms.BooleanField(
-                    required=False, label=f"{event.label}: {channel.label}"
+                    required=False,
+                    label=_("%(event)s: %(channel)s")
+                    % {"event": event.label, "channel": channel.label},
                 )
 
     def grid(self) -> list[dict[str, Any]]:
@@ -115,6 +120,6 @@ class CampaignWebhookForm(forms.Form):
     digest_minutes = forms.TypedChoiceField(
         choices=DIGEST_MINUTES_CHOICES,
         coerce=int,
-        label="Digest",
+        label=_("Digest"),
         help_text="Non-urgent events are batched into one post per interval.",
     )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 # --------------------------------------------------------------------------- notifications
 # The notification service lives in ``campaign/notifications/``; these are its tables. A
@@ -21,16 +22,16 @@ from django.db import models
 class EventType(models.TextChoices):
     """What happened. Urgent events always go out at once; the others may wait for a digest."""
 
-    YOUR_TURN = "your_turn", "Your turn"
-    TURN_REMINDER = "turn_reminder", "Turn reminder"
-    INVITATION = "invitation", "Invitation"
-    SESSION_SCHEDULED = "session_scheduled", "Session scheduled"
-    SESSION_REMINDER = "session_reminder", "Session reminder"
-    LEVEL_UP = "level_up", "Level up"
-    LOOT_AWARDED = "loot_awarded", "Loot awarded"
-    THREAD_MENTION = "thread_mention", "Mentioned in a thread"
-    THREAD_DIGEST = "thread_digest", "The day's posts in your campaigns"
-    WIKI_UPDATE = "wiki_update", "News in the campaign wiki"
+    YOUR_TURN = "your_turn", _("Your turn")
+    TURN_REMINDER = "turn_reminder", _("Turn reminder")
+    INVITATION = "invitation", _("Invitation")
+    SESSION_SCHEDULED = "session_scheduled", _("Session scheduled")
+    SESSION_REMINDER = "session_reminder", _("Session reminder")
+    LEVEL_UP = "level_up", _("Level up")
+    LOOT_AWARDED = "loot_awarded", _("Loot awarded")
+    THREAD_MENTION = "thread_mention", _("Mentioned in a thread")
+    THREAD_DIGEST = "thread_digest", _("The day's posts in your campaigns")
+    WIKI_UPDATE = "wiki_update", _("News in the campaign wiki")
 
     @property
     def urgent(self) -> bool:
@@ -44,10 +45,10 @@ URGENT_EVENTS = frozenset(
 
 
 class NotificationChannel(models.TextChoices):
-    IN_APP = "in_app", "In the app"
-    EMAIL = "email", "Email"
-    WEBHOOK = "webhook", "Webhook"
-    PUSH = "push", "Push"
+    IN_APP = "in_app", _("In the app")
+    EMAIL = "email", _("Email")
+    WEBHOOK = "webhook", _("Webhook")
+    PUSH = "push", _("Push")
 
 
 class DeliveryStatus(models.TextChoices):
@@ -240,11 +241,11 @@ class Delivery(models.Model):
 
 
 DIGEST_MINUTES_CHOICES = [
-    (0, "Send each one at once"),
-    (15, "Every 15 minutes"),
-    (60, "Every hour"),
-    (360, "Every 6 hours"),
-    (1440, "Once a day"),
+    (0, _("Send each one at once")),
+    (15, _("Every 15 minutes")),
+    (60, _("Every hour")),
+    (360, _("Every 6 hours")),
+    (1440, _("Once a day")),
 ]
 
 

@@ -140,6 +140,20 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     items.sort(key=_queue_rank)
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """The message catalogs compiled before any test reads them: ``make test`` compiles them
+    (``make messages``), and so does a run of pytest alone, once, in the process that starts
+    the workers (docs/i18n.md). Only a catalog newer than its .mo is compiled."""
+    if hasattr(config, "workerinput"):
+        return
+    import subprocess
+
+    for po in sorted((ROOT / "locale").glob("*/LC_MESSAGES/*.po")):
+        mo = po.with_suffix(".mo")
+        if not mo.exists() or mo.stat().st_mtime < po.stat().st_mtime:
+            subprocess.run(["msgfmt", "--check-format", "-o", str(mo), str(po)], check=True)  # noqa: S603, S607
+
+
 def pytest_sessionstart(session: pytest.Session) -> None:
     if os.environ.get("WR_NO_SERVICES") == "1":
         return  # `make test-fast`: the pure engine's tests need neither Redis nor a database

@@ -74,6 +74,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Outermost: a request starts in the default language and leaves none behind for the
+    # thread's next one (accounts/languages.py); it reads nothing of the request.
+    "accounts.languages.FreshLanguageMiddleware",
     # First: an oversized body is refused before anything reads it (config/body_limit.py).
     "config.body_limit.BodyLimitMiddleware",
     # First, so every log line of the request (and its Celery tasks) carries the request id.
@@ -85,10 +88,15 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # After the session, before CommonMiddleware (Django's documented place): a visitor's
+    # language from the switcher's cookie, else her browser's Accept-Language (docs/i18n.md).
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "accounts.time_zones.TimeZoneMiddleware",
+    # A signed-in user's preferred language over the visitor's (needs the user: after auth).
+    "accounts.languages.PreferredLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     # Each rendered form's post runs once (apibase/form_once.py).
     "apibase.form_once.OnceFormMiddleware",
@@ -111,6 +119,8 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                # LANGUAGE_CODE and LANGUAGES for <html lang> and the header's switcher
+                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "notifications.context.notifications",
@@ -197,7 +207,20 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
-LANGUAGE_CODE = "en-us"
+# --- Languages (docs/i18n.md) ------------------------------------------------------------
+# English is the source language; the project's catalogs are locale/<dir>/LC_MESSAGES/
+# django.po and djangojs.po (Django's code zh-hans, directory zh_Hans). Each language is named
+# in itself: the switcher shows the names to readers of every language.
+LANGUAGE_CODE = "en"
+LANGUAGES = [
+    ("en", "English"),
+    ("ja", "日本語"),
+    ("zh-hans", "简体中文"),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+# The switcher's choice for visitors (a signed-in user's is also saved on her account).
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -9,9 +9,10 @@
   if (!panel || !button || !status) {
     return;
   }
+  const gettext = window.gettext || ((text) => text);  // the reader's words (base.html's catalog)
   const say = (text) => { status.textContent = text; };
   if (!("serviceWorker" in navigator) || !("PushManager" in window) || !("Notification" in window)) {
-    say("This browser cannot receive push notifications.");
+    say(gettext("This browser cannot receive push notifications."));
     return;
   }
 
@@ -40,11 +41,11 @@
 
   async function subscribe() {
     button.disabled = true;
-    say("Asking your browser…");
+    say(gettext("Asking your browser…"));
     try {
       const permission = await Notification.requestPermission();
       if (permission !== "granted") {
-        say("Your browser did not allow notifications from this site, so nothing was subscribed.");
+        say(gettext("Your browser did not allow notifications from this site, so nothing was subscribed."));
         return;
       }
       await navigator.serviceWorker.register("/service-worker.js", { scope: "/" });
@@ -60,13 +61,13 @@
         body: JSON.stringify({ ...subscription.toJSON(), name: deviceName() }),
       });
       if (!response.ok) {
-        say("The site could not save this device's subscription. Please try again later.");
+        say(gettext("The site could not save this device's subscription. Please try again later."));
         return;
       }
-      say("This device now receives push notifications.");
+      say(gettext("This device now receives push notifications."));
       window.location.reload();
     } catch (error) {
-      say("This browser could not subscribe to push notifications (its push service may be unreachable).");
+      say(gettext("This browser could not subscribe to push notifications (its push service may be unreachable)."));
     } finally {
       button.disabled = false;
     }

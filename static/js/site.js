@@ -5,6 +5,11 @@
 (function () {
   "use strict";
   const html = document.documentElement;
+  // The reader's words (Django's JavaScriptCatalog, loaded by base.html before this script;
+  // the catalog is English's own words where the page has none).
+  const gettext = window.gettext || ((text) => text);
+  const ngettext = window.ngettext || ((one, many, n) => (n === 1 ? one : many));
+  const interpolate = window.interpolate || ((fmt, args) => fmt.replace(/%s/g, () => String(args.shift())));
   html.classList.remove("no-js");
   html.classList.add("js");
 
@@ -105,8 +110,13 @@
     function labelTheme() {
       const theme = storedTheme();
       if (!toggle) return;
-      toggle.textContent = `Theme: ${theme}`;
-      toggle.setAttribute("aria-label", `Theme: ${theme} (the colours ${theme === "system" ? "follow the system" : `are ${theme}`}; press to change)`);
+      const words = {
+        system: [gettext("Theme: system"), gettext("Theme: system (the colours follow the system; press to change)")],
+        light: [gettext("Theme: light"), gettext("Theme: light (the colours are light; press to change)")],
+        dark: [gettext("Theme: dark"), gettext("Theme: dark (the colours are dark; press to change)")],
+      }[theme] || [theme, theme];
+      toggle.textContent = words[0];
+      toggle.setAttribute("aria-label", words[1]);
     }
     if (toggle) {
       labelTheme();
@@ -135,12 +145,12 @@
       box.className = "table-scroll";
       box.tabIndex = 0;
       box.setAttribute("role", "region");
-      box.setAttribute("aria-label", (table.getAttribute("aria-label") || "Table") + " (scrolls sideways)");
+      box.setAttribute("aria-label", interpolate(gettext("%s (scrolls sideways)"), [table.getAttribute("aria-label") || gettext("Table")]));
       table.parentNode.insertBefore(box, table);
       box.append(table);
       const cue = document.createElement("p");
       cue.className = "scroll-cue";
-      cue.textContent = "Scroll the table sideways to see more →";
+      cue.textContent = gettext("Scroll the table sideways to see more →");
       box.after(cue);
     }
     document.querySelectorAll("main table").forEach(wrapTable);
@@ -161,7 +171,12 @@
       }).observe(main, { childList: true, subtree: true });
     }
 
-    // times in the viewer's zone (her profile's, else the browser's), with the zone named
+    // times in the viewer's zone (her profile's, else the browser's), with the zone named, in
+    // the page's language (the browser's own variant of it when it has one: en-GB, zh-CN)
+    const pageLang = (html.lang || "en").toLowerCase();
+    const pageLocale = (navigator.languages || []).find(
+      (l) => l.toLowerCase().split("-")[0] === pageLang.split("-")[0],
+    ) || pageLang;
     const zone = body.dataset.userTimeZone || Intl.DateTimeFormat().resolvedOptions().timeZone;
     function localTimes(rootNode) {
       rootNode.querySelectorAll("time[data-local]").forEach((node) => {
@@ -169,7 +184,7 @@
         if (Number.isNaN(when.getTime())) return;
         const opts = { dateStyle: node.dataset.local === "date" ? "medium" : "medium", timeStyle: "short", timeZone: zone };
         let text;
-        try { text = new Intl.DateTimeFormat(undefined, opts).format(when); } catch (e) { return; }
+        try { text = new Intl.DateTimeFormat(pageLocale, opts).format(when); } catch (e) { return; }
         node.textContent = `${text} (${zone.replaceAll("_", " ")})`;
         node.title = when.toISOString();
       });
@@ -219,7 +234,11 @@
         count.textContent = String(unread);
         count.hidden = unread === 0;
       }
-      if (bell) bell.setAttribute("aria-label", unread ? `Notifications, ${unread} unread` : "Notifications");
+      if (bell) {
+        bell.setAttribute("aria-label", unread
+          ? interpolate(ngettext("Notifications, %s unread", "Notifications, %s unread", unread), [unread])
+          : gettext("Notifications"));
+      }
       alerts.unread = unread;
       const fresh = known === null ? [] : items.filter((n) => !known.has(n.id));
       if (known === null) {

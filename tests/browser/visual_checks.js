@@ -24,7 +24,8 @@
   // WCAG 2.2's target size (2.5.8): a control a finger taps is at least 24 by 24 px. A link
   // inside a sentence is exempt there (words beside it in its parent), so links are measured
   // only where they stand alone: navigation, headers, lists of links.
-  const inSentence = (el) => el.tagName === "A" && /[A-Za-z]{2}/.test(
+  // (words: two Latin letters, or one kana or CJK character: a Japanese or Chinese sentence)
+  const inSentence = (el) => el.tagName === "A" && /[A-Za-z]{2}|[\u3040-\u30ff\u3400-\u9fff]/.test(
     [...el.parentElement.childNodes].filter((n) => n !== el).map((n) => n.textContent).join(""));
   const tinyControls = [...document.querySelectorAll(
     "button, summary, select, [role=button], input[type=submit], a.button, nav a, header a",

@@ -1,0 +1,52 @@
+"""Django's ``makemessages`` with the project's defaults, so every contributor's run writes the
+same catalogs (docs/i18n.md):
+
+* what is not the project's source is never read: the virtualenv, node_modules, the compiled
+  engine, the tests, collected static files and uploads;
+* each entry names its files but not their lines (``--add-location=file``): a line moved by an
+  unrelated edit does not rewrite the catalogs, and branches' catalogs merge cleanly
+  (``msgcat``);
+* entries no longer in the source are dropped (``--no-obsolete``), so a catalog holds exactly
+  the marked strings;
+* the header's ``POT-Creation-Date`` is left out, so a run that finds nothing new changes
+  nothing.
+
+Options given on the command line are added to these."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.core.management.commands import makemessages
+
+#: Never the project's source (``--ignore`` patterns, matched against paths and names).
+IGNORED = (
+    ".venv",
+    "venv",
+    "node_modules",
+    "build",
+    "tests",
+    "staticfiles",
+    "media",
+    "test-artifacts",
+    "docs",
+    "locale",
+)
+
+
+class Command(makemessages.Command):
+    def handle(self, *args: Any, **options: Any) -> None:
+        options["ignore_patterns"] = [*(options.get("ignore_patterns") or []), *IGNORED]
+        options["no_obsolete"] = True
+        if not options.get("add_location"):
+            options["add_location"] = "file"
+        super().handle(*args, **options)
+        for base in settings.LOCALE_PATHS:
+            for po in Path(base).glob("*/LC_MESSAGES/*.po"):
+                text = po.read_text(encoding="utf-8")
+                kept = re.sub(r'^"POT-Creation-Date: [^"]*"\n', "", text, count=1, flags=re.M)
+                if kept != text:
+                    po.write_text(kept, encoding="utf-8")
