@@ -4,6 +4,7 @@ from django.conf import settings
 from django.conf.urls.static import static
 from django.contrib import admin
 from django.urls import include, path, re_path
+from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularSwaggerSplitView
 
 from campaign.pages import campaigns as campaign_views
@@ -48,6 +49,8 @@ urlpatterns = [
     path("", include("tables.urls")),
     # Spellcard pages hang off characters, cards and campaigns: full paths in spellcards/urls.py.
     path("", include("spellcards.urls")),
+    # The pages' scripts' words in the reader's language (gettext() in static/js).
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("health/", FullHealthView.as_view(), name="health"),
     path("health/ready/", ReadinessView.as_view(), name="health-ready"),
     # Prometheus's scrape, for the holder of METRICS_TOKEN (config/metrics.py).

@@ -85,6 +85,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The reader's language: the django_language cookie, else Accept-Language.
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -200,6 +202,10 @@ LOGOUT_REDIRECT_URL = "home"
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
 USE_I18N = True
+#: The site's languages: English, Japanese and Simplified Chinese; the catalogs live in
+#: locale/<lang>/LC_MESSAGES/ (``manage.py makemessages -l ja -l zh_Hans``).
+LANGUAGES = [("en", "English"), ("ja", "日本語"), ("zh-hans", "简体中文")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_TZ = True
 
 STATIC_URL = "/static/"
