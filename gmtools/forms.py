@@ -33,11 +33,11 @@ AWARD_ITEM_LINES = 3
 
 
 class MemberRoleForm(forms.Form):
-    role = forms.ChoiceField(choices=Role.choices)
+    role = forms.ChoiceField(label=gettext_lazy("Role"), choices=Role.choices)
 
 
 class InvitationForm(forms.Form):
-    role = forms.ChoiceField(choices=Role.choices, initial=Role.PLAYER)
+    role = forms.ChoiceField(label=gettext_lazy("Role"), choices=Role.choices, initial=Role.PLAYER)
     expires_in_days = forms.IntegerField(
         label=gettext_lazy("Expires after (days)"),
         min_value=1,
@@ -73,13 +73,16 @@ class InvitationForm(forms.Form):
 
 
 class SessionForm(forms.Form):
-    title = forms.CharField(max_length=120)
+    title = forms.CharField(label=gettext_lazy("Title"), max_length=120)
     starts_at = forms.DateTimeField(
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
         input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M:%S"],
     )
     agenda = forms.CharField(
-        widget=forms.Textarea(attrs={"rows": 3}), required=False, max_length=MAX_PROSE
+        label=gettext_lazy("Agenda"),
+        widget=forms.Textarea(attrs={"rows": 3}),
+        required=False,
+        max_length=MAX_PROSE,
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -93,7 +96,10 @@ class SessionRecordForm(forms.Form):
     """After play: the summary, and each member's attendance (one select per member)."""
 
     summary = forms.CharField(
-        widget=forms.Textarea(attrs={"rows": 6}), required=False, max_length=MAX_PROSE
+        label=gettext_lazy("Summary"),
+        widget=forms.Textarea(attrs={"rows": 6}),
+        required=False,
+        max_length=MAX_PROSE,
     )
 
     def __init__(self, *args: Any, members: list[Any], attendance: dict[int, str], **kwargs: Any):
@@ -118,11 +124,16 @@ class SessionRecordForm(forms.Form):
 
 
 class NoteForm(forms.Form):
-    title = forms.CharField(max_length=120)
+    title = forms.CharField(label=gettext_lazy("Title"), max_length=120)
     body = forms.CharField(
-        widget=forms.Textarea(attrs={"rows": 5}), required=False, max_length=MAX_PROSE
+        label=gettext_lazy("Body"),
+        widget=forms.Textarea(attrs={"rows": 5}),
+        required=False,
+        max_length=MAX_PROSE,
     )
-    session = forms.ModelChoiceField(queryset=GameSession.objects.none(), required=False)
+    session = forms.ModelChoiceField(
+        label=gettext_lazy("Session"), queryset=GameSession.objects.none(), required=False
+    )
 
     def __init__(self, *args: Any, campaign_id: int, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -132,12 +143,17 @@ class NoteForm(forms.Form):
 
 
 class HandoutForm(forms.Form):
-    title = forms.CharField(max_length=120)
+    title = forms.CharField(label=gettext_lazy("Title"), max_length=120)
     body = forms.CharField(
-        widget=forms.Textarea(attrs={"rows": 5}), required=False, max_length=MAX_PROSE
+        label=gettext_lazy("Body"),
+        widget=forms.Textarea(attrs={"rows": 5}),
+        required=False,
+        max_length=MAX_PROSE,
     )
     file = forms.FileField(
-        required=False, help_text=gettext_lazy("Optional: PDF, text or a picture, at most 5 MB.")
+        label=gettext_lazy("File"),
+        required=False,
+        help_text=gettext_lazy("Optional: PDF, text or a picture, at most 5 MB."),
     )
     shared_with_all = forms.BooleanField(
         label=gettext_lazy("Share with every member"), required=False, initial=True
@@ -274,15 +290,18 @@ class DateAdvanceForm(forms.Form):
 
 
 class DateSetForm(forms.Form):
-    year = forms.IntegerField(min_value=MIN_YEAR, max_value=MAX_YEAR)
-    month = forms.IntegerField(min_value=1, max_value=MAX_MONTHS)
-    day = forms.IntegerField(min_value=1, max_value=MAX_MONTH_DAYS)
+    year = forms.IntegerField(label=gettext_lazy("Year"), min_value=MIN_YEAR, max_value=MAX_YEAR)
+    month = forms.IntegerField(label=gettext_lazy("Month"), min_value=1, max_value=MAX_MONTHS)
+    day = forms.IntegerField(label=gettext_lazy("Day"), min_value=1, max_value=MAX_MONTH_DAYS)
 
 
 class WorldEventForm(DateSetForm):
-    title = forms.CharField(max_length=120)
+    title = forms.CharField(label=gettext_lazy("Title"), max_length=120)
     body = forms.CharField(
-        widget=forms.Textarea(attrs={"rows": 2}), required=False, max_length=MAX_PROSE
+        label=gettext_lazy("Body"),
+        widget=forms.Textarea(attrs={"rows": 2}),
+        required=False,
+        max_length=MAX_PROSE,
     )
     gm_only = forms.BooleanField(required=False, label=gettext_lazy("Only the GMs see it"))
     session = forms.ModelChoiceField(
@@ -300,6 +319,7 @@ class WorldEventForm(DateSetForm):
 
 class CalendarDefineForm(forms.Form):
     months = forms.CharField(
+        label=gettext_lazy("Months"),
         widget=forms.Textarea(attrs={"rows": 6}),
         required=False,
         max_length=4000,
@@ -309,6 +329,7 @@ class CalendarDefineForm(forms.Form):
         ),
     )
     weekdays = forms.CharField(
+        label=gettext_lazy("Weekdays"),
         widget=forms.Textarea(attrs={"rows": 3}),
         required=False,
         max_length=1000,
