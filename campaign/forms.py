@@ -11,6 +11,7 @@ from typing import Any, cast
 
 from django import forms
 from django.contrib.auth import get_user_model
+from django.utils.translation import gettext_lazy as _
 
 from westernroses.house_rules import DEFAULT_HOUSE_RULES, HOUSE_RULES_META, HouseRules
 
@@ -28,15 +29,19 @@ class CampaignForm(forms.ModelForm[Campaign]):
     class Meta:
         model = Campaign
         fields = ("name", "description")
+        labels = {"name": _("Name"), "description": _("Description")}
         widgets = {"description": forms.Textarea(attrs={"rows": 4})}
 
 
 class CampaignSettingsForm(forms.Form):
     """Name, description and every house rule (one whole-number field each, with its range)."""
 
-    name = forms.CharField(max_length=120)
+    name = forms.CharField(label=_("Name"), max_length=120)
     description = forms.CharField(
-        widget=forms.Textarea(attrs={"rows": 4}), required=False, max_length=MAX_PROSE
+        label=_("Description"),
+        widget=forms.Textarea(attrs={"rows": 4}),
+        required=False,
+        max_length=MAX_PROSE,
     )
 
     def __init__(self, *args: Any, campaign: Campaign, **kwargs: Any) -> None:
@@ -73,15 +78,17 @@ class CampaignSettingsForm(forms.Form):
 
 
 class AddMemberForm(forms.Form):
-    username = forms.CharField(max_length=150)
-    role = forms.ChoiceField(choices=Role.choices, initial=Role.PLAYER)
+    username = forms.CharField(label=_("Username"), max_length=150)
+    role = forms.ChoiceField(label=_("Role"), choices=Role.choices, initial=Role.PLAYER)
 
     def clean_username(self) -> Any:
         username = self.cleaned_data["username"]
         try:
             return get_user_model().objects.get(username=username)
         except get_user_model().DoesNotExist:
-            raise forms.ValidationError(f"No user called “{username}”.") from None
+            raise forms.ValidationError(
+                _("No user called “%(username)s”.") % {"username": username}
+            ) from None
 
 
 class DiceForm(forms.Form):
@@ -89,22 +96,37 @@ class DiceForm(forms.Form):
     modifier. ``checks`` are the character checks this user may roll (from the characters app)."""
 
     check = forms.ChoiceField(
-        label="Character check",
+        label=_("Character check"),
         required=False,
-        help_text="A stat or skill of your character, with its sheet's modifiers.",
+        help_text=_("A stat or skill of your character, with its sheet's modifiers."),
     )
     notation = forms.CharField(
-        max_length=60, required=False, help_text="e.g. 4d+2, 3d6, 2x(3d+1), 3dX2"
+        label=_("Notation"),
+        max_length=60,
+        required=False,
+        help_text=_("e.g. 4d+2, 3d6, 2x(3d+1), 3dX2"),
     )
     stat = forms.IntegerField(
-        required=False, min_value=0, max_value=300, help_text="A stat value: rolls stat ÷ 3 dice."
+        label=_("Stat"),
+        required=False,
+        min_value=0,
+        max_value=300,
+        help_text=_("A stat value: rolls stat ÷ 3 dice."),
     )
-    modifier = forms.IntegerField(required=False, min_value=-1000, max_value=1000, initial=0)
+    modifier = forms.IntegerField(
+        label=_("Modifier"), required=False, min_value=-1000, max_value=1000, initial=0
+    )
     target = forms.IntegerField(
-        required=False, min_value=-1000, max_value=2000, help_text="Beat this number to succeed."
+        label=_("Target"),
+        required=False,
+        min_value=-1000,
+        max_value=2000,
+        help_text=_("Beat this number to succeed."),
     )
-    label = forms.CharField(max_length=120, required=False)
-    secret = forms.BooleanField(required=False, help_text="Only you and the GMs see it.")
+    label = forms.CharField(label=_("Label"), max_length=120, required=False)
+    secret = forms.BooleanField(
+        label=_("Secret"), required=False, help_text=_("Only you and the GMs see it.")
+    )
 
     def __init__(
         self, *args: Any, rules: Any = None, checks: Sequence[Any] = (), **kwargs: Any
@@ -114,7 +136,7 @@ class DiceForm(forms.Form):
         self.dice_request: DiceRequest | None = None
         self.checks = {c.value: c for c in checks}
         cast(forms.ChoiceField, self.fields["check"]).choices = [
-            ("", "— type notation or a stat instead —")
+            ("", _("— type notation or a stat instead —"))
         ] + [(c.value, c.label) for c in checks]
         if not checks:
             # Nothing to pick: hidden, but still validated (a forged value is a field error).

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from .models import Campaign, Membership, Role
 
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
 
     from .permissions import CampaignAccess
 
-LAST_GM = "A campaign needs at least one game master: promote another member first."
+LAST_GM = _("A campaign needs at least one game master: promote another member first.")
 
 
 def campaign_touch(campaign_id: int) -> None:
@@ -34,7 +35,7 @@ def campaign_touch(campaign_id: int) -> None:
 
 def check_manager(campaign: Campaign, by: CampaignAccess) -> None:
     if not by.can_manage or by.campaign_id != campaign.pk:
-        raise PermissionDenied("Only the campaign's game masters may change its members.")
+        raise PermissionDenied(_("Only the campaign's game masters may change its members."))
 
 
 def campaign_lock(campaign: Campaign) -> None:
@@ -51,7 +52,7 @@ def membership_locked(campaign: Campaign, user_id: int) -> Membership:
         .first()
     )
     if membership is None:
-        raise ValidationError({"user": ["That user is not a member of this campaign."]})
+        raise ValidationError({"user": [_("That user is not a member of this campaign.")]})
     return membership
 
 
@@ -72,7 +73,14 @@ def membership_set_role(
     """Promote a member to GM or demote a GM to player (GMs only; never the last GM)."""
     check_manager(campaign, by)
     if role not in Role.values:
-        raise ValidationError({"role": [f"Choose one of: {', '.join(Role.values)}."]})
+        raise ValidationError(
+            {
+                "role": [
+                    _("Choose one of: %(roles)s.")
+                    % {"roles": ", ".join(str(label) for label in Role.labels)}
+                ]
+            }
+        )
     campaign_lock(campaign)
     membership = membership_locked(campaign, user_id)
     if membership.role == role:
@@ -88,7 +96,7 @@ def membership_set_role(
 def membership_add(*, campaign: Campaign, user: User, role: str, by: CampaignAccess) -> Membership:
     """Add or re-role a member. Only GMs may (the caller's access is checked again here)."""
     if not by.can_manage or by.campaign_id != campaign.pk:
-        raise PermissionDenied("Only the campaign's game masters may add members.")
+        raise PermissionDenied(_("Only the campaign's game masters may add members."))
     membership, created = Membership.objects.get_or_create(
         campaign=campaign, user=user, defaults={"role": role}
     )

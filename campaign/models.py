@@ -6,6 +6,7 @@ from typing import Final
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from westernroses.house_rules import HouseRules
 
@@ -18,8 +19,8 @@ MAX_NAMED: Final = 200
 
 
 class Role(models.TextChoices):
-    GM = "gm", "Game master"
-    PLAYER = "player", "Player"
+    GM = "gm", _("Game master")
+    PLAYER = "player", _("Player")
 
 
 class Campaign(models.Model):

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from django.http import Http404
+from django.utils.translation import gettext as _
 
 from apibase.numbers import object_id
 
@@ -149,12 +150,12 @@ def campaign_for(
             raise Campaign.DoesNotExist
         campaign = Campaign.objects.get(pk=pk)
     except Campaign.DoesNotExist:
-        raise Http404("No such campaign.") from None
+        raise Http404(_("No such campaign.")) from None
     access = access_for(user, campaign)
     if not access.can_view:
-        raise Http404("No such campaign.")
+        raise Http404(_("No such campaign."))
     if manage and not access.can_manage:
-        raise PermissionDenied("Only the campaign's game masters may do that.")
+        raise PermissionDenied(_("Only the campaign's game masters may do that."))
     return campaign, access
 
 

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from westernroses import checks, probability
 from westernroses import dice as dice_engine
@@ -57,7 +59,7 @@ def campaign_update_settings(
     from django.core.exceptions import PermissionDenied
 
     if not by.can_manage or by.campaign_id != campaign.pk:
-        raise PermissionDenied("Only the campaign's game masters may change its settings.")
+        raise PermissionDenied(_("Only the campaign's game masters may change its settings."))
     fields = []
     if name is not None:
         campaign.name = name
@@ -145,7 +147,9 @@ def dice_request_from(
             except ValueError as exc:
                 raise DiceRequestError("modifier", str(exc)) from None
     else:
-        raise DiceRequestError("notation", "Enter dice notation (like 4d+2) or a stat value.")
+        raise DiceRequestError(
+            "notation", gettext("Enter dice notation (like 4d+2) or a stat value.")
+        )
     return DiceRequest(expression=expression, target=target, rules=rules, stat=stat)
 
 
@@ -213,7 +217,7 @@ def hidden_from_roller(
     return len(parts) == 3 and parts[1] == "skill" and parts[2] in MENTAL_SKILLS
 
 
-HIDDEN_ROLL_NOTE = "rolled in secret: only the GMs see the dice and the result"
+HIDDEN_ROLL_NOTE = _("rolled in secret: only the GMs see the dice and the result")
 
 
 def roll_make(

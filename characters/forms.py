@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
 from django import forms
+from django.utils.translation import gettext_lazy
 
 from westernroses.catalog import MAIN_STATS, get_catalog
 from westernroses.characters import CharacterDraft, ItemStack, RuleViolation
@@ -179,19 +180,25 @@ def carried_items() -> list[str]:
 
 class PortraitForm(forms.Form):
     portrait = forms.FileField(
-        help_text="PNG, JPEG, WebP or GIF, at most 2 MB, 16 to 4096 pixels a side."
+        label=gettext_lazy("Portrait"),
+        help_text=gettext_lazy("PNG, JPEG, WebP or GIF, at most 2 MB, 16 to 4096 pixels a side."),
     )
 
 
 class ImportForm(forms.Form):
-    file = forms.FileField(help_text="A character exported from Western Roses (.json).")
-    campaign = forms.TypedChoiceField(required=False, coerce=int, empty_value=None)
+    file = forms.FileField(
+        label=gettext_lazy("File"),
+        help_text=gettext_lazy("A character exported from Western Roses (.json)."),
+    )
+    campaign = forms.TypedChoiceField(
+        label=gettext_lazy("Campaign"), required=False, coerce=int, empty_value=None
+    )
 
     def __init__(self, *args: Any, campaigns: Iterable[Any] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         field = self.fields["campaign"]
         assert isinstance(field, forms.TypedChoiceField)  # noqa: S101 - declared above
-        field.choices = [("", "No campaign"), *((c.pk, c.name) for c in campaigns)]
+        field.choices = [("", gettext_lazy("No campaign")), *((c.pk, c.name) for c in campaigns)]
 
 
 # --------------------------------------------------------------------------- error placement

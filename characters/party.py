@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.utils.translation import gettext
 
 from campaign.members import campaign_touch
 from campaign.models import Campaign, Role
@@ -42,14 +43,18 @@ if TYPE_CHECKING:
     from westernroses.characters import CharacterDraft
 
 
-def check_gm(campaign_id: int, by: CampaignAccess, what: str = "do that") -> None:
+def check_gm(campaign_id: int, by: CampaignAccess, refusal: str | None = None) -> None:
+    """Refuse anyone but the campaign's GMs, with ``refusal`` (a whole translated sentence
+    naming what only they may do) or a general one."""
     if not by.is_gm or by.campaign_id != campaign_id:
-        raise PermissionDenied(f"Only the campaign's game masters {what}.")
+        raise PermissionDenied(refusal or gettext("Only the campaign's game masters may do that."))
 
 
 def check_in_campaign(character: Character, campaign_id: int) -> None:
     if character.campaign_id != campaign_id:
-        raise ValidationError({"character": [f"{character.name} is not in this campaign."]})
+        raise ValidationError(
+            {"character": [gettext("%(name)s is not in this campaign.") % {"name": character.name}]}
+        )
 
 
 def gm_access_to(character: Character, by: CampaignAccess) -> OwnedAccess:
@@ -71,7 +76,13 @@ def locked_draft(character: Character) -> tuple[Character, CharacterDraft]:
     try:
         return locked, character_to_draft(locked)
     except CharacterFormatError as exc:
-        raise ValidationError({"character": [f"{locked.name}: {exc.detail}"]}) from None
+        raise ValidationError(
+            {
+                "character": [
+                    gettext("%(name)s: %(problem)s") % {"name": locked.name, "problem": exc.detail}
+                ]
+            }
+        ) from None
 
 
 def store_draft(character: Character, draft: CharacterDraft, by: CampaignAccess) -> Character:
@@ -80,7 +91,10 @@ def store_draft(character: Character, draft: CharacterDraft, by: CampaignAccess)
     try:
         return character_update(character=character, by=gm_access_to(character, by), draft=draft)
     except CharacterRulesError as exc:
-        messages = [f"{character.name}: {v.message}" for v in exc.violations]
+        messages = [
+            gettext("%(name)s: %(problem)s") % {"name": character.name, "problem": v.message}
+            for v in exc.violations
+        ]
         raise ValidationError({"character": messages}) from None
 
 
@@ -89,7 +103,12 @@ def max_hp(draft: CharacterDraft, campaign: Campaign | None) -> int:
         return derive_sheet(draft, rules_for(campaign)).hp.maximum.total
     except SheetError:
         raise ValidationError(
-            {"character": [f"{draft.name}'s sheet is not complete: finish it first."]}
+            {
+                "character": [
+                    gettext("%(name)s's sheet is not complete: finish it first.")
+                    % {"name": draft.name}
+                ]
+            }
         ) from None
 
 
@@ -108,10 +127,16 @@ def character_heal(
     *, character: Character, by: CampaignAccess, amount: int | None = None
 ) -> Character:
     """Heal ``amount`` HP, never above the maximum; ``None`` heals fully (GMs only)."""
-    check_gm(character.campaign_id or 0, by, "heal characters from the dashboard")
+    check_gm(
+        character.campaign_id or 0,
+        by,
+        gettext("Only the campaign's game masters heal characters from the dashboard."),
+    )
     check_in_campaign(character, by.campaign_id)
     if amount is not None and amount < 1:
-        raise ValidationError({"amount": ["Heal at least 1 HP (leave it empty to heal fully)."]})
+        raise ValidationError(
+            {"amount": [gettext("Heal at least 1 HP (leave it empty to heal fully).")]}
+        )
     locked, draft = locked_draft(character)
     top = max_hp(draft, locked.campaign)
     if amount is None:
@@ -126,14 +151,25 @@ def character_heal(
 def _status(slug: str) -> str:
     if slug not in get_catalog().status_effects:
         known = ", ".join(sorted(get_catalog().status_effects))
-        raise ValidationError({"status": [f"Unknown status effect “{slug}”; one of: {known}."]})
+        raise ValidationError(
+            {
+                "status": [
+                    gettext("Unknown status effect “%(slug)s”; one of: %(known)s.")
+                    % {"slug": slug, "known": known}
+                ]
+            }
+        )
     return slug
 
 
 @transaction.atomic
 def character_status_apply(*, character: Character, by: CampaignAccess, status: str) -> Character:
     """Give a character a status effect from the catalog (GMs only); having it already is fine."""
-    check_gm(character.campaign_id or 0, by, "apply status effects from the dashboard")
+    check_gm(
+        character.campaign_id or 0,
+        by,
+        gettext("Only the campaign's game masters apply status effects from the dashboard."),
+    )
     check_in_campaign(character, by.campaign_id)
     _status(status)
     locked, draft = locked_draft(character)
@@ -149,7 +185,11 @@ def character_status_apply(*, character: Character, by: CampaignAccess, status: 
 @transaction.atomic
 def character_status_clear(*, character: Character, by: CampaignAccess, status: str) -> Character:
     """Take a status effect away (GMs only)."""
-    check_gm(character.campaign_id or 0, by, "clear status effects from the dashboard")
+    check_gm(
+        character.campaign_id or 0,
+        by,
+        gettext("Only the campaign's game masters clear status effects from the dashboard."),
+    )
     check_in_campaign(character, by.campaign_id)
     _status(status)
     locked, draft = locked_draft(character)
@@ -169,7 +209,7 @@ def loot_add(
     nothing: the rows are locked in id order (two awards never deadlock) and each new draft is
     validated by the engine; the first refusal (an unknown item, a sheet that breaks a rule)
     rolls everything back and names the character. Returns the stored characters, by id."""
-    check_gm(by.campaign_id, by, "award loot")
+    check_gm(by.campaign_id, by, gettext("Only the campaign's game masters award loot."))
     unique = sorted({c.pk: c for c in characters}.values(), key=lambda c: c.pk)
     for character in unique:
         check_in_campaign(character, by.campaign_id)
@@ -206,13 +246,18 @@ def yen_move(*, campaign: Campaign, changes: Mapping[int, int]) -> dict[int, int
         Character.objects.filter(pk__in=wanted, campaign_id=campaign.pk).order_by("pk")
     )
     if len(characters) != len(wanted):
-        raise ValidationError({"characters": ["Not every character is in this campaign."]})
+        raise ValidationError({"characters": [gettext("Not every character is in this campaign.")]})
     after: dict[int, int] = {}
     for character in characters:
         locked, draft = locked_draft(character)
         if draft.yen + wanted[character.pk] < 0:
             raise ValidationError(
-                {"yen": [f"{locked.name} has {draft.yen} yen, not {-wanted[character.pk]}."]}
+                {
+                    "yen": [
+                        gettext("%(name)s has %(yen)s yen, not %(wanted)s.")
+                        % {"name": locked.name, "yen": draft.yen, "wanted": -wanted[character.pk]}
+                    ]
+                }
             )
         draft.yen += wanted[character.pk]
         store_draft(locked, draft, system)

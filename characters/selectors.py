@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Final
 from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch, QuerySet
 from django.http import Http404
+from django.utils.translation import gettext
 
 from campaign.permissions import CampaignAccess, OwnedAccess, access_for, owned_access
 from westernroses.catalog import MAIN_STATS, STAT_NAMES, get_catalog
@@ -56,14 +57,16 @@ def character_for(
     try:
         character = _characters().get(pk=int(pk))
     except (Character.DoesNotExist, ValueError, TypeError):
-        raise Http404("No such character.") from None
+        raise Http404(gettext("No such character.")) from None
     access = owned_access(user, character.campaign, character.owner_id)
     if not access.can_view:
-        raise Http404("No such character.")
+        raise Http404(gettext("No such character."))
     if edit and not access.can_edit:
-        raise PermissionDenied("Only the owner and the campaign's game masters may do that.")
+        raise PermissionDenied(
+            gettext("Only the owner and the campaign's game masters may do that.")
+        )
     if manage and not access.can_manage:
-        raise PermissionDenied("Only the campaign's game masters may do that.")
+        raise PermissionDenied(gettext("Only the campaign's game masters may do that."))
     return character, access
 
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Final
 from django.core.exceptions import PermissionDenied
 from django.core.files.base import ContentFile
 from django.db import transaction
+from django.utils.translation import gettext
 
 from apibase.images import CheckedImage, ImageRefused, ImageRules, image_check
 from apibase.json_input import JSONInputError, loads_bounded
@@ -319,14 +320,14 @@ def _check_campaign(
     """A character joins only a campaign its owner plays in; NPCs only by that campaign's GM."""
     if campaign is None:
         if is_npc:
-            raise PermissionDenied("An NPC belongs to a campaign and its game master.")
+            raise PermissionDenied(gettext("An NPC belongs to a campaign and its game master."))
         return
     if by.campaign is None or by.campaign.campaign_id != campaign.pk or not by.campaign.is_member:
-        raise PermissionDenied("You are not a member of that campaign.")
+        raise PermissionDenied(gettext("You are not a member of that campaign."))
     if is_npc and not by.is_gm:
-        raise PermissionDenied("Only the campaign's game masters create NPCs.")
+        raise PermissionDenied(gettext("Only the campaign's game masters create NPCs."))
     if not Membership.objects.filter(campaign=campaign, user=owner).exists():
-        raise PermissionDenied("The owner is not a member of that campaign.")
+        raise PermissionDenied(gettext("The owner is not a member of that campaign."))
 
 
 # --------------------------------------------------------------------------- drafts
@@ -393,7 +394,7 @@ def character_create(
     NPCs. Only a GM may start a character above level 1 or with a waiver.
     """
     if not by.can_edit:
-        raise PermissionDenied("You may not create a character for someone else.")
+        raise PermissionDenied(gettext("You may not create a character for someone else."))
     _check_campaign(campaign=campaign, owner=owner, by=by, is_npc=is_npc)
     _refuse_problems(character_check(draft=draft, by=by, rules=rules_for(campaign)))
     character = Character(
@@ -427,22 +428,24 @@ def character_update(
     choice, into a campaign the owner plays in; only GMs mark NPCs.
     """
     if not by.can_edit:
-        raise PermissionDenied("Only the owner and the campaign's game masters edit a character.")
+        raise PermissionDenied(
+            gettext("Only the owner and the campaign's game masters edit a character.")
+        )
     locked = Character.objects.select_for_update().get(pk=character.pk)
     before = character_to_draft(locked)
     target = character.campaign if campaign is _UNSET else campaign
     if campaign is not _UNSET and (campaign.pk if campaign else None) != character.campaign_id:
         if not by.is_owner:
-            raise PermissionDenied("Only the owner moves a character to another campaign.")
+            raise PermissionDenied(gettext("Only the owner moves a character to another campaign."))
         if campaign is not None:
             if not Membership.objects.filter(
                 campaign=campaign, user_id=character.owner_id
             ).exists():
-                raise PermissionDenied("The owner is not a member of that campaign.")
+                raise PermissionDenied(gettext("The owner is not a member of that campaign."))
         elif character.is_npc:
-            raise PermissionDenied("An NPC belongs to a campaign.")
+            raise PermissionDenied(gettext("An NPC belongs to a campaign."))
     if is_npc is not None and is_npc != character.is_npc and not by.can_manage:
-        raise PermissionDenied("Only the campaign's game masters mark NPCs.")
+        raise PermissionDenied(gettext("Only the campaign's game masters mark NPCs."))
     new = draft if draft is not None else before
     _refuse_problems(character_check(draft=new, by=by, rules=rules_for(target), before=before))
     # Write through the locked row, so nothing changed meanwhile is overwritten with old values.
@@ -473,7 +476,9 @@ def character_deleting(sender: Any, instance: Character, **kwargs: Any) -> None:
 def character_delete(*, character: Character, by: OwnedAccess) -> None:
     """Delete a character and its portrait file (owner or the campaign's GMs)."""
     if not by.can_edit:
-        raise PermissionDenied("Only the owner and the campaign's game masters delete a character.")
+        raise PermissionDenied(
+            gettext("Only the owner and the campaign's game masters delete a character.")
+        )
     portrait = character.portrait.name
     storage = character.portrait.storage
     character.delete()
@@ -489,7 +494,9 @@ def character_level_up(*, character: Character, by: OwnedAccess, levels: int = 1
     never refused a level for an unrelated problem on its sheet.
     """
     if not by.can_manage:
-        raise PermissionDenied("Only the campaign's game masters raise a character's level.")
+        raise PermissionDenied(
+            gettext("Only the campaign's game masters raise a character's level.")
+        )
     locked = Character.objects.select_for_update().get(pk=character.pk)
     try:
         raised = raise_level(character_to_draft(locked), levels)
@@ -529,7 +536,9 @@ def inventory_set(
     """Carry ``quantity`` of ``item`` (0 drops it), maybe equipped; the engine checks the
     result (unknown items, armor only for Guardians and one at a time ...)."""
     if not by.can_edit:
-        raise PermissionDenied("Only the owner and the campaign's game masters change inventory.")
+        raise PermissionDenied(
+            gettext("Only the owner and the campaign's game masters change inventory.")
+        )
     locked = Character.objects.select_for_update().get(pk=character.pk)
     before = character_to_draft(locked)
     data = before.to_dict()
@@ -678,7 +687,9 @@ def character_portrait_set(
 ) -> Character:
     """Replace (or with ``None`` remove) the portrait; the old file goes once committed."""
     if not by.can_edit:
-        raise PermissionDenied("Only the owner and the campaign's game masters set a portrait.")
+        raise PermissionDenied(
+            gettext("Only the owner and the campaign's game masters set a portrait.")
+        )
     old = character.portrait.name
     storage = character.portrait.storage
     if file is None:

@@ -15,6 +15,7 @@ from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils.text import slugify
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.typing import AuthedRequest
@@ -146,7 +147,7 @@ def character_create(request: AuthedRequest) -> HttpResponse:
             except services.CharacterRulesError as exc:
                 problems = exc.violations
             else:
-                messages.success(request, f"{character.name} is ready.")
+                messages.success(request, gettext("%(name)s is ready.") % {"name": character.name})
                 return redirect("characters:sheet", character.pk)
         status = 400
     context = _wizard_context(
@@ -187,7 +188,7 @@ def character_edit(request: HttpRequest, pk: int) -> HttpResponse:
             except services.CharacterRulesError as exc:
                 problems = exc.violations
             else:
-                messages.success(request, f"{character.name} saved.")
+                messages.success(request, gettext("%(name)s saved.") % {"name": character.name})
                 return redirect("characters:sheet", character.pk)
         status = 400
     context = _wizard_context(
@@ -271,7 +272,7 @@ def character_delete(request: HttpRequest, pk: int) -> HttpResponse:
         campaign_id = character.campaign_id
         name = character.name
         services.character_delete(character=character, by=access)
-        messages.success(request, f"{name} was deleted.")
+        messages.success(request, gettext("%(name)s was deleted.") % {"name": name})
         if campaign_id is not None:
             return redirect("campaign-characters", campaign_id)
         return redirect("characters:mine")
@@ -298,7 +299,11 @@ def character_level_up(request: HttpRequest, pk: int) -> HttpResponse:
     except ValidationError as exc:
         messages.error(request, " ".join(exc.messages))
     else:
-        messages.success(request, f"{character.name} is now level {grant.to_level}.")
+        messages.success(
+            request,
+            gettext("%(name)s is now level %(level)s.")
+            % {"name": character.name, "level": grant.to_level},
+        )
     return redirect("characters:sheet", character.pk)
 
 
@@ -313,7 +318,7 @@ def portrait(request: HttpRequest, pk: int) -> HttpResponseBase:
         character.portrait,
         content_type=services.portrait_content_type(character.portrait.name or ""),
         cache_control="private, max-age=300",
-        missing="No portrait.",
+        missing=gettext("No portrait."),
     )
 
 
@@ -325,7 +330,7 @@ def portrait_upload(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST":
         if request.POST.get("remove"):
             services.character_portrait_set(character=character, by=access, file=None)
-            messages.success(request, "Portrait removed.")
+            messages.success(request, gettext("Portrait removed."))
             return redirect("characters:sheet", character.pk)
         if form.is_valid():
             try:

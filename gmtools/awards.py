@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Final
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Prefetch, QuerySet
+from django.utils.translation import gettext
 
 from campaign.members import campaign_touch
 from campaign.models import Campaign
@@ -65,24 +66,31 @@ def _validate(
 ) -> None:
     errors: dict[str, list[str]] = {}
     if not characters:
-        errors["characters"] = ["Choose at least one character."]
+        errors["characters"] = [gettext("Choose at least one character.")]
     strangers = [c.name for c in characters if c.campaign_id != campaign.pk]
     if strangers:
-        errors["characters"] = [f"Not in this campaign: {', '.join(strangers)}."]
+        errors["characters"] = [
+            gettext("Not in this campaign: %(names)s.") % {"names": ", ".join(strangers)}
+        ]
     if not 0 <= yen <= MAX_YEN:
-        errors["yen"] = [f"Between 0 and {MAX_YEN:,} yen per character."]
+        errors["yen"] = [
+            gettext("Between 0 and %(most)s yen per character.") % {"most": f"{MAX_YEN:,}"}
+        ]
     known = award_items_known()
-    item_errors = [f"Unknown item “{slug}”." for slug in items if slug not in known] + [
-        f"Give between 1 and {MAX_ITEM_QUANTITY} of {known.get(slug, slug)}."
+    item_errors = [
+        gettext("Unknown item “%(slug)s”.") % {"slug": slug} for slug in items if slug not in known
+    ] + [
+        gettext("Give between 1 and %(most)s of %(item)s.")
+        % {"most": MAX_ITEM_QUANTITY, "item": known.get(slug, slug)}
         for slug, quantity in items.items()
         if not 1 <= quantity <= MAX_ITEM_QUANTITY
     ]
     if item_errors:
         errors["items"] = item_errors
     if not yen and not items and "yen" not in errors and "items" not in errors:
-        errors["yen"] = ["Award some yen or at least one item."]
+        errors["yen"] = [gettext("Award some yen or at least one item.")]
     if session is not None and session.campaign_id != campaign.pk:
-        errors["session"] = ["That session is in another campaign."]
+        errors["session"] = [gettext("That session is in another campaign.")]
     if errors:
         raise ValidationError(errors)
 
@@ -101,7 +109,7 @@ def award_grant(
 ) -> Award:
     """Give ``yen`` and ``items`` (slug → quantity) to each of ``characters`` (GMs only)."""
     if not by.is_gm or by.campaign_id != campaign.pk:
-        raise PermissionDenied("Only the campaign's game masters award loot.")
+        raise PermissionDenied(gettext("Only the campaign's game masters award loot."))
     items = dict(items or {})
     unique = sorted({c.pk: c for c in characters}.values(), key=lambda c: c.pk)
     _validate(campaign, unique, yen, items, session)

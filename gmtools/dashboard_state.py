@@ -28,7 +28,7 @@ from django.db import connection
 from django.db.models import Count, Max
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.html import format_html_join
 from django.utils.safestring import mark_safe
 
@@ -193,8 +193,13 @@ PARTY_CACHE_FORMAT: Final = 2
 
 
 def party_cache_key(campaign: Campaign, access: CampaignAccess, version: str) -> str:
-    """Where the party of ``version`` (:func:`party_version`) is cached for ``access``'s role."""
-    return f"dashboard-party:{PARTY_CACHE_FORMAT}:{campaign.pk}:{access.role or ''}:{version}"
+    """Where the party of ``version`` (:func:`party_version`) is cached for ``access``'s role,
+    in the reader's language (the panel's words are rendered into it)."""
+    language = translation.get_language()
+    return (
+        f"dashboard-party:{PARTY_CACHE_FORMAT}:{campaign.pk}:{access.role or ''}:{language}:"
+        f"{version}"
+    )
 
 
 def dashboard_party_cached(

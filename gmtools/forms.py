@@ -9,6 +9,7 @@ from typing import Any
 from django import forms
 from django.contrib.auth import get_user_model
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy
 
 # re-exported: the pages import it from here
 from campaign.form_errors import add_service_errors as add_service_errors
@@ -32,27 +33,32 @@ AWARD_ITEM_LINES = 3
 
 
 class MemberRoleForm(forms.Form):
-    role = forms.ChoiceField(choices=Role.choices)
+    role = forms.ChoiceField(label=gettext_lazy("Role"), choices=Role.choices)
 
 
 class InvitationForm(forms.Form):
-    role = forms.ChoiceField(choices=Role.choices, initial=Role.PLAYER)
+    role = forms.ChoiceField(label=gettext_lazy("Role"), choices=Role.choices, initial=Role.PLAYER)
     expires_in_days = forms.IntegerField(
-        label="Expires after (days)",
+        label=gettext_lazy("Expires after (days)"),
         min_value=1,
         max_value=MAX_EXPIRY_DAYS,
         initial=DEFAULT_EXPIRY_DAYS,
     )
     max_uses = forms.IntegerField(
-        label="Uses", min_value=1, required=False, help_text="1: single-use. Empty: no limit."
+        label=gettext_lazy("Uses"),
+        min_value=1,
+        required=False,
+        help_text=gettext_lazy("1: single-use. Empty: no limit."),
     )
     username = forms.CharField(
-        label="Invite a user by name (optional)",
+        label=gettext_lazy("Invite a user by name (optional)"),
         max_length=150,
         required=False,
-        help_text="They get a notification with the link, and only they can use it.",
+        help_text=gettext_lazy("They get a notification with the link, and only they can use it."),
     )
-    note = forms.CharField(max_length=120, required=False, help_text="Who it is for (GMs only).")
+    note = forms.CharField(
+        max_length=120, required=False, help_text=gettext_lazy("Who it is for (GMs only).")
+    )
 
     def clean_username(self) -> Any:
         username = (self.cleaned_data.get("username") or "").strip()
@@ -61,31 +67,39 @@ class InvitationForm(forms.Form):
         try:
             return get_user_model().objects.get(username=username)
         except get_user_model().DoesNotExist:
-            raise forms.ValidationError(f"No user called “{username}”.") from None
+            raise forms.ValidationError(
+                gettext("No user called “%(username)s”.") % {"username": username}
+            ) from None
 
 
 class SessionForm(forms.Form):
-    title = forms.CharField(max_length=120)
+    title = forms.CharField(label=gettext_lazy("Title"), max_length=120)
     starts_at = forms.DateTimeField(
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
         input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M:%S"],
     )
     agenda = forms.CharField(
-        widget=forms.Textarea(attrs={"rows": 3}), required=False, max_length=MAX_PROSE
+        label=gettext_lazy("Agenda"),
+        widget=forms.Textarea(attrs={"rows": 3}),
+        required=False,
+        max_length=MAX_PROSE,
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         # typed and shown in the viewer's zone (accounts.time_zones), which the label names
         zone = timezone.get_current_timezone_name().replace("_", " ")
-        self.fields["starts_at"].label = f"Starts at ({zone} time)"
+        self.fields["starts_at"].label = gettext("Starts at (%(zone)s time)") % {"zone": zone}
 
 
 class SessionRecordForm(forms.Form):
     """After play: the summary, and each member's attendance (one select per member)."""
 
     summary = forms.CharField(
-        widget=forms.Textarea(attrs={"rows": 6}), required=False, max_length=MAX_PROSE
+        label=gettext_lazy("Summary"),
+        widget=forms.Textarea(attrs={"rows": 6}),
+        required=False,
+        max_length=MAX_PROSE,
     )
 
     def __init__(self, *args: Any, members: list[Any], attendance: dict[int, str], **kwargs: Any):
@@ -110,11 +124,16 @@ class SessionRecordForm(forms.Form):
 
 
 class NoteForm(forms.Form):
-    title = forms.CharField(max_length=120)
+    title = forms.CharField(label=gettext_lazy("Title"), max_length=120)
     body = forms.CharField(
-        widget=forms.Textarea(attrs={"rows": 5}), required=False, max_length=MAX_PROSE
+        label=gettext_lazy("Body"),
+        widget=forms.Textarea(attrs={"rows": 5}),
+        required=False,
+        max_length=MAX_PROSE,
     )
-    session = forms.ModelChoiceField(queryset=GameSession.objects.none(), required=False)
+    session = forms.ModelChoiceField(
+        label=gettext_lazy("Session"), queryset=GameSession.objects.none(), required=False
+    )
 
     def __init__(self, *args: Any, campaign_id: int, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -124,18 +143,26 @@ class NoteForm(forms.Form):
 
 
 class HandoutForm(forms.Form):
-    title = forms.CharField(max_length=120)
+    title = forms.CharField(label=gettext_lazy("Title"), max_length=120)
     body = forms.CharField(
-        widget=forms.Textarea(attrs={"rows": 5}), required=False, max_length=MAX_PROSE
+        label=gettext_lazy("Body"),
+        widget=forms.Textarea(attrs={"rows": 5}),
+        required=False,
+        max_length=MAX_PROSE,
     )
     file = forms.FileField(
-        required=False, help_text="Optional: PDF, text or a picture, at most 5 MB."
+        label=gettext_lazy("File"),
+        required=False,
+        help_text=gettext_lazy("Optional: PDF, text or a picture, at most 5 MB."),
     )
     shared_with_all = forms.BooleanField(
-        label="Share with every member", required=False, initial=True
+        label=gettext_lazy("Share with every member"), required=False, initial=True
     )
     recipients = forms.TypedMultipleChoiceField(
-        label="…or only with", coerce=int, required=False, widget=forms.CheckboxSelectMultiple
+        label=gettext_lazy("…or only with"),
+        coerce=int,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
     )
 
     def __init__(self, *args: Any, members: list[Any], **kwargs: Any) -> None:
@@ -154,7 +181,9 @@ def _character_ids(party: list[dict[str, Any]]) -> list[tuple[int, str]]:
 
 class AwardForm(forms.Form):
     characters = forms.TypedMultipleChoiceField(coerce=int)
-    yen = forms.IntegerField(min_value=0, required=False, initial=0, help_text="Per character.")
+    yen = forms.IntegerField(
+        min_value=0, required=False, initial=0, help_text=gettext_lazy("Per character.")
+    )
     reason = forms.CharField(max_length=200, required=False)
 
     def __init__(self, *args: Any, party: list[dict[str, Any]], **kwargs: Any) -> None:
@@ -190,7 +219,7 @@ class _OneCharacterForm(forms.Form):
 
 class HealForm(_OneCharacterForm):
     amount = forms.IntegerField(
-        min_value=1, max_value=100_000, required=False, help_text="Empty: heal fully."
+        min_value=1, max_value=100_000, required=False, help_text=gettext_lazy("Empty: heal fully.")
     )
 
 
@@ -213,10 +242,12 @@ class LevelUpForm(_OneCharacterForm):
 
 class NpcRollForm(forms.Form):
     npc = forms.TypedChoiceField(coerce=int, required=False, empty_value=None)
-    notation = forms.CharField(max_length=60, help_text="e.g. 4d+2")
+    notation = forms.CharField(max_length=60, help_text=gettext_lazy("e.g. 4d+2"))
     target = forms.IntegerField(required=False, min_value=-1000, max_value=2000)
     label = forms.CharField(max_length=100, required=False)
-    secret = forms.BooleanField(required=False, initial=True, help_text="Only the GMs see it.")
+    secret = forms.BooleanField(
+        required=False, initial=True, help_text=gettext_lazy("Only the GMs see it.")
+    )
 
     def __init__(self, *args: Any, party: list[dict[str, Any]], rules: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
@@ -245,30 +276,38 @@ class NpcRollForm(forms.Form):
 
 
 class RsvpForm(forms.Form):
-    answer = forms.ChoiceField(choices=RsvpAnswer.choices, label="Will you come?")
-    note = forms.CharField(max_length=200, required=False, label="Note (optional)")
+    answer = forms.ChoiceField(choices=RsvpAnswer.choices, label=gettext_lazy("Will you come?"))
+    note = forms.CharField(max_length=200, required=False, label=gettext_lazy("Note (optional)"))
 
 
 class DateAdvanceForm(forms.Form):
     days = forms.IntegerField(
-        min_value=-MAX_ADVANCE_DAYS, max_value=MAX_ADVANCE_DAYS, initial=1, label="Days"
+        min_value=-MAX_ADVANCE_DAYS,
+        max_value=MAX_ADVANCE_DAYS,
+        initial=1,
+        label=gettext_lazy("Days"),
     )
 
 
 class DateSetForm(forms.Form):
-    year = forms.IntegerField(min_value=MIN_YEAR, max_value=MAX_YEAR)
-    month = forms.IntegerField(min_value=1, max_value=MAX_MONTHS)
-    day = forms.IntegerField(min_value=1, max_value=MAX_MONTH_DAYS)
+    year = forms.IntegerField(label=gettext_lazy("Year"), min_value=MIN_YEAR, max_value=MAX_YEAR)
+    month = forms.IntegerField(label=gettext_lazy("Month"), min_value=1, max_value=MAX_MONTHS)
+    day = forms.IntegerField(label=gettext_lazy("Day"), min_value=1, max_value=MAX_MONTH_DAYS)
 
 
 class WorldEventForm(DateSetForm):
-    title = forms.CharField(max_length=120)
+    title = forms.CharField(label=gettext_lazy("Title"), max_length=120)
     body = forms.CharField(
-        widget=forms.Textarea(attrs={"rows": 2}), required=False, max_length=MAX_PROSE
+        label=gettext_lazy("Body"),
+        widget=forms.Textarea(attrs={"rows": 2}),
+        required=False,
+        max_length=MAX_PROSE,
     )
-    gm_only = forms.BooleanField(required=False, label="Only the GMs see it")
+    gm_only = forms.BooleanField(required=False, label=gettext_lazy("Only the GMs see it"))
     session = forms.ModelChoiceField(
-        queryset=GameSession.objects.none(), required=False, label="Happened in session"
+        queryset=GameSession.objects.none(),
+        required=False,
+        label=gettext_lazy("Happened in session"),
     )
     wiki_entry = forms.TypedChoiceField(
         label="About the wiki entry",
@@ -295,17 +334,21 @@ class WorldEventForm(DateSetForm):
 
 class CalendarDefineForm(forms.Form):
     months = forms.CharField(
+        label=gettext_lazy("Months"),
         widget=forms.Textarea(attrs={"rows": 6}),
         required=False,
         max_length=4000,
-        help_text="One month a line: name, days, season. Leave months and weekdays empty "
-        "for the Gregorian year.",
+        help_text=gettext_lazy(
+            "One month a line: name, days, season. Leave months and weekdays empty "
+            "for the Gregorian year."
+        ),
     )
     weekdays = forms.CharField(
+        label=gettext_lazy("Weekdays"),
         widget=forms.Textarea(attrs={"rows": 3}),
         required=False,
         max_length=1000,
-        help_text="One weekday a line.",
+        help_text=gettext_lazy("One weekday a line."),
     )
 
     def clean_months(self) -> list[dict[str, Any]]:
@@ -316,7 +359,11 @@ class CalendarDefineForm(forms.Form):
             parts = [p.strip() for p in line.split(",")]
             if len(parts) < 2 or not parts[1].isdigit():
                 raise forms.ValidationError(
-                    f"Line {number}: write the month's name, its number of days and its season."
+                    gettext(
+                        "Line %(number)s: write the month's name, its number of days and "
+                        "its season."
+                    )
+                    % {"number": number}
                 )
             months.append(
                 {"name": parts[0], "days": int(parts[1][:4]), "season": ", ".join(parts[2:])}

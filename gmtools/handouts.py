@@ -19,6 +19,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.http import Http404
+from django.utils.translation import gettext, gettext_lazy
 
 from apibase.images import ImageRefused, ImageRules, image_check
 from campaign.members import campaign_touch
@@ -38,10 +39,10 @@ HANDOUT_EXTENSIONS: Final = ("pdf", "txt", "md", "png", "jpg", "jpeg", "gif", "w
 
 def _check_manager(campaign_id: int, by: CampaignAccess) -> None:
     if not by.can_manage or by.campaign_id != campaign_id:
-        raise PermissionDenied("Only the campaign's game masters share handouts.")
+        raise PermissionDenied(gettext("Only the campaign's game masters share handouts."))
 
 
-CONFLICT: Final = (
+CONFLICT: Final = gettext_lazy(
     "Sharing with everyone and choosing recipients conflict: share it with everyone or with "
     "the chosen members, not both."
 )
@@ -69,7 +70,9 @@ _MARKUP_START: Final = re.compile(
     re.IGNORECASE,
 )
 _MARKUP_ANYWHERE: Final = re.compile(rb"<\s*(?:script|svg|html|iframe|object|embed)\b", re.I)
-_NOT_MARKUP: Final = "HTML and SVG are not shared as handouts (a browser would run them)"
+_NOT_MARKUP: Final = gettext_lazy(
+    "HTML and SVG are not shared as handouts (a browser would run them)"
+)
 
 
 def _check_file(file: UploadedFile[bytes]) -> None:
@@ -79,17 +82,24 @@ def _check_file(file: UploadedFile[bytes]) -> None:
     extension = name.rsplit(".", 1)[-1].lower() if "." in name else ""
     if extension not in HANDOUT_EXTENSIONS:
         raise ValidationError(
-            {"file": [f"Share one of these kinds of file: {', '.join(HANDOUT_EXTENSIONS)}."]}
+            {
+                "file": [
+                    gettext("Share one of these kinds of file: %(kinds)s.")
+                    % {"kinds": ", ".join(HANDOUT_EXTENSIONS)}
+                ]
+            }
         )
     if file.size is not None and file.size > HANDOUT_MAX_BYTES:
-        raise ValidationError({"file": ["A handout file may be at most 5 MB."]})
+        raise ValidationError({"file": [gettext("A handout file may be at most 5 MB.")]})
     file.seek(0)
     content = file.read()
     file.seek(0)
     textual = extension not in IMAGE_EXTENSIONS and extension != "pdf"
     start = content.lstrip(b"\xef\xbb\xbf \t\r\n\f")
     if _MARKUP_START.match(start) or (textual and _MARKUP_ANYWHERE.search(content)):
-        raise ValidationError({"file": [f"This file holds HTML or SVG. {_NOT_MARKUP}."]})
+        raise ValidationError(
+            {"file": [gettext("This file holds HTML or SVG. %(why)s.") % {"why": _NOT_MARKUP}]}
+        )
     if extension in IMAGE_EXTENSIONS:
         try:
             image_check(file, HANDOUT_IMAGE_RULES)
@@ -97,7 +107,7 @@ def _check_file(file: UploadedFile[bytes]) -> None:
             raise ValidationError({"file": [str(exc)]}) from None
     elif extension == "pdf":
         if not content.startswith(b"%PDF-"):
-            raise ValidationError({"file": ["The file is named .pdf but is not a PDF."]})
+            raise ValidationError({"file": [gettext("The file is named .pdf but is not a PDF.")]})
     else:
         try:
             text = content.decode("utf-8")
@@ -105,7 +115,12 @@ def _check_file(file: UploadedFile[bytes]) -> None:
             text = "\x00"
         if "\x00" in text:
             raise ValidationError(
-                {"file": [f"A .{extension} handout must be UTF-8 text; this file is not."]}
+                {
+                    "file": [
+                        gettext("A .%(extension)s handout must be UTF-8 text; this file is not.")
+                        % {"extension": extension}
+                    ]
+                }
             )
 
 
@@ -118,7 +133,9 @@ def _recipients(campaign_id: int, user_ids: Iterable[int]) -> list[int]:
     )
     strangers = [u for u in wanted if u not in members]
     if strangers:
-        raise ValidationError({"recipients": ["Share only with members of this campaign."]})
+        raise ValidationError(
+            {"recipients": [gettext("Share only with members of this campaign.")]}
+        )
     return wanted
 
 
@@ -142,14 +159,14 @@ def handout_create(
     _check_manager(campaign.pk, by)
     errors: dict[str, list[str]] = {}
     if not title.strip():
-        errors["title"] = ["Give the handout a title."]
+        errors["title"] = [gettext("Give the handout a title.")]
     recipients = list(recipient_ids)
     if shared_with_all is None:
         shared_with_all = not recipients
     if shared_with_all and recipients:
-        errors["recipients"] = [CONFLICT]
+        errors["recipients"] = [str(CONFLICT)]
     elif not shared_with_all and not recipients:
-        errors["recipients"] = ["Choose who sees it, or share it with everyone."]
+        errors["recipients"] = [gettext("Choose who sees it, or share it with everyone.")]
     if errors:
         raise ValidationError(errors)
     if file is not None:
@@ -195,7 +212,7 @@ def handout_update(
         shared_with_all = False
     if title is not None:
         if not title.strip():
-            raise ValidationError({"title": ["Give the handout a title."]})
+            raise ValidationError({"title": [gettext("Give the handout a title.")]})
         handout.title = title.strip()
     if body is not None:
         handout.body = body
@@ -210,7 +227,7 @@ def handout_update(
         )
         if not current:
             raise ValidationError(
-                {"recipients": ["Choose who sees it, or share it with everyone."]}
+                {"recipients": [gettext("Choose who sees it, or share it with everyone.")]}
             )
     handout.save()
     if chosen is not None:
@@ -259,4 +276,4 @@ def handout_for(access: CampaignAccess, pk: int | str) -> Handout:
     try:
         return handouts_visible_to(access).get(pk=int(pk))
     except (Handout.DoesNotExist, ValueError, TypeError):
-        raise Http404("No such handout.") from None
+        raise Http404(gettext("No such handout.")) from None

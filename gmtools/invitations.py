@@ -25,6 +25,7 @@ from django.db.models import F, Q, QuerySet
 from django.http import Http404
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from campaign.members import campaign_touch
 from campaign.models import Campaign, Membership, Role
@@ -79,17 +80,24 @@ def invitation_create(
     """A new link (GMs only). With ``invited_user`` it is theirs alone, single-use, and they
     get an ``invitation`` notification carrying it."""
     if not by.can_manage or by.campaign_id != campaign.pk:
-        raise PermissionDenied("Only the campaign's game masters invite people.")
+        raise PermissionDenied(gettext("Only the campaign's game masters invite people."))
     errors: dict[str, list[str]] = {}
     if role not in Role.values:
-        errors["role"] = [f"Choose one of: {', '.join(Role.values)}."]
+        errors["role"] = [
+            gettext("Choose one of: %(roles)s.")
+            % {"roles": ", ".join(str(label) for label in Role.labels)}
+        ]
     if not 1 <= expires_in_days <= MAX_EXPIRY_DAYS:
-        errors["expires_in_days"] = [f"Between 1 and {MAX_EXPIRY_DAYS} days."]
+        errors["expires_in_days"] = [
+            gettext("Between 1 and %(most)s days.") % {"most": MAX_EXPIRY_DAYS}
+        ]
     if max_uses is not None and max_uses < 1:
-        errors["max_uses"] = ["At least 1 (leave it empty for no limit)."]
+        errors["max_uses"] = [gettext("At least 1 (leave it empty for no limit).")]
     if invited_user is not None:
         if Membership.objects.filter(campaign=campaign, user=invited_user).exists():
-            errors["username"] = [f"{invited_user.username} is already a member."]
+            errors["username"] = [
+                gettext("%(username)s is already a member.") % {"username": invited_user.username}
+            ]
         max_uses = 1
     if errors:
         raise ValidationError(errors)
@@ -124,7 +132,7 @@ def invitation_revoke(
 ) -> Invitation:
     """Stop a link from working (GMs only). Revoking twice keeps the first time."""
     if not by.can_manage or by.campaign_id != invitation.campaign_id:
-        raise PermissionDenied("Only the campaign's game masters revoke invitations.")
+        raise PermissionDenied(gettext("Only the campaign's game masters revoke invitations."))
     if invitation.revoked_at is None:
         invitation.revoked_at = now or timezone.now()
         invitation.save(update_fields=["revoked_at"])
@@ -176,7 +184,7 @@ def invitation_for(campaign: Campaign, pk: int | str) -> Invitation:
     try:
         return Invitation.objects.get(campaign=campaign, pk=int(pk))
     except (Invitation.DoesNotExist, ValueError, TypeError):
-        raise Http404("No such invitation.") from None
+        raise Http404(gettext("No such invitation.")) from None
 
 
 def invitations_pending(campaign_id: int, now: datetime | None = None) -> QuerySet[Invitation]:

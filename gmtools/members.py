@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from campaign.members import (
     LAST_GM,
@@ -81,7 +82,7 @@ def membership_remove(*, campaign: Campaign, user_id: int, by: CampaignAccess) -
     what happens to the member's characters."""
     check_manager(campaign, by)
     if user_id == by.user_id:
-        raise ValidationError({"user": ["To remove yourself, leave the campaign."]})
+        raise ValidationError({"user": [gettext("To remove yourself, leave the campaign.")]})
     campaign_lock(campaign)
     _leave(campaign, membership_locked(campaign, user_id), heir_id=by.user_id)
 
@@ -92,7 +93,7 @@ def membership_leave(*, campaign: Campaign, user: User) -> None:
     campaign_lock(campaign)
     membership = Membership.objects.select_for_update().filter(campaign=campaign, user=user).first()
     if membership is None:
-        raise ValidationError({"user": ["You are not a member of this campaign."]})
+        raise ValidationError({"user": [gettext("You are not a member of this campaign.")]})
     _leave(campaign, membership, heir_id=None)
 
 

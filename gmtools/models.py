@@ -15,6 +15,7 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from campaign.models import Campaign, Role
 
@@ -127,9 +128,9 @@ class GameSession(models.Model):
 
 
 class AttendanceStatus(models.TextChoices):
-    PRESENT = "present", "Present"
-    ABSENT = "absent", "Absent"
-    EXCUSED = "excused", "Excused"
+    PRESENT = "present", gettext_lazy("Present")
+    ABSENT = "absent", gettext_lazy("Absent")
+    EXCUSED = "excused", gettext_lazy("Excused")
 
 
 class Attendance(models.Model):
@@ -304,9 +305,9 @@ class LevelUp(models.Model):
 
 
 class RsvpAnswer(models.TextChoices):
-    YES = "yes", "Coming"
-    MAYBE = "maybe", "Maybe"
-    NO = "no", "Not coming"
+    YES = "yes", gettext_lazy("Coming")
+    MAYBE = "maybe", gettext_lazy("Maybe")
+    NO = "no", gettext_lazy("Not coming")
 
 
 class SessionRsvp(models.Model):

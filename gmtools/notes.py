@@ -14,6 +14,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import QuerySet
 from django.http import Http404
+from django.utils.translation import gettext
 
 from campaign.members import campaign_touch
 from campaign.models import Campaign
@@ -27,12 +28,12 @@ if TYPE_CHECKING:
 
 def _check_gm(campaign_id: int, by: CampaignAccess) -> None:
     if not by.is_gm or by.campaign_id != campaign_id:
-        raise PermissionDenied("GM notes are for the campaign's game masters only.")
+        raise PermissionDenied(gettext("GM notes are for the campaign's game masters only."))
 
 
 def _check_session(campaign_id: int, session: GameSession | None) -> None:
     if session is not None and session.campaign_id != campaign_id:
-        raise ValidationError({"session": ["That session is in another campaign."]})
+        raise ValidationError({"session": [gettext("That session is in another campaign.")]})
 
 
 @transaction.atomic
@@ -48,7 +49,7 @@ def note_create(
     _check_gm(campaign.pk, by)
     _check_session(campaign.pk, session)
     if not title.strip():
-        raise ValidationError({"title": ["Give the note a title."]})
+        raise ValidationError({"title": [gettext("Give the note a title.")]})
     note = GMNote.objects.create(
         campaign=campaign, author=author, title=title.strip(), body=body, session=session
     )
@@ -72,7 +73,7 @@ def note_update(
     _check_gm(note.campaign_id, by)
     if title is not None:
         if not title.strip():
-            raise ValidationError({"title": ["Give the note a title."]})
+            raise ValidationError({"title": [gettext("Give the note a title.")]})
         note.title = title.strip()
     if body is not None:
         note.body = body
@@ -103,4 +104,4 @@ def note_for(access: CampaignAccess, pk: int | str) -> GMNote:
     try:
         return notes_visible_to(access).get(pk=int(pk))
     except (GMNote.DoesNotExist, ValueError, TypeError):
-        raise Http404("No such note.") from None
+        raise Http404(gettext("No such note.")) from None

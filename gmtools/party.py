@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, cast
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.urls import reverse
+from django.utils.translation import gettext
 
 from campaign.models import Campaign, Roll
 from campaign.services import roll_make
@@ -37,10 +38,14 @@ def level_up_grant(
 ) -> LevelUp:
     """Raise a level through the characters app's service (GMs only; it tells the owner),
     record it for the timeline and tell the rest of the table and its webhook (``level_up``)."""
-    check_gm(character.campaign_id or 0, by, "raise levels")
+    check_gm(
+        character.campaign_id or 0,
+        by,
+        gettext("Only the campaign's game masters raise levels."),
+    )
     check_in_campaign(character, by.campaign_id)
     if not 1 <= levels <= 10:
-        raise ValidationError({"levels": ["Raise between 1 and 10 levels at a time."]})
+        raise ValidationError({"levels": [gettext("Raise between 1 and 10 levels at a time.")]})
     locked, _ = locked_draft(character)
     before = locked.level
     try:
@@ -83,7 +88,7 @@ def npc_roll(
 ) -> Roll:
     """A GM rolls for an NPC (or anyone nameless): the roll joins the campaign's log, secret
     by default (only the GMs see it). ``dice`` is a validated ``DiceRequest``."""
-    check_gm(campaign.pk, by, "roll for NPCs")
+    check_gm(campaign.pk, by, gettext("Only the campaign's game masters roll for NPCs."))
     if npc is not None:
         check_in_campaign(npc, campaign.pk)
         label = f"{npc.name}: {label}" if label else npc.name

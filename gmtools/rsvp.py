@@ -20,6 +20,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Count
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from campaign.members import campaign_touch
 from campaign.models import Membership
@@ -46,10 +47,14 @@ class RsvpCounts:
 
     @property
     def words(self) -> str:
-        parts = [f"{self.yes} coming", f"{self.maybe} maybe", f"{self.no} not coming"]
+        parts = [
+            gettext("%(count)s coming") % {"count": self.yes},
+            gettext("%(count)s maybe") % {"count": self.maybe},
+            gettext("%(count)s not coming") % {"count": self.no},
+        ]
         if self.unanswered:
-            parts.append(f"{self.unanswered} not answered")
-        return ", ".join(parts)
+            parts.append(gettext("%(count)s not answered") % {"count": self.unanswered})
+        return gettext(", ").join(parts)
 
     def as_dict(self) -> dict[str, int]:
         return {
@@ -73,14 +78,17 @@ def rsvp_answer(
     """``user`` answers for herself (members only, before the session starts)."""
     now = now or timezone.now()
     if not by.is_member or by.campaign_id != session.campaign_id or by.user_id != user.pk:
-        raise PermissionDenied("Only the campaign's members answer, each for herself.")
+        raise PermissionDenied(gettext("Only the campaign's members answer, each for herself."))
     errors: dict[str, list[str]] = {}
     if answer not in RsvpAnswer.values:
-        errors["answer"] = [f"Answer one of {', '.join(RsvpAnswer.values)}."]
+        errors["answer"] = [
+            gettext("Answer one of %(answers)s.")
+            % {"answers": ", ".join(str(label) for label in RsvpAnswer.labels)}
+        ]
     if len(note) > MAX_NOTE:
-        errors["note"] = [f"A note is at most {MAX_NOTE} characters."]
+        errors["note"] = [gettext("A note is at most %(most)s characters.") % {"most": MAX_NOTE}]
     if session.starts_at <= now:
-        errors["answer"] = ["The session has started: answers are closed."]
+        errors["answer"] = [gettext("The session has started: answers are closed.")]
     if errors:
         raise ValidationError(errors)
     rsvp, _ = SessionRsvp.objects.update_or_create(

@@ -20,6 +20,7 @@ from django.db.models import Prefetch, QuerySet
 from django.http import Http404
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from apibase.words import quoted
 from campaign.members import campaign_touch
@@ -36,7 +37,7 @@ if TYPE_CHECKING:
 
 def _check_manager(campaign_id: int, by: CampaignAccess) -> None:
     if not by.can_manage or by.campaign_id != campaign_id:
-        raise PermissionDenied("Only the campaign's game masters manage sessions.")
+        raise PermissionDenied(gettext("Only the campaign's game masters manage sessions."))
 
 
 def session_path(session: GameSession) -> str:
@@ -66,27 +67,33 @@ def session_scheduled_words(session: GameSession, now: datetime | None = None) -
     now = now or timezone.now()
     name = quoted(session.title)
     if session.starts_at <= now:
-        return (
-            f"{name} is recorded; it starts in the past, so nobody is told or reminded "
-            f"(schedule a time ahead to tell the players)."
-        )
+        return gettext(
+            "%(name)s is recorded; it starts in the past, so nobody is told or reminded "
+            "(schedule a time ahead to tell the players)."
+        ) % {"name": name}
     ahead = [phrase for _, before, phrase in SESSION_REMINDERS if session.starts_at - before > now]
-    reminders = {
-        ("tomorrow", "in an hour"): "reminded a day and an hour before",
-        ("tomorrow",): "reminded a day before",
-        ("in an hour",): "reminded an hour before",
+    words = {
+        ("tomorrow", "in an hour"): gettext(
+            "%(name)s scheduled; the players are told now and reminded a day and an hour before."
+        ),
+        ("tomorrow",): gettext(
+            "%(name)s scheduled; the players are told now and reminded a day before."
+        ),
+        ("in an hour",): gettext(
+            "%(name)s scheduled; the players are told now and reminded an hour before."
+        ),
     }.get(tuple(ahead))
-    if reminders is None:
-        return f"{name} scheduled; the players are told now (it starts within the hour)."
-    return f"{name} scheduled; the players are told now and {reminders}."
+    if words is None:
+        words = gettext("%(name)s scheduled; the players are told now (it starts within the hour).")
+    return words % {"name": name}
 
 
 def _validate(title: str | None, starts_at: datetime | None) -> None:
     errors: dict[str, list[str]] = {}
     if title is not None and not title.strip():
-        errors["title"] = ["Give the session a title."]
+        errors["title"] = [gettext("Give the session a title.")]
     if starts_at is not None and timezone.is_naive(starts_at):
-        errors["starts_at"] = ["Give a date and time with a time zone."]
+        errors["starts_at"] = [gettext("Give a date and time with a time zone.")]
     if errors:
         raise ValidationError(errors)
 
@@ -178,9 +185,14 @@ def attendance_set(
     errors: list[str] = []
     for user_id, status in statuses.items():
         if user_id not in members and user_id not in recorded:
-            errors.append(f"User {user_id} is not a member of this campaign.")
+            errors.append(
+                gettext("User %(id)s is not a member of this campaign.") % {"id": user_id}
+            )
         if status is not None and status not in AttendanceStatus.values:
-            errors.append(f"“{status}” is not one of {', '.join(AttendanceStatus.values)}.")
+            errors.append(
+                gettext("“%(status)s” is not one of %(known)s.")
+                % {"status": status, "known": ", ".join(AttendanceStatus.values)}
+            )
     if errors:
         raise ValidationError({"attendance": errors})
     for user_id, status in statuses.items():
@@ -218,7 +230,7 @@ def session_for(campaign: Campaign, pk: int | str) -> GameSession:
     try:
         session = sessions_of(campaign.pk).get(pk=int(pk))
     except (GameSession.DoesNotExist, ValueError, TypeError):
-        raise Http404("No such session.") from None
+        raise Http404(gettext("No such session.")) from None
     session.campaign = campaign
     return session
 

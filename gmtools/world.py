@@ -18,6 +18,7 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.http import Http404
 from django.urls import reverse
+from django.utils.translation import gettext
 
 from apibase.numbers import object_id
 from campaign.members import campaign_touch
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
 
 def _check_manager(campaign_id: int, by: CampaignAccess) -> None:
     if not by.can_manage or by.campaign_id != campaign_id:
-        raise PermissionDenied("Only the campaign's game masters change its calendar.")
+        raise PermissionDenied(gettext("Only the campaign's game masters change its calendar."))
 
 
 def _invalid(exc: CalendarError) -> ValidationError:
@@ -103,14 +104,19 @@ def calendar_define(
         calendar.check(row.year, row.month, row.day)
     except CalendarError:
         raise ValidationError(
-            {"months": ["The current date would not exist: set another date first."]}
+            {"months": [gettext("The current date would not exist: set another date first.")]}
         ) from None
     for event in WorldEvent.objects.filter(campaign=campaign).only("year", "month", "day"):
         try:
             calendar.check(event.year, event.month, event.day)
         except CalendarError:
             raise ValidationError(
-                {"months": [f"The event “{event.title}” would fall on no date: move it first."]}
+                {
+                    "months": [
+                        gettext("The event “%(title)s” would fall on no date: move it first.")
+                        % {"title": event.title}
+                    ]
+                }
             ) from None
     row.months = (
         [{"name": m.name, "days": m.days, "season": m.season} for m in calendar.months]
@@ -152,7 +158,9 @@ def date_advance(*, campaign: Campaign, by: CampaignAccess, days: int) -> WorldD
             current.year, current.month, current.day, days
         )
     except CalendarError as exc:
-        raise ValidationError({"days": [f"That leaves the calendar: {exc}"]}) from None
+        raise ValidationError(
+            {"days": [gettext("That leaves the calendar: %(problem)s") % {"problem": exc}]}
+        ) from None
     row.save()
     campaign_touch(campaign.pk)
     return world_date(campaign.pk, row)
@@ -173,7 +181,7 @@ def event_for(access: CampaignAccess, pk: Any) -> WorldEvent:
     number = object_id(pk) if isinstance(pk, int | str) else None
     event = events_visible_to(access).filter(pk=number).first() if number else None
     if event is None:
-        raise Http404("No such event.")
+        raise Http404(gettext("No such event."))
     return event
 
 
@@ -197,11 +205,11 @@ def event_add(
     _check_manager(campaign.pk, by)
     errors: dict[str, list[str]] = {}
     if not title.strip():
-        errors["title"] = ["Give the event a title."]
+        errors["title"] = [gettext("Give the event a title.")]
     if session is not None and session.campaign_id != campaign.pk:
-        errors["session"] = ["No such session in this campaign."]
+        errors["session"] = [gettext("No such session in this campaign.")]
     if wiki_entry is not None and wiki_entry not in _entries_in(campaign.pk, [wiki_entry]):
-        errors["wiki_entry"] = ["No such wiki entry in this campaign."]
+        errors["wiki_entry"] = [gettext("No such wiki entry in this campaign.")]
     try:
         world_date(campaign.pk).calendar.check(year, month, day)
     except CalendarError as exc:

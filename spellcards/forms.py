@@ -11,6 +11,7 @@ import re
 from typing import Any, cast
 
 from django import forms
+from django.utils.translation import gettext, gettext_lazy
 
 from westernroses.house_rules import HouseRules
 from westernroses.spellcards import (
@@ -44,20 +45,39 @@ _SKILL_FIELD = re.compile(r"^skills\[(\d+)\](?:\.params\.(\w+))?$")
 def _signed(cost: int) -> str:
     """A section's price as the menus say it: "free", "+40 spell power", "10 spell power less"."""
     if cost > 0:
-        return f"+{cost} spell power"
-    return f"{-cost} spell power less" if cost < 0 else "free"
+        return gettext("+%(cost)s spell power") % {"cost": cost}
+    if cost < 0:
+        return gettext("%(cost)s spell power less") % {"cost": -cost}
+    return gettext("free")
 
 
 def _priced(label: str, cost: int) -> str:
     """A menu line that reads as a sentence: "AOE 2: +60 spell power"."""
-    return f"{label}: {_signed(cost)}"
+    return gettext("%(label)s: %(price)s") % {"label": label, "price": _signed(cost)}
 
 
 def _targets_line(t: Any) -> str:
     """ "Two Targets: +20 spell power, or +40 with an AOE"; "included in an AOE" when free."""
     with_aoe = t["cost_with_aoe"]
-    aoe = "included in an AOE" if not with_aoe else f"or +{with_aoe} with an AOE"
-    return f"{_priced(t['label'], t['cost'])}, {aoe}"
+    if not with_aoe:
+        return gettext("%(priced)s, included in an AOE") % {
+            "priced": _priced(t["label"], t["cost"])
+        }
+    return gettext("%(priced)s, or +%(with_aoe)s with an AOE") % {
+        "priced": _priced(t["label"], t["cost"]),
+        "with_aoe": with_aoe,
+    }
+
+
+def _tier_line(t: Any) -> str:
+    """One price tier of the damage modifier: "+1 to +10, 2 each"; "+21 and up, 4 each"."""
+    if t["to"]:
+        return gettext("+%(low)s to +%(high)s, %(each)s each") % {
+            "low": t["from"],
+            "high": t["to"],
+            "each": t["cost_each"],
+        }
+    return gettext("+%(low)s and up, %(each)s each") % {"low": t["from"], "each": t["cost_each"]}
 
 
 def param_field_name(slug: str, param: str) -> str:
@@ -71,29 +91,38 @@ class SpellcardForm(forms.Form):
     a field could not even be read) and ``violations`` every rule it breaks.
     """
 
-    name = forms.CharField(max_length=120, required=False)
+    name = forms.CharField(label=gettext_lazy("Name"), max_length=120, required=False)
     description = forms.CharField(
+        label=gettext_lazy("Description"),
         required=False,
         widget=forms.Textarea(attrs={"rows": 3}),
-        help_text="What the card does, in your words (the GM adjudicates buffs and effects).",
+        help_text=gettext_lazy(
+            "What the card does, in your words (the GM adjudicates buffs and effects)."
+        ),
     )
-    type = forms.ChoiceField()
+    type = forms.ChoiceField(label=gettext_lazy("Type"))
     bomb = forms.BooleanField(
-        required=False, help_text="Cast only when you are hit; costs double, single target."
+        label=gettext_lazy("Bomb"),
+        required=False,
+        help_text=gettext_lazy("Cast only when you are hit; costs double, single target."),
     )
-    to_hit = forms.ChoiceField(label="To-hit")
-    targets = forms.ChoiceField(required=False)
-    aoe = forms.TypedChoiceField(coerce=int, label="AOE")
-    duration = forms.ChoiceField()
+    to_hit = forms.ChoiceField(label=gettext_lazy("To-hit"))
+    targets = forms.ChoiceField(label=gettext_lazy("Targets"), required=False)
+    aoe = forms.TypedChoiceField(coerce=int, label=gettext_lazy("AOE"))
+    duration = forms.ChoiceField(label=gettext_lazy("Duration"))
     attack_dice = forms.TypedChoiceField(
-        coerce=int, empty_value=None, required=False, label="Attack power"
+        coerce=int, empty_value=None, required=False, label=gettext_lazy("Attack power")
     )
     attack_modifier = forms.IntegerField(
-        required=False, min_value=-1000, max_value=1000, initial=0, label="Damage modifier"
+        required=False,
+        min_value=-1000,
+        max_value=1000,
+        initial=0,
+        label=gettext_lazy("Damage modifier"),
     )
-    element = forms.ChoiceField(required=False, label="Elemental affinity")
+    element = forms.ChoiceField(required=False, label=gettext_lazy("Elemental affinity"))
     skills = forms.MultipleChoiceField(
-        required=False, widget=forms.CheckboxSelectMultiple, label="Special skills"
+        required=False, widget=forms.CheckboxSelectMultiple, label=gettext_lazy("Special skills")
     )
 
     def __init__(self, *args: Any, caster: CasterInfo, rules: HouseRules, **kwargs: Any) -> None:
@@ -108,39 +137,46 @@ class SpellcardForm(forms.Form):
         f: Any = self.fields  # typed per field: ChoiceFields get choices
         f["type"].choices = [(t["value"], t["label"]) for t in opts["type"]]
         f["to_hit"].choices = [(t["value"], _priced(t["label"], t["cost"])) for t in opts["to_hit"]]
-        f["targets"].choices = [("", "No targets: the special skill says whom it affects")] + [
-            (t["value"], _targets_line(t)) for t in opts["targets"]
-        ]
+        f["targets"].choices = [
+            ("", gettext("No targets: the special skill says whom it affects"))
+        ] + [(t["value"], _targets_line(t)) for t in opts["targets"]]
         f["aoe"].choices = [(a["value"], _priced(a["label"], a["cost"])) for a in opts["aoe"]]
         f["duration"].choices = [
             (d["value"], _priced(d["label"], d["cost"])) for d in opts["duration"]
         ]
-        f["attack_dice"].choices = [("", "No attack power")] + [
+        f["attack_dice"].choices = [("", gettext("No attack power"))] + [
             (d["value"], _priced(d["label"], d["cost"])) for d in opts["attack_power"]["dice"]
         ]
         tiers = opts["attack_power"]["modifier"]["tiers"]
-        f["attack_modifier"].help_text = (
-            "Each point costs spell power: "
-            + "; ".join(
-                f"+{t['from']}{' to +' + str(t['to']) if t['to'] else ' and up'}, "
-                f"{t['cost_each']} each"
-                for t in tiers
+        f["attack_modifier"].help_text = gettext("Each point costs spell power: %(tiers)s.") % {
+            "tiers": gettext("; ").join(_tier_line(t) for t in tiers)
+        }
+        f["element"].choices = [("", gettext("No element: non-elemental, free"))] + [
+            (
+                e["value"],
+                gettext("%(element)s: %(distance)s, %(price)s")
+                % {
+                    "element": e["label"],
+                    "distance": e["distance"].replace("_", " "),
+                    "price": _signed(e["cost"]),
+                },
             )
-            + "."
-        )
-        f["element"].choices = [("", "No element: non-elemental, free")] + [
-            (e["value"], f"{e['label']}: {e['distance'].replace('_', ' ')}, {_signed(e['cost'])}")
             for e in opts["element"]
         ]
         f["skills"].choices = [
             (
                 s["slug"],
-                f"{s['name']} ({s['group_name'].replace(' – ', ', ')}): costs {s['cost']['text']}",
+                gettext("%(skill)s (%(group)s): costs %(cost)s")
+                % {
+                    "skill": s["name"],
+                    "group": s["group_name"].replace(" – ", ", "),
+                    "cost": s["cost"]["text"],
+                },
             )
             for s in opts["skills"]
         ]
         if not opts["skills"]:
-            f["skills"].help_text = "Your profession has no special skills (yet)."
+            f["skills"].help_text = gettext("Your profession has no special skills (yet).")
         # A copied template may carry another profession's skill. Keep it selectable so the
         # engine can say why it does not fit, beside this field, instead of a bare "invalid
         # choice"; the lists never offer such a skill otherwise.
@@ -152,25 +188,33 @@ class SpellcardForm(forms.Form):
                 offered.add(slug)
                 f["skills"].choices = [
                     *f["skills"].choices,
-                    (slug, f"{skill.name} — not available to a {caster.profession.label}"),
+                    (
+                        slug,
+                        gettext("%(skill)s — not available to a %(profession)s")
+                        % {"skill": skill.name, "profession": caster.profession.label},
+                    ),
                 ]
         for skill in opts["skills"]:
             for param in skill["params"]:
                 name = param_field_name(skill["slug"], param["name"])
-                label = f"{skill['name']}: {param['label']}"
+                label = gettext("%(skill)s: %(parameter)s") % {
+                    "skill": skill["name"],
+                    "parameter": param["label"],
+                }
                 if param["kind"] == "choice":
                     f[name] = forms.TypedChoiceField(
                         coerce=int,
                         empty_value=None,
                         required=False,
                         label=label,
-                        choices=[("", "not chosen")] + [(c, str(c)) for c in param["choices"]],
+                        choices=[("", gettext("not chosen"))]
+                        + [(c, str(c)) for c in param["choices"]],
                     )
                 elif param["kind"] == "element":
                     f[name] = forms.ChoiceField(
                         required=False,
                         label=label,
-                        choices=[("", "not chosen")]
+                        choices=[("", gettext("not chosen"))]
                         + [(e["value"], e["label"]) for e in opts["element"]],
                     )
                 else:
@@ -291,14 +335,16 @@ class CopiesForm(forms.Form):
     """How many copies of a card the deck holds (0 takes it out)."""
 
     spellcard = forms.IntegerField(widget=forms.HiddenInput)
-    copies = forms.IntegerField(min_value=0, max_value=99)
+    copies = forms.IntegerField(label=gettext_lazy("Copies"), min_value=0, max_value=99)
 
 
 class CopyTemplateForm(forms.Form):
     """Which of my characters in the campaign receives a copy of a template card."""
 
-    character = forms.TypedChoiceField(coerce=int)
-    add_to_deck = forms.BooleanField(required=False, initial=True, label="Put one in the deck")
+    character = forms.TypedChoiceField(label=gettext_lazy("Character"), coerce=int)
+    add_to_deck = forms.BooleanField(
+        required=False, initial=True, label=gettext_lazy("Put one in the deck")
+    )
 
     def __init__(self, *args: Any, characters: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import Http404
+from django.utils.translation import gettext
 
 from campaign.models import Campaign
 from campaign.permissions import CampaignAccess, access_for, owned_access
@@ -67,11 +68,11 @@ def spellcard_for(user: User | AnonymousUser, spellcard_id: int | str) -> Spellc
     try:
         card = Spellcard.objects.only("pk", "character_id").get(pk=int(spellcard_id))
     except (Spellcard.DoesNotExist, ValueError, TypeError):
-        raise Http404("No such spellcard.") from None
+        raise Http404(gettext("No such spellcard.")) from None
     try:
         character = character_for(user, card.character_id)
     except Http404:
-        raise Http404("No such spellcard.") from None
+        raise Http404(gettext("No such spellcard.")) from None
     card = Spellcard.objects.get(pk=card.pk)
     card.character = character
     return card
@@ -115,12 +116,12 @@ def template_card_for(
     try:
         template = TemplateCard.objects.select_related("campaign").get(pk=int(template_id))
     except (TemplateCard.DoesNotExist, ValueError, TypeError):
-        raise Http404("No such template card.") from None
+        raise Http404(gettext("No such template card.")) from None
     access = access_for(user, template.campaign)
     if not access.can_view:
-        raise Http404("No such template card.")
+        raise Http404(gettext("No such template card."))
     if manage and not access.can_manage:
-        raise PermissionDenied("Only the campaign's game masters edit its template cards.")
+        raise PermissionDenied(gettext("Only the campaign's game masters edit its template cards."))
     return template, access
 
 

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
+from django.utils.translation import gettext
 
 from campaign.charts import distribution_svg
 from campaign.permissions import access_for
@@ -96,7 +97,9 @@ def draft_from_data(data: object) -> SpellcardDraft:
 
 def _require_act(by: User, character: Character) -> None:
     if not selectors.can_act_for_character(by, character):
-        raise PermissionDenied("Only the character's owner and the game masters may do that.")
+        raise PermissionDenied(
+            gettext("Only the character's owner and the game masters may do that.")
+        )
 
 
 # --------------------------------------------------------------------------- preview
@@ -542,7 +545,9 @@ def deck_set_copies(
 
 def _require_gm(by: User, campaign: Campaign) -> None:
     if not access_for(by, campaign).can_manage:
-        raise PermissionDenied("Only the campaign's game masters manage its template cards.")
+        raise PermissionDenied(
+            gettext("Only the campaign's game masters manage its template cards.")
+        )
 
 
 def _template_name(draft: SpellcardDraft) -> str:
@@ -598,7 +603,9 @@ def template_card_copy(
     and change what does not fit.
     """
     if character.campaign_id != template.campaign_id:
-        raise PermissionDenied("Copy a template only onto a character of the same campaign.")
+        raise PermissionDenied(
+            gettext("Copy a template only onto a character of the same campaign.")
+        )
     draft = selectors.parse_draft(template.draft)
     if draft is None:
         raise SpellcardRejected(

@@ -16,6 +16,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.datastructures import MultiValueDict
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
 from accounts.typing import AuthedRequest
@@ -138,7 +139,9 @@ def _save(
                 description=description,
             )
             messages.success(
-                request, f"{quoted(form.draft.name)} is in the campaign's template cards."
+                request,
+                gettext("%(name)s is in the campaign's template cards.")
+                % {"name": quoted(form.draft.name)},
             )
             return redirect("spellcards:templates", character.campaign_id)
         if card is None:
@@ -150,12 +153,16 @@ def _save(
                 add_to_deck=1,
                 source_template=template,
             )
-            messages.success(request, f"{quoted(saved.name)} is in {character.name}'s deck.")
+            messages.success(
+                request,
+                gettext("%(card)s is in %(character)s's deck.")
+                % {"card": quoted(saved.name), "character": character.name},
+            )
         else:
             saved = services.spellcard_update(
                 by=request.user, spellcard=card, draft=form.draft, description=description
             )
-            messages.success(request, f"{quoted(saved.name)} saved.")
+            messages.success(request, gettext("%(card)s saved.") % {"card": quoted(saved.name)})
     except services.SpellcardRejected as exc:
         for violation in exc.violations:
             form.add_error(form.field_for(violation.field), violation.message)
@@ -176,7 +183,7 @@ def builder_new(request: AuthedRequest, character_id: int) -> HttpResponse:
     if template_id:
         template, _ = selectors.template_card_for(request.user, template_id)
         if template.campaign_id != character.campaign_id:
-            raise PermissionDenied("That template belongs to another campaign.")
+            raise PermissionDenied(gettext("That template belongs to another campaign."))
         initial = SpellcardForm.initial_from(template.draft, template.description)
     return _builder(request, character, initial=initial, template=template)
 
@@ -195,7 +202,7 @@ def spellcard_delete(request: AuthedRequest, pk: int) -> HttpResponse:
     card = selectors.spellcard_for(request.user, pk)
     character_id = card.character_id
     services.spellcard_delete(by=request.user, spellcard=card)
-    messages.success(request, f"{quoted(card.name)} deleted.")
+    messages.success(request, gettext("%(card)s deleted.") % {"card": quoted(card.name)})
     return redirect("spellcards:deck", character_id)
 
 
@@ -239,10 +246,21 @@ def deck_copies(request: AuthedRequest, character_id: int) -> HttpResponse:
                 errors += [v.message for v in exc.deck_violations]
             else:
                 copies = form.cleaned_data["copies"]
-                messages.success(request, f"{card.name}: {copies} in the deck.")
+                messages.success(
+                    request,
+                    gettext("%(card)s: %(copies)s in the deck.")
+                    % {"card": card.name, "copies": copies},
+                )
                 return redirect("spellcards:deck", character.pk)
     else:
-        errors += [f"{k}: {' '.join(str(m) for m in v)}" for k, v in form.errors.items()]
+        errors += [
+            gettext("%(field)s: %(problem)s")
+            % {
+                "field": form[k].label if k in form.fields else k,
+                "problem": " ".join(str(m) for m in v),
+            }
+            for k, v in form.errors.items()
+        ]
     context = _deck_context(request, character)
     context["copy_errors"] = errors
     return render(request, "spellcards/deck.html", context, status=400)
@@ -307,7 +325,11 @@ def template_copy(request: AuthedRequest, pk: int) -> HttpResponse:
         return _templates_page(
             request, template.campaign_id, status=400, failed=template, incomplete=str(exc)
         )
-    messages.success(request, f"{quoted(card.name)} copied to {character.name}.")
+    messages.success(
+        request,
+        gettext("%(card)s copied to %(character)s.")
+        % {"card": quoted(card.name), "character": character.name},
+    )
     return redirect("spellcards:deck", character.pk)
 
 
@@ -317,5 +339,7 @@ def template_delete(request: AuthedRequest, pk: int) -> HttpResponse:
     template, _ = selectors.template_card_for(request.user, pk, manage=True)
     campaign_id = template.campaign_id
     services.template_card_delete(by=request.user, template=template)
-    messages.success(request, f"Template {quoted(template.name)} deleted.")
+    messages.success(
+        request, gettext("Template %(name)s deleted.") % {"name": quoted(template.name)}
+    )
     return redirect("spellcards:templates", campaign_id)

@@ -10,6 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from accounts.typing import AuthedRequest
@@ -44,7 +45,10 @@ def campaign_create(request: AuthedRequest) -> HttpResponse:
             description=form.cleaned_data["description"],
             gm=request.user,
         )
-        messages.success(request, f"Campaign {quoted(campaign.name)} created. You are its GM.")
+        messages.success(
+            request,
+            _("Campaign %(name)s created. You are its GM.") % {"name": quoted(campaign.name)},
+        )
         return redirect("campaign:detail", campaign.pk)
     status = 400 if form.errors else 200
     return render(request, "campaign/create.html", {"form": form}, status=status)
@@ -78,7 +82,7 @@ def campaign_settings(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST":
         if request.POST.get("reset") == "rules":
             services.campaign_update_settings(campaign=campaign, by=access, reset_house_rules=True)
-            messages.success(request, "House rules reset to the defaults.")
+            messages.success(request, _("House rules reset to the defaults."))
             return redirect("campaign:settings", campaign.pk)
         if form.is_valid():
             services.campaign_update_settings(
@@ -88,7 +92,7 @@ def campaign_settings(request: HttpRequest, pk: int) -> HttpResponse:
                 description=form.cleaned_data["description"],
                 house_rules=form.house_rules(),
             )
-            messages.success(request, "Campaign settings saved.")
+            messages.success(request, _("Campaign settings saved."))
             return redirect("campaign:settings", campaign.pk)
     context = {
         "campaign": campaign,
@@ -115,7 +119,11 @@ def member_add(request: HttpRequest, pk: int) -> HttpResponse:
         except ValidationError as exc:
             form.add_error("role", exc.messages)
         else:
-            messages.success(request, f"{form.cleaned_data['username']} joined the campaign.")
+            messages.success(
+                request,
+                _("%(username)s joined the campaign.")
+                % {"username": form.cleaned_data["username"]},
+            )
             return redirect("campaign:detail", campaign.pk)
     context = _detail_context(campaign, access, form)
     return render(request, "campaign/detail.html", context, status=400)
@@ -155,7 +163,11 @@ def _dice_page(
             query = {k: v for k, v in request.POST.items() if k != "csrfmiddlewaretoken"}
             query["roll"] = str(roll.pk)
             if hidden:
-                messages.info(request, f"{label or 'Your roll'}: {services.HIDDEN_ROLL_NOTE}.")
+                messages.info(
+                    request,
+                    _("%(roll)s: %(note)s.")
+                    % {"roll": label or _("Your roll"), "note": services.HIDDEN_ROLL_NOTE},
+                )
                 return redirect(f"{request.path}?{urlencode(query)}")
             # the result is where she looks next, not at the top of the page (on a phone it
             # lies below the form)

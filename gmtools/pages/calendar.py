@@ -13,6 +13,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.typing import AuthedRequest
@@ -175,9 +176,11 @@ def session_rsvp(request: AuthedRequest, pk: int, session_id: int) -> HttpRespon
         except ValidationError as exc:
             messages.error(request, " ".join(exc.messages))
         else:
-            messages.success(request, "Your answer is saved.")
+            messages.success(request, gettext("Your answer is saved."))
     else:
-        messages.error(request, "Choose yes, maybe or no (and a note of at most 200 characters).")
+        messages.error(
+            request, gettext("Choose yes, maybe or no (and a note of at most 200 characters).")
+        )
     return redirect("gmtools:session_detail", campaign.pk, session.pk)
 
 
@@ -191,10 +194,12 @@ def feed_page(request: AuthedRequest) -> HttpResponse:
     if request.method == "POST":
         if request.POST.get("action") == "revoke":
             calendar_feed.feed_revoke(request.user)
-            messages.success(request, "Your calendar address no longer works.")
+            messages.success(request, gettext("Your calendar address no longer works."))
         else:
             calendar_feed.feed_renew(request.user)
-            messages.success(request, "Your calendar has a new address; the old one stops working.")
+            messages.success(
+                request, gettext("Your calendar has a new address; the old one stops working.")
+            )
         back = object_id(request.POST.get("campaign", ""))
         if back and Membership.objects.filter(campaign_id=back, user=request.user).exists():
             return redirect("campaign:detail", back)
@@ -209,7 +214,7 @@ def feed_ics(request: HttpRequest, token: str) -> HttpResponse:
     """The feed (RFC 5545). An unknown, revoked or renewed token answers 404."""
     feed = calendar_feed.feed_by_token(token)
     if feed is None or not feed.user.is_active:
-        raise Http404("No such calendar.")
+        raise Http404(gettext("No such calendar."))
     base = request.build_absolute_uri("/").rstrip("/")
     response = HttpResponse(
         calendar_feed.feed_ics(feed.user, base), content_type="text/calendar; charset=utf-8"

@@ -33,9 +33,10 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.html import format_html_join
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.typing import AuthedRequest
@@ -101,8 +102,11 @@ class Kept:
 
 def _kept_key(request: HttpRequest, campaign: Campaign, versions: Versions) -> str:
     """Where a page is kept: under the ETag (the viewer, her role, the minute), the time zone
-    its times are shown in and the address its links name."""
-    place = f"{timezone.get_current_timezone_name()}:{request.scheme}:{request.get_host()}"
+    its times are shown in, the language its words are in and the address its links name."""
+    place = (
+        f"{timezone.get_current_timezone_name()}:{translation.get_language()}:"
+        f"{request.scheme}:{request.get_host()}"
+    )
     return f"dashboard-page:{PANELS_CACHE_FORMAT}:{campaign.pk}:{versions.etag}:{place}"
 
 
@@ -340,7 +344,7 @@ def quick_award(request: AuthedRequest, pk: int) -> HttpResponse:
 def _one(campaign: Campaign, form: Any) -> Any:
     found = _characters(campaign, [form.cleaned_data["character"]])
     if not found:
-        raise ValidationError({"character": ["That character is not in this campaign."]})
+        raise ValidationError({"character": [gettext("That character is not in this campaign.")]})
     return found[0]
 
 

@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.typing import AuthedRequest
@@ -88,5 +89,5 @@ def handout_delete(request: HttpRequest, pk: int, handout_id: int) -> HttpRespon
     campaign, access = campaign_for(request.user, pk, manage=True)
     handout = handout_services.handout_for(access, handout_id)
     handout_services.handout_delete(handout=handout, by=access)
-    messages.success(request, "Handout deleted.")
+    messages.success(request, gettext("Handout deleted."))
     return redirect("gmtools:handouts", campaign.pk)

@@ -17,6 +17,7 @@ from django.db import IntegrityError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.typing import AuthedRequest
@@ -75,7 +76,7 @@ def invitation_revoke(request: HttpRequest, pk: int, invitation_id: int) -> Http
     campaign, access = campaign_for(request.user, pk, manage=True)
     invitation = invitation_services.invitation_for(campaign, invitation_id)
     invitation_services.invitation_revoke(invitation=invitation, by=access)
-    messages.success(request, "The invitation link no longer works.")
+    messages.success(request, gettext("The invitation link no longer works."))
     return _after(request, campaign.pk)
 
 

@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from accounts.typing import AuthedRequest
@@ -46,7 +47,7 @@ def member_role(request: HttpRequest, pk: int, user_id: int) -> HttpResponse:
     campaign, access = campaign_for(request.user, pk, manage=True)
     form = MemberRoleForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Choose a role.")
+        messages.error(request, gettext("Choose a role."))
         return redirect("gmtools:members", campaign.pk)
     try:
         membership = membership_set_role(
@@ -72,7 +73,9 @@ def member_remove(request: HttpRequest, pk: int, user_id: int) -> HttpResponse:
     except ValidationError as exc:
         _refused(request, exc)
     else:
-        messages.success(request, "The member was removed; their characters left with them.")
+        messages.success(
+            request, gettext("The member was removed; their characters left with them.")
+        )
     return redirect("gmtools:members", campaign.pk)
 
 

@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.typing import AuthedRequest
@@ -34,7 +35,7 @@ def note_list(request: AuthedRequest, pk: int) -> HttpResponse:
         except ValidationError as exc:
             add_service_errors(form, exc)
         else:
-            messages.success(request, "Note saved (only the GMs see it).")
+            messages.success(request, gettext("Note saved (only the GMs see it)."))
             return redirect("gmtools:notes", campaign.pk)
     context = {
         "campaign": campaign,
@@ -67,7 +68,7 @@ def note_edit(request: HttpRequest, pk: int, note_id: int) -> HttpResponse:
         except ValidationError as exc:
             add_service_errors(form, exc)
         else:
-            messages.success(request, "Note saved.")
+            messages.success(request, gettext("Note saved."))
             return redirect("gmtools:notes", campaign.pk)
     context = {"campaign": campaign, "access": access, "form": form, "note": note}
     return render(request, "gmtools/note_edit.html", context, status=400 if form.errors else 200)
@@ -78,5 +79,5 @@ def note_edit(request: HttpRequest, pk: int, note_id: int) -> HttpResponse:
 def note_delete(request: HttpRequest, pk: int, note_id: int) -> HttpResponse:
     campaign, access = campaign_for(request.user, pk, manage=True)
     note_services.note_delete(note=note_services.note_for(access, note_id), by=access)
-    messages.success(request, "Note deleted.")
+    messages.success(request, gettext("Note deleted."))
     return redirect("gmtools:notes", campaign.pk)

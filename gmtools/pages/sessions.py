@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.typing import AuthedRequest
@@ -84,7 +85,7 @@ def session_detail(request: HttpRequest, pk: int, session_id: int) -> HttpRespon
         except ValidationError as exc:
             add_service_errors(form, exc)
         else:
-            messages.success(request, "Summary and attendance saved.")
+            messages.success(request, gettext("Summary and attendance saved."))
             return redirect("gmtools:session_detail", campaign.pk, session.pk)
     answers = rsvp.rsvps_of(session)
     mine = next((a for a in answers if a.user_id == request.user.pk), None)
@@ -133,7 +134,7 @@ def session_edit(request: HttpRequest, pk: int, session_id: int) -> HttpResponse
         except ValidationError as exc:
             add_service_errors(form, exc)
         else:
-            messages.success(request, "Session saved.")
+            messages.success(request, gettext("Session saved."))
             return redirect("gmtools:session_detail", campaign.pk, session.pk)
     context = {"campaign": campaign, "access": access, "session": session, "form": form}
     return render(request, "gmtools/session_edit.html", context, status=400 if form.errors else 200)
@@ -145,5 +146,5 @@ def session_delete(request: HttpRequest, pk: int, session_id: int) -> HttpRespon
     campaign, access = campaign_for(request.user, pk, manage=True)
     session = session_services.session_for(campaign, session_id)
     session_services.session_cancel(session=session, by=access)
-    messages.success(request, "Session cancelled; its reminders will not be sent.")
+    messages.success(request, gettext("Session cancelled; its reminders will not be sent."))
     return redirect("gmtools:sessions", campaign.pk)

@@ -6,6 +6,7 @@ from fractions import Fraction
 from typing import Any
 
 from django import template
+from django.utils.translation import gettext
 
 register = template.Library()
 
@@ -43,7 +44,15 @@ def field_label(form: Any, name: str) -> str:
     """A form field's label ("Damage modifier") for a message naming it; "the card" for
     errors about no one field."""
     field = getattr(form, "fields", {}).get(name)
-    return str(field.label) if field is not None and field.label else "the card"
+    return str(field.label) if field is not None and field.label else gettext("the card")
+
+
+@register.filter
+def error_labels(form: Any) -> str:
+    """The labels of the form's fields with errors, in one list ("Name; Damage modifier"), for
+    a sentence that names them all (one translatable sentence, not fragments)."""
+    names = getattr(form, "errors", {}) or {}
+    return gettext("; ").join(field_label(form, name) for name in names)
 
 
 @register.inclusion_tag("spellcards/_deck_sheet.html", takes_context=True)

@@ -4,6 +4,8 @@
 // page and a plain POST saves it (the server validates the same way).
 (function () {
   "use strict";
+  // words in the reader's language (Django's JavaScriptCatalog, /jsi18n/, loaded by base.html)
+  const gettext = window.gettext || ((text) => text);
   const form = document.getElementById("character-form");
   const panel = document.getElementById("live-panel");
   if (!form || !panel) return;
@@ -47,11 +49,11 @@
   prev.type = "button";
   prev.className = "secondary";
   prev.id = "step-back";
-  prev.textContent = "Back";
+  prev.textContent = gettext("Back");
   const next = document.createElement("button");
   next.type = "button";
   next.id = "step-next";
-  next.textContent = "Next";
+  next.textContent = gettext("Next");
   bar.append(prev, next);
   form.querySelector(".wizard-actions").before(bar);
   prev.addEventListener("click", () => show(current - 1));

@@ -8,6 +8,9 @@
 // forms that post and come back to this page.
 (function () {
   "use strict";
+  // words in the reader's language (Django's JavaScriptCatalog, /jsi18n/, loaded by base.html)
+  const gettext = window.gettext || ((text) => text);
+  const interpolate = window.interpolate || ((fmt, obj) => fmt.replace(/%\((\w+)\)s/g, (_m, key) => String(obj[key])));
   const root = document.getElementById("dashboard");
   if (!root) return;
   const liveUrl = root.dataset.liveUrl;
@@ -89,14 +92,14 @@
       });
       if (response.status === 200) {
         apply(await response.json());
-        status.textContent = "Up to date.";
+        status.textContent = gettext("Up to date.");
       } else if (response.status === 304) {
-        status.textContent = "Up to date.";
+        status.textContent = gettext("Up to date.");
       } else {
-        status.textContent = `Could not refresh (${response.status}); retrying.`;
+        status.textContent = interpolate(gettext("Could not refresh (%(status)s); retrying."), { status: response.status }, true);
       }
     } catch (err) {
-      status.textContent = "Offline; retrying.";
+      status.textContent = gettext("Offline; retrying.");
     } finally {
       busy = false;
       if (again) poll();  // a note arrived while this answer was on its way
@@ -122,7 +125,7 @@
         const li = document.createElement("li");
         const named = slot && slot.querySelector("label, legend");
         const words = named ? named.textContent.trim() : "";
-        li.textContent = field === "non_field_errors" || !words ? m : `${words}: ${m}`;
+        li.textContent = field === "non_field_errors" || !words ? m : interpolate(gettext("%(field)s: %(message)s"), { field: words, message: m }, true);
         list.append(li);
       });
       list.hidden = false;
@@ -161,7 +164,7 @@
           await poll();
         }
       } catch (err) {
-        result.textContent = "The action could not be sent; nothing was changed.";
+        result.textContent = gettext("The action could not be sent; nothing was changed.");
         result.className = "quick-result bad";
       } finally {
         button.disabled = false;

@@ -1,6 +1,9 @@
 // Live odds on the dice page: re-render the server's odds fragment as the form changes.
 // Without JavaScript the "Show odds" button does the same with a page load.
 (function () {
+  // words in the reader's language (Django's JavaScriptCatalog, /jsi18n/, loaded by base.html)
+  const gettext = window.gettext || ((text) => text);
+  const interpolate = window.interpolate || ((fmt, obj) => fmt.replace(/%\((\w+)\)s/g, (_m, key) => String(obj[key])));
   const form = document.getElementById("dice-form");
   const target = document.getElementById("odds");
   if (!form || !target) return;
@@ -36,7 +39,9 @@
     const secret = JSON.parse(secretData.textContent);
     check.addEventListener("change", () => {
       const skill = secret[check.value];
-      note.textContent = skill ? `${skill} is a mental roll: only the GM sees the result (house rule “Mental rolls are secret”).` : "";
+      note.textContent = skill
+        ? interpolate(gettext("%(check)s is a mental roll: only the GM sees the result (house rule “Mental rolls are secret”)."), { check: skill }, true)
+        : "";
       note.hidden = !skill;
     });
   }

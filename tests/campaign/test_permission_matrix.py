@@ -1391,6 +1391,7 @@ NOT_CAMPAIGN_SCOPED = {
     "api-no-such-route": "an /api/ path no route matches: a JSON 404 (tests/hardening)",
     "health": "the full health page (tests/hardening/test_health.py)",
     "health-ready": "the readiness check (tests/hardening/test_health.py)",
+    "javascript-catalog": "the scripts' words in the reader's language, the same for everyone",
     "api-notification-preferences": "a user's own preferences (tests/notifications)",
     "notification-list": "a user's own notifications (tests/notifications)",
     "notification-detail": "a user's own notification (tests/notifications)",
