@@ -4,6 +4,7 @@ from django.conf import settings
 from django.conf.urls.static import static
 from django.contrib import admin
 from django.urls import include, path, re_path
+from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularSwaggerSplitView
 
 from campaign.pages import campaigns as campaign_views
@@ -19,6 +20,8 @@ from .home import home
 
 urlpatterns = [
     path("", home, name="home"),
+    # The JavaScript's words in the reader's language (gettext() in static/js).
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("accounts/", include("accounts.urls")),
     path("campaigns/", include("campaign.urls")),
     # The GM tools' pages under the same prefix: members, sessions, ..., the dashboard.
