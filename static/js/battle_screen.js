@@ -59,7 +59,7 @@
   function combatant(id) { return (S.view && S.view.combatants[id]) || null; }
   // one the view does not hold (hidden in fog, or gone) is never named by an engine id
   function nameOf(id) { const c = combatant(id); return c ? c.name : "someone"; }
-  function playerName(p) { return (config.members && config.members[p]) || (p === "gm" ? "the GM" : `player ${p}`); }
+  function playerName(p) { return (config.members && config.members[p]) || (p === "gm" ? gettext("the GM") : interpolate(gettext("player %(number)s"), { number: p }, true)); }
   function initials(name) {
     // a numbered duplicate ("Fairy Maid 2") keeps its number on the token: "FM2"
     const numbered = /^(.*\S)\s+(\d+)$/.exec(name.trim());
@@ -75,14 +75,14 @@
     if (kind === "bad") sayAlert(text);
   }
   function firstError(data) {
-    if (!data) return "Something went wrong.";
+    if (!data) return gettext("Something went wrong.");
     if (data.errors) {
       for (const [field, messages] of Object.entries(data.errors)) {
         const list = Array.isArray(messages) ? messages : [JSON.stringify(messages)];
         if (list.length) return list[0];
       }
     }
-    return data.detail || "Something went wrong.";
+    return data.detail || gettext("Something went wrong.");
   }
 
   // ------------------------------------------------------------------ server
@@ -130,7 +130,7 @@
     },
     onStale: () => {
       S.mode = null;
-      setStatus("Someone else moved first: the board has been refreshed.", "bad");
+      setStatus(gettext("Someone else moved first: the board has been refreshed."), "bad");
     },
     onError: (message) => setStatus(message, "bad"),
     onLive: (text) => { $("live-status").textContent = text; },
@@ -220,7 +220,7 @@
     if (m && m.onSquare) { m.onSquare(sq); return; }
     if (m && m.kind === "move") {
       if (m.option.reach.some((r) => sameSquare(r.square, sq))) {
-        act({ type: "move", combatant: m.option.combatant, to: sq, free: m.option.free }, `${nameOf(m.option.combatant)} moved.`);
+        act({ type: "move", combatant: m.option.combatant, to: sq, free: m.option.free }, interpolate(gettext("%(name)s moved."), { name: nameOf(m.option.combatant) }, true));
       }
       return;
     }
@@ -263,7 +263,7 @@
   function attack(option, target) {
     const goddess = $("goddess-toggle") && $("goddess-toggle").checked;
     act({ type: "attack", combatant: option.combatant, attack: option.attack, target, free: option.free, goddess: Boolean(goddess) },
-      `${nameOf(option.combatant)} attacks ${nameOf(target)}.`);
+      interpolate(gettext("%(attacker)s attacks %(target)s."), { attacker: nameOf(option.combatant), target: nameOf(target) }, true));
   }
   function cast(option, targets) {
     const action = { type: "use_spellcard", combatant: option.combatant, card: option.card, targets };
@@ -271,7 +271,7 @@
       const input = $("card-amount");
       action.amount = parseInt(input ? input.value : option.amount.min, 10);
     }
-    act(action, `${nameOf(option.combatant)} uses ${option.name}.`);
+    act(action, interpolate(gettext("%(name)s uses %(card)s."), { name: nameOf(option.combatant), card: option.name }, true));
   }
 
   // ------------------------------------------------------------------ rendering: board
@@ -295,7 +295,7 @@
           type: "button",
           class: "battle-square",
           dataset: { x: String(x), y: String(y) },
-          "aria-label": `square ${x}, ${y}`,
+          "aria-label": interpolate(gettext("square %(x)s, %(y)s"), { x, y }, true),
           tabindex: x === 0 && y === 0 ? "0" : "-1",
           onclick: () => squareClicked(x, y),
           onmouseenter: () => hoverSquare([x, y]),
@@ -456,7 +456,7 @@
     if (!sameSquare(sq, S.drag.over)) {
       S.drag.over = sq;
       const found = sq && reachOf(S.drag.option, sq);
-      $("drag-info").textContent = !sq ? "Off the board." : found
+      $("drag-info").textContent = !sq ? gettext("Off the board.") : found
         ? `${sq[0]}, ${sq[1]}: ${spaces(found.cost)}.` : `${sq[0]}, ${sq[1]}: ${refusal(sq, S.drag)}`;
       paintBoard();
     }
@@ -468,9 +468,9 @@
   // Why a square is not in the engine's reach list, in words (the list itself is the rule).
   function refusal(sq, drag) {
     const v = S.view;
-    if (!sq) return "that is off the board.";
-    if (inList(v.arena.blocked, sq)) return "that square is blocking terrain: nobody can enter it.";
-    if (inList(v.fog, sq) && v.you.player !== "gm") return "you cannot see that square.";
+    if (!sq) return gettext("that is off the board.");
+    if (inList(v.arena.blocked, sq)) return gettext("that square is blocking terrain: nobody can enter it.");
+    if (inList(v.fog, sq) && v.you.player !== "gm") return gettext("you cannot see that square.");
     const other = pieceAt(sq);
     if (other && other !== drag.id) return `${nameOf(other)} stands there: a move cannot end on an occupied square.`;
     const c = combatant(drag.id);
@@ -583,8 +583,8 @@
     $("tool-measure").setAttribute("aria-pressed", S.tool === "measure" ? "true" : "false");
     $("tool-ping").setAttribute("aria-pressed", S.tool === "ping" ? "true" : "false");
     root.dataset.tool = S.tool || "";
-    $("square-info").textContent = S.tool === "measure" ? "Measure: pick the first square, then the second."
-      : S.tool === "ping" ? "Ping: pick a square to show everyone." : "Tap or click a square or a piece for its details.";
+    $("square-info").textContent = S.tool === "measure" ? gettext("Measure: pick the first square, then the second.")
+      : S.tool === "ping" ? gettext("Ping: pick a square to show everyone.") : gettext("Tap or click a square or a piece for its details.");
     renderOverlay();
   }
   function toolClicked(sq) {
@@ -603,7 +603,7 @@
     const { status, data } = await client.request("POST", config.urls.pings, { square: sq });
     if (status === 201) {
       addPings([{ ...data, author: "You" }]);
-      setStatus(`You pinged square ${sq[0]}, ${sq[1]}.`, "ok");
+      setStatus(interpolate(gettext("You pinged square %(x)s, %(y)s."), { x: sq[0], y: sq[1] }, true), "ok");
     } else setStatus(firstError(data), "bad");
   }
   function addPings(list) {
@@ -634,13 +634,13 @@
     const id = pieceAt([x, y]);
     const c = id && combatant(id);
     const v = S.view;
-    const terrain = v && v.arena.blocked.some((sq) => sameSquare(sq, [x, y])) ? "blocking terrain"
-      : v && v.arena.difficult.some((sq) => sameSquare(sq, [x, y])) ? "difficult terrain" : "open ground";
+    const terrain = v && v.arena.blocked.some((sq) => sameSquare(sq, [x, y])) ? gettext("blocking terrain")
+      : v && v.arena.difficult.some((sq) => sameSquare(sq, [x, y])) ? gettext("difficult terrain") : gettext("open ground");
     const statuses = c && c.effects.length ? ` Statuses: ${c.effects.map((e) => e.label || statusWords(e.kind)).join(", ")}.` : "";
     const walled = c && fogbound(c.id) ? ` ${fogboundWords(c)}` : "";
     $("square-info").textContent = c
       ? `${c.name} (${c.side}) at ${x}, ${y}: HP ${c.hp} of ${c.hp_max}, SP ${c.spell_power}, ${conditionWords(c)}.${statuses}${walled}`
-      : `Square ${x}, ${y}: ${terrain}.`;
+      : interpolate(gettext("Square %(x)s, %(y)s: %(terrain)s."), { x, y, terrain }, true);
     S.tip = c && c.effects.length ? c.id : null;
     renderOverlay();
   }
@@ -685,34 +685,34 @@
   // ------------------------------------------------------------------ words for people
   // Nothing a player reads is an engine key: conditions, statuses, actions and events all have words.
   const CONDITION_WORDS = {
-    healthy: "standing", mortally_wounded: "mortally wounded (below zero HP, still fighting)",
-    unconscious: "unconscious", dead: "dead", destroyed: "destroyed", incapacitated: "out of the fight",
-    fled: "fled",
+    healthy: gettext("standing"), mortally_wounded: gettext("mortally wounded (below zero HP, still fighting)"),
+    unconscious: gettext("unconscious"), dead: gettext("dead"), destroyed: gettext("destroyed"), incapacitated: gettext("out of the fight"),
+    fled: gettext("fled"),
   };
   function conditionWords(c) {
     const words = CONDITION_WORDS[c.condition] || String(c.condition).replaceAll("_", " ");
-    if (c.hp < 0 && c.condition === "healthy") return "below zero HP";
+    if (c.hp < 0 && c.condition === "healthy") return gettext("below zero HP");
     return words;
   }
   const STATUS_WORDS = {
-    stun: "stunned", blind: "blinded", fear: "afraid", knockdown: "knocked down", knockback: "knocked back",
-    freeze: "frozen", insanity: "insane", berserk: "berserk", taunted: "taunted", unconscious: "unconscious",
-    drunk: "drunk", shield: "shielded", buff: "card buff", card: "under a spellcard's effect",
-    stat: "stat changed by a card", returning: "returning", thawing: "thawing",
+    stun: gettext("stunned"), blind: gettext("blinded"), fear: gettext("afraid"), knockdown: gettext("knocked down"), knockback: gettext("knocked back"),
+    freeze: gettext("frozen"), insanity: gettext("insane"), berserk: gettext("berserk"), taunted: gettext("taunted"), unconscious: gettext("unconscious"),
+    drunk: gettext("drunk"), shield: gettext("shielded"), buff: gettext("card buff"), card: gettext("under a spellcard's effect"),
+    stat: gettext("stat changed by a card"), returning: gettext("returning"), thawing: gettext("thawing"),
   };
   function statusWords(kind) { return STATUS_WORDS[kind] || String(kind || "status").replaceAll("_", " "); }
   const ACTION_WORDS = {
-    start: "starts the battle", move: "moves", attack: "attacks", use_spellcard: "uses a spellcard",
-    use_ability: "uses an ability", react: "reacts", collect_power: "collects power",
-    recover_weapons: "recovers thrown weapons", do_nothing: "does nothing", concentrate: "concentrates",
-    end_turn: "ends the turn", gm_adjust: "adjusts HP or SP", gm_add_status: "adds a status",
-    gm_remove_status: "removes a status", gm_set_drunkenness: "sets drunkenness", gm_move: "moves a piece",
-    gm_set_target: "changes a target number", gm_add_combatant: "adds a combatant",
-    gm_remove_combatant: "removes a combatant", gm_end_battle: "ends the battle", gm_undo: "undoes the last action",
-    gm_fog: "hides part of the board in fog", gm_reveal: "clears fog from part of the board",
-    gm_show: "shows or hides a piece off the board",
+    start: gettext("starts the battle"), move: gettext("moves"), attack: gettext("attacks"), use_spellcard: gettext("uses a spellcard"),
+    use_ability: gettext("uses an ability"), react: gettext("reacts"), collect_power: gettext("collects power"),
+    recover_weapons: gettext("recovers thrown weapons"), do_nothing: gettext("does nothing"), concentrate: gettext("concentrates"),
+    end_turn: gettext("ends the turn"), gm_adjust: gettext("adjusts HP or SP"), gm_add_status: gettext("adds a status"),
+    gm_remove_status: gettext("removes a status"), gm_set_drunkenness: gettext("sets drunkenness"), gm_move: gettext("moves a piece"),
+    gm_set_target: gettext("changes a target number"), gm_add_combatant: gettext("adds a combatant"),
+    gm_remove_combatant: gettext("removes a combatant"), gm_end_battle: gettext("ends the battle"), gm_undo: gettext("undoes the last action"),
+    gm_fog: gettext("hides part of the board in fog"), gm_reveal: gettext("clears fog from part of the board"),
+    gm_show: gettext("shows or hides a piece off the board"),
     // what a player sees of an action that names someone hidden in the fog (westernroses/battle/fog.py)
-    fogged: "acts unseen in the fog",
+    fogged: gettext("acts unseen in the fog"),
   };
   function actionWords(type) { return ACTION_WORDS[type] || String(type).replaceAll("_", " "); }
   function rollWords(r) {
@@ -732,7 +732,7 @@
     else if (r.success === false) text += ": failure";
     return text;
   }
-  const sq = (p) => (p ? `square ${p[0]}, ${p[1]}` : "off the board");
+  const sq = (p) => (p ? interpolate(gettext("square %(x)s, %(y)s"), { x: p[0], y: p[1] }, true) : gettext("off the board"));
 
   const sides = [];
   function sideIndex(side) {
@@ -780,7 +780,7 @@
     // sized from the payload, not the loaded file: the layer is right before the image arrives
     if (map.width_px && map.height_px) { img.width = map.width_px; img.height = map.height_px; }
     img.style.transform = `translate(${-(map.offset_x || 0) * scale}px, ${-(map.offset_y || 0) * scale}px) scale(${scale})`;
-    img.alt = map.name ? `Map: ${map.name}` : "Battle map";
+    img.alt = map.name ? interpolate(gettext("Map: %(name)s"), { name: map.name }, true) : gettext("Battle map");
     img.src = map.url;
     img.hidden = false;
   }
@@ -835,7 +835,7 @@
     const started = S.view && S.view.phase === "active" && S.view.turn.started_at;
     if (!started) { node.textContent = ""; return; }
     const seconds = Math.max(0, (Date.now() - Date.parse(started)) / 1000);
-    node.textContent = `turn time ${fmtTime(seconds)}`;
+    node.textContent = interpolate(gettext("turn time %(time)s"), { time: fmtTime(seconds) }, true);
   }
 
   // Whose move the battle waits for: the combatants who may react while a hit waits for a
@@ -853,10 +853,10 @@
   function renderTurnFlag(v, owners, mine) {
     const flag = $("your-turn-flag");
     let text = "";
-    if (mine) text = v.pending ? "React" : "Your turn"; // a hit waits on her decision, not her turn
+    if (mine) text = v.pending ? gettext("React") : gettext("Your turn"); // a hit waits on her decision, not her turn
     else if (config.is_gm && owners.length) {
       const names = owners.map((c) => c.name).join(", ");
-      text = v.pending ? `${names} to react` : `${names}'s turn`;
+      text = v.pending ? interpolate(gettext("%(names)s to react"), { names }, true) : interpolate(gettext("%(names)s's turn"), { names }, true);
     }
     flag.textContent = text;
     flag.hidden = !text;
@@ -866,17 +866,17 @@
   function renderHead() {
     const v = S.view;
     const current = v.turn.current;
-    const phase = { setup: "Setting up", active: "In progress", ended: "Ended" }[v.phase];
+    const phase = { setup: gettext("Setting up"), active: gettext("In progress"), ended: gettext("Ended") }[v.phase];
     $("phase-label").textContent = phase;
-    $("round-label").textContent = v.phase === "active" ? `Round ${v.turn.round}` : "";
+    $("round-label").textContent = v.phase === "active" ? interpolate(gettext("Round %(round)s"), { round: v.turn.round }, true) : "";
     let turn = "";
-    if (v.phase === "ended") turn = v.winner ? `${v.winner} won.` : "The battle is over.";
-    else if (v.pending) turn = `Waiting for ${v.pending.waiting_for.map(nameOf).join(", ")} to react.`;
-    else if (v.turn.current_hidden) turn = "The GM is acting.";
+    if (v.phase === "ended") turn = v.winner ? interpolate(gettext("%(winner)s won."), { winner: v.winner }, true) : gettext("The battle is over.");
+    else if (v.pending) turn = interpolate(gettext("Waiting for %(names)s to react."), { names: v.pending.waiting_for.map(nameOf).join(", ") }, true);
+    else if (v.turn.current_hidden) turn = gettext("The GM is acting.");
     else if (current) {
       const c = combatant(current);
-      turn = `${c.name}'s turn (${playerName(c.controller)})`;
-    } else if (v.phase === "setup") turn = config.is_gm ? "Place the pieces, then start." : "The GM is setting up the arena.";
+      turn = interpolate(gettext("%(name)s's turn (%(player)s)"), { name: c.name, player: playerName(c.controller) }, true);
+    } else if (v.phase === "setup") turn = config.is_gm ? gettext("Place the pieces, then start.") : gettext("The GM is setting up the arena.");
     $("turn-label").textContent = turn;
     const owners = turnOwners(v);
     const mine = owners.some((c) => c.controller === v.you.player);
@@ -912,19 +912,19 @@
       },
       el("span", { class: `battle-dot side-${sideIndex(c.side)}` }),
       el("strong", {}, c.name),
-      el("small", { class: "muted" }, ` ${c.side} · ${playerName(c.controller)}${c.position ? "" : " · off the board"}`),
+      el("small", { class: "muted" }, " " + (c.position ? interpolate(gettext("%(side)s · %(player)s"), { side: c.side, player: playerName(c.controller) }, true) : interpolate(gettext("%(side)s · %(player)s · off the board"), { side: c.side, player: playerName(c.controller) }, true))),
       el("span", { class: "tracker-bars" },
-        el("span", { class: "num" }, `HP ${c.hp}/${c.hp_max}`), bar("hp", c.hp, c.hp_max),
-        el("span", { class: "num" }, `SP ${c.spell_power}`), bar("sp", c.spell_power, Math.max(c.spell_power, 100))),
+        el("span", { class: "num" }, interpolate(gettext("HP %(hp)s/%(max)s"), { hp: c.hp, max: c.hp_max }, true)), bar("hp", c.hp, c.hp_max),
+        el("span", { class: "num" }, interpolate(gettext("SP %(sp)s"), { sp: c.spell_power }, true)), bar("sp", c.spell_power, Math.max(c.spell_power, 100))),
       el("span", { class: "battle-chips" }, statusBadges(c),
         c.condition !== "healthy" ? el("span", { class: "condition" }, conditionWords(c)) : null),
-      el("small", { class: "muted cards-count" }, `hand ${c.hand_count} · pile ${c.draw_pile_count}`));
+      el("small", { class: "muted cards-count" }, interpolate(gettext("hand %(hand)s · pile %(pile)s"), { hand: c.hand_count, pile: c.draw_pile_count }, true)));
       list.append(li);
     });
     // someone hidden in the fog has the turn: the player is told only that the GM is acting
     if (v.turn.current_hidden) {
       list.append(el("li", { class: "tracker-row current", dataset: { hidden: "1" } },
-        el("strong", {}, "The GM is acting"), el("small", { class: "muted" }, " (someone you cannot see)")));
+        el("strong", {}, gettext("The GM is acting")), el("small", { class: "muted" }, " " + gettext("(someone you cannot see)"))));
     }
   }
 
@@ -951,7 +951,7 @@
     const box = $("hand");
     box.innerHTML = "";
     const mine = S.view.you.controls.map(combatant).filter((c) => c && c.hand && c.hand.length);
-    if (!mine.length) { box.append(el("p", { class: "muted" }, "No cards in hand.")); return; }
+    if (!mine.length) { box.append(el("p", { class: "muted" }, gettext("No cards in hand."))); return; }
     mine.forEach((c) => {
       if (mine.length > 1 || config.is_gm) box.append(el("h3", {}, c.name));
       const counts = {};
@@ -966,7 +966,7 @@
           option ? el("button", {
             type: "button", class: "small", dataset: { cast: id },
             onclick: () => chooseCard(option),
-          }, `Use (${option.cost} SP)`) : null));
+          }, interpolate(gettext("Use (%(cost)s SP)"), { cost: option.cost }, true)) : null));
       });
       box.append(ul);
     });
@@ -978,20 +978,20 @@
   }
 
   const REACTIONS = {
-    take: "Take it", bomb: "Bomb", body_shield: "Body-shield", pass: "Pass", lucky: "Lucky re-roll",
-    graze: "Graze", no_graze: "Don't graze", accept: "Accept",
+    take: gettext("Take it"), bomb: gettext("Bomb"), body_shield: gettext("Body-shield"), pass: gettext("Pass"), lucky: gettext("Lucky re-roll"),
+    graze: gettext("Graze"), no_graze: gettext("Don't graze"), accept: gettext("Accept"),
   };
 
   // What each choice risks, beside its button (docs/rulings.md, battles: grazing; the graze
   // target is a house rule, 12 by default).
   function choiceHelp(choice, p) {
     const dmg = p.damage !== null && p.damage !== undefined ? p.damage : null;
-    const half = dmg === null ? "half the damage" : `${Math.ceil(dmg / 2)} damage (half, rounded up)`;
-    const full = dmg === null ? "all of it" : `all ${dmg}`;
+    const half = dmg === null ? gettext("half the damage") : interpolate(gettext("%(damage)s damage (half, rounded up)"), { damage: Math.ceil(dmg / 2) }, true);
+    const full = dmg === null ? gettext("all of it") : interpolate(gettext("all %(damage)s"), { damage: dmg }, true);
     return {
-      graze: `Graze: roll insight against the graze target. Succeed and you gain spell power from the attack you dodged; fail and you take ${half}, or ${full} on a critical failure.`,
-      no_graze: "Don't graze: keep the clean dodge. You take no damage and gain no spell power.",
-      take: "Take it: the hit lands as rolled.",
+      graze: interpolate(gettext("Graze: roll insight against the graze target. Succeed and you gain spell power from the attack you dodged; fail and you take %(half)s, or %(full)s on a critical failure."), { half, full }, true),
+      no_graze: gettext("Don't graze: keep the clean dodge. You take no damage and gain no spell power."),
+      take: gettext("Take it: the hit lands as rolled."),
     }[choice] || null;
   }
 
@@ -1040,7 +1040,7 @@
     box.replaceChildren();
     box.dataset.target = target;
     S.oddsTarget = target;
-    if (!o) { box.append(el("p", {}, "No odds for this target.")); return; }
+    if (!o) { box.append(el("p", {}, gettext("No odds for this target."))); return; }
     const hit = o.hit ? `${o.hit.percent}% chance to hit` : "the chance to hit is not worked out for several dodge rolls";
     box.append(el("p", { class: "battle-odds__head" }, el("strong", {}, nameOf(target)), `: ${hit}; damage ${o.damage.notation}, ${o.damage.totals[0][0]} to ${o.damage.totals[o.damage.totals.length - 1][0]}, ${o.damage.average} on average (before damage reduction and the defender's reactions).`));
     box.append(damageChart(o.damage));
@@ -1076,25 +1076,25 @@
     const options = legal().filter((o) => o.type !== "react");
     const v = S.view;
     if (v.phase === "setup" && !options.length) {
-      box.append(el("p", { class: "muted" }, config.is_gm ? "Place pieces of two sides in the GM panel: the battle can start once both are on the board." : "The GM is setting up the arena."));
+      box.append(el("p", { class: "muted" }, config.is_gm ? gettext("Place pieces of two sides in the GM panel: the battle can start once both are on the board.") : gettext("The GM is setting up the arena.")));
       return;
     }
     if (!options.length) {
-      box.append(el("p", { class: "muted", id: "waiting-note" }, v.phase === "ended" ? "The battle is over." : "Not your move: waiting for the others."));
+      box.append(el("p", { class: "muted", id: "waiting-note" }, v.phase === "ended" ? gettext("The battle is over.") : gettext("Not your move: waiting for the others.")));
       return;
     }
     const m = S.mode;
     const walled = !m && v.turn.current && fogbound(v.turn.current) && combatant(v.turn.current);
     if (walled) box.append(el("p", { class: "battle-fog-note", id: "fog-note" }, fogboundWords(walled)));
     if (m && m.kind === "gm") {
-      box.append(el("p", { class: "mode-help" }, "Click a square on the board (Esc cancels)."),
+      box.append(el("p", { class: "mode-help" }, gettext("Click a square on the board (Esc cancels).")),
         button("Cancel", cancelMode, { cancel: "1" }));
     } else if (m) {
       const help = {
-        move: "Click a highlighted square to move there, or drag your piece (arrow keys and Enter work too).",
+        move: gettext("Click a highlighted square to move there, or drag your piece (arrow keys and Enter work too)."),
         attack: `Range ${m.option && m.option.range !== undefined ? m.option.range : "?"} square${m.option && m.option.range === 1 ? "" : "s"}. Point at a target (or tap it once) for the odds; click it, or choose below, to attack.`,
         card: `Pick ${m.option && m.option.targeting ? m.option.targeting.count : 1} target square(s); the shaded area is what the card covers.`,
-        ability: "Click a target square.",
+        ability: gettext("Click a target square."),
       }[m.kind] || "";
       box.append(el("p", { class: "mode-help" }, help));
       if (m.kind === "attack") {
@@ -1119,7 +1119,7 @@
         box.append(el("p", { class: "muted", id: "card-reach" },
           `${(m.option.target_squares || []).length} square${(m.option.target_squares || []).length === 1 ? "" : "s"} in range (shaded blue)` +
           (aim.aoe ? `; it covers every square within ${aim.aoe} step${aim.aoe === 1 ? "" : "s"} of the one you pick (shaded red).` : "; it covers the square you pick.")));
-        if (m.option.odds) box.append(el("div", { id: "target-odds", class: "battle-odds", "aria-live": "polite" }, "Point at a square for the odds."));
+        if (m.option.odds) box.append(el("div", { id: "target-odds", class: "battle-odds", "aria-live": "polite" }, gettext("Point at a square for the odds.")));
       }
       if (m.kind === "card" && m.option.amount) {
         box.append(el("label", {}, "Amount ", el("input", {
@@ -1134,21 +1134,21 @@
     Object.entries(groups).forEach(([cid, opts]) => {
       const c = cid ? combatant(cid) : null;
       const group = el("div", { class: "action-group", dataset: { combatant: cid } });
-      if (c) group.append(el("h3", {}, c.name, el("small", { class: "muted" }, ` · ${c.actions_left} action${c.actions_left === 1 ? "" : "s"} left`)));
+      if (c) group.append(el("h3", {}, c.name, el("small", { class: "muted" }, " · " + interpolate(ngettext("%(count)s action left", "%(count)s actions left", c.actions_left), { count: c.actions_left }, true))));
       opts.forEach((o) => {
-        if (o.type === "start") group.append(button("Start the battle", () => act({ type: "start" }, "The battle has begun."), { action: "start" }));
-        else if (o.type === "move") group.append(button(o.free ? "Free move" : "Move", () => setMode({ kind: "move", option: o }), { action: "move", free: o.free ? "1" : "0" }));
-        else if (o.type === "attack") group.append(button(`${o.free ? "Quick Strike: " : "Attack: "}${o.name}`, () => setMode({ kind: "attack", option: o }), { action: "attack", attack: o.attack }));
-        else if (o.type === "use_spellcard") group.append(button(`Card: ${o.name} (${o.cost} SP)`, () => chooseCard(o), { action: "use_spellcard", card: o.card }));
+        if (o.type === "start") group.append(button(gettext("Start the battle"), () => act({ type: "start" }, gettext("The battle has begun.")), { action: "start" }));
+        else if (o.type === "move") group.append(button(o.free ? gettext("Free move") : gettext("Move"), () => setMode({ kind: "move", option: o }), { action: "move", free: o.free ? "1" : "0" }));
+        else if (o.type === "attack") group.append(button(o.free ? interpolate(gettext("Quick Strike: %(name)s"), { name: o.name }, true) : interpolate(gettext("Attack: %(name)s"), { name: o.name }, true), () => setMode({ kind: "attack", option: o }), { action: "attack", attack: o.attack }));
+        else if (o.type === "use_spellcard") group.append(button(interpolate(gettext("Card: %(name)s (%(cost)s SP)"), { name: o.name, cost: o.cost }, true), () => chooseCard(o), { action: "use_spellcard", card: o.card }));
         else if (o.type === "use_ability") {
-          group.append(button(`Ability: ${o.name}`, () => {
+          group.append(button(interpolate(gettext("Ability: %(name)s"), { name: o.name }, true), () => {
             if (o.target_squares) setMode({ kind: "ability", option: o, chosen: [] });
             else act({ type: "use_ability", combatant: o.combatant, ability: o.ability, target: null }, `${o.name}.`);
           }, { action: "use_ability", ability: o.ability }));
-        } else if (o.type === "collect_power") group.append(button(`Collect ${o.amount} power`, () => act({ type: "collect_power", combatant: o.combatant, drop: o.drop }, "Power collected."), { action: "collect_power" }));
-        else if (o.type === "recover_weapons") group.append(button("Recover thrown weapons", () => act({ type: "recover_weapons", combatant: o.combatant }, "Weapons searched for."), { action: "recover_weapons" }));
+        } else if (o.type === "collect_power") group.append(button(interpolate(gettext("Collect %(amount)s power"), { amount: o.amount }, true), () => act({ type: "collect_power", combatant: o.combatant, drop: o.drop }, gettext("Power collected.")), { action: "collect_power" }));
+        else if (o.type === "recover_weapons") group.append(button(gettext("Recover thrown weapons"), () => act({ type: "recover_weapons", combatant: o.combatant }, gettext("Weapons searched for.")), { action: "recover_weapons" }));
         else {
-          const labels = { do_nothing: "Do nothing", concentrate: "Concentrate", end_turn: "End turn" };
+          const labels = { do_nothing: gettext("Do nothing"), concentrate: gettext("Concentrate"), end_turn: gettext("End turn") };
           group.append(button(labels[o.type] || o.type, () => act({ type: o.type, combatant: o.combatant }, `${nameOf(o.combatant)}: ${labels[o.type] || o.type}.`), { action: o.type }));
         }
       });
@@ -1165,7 +1165,7 @@
     box.append(el("h3", {}, c.name), el("p", { class: "muted" },
       `${c.kind} · ${c.side} · played by ${playerName(c.controller)} · speed ${c.speed} · range ${c.range}` +
       (c.element ? ` · ${c.element}` : "") + ` · ${String(c.drunkenness).replaceAll("_", " ")}`),
-    el("p", {}, `HP ${c.hp} of ${c.hp_max} · SP ${c.spell_power} · meter ${c.meter} of 5 · ${conditionWords(c)}`));
+    el("p", {}, interpolate(gettext("HP %(hp)s of %(max)s · SP %(sp)s · meter %(meter)s of 5 · %(condition)s"), { hp: c.hp, max: c.hp_max, sp: c.spell_power, meter: c.meter, condition: conditionWords(c) }, true)));
     if (c.effects.length) box.append(el("ul", { class: "compact" }, c.effects.map((e) => el("li", {}, e.label || statusWords(e.kind)))));
     if (c.discard.length) box.append(el("p", { class: "muted" }, "Used cards: " + c.discard.map((id) => (c.cards[id] || {}).name || id).join(", ")));
   }
