@@ -67,7 +67,7 @@
     drawControl();
     if (!clock) { clockBox.hidden = true; return; }
     clockBox.hidden = false;
-    document.getElementById("table-clock-words").textContent = `Turn clock: ${clock.words}.`;
+    document.getElementById("table-clock-words").textContent = interpolate(gettext("Turn clock: %(clock)s."), { clock: clock.words }, true);
     document.getElementById("table-clock-paused").hidden = !clock.paused;
     const list = document.getElementById("table-clock-seats");
     list.replaceChildren();

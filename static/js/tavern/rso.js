@@ -150,7 +150,7 @@
     head.append(el("h3", "rso-side__name", this.who(seat)));
     const role = this.roleOf(seat);
     if (role) {
-      head.append(el("span", `rso-badge rso-badge--${role === "Attacks" ? "attack" : "intercept"}`, role));
+      head.append(el("span", `rso-badge rso-badge--${role === gettext("Attacks") ? "attack" : "intercept"}`, role));
     }
     if ((this.view.waiting_on || []).includes(seat) && !this.payload.finished) {
       head.append(el("span", "rso-badge rso-badge--turn", mine ? gettext("Your move") : gettext("To move")));
@@ -355,7 +355,8 @@
       discard: interpolate(gettext("discard down to %(hand_limit)s cards"), { hand_limit: v.hand_limit || 7 }, true),
     }[v.step];
     if (mine) return interpolate(gettext("Your move: %(move)s."), { move: ask || gettext("choose a move") }, true);
-    if (others.length) return `Waiting for ${others.join(" and ")}${ask ? ` to ${ask.replace(/\byour\b/g, "their")}` : ""}.`;
+    if (others.length && ask) return interpolate(gettext("Waiting for %(names)s to %(move)s."), { names: others.join(gettext(" and ")), move: ask.replace(/\byour\b/g, "their") }, true);
+    if (others.length) return interpolate(gettext("Waiting for %(names)s."), { names: others.join(gettext(" and ")) }, true);
     return "";
   };
 
@@ -387,8 +388,8 @@
       const fight = el("div", "rso-battle");
       fight.append(el("h4", "rso-zone__title", gettext("Battle in progress")));
       const sides = [
-        { seat: attacker, spell: b.attack, role: gettext("Attacking spell"), power: gettext("AV") },
-        { seat: 1 - attacker, spell: b.intercept, role: gettext("Intercepting spell"), power: gettext("IV") },
+        { seat: attacker, spell: b.attack, role: gettext("Attacking spell"), power: "AV" },
+        { seat: 1 - attacker, spell: b.intercept, role: gettext("Intercepting spell"), power: "IV" },
       ];
       const grid = el("div", "rso-battle__grid");
       sides.forEach((s) => {
@@ -399,7 +400,7 @@
           const value = s.power === "AV" ? s.spell.av : s.spell.iv;
           box.append(el("p", "rso-note", interpolate(gettext("Deals %(power)s %(value)s if it hits; HV %(hv)s."), { power: s.power, value, hv: s.spell.hv }, true)));
         } else {
-          box.append(el("p", "rso-empty", b.attack && s.power === "IV" ? "No intercept (yet)" : "None"));
+          box.append(el("p", "rso-empty", b.attack && s.power === "IV" ? gettext("No intercept (yet)") : gettext("None")));
         }
         grid.append(box);
       });

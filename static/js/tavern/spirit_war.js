@@ -304,7 +304,7 @@
         wrap.append(node);
       } else if (slot.none) {
         const node = el("div", "spirit-war-card spirit-war-empty");
-        node.append(el("span", null, role === "Spirit" ? "No Spirit" : "No Support card"));
+        node.append(el("span", null, role === gettext("Spirit") ? gettext("No Spirit") : gettext("No Support card")));
         wrap.append(node);
       } else {
         wrap.append(this.card(slot, { where: `${whose} ${role}`, text: false }));
