@@ -17,6 +17,7 @@ from django.http import HttpResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.typing import AuthedRequest
@@ -39,12 +40,12 @@ POLL_MILLISECONDS = 1000
 
 
 class BattleCreateForm(forms.Form):
-    name = forms.CharField(max_length=120, initial="Battle")
+    name = forms.CharField(max_length=120, initial=_("Battle"), label=_("Name"))
     width = forms.IntegerField(
-        min_value=services.MIN_SIDE, max_value=services.MAX_SIDE, initial=12, label="Width"
+        min_value=services.MIN_SIDE, max_value=services.MAX_SIDE, initial=12, label=_("Width")
     )
     height = forms.IntegerField(
-        min_value=services.MIN_SIDE, max_value=services.MAX_SIDE, initial=8, label="Height"
+        min_value=services.MIN_SIDE, max_value=services.MAX_SIDE, initial=8, label=_("Height")
     )
 
 
@@ -151,7 +152,7 @@ def battle_detail(request: AuthedRequest, pk: int) -> HttpResponse:
 def map_image(request: AuthedRequest, pk: int) -> HttpResponseBase:
     """A map's image, for the campaign's members only (never a public media URL), served with
     the content type its checked content gave it (``maps.map_validate``)."""
-    battle_map, _ = maps.map_for(request.user, pk)
+    battle_map, _access = maps.map_for(request.user, pk)
     return private_file(
         battle_map.image,
         content_type=battle_map.content_type,

@@ -9,6 +9,7 @@ from typing import Any
 import yaml
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
 
 from .games import GAME_CHOICES
 from .models import MAX_CARD_JSON, MAX_NAME
@@ -17,7 +18,7 @@ from .services import MAX_DECK_TEXT
 #: libyaml's safe loader when installed, else the pure-Python one; both build plain data only.
 _LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
-CARD_HELP = (
+CARD_HELP = _(
     "The card in the game's vocabulary, as YAML or JSON: number, name, type (kind for Dream "
     "Battle) and the fields of that type. See the card guide in docs/decks.md and the rules of "
     "each game for every word."
@@ -29,7 +30,7 @@ class CardDataForm(forms.Form):
 
     game = forms.ChoiceField(choices=GAME_CHOICES)
     card = forms.CharField(
-        label="Card",
+        label=_("Card"),
         widget=forms.Textarea(attrs={"rows": 16, "spellcheck": "false"}),
         max_length=MAX_CARD_JSON,
         help_text=CARD_HELP,
@@ -46,10 +47,14 @@ class CardDataForm(forms.Form):
             value = yaml.load(text, Loader=_LOADER)  # noqa: S506 - a safe loader
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
-            where = f" (line {mark.line + 1})" if mark is not None else ""
-            raise ValidationError(f"This is not readable YAML or JSON{where}.") from None
+            if mark is not None:
+                line = {"line": mark.line + 1}
+                raise ValidationError(
+                    _("This is not readable YAML or JSON (line %(line)s).") % line
+                ) from None
+            raise ValidationError(_("This is not readable YAML or JSON.")) from None
         if not isinstance(value, dict):
-            raise ValidationError("The card must be a mapping of fields, like 'number: GM-001'.")
+            raise ValidationError(_("The card must be a mapping of fields, like 'number: GM-001'."))
         return value
 
     def add_card_errors(self, exc: ValidationError) -> None:
@@ -79,17 +84,19 @@ class DeckForm(forms.Form):
     campaign: forms.ModelChoiceField[Any] = forms.ModelChoiceField(
         queryset=None,
         required=False,
-        empty_label="No campaign (starter and site-wide cards)",
-        help_text="A campaign's game masters may have added cards: choose it to use them.",
+        empty_label=_("No campaign (starter and site-wide cards)"),
+        help_text=_("A campaign's game masters may have added cards: choose it to use them."),
     )
     start = forms.ChoiceField(
-        label="Start from", required=False, help_text="An empty deck, or a copy of a preset deck."
+        label=_("Start from"),
+        required=False,
+        help_text=_("An empty deck, or a copy of a preset deck."),
     )
 
     def __init__(self, *args: Any, campaigns: Any, presets: list[tuple[str, str]], **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.fields["campaign"].queryset = campaigns  # type: ignore[attr-defined]
-        self.fields["start"].choices = [("", "An empty deck"), *presets]  # type: ignore[attr-defined]
+        self.fields["start"].choices = [("", _("An empty deck")), *presets]  # type: ignore[attr-defined]
 
 
 class DeckSettingsForm(forms.Form):
@@ -97,7 +104,7 @@ class DeckSettingsForm(forms.Form):
     campaign: forms.ModelChoiceField[Any] = forms.ModelChoiceField(
         queryset=None,
         required=False,
-        empty_label="No campaign (starter and site-wide cards)",
+        empty_label=_("No campaign (starter and site-wide cards)"),
     )
 
     def __init__(self, *args: Any, campaigns: Any, **kwargs: Any) -> None:
@@ -107,10 +114,10 @@ class DeckSettingsForm(forms.Form):
 
 class DeckTextForm(forms.Form):
     text = forms.CharField(
-        label="Deck as text",
+        label=_("Deck as text"),
         widget=forms.Textarea(attrs={"rows": 10, "spellcheck": "false"}),
         max_length=MAX_DECK_TEXT,
-        help_text="One line per card: the number of copies, then the card (its name or number).",
+        help_text=_("One line per card: the number of copies, then the card (its name or number)."),
     )
 
 

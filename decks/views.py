@@ -18,6 +18,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.typing import AuthedRequest
@@ -156,7 +157,7 @@ def custom_card_edit(request: AuthedRequest, pk: int) -> HttpResponse:
             except ValidationError as exc:
                 form.add_card_errors(exc)
             else:
-                messages.success(request, f"“{card.name}” saved.")
+                messages.success(request, _("“%(name)s” saved.") % {"name": card.name})
                 return redirect("decks:custom_card", card.pk)
         status = 400
     else:
@@ -174,7 +175,10 @@ def custom_card_edit(request: AuthedRequest, pk: int) -> HttpResponse:
 def custom_card_delete(request: AuthedRequest, pk: int) -> HttpResponse:
     card = selectors.custom_card_for(request.user, pk, manage=True)
     services.custom_card_delete(by=request.user, card=card)
-    messages.success(request, f"“{card.name}” removed. Decks holding it now list it as missing.")
+    messages.success(
+        request,
+        _("“%(name)s” removed. Decks holding it now list it as missing.") % {"name": card.name},
+    )
     if card.campaign_id is None:
         return redirect("decks:site_cards")
     return redirect("decks:campaign_cards", card.campaign_id)
@@ -207,7 +211,7 @@ def _card_library(
             except ValidationError as exc:
                 form.add_card_errors(exc)
             else:
-                messages.success(request, f"“{card.name}” added.")
+                messages.success(request, _("“%(name)s” added.") % {"name": card.name})
                 return redirect("decks:custom_card", card.pk)
         status = 400
     entries = []
@@ -283,7 +287,7 @@ def deck_list(request: AuthedRequest) -> HttpResponse:
             data = form.cleaned_data
             cards: list[str] = []
             if data["start"]:
-                slug, _, key = data["start"].partition(":")
+                slug, _colon, key = data["start"].partition(":")
                 if slug != data["game"]:
                     form.add_error("start", "That preset is a deck for the other game.")
                 else:
@@ -365,7 +369,7 @@ def builder(request: AuthedRequest, pk: int) -> HttpResponse:
             except ValidationError as exc:
                 add_service_errors(settings_form, exc)
             else:
-                messages.success(request, "Deck saved.")
+                messages.success(request, _("Deck saved."))
                 return redirect("decks:builder", deck.pk)
         status = 400
         deck.refresh_from_db()
@@ -432,7 +436,7 @@ def deck_import(request: AuthedRequest, pk: int) -> HttpResponse:
         except ValidationError as exc:
             add_service_errors(form, exc)
         else:
-            messages.success(request, "Deck imported.")
+            messages.success(request, _("Deck imported."))
             return redirect("decks:builder", deck.pk)
     return render(
         request, "decks/builder.html", _builder_context(request, deck, text_form=form), status=400
@@ -455,5 +459,5 @@ def deck_export(request: AuthedRequest, pk: int) -> HttpResponse:
 def deck_delete(request: AuthedRequest, pk: int) -> HttpResponse:
     deck = selectors.deck_for(request.user, pk)
     services.deck_delete(by=request.user, deck=deck)
-    messages.success(request, f"“{deck.name}” deleted.")
+    messages.success(request, _("“%(name)s” deleted.") % {"name": deck.name})
     return redirect("decks:list")

@@ -22,6 +22,7 @@ from django.shortcuts import redirect, render
 from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from accounts.typing import AuthedRequest
@@ -278,7 +279,7 @@ def _stake_words(info: dict[str, Any], *, dropped: bool = False) -> str:
     paid = sorted((int(seat), int(yen)) for seat, yen in stakes["paid"].items())
     gone = _forfeited_words(stakes, names)
     if paid:
-        pot = sum(yen for _, yen in paid)
+        pot = sum(yen for _seat, yen in paid)
         if len(paid) == 1:
             return f"{text}; the pot of {pot} yen went to {names[paid[0][0]]}.{gone}"
         shares = " and ".join(f"{names[seat]} ({yen} yen)" for seat, yen in paid)
@@ -419,7 +420,7 @@ def invite_page(request: AuthedRequest, token: str) -> HttpResponse:
     table = selectors.table_get(request.user, invites.table_id_of(token))
     seats = seats_of(table)
     if any(s.user_id == request.user.pk for s in seats):
-        messages.info(request, "You already sit at this table.")
+        messages.info(request, _("You already sit at this table."))
         return redirect("tavern:table", pk=table.pk)
     errors: list[str] = []
     status = 200
@@ -437,7 +438,7 @@ def invite_page(request: AuthedRequest, token: str) -> HttpResponse:
             status = 400
             seats = seats_of(table)
         else:
-            messages.success(request, f"You sit at seat {seat.index + 1}.")
+            messages.success(request, _("You sit at seat %(number)s.") % {"number": seat.index + 1})
             return redirect("tavern:table", pk=table.pk)
     return render(
         request,
@@ -499,7 +500,7 @@ def table_op(request: AuthedRequest, pk: int, op: str) -> HttpResponse:
         elif op == "abandon":
             services.tavern_abandon(table_id=table.pk, by=request.user)
     except ValueError:
-        messages.error(request, "That seat does not exist.")
+        messages.error(request, _("That seat does not exist."))
     except ValidationError as exc:
         for msgs in getattr(exc, "message_dict", {"": exc.messages}).values():
             for m in msgs:

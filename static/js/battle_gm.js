@@ -28,8 +28,8 @@
   (config.weapons || []).forEach(([slug, name]) => $("npc-weapon").append(option(slug, name)));
   fill($("ov-status"), config.statuses || [], false);
   const TARGET_WORDS = {
-    dodge: "Dodge", graze: "Graze", spellcard_to_hit: "Spellcard to hit", undodged_physical: "Undodged physical attack",
-    status_save: "Status save", will: "Will", insight: "Insight", thaw: "Thaw", wake: "Wake up", consciousness: "Stay conscious",
+    dodge: gettext("Dodge"), graze: gettext("Graze"), spellcard_to_hit: gettext("Spellcard to hit"), undodged_physical: gettext("Undodged physical attack"),
+    status_save: gettext("Status save"), will: gettext("Will"), insight: gettext("Insight"), thaw: gettext("Thaw"), wake: gettext("Wake up"), consciousness: gettext("Stay conscious"),
   };
   fill($("ov-target-name"), (config.targets || []).map((t) => [t, TARGET_WORDS[t] || t.replaceAll("_", " ")]), false);
 
@@ -47,7 +47,7 @@
       width: parseInt($("arena-width").value, 10),
       height: parseInt($("arena-height").value, 10),
       expected_version: version(),
-    }, "Arena saved.");
+    }, gettext("Arena saved."));
   });
 
   document.querySelectorAll("#terrain-tools input[name=terrain]").forEach((radio) => {
@@ -55,7 +55,7 @@
       const terrain = radio.value;
       if (!terrain) { B.setMode(null); return; }
       // Painting stays on until the tool is switched off (each render re-enters it).
-      squareMode(`Click squares to make them ${terrain}.`, (sq) => {
+      squareMode(({ blocked: gettext("Click squares to make them blocking."), difficult: gettext("Click squares to make them difficult."), open: gettext("Click squares to make them open.") })[terrain] || interpolate(gettext("Click squares to make them %(terrain)s."), { terrain }, true), (sq) => {
         B.send("POST", urls.squares, { square: sq, terrain, expected_version: version() });
       }, () => { document.querySelector("#terrain-tools input[value='']").checked = true; });
     });
@@ -65,18 +65,18 @@
     event.preventDefault();
     const id = parseInt($("place-character").value, 10);
     if (!id) {
-      B.setStatus((config.characters || []).length ? "Every character is on the board." : "This campaign has no characters yet.", "bad");
+      B.setStatus((config.characters || []).length ? gettext("Every character is on the board.") : gettext("This campaign has no characters yet."), "bad");
       return;
     }
     const side = $("place-character-side").value;
     if (!side) { // her side is the GM's choice, never a silent default
-      B.setStatus("Choose her side first: heroes, enemies or neutral.", "bad");
+      B.setStatus(gettext("Choose her side first: heroes, enemies or neutral."), "bad");
       $("place-character-side").focus();
       return;
     }
     const controller = $("place-character-controller").value;
-    squareMode("Click the square to place the character on.", (sq) => {
-      B.send("POST", urls.combatants, { character: id, side, controller, position: sq, expected_version: version() }, "Placed.");
+    squareMode(gettext("Click the square to place the character on."), (sq) => {
+      B.send("POST", urls.combatants, { character: id, side, controller, position: sq, expected_version: version() }, gettext("Placed."));
     });
   });
 
@@ -92,7 +92,7 @@
       weapons: weapon ? [weapon] : [],
     };
     const side = $("npc-side").value;
-    squareMode("Click the square to place the NPC on.", (sq) => {
+    squareMode(gettext("Click the square to place the NPC on."), (sq) => {
       B.send("POST", urls.combatants, { npc, side, position: sq, expected_version: version() }, `${npc.name} placed.`);
     });
   });
@@ -128,14 +128,14 @@
   $("gm-piece-move").addEventListener("click", () => {
     const cid = B.state.selected;
     if (!cid) return;
-    squareMode(`Click where ${B.nameOf(cid)} should stand.`, (sq) => {
-      B.send("PATCH", `${urls.combatants}${encodeURIComponent(cid)}/`, { position: sq, expected_version: version() }, "Moved.");
+    squareMode(interpolate(gettext("Click where %(name)s should stand."), { name: B.nameOf(cid) }, true), (sq) => {
+      B.send("PATCH", `${urls.combatants}${encodeURIComponent(cid)}/`, { position: sq, expected_version: version() }, gettext("Moved."));
     });
   });
   $("gm-piece-remove").addEventListener("click", () => {
     const cid = B.state.selected;
     if (!cid) return;
-    B.send("DELETE", `${urls.combatants}${encodeURIComponent(cid)}/?expected_version=${version()}`, undefined, "Removed.");
+    B.send("DELETE", `${urls.combatants}${encodeURIComponent(cid)}/?expected_version=${version()}`, undefined, gettext("Removed."));
     B.state.selected = null;
   });
 
@@ -147,41 +147,43 @@
     const action = { type: "gm_adjust", combatant: chosen() };
     if (hp) action.hp = hp;
     if (sp) action.spell_power = sp;
-    B.act(action, "Adjusted.");
+    B.act(action, gettext("Adjusted."));
   });
   $("ov-add-status").addEventListener("click", () => {
     const action = { type: "gm_add_status", combatant: chosen(), status: $("ov-status").value, turns: parseInt($("ov-turns").value, 10) || 1 };
     if ($("ov-source").value) action.source = $("ov-source").value;  // fear needs its source
-    B.act(action, "Status added.");
+    B.act(action, gettext("Status added."));
   });
   $("ov-remove-status").addEventListener("click", () => {
     const effect = $("ov-effect").value;
     if (!effect) return;
-    B.act({ type: "gm_remove_status", combatant: chosen(), effect }, "Status removed.");
+    B.act({ type: "gm_remove_status", combatant: chosen(), effect }, gettext("Status removed."));
   });
   $("ov-move").addEventListener("click", () => {
     const cid = chosen();
-    squareMode(`Click where ${B.nameOf(cid)} should stand.`, (sq) => B.act({ type: "gm_move", combatant: cid, to: sq }, "Moved."));
+    squareMode(interpolate(gettext("Click where %(name)s should stand."), { name: B.nameOf(cid) }, true), (sq) => B.act({ type: "gm_move", combatant: cid, to: sq }, gettext("Moved.")));
   });
   $("ov-off-board").addEventListener("click", () => {
-    B.act({ type: "gm_move", combatant: chosen(), to: null }, "Taken off the board: the players no longer see this piece.");
+    B.act({ type: "gm_move", combatant: chosen(), to: null }, gettext("Taken off the board: the players no longer see this piece."));
   });
   $("ov-show").addEventListener("click", () => {
-    B.act({ type: "gm_show", combatant: chosen(), shown: true }, "Shown to the players while off the board.");
+    B.act({ type: "gm_show", combatant: chosen(), shown: true }, gettext("Shown to the players while off the board."));
   });
   $("ov-hide").addEventListener("click", () => {
-    B.act({ type: "gm_show", combatant: chosen(), shown: false }, "Hidden from the players while off the board.");
+    B.act({ type: "gm_show", combatant: chosen(), shown: false }, gettext("Hidden from the players while off the board."));
   });
   $("ov-set-target").addEventListener("click", () => {
-    B.act({ type: "gm_set_target", name: $("ov-target-name").value, target: parseInt($("ov-target").value, 10) }, "Target set.");
+    B.act({ type: "gm_set_target", name: $("ov-target-name").value, target: parseInt($("ov-target").value, 10) }, gettext("Target set."));
   });
   $("gm-undo").addEventListener("click", () => B.act({ type: "gm_undo" }, "Undone."));
   // "End the battle" asks first (a <details> in the panel, like the tavern's Resign): the
   // question says what ending means; "Keep fighting" and Escape close it, "Yes, end it" sends.
   function endQuestion() {
     const winner = $("end-winner").value;
-    const who = winner ? `with ${winner} as the winners` : "with no winner";
-    return `End the battle now, ${who}? Nobody can act any more; the winners' used cards go back into their decks, every spell meter empties, and winners still standing may look for their thrown weapons. Undo takes it back.`;
+    const rest = gettext("Nobody can act any more; the winners' used cards go back into their decks, every spell meter empties, and winners still standing may look for their thrown weapons. Undo takes it back.");
+    return winner
+      ? interpolate(gettext("End the battle now, with %(winner)s as the winners? %(rest)s"), { winner, rest }, true)
+      : interpolate(gettext("End the battle now, with no winner? %(rest)s"), { rest }, true);
   }
   const endBox = $("gm-end-confirm");
   // "Keep fighting" and Escape close the question (site.js, every .ask-first box)
@@ -190,7 +192,7 @@
   $("gm-end-yes").addEventListener("click", () => {
     const winner = $("end-winner").value;
     endBox.open = false;
-    B.act({ type: "gm_end_battle", winner: winner || null }, "The battle is over.");
+    B.act({ type: "gm_end_battle", winner: winner || null }, gettext("The battle is over."));
   });
   $("ov-combatant").addEventListener("change", () => B.render());
 
@@ -217,7 +219,7 @@
     const { status, data } = await B.request("GET", urls.maps);
     if (status !== 200 || !Array.isArray(data)) return;
     maps = data;
-    fill($("map-choice"), [["", "none: a drawn grid"]].concat(maps.map((m) => [String(m.id), `${m.name} (${m.cols}×${m.rows})`])), true);
+    fill($("map-choice"), [["", gettext("none: a drawn grid")]].concat(maps.map((m) => [String(m.id), `${m.name} (${m.cols}×${m.rows})`])), true);
     if (select !== undefined) $("map-choice").value = String(select);
     else showMapInUse(); // the list came after the first view: it shows the map in use now
   }
@@ -272,10 +274,10 @@
   $("map-upload-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     const file = $("map-file").files[0];
-    if (!file) { showError("map-upload-error", "Choose an image file first."); return; }
+    if (!file) { showError("map-upload-error", gettext("Choose an image file first.")); return; }
     const body = new FormData();
     body.append("image", file);
-    body.append("name", $("map-name").value.trim() || file.name.replace(/\.[^.]*$/, "").slice(0, 120) || "Map");
+    body.append("name", $("map-name").value.trim() || file.name.replace(/\.[^.]*$/, "").slice(0, 120) || gettext("Map"));
     body.append("cols", String(B.state.view ? B.state.view.arena.width : 12));
     showError("map-upload-error", "");
     $("map-upload").disabled = true;
@@ -290,14 +292,14 @@
         $("map-upload-form").reset();
         await loadMaps(data.id);
         editAlignment(mapById(data.id));
-        B.setStatus(`${data.name} uploaded: line its grid up below, then use it.`, "good");
+        B.setStatus(interpolate(gettext("%(name)s uploaded: line its grid up below, then use it."), { name: data.name }, true), "good");
       } else if (response.status === 413) {
-        showError("map-upload-error", "The file is far too large: upload at most 8 MB.");
+        showError("map-upload-error", gettext("The file is far too large: upload at most 8 MB."));
       } else {
-        showError("map-upload-error", firstError(data, `The upload failed (${response.status}).`));
+        showError("map-upload-error", firstError(data, interpolate(gettext("The upload failed (%(status)s)."), { status: response.status }, true)));
       }
     } catch (err) {
-      showError("map-upload-error", "The upload failed: check the connection and try again.");
+      showError("map-upload-error", gettext("The upload failed: check the connection and try again."));
     } finally {
       $("map-upload").disabled = false;
     }
@@ -309,7 +311,7 @@
   $("map-use").addEventListener("click", () => {
     const id = $("map-choice").value;
     delete $("map-choice").dataset.touched;
-    B.send("PUT", urls.map, { map: id ? parseInt(id, 10) : null, expected_version: version() }, id ? "The map is under the grid." : "Back to a drawn grid.");
+    B.send("PUT", urls.map, { map: id ? parseInt(id, 10) : null, expected_version: version() }, id ? gettext("The map is under the grid.") : gettext("Back to a drawn grid."));
   });
   $("map-align-form").addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -322,17 +324,17 @@
       const inUse = B.state.view && B.state.view.map && B.state.view.map.url.split("?")[0] === data.url.split("?")[0];
       if (inUse) {
         // the battle's arena follows its map's size in setup: lay it again to apply it
-        await B.send("PUT", urls.map, { map: data.id, expected_version: version() }, "Grid saved.");
+        await B.send("PUT", urls.map, { map: data.id, expected_version: version() }, gettext("Grid saved."));
       } else {
-        B.setStatus("Grid saved.", "good");
+        B.setStatus(gettext("Grid saved."), "good");
       }
     } else {
-      showError("map-align-error", firstError(data, `Could not save the grid (${status}).`));
+      showError("map-align-error", firstError(data, interpolate(gettext("Could not save the grid (%(status)s)."), { status }, true)));
     }
   });
 
   function fogArea(kind, from, to) {
-    B.act({ type: kind, from, to }, kind === "gm_fog" ? "The area is in fog: players no longer see who stands there." : "The fog over the area has lifted.");
+    B.act({ type: kind, from, to }, kind === "gm_fog" ? gettext("The area is in fog: players no longer see who stands there.") : gettext("The fog over the area has lifted."));
   }
   function typedCorners() {
     const n = (id) => Math.max(0, parseInt($(id).value, 10) || 0);
@@ -346,12 +348,11 @@
   // Two clicks on the board: the rectangle's corners (the board's own square-click mode).
   function paintFog(kind) {
     let first = null;
-    const verb = kind === "gm_fog" ? "fog" : "reveal";
-    squareMode(`Click the first corner of the area to ${verb}.`, (sq) => {
+    squareMode(kind === "gm_fog" ? gettext("Click the first corner of the area to fog.") : gettext("Click the first corner of the area to reveal."), (sq) => {
       if (!first) {
         first = sq;
         $("fog-x1").value = sq[0]; $("fog-y1").value = sq[1];
-        B.setStatus(`Now click the opposite corner (from ${sq[0]}, ${sq[1]}).`, "");
+        B.setStatus(interpolate(gettext("Now click the opposite corner (from %(x)s, %(y)s)."), { x: sq[0], y: sq[1] }, true), "");
         return;
       }
       $("fog-x2").value = sq[0]; $("fog-y2").value = sq[1];
@@ -380,7 +381,7 @@
     const present = new Set(Object.keys(view.combatants));
     const placeable = (config.characters || []).filter((c) => !present.has(c.engine_id));
     fill($("place-character"), placeable
-      .map((c) => [String(c.id), `${c.name} (${c.is_npc ? "NPC" : c.owner})`]), true);
+      .map((c) => [String(c.id), interpolate(gettext("%(name)s (%(owner)s)"), { name: c.name, owner: c.is_npc ? gettext("NPC") : c.owner }, true)]), true);
     // say why there is nothing to place: no characters at all, or all of them on the board
     const none = !(config.characters || []).length;
     $("place-character-none").hidden = !none;
@@ -393,12 +394,12 @@
     const current = view.combatants[$("ov-combatant").value];
     fill($("ov-effect"), current ? current.effects.map((e) => [e.id, e.label || e.kind]) : [], false);
     const sides = [...new Set(fighters.map((c) => c.side))];
-    fill($("end-winner"), [["", "no winner"]].concat(sides.map((s) => [s, `${s} won`])), true);
+    fill($("end-winner"), [["", gettext("no winner")]].concat(sides.map((s) => [s, interpolate(gettext("%(side)s won"), { side: s }, true)])), true);
     const selected = B.state.selected && view.combatants[B.state.selected];
     $("gm-piece").hidden = !(setup && selected && selected.kind !== "doll");
     $("gm-piece-name").textContent = selected ? selected.name : "";
     const fogged = (view.fog || []).length;
-    $("fog-count").textContent = fogged ? `${fogged} square${fogged === 1 ? "" : "s"} in fog.` : "No fog: players see the whole arena.";
+    $("fog-count").textContent = fogged ? interpolate(ngettext("%(count)s square in fog.", "%(count)s squares in fog.", fogged), { count: fogged }, true) : gettext("No fog: players see the whole arena.");
     ["fog-x1", "fog-x2"].forEach((id) => { $(id).max = view.arena.width - 1; });
     ["fog-y1", "fog-y2"].forEach((id) => { $(id).max = view.arena.height - 1; });
     showMapInUse();

@@ -59,7 +59,7 @@
   function combatant(id) { return (S.view && S.view.combatants[id]) || null; }
   // one the view does not hold (hidden in fog, or gone) is never named by an engine id
   function nameOf(id) { const c = combatant(id); return c ? c.name : "someone"; }
-  function playerName(p) { return (config.members && config.members[p]) || (p === "gm" ? "the GM" : `player ${p}`); }
+  function playerName(p) { return (config.members && config.members[p]) || (p === "gm" ? gettext("the GM") : interpolate(gettext("player %(number)s"), { number: p }, true)); }
   function initials(name) {
     // a numbered duplicate ("Fairy Maid 2") keeps its number on the token: "FM2"
     const numbered = /^(.*\S)\s+(\d+)$/.exec(name.trim());
@@ -75,14 +75,14 @@
     if (kind === "bad") sayAlert(text);
   }
   function firstError(data) {
-    if (!data) return "Something went wrong.";
+    if (!data) return gettext("Something went wrong.");
     if (data.errors) {
       for (const [field, messages] of Object.entries(data.errors)) {
         const list = Array.isArray(messages) ? messages : [JSON.stringify(messages)];
         if (list.length) return list[0];
       }
     }
-    return data.detail || "Something went wrong.";
+    return data.detail || gettext("Something went wrong.");
   }
 
   // ------------------------------------------------------------------ server
@@ -130,7 +130,7 @@
     },
     onStale: () => {
       S.mode = null;
-      setStatus("Someone else moved first: the board has been refreshed.", "bad");
+      setStatus(gettext("Someone else moved first: the board has been refreshed."), "bad");
     },
     onError: (message) => setStatus(message, "bad"),
     onLive: (text) => { $("live-status").textContent = text; },
@@ -220,7 +220,7 @@
     if (m && m.onSquare) { m.onSquare(sq); return; }
     if (m && m.kind === "move") {
       if (m.option.reach.some((r) => sameSquare(r.square, sq))) {
-        act({ type: "move", combatant: m.option.combatant, to: sq, free: m.option.free }, `${nameOf(m.option.combatant)} moved.`);
+        act({ type: "move", combatant: m.option.combatant, to: sq, free: m.option.free }, interpolate(gettext("%(name)s moved."), { name: nameOf(m.option.combatant) }, true));
       }
       return;
     }
@@ -263,7 +263,7 @@
   function attack(option, target) {
     const goddess = $("goddess-toggle") && $("goddess-toggle").checked;
     act({ type: "attack", combatant: option.combatant, attack: option.attack, target, free: option.free, goddess: Boolean(goddess) },
-      `${nameOf(option.combatant)} attacks ${nameOf(target)}.`);
+      interpolate(gettext("%(attacker)s attacks %(target)s."), { attacker: nameOf(option.combatant), target: nameOf(target) }, true));
   }
   function cast(option, targets) {
     const action = { type: "use_spellcard", combatant: option.combatant, card: option.card, targets };
@@ -271,7 +271,7 @@
       const input = $("card-amount");
       action.amount = parseInt(input ? input.value : option.amount.min, 10);
     }
-    act(action, `${nameOf(option.combatant)} uses ${option.name}.`);
+    act(action, interpolate(gettext("%(name)s uses %(card)s."), { name: nameOf(option.combatant), card: option.name }, true));
   }
 
   // ------------------------------------------------------------------ rendering: board
@@ -295,7 +295,7 @@
           type: "button",
           class: "battle-square",
           dataset: { x: String(x), y: String(y) },
-          "aria-label": `square ${x}, ${y}`,
+          "aria-label": interpolate(gettext("square %(x)s, %(y)s"), { x, y }, true),
           tabindex: x === 0 && y === 0 ? "0" : "-1",
           onclick: () => squareClicked(x, y),
           onmouseenter: () => hoverSquare([x, y]),
@@ -446,7 +446,7 @@
     S.drag = { ...mover, over: mover.from, point: null, name: c ? c.name : mover.id };
     S.selected = mover.id;
     root.dataset.dragging = "1";
-    $("drag-info").textContent = `Dragging ${S.drag.name}: the green squares are in reach.`;
+    $("drag-info").textContent = interpolate(gettext("Dragging %(name)s: the green squares are in reach."), { name: S.drag.name }, true);
     paintBoard();
     renderOverlay();
   }
@@ -456,26 +456,28 @@
     if (!sameSquare(sq, S.drag.over)) {
       S.drag.over = sq;
       const found = sq && reachOf(S.drag.option, sq);
-      $("drag-info").textContent = !sq ? "Off the board." : found
+      $("drag-info").textContent = !sq ? gettext("Off the board.") : found
         ? `${sq[0]}, ${sq[1]}: ${spaces(found.cost)}.` : `${sq[0]}, ${sq[1]}: ${refusal(sq, S.drag)}`;
       paintBoard();
     }
     renderOverlay();
   }
   function reachOf(option, sq) { return option.reach.find((r) => sameSquare(r.square, sq)) || null; }
-  function spaces(n) { return `${n} space${n === 1 ? "" : "s"} of movement`; }
+  function spaces(n) { return interpolate(ngettext("%(count)s space of movement", "%(count)s spaces of movement", n), { count: n }, true); }
   function inList(list, sq) { return (list || []).some((s) => sameSquare(s, sq)); }
   // Why a square is not in the engine's reach list, in words (the list itself is the rule).
   function refusal(sq, drag) {
     const v = S.view;
-    if (!sq) return "that is off the board.";
-    if (inList(v.arena.blocked, sq)) return "that square is blocking terrain: nobody can enter it.";
-    if (inList(v.fog, sq) && v.you.player !== "gm") return "you cannot see that square.";
+    if (!sq) return gettext("that is off the board.");
+    if (inList(v.arena.blocked, sq)) return gettext("that square is blocking terrain: nobody can enter it.");
+    if (inList(v.fog, sq) && v.you.player !== "gm") return gettext("you cannot see that square.");
     const other = pieceAt(sq);
-    if (other && other !== drag.id) return `${nameOf(other)} stands there: a move cannot end on an occupied square.`;
+    if (other && other !== drag.id) return interpolate(gettext("%(name)s stands there: a move cannot end on an occupied square."), { name: nameOf(other) }, true);
     const c = combatant(drag.id);
     const budget = c ? c.speed : null;
-    return `out of reach: ${drag.name} can move ${budget === null ? "only so" : budget} space${budget === 1 ? "" : "s"} this turn (difficult ground costs 2, enemies block the way).`;
+    return budget === null
+      ? interpolate(gettext("out of reach: %(name)s can move only so far this turn (difficult ground costs 2, enemies block the way)."), { name: drag.name }, true)
+      : interpolate(ngettext("out of reach: %(name)s can move %(count)s space this turn (difficult ground costs 2, enemies block the way).", "out of reach: %(name)s can move %(count)s spaces this turn (difficult ground costs 2, enemies block the way).", budget), { name: drag.name, count: budget }, true);
   }
   function cancelDrag() {
     S.drag = null;
@@ -494,11 +496,11 @@
       root.dataset.dragging = "0";
       root.dataset.dropped = "moved";
       $("drag-info").textContent = "";
-      act({ type: "move", combatant: drag.id, to: sq, free: drag.option.free }, `${drag.name} moved (${spaces(found.cost)}).`);
+      act({ type: "move", combatant: drag.id, to: sq, free: drag.option.free }, interpolate(gettext("%(name)s moved (%(spaces)s)."), { name: drag.name, spaces: spaces(found.cost) }, true));
       return;
     }
     // snap back: the ghost glides home, and the reason is said
-    const reason = `${drag.name} cannot move there: ${refusal(sq, drag)}`;
+    const reason = interpolate(gettext("%(name)s cannot move there: %(reason)s"), { name: drag.name, reason: refusal(sq, drag) }, true);
     root.dataset.dropped = "refused";
     setStatus(reason, "bad");
     $("drag-info").textContent = reason;
@@ -536,7 +538,7 @@
       overlay.append(el("span", {
         class: "battle-board__ping", style: `left:${px}px;top:${py}px`,
         dataset: { x: String(p.square[0]), y: String(p.square[1]), pingId: String(p.id) },
-        role: "img", "aria-label": `${p.author} pings square ${p.square[0]}, ${p.square[1]}`,
+        role: "img", "aria-label": interpolate(gettext("%(name)s pings square %(x)s, %(y)s"), { name: p.author, x: p.square[0], y: p.square[1] }, true),
       }, el("span", { class: "battle-board__ping-ring" }), el("span", { class: "battle-board__ping-name" }, p.author)));
     });
     const d = S.drag;
@@ -557,7 +559,7 @@
         overlay.append(el("span", {
           class: "battle-board__label" + (found ? "" : " battle-board__label--bad"), id: "drag-cost",
           style: `left:${lx}px;top:${ly - CELL * 0.55}px`,
-        }, found ? `${found.cost}` : "out of reach"));
+        }, found ? `${found.cost}` : gettext("out of reach")));
       }
     }
     if (S.tip) {
@@ -573,7 +575,7 @@
     const m = S.measure;
     if (!m || !m.from) return;
     const to = m.to || m.from;
-    $("square-info").textContent = `From ${m.from[0]}, ${m.from[1]} to ${to[0]}, ${to[1]}: ${dist(m.from, to)} squares, counted in straight steps (no diagonals), as range and areas are.`;
+    $("square-info").textContent = interpolate(gettext("From %(x1)s, %(y1)s to %(x2)s, %(y2)s: %(count)s squares, counted in straight steps (no diagonals), as range and areas are."), { x1: m.from[0], y1: m.from[1], x2: to[0], y2: to[1], count: dist(m.from, to) }, true);
   }
 
   // ---- tools: measure and ping
@@ -583,8 +585,8 @@
     $("tool-measure").setAttribute("aria-pressed", S.tool === "measure" ? "true" : "false");
     $("tool-ping").setAttribute("aria-pressed", S.tool === "ping" ? "true" : "false");
     root.dataset.tool = S.tool || "";
-    $("square-info").textContent = S.tool === "measure" ? "Measure: pick the first square, then the second."
-      : S.tool === "ping" ? "Ping: pick a square to show everyone." : "Tap or click a square or a piece for its details.";
+    $("square-info").textContent = S.tool === "measure" ? gettext("Measure: pick the first square, then the second.")
+      : S.tool === "ping" ? gettext("Ping: pick a square to show everyone.") : gettext("Tap or click a square or a piece for its details.");
     renderOverlay();
   }
   function toolClicked(sq) {
@@ -602,8 +604,8 @@
   async function sendPing(sq) {
     const { status, data } = await client.request("POST", config.urls.pings, { square: sq });
     if (status === 201) {
-      addPings([{ ...data, author: "You" }]);
-      setStatus(`You pinged square ${sq[0]}, ${sq[1]}.`, "ok");
+      addPings([{ ...data, author: gettext("You") }]);
+      setStatus(interpolate(gettext("You pinged square %(x)s, %(y)s."), { x: sq[0], y: sq[1] }, true), "ok");
     } else setStatus(firstError(data), "bad");
   }
   function addPings(list) {
@@ -625,7 +627,7 @@
   // from public things: the fog, the terrain, her square): say why Move and aiming are missing.
   function fogbound(id) { return ((S.view && S.view.you.fogbound) || []).includes(id); }
   function fogboundWords(c) {
-    return `Every square around ${c.name} is in the fog: she cannot move or target into it until the GM reveals it.`;
+    return interpolate(gettext("Every square around %(name)s is in the fog: she cannot move or target into it until the GM reveals it."), { name: c.name }, true);
   }
 
   // What a tapped square holds, in words: nothing on the board needs a mouse to hover.
@@ -634,20 +636,20 @@
     const id = pieceAt([x, y]);
     const c = id && combatant(id);
     const v = S.view;
-    const terrain = v && v.arena.blocked.some((sq) => sameSquare(sq, [x, y])) ? "blocking terrain"
-      : v && v.arena.difficult.some((sq) => sameSquare(sq, [x, y])) ? "difficult terrain" : "open ground";
-    const statuses = c && c.effects.length ? ` Statuses: ${c.effects.map((e) => e.label || statusWords(e.kind)).join(", ")}.` : "";
+    const terrain = v && v.arena.blocked.some((sq) => sameSquare(sq, [x, y])) ? gettext("blocking terrain")
+      : v && v.arena.difficult.some((sq) => sameSquare(sq, [x, y])) ? gettext("difficult terrain") : gettext("open ground");
+    const statuses = c && c.effects.length ? " " + interpolate(gettext("Statuses: %(statuses)s."), { statuses: c.effects.map((e) => e.label || statusWords(e.kind)).join(", ") }, true) : "";
     const walled = c && fogbound(c.id) ? ` ${fogboundWords(c)}` : "";
     $("square-info").textContent = c
-      ? `${c.name} (${c.side}) at ${x}, ${y}: HP ${c.hp} of ${c.hp_max}, SP ${c.spell_power}, ${conditionWords(c)}.${statuses}${walled}`
-      : `Square ${x}, ${y}: ${terrain}.`;
+      ? interpolate(gettext("%(name)s (%(side)s) at %(x)s, %(y)s: HP %(hp)s of %(max)s, SP %(sp)s, %(condition)s."), { name: c.name, side: c.side, x, y, hp: c.hp, max: c.hp_max, sp: c.spell_power, condition: conditionWords(c) }, true) + statuses + walled
+      : interpolate(gettext("Square %(x)s, %(y)s: %(terrain)s."), { x, y, terrain }, true);
     S.tip = c && c.effects.length ? c.id : null;
     renderOverlay();
   }
 
   function bar(kind, value, max, extra) {
     const pct = max > 0 ? Math.max(0, Math.min(100, (100 * value) / max)) : 0;
-    return el("span", { class: `battle-meter battle-meter--${kind}${extra ? " " + extra : ""}`, title: `${kind.toUpperCase()} ${value} of ${max}` },
+    return el("span", { class: `battle-meter battle-meter--${kind}${extra ? " " + extra : ""}`, title: interpolate(gettext("%(meter)s %(value)s of %(max)s"), { meter: kind.toUpperCase(), value, max }, true) },
       el("span", { class: "battle-meter__fill", style: `width:${pct}%` }));
   }
 
@@ -685,54 +687,54 @@
   // ------------------------------------------------------------------ words for people
   // Nothing a player reads is an engine key: conditions, statuses, actions and events all have words.
   const CONDITION_WORDS = {
-    healthy: "standing", mortally_wounded: "mortally wounded (below zero HP, still fighting)",
-    unconscious: "unconscious", dead: "dead", destroyed: "destroyed", incapacitated: "out of the fight",
-    fled: "fled",
+    healthy: gettext("standing"), mortally_wounded: gettext("mortally wounded (below zero HP, still fighting)"),
+    unconscious: gettext("unconscious"), dead: gettext("dead"), destroyed: gettext("destroyed"), incapacitated: gettext("out of the fight"),
+    fled: gettext("fled"),
   };
   function conditionWords(c) {
     const words = CONDITION_WORDS[c.condition] || String(c.condition).replaceAll("_", " ");
-    if (c.hp < 0 && c.condition === "healthy") return "below zero HP";
+    if (c.hp < 0 && c.condition === "healthy") return gettext("below zero HP");
     return words;
   }
   const STATUS_WORDS = {
-    stun: "stunned", blind: "blinded", fear: "afraid", knockdown: "knocked down", knockback: "knocked back",
-    freeze: "frozen", insanity: "insane", berserk: "berserk", taunted: "taunted", unconscious: "unconscious",
-    drunk: "drunk", shield: "shielded", buff: "card buff", card: "under a spellcard's effect",
-    stat: "stat changed by a card", returning: "returning", thawing: "thawing",
+    stun: gettext("stunned"), blind: gettext("blinded"), fear: gettext("afraid"), knockdown: gettext("knocked down"), knockback: gettext("knocked back"),
+    freeze: gettext("frozen"), insanity: gettext("insane"), berserk: gettext("berserk"), taunted: gettext("taunted"), unconscious: gettext("unconscious"),
+    drunk: gettext("drunk"), shield: gettext("shielded"), buff: gettext("card buff"), card: gettext("under a spellcard's effect"),
+    stat: gettext("stat changed by a card"), returning: gettext("returning"), thawing: gettext("thawing"),
   };
   function statusWords(kind) { return STATUS_WORDS[kind] || String(kind || "status").replaceAll("_", " "); }
   const ACTION_WORDS = {
-    start: "starts the battle", move: "moves", attack: "attacks", use_spellcard: "uses a spellcard",
-    use_ability: "uses an ability", react: "reacts", collect_power: "collects power",
-    recover_weapons: "recovers thrown weapons", do_nothing: "does nothing", concentrate: "concentrates",
-    end_turn: "ends the turn", gm_adjust: "adjusts HP or SP", gm_add_status: "adds a status",
-    gm_remove_status: "removes a status", gm_set_drunkenness: "sets drunkenness", gm_move: "moves a piece",
-    gm_set_target: "changes a target number", gm_add_combatant: "adds a combatant",
-    gm_remove_combatant: "removes a combatant", gm_end_battle: "ends the battle", gm_undo: "undoes the last action",
-    gm_fog: "hides part of the board in fog", gm_reveal: "clears fog from part of the board",
-    gm_show: "shows or hides a piece off the board",
+    start: gettext("starts the battle"), move: gettext("moves"), attack: gettext("attacks"), use_spellcard: gettext("uses a spellcard"),
+    use_ability: gettext("uses an ability"), react: gettext("reacts"), collect_power: gettext("collects power"),
+    recover_weapons: gettext("recovers thrown weapons"), do_nothing: gettext("does nothing"), concentrate: gettext("concentrates"),
+    end_turn: gettext("ends the turn"), gm_adjust: gettext("adjusts HP or SP"), gm_add_status: gettext("adds a status"),
+    gm_remove_status: gettext("removes a status"), gm_set_drunkenness: gettext("sets drunkenness"), gm_move: gettext("moves a piece"),
+    gm_set_target: gettext("changes a target number"), gm_add_combatant: gettext("adds a combatant"),
+    gm_remove_combatant: gettext("removes a combatant"), gm_end_battle: gettext("ends the battle"), gm_undo: gettext("undoes the last action"),
+    gm_fog: gettext("hides part of the board in fog"), gm_reveal: gettext("clears fog from part of the board"),
+    gm_show: gettext("shows or hides a piece off the board"),
     // what a player sees of an action that names someone hidden in the fog (westernroses/battle/fog.py)
-    fogged: "acts unseen in the fog",
+    fogged: gettext("acts unseen in the fog"),
   };
   function actionWords(type) { return ACTION_WORDS[type] || String(type).replaceAll("_", " "); }
   function rollWords(r) {
     if (!r || r.total === undefined) return "";
     let text = `${r.total}`;
     const hasTarget = r.target !== null && r.target !== undefined;
-    if (hasTarget) text += ` against ${r.target}`;
+    if (hasTarget) text = interpolate(gettext("%(total)s against %(target)s"), { total: text, target: r.target }, true);
     if (r.critical === "success" && hasTarget && r.total <= r.target && r.success) {
-      return `${text}: a critical success (the dice alone were high enough), so it succeeds despite the lower total`;
+      return interpolate(gettext("%(roll)s: a critical success (the dice alone were high enough), so it succeeds despite the lower total"), { roll: text }, true);
     }
     if (r.critical === "failure" && hasTarget && r.total >= r.target && r.success === false) {
-      return `${text}: a critical failure (the dice alone were low enough), so it fails despite the total`;
+      return interpolate(gettext("%(roll)s: a critical failure (the dice alone were low enough), so it fails despite the total"), { roll: text }, true);
     }
-    if (r.critical === "success") text += ", a critical success";
-    if (r.critical === "failure") text += ", a critical failure";
-    if (r.success === true) text += ": success";
-    else if (r.success === false) text += ": failure";
+    if (r.critical === "success") text = interpolate(gettext("%(roll)s, a critical success"), { roll: text }, true);
+    if (r.critical === "failure") text = interpolate(gettext("%(roll)s, a critical failure"), { roll: text }, true);
+    if (r.success === true) text = interpolate(gettext("%(roll)s: success"), { roll: text }, true);
+    else if (r.success === false) text = interpolate(gettext("%(roll)s: failure"), { roll: text }, true);
     return text;
   }
-  const sq = (p) => (p ? `square ${p[0]}, ${p[1]}` : "off the board");
+  const sq = (p) => (p ? interpolate(gettext("square %(x)s, %(y)s"), { x: p[0], y: p[1] }, true) : gettext("off the board"));
 
   const sides = [];
   function sideIndex(side) {
@@ -780,7 +782,7 @@
     // sized from the payload, not the loaded file: the layer is right before the image arrives
     if (map.width_px && map.height_px) { img.width = map.width_px; img.height = map.height_px; }
     img.style.transform = `translate(${-(map.offset_x || 0) * scale}px, ${-(map.offset_y || 0) * scale}px) scale(${scale})`;
-    img.alt = map.name ? `Map: ${map.name}` : "Battle map";
+    img.alt = map.name ? interpolate(gettext("Map: %(name)s"), { name: map.name }, true) : gettext("Battle map");
     img.src = map.url;
     img.hidden = false;
   }
@@ -793,7 +795,7 @@
       if (cell.firstChild) cell.replaceChildren();
       // a square's name says who stands on it, with the initials its token shows (WCAG 2.5.3:
       // the visible text is part of the name)
-      const named = `square ${cell.dataset.x}, ${cell.dataset.y}`;
+      const named = interpolate(gettext("square %(x)s, %(y)s"), { x: cell.dataset.x, y: cell.dataset.y }, true);
       if (cell.getAttribute("aria-label") !== named) cell.setAttribute("aria-label", named);
     });
     const width = v.arena.width;
@@ -835,7 +837,7 @@
     const started = S.view && S.view.phase === "active" && S.view.turn.started_at;
     if (!started) { node.textContent = ""; return; }
     const seconds = Math.max(0, (Date.now() - Date.parse(started)) / 1000);
-    node.textContent = `turn time ${fmtTime(seconds)}`;
+    node.textContent = interpolate(gettext("turn time %(time)s"), { time: fmtTime(seconds) }, true);
   }
 
   // Whose move the battle waits for: the combatants who may react while a hit waits for a
@@ -853,10 +855,10 @@
   function renderTurnFlag(v, owners, mine) {
     const flag = $("your-turn-flag");
     let text = "";
-    if (mine) text = v.pending ? "React" : "Your turn"; // a hit waits on her decision, not her turn
+    if (mine) text = v.pending ? gettext("React") : gettext("Your turn"); // a hit waits on her decision, not her turn
     else if (config.is_gm && owners.length) {
       const names = owners.map((c) => c.name).join(", ");
-      text = v.pending ? `${names} to react` : `${names}'s turn`;
+      text = v.pending ? interpolate(gettext("%(names)s to react"), { names }, true) : interpolate(gettext("%(names)s's turn"), { names }, true);
     }
     flag.textContent = text;
     flag.hidden = !text;
@@ -866,17 +868,17 @@
   function renderHead() {
     const v = S.view;
     const current = v.turn.current;
-    const phase = { setup: "Setting up", active: "In progress", ended: "Ended" }[v.phase];
+    const phase = { setup: gettext("Setting up"), active: gettext("In progress"), ended: gettext("Ended") }[v.phase];
     $("phase-label").textContent = phase;
-    $("round-label").textContent = v.phase === "active" ? `Round ${v.turn.round}` : "";
+    $("round-label").textContent = v.phase === "active" ? interpolate(gettext("Round %(round)s"), { round: v.turn.round }, true) : "";
     let turn = "";
-    if (v.phase === "ended") turn = v.winner ? `${v.winner} won.` : "The battle is over.";
-    else if (v.pending) turn = `Waiting for ${v.pending.waiting_for.map(nameOf).join(", ")} to react.`;
-    else if (v.turn.current_hidden) turn = "The GM is acting.";
+    if (v.phase === "ended") turn = v.winner ? interpolate(gettext("%(winner)s won."), { winner: v.winner }, true) : gettext("The battle is over.");
+    else if (v.pending) turn = interpolate(gettext("Waiting for %(names)s to react."), { names: v.pending.waiting_for.map(nameOf).join(", ") }, true);
+    else if (v.turn.current_hidden) turn = gettext("The GM is acting.");
     else if (current) {
       const c = combatant(current);
-      turn = `${c.name}'s turn (${playerName(c.controller)})`;
-    } else if (v.phase === "setup") turn = config.is_gm ? "Place the pieces, then start." : "The GM is setting up the arena.";
+      turn = interpolate(gettext("%(name)s's turn (%(player)s)"), { name: c.name, player: playerName(c.controller) }, true);
+    } else if (v.phase === "setup") turn = config.is_gm ? gettext("Place the pieces, then start.") : gettext("The GM is setting up the arena.");
     $("turn-label").textContent = turn;
     const owners = turnOwners(v);
     const mine = owners.some((c) => c.controller === v.you.player);
@@ -892,7 +894,7 @@
     root.dataset.winner = v.winner || "";
     root.classList.toggle("my-turn", mine);
     // the page title, the favicon's badge and (if she opted in) a sound and a browser notice
-    if (window.WR && !config.replay) window.WR.setTurnAlert(mine && v.phase === "active" ? `${v.pending ? "React" : "Your turn"} in ${config.battle_name || document.querySelector("h1").textContent.trim()}` : null);
+    if (window.WR && !config.replay) window.WR.setTurnAlert(mine && v.phase === "active" ? (v.pending ? interpolate(gettext("React in %(battle)s"), { battle: config.battle_name || document.querySelector("h1").textContent.trim() }, true) : interpolate(gettext("Your turn in %(battle)s"), { battle: config.battle_name || document.querySelector("h1").textContent.trim() }, true)) : null);
     tick();
   }
 
@@ -912,19 +914,19 @@
       },
       el("span", { class: `battle-dot side-${sideIndex(c.side)}` }),
       el("strong", {}, c.name),
-      el("small", { class: "muted" }, ` ${c.side} · ${playerName(c.controller)}${c.position ? "" : " · off the board"}`),
+      el("small", { class: "muted" }, " " + (c.position ? interpolate(gettext("%(side)s · %(player)s"), { side: c.side, player: playerName(c.controller) }, true) : interpolate(gettext("%(side)s · %(player)s · off the board"), { side: c.side, player: playerName(c.controller) }, true))),
       el("span", { class: "tracker-bars" },
-        el("span", { class: "num" }, `HP ${c.hp}/${c.hp_max}`), bar("hp", c.hp, c.hp_max),
-        el("span", { class: "num" }, `SP ${c.spell_power}`), bar("sp", c.spell_power, Math.max(c.spell_power, 100))),
+        el("span", { class: "num" }, interpolate(gettext("HP %(hp)s/%(max)s"), { hp: c.hp, max: c.hp_max }, true)), bar("hp", c.hp, c.hp_max),
+        el("span", { class: "num" }, interpolate(gettext("SP %(sp)s"), { sp: c.spell_power }, true)), bar("sp", c.spell_power, Math.max(c.spell_power, 100))),
       el("span", { class: "battle-chips" }, statusBadges(c),
         c.condition !== "healthy" ? el("span", { class: "condition" }, conditionWords(c)) : null),
-      el("small", { class: "muted cards-count" }, `hand ${c.hand_count} · pile ${c.draw_pile_count}`));
+      el("small", { class: "muted cards-count" }, interpolate(gettext("hand %(hand)s · pile %(pile)s"), { hand: c.hand_count, pile: c.draw_pile_count }, true)));
       list.append(li);
     });
     // someone hidden in the fog has the turn: the player is told only that the GM is acting
     if (v.turn.current_hidden) {
       list.append(el("li", { class: "tracker-row current", dataset: { hidden: "1" } },
-        el("strong", {}, "The GM is acting"), el("small", { class: "muted" }, " (someone you cannot see)")));
+        el("strong", {}, gettext("The GM is acting")), el("small", { class: "muted" }, " " + gettext("(someone you cannot see)"))));
     }
   }
 
@@ -932,7 +934,7 @@
   function durationWords(duration) {
     const m = /^(single_space|homing)_(\d+)$/.exec(duration || "");
     if (!m) return String(duration).replaceAll("_", " ");
-    return m[1] === "homing" ? `follows its target for ${m[2]} rounds` : `stays on its square for ${m[2]} rounds`;
+    return m[1] === "homing" ? interpolate(gettext("follows its target for %(rounds)s rounds"), { rounds: m[2] }, true) : interpolate(gettext("stays on its square for %(rounds)s rounds"), { rounds: m[2] }, true);
   }
 
   function cardText(card) {
@@ -951,7 +953,7 @@
     const box = $("hand");
     box.innerHTML = "";
     const mine = S.view.you.controls.map(combatant).filter((c) => c && c.hand && c.hand.length);
-    if (!mine.length) { box.append(el("p", { class: "muted" }, "No cards in hand.")); return; }
+    if (!mine.length) { box.append(el("p", { class: "muted" }, gettext("No cards in hand."))); return; }
     mine.forEach((c) => {
       if (mine.length > 1 || config.is_gm) box.append(el("h3", {}, c.name));
       const counts = {};
@@ -966,7 +968,7 @@
           option ? el("button", {
             type: "button", class: "small", dataset: { cast: id },
             onclick: () => chooseCard(option),
-          }, `Use (${option.cost} SP)`) : null));
+          }, interpolate(gettext("Use (%(cost)s SP)"), { cost: option.cost }, true)) : null));
       });
       box.append(ul);
     });
@@ -978,20 +980,20 @@
   }
 
   const REACTIONS = {
-    take: "Take it", bomb: "Bomb", body_shield: "Body-shield", pass: "Pass", lucky: "Lucky re-roll",
-    graze: "Graze", no_graze: "Don't graze", accept: "Accept",
+    take: gettext("Take it"), bomb: gettext("Bomb"), body_shield: gettext("Body-shield"), pass: gettext("Pass"), lucky: gettext("Lucky re-roll"),
+    graze: gettext("Graze"), no_graze: gettext("Don't graze"), accept: gettext("Accept"),
   };
 
   // What each choice risks, beside its button (docs/rulings.md, battles: grazing; the graze
   // target is a house rule, 12 by default).
   function choiceHelp(choice, p) {
     const dmg = p.damage !== null && p.damage !== undefined ? p.damage : null;
-    const half = dmg === null ? "half the damage" : `${Math.ceil(dmg / 2)} damage (half, rounded up)`;
-    const full = dmg === null ? "all of it" : `all ${dmg}`;
+    const half = dmg === null ? gettext("half the damage") : interpolate(gettext("%(damage)s damage (half, rounded up)"), { damage: Math.ceil(dmg / 2) }, true);
+    const full = dmg === null ? gettext("all of it") : interpolate(gettext("all %(damage)s"), { damage: dmg }, true);
     return {
-      graze: `Graze: roll insight against the graze target. Succeed and you gain spell power from the attack you dodged; fail and you take ${half}, or ${full} on a critical failure.`,
-      no_graze: "Don't graze: keep the clean dodge. You take no damage and gain no spell power.",
-      take: "Take it: the hit lands as rolled.",
+      graze: interpolate(gettext("Graze: roll insight against the graze target. Succeed and you gain spell power from the attack you dodged; fail and you take %(half)s, or %(full)s on a critical failure."), { half, full }, true),
+      no_graze: gettext("Don't graze: keep the clean dodge. You take no damage and gain no spell power."),
+      take: gettext("Take it: the hit lands as rolled."),
     }[choice] || null;
   }
 
@@ -1004,7 +1006,7 @@
     $("pending-text").textContent =
       `${nameOf(p.attacker)} → ${nameOf(p.defender)}: ${p.name}` +
       (p.damage !== null && p.damage !== undefined ? ` (${p.damage} damage${damageSteps(p.raw, p.steps, elementWords(p.element, p.defender)).replace(/^ \(/, ": ").replace(/\)$/, "")})` : "") +
-      `. Waiting for ${p.waiting_for.map(nameOf).join(", ")}.`;
+      ". " + interpolate(gettext("Waiting for %(names)s."), { names: p.waiting_for.map(nameOf).join(", ") }, true);
     const box = $("pending-choices");
     box.innerHTML = "";
     legal().filter((o) => o.type === "react").forEach((o) => {
@@ -1040,18 +1042,18 @@
     box.replaceChildren();
     box.dataset.target = target;
     S.oddsTarget = target;
-    if (!o) { box.append(el("p", {}, "No odds for this target.")); return; }
-    const hit = o.hit ? `${o.hit.percent}% chance to hit` : "the chance to hit is not worked out for several dodge rolls";
-    box.append(el("p", { class: "battle-odds__head" }, el("strong", {}, nameOf(target)), `: ${hit}; damage ${o.damage.notation}, ${o.damage.totals[0][0]} to ${o.damage.totals[o.damage.totals.length - 1][0]}, ${o.damage.average} on average (before damage reduction and the defender's reactions).`));
+    if (!o) { box.append(el("p", {}, gettext("No odds for this target."))); return; }
+    const hit = o.hit ? interpolate(gettext("%(percent)s% chance to hit"), { percent: o.hit.percent }, true) : gettext("the chance to hit is not worked out for several dodge rolls");
+    box.append(el("p", { class: "battle-odds__head" }, el("strong", {}, nameOf(target)), ": " + interpolate(gettext("%(hit)s; damage %(notation)s, %(low)s to %(high)s, %(average)s on average (before damage reduction and the defender's reactions)."), { hit, notation: o.damage.notation, low: o.damage.totals[0][0], high: o.damage.totals[o.damage.totals.length - 1][0], average: o.damage.average }, true)));
     box.append(damageChart(o.damage));
   }
 
   function damageChart(damage) {
     const top = Math.max(...damage.totals.map(([, p]) => p.percent), 0.0001);
     const chart = el("div", { class: "battle-odds__chart", role: "img",
-      "aria-label": `Damage chances: ${damage.totals.map(([t, p]) => `${t}: ${p.percent}%`).join(", ")}` });
+      "aria-label": interpolate(gettext("Damage chances: %(chances)s"), { chances: damage.totals.map(([t, p]) => `${t}: ${p.percent}%`).join(", ") }, true) });
     damage.totals.forEach(([total, p]) => chart.append(el("span", {
-      class: "battle-odds__bar", title: `${total} damage: ${p.percent}%`, style: `height:${Math.max(2, (100 * p.percent) / top)}%`,
+      class: "battle-odds__bar", title: interpolate(gettext("%(total)s damage: %(percent)s%"), { total, percent: p.percent }, true), style: `height:${Math.max(2, (100 * p.percent) / top)}%`,
     })));
     return chart;
   }
@@ -1065,8 +1067,10 @@
     const caught = new Set((m.option.area || [[0, 0]]).map(([dx, dy]) => key(sq[0] + dx, sq[1] + dy)));
     const who = Object.keys(o.hit).filter((id) => { const c = combatant(id); return c && c.position && caught.has(key(c.position[0], c.position[1])); });
     box.replaceChildren(el("p", { class: "battle-odds__head" },
-      who.length ? who.map((id) => `${nameOf(id)}: ${o.hit[id].percent}% to be hit`).join("; ") : "Nobody stands in that area.",
-      `. Damage ${o.damage.notation}, ${o.damage.average} on average${o.to_hit.percent < 100 ? `; your to-hit roll succeeds ${o.to_hit.percent}% of the time` : ""}.`),
+      who.length ? who.map((id) => interpolate(gettext("%(name)s: %(percent)s% to be hit"), { name: nameOf(id), percent: o.hit[id].percent }, true)).join("; ") : gettext("Nobody stands in that area."),
+      ". " + (o.to_hit.percent < 100
+        ? interpolate(gettext("Damage %(notation)s, %(average)s on average; your to-hit roll succeeds %(percent)s% of the time."), { notation: o.damage.notation, average: o.damage.average, percent: o.to_hit.percent }, true)
+        : interpolate(gettext("Damage %(notation)s, %(average)s on average."), { notation: o.damage.notation, average: o.damage.average }, true))),
     damageChart(o.damage));
   }
 
@@ -1076,25 +1080,25 @@
     const options = legal().filter((o) => o.type !== "react");
     const v = S.view;
     if (v.phase === "setup" && !options.length) {
-      box.append(el("p", { class: "muted" }, config.is_gm ? "Place pieces of two sides in the GM panel: the battle can start once both are on the board." : "The GM is setting up the arena."));
+      box.append(el("p", { class: "muted" }, config.is_gm ? gettext("Place pieces of two sides in the GM panel: the battle can start once both are on the board.") : gettext("The GM is setting up the arena.")));
       return;
     }
     if (!options.length) {
-      box.append(el("p", { class: "muted", id: "waiting-note" }, v.phase === "ended" ? "The battle is over." : "Not your move: waiting for the others."));
+      box.append(el("p", { class: "muted", id: "waiting-note" }, v.phase === "ended" ? gettext("The battle is over.") : gettext("Not your move: waiting for the others.")));
       return;
     }
     const m = S.mode;
     const walled = !m && v.turn.current && fogbound(v.turn.current) && combatant(v.turn.current);
     if (walled) box.append(el("p", { class: "battle-fog-note", id: "fog-note" }, fogboundWords(walled)));
     if (m && m.kind === "gm") {
-      box.append(el("p", { class: "mode-help" }, "Click a square on the board (Esc cancels)."),
-        button("Cancel", cancelMode, { cancel: "1" }));
+      box.append(el("p", { class: "mode-help" }, gettext("Click a square on the board (Esc cancels).")),
+        button(gettext("Cancel"), cancelMode, { cancel: "1" }));
     } else if (m) {
       const help = {
-        move: "Click a highlighted square to move there, or drag your piece (arrow keys and Enter work too).",
-        attack: `Range ${m.option && m.option.range !== undefined ? m.option.range : "?"} square${m.option && m.option.range === 1 ? "" : "s"}. Point at a target (or tap it once) for the odds; click it, or choose below, to attack.`,
-        card: `Pick ${m.option && m.option.targeting ? m.option.targeting.count : 1} target square(s); the shaded area is what the card covers.`,
-        ability: "Click a target square.",
+        move: gettext("Click a highlighted square to move there, or drag your piece (arrow keys and Enter work too)."),
+        attack: interpolate(ngettext("Range %(range)s square. Point at a target (or tap it once) for the odds; click it, or choose below, to attack.", "Range %(range)s squares. Point at a target (or tap it once) for the odds; click it, or choose below, to attack.", m.option && m.option.range === 1 ? 1 : 2), { range: m.option && m.option.range !== undefined ? m.option.range : "?" }, true),
+        card: interpolate(gettext("Pick %(count)s target square(s); the shaded area is what the card covers."), { count: m.option && m.option.targeting ? m.option.targeting.count : 1 }, true),
+        ability: gettext("Click a target square."),
       }[m.kind] || "";
       box.append(el("p", { class: "mode-help" }, help));
       if (m.kind === "attack") {
@@ -1103,7 +1107,7 @@
         m.option.targets.forEach((t) => {
           const c = combatant(t);
           const o = m.option.odds && m.option.odds[t];
-          const b = button(`${c.name}${mine && c.side === mine.side ? " (ally)" : ""}${o && o.hit ? ` · ${o.hit.percent}% to hit` : ""}`, () => attack(m.option, t),
+          const b = button(`${mine && c.side === mine.side ? interpolate(gettext("%(name)s (ally)"), { name: c.name }, true) : c.name}${o && o.hit ? " · " + interpolate(gettext("%(percent)s% to hit"), { percent: o.hit.percent }, true) : ""}`, () => attack(m.option, t),
             { target: t, side: c.side });
           b.addEventListener("mouseenter", () => showOdds(t));
           b.addEventListener("focus", () => showOdds(t));
@@ -1117,16 +1121,16 @@
       if (m.kind === "card") {
         const aim = m.option.targeting || {};
         box.append(el("p", { class: "muted", id: "card-reach" },
-          `${(m.option.target_squares || []).length} square${(m.option.target_squares || []).length === 1 ? "" : "s"} in range (shaded blue)` +
-          (aim.aoe ? `; it covers every square within ${aim.aoe} step${aim.aoe === 1 ? "" : "s"} of the one you pick (shaded red).` : "; it covers the square you pick.")));
-        if (m.option.odds) box.append(el("div", { id: "target-odds", class: "battle-odds", "aria-live": "polite" }, "Point at a square for the odds."));
+          interpolate(ngettext("%(count)s square in range (shaded blue)", "%(count)s squares in range (shaded blue)", (m.option.target_squares || []).length), { count: (m.option.target_squares || []).length }, true) +
+          (aim.aoe ? interpolate(ngettext("; it covers every square within %(count)s step of the one you pick (shaded red).", "; it covers every square within %(count)s steps of the one you pick (shaded red).", aim.aoe), { count: aim.aoe }, true) : gettext("; it covers the square you pick."))));
+        if (m.option.odds) box.append(el("div", { id: "target-odds", class: "battle-odds", "aria-live": "polite" }, gettext("Point at a square for the odds.")));
       }
       if (m.kind === "card" && m.option.amount) {
-        box.append(el("label", {}, "Amount ", el("input", {
+        box.append(el("label", {}, gettext("Amount") + " ", el("input", {
           type: "number", id: "card-amount", min: m.option.amount.min, max: m.option.amount.max, value: m.option.amount.min,
         })));
       }
-      box.append(button("Cancel", cancelMode, { cancel: "1" }));
+      box.append(button(gettext("Cancel"), cancelMode, { cancel: "1" }));
       return;
     }
     const groups = {};
@@ -1134,21 +1138,21 @@
     Object.entries(groups).forEach(([cid, opts]) => {
       const c = cid ? combatant(cid) : null;
       const group = el("div", { class: "action-group", dataset: { combatant: cid } });
-      if (c) group.append(el("h3", {}, c.name, el("small", { class: "muted" }, ` · ${c.actions_left} action${c.actions_left === 1 ? "" : "s"} left`)));
+      if (c) group.append(el("h3", {}, c.name, el("small", { class: "muted" }, " · " + interpolate(ngettext("%(count)s action left", "%(count)s actions left", c.actions_left), { count: c.actions_left }, true))));
       opts.forEach((o) => {
-        if (o.type === "start") group.append(button("Start the battle", () => act({ type: "start" }, "The battle has begun."), { action: "start" }));
-        else if (o.type === "move") group.append(button(o.free ? "Free move" : "Move", () => setMode({ kind: "move", option: o }), { action: "move", free: o.free ? "1" : "0" }));
-        else if (o.type === "attack") group.append(button(`${o.free ? "Quick Strike: " : "Attack: "}${o.name}`, () => setMode({ kind: "attack", option: o }), { action: "attack", attack: o.attack }));
-        else if (o.type === "use_spellcard") group.append(button(`Card: ${o.name} (${o.cost} SP)`, () => chooseCard(o), { action: "use_spellcard", card: o.card }));
+        if (o.type === "start") group.append(button(gettext("Start the battle"), () => act({ type: "start" }, gettext("The battle has begun.")), { action: "start" }));
+        else if (o.type === "move") group.append(button(o.free ? gettext("Free move") : gettext("Move"), () => setMode({ kind: "move", option: o }), { action: "move", free: o.free ? "1" : "0" }));
+        else if (o.type === "attack") group.append(button(o.free ? interpolate(gettext("Quick Strike: %(name)s"), { name: o.name }, true) : interpolate(gettext("Attack: %(name)s"), { name: o.name }, true), () => setMode({ kind: "attack", option: o }), { action: "attack", attack: o.attack }));
+        else if (o.type === "use_spellcard") group.append(button(interpolate(gettext("Card: %(name)s (%(cost)s SP)"), { name: o.name, cost: o.cost }, true), () => chooseCard(o), { action: "use_spellcard", card: o.card }));
         else if (o.type === "use_ability") {
-          group.append(button(`Ability: ${o.name}`, () => {
+          group.append(button(interpolate(gettext("Ability: %(name)s"), { name: o.name }, true), () => {
             if (o.target_squares) setMode({ kind: "ability", option: o, chosen: [] });
             else act({ type: "use_ability", combatant: o.combatant, ability: o.ability, target: null }, `${o.name}.`);
           }, { action: "use_ability", ability: o.ability }));
-        } else if (o.type === "collect_power") group.append(button(`Collect ${o.amount} power`, () => act({ type: "collect_power", combatant: o.combatant, drop: o.drop }, "Power collected."), { action: "collect_power" }));
-        else if (o.type === "recover_weapons") group.append(button("Recover thrown weapons", () => act({ type: "recover_weapons", combatant: o.combatant }, "Weapons searched for."), { action: "recover_weapons" }));
+        } else if (o.type === "collect_power") group.append(button(interpolate(gettext("Collect %(amount)s power"), { amount: o.amount }, true), () => act({ type: "collect_power", combatant: o.combatant, drop: o.drop }, gettext("Power collected.")), { action: "collect_power" }));
+        else if (o.type === "recover_weapons") group.append(button(gettext("Recover thrown weapons"), () => act({ type: "recover_weapons", combatant: o.combatant }, gettext("Weapons searched for.")), { action: "recover_weapons" }));
         else {
-          const labels = { do_nothing: "Do nothing", concentrate: "Concentrate", end_turn: "End turn" };
+          const labels = { do_nothing: gettext("Do nothing"), concentrate: gettext("Concentrate"), end_turn: gettext("End turn") };
           group.append(button(labels[o.type] || o.type, () => act({ type: o.type, combatant: o.combatant }, `${nameOf(o.combatant)}: ${labels[o.type] || o.type}.`), { action: o.type }));
         }
       });
@@ -1163,11 +1167,11 @@
     box.hidden = false;
     box.innerHTML = "";
     box.append(el("h3", {}, c.name), el("p", { class: "muted" },
-      `${c.kind} · ${c.side} · played by ${playerName(c.controller)} · speed ${c.speed} · range ${c.range}` +
+      interpolate(gettext("%(kind)s · %(side)s · played by %(player)s · speed %(speed)s · range %(range)s"), { kind: c.kind, side: c.side, player: playerName(c.controller), speed: c.speed, range: c.range }, true) +
       (c.element ? ` · ${c.element}` : "") + ` · ${String(c.drunkenness).replaceAll("_", " ")}`),
-    el("p", {}, `HP ${c.hp} of ${c.hp_max} · SP ${c.spell_power} · meter ${c.meter} of 5 · ${conditionWords(c)}`));
+    el("p", {}, interpolate(gettext("HP %(hp)s of %(max)s · SP %(sp)s · meter %(meter)s of 5 · %(condition)s"), { hp: c.hp, max: c.hp_max, sp: c.spell_power, meter: c.meter, condition: conditionWords(c) }, true)));
     if (c.effects.length) box.append(el("ul", { class: "compact" }, c.effects.map((e) => el("li", {}, e.label || statusWords(e.kind)))));
-    if (c.discard.length) box.append(el("p", { class: "muted" }, "Used cards: " + c.discard.map((id) => (c.cards[id] || {}).name || id).join(", ")));
+    if (c.discard.length) box.append(el("p", { class: "muted" }, interpolate(gettext("Used cards: %(cards)s"), { cards: c.discard.map((id) => (c.cards[id] || {}).name || id).join(", ") }, true)));
   }
 
   // ------------------------------------------------------------------ the log
@@ -1176,17 +1180,17 @@
   // damage.py: the element, a Shield, each reduction by name, the minimum of 1).
   function elementWords(element, defender) {
     const against = (combatant(defender) || {}).element;
-    return element && against ? `${element} against ${against}` : "element";
+    return element && against ? interpolate(gettext("%(element)s against %(against)s"), { element, against }, true) : gettext("element");
   }
   const FACTOR_WORDS = { "2": "×2", "1/2": "×½" };
   function damageSteps(raw, steps, elements) {
     if (raw === null || raw === undefined || !steps || !steps.length) return "";
-    const words = [`rolled ${raw}`];
+    const words = [interpolate(gettext("rolled %(raw)s"), { raw }, true)];
     for (const st of steps) {
-      if (st.step === "element") words.push(`${elements || "element"} ${FACTOR_WORDS[st.factor] || `×${st.factor}`} (rounded up) → ${st.damage}`);
-      else if (st.step === "shield") words.push(`Shield ×½ (rounded up) → ${st.damage}`);
-      else if (st.step === "reduction") words.push(`${st.label || "damage reduction"} −${Math.abs(st.amount)} → ${st.damage}`);
-      else if (st.step === "minimum") words.push(`at least 1 from a hit → ${st.damage}`);
+      if (st.step === "element") words.push(interpolate(gettext("%(elements)s %(factor)s (rounded up) → %(damage)s"), { elements: elements || gettext("element"), factor: FACTOR_WORDS[st.factor] || `×${st.factor}`, damage: st.damage }, true));
+      else if (st.step === "shield") words.push(interpolate(gettext("Shield ×½ (rounded up) → %(damage)s"), { damage: st.damage }, true));
+      else if (st.step === "reduction") words.push(interpolate(gettext("%(label)s −%(amount)s → %(damage)s"), { label: st.label || gettext("damage reduction"), amount: Math.abs(st.amount), damage: st.damage }, true));
+      else if (st.step === "minimum") words.push(interpolate(gettext("at least 1 from a hit → %(damage)s"), { damage: st.damage }, true));
     }
     return ` (${words.join("; ")})`;
   }
@@ -1194,79 +1198,85 @@
     const n = nameOf;
     const r = e.result || {};
     switch (e.type) {
-      case "battle_started": return "The battle begins.";
-      case "round_started": return `Round ${e.round}.`;
-      case "turn_order": return `Turn order: ${e.order.map(n).join(", ")}.`;
-      case "turn_started": return `${n(e.combatant)}'s turn.`;
+      case "battle_started": return gettext("The battle begins.");
+      case "round_started": return interpolate(gettext("Round %(round)s."), { round: e.round }, true);
+      case "turn_order": return interpolate(gettext("Turn order: %(order)s."), { order: e.order.map(n).join(", ") }, true);
+      case "turn_started": return interpolate(gettext("%(combatant)s's turn."), { combatant: n(e.combatant) }, true);
       case "turn_ended": return null;
-      case "turn_lost": return `${n(e.combatant)} loses the turn (${String(e.reason).replaceAll("_", " ")}).`;
-      case "moved": return e.to ? `${n(e.combatant)} moves to ${sq(e.to)}${e.reason === "knockback" ? " (knocked back)" : ""}.` : `${n(e.combatant)} leaves the board.`;
+      case "turn_lost": return interpolate(gettext("%(combatant)s loses the turn (%(reason)s)."), { combatant: n(e.combatant), reason: String(e.reason).replaceAll("_", " ") }, true);
+      case "moved": return !e.to ? interpolate(gettext("%(combatant)s leaves the board."), { combatant: n(e.combatant) }, true)
+        : e.reason === "knockback" ? interpolate(gettext("%(combatant)s moves to %(square)s (knocked back)."), { combatant: n(e.combatant), square: sq(e.to) }, true)
+        : interpolate(gettext("%(combatant)s moves to %(square)s."), { combatant: n(e.combatant), square: sq(e.to) }, true);
       // off the board a piece is hidden from the players like one in fog, unless the GM shows her
-      case "shown": return `${n(e.combatant)} is shown to the players, off the board.`;
-      case "unshown": return `${n(e.combatant)} is hidden from the players while off the board.`;
-      case "attack": return `${n(e.attacker)} attacks ${n(e.defender)} (${e.name}).`;
-      case "roll": return `${n(e.combatant)} rolls to ${e.purpose}: ${rollWords(r)}.`;
-      case "versus": return `An opposed roll (${e.purpose}).`;
-      case "damage_roll": return `${n(e.combatant)} rolls damage: ${(e.roll && e.roll.total) ?? "?"}.`;
-      case "die": return `${n(e.combatant)} rolls a d${e.sides} (${e.purpose}): ${e.value}.`;
-      case "hit": return `${n(e.defender)} is hit by ${e.name}: ${e.damage} damage${damageSteps(e.raw, e.steps, elementWords(e.element, e.defender))}.`;
-      case "damage_reduced": return `${n(e.combatant)}'s ${e.raw} damage is reduced${damageSteps(e.raw, e.steps)}.`;
-      case "damage": return `${n(e.combatant)} takes ${e.amount} damage (HP now ${e.hp}${e.hp < 0 ? ", below zero" : ""}).`;
-      case "damage_remembered": return `${n(e.combatant)} will remember ${e.amount} damage.`;
-      case "dodged": return `${n(e.defender)} dodges ${e.name}.`;
-      case "missed": return `${e.name} misses ${n(e.defender)}.`;
-      case "cannot_dodge": return `${n(e.combatant)} cannot dodge.`;
-      case "grazed": return `${n(e.defender)} grazes.`;
-      case "heal": return `${n(e.combatant)} heals ${e.amount} (HP ${e.hp}).`;
-      case "spell_power": return e.change ? `${n(e.combatant)} ${e.change > 0 ? "gains" : "loses"} ${Math.abs(e.change)} spell power (${String(e.reason).replaceAll("_", " ")}).` : null;
+      case "shown": return interpolate(gettext("%(combatant)s is shown to the players, off the board."), { combatant: n(e.combatant) }, true);
+      case "unshown": return interpolate(gettext("%(combatant)s is hidden from the players while off the board."), { combatant: n(e.combatant) }, true);
+      case "attack": return interpolate(gettext("%(attacker)s attacks %(defender)s (%(name)s)."), { attacker: n(e.attacker), defender: n(e.defender), name: e.name }, true);
+      case "roll": return interpolate(gettext("%(combatant)s rolls to %(purpose)s: %(result)s."), { combatant: n(e.combatant), purpose: e.purpose, result: rollWords(r) }, true);
+      case "versus": return interpolate(gettext("An opposed roll (%(purpose)s)."), { purpose: e.purpose }, true);
+      case "damage_roll": return interpolate(gettext("%(combatant)s rolls damage: %(total)s."), { combatant: n(e.combatant), total: (e.roll && e.roll.total) ?? "?" }, true);
+      case "die": return interpolate(gettext("%(combatant)s rolls a d%(sides)s (%(purpose)s): %(value)s."), { combatant: n(e.combatant), sides: e.sides, purpose: e.purpose, value: e.value }, true);
+      case "hit": return interpolate(gettext("%(defender)s is hit by %(name)s: %(damage)s damage%(steps)s."), { defender: n(e.defender), name: e.name, damage: e.damage, steps: damageSteps(e.raw, e.steps, elementWords(e.element, e.defender)) }, true);
+      case "damage_reduced": return interpolate(gettext("%(combatant)s's %(raw)s damage is reduced%(steps)s."), { combatant: n(e.combatant), raw: e.raw, steps: damageSteps(e.raw, e.steps) }, true);
+      case "damage": return e.hp < 0 ? interpolate(gettext("%(combatant)s takes %(amount)s damage (HP now %(hp)s, below zero)."), { combatant: n(e.combatant), amount: e.amount, hp: e.hp }, true)
+        : interpolate(gettext("%(combatant)s takes %(amount)s damage (HP now %(hp)s)."), { combatant: n(e.combatant), amount: e.amount, hp: e.hp }, true);
+      case "damage_remembered": return interpolate(gettext("%(combatant)s will remember %(amount)s damage."), { combatant: n(e.combatant), amount: e.amount }, true);
+      case "dodged": return interpolate(gettext("%(defender)s dodges %(name)s."), { defender: n(e.defender), name: e.name }, true);
+      case "missed": return interpolate(gettext("%(name)s misses %(defender)s."), { name: e.name, defender: n(e.defender) }, true);
+      case "cannot_dodge": return interpolate(gettext("%(combatant)s cannot dodge."), { combatant: n(e.combatant) }, true);
+      case "grazed": return interpolate(gettext("%(defender)s grazes."), { defender: n(e.defender) }, true);
+      case "heal": return interpolate(gettext("%(combatant)s heals %(amount)s (HP %(hp)s)."), { combatant: n(e.combatant), amount: e.amount, hp: e.hp }, true);
+      case "spell_power": return !e.change ? null : interpolate(gettext("%(combatant)s %(change)s spell power (%(reason)s)."), { combatant: n(e.combatant), change: interpolate(e.change > 0 ? gettext("gains %(amount)s") : gettext("loses %(amount)s"), { amount: Math.abs(e.change) }, true), reason: String(e.reason).replaceAll("_", " ") }, true);
       case "meter": return null;
-      case "draw": return e.cards ? `${n(e.combatant)} draws ${e.cards.length ? e.cards.map((id) => (combatant(e.combatant) && combatant(e.combatant).cards[id] || {}).name || id).join(", ") : "nothing"}.` : `${n(e.combatant)} draws ${e.count} card${e.count === 1 ? "" : "s"}.`;
-      case "card_used": return `${n(e.combatant)} uses ${e.name} (${e.cost} SP).`;
-      case "spellcard": return `${e.name} lands on ${e.targets.map(sq).join(" and ")}.`;
-      case "fell": return `${n(e.combatant)} falls: ${CONDITION_WORDS[e.state] || String(e.state).replaceAll("_", " ")} at ${e.hp} HP.`;
-      case "mortally_wounded": return `${n(e.combatant)} is mortally wounded: ${e.hp} HP, below zero; one more hit past ${e.below} and they die.`;
-      case "destroyed": return `${n(e.combatant)} is destroyed.`;
-      case "revived": return `${n(e.combatant)} is back on their feet with ${e.hp} HP.`;
-      case "meter_cleared": return `${n(e.combatant)}'s meter (${e.points} of 5) is cleared at the end of the battle.`;
-      case "power_dissipated": return `${e.amount} power left on the ground fades away.`;
-      case "power_dropped": return `${n(e.combatant)} drops ${e.amount} power on the ground.`;
-      case "heal_failed": return `${n(e.combatant)} cannot be healed (${String(e.reason).replaceAll("_", " ")}).`;
-      case "hp_capped": return `${n(e.combatant)}'s HP is capped at ${e.hp}.`;
-      case "immune": return `${n(e.combatant)} is immune to being ${statusWords(e.kind)} (${e.reason}).`;
-      case "effect_extended": return `${n(e.combatant)}'s effect lasts longer (${e.count} more).`;
-      case "knockback_blocked": return `${n(e.combatant)} cannot be knocked back onto ${sq(e.square)}.`;
-      case "no_one_hit": return `${e.name} hits no one.`;
-      case "card_missed": return `${n(e.combatant)}'s ${e.name} misses.`;
-      case "bomb_fizzled": return `${n(e.combatant)}'s bomb fizzles: ${e.reason}.`;
-      case "fleeing": return `${n(e.combatant)} flees in fear.`;
-      case "stays_conscious": return `${n(e.combatant)} stays conscious (${e.reason}).`;
-      case "drunkenness": return `${n(e.combatant)} is now ${String(e.level).replaceAll("_", " ")}${e.reason ? ` (${e.reason})` : ""}.`;
-      case "lucky": return `${n(e.combatant)} uses Lucky to re-roll.`;
-      case "unconscious": return `${n(e.combatant)} is unconscious.`;
-      case "woke": return `${n(e.combatant)} wakes up.`;
-      case "effect_added": return `${n(e.combatant)} is ${e.label ? e.label.toLowerCase() : statusWords(e.kind)}.`;
-      case "effect_ended": return `${n(e.combatant)} is no longer ${statusWords(e.kind)}.`;
-      case "power_collected": return `${n(e.combatant)} collects ${e.share} power.`;
-      case "battle_ended": return `The battle is over${e.winner ? `: ${e.winner} won` : ""}.`;
-      case "gm_override": return `The GM ${actionWords(e.action)}.`;
-      case "undone": return `The GM took back the last action (${actionWords(e.action && e.action.type)}).`;
-      case "concentrated": return `${n(e.combatant)} concentrates.`;
-      case "did_nothing": return `${n(e.combatant)} does nothing.`;
-      case "bombed": return `${n(e.defender)} bombs!`;
-      case "combatant_added": return `${e.name} joins the battle.`;
-      case "combatant_removed": return `${n(e.combatant)} leaves the battle.`;
-      case "target_set": return `Target number ${e.name} is now ${e.target}.`;
+      case "draw": return !e.cards ? interpolate(ngettext("%(combatant)s draws %(count)s card.", "%(combatant)s draws %(count)s cards.", e.count), { combatant: n(e.combatant), count: e.count }, true)
+        : e.cards.length ? interpolate(gettext("%(combatant)s draws %(cards)s."), { combatant: n(e.combatant), cards: e.cards.map((id) => (combatant(e.combatant) && combatant(e.combatant).cards[id] || {}).name || id).join(", ") }, true)
+        : interpolate(gettext("%(combatant)s draws nothing."), { combatant: n(e.combatant) }, true);
+      case "card_used": return interpolate(gettext("%(combatant)s uses %(name)s (%(cost)s SP)."), { combatant: n(e.combatant), name: e.name, cost: e.cost }, true);
+      case "spellcard": return interpolate(gettext("%(card)s lands on %(squares)s."), { card: e.name, squares: e.targets.map(sq).join(gettext(" and ")) }, true);
+      case "fell": return interpolate(gettext("%(combatant)s falls: %(state)s at %(hp)s HP."), { combatant: n(e.combatant), state: CONDITION_WORDS[e.state] || String(e.state).replaceAll("_", " "), hp: e.hp }, true);
+      case "mortally_wounded": return interpolate(gettext("%(combatant)s is mortally wounded: %(hp)s HP, below zero; one more hit past %(below)s and they die."), { combatant: n(e.combatant), hp: e.hp, below: e.below }, true);
+      case "destroyed": return interpolate(gettext("%(combatant)s is destroyed."), { combatant: n(e.combatant) }, true);
+      case "revived": return interpolate(gettext("%(combatant)s is back on their feet with %(hp)s HP."), { combatant: n(e.combatant), hp: e.hp }, true);
+      case "meter_cleared": return interpolate(gettext("%(combatant)s's meter (%(points)s of 5) is cleared at the end of the battle."), { combatant: n(e.combatant), points: e.points }, true);
+      case "power_dissipated": return interpolate(gettext("%(amount)s power left on the ground fades away."), { amount: e.amount }, true);
+      case "power_dropped": return interpolate(gettext("%(combatant)s drops %(amount)s power on the ground."), { combatant: n(e.combatant), amount: e.amount }, true);
+      case "heal_failed": return interpolate(gettext("%(combatant)s cannot be healed (%(reason)s)."), { combatant: n(e.combatant), reason: String(e.reason).replaceAll("_", " ") }, true);
+      case "hp_capped": return interpolate(gettext("%(combatant)s's HP is capped at %(hp)s."), { combatant: n(e.combatant), hp: e.hp }, true);
+      case "immune": return interpolate(gettext("%(combatant)s is immune to being %(status)s (%(reason)s)."), { combatant: n(e.combatant), status: statusWords(e.kind), reason: e.reason }, true);
+      case "effect_extended": return interpolate(gettext("%(combatant)s's effect lasts longer (%(count)s more)."), { combatant: n(e.combatant), count: e.count }, true);
+      case "knockback_blocked": return interpolate(gettext("%(combatant)s cannot be knocked back onto %(square)s."), { combatant: n(e.combatant), square: sq(e.square) }, true);
+      case "no_one_hit": return interpolate(gettext("%(name)s hits no one."), { name: e.name }, true);
+      case "card_missed": return interpolate(gettext("%(combatant)s's %(name)s misses."), { combatant: n(e.combatant), name: e.name }, true);
+      case "bomb_fizzled": return interpolate(gettext("%(combatant)s's bomb fizzles: %(reason)s."), { combatant: n(e.combatant), reason: e.reason }, true);
+      case "fleeing": return interpolate(gettext("%(combatant)s flees in fear."), { combatant: n(e.combatant) }, true);
+      case "stays_conscious": return interpolate(gettext("%(combatant)s stays conscious (%(reason)s)."), { combatant: n(e.combatant), reason: e.reason }, true);
+      case "drunkenness": return e.reason ? interpolate(gettext("%(combatant)s is now %(level)s (%(reason)s)."), { combatant: n(e.combatant), level: String(e.level).replaceAll("_", " "), reason: e.reason }, true)
+        : interpolate(gettext("%(combatant)s is now %(level)s."), { combatant: n(e.combatant), level: String(e.level).replaceAll("_", " ") }, true);
+      case "lucky": return interpolate(gettext("%(combatant)s uses Lucky to re-roll."), { combatant: n(e.combatant) }, true);
+      case "unconscious": return interpolate(gettext("%(combatant)s is unconscious."), { combatant: n(e.combatant) }, true);
+      case "woke": return interpolate(gettext("%(combatant)s wakes up."), { combatant: n(e.combatant) }, true);
+      case "effect_added": return interpolate(gettext("%(combatant)s is %(status)s."), { combatant: n(e.combatant), status: e.label ? e.label.toLowerCase() : statusWords(e.kind) }, true);
+      case "effect_ended": return interpolate(gettext("%(combatant)s is no longer %(status)s."), { combatant: n(e.combatant), status: statusWords(e.kind) }, true);
+      case "power_collected": return interpolate(gettext("%(combatant)s collects %(share)s power."), { combatant: n(e.combatant), share: e.share }, true);
+      case "battle_ended": return e.winner ? interpolate(gettext("The battle is over: %(winner)s won."), { winner: e.winner }, true) : gettext("The battle is over.");
+      case "gm_override": return interpolate(gettext("The GM %(action)s."), { action: actionWords(e.action) }, true);
+      case "undone": return interpolate(gettext("The GM took back the last action (%(action)s)."), { action: actionWords(e.action && e.action.type) }, true);
+      case "concentrated": return interpolate(gettext("%(combatant)s concentrates."), { combatant: n(e.combatant) }, true);
+      case "did_nothing": return interpolate(gettext("%(combatant)s does nothing."), { combatant: n(e.combatant) }, true);
+      case "bombed": return interpolate(gettext("%(defender)s bombs!"), { defender: n(e.defender) }, true);
+      case "combatant_added": return interpolate(gettext("%(name)s joins the battle."), { name: e.name }, true);
+      case "combatant_removed": return interpolate(gettext("%(combatant)s leaves the battle."), { combatant: n(e.combatant) }, true);
+      case "target_set": return interpolate(gettext("Target number %(name)s is now %(target)s."), { name: e.name, target: e.target }, true);
       case "fog_changed": {
-        const count = `${e.squares} square${e.squares === 1 ? "" : "s"}`;
-        const where = e.frm && e.to ? ` (${sq(e.frm)} to ${sq(e.to)})` : "";
-        return e.fogged ? `Fog covers ${count}${where}.` : `The fog lifts from ${count}${where}.`;
+        const count = interpolate(ngettext("%(count)s square", "%(count)s squares", e.squares), { count: e.squares }, true);
+        const where = e.frm && e.to ? " " + interpolate(gettext("(%(from)s to %(to)s)"), { from: sq(e.frm), to: sq(e.to) }, true) : "";
+        return e.fogged ? interpolate(gettext("Fog covers %(count)s%(where)s."), { count, where }, true) : interpolate(gettext("The fog lifts from %(count)s%(where)s."), { count, where }, true);
       }
       // the engine's record of who stood in fog (the GM's log only): the board already shows it
       case "in_fog": return null;
       default: {
         const words = String(e.type).replaceAll("_", " ");
         const sentence = words.charAt(0).toUpperCase() + words.slice(1);
-        return e.combatant ? `${n(e.combatant)}: ${words}.` : `${sentence}.`;
+        return e.combatant ? interpolate(gettext("%(combatant)s: %(event)s."), { combatant: n(e.combatant), event: words }, true) : `${sentence}.`;
       }
     }
   }
@@ -1276,29 +1286,29 @@
   // odds the roller faced) and the table's chat lines, each placed after the move it followed.
   function dice(values) {
     return el("span", { class: "battle-log__dice" }, (values || []).map((v) =>
-      el("span", { class: "battle-log__die", title: `a ${v}` }, String(v))));
+      el("span", { class: "battle-log__die", title: interpolate(gettext("a %(value)s"), { value: v }, true) }, String(v))));
   }
   function pct(share) { return share ? `${share.percent}%` : "?"; }
   function rollDetail(e) {
     if (e.type === "roll" && e.result && e.result.roll) {
       const r = e.result;
       const mod = r.modifier ? ` ${r.modifier > 0 ? "+" : "−"} ${Math.abs(r.modifier)}` : "";
-      const odds = e.odds ? ` · the chance to succeed was ${pct(e.odds.success)} (critical success ${pct(e.odds.critical_success)}, critical failure ${pct(e.odds.critical_failure)})` : "";
-      return el("div", { class: "battle-log__roll" }, dice(r.roll.dice), `${mod} = ${r.total}${r.target !== null && r.target !== undefined ? ` against ${r.target}` : ""}${odds}`);
+      const odds = e.odds ? " · " + interpolate(gettext("the chance to succeed was %(success)s (critical success %(critical_success)s, critical failure %(critical_failure)s)"), { success: pct(e.odds.success), critical_success: pct(e.odds.critical_success), critical_failure: pct(e.odds.critical_failure) }, true) : "";
+      return el("div", { class: "battle-log__roll" }, dice(r.roll.dice), `${mod} = ${r.target !== null && r.target !== undefined ? interpolate(gettext("%(total)s against %(target)s"), { total: r.total, target: r.target }, true) : r.total}${odds}`);
     }
     if (e.type === "versus" && e.result && e.result.rounds) {
       const rows = [];
       e.result.rounds.forEach((round, i) => round.results.forEach((p) => {
         const [base, n] = String(p.participant).split("#");
-        const who = nameOf(base) + (n ? ` (roll ${n})` : "");
-        const chance = e.odds && e.odds.wins && e.odds.wins[p.participant] ? ` · chance to win was ${pct(e.odds.wins[p.participant])}` : "";
+        const who = nameOf(base) + (n ? " " + interpolate(gettext("(roll %(number)s)"), { number: n }, true) : "");
+        const chance = e.odds && e.odds.wins && e.odds.wins[p.participant] ? " · " + interpolate(gettext("chance to win was %(percent)s"), { percent: pct(e.odds.wins[p.participant]) }, true) : "";
         // one die and no modifier: the die is the total ("Reimu: [2]", not "Reimu: [2] = 2")
         const r = p.result, m = r.modifier || 0;
         const mod = m ? ` ${m > 0 ? "+" : "−"} ${Math.abs(m)}` : "";
         const total = r.roll.dice.length === 1 && !m ? "" : `${mod} = ${r.total}`;
-        rows.push(el("div", { class: "battle-log__roll" }, `${i ? "re-roll: " : ""}${who}: `, dice(r.roll.dice), `${total}${i ? "" : chance}`));
+        rows.push(el("div", { class: "battle-log__roll" }, `${i ? gettext("re-roll:") + " " : ""}${who}: `, dice(r.roll.dice), `${total}${i ? "" : chance}`));
       }));
-      if (e.result.winner) rows.push(el("div", { class: "battle-log__roll" }, `${nameOf(String(e.result.winner).split("#")[0])} wins.`));
+      if (e.result.winner) rows.push(el("div", { class: "battle-log__roll" }, interpolate(gettext("%(name)s wins."), { name: nameOf(String(e.result.winner).split("#")[0]) }, true)));
       return rows;
     }
     if (e.type === "damage_roll" && e.roll) {
@@ -1319,10 +1329,10 @@
     // a GM mutes a player from her line (the table core's chat: tables/chat)
     const mayMute = config.is_gm && !mine && !line.gm && !S.chatMuted.some((m) => m.user_id === line.author_id);
     return el("li", { class: "battle-log__chat" + (line.whisper ? " battle-log__chat--whisper" : ""), dataset: { chat: String(line.id) } },
-      el("strong", {}, mine ? "You" : line.author), line.gm ? el("span", { class: "battle-log__gm" }, " (GM)") : null,
-      line.whisper ? el("em", { class: "battle-log__whisper" }, ` whispers ${line.recipient_id === config.me ? "to you" : line.whisper}`) : null,
+      el("strong", {}, mine ? gettext("You") : line.author), line.gm ? el("span", { class: "battle-log__gm" }, " " + gettext("(GM)")) : null,
+      line.whisper ? el("em", { class: "battle-log__whisper" }, " " + (line.recipient_id === config.me ? gettext("whispers to you") : interpolate(gettext("whispers %(name)s"), { name: line.whisper }, true))) : null,
       ": ", el("span", { class: "battle-log__text" }, line.text),
-      mayMute ? el("button", { type: "button", class: "secondary small battle-log__mute", onclick: () => setMuted(line.author_id, true) }, `Mute ${line.author}`) : null);
+      mayMute ? el("button", { type: "button", class: "secondary small battle-log__mute", onclick: () => setMuted(line.author_id, true) }, interpolate(gettext("Mute %(name)s"), { name: line.author }, true)) : null);
   }
   async function setMuted(user, muted) {
     const { status, data } = await client.request("POST", `${config.urls.chat}mutes/`, { user, muted });
@@ -1332,8 +1342,8 @@
   function showMuted() {
     const box = $("chat-muted");
     if (!box) return;
-    box.replaceChildren(...S.chatMuted.map((m) => el("li", {}, `${m.name} is muted. `,
-      el("button", { type: "button", class: "secondary small", onclick: () => setMuted(m.user_id, false) }, `Let ${m.name} speak again`))));
+    box.replaceChildren(...S.chatMuted.map((m) => el("li", {}, interpolate(gettext("%(name)s is muted."), { name: m.name }, true) + " ",
+      el("button", { type: "button", class: "secondary small", onclick: () => setMuted(m.user_id, false) }, interpolate(gettext("Let %(name)s speak again"), { name: m.name }, true)))));
     box.hidden = S.chatMuted.length === 0;
   }
   function renderLog() {
@@ -1434,15 +1444,15 @@
   }
   function setupChat() {
     const select = $("chat-to");
-    select.append(el("option", { value: "" }, "Everyone"));
-    if (config.is_gm) (config.players || []).forEach(([id, name]) => select.append(el("option", { value: String(id) }, `${name} only (whisper)`)));
-    else select.append(el("option", { value: "gm" }, "The GM only (whisper)"));
+    select.append(el("option", { value: "" }, gettext("Everyone")));
+    if (config.is_gm) (config.players || []).forEach(([id, name]) => select.append(el("option", { value: String(id) }, interpolate(gettext("%(name)s only (whisper)"), { name }, true))));
+    else select.append(el("option", { value: "gm" }, gettext("The GM only (whisper)")));
     $("chat-form").addEventListener("submit", async (event) => {
       event.preventDefault();
       const input = $("chat-text");
       const errors = $("chat-error");
       errors.textContent = "";
-      if (!input.value.trim()) { errors.textContent = "Write something first."; input.focus(); return; }
+      if (!input.value.trim()) { errors.textContent = gettext("Write something first."); input.focus(); return; }
       const { status, data } = await client.request("POST", config.urls.chat, { text: input.value, whisper_to: select.value });
       if (status === 201) { input.value = ""; addChat([data]); return; }
       errors.textContent = data && data.errors ? Object.values(data.errors).flat().join(" ") : firstError(data);

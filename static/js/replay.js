@@ -38,7 +38,7 @@
 
   function seatName(seat) {
     const names = config.names || [];
-    return names[seat] || `Seat ${Number(seat) + 1}`;
+    return names[seat] || interpolate(gettext("Seat %(number)s"), { number: Number(seat) + 1 }, true);
   }
 
   /* What the game's renderer is given: a tavern payload with no moves (minigames/payload.py's
@@ -60,7 +60,7 @@
   }
 
   const readOnly = {
-    play() { return Promise.reject(new Error("This is a replay: no move can be made.")); },
+    play() { return Promise.reject(new Error(gettext("This is a replay: no move can be made."))); },
     fallbackButtons() {},
     seatName,
     you: null,
@@ -77,7 +77,7 @@
     try {
       renderer.render(board, tavernPayload(data), readOnly);
     } catch (err) {
-      board.replaceChildren(el("p", { class: "muted" }, `This step could not be drawn: ${data.summary}`));
+      board.replaceChildren(el("p", { class: "muted" }, interpolate(gettext("This step could not be drawn: %(summary)s"), { summary: data.summary }, true)));
     }
   }
 
@@ -94,9 +94,9 @@
     box.hidden = !r;
     if (!r) { box.replaceChildren(); return; }
     const winners = Array.isArray(r.winners) ? r.winners.map((w) => (typeof w === "number" ? seatName(w) : String(w))) : [];
-    box.replaceChildren(el("h3", {}, "The game is over"));
+    box.replaceChildren(el("h3", {}, gettext("The game is over")));
     if (r.text) box.appendChild(el("p", {}, r.text));
-    else if (winners.length) box.appendChild(el("p", {}, `Winner${winners.length > 1 ? "s" : ""}: ${winners.join(", ")}.`));
+    else if (winners.length) box.appendChild(el("p", {}, interpolate(ngettext("Winner: %(names)s.", "Winners: %(names)s.", winners.length), { names: winners.join(", ") }, true)));
   }
 
   function markList(step) {
@@ -120,9 +120,9 @@
     steps = data.steps;
     root.dataset.step = String(data.step);
     position.textContent = data.step === 0
-      ? `The start (${data.steps} move${data.steps === 1 ? "" : "s"} in all)`
-      : `Move ${data.step} of ${data.steps}`;
-    $("replay-move").textContent = data.move ? data.move.words : "The position the game started from.";
+      ? interpolate(ngettext("The start (%(count)s move in all)", "The start (%(count)s moves in all)", data.steps), { count: data.steps }, true)
+      : interpolate(gettext("Move %(step)s of %(steps)s"), { step: data.step, steps: data.steps }, true);
+    $("replay-move").textContent = data.move ? data.move.words : gettext("The position the game started from.");
     $("replay-summary").textContent = data.summary;
     buttons.first.disabled = buttons.prev.disabled = data.step === 0;
     buttons.next.disabled = buttons.last.disabled = data.step === data.steps;
@@ -141,7 +141,7 @@
     const data = await response.json().catch(() => null);
     if (!response.ok) {
       const errors = data && data.errors ? Object.values(data.errors).flat() : [];
-      throw new Error(errors[0] || (data && data.detail) || "The replay could not be loaded.");
+      throw new Error(errors[0] || (data && data.detail) || gettext("The replay could not be loaded."));
     }
     return data;
   }
@@ -179,7 +179,7 @@
       if (data.next_after === null || data.next_after === undefined) break;
       after = data.next_after;
     }
-    if (!list.children.length) list.appendChild(el("li", { class: "muted" }, "No moves were made."));
+    if (!list.children.length) list.appendChild(el("li", { class: "muted" }, gettext("No moves were made.")));
     markList(shown);
   }
 
@@ -191,10 +191,10 @@
     const link = $("replay-link");
     try {
       await navigator.clipboard.writeText(link.value);
-      $("replay-copied").textContent = "Link copied.";
+      $("replay-copied").textContent = gettext("Link copied.");
     } catch (err) {
       link.select();
-      $("replay-copied").textContent = "Select the link and copy it.";
+      $("replay-copied").textContent = gettext("Select the link and copy it.");
     }
   });
   document.addEventListener("keydown", (event) => {

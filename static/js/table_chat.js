@@ -23,7 +23,7 @@
         if (Array.isArray(messages) && messages.length) return String(messages[0]);
       }
     }
-    return (data && data.detail) || "The message could not be sent; try again.";
+    return (data && data.detail) || gettext("The message could not be sent; try again.");
   }
 
   function el(tag, attrs, ...children) {
@@ -42,7 +42,7 @@
 
   function names(list) {
     if (list.length <= 1) return list.join("");
-    return `${list.slice(0, -1).join(", ")} and ${list[list.length - 1]}`;
+    return interpolate(gettext("%(names)s and %(last)s"), { names: list.slice(0, -1).join(", "), last: list[list.length - 1] }, true);
   }
 
   function init(root) {
@@ -69,9 +69,11 @@
     const known = new Map(); // line id -> the line as last read
 
     function reactionsOf(line) {
-      const box = el("span", { class: "table-chat__reactions", role: "group", "aria-label": "Reactions" });
+      const box = el("span", { class: "table-chat__reactions", role: "group", "aria-label": gettext("Reactions") });
       line.reactions.forEach((r) => {
-        const label = `${r.words}: ${r.count} (${names(r.names)})${r.mine ? ", yours: press to take it back" : ""}`;
+        const label = r.mine
+          ? interpolate(gettext("%(reaction)s: %(count)s (%(names)s), yours: press to take it back"), { reaction: r.words, count: r.count, names: names(r.names) }, true)
+          : interpolate(gettext("%(reaction)s: %(count)s (%(names)s)"), { reaction: r.words, count: r.count, names: names(r.names) }, true);
         box.append(el("button", {
           type: "button", class: "table-chat__reaction", "aria-pressed": r.mine ? "true" : "false",
           "aria-label": label, title: label, "data-reaction": r.reaction, "data-on": r.mine ? "0" : "1",
@@ -83,7 +85,7 @@
     function pickerOf(line) {
       if (!page || !page.you.may_send) return null;
       const menu = el("details", { class: "table-chat__react" },
-        el("summary", { "aria-label": `React to ${line.mine ? "your" : line.author + "'s"} message` }, "React"));
+        el("summary", { "aria-label": line.mine ? gettext("React to your message") : interpolate(gettext("React to %(name)s's message"), { name: line.author }, true) }, gettext("React")));
       const choices = el("span", { class: "table-chat__choices" });
       page.reactions.forEach((r) => choices.append(el("button", {
         type: "button", class: "table-chat__reaction", "aria-label": r.words, title: r.words,
@@ -96,9 +98,9 @@
     function lineNode(line) {
       const muted = page && page.muted.some((m) => m.user_id === line.author_id);
       const mayMute = page && page.you.moderator && !line.mine && !line.gm && !muted;
-      const who = line.mine ? "You" : line.author;
-      const badge = line.gm ? "GM" : line.spectator ? "watching" : "";
-      const whisper = line.whisper ? ` whispers ${line.whisper}` : "";
+      const who = line.mine ? gettext("You") : line.author;
+      const badge = line.gm ? gettext("GM") : line.spectator ? gettext("watching") : "";
+      const whisper = line.whisper ? " " + interpolate(gettext("whispers %(name)s"), { name: line.whisper }, true) : "";
       return el("li", {
         class: `table-chat__line${line.whisper ? " table-chat__line--whisper" : ""}`,
         "data-line": line.id,
@@ -113,7 +115,7 @@
       pickerOf(line),
       mayMute ? el("button", {
         type: "button", class: "secondary table-chat__mute", "data-mute": line.author_id,
-      }, `Mute ${line.author}`) : null);
+      }, interpolate(gettext("Mute %(name)s"), { name: line.author }, true)) : null);
     }
 
     function upsert(line, prepend) {
@@ -144,8 +146,8 @@
       const targets = JSON.stringify(you.whisper_to);
       if (to.dataset.targets !== targets) { // redrawn only when it changes: an open list stays open
         const keep = to.value;
-        to.replaceChildren(el("option", { value: "" }, "Everyone"),
-          ...you.whisper_to.map((w) => el("option", { value: w.key }, `${w.name} only (whisper)`)));
+        to.replaceChildren(el("option", { value: "" }, gettext("Everyone")),
+          ...you.whisper_to.map((w) => el("option", { value: w.key }, interpolate(gettext("%(name)s only (whisper)"), { name: w.name }, true))));
         to.value = you.whisper_to.some((w) => w.key === keep) ? keep : "";
         to.dataset.targets = targets;
       }
@@ -154,7 +156,7 @@
       if (you.moderator) {
         spectators.checked = page.spectators_may_chat;
         mutedList.replaceChildren(...page.muted.map((m) => el("li", {},
-          `${m.name} `, el("button", { type: "button", class: "secondary", "data-unmute": m.user_id }, `Let ${m.name} speak again`))));
+          `${m.name} `, el("button", { type: "button", class: "secondary", "data-unmute": m.user_id }, interpolate(gettext("Let %(name)s speak again"), { name: m.name }, true)))));
         $("chat-muted-none").hidden = page.muted.length > 0;
       }
     }
@@ -199,7 +201,7 @@
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
       errorBox.textContent = "";
-      if (!input.value.trim()) { errorBox.textContent = "Write something first."; input.focus(); return; }
+      if (!input.value.trim()) { errorBox.textContent = gettext("Write something first."); input.focus(); return; }
       const { status, data } = await request("POST", url, { text: input.value, whisper_to: to.value });
       if (status === 201) {
         input.value = "";

@@ -58,14 +58,14 @@
   // The API's messages are sentences in words (docs/api.md): shown as they are, never after
   // the field's key ("map: The battle has started on ..." showed a raw key to the player).
   function firstError(data) {
-    if (!data) return "Something went wrong.";
+    if (!data) return gettext("Something went wrong.");
     if (data.errors) {
       for (const messages of Object.values(data.errors)) {
         const list = Array.isArray(messages) ? messages : [JSON.stringify(messages)];
         if (list.length) return list[0];
       }
     }
-    return data.detail || "Something went wrong.";
+    return data.detail || gettext("Something went wrong.");
   }
 
   class TableClient {
@@ -107,14 +107,14 @@
             this.version = data.version;
             this.options.onState(data, first);
           }
-          this.live("Live.");
+          this.live(gettext("Live."));
         } else if (status === 204) {
-          this.live("Live.");
+          this.live(gettext("Live."));
         } else {
-          this.live(`Could not refresh (${status}); retrying.`);
+          this.live(interpolate(gettext("Could not refresh (%(status)s); retrying."), { status }, true));
         }
       } catch (err) {
-        this.live("Offline; retrying.");
+        this.live(gettext("Offline; retrying."));
       } finally {
         this.polling = false;
       }
@@ -141,7 +141,7 @@
       if (this.options.socketPath && push && push.enabled()) {
         this.socket = push.subscribe(this.options.socketPath, {
           presence: true,
-          onOpen: () => { this.pushed = true; this.live("Live."); },
+          onOpen: () => { this.pushed = true; this.live(gettext("Live.")); },
           onDown: () => { this.pushed = false; },
           onMessage: (note) => {
             if (note.type === "version") {
@@ -186,7 +186,7 @@
         if (this.options.onError) this.options.onError(firstError(data), data);
         return false;
       } catch (err) {
-        if (this.options.onError) this.options.onError("The move could not be sent; nothing was changed.", null);
+        if (this.options.onError) this.options.onError(gettext("The move could not be sent; nothing was changed."), null);
         return false;
       } finally {
         this.busy = false;

@@ -47,15 +47,15 @@
     if (seatMap[seat]) return seatMap[seat];
     const names = (root.dataset.seatNames || "").split("|").filter(Boolean);
     const index = Number(seat);
-    return names[index] || `Seat ${Number.isInteger(index) ? index + 1 : seat}`;
+    return names[index] || interpolate(gettext("Seat %(number)s"), { number: Number.isInteger(index) ? index + 1 : seat }, true);
   }
 
   function clockText(seconds) {
     const s = Math.max(0, Math.round(seconds));
     const d = Math.floor(s / 86400), h = Math.floor((s % 86400) / 3600);
     const m = Math.floor((s % 3600) / 60), r = s % 60;
-    if (d) return `${d} d ${h} h`;
-    if (h) return `${h} h ${String(m).padStart(2, "0")} min`;
+    if (d) return interpolate(gettext("%(days)s d %(hours)s h"), { days: d, hours: h }, true);
+    if (h) return interpolate(gettext("%(hours)s h %(minutes)s min"), { hours: h, minutes: String(m).padStart(2, "0") }, true);
     return `${m}:${String(r).padStart(2, "0")}`;
   }
 
@@ -67,7 +67,7 @@
     drawControl();
     if (!clock) { clockBox.hidden = true; return; }
     clockBox.hidden = false;
-    document.getElementById("table-clock-words").textContent = `Turn clock: ${clock.words}.`;
+    document.getElementById("table-clock-words").textContent = interpolate(gettext("Turn clock: %(clock)s."), { clock: clock.words }, true);
     document.getElementById("table-clock-paused").hidden = !clock.paused;
     const list = document.getElementById("table-clock-seats");
     list.replaceChildren();
@@ -77,8 +77,8 @@
       item.className = "table-extras__seat" + (seat.running ? " table-extras__seat--running" : "") +
         (seat.running && left < 60 ? " table-extras__seat--low" : "");
       item.textContent = seat.running
-        ? `${seatName(seat.seat)}: ${clockText(left)} to move, until ${timeOfDay(seat.deadline)}`
-        : `${seatName(seat.seat)}: ${clockText(left)} left`;
+        ? interpolate(gettext("%(name)s: %(time)s to move, until %(deadline)s"), { name: seatName(seat.seat), time: clockText(left), deadline: timeOfDay(seat.deadline) }, true)
+        : interpolate(gettext("%(name)s: %(time)s left"), { name: seatName(seat.seat), time: clockText(left) }, true);
       list.append(item);
     }
   }
@@ -96,7 +96,7 @@
       });
     } catch (e) {
       // offline or the server away: the page's own status says so; the next change asks again
-      return { ok: false, data: { detail: "The server could not be reached; try again." } };
+      return { ok: false, data: { detail: gettext("The server could not be reached; try again.") } };
     }
     const data = await response.json().catch(() => ({}));
     return { ok: response.ok, data };
@@ -108,10 +108,10 @@
     let text = note || "";
     if (!text && request && request.status === "pending") {
       text = state.yours
-        ? "You asked to take back your last move: waiting for the others."
-        : `${seatName(request.seat)} asks to take back their last move.`;
+        ? gettext("You asked to take back your last move: waiting for the others.")
+        : interpolate(gettext("%(name)s asks to take back their last move."), { name: seatName(request.seat) }, true);
     } else if (!text && request) {
-      text = `Last request to take back a move: ${request.status_words}.`;
+      text = interpolate(gettext("Last request to take back a move: %(status)s."), { status: request.status_words }, true);
     }
     document.getElementById("table-undo-note").textContent = text;
     buttons.ask.hidden = !state.can_ask;
@@ -134,7 +134,7 @@
   function drawControl() {
     if (!form) return;
     pauseButton.hidden = !clock;
-    if (clock) pauseButton.textContent = clock.paused ? "Resume the clock" : "Pause the clock";
+    if (clock) pauseButton.textContent = clock.paused ? gettext("Resume the clock") : gettext("Pause the clock");
   }
 
   function firstError(data) {
@@ -144,7 +144,7 @@
       if (errors[key]) return errors[key][0];
     }
     const any = Object.values(errors)[0];
-    return (any && any[0]) || data.detail || "That did not work: try again.";
+    return (any && any[0]) || data.detail || gettext("That did not work: try again.");
   }
 
   async function sendControl(body, done) {
@@ -175,12 +175,12 @@
         if (/^\d+$/.test(minutes)) body.seconds = Number(minutes) * 60;
         body.rule = form.elements.clock_rule.value;
       }
-      sendControl(body, (c) => c ? `The turn clock is set: ${c.words}.` : "The turn clock is off.");
+      sendControl(body, (c) => c ? interpolate(gettext("The turn clock is set: %(clock)s."), { clock: c.words }, true) : gettext("The turn clock is off."));
     });
     pauseButton.addEventListener("click", () => {
       if (!clock) return;
       sendControl({ paused: !clock.paused },
-        (c) => c && c.paused ? "The clock is paused." : "The clock runs again.");
+        (c) => c && c.paused ? gettext("The clock is paused.") : gettext("The clock runs again."));
     });
   }
 
@@ -192,7 +192,7 @@
       if (answer.ok) drawUndo(answer.data);
       else {
         const errors = answer.data.errors || {};
-        const reason = (errors.undo || errors.decision || [answer.data.detail || "That did not work."])[0];
+        const reason = (errors.undo || errors.decision || [answer.data.detail || gettext("That did not work.")])[0];
         const u = await call(panel.dataset.undoUrl);
         if (u.ok) drawUndo(u.data, reason);
       }

@@ -17,18 +17,18 @@
 
   const DETAIL_ID = "dbs-detail";
   const START_LP = 10000;
-  const BEAD_WORDS = { full: "full", empty: "empty", broken: "broken" };
+  const BEAD_WORDS = { full: gettext("full"), empty: gettext("empty"), broken: gettext("broken") };
   const BEAD_MARKS = { full: "●", empty: "○", broken: "✕" };
-  const STATUS_SHORT = { support: "Support · tapped", center: "Center · upright", hyper: "Hyper" };
+  const STATUS_SHORT = { support: gettext("Support · tapped"), center: gettext("Center · upright"), hyper: gettext("Hyper") };
   const PHASES = [
-    ["pick", "Pick"],
-    ["change", "Change"],
-    ["set", "Set"],
-    ["battle", "Battle"],
-    ["discard", "End"],
+    ["pick", gettext("Pick")],
+    ["change", gettext("Change")],
+    ["set", gettext("Set")],
+    ["battle", gettext("Battle")],
+    ["discard", gettext("End")],
   ];
 
-  const { el, plural } = window.TavernKit;
+  const { el } = window.TavernKit;
 
   function Board(root, payload, api) {
     this.root = root;
@@ -46,7 +46,7 @@
   }
 
   Board.prototype.info = function (number, fallbackName) {
-    return this.cards[number] || { name: fallbackName || "A card", kind_label: "Card", lines: [] };
+    return this.cards[number] || { name: fallbackName || gettext("A card"), kind_label: gettext("Card"), lines: [] };
   };
 
   /* The key a move concerns: a card in play or in hand by id; a deck choice by number. */
@@ -62,13 +62,13 @@
   Board.prototype.faceLines = function (info) {
     const lines = [];
     if (info.kind === "battle") {
-      lines.push(`Level ${info.level} · attack ${info.attack}`);
-      lines.push(`${info.cost} SP${info.character ? " · " + info.character : ""}`);
+      lines.push(interpolate(gettext("Level %(level)s · attack %(attack)s"), { level: info.level, attack: info.attack }, true));
+      lines.push(info.character ? interpolate(gettext("%(cost)s SP · %(character)s"), { cost: info.cost, character: info.character }, true) : interpolate(gettext("%(cost)s SP"), { cost: info.cost }, true));
       if (info.limit && info.limit !== "none") {
-        lines.push(info.limit === "hyper" ? "Hyper only" : "Center or Hyper only");
+        lines.push(info.limit === "hyper" ? gettext("Hyper only") : gettext("Center or Hyper only"));
       }
     } else if (info.cost !== null && info.cost !== undefined) {
-      lines.push(`${info.cost} SP`);
+      lines.push(interpolate(gettext("%(cost)s SP"), { cost: info.cost }, true));
     }
     return lines;
   };
@@ -81,7 +81,7 @@
     button.type = "button";
     button.setAttribute("aria-controls", DETAIL_ID);
     button.append(el("span", "dbs-card__name", card.name || info.name));
-    button.append(el("span", "dbs-card__kind", info.kind_label || "Card"));
+    button.append(el("span", "dbs-card__kind", info.kind_label || gettext("Card")));
     this.faceLines(info)
       .concat(extra || [])
       .forEach((line) => button.append(el("span", "dbs-card__line", line)));
@@ -91,7 +91,7 @@
       button.classList.add("dbs-card--playable");
       button.dataset.opens = moves.join(" ");
       button.append(
-        el("span", "dbs-card__moves", moves.length === 1 ? "1 move" : `${moves.length} moves`),
+        el("span", "dbs-card__moves", interpolate(ngettext("%(count)s move", "%(count)s moves", moves.length), { count: moves.length }, true)),
       );
     }
     const selected = key && this.selected === key;
@@ -130,7 +130,7 @@
     section.append(el("h4", "dbs-zone__title", label));
     const row = el("div", "dbs-row");
     if (items.length) items.forEach((item) => row.append(item));
-    else row.append(el("p", "dbs-empty", empty || "None"));
+    else row.append(el("p", "dbs-empty", empty || gettext("None")));
     section.append(row);
     return section;
   };
@@ -149,7 +149,7 @@
       .filter((k) => counts[k])
       .map((k) => `${counts[k]} ${BEAD_WORDS[k]}`)
       .join(", ");
-    box.append(el("span", "dbs-beads__words", words || "none"));
+    box.append(el("span", "dbs-beads__words", words || gettext("none")));
     return box;
   };
 
@@ -159,20 +159,20 @@
     const mine = seat === this.me;
     const setup = String(v.phase || "").startsWith("setup");
     const side = el("section", `dbs-side ${seat === this.bottom ? "dbs-side--near" : "dbs-side--far"}`);
-    side.setAttribute("aria-label", `${this.who(seat)}'s side of the table`);
+    side.setAttribute("aria-label", interpolate(gettext("%(seat)s's side of the table"), { seat: this.who(seat) }, true));
 
     const head = el("div", "dbs-side__head");
     head.append(el("h3", "dbs-side__name", this.who(seat)));
     if (!setup && !this.payload.finished) {
       const attacks = v.active === seat;
       head.append(
-        el("span", `dbs-badge dbs-badge--${attacks ? "attack" : "defend"}`, attacks ? "Attacks" : "Defends"),
+        el("span", `dbs-badge dbs-badge--${attacks ? "attack" : "defend"}`, attacks ? gettext("Attacks") : gettext("Defends")),
       );
     }
     if ((v.waiting_on || []).includes(seat) && !this.payload.finished) {
-      head.append(el("span", "dbs-badge dbs-badge--turn", mine ? "Your move" : "To move"));
+      head.append(el("span", "dbs-badge dbs-badge--turn", mine ? gettext("Your move") : gettext("To move")));
     }
-    if (!setup && v.first === seat) head.append(el("span", "dbs-badge", "First player"));
+    if (!setup && v.first === seat) head.append(el("span", "dbs-badge", gettext("First player")));
     side.append(head);
 
     const stats = el("dl", "dbs-stats");
@@ -186,7 +186,7 @@
       stats.append(box);
       return box;
     };
-    const lpBox = add("LP", player.lp, "dbs-stat--lp");
+    const lpBox = add(gettext("LP"), player.lp, "dbs-stat--lp");
     const meter = el("meter", "dbs-meter");
     meter.min = 0;
     meter.max = START_LP;
@@ -194,28 +194,28 @@
     meter.high = 6000;
     meter.optimum = START_LP;
     meter.value = Math.max(0, Math.min(START_LP, Number(player.lp) || 0));
-    meter.setAttribute("aria-label", `${player.lp} LP`);
+    meter.setAttribute("aria-label", interpolate(gettext("%(lp)s LP"), { lp: player.lp }, true));
     lpBox.append(meter);
-    add("SP beads", this.beads(player.beads), "dbs-stat--beads");
-    add("SP to spend", player.available_sp);
-    add("Extra SP", `${player.extra_sp_count || 0} / 5`);
-    add("Hand", player.hand_count || 0);
-    add("Deck", player.deck_count || 0);
-    add("Chain Level", player.chain_level || 0);
+    add(gettext("SP beads"), this.beads(player.beads), "dbs-stat--beads");
+    add(gettext("SP to spend"), player.available_sp);
+    add(gettext("Extra SP"), `${player.extra_sp_count || 0} / 5`);
+    add(gettext("Hand"), player.hand_count || 0);
+    add(gettext("Deck"), player.deck_count || 0);
+    add(gettext("Chain Level"), player.chain_level || 0);
     side.append(stats);
 
     if (setup) {
       let note;
       if (this.payload.finished) {
-        note = "The game ended before it began.";
+        note = gettext("The game ended before it began.");
       } else if (mine && player.pending) {
-        note = `You chose ${player.pending.name}; both choices are shown together.`;
+        note = interpolate(gettext("You chose %(name)s; both choices are shown together."), { name: player.pending.name }, true);
       } else if (mine && !player.ready) {
-        note = "Your choice: tap one of the cards just below.";
+        note = gettext("Your choice: tap one of the cards just below.");
       } else if (player.ready) {
-        note = `${this.who(seat)} has chosen.`;
+        note = interpolate(gettext("%(seat)s has chosen."), { seat: this.who(seat) }, true);
       } else {
-        note = `${this.who(seat)} is choosing.`;
+        note = interpolate(gettext("%(seat)s is choosing."), { seat: this.who(seat) }, true);
       }
       side.append(el("p", "dbs-note", note));
     }
@@ -229,9 +229,9 @@
       if (numbers.length) {
         side.append(
           this.zone(
-            v.phase === "setup_character" ? "Your characters (choose one)" : "Your deck (take one card)",
+            v.phase === "setup_character" ? gettext("Your characters (choose one)") : gettext("Your deck (take one card)"),
             "dbs-zone--deck",
-            numbers.map((n) => this.cardButton({ number: n, name: this.info(n).name }, "your deck", "deck " + n)),
+            numbers.map((n) => this.cardButton({ number: n, name: this.info(n).name }, gettext("your deck"), "deck " + n)),
           ),
         );
       }
@@ -240,34 +240,34 @@
     // Character Area (a Hyper character stands in the Duel Zone; she stays listed here)
     const chars = (player.characters || []).map((c) =>
       c.status === "hyper"
-        ? this.idCard(c, "Duel Zone (Hyper)", ["Hyper: in the Duel Zone"])
-        : this.idCard(c, `Character Area, ${c.status_label}`, [STATUS_SHORT[c.status] || c.status_label]),
+        ? this.idCard(c, gettext("Duel Zone (Hyper)"), [gettext("Hyper: in the Duel Zone")])
+        : this.idCard(c, interpolate(gettext("Character Area, %(status_label)s"), { status_label: c.status_label }, true), [STATUS_SHORT[c.status] || c.status_label]),
     );
     chars.forEach((b, i) => b.classList.add(`dbs-card--${(player.characters[i] || {}).status || "support"}`));
-    side.append(this.zone("Character Area", "dbs-zone--characters", chars, "No character yet"));
+    side.append(this.zone(gettext("Character Area"), "dbs-zone--characters", chars, gettext("No character yet")));
 
     // Item Area: face-down Traps are backs to everyone but their owner
     const items = (player.items || []).map((item) =>
       item.face_down && !item.id
-        ? this.back("Face-down item")
-        : this.idCard(item, "Item Area", [item.face_down ? "Set face down" : "Face up"]),
+        ? this.back(gettext("Face-down item"))
+        : this.idCard(item, gettext("Item Area"), [item.face_down ? gettext("Set face down") : gettext("Face up")]),
     );
-    side.append(this.zone("Item Area (2 places)", "dbs-zone--items", items, "Empty"));
+    side.append(this.zone(gettext("Item Area (2 places)"), "dbs-zone--items", items, gettext("Empty")));
 
     // Spell Chain, bottom first, with each card's Level
     const chain = (player.chain || []).map((c, i, all) => {
       const info = this.info(c.number, c.name);
-      const button = this.idCard(c, "Spell Chain", i === all.length - 1 ? ["Top of the chain"] : []);
+      const button = this.idCard(c, gettext("Spell Chain"), i === all.length - 1 ? [gettext("Top of the chain")] : []);
       button.classList.add("dbs-card--chain");
       button.setAttribute("data-level", String(info.level || ""));
       return button;
     });
     side.append(
       this.zone(
-        `Spell Chain (total Level ${player.chain_level || 0})`,
+        interpolate(gettext("Spell Chain (total Level %(chain_level)s)"), { chain_level: player.chain_level || 0 }, true),
         "dbs-zone--chain",
         chain,
-        "No Spellcard has hit yet",
+        gettext("No Spellcard has hit yet"),
       ),
     );
 
@@ -275,15 +275,15 @@
     if (mine && (player.extra_sp || []).length) {
       side.append(
         this.zone(
-          `Extra SP (${player.extra_sp.length} of 5, face down)`,
+          interpolate(gettext("Extra SP (%(extra_sp)s of 5, face down)"), { extra_sp: player.extra_sp.length }, true),
           "dbs-zone--extra",
-          player.extra_sp.map((c) => this.idCard(c, "Extra SP (face down)")),
+          player.extra_sp.map((c) => this.idCard(c, gettext("Extra SP (face down)"))),
         ),
       );
     } else {
       const zone = el("section", "dbs-zone dbs-zone--extra");
-      zone.setAttribute("aria-label", "Extra SP");
-      zone.append(el("h4", "dbs-zone__title", `Extra SP: ${player.extra_sp_count || 0} of 5, face down`));
+      zone.setAttribute("aria-label", gettext("Extra SP"));
+      zone.append(el("h4", "dbs-zone__title", interpolate(gettext("Extra SP: %(extra_sp_count)s of 5, face down"), { extra_sp_count: player.extra_sp_count || 0 }, true)));
       side.append(zone);
     }
 
@@ -291,28 +291,28 @@
     if (mine) {
       side.append(
         this.zone(
-          `Your hand (${plural((player.hand || []).length, "card")}, limit ${player.hand_limit})`,
+          interpolate(ngettext("Your hand (%(count)s card, limit %(limit)s)", "Your hand (%(count)s cards, limit %(limit)s)", (player.hand || []).length), { count: (player.hand || []).length, limit: player.hand_limit }, true),
           "dbs-zone--hand",
-          (player.hand || []).map((c) => this.idCard(c, "your hand")),
-          "Your hand is empty",
+          (player.hand || []).map((c) => this.idCard(c, gettext("your hand"))),
+          gettext("Your hand is empty"),
         ),
       );
     } else {
       const shown = player.hand || [];
       const zone = el("section", "dbs-zone dbs-zone--hand");
-      zone.setAttribute("aria-label", `${this.who(seat)}'s hand`);
+      zone.setAttribute("aria-label", interpolate(gettext("%(seat)s's hand"), { seat: this.who(seat) }, true));
       const hiddenCount = Math.max(0, (player.hand_count || 0) - shown.length);
       zone.append(
         el(
           "h4",
           "dbs-zone__title",
           // a shown card she put face down since stays listed: the table cannot tell which
-          `Hand: ${plural(player.hand_count || 0, "card")}` +
-            (shown.length ? `; ${plural(shown.length, "card")} shown to everyone, in her hand or face down` : ", face down"),
+          interpolate(ngettext("Hand: %(count)s card", "Hand: %(count)s cards", player.hand_count || 0), { count: player.hand_count || 0 }, true) +
+            (shown.length ? interpolate(ngettext("; %(count)s card shown to everyone, in her hand or face down", "; %(count)s cards shown to everyone, in her hand or face down", shown.length), { count: shown.length }, true) : gettext(", face down")),
         ),
       );
       const row = el("div", "dbs-row");
-      shown.forEach((c) => row.append(this.idCard(c, `${this.whose(seat).toLowerCase()} hand, shown`)));
+      shown.forEach((c) => row.append(this.idCard(c, interpolate(gettext("%(seat)s hand, shown"), { seat: this.whose(seat).toLowerCase() }, true))));
       const backs = el("div", "dbs-backs");
       backs.setAttribute("aria-hidden", "true");
       for (let i = 0; i < Math.min(hiddenCount, 12); i += 1) backs.append(el("span", "dbs-backs__one"));
@@ -322,10 +322,10 @@
     }
 
     const grave = el("details", "dbs-pile");
-    grave.append(el("summary", "dbs-pile__summary", `Grave (${plural((player.grave || []).length, "card")})`));
+    grave.append(el("summary", "dbs-pile__summary", interpolate(ngettext("Grave (%(count)s card)", "Grave (%(count)s cards)", (player.grave || []).length), { count: (player.grave || []).length }, true)));
     const graveRow = el("div", "dbs-row");
     (player.grave || []).forEach((c) => graveRow.append(this.idCard(c, "grave")));
-    if (!(player.grave || []).length) graveRow.append(el("p", "dbs-empty", "Empty"));
+    if (!(player.grave || []).length) graveRow.append(el("p", "dbs-empty", gettext("Empty")));
     grave.append(graveRow);
     if (grave.querySelector(".dbs-card--selected")) grave.open = true;
     side.append(grave);
@@ -335,37 +335,37 @@
   Board.prototype.duelZone = function () {
     const v = this.view;
     const zone = el("section", "dbs-duel");
-    zone.setAttribute("aria-label", "The Duel Zone");
-    zone.append(el("h3", "dbs-duel__title", "Duel Zone"));
+    zone.setAttribute("aria-label", gettext("The Duel Zone"));
+    zone.append(el("h3", "dbs-duel__title", gettext("Duel Zone")));
     const clash = v.clash;
     const players = v.players || [];
     const hyper = [];
     [this.top, this.bottom].forEach((seat) => {
       (players[seat] && players[seat].characters ? players[seat].characters : [])
         .filter((c) => c.status === "hyper")
-        .forEach((c) => hyper.push(`${this.whose(seat)} ${c.name} is Hyper here.`));
+        .forEach((c) => hyper.push(interpolate(gettext("%(seat)s %(name)s is Hyper here."), { seat: this.whose(seat), name: c.name }, true)));
     });
     hyper.forEach((line) => zone.append(el("p", "dbs-note", line)));
     if (!clash) {
-      zone.append(el("p", "dbs-empty", "No Spellcard has been declared."));
+      zone.append(el("p", "dbs-empty", gettext("No Spellcard has been declared.")));
       return zone;
     }
     const attacker = clash.attacker;
     const grid = el("div", "dbs-duel__grid");
     const attackBox = el("div", "dbs-duel__side");
-    attackBox.append(el("p", "dbs-duel__role", `Declared by ${this.who(attacker)}`));
-    attackBox.append(this.idCard(clash.attack, "Duel Zone, attacking", [`Attack now: ${clash.attack_value}`]));
+    attackBox.append(el("p", "dbs-duel__role", interpolate(gettext("Declared by %(attacker)s"), { attacker: this.who(attacker) }, true)));
+    attackBox.append(this.idCard(clash.attack, gettext("Duel Zone, attacking"), [interpolate(gettext("Attack now: %(attack_value)s"), { attack_value: clash.attack_value }, true)]));
     grid.append(attackBox);
     const counterBox = el("div", "dbs-duel__side");
-    counterBox.append(el("p", "dbs-duel__role", `Answer of ${this.who(1 - attacker)}`));
+    counterBox.append(el("p", "dbs-duel__role", interpolate(gettext("Answer of %(defender)s"), { defender: this.who(1 - attacker) }, true)));
     if (clash.counter) {
-      counterBox.append(this.idCard(clash.counter, "Duel Zone, counter-attacking", ["Counter-attack"]));
+      counterBox.append(this.idCard(clash.counter, gettext("Duel Zone, counter-attacking"), [gettext("Counter-attack")]));
     } else {
       counterBox.append(
         el(
           "p",
           "dbs-empty",
-          clash.reacted ? "Traps or Instants used; no counter-attack." : "No counter-attack (yet).",
+          clash.reacted ? gettext("Traps or Instants used; no counter-attack.") : gettext("No counter-attack (yet)."),
         ),
       );
     }
@@ -375,7 +375,7 @@
       el(
         "p",
         "dbs-note",
-        "The higher attack hits: the defender loses the difference in LP and the Spellcard joins the Spell Chain.",
+        gettext("The higher attack hits: the defender loses the difference in LP and the Spellcard joins the Spell Chain."),
       ),
     );
     return zone;
@@ -384,30 +384,30 @@
   Board.prototype.phaseBar = function () {
     const v = this.view;
     const bar = el("section", "dbs-phase");
-    bar.setAttribute("aria-label", "Phase and turn");
+    bar.setAttribute("aria-label", gettext("Phase and turn"));
     const bits = [];
-    if (v.turn) bits.push(`Turn ${v.turn}`);
+    if (v.turn) bits.push(interpolate(gettext("Turn %(turn)s"), { turn: v.turn }, true));
     // a table that ended before its game did says so, not the phase it stopped in
     const early = this.payload.finished && v.phase !== "over";
-    bits.push(early ? ((this.payload.result || {}).abandoned ? "Abandoned" : "Game over") : v.phase_label || "Setting up");
+    bits.push(early ? ((this.payload.result || {}).abandoned ? gettext("Abandoned") : gettext("Game over")) : v.phase_label || gettext("Setting up"));
     bar.append(el("p", "dbs-phase__line", bits.join(" · ")));
     const now = v.phase === "reaction" ? "battle" : v.phase;
     if (!early && PHASES.some(([key]) => key === now)) {
       const list = el("ol", "dbs-steps");
-      list.setAttribute("aria-label", "Phases of the turn");
+      list.setAttribute("aria-label", gettext("Phases of the turn"));
       PHASES.forEach(([key, label]) => {
         const item = el("li", "dbs-steps__item", label);
         if (key === now) {
           item.classList.add("dbs-steps__item--now");
           item.setAttribute("aria-current", "step");
-          item.textContent += " (now)";
+          item.textContent += gettext(" (now)");
         }
         list.append(item);
       });
       bar.append(list);
     }
     if (!this.payload.finished && !String(v.phase || "").startsWith("setup")) {
-      bar.append(el("p", "dbs-phase__roles", `${this.who(v.active)} attacks; ${this.who(1 - v.active)} defends.`));
+      bar.append(el("p", "dbs-phase__roles", interpolate(gettext("%(attacker)s attacks; %(defender)s defends."), { attacker: this.who(v.active), defender: this.who(1 - v.active) }, true)));
     }
     if (!this.payload.finished) bar.append(el("p", "dbs-prompt", this.prompt()));
     return bar;
@@ -419,23 +419,23 @@
     const mine = this.me !== null && waiting.includes(this.me);
     const others = waiting.filter((s) => s !== this.me).map((s) => this.who(s));
     const ask = {
-      setup_character: "choose the character to start with",
-      setup_retrieve: "take one card from the deck into the hand",
-      change: "call, stand up or send a character into the Duel Zone, or change nothing",
-      set: "put cards into Extra SP or set Traps, then go to battle",
-      battle: "declare a Spellcard, play a Buff, Instant or Constant, or end the turn",
-      reaction: "counter-attack, spring Traps or use Instants, or let the attack through",
-      discard: "discard down to the hand limit",
+      setup_character: gettext("choose the character to start with"),
+      setup_retrieve: gettext("take one card from the deck into the hand"),
+      change: gettext("call, stand up or send a character into the Duel Zone, or change nothing"),
+      set: gettext("put cards into Extra SP or set Traps, then go to battle"),
+      battle: gettext("declare a Spellcard, play a Buff, Instant or Constant, or end the turn"),
+      reaction: gettext("counter-attack, spring Traps or use Instants, or let the attack through"),
+      discard: gettext("discard down to the hand limit"),
     }[v.phase];
-    if (mine) return `Your move: ${ask || "choose a move"}.`;
-    if (others.length) return `Waiting for ${others.join(" and ")}.`;
+    if (mine) return interpolate(gettext("Your move: %(move)s."), { move: ask || gettext("choose a move") }, true);
+    if (others.length) return interpolate(gettext("Waiting for %(names)s."), { names: others.join(gettext(" and ")) }, true);
     return "";
   };
 
   Board.prototype.actionBar = function (status) {
     const bar = el("div", "dbs-actions");
     bar.setAttribute("role", "group");
-    bar.setAttribute("aria-label", "Moves");
+    bar.setAttribute("aria-label", gettext("Moves"));
     (this.payload.moves || []).forEach((move, index) => {
       if (moveKey(move.action || {})) return;
       bar.append(this.moveButton(index, status, "dbs-move--secondary"));
@@ -448,14 +448,14 @@
     const result = p.result || {};
     const v = this.view;
     const box = el("section", "dbs-result");
-    box.setAttribute("aria-label", "Final result");
+    box.setAttribute("aria-label", gettext("Final result"));
     let winners = result.winners;
     if (!winners) winners = v.result && v.result.winner !== null && v.result.winner !== undefined ? [v.result.winner] : [];
     let head;
-    if (result.abandoned) head = "The table was abandoned: nobody won.";
-    else if (!winners.length) head = "The game is a draw.";
-    else if (winners.includes(this.me)) head = "You win!";
-    else head = `${winners.map((s) => this.name(s)).join(" and ")} wins.`;
+    if (result.abandoned) head = gettext("The table was abandoned: nobody won.");
+    else if (!winners.length) head = gettext("The game is a draw.");
+    else if (winners.includes(this.me)) head = gettext("You win!");
+    else head = interpolate(gettext("%(names)s wins."), { names: winners.map((s) => this.name(s)).join(gettext(" and ")) }, true);
     box.append(el("h3", "dbs-result__head", head));
     box.append(el("p", "dbs-result__reason", result.text || (v.result && v.result.text) || p.summary || ""));
     const scores = result.scores || [];
@@ -463,12 +463,12 @@
       const table = el("table", "dbs-result__table");
       const thead = el("thead");
       const hr = el("tr");
-      ["Player", "LP", "Spell Chain Level"].forEach((h) => hr.append(el("th", null, h)));
+      [gettext("Player"), gettext("LP"), gettext("Spell Chain Level")].forEach((h) => hr.append(el("th", null, h)));
       thead.append(hr);
       const tbody = el("tbody");
       scores.forEach((s) => {
         const row = el("tr");
-        const mark = winners.includes(s.seat) ? " (winner)" : "";
+        const mark = winners.includes(s.seat) ? gettext(" (winner)") : "";
         row.append(el("td", null, this.name(s.seat) + mark), el("td", null, s.lp), el("td", null, s.chain_level));
         tbody.append(row);
       });
@@ -489,8 +489,8 @@
     const info = entry.info;
     const title = entry.card.name || info.name;
     box.append(this.detailHead(title, entry));
-    box.append(el("p", "dbs-detail__where", `${info.kind_label || "Card"} · where: ${entry.zone}.`));
-    if (entry.card.status_label) box.append(el("p", "dbs-detail__now", `Status: ${entry.card.status_label}.`));
+    box.append(el("p", "dbs-detail__where", interpolate(gettext("%(kind)s · where: %(zone)s."), { kind: info.kind_label || gettext("Card"), zone: entry.zone }, true)));
+    if (entry.card.status_label) box.append(el("p", "dbs-detail__now", interpolate(gettext("Status: %(status_label)s."), { status_label: entry.card.status_label }, true)));
     box.append(el("p", "dbs-detail__text", (info.lines || []).join(" ") || title));
     const status = el("p", "dbs-status");
     status.setAttribute("role", "status");

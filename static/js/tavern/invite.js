@@ -15,11 +15,11 @@
   button.addEventListener("click", async () => {
     try {
       await navigator.clipboard.writeText(field.value);
-      say("Copied: send the link to whoever you invite.");
+      say(gettext("Copied: send the link to whoever you invite."));
     } catch (error) {
       field.focus();
       field.select();
-      say("Your browser did not let the page copy: the link is selected, copy it with Ctrl+C (or Cmd+C).");
+      say(gettext("Your browser did not let the page copy: the link is selected, copy it with Ctrl+C (or Cmd+C)."));
     }
   });
 })();

@@ -17,6 +17,15 @@
     return node;
   }
 
+  /* Outside the site (the renderer harnesses load no /jsi18n/ catalog) the words stay English. */
+  if (typeof window.gettext !== "function") {
+    window.gettext = (s) => s;
+    window.ngettext = (one, many, n) => (n === 1 ? one : many);
+    window.interpolate = (fmt, obj, named) => (named
+      ? fmt.replace(/%\((\w+)\)s/g, (m, k) => String(obj[k]))
+      : fmt.replace(/%s/g, ((i) => () => String(obj[i++]))(0)));
+  }
+
   function plural(n, one, many) {
     return `${n} ${n === 1 ? one : many || one + "s"}`;
   }
@@ -36,7 +45,7 @@
     if (!text && view && Array.isArray(view.names)) text = view.names[seat];
     const player = ((view && view.players) || [])[seat];
     if (!text && player) text = player.name;
-    return text ? String(text) : `Seat ${Number(seat) + 1}`;
+    return text ? String(text) : interpolate(gettext("Seat %(number)s"), { number: Number(seat) + 1 }, true);
   }
 
   /* The seats that resigned (the result's list once the table ended, else the table's seats). */
@@ -125,10 +134,10 @@
       return seatName(this.api, this.payload, this.view, seat);
     };
     P.who = function (seat) {
-      return seat === this.me ? `${this.name(seat)} (you)` : this.name(seat);
+      return seat === this.me ? interpolate(gettext("%(name)s (you)"), { name: this.name(seat) }, true) : this.name(seat);
     };
     P.whose = function (seat) {
-      return seat === this.me ? "Your" : `${this.name(seat)}'s`;
+      return seat === this.me ? gettext("Your") : interpolate(gettext("%(name)s's"), { name: this.name(seat) }, true);
     };
 
     /* Moves grouped by what they concern (the card played, the spell that attacks...). */
@@ -163,7 +172,7 @@
           this.setBusy(false);
           if (status) {
             status.textContent =
-              (error && error.message) || "That move was refused; the table shows why above.";
+              (error && error.message) || gettext("That move was refused; the table shows why above.");
           }
         },
       );
@@ -210,9 +219,9 @@
     P.detailHead = function (title, entry) {
       const head = el("div", `${prefix}-detail__head`);
       head.append(el("h3", `${prefix}-detail__name`, title));
-      const close = el("button", `${prefix}-detail__close`, "Close");
+      const close = el("button", `${prefix}-detail__close`, gettext("Close"));
       close.type = "button";
-      close.setAttribute("aria-label", `Close the details of ${title}`);
+      close.setAttribute("aria-label", interpolate(gettext("Close the details of %(title)s"), { title }, true));
       close.addEventListener("click", () => {
         const button = this.shownButton || entry.button;
         this.select(null);
@@ -228,11 +237,11 @@
       if (moves.length) {
         const group = el("div", `${prefix}-detail__moves`);
         group.setAttribute("role", "group");
-        group.setAttribute("aria-label", `Moves with ${title}`);
+        group.setAttribute("aria-label", interpolate(gettext("Moves with %(title)s"), { title }, true));
         moves.forEach((i) => group.append(this.moveButton(i, status)));
         box.append(group);
       } else if (this.me !== null && !this.payload.finished) {
-        box.append(el("p", `${prefix}-note`, "No move with this card right now."));
+        box.append(el("p", `${prefix}-note`, gettext("No move with this card right now.")));
       }
     };
 
@@ -255,7 +264,7 @@
       }
       this.detail = el("section", `${prefix}-detail`);
       this.detail.id = id;
-      this.detail.setAttribute("aria-label", "Card details");
+      this.detail.setAttribute("aria-label", gettext("Card details"));
       this.detail.setAttribute("aria-live", "polite");
       this.root.append(this.detail);
       if (this.selected && !this.entries.has(this.selected)) {
@@ -290,7 +299,7 @@
     };
     P.setError = function (text) {
       if (!this.errorBox) return;
-      this.errorBox.textContent = text ? `That move was refused: ${text}` : "";
+      this.errorBox.textContent = text ? interpolate(gettext("That move was refused: %(reason)s"), { reason: text }, true) : "";
       this.errorBox.hidden = !text;
     };
     P.moveButton = function (index, cls) {

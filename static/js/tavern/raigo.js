@@ -19,39 +19,40 @@
   const HANDS = ["left", "right"];
   const BODY_SPACES = 3;
   const TOWER_LIMIT = 6;
-  const ORDINALS = ["first", "second", "third"];
+  const ORDINALS = [gettext("first"), gettext("second"), gettext("third")];
+  const HAND_WORDS = { left: gettext("left"), right: gettext("right") };
   const EFFECTS = {
-    discharge: "Thunder (Discharge)",
-    charge: "Thunder (Charge)",
-    snake: "Snake",
-    katana: "Katana",
-    shield: "Shield",
-    roar: "Roar",
-    switch: "Switch",
-    purify: "Purify",
-    destroy: "Destroy",
+    discharge: gettext("Thunder (Discharge)"),
+    charge: gettext("Thunder (Charge)"),
+    snake: gettext("Snake"),
+    katana: gettext("Katana"),
+    shield: gettext("Shield"),
+    roar: gettext("Roar"),
+    switch: gettext("Switch"),
+    purify: gettext("Purify"),
+    destroy: gettext("Destroy"),
   };
   /* Headings of the move sheet, so a long list of chants reads in parts. */
   const GROUPS = {
-    pile: "Pile it on a tower",
-    chant: "Chant it",
-    keep: "Keep it",
-    fetch: "Fetch it",
-    place: "Place it",
-    discard: "Discard it",
-    purify_discard: "Discard it",
-    switch_pick: "Switch",
+    pile: gettext("Pile it on a tower"),
+    chant: gettext("Chant it"),
+    keep: gettext("Keep it"),
+    fetch: gettext("Fetch it"),
+    place: gettext("Place it"),
+    discard: gettext("Discard it"),
+    purify_discard: gettext("Discard it"),
+    switch_pick: gettext("Switch"),
   };
-  const SPACE_WORDS = ["bottom Body space", "middle Body space", "top Body space"];
+  const SPACE_WORDS = [gettext("bottom Body space"), gettext("middle Body space"), gettext("top Body space")];
   /* Moves answered in the prompt box rather than at a place on the table. */
   const PROMPT_TYPES = ["end_fetch", "select", "decline", "shield", "roar", "purify_done"];
 
-  const { el, plural, seatName } = window.TavernKit;
+  const { el, seatName } = window.TavernKit;
 
   function spaceWords(space) {
-    if (HANDS.includes(space)) return `${space} hand`;
+    if (HANDS.includes(space)) return interpolate(gettext("%(hand)s hand"), { hand: HAND_WORDS[space] }, true);
     const i = Number(String(space).slice(4));
-    return SPACE_WORDS[i] || "Body";
+    return SPACE_WORDS[i] || gettext("Body");
   }
 
   /* The places a move belongs to on the drawing: where it starts (the token, the hand) and,
@@ -110,11 +111,11 @@
     }
 
     who(seat) {
-      return seat === this.you ? `${this.name(seat)} (you)` : this.name(seat);
+      return seat === this.you ? interpolate(gettext("%(name)s (you)"), { name: this.name(seat) }, true) : this.name(seat);
     }
 
     towerWords(seat, tower) {
-      return `${this.name(seat)}'s ${ORDINALS[tower] || "next"} tower`;
+      return interpolate(gettext("%(seat)s's %(ordinal)s tower"), { seat: this.name(seat), ordinal: ORDINALS[tower] || gettext("next") }, true);
     }
 
     movesAt(keys) {
@@ -148,8 +149,8 @@
       this.opener = opener; // Escape gives the focus back to it
       sheet.replaceChildren();
       const head = el("div", "raigo-sheet-head");
-      head.append(el("strong", "raigo-sheet-title", (details && details.title) || "Choose a move"));
-      const close = el("button", "raigo-sheet-close", "Close");
+      head.append(el("strong", "raigo-sheet-title", (details && details.title) || gettext("Choose a move")));
+      const close = el("button", "raigo-sheet-close", gettext("Close"));
       close.type = "button";
       close.addEventListener("click", () => this.closeSheet(opener));
       head.append(close);
@@ -168,7 +169,7 @@
         sheet.append(list);
       }
       sheet.hidden = false;
-      sheet.setAttribute("aria-label", (details && details.title) || "Choose a move");
+      sheet.setAttribute("aria-label", (details && details.title) || gettext("Choose a move"));
       const first = sheet.querySelector(".raigo-move") || close;
       first.focus({ preventScroll: true });
     }
@@ -186,7 +187,7 @@
       if (!token || token.hidden) {
         node.classList.add("raigo-token-back");
         node.append(el("span", "raigo-token-mark", "?"));
-        node.append(el("span", "raigo-visually-hidden", `face-down token${where ? ` ${where}` : ""}`));
+        node.append(el("span", "raigo-visually-hidden", (where ? interpolate(gettext("face-down token %(where)s"), { where }, true) : gettext("face-down token"))));
         return node;
       }
       node.classList.add(token.spell ? "raigo-token-spell" : "raigo-token-silent");
@@ -197,11 +198,11 @@
     }
 
     tokenDetails(token, where) {
-      if (!token || token.hidden) return { title: `A face-down token${where ? ` ${where}` : ""}`, lines: [] };
-      const kind = token.spell ? "a Spell token" : "a Silent token";
+      if (!token || token.hidden) return { title: where ? interpolate(gettext("A face-down token %(where)s"), { where }, true) : gettext("A face-down token"), lines: [] };
+      const kind = token.spell ? gettext("a Spell token") : gettext("a Silent token");
       return {
         title: `${token.name}${where ? ` ${where}` : ""}`,
-        lines: [`${token.name} is ${kind} of weight ${token.weight}.`],
+        lines: [interpolate(gettext("%(name)s is %(kind)s of weight %(weight)s."), { name: token.name, kind, weight: token.weight }, true)],
       };
     }
 
@@ -214,7 +215,7 @@
     }
 
     emptySpace(keys, words, cls) {
-      const node = this.place("span", `raigo-slot raigo-empty ${cls || ""}`.trim(), keys, this.movesAt(keys).length ? { title: `The empty ${words}`, lines: [] } : null);
+      const node = this.place("span", `raigo-slot raigo-empty ${cls || ""}`.trim(), keys, this.movesAt(keys).length ? { title: interpolate(gettext("The empty %(space)s"), { space: words }, true), lines: [] } : null);
       node.append(el("span", "raigo-empty-text", "empty"));
       node.append(el("span", "raigo-visually-hidden", ` ${words}`));
       return node;
@@ -267,18 +268,18 @@
     status() {
       const v = this.view;
       const box = el("section", "raigo-status");
-      box.setAttribute("aria-label", "Game status");
+      box.setAttribute("aria-label", gettext("Game status"));
       const line = el("p", "raigo-status-line");
       if (this.payload.finished || v.over) {
-        line.textContent = (this.payload.result || {}).abandoned ? "The table was abandoned." : "The game is over.";
+        line.textContent = (this.payload.result || {}).abandoned ? gettext("The table was abandoned.") : gettext("The game is over.");
       } else {
-        line.append(el("strong", null, `Turn ${v.turn}`));
-        line.append(document.createTextNode(` · ${this.who(v.dong)} holds the Dong token and plays.`));
+        line.append(el("strong", null, interpolate(gettext("Turn %(turn)s"), { turn: v.turn }, true)));
+        line.append(document.createTextNode(" · " + interpolate(gettext("%(seat)s holds the Dong token and plays."), { seat: this.who(v.dong) }, true)));
       }
       box.append(line);
       if (v.prompt && v.prompt.text && !(this.payload.finished || v.over)) box.append(el("p", "raigo-status-wait", v.prompt.text));
       if (typeof v.end_after_turn === "number" && !v.over && !this.payload.finished) {
-        box.append(el("p", "raigo-status-end", `Raizan is empty: the game ends after turn ${v.end_after_turn}.`));
+        box.append(el("p", "raigo-status-end", interpolate(gettext("Raizan is empty: the game ends after turn %(end_after_turn)s."), { end_after_turn: v.end_after_turn }, true)));
       }
       return box;
     }
@@ -287,49 +288,49 @@
       const p = this.view.prompt || {};
       switch (p.kind) {
         case "fetch":
-          return "Fetch: tap a token on your Body to move it into an empty Hand, or stop fetching.";
+          return gettext("Fetch: tap a token on your Body to move it into an empty Hand, or stop fetching.");
         case "select":
-          return "Select: how many tokens do you draw from Raizan?";
+          return gettext("Select: how many tokens do you draw from Raizan?");
         case "discard":
-          return "Forbiddance: all five spaces are full. Tap one of your tokens to discard it to the Canyon.";
+          return gettext("Forbiddance: all five spaces are full. Tap one of your tokens to discard it to the Canyon.");
         case "place":
-          return "Tap a drawn token to choose the space it goes to.";
+          return gettext("Tap a drawn token to choose the space it goes to.");
         case "act":
-          return "Tap a token in your Hands (or the tower or space it would go to) to pile it, chant it or keep it.";
+          return gettext("Tap a token in your Hands (or the tower or space it would go to) to pile it, chant it or keep it.");
         case "react":
-          return `${this.name(p.caster)} chants ${EFFECTS[p.effect] || "a spell"}${this.targetWords(p.target, p.effect)}. Your answer:`;
+          return interpolate(gettext("%(caster)s chants %(spell)s%(target)s. Your answer:"), { caster: this.name(p.caster), spell: EFFECTS[p.effect] || gettext("a spell"), target: this.targetWords(p.target, p.effect) }, true);
         case "switch":
-          return p.first ? "Switch: tap the second token to switch." : "Switch: tap the first token to switch (an Inner Token or one in the Canyon).";
+          return p.first ? gettext("Switch: tap the second token to switch.") : gettext("Switch: tap the first token to switch (an Inner Token or one in the Canyon).");
         case "purify":
           return p.stage === "discard"
-            ? "Purify: tap Inner Tokens to discard them, then draw as many from Raizan."
-            : "Purify: choose the token for each Hand; the rest go on your Body.";
+            ? gettext("Purify: tap Inner Tokens to discard them, then draw as many from Raizan.")
+            : gettext("Purify: choose the token for each Hand; the rest go on your Body.");
         case "destroy":
-          return "Destroy: tap the tower that is destroyed.";
+          return gettext("Destroy: tap the tower that is destroyed.");
         default:
-          return "Your move:";
+          return gettext("Your move:");
       }
     }
 
     targetWords(target, effect) {
       if (!target || typeof target.seat !== "number") return "";
       if (typeof target.tower === "number") {
-        const end = target.end ? ` (its ${target.end} token)` : "";
+        const end = target.end ? interpolate(gettext(" (its %(end)s token)"), { end: target.end }, true) : "";
         return ` on ${this.towerWords(target.seat, target.tower)}${end}`;
       }
-      if (target.space !== undefined) return ` on ${this.name(target.seat)}'s ${spaceWords(target.space)}`;
+      if (target.space !== undefined) return interpolate(gettext(" on %(seat)s's %(space)s"), { seat: this.name(target.seat), space: spaceWords(target.space) }, true);
       return effect ? ` on ${this.name(target.seat)}` : "";
     }
 
     promptBox() {
       const box = el("section", "raigo-prompt");
-      box.setAttribute("aria-label", "Your move");
+      box.setAttribute("aria-label", gettext("Your move"));
       this.errorBox = el("p", "raigo-error");
       this.errorBox.setAttribute("role", "alert");
       this.errorBox.hidden = true;
       const p = this.view.prompt;
       if (p && p.kind === "react" && p.your_answer) {
-        box.append(el("p", "raigo-prompt-note", "Your answer is given; waiting for the others."));
+        box.append(el("p", "raigo-prompt-note", gettext("Your answer is given; waiting for the others.")));
       }
       if (!this.moves.length) {
         box.hidden = !(p && p.kind === "react" && p.your_answer);
@@ -339,7 +340,7 @@
       box.classList.add("raigo-prompt-active");
       box.append(el("p", "raigo-prompt-text", this.promptText()));
       if (p && p.kind === "purify" && Array.isArray(p.discarded) && p.discarded.length) {
-        box.append(el("p", "raigo-muted", `Discarded for Purify so far: ${p.discarded.map((t) => t.name).join(", ")}.`));
+        box.append(el("p", "raigo-muted", interpolate(gettext("Discarded for Purify so far: %(tokens)s."), { tokens: p.discarded.map((t) => t.name).join(", ") }, true)));
       }
       const direct = this.movesAt(["prompt"]);
       if (direct.length) {
@@ -371,10 +372,10 @@
       const choosers = {};
       for (const hand of HANDS) {
         const label = el("label", "raigo-arrange-field");
-        label.append(el("span", null, `Your ${hand} hand`));
+        label.append(el("span", null, interpolate(gettext("Your %(hand)s hand"), { hand: HAND_WORDS[hand] }, true)));
         const select = el("select", `raigo-arrange-${hand}`);
         select.dataset.field = hand;
-        const none = el("option", null, "Nothing");
+        const none = el("option", null, gettext("Nothing"));
         none.value = "";
         select.append(none);
         const seen = new Set();
@@ -383,7 +384,7 @@
           if (!id || seen.has(id)) return;
           seen.add(id);
           const t = known.get(id);
-          const opt = el("option", null, t ? `${t.name} (${t.weight})` : "A token");
+          const opt = el("option", null, t ? `${t.name} (${t.weight})` : gettext("A token"));
           opt.value = id;
           select.append(opt);
         });
@@ -398,7 +399,7 @@
         const right = choosers.right.value || null;
         const match = indexes.find((i) => (this.moves[i].action.left || null) === left && (this.moves[i].action.right || null) === right);
         if (match === undefined) {
-          slot.append(el("p", "raigo-muted", "That arrangement is not possible (one token cannot be in both Hands, and at most three stay on the Body)."));
+          slot.append(el("p", "raigo-muted", gettext("That arrangement is not possible (one token cannot be in both Hands, and at most three stay on the Body).")));
         } else {
           slot.append(this.moveButton(match, "raigo-arrange-play"));
         }
@@ -432,38 +433,38 @@
     centre() {
       const v = this.view;
       const box = el("section", "raigo-centre");
-      box.setAttribute("aria-label", "The middle of the table");
+      box.setAttribute("aria-label", gettext("The middle of the table"));
 
       const bonus = el("div", "raigo-pile raigo-bonus");
-      bonus.append(el("h3", "raigo-label", "Bonus Token"));
-      if (v.bonus) bonus.append(this.token(v.bonus, [], "(the Bonus Token)"));
+      bonus.append(el("h3", "raigo-label", gettext("Bonus Token")));
+      if (v.bonus) bonus.append(this.token(v.bonus, [], gettext("(the Bonus Token)")));
       box.append(bonus);
 
       const raizan = el("div", "raigo-pile raigo-raizan");
-      raizan.append(el("h3", "raigo-label", `Raizan: ${plural(v.raizan_total || 0, "token", "tokens")}`));
+      raizan.append(el("h3", "raigo-label", interpolate(ngettext("Raizan: %(count)s token", "Raizan: %(count)s tokens", v.raizan_total || 0), { count: v.raizan_total || 0 }, true)));
       const piles = el("div", "raigo-row");
       (v.raizan || []).forEach((count, i) => {
         const pile = el("span", "raigo-raizan-pile");
         pile.style.setProperty("--raigo-pile", String(Math.min(count, 17)));
         pile.append(el("span", "raigo-raizan-count", count));
-        pile.append(el("span", "raigo-visually-hidden", ` tokens in pile ${i + 1}`));
+        pile.append(el("span", "raigo-visually-hidden", " " + interpolate(gettext("tokens in pile %(number)s"), { number: i + 1 }, true)));
         piles.append(pile);
       });
       raizan.append(piles);
-      if (v.box) raizan.append(el("p", "raigo-muted", `${plural(v.box, "token", "tokens")} left in the box unseen.`));
+      if (v.box) raizan.append(el("p", "raigo-muted", interpolate(ngettext("%(count)s token left in the box unseen.", "%(count)s tokens left in the box unseen.", v.box), { count: v.box }, true)));
       box.append(raizan);
 
       const canyon = el("details", "raigo-pile raigo-canyon");
       const spent = v.canyon || [];
       const picks = spent.some((t) => this.movesAt([`tok:${t.id}`]).length);
       canyon.open = picks || spent.length <= 8;
-      canyon.append(el("summary", "raigo-label", `Canyon: ${plural(spent.length, "token", "tokens")}${spent.length ? " (tap to show or hide)" : ""}`));
+      canyon.append(el("summary", "raigo-label", (spent.length ? interpolate(ngettext("Canyon: %(count)s token (tap to show or hide)", "Canyon: %(count)s tokens (tap to show or hide)", spent.length), { count: spent.length }, true) : gettext("Canyon: 0 tokens"))));
       canyon.append(this.tokenRow(spent, "raigo-canyon-row"));
       box.append(canyon);
 
       if (Array.isArray(v.in_play) && v.in_play.length) {
         const play = el("div", "raigo-pile raigo-in-play");
-        play.append(el("h3", "raigo-label", "Spells being chanted"));
+        play.append(el("h3", "raigo-label", gettext("Spells being chanted")));
         play.append(this.tokenRow(v.in_play));
         box.append(play);
       }
@@ -474,14 +475,14 @@
 
     destroyBox(d) {
       const box = el("div", "raigo-pile raigo-destroy");
-      box.append(el("h3", "raigo-label", `${this.name(d.owner)}'s Destroy`));
+      box.append(el("h3", "raigo-label", interpolate(gettext("%(owner)s's Destroy"), { owner: this.name(d.owner) }, true)));
       const threshold = (this.view.options || {}).destroy_threshold;
       box.append(
-        el("p", "raigo-muted", `Spells beside it weigh ${d.weight}; it strikes when they weigh more than ${threshold}.`),
+        el("p", "raigo-muted", interpolate(gettext("Spells beside it weigh %(weight)s; it strikes when they weigh more than %(threshold)s."), { weight: d.weight, threshold }, true)),
       );
       box.append(this.tokenRow(d.row || []));
       if (typeof d.victim === "number") {
-        box.append(el("p", "raigo-warning", `At the end of this turn it destroys one of ${this.who(d.victim)}'s towers.`));
+        box.append(el("p", "raigo-warning", interpolate(gettext("At the end of this turn it destroys one of %(victim)s's towers."), { victim: this.who(d.victim) }, true)));
       }
       return box;
     }
@@ -491,13 +492,13 @@
       const box = el("div", "raigo-pile raigo-drawn");
       if (Array.isArray(v.drawn)) {
         if (!v.drawn.length) return el("span");
-        box.append(el("h3", "raigo-label", v.dong === this.you ? "You drew" : "Drawn"));
+        box.append(el("h3", "raigo-label", v.dong === this.you ? gettext("You drew") : gettext("Drawn")));
         const row = el("div", "raigo-row");
-        for (const t of v.drawn) row.append(this.token(t, [`tok:${t.id}`], "(drawn from Raizan)"));
+        for (const t of v.drawn) row.append(this.token(t, [`tok:${t.id}`], gettext("(drawn from Raizan)")));
         box.append(row);
       } else {
-        box.append(el("h3", "raigo-label", "Drawn"));
-        box.append(el("p", "raigo-muted", `${this.name(v.dong)} drew ${plural(v.drawn.count, "token", "tokens")} and is placing them.`));
+        box.append(el("h3", "raigo-label", gettext("Drawn")));
+        box.append(el("p", "raigo-muted", interpolate(ngettext("%(seat)s drew %(count)s token and is placing them.", "%(seat)s drew %(count)s tokens and is placing them.", v.drawn.count), { seat: this.name(v.dong), count: v.drawn.count }, true)));
       }
       return box;
     }
@@ -507,25 +508,25 @@
       const seat = p.seat;
       const mine = seat === this.you;
       const box = el("section", `raigo-board${mine ? " raigo-board-mine" : ""}${p.out ? " raigo-board-out" : ""}`);
-      box.setAttribute("aria-label", `${this.who(seat)}'s board`);
+      box.setAttribute("aria-label", interpolate(gettext("%(seat)s's board"), { seat: this.who(seat) }, true));
 
       const head = el("div", "raigo-board-head");
       head.append(el("h3", "raigo-board-name", this.who(seat)));
-      if (v.dong === seat && !v.over && !this.payload.finished) head.append(el("span", "raigo-badge raigo-dong", "◉ Dong token"));
-      if ((this.payload.waiting_on || []).includes(seat)) head.append(el("span", "raigo-badge raigo-waiting", "▶ to act"));
-      if (p.out) head.append(el("span", "raigo-badge raigo-out", "✕ out of Yang balls"));
+      if (v.dong === seat && !v.over && !this.payload.finished) head.append(el("span", "raigo-badge raigo-dong", gettext("◉ Dong token")));
+      if ((this.payload.waiting_on || []).includes(seat)) head.append(el("span", "raigo-badge raigo-waiting", gettext("▶ to act")));
+      if (p.out) head.append(el("span", "raigo-badge raigo-out", gettext("✕ out of Yang balls")));
       box.append(head);
 
       const facts = el("div", "raigo-facts");
       const balls = el("span", "raigo-balls");
       balls.append(el("span", "raigo-ball-dots", "●".repeat(Math.min(p.balls, 12))));
-      balls.append(el("span", "raigo-ball-count", plural(p.balls, "Yang ball", "Yang balls")));
+      balls.append(el("span", "raigo-ball-count", interpolate(ngettext("%(count)s Yang ball", "%(count)s Yang balls", p.balls), { count: p.balls }, true)));
       facts.append(balls);
       if (v.seats === 4 && Array.isArray(p.team)) {
-        facts.append(el("span", "raigo-team", `Team: ${p.team.map((s) => this.name(s)).join(" and ")}`));
+        facts.append(el("span", "raigo-team", interpolate(gettext("Team: %(names)s"), { names: p.team.map((s) => this.name(s)).join(gettext(" and ")) }, true)));
       }
       const used = (v.used || [])[seat] || [];
-      if (used.length) facts.append(el("span", "raigo-used", `Used this turn: ${used.map((e) => EFFECTS[e] || "a spell").join(", ")}`));
+      if (used.length) facts.append(el("span", "raigo-used", interpolate(gettext("Used this turn: %(spell)s"), { spell: used.map((e) => EFFECTS[e] || gettext("a spell")).join(", ") }, true)));
       box.append(facts);
 
       const inner = el("div", "raigo-inner");
@@ -533,7 +534,7 @@
       box.append(inner);
 
       const towers = el("div", "raigo-towers");
-      towers.setAttribute("aria-label", "Towers");
+      towers.setAttribute("aria-label", gettext("Towers"));
       (p.towers || []).forEach((tower, i) => towers.append(this.towerEl(p, tower, i)));
       box.append(towers);
       return box;
@@ -545,18 +546,18 @@
       const hands = el("div", "raigo-hands");
       for (const hand of HANDS) {
         const cell = el("div", `raigo-hand raigo-hand-${hand}`);
-        cell.append(el("span", "raigo-label-small", hand === "left" ? "Left hand" : "Right hand"));
+        cell.append(el("span", "raigo-label-small", hand === "left" ? gettext("Left hand") : gettext("Right hand")));
         const t = p.hands ? p.hands[hand] : null;
         const keys = [`space:${seat}:${hand}`];
         if (t && !t.hidden) keys.push(`tok:${t.id}`);
-        const where = mine ? `in your ${hand} hand` : `in ${this.name(seat)}'s ${hand} hand`;
-        cell.append(t ? this.token(t, keys, where) : this.emptySpace(keys, `${hand} hand`));
+        const where = mine ? interpolate(gettext("in your %(hand)s hand"), { hand: HAND_WORDS[hand] }, true) : interpolate(gettext("in %(seat)s's %(hand)s hand"), { seat: this.name(seat), hand: HAND_WORDS[hand] }, true);
+        cell.append(t ? this.token(t, keys, where) : this.emptySpace(keys, interpolate(gettext("%(hand)s hand"), { hand: HAND_WORDS[hand] }, true)));
         hands.append(cell);
       }
       wrap.append(hands);
 
       const body = el("div", "raigo-body");
-      body.append(el("span", "raigo-label-small", "Body (top to bottom)"));
+      body.append(el("span", "raigo-label-small", gettext("Body (top to bottom)")));
       const spaces = el("div", "raigo-body-spaces");
       if (Array.isArray(p.body)) {
         const cells = [];
@@ -564,7 +565,7 @@
           const t = p.body[i];
           const keys = [`space:${seat}:body${i}`];
           if (t) keys.push(`tok:${t.id}`);
-          cells.push(t ? this.token(t, keys, `on your ${SPACE_WORDS[i]}`) : this.emptySpace(keys, SPACE_WORDS[i]));
+          cells.push(t ? this.token(t, keys, interpolate(gettext("on your %(space)s"), { space: SPACE_WORDS[i] }, true)) : this.emptySpace(keys, SPACE_WORDS[i]));
         }
         cells.reverse().forEach((c) => spaces.append(c));
       } else {
@@ -572,14 +573,14 @@
         const cells = [];
         for (let i = 0; i < BODY_SPACES; i++) {
           const keys = [`space:${seat}:body${i}`];
-          cells.push(i < count ? this.token({ hidden: true }, keys, `on ${this.name(seat)}'s ${SPACE_WORDS[i]}`) : this.emptySpace(keys, SPACE_WORDS[i]));
+          cells.push(i < count ? this.token({ hidden: true }, keys, interpolate(gettext("on %(seat)s's %(space)s"), { seat: this.name(seat), space: SPACE_WORDS[i] }, true)) : this.emptySpace(keys, SPACE_WORDS[i]));
         }
         cells.reverse().forEach((c) => spaces.append(c));
       }
       body.append(spaces);
       if (!Array.isArray(p.body) && p.body && p.body.known && p.body.known.length) {
         const known = el("p", "raigo-known");
-        known.textContent = `You know ${p.body.known.length === 1 ? "this token is" : "these tokens are"} on the Body: ${p.body.known.map((t) => t.name).join(", ")}.`;
+        known.textContent = interpolate(ngettext("You know this token is on the Body: %(tokens)s.", "You know these tokens are on the Body: %(tokens)s.", p.body.known.length), { tokens: p.body.known.map((t) => t.name).join(", ") }, true);
         body.append(known);
       }
       wrap.append(body);
@@ -591,14 +592,14 @@
       const v = this.view;
       const seal = (v.seals || []).find((s) => s.seat === seat && s.tower === i);
       const box = el("div", `raigo-tower${tower.sealed ? " raigo-tower-sealed" : ""}`);
-      const title = `${ORDINALS[i] ? ORDINALS[i][0].toUpperCase() + ORDINALS[i].slice(1) : "A"} tower`;
+      const title = ORDINALS[i] ? interpolate(gettext("%(ordinal)s tower"), { ordinal: ORDINALS[i][0].toUpperCase() + ORDINALS[i].slice(1) }, true) : gettext("A tower");
       const towerKeys = [`tower:${seat}:${i}`];
-      const lines = [`${plural(tower.height, "token", "tokens")} of ${TOWER_LIMIT}; read from the bottom.`];
-      if (seal) lines.push(`Sealed by ${seal.token.name} until the end of turn ${seal.until_turn}: it counts as not there.`);
+      const lines = [interpolate(ngettext("%(count)s token of %(limit)s; read from the bottom.", "%(count)s tokens of %(limit)s; read from the bottom.", tower.height), { count: tower.height, limit: TOWER_LIMIT }, true)];
+      if (seal) lines.push(interpolate(gettext("Sealed by %(name)s until the end of turn %(until_turn)s: it counts as not there."), { name: seal.token.name, until_turn: seal.until_turn }, true));
       const stack = this.place("div", "raigo-stack", towerKeys, this.movesAt(towerKeys).length ? { title: this.towerWords(seat, i), lines } : null);
-      stack.setAttribute("aria-label", `${this.towerWords(seat, i)}: ${plural(tower.height, "token", "tokens")}`);
+      stack.setAttribute("aria-label", interpolate(ngettext("%(tower)s: %(count)s token", "%(tower)s: %(count)s tokens", tower.height), { tower: this.towerWords(seat, i), count: tower.height }, true));
       const tokens = tower.tokens || [];
-      if (!tokens.length) stack.append(el("span", "raigo-circle", "Sakura Circle"));
+      if (!tokens.length) stack.append(el("span", "raigo-circle", gettext("Sakura Circle")));
       tokens.forEach((t, k) => {
         const node = el("span", "raigo-tower-token");
         this.tokenFace(node, t, `(${k === 0 ? "bottom" : `story ${k + 1}`})`);
@@ -609,17 +610,17 @@
       foot.append(el("span", "raigo-tower-name", title));
       foot.append(el("span", "raigo-tower-height", `${tower.height}/${TOWER_LIMIT}`));
       box.append(foot);
-      if (seal) box.append(el("span", "raigo-badge raigo-sealed", `Sealed by ${seal.token && seal.token.name ? seal.token.name : "a spell"} to the end of turn ${seal.until_turn}`));
+      if (seal) box.append(el("span", "raigo-badge raigo-sealed", interpolate(gettext("Sealed by %(spell)s to the end of turn %(until_turn)s"), { spell: seal.token && seal.token.name ? seal.token.name : gettext("a spell"), until_turn: seal.until_turn }, true)));
       return box;
     }
 
     resolvedTowers() {
       const box = el("section", "raigo-log");
-      box.setAttribute("aria-label", "Towers resolved");
+      box.setAttribute("aria-label", gettext("Towers resolved"));
       const details = el("details");
       // the log also holds the balls paid for Forbiddance: the final scoring lists those
       const towers = this.view.scoring_log.filter((row) => row.kind !== "penalty");
-      details.append(el("summary", null, `Towers resolved so far (${towers.length})`));
+      details.append(el("summary", null, interpolate(gettext("Towers resolved so far (%(towers)s)"), { towers: towers.length }, true)));
       const list = el("ul");
       for (const row of towers) list.append(el("li", null, row.text));
       details.append(list);
@@ -630,16 +631,16 @@
     finalScoring() {
       const result = this.payload.result || this.view.result || {};
       const box = el("section", "raigo-final");
-      box.setAttribute("aria-label", "Final scoring");
+      box.setAttribute("aria-label", gettext("Final scoring"));
       if (!this.view.over) return this.endedEarly(box, result);
-      box.append(el("h2", "raigo-final-title", "Final scoring"));
+      box.append(el("h2", "raigo-final-title", gettext("Final scoring")));
       if (result.text) box.append(el("p", "raigo-final-text", result.text));
       const winners = result.winners || [];
       const sides = result.sides || [];
       if (sides.length) {
         const table = el("table", "raigo-final-table");
         const head = el("tr");
-        ["Side", "Yang balls", "Inner Tokens", ""].forEach((h) => head.append(el("th", null, h)));
+        [gettext("Side"), gettext("Yang balls"), gettext("Inner Tokens"), ""].forEach((h) => head.append(el("th", null, h)));
         const thead = el("thead");
         thead.append(head);
         table.append(thead);
@@ -651,7 +652,7 @@
           row.append(el("td", null, side.seats.map((s) => this.who(s)).join(" and ")));
           row.append(el("td", null, side.balls));
           row.append(el("td", null, side.inner_tokens));
-          row.append(el("td", null, won ? "★ wins" : side.out ? "✕ ran out" : ""));
+          row.append(el("td", null, won ? gettext("★ wins") : side.out ? gettext("✕ ran out") : ""));
           tbody.append(row);
         }
         table.append(tbody);
@@ -663,18 +664,18 @@
         const rows = breakdown.filter((r) => r.seat === seat);
         const part = el("div", "raigo-final-seat");
         const score = (result.scores || [])[seat];
-        const balls = typeof score === "number" ? plural(score, "Yang ball", "Yang balls") : "no score";
+        const balls = typeof score === "number" ? interpolate(ngettext("%(count)s Yang ball", "%(count)s Yang balls", score), { count: score }, true) : gettext("no score");
         const player = (this.view.players || [])[seat] || {};
-        part.append(el("h3", null, player.out ? `${this.who(seat)}: out of the game (${balls} at the end)` : `${this.who(seat)}: ${balls} at the end`));
+        part.append(el("h3", null, player.out ? interpolate(gettext("%(seat)s: out of the game (%(balls)s at the end)"), { seat: this.who(seat), balls }, true) : interpolate(gettext("%(seat)s: %(balls)s at the end"), { seat: this.who(seat), balls }, true)));
         if (typeof result.starting_balls === "number") {
-          part.append(el("p", "raigo-muted", `Began with ${plural(result.starting_balls, "Yang ball", "Yang balls")}.`));
+          part.append(el("p", "raigo-muted", interpolate(ngettext("Began with %(count)s Yang ball.", "Began with %(count)s Yang balls.", result.starting_balls), { count: result.starting_balls }, true)));
         }
         if (!rows.length) {
-          part.append(el("p", "raigo-muted", "No tower was resolved."));
+          part.append(el("p", "raigo-muted", gettext("No tower was resolved.")));
         } else {
           // Towers resolved during play, then those resolved at the end (older games' rows
           // carry no "when": one list, as they were logged).
-          const groups = rows.some((r) => r.when) ? [["play", "During play"], ["end", "At the end, with the Bonus Token"]] : [[null, null]];
+          const groups = rows.some((r) => r.when) ? [["play", gettext("During play")], ["end", gettext("At the end, with the Bonus Token")]] : [[null, null]];
           for (const [when, heading] of groups) {
             const shown = when ? rows.filter((r) => r.when === when) : rows;
             if (!shown.length) continue;
@@ -699,10 +700,10 @@
    * it ended and who won (nobody, when abandoned). */
   Table.prototype.endedEarly = function (box, result) {
     const abandoned = Boolean(result.abandoned);
-    box.append(el("h2", "raigo-final-title", abandoned ? "The table was abandoned" : "The game ended early"));
+    box.append(el("h2", "raigo-final-title", abandoned ? gettext("The table was abandoned") : gettext("The game ended early")));
     if (result.text) box.append(el("p", "raigo-final-text", result.text));
     if (abandoned) {
-      box.append(el("p", "raigo-muted", "The game was left unfinished: nobody won."));
+      box.append(el("p", "raigo-muted", gettext("The game was left unfinished: nobody won.")));
       return box;
     }
     const winners = result.winners || [];
@@ -711,8 +712,8 @@
     const n = Array.isArray(this.view.players) ? this.view.players.length : 0;
     for (let seat = 0; seat < n; seat++) {
       let words = "lost";
-      if (winners.includes(seat)) words = "★ wins";
-      if (resigned.includes(seat)) words = winners.includes(seat) ? `${words} (resigned)` : "resigned";
+      if (winners.includes(seat)) words = gettext("★ wins");
+      if (resigned.includes(seat)) words = winners.includes(seat) ? interpolate(gettext("%(words)s (resigned)"), { words }, true) : gettext("resigned");
       list.append(el("li", null, `${this.who(seat)}: ${words}`));
     }
     box.append(list);

@@ -16,27 +16,27 @@
   "use strict";
 
   const BASIC_WORDS = {
-    focused: "Focused Movement",
-    unfocused: "Unfocused Movement",
-    protection: "Protection",
-    faith: "Faith",
-    guided: "Guided Bullets",
-    penetration: "Penetration",
+    focused: gettext("Focused Movement"),
+    unfocused: gettext("Unfocused Movement"),
+    protection: gettext("Protection"),
+    faith: gettext("Faith"),
+    guided: gettext("Guided Bullets"),
+    penetration: gettext("Penetration"),
   };
   const FLAG_BASICS = new Set(["guided", "penetration"]);
-  const SHOT_WORDS = { spread: "Spread", concentration: "Concentration", normal: "Normal" };
-  const STAT_WORDS = { av: "AV", iv: "IV", hv: "HV", ev: "EV", bv: "BV" };
-  const RESULT_WORDS = { hit: "hit", miss: "evades", tie: "tie (Border Value)" };
+  const SHOT_WORDS = { spread: gettext("Spread"), concentration: gettext("Concentration"), normal: gettext("Normal") };
+  const STAT_WORDS = { av: gettext("AV"), iv: gettext("IV"), hv: gettext("HV"), ev: gettext("EV"), bv: gettext("BV") };
+  const RESULT_WORDS = { hit: "hit", miss: "evades", tie: gettext("tie (Border Value)") };
   const DETAIL_ID = "rso-detail";
-  const { el, plural } = window.TavernKit;
+  const { el } = window.TavernKit;
 
   function basicsWords(basic) {
     return Object.entries(basic || {})
       .filter(([, power]) => power)
       .map(([name, power]) =>
         FLAG_BASICS.has(name) || power === true
-          ? BASIC_WORDS[name] || "an ability"
-          : `${BASIC_WORDS[name] || "an ability"} (${power})`,
+          ? BASIC_WORDS[name] || gettext("an ability")
+          : `${BASIC_WORDS[name] || gettext("an ability")} (${power})`,
       );
   }
 
@@ -57,7 +57,7 @@
   }
 
   Board.prototype.text = function (card) {
-    return this.cards[card.number] || { name: card.name, kind: card.kind, kind_label: "Card", lines: [] };
+    return this.cards[card.number] || { name: card.name, kind: card.kind, kind_label: gettext("Card"), lines: [] };
   };
 
   /* The card a move concerns (the card played, the spell that attacks...), by id. */
@@ -74,7 +74,7 @@
     button.setAttribute("aria-controls", DETAIL_ID);
     const title = el("span", "rso-card__name", card.name || info.name);
     button.append(title);
-    const kind = el("span", "rso-card__kind", info.kind_label || "Card");
+    const kind = el("span", "rso-card__kind", info.kind_label || gettext("Card"));
     button.append(kind);
     (face || []).forEach((line) => button.append(el("span", "rso-card__line", line)));
     const moves = this.movesByKey.get(card.id) || [];
@@ -84,7 +84,7 @@
       button.classList.add("rso-card--playable");
       button.dataset.opens = moves.join(" ");
       button.append(
-        el("span", "rso-card__moves", moves.length === 1 ? "1 move" : `${moves.length} moves`),
+        el("span", "rso-card__moves", moves.length === 1 ? gettext("1 move") : `${moves.length} moves`),
       );
     }
     const selected = key && this.selected === key;
@@ -103,8 +103,8 @@
   };
 
   Board.prototype.spellFace = function (spell) {
-    const lines = [`AV ${spell.av} · IV ${spell.iv} · HV ${spell.hv}`];
-    lines.push(`${SHOT_WORDS[spell.shot] || "Normal"} shot`);
+    const lines = [interpolate(gettext("AV %(av)s · IV %(iv)s · HV %(hv)s"), { av: spell.av, iv: spell.iv, hv: spell.hv }, true)];
+    lines.push(`${SHOT_WORDS[spell.shot] || gettext("Normal")} shot`);
     const basics = basicsWords(spell.basic);
     if (basics.length) lines.push(basics.join(", "));
     return lines;
@@ -114,7 +114,7 @@
     const slot = el("div", "rso-slot");
     slot.append(this.cardButton(spell, zone, this.spellFace(spell)));
     if (spell.support) {
-      const sup = this.cardButton(spell.support, "spell support", ["Equipped to " + spell.name]);
+      const sup = this.cardButton(spell.support, gettext("spell support"), [gettext("Equipped to ") + spell.name]);
       sup.classList.add("rso-card--attached");
       slot.append(sup);
     }
@@ -128,7 +128,7 @@
     section.append(head);
     const row = el("div", "rso-row");
     if (items.length) items.forEach((item) => row.append(item));
-    else row.append(el("p", "rso-empty", empty || "None"));
+    else row.append(el("p", "rso-empty", empty || gettext("None")));
     section.append(row);
     return section;
   };
@@ -137,26 +137,26 @@
     const attacker = this.view.attacker;
     if (this.payload.finished) return null;
     if (attacker === null || attacker === undefined) return null;
-    return seat === attacker ? "Attacks" : "Intercepts";
+    return seat === attacker ? gettext("Attacks") : gettext("Intercepts");
   };
 
   Board.prototype.side = function (seat) {
     const player = (this.view.players || [])[seat] || {};
     const mine = seat === this.me;
     const side = el("section", `rso-side ${seat === this.bottom ? "rso-side--near" : "rso-side--far"}`);
-    side.setAttribute("aria-label", `${this.who(seat)}'s side of the table`);
+    side.setAttribute("aria-label", interpolate(gettext("%(seat)s's side of the table"), { seat: this.who(seat) }, true));
 
     const head = el("div", "rso-side__head");
     head.append(el("h3", "rso-side__name", this.who(seat)));
     const role = this.roleOf(seat);
     if (role) {
-      head.append(el("span", `rso-badge rso-badge--${role === "Attacks" ? "attack" : "intercept"}`, role));
+      head.append(el("span", `rso-badge rso-badge--${role === gettext("Attacks") ? "attack" : "intercept"}`, role));
     }
     if ((this.view.waiting_on || []).includes(seat) && !this.payload.finished) {
-      head.append(el("span", "rso-badge rso-badge--turn", mine ? "Your move" : "To move"));
+      head.append(el("span", "rso-badge rso-badge--turn", mine ? gettext("Your move") : gettext("To move")));
     }
     if (this.view.first === seat && this.view.phase !== "leader" && this.view.phase !== "mulligan") {
-      head.append(el("span", "rso-badge", "Went first"));
+      head.append(el("span", "rso-badge", gettext("Went first")));
     }
     side.append(head);
 
@@ -169,7 +169,7 @@
       stats.append(box);
       return box;
     };
-    const hpBox = add("HP", player.leader ? `${hp} / ${player.max_hp}` : "—", "rso-stat--hp");
+    const hpBox = add(gettext("HP"), player.leader ? `${hp} / ${player.max_hp}` : "—", "rso-stat--hp");
     if (player.leader) {
       const meter = el("meter", "rso-meter");
       meter.min = 0;
@@ -178,12 +178,12 @@
       meter.high = Math.ceil((2 * maxHp) / 3);
       meter.optimum = maxHp;
       meter.value = Math.max(0, hp);
-      meter.setAttribute("aria-label", `HP ${hp} of ${player.max_hp}`);
+      meter.setAttribute("aria-label", interpolate(gettext("HP %(hp)s of %(max_hp)s"), { hp, max_hp: player.max_hp }, true));
       hpBox.append(meter);
     }
-    add("SP", player.sp);
-    add("Hand", player.hand_count || 0);
-    add("Deck", player.deck_count || 0);
+    add(gettext("SP"), player.sp);
+    add(gettext("Hand"), player.hand_count || 0);
+    add(gettext("Deck"), player.deck_count || 0);
     side.append(stats);
 
     // the Leader and her Supports, or the Leader choice
@@ -191,28 +191,28 @@
     if (player.leader) {
       const lead = player.leader;
       leaderItems.push(
-        this.cardButton(lead, "leader", [`EV ${lead.ev} · Border Value ${lead.bv}`]),
+        this.cardButton(lead, "leader", [interpolate(gettext("EV %(ev)s · Border Value %(bv)s"), { ev: lead.ev, bv: lead.bv }, true)]),
       );
       (player.supports || []).forEach((sup) =>
-        leaderItems.push(this.cardButton(sup, "leader support", ["Equipped to the Leader"])),
+        leaderItems.push(this.cardButton(sup, gettext("leader support"), [gettext("Equipped to the Leader")])),
       );
-      side.append(this.zone("Leader", "rso-zone--leader", leaderItems));
+      side.append(this.zone(gettext("Leader"), "rso-zone--leader", leaderItems));
     } else {
       let note;
       if (this.payload.finished) {
-        note = "The game ended before the Leaders were chosen.";
+        note = gettext("The game ended before the Leaders were chosen.");
       } else if (mine && player.my_leader_choice) {
-        note = `You chose ${player.my_leader_choice.name}; both choices are shown together.`;
+        note = interpolate(gettext("You chose %(name)s; both choices are shown together."), { name: player.my_leader_choice.name }, true);
       } else if (player.leader_chosen) {
-        note = `${this.who(seat)} has chosen a Leader (hidden until both have chosen).`;
+        note = interpolate(gettext("%(seat)s has chosen a Leader (hidden until both have chosen)."), { seat: this.who(seat) }, true);
       } else {
-        note = `${this.who(seat)} is choosing a Leader.`;
+        note = interpolate(gettext("%(seat)s is choosing a Leader."), { seat: this.who(seat) }, true);
       }
       const chars = (player.characters || []).map((c) => {
         const info = this.text(c);
         return this.cardButton(c, "character", (info.lines || []).slice(1, 2));
       });
-      const zone = this.zone(this.payload.finished ? "Characters" : "Characters: choose a Leader", "rso-zone--leader", chars);
+      const zone = this.zone(this.payload.finished ? gettext("Characters") : gettext("Characters: choose a Leader"), "rso-zone--leader", chars);
       zone.append(el("p", "rso-note", note));
       side.append(zone);
     }
@@ -221,44 +221,44 @@
         el(
           "p",
           "rso-note",
-          "Characters: " + player.characters.map((c) => c.name).join(", ") + ".",
+          gettext("Characters: ") + player.characters.map((c) => c.name).join(", ") + ".",
         ),
       );
     }
 
     side.append(
       this.zone(
-        "Active spells",
+        gettext("Active spells"),
         "rso-zone--active",
         (player.active || []).map((s) => this.spellSlot(s, "active")),
-        "No Active spells",
+        gettext("No Active spells"),
       ),
     );
     side.append(
       this.zone(
-        "Reserve",
+        gettext("Reserve"),
         "rso-zone--reserve",
         (player.reserve || []).map((s) => this.spellSlot(s, "reserve")),
-        "No spells in the Reserve",
+        gettext("No spells in the Reserve"),
       ),
     );
 
     // the hand: face up for its owner, a count of backs for everyone else
     if (mine && Array.isArray(player.hand)) {
-      const hand = player.hand.map((c) => this.cardButton(c, "your hand", this.printedFace(c)));
+      const hand = player.hand.map((c) => this.cardButton(c, gettext("your hand"), this.printedFace(c)));
       const limit = this.view.hand_limit;
       side.append(
         this.zone(
-          `Your hand (${plural(player.hand.length, "card")}${limit ? `, limit ${limit}` : ""})`,
+          (limit ? interpolate(ngettext("Your hand (%(count)s card, limit %(limit)s)", "Your hand (%(count)s cards, limit %(limit)s)", player.hand.length), { count: player.hand.length, limit }, true) : interpolate(ngettext("Your hand (%(count)s card)", "Your hand (%(count)s cards)", player.hand.length), { count: player.hand.length }, true)),
           "rso-zone--hand",
           hand,
-          "Your hand is empty",
+          gettext("Your hand is empty"),
         ),
       );
     } else {
       const zone = el("section", "rso-zone rso-zone--hand");
-      zone.setAttribute("aria-label", `${this.who(seat)}'s hand`);
-      zone.append(el("h4", "rso-zone__title", `Hand: ${plural(player.hand_count || 0, "card")}, face down`));
+      zone.setAttribute("aria-label", interpolate(gettext("%(seat)s's hand"), { seat: this.who(seat) }, true));
+      zone.append(el("h4", "rso-zone__title", interpolate(ngettext("Hand: %(count)s card, face down", "Hand: %(count)s cards, face down", player.hand_count || 0), { count: player.hand_count || 0 }, true)));
       const backs = el("div", "rso-backs");
       backs.setAttribute("aria-hidden", "true");
       for (let i = 0; i < Math.min(player.hand_count || 0, 12); i += 1) {
@@ -271,13 +271,13 @@
     // piles: the discard pile is public; cards Doctrine put under the deck are known
     const piles = el("details", "rso-pile");
     piles.append(
-      el("summary", "rso-pile__summary", `Discard pile (${plural((player.discard || []).length, "card")})`),
+      el("summary", "rso-pile__summary", interpolate(ngettext("Discard pile (%(count)s card)", "Discard pile (%(count)s cards)", (player.discard || []).length), { count: (player.discard || []).length }, true)),
     );
     const pileRow = el("div", "rso-row");
     (player.discard || []).forEach((c) => {
-      pileRow.append(this.cardButton(c, `${this.whose(seat).toLowerCase()} discard pile`, this.printedFace(c)));
+      pileRow.append(this.cardButton(c, interpolate(gettext("%(seat)s discard pile"), { seat: this.whose(seat).toLowerCase() }, true), this.printedFace(c)));
     });
-    if (!(player.discard || []).length) pileRow.append(el("p", "rso-empty", "Empty"));
+    if (!(player.discard || []).length) pileRow.append(el("p", "rso-empty", gettext("Empty")));
     piles.append(pileRow);
     if (piles.querySelector(".rso-card--selected")) piles.open = true;
     side.append(piles);
@@ -286,7 +286,7 @@
         el(
           "p",
           "rso-note",
-          `Known at the bottom of the deck (put there by Doctrine): ${player.deck_bottom.join(", ")}.`,
+          interpolate(gettext("Known at the bottom of the deck (put there by Doctrine): %(deck_bottom)s."), { deck_bottom: player.deck_bottom.join(", ") }, true),
         ),
       );
     }
@@ -296,13 +296,13 @@
   Board.prototype.phaseBar = function () {
     const v = this.view;
     const bar = el("section", "rso-phase");
-    bar.setAttribute("aria-label", "Phase and turn");
+    bar.setAttribute("aria-label", gettext("Phase and turn"));
     const line = el("p", "rso-phase__line");
     const bits = [];
-    if (v.turn) bits.push(`Turn ${v.turn}`);
+    if (v.turn) bits.push(interpolate(gettext("Turn %(turn)s"), { turn: v.turn }, true));
     // a table that ended before its game did says so, not the phase it stopped in
     const early = this.payload.finished && v.phase !== "over";
-    bits.push(early ? ((this.payload.result || {}).abandoned ? "Abandoned" : "Game over") : v.phase_name || "Setting up");
+    bits.push(early ? ((this.payload.result || {}).abandoned ? gettext("Abandoned") : gettext("Game over")) : v.phase_name || gettext("Setting up"));
     line.append(el("strong", "rso-phase__name", bits.join(" · ")));
     bar.append(line);
     if (v.attacker !== null && v.attacker !== undefined && !this.payload.finished) {
@@ -310,20 +310,20 @@
         el(
           "p",
           "rso-phase__roles",
-          `${this.who(v.attacker)} attacks; ${this.who(1 - v.attacker)} intercepts.`,
+          interpolate(gettext("%(attacker)s attacks; %(attacker2)s intercepts."), { attacker: this.who(v.attacker), attacker2: this.who(1 - v.attacker) }, true),
         ),
       );
     }
     const steps = ["replenish", "battle", "preparation", "end"];
     if (!early && steps.includes(v.phase)) {
       const list = el("ol", "rso-steps");
-      list.setAttribute("aria-label", "Phases of the turn");
+      list.setAttribute("aria-label", gettext("Phases of the turn"));
       steps.forEach((step) => {
         const item = el("li", "rso-steps__item", step[0].toUpperCase() + step.slice(1));
         if (step === v.phase) {
           item.classList.add("rso-steps__item--now");
           item.setAttribute("aria-current", "step");
-          item.textContent += " (now)";
+          item.textContent += gettext(" (now)");
         }
         list.append(item);
       });
@@ -332,9 +332,9 @@
     if (!this.payload.finished) bar.append(el("p", "rso-prompt", this.prompt()));
     (v.modifiers || []).forEach((m) => {
       let what = "";
-      if (m.stat) what = `${STAT_WORDS[m.stat] || "a value"} ${m.amount > 0 ? "+" : "−"}${Math.abs(m.amount)}`;
-      else if (m.ability) what = `gains ${BASIC_WORDS[m.ability] || "an ability"}${m.amount > 1 ? ` (${m.amount})` : ""}`;
-      if (what) bar.append(el("p", "rso-note", `This turn: ${m.name} ${what}.`));
+      if (m.stat) what = `${STAT_WORDS[m.stat] || gettext("a value")} ${m.amount > 0 ? "+" : "−"}${Math.abs(m.amount)}`;
+      else if (m.ability) what = `gains ${BASIC_WORDS[m.ability] || gettext("an ability")}${m.amount > 1 ? ` (${m.amount})` : ""}`;
+      if (what) bar.append(el("p", "rso-note", interpolate(gettext("This turn: %(name)s %(what)s."), { name: m.name, what }, true)));
     });
     return bar;
   };
@@ -345,24 +345,25 @@
     const mine = this.me !== null && waiting.includes(this.me);
     const others = waiting.filter((s) => s !== this.me).map((s) => this.who(s));
     const ask = {
-      leader: "choose your Leader from your characters",
-      mulligan: "keep your opening hand or mulligan",
-      window: "play an Event or use a Special (tap a card), or pass",
-      declare: "attack with one of your Active spells, or do not attack",
-      intercept: "intercept with one of your Active spells, or do not",
-      border: "pay the Border Value to escape, or take the hit",
-      act: "reserve a spell, activate spells, equip Supports, then end the phase",
-      discard: `discard down to ${v.hand_limit || 7} cards`,
+      leader: gettext("choose your Leader from your characters"),
+      mulligan: gettext("keep your opening hand or mulligan"),
+      window: gettext("play an Event or use a Special (tap a card), or pass"),
+      declare: gettext("attack with one of your Active spells, or do not attack"),
+      intercept: gettext("intercept with one of your Active spells, or do not"),
+      border: gettext("pay the Border Value to escape, or take the hit"),
+      act: gettext("reserve a spell, activate spells, equip Supports, then end the phase"),
+      discard: interpolate(gettext("discard down to %(hand_limit)s cards"), { hand_limit: v.hand_limit || 7 }, true),
     }[v.step];
-    if (mine) return `Your move: ${ask || "choose a move"}.`;
-    if (others.length) return `Waiting for ${others.join(" and ")}${ask ? ` to ${ask.replace(/\byour\b/g, "their")}` : ""}.`;
+    if (mine) return interpolate(gettext("Your move: %(move)s."), { move: ask || gettext("choose a move") }, true);
+    if (others.length && ask) return interpolate(gettext("Waiting for %(names)s to %(move)s."), { names: others.join(gettext(" and ")), move: ask.replace(/\byour\b/g, "their") }, true);
+    if (others.length) return interpolate(gettext("Waiting for %(names)s."), { names: others.join(gettext(" and ")) }, true);
     return "";
   };
 
   Board.prototype.actionBar = function (status) {
     const bar = el("div", "rso-actions");
     bar.setAttribute("role", "group");
-    bar.setAttribute("aria-label", "Moves");
+    bar.setAttribute("aria-label", gettext("Moves"));
     (this.payload.moves || []).forEach((move, index) => {
       const action = move.action || {};
       if (typeof (action.card || action.spell) === "string") return;
@@ -375,20 +376,20 @@
   Board.prototype.battle = function () {
     const v = this.view;
     const zone = el("section", "rso-boundary");
-    zone.setAttribute("aria-label", "The Boundary and the battle");
-    zone.append(el("h3", "rso-boundary__title", "Boundary"));
+    zone.setAttribute("aria-label", gettext("The Boundary and the battle"));
+    zone.append(el("h3", "rso-boundary__title", gettext("Boundary")));
     const sceneRow = el("div", "rso-row");
-    if (v.scene) sceneRow.append(this.cardButton(v.scene, "scene", ["Scene on the Boundary"]));
-    else sceneRow.append(el("p", "rso-empty", "No Scene on the Boundary"));
+    if (v.scene) sceneRow.append(this.cardButton(v.scene, "scene", [gettext("Scene on the Boundary")]));
+    else sceneRow.append(el("p", "rso-empty", gettext("No Scene on the Boundary")));
     zone.append(sceneRow);
     const b = v.battle;
     if (b) {
       const attacker = v.attacker;
       const fight = el("div", "rso-battle");
-      fight.append(el("h4", "rso-zone__title", "Battle in progress"));
+      fight.append(el("h4", "rso-zone__title", gettext("Battle in progress")));
       const sides = [
-        { seat: attacker, spell: b.attack, role: "Attacking spell", power: "AV" },
-        { seat: 1 - attacker, spell: b.intercept, role: "Intercepting spell", power: "IV" },
+        { seat: attacker, spell: b.attack, role: gettext("Attacking spell"), power: "AV" },
+        { seat: 1 - attacker, spell: b.intercept, role: gettext("Intercepting spell"), power: "IV" },
       ];
       const grid = el("div", "rso-battle__grid");
       sides.forEach((s) => {
@@ -397,9 +398,9 @@
         if (s.spell) {
           box.append(this.spellSlot(s.spell, "battle"));
           const value = s.power === "AV" ? s.spell.av : s.spell.iv;
-          box.append(el("p", "rso-note", `Deals ${s.power} ${value} if it hits; HV ${s.spell.hv}.`));
+          box.append(el("p", "rso-note", interpolate(gettext("Deals %(power)s %(value)s if it hits; HV %(hv)s."), { power: s.power, value, hv: s.spell.hv }, true)));
         } else {
-          box.append(el("p", "rso-empty", b.attack && s.power === "IV" ? "No intercept (yet)" : "None"));
+          box.append(el("p", "rso-empty", b.attack && s.power === "IV" ? gettext("No intercept (yet)") : gettext("None")));
         }
         grid.append(box);
       });
@@ -409,12 +410,12 @@
         const verdict = judged[String(seat)];
         if (!verdict) return;
         const escaped = (b.escaped || {})[String(seat)];
-        const word = escaped ? "escaped by paying the Border Value" : RESULT_WORDS[verdict.result] || verdict.result;
+        const word = escaped ? gettext("escaped by paying the Border Value") : RESULT_WORDS[verdict.result] || verdict.result;
         fight.append(
           el(
             "p",
             `rso-verdict rso-verdict--${verdict.result}`,
-            `${this.whose(seat)} Leader: HV ${verdict.hv} against EV ${verdict.ev}: ${word}.`,
+            interpolate(gettext("%(seat)s Leader: HV %(hv)s against EV %(ev)s: %(word)s."), { seat: this.whose(seat), hv: verdict.hv, ev: verdict.ev, word }, true),
           ),
         );
       });
@@ -428,7 +429,7 @@
               el(
                 "p",
                 "rso-verdict",
-                `${this.whose(seat)} Leader: HV ${incoming.hv} against EV ${lead.ev} (before Movement).`,
+                interpolate(gettext("%(seat)s Leader: HV %(hv)s against EV %(ev)s (before Movement)."), { seat: this.whose(seat), hv: incoming.hv, ev: lead.ev }, true),
               ),
             );
           }
@@ -444,24 +445,24 @@
     const result = p.result || {};
     const v = this.view;
     const box = el("section", "rso-result");
-    box.setAttribute("aria-label", "Final result");
+    box.setAttribute("aria-label", gettext("Final result"));
     const winners = result.winners || (v.winner === null || v.winner === undefined ? [] : [v.winner]);
     let head;
-    if (result.abandoned) head = "The table was abandoned: nobody won.";
-    else if (!winners.length) head = "The game is a draw.";
-    else if (winners.includes(this.me)) head = "You win!";
+    if (result.abandoned) head = gettext("The table was abandoned: nobody won.");
+    else if (!winners.length) head = gettext("The game is a draw.");
+    else if (winners.includes(this.me)) head = gettext("You win!");
     else head = `${winners.map((s) => this.name(s)).join(" and ")} wins.`;
     box.append(el("h3", "rso-result__head", head));
     box.append(el("p", "rso-result__reason", result.reason || result.text || v.reason || p.summary || ""));
     const table = el("table", "rso-result__table");
     const thead = el("thead");
     const hr = el("tr");
-    ["Player", "HP", "Cards left in deck"].forEach((h) => hr.append(el("th", null, h)));
+    [gettext("Player"), gettext("HP"), gettext("Cards left in deck")].forEach((h) => hr.append(el("th", null, h)));
     thead.append(hr);
     const tbody = el("tbody");
     (result.scores || []).forEach((s) => {
       const row = el("tr");
-      const mark = winners.includes(s.seat) ? " (winner)" : "";
+      const mark = winners.includes(s.seat) ? gettext(" (winner)") : "";
       row.append(el("td", null, this.name(s.seat) + mark), el("td", null, s.hp), el("td", null, s.deck));
       tbody.append(row);
     });
@@ -481,17 +482,17 @@
     const card = entry.card;
     const info = this.text(card);
     box.append(this.detailHead(card.name || info.name, entry));
-    box.append(el("p", "rso-detail__where", `Where: ${entry.zone}.`));
+    box.append(el("p", "rso-detail__where", interpolate(gettext("Where: %(zone)s."), { zone: entry.zone }, true)));
     const lines = el("ul", "rso-detail__lines");
     (info.lines || []).forEach((line) => lines.append(el("li", null, line)));
     if (card.kind === "spell" && card.av !== undefined) {
-      const now = [`Now: AV ${card.av}, IV ${card.iv}, HV ${card.hv}`];
+      const now = [interpolate(gettext("Now: AV %(av)s, IV %(iv)s, HV %(hv)s"), { av: card.av, iv: card.iv, hv: card.hv }, true)];
       const basics = basicsWords(card.basic);
       if (basics.length) now.push(basics.join(", "));
       lines.append(el("li", "rso-detail__now", now.join("; ") + "."));
     }
     if (card.ev !== undefined) {
-      lines.append(el("li", "rso-detail__now", `Now: EV ${card.ev}, Border Value ${card.bv}.`));
+      lines.append(el("li", "rso-detail__now", interpolate(gettext("Now: EV %(ev)s, Border Value %(bv)s."), { ev: card.ev, bv: card.bv }, true)));
     }
     box.append(lines);
     const status = el("p", "rso-status");

@@ -7,7 +7,7 @@
   let timer = null;
   const draw = (spectators) => {
     const names = spectators.map((s) => s.name);
-    box.textContent = names.length ? `Watching: ${names.join(", ")}.` : "Nobody else is watching.";
+    box.textContent = names.length ? interpolate(gettext("Watching: %(names)s."), { names: names.join(", ") }, true) : gettext("Nobody else is watching.");
   };
   const refresh = async () => {
     try {

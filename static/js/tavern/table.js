@@ -18,7 +18,7 @@
   const board = document.getElementById("tavern-board");
   const movesBox = document.getElementById("tavern-moves");
   const statusBox = document.getElementById("tavern-status");
-  const STALE = "Someone else moved first: the table has been refreshed.";
+  const STALE = gettext("Someone else moved first: the table has been refreshed.");
   let staleNote = false; // set by a refused stale move, for the redraw that follows it
   const summaryBox = document.getElementById("tavern-summary");
   const logBox = document.getElementById("tavern-log");
@@ -77,13 +77,13 @@
 
   function seatName(seat) {
     if (!current || seat === null || seat === undefined) return "";
-    return current.names[seat] || `Seat ${Number(seat) + 1}`;
+    return current.names[seat] || interpolate(gettext("Seat %(number)s"), { number: Number(seat) + 1 }, true);
   }
 
   function fallbackButtons(moves) {
     movesBox.replaceChildren();
     if (!moves || !moves.length) return;
-    movesBox.appendChild(el("h3", {}, "Your moves"));
+    movesBox.appendChild(el("h3", {}, gettext("Your moves")));
     const list = el("div", { class: "tavern-move-buttons" });
     moves.forEach((move, i) => {
       const button = el("button", { type: "button", class: "tavern-move", "data-move": String(i) }, move.label);
@@ -97,15 +97,15 @@
     render(target, payload) {
       target.replaceChildren();
       if (!payload.view) {
-        target.appendChild(el("p", { class: "muted" }, "The game starts when every seat is filled and the host starts it."));
+        target.appendChild(el("p", { class: "muted" }, gettext("The game starts when every seat is filled and the host starts it.")));
         return;
       }
       const waiting = payload.waiting_on.map(seatName).filter(Boolean);
       if (waiting.length && !payload.finished) {
-        target.appendChild(el("p", { class: "tavern-waiting" }, `Waiting on: ${waiting.join(", ")}.`));
+        target.appendChild(el("p", { class: "tavern-waiting" }, interpolate(gettext("Waiting on: %(names)s."), { names: waiting.join(", ") }, true)));
       }
       const details = el("details", { class: "tavern-view", open: "" });
-      details.appendChild(el("summary", {}, payload.seat === null || payload.public_view ? "The table (public)" : "The table as you see it"));
+      details.appendChild(el("summary", {}, payload.seat === null || payload.public_view ? gettext("The table (public)") : gettext("The table as you see it")));
       details.appendChild(describe(payload.view, 0));
       target.appendChild(details);
       api.fallbackButtons(payload.moves);
@@ -127,13 +127,13 @@
     const r = payload.result;
     resultBox.replaceChildren();
     // An abandoned table has no result: it says who abandoned it, and nobody "won".
-    resultBox.appendChild(el("h3", {}, r.abandoned ? "The table was abandoned" : "The game is over"));
+    resultBox.appendChild(el("h3", {}, r.abandoned ? gettext("The table was abandoned") : gettext("The game is over")));
     if (r.text && !onBoard) resultBox.appendChild(el("p", { class: "tavern-result-text" }, r.text));
     // A board that draws the result names the winners in its own heading ("You win!"):
     // the box then keeps to the heading and the pot, so the winner is not told twice.
     if (Array.isArray(r.winners) && !r.abandoned && !onBoard) {
       const names = r.winners.map(seatName).filter(Boolean);
-      resultBox.appendChild(el("p", {}, names.length ? `Winner${names.length > 1 ? "s" : ""}: ${names.join(", ")}.` : "Nobody won."));
+      resultBox.appendChild(el("p", {}, names.length ? interpolate(ngettext("Winner: %(names)s.", "Winners: %(names)s.", names.length), { names: names.join(", ") }, true) : gettext("Nobody won.")));
     }
     if (onBoard) {
       showPot(payload);
@@ -149,10 +149,10 @@
       resultBox.appendChild(list);
     }
     if (Array.isArray(r.breakdown) && r.breakdown.length) {
-      resultBox.appendChild(el("h4", {}, "How it was scored"));
+      resultBox.appendChild(el("h4", {}, gettext("How it was scored")));
       const list = el("ul", { class: "tavern-breakdown" });
       r.breakdown.forEach((b) => {
-        const points = typeof b.points === "number" && b.points ? ` (${b.points} ${Math.abs(b.points) === 1 ? "point" : "points"})` : "";
+        const points = typeof b.points === "number" && b.points ? " " + interpolate(ngettext("(%(count)s point)", "(%(count)s points)", Math.abs(b.points)), { count: b.points }, true) : "";
         const text = typeof b === "string" ? b : (b.text || "") + points;
         list.appendChild(el("li", {}, text));
       });
@@ -166,9 +166,9 @@
     const table = payload.table || {};
     const paid = table.stakes && table.stakes.paid ? Object.entries(table.stakes.paid) : [];
     if (paid.length) {
-      resultBox.appendChild(el("p", { class: "tavern-pot" }, `The pot: ${paid.map(([s, y]) => `${y} yen to ${seatName(Number(s))}`).join(", ")}.`));
+      resultBox.appendChild(el("p", { class: "tavern-pot" }, interpolate(gettext("The pot: %(shares)s."), { shares: paid.map(([s, y]) => interpolate(gettext("%(yen)s yen to %(name)s"), { yen: y, name: seatName(Number(s)) }, true)).join(", ") }, true)));
     } else if (table.stakes && table.stakes.returned) {
-      resultBox.appendChild(el("p", { class: "tavern-pot" }, "The stakes were returned."));
+      resultBox.appendChild(el("p", { class: "tavern-pot" }, gettext("The stakes were returned.")));
     }
   }
 
@@ -191,7 +191,7 @@
           if (!firstLoad && (current === null || entry.seat !== current.seat)) heard.push(ev.text);
         });
       });
-      if (yourMoveDue) heard.push("Your move.");
+      if (yourMoveDue) heard.push(gettext("Your move."));
       yourMoveDue = false;
       if (heard.length) announce(heard);
       if (following) logBox.scrollTop = logBox.scrollHeight;
@@ -210,7 +210,7 @@
       box.querySelectorAll("button[data-move]").forEach((button) => {
         const entry = advice[Number(button.dataset.move)];
         if (!entry || typeof entry.win_chance !== "number" || button.querySelector(".tavern-advice")) return;
-        button.appendChild(el("small", { class: "tavern-advice" }, ` (${Math.round(entry.win_chance * 100)}% to win)`));
+        button.appendChild(el("small", { class: "tavern-advice" }, " " + interpolate(gettext("(%(percent)s% to win)"), { percent: Math.round(entry.win_chance * 100) }, true)));
       });
     }
   }
@@ -307,7 +307,7 @@
     try {
       drawn.render(board, payload, api);
     } catch (err) {
-      statusBox.textContent = "This table could not be drawn; here are your moves.";
+      statusBox.textContent = gettext("This table could not be drawn; here are your moves.");
       drawn = genericRenderer;
       genericRenderer.render(board, payload, api);
     }

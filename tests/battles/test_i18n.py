@@ -1,0 +1,65 @@
+"""The battle screen in Japanese and Simplified Chinese (issue 42): a seated player whose
+browser asks for ``ja`` or ``zh-hans`` reads the page's words and the screen script's words
+(the JavaScript catalog) in her language, and the translated page still holds nothing hidden
+from her: not the other player's hand, not the seed, not the GM's tools."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.i18n_catalogs import compiled_catalogs
+
+pytestmark = pytest.mark.django_db
+
+#: (Accept-Language, the <html lang>, page words, script words) for each language.
+LANGUAGES = [
+    ("ja", "ja", ["あなたの手札", "手番の順", "卓のログ"], ["戦闘は終わりました。", "移動"]),
+    ("zh-hans", "zh-hans", ["你的手牌", "行动顺序", "桌面记录"], ["战斗已结束。", "移动"]),
+]
+
+
+@pytest.fixture
+def catalogs(settings, tmp_path):
+    settings.LOCALE_PATHS = [compiled_catalogs(tmp_path)]
+
+
+@pytest.mark.parametrize(("accept", "lang", "page_words", "script_words"), LANGUAGES)
+def test_a_seated_player_reads_the_battle_in_her_language(
+    catalogs, started, player, client_for, api_for, accept, lang, page_words, script_words
+):
+    battle = started.refresh()
+    other_hand = battle.state["combatants"][started.other_pc]["deck"]["hand"]
+    assert other_hand, "the other player holds a card (the test needs one)"
+    seed = str(battle.initial["rng"]["seed"])
+    web = client_for(player)
+    page = web.get(f"/battles/{battle.pk}/", headers={"accept-language": accept})
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert f'<html lang="{lang}"' in text
+    for words in page_words:
+        assert words in text, words
+    assert "Your hand" not in text and "Turn order" not in text
+    # The screen's scripts read their words from the catalog the page loads first.
+    assert '<script src="/jsi18n/"></script>' in text
+    catalog = web.get("/jsi18n/", headers={"accept-language": accept}).content.decode()
+    for words in script_words:
+        assert json.dumps(words)[1:-1] in catalog, words
+    # Hidden information stays hidden in the translated page and in the state it polls.
+    api = api_for(player)
+    state = api.get(f"/api/battles/{battle.pk}/state/", headers={"accept-language": accept})
+    for where, payload in (("page", text), ("state", state.content.decode())):
+        assert seed not in payload, where
+        assert "Secret Card" not in payload, where  # the other player's only card design
+    assert 'id="gm-panel"' not in text and "battle_gm.js" not in text
+    assert state.json()["view"]["combatants"][started.other_pc]["hand"] is None
+
+
+def test_english_stays_the_default(catalogs, started, player, client_for):
+    """No Accept-Language (or an unknown one): the English page, word for word."""
+    page = client_for(player).get(
+        f"/battles/{started.battle.pk}/", headers={"accept-language": "fr"}
+    )
+    text = page.content.decode()
+    assert '<html lang="en"' in text and "Your hand" in text and "あなたの手札" not in text
