@@ -25,19 +25,25 @@ Steps, each printed with what it measured:
 4. A web process restarted under load: GMs end turns through the shared port while web process
    A is stopped (SIGTERM, gunicorn's graceful stop) and started again. Every request answered
    is 200, 201 or 409; every 201 is logged once, and the log holds no move nobody was answered.
-5. The load: locust with LOADTEST_USERS (1,000) users for LOADTEST_SECONDS (300) on the shared
-   port (tests/load/locustfile.py with LOADTEST_BROWSERS=1: token players and browser players
-   with a session cookie and the battle's WebSocket open), then tests/load/verify.py: no move
-   lost or doubled, every turn notification delivered once, the yen ledger balanced.
+5. The load: locust with LOADTEST_USERS (1,000) people for LOADTEST_SECONDS (300) on the
+   shared port, paced as at Board Game Arena's real-time tables (tests/load/players.py: GMs
+   and seated players with tokens on the fast poll, the other players as browsers with a
+   session cookie and the battle's WebSocket open), then tests/load/verify.py: no move lost
+   or doubled, every turn notification delivered once, the yen ledger balanced.
 
 The report is written to ``test-artifacts/bench/loadtest-cluster.json`` (beside ``make
-bench``'s, WR_BENCH_DIR) with the machine's load average before and after. Exit status 0 only
-when every step holds and the load had no error. Options (environment): LOADTEST_USERS,
-LOADTEST_SECONDS, LOADTEST_WAIT ("min,max" seconds between a user's actions, 5,15 here),
-WEB_CONCURRENCY (uvicorn workers per web process, 2), DATABASE_URL (the server; a throwaway
-database is made), LOADTEST_REDIS_URL (redis://127.0.0.1:6379/4, flushed first),
-CLUSTER_STEPS_ONLY=1 (steps 1-4 without the load), CLUSTER_LOAD_ONLY=1 (the load alone). The
-work folder (every process's log) is removed after a run with no problem and kept otherwise.
+bench``'s, WR_BENCH_DIR) with the machine's load average before and after, a move's p95
+against its target (LOADTEST_MOVE_P95_MS, 200), and the CPU seconds each part spent during
+the load (web, workers, PgBouncer, PostgreSQL's backends, locust): per request, per move, and
+the users the cores could serve at the model's pace, figures that hold on a busy machine where
+wall times do not. Exit status 0 only when every step holds and the load had no error and met
+its target. Options (environment): LOADTEST_USERS, LOADTEST_SECONDS, LOADTEST_THINK,
+LOADTEST_IDLE and LOADTEST_POLL (the people's pace: tests/load/players.py), WEB_CONCURRENCY
+(uvicorn workers per web process, 2), DATABASE_URL (the server; a throwaway database is made),
+LOADTEST_REDIS_URL (redis://127.0.0.1:6379/4, flushed first), CLUSTER_STEPS_ONLY=1 (steps 1-4
+without the load), CLUSTER_LOAD_ONLY=1 (the load alone). The work folder (every process's log,
+locust's failures in ``locust_failures.csv``) is removed after a run with no problem and kept
+otherwise.
 """
 
 from __future__ import annotations
@@ -623,6 +629,22 @@ def _moves_p95(stats: list[dict[str, Any]]) -> tuple[int, float]:
     return sum(histogram.values()), _percentile(histogram, 0.95)
 
 
+def model_demand() -> float:
+    """Requests a second per user that tests/load/players.py's people make when answers come
+    at once, for the seeded campaigns (two GMs, two seated players, six watchers each): a
+    token client's poll every ``LOADTEST_POLL`` s, a move after the mean think (plus half a
+    poll to notice her turn), each battle move read once by each of its six watchers, and a
+    watcher's own action every mean ``LOADTEST_IDLE``."""
+    think = sum(float(x) for x in os.environ.get("LOADTEST_THINK", "5,60").split(",")) / 2
+    idle = sum(float(x) for x in os.environ.get("LOADTEST_IDLE", "30,120").split(",")) / 2
+    poll = float(os.environ.get("LOADTEST_POLL", "10"))
+    turn = think + poll / 2
+    gm = 1 / poll + 1 / turn  # both GMs move, each on her own clock
+    seat = 1 / poll + 0.5 / turn  # her turn half the time
+    watcher = 1 / idle + 2 / turn  # each of the battle's moves is read once
+    return (2 * gm + 2 * seat + 6 * watcher) / 10
+
+
 def load(
     cluster: Cluster, users: int, seconds: int, bouncer: int | None, server: str
 ) -> dict[str, Any]:
@@ -702,11 +724,19 @@ def load(
         # turn", the polls between moves), shared out over the moves
         "server_ms_per_move": round(1000 * server_cpu / max(1, moves), 1),
         "web_ms_per_request": round(1000 * spent["web"] / max(1, summary["requests"]), 2),
-        # the people this machine's cores could serve, at this model's pace, with 30% kept
-        # free (and locust's share given back to the server)
-        "capacity_users": int(0.7 * cores * users * elapsed / server_cpu) if server_cpu else None,
         "cores": cores,
     }
+    # The pace the model asks for against the pace kept: on a starved machine each user waits
+    # for her answers and asks less, so capacity is the model's demand priced at the CPU a
+    # request cost, not the requests this run managed.
+    demand = model_demand()
+    per_request = server_cpu / max(1, summary["requests"])
+    summary["cpu"].update(
+        model_requests_per_user_second=round(demand, 4),
+        requests_per_user_second=round(summary["requests"] / (users * elapsed), 4),
+        # the people the cores could serve at the model's pace with 30% of them kept free
+        capacity_users=int(0.7 * cores / (per_request * demand)) if per_request else None,
+    )
     checked = subprocess.run(  # noqa: S603
         [sys.executable, "-m", "tests.load.verify", str(cluster.work)],
         cwd=ROOT,
@@ -773,7 +803,7 @@ def main() -> int:
         "LOADTEST_OUT": str(work),
         "LOADTEST_THINK": os.environ.get("LOADTEST_THINK", "5,60"),
         "LOADTEST_IDLE": os.environ.get("LOADTEST_IDLE", "30,120"),
-        "LOADTEST_POLL": os.environ.get("LOADTEST_POLL", "5"),
+        "LOADTEST_POLL": os.environ.get("LOADTEST_POLL", "10"),
     }
     os.environ.update(env)
     import redis

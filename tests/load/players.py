@@ -28,7 +28,8 @@ table each), in one of three parts:
 
 Token users have no socket: they watch their table as a script does, with the fast poll
 (``?since=<version>``: 204 with no body while nothing changed, answered from Redis) every
-``LOADTEST_POLL`` seconds (5), never by reading the whole state again.
+``LOADTEST_POLL`` seconds (10: a script waiting on its turn), never by reading the whole
+state again.
 
 Every move that applied is written to ``LOADTEST_OUT`` so the runner can check that none was
 lost or applied twice, and so is every move sent, before it goes (tests/load/verify.py). A
@@ -64,7 +65,7 @@ def _range(name: str, default: str) -> tuple[float, float]:
 
 THINK = _range("LOADTEST_THINK", "5,60")
 IDLE = _range("LOADTEST_IDLE", "30,120")
-POLL = float(os.environ.get("LOADTEST_POLL", "5"))
+POLL = float(os.environ.get("LOADTEST_POLL", "10"))
 
 
 def _claim() -> dict[str, Any]:
