@@ -242,6 +242,27 @@ def test_production_sockets_wait_on_redis_longer_than_the_layers_blocking_read()
     assert float(out.stdout) > 5
 
 
+def test_the_channel_layers_pool_holds_a_connection_for_every_socket_a_worker_keeps():
+    """redis-py's asyncio pool stops at 100 connections and then fails at once: 300 sockets
+    opened together on one web worker got 500s on the handshake ("Too many connections").
+    The layer's pool follows WEB_CONNECTIONS, the sockets a worker keeps open."""
+    code = (
+        "import django, os; os.environ['DJANGO_SETTINGS_MODULE']='config.settings.production';"
+        "django.setup(); from django.conf import settings as s;"
+        "from channels_redis.utils import create_pool;"
+        "print(create_pool(s.CHANNEL_LAYERS['default']['CONFIG']['hosts'][0]).max_connections)"
+    )
+    production = {
+        "SECRET_KEY": "k8#Zq!v2Lr@9pX$w4Tn&6Ym*3Bc^7Hd(1Gf)5Js+0Ae=Ru_Wi-Oy~Qs.Ml,Kz;Vx",
+        "ALLOWED_HOSTS": "roses.example.com",
+        "REDIS_URL": "redis://cache.example.com:6379/0",
+    }
+    default = _run(code, **production)
+    raised = _run(code, **production, WEB_CONNECTIONS="2500")
+    assert (default.returncode, raised.returncode) == (0, 0), default.stderr + raised.stderr
+    assert (int(default.stdout), int(raised.stdout)) == (1000, 2500)
+
+
 def test_production_refuses_to_start_without_a_secret_key():
     out = _run(
         "import django, os; os.environ['DJANGO_SETTINGS_MODULE']='config.settings.production';"

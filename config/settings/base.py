@@ -262,7 +262,16 @@ PUSH_SOCKETS = env.bool("PUSH_SOCKETS", default=True)
 #: pop of 5 s (channels-redis) and redis-py's own read timeout is 5 s too: its reads must wait
 #: longer, or an idle socket's consumer fails with "Timeout reading from" and its page
 #: reconnects every few seconds (tests/push/test_sockets.py keeps one open past it).
-CHANNEL_REDIS_HOST = {"address": REDIS_URL, "socket_timeout": 15, "socket_connect_timeout": 2}
+#: Its pool may open as many connections as a web worker keeps sockets (``WEB_CONNECTIONS``):
+#: redis-py's asyncio pool stops at 100 and then fails at once, so a burst of pages opening
+#: their sockets together (every page of a restarted web process reconnecting) got 500s on
+#: the handshake ("Too many connections") where each needs one connection for a moment.
+CHANNEL_REDIS_HOST = {
+    "address": REDIS_URL,
+    "socket_timeout": 15,
+    "socket_connect_timeout": 2,
+    "max_connections": env.int("WEB_CONNECTIONS", default=1000),
+}
 if REDIS_URL:
     # Every web process shares one layer, so a move made through one reaches sockets on all.
     CHANNEL_LAYERS = {
