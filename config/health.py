@@ -40,8 +40,8 @@ _REDIS_TIMEOUT = datetime.timedelta(seconds=1)
 
 
 def _broker_check() -> list[Any]:
-    url = getattr(settings, "HEALTH_BROKER_URL", "") or settings.REDIS_URL
-    if not url:
+    url = getattr(settings, "HEALTH_BROKER_URL", "") or settings.CELERY_BROKER_URL
+    if not url.startswith(("redis://", "rediss://")):
         return []  # eager Celery (``make run``): no broker to check
 
     def client() -> redis.asyncio.Redis:

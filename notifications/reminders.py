@@ -141,16 +141,19 @@ def turn_wait_end(*, key: str, user: User | None = None, now: datetime | None = 
     if user is not None:
         waits = waits.filter(user=user)
     ended = list(waits.values_list("pk", "user_id"))
-    if ended:
-        read = Notification.objects.filter(
-            recipient_id__in={u for _, u in ended},
-            dedupe_key__in=[f"your_turn:{key}", *(f"turn_reminder:{pk}" for pk, _ in ended)],
-            read_at__isnull=True,
-        ).update(read_at=now)
-        if read:
-            for recipient in {u for _, u in ended}:
-                push.announce_unread(recipient)
-    return waits.update(ended_at=now)
+    if not ended:
+        # nobody waited on it (an NPC's turn, a seat already moved): one read, no write; every
+        # move of a battle ends its turn, and half of them are the NPCs'
+        return 0
+    read = Notification.objects.filter(
+        recipient_id__in={u for _, u in ended},
+        dedupe_key__in=[f"your_turn:{key}", *(f"turn_reminder:{pk}" for pk, _ in ended)],
+        read_at__isnull=True,
+    ).update(read_at=now)
+    if read:
+        for recipient in {u for _, u in ended}:
+            push.announce_unread(recipient)
+    return TurnWait.objects.filter(pk__in=[pk for pk, _ in ended]).update(ended_at=now)
 
 
 def _reminder_minutes(campaign: Campaign | None) -> int:

@@ -201,6 +201,30 @@ def test_behind_a_transaction_pooler_nothing_outlives_a_transaction():
     assert pooled.stdout.split() == ["None", "True"]
 
 
+def test_a_broker_of_its_own_takes_celery_and_beat_and_leaves_the_cache_and_sockets():
+    """Issue 41 (docs/deploy.md, "Several machines"): BROKER_REDIS_URL moves Celery's queues,
+    results and beat's lock to a Redis of their own; the cache, the sessions' copies and the
+    channel layer stay on REDIS_URL; unset, REDIS_URL serves all of them."""
+    code = (
+        "import django, os; os.environ['DJANGO_SETTINGS_MODULE']='config.settings.production';"
+        "django.setup(); from django.conf import settings as s;"
+        "print(s.CELERY_BROKER_URL, s.CELERY_RESULT_BACKEND, s.CELERY_REDBEAT_REDIS_URL,"
+        " s.CACHES['default']['LOCATION'],"
+        " s.CHANNEL_LAYERS['default']['CONFIG']['hosts'][0]['address'])"
+    )
+    production = {
+        "SECRET_KEY": "k8#Zq!v2Lr@9pX$w4Tn&6Ym*3Bc^7Hd(1Gf)5Js+0Ae=Ru_Wi-Oy~Qs.Ml,Kz;Vx",
+        "ALLOWED_HOSTS": "roses.example.com",
+        "REDIS_URL": "redis://cache.example.com:6379/0",
+    }
+    split = _run(code, **production, BROKER_REDIS_URL="redis://broker.example.com:6379/0")
+    one = _run(code, **production)
+    assert (split.returncode, one.returncode) == (0, 0), split.stderr + one.stderr
+    broker, cache = "redis://broker.example.com:6379/0", "redis://cache.example.com:6379/0"
+    assert split.stdout.split() == [broker, broker, broker, cache, cache]
+    assert one.stdout.split() == [cache] * 5
+
+
 def test_production_sockets_wait_on_redis_longer_than_the_layers_blocking_read():
     """An idle socket's consumer waits on Redis with a blocking pop of 5 s; production's channel
     layer reads with a longer timeout, as the tests' does, or idle sockets close under load
@@ -216,6 +240,27 @@ def test_production_sockets_wait_on_redis_longer_than_the_layers_blocking_read()
     )
     assert out.returncode == 0, out.stderr
     assert float(out.stdout) > 5
+
+
+def test_the_channel_layers_pool_holds_a_connection_for_every_socket_a_worker_keeps():
+    """redis-py's asyncio pool stops at 100 connections and then fails at once: 300 sockets
+    opened together on one web worker got 500s on the handshake ("Too many connections").
+    The layer's pool follows WEB_CONNECTIONS, the sockets a worker keeps open."""
+    code = (
+        "import django, os; os.environ['DJANGO_SETTINGS_MODULE']='config.settings.production';"
+        "django.setup(); from django.conf import settings as s;"
+        "from channels_redis.utils import create_pool;"
+        "print(create_pool(s.CHANNEL_LAYERS['default']['CONFIG']['hosts'][0]).max_connections)"
+    )
+    production = {
+        "SECRET_KEY": "k8#Zq!v2Lr@9pX$w4Tn&6Ym*3Bc^7Hd(1Gf)5Js+0Ae=Ru_Wi-Oy~Qs.Ml,Kz;Vx",
+        "ALLOWED_HOSTS": "roses.example.com",
+        "REDIS_URL": "redis://cache.example.com:6379/0",
+    }
+    default = _run(code, **production)
+    raised = _run(code, **production, WEB_CONNECTIONS="2500")
+    assert (default.returncode, raised.returncode) == (0, 0), default.stderr + raised.stderr
+    assert (int(default.stdout), int(raised.stdout)) == (1000, 2500)
 
 
 def test_production_refuses_to_start_without_a_secret_key():

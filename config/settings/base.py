@@ -269,6 +269,12 @@ REDIS_URL = env("REDIS_URL", default="")
 # a 503 that needs Redis says Retry-After: that long). apibase/redis_down.py, docs/deploy.md.
 REDIS_SOCKET_TIMEOUT = env.float("REDIS_SOCKET_TIMEOUT", default=0.5)
 REDIS_RETRY_SECONDS = env.float("REDIS_RETRY_SECONDS", default=5.0)
+#: Celery's broker (the queues, task results, beat's schedule and lock) on a Redis of its own
+#: where a deployment splits them: the broker must keep every message (persisted, never
+#: evicted), while the cache, the sessions' copies and the channel layer on ``REDIS_URL`` may
+#: lose any key (the cache evicts the least used under a memory limit). Unset: ``REDIS_URL``
+#: serves both (docker-compose.yml, docs/deploy.md, "Several machines").
+BROKER_REDIS_URL = env("BROKER_REDIS_URL", default="") or REDIS_URL
 
 # --- Pushed updates (Django Channels: apibase/push.py, docs/push.md) ----------------------
 ASGI_APPLICATION = "config.asgi.application"
@@ -279,7 +285,16 @@ PUSH_SOCKETS = env.bool("PUSH_SOCKETS", default=True)
 #: pop of 5 s (channels-redis) and redis-py's own read timeout is 5 s too: its reads must wait
 #: longer, or an idle socket's consumer fails with "Timeout reading from" and its page
 #: reconnects every few seconds (tests/push/test_sockets.py keeps one open past it).
-CHANNEL_REDIS_HOST = {"address": REDIS_URL, "socket_timeout": 15, "socket_connect_timeout": 2}
+#: Its pool may open as many connections as a web worker keeps sockets (``WEB_CONNECTIONS``):
+#: redis-py's asyncio pool stops at 100 and then fails at once, so a burst of pages opening
+#: their sockets together (every page of a restarted web process reconnecting) got 500s on
+#: the handshake ("Too many connections") where each needs one connection for a moment.
+CHANNEL_REDIS_HOST = {
+    "address": REDIS_URL,
+    "socket_timeout": 15,
+    "socket_connect_timeout": 2,
+    "max_connections": env.int("WEB_CONNECTIONS", default=1000),
+}
 if REDIS_URL:
     # Every web process shares one layer, so a move made through one reaches sockets on all.
     CHANNEL_LAYERS = {
@@ -306,15 +321,15 @@ if REDIS_URL:
             "KEY_PREFIX": env("CACHE_KEY_PREFIX", default=""),
         }
     }
-    CELERY_BROKER_URL = REDIS_URL
-    CELERY_RESULT_BACKEND = REDIS_URL
+    CELERY_BROKER_URL = BROKER_REDIS_URL
+    CELERY_RESULT_BACKEND = BROKER_REDIS_URL
     CELERY_TASK_ALWAYS_EAGER = False
     # Beat keeps its schedule in Redis under a lock (celery-redbeat): however many beats start,
     # one holds the lock and sends; the others wait to take over. A beat killed whole holds
     # it until BEAT_LOCK_TIMEOUT runs out; a restarted beat finds when each entry last ran,
     # so nothing due is sent twice or skipped (docs/operations.md, "Beat").
     CELERY_BEAT_SCHEDULER = "redbeat.RedBeatScheduler"
-    CELERY_REDBEAT_REDIS_URL = REDIS_URL
+    CELERY_REDBEAT_REDIS_URL = BROKER_REDIS_URL
     CELERY_REDBEAT_KEY_PREFIX = env("BEAT_KEY_PREFIX", default="redbeat:")
     CELERY_REDBEAT_LOCK_TIMEOUT = env.int("BEAT_LOCK_TIMEOUT", default=30)
     CELERY_REDBEAT_REDIS_OPTIONS = {"socket_timeout": 2.0, "socket_connect_timeout": 1.0}

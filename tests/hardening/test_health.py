@@ -58,6 +58,17 @@ def test_readiness_fails_when_the_broker_port_is_dead(settings, live_server):
     assert checks["Database"] is True
 
 
+def test_readiness_checks_the_broker_where_celery_sends(settings, live_server):
+    """A deployment with a broker of its own (BROKER_REDIS_URL): readiness asks that Redis,
+    not the cache's, so a broker down fails it while the cache still answers."""
+    settings.CELERY_BROKER_URL = "redis://127.0.0.1:1/0"  # nothing listens on port 1
+    response = _get(live_server, "/health/ready/?format=json")
+    assert response.status_code == 500
+    checks = _checks(response)
+    assert checks["Redis"] is False
+    assert checks["Cache"] is True
+
+
 def test_every_response_carries_a_request_id():
     response = Client().get("/api/health/")
     assert len(response["X-Request-ID"]) == 32

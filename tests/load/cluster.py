@@ -25,19 +25,25 @@ Steps, each printed with what it measured:
 4. A web process restarted under load: GMs end turns through the shared port while web process
    A is stopped (SIGTERM, gunicorn's graceful stop) and started again. Every request answered
    is 200, 201 or 409; every 201 is logged once, and the log holds no move nobody was answered.
-5. The load: locust with LOADTEST_USERS (1,000) users for LOADTEST_SECONDS (300) on the shared
-   port (tests/load/locustfile.py with LOADTEST_BROWSERS=1: token players and browser players
-   with a session cookie and the battle's WebSocket open), then tests/load/verify.py: no move
-   lost or doubled, every turn notification delivered once, the yen ledger balanced.
+5. The load: locust with LOADTEST_USERS (1,000) people for LOADTEST_SECONDS (300) on the
+   shared port, paced as at Board Game Arena's real-time tables (tests/load/players.py: GMs
+   and seated players with tokens on the fast poll, the other players as browsers with a
+   session cookie and the battle's WebSocket open), then tests/load/verify.py: no move lost
+   or doubled, every turn notification delivered once, the yen ledger balanced.
 
 The report is written to ``test-artifacts/bench/loadtest-cluster.json`` (beside ``make
-bench``'s, WR_BENCH_DIR) with the machine's load average before and after. Exit status 0 only
-when every step holds and the load had no error. Options (environment): LOADTEST_USERS,
-LOADTEST_SECONDS, LOADTEST_WAIT ("min,max" seconds between a user's actions, 5,15 here),
-WEB_CONCURRENCY (uvicorn workers per web process, 2), DATABASE_URL (the server; a throwaway
-database is made), LOADTEST_REDIS_URL (redis://127.0.0.1:6379/4, flushed first),
-CLUSTER_STEPS_ONLY=1 (steps 1-4 without the load), CLUSTER_LOAD_ONLY=1 (the load alone). The
-work folder (every process's log) is removed after a run with no problem and kept otherwise.
+bench``'s, WR_BENCH_DIR) with the machine's load average before and after, a move's p95
+against its target (LOADTEST_MOVE_P95_MS, 200), and the CPU seconds each part spent during
+the load (web, workers, PgBouncer, PostgreSQL's backends, locust): per request, per move, and
+the users the cores could serve at the model's pace, figures that hold on a busy machine where
+wall times do not. Exit status 0 only when every step holds and the load had no error and met
+its target. Options (environment): LOADTEST_USERS, LOADTEST_SECONDS, LOADTEST_THINK,
+LOADTEST_IDLE and LOADTEST_POLL (the people's pace: tests/load/players.py), WEB_CONCURRENCY
+(uvicorn workers per web process, 2), DATABASE_URL (the server; a throwaway database is made),
+LOADTEST_REDIS_URL (redis://127.0.0.1:6379/4, flushed first), CLUSTER_STEPS_ONLY=1 (steps 1-4
+without the load), CLUSTER_LOAD_ONLY=1 (the load alone). The work folder (every process's log,
+locust's failures in ``locust_failures.csv``) is removed after a run with no problem and kept
+otherwise.
 """
 
 from __future__ import annotations
@@ -45,6 +51,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import resource
 import secrets
 import shutil
 import signal
@@ -63,8 +70,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from tests.load.processes import free_port, procfile
-from tests.load.run import admin, database, summarise
+from tests.load.processes import cpu_seconds, free_port, procfile
+from tests.load.run import _percentile, admin, database, summarise
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 BIN = Path(sys.executable).parent
@@ -555,7 +562,95 @@ def _connections(url: str) -> int:
     return int(row[0]) - 1 if row else 0
 
 
-def load(cluster: Cluster, users: int, seconds: int) -> dict[str, Any]:
+def _backends(url: str) -> dict[int, float]:
+    """The CPU seconds each PostgreSQL backend of the load's database has spent so far (the
+    server runs on this machine; behind PgBouncer these are its few server connections)."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        pids = [
+            int(row[0])
+            for row in conn.execute(
+                "SELECT pid FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            ).fetchall()
+        ]
+    return {pid: cpu_seconds([pid], descendants=False) for pid in pids}
+
+
+def _own_children_cpu() -> float:
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+class CpuMeter:
+    """CPU seconds spent during the load by each part of the topology (``/proc``: steady on a
+    loaded machine, where wall times are not): the web processes, the Celery workers and beat,
+    PgBouncer, the database's backends, and locust itself (its users are on the same cores).
+    Redis serves other programs of the machine too, so its share is not counted (a few
+    microseconds a command)."""
+
+    def __init__(self, cluster: Cluster, bouncer: int | None, url: str) -> None:
+        self.cluster, self.bouncer, self.url = cluster, bouncer, url
+        self.start = self._parts()
+        self.backends = _backends(url)
+        self.locust = _own_children_cpu()
+
+    def _parts(self) -> dict[str, float]:
+        cluster = self.cluster
+        web = [p.pid for p in cluster.web if p is not None]
+        workers = [p.pid for p in [*cluster.workers, cluster.beat] if p is not None]
+        return {
+            "web": cpu_seconds(web),
+            "workers": cpu_seconds(workers),
+            "pgbouncer": cpu_seconds([self.bouncer]) if self.bouncer else 0.0,
+        }
+
+    def spent(self) -> dict[str, float]:
+        end = self._parts()
+        spent = {k: end[k] - self.start[k] for k in end}
+        spent["postgres"] = sum(
+            cpu - self.backends.get(pid, 0.0) for pid, cpu in _backends(self.url).items()
+        )
+        spent["locust"] = _own_children_cpu() - self.locust
+        return {k: round(v, 2) for k, v in spent.items()}
+
+
+#: The load's target: a move's p95 (battle and tavern moves together), ms.
+MOVE_P95_MS = float(os.environ.get("LOADTEST_MOVE_P95_MS", "200"))
+
+
+def _moves_p95(stats: list[dict[str, Any]]) -> tuple[int, float]:
+    histogram: dict[int, int] = {}
+    for entry in stats:
+        if entry["name"] in ("battle move", "tavern move"):
+            for ms, count in entry["response_times"].items():
+                histogram[int(float(ms))] = histogram.get(int(float(ms)), 0) + count
+    return sum(histogram.values()), _percentile(histogram, 0.95)
+
+
+def model_demand() -> float:
+    """Requests a second per user that tests/load/players.py's people make when answers come
+    at once, for the seeded campaigns (two GMs, two seated players, six watchers each): a
+    token client's poll every ``LOADTEST_POLL`` s, a move after the mean think (plus half a
+    poll to notice her turn), each battle move read once by each of its six watchers, and a
+    watcher's own action every mean ``LOADTEST_IDLE``."""
+    think = sum(float(x) for x in os.environ.get("LOADTEST_THINK", "5,60").split(",")) / 2
+    idle = sum(float(x) for x in os.environ.get("LOADTEST_IDLE", "30,120").split(",")) / 2
+    poll = float(os.environ.get("LOADTEST_POLL", "10"))
+    turn = think + poll / 2
+    gm = 1 / poll + 1 / turn  # both GMs move, each on her own clock
+    seat = 1 / poll + 0.5 / turn  # her turn half the time
+    watcher = 1 / idle + 2 / turn  # each of the battle's moves is read once
+    return (2 * gm + 2 * seat + 6 * watcher) / 10
+
+
+def load(
+    cluster: Cluster, users: int, seconds: int, bouncer: int | None, server: str
+) -> dict[str, Any]:
+    """LOADTEST_USERS people (tests/load/players.py) for LOADTEST_SECONDS on the shared port,
+    with what they cost in CPU (``server``: the database's URL on PostgreSQL itself, not
+    through PgBouncer); then tests/load/verify.py."""
     env = {**cluster.env, "LOADTEST_BROWSERS": "1"}
     peak = [0]
     done = threading.Event()
@@ -567,13 +662,15 @@ def load(cluster: Cluster, users: int, seconds: int) -> dict[str, Any]:
 
     sampler = threading.Thread(target=sample)
     sampler.start()
+    meter = CpuMeter(cluster, bouncer, server)
+    load_before = os.getloadavg()
     started = time.monotonic()
     try:
         subprocess.run(  # noqa: S603
             [
                 str(BIN / "locust"),
                 "-f",
-                str(ROOT / "tests" / "load" / "locustfile.py"),
+                str(ROOT / "tests" / "load" / "players.py"),
                 "--headless",
                 "--users",
                 str(users),
@@ -588,21 +685,58 @@ def load(cluster: Cluster, users: int, seconds: int) -> dict[str, Any]:
                 "--only-summary",
                 "--json-file",
                 str(cluster.work / "stats"),
+                "--csv",
+                str(cluster.work / "locust"),  # locust_failures.csv: each error's message
                 "--loglevel",
                 "WARNING",
             ],
             cwd=ROOT,
             env=env,
             check=False,
-            stdout=subprocess.DEVNULL,
+            stdout=(cluster.work / "locust-summary.txt").open("wb"),
             stderr=(cluster.work / "locust.log").open("wb"),
         )
     finally:
         done.set()
         sampler.join()
     elapsed = time.monotonic() - started
-    summary = summarise(json.loads((cluster.work / "stats.json").read_text()), elapsed)
+    spent = meter.spent()
+    stats = json.loads((cluster.work / "stats.json").read_text())
+    summary = summarise(stats, elapsed)
     summary["database_connections_peak"] = peak[0]
+    summary["load_average_during"] = [load_before, os.getloadavg()]
+    moves, p95 = _moves_p95(stats)
+    summary["moves"] = {
+        "sent": moves,
+        "per_second": round(moves / elapsed, 2),
+        "p95_ms": p95,
+        "target_p95_ms": MOVE_P95_MS,
+        "met": bool(moves) and p95 < MOVE_P95_MS,
+    }
+    server_cpu = spent["web"] + spent["workers"] + spent["pgbouncer"] + spent["postgres"]
+    cores = os.cpu_count() or 1
+    summary["cpu"] = {
+        "seconds": spent,
+        "server_seconds": round(server_cpu, 2),
+        "server_cores_busy": round(server_cpu / elapsed, 2),
+        "server_ms_per_request": round(1000 * server_cpu / max(1, summary["requests"]), 2),
+        # everything a move brings about (the reads of those watching, the pushes, "your
+        # turn", the polls between moves), shared out over the moves
+        "server_ms_per_move": round(1000 * server_cpu / max(1, moves), 1),
+        "web_ms_per_request": round(1000 * spent["web"] / max(1, summary["requests"]), 2),
+        "cores": cores,
+    }
+    # The pace the model asks for against the pace kept: on a starved machine each user waits
+    # for her answers and asks less, so capacity is the model's demand priced at the CPU a
+    # request cost, not the requests this run managed.
+    demand = model_demand()
+    per_request = server_cpu / max(1, summary["requests"])
+    summary["cpu"].update(
+        model_requests_per_user_second=round(demand, 4),
+        requests_per_user_second=round(summary["requests"] / (users * elapsed), 4),
+        # the people the cores could serve at the model's pace with 30% of them kept free
+        capacity_users=int(0.7 * cores / (per_request * demand)) if per_request else None,
+    )
     checked = subprocess.run(  # noqa: S603
         [sys.executable, "-m", "tests.load.verify", str(cluster.work)],
         cwd=ROOT,
@@ -667,7 +801,9 @@ def main() -> int:
         "PATH": f"{BIN}:{os.environ.get('PATH', '')}",
         "LOADTEST_USERS": str(work / "users.json"),
         "LOADTEST_OUT": str(work),
-        "LOADTEST_WAIT": os.environ.get("LOADTEST_WAIT", "5,15"),
+        "LOADTEST_THINK": os.environ.get("LOADTEST_THINK", "5,60"),
+        "LOADTEST_IDLE": os.environ.get("LOADTEST_IDLE", "30,120"),
+        "LOADTEST_POLL": os.environ.get("LOADTEST_POLL", "10"),
     }
     os.environ.update(env)
     import redis
@@ -678,7 +814,9 @@ def main() -> int:
     report: dict[str, Any] = {
         "users": users,
         "seconds": seconds,
-        "wait": env["LOADTEST_WAIT"],
+        "think_seconds": env["LOADTEST_THINK"],
+        "own_action_seconds": env["LOADTEST_IDLE"],
+        "token_poll_seconds": env["LOADTEST_POLL"],
         "pgbouncer_pool_size": POOL_SIZE if pooled else None,
     }
     report["load_average_before"] = os.getloadavg()
@@ -732,13 +870,21 @@ def main() -> int:
             print(f"{step}: {json.dumps(result)}", flush=True)
         if os.environ.get("CLUSTER_STEPS_ONLY") != "1":
             print(f"load: {users} users for {seconds} s", flush=True)
-            summary = load(cluster, users, seconds)
+            summary = load(
+                cluster, users, seconds, bouncer.pid if bouncer else None, database(base, name)
+            )
             report["load"] = summary
             checks = summary["checks"]
             for part in ("moves", "notifications", "ledger"):
                 problems += [f"load, {part}: {p}" for p in checks[part]["problems"]]
             if summary["errors"]:
                 problems.append(f"load: {summary['errors']} errors")
+            moves = summary["moves"]
+            if not moves["met"]:
+                problems.append(
+                    f"load: a move's p95 {moves['p95_ms']:.0f} ms over {moves['sent']} moves "
+                    f"(target under {moves['target_p95_ms']:.0f} ms)"
+                )
             print(json.dumps(summary, indent=1), flush=True)
     finally:
         cluster.stop()

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import os
 import shlex
 import socket
 import subprocess
@@ -69,3 +70,39 @@ def web_process(
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
+
+
+def _children(pid: int) -> list[int]:
+    """Every descendant of ``pid`` now running (from /proc: each process names its parent)."""
+    parents: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        parents.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    found, todo = [], [pid]
+    while todo:
+        kids = parents.get(todo.pop(), [])
+        found += kids
+        todo += kids
+    return found
+
+
+def cpu_seconds(pids: list[int], descendants: bool = True) -> float:
+    """CPU seconds ``pids`` (and, with ``descendants``, every process they started) have spent
+    so far, user and system, threads that ended included (``/proc/<pid>/stat``). Unlike a
+    request's wall time it hardly grows with the load other programs put on a shared machine,
+    so a load test's CPU seconds per move hold on a busy machine too."""
+    every = set(pids)
+    if descendants:
+        for pid in pids:
+            every.update(_children(pid))
+    ticks = 0
+    for pid in every:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue  # gone meanwhile
+        ticks += int(fields[11]) + int(fields[12])  # utime and stime, after the name
+    return ticks / os.sysconf("SC_CLK_TCK")

@@ -6,6 +6,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from notifications import (
@@ -97,6 +99,20 @@ def test_ended_turns_are_not_reminded(player, other_player, campaign):
     assert _events(player) == ["your_turn"]
     assert sorted(_events(other_player)) == ["turn_reminder", "your_turn"]
     assert turn_wait_end(key="battle:2:r1") == 1
+
+
+def test_ending_a_turn_nobody_waited_on_reads_once_and_writes_nothing(player, campaign):
+    """Every battle move ends the turn it closes, an NPC's as often as a player's: with no
+    open wait the call is one SELECT (the load test's moves wrote an empty UPDATE each), and
+    the turn of someone else's key is left open."""
+    turn_wait_start(campaign=campaign, user=player, key="battle:3:turn:2", title="t")
+    with CaptureQueriesContext(connection) as ctx:
+        assert turn_wait_end(key="battle:3:turn:1") == 0
+    statements = [q["sql"] for q in ctx.captured_queries]
+    assert len(statements) == 1 and statements[0].startswith("SELECT"), statements
+    assert TurnWait.objects.get(key="battle:3:turn:2").ended_at is None
+    assert turn_wait_end(key="battle:3:turn:2") == 1
+    assert Notification.objects.get(recipient=player, event="your_turn").read_at is not None
 
 
 def test_beat_task_sends_turn_reminders(player, campaign):
