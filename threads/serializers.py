@@ -110,7 +110,11 @@ class ThreadWikiEntryFromPostSerializer(serializers.Serializer[Any]):
         max_length=40, required=False, default="lore", help_text="A kind of the campaign's wiki."
     )
     visibility = serializers.ChoiceField(
-        choices=[("gm", "Game masters only"), ("all", "Everyone"), ("chosen", "Chosen players")],
+        choices=[
+            ("gm", "Game masters only"),
+            ("all", "Everyone in the campaign"),
+            ("chosen", "Chosen players"),
+        ],
         required=False,
         default="gm",
     )

@@ -640,6 +640,7 @@ SPECTACULAR_SETTINGS.setdefault("ENUM_NAME_OVERRIDES", {}).update(
         "CardGameEnum": "decks.games.GAME_CHOICES",
         "ClockModeEnum": "tables.clocks.controls.MODE_CHOICES",
         "ClockRuleEnum": "tables.clocks.controls.RULE_CHOICES",
+        "WikiVisibilityEnum": "wiki.models.Visibility",
     }
 )
 

@@ -1392,6 +1392,8 @@ NOT_CAMPAIGN_SCOPED = {
     "health": "the full health page (tests/hardening/test_health.py)",
     "health-ready": "the readiness check (tests/hardening/test_health.py)",
     "javascript-catalog": "the scripts' words in the reader's language, the same for everyone",
+    "set_language": "a visitor's or a user's own language (tests/accounts/test_languages.py)",
+    "api-account": "a user's own account settings (tests/accounts/test_languages.py)",
     "api-notification-preferences": "a user's own preferences (tests/notifications)",
     "notification-list": "a user's own notifications (tests/notifications)",
     "notification-detail": "a user's own notification (tests/notifications)",

@@ -9,7 +9,6 @@ import json
 import pytest
 
 from minigames.engines.registry import get_engine
-from tests.i18n_catalogs import compiled_catalogs
 from tests.minigames.conftest import two_humans
 from tests.minigames.test_api import contains_id
 
@@ -27,15 +26,10 @@ LANGUAGES = [
 ]
 
 
-@pytest.fixture
-def catalogs(settings, tmp_path):
-    settings.LOCALE_PATHS = [compiled_catalogs(tmp_path)]
-
-
 @pytest.mark.parametrize("game", ["rso", "raigo"])
 @pytest.mark.parametrize(("accept", "lang", "page_words", "script_words"), LANGUAGES)
 def test_a_seated_player_reads_the_table_in_her_language(
-    catalogs, game, player, other_player, client_for, api_for, accept, lang, page_words,
+    game, player, other_player, client_for, api_for, accept, lang, page_words,
     script_words,
 ):  # fmt: skip
     table = two_humans(game, player, other_player)
