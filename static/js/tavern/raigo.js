@@ -46,7 +46,7 @@
   /* Moves answered in the prompt box rather than at a place on the table. */
   const PROMPT_TYPES = ["end_fetch", "select", "decline", "shield", "roar", "purify_done"];
 
-  const { el, plural, seatName } = window.TavernKit;
+  const { el, plural, seatName, rove } = window.TavernKit;
 
   function spaceWords(space) {
     if (HANDS.includes(space)) return `${space} hand`;
@@ -220,10 +220,12 @@
       return node;
     }
 
-    tokenRow(tokens, cls) {
+    /* A row of tokens, one stop of Tab named `label` (its tokens by the arrow keys). */
+    tokenRow(tokens, cls, label) {
       const row = el("div", `raigo-row ${cls || ""}`.trim());
       for (const t of tokens) row.append(this.token(t, t && !t.hidden ? [`tok:${t.id}`] : [], ""));
       if (!tokens.length) row.append(el("span", "raigo-muted", "none"));
+      rove(row, label);
       return row;
     }
 
@@ -458,13 +460,13 @@
       const picks = spent.some((t) => this.movesAt([`tok:${t.id}`]).length);
       canyon.open = picks || spent.length <= 8;
       canyon.append(el("summary", "raigo-label", `Canyon: ${plural(spent.length, "token", "tokens")}${spent.length ? " (tap to show or hide)" : ""}`));
-      canyon.append(this.tokenRow(spent, "raigo-canyon-row"));
+      canyon.append(this.tokenRow(spent, "raigo-canyon-row", "The Canyon"));
       box.append(canyon);
 
       if (Array.isArray(v.in_play) && v.in_play.length) {
         const play = el("div", "raigo-pile raigo-in-play");
         play.append(el("h3", "raigo-label", "Spells being chanted"));
-        play.append(this.tokenRow(v.in_play));
+        play.append(this.tokenRow(v.in_play, "", "Spells being chanted"));
         box.append(play);
       }
       if (v.destroy) box.append(this.destroyBox(v.destroy));
@@ -479,7 +481,7 @@
       box.append(
         el("p", "raigo-muted", `Spells beside it weigh ${d.weight}; it strikes when they weigh more than ${threshold}.`),
       );
-      box.append(this.tokenRow(d.row || []));
+      box.append(this.tokenRow(d.row || [], "", `${this.name(d.owner)}'s Destroy`));
       if (typeof d.victim === "number") {
         box.append(el("p", "raigo-warning", `At the end of this turn it destroys one of ${this.who(d.victim)}'s towers.`));
       }
@@ -494,6 +496,7 @@
         box.append(el("h3", "raigo-label", v.dong === this.you ? "You drew" : "Drawn"));
         const row = el("div", "raigo-row");
         for (const t of v.drawn) row.append(this.token(t, [`tok:${t.id}`], "(drawn from Raizan)"));
+        rove(row, v.dong === this.you ? "You drew" : "Drawn");
         box.append(row);
       } else {
         box.append(el("h3", "raigo-label", "Drawn"));
@@ -535,6 +538,8 @@
       const towers = el("div", "raigo-towers");
       towers.setAttribute("aria-label", "Towers");
       (p.towers || []).forEach((tower, i) => towers.append(this.towerEl(p, tower, i)));
+      // a board's towers, and its Hands and Body, are a stop of Tab each (TavernKit.rove)
+      rove(towers, mine ? "Your towers" : `${this.name(seat)}'s towers`);
       box.append(towers);
       return box;
     }
@@ -583,6 +588,7 @@
         body.append(known);
       }
       wrap.append(body);
+      rove(wrap, mine ? "Your Hands and Body" : `${this.name(seat)}'s Hands and Body`);
       return wrap;
     }
 

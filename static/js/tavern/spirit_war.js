@@ -36,7 +36,7 @@
   };
   const PROMPT_TYPES = ["draw", "skip_attack", "no_spirit", "pass_support", "vote"];
 
-  const { el, plural, seatName } = window.TavernKit;
+  const { el, plural, seatName, rove } = window.TavernKit;
 
   function ordinal(n) {
     const s = n % 100 >= 11 && n % 100 <= 13 ? "th" : { 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th";
@@ -176,9 +176,11 @@
       return node;
     }
 
-    cardRow(cards, opts) {
+    /* A row of cards, one stop of Tab named `label` (its cards by the arrow keys). */
+    cardRow(cards, opts, label) {
       const row = el("div", "spirit-war-cards");
       for (const c of cards) row.append(this.card(c, opts));
+      rove(row, label);
       return row;
     }
 
@@ -341,7 +343,7 @@
       box.setAttribute("aria-label", "Mini Spirit War");
       box.append(el("h2", "spirit-war-heading", `Mini Spirit War · round ${m.round}`));
       box.append(el("p", "spirit-war-muted", `Between ${(m.players || []).map((s) => this.who(s)).join(", ")}; ${plural(m.deck, "card", "cards")} left in its deck.`));
-      if ((m.table || []).length) box.append(this.cardRow(m.table, { where: "On the Mini Spirit War's table" }));
+      if ((m.table || []).length) box.append(this.cardRow(m.table, { where: "On the Mini Spirit War's table" }, "The Mini Spirit War's table"));
       return box;
     }
 
@@ -364,6 +366,7 @@
       if (!cards.length) box.append(el("p", "spirit-war-muted", "Your hand is empty."));
       const row = el("div", "spirit-war-cards spirit-war-hand-cards");
       for (const c of cards) row.append(this.card(c, { key: `card:${c.id}`, where: "In your hand" }));
+      rove(row, "Your hand");
       box.append(row);
       return box;
     }
@@ -405,7 +408,7 @@
           const fighting = b && (b.attacker === seat || b.defender === seat);
           const where = fighting ? "in her hand or face down in the battle" : "in her hand";
           node.append(el("span", "spirit-war-label-small", `Shown to everyone, ${where}:`));
-          node.append(this.cardRow(p.shown_cards, { where: `${this.name(seat)}'s, shown to everyone, ${where}` }));
+          node.append(this.cardRow(p.shown_cards, { where: `${this.name(seat)}'s, shown to everyone, ${where}` }, `${this.name(seat)}'s cards shown to everyone`));
         }
         const attack = this.movesAt(`player:${seat}`);
         if (attack.length) {
@@ -454,7 +457,7 @@
       if ((v.encounter || []).length) {
         const now = el("div", "spirit-war-pile spirit-war-encounter");
         now.append(el("span", "spirit-war-label", "Being resolved"));
-        now.append(this.cardRow(v.encounter, { where: "The Encounter card being resolved", text: true }));
+        now.append(this.cardRow(v.encounter, { where: "The Encounter card being resolved", text: true }, "Being resolved"));
         decks.append(now);
       }
       box.append(decks);
