@@ -44,7 +44,6 @@ from tests.browser.tavern_version import TABLE_VERSION
 from tests.browser.test_tavern import SHORT_WAR
 from tests.factories import CharacterFactory
 from tests.minigames.conftest import two_humans
-from tests.soak import soaking
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -243,6 +242,54 @@ def test_moves_by_keyboard_alone_and_what_a_screen_reader_hears(
     assert not errors, errors
 
 
+#: Each roving row of the board: its places, and which of them are stops of Tab.
+ROWS = """() => [...document.querySelectorAll('#tavern-board [role=toolbar]')].map((row) => {
+  const places = [...row.querySelectorAll('button')];
+  return { label: row.getAttribute('aria-label'), places: places.length,
+           stops: places.filter((b) => b.tabIndex >= 0).length };
+})"""
+#: Whether the focus is shown (an outline or the ring's box-shadow).
+FOCUS_SHOWN = """() => { const st = getComputedStyle(document.activeElement);
+  return (st.outlineStyle !== 'none' && parseFloat(st.outlineWidth) > 0)
+    || st.boxShadow !== 'none'; }"""
+#: Where the focus is in its row: [the place's index, how many places the row has].
+IN_ROW = """() => { const row = document.activeElement.closest('[role=toolbar]');
+  const places = row ? [...row.querySelectorAll('button')] : [];
+  return [places.indexOf(document.activeElement), places.length]; }"""
+
+
+@pytest.mark.parametrize("game", ["spirit_war", "rso", "dbs"])
+def test_a_row_of_places_is_one_stop_of_tab_and_the_arrows_move_inside_it(
+    new_page, player, other_player, game
+):
+    """A hand of cards (Spirit War), the characters to choose a Leader from (RSO), the deck to
+    choose a character from (DBS): each row is a toolbar named after its zone with a single
+    stop of Tab; the arrow keys move one place, End and Home to the last and the first, and Tab
+    leaves the row at once."""
+    table = two_humans(game, player, other_player)
+    page = new_page(player)
+    page.goto(f"/tavern/tables/{table.pk}/")
+    page.wait_for_selector(PLAYABLE)
+    rows = page.evaluate(ROWS)
+    assert rows, "no row of places is a toolbar"
+    assert all(row["label"] and row["stops"] == 1 for row in rows), rows
+    _keyboard_to(page, "#tavern-board [role=toolbar] button[tabindex='0']", 0)
+    _at, size = page.evaluate(IN_ROW)
+    assert size >= 2
+    page.keyboard.press("End")
+    assert page.evaluate(IN_ROW) == [size - 1, size]
+    page.keyboard.press("ArrowLeft")
+    assert page.evaluate(IN_ROW) == [size - 2, size]
+    page.keyboard.press("Home")
+    assert page.evaluate(IN_ROW) == [0, size]
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate(IN_ROW) == [1, size]
+    assert page.evaluate(FOCUS_SHOWN), "the focus is not visible"
+    page.evaluate("document.activeElement.closest('[role=toolbar]').dataset.left = 'this one'")
+    page.keyboard.press("Tab")
+    assert page.evaluate("!document.activeElement.closest('[data-left]')"), "Tab stayed in the row"
+
+
 #: The shortest games the new-table form offers (house rules): RAIGO's smallest Destroy
 #: threshold, Spirit War's small decks (as tests/browser/test_tavern.py), RSO's "an empty deck
 #: loses at once"; DBS with its preset decks.
@@ -344,23 +391,18 @@ def _random_keyboard_move(page: Any, version: int, rng: random.Random) -> str:
     return str(place["said"])
 
 
-#: The whole keyboard games the suite plays: Spirit War's (about 15 s); RAIGO's, RSO's and
-#: DBS's play 45 to 115 moves of the player's (about 0.6 s each: her move and the bot's answer
-#: on the server, a poll, a redraw) and are played by ``make soak`` (tests/soak.py), with the
-#: suite's several keyboard moves of every game above.
-WHOLE_GAMES = GAMES if soaking() else ("spirit_war",)
-
-
-@pytest.mark.parametrize("game", WHOLE_GAMES)
+@pytest.mark.parametrize("game", GAMES)
 def test_a_whole_game_against_a_bot_by_keyboard_alone(new_page, player, game, settings):
     """Issue 40: "a test plays a whole tavern game of each kind [...] without the mouse". The
     player's every move, from the first to the last, is Tab, Shift+Tab, the arrow keys, Home,
     End and Enter (no click, no server move for her), with the focus visible; the bot answers
     on the server and the live region says its moves and "Your move."; the page shows the end.
 
-    What a game costs is mostly its moves (dozens) times a move's round trip (the server's move
-    and the bot's answer, a poll, a redraw); the keys are few since each row of places is one
-    stop of Tab (TavernKit.rove)."""
+    What a game costs is mostly its moves (Spirit War's about 15, the others' 30 to 115) times a
+    move's round trip (her move and the bot's answer on the server, a poll, a redraw: about
+    0.3 s on a quiet 2-core machine, 0.6 to 0.9 s on a loaded one); the keys are few (about five
+    a move) since each row of places is one stop of Tab (TavernKit.rove) and the keys are
+    planned in one read of the page (:data:`KEYS_TO`)."""
     settings.TAVERN_POLL_MILLISECONDS = 150  # the bot's answer reaches the page by a poll
     table = services.tavern_create(
         by=player,
