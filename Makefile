@@ -110,11 +110,9 @@ screenshots: dev-deps browser services-check messages
 
 ## soak: the engines' many-game properties and hypothesis tests at ten times the suite's size
 ## (thousands of games per engine, the same checks), then schemathesis with every case as both
-## roles and ten times the random cases, then a whole keyboard-only game of every tavern game
-## (run before a release: docs/test-suite.md)
+## roles and ten times the random cases (run before a release: docs/test-suite.md)
 soak: dev-deps services-check native browser messages
 	HYPOTHESIS_PROFILE=soak WR_NO_SERVICES=1 $(BIN)/pytest tests/engine -n 2 -q $(PYTEST_ARGS)
-	HYPOTHESIS_PROFILE=soak DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(BIN)/pytest tests/browser/test_play_layout.py -k whole_game -q $(PYTEST_ARGS)
 	HYPOTHESIS_PROFILE=soak DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(BIN)/pytest tests/api_fuzz/test_schemathesis.py -n 2 -q $(PYTEST_ARGS)
 
 ## presets: the RSO and DBS preset decks' matrices, heuristic against heuristic, 134 games a

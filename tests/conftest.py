@@ -44,8 +44,9 @@ COSTS = {
     "tests/browser/test_visual.py": 80.0,
     "tests/browser/test_card_game_tables.py": 32.0,
     "tests/browser/test_battle.py": 19.0,
-    # Spirit War's whole game by keyboard (about 20 s), the battle's and the others' moves
-    "tests/browser/test_play_layout.py": 10.0,
+    # the four whole games by keyboard (Spirit War's 5 to 15 s, the others' 10 to 70 s, by
+    # their length), the battle's turns and every game's moves, rows and first screen
+    "tests/browser/test_play_layout.py": 14.0,
     "tests/ops/test_beat.py": 25.0,
     "tests/hardening/test_procfile.py": 10.0,  # 17 s and a short one
 }

@@ -71,6 +71,54 @@
     return typeof error === "string" ? error : "";
   }
 
+  /* Roving focus over one row of places (WAI-ARIA's toolbar pattern; the battle board's squares
+     do the same): the row is a single stop of Tab, the arrow keys move among its places and Home
+     and End go to its first and last. Why: every card, token and space is a button, so without
+     it a player reached the seventh card of her hand past every card before it, forty presses
+     of Tab and more on a full table; with it each row costs one press, then arrows inside it.
+     The stop is the place whose details are open, else the first that holds a move, else the
+     first; a place focused any other way (the page putting the focus back after a redraw,
+     Escape from its details) becomes the stop. A row of fewer than two places is left as it is.
+     `label` names the toolbar for a screen reader (the zone's words). */
+  const ROVE_KEYS = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
+  function rove(row, label) {
+    const places = [...row.querySelectorAll("button")];
+    if (places.length < 2) return;
+    row.setAttribute("role", "toolbar");
+    if (label) row.setAttribute("aria-label", label);
+    const stop =
+      places.find((b) => b.getAttribute("aria-expanded") === "true") ||
+      places.find((b) => b.dataset.opens || b.dataset.moves || b.dataset.move) ||
+      places[0];
+    const make = (chosen) => places.forEach((b) => { b.tabIndex = b === chosen ? 0 : -1; });
+    make(stop);
+    row.addEventListener("focusin", (event) => {
+      if (places.includes(event.target)) make(event.target);
+    });
+    row.addEventListener("keydown", (event) => {
+      const at = places.indexOf(event.target);
+      if (at < 0 || event.altKey || event.ctrlKey || event.metaKey) return;
+      let to;
+      if (event.key in ROVE_KEYS) to = Math.max(0, Math.min(places.length - 1, at + ROVE_KEYS[event.key]));
+      else if (event.key === "Home") to = 0;
+      else if (event.key === "End") to = places.length - 1;
+      else return;
+      event.preventDefault();
+      places[to].focus();
+    });
+  }
+
+  /* The words a row's toolbar is named by: its zone's label, or a folded pile's summary. */
+  function rowLabel(row) {
+    const zone = row.closest("section[aria-label], details, [aria-label]");
+    if (!zone) return "";
+    if (zone.tagName === "DETAILS") {
+      const summary = zone.querySelector("summary");
+      return summary ? summary.textContent : "";
+    }
+    return zone.getAttribute("aria-label") || "";
+  }
+
   /* The card games' boards (rso.js, dbs.js): every card a button keyed by `this.moveKey`,
      its details opening below its zone with one button per move. Installs on a Board whose
      constructor sets root, payload, api, view, me, top, bottom, entries, movesByKey, placed,
@@ -118,6 +166,8 @@
         root.append(this.side(this.bottom));
       }
       this.openDetail(`${prefix}-detail`);
+      // each row of cards is one stop of Tab (its cards by the arrow keys)
+      root.querySelectorAll(`.${prefix}-row`).forEach((row) => rove(row, rowLabel(row)));
       // every listed move must be reachable: the ones with no place go to the page's buttons
       if (this.api.fallbackButtons) this.api.fallbackButtons(this.unplacedMoves());
     };
@@ -316,5 +366,7 @@
     };
   }
 
-  window.TavernKit = { el, plural, seatName, resignedSeats, send, refusalWords, cardBoard, sheetBoard };
+  window.TavernKit = {
+    el, plural, seatName, resignedSeats, send, refusalWords, rove, rowLabel, cardBoard, sheetBoard,
+  };
 })();

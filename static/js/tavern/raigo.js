@@ -47,7 +47,7 @@
   /* Moves answered in the prompt box rather than at a place on the table. */
   const PROMPT_TYPES = ["end_fetch", "select", "decline", "shield", "roar", "purify_done"];
 
-  const { el, seatName } = window.TavernKit;
+  const { el, seatName, rove } = window.TavernKit;
 
   function spaceWords(space) {
     if (HANDS.includes(space)) return interpolate(gettext("%(hand)s hand"), { hand: HAND_WORDS[space] }, true);
@@ -221,10 +221,12 @@
       return node;
     }
 
-    tokenRow(tokens, cls) {
+    /* A row of tokens, one stop of Tab named `label` (its tokens by the arrow keys). */
+    tokenRow(tokens, cls, label) {
       const row = el("div", `raigo-row ${cls || ""}`.trim());
       for (const t of tokens) row.append(this.token(t, t && !t.hidden ? [`tok:${t.id}`] : [], ""));
-      if (!tokens.length) row.append(el("span", "raigo-muted", "none"));
+      if (!tokens.length) row.append(el("span", "raigo-muted", gettext("none")));
+      rove(row, label);
       return row;
     }
 
@@ -459,13 +461,13 @@
       const picks = spent.some((t) => this.movesAt([`tok:${t.id}`]).length);
       canyon.open = picks || spent.length <= 8;
       canyon.append(el("summary", "raigo-label", (spent.length ? interpolate(ngettext("Canyon: %(count)s token (tap to show or hide)", "Canyon: %(count)s tokens (tap to show or hide)", spent.length), { count: spent.length }, true) : gettext("Canyon: 0 tokens"))));
-      canyon.append(this.tokenRow(spent, "raigo-canyon-row"));
+      canyon.append(this.tokenRow(spent, "raigo-canyon-row", gettext("The Canyon")));
       box.append(canyon);
 
       if (Array.isArray(v.in_play) && v.in_play.length) {
         const play = el("div", "raigo-pile raigo-in-play");
         play.append(el("h3", "raigo-label", gettext("Spells being chanted")));
-        play.append(this.tokenRow(v.in_play));
+        play.append(this.tokenRow(v.in_play, "", gettext("Spells being chanted")));
         box.append(play);
       }
       if (v.destroy) box.append(this.destroyBox(v.destroy));
@@ -480,7 +482,7 @@
       box.append(
         el("p", "raigo-muted", interpolate(gettext("Spells beside it weigh %(weight)s; it strikes when they weigh more than %(threshold)s."), { weight: d.weight, threshold }, true)),
       );
-      box.append(this.tokenRow(d.row || []));
+      box.append(this.tokenRow(d.row || [], "", interpolate(gettext("%(owner)s's Destroy"), { owner: this.name(d.owner) }, true)));
       if (typeof d.victim === "number") {
         box.append(el("p", "raigo-warning", interpolate(gettext("At the end of this turn it destroys one of %(victim)s's towers."), { victim: this.who(d.victim) }, true)));
       }
@@ -495,6 +497,7 @@
         box.append(el("h3", "raigo-label", v.dong === this.you ? gettext("You drew") : gettext("Drawn")));
         const row = el("div", "raigo-row");
         for (const t of v.drawn) row.append(this.token(t, [`tok:${t.id}`], gettext("(drawn from Raizan)")));
+        rove(row, v.dong === this.you ? gettext("You drew") : gettext("Drawn"));
         box.append(row);
       } else {
         box.append(el("h3", "raigo-label", gettext("Drawn")));
@@ -536,6 +539,8 @@
       const towers = el("div", "raigo-towers");
       towers.setAttribute("aria-label", gettext("Towers"));
       (p.towers || []).forEach((tower, i) => towers.append(this.towerEl(p, tower, i)));
+      // a board's towers, and its Hands and Body, are a stop of Tab each (TavernKit.rove)
+      rove(towers, mine ? gettext("Your towers") : interpolate(gettext("%(seat)s's towers"), { seat: this.name(seat) }, true));
       box.append(towers);
       return box;
     }
@@ -584,6 +589,7 @@
         body.append(known);
       }
       wrap.append(body);
+      rove(wrap, mine ? gettext("Your Hands and Body") : interpolate(gettext("%(seat)s's Hands and Body"), { seat: this.name(seat) }, true));
       return wrap;
     }
 

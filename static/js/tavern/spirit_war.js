@@ -36,7 +36,7 @@
   };
   const PROMPT_TYPES = ["draw", "skip_attack", "no_spirit", "pass_support", "vote"];
 
-  const { el, seatName } = window.TavernKit;
+  const { el, seatName, rove } = window.TavernKit;
 
   function ordinal(n) {
     const s = n % 100 >= 11 && n % 100 <= 13 ? "th" : { 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th";
@@ -176,9 +176,11 @@
       return node;
     }
 
-    cardRow(cards, opts) {
+    /* A row of cards, one stop of Tab named `label` (its cards by the arrow keys). */
+    cardRow(cards, opts, label) {
       const row = el("div", "spirit-war-cards");
       for (const c of cards) row.append(this.card(c, opts));
+      rove(row, label);
       return row;
     }
 
@@ -341,7 +343,7 @@
       box.setAttribute("aria-label", gettext("Mini Spirit War"));
       box.append(el("h2", "spirit-war-heading", interpolate(gettext("Mini Spirit War · round %(round)s"), { round: m.round }, true)));
       box.append(el("p", "spirit-war-muted", interpolate(ngettext("Between %(names)s; %(count)s card left in its deck.", "Between %(names)s; %(count)s cards left in its deck.", m.deck), { names: (m.players || []).map((s) => this.who(s)).join(", "), count: m.deck }, true)));
-      if ((m.table || []).length) box.append(this.cardRow(m.table, { where: gettext("On the Mini Spirit War's table") }));
+      if ((m.table || []).length) box.append(this.cardRow(m.table, { where: gettext("On the Mini Spirit War's table") }, gettext("The Mini Spirit War's table")));
       return box;
     }
 
@@ -364,6 +366,7 @@
       if (!cards.length) box.append(el("p", "spirit-war-muted", gettext("Your hand is empty.")));
       const row = el("div", "spirit-war-cards spirit-war-hand-cards");
       for (const c of cards) row.append(this.card(c, { key: `card:${c.id}`, where: gettext("In your hand") }));
+      rove(row, gettext("Your hand"));
       box.append(row);
       return box;
     }
@@ -405,7 +408,7 @@
           const fighting = b && (b.attacker === seat || b.defender === seat);
           const where = fighting ? gettext("in her hand or face down in the battle") : gettext("in her hand");
           node.append(el("span", "spirit-war-label-small", interpolate(gettext("Shown to everyone, %(where)s:"), { where }, true)));
-          node.append(this.cardRow(p.shown_cards, { where: interpolate(gettext("%(seat)s's, shown to everyone, %(where)s"), { seat: this.name(seat), where }, true) }));
+          node.append(this.cardRow(p.shown_cards, { where: interpolate(gettext("%(seat)s's, shown to everyone, %(where)s"), { seat: this.name(seat), where }, true) }, interpolate(gettext("%(seat)s's cards shown to everyone"), { seat: this.name(seat) }, true)));
         }
         const attack = this.movesAt(`player:${seat}`);
         if (attack.length) {
@@ -454,7 +457,7 @@
       if ((v.encounter || []).length) {
         const now = el("div", "spirit-war-pile spirit-war-encounter");
         now.append(el("span", "spirit-war-label", gettext("Being resolved")));
-        now.append(this.cardRow(v.encounter, { where: gettext("The Encounter card being resolved"), text: true }));
+        now.append(this.cardRow(v.encounter, { where: gettext("The Encounter card being resolved"), text: true }, gettext("Being resolved")));
         decks.append(now);
       }
       box.append(decks);
