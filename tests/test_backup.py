@@ -614,6 +614,8 @@ def test_the_wiki_round_trips_with_its_mentions_secrets_and_versions(demo: Campa
     players they were told to."""
     import re
 
+    from config.management.commands.seed_demo import DEMO_WORLD_EVENT
+    from gmtools.models import WorldEvent
     from wiki.models import Entry, Link, Reveal, Revision, Section
 
     lake = Entry.objects.get(campaign=demo, title="Misty Lake")
@@ -644,6 +646,9 @@ def test_the_wiki_round_trips_with_its_mentions_secrets_and_versions(demo: Campa
         == Entry.objects.get(campaign=demo, title="Sakuya Izayoi").stat_block
     )
     assert entries["Sakuya Izayoi"].stat_block["hp"] == 100
+    # the calendar's event still names the copy's Misty Lake (a reference, not a number)
+    event = WorldEvent.objects.get(campaign=copy, title=DEMO_WORLD_EVENT[0])
+    assert event.wiki_entry == entries["Misty Lake"]
     texts = [e.body for e in entries.values()]
     texts += list(Section.objects.filter(entry__campaign=copy).values_list("body", flat=True))
     texts += [json.dumps(r.snapshot) for r in Revision.objects.filter(entry__campaign=copy)]

@@ -147,6 +147,10 @@ def demo_pages(role: str) -> list[tuple[str, str]]:
             ("wiki-stat-block", f"/campaigns/{c}/wiki/{sakuya.pk}/stat-block/"),
             ("npc-sheet", f"/characters/{Character.objects.get(pk=npc.pk).pk}/"),
             ("post-handout", f"/campaigns/{c}/threads/{thread.pk}/posts/{reimus_post.pk}/handout/"),
+            (
+                "post-wiki-entry",
+                f"/campaigns/{c}/threads/{thread.pk}/posts/{reimus_post.pk}/wiki-entry/",
+            ),
         ]
     else:
         pages += [

@@ -89,6 +89,7 @@ class Command(BaseCommand):
         seed_campaign_play(campaign, users, self.stdout, base)  # sessions, handouts...: below
         seed_wiki(campaign, users)  # the campaign wiki: below
         seed_wiki_npc(campaign, users)  # Sakuya's stat block, ready for the battle: below
+        link_world_event(campaign)  # the calendar's event names the wiki's lake: below
         seed_battles(campaign, users, self.stdout, base)  # grid battles: see the end of this file
         seed_decks(
             campaign, users, self.stdout, base
@@ -546,6 +547,19 @@ DEMO_STAT_BLOCK: dict[str, Any] = {
     "weapons": ["throwing_knives"],
     "spell_power": 100,
 }
+
+
+def link_world_event(campaign: Campaign) -> None:
+    """The demo's in-world event is about Misty Lake's wiki entry (the calendar is seeded
+    before the wiki, so the link is made here; idempotent: only an event with no entry)."""
+    from gmtools.models import WorldEvent
+    from wiki.models import Entry
+
+    lake = Entry.objects.filter(campaign=campaign, title="Misty Lake").first()
+    if lake is not None:
+        WorldEvent.objects.filter(
+            campaign=campaign, title=DEMO_WORLD_EVENT[0], wiki_entry__isnull=True
+        ).update(wiki_entry=lake)
 
 
 def seed_wiki_npc(campaign: Campaign, users: dict[str, Any]) -> None:
