@@ -310,11 +310,11 @@ class WorldEventForm(DateSetForm):
         label=gettext_lazy("Happened in session"),
     )
     wiki_entry = forms.TypedChoiceField(
-        label="About the wiki entry",
+        label=gettext_lazy("About the wiki entry"),
         coerce=int,
         required=False,
         empty_value=None,
-        choices=[("", "None")],
+        choices=[("", gettext_lazy("No wiki entry"))],
     )
 
     def __init__(
@@ -329,7 +329,7 @@ class WorldEventForm(DateSetForm):
         if isinstance(field, forms.ModelChoiceField):
             field.queryset = GameSession.objects.filter(campaign_id=campaign_id)
         # The campaign's own entries, by title (gmtools.world.entry_choices)
-        self.fields["wiki_entry"].choices = [("", "None"), *(entries or [])]  # type: ignore[attr-defined]
+        self.fields["wiki_entry"].choices = [("", gettext("No wiki entry")), *(entries or [])]  # type: ignore[attr-defined]
 
 
 class CalendarDefineForm(forms.Form):

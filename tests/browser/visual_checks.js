@@ -8,8 +8,10 @@
   const unlabelled = [];
   for (const el of document.querySelectorAll("input, select, textarea")) {
     if (el.type === "hidden" || !visible(el)) continue;
+    // a submit, button or reset input is named by its value (HTML-AAM), like a <button>
     const named = (el.labels && el.labels.length) || el.getAttribute("aria-label")
-      || el.getAttribute("aria-labelledby") || el.getAttribute("title");
+      || el.getAttribute("aria-labelledby") || el.getAttribute("title")
+      || (["submit", "button", "reset"].includes(el.type) && el.value.trim());
     if (!named) unlabelled.push(el.outerHTML.slice(0, 120));
   }
   // a tick box or radio too small to hit with a finger: a box under 18 px whose label (if
