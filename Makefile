@@ -101,7 +101,7 @@ native: dev-deps
 ## --durations=25: every run's log names its slowest tests.
 test: dev-deps browser services-check native messages
 	$(PY) -m compileall -q -j 0 $(PROJECT_PACKAGES) tests manage.py >/dev/null
-	env -u PYTHONDONTWRITEBYTECODE WR_NATIVE_REQUIRED=1 DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(BIN)/pytest -n 3 --dist loadgroup --durations=25 $(PYTEST_ARGS)
+	env -u PYTHONDONTWRITEBYTECODE WR_NATIVE_REQUIRED=1 DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(BIN)/pytest -n 3 --dist loadgroup --durations=60 $(PYTEST_ARGS)
 
 ## screenshots: the visual sweep alone: every main page as GM and as player, 1280 and 390 px,
 ## light and dark, into test-artifacts/visual/ (the pictures the docs show; never committed)
