@@ -98,7 +98,7 @@ native: dev-deps
 ## PYTHONDONTWRITEBYTECODE would otherwise have every worker and every Celery worker the tests
 ## start compile the whole project again (17 CPU-seconds a worker here; docs/test-suite.md).
 ## The suite runs the compiled engine (WR_NATIVE_REQUIRED: tests/engine/test_native.py checks it).
-## --durations=25: every run's log names its slowest tests.
+## --durations=60: every run's log names its slowest tests.
 test: dev-deps browser services-check native messages
 	$(PY) -m compileall -q -j 0 $(PROJECT_PACKAGES) tests manage.py >/dev/null
 	env -u PYTHONDONTWRITEBYTECODE WR_NATIVE_REQUIRED=1 DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(BIN)/pytest -n 3 --dist loadgroup --durations=60 $(PYTEST_ARGS)
