@@ -191,7 +191,9 @@
           if (!firstLoad && (current === null || entry.seat !== current.seat)) heard.push(ev.text);
         });
       });
-      if (yourMoveDue) heard.push(gettext("Your move."));
+      // her turn came back, seen by a poll between the moves or only by others' moves in the
+      // log (a bot that answers before the next poll): either way she is told it is hers
+      if (yourMoveDue || (heard.length && wasMine)) heard.push(gettext("Your move."));
       yourMoveDue = false;
       if (heard.length) announce(heard);
       if (following) logBox.scrollTop = logBox.scrollHeight;
