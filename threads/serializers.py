@@ -83,7 +83,10 @@ class ThreadReactionInputSerializer(serializers.Serializer[Any]):
     kind = serializers.ChoiceField(choices=list(REACTIONS))
 
 
-class ThreadHandoutFromPostSerializer(serializers.Serializer[Any]):
+class _PostExcerptSerializer(serializers.Serializer[Any]):
+    """A title and a passage of a post: what a handout or a wiki entry made from it starts
+    with."""
+
     title = serializers.CharField(max_length=120)
     excerpt = serializers.CharField(
         max_length=MAX_EXCERPT,
@@ -92,20 +95,15 @@ class ThreadHandoutFromPostSerializer(serializers.Serializer[Any]):
         default="",
         help_text="A passage of the post's text; empty: the whole post.",
     )
+
+
+class ThreadHandoutFromPostSerializer(_PostExcerptSerializer):
     recipients = serializers.ListField(
         child=ObjectIdField(), required=False, default=list, max_length=MAX_NAMED
     )
 
 
-class ThreadWikiEntryFromPostSerializer(serializers.Serializer[Any]):
-    title = serializers.CharField(max_length=120)
-    excerpt = serializers.CharField(
-        max_length=MAX_EXCERPT,
-        required=False,
-        allow_blank=True,
-        default="",
-        help_text="A passage of the post's text; empty: the whole post.",
-    )
+class ThreadWikiEntryFromPostSerializer(_PostExcerptSerializer):
     kind = serializers.CharField(
         max_length=40, required=False, default="lore", help_text="A kind of the campaign's wiki."
     )
