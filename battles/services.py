@@ -182,6 +182,7 @@ PLAY_FIELDS: Final = (
     "ended_at",
     "current_combatant",
     "summary",
+    "summary_words",
     "updated_at",
 )
 
@@ -204,7 +205,9 @@ def _describe(
     battle.current_combatant = (
         "" if current is None or engine.in_fog(state, current) else current.id
     )
-    battle.summary = engine.summary(state)[:200]
+    words = engine.summary_words(state)
+    battle.summary = str(words)[:200]
+    battle.summary_words = words.to_json()
 
 
 def _store(battle: Battle, state: engine.BattleState, now: datetime, *, setup: bool) -> None:
@@ -852,7 +855,7 @@ def _columns(
 ) -> tuple[str, ...]:
     """The battle's own columns follow the state (saved with the core's one write)."""
     _describe(battle, after, timezone.now(), was_setup=before.phase == "setup")
-    return ("started_at", "ended_at", "current_combatant")
+    return ("started_at", "ended_at", "current_combatant", "summary_words")
 
 
 def _pieces_changed(battle: Battle, before: engine.BattleState, after: engine.BattleState) -> bool:

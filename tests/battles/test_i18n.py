@@ -56,3 +56,32 @@ def test_english_stays_the_default(started, player, client_for):
     )
     text = page.content.decode()
     assert '<html lang="en"' in text and "Your hand" in text and "あなたの手札" not in text
+
+
+@pytest.mark.parametrize(
+    ("accept", "round_words", "status"),
+    [("ja", "ラウンド 1 · ", "進行中"), ("zh-hans", "第 1 轮 · ", "进行中")],
+)
+def test_the_battle_list_reads_whose_turn_in_the_readers_language(
+    started, campaign, player, client_for, accept, round_words, status
+):
+    """The list's summary is kept as words (``summary_words``) and read in each reader's
+    language; the English column stays for a battle written before, and for English."""
+    from django.utils.html import escape
+
+    from battles.models import Battle
+
+    battle = started.refresh()
+    web = client_for(player)
+    url = f"/campaigns/{campaign.pk}/battles/"
+    text = web.get(url, headers={"accept-language": accept}).content.decode()
+    assert round_words in text
+    assert status in text
+    assert "Round 1" not in text and "In progress" not in text
+    english = web.get(url).content.decode()
+    assert battle.summary.startswith("Round 1 · ")
+    assert escape(battle.summary) in english
+    # a battle last written before its words were kept reads its stored English
+    Battle.objects.filter(pk=battle.pk).update(summary_words={})
+    kept = web.get(url, headers={"accept-language": accept}).content.decode()
+    assert escape(battle.summary) in kept
