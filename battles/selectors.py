@@ -21,7 +21,9 @@ from typing import TYPE_CHECKING, Any, Final, NamedTuple
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import Http404
+from django.utils.translation import get_language
 
+from apibase.engine_words import in_language
 from apibase.numbers import object_id
 from apibase.renderers import RenderedJSON
 from campaign.permissions import CampaignAccess, access_for
@@ -127,8 +129,27 @@ def view_of(
     the battle's ``map`` (``maps.map_payload``: None for a drawn grid). The engine's view
     already holds ``fog`` (the fogged squares, public) and leaves out whoever stands in it."""
     data = engine.view(state, player, since=max(since, state.version - LOG_TAIL, 0))
+    data["log"] = log_in_language(data.get("log") or [])
     data["map"] = map_payload_of(map_id)
     return data
+
+
+def log_in_language(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Log entries with each roll's ``purpose`` in the active language, where the engine
+    kept its words (``purpose_words``; an attack's or a card's name inside stays as written).
+    Older entries keep their English purpose."""
+    return [
+        {**entry, "events": [_event_in_language(e) for e in entry["events"]]}
+        if any(isinstance(e, dict) and "purpose_words" in e for e in entry.get("events") or [])
+        else entry
+        for entry in entries
+    ]
+
+
+def _event_in_language(event: Any) -> Any:
+    if not isinstance(event, dict) or not isinstance(event.get("purpose_words"), dict):
+        return event
+    return {**event, "purpose": in_language(event["purpose_words"])}
 
 
 def battle_payload(
@@ -184,8 +205,12 @@ def view_cache_key(
 ) -> str:
     """Under the database's epoch too (``at``, default :func:`tables.store.epoch_now`): a
     version lost in a crash of PostgreSQL and written again with another state is never
-    answered from the lost one's entry."""
-    return f"battle-view:{at or store.epoch_now()}:{battle_id}:v{version}:{player}:after{log_after}"
+    answered from the lost one's entry. Under the reader's language but English's (the log's
+    roll purposes are in it: :func:`log_in_language`)."""
+    language = get_language() or ""
+    lang = "" if language.startswith("en") else f":{language}"
+    key = f"battle-view:{at or store.epoch_now()}:{battle_id}:v{version}:{player}:after{log_after}"
+    return key + lang
 
 
 def _cached_view(battle: Battle, version: int, player: str, log_after: int) -> _CachedView:

@@ -977,8 +977,13 @@ def _payload(
 def _log_view(
     state: engine.BattleState, seat: Any, entries: list[dict[str, Any]]
 ) -> list[dict[str, Any]]:
-    """A page of the log as ``seat`` may see it (the view's own log entries)."""
-    return engine.log_view(state, engine.SPECTATOR if seat is None else str(seat), entries)
+    """A page of the log as ``seat`` may see it (the view's own log entries), its roll
+    purposes in the reader's language."""
+    from .selectors import log_in_language
+
+    return log_in_language(
+        engine.log_view(state, engine.SPECTATOR if seat is None else str(seat), entries)
+    )
 
 
 def _api_move(

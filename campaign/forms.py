@@ -11,6 +11,8 @@ from typing import Any, cast
 
 from django import forms
 from django.contrib.auth import get_user_model
+from django.utils.safestring import mark_safe
+from django.utils.text import format_lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -99,6 +101,10 @@ class AddMemberForm(forms.Form):
             ) from None
 
 
+#: Dice notation as a reader types it, in every language (the form's help text).
+NOTATION_EXAMPLES = mark_safe('<code translate="no">4d+2, 3d6, 2x(3d+1), 3dX2</code>')
+
+
 class DiceForm(forms.Form):
     """A character's check, dice notation, or a stat value whose pool the rules give, plus a
     modifier. ``checks`` are the character checks this user may roll (from the characters app)."""
@@ -112,7 +118,8 @@ class DiceForm(forms.Form):
         label=_("Notation"),
         max_length=60,
         required=False,
-        help_text=_("e.g. 4d+2, 3d6, 2x(3d+1), 3dX2"),
+        # the examples are notation, not words: translate="no" keeps them out of translation
+        help_text=format_lazy("{} {}", _("e.g."), NOTATION_EXAMPLES),
     )
     stat = forms.IntegerField(
         label=_("Stat"),

@@ -85,3 +85,37 @@ def test_the_battle_list_reads_whose_turn_in_the_readers_language(
     Battle.objects.filter(pk=battle.pk).update(summary_words={})
     kept = web.get(url, headers={"accept-language": accept}).content.decode()
     assert escape(battle.summary) in kept
+
+
+@pytest.mark.parametrize(("lang", "purpose"), [("ja", "弾幕の回避"), ("zh-hans", "闪避弹幕")])
+def test_a_rolls_purpose_reads_in_the_readers_language(lang, purpose):
+    """A danmaku attack's dodge roll: the engine logs its purpose in English with its words
+    (``purpose_words``), and the log the battle screen reads (``log_in_language``: the state's
+    view and the log pages) names it in the reader's language."""
+    from django.utils import translation
+
+    from battles.selectors import log_in_language
+    from tests.engine.battle.helpers import battle, fighter
+    from westernroses.battle import apply, legal_actions, view
+
+    a = fighter("a", (0, 0), speed=10)
+    b = fighter("b", (1, 0), side="b", stats={"cha": 15, "ins": 9})
+    state = battle(a, b)
+    state.current = "a"
+    danmaku = next(
+        o["attack"]
+        for o in legal_actions(state, "gm")
+        if o["type"] == "attack" and o["kind"] == "danmaku"
+    )
+    attack = {"type": "attack", "player": "gm", "combatant": "a", "target": "b"}
+    state, _ = apply(state, {**attack, "attack": danmaku})
+    log = view(state, "gm")["log"]
+
+    def purposes(entries):
+        return [e["purpose"] for x in entries for e in x["events"] if e["type"] == "roll"]
+
+    assert purposes(log) == ["dodge danmaku"]
+    with translation.override(lang):
+        assert purposes(log_in_language(log)) == [purpose]
+    with translation.override("en"):
+        assert purposes(log_in_language(log)) == ["dodge danmaku"]

@@ -32,6 +32,11 @@ ALLOWED = [
     "GM",
     "NPC",
     "HP",
+    # the rulebook's stat abbreviations, as the sheet and the house rules write them
+    "PWR",
+    "INT",
+    "CHA",
+    "INS",
     "PDF",
     "JPEG",
     "PNG",

@@ -32,6 +32,7 @@ from westernroses.battle.errors import IllegalAction
 from westernroses.battle.state import Combatant, scan
 from westernroses.battle.stats import reach_stat, stat_roll
 from westernroses.dice import DiceExpression
+from westernroses.words import N_, Words
 
 SHRINE_HEAL_DICE: Final = 2
 LIGHTNING_DICE: Final = 4
@@ -166,7 +167,9 @@ def _victim(ctx: Ctx, square: Square | None) -> Combatant:
 
 
 def _shrine_heal(ctx: Ctx, c: Combatant, target: Square | None) -> None:
-    rolled = ctx.damage(c.id, "Shrine Maiden's healing", DiceExpression(SHRINE_HEAL_DICE), [])
+    rolled = ctx.damage(
+        c.id, Words(N_("Shrine Maiden's healing")), DiceExpression(SHRINE_HEAL_DICE), []
+    )
     damage.heal(ctx, _victim(ctx, target), rolled.total, "Shrine Maiden's healing")
 
 
@@ -187,7 +190,7 @@ def _flash(ctx: Ctx, c: Combatant, target: Square | None) -> None:
         value, dice, mods = stat_roll(o, "cha", ctx.rules)
         result = ctx.check(
             o.id,
-            "reflex save (charisma)",
+            Words(N_("reflex save (charisma)")),
             dice,
             [*mods, ("Hardy", o.profile.status_resistance)],
             ctx.target("status_save"),
@@ -203,7 +206,7 @@ def _lightning(ctx: Ctx, c: Combatant, target: Square | None) -> None:
     value, dice, mods = stat_roll(victim, "cha", ctx.rules)
     result = ctx.check(
         victim.id,
-        "dodge lightning (charisma)",
+        Words(N_("dodge lightning (charisma)")),
         dice,
         mods,
         ctx.target("status_save"),
@@ -213,7 +216,7 @@ def _lightning(ctx: Ctx, c: Combatant, target: Square | None) -> None:
     if result.success:
         ctx.emit("dodged", attacker=c.id, defender=victim.id, name="Lightning bolt")
         return
-    rolled = ctx.damage(c.id, "Lightning bolt", DiceExpression(LIGHTNING_DICE), [])
+    rolled = ctx.damage(c.id, Words(N_("Lightning bolt")), DiceExpression(LIGHTNING_DICE), [])
     amount, steps = damage.modified(ctx, victim, rolled.total, None)
     ctx.emit(
         "hit",
