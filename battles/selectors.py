@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Final, NamedTuple
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import Http404
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext
 
 from apibase.engine_words import in_language
 from apibase.numbers import object_id
@@ -130,8 +130,22 @@ def view_of(
     already holds ``fog`` (the fogged squares, public) and leaves out whoever stands in it."""
     data = engine.view(state, player, since=max(since, state.version - LOG_TAIL, 0))
     data["log"] = log_in_language(data.get("log") or [])
+    you = data.get("you")
+    if isinstance(you, dict) and isinstance(you.get("legal_actions"), list):
+        you["legal_actions"] = options_in_language(you["legal_actions"])
     data["map"] = map_payload_of(map_id)
     return data
+
+
+def options_in_language(options: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Legal actions with each ability's name (the engine's message id) in the active
+    language; an attack's or a card's name is the player's and stays as written."""
+    return [
+        {**o, "name": gettext(o["name"])}
+        if o.get("type") == "use_ability" and isinstance(o.get("name"), str) and o["name"]
+        else o
+        for o in options
+    ]
 
 
 def log_in_language(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -249,7 +263,7 @@ def battle_legal_actions(*, battle_id: Any, user: User | AnonymousUser) -> ViewR
     return ViewResult(
         version=state.version,
         player=player,
-        data={"legal_actions": engine.legal_actions(state, player)},
+        data={"legal_actions": options_in_language(engine.legal_actions(state, player))},
     )
 
 

@@ -119,3 +119,20 @@ def test_a_rolls_purpose_reads_in_the_readers_language(lang, purpose):
         assert purposes(log_in_language(log)) == [purpose]
     with translation.override("en"):
         assert purposes(log_in_language(log)) == ["dodge danmaku"]
+
+
+@pytest.mark.parametrize(("lang", "name"), [("ja", "雷撃"), ("zh-hans", "雷击")])
+def test_an_abilitys_name_reads_in_the_readers_language(lang, name):
+    """Manipulation of Electricity's Lightning bolt among the legal actions the screen draws
+    its buttons from (the view's and the legal-actions endpoint's)."""
+    from django.utils import translation
+
+    from battles.selectors import options_in_language
+
+    options = [
+        {"type": "use_ability", "combatant": "a", "ability": "lightning", "name": "Lightning bolt"},
+        {"type": "attack", "combatant": "a", "attack": "danmaku", "name": "Lightning bolt"},
+    ]
+    with translation.override(lang):
+        shown = options_in_language(options)
+    assert [o["name"] for o in shown] == [name, "Lightning bolt"]  # an attack's name is hers

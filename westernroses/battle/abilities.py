@@ -43,7 +43,7 @@ class AbilityRule:
     """``target``: combatant | ally_or_self | near_square | own_doll | owner_square | none."""
 
     slug: str
-    name: str
+    name: str  # an English message id (N_), translated where it is shown
     trait: str
     uses: int | None  # per battle; None = unlimited
     target: str
@@ -54,25 +54,29 @@ class AbilityRule:
 ABILITIES: Final = {
     a.slug: a
     for a in (
-        AbilityRule("shrine_heal", "Shrine Maiden's healing", "shrine_maiden", 2, "ally_or_self"),
-        AbilityRule("lunatic_gaze", "Lunatic Gaze", "lunatic_gaze", None, "combatant"),
-        AbilityRule("light_flash", "Flash of light", "manipulation_of_light", None, "none"),
-        AbilityRule("lightning", "Lightning bolt", "manipulation_of_electricity", 1, "combatant"),
+        AbilityRule(
+            "shrine_heal", N_("Shrine Maiden's healing"), "shrine_maiden", 2, "ally_or_self"
+        ),
+        AbilityRule("lunatic_gaze", N_("Lunatic Gaze"), "lunatic_gaze", None, "combatant"),
+        AbilityRule("light_flash", N_("Flash of light"), "manipulation_of_light", None, "none"),
+        AbilityRule(
+            "lightning", N_("Lightning bolt"), "manipulation_of_electricity", 1, "combatant"
+        ),
         AbilityRule(
             "activate_doll",
-            "Activate a doll",
+            N_("Activate a doll"),
             "doll_master",
             None,
             "near_square",
             spell_power=summons.DOLL_COST,
         ),
         AbilityRule(
-            "deactivate_doll", "Deactivate a doll", "doll_master", None, "own_doll", free=True
+            "deactivate_doll", N_("Deactivate a doll"), "doll_master", None, "own_doll", free=True
         ),
-        AbilityRule("command_dolls", "Command the dolls", "doll_master", None, "none"),
+        AbilityRule("command_dolls", N_("Command the dolls"), "doll_master", None, "none"),
         AbilityRule(
             "familiar_teleport",
-            "Teleport to the summoner",
+            N_("Teleport to the summoner"),
             "familiar",
             None,
             "owner_square",
