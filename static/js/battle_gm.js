@@ -389,12 +389,13 @@
     $("place-character-fields").hidden = !placeable.length;
     $("place-character-button").hidden = !placeable.length;
     const fighters = Object.values(view.combatants);
-    fill($("ov-combatant"), fighters.map((c) => [c.id, `${c.name} (${c.side})`]), true);
-    fill($("ov-source"), [["", "nobody"]].concat(fighters.map((c) => [c.id, `${c.name} (${c.side})`])), true);
+    const named = (c) => [c.id, `${c.name} (${B.sideWords(c.side)})`];
+    fill($("ov-combatant"), fighters.map(named), true);
+    fill($("ov-source"), [["", gettext("nobody")]].concat(fighters.map(named)), true);
     const current = view.combatants[$("ov-combatant").value];
     fill($("ov-effect"), current ? current.effects.map((e) => [e.id, e.label || e.kind]) : [], false);
     const sides = [...new Set(fighters.map((c) => c.side))];
-    fill($("end-winner"), [["", gettext("no winner")]].concat(sides.map((s) => [s, interpolate(gettext("%(side)s won"), { side: s }, true)])), true);
+    fill($("end-winner"), [["", gettext("no winner")]].concat(sides.map((s) => [s, interpolate(gettext("%(side)s won"), { side: B.sideWords(s) }, true)])), true);
     const selected = B.state.selected && view.combatants[B.state.selected];
     $("gm-piece").hidden = !(setup && selected && selected.kind !== "doll");
     $("gm-piece-name").textContent = selected ? selected.name : "";

@@ -641,7 +641,7 @@
     const statuses = c && c.effects.length ? " " + interpolate(gettext("Statuses: %(statuses)s."), { statuses: c.effects.map((e) => e.label || statusWords(e.kind)).join(", ") }, true) : "";
     const walled = c && fogbound(c.id) ? ` ${fogboundWords(c)}` : "";
     $("square-info").textContent = c
-      ? interpolate(gettext("%(name)s (%(side)s) at %(x)s, %(y)s: HP %(hp)s of %(max)s, SP %(sp)s, %(condition)s."), { name: c.name, side: c.side, x, y, hp: c.hp, max: c.hp_max, sp: c.spell_power, condition: conditionWords(c) }, true) + statuses + walled
+      ? interpolate(gettext("%(name)s (%(side)s) at %(x)s, %(y)s: HP %(hp)s of %(max)s, SP %(sp)s, %(condition)s."), { name: c.name, side: sideWords(c.side), x, y, hp: c.hp, max: c.hp_max, sp: c.spell_power, condition: conditionWords(c) }, true) + statuses + walled
       : interpolate(gettext("Square %(x)s, %(y)s: %(terrain)s."), { x, y, terrain }, true);
     S.tip = c && c.effects.length ? c.id : null;
     renderOverlay();
@@ -674,11 +674,11 @@
     return el("span", {
       class: classes.join(" "),
       dataset: { combatant: c.id, side: c.side },
-      title: `${c.name} · ${c.side} · HP ${c.hp}/${c.hp_max} · SP ${c.spell_power}`,
+      title: `${c.name} · ${sideWords(c.side)} · HP ${c.hp}/${c.hp_max} · SP ${c.spell_power}`,
     },
     portrait
       ? el("img", { class: "battle-token__portrait", src: portrait, alt: "", draggable: "false" })
-      : el("span", { class: "battle-token__initials" }, initials(c.name)),
+      : el("span", { class: "battle-token__initials", translate: "no" }, initials(c.name)),
     bar("hp", c.hp, c.hp_max, "battle-token__hp"),
     bar("sp", c.spell_power, Math.max(c.spell_power, 100), "battle-token__sp"),
     el("span", { class: "battle-token__statuses" }, statusBadges(c)));
@@ -696,6 +696,9 @@
     if (c.hp < 0 && c.condition === "healthy") return gettext("below zero HP");
     return words;
   }
+  // the sides a GM picks from when she places an NPC (a battle's other sides are hers, as written)
+  const SIDE_WORDS = { heroes: gettext("heroes"), enemies: gettext("enemies"), neutral: gettext("neutral") };
+  function sideWords(side) { return SIDE_WORDS[side] || side; }
   const STATUS_WORDS = {
     stun: gettext("stunned"), blind: gettext("blinded"), fear: gettext("afraid"), knockdown: gettext("knocked down"), knockback: gettext("knocked back"),
     freeze: gettext("frozen"), insanity: gettext("insane"), berserk: gettext("berserk"), taunted: gettext("taunted"), unconscious: gettext("unconscious"),
@@ -914,7 +917,7 @@
       },
       el("span", { class: `battle-dot side-${sideIndex(c.side)}` }),
       el("strong", {}, c.name),
-      el("small", { class: "muted" }, " " + (c.position ? interpolate(gettext("%(side)s · %(player)s"), { side: c.side, player: playerName(c.controller) }, true) : interpolate(gettext("%(side)s · %(player)s · off the board"), { side: c.side, player: playerName(c.controller) }, true))),
+      el("small", { class: "muted" }, " " + (c.position ? interpolate(gettext("%(side)s · %(player)s"), { side: sideWords(c.side), player: playerName(c.controller) }, true) : interpolate(gettext("%(side)s · %(player)s · off the board"), { side: sideWords(c.side), player: playerName(c.controller) }, true))),
       el("span", { class: "tracker-bars" },
         el("span", { class: "num" }, interpolate(gettext("HP %(hp)s/%(max)s"), { hp: c.hp, max: c.hp_max }, true)), bar("hp", c.hp, c.hp_max),
         el("span", { class: "num" }, interpolate(gettext("SP %(sp)s"), { sp: c.spell_power }, true)), bar("sp", c.spell_power, Math.max(c.spell_power, 100))),
@@ -1167,7 +1170,7 @@
     box.hidden = false;
     box.innerHTML = "";
     box.append(el("h3", {}, c.name), el("p", { class: "muted" },
-      interpolate(gettext("%(kind)s · %(side)s · played by %(player)s · speed %(speed)s · range %(range)s"), { kind: c.kind, side: c.side, player: playerName(c.controller), speed: c.speed, range: c.range }, true) +
+      interpolate(gettext("%(kind)s · %(side)s · played by %(player)s · speed %(speed)s · range %(range)s"), { kind: c.kind, side: sideWords(c.side), player: playerName(c.controller), speed: c.speed, range: c.range }, true) +
       (c.element ? ` · ${c.element}` : "") + ` · ${String(c.drunkenness).replaceAll("_", " ")}`),
     el("p", {}, interpolate(gettext("HP %(hp)s of %(max)s · SP %(sp)s · meter %(meter)s of 5 · %(condition)s"), { hp: c.hp, max: c.hp_max, sp: c.spell_power, meter: c.meter, condition: conditionWords(c) }, true)));
     if (c.effects.length) box.append(el("ul", { class: "compact" }, c.effects.map((e) => el("li", {}, e.label || statusWords(e.kind)))));
@@ -1592,7 +1595,7 @@
 
   // ------------------------------------------------------------------ start
   window.BattleScreen = {
-    config, state: S, act, send, request: (m, u, b) => client.request(m, u, b), refresh, render, setMode, setStatus, combatant, nameOf,
+    config, state: S, act, send, request: (m, u, b) => client.request(m, u, b), refresh, render, setMode, setStatus, combatant, nameOf, sideWords,
     onRender(fn) { S.renderHooks.push(fn); if (S.view) fn(S.view); },
     // the words the page writes, for its tests (tests/browser/test_battle_words.py)
     words: { describeEvent, rollDetail, conditionWords, statusWords, actionWords, rollWords, choiceHelp, statusBadges, durationWords },
