@@ -4,25 +4,26 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('notifications', '0008_wiki_event'),
+        ("notifications", "0008_wiki_event"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='notification',
-            name='texts',
+            model_name="notification",
+            name="texts",
             field=models.JSONField(blank=True, default=dict),
         ),
         migrations.AddField(
-            model_name='schedulednotification',
-            name='texts',
-            field=models.JSONField(blank=True, default=dict, help_text='Message ids of title and body.'),
+            model_name="schedulednotification",
+            name="texts",
+            field=models.JSONField(
+                blank=True, default=dict, help_text="Message ids of title and body."
+            ),
         ),
         migrations.AddField(
-            model_name='turnwait',
-            name='texts',
+            model_name="turnwait",
+            name="texts",
             field=models.JSONField(blank=True, default=dict, help_text="The title's message id."),
         ),
     ]
