@@ -278,3 +278,44 @@ def test_a_reader_with_no_preference_gets_the_sites_language(
             n.shown_body
             == f"Reimu があなたを {translation.gettext('Player')} として招待しています。"
         )
+
+
+def test_a_turn_reminder_a_day_later_still_reads_in_her_language(campaign, readers):
+    """The turn keeps its title's message id, so the reminder the beat task raises later says
+    "still your move" in each player's words, and the time waited in her plural."""
+    from minigames.game import names_words
+    from notifications import texts
+    from notifications.reminders import turn_reminders_send, turn_wait_start
+
+    start = timezone.now() - timedelta(days=1)
+    for code, (user, _device) in readers.items():
+        turn_wait_start(
+            campaign=campaign,
+            user=user,
+            key=f"tavern:1:seat:{code}",
+            title=texts.gettext_lazy(
+                "Your move at %(game)s with %(names)s",
+                game="Koi-Koi",
+                names=names_words(["Marisa", "Sakuya"]),
+            ),
+            url="/tavern/1/",
+            started_at=start,
+            notify_user=False,
+        )
+    assert turn_reminders_send(now=start + timedelta(minutes=90)) == 3
+    expected = {
+        "en": (
+            "Still your move at Koi-Koi with Marisa and Sakuya",
+            "Your turn has been waiting for 90 minutes.",
+        ),
+        "ja": (
+            "Marisa と Sakuya と遊ぶ Koi-Koi：まだあなたの番です",
+            "あなたの番のまま 90 分が経ちました。",
+        ),
+        "zh-hans": ("与 Marisa 和 Sakuya 的 Koi-Koi：仍然轮到你了", "轮到你了，已等待 90 分钟。"),
+    }
+    for code, (user, _device) in readers.items():
+        reminder = Notification.objects.get(recipient=user, event=EventType.TURN_REMINDER)
+        assert reminder.title == expected["en"][0]  # the English kept for the admin
+        with translation.override(code):
+            assert (reminder.shown_title, reminder.shown_body) == expected[code]
