@@ -464,6 +464,7 @@ def post_create(
 
 
 def _notify_mentions(post: Post, thread: Thread, author: User) -> None:
+    from notifications import texts
     from notifications.models import EventType
     from notifications.services import notify
 
@@ -481,7 +482,9 @@ def _notify_mentions(post: Post, thread: Thread, author: User) -> None:
             recipient=user,
             event=EventType.THREAD_MENTION,
             campaign=thread.campaign,
-            title=f"{speaker} mentioned you in “{thread.title}”",
+            title=texts.gettext_lazy(
+                "%(speaker)s mentioned you in “%(thread)s”", speaker=speaker, thread=thread.title
+            ),
             url=url,
             dedupe_key=f"thread-mention-{post.pk}",
         )
