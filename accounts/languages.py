@@ -10,7 +10,8 @@ language active then (docs/i18n.md)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -80,3 +81,13 @@ class FreshLanguageMiddleware:
             return self.get_response(request)
         finally:
             translation.deactivate()
+
+
+@contextmanager
+def in_language_of(user: object) -> Iterator[None]:
+    """Words written for ``user`` outside her request (a notification's title and text) in
+    her preferred language, or English when she has none: a notice is written once, for every
+    channel and device she reads it on."""
+    code = getattr(user, "language", "") or ""
+    with translation.override(code if supported(code) else "en"):
+        yield

@@ -14,6 +14,8 @@ from datetime import UTC, date, datetime, time, timedelta
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import ngettext
 
 from campaign.models import Campaign, Membership
 
@@ -23,6 +25,7 @@ from .models import Post
 def send_daily_digests(day: date | None = None) -> int:
     """Tell every member of every campaign with posts on ``day`` (UTC; default: yesterday)
     what was posted by others. Returns how many notifications were made."""
+    from accounts.languages import in_language_of
     from notifications.models import EventType
     from notifications.services import notify
 
@@ -49,17 +52,24 @@ def send_daily_digests(day: date | None = None) -> int:
             if not counts:
                 continue
             total = sum(counts.values())
-            plural = "s" if total != 1 else ""
-            when = f"{day:%B} {day.day}"
-            lines = [
-                f"{title}: {n} new post{'s' if n != 1 else ''}" for (_, title), n in counts.items()
-            ]
+            with in_language_of(membership.user):
+                when = date_format(day, "MONTH_DAY_FORMAT")
+                lines = [
+                    ngettext("%(title)s: %(n)s new post", "%(title)s: %(n)s new posts", n)
+                    % {"title": title, "n": n}
+                    for (_, title), n in counts.items()
+                ]
+                heading = ngettext(
+                    "%(n)s new post in %(campaign)s on %(day)s",
+                    "%(n)s new posts in %(campaign)s on %(day)s",
+                    total,
+                ) % {"n": total, "campaign": campaign.name, "day": when}
             with transaction.atomic():
                 if notify(
                     recipient=membership.user,
                     event=EventType.THREAD_DIGEST,
                     campaign=campaign,
-                    title=f"{total} new post{plural} in {campaign.name} on {when}",
+                    title=heading,
                     body="\n".join(lines),
                     url=url,
                     dedupe_key=f"thread-digest-{campaign_id}-{day.isoformat()}",

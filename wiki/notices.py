@@ -15,7 +15,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
+from accounts.languages import in_language_of
 from campaign.models import Membership, Role
 from notifications import EventType, notify
 
@@ -65,18 +67,21 @@ def tell_players(entry: Entry, before: dict[str, Any], revision: Revision) -> in
         after = player_view(now, user_id)
         if after is None or after == player_view(before, user_id):
             continue
-        if created:
-            title = f"New in the wiki: {after['title']}"
-        elif player_view(before, user_id) is None:
-            title = f"Revealed to you in the wiki: {after['title']}"
-        else:
-            title = f"Changed in the wiki: {after['title']}"
+        with in_language_of(membership.user):
+            named = {"title": after["title"]}
+            if created:
+                title = _("New in the wiki: %(title)s") % named
+            elif player_view(before, user_id) is None:
+                title = _("Revealed to you in the wiki: %(title)s") % named
+            else:
+                title = _("Changed in the wiki: %(title)s") % named
+            body = _("Open the entry in the campaign's wiki.")
         notify(
             recipient=membership.user,
             event=EventType.WIKI_UPDATE,
             campaign=membership.campaign,
             title=title[:200],
-            body="Open the entry in the campaign's wiki.",
+            body=body,
             url=url,
             dedupe_key=f"wiki:{entry.pk}:{revision.number}",
         )
