@@ -9,12 +9,14 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import pytest
+from django.utils import timezone
 
 from campaign.permissions import access_for
 from notifications.models import EventType, Notification
 from tests.factories import CharacterFactory
 from tests.i18n.test_campaign_side import _get
 from threads import services as threads
+from threads.digest import send_daily_digests
 from wiki import services as wiki
 from wiki.stat_blocks import stat_block_set
 
@@ -302,8 +304,9 @@ def test_the_apis_refusals_speak_the_readers_language(
 def test_a_notice_is_written_in_the_recipients_saved_language(
     world, campaign, gm, player, other_player
 ):
-    """Wiki news and a thread's mention reach each player in the language of her account, or
-    in English when she chose none (a notice is written once, for every channel)."""
+    """Wiki news, a thread's mention and the day's posts reach each player in the language of
+    her account, or in English when she chose none (a notice is written once, for every
+    channel)."""
     player.language = "ja"
     player.save(update_fields=["language"])
     access = access_for(gm, campaign)
@@ -321,6 +324,13 @@ def test_a_notice_is_written_in_the_recipients_saved_language(
         == "gm-user が「The misty lake」であなたにメンションしました"
     )
     assert mentions.get(recipient=other_player).title.endswith("mentioned you in “The misty lake”")
+    day = timezone.now().date()
+    send_daily_digests(day)
+    digests = Notification.objects.filter(event=EventType.THREAD_DIGEST)
+    ja = digests.get(recipient=player)
+    assert ja.title == f"{day.month}月{day.day}日 の Scarlet Mist：新しい投稿 1 件"
+    assert ja.body == "The misty lake：新しい投稿 1 件"
+    assert digests.get(recipient=other_player).body == "The misty lake: 2 new posts"
 
 
 def test_the_mention_list_speaks_the_readers_language(world, campaign, gm, client, client_for):
