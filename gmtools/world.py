@@ -74,7 +74,7 @@ def world_date(campaign_id: int, row: WorldCalendar | None = None) -> WorldDate:
     """The current in-world date (one query). A stored date the calendar no longer has (a
     hand-edited archive) shows as the calendar's first day rather than failing."""
     row = row or calendar_row(campaign_id)
-    calendar = calendar_or_default(row.months, row.weekdays)
+    calendar = calendar_or_default(row.months, row.weekdays).localized(gettext)
     try:
         calendar.check(row.year, row.month, row.day)
     except CalendarError:

@@ -10,8 +10,11 @@ into a day count, so advancing the date is adding days.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from typing import Any, Final
+
+from westernroses.words import N_
 
 MIN_YEAR: Final = -99_999
 MAX_YEAR: Final = 99_999
@@ -23,27 +26,34 @@ MAX_NAME: Final = 40
 MAX_ADVANCE_DAYS: Final = 10_000
 
 GREGORIAN_MONTHS: Final = (
-    ("January", 31, "Winter"),
-    ("February", 28, "Winter"),
-    ("March", 31, "Spring"),
-    ("April", 30, "Spring"),
-    ("May", 31, "Spring"),
-    ("June", 30, "Summer"),
-    ("July", 31, "Summer"),
-    ("August", 31, "Summer"),
-    ("September", 30, "Autumn"),
-    ("October", 31, "Autumn"),
-    ("November", 30, "Autumn"),
-    ("December", 31, "Winter"),
+    (N_("January"), 31, N_("Winter")),
+    (N_("February"), 28, N_("Winter")),
+    (N_("March"), 31, N_("Spring")),
+    (N_("April"), 30, N_("Spring")),
+    (N_("May"), 31, N_("Spring")),
+    (N_("June"), 30, N_("Summer")),
+    (N_("July"), 31, N_("Summer")),
+    (N_("August"), 31, N_("Summer")),
+    (N_("September"), 30, N_("Autumn")),
+    (N_("October"), 31, N_("Autumn")),
+    (N_("November"), 30, N_("Autumn")),
+    (N_("December"), 31, N_("Winter")),
 )
 GREGORIAN_WEEKDAYS: Final = (
-    "Monday",
-    "Tuesday",
-    "Wednesday",
-    "Thursday",
-    "Friday",
-    "Saturday",
-    "Sunday",
+    N_("Monday"),
+    N_("Tuesday"),
+    N_("Wednesday"),
+    N_("Thursday"),
+    N_("Friday"),
+    N_("Saturday"),
+    N_("Sunday"),
+)
+#: How a date reads, with a weekday and without, and with its season: English here, the reader's
+#: language through :meth:`Calendar.localized`.
+DATE_FORMATS: Final = (
+    N_("%(weekday)s %(day)s %(month)s %(year)s"),
+    N_("%(day)s %(month)s %(year)s"),
+    N_("%(date)s (%(season)s)"),
 )
 
 
@@ -67,6 +77,22 @@ class Calendar:
     months: tuple[Month, ...]
     weekdays: tuple[str, ...]
     gregorian: bool
+    formats: tuple[str, ...] = DATE_FORMATS
+
+    def localized(self, translate: Callable[[str], str]) -> Calendar:
+        """This calendar as a reader sees it: the date's word order in her language, and the
+        Gregorian default's months, weekdays and seasons in it too (a GM's own names are hers,
+        shown as she wrote them)."""
+        names = translate if self.gregorian else (lambda name: name)
+        return replace(
+            self,
+            months=tuple(
+                Month(names(m.name), m.days, names(m.season) if m.season else "")
+                for m in self.months
+            ),
+            weekdays=tuple(names(w) for w in self.weekdays),
+            formats=tuple(translate(f) for f in self.formats),
+        )
 
     # ------------------------------------------------------------------ lengths
 
@@ -138,10 +164,9 @@ class Calendar:
         """ "Tuesday 3 March 1000 (Spring)": the date as the pages show it."""
         weekday = self.weekday(year, month, day)
         season = self.season(month)
-        text = f"{day} {self.months[month - 1].name} {year}"
-        if weekday:
-            text = f"{weekday} {text}"
-        return f"{text} ({season})" if season else text
+        params = {"weekday": weekday, "day": day, "month": self.months[month - 1].name}
+        text = (self.formats[0] if weekday else self.formats[1]) % {**params, "year": year}
+        return self.formats[2] % {"date": text, "season": season} if season else text
 
 
 GREGORIAN: Final = Calendar(

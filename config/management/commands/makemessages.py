@@ -8,6 +8,8 @@ same catalogs (docs/i18n.md):
   (``msgcat``);
 * entries no longer in the source are dropped (``--no-obsolete``), so a catalog holds exactly
   the marked strings;
+* the engines' marker ``N_`` (``westernroses/words.py``) is a keyword, so the sentences the
+  pure-Python engines write are found like ``gettext``'s;
 * the header's ``POT-Creation-Date`` is left out, so a run that finds nothing new changes
   nothing.
 
@@ -38,6 +40,8 @@ IGNORED = (
 
 
 class Command(makemessages.Command):
+    xgettext_options = [*makemessages.Command.xgettext_options, "--keyword=N_"]
+
     def handle(self, *args: Any, **options: Any) -> None:
         options["ignore_patterns"] = [*(options.get("ignore_patterns") or []), *IGNORED]
         options["no_obsolete"] = True

@@ -1,0 +1,69 @@
+"""Words the engines write for people, as message ids with parameters.
+
+The engines are pure Python and know nothing of Django or of the reader's language, yet what
+they write (a move's label, a log line, a house rule's label) is read in Japanese and Chinese
+too (docs/i18n.md). So an engine marks each sentence with :func:`N_` (``gettext_noop``'s
+meaning: the English sentence is the message id, found by ``makemessages --keyword=N_``) and
+returns :class:`Words`, the id with its named parameters; the app translates the id and fills
+the parameters in the reader's language when it renders (``apibase/engine_words.py``). ``str()`` of
+:class:`Words` is the English sentence, for logs, bots and tests that read English."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+
+def N_(text: str) -> str:
+    """Mark ``text`` as a message id for ``makemessages`` and return it unchanged."""
+    return text
+
+
+@dataclass(frozen=True)
+class Words:
+    """An English message id (``"%(name)s plays %(card)s."``) and its parameters.
+
+    A parameter may itself be :class:`Words` (a card's name inside a log line), translated in
+    turn when rendered."""
+
+    text: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return render(self, lambda text: text)
+
+    def to_json(self) -> dict[str, Any]:
+        """The id and parameters as JSON, to store in a log and render at read time."""
+        return {
+            "text": self.text,
+            "params": {
+                key: value.to_json() if isinstance(value, Words) else value
+                for key, value in self.params.items()
+            },
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Words:
+        return cls(
+            str(data["text"]),
+            {
+                key: cls.from_json(value) if isinstance(value, Mapping) else value
+                for key, value in dict(data.get("params") or {}).items()
+            },
+        )
+
+
+def render(words: Words | str, translate: Any) -> str:
+    """``words`` in the language ``translate`` (a ``gettext``) speaks; a plain string is
+    returned as it is (user content, names)."""
+    if isinstance(words, str):
+        return words
+    text = translate(words.text)
+    if not words.params:
+        return str(text)
+    params = {
+        key: render(value, translate) if isinstance(value, Words) else value
+        for key, value in words.params.items()
+    }
+    return str(text) % params
