@@ -12,6 +12,7 @@ import pytest
 from django.utils import timezone
 
 from campaign.permissions import access_for
+from notifications import texts
 from notifications.models import EventType, Notification
 from tests.factories import CharacterFactory
 from tests.i18n.test_campaign_side import _get
@@ -315,22 +316,30 @@ def test_a_notice_is_written_in_the_recipients_saved_language(
         visibility="all",
     )  # fmt: skip
     news = Notification.objects.filter(event=EventType.WIKI_UPDATE, title__contains="Misty Lake")
-    assert news.get(recipient=player).title == "ウィキに新着：Misty Lake"
-    assert news.get(recipient=other_player).title == "New in the wiki: Misty Lake"
+    assert seen(news.get(recipient=player))[0] == "ウィキの新しい項目：Misty Lake"
+    assert seen(news.get(recipient=other_player))[0] == "New in the wiki: Misty Lake"
     threads.post_create(thread=world.thread, by=access, user=gm, body="@player-one, @player-two?")
     mentions = Notification.objects.filter(event=EventType.THREAD_MENTION)
     assert (
-        mentions.get(recipient=player).title
-        == "gm-user が「The misty lake」であなたにメンションしました"
+        seen(mentions.get(recipient=player))[0]
+        == "gm-user が「The misty lake」であなたに言及しました"
     )
-    assert mentions.get(recipient=other_player).title.endswith("mentioned you in “The misty lake”")
+    assert seen(mentions.get(recipient=other_player))[0].endswith(
+        "mentioned you in “The misty lake”"
+    )
     day = timezone.now().date()
     send_daily_digests(day)
     digests = Notification.objects.filter(event=EventType.THREAD_DIGEST)
-    ja = digests.get(recipient=player)
-    assert ja.title == f"{day.month}月{day.day}日 の Scarlet Mist：新しい投稿 1 件"
-    assert ja.body == "The misty lake：新しい投稿 1 件"
-    assert digests.get(recipient=other_player).body == "The misty lake: 2 new posts"
+    ja_title, ja_body = seen(digests.get(recipient=player))
+    assert ja_title.endswith("、Scarlet Mist に新しい投稿 1 件") and f"{day.day}日" in ja_title
+    assert ja_body == "The misty lake：新しい投稿 1 件"
+    assert seen(digests.get(recipient=other_player))[1] == "The misty lake: 2 new posts"
+
+
+def seen(notification: Notification) -> tuple[str, str]:
+    """A notification's title and text as its recipient reads them (notifications/texts.py)."""
+    with texts.recipient(notification.recipient):
+        return notification.shown_title, notification.shown_body
 
 
 def test_the_mention_list_speaks_the_readers_language(world, campaign, gm, client, client_for):
