@@ -9,20 +9,28 @@ from westernroses.words import N_
 DATA_WORDS = (
     # minigames/engines/rso/data/cards.yaml
     N_("Reimu Hakurei"),
+    N_("Reimu"),
     N_("Shrine Maiden on Duty"),
     N_("Marisa Kirisame"),
+    N_("Marisa"),
     N_("Borrower of Bright Things"),
     N_("Sakuya Izayoi"),
+    N_("Sakuya"),
     N_("Keeper of the Clockwork Mansion"),
     N_("Remilia Scarlet"),
+    N_("Remilia"),
     N_("Mistress of the Red Night"),
     N_("Patchouli Knowledge"),
+    N_("Patchouli"),
     N_("Librarian Who Never Leaves"),
     N_("Youmu Konpaku"),
+    N_("Youmu"),
     N_("Half-Phantom Gardener"),
     N_("Yuyuko Saigyouji"),
+    N_("Yuyuko"),
     N_("Hostess of the Netherworld"),
     N_("Alice Margatroid"),
+    N_("Alice"),
     N_("Puppeteer of the Forest"),
     N_("Amulet Scatter"),
     N_("Barrier Stitch"),
@@ -671,7 +679,6 @@ DATA_WORDS = (
     N_("But dying is no fun…"),
     N_("Heal yourself back to full."),
     N_("Healing"),
-    N_("dice"),
     N_("Hit-point dice"),
     N_("Restore 1d, 2d or 4d hit points; the cost doubles if the duration is not instantaneous."),
     N_("Recover"),
@@ -691,7 +698,6 @@ DATA_WORDS = (
     N_("Read a book"),
     N_("+6 intelligence for the next 3 turns."),
     N_("Summon Familiar"),
-    N_("familiar_element"),
     N_("Familiar's element"),
     N_(
         "Summon your familiar (half your stats, rounded up; gains twice your spell power, holds at most 200). Its element is chosen when the card is created and cannot be changed."
@@ -715,7 +721,6 @@ DATA_WORDS = (
     N_("7d damage"),
     N_("7d physical damage."),
     N_("+10 damage"),
-    N_("tens"),
     N_("Tens of damage (+10 each)"),
     N_("+10 physical damage per step, 20 spell power each."),
     N_("Drunk as I please"),
@@ -771,4 +776,13 @@ DATA_WORDS = (
     N_(
         "Unable to act for five full rounds; from the sixth turn roll charisma each turn to awaken. Healed above the mortal-wound level, she wakes at once."
     ),
+    # the card games' kinds (the engines' KIND_WORDS)
+    N_("Character"),
+    N_("Spell"),
+    N_("Support"),
+    N_("Event"),
+    N_("Battle Spellcard"),
+    N_("Trap"),
+    N_("Instant item"),
+    N_("Constant item"),
 )
