@@ -8,6 +8,7 @@ from typing import Any
 
 from django.utils.translation import gettext
 
+from westernroses import data_words
 from westernroses.words import Words, render
 
 
@@ -16,3 +17,41 @@ def in_language(words: Words | str | dict[str, Any]) -> str:
     if isinstance(words, dict):
         words = Words.from_json(words)
     return render(words, gettext)
+
+
+#: Every name and text of the games' data (``manage.py datawords``): only these are looked
+#: up, so a name a person wrote (a player's, a GM's card) is never taken for a catalog entry.
+DATA_WORDS: frozenset[str] = frozenset(data_words.DATA_WORDS)
+
+#: The keys of a card or a data entry in JSON whose values are data words, and the one whose
+#: value is a fixed word of the engine's (a card's kind).
+_DATA_KEYS = ("name", "title", "text", "about", "character", "description")
+_WORD_KEYS = ("kind_label",)
+
+
+def data_text(text: str) -> str:
+    """A name or text of the games' data (a card's name, a race's description) in the active
+    language; anything else (a player's or a GM's words) as it is."""
+    if text in DATA_WORDS:
+        return gettext(text)
+    return text
+
+
+def data_in_language(value: Any) -> Any:
+    """``value`` (a table's view, a card list's JSON) with the names and texts of the data's
+    cards in the active language: in every object that is a card (it has a ``name`` and a
+    ``kind`` or ``kind_label``), its name, title, text, character and kind label. Ids, keys and
+    everything else are left as they are; ``value`` itself is not changed."""
+    if isinstance(value, list):
+        return [data_in_language(item) for item in value]
+    if not isinstance(value, dict):
+        return value
+    out = {key: data_in_language(item) for key, item in value.items()}
+    if "name" in out and ("kind" in out or "kind_label" in out):
+        for key in _DATA_KEYS:
+            if isinstance(out.get(key), str):
+                out[key] = data_text(out[key])
+        for key in _WORD_KEYS:
+            if isinstance(out.get(key), str):
+                out[key] = gettext(out[key])
+    return out
