@@ -4,6 +4,7 @@ names and numbers go in as they are (docs/i18n.md)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.utils.translation import gettext
@@ -29,11 +30,25 @@ _DATA_KEYS = ("name", "title", "text", "about", "character", "description")
 _WORD_KEYS = ("kind_label",)
 
 
+#: Two data names the sheet joins into one (``"Carefree Soul: Worldly experience"``, a
+#: profession's feature; ``"Skill Focus (Flying)"``, an ability with its chosen skill).
+_JOINED = (
+    re.compile(r"^(?P<a>[^:()]+): (?P<b>[^:()]+)$"),
+    re.compile(r"^(?P<a>[^()]+) \((?P<b>[^()]+)\)$"),
+)
+
+
 def data_text(text: str) -> str:
     """A name or text of the games' data (a card's name, a race's description) in the active
-    language; anything else (a player's or a GM's words) as it is."""
+    language, also two names joined as the sheet joins them; anything else (a player's or a
+    GM's words) as it is."""
     if text in DATA_WORDS:
         return gettext(text)
+    for joined in _JOINED:
+        found = joined.match(text)
+        if found and found["a"] in DATA_WORDS and found["b"] in DATA_WORDS:
+            a, b = gettext(found["a"]), gettext(found["b"])
+            return f"{a}: {b}" if ":" in text else f"{a} ({b})"
     return text
 
 
