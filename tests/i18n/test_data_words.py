@@ -210,9 +210,11 @@ def test_the_spellcard_builder_offers_her_skills_in_japanese(campaign, player, c
     """Cirno is a Carefree Soul: her impulse skills' names and group in Japanese, each cost's
     number as it was."""
     cirno = CharacterFactory(owner=player, campaign=campaign, name="Cirno")
-    html = client_for(player).get(
-        f"/characters/{cirno.pk}/spellcards/new/", headers={"accept-language": "ja"}
-    ).content.decode()
+    html = (
+        client_for(player)
+        .get(f"/characters/{cirno.pk}/spellcards/new/", headers={"accept-language": "ja"})
+        .content.decode()
+    )
     for words in ["死ね。", "あっちに行きたい", "じっとして！", "衝動の技能"]:
         assert words in html, words
     for words in ["I wanna be over there", "Stay still!", "Impulse Skills"]:
