@@ -53,15 +53,18 @@ def data_text(text: str) -> str:
 
 
 def data_in_language(value: Any) -> Any:
-    """``value`` (a table's view, a card list's JSON) with the names and texts of the data's
-    cards in the active language: in every object that is a card (it has a ``name`` and a
-    ``kind`` or ``kind_label``), its name, title, text, character and kind label. Ids, keys and
-    everything else are left as they are; ``value`` itself is not changed."""
+    """``value`` (a table's view, a battle's view) with the names and texts of the data in the
+    active language: in every object that is a card (it has a ``name`` and a ``kind`` or
+    ``kind_label``), its name, title, text, character and kind label; in every status effect
+    (a ``kind`` and a ``label``), its label. Ids, keys and everything else are left as they
+    are; ``value`` itself is not changed."""
     if isinstance(value, list):
         return [data_in_language(item) for item in value]
     if not isinstance(value, dict):
         return value
     out = {key: data_in_language(item) for key, item in value.items()}
+    if isinstance(out.get("label"), str) and "kind" in out:  # a battle's status effect
+        out["label"] = data_text(out["label"])
     if "name" in out and ("kind" in out or "kind_label" in out):
         for key in _DATA_KEYS:
             if isinstance(out.get(key), str):

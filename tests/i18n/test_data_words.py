@@ -219,3 +219,32 @@ def test_the_spellcard_builder_offers_her_skills_in_japanese(campaign, player, c
         assert words in html, words
     for words in ["I wanna be over there", "Stay still!", "Impulse Skills"]:
         assert words not in html, words
+
+
+@pytest.mark.parametrize(
+    ("accept", "blind"), [("ja", "盲目"), ("zh-hans", "失明"), ("en", "Blind")]
+)
+def test_a_battles_status_effect_is_named_in_her_language(
+    started, gm, player, api_for, accept, blind
+):
+    """The GM blinds the player's character: the battle's state names the status effect in the
+    reader's language (its kind stays the engine's key), each language from its own cached
+    view."""
+    from battles import services
+
+    services.battle_action_apply(
+        battle_id=started.battle.pk,
+        actor=gm,
+        action={"type": "gm_add_status", "combatant": started.pc, "status": "blind", "turns": 2},
+        expected_version=started.refresh().version,
+    )
+    for _ in range(2):  # built, then from the cache
+        data = (
+            api_for(player)
+            .get(f"/api/battles/{started.battle.pk}/state/", headers={"accept-language": accept})
+            .json()
+        )
+        effects = data["view"]["combatants"][started.pc]["effects"]
+        assert [(e["kind"], e["label"]) for e in effects if e["kind"] == "blind"] == [
+            ("blind", blind)
+        ]
