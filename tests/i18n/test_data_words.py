@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -26,7 +27,7 @@ def test_the_generated_module_is_current(tmp_path: Path):
     edited without ``manage.py datawords`` fails here."""
     fresh = tmp_path / "data_words.py"
     subprocess.run(  # noqa: S603
-        [".venv/bin/python", "manage.py", "datawords", "--output", str(fresh), "-v0"],
+        [sys.executable, "manage.py", "datawords", "--output", str(fresh), "-v0"],
         cwd=ROOT,
         check=True,
     )
