@@ -1,6 +1,7 @@
 """The test teardown's flush (tests/db_flush) leaves the database as Django's own does: every
 table empty but the content types and permissions ``post_migrate`` makes, whether it deletes the
-rows or, for a table filled beyond its bound, truncates them."""
+rows or, for a table filled beyond its bound, truncates them; post_migrate's rows are kept
+only when they are the ones it made."""
 
 from __future__ import annotations
 
@@ -47,3 +48,18 @@ def test_the_flush_empties_every_table_but_what_post_migrate_makes(campaign, bou
     assert set(left) == {ContentType._meta.db_table, Permission._meta.db_table}, left
     assert ContentType.objects.filter(app_label="campaign", model="campaign").exists()
     assert Permission.objects.filter(codename="add_campaign").exists()
+
+
+def test_post_migrates_rows_are_kept_only_as_it_made_them(campaign):
+    _teardown_flush()
+    made = dict(ContentType.objects.values_list("id", "model"))
+    Permission.objects.create(
+        codename="see_far", name="Can see far", content_type=ContentType.objects.first()
+    )
+    _teardown_flush()  # a row post_migrate does not make: its tables are made again
+    assert not Permission.objects.filter(codename="see_far").exists()
+    assert set(made.values()) == set(ContentType.objects.values_list("model", flat=True))
+    remade = dict(ContentType.objects.values_list("id", "model"))
+    _teardown_flush()  # as post_migrate made them: kept, ids and all
+    assert dict(ContentType.objects.values_list("id", "model")) == remade
+    assert set(_rows()) == {ContentType._meta.db_table, Permission._meta.db_table}
