@@ -23,7 +23,7 @@ from django.db.models import QuerySet
 from django.http import Http404
 from django.utils.translation import get_language, gettext
 
-from apibase.engine_words import in_language
+from apibase.engine_words import data_in_language, in_language
 from apibase.numbers import object_id
 from apibase.renderers import RenderedJSON
 from campaign.permissions import CampaignAccess, access_for
@@ -129,10 +129,13 @@ def view_of(
     the battle's ``map`` (``maps.map_payload``: None for a drawn grid). The engine's view
     already holds ``fog`` (the fogged squares, public) and leaves out whoever stands in it."""
     data = engine.view(state, player, since=max(since, state.version - LOG_TAIL, 0))
-    data["log"] = log_in_language(data.get("log") or [])
-    you = data.get("you")
-    if isinstance(you, dict) and isinstance(you.get("legal_actions"), list):
-        you["legal_actions"] = options_in_language(you["legal_actions"])
+    if not _english():  # the data's status effect names in her language
+        data = data_in_language(data)
+        # the engine's words: a roll's purpose, an ability's name
+        data["log"] = log_in_language(data.get("log") or [])
+        you = data.get("you")
+        if isinstance(you, dict) and isinstance(you.get("legal_actions"), list):
+            you["legal_actions"] = options_in_language(you["legal_actions"])
     data["map"] = map_payload_of(map_id)
     return data
 
@@ -164,6 +167,10 @@ def _event_in_language(event: Any) -> Any:
     if not isinstance(event, dict) or not isinstance(event.get("purpose_words"), dict):
         return event
     return {**event, "purpose": in_language(event["purpose_words"])}
+
+
+def _english() -> bool:
+    return (get_language() or "en").split("-")[0] == "en"
 
 
 def battle_payload(
@@ -219,12 +226,8 @@ def view_cache_key(
 ) -> str:
     """Under the database's epoch too (``at``, default :func:`tables.store.epoch_now`): a
     version lost in a crash of PostgreSQL and written again with another state is never
-    answered from the lost one's entry. Under the reader's language but English's (the log's
-    roll purposes are in it: :func:`log_in_language`)."""
-    language = get_language() or ""
-    lang = "" if language.startswith("en") else f":{language}"
-    key = f"battle-view:{at or store.epoch_now()}:{battle_id}:v{version}:{player}:after{log_after}"
-    return key + lang
+    answered from the lost one's entry."""
+    return f"battle-view:{at or store.epoch_now()}:{battle_id}:v{version}:{player}:after{log_after}"
 
 
 def _cached_view(battle: Battle, version: int, player: str, log_after: int) -> _CachedView:
@@ -234,7 +237,10 @@ def _cached_view(battle: Battle, version: int, player: str, log_after: int) -> _
     version: a move that landed in between is served as what it is, under its own key."""
     from tables.selectors import table_state
 
-    key = view_cache_key(battle.pk, version, player, log_after)
+    # one entry per language the view is read in (English keeps the plain key)
+    key = view_cache_key(
+        battle.pk, version, player if _english() else f"{player}:{get_language()}", log_after
+    )
     encoded = store.cached(key)  # Redis away (or fast paths off): built every time
     if encoded is None:
         state = engine.ENGINE.from_json(table_state(battle))
