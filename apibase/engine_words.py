@@ -44,3 +44,19 @@ def reason_in_language(exc: BaseException) -> str:
     values), in the active language when it gave :class:`Words`, else as it said it."""
     first = exc.args[0] if len(exc.args) == 1 else None
     return in_language(first) if isinstance(first, Words) else str(exc)
+
+
+def json_in_language(data: Any) -> Any:
+    """An engine's JSON (a view, a result) with every text it keeps with its words
+    (``westernroses.words.said``) rendered in the active language, the words left out."""
+    if isinstance(data, list):
+        return [json_in_language(item) for item in data]
+    if not isinstance(data, dict):
+        return data
+    out = {key: json_in_language(value) for key, value in data.items() if key != "words"}
+    words = data.get("words")
+    if isinstance(words, dict) and "text" in words and "text" in data:
+        out["text"] = in_language(words)
+    elif "words" in data:
+        out["words"] = data["words"]
+    return out

@@ -15,7 +15,7 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import Http404
 from django.urls import reverse
 
-from apibase.engine_words import in_language
+from apibase.engine_words import in_language, json_in_language
 from minigames.engines.registry import ENGINE_MODULES, get_engine
 from minigames.payload import table_payload
 from tables.models import TableStatus
@@ -277,6 +277,8 @@ def payload_of(table: TavernTable, user: Any, state: Any = None) -> dict[str, An
             playing=not ended and not resigned,
             say=in_language,
         )
+        payload["view"] = json_in_language(payload["view"])
+        payload["result"] = json_in_language(payload["result"])
         payload["seat"] = seat
         if ended:
             payload["waiting_on"] = []

@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from rest_framework.exceptions import ValidationError
 
-from apibase.engine_words import events_in_language, in_language, stored
+from apibase.engine_words import events_in_language, in_language, json_in_language, stored
 from apibase.redis_down import soft_get_many
 from westernroses.protocol import Seat, event_visible
 from westernroses.words import N_, Words
@@ -154,6 +154,8 @@ def step_in_language(step: dict[str, Any]) -> dict[str, Any]:
     language."""
     return {
         **step,
+        "view": json_in_language(step["view"]),
+        "result": json_in_language(step["result"]),
         "summary": _read(step["summary"]),
         "events": events_in_language(list(step["events"])),
         "move": move_in_language(step["move"]),
