@@ -12,6 +12,7 @@ from typing import Any, Final
 from westernroses.action_shapes import ActionShape
 from westernroses.protocol import Action, Event, HouseRule, IllegalAction, Json, Seat
 from westernroses.undo_policy import nothing_drawn_or_revealed
+from westernroses.words import N_, Words
 
 from . import battle, phases, player_view, setup
 from .rules import State, attack_of, card, chain_level, cost_of, name, other, player, who
@@ -20,59 +21,74 @@ from .shapes import ACTIONS
 HOUSE_RULES: tuple[HouseRule, ...] = (
     HouseRule(
         key="first_player",
-        label="Who goes first",
+        label=Words(N_("Who goes first")),
         default="random",
-        help="The rulebook leaves it to the players; the first player skips her first draw.",
+        help=Words(
+            N_("The rulebook leaves it to the players; the first player skips her first draw.")
+        ),
         choices=(
-            ("random", "Decided at random"),
-            ("first", "The first seat"),
-            ("second", "The second seat"),
+            ("random", Words(N_("Decided at random"))),
+            ("first", Words(N_("The first seat"))),
+            ("second", Words(N_("The second seat"))),
         ),
     ),
     HouseRule(
         key="pay_order",
-        label="How SP is paid",
+        label=Words(N_("How SP is paid")),
         default="beads",
-        help="Which is spent first when a card costs SP: full SP beads or Extra SP cards.",
+        help=Words(
+            N_("Which is spent first when a card costs SP: full SP beads or Extra SP cards.")
+        ),
         choices=(
-            ("beads", "SP beads first, then Extra SP"),
-            ("extra", "Extra SP first, then SP beads"),
+            ("beads", Words(N_("SP beads first, then Extra SP"))),
+            ("extra", Words(N_("Extra SP first, then SP beads"))),
         ),
     ),
     HouseRule(
         key="level_rule",
-        label="Level rule for the attacker",
+        label=Words(N_("Level rule for the attacker")),
         default="at_least",
         help=(
-            "The Chinese rulebook asks a declared Spellcard's Level to be at least the Level on "
-            "top of the attacker's Spell Chain; the English footnote says at most."
+            Words(
+                N_(
+                    "The Chinese rulebook asks a declared Spellcard's Level to be at least the "
+                    "Level on "
+                    "top of the attacker's Spell Chain; the English footnote says at most."
+                )
+            )
         ),
         choices=(
-            ("at_least", "At least the top of her Spell Chain (Chinese text)"),
-            ("at_most", "At most the top of her Spell Chain (English footnote)"),
+            ("at_least", Words(N_("At least the top of her Spell Chain (Chinese text)"))),
+            ("at_most", Words(N_("At most the top of her Spell Chain (English footnote)"))),
         ),
     ),
     HouseRule(
         key="defence",
-        label="The defender's answer",
+        label=Words(N_("The defender's answer")),
         default="either",
-        help="Whether a defender who springs Traps or uses Instants may still counter-attack.",
+        help=Words(
+            N_("Whether a defender who springs Traps or uses Instants may still counter-attack.")
+        ),
         choices=(
-            ("either", "Counter-attack, or Traps and Instants, not both"),
-            ("both", "Traps and Instants first, then a counter-attack too"),
+            ("either", Words(N_("Counter-attack, or Traps and Instants, not both"))),
+            ("both", Words(N_("Traps and Instants first, then a counter-attack too"))),
         ),
     ),
     HouseRule(
         key="smack_down_tie",
-        label="Smack Down with equal Levels",
+        label=Words(N_("Smack Down with equal Levels")),
         default="draw",
         help=(
-            "The rulebook does not say who wins a Smack Down when both Spell Chains hold "
-            "the same total Level."
+            Words(
+                N_(
+                    "The rulebook does not say who wins a Smack Down when both Spell Chains hold "
+                    "the same total Level."
+                )
+            )
         ),
         choices=(
-            ("draw", "The game is a draw"),
-            ("drawer_loses", "The player who could not draw loses"),
+            ("draw", Words(N_("The game is a draw"))),
+            ("drawer_loses", Words(N_("The player who could not draw loses"))),
         ),
     ),
 )
@@ -85,7 +101,12 @@ def _options(options: Mapping[str, Any] | None) -> dict[str, Any]:
         if rule is None:
             raise ValueError(f"Dream Battle of SpellCard has no house rule called {key!r}.")
         if value not in [choice for choice, _ in rule.choices]:
-            raise ValueError(f"{rule.label}: {value!r} is not one of the choices.")
+            raise ValueError(
+                Words(
+                    N_("%(rule)s: %(value)s is not one of the choices."),
+                    {"rule": rule.label, "value": repr(value)},
+                )
+            )
         values[key] = value
     return values
 
