@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from westernroses.action_shapes import ActionShape
-from westernroses.protocol import Action, Event, HouseRule, IllegalAction, Json, Seat
+from westernroses.protocol import Action, Event, HouseRule, IllegalAction, Json, Seat, Text
 from westernroses.undo_policy import nothing_drawn_or_revealed
 from westernroses.words import N_, Words
 
@@ -356,63 +356,82 @@ class DBSEngine:
             return {"type": "no_counter"}
         return None
 
-    def describe_action(self, state: State, seat: Seat, action: Mapping[str, Any]) -> str:
+    def describe_action(self, state: State, seat: Seat, action: Mapping[str, Any]) -> Text:
+        """The move in words for its button and the move log; card names as their own words
+        (translated by the catalog of card names)."""
         seat = _seat(seat)
         kind = action.get("type")
         iid = action.get("card")
         number = iid if kind in ("choose_character", "retrieve") else None
-        label = ""
+        label: Words | str = ""
         if number is not None and number in state["cards"]:
-            label = state["cards"][number]["name"]
+            label = Words(state["cards"][number]["name"])
         elif isinstance(iid, str) and iid in state["instances"]:
-            label = name(state, iid)
+            label = Words(name(state, iid))
         replace = action.get("replace")
-        replacing = (
-            f", replacing {name(state, replace)}"
+        replaced = (
+            Words(name(state, replace))
             if isinstance(replace, str) and replace in state["instances"]
-            else ""
+            else None
         )
-        if kind == "choose_character":
-            return f"Start with {label} in your Character Area"
-        if kind == "retrieve":
-            return f"Take {label} from your deck into your hand"
-        if kind == "call_character":
-            return f"Call {label} into your Character Area (Support)"
-        if kind == "center":
-            return f"Stand {label} up as your Center"
-        if kind == "hyper":
-            return f"Send {label} into the Duel Zone as Hyper"
-        if kind == "skip_change":
-            return "Change nothing this turn"
-        if kind == "extra_sp":
-            return f"Put {label} face down into Extra SP"
+        card_only = {
+            "choose_character": N_("Start with %(card)s in your Character Area"),
+            "retrieve": N_("Take %(card)s from your deck into your hand"),
+            "call_character": N_("Call %(card)s into your Character Area (Support)"),
+            "center": N_("Stand %(card)s up as your Center"),
+            "hyper": N_("Send %(card)s into the Duel Zone as Hyper"),
+            "extra_sp": N_("Put %(card)s face down into Extra SP"),
+            "instant": N_("Use the Instant %(card)s"),
+            "trap": N_("Spring the Trap %(card)s"),
+            "discard": N_("Discard %(card)s"),
+        }
+        bare = {
+            "skip_change": N_("Change nothing this turn"),
+            "end_set": N_("Go to the Battle phase"),
+            "no_counter": N_("Do not counter-attack; let the attack resolve"),
+            "end_turn": N_("End your turn"),
+        }
+        if kind in card_only:
+            return Words(card_only[str(kind)], {"card": label})
+        if kind in bare:
+            return Words(bare[str(kind)])
         if kind == "set_trap":
-            return f"Set the Trap {label} face down{replacing}"
-        if kind == "end_set":
-            return "Go to the Battle phase"
+            if replaced is None:
+                return Words(N_("Set the Trap %(card)s face down"), {"card": label})
+            return Words(
+                N_("Set the Trap %(card)s face down, replacing %(replaced)s"),
+                {"card": label, "replaced": replaced},
+            )
+        if kind == "constant":
+            if replaced is None:
+                return Words(N_("Set the Constant %(card)s"), {"card": label})
+            return Words(
+                N_("Set the Constant %(card)s, replacing %(replaced)s"),
+                {"card": label, "replaced": replaced},
+            )
         if kind in ("declare", "counter") and isinstance(iid, str) and iid in state["instances"]:
             definition = card(state, iid)
             role = "attacking" if kind == "declare" else "defending"
-            value = attack_of(state, seat, iid, role, 0)
-            verb = "Declare" if kind == "declare" else "Counter-attack with"
-            cost = cost_of(state, seat, iid)
-            return f"{verb} {label} (Level {definition['level']}, attack {value}, {cost} SP)"
+            sentence = (
+                N_("Declare %(card)s (Level %(level)s, attack %(attack)s, %(cost)s SP)")
+                if kind == "declare"
+                else N_(
+                    "Counter-attack with %(card)s (Level %(level)s, attack %(attack)s, %(cost)s SP)"
+                )
+            )
+            return Words(
+                sentence,
+                {
+                    "card": label,
+                    "level": definition["level"],
+                    "attack": attack_of(state, seat, iid, role, 0),
+                    "cost": cost_of(state, seat, iid),
+                },
+            )
         if kind == "buff":
             cost = cost_of(state, seat, iid) if isinstance(iid, str) else 0
-            return f"Play the Buff {label} ({cost} SP)"
-        if kind == "instant":
-            return f"Use the Instant {label}"
-        if kind == "constant":
-            return f"Set the Constant {label}{replacing}"
-        if kind == "trap":
-            return f"Spring the Trap {label}"
-        if kind == "no_counter":
-            return "Do not counter-attack; let the attack resolve"
-        if kind == "end_turn":
-            return "End your turn"
-        if kind == "discard":
-            return f"Discard {label}"
-        return "An action this game does not know"
+            return Words(N_("Play the Buff %(card)s (%(cost)s SP)"), {"card": label, "cost": cost})
+        return Words(N_("An action this game does not know"))
 
     def public_action(self, state: State, seat: Seat, action: Mapping[str, Any]) -> Json:
         """What the other player learns: an opening choice shows only that it was made until
