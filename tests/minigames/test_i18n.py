@@ -220,3 +220,26 @@ def test_the_house_rule_form_reads_in_her_language(client_for, api_for, player, 
         services.check_options(slug, engine.min_seats, {choice.key: "no such choice"})
     detail = str(refused.value)
     assert in_language_for(accept, choice.label) in detail, detail
+
+
+@pytest.mark.parametrize("accept", ["ja", "zh-hans"])
+def test_a_dbs_table_reads_its_move_buttons_in_her_language(player, other_player, api_for, accept):
+    """Dream Battle of SpellCard's move buttons in her language (the rulebook's terms), a card's
+    name going in as its own words."""
+    table = two_humans("dbs", player, other_player)
+    engine = get_engine("dbs")
+    state = engine.from_json(table.state)
+    seat = engine.waiting_on(state)[0]
+    user = player if seat == 0 else other_player
+    answer = api_for(user).get(
+        f"/api/tavern/tables/{table.pk}/state/", headers={"accept-language": accept}
+    )
+    labels = [m["label"] for m in answer.json()["moves"]]
+    english = [
+        str(engine.describe_action(state, seat, a)) for a in engine.legal_actions(state, seat)
+    ]
+    assert labels and len(labels) == len(english)
+    cards = sorted({c["name"] for c in state["cards"].values()}, key=len, reverse=True)
+    for label, words in zip(labels, english, strict=True):
+        assert label != words, label
+        assert not english_left(label, [*cards, "SUPPORT", "CENTER", "HYPER"]), label
