@@ -328,20 +328,27 @@ class DBSEngine:
             ],
         }
 
-    def summary(self, state: State) -> str:
+    def summary(self, state: State) -> Text:
         if state["result"] is not None:
             return str(state["result"]["text"])
         if state["phase"].startswith("setup"):
-            return "Opening: the players are choosing."
-        lp = ", ".join(f"{who(state, s)} {player(state, s)['lp']}" for s in (0, 1))
+            return Words(N_("Opening: the players are choosing."))
+        lp = f"{who(state, 0)} {player(state, 0)['lp']}, {who(state, 1)} {player(state, 1)['lp']}"
         # the seat to move when it is not the attacker's (the defender asked to counter is
         # named: "Reimu attacks" alone read as Reimu's move)
         answer = [s for s in self.waiting_on(state) if s != state["active"]]
-        to_move = f"; {who(state, int(answer[0]))} to answer" if answer else ""
-        return (
-            f"Turn {state['turn']}, {phases.PHASE_WORDS[state['phase']]}: "
-            f"{who(state, state['active'])} attacks{to_move} (LP: {lp})."
-        )
+        params = {
+            "turn": state["turn"],
+            "phase": Words(phases.PHASE_WORDS[state["phase"]]),
+            "name": who(state, state["active"]),
+            "lp": lp,
+        }
+        if answer:
+            return Words(
+                N_("Turn %(turn)s, %(phase)s: %(name)s attacks; %(other)s to answer (LP: %(lp)s)."),
+                {**params, "other": who(state, int(answer[0]))},
+            )
+        return Words(N_("Turn %(turn)s, %(phase)s: %(name)s attacks (LP: %(lp)s)."), params)
 
     def is_undoable(
         self, before: State, seat: Seat, action: Mapping[str, Any], after: State, events: list[Any]

@@ -113,20 +113,23 @@ class RsoEngine:
             ],
         }
 
-    def summary(self, state: State) -> str:
+    def summary(self, state: State) -> Text:
         if state["phase"] == "over":
-            return state["reason"] or "The game is over."
+            return str(state["reason"]) if state["reason"] else Words(N_("The game is over."))
+        phase = Words(phases.PHASE_NAMES[state["phase"]])
         if state["phase"] in ("leader", "mulligan"):
-            return f"Setting up: {phases.PHASE_NAMES[state['phase']]}."
+            return Words(N_("Setting up: %(phase)s."), {"phase": phase})
         seat = int(state["attacker"])
         # the seat to move, when it is not the attacker's (an interception, a window): a list
         # or a page that only said "Marisa attacks" left the other player unsure it was hers
         answer = [s for s in phases.waiting_on(state) if s != seat]
-        to_move = f"; {player_name(state, answer[0])} to answer" if answer else ""
-        return (
-            f"Turn {state['turn']}, {phases.PHASE_NAMES[state['phase']]}: "
-            f"{player_name(state, seat)} attacks{to_move}."
-        )
+        params = {"turn": state["turn"], "phase": phase, "name": player_name(state, seat)}
+        if answer:
+            return Words(
+                N_("Turn %(turn)s, %(phase)s: %(name)s attacks; %(other)s to answer."),
+                {**params, "other": player_name(state, answer[0])},
+            )
+        return Words(N_("Turn %(turn)s, %(phase)s: %(name)s attacks."), params)
 
     def is_undoable(
         self, before: State, seat: Seat, action: Mapping[str, Any], after: State, events: list[Any]

@@ -83,11 +83,11 @@ def test_json_round_trip_and_words_for_actions():
     state = to_battle(state)
     words = [str(ENGINE.describe_action(state, 0, a)) for a in ENGINE.legal_actions(state, 0)]
     assert words == ["Declare Needle Drizzle (Level 2, attack 1600, 1 SP)", "End your turn"]
-    assert ENGINE.summary(state) == (
+    assert str(ENGINE.summary(state)) == (
         "Turn 1, Battle phase: Player 1 attacks (LP: Player 1 10000, Player 2 10000)."
     )
     state, _ = act(state, 0, "declare", "DBS-102")
-    assert ENGINE.summary(state) == (
+    assert str(ENGINE.summary(state)) == (
         "Turn 1, Battle phase (defence): Player 1 attacks; Player 2 to answer "
         "(LP: Player 1 10000, Player 2 10000)."
     )

@@ -295,4 +295,4 @@ def test_timeout_and_words():
     assert ENGINE.timeout_action(state, seat) == {"type": "pass"}
     assert ENGINE.timeout_action(state, 1 - seat) is None
     assert str(ENGINE.describe_action(state, seat, {"type": "pass"})) == "Pass"
-    assert ENGINE.summary(state).startswith("Turn 1, Replenish phase: ")
+    assert str(ENGINE.summary(state)).startswith("Turn 1, Replenish phase: ")
