@@ -227,8 +227,8 @@ class SpiritWarEngine:
         ]
         return result
 
-    def summary(self, state: State) -> str:
-        return player_view.phase_text(state)
+    def summary(self, state: State) -> Text:
+        return player_view.phase_words(state)
 
     def is_undoable(
         self, before: State, seat: Seat, action: Mapping[str, Any], after: State, events: list[Any]
