@@ -22,6 +22,7 @@ from django.shortcuts import redirect, render
 from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
 from django.urls import reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
@@ -244,7 +245,19 @@ def rules_page(request: HttpRequest, slug: str) -> HttpResponse:
     house rules with their defaults, from the engine like the new-table form (404 for an
     unknown game). Public: someone sent an invite link may read the rules before signing up."""
     game = selectors.game_rules(slug)
-    return render(request, f"minigames/rules/{slug}.html", {"game": game})
+    return render(request, rules_templates(slug, get_language()), {"game": game})
+
+
+def rules_templates(slug: str, language: str | None) -> list[str]:
+    """The templates a game's "How to play" page may use in ``language``, the first found
+    wins: the page written in the language (``minigames/rules/<dir>/<slug>.html``, ``<dir>``
+    the code in lower case with ``_`` for ``-``: ``ja``, ``zh_hans``), then the English page.
+    Long rules are written whole in each language rather than cut into catalog entries
+    (docs/i18n.md, "Long texts")."""
+    english = f"minigames/rules/{slug}.html"
+    if not language or language == settings.LANGUAGE_CODE:
+        return [english]
+    return [f"minigames/rules/{language.lower().replace('-', '_')}/{slug}.html", english]
 
 
 def _renderer(slug: str) -> dict[str, str]:

@@ -120,7 +120,7 @@ def _act(request: AuthedRequest, action: str, form: forms.Form, campaign: Any, a
     try:
         if action == "advance":
             today = world.date_advance(campaign=campaign, by=access, days=data["days"])
-            return f"The date is now {today.words}."
+            return gettext("The date is now %(date)s.") % {"date": today.words}
         if action == "set":
             today = world.date_set(
                 campaign=campaign,
@@ -129,7 +129,7 @@ def _act(request: AuthedRequest, action: str, form: forms.Form, campaign: Any, a
                 month=data["month"],
                 day=data["day"],
             )
-            return f"The date is now {today.words}."
+            return gettext("The date is now %(date)s.") % {"date": today.words}
         if action == "event":
             event = world.event_add(
                 campaign=campaign,
@@ -144,11 +144,13 @@ def _act(request: AuthedRequest, action: str, form: forms.Form, campaign: Any, a
                 session=data["session"],
                 wiki_entry=data["wiki_entry"],
             )
-            return f"“{event.title}” is on the calendar and the timeline."
+            return gettext("“%(title)s” is on the calendar and the timeline.") % {
+                "title": event.title
+            }
         world.calendar_define(
             campaign=campaign, by=access, months=data["months"], weekdays=data["weekdays"]
         )
-        return "The calendar's months and weekdays are saved."
+        return gettext("The calendar's months and weekdays are saved.")
     except ValidationError as exc:
         add_service_errors(form, exc)
         return ""

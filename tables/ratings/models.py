@@ -11,12 +11,14 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+from django_stubs_ext import StrOrPromise
 
 #: The bot strengths a rating may belong to (minigames.models.BOT_STRENGTHS, in words).
-BOT_NAMES: dict[str, str] = {
-    "random": "Random bot",
-    "heuristic": "Heuristic bot",
-    "search": "Search bot",
+BOT_NAMES: dict[str, StrOrPromise] = {
+    "random": _("Random bot"),
+    "heuristic": _("Heuristic bot"),
+    "search": _("Search bot"),
 }
 
 
@@ -85,7 +87,7 @@ class Rating(models.Model):
         """The player's shown name, or the bot's ("Search bot")."""
         if self.user_id is not None and self.user is not None:
             return str(self.user.shown_name)
-        return BOT_NAMES.get(self.bot, "A bot")
+        return str(BOT_NAMES.get(self.bot, _("A bot")))
 
 
 class RatedResult(models.Model):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import F, QuerySet
+from django.utils.translation import gettext
 
 from minigames.engines.registry import ENGINE_MODULES, get_engine
 
@@ -103,7 +104,7 @@ def outcome_text(outcome: str, place: int, teams: int) -> str:
 
 
 def bot_name(strength: str) -> str:
-    return BOT_NAMES.get(strength, "A bot")
+    return str(BOT_NAMES.get(strength, gettext("A bot")))
 
 
 def result_changes(key: str) -> list[dict[str, Any]]:

@@ -1,4 +1,15 @@
-(allowed) => {
+(arg) => {
+  // `arg`: the phrases allowed in Latin letters, or {allowed, bodies}, where `bodies` are long
+  // texts people wrote (posts, notes, descriptions): a visible run of three or more words
+  // found in one of them is user content, not the interface.
+  const allowed = Array.isArray(arg) ? arg : arg.allowed;
+  // (markdown's marks and a shortened text's "…" left out)
+  const squash = (s) => s.replace(/[\s*_#>`~\[\]()]+/g, " ").replace(/ ?(…|\.\.\.)$/, "").trim();
+  const bodies = Array.isArray(arg) ? "" : arg.bodies.map(squash).join("\n");
+  const written = (text) => {
+    const t = squash(text);
+    return bodies && t.split(" ").length >= 3 && bodies.includes(t);
+  };
   // What tests/browser/test_i18n.py reads from a page in Japanese or Chinese: the words of the
   // interface left in English, the characters drawn without a glyph (tofu), and what sticks out
   // sideways. `allowed`: phrases that stay in Latin letters in every language (names).
@@ -16,6 +27,7 @@
     if (!el || !node.textContent.trim()) continue;
     if (el.closest("script, style, noscript, template, [translate=no], select")) continue;
     if (!visible(el)) continue;
+    if (written(node.textContent)) continue;
     texts.push(node.textContent);
   }
   for (const el of document.querySelectorAll("body *")) {

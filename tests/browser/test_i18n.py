@@ -19,7 +19,28 @@ CHECKS = (Path(__file__).parent / "i18n_checks.js").read_text()
 
 #: Words that stay in Latin letters in every language: names (the site's, a language's own
 #: name in the switcher, a chat service's) and technical terms both languages write so.
-ALLOWED = ["Western Roses", "English", "API", "Webhook", "URL", "Discord", "JavaScript", "RPG"]
+ALLOWED = [
+    "Western Roses",
+    "English",
+    "API",
+    "Webhook",
+    "URL",
+    "Discord",
+    "JavaScript",
+    "RPG",
+    # abbreviations Japanese and Chinese tabletop players write in Latin letters too
+    "GM",
+    "NPC",
+    "HP",
+    "PDF",
+    "JPEG",
+    "PNG",
+    "GIF",
+    "WebP",
+    "MB",
+    "UTC",
+    "Markdown",
+]
 
 #: Pages a visitor sees, and pages of a signed-in player (her language is her account's).
 VISITOR_PAGES = [

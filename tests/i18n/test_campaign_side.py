@@ -119,8 +119,16 @@ PAGES = [
         "/campaigns/{pk}/calendar/",
         "gm",
         "zh-hans",
-        ["世界中的日期是", "调整日期"],
-        ["Move the date"],
+        ["世界中的日期是", "调整日期", "1年1月1日 星期一"],
+        ["Move the date", "Monday", "January"],
+    ),
+    # the Gregorian default's day in the reader's words and order (gmtools/world_calendar.py)
+    (
+        "/campaigns/{pk}/calendar/",
+        "player",
+        "ja",
+        ["1年1月1日（月曜日）・冬", "1年1月"],
+        ["Winter"],
     ),
     (
         "/campaigns/{pk}/handouts/",
