@@ -61,6 +61,9 @@ def json_in_language(data: Any) -> Any:
         out["text"] = in_language(words)
     elif "words" in data:
         out["words"] = data["words"]
+    return out
+
+
 #: Every name and text of the games' data (``manage.py datawords``): only these are looked
 #: up, so a name a person wrote (a player's, a GM's card) is never taken for a catalog entry.
 DATA_WORDS: frozenset[str] = frozenset(data_words.DATA_WORDS)
