@@ -102,7 +102,7 @@ def _raigo_after_moves(player: Any, other_player: Any, moves: int = 6) -> Any:
 
 def _texts(state: dict[str, Any], log: dict[str, Any]) -> dict[str, list[str]]:
     """The engine's words a seat reads: her move buttons, the summary, the prompt and the log."""
-    prompt = (state["view"] or {}).get("prompt") or {}
+    prompt = state["view"].get("prompt") or {}
     return {
         "moves": [m["label"] for m in state["moves"]],
         "summary": [state["summary"]],
