@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
 from django.urls import reverse
+from django.utils.translation import gettext
 
 from campaign.registry import TimelineEntry, register_timeline_source, timeline_sources
 from campaign.selectors import rolls_visible_to
@@ -83,7 +84,7 @@ def session_entries(*, access: CampaignAccess, limit: int) -> list[TimelineEntry
         TimelineEntry(
             kind="session",
             at=s.starts_at,
-            title=f"Session: {s.title}",
+            title=gettext("Session: %(title)s") % {"title": s.title},
             body=s.summary or s.agenda,
             url=session_path(s),
             ref=f"session:{s.pk}",
@@ -102,7 +103,8 @@ def award_entries(*, access: CampaignAccess, limit: int) -> list[TimelineEntry]:
             TimelineEntry(
                 kind="award",
                 at=award.created_at,
-                title=f"Loot for {', '.join(names)}: {what}",
+                title=gettext("Loot for %(names)s: %(what)s")
+                % {"names": ", ".join(names), "what": what},
                 body=award.reason,
                 actor=award.awarded_by.shown_name,
                 ref=f"award:{award.pk}",
@@ -122,7 +124,8 @@ def level_up_entries(*, access: CampaignAccess, limit: int) -> list[TimelineEntr
         TimelineEntry(
             kind="level_up",
             at=lv.created_at,
-            title=f"{lv.character_name} reached level {lv.to_level}",
+            title=gettext("%(name)s reached level %(level)s")
+            % {"name": lv.character_name, "level": lv.to_level},
             actor=lv.raised_by.shown_name,
             url=reverse("characters:sheet", args=[lv.character_id]) if lv.character_id else "",
             ref=f"level_up:{lv.pk}",
@@ -137,7 +140,11 @@ def roll_entries(*, access: CampaignAccess, limit: int) -> list[TimelineEntry]:
     out = []
     for roll in rolls_visible_to(access).order_by("-created_at", "-pk")[:limit]:
         what = f"{roll.label}: " if roll.label else ""
-        against = f" vs {roll.target}" if roll.target is not None else ""
+        against = (
+            " " + gettext("vs %(target)s") % {"target": roll.target}
+            if roll.target is not None
+            else ""
+        )
         words = verdict_words(success=roll.success, margin=roll.margin, critical=roll.critical)
         verdict = f" — {words}" if words else ""
         out.append(
@@ -165,7 +172,7 @@ def handout_entries(*, access: CampaignAccess, limit: int) -> list[TimelineEntry
         TimelineEntry(
             kind="handout",
             at=h.created_at,
-            title=f"Handout: {h.title}",
+            title=gettext("Handout: %(title)s") % {"title": h.title},
             actor=h.author.shown_name,
             url=reverse("gmtools:handout_detail", args=[h.campaign_id, h.pk]),
             ref=f"handout:{h.pk}",

@@ -62,3 +62,11 @@ def field_words(field_path: Any) -> str:
     from westernroses.characters.draft import field_words as words_of
 
     return words_of(str(field_path or ""))
+
+
+@register.filter
+def card_type_words(card_type: Any) -> str:
+    """A spellcard's type (``attack``, ``defensive``, ``special``) in the reader's language."""
+    from characters.sheet_words import CARD_TYPES
+
+    return str(CARD_TYPES.get(str(card_type), card_type))

@@ -115,13 +115,13 @@
     if (!id) return;
     const side = $("wiki-npc-side").value;
     if (!side) { // its side is the GM's choice, never a silent default
-      B.setStatus("Choose its side first: enemies, heroes or neutral.", "bad");
+      B.setStatus(gettext("Choose its side first: enemies, heroes or neutral."), "bad");
       $("wiki-npc-side").focus();
       return;
     }
     const title = $("wiki-npc").selectedOptions[0].textContent;
-    squareMode(`Click the square to place ${title} on.`, (sq) => {
-      B.send("POST", urls.combatants, { wiki_entry: id, side, position: sq, expected_version: version() }, `${title} placed.`);
+    squareMode(interpolate(gettext("Click the square to place %(name)s on."), { name: title }, true), (sq) => {
+      B.send("POST", urls.combatants, { wiki_entry: id, side, position: sq, expected_version: version() }, interpolate(gettext("%(name)s placed."), { name: title }, true));
     });
   });
 
@@ -389,12 +389,13 @@
     $("place-character-fields").hidden = !placeable.length;
     $("place-character-button").hidden = !placeable.length;
     const fighters = Object.values(view.combatants);
-    fill($("ov-combatant"), fighters.map((c) => [c.id, `${c.name} (${c.side})`]), true);
-    fill($("ov-source"), [["", "nobody"]].concat(fighters.map((c) => [c.id, `${c.name} (${c.side})`])), true);
+    const named = (c) => [c.id, interpolate(gettext("%(name)s (%(side)s)"), { name: c.name, side: B.sideWords(c.side) }, true)];
+    fill($("ov-combatant"), fighters.map(named), true);
+    fill($("ov-source"), [["", gettext("nobody")]].concat(fighters.map(named)), true);
     const current = view.combatants[$("ov-combatant").value];
     fill($("ov-effect"), current ? current.effects.map((e) => [e.id, e.label || e.kind]) : [], false);
     const sides = [...new Set(fighters.map((c) => c.side))];
-    fill($("end-winner"), [["", gettext("no winner")]].concat(sides.map((s) => [s, interpolate(gettext("%(side)s won"), { side: s }, true)])), true);
+    fill($("end-winner"), [["", gettext("no winner")]].concat(sides.map((s) => [s, interpolate(gettext("%(side)s won"), { side: B.sideWords(s) }, true)])), true);
     const selected = B.state.selected && view.combatants[B.state.selected];
     $("gm-piece").hidden = !(setup && selected && selected.kind !== "doll");
     $("gm-piece-name").textContent = selected ? selected.name : "";

@@ -59,6 +59,14 @@
   function combatant(id) { return (S.view && S.view.combatants[id]) || null; }
   // one the view does not hold (hidden in fog, or gone) is never named by an engine id
   function nameOf(id) { const c = combatant(id); return c ? c.name : "someone"; }
+  // A side's name: the three the forms offer in the reader's language, a GM's own as she wrote it.
+  const SIDE_WORDS = { heroes: gettext("heroes"), enemies: gettext("enemies"), neutral: gettext("neutral") };
+  function sideWords(side) { return SIDE_WORDS[side] || side; }
+  // A spellcard's type, targets and element (westernroses/spellcards/card.py, elements.py).
+  const CARD_TYPE_WORDS = { attack: pgettext("a spellcard's type", "attack"), defensive: pgettext("a spellcard's type", "defensive"), special: pgettext("a spellcard's type", "special") };
+  const TARGET_WORDS = { self: pgettext("a spellcard's targets", "self"), single: pgettext("a spellcard's targets", "single"), two: pgettext("a spellcard's targets", "two"), three: pgettext("a spellcard's targets", "three"), four: pgettext("a spellcard's targets", "four") };
+  const ELEMENT_WORDS = { fire: pgettext("element", "fire"), water: pgettext("element", "water"), wood: pgettext("element", "wood"), metal: pgettext("element", "metal"), wind: pgettext("element", "wind"), light: pgettext("element", "light"), darkness: pgettext("element", "darkness"), spirit: pgettext("element", "spirit") };
+  function elementName(element) { return ELEMENT_WORDS[element] || String(element).replaceAll("_", " "); }
   function playerName(p) { return (config.members && config.members[p]) || (p === "gm" ? gettext("the GM") : interpolate(gettext("player %(number)s"), { number: p }, true)); }
   function initials(name) {
     // a numbered duplicate ("Fairy Maid 2") keeps its number on the token: "FM2"
@@ -641,7 +649,7 @@
     const statuses = c && c.effects.length ? " " + interpolate(gettext("Statuses: %(statuses)s."), { statuses: c.effects.map((e) => e.label || statusWords(e.kind)).join(", ") }, true) : "";
     const walled = c && fogbound(c.id) ? ` ${fogboundWords(c)}` : "";
     $("square-info").textContent = c
-      ? interpolate(gettext("%(name)s (%(side)s) at %(x)s, %(y)s: HP %(hp)s of %(max)s, SP %(sp)s, %(condition)s."), { name: c.name, side: c.side, x, y, hp: c.hp, max: c.hp_max, sp: c.spell_power, condition: conditionWords(c) }, true) + statuses + walled
+      ? interpolate(gettext("%(name)s (%(side)s) at %(x)s, %(y)s: HP %(hp)s of %(max)s, SP %(sp)s, %(condition)s."), { name: c.name, side: sideWords(c.side), x, y, hp: c.hp, max: c.hp_max, sp: c.spell_power, condition: conditionWords(c) }, true) + statuses + walled
       : interpolate(gettext("Square %(x)s, %(y)s: %(terrain)s."), { x, y, terrain }, true);
     S.tip = c && c.effects.length ? c.id : null;
     renderOverlay();
@@ -674,11 +682,11 @@
     return el("span", {
       class: classes.join(" "),
       dataset: { combatant: c.id, side: c.side },
-      title: `${c.name} · ${c.side} · HP ${c.hp}/${c.hp_max} · SP ${c.spell_power}`,
+      title: interpolate(gettext("%(name)s · %(side)s · HP %(hp)s/%(max)s · SP %(sp)s"), { name: c.name, side: sideWords(c.side), hp: c.hp, max: c.hp_max, sp: c.spell_power }, true),
     },
     portrait
       ? el("img", { class: "battle-token__portrait", src: portrait, alt: "", draggable: "false" })
-      : el("span", { class: "battle-token__initials" }, initials(c.name)),
+      : el("span", { class: "battle-token__initials", translate: "no" }, initials(c.name)),
     bar("hp", c.hp, c.hp_max, "battle-token__hp"),
     bar("sp", c.spell_power, Math.max(c.spell_power, 100), "battle-token__sp"),
     el("span", { class: "battle-token__statuses" }, statusBadges(c)));
@@ -803,8 +811,8 @@
       if (!c.position) return;
       const cell = S.cells[c.position[1] * width + c.position[0]];
       if (!cell) return;
-      const shown = S.portraits[c.id] ? "" : `${initials(c.name)}, `;
-      cell.setAttribute("aria-label", `${cell.getAttribute("aria-label")}: ${shown}${c.name}`);
+      // the name alone: the initials drawn on the token are the name's letters, not words to read
+      cell.setAttribute("aria-label", `${cell.getAttribute("aria-label")}: ${c.name}`);
       // the standing one on top: fallen pieces lie underneath
       if (c.condition === "healthy" || c.condition === "mortally_wounded") cell.prepend(pieceNode(c));
       else cell.append(pieceNode(c));
@@ -914,7 +922,7 @@
       },
       el("span", { class: `battle-dot side-${sideIndex(c.side)}` }),
       el("strong", {}, c.name),
-      el("small", { class: "muted" }, " " + (c.position ? interpolate(gettext("%(side)s · %(player)s"), { side: c.side, player: playerName(c.controller) }, true) : interpolate(gettext("%(side)s · %(player)s · off the board"), { side: c.side, player: playerName(c.controller) }, true))),
+      el("small", { class: "muted" }, " " + (c.position ? interpolate(gettext("%(side)s · %(player)s"), { side: sideWords(c.side), player: playerName(c.controller) }, true) : interpolate(gettext("%(side)s · %(player)s · off the board"), { side: sideWords(c.side), player: playerName(c.controller) }, true))),
       el("span", { class: "tracker-bars" },
         el("span", { class: "num" }, interpolate(gettext("HP %(hp)s/%(max)s"), { hp: c.hp, max: c.hp_max }, true)), bar("hp", c.hp, c.hp_max),
         el("span", { class: "num" }, interpolate(gettext("SP %(sp)s"), { sp: c.spell_power }, true)), bar("sp", c.spell_power, Math.max(c.spell_power, 100))),
@@ -939,13 +947,13 @@
 
   function cardText(card) {
     if (!card) return "";
-    const bits = [card.type];
+    const bits = [CARD_TYPE_WORDS[card.type] || card.type];
     if (card.attack_power) bits.push(`${card.attack_power.dice}d${card.attack_power.modifier ? "+" + card.attack_power.modifier : ""}`);
-    if (card.targets) bits.push(`targets: ${String(card.targets).replaceAll("_", " ")}`);
+    if (card.targets) bits.push(interpolate(gettext("targets: %(targets)s"), { targets: TARGET_WORDS[card.targets] || String(card.targets).replaceAll("_", " ") }, true));
     if (card.aoe) bits.push(`AOE ${card.aoe}`);
     if (card.duration && card.duration !== "instantaneous") bits.push(durationWords(card.duration));
-    if (card.bomb) bits.push("bomb");
-    if (card.element) bits.push(card.element);
+    if (card.bomb) bits.push(gettext("bomb"));
+    if (card.element) bits.push(elementName(card.element));
     return bits.join(" · ");
   }
 
@@ -1167,8 +1175,8 @@
     box.hidden = false;
     box.innerHTML = "";
     box.append(el("h3", {}, c.name), el("p", { class: "muted" },
-      interpolate(gettext("%(kind)s · %(side)s · played by %(player)s · speed %(speed)s · range %(range)s"), { kind: c.kind, side: c.side, player: playerName(c.controller), speed: c.speed, range: c.range }, true) +
-      (c.element ? ` · ${c.element}` : "") + ` · ${String(c.drunkenness).replaceAll("_", " ")}`),
+      interpolate(gettext("%(kind)s · %(side)s · played by %(player)s · speed %(speed)s · range %(range)s"), { kind: c.kind, side: sideWords(c.side), player: playerName(c.controller), speed: c.speed, range: c.range }, true) +
+      (c.element ? ` · ${elementName(c.element)}` : "") + ` · ${String(c.drunkenness).replaceAll("_", " ")}`),
     el("p", {}, interpolate(gettext("HP %(hp)s of %(max)s · SP %(sp)s · meter %(meter)s of 5 · %(condition)s"), { hp: c.hp, max: c.hp_max, sp: c.spell_power, meter: c.meter, condition: conditionWords(c) }, true)));
     if (c.effects.length) box.append(el("ul", { class: "compact" }, c.effects.map((e) => el("li", {}, e.label || statusWords(e.kind)))));
     if (c.discard.length) box.append(el("p", { class: "muted" }, interpolate(gettext("Used cards: %(cards)s"), { cards: c.discard.map((id) => (c.cards[id] || {}).name || id).join(", ") }, true)));
@@ -1180,7 +1188,7 @@
   // damage.py: the element, a Shield, each reduction by name, the minimum of 1).
   function elementWords(element, defender) {
     const against = (combatant(defender) || {}).element;
-    return element && against ? interpolate(gettext("%(element)s against %(against)s"), { element, against }, true) : gettext("element");
+    return element && against ? interpolate(gettext("%(element)s against %(against)s"), { element: elementName(element), against: elementName(against) }, true) : gettext("element");
   }
   const FACTOR_WORDS = { "2": "×2", "1/2": "×½" };
   function damageSteps(raw, steps, elements) {
@@ -1592,7 +1600,7 @@
 
   // ------------------------------------------------------------------ start
   window.BattleScreen = {
-    config, state: S, act, send, request: (m, u, b) => client.request(m, u, b), refresh, render, setMode, setStatus, combatant, nameOf,
+    config, state: S, act, send, request: (m, u, b) => client.request(m, u, b), refresh, render, setMode, setStatus, combatant, nameOf, sideWords,
     onRender(fn) { S.renderHooks.push(fn); if (S.view) fn(S.view); },
     // the words the page writes, for its tests (tests/browser/test_battle_words.py)
     words: { describeEvent, rollDetail, conditionWords, statusWords, actionWords, rollWords, choiceHelp, statusBadges, durationWords },
