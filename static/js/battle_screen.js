@@ -657,7 +657,7 @@
 
   function bar(kind, value, max, extra) {
     const pct = max > 0 ? Math.max(0, Math.min(100, (100 * value) / max)) : 0;
-    return el("span", { class: `battle-meter battle-meter--${kind}${extra ? " " + extra : ""}`, title: interpolate(gettext("%(meter)s %(value)s of %(max)s"), { meter: kind.toUpperCase(), value, max }, true) },
+    return el("span", { class: `battle-meter battle-meter--${kind}${extra ? " " + extra : ""}`, title: interpolate(gettext("%(meter)s %(value)s of %(max)s"), { meter: kind === "sp" ? gettext("SP") : kind.toUpperCase(), value, max }, true) },
       el("span", { class: "battle-meter__fill", style: `width:${pct}%` }));
   }
 
@@ -710,6 +710,34 @@
     drunk: gettext("drunk"), shield: gettext("shielded"), buff: gettext("card buff"), card: gettext("under a spellcard's effect"),
     stat: gettext("stat changed by a card"), returning: gettext("returning"), thawing: gettext("thawing"),
   };
+  // Why something happened, as the engine writes it (westernroses/battle: spell_power.py,
+  // status.py, turn_order.py): the fixed reasons in the reader's language, anything else as is.
+  const REASON_WORDS = {
+    "start of turn": gettext("start of turn"), concentrate: gettext("concentrate"), graze: gettext("graze"),
+    "collected dropped power": gettext("collected dropped power"), GM: gettext("GM"),
+    "knocked down": gettext("knocked down"), stunned: gettext("stunned"), frozen: gettext("frozen"),
+    thawing: gettext("thawing"), "paralysed by fear": gettext("paralysed by fear"),
+    "attacks an inanimate object": gettext("attacks an inanimate object"), unconscious: gettext("unconscious"),
+    "dolls are not alive": gettext("dolls are not alive"), fear: gettext("fear"),
+  };
+  function reasonWords(reason) {
+    const text = String(reason || "");
+    if (REASON_WORDS[text]) return REASON_WORDS[text];
+    let m = /^turn order: speed (-?\d+) tie$/.exec(text);
+    if (m) return interpolate(gettext("turn order: speed %(speed)s tie"), { speed: m[1] }, true);
+    m = /^joining the turn order: speed (-?\d+) tie$/.exec(text);
+    if (m) return interpolate(gettext("joining the turn order: speed %(speed)s tie"), { speed: m[1] }, true);
+    m = /^(.+): PWR vs CHA$/.exec(text);
+    if (m) return interpolate(gettext("%(attack)s: PWR vs CHA"), { attack: m[1] }, true);
+    return text.replaceAll("_", " ");
+  }
+  // A status as the log names it: "stunned (1 turn)" from the engine's label, in words.
+  function effectWords(e) {
+    const m = /\((\d+) turns?\)$/.exec(e.label || "");
+    if (STATUS_WORDS[e.kind] && m) return interpolate(ngettext("%(status)s (%(count)s turn)", "%(status)s (%(count)s turns)", Number(m[1])), { status: statusWords(e.kind), count: m[1] }, true);
+    if (STATUS_WORDS[e.kind]) return statusWords(e.kind);
+    return e.label ? e.label.toLowerCase() : statusWords(e.kind);
+  }
   function statusWords(kind) { return STATUS_WORDS[kind] || String(kind || "status").replaceAll("_", " "); }
   const ACTION_WORDS = {
     start: gettext("starts the battle"), move: gettext("moves"), attack: gettext("attacks"), use_spellcard: gettext("uses a spellcard"),
@@ -1211,7 +1239,7 @@
       case "turn_order": return interpolate(gettext("Turn order: %(order)s."), { order: e.order.map(n).join(", ") }, true);
       case "turn_started": return interpolate(gettext("%(combatant)s's turn."), { combatant: n(e.combatant) }, true);
       case "turn_ended": return null;
-      case "turn_lost": return interpolate(gettext("%(combatant)s loses the turn (%(reason)s)."), { combatant: n(e.combatant), reason: String(e.reason).replaceAll("_", " ") }, true);
+      case "turn_lost": return interpolate(gettext("%(combatant)s loses the turn (%(reason)s)."), { combatant: n(e.combatant), reason: reasonWords(e.reason) }, true);
       case "moved": return !e.to ? interpolate(gettext("%(combatant)s leaves the board."), { combatant: n(e.combatant) }, true)
         : e.reason === "knockback" ? interpolate(gettext("%(combatant)s moves to %(square)s (knocked back)."), { combatant: n(e.combatant), square: sq(e.to) }, true)
         : interpolate(gettext("%(combatant)s moves to %(square)s."), { combatant: n(e.combatant), square: sq(e.to) }, true);
@@ -1220,7 +1248,7 @@
       case "unshown": return interpolate(gettext("%(combatant)s is hidden from the players while off the board."), { combatant: n(e.combatant) }, true);
       case "attack": return interpolate(gettext("%(attacker)s attacks %(defender)s (%(name)s)."), { attacker: n(e.attacker), defender: n(e.defender), name: e.name }, true);
       case "roll": return interpolate(gettext("%(combatant)s rolls to %(purpose)s: %(result)s."), { combatant: n(e.combatant), purpose: e.purpose, result: rollWords(r) }, true);
-      case "versus": return interpolate(gettext("An opposed roll (%(purpose)s)."), { purpose: e.purpose }, true);
+      case "versus": return interpolate(gettext("An opposed roll (%(purpose)s)."), { purpose: reasonWords(e.purpose) }, true);
       case "damage_roll": return interpolate(gettext("%(combatant)s rolls damage: %(total)s."), { combatant: n(e.combatant), total: (e.roll && e.roll.total) ?? "?" }, true);
       case "die": return interpolate(gettext("%(combatant)s rolls a d%(sides)s (%(purpose)s): %(value)s."), { combatant: n(e.combatant), sides: e.sides, purpose: e.purpose, value: e.value }, true);
       case "hit": return interpolate(gettext("%(defender)s is hit by %(name)s: %(damage)s damage%(steps)s."), { defender: n(e.defender), name: e.name, damage: e.damage, steps: damageSteps(e.raw, e.steps, elementWords(e.element, e.defender)) }, true);
@@ -1233,7 +1261,7 @@
       case "cannot_dodge": return interpolate(gettext("%(combatant)s cannot dodge."), { combatant: n(e.combatant) }, true);
       case "grazed": return interpolate(gettext("%(defender)s grazes."), { defender: n(e.defender) }, true);
       case "heal": return interpolate(gettext("%(combatant)s heals %(amount)s (HP %(hp)s)."), { combatant: n(e.combatant), amount: e.amount, hp: e.hp }, true);
-      case "spell_power": return !e.change ? null : interpolate(gettext("%(combatant)s %(change)s spell power (%(reason)s)."), { combatant: n(e.combatant), change: interpolate(e.change > 0 ? gettext("gains %(amount)s") : gettext("loses %(amount)s"), { amount: Math.abs(e.change) }, true), reason: String(e.reason).replaceAll("_", " ") }, true);
+      case "spell_power": return !e.change ? null : interpolate(gettext("%(combatant)s %(change)s spell power (%(reason)s)."), { combatant: n(e.combatant), change: interpolate(e.change > 0 ? gettext("gains %(amount)s") : gettext("loses %(amount)s"), { amount: Math.abs(e.change) }, true), reason: reasonWords(e.reason) }, true);
       case "meter": return null;
       case "draw": return !e.cards ? interpolate(ngettext("%(combatant)s draws %(count)s card.", "%(combatant)s draws %(count)s cards.", e.count), { combatant: n(e.combatant), count: e.count }, true)
         : e.cards.length ? interpolate(gettext("%(combatant)s draws %(cards)s."), { combatant: n(e.combatant), cards: e.cards.map((id) => (combatant(e.combatant) && combatant(e.combatant).cards[id] || {}).name || id).join(", ") }, true)
@@ -1249,7 +1277,7 @@
       case "power_dropped": return interpolate(gettext("%(combatant)s drops %(amount)s power on the ground."), { combatant: n(e.combatant), amount: e.amount }, true);
       case "heal_failed": return interpolate(gettext("%(combatant)s cannot be healed (%(reason)s)."), { combatant: n(e.combatant), reason: String(e.reason).replaceAll("_", " ") }, true);
       case "hp_capped": return interpolate(gettext("%(combatant)s's HP is capped at %(hp)s."), { combatant: n(e.combatant), hp: e.hp }, true);
-      case "immune": return interpolate(gettext("%(combatant)s is immune to being %(status)s (%(reason)s)."), { combatant: n(e.combatant), status: statusWords(e.kind), reason: e.reason }, true);
+      case "immune": return interpolate(gettext("%(combatant)s is immune to being %(status)s (%(reason)s)."), { combatant: n(e.combatant), status: statusWords(e.kind), reason: reasonWords(e.reason) }, true);
       case "effect_extended": return interpolate(gettext("%(combatant)s's effect lasts longer (%(count)s more)."), { combatant: n(e.combatant), count: e.count }, true);
       case "knockback_blocked": return interpolate(gettext("%(combatant)s cannot be knocked back onto %(square)s."), { combatant: n(e.combatant), square: sq(e.square) }, true);
       case "no_one_hit": return interpolate(gettext("%(name)s hits no one."), { name: e.name }, true);
@@ -1262,7 +1290,7 @@
       case "lucky": return interpolate(gettext("%(combatant)s uses Lucky to re-roll."), { combatant: n(e.combatant) }, true);
       case "unconscious": return interpolate(gettext("%(combatant)s is unconscious."), { combatant: n(e.combatant) }, true);
       case "woke": return interpolate(gettext("%(combatant)s wakes up."), { combatant: n(e.combatant) }, true);
-      case "effect_added": return interpolate(gettext("%(combatant)s is %(status)s."), { combatant: n(e.combatant), status: e.label ? e.label.toLowerCase() : statusWords(e.kind) }, true);
+      case "effect_added": return interpolate(gettext("%(combatant)s is %(status)s."), { combatant: n(e.combatant), status: effectWords(e) }, true);
       case "effect_ended": return interpolate(gettext("%(combatant)s is no longer %(status)s."), { combatant: n(e.combatant), status: statusWords(e.kind) }, true);
       case "power_collected": return interpolate(gettext("%(combatant)s collects %(share)s power."), { combatant: n(e.combatant), share: e.share }, true);
       case "battle_ended": return e.winner ? interpolate(gettext("The battle is over: %(winner)s won."), { winner: e.winner }, true) : gettext("The battle is over.");
