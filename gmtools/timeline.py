@@ -98,7 +98,7 @@ def award_entries(*, access: CampaignAccess, limit: int) -> list[TimelineEntry]:
     out = []
     for award in awards_of(access.campaign_id).order_by("-created_at", "-pk")[:limit]:
         names = [r.character_name for r in award.recipients.all()]
-        what = award_describe(award.yen, award.items)
+        what = _award_words(award.yen, award.items)
         out.append(
             TimelineEntry(
                 kind="award",
@@ -112,6 +112,14 @@ def award_entries(*, access: CampaignAccess, limit: int) -> list[TimelineEntry]:
             )
         )
     return out
+
+
+def _award_words(yen: int, items: dict[str, int]) -> str:
+    """ "100 yen, 2 × Sword" in the reader's language (the items' names as the data has them)."""
+    parts = [gettext("%(yen)s yen") % {"yen": yen}] if yen else []
+    if items:
+        parts.append(award_describe(0, items))
+    return ", ".join(parts) or gettext("nothing")
 
 
 def level_up_entries(*, access: CampaignAccess, limit: int) -> list[TimelineEntry]:
