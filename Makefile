@@ -106,7 +106,7 @@ test: dev-deps browser services-check native messages
 ## screenshots: the visual sweep alone: every main page as GM and as player, 1280 and 390 px,
 ## light and dark, into test-artifacts/visual/ (the pictures the docs show; never committed)
 screenshots: dev-deps browser services-check messages
-	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(BIN)/pytest -n 2 tests/browser/test_visual.py -q $(PYTEST_ARGS)
+	VISUAL_SHOTS=1 DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(BIN)/pytest -n 2 tests/browser/test_visual.py -q $(PYTEST_ARGS)
 
 ## soak: the engines' many-game properties and hypothesis tests at ten times the suite's size
 ## (thousands of games per engine, the same checks), then schemathesis with every case as both

@@ -71,12 +71,41 @@ class LoginView(auth_views.LoginView):
         return refused or super().post(request, *args, **kwargs)
 
 
+class LanguagePasswordResetForm(PasswordResetForm):
+    """Django's form, writing each account's email in that account's preferred language (the
+    request's when she has none: she is probably the one asking)."""
+
+    def send_mail(
+        self,
+        subject_template_name: str,
+        email_template_name: str,
+        context: dict[str, Any],
+        from_email: str | None,
+        to_email: str,
+        html_email_template_name: str | None = None,
+    ) -> None:
+        from django.utils import translation
+
+        user = context.get("user")
+        code = getattr(user, "language", "") or translation.get_language()
+        with translation.override(code):
+            super().send_mail(
+                subject_template_name,
+                email_template_name,
+                context,
+                from_email,
+                to_email,
+                html_email_template_name,
+            )
+
+
 class PasswordResetView(auth_views.PasswordResetView):
     """Django's password reset by email, limited per client address and per email address.
     Django's view answers the same page whether or not an account has the address (and sends
     nothing when none has), so the form tells no one who has an account. The link in the
     email starts from ``SITE_URL``, as every email's links do."""
 
+    form_class = LanguagePasswordResetForm
     email_template_name = "registration/password_reset_email.txt"
     subject_template_name = "registration/password_reset_subject.txt"
 

@@ -21,8 +21,9 @@ from typing import TYPE_CHECKING, Any, Final, NamedTuple
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import Http404
-from django.utils.translation import pgettext
+from django.utils.translation import get_language, pgettext
 
+from apibase.engine_words import data_in_language
 from apibase.numbers import object_id
 from apibase.renderers import RenderedJSON
 from campaign.permissions import CampaignAccess, access_for
@@ -128,8 +129,14 @@ def view_of(
     the battle's ``map`` (``maps.map_payload``: None for a drawn grid). The engine's view
     already holds ``fog`` (the fogged squares, public) and leaves out whoever stands in it."""
     data = engine.view(state, player, since=max(since, state.version - LOG_TAIL, 0))
+    if not _english():  # the data's status effect names in her language
+        data = data_in_language(data)
     data["map"] = map_payload_of(map_id)
     return data
+
+
+def _english() -> bool:
+    return (get_language() or "en").split("-")[0] == "en"
 
 
 def battle_payload(
@@ -196,7 +203,10 @@ def _cached_view(battle: Battle, version: int, player: str, log_after: int) -> _
     version: a move that landed in between is served as what it is, under its own key."""
     from tables.selectors import table_state
 
-    key = view_cache_key(battle.pk, version, player, log_after)
+    # one entry per language the view is read in (English keeps the plain key)
+    key = view_cache_key(
+        battle.pk, version, player if _english() else f"{player}:{get_language()}", log_after
+    )
     encoded = store.cached(key)  # Redis away (or fast paths off): built every time
     if encoded is None:
         state = engine.ENGINE.from_json(table_state(battle))

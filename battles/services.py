@@ -41,6 +41,7 @@ from apibase.numbers import object_id
 from campaign.models import Campaign, Membership
 from campaign.permissions import CampaignAccess, access_for, access_from_row, role_column
 from campaign.table_access import CAMPAIGN_AUDIENCE, campaign_notice
+from notifications import texts
 from tables import services as tables
 from tables import store
 from tables.errors import StaleVersion
@@ -870,9 +871,11 @@ def _waits(battle: Battle, state: engine.BattleState) -> list[Wait]:
     for w in waits(battle.pk, state):
         name = state.combatants[w.combatant].name
         title = (
-            f"{name} must react in {battle.name}"
+            texts.gettext_lazy("%(name)s must react in %(battle)s", name=name, battle=battle.name)
             if w.reacting
-            else f"Your turn: {name} in {battle.name}"
+            else texts.gettext_lazy(
+                "Your turn: %(name)s in %(battle)s", name=name, battle=battle.name
+            )
         )
         out.append(Wait(key=w.key, user_id=w.user_id, title=title))
     return out

@@ -516,14 +516,16 @@ def _notify_level_up(character: Character) -> None:
     """Tell the owner (in-app and their channels), once per level, when the change commits."""
     from django.urls import reverse
 
-    from notifications import EventType, notify
+    from notifications import EventType, notify, texts
 
     notify(
         recipient=character.owner,
         event=EventType.LEVEL_UP,
         campaign=character.campaign,
-        title=f"{character.name} reached level {character.level}",
-        body="Your deck may now hold more spellcards.",
+        title=texts.gettext_lazy(
+            "%(name)s reached level %(level)s", name=character.name, level=character.level
+        ),
+        body=texts.gettext_lazy("Your deck may now hold more spellcards."),
         url=reverse("characters:sheet", args=[character.pk]),
         dedupe_key=f"character-level:{character.pk}:{character.level}",
     )

@@ -10,6 +10,17 @@ A ``redis.Redis`` is safe to share between threads (each command takes a connect
 pool and gives it back) and across a fork (the pool notices the new process and reconnects),
 so one client per pool is kept and everything else is Django's.
 
+**One pool per process.** Django keeps a cache backend per thread *and per async context*
+(``django.core.cache.caches`` is an ``asgiref`` ``Local``), and the production web process runs
+each request in a copy of the event loop's context (a2wsgi, ``config/asgi.py``): every request
+found no backend, built a new one, and with it a new connection pool, so its first Redis
+question opened a new TCP connection and repeated the RESP3 handshake (``HELLO``, ``CLIENT
+SETINFO``, ``SELECT``), and the connection was closed when the request's backend was collected.
+The clients are therefore kept per process, keyed by the servers and the options
+(:func:`_shared_client`): every backend of the same settings shares one pool, whatever thread or
+context it was made in (redis-py's pool is thread-safe and reconnects after a fork); a setting
+that changes (a test's ``override_settings``) gets a pool of its own.
+
 **A Redis that is down.** redis-py waits 5 s for a connection or an answer by default: with
 Redis frozen, every request that asked it anything waited 5 s per question and then answered
 500. Here every connection gives up after ``REDIS_SOCKET_TIMEOUT`` (0.5 s: Redis answers in
@@ -29,10 +40,12 @@ dropped, the advisor, whose searches run in a worker reached through Redis) answ
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from django.conf import settings
 from django.core.cache.backends import redis as django_redis
+from django.utils.functional import cached_property
 from redis.connection import Connection, ConnectionPool
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
@@ -105,9 +118,27 @@ class ReusingRedisCacheClient(django_redis.RedisCacheClient):
         return client
 
 
+#: The process's cache clients, by servers and options (:func:`_shared_client`).
+_CLIENTS: dict[tuple[tuple[str, ...], str], ReusingRedisCacheClient] = {}
+_CLIENTS_LOCK = threading.Lock()
+
+
+def _shared_client(servers: list[str], options: dict[str, Any]) -> ReusingRedisCacheClient:
+    """The process's one client (and so one connection pool per server) for ``servers`` with
+    ``options``, made on first use."""
+    key = (tuple(servers), repr(sorted(options.items())))
+    client = _CLIENTS.get(key)
+    if client is None:
+        with _CLIENTS_LOCK:
+            client = _CLIENTS.get(key)
+            if client is None:
+                client = _CLIENTS[key] = ReusingRedisCacheClient(servers, **options)
+    return client
+
+
 class RedisCache(django_redis.RedisCache):
     """The ``BACKEND`` for ``CACHES`` when Redis is configured: short socket timeouts and the
-    guarded pool unless ``OPTIONS`` say otherwise."""
+    guarded pool unless ``OPTIONS`` say otherwise, and the process's shared client."""
 
     def __init__(self, server: Any, params: dict[str, Any]) -> None:
         options = dict(params.get("OPTIONS") or {})
@@ -117,3 +148,8 @@ class RedisCache(django_redis.RedisCache):
         options.setdefault("pool_class", GuardedConnectionPool)
         super().__init__(server, {**params, "OPTIONS": options})
         self._class = ReusingRedisCacheClient
+
+    @cached_property
+    def _cache(self) -> ReusingRedisCacheClient:
+        django: Any = self  # Django's private attributes, which its stubs do not declare
+        return _shared_client(django._servers, django._options)

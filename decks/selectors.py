@@ -19,6 +19,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Q, QuerySet
 from django.http import Http404
 
+from apibase.engine_words import data_text
 from campaign.models import Campaign, Membership
 from campaign.permissions import access_for
 
@@ -183,11 +184,14 @@ class CardEntry:
 def entry_for(
     game: CardGame, data: Mapping[str, Any], card_set: Mapping[str, Card], custom: Any = None
 ) -> CardEntry:
+    # the starter set's names and the kinds in the reader's language; a GM's card's name as
+    # she wrote it
+    name = str(data["name"])
     return CardEntry(
         number=str(data["number"]),
-        name=str(data["name"]),
+        name=data_text(name) if custom is None else name,
         kind=str(data.get("kind", "")),
-        kind_label=game.kind_words.get(str(data.get("kind", "")), "Card"),
+        kind_label=data_text(game.kind_words.get(str(data.get("kind", "")), "Card")),
         cost=card_cost(data),
         characters=tuple(game.engine.card_characters(data, card_set)),
         lines=tuple(game.engine.card_lines(data, card_set)),
@@ -386,7 +390,9 @@ def seat_decks(user: User | AnonymousUser, game_slug: str) -> list[tuple[str, st
     game = game_for(game_slug)
     if game is None:
         return []
-    out = [(PRESET_PREFIX + p["key"], str(p["name"])) for p in game.engine.preset_decks()]
+    out = [
+        (PRESET_PREFIX + p["key"], data_text(str(p["name"]))) for p in game.engine.preset_decks()
+    ]
     if not _user_id(user):
         return out
     for deck in decks_of(user, game.slug):

@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.typing import AuthedRequest
+from apibase.engine_words import data_text
 from apibase.numbers import whole_number
 from campaign.form_errors import add_service_errors
 from campaign.permissions import campaign_for
@@ -267,7 +268,7 @@ def site_cards(request: AuthedRequest) -> HttpResponse:
 
 def _presets_choices() -> list[tuple[str, str]]:
     return [
-        (f"{game.slug}:{p['key']}", f"{game.title}: {p['name']}")
+        (f"{game.slug}:{p['key']}", f"{game.title}: {data_text(str(p['name']))}")
         for game in GAMES.values()
         for p in game.engine.preset_decks()
     ]

@@ -23,7 +23,7 @@ from django.utils.translation import gettext
 from campaign.members import campaign_touch
 from campaign.models import Campaign
 from characters.party import loot_add
-from notifications import EventType, notify_campaign
+from notifications import EventType, notify_campaign, texts
 from westernroses.catalog import get_catalog
 
 from .models import Award, AwardRecipient, GameSession
@@ -55,6 +55,21 @@ def award_describe(yen: int, items: Mapping[str, int]) -> str:
         for slug, q in sorted(items.items())
     ]
     return ", ".join(parts) or "nothing"
+
+
+def _award_words(yen: int, items: Mapping[str, int]) -> texts.Words:
+    """:func:`award_describe` for a notification, read in each player's language (the items'
+    names are the game data's)."""
+    names = award_items_known()
+    things = ", ".join(
+        f"{q} × {names.get(slug, slug)}" if q > 1 else names.get(slug, slug)
+        for slug, q in sorted(items.items())
+    )
+    if yen and things:
+        return texts.gettext_lazy("%(yen)s yen, %(items)s", yen=yen, items=things)
+    if yen:
+        return texts.gettext_lazy("%(yen)s yen", yen=yen)
+    return things or texts.gettext_lazy("nothing")
 
 
 def _validate(
@@ -128,13 +143,14 @@ def award_grant(
             for c in recipients
         ]
     )
-    what = award_describe(yen, items)
+    what = _award_words(yen, items)
     names = ", ".join(c.name for c in recipients)
     notify_campaign(
         campaign=campaign,
         event=EventType.LOOT_AWARDED,
-        title=f"Loot for {names}: {what}",
-        body=reason.strip() or f"{awarded_by.shown_name} handed out loot.",
+        title=texts.gettext_lazy("Loot for %(names)s: %(what)s", names=names, what=what),
+        body=reason.strip()
+        or texts.gettext_lazy("%(gm)s handed out loot.", gm=awarded_by.shown_name),
         url=f"/campaigns/{campaign.pk}/timeline/",
         dedupe_key=f"loot:{award.pk}",
         exclude=[awarded_by],

@@ -14,11 +14,11 @@ from __future__ import annotations
 from typing import Any
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 
 from apibase import push
+from apibase.sockets import PushConsumer
 from campaign.permissions import campaign_for
 
 
@@ -35,7 +35,7 @@ def _access(campaign_id: str, user: Any) -> int | None:
     return None
 
 
-class DashboardConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # channels is untyped
+class DashboardConsumer(PushConsumer):
     """One open GM dashboard."""
 
     async def connect(self) -> None:

@@ -29,7 +29,7 @@ from django.utils.translation import gettext
 
 from campaign.members import campaign_touch
 from campaign.models import Campaign, Membership, Role
-from notifications import EventType, notify
+from notifications import EventType, notify, texts
 
 from .models import Invitation, InvitationAcceptance
 
@@ -117,8 +117,12 @@ def invitation_create(
             recipient=invited_user,
             event=EventType.INVITATION,
             campaign=campaign,
-            title=f"You are invited to {campaign.name}",
-            body=f"{created_by.shown_name} invites you to join as {Role(role).label.lower()}.",
+            title=texts.gettext_lazy("You are invited to %(campaign)s", campaign=campaign.name),
+            body=texts.gettext_lazy(
+                "%(gm)s invites you to join as %(role)s.",
+                gm=created_by.shown_name,
+                role=Role(role).label,
+            ),
             url=invitation_path(invitation),
             dedupe_key=f"invitation:{invitation.pk}",
         )

@@ -22,7 +22,7 @@ from campaign.models import Campaign, Roll
 from campaign.services import roll_make
 from characters.party import check_gm, check_in_campaign, gm_access_to, locked_draft, touched
 from characters.services import CharacterRulesError, character_level_up
-from notifications import EventType, notify_campaign
+from notifications import EventType, notify_campaign, texts
 
 from .models import LevelUp
 
@@ -64,8 +64,15 @@ def level_up_grant(
     notify_campaign(
         campaign=cast("Campaign", locked.campaign),  # in the campaign: checked above
         event=EventType.LEVEL_UP,
-        title=f"{locked.name} reached level {locked.level}",
-        body=f"{raised_by.shown_name} raised {locked.name} from level {before}.",
+        title=texts.gettext_lazy(
+            "%(name)s reached level %(level)s", name=locked.name, level=locked.level
+        ),
+        body=texts.gettext_lazy(
+            "%(gm)s raised %(name)s from level %(level)s.",
+            gm=raised_by.shown_name,
+            name=locked.name,
+            level=before,
+        ),
         url=reverse("characters:sheet", args=[locked.pk]),
         dedupe_key=f"level_up:{level_up.pk}",
         # The characters app's service already told the owner (once per level).

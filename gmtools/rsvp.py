@@ -24,7 +24,7 @@ from django.utils.translation import gettext
 
 from campaign.members import campaign_touch
 from campaign.models import Membership
-from notifications import EventType, notify
+from notifications import EventType, notify, texts
 
 from .models import GameSession, RsvpAnswer, SessionRsvp
 from .sessions import session_path
@@ -145,7 +145,6 @@ def rsvp_reminders_send(*, now: datetime | None = None, limit: int = 500) -> int
             session.rsvp_reminded_at = now
             session.save(update_fields=["rsvp_reminded_at"])
             answered = set(session.rsvps.values_list("user_id", flat=True))
-            when = timezone.localtime(session.starts_at).strftime("%a %d %b %Y, %H:%M %Z")
             for membership in (
                 Membership.objects.filter(campaign_id=session.campaign_id)
                 .exclude(user_id__in=answered)
@@ -156,8 +155,13 @@ def rsvp_reminders_send(*, now: datetime | None = None, limit: int = 500) -> int
                     recipient=membership.user,
                     event=EventType.SESSION_SCHEDULED,
                     campaign=session.campaign,
-                    title=f"Will you come? {session.title}",
-                    body=f"{session.title} starts {when}. Answer yes, maybe or no on its page.",
+                    title=texts.gettext_lazy("Will you come? %(title)s", title=session.title),
+                    # the time in each player's zone and language
+                    body=texts.gettext_lazy(
+                        "%(title)s starts %(when)s. Answer yes, maybe or no on its page.",
+                        title=session.title,
+                        when=session.starts_at,
+                    ),
                     url=session_path(session),
                     dedupe_key=f"rsvp_ask:{session.pk}:{session.starts_at.isoformat()}",
                 )

@@ -20,6 +20,7 @@ from django.http import Http404
 from django.urls import reverse
 from django.utils.translation import gettext
 
+from apibase.engine_words import in_language
 from apibase.numbers import object_id
 from campaign.members import campaign_touch
 from campaign.registry import TimelineEntry, mention_kind
@@ -39,7 +40,10 @@ def _check_manager(campaign_id: int, by: CampaignAccess) -> None:
 
 
 def _invalid(exc: CalendarError) -> ValidationError:
-    return ValidationError(exc.errors)
+    """The calendar's refusal, each message in the reader's language."""
+    return ValidationError(
+        {field: [in_language(m) for m in messages] for field, messages in exc.errors.items()}
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,7 +140,7 @@ def date_set(
     """Put the current in-world date on a given day (GMs)."""
     _check_manager(campaign.pk, by)
     row = _locked_row(campaign.pk)
-    calendar = calendar_or_default(row.months, row.weekdays)
+    calendar = calendar_or_default(row.months, row.weekdays).localized(gettext)
     try:
         calendar.check(year, month, day)
     except CalendarError as exc:
@@ -213,7 +217,7 @@ def event_add(
     try:
         world_date(campaign.pk).calendar.check(year, month, day)
     except CalendarError as exc:
-        errors.update(exc.errors)
+        errors.update(_invalid(exc).message_dict)
     if errors:
         raise ValidationError(errors)
     event = WorldEvent.objects.create(

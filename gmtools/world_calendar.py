@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
-from westernroses.words import N_
+from westernroses.words import N_, Words
 
 MIN_YEAR: Final = -99_999
 MAX_YEAR: Final = 99_999
@@ -58,10 +58,11 @@ DATE_FORMATS: Final = (
 
 
 class CalendarError(ValueError):
-    """A calendar or a date that cannot be: ``errors`` maps a field to its messages."""
+    """A calendar or a date that cannot be: ``errors`` maps a field to its messages, as
+    :class:`Words` the app puts in the reader's language."""
 
-    def __init__(self, errors: dict[str, list[str]]) -> None:
-        super().__init__("; ".join(m for ms in errors.values() for m in ms))
+    def __init__(self, errors: dict[str, list[Words]]) -> None:
+        super().__init__("; ".join(str(m) for ms in errors.values() for m in ms))
         self.errors = errors
 
 
@@ -116,14 +117,23 @@ class Calendar:
     # ------------------------------------------------------------------ dates
 
     def check(self, year: int, month: int, day: int) -> None:
-        errors: dict[str, list[str]] = {}
+        errors: dict[str, list[Words]] = {}
         if not MIN_YEAR <= year <= MAX_YEAR:
-            errors["year"] = [f"A year runs from {MIN_YEAR} to {MAX_YEAR}."]
+            errors["year"] = [
+                Words(
+                    N_("A year runs from %(low)s to %(high)s."), {"low": MIN_YEAR, "high": MAX_YEAR}
+                )
+            ]
         if not 1 <= month <= len(self.months):
-            errors["month"] = [f"This calendar has months 1 to {len(self.months)}."]
+            errors["month"] = [
+                Words(N_("This calendar has months 1 to %(count)s."), {"count": len(self.months)})
+            ]
         elif not errors and not 1 <= day <= self.month_days(year, month):
             name = self.months[month - 1].name
-            errors["day"] = [f"{name} has days 1 to {self.month_days(year, month)}."]
+            days = self.month_days(year, month)
+            errors["day"] = [
+                Words(N_("%(month)s has days 1 to %(days)s."), {"month": name, "days": days})
+            ]
         if errors:
             raise CalendarError(errors)
 
@@ -176,12 +186,23 @@ GREGORIAN: Final = Calendar(
 )
 
 
-def _name(value: Any, field: str, what: str, errors: dict[str, list[str]]) -> str:
+#: What a month or a weekday without a good name is told: (no name, too long a name).
+_NAME_ERRORS: Final = {
+    "month": (N_("Each month needs a name."), N_("A month's name is at most %(max)s characters.")),
+    "weekday": (
+        N_("Each weekday needs a name."),
+        N_("A weekday's name is at most %(max)s characters."),
+    ),
+}
+
+
+def _name(value: Any, field: str, what: str, errors: dict[str, list[Words]]) -> str:
+    missing, too_long = _NAME_ERRORS[what]
     if not isinstance(value, str) or not value.strip():
-        errors.setdefault(field, []).append(f"Each {what} needs a name.")
+        errors.setdefault(field, []).append(Words(missing))
         return ""
     if len(value.strip()) > MAX_NAME:
-        errors.setdefault(field, []).append(f"A {what}'s name is at most {MAX_NAME} characters.")
+        errors.setdefault(field, []).append(Words(too_long, {"max": MAX_NAME}))
     return value.strip()
 
 
@@ -190,31 +211,42 @@ def calendar_from(months: Any, weekdays: Any) -> Calendar:
     names), checked; both empty is the Gregorian default. Raises :class:`CalendarError`."""
     months = months or []
     weekdays = weekdays or []
-    errors: dict[str, list[str]] = {}
+    errors: dict[str, list[Words]] = {}
     if not isinstance(months, list) or len(months) > MAX_MONTHS:
-        raise CalendarError({"months": [f"Give at most {MAX_MONTHS} months, as a list."]})
+        at_most = N_("Give at most %(max)s months, as a list.")
+        raise CalendarError({"months": [Words(at_most, {"max": MAX_MONTHS})]})
     if not isinstance(weekdays, list) or len(weekdays) > MAX_WEEKDAYS:
-        raise CalendarError({"weekdays": [f"Give at most {MAX_WEEKDAYS} weekdays, as a list."]})
+        at_most = N_("Give at most %(max)s weekdays, as a list.")
+        raise CalendarError({"weekdays": [Words(at_most, {"max": MAX_WEEKDAYS})]})
     if not months and not weekdays:
         return GREGORIAN
     if not months:
-        errors["months"] = ["Give the months (or neither months nor weekdays, for Gregorian)."]
+        errors["months"] = [
+            Words(N_("Give the months (or neither months nor weekdays, for Gregorian)."))
+        ]
     parsed: list[Month] = []
     for entry in months:
         if not isinstance(entry, dict):
-            errors.setdefault("months", []).append("Each month is a name and a number of days.")
+            errors.setdefault("months", []).append(
+                Words(N_("Each month is a name and a number of days."))
+            )
             continue
         name = _name(entry.get("name"), "months", "month", errors)
         days = entry.get("days")
         if isinstance(days, bool) or not isinstance(days, int) or not 1 <= days <= MAX_MONTH_DAYS:
-            errors.setdefault("months", []).append(
-                f"{name or 'A month'} needs 1 to {MAX_MONTH_DAYS} days."
+            needs = (
+                Words(
+                    N_("%(month)s needs 1 to %(max)s days."), {"month": name, "max": MAX_MONTH_DAYS}
+                )
+                if name
+                else Words(N_("A month needs 1 to %(max)s days."), {"max": MAX_MONTH_DAYS})
             )
+            errors.setdefault("months", []).append(needs)
             days = 1
         season = entry.get("season") or ""
         if not isinstance(season, str) or len(season.strip()) > MAX_NAME:
             errors.setdefault("months", []).append(
-                f"A season's name is at most {MAX_NAME} characters."
+                Words(N_("A season's name is at most %(max)s characters."), {"max": MAX_NAME})
             )
             season = ""
         parsed.append(Month(name, days, season.strip()))

@@ -18,6 +18,7 @@ from django.http import Http404
 
 from campaign.table_access import CAMPAIGN_AUDIENCE, campaign_notice
 from minigames.engines.registry import ENGINE_MODULES, get_engine
+from notifications import texts
 from tables.models import TableStatus
 from tables.registry import TableAccess, TableGame, TableHooks, register
 
@@ -226,7 +227,7 @@ def table_url(table: TavernTable) -> str:
     return f"/tavern/tables/{table.pk}/"
 
 
-def turn_title(table: TavernTable, seat: Any) -> str:
+def turn_title(table: TavernTable, seat: Any) -> texts.Words:
     """ "Your move at Spirit War with Marisa and Sakuya": the game, and the table by the others
     sitting at it (their names at the table: public). "Move", not "turn": the table may wait on
     her to answer a spell in someone else's turn, which the text tells (``tables.services``'s
@@ -234,8 +235,17 @@ def turn_title(table: TavernTable, seat: Any) -> str:
     seats = seats_of(table)
     others = [n for s, n in zip(seats, seat_names(seats), strict=True) if s.index != int(seat)]
     if not others:
-        return f"Your move at {table.game_title}"
-    return f"Your move at {table.game_title} with {names_in_words(others)}"
+        return texts.gettext_lazy("Your move at %(game)s", game=table.game_title)
+    return texts.gettext_lazy(
+        "Your move at %(game)s with %(names)s", game=table.game_title, names=names_words(others)
+    )
+
+
+def names_words(names: Sequence[str]) -> texts.Words:
+    """:func:`names_in_words` in the reader's language (for a notification)."""
+    if len(names) == 1:
+        return names[0]
+    return texts.gettext_lazy("%(names)s and %(last)s", names=", ".join(names[:-1]), last=names[-1])
 
 
 def names_in_words(names: Sequence[str]) -> str:

@@ -15,6 +15,7 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import Http404
 from django.urls import reverse
 
+from apibase.engine_words import data_in_language
 from minigames.engines.registry import ENGINE_MODULES, get_engine
 from minigames.payload import table_payload
 from tables.models import TableStatus
@@ -271,6 +272,8 @@ def payload_of(table: TavernTable, user: Any, state: Any = None) -> dict[str, An
             playing=not ended and not resigned,
         )
         payload["seat"] = seat
+        # the data's card names and texts in her language (the engines write English)
+        payload["view"] = data_in_language(payload["view"])
         if ended:
             payload["waiting_on"] = []
         if table.outcome:

@@ -22,6 +22,7 @@ from urllib.parse import urljoin, urlsplit
 from django.conf import settings
 from django.core.mail import EmailMessage, get_connection
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 
 from . import webhooks, webpush
 from .models import EventType, PushSubscription
@@ -91,7 +92,10 @@ def discord_payload(message: Message) -> dict[str, object]:
         hidden = len(message.items) - DISCORD_EMBEDS_MAX
         if hidden > 0:
             rest = "\n".join(f"• {item.title}" for item in message.items[DISCORD_EMBEDS_MAX:])
-            content = f"{content}\n…and {hidden} more:\n{rest}"
+            more = ngettext("…and %(count)s more:", "…and %(count)s more:", hidden) % {
+                "count": hidden
+            }
+            content = f"{content}\n{more}\n{rest}"
     else:
         content = message.subject
     return {
@@ -103,7 +107,8 @@ def discord_payload(message: Message) -> dict[str, object]:
 
 
 def email_text(message: Message) -> tuple[str, str]:
-    """Subject and plain-text body."""
+    """Subject and plain-text body, in the active language (the recipient's: the delivery
+    service builds the message inside ``texts.recipient``)."""
     subject = f"[Western Roses] {message.subject}"
     blocks = []
     for item in message.items:
@@ -113,7 +118,9 @@ def email_text(message: Message) -> tuple[str, str]:
         if item.url:
             lines.append(item.url)
         blocks.append("\n".join(lines))
-    footer = "Change what you receive: " + absolute_url("/notifications/preferences/")
+    footer = gettext("Change what you receive: %(url)s") % {
+        "url": absolute_url("/notifications/preferences/")
+    }
     return subject, "\n\n".join([*blocks, "--", footer])
 
 

@@ -6,12 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
-
 from apibase import push
+from apibase.sockets import PushConsumer
 
 
-class BellConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # channels is untyped
+class BellConsumer(PushConsumer):
     """One open page's bell."""
 
     async def connect(self) -> None:

@@ -30,6 +30,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import ngettext
 
 from apibase import push
 from notifications.models import (
@@ -42,7 +43,7 @@ from notifications.models import (
     NotificationPreference,
 )
 
-from . import channels
+from . import channels, texts
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -87,10 +88,11 @@ def _error(exc: BaseException) -> str:
 
 
 def _item(notification: Notification) -> channels.MessageItem:
+    """The notification's words in the active language (the recipient's)."""
     return channels.MessageItem(
         event=notification.event,
-        title=notification.title,
-        body=notification.body,
+        title=notification.shown_title,
+        body=notification.shown_body,
         url=channels.absolute_url(notification.url),
     )
 
@@ -178,18 +180,20 @@ def delivery_attempt(*, delivery_id: int) -> AttemptResult:
             return AttemptResult("noop")
         notification = delivery.notification
         now = timezone.now()
-        message = channels.Message(
-            subject=notification.title,
-            items=(_item(notification),),
-            idempotency_key=f"delivery-{delivery.pk}",
-        )
-        result = _attempt_send(
-            delivery,
-            message,
-            recipient=notification.recipient,
-            recipient_id=notification.recipient_id,
-            campaign_id=notification.campaign_id,
-        )
+        # her language and time zone for every word of it (the site's for a campaign's webhook)
+        with texts.recipient(notification.recipient):
+            message = channels.Message(
+                subject=notification.shown_title,
+                items=(_item(notification),),
+                idempotency_key=f"delivery-{delivery.pk}",
+            )
+            result = _attempt_send(
+                delivery,
+                message,
+                recipient=notification.recipient,
+                recipient_id=notification.recipient_id,
+                campaign_id=notification.campaign_id,
+            )
         _save_attempt(delivery, result, now)
     return result
 
@@ -312,10 +316,16 @@ def _save_attempt(row: Delivery | Digest, result: AttemptResult, now: datetime) 
 
 
 def _digest_message(digest: Digest, items: list[Notification]) -> channels.Message:
+    """The digest in the active language (the caller's ``texts.recipient``)."""
     count = len(items)
-    where = f" in {digest.campaign.name}" if digest.campaign_id and digest.campaign else ""
+    if digest.campaign_id and digest.campaign:
+        subject = ngettext(
+            "%(count)s update in %(campaign)s", "%(count)s updates in %(campaign)s", count
+        ) % {"count": count, "campaign": digest.campaign.name}
+    else:
+        subject = ngettext("%(count)s update", "%(count)s updates", count) % {"count": count}
     return channels.Message(
-        subject=f"{count} update{'s' if count != 1 else ''}{where}",
+        subject=subject,
         items=tuple(_item(n) for n in items),
         idempotency_key=f"digest-{digest.pk}",
         digest=True,
@@ -345,14 +355,15 @@ def digest_attempt(*, digest_id: int) -> AttemptResult:
             result = AttemptResult("skipped", error="Nothing left to send.")
             digest.status = DeliveryStatus.SKIPPED
         else:
-            message = _digest_message(digest, [d.notification for d in deliveries])
-            result = _attempt_send(
-                digest,
-                message,
-                recipient=digest.recipient,
-                recipient_id=digest.recipient_id,
-                campaign_id=digest.campaign_id,
-            )
+            with texts.recipient(digest.recipient):
+                message = _digest_message(digest, [d.notification for d in deliveries])
+                result = _attempt_send(
+                    digest,
+                    message,
+                    recipient=digest.recipient,
+                    recipient_id=digest.recipient_id,
+                    campaign_id=digest.campaign_id,
+                )
         _save_attempt(digest, result, now)
         if digest.status != DeliveryStatus.PENDING and deliveries:
             Delivery.objects.filter(pk__in=[d.pk for d in deliveries]).update(

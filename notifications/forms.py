@@ -107,19 +107,19 @@ class CampaignWebhookForm(forms.Form):
     webhook_url = forms.CharField(
         required=False,
         max_length=MAX_URL_LENGTH,
-        label="Campaign webhook URL",
-        help_text="Leave empty to post nothing.",
+        label=_("Campaign webhook URL"),
+        help_text=_("Leave empty to post nothing."),
         validators=[_check_webhook_url],
     )
     events = forms.MultipleChoiceField(
         choices=EventType.choices,
         required=False,
         widget=forms.CheckboxSelectMultiple,
-        label="Post these events",
+        label=_("Post these events"),
     )
     digest_minutes = forms.TypedChoiceField(
         choices=DIGEST_MINUTES_CHOICES,
         coerce=int,
         label=_("Digest"),
-        help_text="Non-urgent events are batched into one post per interval.",
+        help_text=_("Non-urgent events are batched into one post per interval."),
     )

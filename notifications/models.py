@@ -80,6 +80,9 @@ class Notification(models.Model):
     title = models.CharField(max_length=200)
     body = models.TextField(blank=True)
     url = models.CharField(max_length=500, blank=True)
+    #: The title's and body's message ids and parameters (notifications/texts.py), rendered in
+    #: each reader's language; ``title`` and ``body`` keep the English rendering.
+    texts = models.JSONField(default=dict, blank=True)
     # NULL, not "": notifications without a key must not collide in the unique constraint.
     dedupe_key = models.CharField(  # noqa: DJ001
         max_length=200,
@@ -131,6 +134,19 @@ class Notification(models.Model):
     @property
     def urgent(self) -> bool:
         return EventType(self.event).urgent
+
+    @property
+    def shown_title(self) -> str:
+        """The title in the active language (a page's reader's, a delivery's recipient's)."""
+        from .texts import stored
+
+        return stored(self.texts, "title", self.title)
+
+    @property
+    def shown_body(self) -> str:
+        from .texts import stored
+
+        return stored(self.texts, "body", self.body)
 
 
 class Digest(models.Model):
@@ -312,6 +328,7 @@ class TurnWait(models.Model):
     )
     key = models.CharField(max_length=200, help_text="Names the turn, e.g. battle:12:round:3.")
     title = models.CharField(max_length=200)
+    texts = models.JSONField(default=dict, blank=True, help_text="The title's message id.")
     url = models.CharField(max_length=500, blank=True)
     started_at = models.DateTimeField()
     ended_at = models.DateTimeField(null=True, blank=True)
@@ -360,6 +377,7 @@ class ScheduledNotification(models.Model):
     event = models.CharField(max_length=32, choices=EventType.choices)
     title = models.CharField(max_length=200)
     body = models.TextField(blank=True)
+    texts = models.JSONField(default=dict, blank=True, help_text="Message ids of title and body.")
     url = models.CharField(max_length=500, blank=True)
     due_at = models.DateTimeField()
     sent_at = models.DateTimeField(null=True, blank=True)

@@ -25,7 +25,9 @@ from apibase import push
 from notifications.models import EventType, Notification, ScheduledNotification, TurnWait
 from westernroses.house_rules import DEFAULT_HOUSE_RULES
 
+from . import texts
 from .services import checked_link, notify, notify_campaign
+from .texts import Text, Words
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -67,8 +69,8 @@ def turn_wait_start(
     campaign: Campaign | None,
     user: User,
     key: str,
-    title: str,
-    body: str = "",
+    title: Words,
+    body: Words = "",
     url: str = "",
     started_at: datetime | None = None,
     notify_user: bool = True,
@@ -82,7 +84,8 @@ def turn_wait_start(
             user=user,
             defaults={
                 "campaign": campaign,
-                "title": title[:200],
+                "title": texts.english(title)[:200],
+                "texts": {"title": data} if (data := texts.dump(title)) else {},
                 "url": checked_link(url),
                 "started_at": started_at or timezone.now(),
             },
@@ -211,8 +214,13 @@ def turn_reminders_send(*, now: datetime | None = None, limit: int = 1000) -> in
                 recipient=locked.user,
                 event=EventType.TURN_REMINDER,
                 campaign=wait.campaign,
-                title=still_your_turn(locked.title),
-                body=f"Your turn has been waiting for {waited} minutes.",
+                title=still_your_turn(texts.loaded(locked.texts, "title", locked.title)),
+                body=texts.ngettext_lazy(
+                    "Your turn has been waiting for %(minutes)s minute.",
+                    "Your turn has been waiting for %(minutes)s minutes.",
+                    "minutes",
+                    minutes=waited,
+                ),
                 url=locked.url,
                 dedupe_key=f"turn_reminder:{locked.pk}",
             )
@@ -220,12 +228,32 @@ def turn_reminders_send(*, now: datetime | None = None, limit: int = 1000) -> in
     return sent
 
 
-def still_your_turn(title: str) -> str:
+#: The turn titles that have a "still" form of their own (their message ids: the words each
+#: reader gets are the catalog's).
+STILL = {
+    texts.gettext_noop("Your move at %(game)s"): texts.gettext_noop("Still your move at %(game)s"),
+    texts.gettext_noop("Your move at %(game)s with %(names)s"): texts.gettext_noop(
+        "Still your move at %(game)s with %(names)s"
+    ),
+    texts.gettext_noop("Your turn: %(name)s in %(battle)s"): texts.gettext_noop(
+        "Still your turn: %(name)s in %(battle)s"
+    ),
+    texts.gettext_noop("Your turn at the %(game)s"): texts.gettext_noop(
+        "Still your turn at the %(game)s"
+    ),
+}
+
+
+def still_your_turn(title: Words) -> Words:
     """The reminder's title from the turn's: "Your move at Spirit War with Marisa" becomes
     "Still your move at Spirit War with Marisa", not "Still your turn: Your move at …"."""
+    if isinstance(title, Text):
+        if title.msgid in STILL:
+            return Text(STILL[title.msgid], title.params)
+        return texts.gettext_lazy("Still your turn: %(title)s", title=title)
     if title.startswith(("Your turn", "Your move")):
         return "Still " + title[0].lower() + title[1:]
-    return f"Still your turn: {title}"
+    return texts.gettext_lazy("Still your turn: %(title)s", title=title)
 
 
 # --------------------------------------------------------------------------- scheduled
@@ -236,8 +264,8 @@ def notification_schedule(
     key: str,
     due_at: datetime,
     event: EventType | str,
-    title: str,
-    body: str = "",
+    title: Words,
+    body: Words = "",
     url: str = "",
     campaign: Campaign | None = None,
     recipient: User | None = None,
@@ -255,7 +283,13 @@ def notification_schedule(
         if row.due_at != due_at:
             row.sent_at = None
         row.due_at = due_at
-        row.event, row.title, row.body, row.url = event, title[:200], body, checked_link(url)
+        row.event, row.url = event, checked_link(url)
+        row.title, row.body = texts.english(title)[:200], texts.english(body)
+        row.texts = {
+            name: data
+            for name, data in (("title", texts.dump(title)), ("body", texts.dump(body)))
+            if data
+        }
         row.campaign, row.recipient = campaign, recipient
         row.save()
     return row
@@ -273,6 +307,11 @@ SESSION_REMINDERS = (
     ("day", timedelta(days=1), "tomorrow"),
     ("hour", timedelta(hours=1), "in an hour"),
 )
+#: Each reminder's title, by its label above.
+SESSION_REMINDER_TITLES = {
+    "day": texts.gettext_noop("Session tomorrow: %(title)s"),
+    "hour": texts.gettext_noop("Session in an hour: %(title)s"),
+}
 
 
 def session_reminders_schedule(
@@ -287,18 +326,19 @@ def session_reminders_schedule(
     """A session was scheduled (or moved): tell the campaign now, and remind it a day and an
     hour before. Reminders whose time has already passed are dropped."""
     now = now or timezone.now()
-    when = timezone.localtime(starts_at).strftime("%a %d %b %Y, %H:%M %Z")
+    # the time in each reader's zone and her language's format
+    starts = texts.gettext_lazy("%(title)s starts %(when)s.", title=title, when=starts_at)
     scheduled: list[ScheduledNotification] = []
     with transaction.atomic():
         notify_campaign(
             campaign=campaign,
             event=EventType.SESSION_SCHEDULED,
-            title=f"Session scheduled: {title}",
-            body=f"{title} starts {when}.",
+            title=texts.gettext_lazy("Session scheduled: %(title)s", title=title),
+            body=starts,
             url=url,
             dedupe_key=f"session:{session_key}:scheduled:{starts_at.isoformat()}",
         )
-        for label, before, phrase in SESSION_REMINDERS:
+        for label, before, _phrase in SESSION_REMINDERS:
             key = f"session:{session_key}:{label}"
             due = starts_at - before
             if due <= now:
@@ -309,8 +349,8 @@ def session_reminders_schedule(
                     key=key,
                     due_at=due,
                     event=EventType.SESSION_REMINDER,
-                    title=f"Session {phrase}: {title}",
-                    body=f"{title} starts {when}.",
+                    title=Text(SESSION_REMINDER_TITLES[label], {"title": title}),
+                    body=starts,
                     url=url,
                     campaign=campaign,
                 )
@@ -340,13 +380,15 @@ def scheduled_notifications_send(*, now: datetime | None = None, limit: int = 10
             row.sent_at = now
             row.save(update_fields=["sent_at"])
             dedupe_key = f"scheduled:{row.key}:{row.due_at.isoformat()}"
+            title = texts.loaded(row.texts, "title", row.title)
+            body = texts.loaded(row.texts, "body", row.body)
             if row.recipient is not None:
                 notify(
                     recipient=row.recipient,
                     event=row.event,
                     campaign=row.campaign,
-                    title=row.title,
-                    body=row.body,
+                    title=title,
+                    body=body,
                     url=row.url,
                     dedupe_key=dedupe_key,
                 )
@@ -354,8 +396,8 @@ def scheduled_notifications_send(*, now: datetime | None = None, limit: int = 10
                 notify_campaign(
                     campaign=row.campaign,
                     event=row.event,
-                    title=row.title,
-                    body=row.body,
+                    title=title,
+                    body=body,
                     url=row.url,
                     dedupe_key=dedupe_key,
                 )

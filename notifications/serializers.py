@@ -24,6 +24,9 @@ class NotificationSerializer(serializers.ModelSerializer[Notification]):
     event_label = serializers.CharField(source="get_event_display", read_only=True)
     urgent = serializers.BooleanField(read_only=True)
     read = serializers.SerializerMethodField()
+    #: In the reader's language (the request's), not the one it was raised in.
+    title = serializers.CharField(source="shown_title", read_only=True)
+    body = serializers.CharField(source="shown_body", read_only=True)
 
     class Meta:
         model = Notification

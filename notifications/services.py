@@ -32,6 +32,7 @@ from notifications.models import (
 )
 
 from . import selectors, webpush
+from .texts import Words, dump, english
 from .webhooks import UnsafeWebhookURL, vet_url
 
 if TYPE_CHECKING:
@@ -131,20 +132,24 @@ def _create_once(
     recipient: User | None,
     campaign: Campaign | None,
     event: EventType,
-    title: str,
-    body: str,
+    title: Words,
+    body: Words,
     url: str,
     dedupe_key: str | None,
 ) -> Notification | None:
-    """Create the notification row; None when ``dedupe_key`` was already used for it."""
+    """Create the notification row; None when ``dedupe_key`` was already used for it. Words
+    given as :class:`~notifications.texts.Text` are kept as message ids for each reader's
+    language, and in English in ``title`` and ``body``."""
+    texts = {name: data for name, data in (("title", dump(title)), ("body", dump(body))) if data}
     try:
         with transaction.atomic():  # a savepoint, so a duplicate leaves the caller's tx usable
             return Notification.objects.create(
                 recipient=recipient,
                 campaign=campaign,
                 event=event,
-                title=_clip(title, 200),
-                body=body,
+                title=_clip(english(title), 200),
+                body=english(body),
+                texts=texts,
                 url=url,
                 dedupe_key=dedupe_key,
             )
@@ -159,12 +164,16 @@ def notify(
     recipient: User,
     event: EventType | str,
     campaign: Campaign | None = None,
-    title: str,
-    body: str = "",
+    title: Words,
+    body: Words = "",
     url: str = "",
     dedupe_key: str | None = None,
 ) -> Notification | None:
     """Notify one user of ``event`` on the channels their preferences switch on.
+
+    ``title`` and ``body``: a :class:`~notifications.texts.Text` (``texts.gettext_lazy(…)``),
+    so each channel and page shows them in the reader's language, or a plain string shown as
+    it is (what a user wrote).
 
     ``url`` is a site path (``/campaigns/3/``) or an absolute URL. With ``dedupe_key``, raising
     the same event for the same user again is a no-op that returns None (a retried request or
@@ -223,8 +232,8 @@ def notify_campaign(
     *,
     campaign: Campaign,
     event: EventType | str,
-    title: str,
-    body: str = "",
+    title: Words,
+    body: Words = "",
     url: str = "",
     dedupe_key: str | None = None,
     exclude: Iterable[User] = (),
@@ -261,7 +270,13 @@ def notify_campaign(
 
 
 def _notify_campaign_webhook(
-    *, campaign: Campaign, event: EventType, title: str, body: str, url: str, dedupe_key: str | None
+    *,
+    campaign: Campaign,
+    event: EventType,
+    title: Words,
+    body: Words,
+    url: str,
+    dedupe_key: str | None,
 ) -> Notification | None:
     config = selectors.campaign_settings_for(campaign)
     if not config.webhook_url or event not in (config.events or []):

@@ -13,6 +13,7 @@ from typing import Any, cast
 from django import forms
 from django.utils.translation import gettext, gettext_lazy
 
+from apibase.engine_words import data_text
 from westernroses.house_rules import HouseRules
 from westernroses.spellcards import (
     CardViolation,
@@ -168,8 +169,8 @@ class SpellcardForm(forms.Form):
                 s["slug"],
                 gettext("%(skill)s (%(group)s): costs %(cost)s")
                 % {
-                    "skill": s["name"],
-                    "group": s["group_name"].replace(" – ", ", "),
+                    "skill": data_text(s["name"]),
+                    "group": data_text(s["group_name"]).replace(" – ", ", "),
                     "cost": s["cost"]["text"],
                 },
             )
@@ -191,15 +192,18 @@ class SpellcardForm(forms.Form):
                     (
                         slug,
                         gettext("%(skill)s — not available to a %(profession)s")
-                        % {"skill": skill.name, "profession": caster.profession.label},
+                        % {
+                            "skill": data_text(skill.name),
+                            "profession": data_text(caster.profession.label),
+                        },
                     ),
                 ]
         for skill in opts["skills"]:
             for param in skill["params"]:
                 name = param_field_name(skill["slug"], param["name"])
                 label = gettext("%(skill)s: %(parameter)s") % {
-                    "skill": skill["name"],
-                    "parameter": param["label"],
+                    "skill": data_text(skill["name"]),
+                    "parameter": data_text(param["label"]),
                 }
                 if param["kind"] == "choice":
                     f[name] = forms.TypedChoiceField(

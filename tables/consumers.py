@@ -16,11 +16,11 @@ from typing import Any
 
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 
 from apibase import push
+from apibase.sockets import PushConsumer
 
 from . import presence
 from .registry import game_for
@@ -42,7 +42,7 @@ def _access(slug: str, table_id: Any, user: Any) -> tuple[str, int, int] | int:
     return table._meta.label_lower, int(table.pk), int(table.version)
 
 
-class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # channels is untyped
+class TableConsumer(PushConsumer):
     """One open table page."""
 
     groups: list[str] = []

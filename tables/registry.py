@@ -28,6 +28,9 @@ from westernroses.protocol import GameEngine, Seat
 from .models import GameTable, TableAction
 
 if TYPE_CHECKING:
+    from notifications.texts import Words
+
+if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
     Viewer = AbstractBaseUser | AnonymousUser
@@ -66,8 +69,8 @@ class Wait:
 
     key: str
     user_id: int
-    title: str
-    body: str = ""
+    title: Words
+    body: Words = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,7 +191,7 @@ class TableHooks:
     after_apply: Callable[[Any, Any, Any], Sequence[str] | None] | None = None
     after_apply_when: Callable[[Any, Any, Any], bool] | None = None
     waits: Callable[[Any, Any], list[Wait]] | None = None
-    turn_title: Callable[[Any, Seat], str] | None = None
+    turn_title: Callable[[Any, Seat], Words] | None = None
     notice: Callable[[Any, Collection[int]], tuple[Any, set[int]]] | None = None
     notify_task: Any = None
     replay: Callable[[Any], Any] | None = None

@@ -47,6 +47,8 @@ from django.http import Http404
 from django.utils import timezone
 
 from apibase import push
+from notifications import texts
+from notifications.texts import Words
 from westernroses.protocol import IllegalAction, Seat
 
 from . import hot_sql, presence, store
@@ -594,12 +596,13 @@ def waits_of(game: TableGame, table: GameTable, state: Any, *, words: bool = Tru
     out = []
     for seat in game.engine.waiting_on(state):
         users = game.access.players_of(table, seat)
-        title = body = ""
+        title: Words = ""
+        body = ""
         if words and users:
             title = (
                 game.hooks.turn_title(table, seat)
                 if game.hooks.turn_title is not None
-                else f"Your turn at the {game.name}"
+                else texts.gettext_lazy("Your turn at the %(game)s", game=game.name)
             )
             body = _wait_text(game, state, seat)
         for user_id in users:
@@ -607,7 +610,7 @@ def waits_of(game: TableGame, table: GameTable, state: Any, *, words: bool = Tru
                 Wait(
                     key=f"{game.wait_prefix(table.pk)}seat:{seat}",
                     user_id=user_id,
-                    title=title[:200],
+                    title=title,
                     body=body,
                 )
             )

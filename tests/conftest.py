@@ -39,22 +39,29 @@ CELERY_LANES = 2
 #: What a test of these files costs, in seconds of a CI run (its --durations: a file's tests
 #: averaged), for dealing the lanes evenly; a test not listed counts :data:`TEST_SECONDS`.
 COSTS = {
-    # 95 s and 88 s a role in CI with the wiki's pages; 13% less CPU since axe runs its colour
-    # rules alone in dark and is sent to a context once (docs/test-suite.md)
-    "tests/browser/test_visual.py": 80.0,
+    # 103 s and 72 s a role in CI; about a quarter less since it photographs only the pictures
+    # the docs show (docs/test-suite.md)
+    "tests/browser/test_visual.py": 65.0,
+    # a language a test (the demo's pages at both widths, no axe, no pictures): 39 s and 34 s
+    # beside the English sweep's 128 s a role on the loaded machine
+    "tests/browser/test_i18n_sweep.py": 25.0,
     "tests/browser/test_card_game_tables.py": 32.0,
     "tests/browser/test_battle.py": 19.0,
     # the four whole games by keyboard (Spirit War's 5 to 15 s, the others' 10 to 70 s, by
     # their length), the battle's turns and every game's moves, rows and first screen
     "tests/browser/test_play_layout.py": 14.0,
-    "tests/ops/test_beat.py": 25.0,
+    "tests/ops/test_beat.py": 20.0,  # 34 s and 24 s in CI before the second-long schedules
     "tests/hardening/test_procfile.py": 10.0,  # 17 s and a short one
 }
 TEST_SECONDS = 3.0
 #: Files whose tests share no module-scoped fixture and take long each: their tests are dealt
-#: to the lanes one by one (the visual sweep's two roles, the two card games), the other files'
-#: as whole modules.
-DEALT_BY_TEST = ("tests/browser/test_visual.py", "tests/browser/test_card_game_tables.py")
+#: to the lanes one by one (the visual sweep's two roles, its two languages, the two card
+#: games), the other files' as whole modules.
+DEALT_BY_TEST = (
+    "tests/browser/test_visual.py",
+    "tests/browser/test_i18n_sweep.py",
+    "tests/browser/test_card_game_tables.py",
+)
 
 
 #: Files whose tests take the most CPU (each a few to over a hundred seconds: the many-game

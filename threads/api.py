@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.urls import path
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.request import Request
@@ -106,7 +107,7 @@ class PostListView(APIView):
             since = object_id(since_raw)
             if since is None:
                 return Response(
-                    {"since": ["Give a post's id."]}, status=status.HTTP_400_BAD_REQUEST
+                    {"since": [gettext("Give a post's id.")]}, status=status.HTTP_400_BAD_REQUEST
                 )
         posts = services.posts_for(access, thread, since=since)
         services.mark_read(access, thread)

@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class ThreadsConfig(AppConfig):
@@ -6,4 +7,4 @@ class ThreadsConfig(AppConfig):
     roll dice inline and react, between sessions (docs/play-by-post.md)."""
 
     name = "threads"
-    verbose_name = "Play-by-post threads"
+    verbose_name = _("Play-by-post threads")

@@ -10,10 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.http import Http404
 
 from apibase import push
+from apibase.sockets import PushConsumer
 from campaign.permissions import campaign_for
 
 from .models import Thread
@@ -35,7 +35,7 @@ def _access(campaign_id: str, thread_id: str, user: Any) -> int | None:
     return None
 
 
-class ThreadConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # channels is untyped
+class ThreadConsumer(PushConsumer):
     """One open thread page."""
 
     async def connect(self) -> None:

@@ -23,6 +23,7 @@ from .models import Post
 def send_daily_digests(day: date | None = None) -> int:
     """Tell every member of every campaign with posts on ``day`` (UTC; default: yesterday)
     what was posted by others. Returns how many notifications were made."""
+    from notifications import texts
     from notifications.models import EventType
     from notifications.services import notify
 
@@ -49,18 +50,32 @@ def send_daily_digests(day: date | None = None) -> int:
             if not counts:
                 continue
             total = sum(counts.values())
-            plural = "s" if total != 1 else ""
-            when = f"{day:%B} {day.day}"
-            lines = [
-                f"{title}: {n} new post{'s' if n != 1 else ''}" for (_, title), n in counts.items()
-            ]
+            # one line a thread, each in the member's language (a Text that joins them)
+            lines = {
+                f"line{i}": texts.ngettext_lazy(
+                    "%(thread)s: %(n)s new post",
+                    "%(thread)s: %(n)s new posts",
+                    "n",
+                    thread=title,
+                    n=n,
+                )
+                for i, ((_, title), n) in enumerate(counts.items())
+            }
+            body = texts.Text("\n".join(f"%({name})s" for name in lines), lines)
             with transaction.atomic():
                 if notify(
                     recipient=membership.user,
                     event=EventType.THREAD_DIGEST,
                     campaign=campaign,
-                    title=f"{total} new post{plural} in {campaign.name} on {when}",
-                    body="\n".join(lines),
+                    title=texts.ngettext_lazy(
+                        "%(total)s new post in %(campaign)s on %(day)s",
+                        "%(total)s new posts in %(campaign)s on %(day)s",
+                        "total",
+                        total=total,
+                        campaign=campaign.name,
+                        day=day,
+                    ),
+                    body=body,
                     url=url,
                     dedupe_key=f"thread-digest-{campaign_id}-{day.isoformat()}",
                 ):

@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from campaign.models import MAX_PROSE
 
@@ -14,21 +16,23 @@ from .services import MAX_CATEGORY, MAX_EXCERPT, MAX_POSITION, MAX_TITLE
 
 def _speaker_field(characters: list[Any]) -> forms.TypedChoiceField:
     return forms.TypedChoiceField(
-        label="Post as",
+        label=_("Post as"),
         coerce=int,
         required=False,
         empty_value=None,
-        choices=[("", "Yourself"), *((c.pk, c.name) for c in characters)],
+        choices=[("", gettext("Yourself")), *((c.pk, c.name) for c in characters)],
     )
 
 
 class PostForm(forms.Form):
     body = forms.CharField(
-        label="Your post",
+        label=_("Your post"),
         widget=forms.Textarea(attrs={"rows": 5}),
         max_length=MAX_PROSE,
-        help_text="Markdown. @name mentions a member or a character. A line “/roll 4d > 12” "
-        "rolls; “/roll secret 3d > 9” shows the result only to you and the GMs.",
+        help_text=_(
+            "Markdown. @name mentions a member or a character. A line “/roll 4d > 12” "
+            "rolls; “/roll secret 3d > 9” shows the result only to you and the GMs."
+        ),
     )
 
     def __init__(self, *args: Any, characters: list[Any], **kwargs: Any) -> None:
@@ -38,19 +42,19 @@ class PostForm(forms.Form):
 
 
 class ThreadForm(PostForm):
-    title = forms.CharField(max_length=MAX_TITLE)
-    category = forms.CharField(label="Scene or topic", max_length=MAX_CATEGORY, required=False)
+    title = forms.CharField(label=_("Title"), max_length=MAX_TITLE)
+    category = forms.CharField(label=_("Scene or topic"), max_length=MAX_CATEGORY, required=False)
 
     def __init__(self, *args: Any, characters: list[Any], **kwargs: Any) -> None:
         super().__init__(*args, characters=characters, **kwargs)
         self.fields["body"].required = False
-        self.fields["body"].label = "First post"
+        self.fields["body"].label = gettext("First post")
         self.order_fields(["title", "category", "character", "body"])
 
 
 class EditForm(forms.Form):
     body = forms.CharField(
-        label="Your post",
+        label=_("Your post"),
         widget=forms.Textarea(attrs={"rows": 5}),
         max_length=MAX_PROSE,
         required=False,
@@ -58,13 +62,13 @@ class EditForm(forms.Form):
 
 
 class ManageForm(forms.Form):
-    title = forms.CharField(max_length=MAX_TITLE)
-    category = forms.CharField(label="Scene or topic", max_length=MAX_CATEGORY, required=False)
+    title = forms.CharField(label=_("Title"), max_length=MAX_TITLE)
+    category = forms.CharField(label=_("Scene or topic"), max_length=MAX_CATEGORY, required=False)
     position = forms.IntegerField(
-        label="Place in its scene or topic", min_value=0, max_value=MAX_POSITION
+        label=_("Place in its scene or topic"), min_value=0, max_value=MAX_POSITION
     )
-    pinned = forms.BooleanField(label="Pinned", required=False)
-    locked = forms.BooleanField(label="Locked (only GMs post)", required=False)
+    pinned = forms.BooleanField(label=_("Pinned"), required=False)
+    locked = forms.BooleanField(label=_("Locked (only GMs post)"), required=False)
 
 
 class ReactionForm(forms.Form):
@@ -72,9 +76,9 @@ class ReactionForm(forms.Form):
 
 
 class HandoutFromPostForm(forms.Form):
-    title = forms.CharField(label="Handout title", max_length=120)
+    title = forms.CharField(label=_("Handout title"), max_length=120)
     excerpt = forms.CharField(
-        label="Passage (empty: the whole post)",
+        label=_("Passage (empty: the whole post)"),
         widget=forms.Textarea(attrs={"rows": 3}),
         max_length=MAX_EXCERPT,
         required=False,
@@ -85,15 +89,15 @@ class WikiEntryFromPostForm(forms.Form):
     """A post's passage made a wiki entry: its title and kind, and who sees it (the GMs only
     by default; chosen players are picked on the entry's page, with its reveal)."""
 
-    title = forms.CharField(label="Entry title", max_length=120)
-    kind = forms.ChoiceField(label="Kind")
+    title = forms.CharField(label=_("Entry title"), max_length=120)
+    kind = forms.ChoiceField(label=_("Kind"))
     visibility = forms.ChoiceField(
-        label="Who sees it",
-        choices=[("gm", "Game masters only"), ("all", "Everyone in the campaign")],
+        label=_("Who sees it"),
+        choices=[("gm", _("Game masters only")), ("all", _("Everyone in the campaign"))],
         initial="gm",
     )
     excerpt = forms.CharField(
-        label="Passage (empty: the whole post)",
+        label=_("Passage (empty: the whole post)"),
         widget=forms.Textarea(attrs={"rows": 3}),
         max_length=MAX_EXCERPT,
         required=False,

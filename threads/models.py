@@ -7,6 +7,7 @@ from typing import Final
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from campaign.models import Campaign, Roll
 
@@ -18,6 +19,20 @@ REACTIONS: Final = {
     "sad": "😢",
     "heart": "❤️",
 }
+#: Each reaction's name, for its button's tooltip.
+REACTION_NAMES: Final = {
+    "like": _("Like"),
+    "laugh": _("Laugh"),
+    "wow": _("Wow"),
+    "sad": _("Sad"),
+    "heart": _("Love"),
+}
+
+
+def reaction_label(kind: str) -> str:
+    """The reaction's name in the reader's language (the stored word for an unknown one)."""
+    name = REACTION_NAMES.get(kind)
+    return str(name) if name is not None else kind
 
 
 class Thread(models.Model):

@@ -12,6 +12,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import Q
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.typing import AuthedRequest
@@ -60,7 +61,9 @@ def thread_list(request: AuthedRequest, pk: int) -> HttpResponse:
         except ValidationError as exc:
             add_service_errors(form, exc)
         else:
-            messages.success(request, f"Thread {quoted(thread.title)} started.")
+            messages.success(
+                request, _("Thread %(title)s started.") % {"title": quoted(thread.title)}
+            )
             return redirect("threads:detail", campaign.pk, thread.pk)
     context = {
         "campaign": campaign,
@@ -144,7 +147,7 @@ def thread_manage(request: AuthedRequest, pk: int, thread_id: int) -> HttpRespon
         except ValidationError as exc:
             add_service_errors(form, exc)
         else:
-            messages.success(request, "Thread updated.")
+            messages.success(request, _("Thread updated."))
             return redirect("threads:detail", campaign.pk, thread.pk)
     context = {
         **_detail_context(access, thread),
@@ -165,7 +168,7 @@ def post_edit(request: AuthedRequest, pk: int, thread_id: int, post_id: int) -> 
     if not access.owns(post.author_id):
         from django.core.exceptions import PermissionDenied
 
-        raise PermissionDenied("Only its author edits a post.")
+        raise PermissionDenied(_("Only its author edits a post."))
     form = EditForm(request.POST or None, initial={"body": post.body})
     if request.method == "POST" and form.is_valid():
         try:
@@ -192,7 +195,7 @@ def post_react(request: AuthedRequest, pk: int, thread_id: int, post_id: int) ->
     post = services.post_for(access, thread, post_id)
     form = ReactionForm(request.POST)
     if not form.is_valid():
-        return HttpResponse("Choose a reaction.", status=400, content_type="text/plain")
+        return HttpResponse(_("Choose a reaction."), status=400, content_type="text/plain")
     services.reaction_toggle(post=post, by=access, kind=form.cleaned_data["kind"])
     return redirect(f"{thread_url(campaign.pk, thread.pk)}#post-{post.pk}")
 
@@ -216,7 +219,10 @@ def post_handout(request: AuthedRequest, pk: int, thread_id: int, post_id: int) 
         except ValidationError as exc:
             add_service_errors(form, exc)
         else:
-            messages.success(request, f"Handout {quoted(handout.title)} shared with everyone.")
+            messages.success(
+                request,
+                _("Handout %(title)s shared with everyone.") % {"title": quoted(handout.title)},
+            )
             return redirect("gmtools:handout_detail", campaign.pk, handout.pk)
     context = {"campaign": campaign, "access": access, "thread": thread, "post": post, "form": form}
     return render(request, "threads/handout.html", context, status=400 if form.errors else 200)
@@ -231,7 +237,7 @@ def post_wiki_entry(request: AuthedRequest, pk: int, thread_id: int, post_id: in
     campaign, access = campaign_for(request.user, pk, manage=True)
     thread = services.thread_for(access, thread_id)
     post = services.post_for(access, thread, post_id)
-    kinds = [(k.key, k.name) for k in kinds_of(campaign.pk)]
+    kinds = [(k.key, k.label) for k in kinds_of(campaign.pk)]
     form = WikiEntryFromPostForm(
         request.POST or None, kinds=kinds, initial={"title": thread.title, "kind": "lore"}
     )
@@ -249,7 +255,9 @@ def post_wiki_entry(request: AuthedRequest, pk: int, thread_id: int, post_id: in
         except ValidationError as exc:
             add_service_errors(form, exc)
         else:
-            messages.success(request, f"Wiki entry {quoted(entry.title)} written.")
+            messages.success(
+                request, _("Wiki entry %(title)s written.") % {"title": quoted(entry.title)}
+            )
             return redirect("wiki:detail", campaign.pk, entry.pk)
     context = {"campaign": campaign, "access": access, "thread": thread, "post": post, "form": form}
     return render(request, "threads/wiki_entry.html", context, status=400 if form.errors else 200)

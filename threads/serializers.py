@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
+
 from apibase import serializers
 from apibase.fields import ObjectIdField
 from campaign.models import MAX_NAMED, MAX_PROSE
@@ -109,9 +111,9 @@ class ThreadWikiEntryFromPostSerializer(_PostExcerptSerializer):
     )
     visibility = serializers.ChoiceField(
         choices=[
-            ("gm", "Game masters only"),
-            ("all", "Everyone in the campaign"),
-            ("chosen", "Chosen players"),
+            ("gm", _("Game masters only")),
+            ("all", _("Everyone in the campaign")),
+            ("chosen", _("Chosen players")),
         ],
         required=False,
         default="gm",

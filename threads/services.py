@@ -28,6 +28,7 @@ from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Subquery
 from django.http import Http404
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from apibase import push
 from apibase.numbers import object_id
@@ -77,7 +78,7 @@ def announce_thread(thread: Thread) -> None:
 def threads_for(access: CampaignAccess) -> QuerySet[Thread]:
     """The campaign's threads for a member, each with ``post_count`` and ``unread``."""
     if not access.can_view or access.user_id is None:
-        raise Http404("No such campaign.")
+        raise Http404(_("No such campaign."))
     mark = ReadMark.objects.filter(thread=OuterRef("pk"), user_id=access.user_id).values("read_at")[
         :1
     ]
@@ -114,10 +115,10 @@ def thread_for(access: CampaignAccess, thread_id: int | str) -> Thread:
     """A thread of the member's campaign, else 404 (another campaign's thread does not exist)."""
     pk = object_id(thread_id) if isinstance(thread_id, int | str) else None
     if not access.can_view or pk is None:
-        raise Http404("No such thread.")
+        raise Http404(_("No such thread."))
     found = Thread.objects.filter(pk=pk, campaign_id=access.campaign_id).first()
     if found is None:
-        raise Http404("No such thread.")
+        raise Http404(_("No such thread."))
     return found
 
 
@@ -159,11 +160,16 @@ class ShownRoll:
 
     @property
     def verdict(self) -> str:
+        """The roll's outcome in the reader's language ("critical success", "failure")."""
+        if self.critical == "critical_success":
+            return _("critical success")
+        if self.critical == "critical_failure":
+            return _("critical failure")
         if self.critical:
             return self.critical.replace("_", " ")
         if self.success is None:
             return ""
-        return "success" if self.success else "failure"
+        return _("success") if self.success else _("failure")
 
 
 @dataclass
@@ -205,7 +211,7 @@ def posts_for(
 ) -> list[ShownPost]:
     """The thread's posts as this member may see them, oldest first (``since``: after a post)."""
     if thread.campaign_id != access.campaign_id or not access.can_view:
-        raise Http404("No such thread.")
+        raise Http404(_("No such thread."))
     posts = (
         Post.objects.filter(thread=thread)
         .select_related("author", "character")
@@ -250,16 +256,18 @@ def mark_read(access: CampaignAccess, thread: Thread, *, at: datetime | None = N
 def _clean_title(title: str, errors: dict[str, list[str]]) -> str:
     title = (title or "").strip()
     if not title:
-        errors["title"] = ["Give the thread a title."]
+        errors["title"] = [_("Give the thread a title.")]
     elif len(title) > MAX_TITLE:
-        errors["title"] = [f"Keep the title to {MAX_TITLE} characters."]
+        errors["title"] = [_("Keep the title to %(n)s characters.") % {"n": MAX_TITLE}]
     return title
 
 
 def _clean_category(category: str, errors: dict[str, list[str]]) -> str:
     category = (category or "").strip()
     if len(category) > MAX_CATEGORY:
-        errors["category"] = [f"Keep the scene or topic to {MAX_CATEGORY} characters."]
+        errors["category"] = [
+            _("Keep the scene or topic to %(n)s characters.") % {"n": MAX_CATEGORY}
+        ]
     return category
 
 
@@ -275,7 +283,7 @@ def thread_create(
 ) -> Thread:
     """A member starts a thread (with a first post when ``body`` is given)."""
     if not by.can_view or by.campaign_id != campaign.pk:
-        raise Http404("No such campaign.")
+        raise Http404(_("No such campaign."))
     errors: dict[str, list[str]] = {}
     title = _clean_title(title, errors)
     category = _clean_category(category, errors)
@@ -303,7 +311,7 @@ def thread_update(
 ) -> Thread:
     """GMs rename, file (scene or topic), order, pin and lock a thread."""
     if not by.can_manage or by.campaign_id != thread.campaign_id:
-        raise PermissionDenied("Only the campaign's game masters lock, pin or move threads.")
+        raise PermissionDenied(_("Only the campaign's game masters lock, pin or move threads."))
     errors: dict[str, list[str]] = {}
     fields: list[str] = []
     if title is not None:
@@ -314,7 +322,7 @@ def thread_update(
         fields.append("category")
     if position is not None:
         if not 0 <= position <= MAX_POSITION:
-            errors["position"] = [f"Choose a place from 0 to {MAX_POSITION}."]
+            errors["position"] = [_("Choose a place from 0 to %(n)s.") % {"n": MAX_POSITION}]
         thread.position = position
         fields.append("position")
     if pinned is not None:
@@ -334,7 +342,7 @@ def thread_update(
 def thread_delete(*, thread: Thread, by: CampaignAccess) -> None:
     """GMs delete a thread with its posts (its rolls stay in the roll log)."""
     if not by.can_manage or by.campaign_id != thread.campaign_id:
-        raise PermissionDenied("Only the campaign's game masters delete threads.")
+        raise PermissionDenied(_("Only the campaign's game masters delete threads."))
     announce_thread(thread)
     thread.delete()
 
@@ -362,13 +370,14 @@ def roll_lines(body: str) -> tuple[str, list[RollLine], list[str]]:
         match = ROLL_LINE.match(line)
         if match is None:
             errors.append(
-                f"Write a roll as “/roll 4d > 12” (dice, then > and a target): {line[:60]}"
+                _("Write a roll as “/roll 4d > 12” (dice, then > and a target): %(line)s")
+                % {"line": line[:60]}
             )
             continue
         target = match.group("target")
         value = int(target) if target is not None else None
         if value is not None and abs(value) > MAX_TARGET:
-            errors.append(f"Keep a target within ±{MAX_TARGET}.")
+            errors.append(_("Keep a target within ±%(n)s.") % {"n": MAX_TARGET})
             continue
         lines.append(
             RollLine(
@@ -379,7 +388,7 @@ def roll_lines(body: str) -> tuple[str, list[RollLine], list[str]]:
             )
         )
     if len(lines) > MAX_ROLLS_PER_POST:
-        errors.append(f"Roll at most {MAX_ROLLS_PER_POST} times in one post.")
+        errors.append(_("Roll at most %(n)s times in one post.") % {"n": MAX_ROLLS_PER_POST})
     return "\n".join(kept).strip("\n"), lines, errors
 
 
@@ -389,14 +398,18 @@ def _speaker(campaign_id: int, by: CampaignAccess, character_id: int | None) -> 
     found = Character.objects.filter(pk=character_id, campaign_id=campaign_id).first()
     if found is None or not (by.owns(found.owner_id) or (by.is_gm and found.is_npc)):
         raise ValidationError(
-            {"character": ["Post as one of your own characters in this campaign, or as yourself."]}
+            {
+                "character": [
+                    _("Post as one of your own characters in this campaign, or as yourself.")
+                ]
+            }
         )
     return found
 
 
 def _check_body(body: str, errors: dict[str, list[str]]) -> None:
     if len(body) > MAX_PROSE:
-        errors["body"] = [f"Keep a post to {MAX_PROSE} characters."]
+        errors["body"] = [_("Keep a post to %(n)s characters.") % {"n": MAX_PROSE}]
 
 
 def post_create(
@@ -409,9 +422,9 @@ def post_create(
 ) -> Post:
     """A member posts; its ``/roll`` lines are rolled, logged and shown with their odds."""
     if not by.can_view or by.campaign_id != thread.campaign_id:
-        raise Http404("No such thread.")
+        raise Http404(_("No such thread."))
     if thread.locked and not by.is_gm:
-        raise PermissionDenied("The thread is locked: only the game masters post in it.")
+        raise PermissionDenied(_("The thread is locked: only the game masters post in it."))
     body = body or ""
     errors: dict[str, list[str]] = {}
     _check_body(body, errors)
@@ -433,7 +446,7 @@ def post_create(
     if roll_errors:
         raise ValidationError({"body": roll_errors})
     if not text.strip() and not lines:
-        raise ValidationError({"body": ["Write something, or roll."]})
+        raise ValidationError({"body": [_("Write something, or roll.")]})
     character = _speaker(thread.campaign_id, by, character_id)
     with transaction.atomic():
         post = Post.objects.create(thread=thread, author=user, character=character, body=text)
@@ -464,6 +477,7 @@ def post_create(
 
 
 def _notify_mentions(post: Post, thread: Thread, author: User) -> None:
+    from notifications import texts
     from notifications.models import EventType
     from notifications.services import notify
 
@@ -481,7 +495,9 @@ def _notify_mentions(post: Post, thread: Thread, author: User) -> None:
             recipient=user,
             event=EventType.THREAD_MENTION,
             campaign=thread.campaign,
-            title=f"{speaker} mentioned you in “{thread.title}”",
+            title=texts.gettext_lazy(
+                "%(speaker)s mentioned you in “%(thread)s”", speaker=speaker, thread=thread.title
+            ),
             url=url,
             dedupe_key=f"thread-mention-{post.pk}",
         )
@@ -491,22 +507,22 @@ def post_for(access: CampaignAccess, thread: Thread, post_id: int | str) -> Post
     pk = object_id(post_id) if isinstance(post_id, int | str) else None
     found = Post.objects.filter(pk=pk, thread=thread).first() if pk is not None else None
     if found is None or thread.campaign_id != access.campaign_id or not access.can_view:
-        raise Http404("No such post.")
+        raise Http404(_("No such post."))
     return found
 
 
 def post_edit(*, post: Post, by: CampaignAccess, body: str) -> Post:
     """The author changes her text; the edit is shown as one. Rolls are never changed."""
     if not by.owns(post.author_id):
-        raise PermissionDenied("Only its author edits a post.")
+        raise PermissionDenied(_("Only its author edits a post."))
     if post.thread.locked and not by.is_gm:
-        raise PermissionDenied("The thread is locked: only the game masters post in it.")
+        raise PermissionDenied(_("The thread is locked: only the game masters post in it."))
     errors: dict[str, list[str]] = {}
     _check_body(body or "", errors)
     if not errors and _ANY_ROLL_LINE.search(body or ""):
-        errors["body"] = ["An edit never rolls: post a new reply to roll again."]
+        errors["body"] = [_("An edit never rolls: post a new reply to roll again.")]
     if not errors and not (body or "").strip() and not post.post_rolls.exists():
-        errors["body"] = ["Write something."]
+        errors["body"] = [_("Write something.")]
     if errors:
         raise ValidationError(errors)
     post.body = (body or "").strip("\n")
@@ -519,10 +535,12 @@ def post_edit(*, post: Post, by: CampaignAccess, body: str) -> Post:
 def reaction_toggle(*, post: Post, by: CampaignAccess, kind: str) -> bool:
     """Add the member's reaction of ``kind`` (True), or take it back (False)."""
     if not by.can_view or by.user_id is None or post.thread.campaign_id != by.campaign_id:
-        raise Http404("No such post.")
+        raise Http404(_("No such post."))
     if kind not in REACTIONS:
-        raise ValidationError({"kind": [f"Choose one of: {', '.join(REACTIONS)}."]})
-    deleted, _ = Reaction.objects.filter(post=post, user_id=by.user_id, kind=kind).delete()
+        raise ValidationError(
+            {"kind": [_("Choose one of: %(kinds)s.") % {"kinds": ", ".join(REACTIONS)}]}
+        )
+    deleted, _rows = Reaction.objects.filter(post=post, user_id=by.user_id, kind=kind).delete()
     if not deleted:
         Reaction.objects.get_or_create(post=post, user_id=by.user_id, kind=kind)
     announce_thread(post.thread)
@@ -535,9 +553,11 @@ def reaction_toggle(*, post: Post, by: CampaignAccess, kind: str) -> bool:
 def _excerpt(post: Post, excerpt: str | None) -> str:
     text = post.body if excerpt is None or not excerpt.strip() else excerpt
     if len(text) > MAX_EXCERPT:
-        raise ValidationError({"excerpt": [f"Keep the excerpt to {MAX_EXCERPT} characters."]})
+        raise ValidationError(
+            {"excerpt": [_("Keep the excerpt to %(n)s characters.") % {"n": MAX_EXCERPT}]}
+        )
     if excerpt is not None and excerpt.strip() and excerpt.strip() not in post.body:
-        raise ValidationError({"excerpt": ["Choose a passage of the post's own text."]})
+        raise ValidationError({"excerpt": [_("Choose a passage of the post's own text.")]})
     return text.strip()
 
 
@@ -555,7 +575,7 @@ def excerpt_to_handout(
     from gmtools.handouts import handout_create
 
     if not by.can_manage or by.campaign_id != post.thread.campaign_id:
-        raise PermissionDenied("Only the campaign's game masters make handouts.")
+        raise PermissionDenied(_("Only the campaign's game masters make handouts."))
     text = _excerpt(post, excerpt)
     speaker = post.character.name if post.character else post.author.shown_name
     body = f"{text}\n\n— {speaker}, in “{post.thread.title}”"
@@ -587,10 +607,10 @@ def excerpt_to_wiki_entry(
     from wiki.services import entry_create
 
     if not by.can_manage or by.campaign_id != post.thread.campaign_id:
-        raise PermissionDenied("Only the campaign's game masters make wiki entries.")
+        raise PermissionDenied(_("Only the campaign's game masters make wiki entries."))
     text = _excerpt(post, excerpt)
     if not text:
-        raise ValidationError({"excerpt": ["The post has no words to quote."]})
+        raise ValidationError({"excerpt": [_("The post has no words to quote.")]})
     thread = post.thread
     where = reverse("threads:detail", args=[thread.campaign_id, thread.pk]) + f"#post-{post.pk}"
     speaker = (

@@ -1,4 +1,6 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
 
 
 class WikiConfig(AppConfig):
@@ -7,7 +9,7 @@ class WikiConfig(AppConfig):
     (docs/wiki.md)."""
 
     name = "wiki"
-    verbose_name = "Campaign wiki"
+    verbose_name = _("Campaign wiki")
 
     def ready(self) -> None:
         from campaign.registry import (
@@ -27,7 +29,7 @@ class WikiConfig(AppConfig):
         register_mention_kind(
             MentionKind(
                 key="entry",
-                label="Wiki entry",
+                label=gettext_noop("Wiki entry"),  # shown through gettext (wiki/search.py)
                 shown=selectors.entries_shown,
                 named=selectors.entry_named,
                 starting=selectors.entries_starting,

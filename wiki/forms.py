@@ -5,11 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from .models import MAX_BODY, MAX_TITLE, Entry, Kind, Visibility
 
-TAGS_HELP = "Separated by commas: “mansion, vampires”."
-BODY_HELP = (
+TAGS_HELP = _("Separated by commas: “mansion, vampires”.")
+BODY_HELP = _(
     "Markdown. Mention an entry, a character, a session or a handout with @[[its name]]: the "
     "link follows it when it is renamed."
 )
@@ -21,14 +23,14 @@ def _choices(field: Any, choices: list[tuple[Any, str]]) -> None:
 
 class _Visible(forms.Form):
     visibility = forms.ChoiceField(
-        label="Who sees it", choices=Visibility.choices, initial=Visibility.GM
+        label=_("Who sees it"), choices=Visibility.choices, initial=Visibility.GM
     )
     viewers = forms.TypedMultipleChoiceField(
-        label="Chosen players",
+        label=_("Chosen players"),
         coerce=int,
         required=False,
         widget=forms.CheckboxSelectMultiple,
-        help_text="Only when “Chosen players” is picked above.",
+        help_text=_("Only when “Chosen players” is picked above."),
     )
 
     def __init__(self, *args: Any, players: list[tuple[int, str]], **kwargs: Any) -> None:
@@ -37,31 +39,31 @@ class _Visible(forms.Form):
 
 
 class EntryForm(_Visible):
-    title = forms.CharField(max_length=MAX_TITLE)
-    kind = forms.ChoiceField()
+    title = forms.CharField(label=_("Title"), max_length=MAX_TITLE)
+    kind = forms.ChoiceField(label=_("Kind"))
     body = forms.CharField(
-        label="Text",
+        label=_("Text"),
         widget=forms.Textarea(attrs={"rows": 10}),
         required=False,
         max_length=MAX_BODY,
         help_text=BODY_HELP,
     )
-    tags = forms.CharField(max_length=600, required=False, help_text=TAGS_HELP)
+    tags = forms.CharField(label=_("Tags"), max_length=600, required=False, help_text=TAGS_HELP)
     parent = forms.TypedChoiceField(
-        label="Inside the place", coerce=int, required=False, empty_value=None,
-        help_text="For a place.",
+        label=_("Inside the place"), coerce=int, required=False, empty_value=None,
+        help_text=_("For a place."),
     )  # fmt: skip
     members = forms.TypedMultipleChoiceField(
-        label="Members",
+        label=_("Members"),
         coerce=int,
         required=False,
         widget=forms.CheckboxSelectMultiple,
-        help_text="For a faction.",
+        help_text=_("For a faction."),
     )
     image = forms.FileField(
-        label="Picture", required=False, help_text="PNG, JPEG, GIF or WebP, at most 3 MB."
+        label=_("Picture"), required=False, help_text=_("PNG, JPEG, GIF or WebP, at most 3 MB.")
     )
-    remove_image = forms.BooleanField(label="Remove the picture", required=False)
+    remove_image = forms.BooleanField(label=_("Remove the picture"), required=False)
     field_order = ["title", "kind", "body", "tags", "visibility", "viewers", "parent", "members"]
 
     def __init__(
@@ -73,9 +75,9 @@ class EntryForm(_Visible):
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, players=players, **kwargs)
-        _choices(self.fields["kind"], [(k.key, k.name) for k in kinds])
+        _choices(self.fields["kind"], [(k.key, k.label) for k in kinds])
         places = [(e.pk, e.title) for e in entries if e.kind.key == "place"]
-        _choices(self.fields["parent"], [("", "Not inside another place"), *places])
+        _choices(self.fields["parent"], [("", gettext("Not inside another place")), *places])
         _choices(self.fields["members"], [(e.pk, e.title) for e in entries])
 
     def clean_tags(self) -> list[str]:
@@ -83,9 +85,9 @@ class EntryForm(_Visible):
 
 
 class SectionForm(_Visible):
-    heading = forms.CharField(max_length=MAX_TITLE)
+    heading = forms.CharField(label=_("Heading"), max_length=MAX_TITLE)
     body = forms.CharField(
-        label="Text",
+        label=_("Text"),
         widget=forms.Textarea(attrs={"rows": 5}),
         required=False,
         max_length=MAX_BODY,
@@ -95,12 +97,12 @@ class SectionForm(_Visible):
 
 
 class KindForm(forms.Form):
-    name = forms.CharField(label="New kind", max_length=40)
+    name = forms.CharField(label=_("New kind"), max_length=40)
 
 
 class RevealForm(forms.Form):
     players = forms.TypedMultipleChoiceField(
-        label="Players", coerce=int, required=False, widget=forms.CheckboxSelectMultiple
+        label=_("Players"), coerce=int, required=False, widget=forms.CheckboxSelectMultiple
     )
     section = forms.IntegerField(required=False, widget=forms.HiddenInput)
 

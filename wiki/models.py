@@ -13,6 +13,8 @@ from typing import Final
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext_lazy as _
 
 from campaign.models import Campaign
 
@@ -24,20 +26,22 @@ MAX_SECTIONS: Final = 30
 
 
 class Visibility(models.TextChoices):
-    GM = "gm", "Game masters only"
-    ALL = "all", "Everyone in the campaign"
-    CHOSEN = "chosen", "Chosen players"
+    GM = "gm", _("Game masters only")
+    ALL = "all", _("Everyone in the campaign")
+    CHOSEN = "chosen", _("Chosen players")
 
 
-#: The kinds every campaign has (key, name); a GM adds more (:class:`Kind` rows).
+#: The kinds every campaign has (key, name); a GM adds more (:class:`Kind` rows). The rows keep
+#: the English name; a page shows it in the reader's language (:attr:`Kind.label`).
 BUILT_IN_KINDS: Final = (
-    ("character", "Character or NPC"),
-    ("place", "Place"),
-    ("faction", "Faction"),
-    ("item", "Item"),
-    ("lore", "Lore"),
-    ("event", "Event"),
+    ("character", gettext_noop("Character or NPC")),
+    ("place", gettext_noop("Place")),
+    ("faction", gettext_noop("Faction")),
+    ("item", gettext_noop("Item")),
+    ("lore", gettext_noop("Lore")),
+    ("event", gettext_noop("Event")),
 )
+_BUILT_IN_NAMES: Final = dict(BUILT_IN_KINDS)
 
 
 class Kind(models.Model):
@@ -55,6 +59,14 @@ class Kind(models.Model):
         ]
 
     def __str__(self) -> str:
+        return self.name
+
+    @property
+    def label(self) -> str:
+        """The name a page shows: a built-in kind's in the reader's language, a GM's own kind
+        as she wrote it."""
+        if self.built_in and self.key in _BUILT_IN_NAMES:
+            return gettext(_BUILT_IN_NAMES[self.key])
         return self.name
 
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from django.urls import reverse
 
 from campaign.models import Membership, Role
-from notifications import EventType, notify
+from notifications import EventType, notify, texts
 
 from .models import Visibility
 
@@ -65,18 +65,19 @@ def tell_players(entry: Entry, before: dict[str, Any], revision: Revision) -> in
         after = player_view(now, user_id)
         if after is None or after == player_view(before, user_id):
             continue
+        name = str(after["title"])[:150]
         if created:
-            title = f"New in the wiki: {after['title']}"
+            title = texts.gettext_lazy("New in the wiki: %(title)s", title=name)
         elif player_view(before, user_id) is None:
-            title = f"Revealed to you in the wiki: {after['title']}"
+            title = texts.gettext_lazy("Revealed to you in the wiki: %(title)s", title=name)
         else:
-            title = f"Changed in the wiki: {after['title']}"
+            title = texts.gettext_lazy("Changed in the wiki: %(title)s", title=name)
         notify(
             recipient=membership.user,
             event=EventType.WIKI_UPDATE,
             campaign=membership.campaign,
-            title=title[:200],
-            body="Open the entry in the campaign's wiki.",
+            title=title,
+            body=texts.gettext_lazy("Open the entry in the campaign's wiki."),
             url=url,
             dedupe_key=f"wiki:{entry.pk}:{revision.number}",
         )

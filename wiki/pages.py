@@ -13,6 +13,7 @@ from django.http import HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.typing import AuthedRequest
@@ -79,7 +80,7 @@ def entry_list(request: AuthedRequest, pk: int) -> HttpResponse:
         except ValidationError as exc:
             add_service_errors(kind_form, exc)
         else:
-            messages.success(request, f"Kind {quoted(kind.name)} added.")
+            messages.success(request, _("Kind %(name)s added.") % {"name": quoted(kind.name)})
             return redirect("wiki:list", campaign.pk)
     kinds = selectors.kinds_of(campaign.pk)
     query = request.GET.get("q", "")[: wiki_search.MAX_QUERY]
@@ -182,7 +183,7 @@ def _save_entry(request: AuthedRequest, pk: int, entry_id: int | None) -> HttpRe
         except ValidationError as exc:
             add_service_errors(form, exc)
         else:
-            messages.success(request, f"Entry {quoted(entry.title)} saved.")
+            messages.success(request, _("Entry %(title)s saved.") % {"title": quoted(entry.title)})
             return redirect("wiki:detail", campaign.pk, entry.pk)
     if entry is None:
         del form.fields["remove_image"]
@@ -208,21 +209,21 @@ def entry_delete(request: HttpRequest, pk: int, entry_id: int) -> HttpResponse:
     campaign, access = campaign_for(request.user, pk, manage=True)
     entry = selectors.entry_for(access, entry_id)
     services.entry_delete(entry=entry, by=access)
-    messages.success(request, f"Entry {quoted(entry.title)} deleted.")
+    messages.success(request, _("Entry %(title)s deleted.") % {"title": quoted(entry.title)})
     return redirect("wiki:list", campaign.pk)
 
 
 @login_required
 def entry_image(request: HttpRequest, pk: int, entry_id: int) -> HttpResponseBase:
     """The entry's picture, for whoever may see the entry (never a public media URL)."""
-    _, access = campaign_for(request.user, pk)
+    _campaign, access = campaign_for(request.user, pk)
     entry = selectors.entry_for(access, entry_id)
     extension = (entry.image.name or "").rsplit(".", 1)[-1].lower()
     return private_file(
         entry.image,
         content_type=services.IMAGE_TYPES.get(extension, "application/octet-stream"),
         cache_control="private, max-age=300",
-        missing="This entry has no picture.",
+        missing=_("This entry has no picture."),
     )
 
 
@@ -260,7 +261,7 @@ def section_save(
         except ValidationError as exc:
             add_service_errors(form, exc)
         else:
-            messages.success(request, "Section saved.")
+            messages.success(request, _("Section saved."))
             return redirect("wiki:detail", campaign.pk, entry.pk)
     context = {
         "campaign": campaign,
@@ -279,7 +280,7 @@ def section_delete(request: AuthedRequest, pk: int, entry_id: int, section_id: i
     entry = selectors.entry_for(access, entry_id)
     section = selectors.section_for(access, entry, section_id)
     services.section_delete(section=section, by=access, author=request.user)
-    messages.success(request, "Section deleted.")
+    messages.success(request, _("Section deleted."))
     return redirect("wiki:detail", campaign.pk, entry.pk)
 
 
@@ -292,7 +293,7 @@ def entry_reveal(request: AuthedRequest, pk: int, entry_id: int) -> HttpResponse
     entry = selectors.entry_for(access, entry_id)
     form = RevealForm(request.POST, players=_players(campaign.pk))
     if not form.is_valid():
-        messages.error(request, "Choose who to show it to.")
+        messages.error(request, _("Choose who to show it to."))
         return redirect("wiki:detail", campaign.pk, entry.pk)
     section: Section | None = None
     if form.cleaned_data["section"]:
@@ -309,7 +310,7 @@ def entry_reveal(request: AuthedRequest, pk: int, entry_id: int) -> HttpResponse
     except ValidationError as exc:
         messages.error(request, " ".join(exc.messages))
     else:
-        messages.success(request, "Revealed; the timeline shows it.")
+        messages.success(request, _("Revealed; the timeline shows it."))
     return redirect("wiki:detail", campaign.pk, entry.pk)
 
 
@@ -341,5 +342,7 @@ def entry_restore(request: AuthedRequest, pk: int, entry_id: int, number: int) -
     except ValidationError as exc:
         messages.error(request, " ".join(exc.messages))
         return redirect("wiki:history", campaign.pk, entry.pk)
-    messages.success(request, f"Version {number} restored as a new version.")
+    messages.success(
+        request, _("Version %(number)s restored as a new version.") % {"number": number}
+    )
     return redirect("wiki:detail", campaign.pk, entry.pk)

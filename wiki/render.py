@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Final
 
 import nh3
 from django.urls import reverse
+from django.utils.translation import gettext, gettext_noop
 from markdown_it import MarkdownIt
 
 if TYPE_CHECKING:
@@ -31,7 +32,8 @@ STORED: Final = re.compile(r"(entry|character|session|handout):(\d{1,12})")
 #: The kinds the GM tools own, in the order a written name is looked up after entries and
 #: characters.
 OTHER_KINDS: Final = ("session", "handout")
-HIDDEN: Final = "*something you have not learned yet*"
+#: What a mention of something the viewer may not see reads as (in her language, in italics).
+HIDDEN: Final = gettext_noop("something you have not learned yet")
 _MARKDOWN: Final = MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table")
 _TAGS: Final = {
     "a", "p", "em", "strong", "code", "pre", "blockquote", "ul", "ol", "li", "h1", "h2", "h3",
@@ -164,7 +166,7 @@ class Renderer:
         shown = self.others.get(kind, {}).get(pk)
         if shown is not None:
             return f"[{_escape(shown[0])}]({shown[1]})"
-        return HIDDEN
+        return f"*{_escape(gettext(HIDDEN))}*"
 
     def source(self, text: str) -> str:
         """``text`` as the GM edits it: each stored mention as ``@[[its current name]]``

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Final, Literal
 
 from django.db import connection
 from django.db.models import Q
+from django.utils.translation import gettext
 
 from .models import Entry, Section
 from .selectors import entries_visible_to, section_filter
@@ -100,11 +101,11 @@ def mention_candidates(
         campaign_id=access.campaign_id, name__istartswith=prefix
     ).order_by("name")
     out = [
-        {"kind": e.kind.name, "name": e.title, "ref": f"entry:{e.pk}", "insert": e.title}
+        {"kind": e.kind.label, "name": e.title, "ref": f"entry:{e.pk}", "insert": e.title}
         for e in entries[:limit]
     ]
     out += [
-        {"kind": "Character", "name": c.name, "ref": f"character:{c.pk}", "insert": c.name}
+        {"kind": gettext("Character"), "name": c.name, "ref": f"character:{c.pk}", "insert": c.name}
         for c in characters[:limit]
     ]
     for key in OTHER_KINDS:
@@ -115,5 +116,5 @@ def mention_candidates(
             ref = f"{key}:{pk}"
             named = resolve_mentions(access.campaign_id, f"@[[{name}]]") == f"@[[{ref}]]"
             insert = name if named and "]" not in name and "[" not in name else ref
-            out.append({"kind": other.label, "name": name, "ref": ref, "insert": insert})
+            out.append({"kind": gettext(other.label), "name": name, "ref": ref, "insert": insert})
     return out[:limit]

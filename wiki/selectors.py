@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
 from django.http import Http404
+from django.utils.translation import gettext as _
 
 from apibase.numbers import object_id
 
@@ -82,7 +83,7 @@ def entry_for(access: CampaignAccess, entry_id: Any) -> Entry:
         else None
     )
     if entry is None:
-        raise Http404("No such entry.")
+        raise Http404(_("No such entry."))
     if entry.parent_id is not None and not visible.filter(pk=entry.parent_id).exists():
         entry.parent = None  # a secret parent place stays secret
     return entry
@@ -94,7 +95,7 @@ def section_for(access: CampaignAccess, entry: Entry, section_id: Any) -> Sectio
     if pk is not None:
         section = sections_visible_to(access).filter(entry=entry, pk=pk).first()
     if section is None:
-        raise Http404("No such section.")
+        raise Http404(_("No such section."))
     return section
 
 

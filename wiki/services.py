@@ -16,6 +16,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Max
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 
 from apibase.images import ImageRefused, ImageRules, image_check
 from campaign.members import campaign_touch
@@ -65,7 +66,7 @@ UNSET: Final[Any] = object()
 
 def _check_gm(access: CampaignAccess, campaign_id: int) -> None:
     if not access.can_manage or access.campaign_id != campaign_id:
-        raise PermissionDenied("Only the campaign's game masters write the wiki.")
+        raise PermissionDenied(_("Only the campaign's game masters write the wiki."))
 
 
 # --------------------------------------------------------------------------- checks
@@ -74,15 +75,15 @@ def _check_gm(access: CampaignAccess, campaign_id: int) -> None:
 def _title(value: str, field: str = "title") -> str:
     value = value.strip()
     if not value:
-        raise ValidationError({field: ["Give it a title."]})
+        raise ValidationError({field: [_("Give it a title.")]})
     if len(value) > MAX_TITLE:
-        raise ValidationError({field: [f"At most {MAX_TITLE} characters."]})
+        raise ValidationError({field: [_("At most %(n)s characters.") % {"n": MAX_TITLE}]})
     return value
 
 
 def _body(campaign_id: int, value: str, field: str = "body") -> str:
     if len(value) > MAX_BODY:
-        raise ValidationError({field: [f"At most {MAX_BODY} characters."]})
+        raise ValidationError({field: [_("At most %(n)s characters.") % {"n": MAX_BODY}]})
     return resolve_mentions(campaign_id, value)
 
 
@@ -108,11 +109,13 @@ def clean_tags(tags: Iterable[str]) -> list[str]:
         if not tag:
             continue
         if len(tag) > MAX_TAG:
-            raise ValidationError({"tags": [f"A tag is at most {MAX_TAG} characters."]})
+            raise ValidationError(
+                {"tags": [_("A tag is at most %(n)s characters.") % {"n": MAX_TAG}]}
+            )
         if tag not in out:
             out.append(tag)
     if len(out) > MAX_TAGS:
-        raise ValidationError({"tags": [f"At most {MAX_TAGS} tags."]})
+        raise ValidationError({"tags": [_("At most %(n)s tags.") % {"n": MAX_TAGS}]})
     return out
 
 
@@ -124,16 +127,16 @@ def _players(campaign_id: int, user_ids: Iterable[int]) -> list[int]:
         ).values_list("user_id", flat=True)
     )
     if any(u not in players for u in wanted):
-        raise ValidationError({"viewers": ["Choose players of this campaign."]})
+        raise ValidationError({"viewers": [_("Choose players of this campaign.")]})
     return wanted
 
 
 def _visibility(campaign_id: int, visibility: str, viewer_ids: Iterable[int]) -> list[int]:
     if visibility not in Visibility.values:
-        raise ValidationError({"visibility": ["Choose game masters only, everyone or players."]})
+        raise ValidationError({"visibility": [_("Choose game masters only, everyone or players.")]})
     viewers = _players(campaign_id, viewer_ids)
     if visibility == Visibility.CHOSEN and not viewers:
-        raise ValidationError({"viewers": ["Choose the players who know it."]})
+        raise ValidationError({"viewers": [_("Choose the players who know it.")]})
     return viewers if visibility == Visibility.CHOSEN else []
 
 
@@ -141,7 +144,7 @@ def _kind(campaign_id: int, key: str) -> Kind:
     for kind in kinds_of(campaign_id):
         if kind.key == key:
             return kind
-    raise ValidationError({"kind": ["No such kind in this campaign."]})
+    raise ValidationError({"kind": [_("No such kind in this campaign.")]})
 
 
 def _entries(campaign_id: int, ids: Iterable[int], field: str, exclude: int | None) -> list[int]:
@@ -150,7 +153,7 @@ def _entries(campaign_id: int, ids: Iterable[int], field: str, exclude: int | No
         Entry.objects.filter(campaign_id=campaign_id, pk__in=wanted).values_list("pk", flat=True)
     )
     if any(i not in found for i in wanted) or (exclude is not None and exclude in wanted):
-        raise ValidationError({field: ["Choose other entries of this campaign."]})
+        raise ValidationError({field: [_("Choose other entries of this campaign.")]})
     return wanted
 
 
@@ -159,12 +162,12 @@ def _parent(campaign_id: int, entry: Entry | None, parent_id: int | None) -> int
         return None
     parent = Entry.objects.filter(campaign_id=campaign_id, pk=parent_id).first()
     if parent is None or parent.kind.key != "place":
-        raise ValidationError({"parent": ["A parent is a place of this campaign."]})
+        raise ValidationError({"parent": [_("A parent is a place of this campaign.")]})
     seen = set()
     walk: Entry | None = parent
     while walk is not None:  # no place inside itself, however deep
         if (entry is not None and walk.pk == entry.pk) or walk.pk in seen:
-            raise ValidationError({"parent": ["A place cannot be inside itself."]})
+            raise ValidationError({"parent": [_("A place cannot be inside itself.")]})
         seen.add(walk.pk)
         walk = walk.parent
     return parent.pk
@@ -254,15 +257,17 @@ def kind_add(*, campaign_id: int, by: CampaignAccess, name: str) -> Kind:
     _check_gm(by, campaign_id)
     name = " ".join(name.split())
     if not name or len(name) > 40:
-        raise ValidationError({"name": ["Name the kind in 1 to 40 characters."]})
+        raise ValidationError({"name": [_("Name the kind in 1 to 40 characters.")]})
     key = slugify(name)[:40]
     if not key:
-        raise ValidationError({"name": ["Use some letters or digits in the name."]})
+        raise ValidationError({"name": [_("Use some letters or digits in the name.")]})
     kinds = kinds_of(campaign_id)
     if any(k.key == key or k.name.lower() == name.lower() for k in kinds):
-        raise ValidationError({"name": ["The campaign already has this kind."]})
+        raise ValidationError({"name": [_("The campaign already has this kind.")]})
     if len(kinds) >= MAX_KINDS:
-        raise ValidationError({"name": [f"A campaign has at most {MAX_KINDS} kinds."]})
+        raise ValidationError(
+            {"name": [_("A campaign has at most %(n)s kinds.") % {"n": MAX_KINDS}]}
+        )
     return Kind.objects.create(campaign_id=campaign_id, key=key, name=name)
 
 
@@ -388,7 +393,7 @@ def entry_restore(*, entry: Entry, by: CampaignAccess, author: User, number: int
     _check_gm(by, entry.campaign_id)
     revision = Revision.objects.filter(entry=entry, number=number).first()
     if revision is None:
-        raise ValidationError({"revision": ["No such version of this entry."]})
+        raise ValidationError({"revision": [_("No such version of this entry.")]})
     old = revision.snapshot
     campaign_id = entry.campaign_id
     live = set(Entry.objects.filter(campaign_id=campaign_id).values_list("pk", flat=True))
@@ -454,7 +459,9 @@ def section_save(
     if section is None:
         count = Section.objects.filter(entry=entry).count()
         if count >= MAX_SECTIONS:
-            raise ValidationError({"heading": [f"An entry has at most {MAX_SECTIONS} sections."]})
+            raise ValidationError(
+                {"heading": [_("An entry has at most %(n)s sections.") % {"n": MAX_SECTIONS}]}
+            )
         section = Section(entry=entry, position=count)
     section.heading, section.body, section.visibility = heading, body, visibility
     section.save()
@@ -490,7 +497,7 @@ def reveal(
     _check_gm(by, entry.campaign_id)
     players = [] if to_all else _players(entry.campaign_id, player_ids)
     if not to_all and not players:
-        raise ValidationError({"viewers": ["Choose the players to show it to."]})
+        raise ValidationError({"viewers": [_("Choose the players to show it to.")]})
     targets: list[Entry | Section] = [entry] if section is None else [section, entry]
     for thing in targets:
         if to_all:

@@ -11,6 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from accounts.typing import AuthedRequest
@@ -42,7 +43,8 @@ def stat_block_edit(request: AuthedRequest, pk: int, entry_id: int) -> HttpRespo
             except ValidationError as exc:
                 add_service_errors(form, exc)
             else:
-                messages.success(request, "Stat block removed." if remove else "Stat block saved.")
+                done = _("Stat block removed.") if remove else _("Stat block saved.")
+                messages.success(request, done)
                 return redirect("wiki:detail", campaign.pk, entry.pk)
     context = {
         "campaign": campaign,

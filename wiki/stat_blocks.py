@@ -18,6 +18,8 @@ from django import forms
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import QuerySet
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from westernroses import battle as engine
 from westernroses.catalog import MAIN_STATS
@@ -90,14 +92,14 @@ def stat_block_set(
     from .services import _record
 
     if not by.can_manage or by.campaign_id != entry.campaign_id:
-        raise PermissionDenied("Only the campaign's game masters write the wiki.")
+        raise PermissionDenied(gettext("Only the campaign's game masters write the wiki."))
     entry = Entry.objects.select_for_update().select_related("kind").get(pk=entry.pk)
     if data is None:
         entry.stat_block = None
     else:
         if entry.kind.key not in STAT_BLOCK_KINDS:
             raise ValidationError(
-                {"non_field_errors": ["Only a Character or NPC entry has a stat block."]}
+                {"non_field_errors": [gettext("Only a Character or NPC entry has a stat block.")]}
             )
         entry.stat_block = stat_block_check(data).to_dict()
     entry.save(update_fields=["stat_block", "updated_at"])
@@ -124,25 +126,32 @@ def stat_block_rows(entry: Entry) -> list[tuple[str, str]]:
     try:
         block = stat_block_of(entry)
     except ValidationError as exc:
-        return [("Stat block", "does not fit the rules: " + " ".join(exc.messages))]
+        return [
+            (
+                gettext("Stat block"),
+                gettext("does not fit the rules: %(why)s") % {"why": " ".join(exc.messages)},
+            )
+        ]
     if block is None:
         return []
     weapons = dict(weapon_choices())
     rows = [(PART_NAMES[key], str(block.stats[key])) for key in MAIN_STATS]
     rows += [
-        ("HP", str(block.hp)),
-        ("Speed", str(block.speed)),
-        ("Range", str(block.range)),
-        ("Will", str(block.will)),
-        ("Element", block.element.capitalize() if block.element else "none"),
-        ("Weapons", ", ".join(["Bare Fists", *(weapons[w] for w in block.weapons)])),
+        (gettext("HP"), str(block.hp)),
+        (gettext("Speed"), str(block.speed)),
+        (gettext("Range"), str(block.range)),
+        (gettext("Will"), str(block.will)),
+        (gettext("Element"), block.element.capitalize() if block.element else gettext("none")),
+        (gettext("Weapons"), ", ".join(["Bare Fists", *(weapons[w] for w in block.weapons)])),
     ]
     if block.damage_reduction:
-        rows.append(("Damage reduction", str(block.damage_reduction)))
+        rows.append((gettext("Damage reduction"), str(block.damage_reduction)))
     rows.append(
         (
-            "Starting spell power",
-            str(block.spell_power) if block.spell_power is not None else "the house rule's",
+            gettext("Starting spell power"),
+            str(block.spell_power)
+            if block.spell_power is not None
+            else gettext("the house rule's"),
         )
     )
     return rows
@@ -158,7 +167,7 @@ def summary(block: StatBlock) -> str:
 # --------------------------------------------------------------------------- the page's form
 
 
-def _number(label: str, low: int, high: int, *, required: bool = True, help: str = "") -> Any:
+def _number(label: Any, low: int, high: int, *, required: bool = True, help: Any = "") -> Any:
     return forms.IntegerField(
         label=label, min_value=low, max_value=high, required=required, help_text=help
     )
@@ -167,37 +176,36 @@ def _number(label: str, low: int, high: int, *, required: bool = True, help: str
 class StatBlockForm(forms.Form):
     """The stat block on its page (GMs): the numbers, checked again by the rules on save."""
 
-    pwr = _number("PWR (Power)", STAT_MIN, STAT_MAX)
-    cha = _number("CHA (Charisma)", STAT_MIN, STAT_MAX)
-    int = _number("INT (Intelligence)", STAT_MIN, STAT_MAX)
-    ins = _number("INS (Insight)", STAT_MIN, STAT_MAX)
-    hp = _number("HP", HP_MIN, HP_MAX)
-    speed = _number("Speed", 0, SPEED_MAX)
-    range = _number("Range", 0, RANGE_MAX, help="Squares her danmaku reaches.")
+    pwr = _number(_("PWR (Power)"), STAT_MIN, STAT_MAX)
+    cha = _number(_("CHA (Charisma)"), STAT_MIN, STAT_MAX)
+    int = _number(_("INT (Intelligence)"), STAT_MIN, STAT_MAX)
+    ins = _number(_("INS (Insight)"), STAT_MIN, STAT_MAX)
+    hp = _number(_("HP"), HP_MIN, HP_MAX)
+    speed = _number(_("Speed"), 0, SPEED_MAX)
+    range = _number(_("Range"), 0, RANGE_MAX, help=_("Squares her danmaku reaches."))
     element = forms.ChoiceField(
-        label="Element",
+        label=_("Element"),
         required=False,
-        choices=[("", "none"), *((e.value, e.value.capitalize()) for e in Element)],
+        choices=[("", _("none")), *((e.value, e.value.capitalize()) for e in Element)],
     )
     weapons = forms.MultipleChoiceField(
-        label="Weapons",
+        label=_("Weapons"),
         required=False,
         widget=forms.CheckboxSelectMultiple,
-        help_text=f"Beside her bare fists; at most {MAX_WEAPONS}.",
     )
     damage_reduction = _number(
-        "Damage reduction",
+        _("Damage reduction"),
         0,
         DAMAGE_REDUCTION_MAX,
         required=False,
-        help="Taken off every hit, to a minimum of 1 (as Resilience's 5).",
+        help=_("Taken off every hit, to a minimum of 1 (as Resilience's 5)."),
     )
     spell_power = _number(
-        "Starting spell power",
+        _("Starting spell power"),
         0,
         SPELL_POWER_MAX,
         required=False,
-        help="Empty: the campaign's house rule (50 unless the GM set otherwise).",
+        help=_("Empty: the campaign's house rule (50 unless the GM set otherwise)."),
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -205,6 +213,7 @@ class StatBlockForm(forms.Form):
         field = self.fields["weapons"]
         assert isinstance(field, forms.MultipleChoiceField)  # noqa: S101 - declared above
         field.choices = weapon_choices()
+        field.help_text = gettext("Beside her bare fists; at most %(n)s.") % {"n": MAX_WEAPONS}
 
     def stat_block_data(self) -> dict[str, Any]:
         """The cleaned numbers as the stat block's JSON (empty parts left out)."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from campaign.registry import TimelineEntry
 
@@ -31,7 +32,7 @@ def reveal_entries(*, access: CampaignAccess, limit: int) -> list[TimelineEntry]
             TimelineEntry(
                 kind="wiki_reveal",
                 at=r.at,
-                title=f"Revealed: {what}",
+                title=_("Revealed: %(what)s") % {"what": what},
                 actor=r.by.shown_name if r.by is not None else "",
                 url=reverse("wiki:detail", args=[r.entry.campaign_id, r.entry_id]),
                 ref=f"wiki_reveal:{r.pk}",

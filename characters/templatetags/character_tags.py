@@ -7,6 +7,8 @@ from typing import Any
 
 from django import template
 
+from apibase.engine_words import data_text
+
 register = template.Library()
 
 
@@ -39,11 +41,13 @@ def contains(collection: Any, item: Any) -> bool:
 @register.filter
 def breakdown(parts: Any) -> str:
     """Contributions as one line ("Homing Amulets: 5, Bonus points: +4"): the first part as it
-    is, the rest signed, as the total adds them up."""
+    is, the rest signed, as the total adds them up; a source from the data in the reader's
+    language."""
     if not parts:
         return ""
     return ", ".join(
-        f"{p['label']}: {int(p['amount']) if i == 0 else format(int(p['amount']), '+d')}"
+        f"{data_text(str(p['label']))}: "
+        f"{int(p['amount']) if i == 0 else format(int(p['amount']), '+d')}"
         for i, p in enumerate(parts)
     )
 

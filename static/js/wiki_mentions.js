@@ -7,6 +7,10 @@
 (function () {
   "use strict";
   var OPEN = /@\[\[([^\[\]\n]{0,60})$/;
+  var gettext = window.gettext || function (text) { return text; };
+  var interpolate = window.interpolate || function (text, values, named) {
+    return text.replace(/%\((\w+)\)s/g, function (all, key) { return named ? values[key] : all; });
+  };
 
   function setUp(area) {
     var url = area.getAttribute("data-mentions");
@@ -41,13 +45,18 @@
       if (!rows.length) return;
       var label = document.createElement("span");
       label.className = "muted";
-      label.textContent = "Mention: ";
+      label.textContent = gettext("Mention:") + " ";
       box.appendChild(label);
       rows.forEach(function (row) {
         var button = document.createElement("button");
         button.type = "button";
         button.className = "secondary small";
-        button.textContent = row.name + " (" + row.kind + ")";
+        var name = document.createElement("span");
+        name.setAttribute("translate", "no");
+        name.textContent = row.name;
+        button.appendChild(name);
+        // the kind: a built-in one in the page's language (the API answers it so)
+        button.appendChild(document.createTextNode(" " + interpolate(gettext("(%(kind)s)"), { kind: row.kind }, true)));
         button.addEventListener("click", function () {
           complete(row.insert || row.name);
         });

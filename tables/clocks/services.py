@@ -29,7 +29,10 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.http import Http404
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
+from notifications import texts
+from notifications.texts import Text, Words
 from tables.errors import StaleVersion, TimeRanOut
 from tables.models import GameTable, TableStatus
 from tables.registry import TableGame, game_of
@@ -328,6 +331,40 @@ def _stopped(snapshot: dict[str, Any], now: datetime) -> dict[str, Any]:
     return controls.after_move(snapshot, mover=None, waiting=[], clocked=[], ended=True, now=now)
 
 
+#: What happens when the time runs out, for the reminder's body (``controls.RULES``' words).
+RULE_AFTER = {
+    "skip": gettext_noop("Then: the seat is skipped."),
+    "random": gettext_noop("Then: the random bot plays the move."),
+    "heuristic": gettext_noop("Then: the heuristic bot plays the move."),
+    "forfeit": gettext_noop("Then: the seat forfeits."),
+}
+
+
+def _duration_text(seconds: float) -> Words:
+    """:func:`controls.duration_words` ("1 hour 30 minutes") in the reader's language."""
+    left = max(0, int(seconds))
+    parts: list[Text] = []
+    for size in (86_400, 3600, 60, 1):
+        count, left = divmod(left, size)
+        if count:
+            parts.append(_unit(size, count))
+    if not parts:
+        return _unit(1, 0)
+    if len(parts) == 1:
+        return parts[0]
+    return texts.gettext_lazy("%(larger)s %(smaller)s", larger=parts[0], smaller=parts[1])
+
+
+def _unit(size: int, n: int) -> Text:
+    if size == 86_400:
+        return texts.ngettext_lazy("%(n)s day", "%(n)s days", "n", n=n)
+    if size == 3600:
+        return texts.ngettext_lazy("%(n)s hour", "%(n)s hours", "n", n=n)
+    if size == 60:
+        return texts.ngettext_lazy("%(n)s minute", "%(n)s minutes", "n", n=n)
+    return texts.ngettext_lazy("%(n)s second", "%(n)s seconds", "n", n=n)
+
+
 def _remind(
     game: TableGame, table: GameTable, snapshot: dict[str, Any], now: datetime
 ) -> tuple[dict[str, Any], list[str]]:
@@ -340,7 +377,7 @@ def _remind(
     for seat in controls.reminders_due(snapshot, now):
         clock = snapshot["seats"][seat]
         deadline = datetime.fromisoformat(clock["deadline"])
-        left = controls.duration_words((deadline - now).total_seconds())
+        left = _duration_text((deadline - now).total_seconds())
         scope, told = game.told(
             table, game.access.players_of(table, game.hooks.seat_from_text(seat))
         )
@@ -349,8 +386,10 @@ def _remind(
                 recipient=user,
                 event=EventType.TURN_REMINDER,
                 campaign=scope,
-                title=f"{left} left to move in {game.engine.title}"[:200],
-                body=f"Then: {controls.RULES[snapshot['rule']].lower()}.",
+                title=texts.gettext_lazy(
+                    "%(left)s left to move in %(game)s", left=left, game=game.engine.title
+                ),
+                body=texts.Text(RULE_AFTER[snapshot["rule"]]),
                 url=game.hooks.url(table),
                 dedupe_key=f"clock:{label_of(table)}:{table.pk}:{seat}:{clock['deadline']}",
             )

@@ -8,9 +8,13 @@ page scroll at 390 px, every input labelled, every image with alt text, no inter
 in the visible text, and dark mode actually dark. The pages include the demo tavern and a table
 of each kind it seeds (a lobby, a game in play, a finished one), drawn by their game's script,
 and every game's "How to play" page.
-Every page leaves a full-page screenshot (JPEG) of each variant in ``test-artifacts/visual/``
-(git-ignored; CI keeps the folder), to be looked at; ``VISUAL_SHOTS=0`` keeps only a problem
-page's, a developer's quicker sweep (a fifth of its CPU: docs/test-suite.md).
+A page is photographed (a full-page JPEG of each variant in ``test-artifacts/visual/``,
+git-ignored; CI keeps the folder) when a docs page shows that picture or the page has a
+problem; ``VISUAL_SHOTS=1`` (``make screenshots``) photographs every page, to be looked at (the
+pictures are over a quarter of the sweep's time: docs/test-suite.md).
+
+To add a pass (another role, a language), add its pages to :func:`demo_pages` or its
+parameter to the test; :func:`look` checks one page in one context.
 
 Problems are collected over all pages and reported together, so one run shows every break.
 """
@@ -33,9 +37,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 WIDTHS = (1280, 390)
 SCHEMES = ("light", "dark")
 SHOTS = ARTIFACTS / "visual"
-#: Every page's screenshot, for a person to look at (``VISUAL_SHOTS=0``: only a page's with a
-#: problem, a developer's quicker sweep).
-EVERY_SHOT = os.environ.get("VISUAL_SHOTS", "1") != "0"
+#: Every page's screenshot, for a person to look at (``make screenshots``); otherwise only the
+#: pictures the docs show and those of a page with a problem.
+EVERY_SHOT = os.environ.get("VISUAL_SHOTS", "0") == "1"
 #: The screenshots are JPEG at this quality: Chromium encodes a full page as JPEG with about
 #: two fifths less CPU than as PNG, and the pages' words and colours stay plain to the eye.
 SHOT_QUALITY = 85
@@ -71,6 +75,9 @@ AXE_RUN = (
 @dataclass
 class Visit:
     problems: list[str] = field(default_factory=list)
+    #: the pictures to take whatever happens (those the docs show), and those taken
+    wanted: set[str] = field(default_factory=set)
+    shot: set[str] = field(default_factory=set)
 
     def add(self, where: str, what: str) -> None:
         self.problems.append(f"{where}: {what}")
@@ -313,8 +320,8 @@ def axe_violations(page, scheme: str = "light") -> list[str]:
 
 def look(page, name: str, role: str, width: int, visit: Visit, errors: list[str]) -> None:
     """Every check of one page in both colour schemes. The page is photographed in a scheme
-    once it has a problem (a console error, a failed check here or before), and always with
-    :data:`EVERY_SHOT`."""
+    once it has a problem (a console error, a failed check here or before), when the docs show
+    that picture, and always with :data:`EVERY_SHOT`."""
     where = f"{role} {name} {width}px"
     for scheme in SCHEMES:
         # No sleep after the switch: the scheme is in force when emulate_media returns, the
@@ -346,14 +353,18 @@ def look(page, name: str, role: str, width: int, visit: Visit, errors: list[str]
             )
             if words:
                 visit.add(here, f"identifiers in the visible text: {words[:8]}")
-        if EVERY_SHOT or errors or any(p.startswith(where) for p in visit.problems):
+        shot = f"{role}-{name}-{width}-{scheme}.jpg"
+        if (
+            EVERY_SHOT
+            or shot in visit.wanted
+            or errors
+            or any(p.startswith(where) for p in visit.problems)
+        ):
             SHOTS.mkdir(parents=True, exist_ok=True)
             page.screenshot(
-                path=str(SHOTS / f"{role}-{name}-{width}-{scheme}.jpg"),
-                full_page=True,
-                type="jpeg",
-                quality=SHOT_QUALITY,
+                path=str(SHOTS / shot), full_page=True, type="jpeg", quality=SHOT_QUALITY
             )
+            visit.shot.add(shot)
 
 
 def map_shown(page, where: str, visit: Visit) -> None:
@@ -449,7 +460,7 @@ def sweep(context, base_url: str, role: str, width: int, pages, visit: Visit) ->
 
 @pytest.mark.parametrize("role", ["gm", "player"])
 def test_every_demo_page_for_every_width_and_scheme(browser, live_server, demo, role):
-    visit = Visit()
+    visit = Visit(wanted={shot for _, shot in doc_shots(role)})
     pages = demo_pages(role)
     if os.environ.get("VISUAL_PAGES"):  # a developer's shorter sweep: VISUAL_PAGES=battle,sheet
         only = set(os.environ["VISUAL_PAGES"].split(","))
@@ -460,9 +471,9 @@ def test_every_demo_page_for_every_width_and_scheme(browser, live_server, demo, 
             sweep(context, live_server.url, role, width, pages, visit)
         finally:
             context.close()
-    if EVERY_SHOT and not os.environ.get("VISUAL_PAGES"):
+    if not os.environ.get("VISUAL_PAGES"):
         for doc, shot in doc_shots(role):
-            if not (SHOTS / shot).exists():
+            if shot not in visit.shot:
                 visit.add(doc, f"shows {shot}, which the sweep does not make")
     assert not visit.problems, "\n".join(visit.problems)
 

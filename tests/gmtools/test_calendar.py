@@ -114,6 +114,31 @@ def test_months_that_would_lose_an_event_or_are_malformed_are_refused(campaign, 
         assert api.put(url, {"months": months, "weekdays": []}, format="json").status_code == 400
 
 
+def test_a_refused_date_or_calendar_is_explained_in_the_readers_language(campaign, gm, api_for):
+    """The calendar's arithmetic (gmtools/world_calendar.py) words its refusals as message
+    ids; the answer gives them in the language the request asks for, with the numbers."""
+    api = api_for(gm)
+    url = f"/api/campaigns/{campaign.pk}/calendar/"
+    bad_day = api.post(
+        url + "date/",
+        {"year": 2003, "month": 2, "day": 30},
+        format="json",
+        headers={"accept-language": "ja"},
+    )
+    assert bad_day.json()["errors"]["day"] == ["2月の日は 1 から 28 までです。"]
+    bad_month = api.put(
+        url,
+        {"months": [], "weekdays": ["Moonday"]},
+        format="json",
+        headers={"accept-language": "zh-hans"},
+    )
+    assert bad_month.json()["errors"]["months"] == ["请给出月份（若用公历，月份和星期都留空）。"]
+    english = api.put(url, {"months": [], "weekdays": ["Moonday"]}, format="json")
+    assert english.json()["errors"]["months"] == [
+        "Give the months (or neither months nor weekdays, for Gregorian)."
+    ]
+
+
 def test_players_may_not_change_the_calendar_and_outsiders_see_nothing(
     campaign, player, outsider, api_for
 ):

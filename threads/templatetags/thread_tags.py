@@ -17,3 +17,11 @@ def threads_unread(access: Any) -> int:
     if access is None or not getattr(access, "is_member", False):
         return 0
     return unread_total(access)
+
+
+@register.filter
+def reaction_label(kind: str) -> str:
+    """A reaction's name in the reader's language (its button's tooltip)."""
+    from threads.models import reaction_label as label
+
+    return label(kind)

@@ -1,0 +1,65 @@
+"""The test teardown's flush (tests/db_flush) leaves the database as Django's own does: every
+table empty but the content types and permissions ``post_migrate`` makes, whether it deletes the
+rows or, for a table filled beyond its bound, truncates them; post_migrate's rows are kept
+only when they are the ones it made."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import Permission
+from django.contrib.contenttypes.models import ContentType
+from django.core.management import call_command
+from django.db import connection
+
+from tests.db_flush.management.commands import flush
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _rows() -> dict[str, int]:
+    tables = connection.introspection.django_table_names(only_existing=True, include_views=False)
+    with connection.cursor() as cursor:
+        counts = {}
+        for table in tables:
+            cursor.execute(f"SELECT count(*) FROM {connection.ops.quote_name(table)}")  # noqa: S608
+            counts[table] = cursor.fetchone()[0]
+    return {table: n for table, n in counts.items() if n}
+
+
+def _teardown_flush() -> None:
+    """The call Django's TransactionTestCase makes after a test."""
+    call_command(
+        "flush",
+        verbosity=0,
+        interactive=False,
+        database="default",
+        reset_sequences=False,
+        allow_cascade=False,
+        inhibit_post_migrate=False,
+    )
+
+
+@pytest.mark.parametrize("bound", [flush.DELETE_AT_MOST, 0], ids=["delete", "truncate"])
+def test_the_flush_empties_every_table_but_what_post_migrate_makes(campaign, bound, monkeypatch):
+    monkeypatch.setattr(flush, "DELETE_AT_MOST", bound)
+    assert {"accounts_user", "campaign_campaign", "campaign_membership"} <= set(_rows())
+    _teardown_flush()
+    left = _rows()
+    assert set(left) == {ContentType._meta.db_table, Permission._meta.db_table}, left
+    assert ContentType.objects.filter(app_label="campaign", model="campaign").exists()
+    assert Permission.objects.filter(codename="add_campaign").exists()
+
+
+def test_post_migrates_rows_are_kept_only_as_it_made_them(campaign):
+    _teardown_flush()
+    made = dict(ContentType.objects.values_list("id", "model"))
+    Permission.objects.create(
+        codename="see_far", name="Can see far", content_type=ContentType.objects.first()
+    )
+    _teardown_flush()  # a row post_migrate does not make: its tables are made again
+    assert not Permission.objects.filter(codename="see_far").exists()
+    assert set(made.values()) == set(ContentType.objects.values_list("model", flat=True))
+    remade = dict(ContentType.objects.values_list("id", "model"))
+    _teardown_flush()  # as post_migrate made them: kept, ids and all
+    assert dict(ContentType.objects.values_list("id", "model")) == remade
+    assert set(_rows()) == {ContentType._meta.db_table, Permission._meta.db_table}
