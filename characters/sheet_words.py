@@ -55,6 +55,15 @@ HP_STATES = {
     "dead": pgettext_lazy("a character's HP", "dead"),
     "destroyed": pgettext_lazy("a character's HP", "destroyed"),
 }
+#: How drunk she is (westernroses/characters/drunkenness.py), the level's name.
+DRUNK_NAMES = {
+    "Sober": pgettext_lazy("drunkenness", "Sober"),
+    "Buzzed": pgettext_lazy("drunkenness", "Buzzed"),
+    "Tipsy": pgettext_lazy("drunkenness", "Tipsy"),
+    "Drunk": pgettext_lazy("drunkenness", "Drunk"),
+    "Heavily Drunk": pgettext_lazy("drunkenness", "Heavily Drunk"),
+    "Plastered": pgettext_lazy("drunkenness", "Plastered"),
+}
 #: A spellcard's type (westernroses/spellcards/card.py).
 CARD_TYPES = {
     "attack": pgettext_lazy("a spellcard's type", "attack"),
@@ -92,6 +101,15 @@ _DODGE_NOTE = re.compile(
     r"^Danmaku: an insight roll against (?P<dodge>\d+) dodges; "
     r"then an insight roll against (?P<graze>\d+) to graze\.$"
 )
+_TARGETS_DODGE = re.compile(r"^Targets dodge with an insight roll against (?P<target>\d+)\.$")
+_ATTACK_NOTES = {
+    "Shrine Maiden: may declare a basic attack to be of her goddess's element.": _(
+        "Shrine Maiden: may declare a basic attack to be of her goddess's element."
+    ),
+    "Shrine Maiden: may declare this attack to be of her goddess's element.": _(
+        "Shrine Maiden: may declare this attack to be of her goddess's element."
+    ),
+}
 _PHYSICAL_NOTE = "Physical attacks: the attacker's power against your charisma (versus check)."
 
 
@@ -139,6 +157,22 @@ def note_words(note: str) -> str:
     return note
 
 
+def attack_note_words(note: str) -> str:
+    """An attack's note the rules write ("Targets dodge with an insight roll against 12.")."""
+    if note in _ATTACK_NOTES:
+        return str(_ATTACK_NOTES[note])
+    found = _TARGETS_DODGE.match(note)
+    if found:
+        return gettext("Targets dodge with an insight roll against %(target)s.") % {
+            "target": found["target"]
+        }
+    return note
+
+
+def drunk_words(name: str) -> str:
+    return str(DRUNK_NAMES.get(name, name))
+
+
 def _parts(value: Any) -> Any:
     """Every contribution (``{"source", "label", "amount"}``) below ``value``, relabelled."""
     if isinstance(value, list):
@@ -164,6 +198,9 @@ def sheet_in_language(sheet: dict[str, Any] | None) -> dict[str, Any] | None:
     for attack in out.get("attacks") or []:
         attack["kind"] = str(ATTACK_KINDS.get(attack.get("kind", ""), attack.get("kind", "")))
         attack["elements"] = [element_words(str(e)) for e in attack.get("elements") or []]
+        attack["notes"] = [attack_note_words(str(n)) for n in attack.get("notes") or []]
+        if attack.get("slug") == "danmaku" and attack.get("name") == "Danmaku":
+            attack["name"] = pgettext("an attack", "Danmaku")
         if isinstance(attack.get("range_rule"), str):
             attack["range_rule"] = range_words(attack["range_rule"])
     hp = out.get("hp")
@@ -175,6 +212,9 @@ def sheet_in_language(sheet: dict[str, Any] | None) -> dict[str, Any] | None:
     defence = out.get("defence")
     if isinstance(defence, dict):
         defence["notes"] = [note_words(str(n)) for n in defence.get("notes") or []]
+    drunkenness = out.get("drunkenness")
+    if isinstance(drunkenness, dict) and isinstance(drunkenness.get("name"), str):
+        drunkenness["name"] = drunk_words(drunkenness["name"])
     for passive in out.get("passives") or []:
         passive["source"] = str(SOURCES.get(passive.get("source", ""), passive.get("source", "")))
     for item in out.get("inventory") or []:

@@ -17,11 +17,12 @@ from typing import TYPE_CHECKING, Final
 from django.urls import reverse
 from django.utils.translation import gettext
 
+from apibase.engine_words import data_text
 from campaign.registry import TimelineEntry, register_timeline_source, timeline_sources
 from campaign.selectors import rolls_visible_to
 from westernroses.checks import verdict_words
 
-from .awards import award_describe, awards_of
+from .awards import award_items_known, awards_of
 from .handouts import handouts_visible_to
 from .models import GameSession, LevelUp
 from .sessions import session_path
@@ -117,8 +118,10 @@ def award_entries(*, access: CampaignAccess, limit: int) -> list[TimelineEntry]:
 def _award_words(yen: int, items: dict[str, int]) -> str:
     """ "100 yen, 2 × Sword" in the reader's language (the items' names as the data has them)."""
     parts = [gettext("%(yen)s yen") % {"yen": yen}] if yen else []
-    if items:
-        parts.append(award_describe(0, items))
+    names = award_items_known() if items else {}
+    for slug, quantity in sorted(items.items()):
+        name = data_text(names.get(slug, slug))
+        parts.append(f"{quantity} × {name}" if quantity > 1 else name)
     return ", ".join(parts) or gettext("nothing")
 
 

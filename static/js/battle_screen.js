@@ -978,7 +978,7 @@
     const bits = [CARD_TYPE_WORDS[card.type] || card.type];
     if (card.attack_power) bits.push(`${card.attack_power.dice}d${card.attack_power.modifier ? "+" + card.attack_power.modifier : ""}`);
     if (card.targets) bits.push(interpolate(gettext("targets: %(targets)s"), { targets: TARGET_WORDS[card.targets] || String(card.targets).replaceAll("_", " ") }, true));
-    if (card.aoe) bits.push(`AOE ${card.aoe}`);
+    if (card.aoe) bits.push(interpolate(gettext("area %(radius)s"), { radius: card.aoe }, true));
     if (card.duration && card.duration !== "instantaneous") bits.push(durationWords(card.duration));
     if (card.bomb) bits.push(gettext("bomb"));
     if (card.element) bits.push(elementName(card.element));
