@@ -18,7 +18,9 @@ SHEET = {
             "name": "Danmaku",
             "kind": "danmaku",
             "elements": ["spirit", "light"],
+            "slug": "danmaku",
             "range_rule": "RANGE + 2 (Options)",
+            "notes": ["Targets dodge with an insight roll against 12."],
             "damage": {"dice_parts": [{"source": "stat", "label": "INT 17 / 3", "amount": 5}]},
         }
     ],
@@ -34,6 +36,7 @@ SHEET = {
     },
     "passives": [{"source": "race", "name": "Hardy", "text": "Youkai blood."}],
     "inventory": [{"name": "Leather Armor", "category": "armor"}],
+    "drunkenness": {"name": "Heavily Drunk"},
 }
 
 
@@ -48,7 +51,9 @@ def test_the_sheet_reads_in_japanese():
         "formula": "(魅力 + 洞察) / 2",
     }
     attack = sheet["attacks"][0]
-    assert (attack["kind"], attack["elements"]) == ("弾幕", ["精霊", "光"])
+    assert (attack["name"], attack["kind"], attack["elements"]) == ("弾幕", "弾幕", ["精霊", "光"])
+    assert attack["notes"] == ["対象は洞察で 12 以上を出せば回避する。"]
+    assert sheet["drunkenness"]["name"] == "泥酔"
     assert attack["range_rule"] == "射程 + 2 （オプション）"
     assert attack["damage"]["dice_parts"][0]["label"] == "知力 17 / 3"
     assert (sheet["element"], sheet["goddess_element"], sheet["hp"]["state"]) == (
