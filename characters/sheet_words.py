@@ -16,6 +16,8 @@ from typing import Any
 from django.utils.translation import gettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from apibase.engine_words import data_text
+
 #: The four main stats (westernroses.catalog.STAT_NAMES) and their abbreviations.
 STAT_NAMES = {
     "Power": _("Power"),
@@ -199,6 +201,8 @@ def sheet_in_language(sheet: dict[str, Any] | None) -> dict[str, Any] | None:
         attack["kind"] = str(ATTACK_KINDS.get(attack.get("kind", ""), attack.get("kind", "")))
         attack["elements"] = [element_words(str(e)) for e in attack.get("elements") or []]
         attack["notes"] = [attack_note_words(str(n)) for n in attack.get("notes") or []]
+        if isinstance(attack.get("on_hit"), str):
+            attack["on_hit"] = data_text(attack["on_hit"])
         if attack.get("slug") == "danmaku" and attack.get("name") == "Danmaku":
             attack["name"] = pgettext("an attack", "Danmaku")
         if isinstance(attack.get("range_rule"), str):

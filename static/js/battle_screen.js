@@ -67,6 +67,15 @@
   const TARGET_WORDS = { self: pgettext("a spellcard's targets", "self"), single: pgettext("a spellcard's targets", "single"), two: pgettext("a spellcard's targets", "two"), three: pgettext("a spellcard's targets", "three"), four: pgettext("a spellcard's targets", "four") };
   const ELEMENT_WORDS = { fire: pgettext("element", "fire"), water: pgettext("element", "water"), wood: pgettext("element", "wood"), metal: pgettext("element", "metal"), wind: pgettext("element", "wind"), light: pgettext("element", "light"), darkness: pgettext("element", "darkness"), spirit: pgettext("element", "spirit") };
   function elementName(element) { return ELEMENT_WORDS[element] || String(element).replaceAll("_", " "); }
+  // The names the battle engine gives its own attack and abilities (westernroses/battle/
+  // abilities.py); a weapon's or a card's name comes as the data or its author wrote it.
+  const MOVE_NAMES = {
+    Danmaku: pgettext("an attack", "Danmaku"), "Shrine Maiden's healing": gettext("Shrine Maiden's healing"),
+    "Lunatic Gaze": gettext("Lunatic Gaze"), "Flash of light": gettext("Flash of light"), "Lightning bolt": gettext("Lightning bolt"),
+    "Activate a doll": gettext("Activate a doll"), "Deactivate a doll": gettext("Deactivate a doll"),
+    "Command the dolls": gettext("Command the dolls"), "Teleport to the summoner": gettext("Teleport to the summoner"),
+  };
+  function moveName(name) { return MOVE_NAMES[name] || name; }
   function playerName(p) { return (config.members && config.members[p]) || (p === "gm" ? gettext("the GM") : interpolate(gettext("player %(number)s"), { number: p }, true)); }
   function initials(name) {
     // a numbered duplicate ("Fairy Maid 2") keeps its number on the token: "FM2"
@@ -1178,10 +1187,10 @@
       opts.forEach((o) => {
         if (o.type === "start") group.append(button(gettext("Start the battle"), () => act({ type: "start" }, gettext("The battle has begun.")), { action: "start" }));
         else if (o.type === "move") group.append(button(o.free ? gettext("Free move") : gettext("Move"), () => setMode({ kind: "move", option: o }), { action: "move", free: o.free ? "1" : "0" }));
-        else if (o.type === "attack") group.append(button(o.free ? interpolate(gettext("Quick Strike: %(name)s"), { name: o.name }, true) : interpolate(gettext("Attack: %(name)s"), { name: o.name }, true), () => setMode({ kind: "attack", option: o }), { action: "attack", attack: o.attack }));
+        else if (o.type === "attack") group.append(button(o.free ? interpolate(gettext("Quick Strike: %(name)s"), { name: moveName(o.name) }, true) : interpolate(gettext("Attack: %(name)s"), { name: moveName(o.name) }, true), () => setMode({ kind: "attack", option: o }), { action: "attack", attack: o.attack }));
         else if (o.type === "use_spellcard") group.append(button(interpolate(gettext("Card: %(name)s (%(cost)s SP)"), { name: o.name, cost: o.cost }, true), () => chooseCard(o), { action: "use_spellcard", card: o.card }));
         else if (o.type === "use_ability") {
-          group.append(button(interpolate(gettext("Ability: %(name)s"), { name: o.name }, true), () => {
+          group.append(button(interpolate(gettext("Ability: %(name)s"), { name: moveName(o.name) }, true), () => {
             if (o.target_squares) setMode({ kind: "ability", option: o, chosen: [] });
             else act({ type: "use_ability", combatant: o.combatant, ability: o.ability, target: null }, `${o.name}.`);
           }, { action: "use_ability", ability: o.ability }));
