@@ -38,7 +38,7 @@ def battle_timeline(*, access: CampaignAccess, limit: int) -> list[TimelineEntry
     if not access.can_view:
         return []
     battles = Battle.objects.filter(campaign_id=access.campaign_id).only(
-        "pk", "name", "started_at", "ended_at", "summary", "campaign_id"
+        "pk", "name", "started_at", "ended_at", "summary", "summary_words", "campaign_id"
     )
     entries = [
         TimelineEntry(
@@ -56,7 +56,7 @@ def battle_timeline(*, access: CampaignAccess, limit: int) -> list[TimelineEntry
             kind="battle",
             at=cast(datetime, b.ended_at),  # filtered: ended
             title=gettext("Battle ended: %(name)s") % {"name": b.name},
-            body=b.summary,
+            body=b.turn_summary,
             ref=f"battle:{b.pk}:ended",
             url=battle_url(b),
             data={"battle": b.pk, "event": "ended"},
@@ -78,7 +78,7 @@ def dashboard_items(*, campaign: Campaign, access: CampaignAccess) -> list[dict[
 
     rows = (
         _open_battles(campaign)
-        .only("pk", "name", "status", "summary", "campaign_id")
+        .only("pk", "name", "status", "summary", "summary_words", "campaign_id")
         .order_by("-updated_at", "-pk")[:DASHBOARD_BATTLES]
     )
     return [

@@ -21,9 +21,9 @@ from typing import TYPE_CHECKING, Any, Final, NamedTuple
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import Http404
-from django.utils.translation import get_language, pgettext
+from django.utils.translation import get_language, gettext, pgettext
 
-from apibase.engine_words import data_in_language
+from apibase.engine_words import data_in_language, in_language
 from apibase.numbers import object_id
 from apibase.renderers import RenderedJSON
 from campaign.permissions import CampaignAccess, access_for
@@ -131,8 +131,42 @@ def view_of(
     data = engine.view(state, player, since=max(since, state.version - LOG_TAIL, 0))
     if not _english():  # the data's status effect names in her language
         data = data_in_language(data)
+        # the engine's words: a roll's purpose, an ability's name
+        data["log"] = log_in_language(data.get("log") or [])
+        you = data.get("you")
+        if isinstance(you, dict) and isinstance(you.get("legal_actions"), list):
+            you["legal_actions"] = options_in_language(you["legal_actions"])
     data["map"] = map_payload_of(map_id)
     return data
+
+
+def options_in_language(options: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Legal actions with each ability's name (the engine's message id) in the active
+    language; an attack's or a card's name is the player's and stays as written."""
+    return [
+        {**o, "name": gettext(o["name"])}
+        if o.get("type") == "use_ability" and isinstance(o.get("name"), str) and o["name"]
+        else o
+        for o in options
+    ]
+
+
+def log_in_language(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Log entries with each roll's ``purpose`` in the active language, where the engine
+    kept its words (``purpose_words``; an attack's or a card's name inside stays as written).
+    Older entries keep their English purpose."""
+    return [
+        {**entry, "events": [_event_in_language(e) for e in entry["events"]]}
+        if any(isinstance(e, dict) and "purpose_words" in e for e in entry.get("events") or [])
+        else entry
+        for entry in entries
+    ]
+
+
+def _event_in_language(event: Any) -> Any:
+    if not isinstance(event, dict) or not isinstance(event.get("purpose_words"), dict):
+        return event
+    return {**event, "purpose": in_language(event["purpose_words"])}
 
 
 def _english() -> bool:
@@ -235,7 +269,7 @@ def battle_legal_actions(*, battle_id: Any, user: User | AnonymousUser) -> ViewR
     return ViewResult(
         version=state.version,
         player=player,
-        data={"legal_actions": engine.legal_actions(state, player)},
+        data={"legal_actions": options_in_language(engine.legal_actions(state, player))},
     )
 
 

@@ -183,6 +183,7 @@ PLAY_FIELDS: Final = (
     "ended_at",
     "current_combatant",
     "summary",
+    "summary_words",
     "updated_at",
 )
 
@@ -205,7 +206,9 @@ def _describe(
     battle.current_combatant = (
         "" if current is None or engine.in_fog(state, current) else current.id
     )
-    battle.summary = engine.summary(state)[:200]
+    words = engine.summary_words(state)
+    battle.summary = str(words)[:200]
+    battle.summary_words = words.to_json()
 
 
 def _store(battle: Battle, state: engine.BattleState, now: datetime, *, setup: bool) -> None:
@@ -853,7 +856,7 @@ def _columns(
 ) -> tuple[str, ...]:
     """The battle's own columns follow the state (saved with the core's one write)."""
     _describe(battle, after, timezone.now(), was_setup=before.phase == "setup")
-    return ("started_at", "ended_at", "current_combatant")
+    return ("started_at", "ended_at", "current_combatant", "summary_words")
 
 
 def _pieces_changed(battle: Battle, before: engine.BattleState, after: engine.BattleState) -> bool:
@@ -977,8 +980,13 @@ def _payload(
 def _log_view(
     state: engine.BattleState, seat: Any, entries: list[dict[str, Any]]
 ) -> list[dict[str, Any]]:
-    """A page of the log as ``seat`` may see it (the view's own log entries)."""
-    return engine.log_view(state, engine.SPECTATOR if seat is None else str(seat), entries)
+    """A page of the log as ``seat`` may see it (the view's own log entries), its roll
+    purposes in the reader's language."""
+    from .selectors import log_in_language
+
+    return log_in_language(
+        engine.log_view(state, engine.SPECTATOR if seat is None else str(seat), entries)
+    )
 
 
 def _api_move(

@@ -11,8 +11,12 @@ from typing import Any, cast
 
 from django import forms
 from django.contrib.auth import get_user_model
+from django.utils.safestring import mark_safe
+from django.utils.text import format_lazy
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from apibase.engine_words import in_language
 from westernroses.house_rules import DEFAULT_HOUSE_RULES, HOUSE_RULES_META, HouseRules
 
 # re-exported: the pages import it from here
@@ -52,9 +56,15 @@ class CampaignSettingsForm(forms.Form):
         super().__init__(*args, **kwargs)
         defaults = DEFAULT_HOUSE_RULES.to_dict()
         for key, meta in HOUSE_RULES_META.items():
-            help_text = f"{meta.help} Default {defaults[key]}.".strip()
+            # the engine's words in the reader's language (westernroses/words.py)
+            default = {"help": gettext(meta.help) if meta.help else "", "default": defaults[key]}
+            help_text = (
+                gettext("%(help)s Default %(default)s.") % default
+                if meta.help
+                else gettext("Default %(default)s.") % default
+            )
             self.fields[key] = forms.IntegerField(
-                label=meta.label,
+                label=gettext(meta.label),
                 min_value=meta.minimum,
                 max_value=meta.maximum,
                 help_text=help_text,
@@ -66,8 +76,8 @@ class CampaignSettingsForm(forms.Form):
         cleaned = super().clean() or {}
         if all(key in cleaned for key in HOUSE_RULES_META):
             rules = HouseRules.from_dict({key: cleaned[key] for key in HOUSE_RULES_META})
-            for key, message in rules.order_problems().items():
-                self.add_error(key, message)
+            for key, words in rules.order_problem_words().items():
+                self.add_error(key, in_language(words))
         return cleaned
 
     def house_rules(self) -> dict[str, int]:
@@ -91,6 +101,10 @@ class AddMemberForm(forms.Form):
             ) from None
 
 
+#: Dice notation as a reader types it, in every language (the form's help text).
+NOTATION_EXAMPLES = mark_safe('<code translate="no">4d+2, 3d6, 2x(3d+1), 3dX2</code>')
+
+
 class DiceForm(forms.Form):
     """A character's check, dice notation, or a stat value whose pool the rules give, plus a
     modifier. ``checks`` are the character checks this user may roll (from the characters app)."""
@@ -104,7 +118,8 @@ class DiceForm(forms.Form):
         label=_("Notation"),
         max_length=60,
         required=False,
-        help_text=_("e.g. 4d+2, 3d6, 2x(3d+1), 3dX2"),
+        # the examples are notation, not words: translate="no" keeps them out of translation
+        help_text=format_lazy("{} {}", _("e.g."), NOTATION_EXAMPLES),
     )
     stat = forms.IntegerField(
         label=_("Stat"),

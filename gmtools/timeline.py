@@ -17,10 +17,10 @@ from typing import TYPE_CHECKING, Final
 from django.urls import reverse
 from django.utils.translation import gettext
 
-from apibase.engine_words import data_text
+from apibase.engine_words import data_text, in_language
 from campaign.registry import TimelineEntry, register_timeline_source, timeline_sources
 from campaign.selectors import rolls_visible_to
-from westernroses.checks import verdict_words
+from westernroses.checks import verdict
 
 from .awards import award_items_known, awards_of
 from .handouts import handouts_visible_to
@@ -156,13 +156,13 @@ def roll_entries(*, access: CampaignAccess, limit: int) -> list[TimelineEntry]:
             if roll.target is not None
             else ""
         )
-        words = verdict_words(success=roll.success, margin=roll.margin, critical=roll.critical)
-        verdict = f" — {words}" if words else ""
+        words = verdict(success=roll.success, margin=roll.margin, critical=roll.critical)
+        said = f" — {in_language(words)}" if words else ""
         out.append(
             TimelineEntry(
                 kind="roll",
                 at=roll.created_at,
-                title=f"{what}{roll.notation}{against} = {roll.total}{verdict}",
+                title=f"{what}{roll.notation}{against} = {roll.total}{said}",
                 actor=roll.user.shown_name,
                 ref=f"roll:{roll.pk}",
                 data={

@@ -17,6 +17,7 @@ from typing import Any, Final
 from django.conf import settings
 from django.core.cache import cache
 
+from apibase.engine_words import in_language, stored
 from minigames.engines.registry import get_engine
 from tables import epoch
 
@@ -53,7 +54,10 @@ def advice_for(table: TavernTable, seat: int) -> list[dict[str, Any]] | None:
     if advice is None and cache.add(f"{key}:asked", 1, pending_seconds()):
         tavern_advise.delay(table.pk, table.version, seat)
         advice = cache.get(key)  # there already when the task ran eagerly
-    return advice
+    if advice is None:
+        return None
+    # the labels are kept as the engine's words (JSON) and read in the asker's language
+    return [{**a, "label": in_language(a["label"])} for a in advice]
 
 
 def compute(table_id: int, version: int, seat: int) -> None:
@@ -71,7 +75,7 @@ def compute(table_id: int, version: int, seat: int) -> None:
         advice = [
             {
                 "action": a["action"],
-                "label": engine.describe_action(state, seat, a["action"]),
+                "label": stored(engine.describe_action(state, seat, a["action"])),
                 "win_chance": round(a["win_chance"], 3),
                 "visits": a["visits"],
             }

@@ -25,10 +25,10 @@ The shape (every key always present)::
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from westernroses.protocol import GameEngine, Seat
+from westernroses.protocol import GameEngine, Seat, Text
 
 
 def table_payload(
@@ -39,11 +39,14 @@ def table_payload(
     version: int,
     names: Sequence[str],
     playing: bool = True,
+    say: Callable[[Text], str] = str,
 ) -> dict[str, Any]:
     """The JSON one seat (or a spectator, ``seat=None``) receives for ``state``.
 
     ``playing=False``: the seat sees its view but has no moves (a table that ended before its
-    game did, by a resignation or an abandon)."""
+    game did, by a resignation or an abandon). ``say`` renders the engine's words (the moves'
+    labels, the summary): English by default, the reader's language from the app
+    (``apibase.engine_words.in_language``)."""
     finished = engine.is_terminal(state)
     legal = [] if seat is None or finished or not playing else engine.legal_actions(state, seat)
     return {
@@ -54,12 +57,12 @@ def table_payload(
         "view": engine.view(state, seat),
         "waiting_on": list(engine.waiting_on(state)),
         "moves": [
-            {"action": action, "label": engine.describe_action(state, seat, action)}
+            {"action": action, "label": say(engine.describe_action(state, seat, action))}
             for action in legal
         ]
         if seat is not None
         else [],
-        "summary": engine.summary(state),
+        "summary": say(engine.summary(state)),
         "finished": finished,
         "result": engine.result(state) if finished else None,
     }

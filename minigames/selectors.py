@@ -15,7 +15,7 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import Http404
 from django.urls import reverse
 
-from apibase.engine_words import data_in_language
+from apibase.engine_words import data_in_language, in_language, json_in_language
 from minigames.engines.registry import ENGINE_MODULES, get_engine
 from minigames.payload import table_payload
 from tables.models import TableStatus
@@ -38,7 +38,7 @@ def games() -> list[dict[str, Any]]:
                 "title": engine.title,
                 "min_seats": engine.min_seats,
                 "max_seats": engine.max_seats,
-                "house_rules": [rule.to_json() for rule in engine.house_rules()],
+                "house_rules": [rule.to_json(in_language) for rule in engine.house_rules()],
                 "decks": [{"key": k, "name": n} for k, n in deck_choices(None, slug)],
             }
         )
@@ -58,11 +58,13 @@ def game_rules(slug: str) -> dict[str, Any]:
         default = _shown(rule, rule.default)
         rules.append(
             {
-                "label": rule.label,
-                "help": rule.help,
+                "label": in_language(rule.label),
+                "help": in_language(rule.help),
                 "default": default,
                 # a choice's other values in words; a number's range
-                "others": [label for value, label in rule.choices if value != rule.default],
+                "others": [
+                    in_language(label) for value, label in rule.choices if value != rule.default
+                ],
                 "range": "" if rule.choices else _range_words(rule.minimum, rule.maximum),
             }
         )
@@ -170,7 +172,7 @@ def table_info(
         "options": [
             {
                 "key": key,
-                "label": rule.label,
+                "label": in_language(rule.label),
                 "value": _shown(rule, table.options.get(key, rule.default)),
                 "default": _shown(rule, rule.default),
             }
@@ -213,7 +215,10 @@ def table_info(
 
 def _shown(rule: Any, value: Any) -> Any:
     """A house-rule value in words (a choice's label, a number as it is)."""
-    return dict(rule.choices).get(value, value) if rule.choices else value
+    if not rule.choices:
+        return value
+    label = dict(rule.choices).get(value)
+    return value if label is None else in_language(label)
 
 
 def tavern_payload(table_id: Any, user: Any, since: int | None = None) -> dict[str, Any] | None:
@@ -270,7 +275,10 @@ def payload_of(table: TavernTable, user: Any, state: Any = None) -> dict[str, An
             version=table.version,
             names=names,
             playing=not ended and not resigned,
+            say=in_language,
         )
+        payload["view"] = json_in_language(payload["view"])
+        payload["result"] = json_in_language(payload["result"])
         payload["seat"] = seat
         # the data's card names and texts in her language (the engines write English)
         payload["view"] = data_in_language(payload["view"])

@@ -37,6 +37,7 @@ from django.db.models import Q
 from django.http import Http404
 from django.utils import timezone
 
+from apibase.engine_words import reason_in_language
 from minigames.engines.registry import ENGINE_MODULES, get_engine
 from tables import services as table_services
 from tables.clocks.controls import TimeControl
@@ -251,7 +252,7 @@ def check_options(slug: str, seats: int, options: Mapping[str, Any]) -> dict[str
     try:
         engine.new_game(seats=seats, seed=1, options=clean)
     except (ValueError, TypeError) as exc:
-        raise _fail("options", str(exc)) from None
+        raise _fail("options", reason_in_language(exc)) from None
     return clean
 
 

@@ -25,6 +25,7 @@ from typing import Any, ClassVar
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from .fields import StateField
 
@@ -32,9 +33,9 @@ from .fields import StateField
 class TableStatus(models.TextChoices):
     """Where a table is in its life, copied from the engine for lists and filters."""
 
-    SETUP = "setup", "Setting up"
-    ACTIVE = "active", "In progress"
-    ENDED = "ended", "Ended"
+    SETUP = "setup", _("Setting up")
+    ACTIVE = "active", _("In progress")
+    ENDED = "ended", _("Ended")
 
 
 class GameTable(models.Model):

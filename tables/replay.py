@@ -29,7 +29,9 @@ Rebuilding costs one ``apply`` per logged move, so the steps are cached per tabl
 seat, under the database's epoch (a finished table's log never changes; a table in play has a
 new version, hence a new key, with every move) for :data:`CACHE_SECONDS`, in chunks of
 :data:`CHUNK` steps, and one request reads at most two keys
-(``docs/decisions/replays-rebuilt-from-the-log.md``).
+(``docs/decisions/replays-rebuilt-from-the-log.md``). The cache holds the engine's words as
+message ids (:class:`westernroses.words.Words` as JSON): a step is put in the reader's language
+when it is read, so one cached replay serves readers of every language.
 """
 
 from __future__ import annotations
@@ -41,8 +43,10 @@ from typing import TYPE_CHECKING, Any, Final
 
 from rest_framework.exceptions import ValidationError
 
+from apibase.engine_words import events_in_language, in_language, json_in_language, stored
 from apibase.redis_down import soft_get_many
 from westernroses.protocol import Seat, event_visible
+from westernroses.words import N_, Words
 
 from . import store
 from .models import TableStatus
@@ -114,17 +118,48 @@ def shown_events(game: TableGame, state: Any, seat: Seat | None, events: list[An
     return [e for e in events if event_visible(e, seat)]
 
 
+def _read(words: Any) -> str:
+    """Words from the cache (a string, or :class:`Words` as JSON) in the active language."""
+    return in_language(words) if isinstance(words, dict) else str(words)
+
+
 def default_move_words(
     game: TableGame, step: Replayed, viewer: Seat | None, events: list[Any]
-) -> str:
-    """A move in words for ``viewer``: the texts of the events she may see of it, else her
-    own move as the engine describes it, else "A move" (nothing of it is hers to see)."""
-    texts = [str(e["text"]) for e in events if isinstance(e, Mapping) and e.get("text")]
+) -> list[Any]:
+    """A move in words for ``viewer``, as parts to join (each a string or words as JSON): the
+    texts of the events she may see of it, else her own move as the engine describes it, else
+    "A move" (nothing of it is hers to see)."""
+    texts = [
+        e["words"] if isinstance(e.get("words"), dict) else str(e["text"])
+        for e in events
+        if isinstance(e, Mapping) and e.get("text")
+    ]
     if texts:
-        return " ".join(texts)
+        return texts
     if viewer is not None and step.seat == viewer:
-        return game.engine.describe_action(step.before, step.seat, step.row.action)
-    return "A move."
+        return [stored(game.engine.describe_action(step.before, step.seat, step.row.action))]
+    return [Words(N_("A move.")).to_json()]
+
+
+def move_in_language(move: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A cached move of the list with its words joined in the active language."""
+    if move is None:
+        return None
+    parts = move["words"] if isinstance(move["words"], list) else [move["words"]]
+    return {**move, "words": bounded_words(" ".join(_read(part) for part in parts))}
+
+
+def step_in_language(step: dict[str, Any]) -> dict[str, Any]:
+    """A cached step with the engine's words (summary, events, its move) in the active
+    language."""
+    return {
+        **step,
+        "view": json_in_language(step["view"]),
+        "result": json_in_language(step["result"]),
+        "summary": _read(step["summary"]),
+        "events": events_in_language(list(step["events"])),
+        "move": move_in_language(step["move"]),
+    }
 
 
 def bounded_words(words: str) -> str:
@@ -145,18 +180,18 @@ def build_steps(
         move = None
         if step.row is not None and step.seat is not None:
             if game.hooks.move_words is not None:
-                words = game.hooks.move_words(
-                    step.before, state, viewer, step.seat, step.row.action
-                )
+                words: list[Any] = [
+                    game.hooks.move_words(step.before, state, viewer, step.seat, step.row.action)
+                ]
             else:
                 words = default_move_words(game, step, viewer, events)
-            move = {"n": len(steps), "words": bounded_words(words)}
+            move = {"n": len(steps), "words": words}
         terminal = engine.is_terminal(state)
         steps.append(
             {
                 "view": engine.view(state, viewer),
                 "waiting_on": list(engine.waiting_on(state)),
-                "summary": engine.summary(state),
+                "summary": stored(engine.summary(state)),
                 "events": events,
                 "move": move,
                 "result": engine.result(state) if terminal else None,
@@ -251,7 +286,7 @@ def table_replay_step(
         "version": table.version,
         "seat": seat,
         "finished": table.status == TableStatus.ENDED,
-        **found,
-        "moves": page,
+        **step_in_language(found),
+        "moves": [move_in_language(move) for move in page],
         "next_after": moves_after + len(page) if more else None,
     }

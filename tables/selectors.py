@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from django.http import Http404
 
+from apibase.engine_words import events_in_language, in_language, json_in_language
 from apibase.numbers import object_id
 from westernroses.protocol import Seat, event_visible
 
@@ -96,12 +97,12 @@ def view_data(game: TableGame, state: Any, seat: Seat | None) -> dict[str, Any]:
     on, her legal actions, the summary and, once finished, the result."""
     finished = game.engine.is_terminal(state)
     return {
-        "view": game.engine.view(state, seat),
+        "view": json_in_language(game.engine.view(state, seat)),
         "waiting_on": list(game.engine.waiting_on(state)),
         "legal_actions": [] if seat is None else game.engine.legal_actions(state, seat),
-        "summary": game.engine.summary(state),
+        "summary": in_language(game.engine.summary(state)),
         "finished": finished,
-        "result": game.engine.result(state) if finished else None,
+        "result": json_in_language(game.engine.result(state)) if finished else None,
     }
 
 
@@ -220,7 +221,13 @@ def table_log(
             for r in rows
         }
     entries = [
-        {"n": r.seq, "seat": r.seat, **shown[r.seq], "at": r.created_at.isoformat()}
+        {
+            "n": r.seq,
+            "seat": r.seat,
+            **shown[r.seq],
+            "events": events_in_language(list(shown[r.seq].get("events", []))),
+            "at": r.created_at.isoformat(),
+        }
         for r in rows
         if r.seq in shown
     ]

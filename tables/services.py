@@ -47,6 +47,7 @@ from django.http import Http404
 from django.utils import timezone
 
 from apibase import push
+from apibase.engine_words import reason_in_language
 from notifications import texts
 from notifications.texts import Words
 from westernroses.protocol import IllegalAction, Seat
@@ -115,7 +116,7 @@ def table_store(
     """Copy ``state`` and what lists show about it onto ``table`` (not saved)."""
     table.state = game.engine.to_json(state)
     table.status = status or status_of(game, state)
-    table.summary = game.engine.summary(state)[:200]
+    table.summary = str(game.engine.summary(state))[:200]
 
 
 def table_create(
@@ -226,7 +227,7 @@ def _move(
     try:
         new, events = game.engine.apply(state, seat, clean)
     except IllegalAction as exc:
-        raise ValidationError({"action": [str(exc)]}) from None
+        raise ValidationError({"action": [reason_in_language(exc)]}) from None
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
         # Malformed input the engine did not foresee: refused like any illegal move (a
         # 400, nothing saved) and logged, since the engine should have said why.
@@ -623,7 +624,7 @@ def _wait_text(game: TableGame, state: Any, seat: Seat) -> str:
     game's public summary ("Turn 12: Marisa to play"). Only her own notification carries it."""
     words = getattr(game.engine, "waiting_text", None)
     text = words(state, seat) if words is not None else None
-    return text or game.engine.summary(state)
+    return str(text or game.engine.summary(state))
 
 
 def _turn_key(game: TableGame, wait: Wait, open_turns: Sequence[tuple[str, int]], at: int) -> str:

@@ -33,6 +33,7 @@ from typing import Any, Final, Protocol
 from westernroses.dice import DiceExpression, Roll, roll
 from westernroses.house_rules import DEFAULT_HOUSE_RULES, HouseRules
 from westernroses.rng import DiceSource
+from westernroses.words import N_, Words
 
 
 def pool_size(stat: int, rules: HouseRules = DEFAULT_HOUSE_RULES) -> int:
@@ -384,8 +385,9 @@ def reroll(result: CheckResult, rng: DiceSource) -> CheckResult:
 # --------------------------------------------------------------------------- in words
 
 
-def verdict_words(*, success: bool | None, margin: int | None, critical: str | None) -> str:
-    """A logged roll's verdict as a reader says it, for every page and message that shows one.
+def verdict(*, success: bool | None, margin: int | None, critical: str | None) -> Words | None:
+    """A logged roll's verdict as a reader says it, for every page and message that shows one
+    (:class:`~westernroses.words.Words`, translated where it is shown; None: no verdict).
 
     ``critical`` is the band the dice fell in (``"success"``, ``"failure"`` or empty). A
     critical success may succeed at or below the target (ruling 2): it reads "critical success
@@ -394,29 +396,43 @@ def verdict_words(*, success: bool | None, margin: int | None, critical: str | N
     band = Critical(critical) if critical else None
     if success is None or margin is None:
         if band is Critical.SUCCESS:
-            return "critical success"
+            return Words(N_("critical success"))
         if band is Critical.FAILURE:
-            return "critical failure"
-        return "" if success is None else ("success" if success else "failure")
+            return Words(N_("critical failure"))
+        if success is None:
+            return None
+        return Words(N_("success") if success else N_("failure"))
     if success:
         if band is Critical.SUCCESS:
             if margin > 0:
-                return f"critical success by {margin}"
+                return Words(N_("critical success by %(margin)s"), {"margin": margin})
             if margin == 0:
-                return "critical success (level with the target)"
-            return f"critical success ({-margin} under the target)"
-        return f"success by {margin}"
+                return Words(N_("critical success (level with the target)"))
+            return Words(N_("critical success (%(margin)s under the target)"), {"margin": -margin})
+        return Words(N_("success by %(margin)s"), {"margin": margin})
     if band is Critical.FAILURE:
         if margin < 0:
-            return f"critical failure by {-margin}"
+            return Words(N_("critical failure by %(margin)s"), {"margin": -margin})
         if margin == 0:
-            return "critical failure (level with the target)"
-        return f"critical failure ({margin} over the target: a critical failure always fails)"
+            return Words(N_("critical failure (level with the target)"))
+        return Words(
+            N_("critical failure (%(margin)s over the target: a critical failure always fails)"),
+            {"margin": margin},
+        )
     if margin == 0:
-        return "failure (ties fail: beat the target)"
+        return Words(N_("failure (ties fail: beat the target)"))
     if band is Critical.SUCCESS:
-        return f"failure by {-margin} (critical dice, but too far below the target)"
-    return f"failure by {-margin}"
+        return Words(
+            N_("failure by %(margin)s (critical dice, but too far below the target)"),
+            {"margin": -margin},
+        )
+    return Words(N_("failure by %(margin)s"), {"margin": -margin})
+
+
+def verdict_words(*, success: bool | None, margin: int | None, critical: str | None) -> str:
+    """:func:`verdict` in English ("" for none), for logs, bots and tests that read English."""
+    words = verdict(success=success, margin=margin, critical=critical)
+    return "" if words is None else str(words)
 
 
 # --------------------------------------------------------------------------- versus

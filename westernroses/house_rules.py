@@ -11,10 +11,13 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
+from westernroses.words import N_, Words
+
 
 @dataclass(frozen=True, slots=True)
 class HouseRule:
-    """Metadata for one setting, shown to GMs in the campaign settings page."""
+    """Metadata for one setting, shown to GMs in the campaign settings page. ``label`` and
+    ``help`` are English message ids (:func:`~westernroses.words.N_`), translated where shown."""
 
     name: str
     label: str
@@ -128,16 +131,17 @@ class HouseRules:
         return rules
 
     def order_problems(self) -> dict[str, str]:
-        """Each ordered pair of settings out of order, as ``{field: message}`` in words."""
-        problems: dict[str, str] = {}
-        for low, high, why in ORDERED_PAIRS:
+        """Each ordered pair of settings out of order, as ``{field: message}`` in English."""
+        return {key: str(words) for key, words in self.order_problem_words().items()}
+
+    def order_problem_words(self) -> dict[str, Words]:
+        """Each ordered pair of settings out of order, as ``{field: words}`` to translate
+        where they are shown."""
+        problems: dict[str, Words] = {}
+        for low, high, message in ORDERED_PAIRS:
             low_value, high_value = getattr(self, low), getattr(self, high)
             if low_value > high_value:
-                low_label, high_label = HOUSE_RULES_META[low].label, HOUSE_RULES_META[high].label
-                problems[low] = (
-                    f"{low_label} ({low_value}) cannot be above the {high_label.lower()} "
-                    f"({high_value}): {why}"
-                )
+                problems[low] = Words(message, {"low": low_value, "high": high_value})
         return problems
 
     def changed(self) -> dict[str, int]:
@@ -162,143 +166,175 @@ HOUSE_RULES_META: dict[str, HouseRule] = {
     rule.name: rule
     for rule in (
         HouseRule(
-            "stat_per_die", "Stat points per die", "Dice pool = stat ÷ this, rounded down.", 1, 10
+            "stat_per_die",
+            N_("Stat points per die"),
+            N_("Dice pool = stat ÷ this, rounded down."),
+            1,
+            10,
         ),
-        HouseRule("min_dice", "Minimum dice", "Every check rolls at least this many dice.", 0, 10),
         HouseRule(
-            "critical_band", "Critical band", "Top/bottom this many totals are criticals.", 0, 10
+            "min_dice", N_("Minimum dice"), N_("Every check rolls at least this many dice."), 0, 10
+        ),
+        HouseRule(
+            "critical_band",
+            N_("Critical band"),
+            N_("Top/bottom this many totals are criticals."),
+            0,
+            10,
         ),
         HouseRule(
             "critical_fail_margin",
-            "Critical success limit",
-            "A critical success fails when the target beats the total by this much or more.",
+            N_("Critical success limit"),
+            N_("A critical success fails when the target beats the total by this much or more."),
             1,
             100,
         ),
         HouseRule(
             "versus_all_fail_closest",
-            "Versus: closest failure wins",
-            "1: when everyone fails a versus check, the smallest failure wins; 0: no one wins.",
+            N_("Versus: closest failure wins"),
+            N_("1: when everyone fails a versus check, the smallest failure wins; 0: no one wins."),
             0,
             1,
         ),
         HouseRule(
             "danmaku_dodge_target",
-            "Danmaku dodge target",
-            "An insight roll must beat this to dodge danmaku.",
+            N_("Danmaku dodge target"),
+            N_("An insight roll must beat this to dodge danmaku."),
             1,
             100,
         ),
         HouseRule(
             "graze_target",
-            "Graze target",
-            "An insight roll must beat this to graze (the rulebook gives none).",
+            N_("Graze target"),
+            N_("An insight roll must beat this to graze (the rulebook gives none)."),
             1,
             100,
         ),
         HouseRule(
             "physical_damage_pwr_divisor",
-            "PWR divisor for physical damage",
-            "Physical damage = weapon dice + PWR ÷ this (rounded down).",
+            N_("PWR divisor for physical damage"),
+            N_("Physical damage = weapon dice + PWR ÷ this (rounded down)."),
             1,
             10,
         ),
         HouseRule(
-            "danmaku_int_per_die", "INT per danmaku die", "Danmaku dice = INT ÷ this.", 1, 10
+            "danmaku_int_per_die",
+            N_("INT per danmaku die"),
+            N_("Danmaku dice = INT ÷ this."),
+            1,
+            10,
         ),
         HouseRule(
             "aoe_targets_multiplier",
-            "AOE + targets multiplier",
-            "An AOE card with several targets pays this × the target cost.",
+            N_("AOE + targets multiplier"),
+            N_("An AOE card with several targets pays this × the target cost."),
             1,
             10,
         ),
-        HouseRule("element_cost_same_cycle", "Element cost, same cycle", "", 0, 400),
-        HouseRule("element_cost_other_cycle", "Element cost, other cycle", "", 0, 400),
-        HouseRule("spellcard_min_cost", "Minimum spellcard cost", "", 0, 400),
-        HouseRule("bomb_multiplier", "Bomb cost multiplier", "", 1, 10),
-        HouseRule("efficiency_discount", "Efficiency discount", "Magic Missile's saving.", 0, 100),
-        HouseRule("efficiency_floor", "Efficiency floor", "Efficiency never goes below.", 0, 100),
-        HouseRule("starting_spell_power", "Starting spell power", "", 0, 400),
-        HouseRule("spell_power_cap", "Spell power cap", "", 1, 10000),
-        HouseRule("option_spell_power_step", "Spell power per Option", "", 1, 1000),
-        HouseRule("option_max_bonus", "Maximum Option bonus", "", 0, 20),
-        HouseRule("turn_reminder_minutes", "Turn reminder delay (minutes)", "", 1, 10080),
+        HouseRule("element_cost_same_cycle", N_("Element cost, same cycle"), "", 0, 400),
+        HouseRule("element_cost_other_cycle", N_("Element cost, other cycle"), "", 0, 400),
+        HouseRule("spellcard_min_cost", N_("Minimum spellcard cost"), "", 0, 400),
+        HouseRule("bomb_multiplier", N_("Bomb cost multiplier"), "", 1, 10),
+        HouseRule(
+            "efficiency_discount", N_("Efficiency discount"), N_("Magic Missile's saving."), 0, 100
+        ),
+        HouseRule(
+            "efficiency_floor", N_("Efficiency floor"), N_("Efficiency never goes below."), 0, 100
+        ),
+        HouseRule("starting_spell_power", N_("Starting spell power"), "", 0, 400),
+        HouseRule("spell_power_cap", N_("Spell power cap"), "", 1, 10000),
+        HouseRule("option_spell_power_step", N_("Spell power per Option"), "", 1, 1000),
+        HouseRule("option_max_bonus", N_("Maximum Option bonus"), "", 0, 20),
+        HouseRule("turn_reminder_minutes", N_("Turn reminder delay (minutes)"), "", 1, 10080),
         HouseRule(
             "guardian_hp_needs_safe_charge",
-            "Guardian HP needs a safe charge",
-            "1: a Guardian's extra 20 HP is lost while her charge is injured; 0: she keeps it.",
+            N_("Guardian HP needs a safe charge"),
+            N_("1: a Guardian's extra 20 HP is lost while her charge is injured; 0: she keeps it."),
             0,
             1,
         ),
         HouseRule(
             "damage_modifier_tiered",
-            "Damage modifier priced in tiers",
-            "1: +1 to +5 cost 10 each and each point from +6 on 20 (+6 = 70); 0: above +5, "
-            "every point costs 20 (+6 = 120).",
+            N_("Damage modifier priced in tiers"),
+            N_(
+                "1: +1 to +5 cost 10 each and each point from +6 on 20 (+6 = 70); 0: above +5, "
+                "every point costs 20 (+6 = 120)."
+            ),
             0,
             1,
         ),
         HouseRule(
             "drunken_fists_max_extra_dice",
-            "Drunken Master: extra fist dice",
-            "Her bare fists gain +1d per drinking level from buzzed, at most this many "
-            "(3: 4d in all, the rule text; 2: 3d, the rulebook's example).",
+            N_("Drunken Master: extra fist dice"),
+            N_(
+                "Her bare fists gain +1d per drinking level from buzzed, at most this many "
+                "(3: 4d in all, the rule text; 2: 3d, the rulebook's example)."
+            ),
             0,
             3,
         ),
         HouseRule(
             "librarian_grimoire_stack",
-            "Librarian and Grimoire extras stack",
-            "1: a Librarian holding a grimoire gets +10 cards and +2 kinds; 0: +5 and +1 only.",
+            N_("Librarian and Grimoire extras stack"),
+            N_("1: a Librarian holding a grimoire gets +10 cards and +2 kinds; 0: +5 and +1 only."),
             0,
             1,
         ),
         HouseRule(
             "skill_bonus_to_roll",
-            "Skill bonuses go to the roll",
-            "1: skill bonuses are added to the roll; 0: to the skill value (they can add dice).",
+            N_("Skill bonuses go to the roll"),
+            N_(
+                "1: skill bonuses are added to the roll; 0: to the skill value (they can add dice)."
+            ),
             0,
             1,
         ),
         HouseRule(
             "mental_rolls_secret",
-            "Mental rolls are secret",
-            "1: a player's Intuition, Legends, Sense and Will checks are rolled for the GMs "
-            "only (she sees that she rolled, not the result); 0: ordinary rolls.",
+            N_("Mental rolls are secret"),
+            N_(
+                "1: a player's Intuition, Legends, Sense and Will checks are rolled for the GMs "
+                "only (she sees that she rolled, not the result); 0: ordinary rolls."
+            ),
             0,
             1,
         ),
         HouseRule(
             "printed_costs_complete",
-            "Printed card costs are complete",
-            "1: a skill card whose text prints its cost (Shield 50, Taunt 20 ...) costs exactly "
-            "that, whatever duration, AOE or targets it is given; 0: only its target is free, "
-            "a duration or AOE is added.",
+            N_("Printed card costs are complete"),
+            N_(
+                "1: a skill card whose text prints its cost (Shield 50, Taunt 20 ...) costs "
+                "exactly that, whatever duration, AOE or targets it is given; 0: only its target "
+                "is free, a duration or AOE is added."
+            ),
             0,
             1,
         ),
         HouseRule(
             "tavern_stakes",
-            "Tavern stakes",
-            "1: tavern tables may play for yen; 0: stakes are off in this campaign.",
+            N_("Tavern stakes"),
+            N_("1: tavern tables may play for yen; 0: stakes are off in this campaign."),
             0,
             1,
         ),
     )
 }
 
-#: Settings that must not exceed another: ``(lower, higher, why)``. Refused by
-#: :meth:`HouseRules.checked` beside the lower one. Other pairs were weighed and left free:
-#: an Efficiency floor above the minimum cost or the discount never makes a card dearer (the
-#: cost takes the smaller of the floor and the card's total), and element costs, Option steps
-#: and the dodge and graze targets are a GM's choice in either order.
+#: Settings that must not exceed another: ``(lower, higher, message)``, the message naming
+#: both values (``%(low)s``, ``%(high)s``). Refused by :meth:`HouseRules.checked` beside the
+#: lower one. Other pairs were weighed and left free: an Efficiency floor above the minimum
+#: cost or the discount never makes a card dearer (the cost takes the smaller of the floor and
+#: the card's total), and element costs, Option steps and the dodge and graze targets are a
+#: GM's choice in either order.
 ORDERED_PAIRS: tuple[tuple[str, str, str], ...] = (
     (
         "starting_spell_power",
         "spell_power_cap",
-        "a character never holds more spell power than the cap, so she could not start a "
-        "battle with it.",
+        N_(
+            "Starting spell power (%(low)s) cannot be above the spell power cap (%(high)s): a "
+            "character never holds more spell power than the cap, so she could not start a "
+            "battle with it."
+        ),
     ),
 )
 

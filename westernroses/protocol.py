@@ -53,22 +53,28 @@ The rules every engine keeps (a shared conformance test checks them over random 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeAlias, TypeVar
 
 from westernroses.action_shapes import ActionShape
+from westernroses.words import Words
 
 Json: TypeAlias = dict[str, Any]
 Seat: TypeAlias = int | str
 Action: TypeAlias = Json
 Event: TypeAlias = Json
+#: Words for people: a message id with parameters (:class:`westernroses.words.Words`), which
+#: the app renders in the reader's language, or a plain string (a name, or English).
+Text: TypeAlias = str | Words
 
 S = TypeVar("S")
 
 
 class IllegalAction(ValueError):
-    """An action the rules refuse; ``str(exc)`` is the reason, in words, for the player."""
+    """An action the rules refuse; ``str(exc)`` is the reason, in words, for the player.
+    Raised with :class:`~westernroses.words.Words` (``IllegalAction(Words(N_("…")))``), the
+    reason reaches the player in her language (``apibase.engine_words.reason_in_language``)."""
 
 
 @dataclass(frozen=True)
@@ -76,26 +82,29 @@ class HouseRule:
     """One ruling a host may change per table: a number or a choice, with its default.
 
     ``choices`` lists ``(value, label)`` pairs for a choice; numbers give ``minimum``/``maximum``.
-    ``label`` and ``help`` are words for people (shown on the new-table form and the table page).
+    ``label``, ``help`` and the choices' labels are words for people (shown on the new-table
+    form and the table page), :class:`~westernroses.words.Words` to be read in every language.
     """
 
     key: str
-    label: str
+    label: Text
     default: Any
-    help: str = ""
+    help: Text = ""
     minimum: int | None = None
     maximum: int | None = None
-    choices: tuple[tuple[Any, str], ...] = field(default_factory=tuple)
+    choices: tuple[tuple[Any, Text], ...] = field(default_factory=tuple)
 
-    def to_json(self) -> Json:
+    def to_json(self, say: Callable[[Text], str] = str) -> Json:
+        """The rule as JSON, its words rendered by ``say`` (English by default; the app passes
+        ``apibase.engine_words.in_language``)."""
         return {
             "key": self.key,
-            "label": self.label,
+            "label": say(self.label),
             "default": self.default,
-            "help": self.help,
+            "help": say(self.help),
             "minimum": self.minimum,
             "maximum": self.maximum,
-            "choices": [[value, label] for value, label in self.choices],
+            "choices": [[value, say(label)] for value, label in self.choices],
         }
 
 
@@ -171,7 +180,7 @@ class GameEngine(Protocol[S]):
         """The public final result: winners, scores and each scoring breakdown in words."""
         ...
 
-    def summary(self, state: S) -> str:
+    def summary(self, state: S) -> Text:
         """A short public sentence for lists and the dashboard ("Round 3: Reimu to play")."""
         ...
 
@@ -180,7 +189,7 @@ class GameEngine(Protocol[S]):
         where nothing may be done for her."""
         ...
 
-    def describe_action(self, state: S, seat: Seat, action: Mapping[str, Any]) -> str:
+    def describe_action(self, state: S, seat: Seat, action: Mapping[str, Any]) -> Text:
         """The action in words, for buttons and the move log."""
         ...
 
@@ -200,7 +209,7 @@ class GameEngine(Protocol[S]):
 
 
 def event(
-    text: str,
+    text: Text,
     *,
     type: str,
     visible_to: Sequence[Seat] | None = None,
@@ -209,13 +218,17 @@ def event(
 ) -> Event:
     """An event in the protocol's shape (``visible_to=None``: everyone sees it).
     ``hidden_from``: the seats that read a private event of their own instead (the public half
-    of a pair; spectators still see it)."""
+    of a pair; spectators still see it). ``text`` as :class:`~westernroses.words.Words` is
+    kept twice: ``text`` in English and ``words`` (its JSON), which the app renders in the
+    reader's language when she reads the log (``apibase.engine_words.events_in_language``)."""
     ev: Event = {
         "type": type,
-        "text": text,
+        "text": str(text),
         "visible_to": None if visible_to is None else list(visible_to),
         **data,
     }
+    if isinstance(text, Words):
+        ev["words"] = text.to_json()
     if hidden_from:
         ev["hidden_from"] = list(hidden_from)
     return ev

@@ -67,3 +67,28 @@ def render(words: Words | str, translate: Any) -> str:
         for key, value in words.params.items()
     }
     return str(text) % params
+
+
+def listing(items: list[Words | str], *, last: str = "and") -> Words | str:
+    """``items`` in one list, each rendered in turn so that a translation joins them its own
+    way: "A, B and C"; ``last="comma"``: "A, B, C"; ``last="semicolon"``: "A; B; C" (for items
+    that hold commas)."""
+    if not items:
+        return ""
+    head = items[0]
+    for i, item in enumerate(items[1:], start=2):
+        if last == "semicolon":
+            head = Words(N_("%(first)s; %(next)s"), {"first": head, "next": item})
+        elif last == "and" and i == len(items):
+            head = Words(N_("%(first)s and %(last)s"), {"first": head, "last": item})
+        else:
+            head = Words(N_("%(first)s, %(next)s"), {"first": head, "next": item})
+    return head
+
+
+def said(words: Words | str) -> dict[str, Any]:
+    """``{"text": English, "words": their JSON}`` for a text kept in a state or a view: the app
+    renders ``words`` in the reader's language (``apibase.engine_words.json_in_language``)."""
+    if isinstance(words, Words):
+        return {"text": str(words), "words": words.to_json()}
+    return {"text": words}

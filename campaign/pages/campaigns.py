@@ -205,7 +205,7 @@ def _dice_page(
         "log": log,
         # in words: "Stat points per die: 2", never the engine's key
         "rules_changed": [
-            f"{HOUSE_RULES_META[key].label}: {value}" for key, value in rules.changed().items()
+            f"{_(HOUSE_RULES_META[key].label)}: {value}" for key, value in rules.changed().items()
         ],
     }
     return render(request, "dice/roller.html", context, status=status)

@@ -37,13 +37,16 @@ def timeline_kind(kind: object) -> str:
 @register.filter
 def house_rules_words(changed: object) -> str:
     """A campaign's changed house rules in words: ``{"stat_per_die": 2}`` → "Stat points per
-    die: 2" (the engine's labels; every page that lists them uses this one filter)."""
+    die: 2" (the engine's labels in the reader's language; every page that lists them uses this
+    one filter)."""
+    from django.utils.translation import gettext
+
     from westernroses.house_rules import HOUSE_RULES_META
 
     if not isinstance(changed, dict):
         return ""
     return "; ".join(
-        f"{HOUSE_RULES_META[k].label if k in HOUSE_RULES_META else label(k)}: {v}"
+        f"{gettext(HOUSE_RULES_META[k].label) if k in HOUSE_RULES_META else label(k)}: {v}"
         for k, v in changed.items()
     )
 
@@ -59,19 +62,21 @@ def current_zone() -> str:
 
 @register.filter
 def roll_verdict(roll: object) -> str:
-    """A logged roll's verdict in words (the engine's ``verdict_words``): "success by 3",
-    "critical success (7 under the target)", "failure (ties fail: beat the target)"."""
-    from westernroses.checks import verdict_words
+    """A logged roll's verdict in the reader's words (the engine's ``verdict``): "success by
+    3", "critical success (7 under the target)", "failure (ties fail: beat the target)"."""
+    from apibase.engine_words import in_language
+    from westernroses.checks import verdict
 
     def get(key: str) -> object:
         return roll.get(key) if isinstance(roll, dict) else getattr(roll, key, None)
 
     success, margin, critical = get("success"), get("margin"), get("critical")
-    return verdict_words(
+    words = verdict(
         success=success if isinstance(success, bool) else None,
         margin=margin if isinstance(margin, int) else None,
         critical=critical if isinstance(critical, str) else None,
     )
+    return "" if words is None else in_language(words)
 
 
 @register.filter

@@ -41,6 +41,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts.typing import AuthedRequest
 from apibase import form_once
+from apibase.engine_words import in_language
 from apibase.form_once import KEEP_FORMS, with_form_tokens
 from apibase.redis_down import soft_get_many, soft_set
 from campaign.models import Campaign, Role
@@ -49,7 +50,7 @@ from campaign.registry import DASHBOARD_SLOTS
 from characters import party as character_party
 from characters.models import Character
 from westernroses.catalog import get_catalog
-from westernroses.checks import verdict_words
+from westernroses.checks import verdict
 
 from .. import awards, party
 from ..dashboard_state import (
@@ -421,9 +422,16 @@ def quick_roll(request: AuthedRequest, pk: int) -> HttpResponse:
             label=form.cleaned_data["label"],
             secret=form.cleaned_data["secret"],
         )
-        words = verdict_words(success=roll.success, margin=roll.margin, critical=roll.critical)
-        verdict = f" ({words})" if words else ""
-        return f"{roll.label or 'Roll'}: {roll.notation} = {roll.total}{verdict}."
+        words = verdict(success=roll.success, margin=roll.margin, critical=roll.critical)
+        said: dict[str, object] = {
+            "roll": roll.label or gettext("Roll"),
+            "notation": roll.notation,
+            "total": roll.total,
+        }
+        if words is None:
+            return gettext("%(roll)s: %(notation)s = %(total)s.") % said
+        said["verdict"] = in_language(words)
+        return gettext("%(roll)s: %(notation)s = %(total)s (%(verdict)s).") % said
 
     return _quick_action(
         request,

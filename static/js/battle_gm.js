@@ -389,7 +389,7 @@
     $("place-character-fields").hidden = !placeable.length;
     $("place-character-button").hidden = !placeable.length;
     const fighters = Object.values(view.combatants);
-    const named = (c) => [c.id, interpolate(gettext("%(name)s (%(side)s)"), { name: c.name, side: B.sideWords(c.side) }, true)];
+    const named = (c) => [c.id, `${c.name} (${B.sideWords(c.side)})`];
     fill($("ov-combatant"), fighters.map(named), true);
     fill($("ov-source"), [["", gettext("nobody")]].concat(fighters.map(named)), true);
     const current = view.combatants[$("ov-combatant").value];

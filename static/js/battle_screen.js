@@ -59,22 +59,14 @@
   function combatant(id) { return (S.view && S.view.combatants[id]) || null; }
   // one the view does not hold (hidden in fog, or gone) is never named by an engine id
   function nameOf(id) { const c = combatant(id); return c ? c.name : "someone"; }
-  // A side's name: the three the forms offer in the reader's language, a GM's own as she wrote it.
-  const SIDE_WORDS = { heroes: gettext("heroes"), enemies: gettext("enemies"), neutral: gettext("neutral") };
-  function sideWords(side) { return SIDE_WORDS[side] || side; }
   // A spellcard's type, targets and element (westernroses/spellcards/card.py, elements.py).
   const CARD_TYPE_WORDS = { attack: pgettext("a spellcard's type", "attack"), defensive: pgettext("a spellcard's type", "defensive"), special: pgettext("a spellcard's type", "special") };
   const TARGET_WORDS = { self: pgettext("a spellcard's targets", "self"), single: pgettext("a spellcard's targets", "single"), two: pgettext("a spellcard's targets", "two"), three: pgettext("a spellcard's targets", "three"), four: pgettext("a spellcard's targets", "four") };
   const ELEMENT_WORDS = { fire: pgettext("element", "fire"), water: pgettext("element", "water"), wood: pgettext("element", "wood"), metal: pgettext("element", "metal"), wind: pgettext("element", "wind"), light: pgettext("element", "light"), darkness: pgettext("element", "darkness"), spirit: pgettext("element", "spirit") };
   function elementName(element) { return ELEMENT_WORDS[element] || String(element).replaceAll("_", " "); }
-  // The names the battle engine gives its own attack and abilities (westernroses/battle/
-  // abilities.py); a weapon's or a card's name comes as the data or its author wrote it.
-  const MOVE_NAMES = {
-    Danmaku: pgettext("an attack", "Danmaku"), "Shrine Maiden's healing": gettext("Shrine Maiden's healing"),
-    "Lunatic Gaze": gettext("Lunatic Gaze"), "Flash of light": gettext("Flash of light"), "Lightning bolt": gettext("Lightning bolt"),
-    "Activate a doll": gettext("Activate a doll"), "Deactivate a doll": gettext("Deactivate a doll"),
-    "Command the dolls": gettext("Command the dolls"), "Teleport to the summoner": gettext("Teleport to the summoner"),
-  };
+  // The battle engine's own attack (westernroses/characters/attacks.py): a weapon's or a card's
+  // name comes as the data or its author wrote it, an ability's in the reader's language.
+  const MOVE_NAMES = { Danmaku: pgettext("an attack", "Danmaku") };
   function moveName(name) { return MOVE_NAMES[name] || name; }
   function playerName(p) { return (config.members && config.members[p]) || (p === "gm" ? gettext("the GM") : interpolate(gettext("player %(number)s"), { number: p }, true)); }
   function initials(name) {
@@ -713,6 +705,9 @@
     if (c.hp < 0 && c.condition === "healthy") return gettext("below zero HP");
     return words;
   }
+  // the sides a GM picks from when she places an NPC (a battle's other sides are hers, as written)
+  const SIDE_WORDS = { heroes: gettext("heroes"), enemies: gettext("enemies"), neutral: gettext("neutral") };
+  function sideWords(side) { return SIDE_WORDS[side] || side; }
   const STATUS_WORDS = {
     stun: gettext("stunned"), blind: gettext("blinded"), fear: gettext("afraid"), knockdown: gettext("knocked down"), knockback: gettext("knocked back"),
     freeze: gettext("frozen"), insanity: gettext("insane"), berserk: gettext("berserk"), taunted: gettext("taunted"), unconscious: gettext("unconscious"),

@@ -182,7 +182,7 @@ def play_whole_game(
         action = choose_action(engine, state, seat, "heuristic", seed=table_id * 1000 + step)
         legal = engine.legal_actions(state, seat)
         index = legal.index(action)
-        label = engine.describe_action(state, seat, action)
+        label = str(engine.describe_action(state, seat, action))
         page = pages[seat]
         page.wait_for_function(
             f"{TABLE_VERSION} >= {table.version}"

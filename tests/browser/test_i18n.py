@@ -28,10 +28,20 @@ ALLOWED = [
     "Discord",
     "JavaScript",
     "RPG",
+    # the tavern games' names, proper names like the site's (docs/glossary/ja.md)
+    "Dream Battle of SpellCard",
+    "Rumbling Spell Orchestra",
+    "Spirit War",
+    "RAIGO",
     # abbreviations Japanese and Chinese tabletop players write in Latin letters too
     "GM",
     "NPC",
     "HP",
+    # the rulebook's stat abbreviations, as the sheet and the house rules write them
+    "PWR",
+    "INT",
+    "CHA",
+    "INS",
     "PDF",
     "JPEG",
     "PNG",

@@ -274,7 +274,7 @@ def play_random_game(
             check_hidden_choices(engine, state, seat, actions, others, checks, stats)
             assert canonical(engine.to_json(state)) == before
         action = choose(rng, actions) if choose else rng.choice(actions)
-        assert engine.describe_action(state, seat, action)
+        assert str(engine.describe_action(state, seat, action))
         snapshot = copy.deepcopy(action)
         state, events = engine.apply(state, seat, action)
         assert action == snapshot, "apply mutated the action"

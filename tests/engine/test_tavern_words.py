@@ -73,7 +73,7 @@ def test_every_move_reads_as_a_button_in_words(slug):
     seen = 0
     for state, seat, legal, _events in random_moves(slug, games=2, moves=300):
         for move in legal:
-            label = engine.describe_action(state, seat, move)
+            label = str(engine.describe_action(state, seat, move))
             seen += 1
             assert label and label[0].isupper() and not label.endswith("."), label
             assert "_" not in label and "{" not in label, label

@@ -126,7 +126,7 @@ def raigo_words() -> None:
     give(state, 0, left="roar")
     state = start(state)
     pile = {"type": "pile", "hand": "left", "tower": 0}
-    assert raigo.ENGINE.describe_action(state, 0, pile) == (
+    assert str(raigo.ENGINE.describe_action(state, 0, pile)) == (
         "Pile the Roar in your left hand on your first tower"
     )
 

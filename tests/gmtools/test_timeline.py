@@ -149,9 +149,14 @@ def test_timeline_page_and_api(campaign, gm, player, outsider, history, client_f
     [
         (
             "ja",
-            ["セッション：The lake", "Cirno への戦利品：5 円", "Cirno がレベル 2 になった", "報酬"],
+            [
+                "セッション：The lake",
+                "Cirno への戦利品：5 円",
+                "Cirno がレベル 2 になりました",
+                "報酬",
+            ],
         ),
-        ("zh-hans", ["跑团：The lake", "给 Cirno 的战利品：5 日元", "Cirno 升到了 2 级", "奖励"]),
+        ("zh-hans", ["跑团：The lake", "Cirno 获得战利品：5 日元", "Cirno 升到了 2 级", "奖励"]),
     ],
 )
 def test_the_timeline_reads_in_the_players_language(

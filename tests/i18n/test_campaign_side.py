@@ -209,3 +209,105 @@ def test_the_scripts_catalog_answers_in_the_readers_language(client):
     zh = client.get("/jsi18n/", headers={"accept-language": "zh-hans"}).content.decode()
     assert "\\u6b21\\u3078" in ja or "次へ" in ja  # 次へ, "Next"
     assert "\\u5df2\\u662f\\u6700\\u65b0" in zh or "已是最新" in zh  # "Up to date."
+
+
+def _logged_roll(campaign, user, **verdict):
+    from campaign.models import Roll
+
+    return Roll.objects.create(
+        campaign=campaign, user=user, notation="3d", total=11, target=10, **verdict
+    )
+
+
+@pytest.mark.parametrize(
+    ("lang", "shown", "gone"),
+    [
+        (
+            "ja",
+            [
+                "成功（1 上回った）",
+                "失敗（同値は失敗：目標値を上回る必要あり）",
+                "ファンブル（3 足りない）",
+            ],
+            ["success by 1", "ties fail", "critical failure by 3"],
+        ),
+        (
+            "zh-hans",
+            ["成功（高出 1）", "失败（持平即失败：须超过目标值）", "大失败（差 3）"],
+            ["success by 1", "ties fail", "critical failure by 3"],
+        ),
+    ],
+)
+def test_a_rolls_verdict_reads_in_the_readers_language(
+    campaign, gm, player, client_for, lang, shown, gone
+):
+    """The engine's verdict (westernroses/checks.py ``verdict``) on the campaign page's roll
+    log and on the dice page: a 3d total of 11 against 10 succeeds by 1; a tie fails
+    ("ties fail: beat the target"); a critical failure 3 short."""
+    _logged_roll(campaign, player, margin=1, success=True)
+    _logged_roll(campaign, player, margin=0, success=False)
+    _logged_roll(campaign, player, margin=-3, success=False, critical="failure")
+    client = client_for(player)
+    for url in (f"/campaigns/{campaign.pk}/", f"/campaigns/{campaign.pk}/dice/"):
+        html = _get(client, url, lang)
+        for words in shown:
+            assert words in html, (url, words)
+        for words in gone:
+            assert words not in html, (url, words)
+    english = client.get(f"/campaigns/{campaign.pk}/").content.decode()
+    assert "success by 1" in english
+    assert "failure (ties fail: beat the target)" in english
+
+
+def test_the_house_rules_read_in_the_readers_language(campaign, gm, client_for):
+    """Each house rule's label and help on the settings page (westernroses/house_rules.py),
+    with its default: 3 stat points per die (ruling 1), a graze target of 12."""
+    client = client_for(gm)
+    url = f"/campaigns/{campaign.pk}/settings/"
+    ja = _get(client, url, "ja")
+    for words in [
+        "ダイス 1 個あたりの能力値",
+        "ダイスの数 = 能力値 ÷ この値（切り捨て）。 既定値 3。",
+    ]:
+        assert words in ja, words
+    assert "グレイズの目標値" in ja
+    for words in ["Stat points per die", "Default 3", "Graze target", "Tavern stakes"]:
+        assert words not in ja, words
+    zh = _get(client, url, "zh-hans")
+    assert "每颗骰子所需属性点" in zh
+    assert "默认值 12。" in zh
+    assert "Stat points per die" in client.get(url).content.decode()
+
+
+def test_a_house_rule_out_of_order_is_refused_in_the_readers_language(campaign, gm, client_for):
+    """A starting spell power (60) above the cap (10) is refused beside its field, in
+    Japanese for a Japanese reader."""
+    from westernroses.house_rules import DEFAULT_HOUSE_RULES
+
+    data = {"name": campaign.name, "description": ""}
+    data.update({k: str(v) for k, v in DEFAULT_HOUSE_RULES.to_dict().items()})
+    data.update(starting_spell_power="60", spell_power_cap="10")
+    response = client_for(gm).post(
+        f"/campaigns/{campaign.pk}/settings/", data, headers={"accept-language": "ja"}
+    )
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert "開始時の霊力（60）は霊力の上限（10）を超えられません。" in html
+    assert "cannot be above" not in html
+
+
+def test_the_dice_pages_changed_house_rules_read_in_the_readers_language(
+    campaign, gm, player, client_for
+):
+    """The dice page names the campaign's changed house rules (2 stat points per die)."""
+    from campaign import services
+    from campaign.permissions import access_for
+
+    services.campaign_update_settings(
+        campaign=campaign,
+        by=access_for(gm, campaign),
+        house_rules={**campaign.rules().to_dict(), "stat_per_die": 2},
+    )
+    html = _get(client_for(player), f"/campaigns/{campaign.pk}/dice/", "zh-hans")
+    assert "每颗骰子所需属性点: 2" in html
+    assert "Stat points per die" not in html

@@ -172,7 +172,7 @@ def test_a_spell_to_answer_in_someone_elses_turn_says_which_spell(player, other_
         .first()
     )
     assert note is not None
-    assert note.body == engine.waiting_text(state, asked)
+    assert note.body == str(engine.waiting_text(state, asked))
     caster = state["names"][prompt["caster"]]
     assert note.body.startswith(f"{caster} chants ") and note.body.endswith(
         ": answer it, or let it happen."

@@ -32,6 +32,7 @@ from westernroses.battle.errors import IllegalAction
 from westernroses.battle.state import Combatant, scan
 from westernroses.battle.stats import reach_stat, stat_roll
 from westernroses.dice import DiceExpression
+from westernroses.words import N_, Words
 
 SHRINE_HEAL_DICE: Final = 2
 LIGHTNING_DICE: Final = 4
@@ -42,7 +43,7 @@ class AbilityRule:
     """``target``: combatant | ally_or_self | near_square | own_doll | owner_square | none."""
 
     slug: str
-    name: str
+    name: str  # an English message id (N_), translated where it is shown
     trait: str
     uses: int | None  # per battle; None = unlimited
     target: str
@@ -53,25 +54,29 @@ class AbilityRule:
 ABILITIES: Final = {
     a.slug: a
     for a in (
-        AbilityRule("shrine_heal", "Shrine Maiden's healing", "shrine_maiden", 2, "ally_or_self"),
-        AbilityRule("lunatic_gaze", "Lunatic Gaze", "lunatic_gaze", None, "combatant"),
-        AbilityRule("light_flash", "Flash of light", "manipulation_of_light", None, "none"),
-        AbilityRule("lightning", "Lightning bolt", "manipulation_of_electricity", 1, "combatant"),
+        AbilityRule(
+            "shrine_heal", N_("Shrine Maiden's healing"), "shrine_maiden", 2, "ally_or_self"
+        ),
+        AbilityRule("lunatic_gaze", N_("Lunatic Gaze"), "lunatic_gaze", None, "combatant"),
+        AbilityRule("light_flash", N_("Flash of light"), "manipulation_of_light", None, "none"),
+        AbilityRule(
+            "lightning", N_("Lightning bolt"), "manipulation_of_electricity", 1, "combatant"
+        ),
         AbilityRule(
             "activate_doll",
-            "Activate a doll",
+            N_("Activate a doll"),
             "doll_master",
             None,
             "near_square",
             spell_power=summons.DOLL_COST,
         ),
         AbilityRule(
-            "deactivate_doll", "Deactivate a doll", "doll_master", None, "own_doll", free=True
+            "deactivate_doll", N_("Deactivate a doll"), "doll_master", None, "own_doll", free=True
         ),
-        AbilityRule("command_dolls", "Command the dolls", "doll_master", None, "none"),
+        AbilityRule("command_dolls", N_("Command the dolls"), "doll_master", None, "none"),
         AbilityRule(
             "familiar_teleport",
-            "Teleport to the summoner",
+            N_("Teleport to the summoner"),
             "familiar",
             None,
             "owner_square",
@@ -166,7 +171,9 @@ def _victim(ctx: Ctx, square: Square | None) -> Combatant:
 
 
 def _shrine_heal(ctx: Ctx, c: Combatant, target: Square | None) -> None:
-    rolled = ctx.damage(c.id, "Shrine Maiden's healing", DiceExpression(SHRINE_HEAL_DICE), [])
+    rolled = ctx.damage(
+        c.id, Words(N_("Shrine Maiden's healing")), DiceExpression(SHRINE_HEAL_DICE), []
+    )
     damage.heal(ctx, _victim(ctx, target), rolled.total, "Shrine Maiden's healing")
 
 
@@ -187,7 +194,7 @@ def _flash(ctx: Ctx, c: Combatant, target: Square | None) -> None:
         value, dice, mods = stat_roll(o, "cha", ctx.rules)
         result = ctx.check(
             o.id,
-            "reflex save (charisma)",
+            Words(N_("reflex save (charisma)")),
             dice,
             [*mods, ("Hardy", o.profile.status_resistance)],
             ctx.target("status_save"),
@@ -203,7 +210,7 @@ def _lightning(ctx: Ctx, c: Combatant, target: Square | None) -> None:
     value, dice, mods = stat_roll(victim, "cha", ctx.rules)
     result = ctx.check(
         victim.id,
-        "dodge lightning (charisma)",
+        Words(N_("dodge lightning (charisma)")),
         dice,
         mods,
         ctx.target("status_save"),
@@ -213,7 +220,7 @@ def _lightning(ctx: Ctx, c: Combatant, target: Square | None) -> None:
     if result.success:
         ctx.emit("dodged", attacker=c.id, defender=victim.id, name="Lightning bolt")
         return
-    rolled = ctx.damage(c.id, "Lightning bolt", DiceExpression(LIGHTNING_DICE), [])
+    rolled = ctx.damage(c.id, Words(N_("Lightning bolt")), DiceExpression(LIGHTNING_DICE), [])
     amount, steps = damage.modified(ctx, victim, rolled.total, None)
     ctx.emit(
         "hit",

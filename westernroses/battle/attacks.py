@@ -29,6 +29,7 @@ from westernroses.battle.stats import (
 )
 from westernroses.checks import Critical, critical_bands, pool_size
 from westernroses.dice import DiceExpression
+from westernroses.words import N_, Words
 
 
 def reach(ctx: Ctx, c: Combatant, attack: AttackProfile) -> int:
@@ -184,7 +185,12 @@ def _physical(
         # cannot dodge): the attacker's roll against a target number (ruling: 12).
         ctx.emit("cannot_dodge", combatant=defender.id, purpose=attack.name)
         result = ctx.check(
-            c.id, f"{attack.name} to-hit", dice, mods, ctx.target("undodged_physical"), value=power
+            c.id,
+            Words(N_("%(name)s to-hit"), {"name": attack.name}),
+            dice,
+            mods,
+            ctx.target("undodged_physical"),
+            value=power,
         )
         critical = result.outcome is not None and result.outcome.value == "critical_success"
         stage = "landed" if result.success else "missed"
@@ -212,7 +218,7 @@ def _physical(
         sides.append((defender.id, cha_dice, cha_mods))
     else:
         sides += [(f"{defender.id}#{i + 1}", cha_dice, cha_mods) for i in range(rolls)]
-    contest = ctx.versus(f"{attack.name}: PWR vs CHA", sides)
+    contest = ctx.versus(Words(N_("%(name)s: PWR vs CHA"), {"name": attack.name}), sides)
     won = contest.winner == c.id
     critical = won and contest.result_for(c.id).critical is Critical.SUCCESS
     second_chance: Json | None = None
@@ -242,11 +248,15 @@ def _danmaku(
     insight in order to dodge". Critical: the damage dice land in the critical band."""
     spec = danmaku_spec(ctx, c, attack)
     expr = DiceExpression(spec["dice"], spec["modifier"])
-    rolled = ctx.damage(c.id, f"{attack.name} damage", expr, spec["parts"])
+    rolled = ctx.damage(
+        c.id, Words(N_("%(name)s damage"), {"name": attack.name}), expr, spec["parts"]
+    )
     critical = (
         critical_bands(spec["dice"], ctx.rules).critical(rolled.dice_total) is Critical.SUCCESS
     )
-    dodged, lucky = reactions.dodge(ctx, defender, c, ctx.target("dodge"), "dodge danmaku")
+    dodged, lucky = reactions.dodge(
+        ctx, defender, c, ctx.target("dodge"), Words(N_("dodge danmaku"))
+    )
     return reactions.make_hit(
         ctx,
         attacker=c.id,

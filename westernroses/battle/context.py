@@ -17,6 +17,7 @@ from westernroses.checks import CheckResult, Participant, VersusResult, check, v
 from westernroses.dice import DiceExpression, Roll, roll
 from westernroses.house_rules import HouseRules
 from westernroses.rng import RandomSource
+from westernroses.words import Words
 
 #: Target numbers the rulebook names or leaves to the GM. "Base difficulty to dodge an attack
 #: is 12"; every other roll the text asks for without a number uses the same 12 ("a 12 is the
@@ -58,6 +59,11 @@ class Ctx:
     reacting: bool = False
 
     def emit(self, event_type: str, /, **fields: Any) -> Json:
+        purpose = fields.get("purpose")
+        if isinstance(purpose, Words):
+            # the English for logs and bots, the words for the reader's language (battles/)
+            fields["purpose"] = str(purpose)
+            fields["purpose_words"] = purpose.to_json()
         event: Json = {"type": event_type, **fields}
         self.events.append(event)
         return event
@@ -81,7 +87,7 @@ class Ctx:
     def check(
         self,
         who: str,
-        purpose: str,
+        purpose: str | Words,
         dice: int,
         mods: Mods,
         target: int | None,
@@ -104,7 +110,10 @@ class Ctx:
         return result
 
     def versus(
-        self, purpose: str, sides: Sequence[tuple[str, int, Mods]], target: int | None = None
+        self,
+        purpose: str | Words,
+        sides: Sequence[tuple[str, int, Mods]],
+        target: int | None = None,
     ) -> VersusResult:
         """A versus check (ties re-rolled until broken, checks.versus) and its log entry."""
         people = [Participant(pid, dice, sum(a for _, a in mods)) for pid, dice, mods in sides]
@@ -117,7 +126,7 @@ class Ctx:
         )
         return result
 
-    def damage(self, who: str, purpose: str, expr: DiceExpression, parts: Mods) -> Roll:
+    def damage(self, who: str, purpose: str | Words, expr: DiceExpression, parts: Mods) -> Roll:
         """A damage (or healing) roll; logs the dice and where each modifier came from."""
         rolled = roll(expr, self.rng)
         self.emit(
@@ -129,7 +138,7 @@ class Ctx:
         )
         return rolled
 
-    def die(self, who: str, purpose: str, sides: int) -> int:
+    def die(self, who: str, purpose: str | Words, sides: int) -> int:
         """One uniform pick in 1..sides (a d6 for Short-term Memory, ties for Berserk)."""
         start = self.rng.sequence
         value = 1 + self.rng.randbelow(sides)

@@ -23,6 +23,7 @@ from westernroses.battle.context import Ctx
 from westernroses.battle.state import Combatant, Effect, Json, peek, scan
 from westernroses.battle.stats import hp_max, mortal_threshold, mortally_wounded, will
 from westernroses.elements import Element, damage_multiplier
+from westernroses.words import N_, Words
 
 #: "Utter Destruction – At -100 your body is completely and utterly destroyed".
 DESTROYED_AT: Final = -100
@@ -148,7 +149,9 @@ def mortal_check(ctx: Ctx, c: Combatant) -> bool:
     """ "you must make a will check to continue functioning. If you fail, you fall
     unconscious." Returns whether she stays up."""
     dice, mods = will(c, ctx.rules)
-    result = ctx.check(c.id, "mortal wound (will)", dice, mods, ctx.target("will"), stat="will")
+    result = ctx.check(
+        c.id, Words(N_("mortal wound (will)")), dice, mods, ctx.target("will"), stat="will"
+    )
     if not result.success:
         knock_out(ctx, c, "mortal wounds")
         return False

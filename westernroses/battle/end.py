@@ -17,6 +17,7 @@ from westernroses.battle.context import Ctx
 from westernroses.battle.state import Combatant, scan
 from westernroses.dice import DiceExpression
 from westernroses.spellcards.deck import shuffle_back
+from westernroses.words import N_, Words
 
 #: Combat-Maid level 1: "retrieve twice as many used thrown weapons".
 COMBAT_MAID_RECOVERY: Final = 2
@@ -101,7 +102,10 @@ def recover_weapons(ctx: Ctx, c: Combatant) -> None:
         if not used or attack is None or not attack.recovery_dice:
             continue
         rolled = ctx.damage(
-            c.id, f"recover {attack.name}", DiceExpression(attack.recovery_dice), []
+            c.id,
+            Words(N_("recover %(name)s"), {"name": attack.name}),
+            DiceExpression(attack.recovery_dice),
+            [],
         )
         factor = COMBAT_MAID_RECOVERY if "combat_maid" in c.profile.traits else 1
         found = min(used, rolled.total * factor)

@@ -37,6 +37,7 @@ from westernroses.battle.status import STATUSES
 from westernroses.house_rules import DEFAULT_HOUSE_RULES, HOUSE_RULES_META, HouseRules
 from westernroses.protocol import HouseRule, Seat
 from westernroses.rng import RandomSource
+from westernroses.words import N_, Words
 
 #: The seat of the campaign's game masters.
 GM_SEAT: Final = GM
@@ -95,25 +96,39 @@ def visible_events(state: BattleState, seat: Seat | None, events: Iterable[Json]
 
 
 def summary(state: BattleState) -> str:
-    """A short public sentence for lists and the dashboard."""
+    """A short public sentence for lists and the dashboard, in English."""
+    return str(summary_words(state))
+
+
+def summary_words(state: BattleState) -> Words:
+    """:func:`summary` as words to translate where it is read (lists store its JSON)."""
     if state.phase == "setup":
-        return "Setting up the arena"
+        return Words(N_("Setting up the arena"))
     if state.phase == "ended":
-        return f"Ended: {state.winner} won" if state.winner else "Ended"
+        if state.winner:
+            return Words(N_("Ended: %(winner)s won"), {"winner": state.winner})
+        return Words(N_("Ended"))
     # Public (lists, the dashboard): a combatant in fog is named to nobody (``fog``).
     names = {cid: c.name for cid, c in state.combatants.items() if not fog.in_fog(state, c)}
+    round_ = {"round": state.round}
     if state.pending:
         defender = str(state.pending[0].get("defender"))
         if defender not in names:
-            return f"Round {state.round} · waiting for a reaction"
-        return f"Round {state.round} · waiting for {names[defender]} to react"
+            return Words(N_("Round %(round)s · waiting for a reaction"), round_)
+        return Words(
+            N_("Round %(round)s · waiting for %(name)s to react"),
+            {**round_, "name": names[defender]},
+        )
     if state.current:
         if state.current not in names:
             c = state.find(state.current)
-            who = "the GM is acting" if c is None or c.controller == GM else "a turn in the fog"
-            return f"Round {state.round} · {who}"
-        return f"Round {state.round} · {names[state.current]}'s turn"
-    return f"Round {state.round}"
+            if c is None or c.controller == GM:
+                return Words(N_("Round %(round)s · the GM is acting"), round_)
+            return Words(N_("Round %(round)s · a turn in the fog"), round_)
+        return Words(
+            N_("Round %(round)s · %(name)s's turn"), {**round_, "name": names[state.current]}
+        )
+    return Words(N_("Round %(round)s"), round_)
 
 
 def sides(state: BattleState) -> list[str]:

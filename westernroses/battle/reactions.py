@@ -31,6 +31,7 @@ from westernroses.battle.state import Combatant, Json, peek, scan
 from westernroses.battle.stats import can_act, drunk, stat_roll
 from westernroses.checks import CheckResult, VersusResult, reroll, reroll_versus
 from westernroses.dice import DiceExpression
+from westernroses.words import N_, Words
 
 #: Sources that can be grazed: "danmaku" and spellcards (ruling: a physical attack that
 #: misses is simply a miss; grazing is brushing past bullets).
@@ -90,7 +91,9 @@ def roll_damage(ctx: Ctx, hit: Json) -> None:
     """Roll the damage a hit carries as ``spec`` (physical attacks roll only once they hit)."""
     spec = hit["spec"]
     expr = DiceExpression(spec["dice"], spec["modifier"] * spec["multiplier"], spec["multiplier"])
-    rolled = ctx.damage(hit["attacker"], f"{hit['name']} damage", expr, spec["parts"])
+    rolled = ctx.damage(
+        hit["attacker"], Words(N_("%(name)s damage"), {"name": hit["name"]}), expr, spec["parts"]
+    )
     set_damage(ctx, hit, max(rolled.total, 0))
 
 
@@ -355,7 +358,9 @@ def _lucky(ctx: Ctx, hit: Json) -> None:
     ctx.emit("lucky", combatant=who.id, hit=hit["id"])
     if info["kind"] == "versus":
         result = reroll_versus(VersusResult.from_dict(info["result"]), who.id, ctx.rng)
-        ctx.emit("versus", purpose="Lucky re-roll", modifiers={}, result=result.to_dict())
+        ctx.emit(
+            "versus", purpose=Words(N_("Lucky re-roll")), modifiers={}, result=result.to_dict()
+        )
         attacker_won = result.winner == hit["attacker"]
         other = hit["defender"] if who.id == hit["attacker"] else hit["attacker"]
         hit["lucky"] = {"who": other, "kind": "versus", "result": result.to_dict()}
@@ -368,7 +373,7 @@ def _lucky(ctx: Ctx, hit: Json) -> None:
         return
     old = CheckResult.from_dict(info["result"])
     new = reroll(old, ctx.rng)
-    ctx.emit("roll", combatant=who.id, purpose="Lucky re-roll", result=new.to_dict())
+    ctx.emit("roll", combatant=who.id, purpose=Words(N_("Lucky re-roll")), result=new.to_dict())
     hit["lucky"] = None
     if hit["stage"] == "graze_failed":
         if new.success:
@@ -398,7 +403,13 @@ def _graze(ctx: Ctx, hit: Json) -> None:
         ("Attacker (Curvy Lasers)", attacker.profile.opponents_graze if attacker else 0),
     ]
     result = ctx.check(
-        defender.id, "graze (insight)", dice, mods, ctx.target("graze"), stat="ins", value=value
+        defender.id,
+        Words(N_("graze (insight)")),
+        dice,
+        mods,
+        ctx.target("graze"),
+        stat="ins",
+        value=value,
     )
     if result.success:
         _graze_success(ctx, hit)
@@ -465,7 +476,7 @@ def _body_shield(ctx: Ctx, hit: Json, guardian_id: str, card_id: str) -> None:
 
 
 def dodge(
-    ctx: Ctx, defender: Combatant, attacker: Combatant | None, target: int, purpose: str
+    ctx: Ctx, defender: Combatant, attacker: Combatant | None, target: int, purpose: str | Words
 ) -> tuple[bool, Json | None]:
     """A dodge roll against danmaku or a spellcard: insight against ``target``.
 

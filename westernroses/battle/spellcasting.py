@@ -43,6 +43,7 @@ from westernroses.spellcards.caster import CasterInfo, Profession
 from westernroses.spellcards.cost import PricingError, price
 from westernroses.spellcards.deck import discard
 from westernroses.spellcards.skills import SKILLS, BombRule
+from westernroses.words import N_, Words
 
 #: "DIE. ... Roll 10d damage immediately. Your target takes this damage ... with no chance to
 #: dodge."
@@ -548,7 +549,7 @@ def _to_hit(ctx: Ctx, c: Combatant, card: SpellcardDraft) -> bool:
     ]
     result = ctx.check(
         c.id,
-        f"{card.name} to-hit",
+        Words(N_("%(name)s to-hit"), {"name": card.name}),
         pool(value, ctx.rules),
         mods,
         ctx.target("spellcard_to_hit"),
@@ -675,13 +676,17 @@ def _damage_trigger(
         ctx.emit("no_one_hit", combatant=c.id, card=card_id, name=name)
         return []
     expr = DiceExpression(spec["dice"], spec["modifier"])
-    rolled = ctx.damage(c.id, f"{name} damage", expr, spec["parts"])
+    rolled = ctx.damage(c.id, Words(N_("%(name)s damage"), {"name": name}), expr, spec["parts"])
     hits = []
     for victim in victims:
         dodged, lucky = False, None
         if not spec["no_dodge"]:
             dodged, lucky = reactions.dodge(
-                ctx, victim, c, spec["dodge_target"], f"dodge {name} (insight)"
+                ctx,
+                victim,
+                c,
+                spec["dodge_target"],
+                Words(N_("dodge %(name)s (insight)"), {"name": name}),
             )
         hits.append(
             reactions.make_hit(
@@ -923,7 +928,12 @@ def _heal_trigger(ctx: Ctx, c: Combatant, spec: Json, name: str, targets: list[C
             # "awoken by a recovery spellcard", "Drinking").
             status.remove_kind(ctx, t, status.NEGATIVE, f"{name} (Recover)")
         if spec["dice"]:
-            rolled = ctx.damage(c.id, f"{name} healing", DiceExpression(spec["dice"]), [])
+            rolled = ctx.damage(
+                c.id,
+                Words(N_("%(name)s healing"), {"name": name}),
+                DiceExpression(spec["dice"]),
+                [],
+            )
             damage.heal(ctx, t, rolled.total, name)
 
 

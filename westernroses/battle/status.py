@@ -34,6 +34,7 @@ from westernroses.battle.context import Ctx
 from westernroses.battle.state import Combatant, Effect, Json, Timer, peek, scan
 from westernroses.battle.stats import hp_max, stat_roll, status_resistance, will
 from westernroses.dice import DiceExpression
+from westernroses.words import N_, Words
 
 #: Status slugs a GM (or a card) can inflict; buffs have their own kinds.
 STATUSES: Final = (
@@ -124,7 +125,7 @@ def turns_timer(ctx: Ctx, c: Combatant, turns: int) -> Timer:
     return Timer("end", clock(c), turns + int(_own_turn(ctx, c)))
 
 
-def _save(ctx: Ctx, c: Combatant, stat_key: str, target_name: str, purpose: str) -> bool:
+def _save(ctx: Ctx, c: Combatant, stat_key: str, target_name: str, purpose: str | Words) -> bool:
     """A roll to avoid a status effect: the stat, drink, and Hardy."""
     value, dice, mods = stat_roll(c, stat_key, ctx.rules)
     result = ctx.check(
@@ -139,7 +140,7 @@ def _save(ctx: Ctx, c: Combatant, stat_key: str, target_name: str, purpose: str)
     return bool(result.success)
 
 
-def _will_save(ctx: Ctx, c: Combatant, purpose: str) -> bool:
+def _will_save(ctx: Ctx, c: Combatant, purpose: str | Words) -> bool:
     dice, mods = will(c, ctx.rules)
     result = ctx.check(
         c.id, purpose, dice, [*mods, *status_resistance(c)], ctx.target("will"), stat="will"
@@ -150,7 +151,7 @@ def _will_save(ctx: Ctx, c: Combatant, purpose: str) -> bool:
 def stun(ctx: Ctx, c: Combatant, turns: int, source: str | None, *, save: bool) -> None:
     """ "the target must make a check against their charisma. If they fail, they become
     stunned" (``save``), or an unavoidable stun (Stay where you are!, Stay still!)."""
-    if save and _save(ctx, c, "cha", "status_save", "resist stun (charisma)"):
+    if save and _save(ctx, c, "cha", "status_save", Words(N_("resist stun (charisma)"))):
         return
     count = turns + (1 if _own_turn(ctx, c) else 0)
     existing = c.effect("stun")
@@ -192,14 +193,14 @@ def inflict(
         ends = None if turns is None else turns_timer(ctx, c, turns)
         add(ctx, c, "blind", "Blind", source=source, ends=ends)
     elif kind == "fear":
-        if save and _will_save(ctx, c, "resist fear (will)"):
+        if save and _will_save(ctx, c, Words(N_("resist fear (will)"))):
             return
         add(ctx, c, "fear", "Terrified", source=source, data={"fails": 0})
         if c.drunkenness != "sober":
             c.drunkenness = "sober"
             ctx.emit("drunkenness", combatant=c.id, level="sober", reason="fear")
     elif kind == "knockdown":
-        if save and _save(ctx, c, "cha", "status_save", "resist knockdown (charisma)"):
+        if save and _save(ctx, c, "cha", "status_save", Words(N_("resist knockdown (charisma)"))):
             return
         add(ctx, c, "knockdown", "Knocked down", source=source)
     elif kind == "knockback":
@@ -209,18 +210,18 @@ def inflict(
             add(ctx, c, "freeze", "Frozen", source=source)
             c.actions_left = 0
     elif kind == "insanity":
-        if save and _will_save(ctx, c, "resist insanity (will)"):
+        if save and _will_save(ctx, c, Words(N_("resist insanity (will)"))):
             return
         if c.has("insanity"):
             return
         add(ctx, c, "insanity", "Insane", source=source)
-        if not _save(ctx, c, "ins", "insight", "insanity: berserk? (insight)"):
+        if not _save(ctx, c, "ins", "insight", Words(N_("insanity: berserk? (insight)"))):
             add(ctx, c, "berserk", "Berserk", source=source, data={"from_insanity": True})
     elif kind == "berserk":
         ends = None if turns is None else turns_timer(ctx, c, turns)
         add(ctx, c, "berserk", "Berserk", source=source, ends=ends)
     elif kind == "taunted":
-        if save and _will_save(ctx, c, "resist taunt (will)"):
+        if save and _will_save(ctx, c, Words(N_("resist taunt (will)"))):
             return
         add(
             ctx,
@@ -289,7 +290,7 @@ def start_of_turn(ctx: Ctx, c: Combatant) -> bool:
     knocked = c.effect("knockdown")
     if knocked is not None:
         remove(ctx, c, knocked, "hit the ground")
-        rolled = ctx.damage(c.id, "knockdown impact", KNOCKDOWN_DAMAGE, [])
+        rolled = ctx.damage(c.id, Words(N_("knockdown impact")), KNOCKDOWN_DAMAGE, [])
         amount, steps = damage.not_from_an_attack(c, rolled.total)
         if steps:
             ctx.emit("damage_reduced", combatant=c.id, raw=rolled.total, steps=steps)
@@ -302,7 +303,7 @@ def start_of_turn(ctx: Ctx, c: Combatant) -> bool:
         return False
     frozen = c.effect("freeze")
     if frozen is not None:
-        if _save(ctx, c, "pwr", "thaw", "thaw (power)"):
+        if _save(ctx, c, "pwr", "thaw", Words(N_("thaw (power)"))):
             remove(ctx, c, frozen, "thawing")
             add(ctx, c, "thawing", "Thawing", ends=Timer("end", c.id, THAW_TURNS + 1))
         ctx.emit("turn_lost", combatant=c.id, reason="frozen")
@@ -313,7 +314,9 @@ def start_of_turn(ctx: Ctx, c: Combatant) -> bool:
     if not _fear(ctx, c):
         return False
     insane = c.effect("insanity")
-    if insane is not None and _save(ctx, c, "ins", "insight", "return to reality (insight)"):
+    if insane is not None and _save(
+        ctx, c, "ins", "insight", Words(N_("return to reality (insight)"))
+    ):
         remove(ctx, c, insane, "returned to reality")
     return _berserk(ctx, c)
 
@@ -324,7 +327,11 @@ def _fear(ctx: Ctx, c: Combatant) -> bool:
         return True
     dice, mods = will(c, ctx.rules)
     result = ctx.check(
-        c.id, "regain control (will)", dice, [*mods, *status_resistance(c)], ctx.target("will")
+        c.id,
+        Words(N_("regain control (will)")),
+        dice,
+        [*mods, *status_resistance(c)],
+        ctx.target("will"),
     )
     if result.success:
         remove(ctx, c, fear, "regained control")
@@ -363,7 +370,9 @@ def _berserk(ctx: Ctx, c: Combatant) -> bool:
     if rage is None:
         return True
     rage.data.pop("target", None)
-    if c.has("insanity") and not _save(ctx, c, "ins", "insight", "berserk: whom to attack"):
+    if c.has("insanity") and not _save(
+        ctx, c, "ins", "insight", Words(N_("berserk: whom to attack"))
+    ):
         ctx.emit("turn_lost", combatant=c.id, reason="attacks an inanimate object")
         return False
     others = [
@@ -382,7 +391,9 @@ def _berserk(ctx: Ctx, c: Combatant) -> bool:
         o for o in others if o.position is not None and manhattan(c.position, o.position) == nearest
     ]
     chosen = (
-        ties[0] if len(ties) == 1 else ties[ctx.die(c.id, "berserk: nearest tie", len(ties)) - 1]
+        ties[0]
+        if len(ties) == 1
+        else ties[ctx.die(c.id, Words(N_("berserk: nearest tie")), len(ties)) - 1]
     )
     rage.data["target"] = chosen.id
     ctx.emit("berserk_target", combatant=c.id, target=chosen.id)
@@ -425,7 +436,7 @@ def unconscious_turn(ctx: Ctx, c: Combatant) -> bool:
     if turns <= UNCONSCIOUS_ROUNDS:
         ctx.emit("turn_lost", combatant=c.id, reason="unconscious", turns=turns)
         return False
-    if _save(ctx, c, "cha", "wake", "wake up (charisma)"):
+    if _save(ctx, c, "cha", "wake", Words(N_("wake up (charisma)"))):
         remove(ctx, c, out, "woke up")
         return True
     ctx.emit("turn_lost", combatant=c.id, reason="unconscious", turns=turns)
@@ -458,7 +469,7 @@ def drink_up(ctx: Ctx, c: Combatant, reason: str) -> None:
     value, dice, mods = stat_roll(c, "cha", ctx.rules)
     result = ctx.check(
         c.id,
-        "stay conscious (charisma)",
+        Words(N_("stay conscious (charisma)")),
         dice,
         [("Drink", needed.modifier)],
         ctx.target("consciousness"),

@@ -24,6 +24,7 @@ from westernroses.battle.context import Ctx
 from westernroses.battle.end import check_end
 from westernroses.battle.state import Combatant
 from westernroses.battle.stats import can_act, mortally_wounded, pool, speed
+from westernroses.words import N_, Words
 
 #: "During your turn you are given 2 actions."
 ACTIONS_PER_TURN: Final = 2
@@ -41,7 +42,9 @@ def _rank(ctx: Ctx, group: list[Combatant]) -> list[str]:
         sides: list[tuple[str, int, list[tuple[str, int]]]] = [
             (c.id, pool(speed(c), ctx.rules), []) for c in remaining
         ]
-        result = ctx.versus(f"turn order: speed {speed(remaining[0])} tie", sides)
+        result = ctx.versus(
+            Words(N_("turn order: speed %(speed)s tie"), {"speed": speed(remaining[0])}), sides
+        )
         winner = result.winner or remaining[0].id
         out.append(winner)
         remaining = [c for c in remaining if c.id != winner]
@@ -78,7 +81,7 @@ def insert(ctx: Ctx, c: Combatant) -> None:
             break
         if theirs == mine:
             result = ctx.versus(
-                f"joining the turn order: speed {mine} tie",
+                Words(N_("joining the turn order: speed %(speed)s tie"), {"speed": mine}),
                 [(c.id, pool(mine, ctx.rules), []), (other.id, pool(theirs, ctx.rules), [])],
             )
             if result.winner == c.id:

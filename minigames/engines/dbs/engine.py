@@ -10,8 +10,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from westernroses.action_shapes import ActionShape
-from westernroses.protocol import Action, Event, HouseRule, IllegalAction, Json, Seat
+from westernroses.protocol import Action, Event, HouseRule, IllegalAction, Json, Seat, Text
 from westernroses.undo_policy import nothing_drawn_or_revealed
+from westernroses.words import N_, Words
 
 from . import battle, phases, player_view, setup
 from .rules import State, attack_of, card, chain_level, cost_of, name, other, player, who
@@ -20,59 +21,74 @@ from .shapes import ACTIONS
 HOUSE_RULES: tuple[HouseRule, ...] = (
     HouseRule(
         key="first_player",
-        label="Who goes first",
+        label=Words(N_("Who goes first")),
         default="random",
-        help="The rulebook leaves it to the players; the first player skips her first draw.",
+        help=Words(
+            N_("The rulebook leaves it to the players; the first player skips her first draw.")
+        ),
         choices=(
-            ("random", "Decided at random"),
-            ("first", "The first seat"),
-            ("second", "The second seat"),
+            ("random", Words(N_("Decided at random"))),
+            ("first", Words(N_("The first seat"))),
+            ("second", Words(N_("The second seat"))),
         ),
     ),
     HouseRule(
         key="pay_order",
-        label="How SP is paid",
+        label=Words(N_("How SP is paid")),
         default="beads",
-        help="Which is spent first when a card costs SP: full SP beads or Extra SP cards.",
+        help=Words(
+            N_("Which is spent first when a card costs SP: full SP beads or Extra SP cards.")
+        ),
         choices=(
-            ("beads", "SP beads first, then Extra SP"),
-            ("extra", "Extra SP first, then SP beads"),
+            ("beads", Words(N_("SP beads first, then Extra SP"))),
+            ("extra", Words(N_("Extra SP first, then SP beads"))),
         ),
     ),
     HouseRule(
         key="level_rule",
-        label="Level rule for the attacker",
+        label=Words(N_("Level rule for the attacker")),
         default="at_least",
         help=(
-            "The Chinese rulebook asks a declared Spellcard's Level to be at least the Level on "
-            "top of the attacker's Spell Chain; the English footnote says at most."
+            Words(
+                N_(
+                    "The Chinese rulebook asks a declared Spellcard's Level to be at least the "
+                    "Level on "
+                    "top of the attacker's Spell Chain; the English footnote says at most."
+                )
+            )
         ),
         choices=(
-            ("at_least", "At least the top of her Spell Chain (Chinese text)"),
-            ("at_most", "At most the top of her Spell Chain (English footnote)"),
+            ("at_least", Words(N_("At least the top of her Spell Chain (Chinese text)"))),
+            ("at_most", Words(N_("At most the top of her Spell Chain (English footnote)"))),
         ),
     ),
     HouseRule(
         key="defence",
-        label="The defender's answer",
+        label=Words(N_("The defender's answer")),
         default="either",
-        help="Whether a defender who springs Traps or uses Instants may still counter-attack.",
+        help=Words(
+            N_("Whether a defender who springs Traps or uses Instants may still counter-attack.")
+        ),
         choices=(
-            ("either", "Counter-attack, or Traps and Instants, not both"),
-            ("both", "Traps and Instants first, then a counter-attack too"),
+            ("either", Words(N_("Counter-attack, or Traps and Instants, not both"))),
+            ("both", Words(N_("Traps and Instants first, then a counter-attack too"))),
         ),
     ),
     HouseRule(
         key="smack_down_tie",
-        label="Smack Down with equal Levels",
+        label=Words(N_("Smack Down with equal Levels")),
         default="draw",
         help=(
-            "The rulebook does not say who wins a Smack Down when both Spell Chains hold "
-            "the same total Level."
+            Words(
+                N_(
+                    "The rulebook does not say who wins a Smack Down when both Spell Chains hold "
+                    "the same total Level."
+                )
+            )
         ),
         choices=(
-            ("draw", "The game is a draw"),
-            ("drawer_loses", "The player who could not draw loses"),
+            ("draw", Words(N_("The game is a draw"))),
+            ("drawer_loses", Words(N_("The player who could not draw loses"))),
         ),
     ),
 )
@@ -85,7 +101,12 @@ def _options(options: Mapping[str, Any] | None) -> dict[str, Any]:
         if rule is None:
             raise ValueError(f"Dream Battle of SpellCard has no house rule called {key!r}.")
         if value not in [choice for choice, _ in rule.choices]:
-            raise ValueError(f"{rule.label}: {value!r} is not one of the choices.")
+            raise ValueError(
+                Words(
+                    N_("%(rule)s: %(value)s is not one of the choices."),
+                    {"rule": rule.label, "value": repr(value)},
+                )
+            )
         values[key] = value
     return values
 
@@ -307,20 +328,27 @@ class DBSEngine:
             ],
         }
 
-    def summary(self, state: State) -> str:
+    def summary(self, state: State) -> Text:
         if state["result"] is not None:
             return str(state["result"]["text"])
         if state["phase"].startswith("setup"):
-            return "Opening: the players are choosing."
-        lp = ", ".join(f"{who(state, s)} {player(state, s)['lp']}" for s in (0, 1))
+            return Words(N_("Opening: the players are choosing."))
+        lp = f"{who(state, 0)} {player(state, 0)['lp']}, {who(state, 1)} {player(state, 1)['lp']}"
         # the seat to move when it is not the attacker's (the defender asked to counter is
         # named: "Reimu attacks" alone read as Reimu's move)
         answer = [s for s in self.waiting_on(state) if s != state["active"]]
-        to_move = f"; {who(state, int(answer[0]))} to answer" if answer else ""
-        return (
-            f"Turn {state['turn']}, {phases.PHASE_WORDS[state['phase']]}: "
-            f"{who(state, state['active'])} attacks{to_move} (LP: {lp})."
-        )
+        params = {
+            "turn": state["turn"],
+            "phase": Words(phases.PHASE_WORDS[state["phase"]]),
+            "name": who(state, state["active"]),
+            "lp": lp,
+        }
+        if answer:
+            return Words(
+                N_("Turn %(turn)s, %(phase)s: %(name)s attacks; %(other)s to answer (LP: %(lp)s)."),
+                {**params, "other": who(state, int(answer[0]))},
+            )
+        return Words(N_("Turn %(turn)s, %(phase)s: %(name)s attacks (LP: %(lp)s)."), params)
 
     def is_undoable(
         self, before: State, seat: Seat, action: Mapping[str, Any], after: State, events: list[Any]
@@ -335,63 +363,82 @@ class DBSEngine:
             return {"type": "no_counter"}
         return None
 
-    def describe_action(self, state: State, seat: Seat, action: Mapping[str, Any]) -> str:
+    def describe_action(self, state: State, seat: Seat, action: Mapping[str, Any]) -> Text:
+        """The move in words for its button and the move log; card names as their own words
+        (translated by the catalog of card names)."""
         seat = _seat(seat)
         kind = action.get("type")
         iid = action.get("card")
         number = iid if kind in ("choose_character", "retrieve") else None
-        label = ""
+        label: Words | str = ""
         if number is not None and number in state["cards"]:
-            label = state["cards"][number]["name"]
+            label = Words(state["cards"][number]["name"])
         elif isinstance(iid, str) and iid in state["instances"]:
-            label = name(state, iid)
+            label = Words(name(state, iid))
         replace = action.get("replace")
-        replacing = (
-            f", replacing {name(state, replace)}"
+        replaced = (
+            Words(name(state, replace))
             if isinstance(replace, str) and replace in state["instances"]
-            else ""
+            else None
         )
-        if kind == "choose_character":
-            return f"Start with {label} in your Character Area"
-        if kind == "retrieve":
-            return f"Take {label} from your deck into your hand"
-        if kind == "call_character":
-            return f"Call {label} into your Character Area (Support)"
-        if kind == "center":
-            return f"Stand {label} up as your Center"
-        if kind == "hyper":
-            return f"Send {label} into the Duel Zone as Hyper"
-        if kind == "skip_change":
-            return "Change nothing this turn"
-        if kind == "extra_sp":
-            return f"Put {label} face down into Extra SP"
+        card_only = {
+            "choose_character": N_("Start with %(card)s in your Character Area"),
+            "retrieve": N_("Take %(card)s from your deck into your hand"),
+            "call_character": N_("Call %(card)s into your Character Area (Support)"),
+            "center": N_("Stand %(card)s up as your Center"),
+            "hyper": N_("Send %(card)s into the Duel Zone as Hyper"),
+            "extra_sp": N_("Put %(card)s face down into Extra SP"),
+            "instant": N_("Use the Instant %(card)s"),
+            "trap": N_("Spring the Trap %(card)s"),
+            "discard": N_("Discard %(card)s"),
+        }
+        bare = {
+            "skip_change": N_("Change nothing this turn"),
+            "end_set": N_("Go to the Battle phase"),
+            "no_counter": N_("Do not counter-attack; let the attack resolve"),
+            "end_turn": N_("End your turn"),
+        }
+        if kind in card_only:
+            return Words(card_only[str(kind)], {"card": label})
+        if kind in bare:
+            return Words(bare[str(kind)])
         if kind == "set_trap":
-            return f"Set the Trap {label} face down{replacing}"
-        if kind == "end_set":
-            return "Go to the Battle phase"
+            if replaced is None:
+                return Words(N_("Set the Trap %(card)s face down"), {"card": label})
+            return Words(
+                N_("Set the Trap %(card)s face down, replacing %(replaced)s"),
+                {"card": label, "replaced": replaced},
+            )
+        if kind == "constant":
+            if replaced is None:
+                return Words(N_("Set the Constant %(card)s"), {"card": label})
+            return Words(
+                N_("Set the Constant %(card)s, replacing %(replaced)s"),
+                {"card": label, "replaced": replaced},
+            )
         if kind in ("declare", "counter") and isinstance(iid, str) and iid in state["instances"]:
             definition = card(state, iid)
             role = "attacking" if kind == "declare" else "defending"
-            value = attack_of(state, seat, iid, role, 0)
-            verb = "Declare" if kind == "declare" else "Counter-attack with"
-            cost = cost_of(state, seat, iid)
-            return f"{verb} {label} (Level {definition['level']}, attack {value}, {cost} SP)"
+            sentence = (
+                N_("Declare %(card)s (Level %(level)s, attack %(attack)s, %(cost)s SP)")
+                if kind == "declare"
+                else N_(
+                    "Counter-attack with %(card)s (Level %(level)s, attack %(attack)s, %(cost)s SP)"
+                )
+            )
+            return Words(
+                sentence,
+                {
+                    "card": label,
+                    "level": definition["level"],
+                    "attack": attack_of(state, seat, iid, role, 0),
+                    "cost": cost_of(state, seat, iid),
+                },
+            )
         if kind == "buff":
             cost = cost_of(state, seat, iid) if isinstance(iid, str) else 0
-            return f"Play the Buff {label} ({cost} SP)"
-        if kind == "instant":
-            return f"Use the Instant {label}"
-        if kind == "constant":
-            return f"Set the Constant {label}{replacing}"
-        if kind == "trap":
-            return f"Spring the Trap {label}"
-        if kind == "no_counter":
-            return "Do not counter-attack; let the attack resolve"
-        if kind == "end_turn":
-            return "End your turn"
-        if kind == "discard":
-            return f"Discard {label}"
-        return "An action this game does not know"
+            return Words(N_("Play the Buff %(card)s (%(cost)s SP)"), {"card": label, "cost": cost})
+        return Words(N_("An action this game does not know"))
 
     def public_action(self, state: State, seat: Seat, action: Mapping[str, Any]) -> Json:
         """What the other player learns: an opening choice shows only that it was made until

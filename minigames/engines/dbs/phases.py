@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from westernroses.protocol import Action, Event, IllegalAction, event
+from westernroses.words import N_
 
 from .rules import (
     EXTRA_SP,
@@ -39,14 +40,14 @@ from .rules import (
 )
 
 PHASE_WORDS = {
-    "setup_character": "Opening: choose a character",
-    "setup_retrieve": "Opening: retrieve a card",
-    "change": "Change phase",
-    "set": "Set phase",
-    "battle": "Battle phase",
-    "reaction": "Battle phase (defence)",
-    "discard": "End phase",
-    "over": "Game over",
+    "setup_character": N_("Opening: choose a character"),
+    "setup_retrieve": N_("Opening: retrieve a card"),
+    "change": N_("Change phase"),
+    "set": N_("Set phase"),
+    "battle": N_("Battle phase"),
+    "reaction": N_("Battle phase (defence)"),
+    "discard": N_("End phase"),
+    "over": N_("Game over"),
 }
 
 

@@ -8,7 +8,6 @@ from typing import Any
 from minigames.engines.raigo import spells, turn
 from minigames.engines.raigo.board import (
     HANDS,
-    ORDINALS,
     Json,
     occupied_spaces,
     open_towers,
@@ -19,8 +18,9 @@ from minigames.engines.raigo.board import (
     whose,
 )
 from minigames.engines.raigo.resolution import Ctx
-from minigames.engines.raigo.spells import CHANT_EFFECTS, EFFECT_WORDS, thunder_targets
-from minigames.engines.raigo.tokens import kind, name
+from minigames.engines.raigo.spells import CHANT_EFFECTS, thunder_targets
+from minigames.engines.raigo.tokens import kind, words
+from westernroses.words import N_, Words
 
 
 def waiting_on(state: Json) -> tuple[int, ...]:
@@ -175,66 +175,115 @@ def public_face(state: Json, seat: int, action: Mapping[str, Any]) -> Json:
     return face
 
 
-def describe(state: Json, seat: int, action: Mapping[str, Any]) -> str:
+#: A token in one of her hands, named when she knows it: one sentence per hand.
+HELD_WORDS = {
+    "left": N_("the %(token)s in your left hand"),
+    "right": N_("the %(token)s in your right hand"),
+}
+UNKNOWN_HELD_WORDS = {
+    "left": N_("the token in your left hand"),
+    "right": N_("the token in your right hand"),
+}
+
+
+def describe(state: Json, seat: int, action: Mapping[str, Any]) -> Words:
     """The action in words for ``seat``'s buttons and the move log."""
     t = action.get("type")
     hand = action.get("hand")
     own = player(state, seat) if isinstance(seat, int) and 0 <= seat < state["seats"] else None
 
-    def held(h: Any) -> str:
+    def held(h: Any) -> Words:
         if own is not None and h in HANDS and own[h] is not None:
-            return f"the {name(own[h])} in your {h} hand"
-        return f"the token in your {h} hand"
+            return Words(HELD_WORDS[h], {"token": words(own[h])})
+        return Words(UNKNOWN_HELD_WORDS.get(h, N_("the token in your hand")))
 
     if t == "fetch":
-        return f"Move {name(action['token'])} from your Body to your {hand} hand"
+        fetch = (
+            N_("Move %(token)s from your Body to your left hand")
+            if hand == "left"
+            else N_("Move %(token)s from your Body to your right hand")
+        )
+        return Words(fetch, {"token": words(action["token"])})
     if t == "end_fetch":
-        return "Stop fetching and go on to Select"
+        return Words(N_("Stop fetching and go on to Select"))
     if t == "select":
-        return f"Draw {action['count']} token{'s' if action['count'] == 2 else ''} from Raizan"
+        if action["count"] == 1:
+            return Words(N_("Draw 1 token from Raizan"))
+        return Words(N_("Draw %(count)s tokens from Raizan"), {"count": action["count"]})
     if t == "discard":
-        return f"Discard {name(action['token'])} to the Canyon"
+        return Words(N_("Discard %(token)s to the Canyon"), {"token": words(action["token"])})
     if t == "place":
-        where = "your Body" if action["space"] == "body" else f"your {action['space']} hand"
-        return f"Place {name(action['token'])} on {where}"
+        place = {
+            "body": N_("Place %(token)s on your Body"),
+            "left": N_("Place %(token)s on your left hand"),
+            "right": N_("Place %(token)s on your right hand"),
+        }
+        return Words(place[action["space"]], {"token": words(action["token"])})
     if t == "pile":
-        return f"Pile {held(hand)} on your {ORDINALS[action['tower']]} tower"
+        return Words(
+            N_("Pile %(held)s on %(tower)s"),
+            {"held": held(hand), "tower": tower_name(state, seat, action["tower"], seat, you=True)},
+        )
     if t == "keep":
-        return f"Keep {held(hand)} (no action)"
+        return Words(N_("Keep %(held)s (no action)"), {"held": held(hand)})
     if t == "chant":
-        effect = EFFECT_WORDS[action["effect"]]
-        target = spells.target_words(state, dict(action), seat, you=True)
-        return f"Chant {held(hand)} as {effect}{target}"
+        return Words(
+            N_("Chant %(held)s as %(spell)s%(target)s"),
+            {
+                "held": held(hand),
+                "spell": spells.effect_words(action["effect"]),
+                "target": spells.target_words(state, dict(action), seat, you=True),
+            },
+        )
     if t == "decline":
-        return "Let the spell happen (no answer)"
+        return Words(N_("Let the spell happen (no answer)"))
     if t == "shield":
         token = own[hand] if own is not None and hand in HANDS else None
         shield = token is not None and kind(token).key == "shield"
-        return f"Block the spell with {held(hand)}" + ("" if shield else " as a Shield")
+        block = (
+            N_("Block the spell with %(held)s")
+            if shield
+            else N_("Block the spell with %(held)s as a Shield")
+        )
+        return Words(block, {"held": held(hand)})
     if t == "roar":
-        return (
-            f"Roar with {held(hand)}, calling the Thunder onto "
-            f"{tower_name(state, seat, action['tower'], seat, you=True)}"
+        return Words(
+            N_("Roar with %(held)s, calling the Thunder onto %(tower)s"),
+            {"held": held(hand), "tower": tower_name(state, seat, action["tower"], seat, you=True)},
         )
     if t == "switch_pick":
         if "canyon" in action:
-            return f"Pick the {name(action['canyon'])} from the Canyon for Switch"
-        return (
-            f"Pick the token in {whose(state, action['seat'], seat, you=True)} "
-            f"{space_words(action['space'])} for Switch"
+            return Words(
+                N_("Pick the %(token)s from the Canyon for Switch"),
+                {"token": words(action["canyon"])},
+            )
+        return Words(
+            N_("Pick the token in %(whose)s %(space)s for Switch"),
+            {
+                "whose": whose(state, action["seat"], seat, you=True),
+                "space": space_words(action["space"]),
+            },
         )
     if t == "purify_discard":
-        return f"Discard {name(action['token'])} for Purify"
+        return Words(N_("Discard %(token)s for Purify"), {"token": words(action["token"])})
     if t == "purify_done":
-        return "Stop discarding and draw as many tokens from Raizan"
+        return Words(N_("Stop discarding and draw as many tokens from Raizan"))
     if t == "arrange":
-        left = name(action["left"]) if action["left"] else "nothing"
-        right = name(action["right"]) if action["right"] else "nothing"
-        return (
-            f"Rearrange: {left} in your left hand, {right} in your right hand, "
-            "the rest on your Body"
+        nothing = Words(N_("nothing"))
+        return Words(
+            N_(
+                "Rearrange: %(left)s in your left hand, %(right)s in your right hand, the rest on "
+                "your Body"
+            ),
+            {
+                "left": words(action["left"]) if action["left"] else nothing,
+                "right": words(action["right"]) if action["right"] else nothing,
+            },
         )
     if t == "destroy":
         victim = state["destroy"]["victim"] if state["destroy"] else seat
-        return f"Destroy {tower_name(state, victim, action['tower'], seat, you=True)}"
-    return "An unknown action"
+        return Words(
+            N_("Destroy %(tower)s"),
+            {"tower": tower_name(state, victim, action["tower"], seat, you=True)},
+        )
+    return Words(N_("An unknown action"))

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any, Final, TypeAlias
 
 from minigames.engines.raigo.tokens import sort_body, weight
+from westernroses.words import N_, Words
 
 Json: TypeAlias = dict[str, Any]
 
@@ -33,19 +34,36 @@ def seat_name(state: Json, seat: int) -> str:
     return name
 
 
-def whose(state: Json, owner: int, actor: int | None = None, *, you: bool = False) -> str:
+def whose(state: Json, owner: int, actor: int | None = None, *, you: bool = False) -> Words:
     """The owner of a thing in words: "Reimu's", or, when the one acting (``actor``) owns it,
     "your" on her own move button (``you``) and "her" in the log: never her own name twice
     in one sentence ("Reimu chants Mist as Katana on the top of Reimu's tower")."""
     if owner == actor:
-        return "your" if you else "her"
-    return f"{seat_name(state, owner)}'s"
+        return Words(N_("your")) if you else Words(N_("her"))
+    return Words(N_("%(name)s's"), {"name": seat_name(state, owner)})
+
+
+#: A tower by its owner ("your", "her", a name) and its ordinal, one sentence each so that a
+#: translation may order the words its own way.
+TOWER_WORDS: Final = {
+    ("your", 0): N_("your first tower"),
+    ("your", 1): N_("your second tower"),
+    ("your", 2): N_("your third tower"),
+    ("her", 0): N_("her first tower"),
+    ("her", 1): N_("her second tower"),
+    ("her", 2): N_("her third tower"),
+    ("name", 0): N_("%(name)s's first tower"),
+    ("name", 1): N_("%(name)s's second tower"),
+    ("name", 2): N_("%(name)s's third tower"),
+}
 
 
 def tower_name(
     state: Json, seat: int, tower: int, actor: int | None = None, *, you: bool = False
-) -> str:
-    return f"{whose(state, seat, actor, you=you)} {ORDINALS[tower]} tower"
+) -> Words:
+    if seat == actor:
+        return Words(TOWER_WORDS["your" if you else "her", tower])
+    return Words(TOWER_WORDS["name", tower], {"name": seat_name(state, seat)})
 
 
 def inner_tokens(p: Json) -> list[str]:
@@ -62,11 +80,18 @@ def occupied_spaces(p: Json) -> list[str]:
     return spaces + [h for h in HANDS if p[h] is not None]
 
 
-def space_words(space: str) -> str:
-    if space in HANDS:
-        return f"{space} hand"
-    index = int(space[4:])
-    return ("bottom", "middle", "top")[index] + " Body space" if index < 3 else "Body"
+#: A space of a board in words ("left hand", "top Body space").
+SPACE_WORDS: Final = {
+    "left": N_("left hand"),
+    "right": N_("right hand"),
+    "body0": N_("bottom Body space"),
+    "body1": N_("middle Body space"),
+    "body2": N_("top Body space"),
+}
+
+
+def space_words(space: str) -> Words:
+    return Words(SPACE_WORDS.get(space, N_("Body")))
 
 
 def get_space(p: Json, space: str) -> str:

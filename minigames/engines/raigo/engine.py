@@ -10,12 +10,13 @@ import orjson
 
 from minigames.engines.raigo import actions, player_view, spells
 from minigames.engines.raigo.board import Json, seat_name
-from minigames.engines.raigo.resolution import Ctx, returns
+from minigames.engines.raigo.resolution import Ctx, returns, row_words
 from minigames.engines.raigo.setup import HOUSE_RULES, MAX_SEATS, MIN_SEATS, new_state
 from minigames.engines.raigo.shapes import ACTIONS
 from westernroses.action_shapes import ActionShape
-from westernroses.protocol import HouseRule, IllegalAction, Seat
+from westernroses.protocol import HouseRule, IllegalAction, Seat, Text
 from westernroses.undo_policy import nothing_drawn_or_revealed
+from westernroses.words import N_, Words
 
 STATE_VERSION = 1
 
@@ -47,7 +48,7 @@ def copy_state(value: Any) -> Any:
 
 def _seat(seat: Seat) -> int:
     if isinstance(seat, bool) or not isinstance(seat, int):
-        raise IllegalAction("RAIGO seats are numbered from 0.")
+        raise IllegalAction(Words(N_("RAIGO seats are numbered from 0.")))
     return seat
 
 
@@ -89,16 +90,16 @@ class RaigoEngine:
 
     def apply(self, state: Json, seat: Seat, action: Mapping[str, Any]) -> tuple[Json, list[Json]]:
         if state["over"]:
-            raise IllegalAction("The game is over.")
+            raise IllegalAction(Words(N_("The game is over.")))
         if seat not in actions.waiting_on(state):
-            raise IllegalAction("It is not your move.")
+            raise IllegalAction(Words(N_("It is not your move.")))
         if not isinstance(action, Mapping):
-            raise IllegalAction("That is not a move.")
+            raise IllegalAction(Words(N_("That is not a move.")))
         legal = actions.legal_actions(state, seat)
         asked = dict(action)
         # Equality first (cheap), then the types too (which tell True from 1).
         if not any(a == asked and same_json(a, asked) for a in legal):
-            raise IllegalAction("That move is not allowed now.")
+            raise IllegalAction(Words(N_("That move is not allowed now.")))
         ctx = Ctx(copy_state(state))
         actions.apply_action(ctx, _seat(seat), action)
         return ctx.state, ctx.events
@@ -124,14 +125,16 @@ class RaigoEngine:
         result: Json = copy_state(state["result"])
         return result
 
-    def summary(self, state: Json) -> str:
+    def summary(self, state: Json) -> Text:
         if state["over"]:
-            text: str = state["result"]["text"]
-            return text
+            return row_words(state["result"])
         turn = state["turn"]
-        return f"Turn {turn['number']}: {seat_name(state, turn['seat'])} to play"
+        return Words(
+            N_("Turn %(number)s: %(name)s to play"),
+            {"number": turn["number"], "name": seat_name(state, turn["seat"])},
+        )
 
-    def waiting_text(self, state: Json, seat: Seat) -> str | None:
+    def waiting_text(self, state: Json, seat: Seat) -> Text | None:
         """For a seat asked to answer a spell in someone else's turn, the spell in words for
         her (her "your move" notification); None otherwise (the summary says it)."""
         prompt = state["prompt"]
@@ -144,9 +147,14 @@ class RaigoEngine:
             if "seat" in target
             else ""
         )
-        caster = seat_name(state, prompt["caster"])
-        effect = spells.EFFECT_WORDS[prompt["effect"]]
-        return f"{caster} chants {effect}{words}: answer it, or let it happen."
+        return Words(
+            N_("%(name)s chants %(spell)s%(target)s: answer it, or let it happen."),
+            {
+                "name": seat_name(state, prompt["caster"]),
+                "spell": spells.effect_words(prompt["effect"]),
+                "target": words,
+            },
+        )
 
     def is_undoable(
         self, before: Json, seat: Seat, action: Mapping[str, Any], after: Json, events: list[Any]
@@ -161,7 +169,7 @@ class RaigoEngine:
             return {"type": "decline"}
         return None
 
-    def describe_action(self, state: Json, seat: Seat, action: Mapping[str, Any]) -> str:
+    def describe_action(self, state: Json, seat: Seat, action: Mapping[str, Any]) -> Text:
         return actions.describe(state, _seat(seat), action)
 
     def public_action(self, state: Json, seat: Seat, action: Mapping[str, Any]) -> Json:

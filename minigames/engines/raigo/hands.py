@@ -30,6 +30,7 @@ from itertools import pairwise
 from typing import Final
 
 from minigames.engines.raigo.tokens import KIND_BY_KEY
+from westernroses.words import N_, Words
 
 
 @dataclass(frozen=True)
@@ -85,19 +86,26 @@ class TowerScore:
     def unsettled(self) -> bool:
         return self.group == "unsettled"
 
-    def words(self) -> str:
+    def words(self) -> Words:
         """The breakdown in words, for the move log and the final scoring."""
         if self.group == "unsettled":
-            return "an Unsettled Tower (a heavier token on a lighter one): no score"
+            return Words(N_("an Unsettled Tower (a heavier token on a lighter one): no score"))
         if self.hand is None:
-            return "no hand: no score"
-        parts = [f"{self.hand} {self.basic}"]
+            return Words(N_("no hand: no score"))
+        parts: list[Words | str] = [
+            Words(N_("%(hand)s %(points)s"), {"hand": Words(self.hand), "points": self.basic})
+        ]
         if self.height_bonus:
-            parts.append(f"height bonus {self.height_bonus}")
+            parts.append(Words(N_("height bonus %(points)s"), {"points": self.height_bonus}))
         if self.kind_bonus:
-            parts.append("Spell/Silent bonus 1")
-        points = "point" if self.total == 1 else "points"
-        return f"{' + '.join(parts)} = {self.total} {points}"
+            parts.append(Words(N_("Spell/Silent bonus 1")))
+        summed: Words | str = parts[0]
+        for part in parts[1:]:
+            summed = Words(N_("%(sum)s + %(part)s"), {"sum": summed, "part": part})
+        total = (
+            N_("%(sum)s = %(total)s point") if self.total == 1 else N_("%(sum)s = %(total)s points")
+        )
+        return Words(total, {"sum": summed, "total": self.total})
 
 
 def is_unsettled(kinds: Sequence[str]) -> bool:

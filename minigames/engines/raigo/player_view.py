@@ -24,19 +24,20 @@ from minigames.engines.raigo.board import (
 )
 from minigames.engines.raigo.tokens import sort_body, token_json, weight
 from westernroses.rng import RandomSource
+from westernroses.words import N_, Words, listing, said
 
 HIDDEN: Json = {"hidden": True}
 
 PROMPT_WORDS = {
-    "fetch": "moving tokens from the Body to the Hands (Fetch)",
-    "select": "choosing how many tokens to draw (Select)",
-    "discard": "discarding two tokens (Forbiddance)",
-    "place": "placing the drawn tokens",
-    "act": "piling, chanting or keeping her Hand tokens",
-    "react": "answering a spell",
-    "switch": "choosing tokens to switch (Switch)",
-    "purify": "purifying her Inner Tokens (Purify)",
-    "destroy": "choosing the tower Destroy strikes",
+    "fetch": N_("moving tokens from the Body to the Hands (Fetch)"),
+    "select": N_("choosing how many tokens to draw (Select)"),
+    "discard": N_("discarding two tokens (Forbiddance)"),
+    "place": N_("placing the drawn tokens"),
+    "act": N_("piling, chanting or keeping her Hand tokens"),
+    "react": N_("answering a spell"),
+    "switch": N_("choosing tokens to switch (Switch)"),
+    "purify": N_("purifying her Inner Tokens (Purify)"),
+    "destroy": N_("choosing the tower Destroy strikes"),
 }
 
 
@@ -98,8 +99,16 @@ def _prompt(state: Json, seat: int | None) -> Json | None:
         if k == "purify":
             out["stage"] = prompt["stage"]
             out["discarded"] = [token_json(t) for t in prompt["discarded"]]
-    who = ", ".join(seat_name(state, s) for s in prompt.get("asked", [prompt.get("seat")]))
-    out["text"] = f"Waiting for {who}: {PROMPT_WORDS[k]}."
+    who = listing(
+        [seat_name(state, s) for s in prompt.get("asked", [prompt.get("seat")])], last="comma"
+    )
+    out.update(
+        said(
+            Words(
+                N_("Waiting for %(who)s: %(what)s."), {"who": who, "what": Words(PROMPT_WORDS[k])}
+            )
+        )
+    )
     return out
 
 

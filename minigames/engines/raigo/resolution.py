@@ -16,8 +16,9 @@ from minigames.engines.raigo.board import (
 )
 from minigames.engines.raigo.hands import TowerScore, score_tower
 from minigames.engines.raigo.setup import STARTING_BALLS
-from minigames.engines.raigo.tokens import kind, name
-from westernroses.protocol import event
+from minigames.engines.raigo.tokens import kind, words
+from westernroses.protocol import Text, event
+from westernroses.words import N_, Words, listing, said
 
 #: Extra Yang balls for a Raigo Discharge of a tower holding a hand ("Roar").
 RAIGO_DISCHARGE_BONUS = 2
@@ -31,16 +32,24 @@ class Ctx:
         self.events: list[Json] = []
 
     def say(
-        self, text: str, *, type: str, visible_to: list[int] | None = None, **data: Any
+        self, text: Text, *, type: str, visible_to: list[int] | None = None, **data: Any
     ) -> None:
         self.events.append(event(text, type=type, visible_to=visible_to, **data))
 
 
-def balls_words(n: int) -> str:
-    return f"{n} Yang ball" if n == 1 else f"{n} Yang balls"
+def balls_words(n: int) -> Words:
+    if n == 1:
+        return Words(N_("1 Yang ball"))
+    return Words(N_("%(count)s Yang balls"), {"count": n})
 
 
-def pay(ctx: Ctx, seat: int, why: str, *, logged: bool = False) -> bool:
+def row_words(row: Json) -> Text:
+    """A scoring row's words (kept with its text by :func:`westernroses.words.said`)."""
+    found = row.get("words")
+    return Words.from_json(found) if isinstance(found, dict) else str(row["text"])
+
+
+def pay(ctx: Ctx, seat: int, why: Words, *, logged: bool = False) -> bool:
     """``seat`` returns one Yang ball to the Reserve; left with none, her side is out and the game
     ends at once ("Forbiddance"). Returns True when the game ended.
 
@@ -49,16 +58,20 @@ def pay(ctx: Ctx, seat: int, why: str, *, logged: bool = False) -> bool:
     p = player(ctx.state, seat)
     p["balls"] = max(0, p["balls"] - 1)
     who = seat_name(ctx.state, seat)
-    text = f"{who} pays a Yang ball for {why}."
+    text = Words(N_("%(name)s pays a Yang ball for %(why)s."), {"name": who, "why": why})
     if not logged:
         ctx.state["scoring_log"].append(
-            {"seat": seat, "text": text, "points": -1, "when": "play", "kind": "penalty"}
+            {"seat": seat, **said(text), "points": -1, "when": "play", "kind": "penalty"}
         )
     ctx.say(text, type="penalty", seat=seat)
     if p["balls"] == 0:
         p["out"] = True
-        ctx.say(f"{who} has no Yang ball left and is out of the game.", type="out", seat=seat)
-        finish(ctx, f"{who} ran out of Yang balls")
+        ctx.say(
+            Words(N_("%(name)s has no Yang ball left and is out of the game."), {"name": who}),
+            type="out",
+            seat=seat,
+        )
+        finish(ctx, Words(N_("%(name)s ran out of Yang balls"), {"name": who}))
         return True
     return False
 
@@ -86,9 +99,17 @@ def spend(ctx: Ctx, tokens: list[str]) -> None:
         victim = state["turn"]["seat"]
         destroy["victim"] = victim
         ctx.say(
-            f"The spells beside Destroy weigh more than {threshold}: at the end of this turn "
-            f"{seat_name(state, destroy['owner'])} destroys one of "
-            f"{seat_name(state, victim)}'s towers.",
+            Words(
+                N_(
+                    "The spells beside Destroy weigh more than %(threshold)s: at the end of this "
+                    "turn %(name)s destroys one of %(victim)s's towers."
+                ),
+                {
+                    "threshold": threshold,
+                    "name": seat_name(state, destroy["owner"]),
+                    "victim": seat_name(state, victim),
+                },
+            ),
             type="destroy_charged",
         )
 
@@ -104,7 +125,7 @@ def resolve_tower(ctx: Ctx, seat: int, tower: int, *, raigo: bool = False) -> bo
     p = player(state, seat)
     tokens: list[str] = p["towers"][tower]
     p["towers"][tower] = []
-    shown = ", ".join(name(t) for t in tokens)
+    shown = listing([words(t) for t in tokens], last="comma")
     where = tower_name(state, seat, tower)
     for token in tokens:
         go_public(state, token)
@@ -112,28 +133,37 @@ def resolve_tower(ctx: Ctx, seat: int, tower: int, *, raigo: bool = False) -> bo
     score = score_tokens(tokens)
     if score.unsettled:
         # scores nothing and costs a ball: the breakdown says -1, as the final scoring's does
-        text = f"{where} is resolved (bottom to top: {shown}): {score.words()}, -1 Yang ball."
+        text = Words(
+            N_("%(tower)s is resolved (bottom to top: %(tokens)s): %(score)s, -1 Yang ball."),
+            {"tower": where, "tokens": shown, "score": score.words()},
+        )
         state["scoring_log"].append(
-            {"seat": seat, "text": text, "points": -1, "when": "play", "kind": "tower"}
+            {"seat": seat, **said(text), "points": -1, "when": "play", "kind": "tower"}
         )
         ctx.say(text, type="tower_resolved", seat=seat, tower=tower, points=-1)
-        return pay(ctx, seat, "an Unsettled Tower", logged=True)
+        return pay(ctx, seat, Words(N_("an Unsettled Tower")), logged=True)
     gain = score.total
     if raigo and score.hand is not None:
         gain += RAIGO_DISCHARGE_BONUS
     p["balls"] += gain
-    words = score.words()
+    scored: Words = score.words()
     if raigo and score.hand is not None:
-        words += f", + {RAIGO_DISCHARGE_BONUS} for the Raigo Discharge"
-    text = f"{where} is resolved (bottom to top: {shown}): {words}."
+        scored = Words(
+            N_("%(score)s, + %(bonus)s for the Raigo Discharge"),
+            {"score": scored, "bonus": RAIGO_DISCHARGE_BONUS},
+        )
+    text = Words(
+        N_("%(tower)s is resolved (bottom to top: %(tokens)s): %(score)s."),
+        {"tower": where, "tokens": shown, "score": scored},
+    )
     state["scoring_log"].append(
-        {"seat": seat, "text": text, "points": gain, "when": "play", "kind": "tower"}
+        {"seat": seat, **said(text), "points": gain, "when": "play", "kind": "tower"}
     )
     ctx.say(text, type="tower_resolved", seat=seat, tower=tower, points=gain)
     return False
 
 
-def finish(ctx: Ctx, reason: str) -> None:
+def finish(ctx: Ctx, reason: Words) -> None:
     """End the game: spell effects stop, every tower is resolved with the Bonus Token, the winner
     is decided ("Resolving All Towers", Q&A 4)."""
     state = ctx.state
@@ -162,12 +192,12 @@ def finish(ctx: Ctx, reason: str) -> None:
                 state["canyon"].append(token)
             score = score_tokens(tokens)
             where = tower_name(state, seat, index)
-            shown = ", ".join(name(t) for t in tokens)
+            shown = listing([words(t) for t in tokens], last="comma")
             if score.unsettled:
-                text = f"{where} (bottom to top: {shown}) is an Unsettled Tower"
                 row: Json = {
                     "seat": seat,
-                    "text": text,
+                    "tower": where.to_json(),
+                    "tokens": shown.to_json() if isinstance(shown, Words) else shown,
                     "points": -1,
                     "when": "end",
                     "kind": "tower",
@@ -177,38 +207,73 @@ def finish(ctx: Ctx, reason: str) -> None:
                 bonus = sum(1 for t in tokens if kind(t).key == bonus_kind)
                 gain = score.total + bonus
                 p["balls"] += gain
-                extra = f", + {bonus} for the Bonus Token" if bonus else ""
-                text = f"{where} (bottom to top: {shown}): {score.words()}{extra}."
-                row = {"seat": seat, "text": text, "points": gain, "when": "end", "kind": "tower"}
+                scored: Words = score.words()
+                if bonus:
+                    scored = Words(
+                        N_("%(score)s, + %(bonus)s for the Bonus Token"),
+                        {"score": scored, "bonus": bonus},
+                    )
+                text = Words(
+                    N_("%(tower)s (bottom to top: %(tokens)s): %(score)s."),
+                    {"tower": where, "tokens": shown, "score": scored},
+                )
+                row = {
+                    "seat": seat,
+                    **said(text),
+                    "points": gain,
+                    "when": "end",
+                    "kind": "tower",
+                }
             state["scoring_log"].append(row)
             resolved.append((index, row))
         for row in unsettled:
             # a ball for each, while she has one (never below zero)
             row["points"] = -1 if p["balls"] > 0 else 0
-            row["text"] += ": -1 Yang ball." if p["balls"] > 0 else ": no Yang ball left to pay."
+            parts = {
+                "tower": Words.from_json(row.pop("tower")),
+                "tokens": row.pop("tokens"),
+            }
+            if isinstance(parts["tokens"], dict):
+                parts["tokens"] = Words.from_json(parts["tokens"])
+            paid = (
+                N_("%(tower)s (bottom to top: %(tokens)s) is an Unsettled Tower: -1 Yang ball.")
+                if p["balls"] > 0
+                else N_(
+                    "%(tower)s (bottom to top: %(tokens)s) is an Unsettled Tower: no Yang ball "
+                    "left to pay."
+                )
+            )
+            row.update(said(Words(paid, parts)))
             p["balls"] += row["points"]
         for index, row in resolved:
-            ctx.say(row["text"], type="final_tower", seat=seat, tower=index, points=row["points"])
+            ctx.say(
+                row_words(row), type="final_tower", seat=seat, tower=index, points=row["points"]
+            )
         if unsettled and p["balls"] == 0 and not p["out"]:
             # Forbiddance in Resolving Tower, to which the end's scoring refers: left with no
             # Yang ball, she is out and her side loses.
             p["out"] = True
-            towers = "Tower" if len(unsettled) == 1 else "Towers"
-            ctx.say(
-                f"{seat_name(state, seat)} has no Yang ball left after her Unsettled "
-                f"{towers} and is out of the game.",
-                type="out",
-                seat=seat,
+            out = (
+                N_(
+                    "%(name)s has no Yang ball left after her Unsettled Tower and is out of the "
+                    "game."
+                )
+                if len(unsettled) == 1
+                else N_(
+                    "%(name)s has no Yang ball left after her Unsettled Towers and is out of the "
+                    "game."
+                )
             )
+            ctx.say(Words(out, {"name": seat_name(state, seat)}), type="out", seat=seat)
     state["result"] = decide(state, reason)
-    ctx.say(state["result"]["text"], type="game_over")
+    ctx.say(row_words(state["result"]), type="game_over")
 
 
-def side_words(state: Json, side: list[int]) -> str:
-    return " and ".join(seat_name(state, s) for s in side)
+def side_words(state: Json, side: list[int]) -> Words | str:
+    return listing([seat_name(state, s) for s in side])
 
 
-def decide(state: Json, reason: str) -> Json:
+def decide(state: Json, reason: Words) -> Json:
     """Most Yang balls wins (a team adds its two players); a tie goes to fewer Inner Tokens; a
     side that ran out of Yang balls loses. Still tied: the tied sides share the win."""
     table = []
@@ -236,29 +301,55 @@ def decide(state: Json, reason: str) -> Json:
             if row["inner_tokens"] == fewest:
                 winners.extend(row["seats"])
     winning_sides = [row["seats"] for row in table if set(row["seats"]) <= set(winners)]
+    text: Words
     if not winners:
-        text = f"The game is over ({reason}): nobody wins."
+        text = Words(N_("The game is over (%(reason)s): nobody wins."), {"reason": reason})
     elif len(winning_sides) == 1:
         who = side_words(state, winning_sides[0])
-        verb = "win" if len(winning_sides[0]) > 1 else "wins"
-        text = f"The game is over ({reason}): {who} {verb} with {balls_words(best)}."
+        wins = (
+            N_("The game is over (%(reason)s): %(who)s win with %(balls)s.")
+            if len(winning_sides[0]) > 1
+            else N_("The game is over (%(reason)s): %(who)s wins with %(balls)s.")
+        )
+        text = Words(wins, {"reason": reason, "who": who, "balls": balls_words(best)})
         if len(tied) > 1:
             # the tie-break decided it: say so, or the table's equal scores look like an error
             others = [row for row in tied if row["seats"] != winning_sides[0]]
             mine = next(row for row in tied if row["seats"] == winning_sides[0])
-            text = (
-                f"The game is over ({reason}): tied on {balls_words(best)} with "
-                f"{' and '.join(side_words(state, row['seats']) for row in others)}, "
-                f"{who} {verb} with fewer Inner Tokens ({mine['inner_tokens']} against "
-                f"{' and '.join(str(row['inner_tokens']) for row in others)})."
+            broken = (
+                N_(
+                    "The game is over (%(reason)s): tied on %(balls)s with %(others)s, %(who)s "
+                    "win with fewer Inner Tokens (%(mine)s against %(theirs)s)."
+                )
+                if len(winning_sides[0]) > 1
+                else N_(
+                    "The game is over (%(reason)s): tied on %(balls)s with %(others)s, %(who)s "
+                    "wins with fewer Inner Tokens (%(mine)s against %(theirs)s)."
+                )
+            )
+            text = Words(
+                broken,
+                {
+                    "reason": reason,
+                    "balls": balls_words(best),
+                    "others": listing([side_words(state, row["seats"]) for row in others]),
+                    "who": who,
+                    "mine": mine["inner_tokens"],
+                    "theirs": listing([str(row["inner_tokens"]) for row in others]),
+                },
             )
     else:
-        names = [side_words(state, s) for s in winning_sides]
-        who = ", ".join(names[:-1]) + " and " + names[-1]
-        text = f"The game is over ({reason}): {who} share the win with {balls_words(best)} each."
+        text = Words(
+            N_("The game is over (%(reason)s): %(who)s share the win with %(balls)s each."),
+            {
+                "reason": reason,
+                "who": listing([side_words(state, s) for s in winning_sides]),
+                "balls": balls_words(best),
+            },
+        )
     return {
-        "text": text,
-        "reason": reason,
+        **said(text),
+        "reason": str(reason),
         "winners": sorted(winners),
         "sides": table,
         "scores": [p["balls"] for p in state["players"]],

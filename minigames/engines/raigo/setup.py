@@ -15,6 +15,7 @@ from minigames.engines.raigo.board import Json, draw_token, learn, player, put_b
 from minigames.engines.raigo.tokens import all_token_ids
 from westernroses.protocol import HouseRule
 from westernroses.rng import RandomSource
+from westernroses.words import N_, Words, listing
 
 STARTING_BALLS = 2
 #: RAIGO is for two to four players.
@@ -24,27 +25,31 @@ MAX_SEATS: Final = 4
 HOUSE_RULES: tuple[HouseRule, ...] = (
     HouseRule(
         key="destroy_threshold",
-        label="Destroy threshold (X)",
+        label=Words(N_("Destroy threshold (X)")),
         default=20,
-        help=(
-            "An active Destroy strikes once the weights of the spells gathered beside it add up "
-            "to more than this number."
+        help=Words(
+            N_(
+                "An active Destroy strikes once the weights of the spells gathered beside it add "
+                "up to more than this number."
+            )
         ),
         minimum=5,
         maximum=60,
     ),
     HouseRule(
         key="spell_limit",
-        label="Who may not apply the same spell twice in a turn",
+        label=Words(N_("Who may not apply the same spell twice in a turn")),
         default="turn_player",
-        help=(
-            "The Rules of the Spell say that during your turn you cannot apply the effect of the "
-            "same Spell twice. By default this binds the player whose turn it is: the others may "
-            "Shield or Roar again against another spell of that turn."
+        help=Words(
+            N_(
+                "The Rules of the Spell say that during your turn you cannot apply the effect of "
+                "the same Spell twice. By default this binds the player whose turn it is: the "
+                "others may Shield or Roar again against another spell of that turn."
+            )
         ),
         choices=(
-            ("turn_player", "The player whose turn it is"),
-            ("everyone", "Every player, her own spells and her answers alike"),
+            ("turn_player", Words(N_("The player whose turn it is"))),
+            ("everyone", Words(N_("Every player, her own spells and her answers alike"))),
         ),
     ),
 )
@@ -61,19 +66,36 @@ def check_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
     for key, value in (options or {}).items():
         rule = rules.get(key)
         if rule is None:
-            raise ValueError(f"RAIGO has no house rule called {key!r}.")
+            raise ValueError(
+                Words(N_("RAIGO has no house rule called %(key)s."), {"key": repr(key)})
+            )
         if rule.choices:
             if value not in [choice for choice, _ in rule.choices]:
-                words = "; ".join(label for _, label in rule.choices)
-                raise ValueError(f"{rule.label} must be one of: {words}.")
+                labels = listing([label for _, label in rule.choices], last="semicolon")
+                raise ValueError(
+                    Words(
+                        N_("%(rule)s must be one of: %(choices)s."),
+                        {"rule": rule.label, "choices": labels},
+                    )
+                )
             values[key] = value
             continue
         if isinstance(value, bool) or not isinstance(value, int):
-            raise ValueError(f"{rule.label} must be a whole number.")
+            raise ValueError(Words(N_("%(rule)s must be a whole number."), {"rule": rule.label}))
         if rule.minimum is not None and value < rule.minimum:
-            raise ValueError(f"{rule.label} must be at least {rule.minimum}.")
+            raise ValueError(
+                Words(
+                    N_("%(rule)s must be at least %(minimum)s."),
+                    {"rule": rule.label, "minimum": rule.minimum},
+                )
+            )
         if rule.maximum is not None and value > rule.maximum:
-            raise ValueError(f"{rule.label} must be at most {rule.maximum}.")
+            raise ValueError(
+                Words(
+                    N_("%(rule)s must be at most %(maximum)s."),
+                    {"rule": rule.label, "maximum": rule.maximum},
+                )
+            )
         values[key] = value
     return values
 

@@ -41,7 +41,8 @@ from minigames.engines.raigo.board import (
 )
 from minigames.engines.raigo.resolution import Ctx, resolve_tower, spend
 from minigames.engines.raigo.setup import LEGACY_SPELL_LIMIT
-from minigames.engines.raigo.tokens import kind, name, sort_body, tokens_words, weight
+from minigames.engines.raigo.tokens import kind, sort_body, tokens_words, weight, words
+from westernroses.words import N_, Words, listing
 
 #: Effects a token may apply when chanted in step 3 (Shield and Roar only answer).
 CHANT_EFFECTS: dict[str, tuple[str, ...]] = {
@@ -54,16 +55,22 @@ CHANT_EFFECTS: dict[str, tuple[str, ...]] = {
     "destroy": ("destroy",),
 }
 EFFECT_WORDS = {
-    "discharge": "Thunder (Discharge)",
-    "charge": "Thunder (Charge)",
-    "snake": "Snake",
-    "katana": "Katana",
-    "shield": "Shield",
-    "roar": "Roar",
-    "switch": "Switch",
-    "purify": "Purify",
-    "destroy": "Destroy",
+    "discharge": N_("Thunder (Discharge)"),
+    "charge": N_("Thunder (Charge)"),
+    "snake": N_("Snake"),
+    "katana": N_("Katana"),
+    "shield": N_("Shield"),
+    "roar": N_("Roar"),
+    "switch": N_("Switch"),
+    "purify": N_("Purify"),
+    "destroy": N_("Destroy"),
 }
+
+
+def effect_words(effect: str) -> Words:
+    return Words(EFFECT_WORDS[effect])
+
+
 SHIELDS = ("shield", "mist")
 ROARS = ("roar", "mist")
 #: Spell tokens above this weight cannot be taken from the Canyon by Switch.
@@ -141,17 +148,29 @@ def asked_for(state: Json, effect: str, target_seat: int) -> list[int]:
     return sorted(set(seats))
 
 
-def target_words(state: Json, action: Json, actor: int | None = None, *, you: bool = False) -> str:
-    """A chant's target in words; ``actor`` (the chanter) and ``you`` as in ``whose``."""
+def target_words(
+    state: Json, action: Json, actor: int | None = None, *, you: bool = False
+) -> Words | str:
+    """A chant's target in words, to follow the spell's name (" on Reimu's first tower");
+    ``actor`` (the chanter) and ``you`` as in ``whose``."""
     effect = action["effect"]
     if effect in ("discharge", "charge"):
-        return f" on {tower_name(state, action['seat'], action['tower'], actor, you=you)}"
+        tower = tower_name(state, action["seat"], action["tower"], actor, you=you)
+        return Words(N_(" on %(tower)s"), {"tower": tower})
     if effect == "snake":
         owner = whose(state, action["seat"], actor, you=you)
-        return f", taking a token from {owner} " + space_words(action["space"])
+        return Words(
+            N_(", taking a token from %(whose)s %(space)s"),
+            {"whose": owner, "space": space_words(action["space"])},
+        )
     if effect == "katana":
         tower = tower_name(state, action["seat"], action["tower"], actor, you=you)
-        return f" on the {action['end']} of {tower}"
+        end = (
+            N_(" on the top of %(tower)s")
+            if action["end"] == "top"
+            else N_(" on the bottom of %(tower)s")
+        )
+        return Words(end, {"tower": tower})
     return ""
 
 
@@ -169,9 +188,20 @@ def chant(ctx: Ctx, seat: int, action: Json) -> None:
     state["in_play"].append(token)
     effect = action["effect"]
     used(state, seat).append(effect)
-    via = f"Mist as {EFFECT_WORDS[effect]}" if kind(token).key == "mist" else EFFECT_WORDS[effect]
+    via = (
+        Words(N_("Mist as %(spell)s"), {"spell": effect_words(effect)})
+        if kind(token).key == "mist"
+        else effect_words(effect)
+    )
     ctx.say(
-        f"{seat_name(state, seat)} chants {via}{target_words(state, action, seat)}.",
+        Words(
+            N_("%(name)s chants %(spell)s%(target)s."),
+            {
+                "name": seat_name(state, seat),
+                "spell": via,
+                "target": target_words(state, action, seat),
+            },
+        ),
         type="chant",
         seat=seat,
         token=token,
@@ -190,8 +220,11 @@ def chant(ctx: Ctx, seat: int, action: Json) -> None:
                 "asked": asked,
                 "answers": {},
             }
-            names = ", ".join(seat_name(state, s) for s in asked)
-            ctx.say(f"Waiting for {names} to answer the spell.", type="react_open")
+            names = listing([seat_name(state, s) for s in asked], last="comma")
+            ctx.say(
+                Words(N_("Waiting for %(names)s to answer the spell."), {"names": names}),
+                type="react_open",
+            )
             return
         apply_targeted(ctx, seat, hand, effect, target)
     elif effect == "switch":
@@ -205,8 +238,13 @@ def chant(ctx: Ctx, seat: int, action: Json) -> None:
         if state["destroy"] is None:
             state["destroy"] = {"owner": seat, "token": token, "row": [], "victim": None}
             ctx.say(
-                f"{seat_name(state, seat)} sets up Destroy: every spell applied from now on is "
-                "laid beside it.",
+                Words(
+                    N_(
+                        "%(name)s sets up Destroy: every spell applied from now on is laid "
+                        "beside it."
+                    ),
+                    {"name": seat_name(state, seat)},
+                ),
                 type="destroy_set",
             )
         else:
@@ -237,13 +275,20 @@ def apply_targeted(ctx: Ctx, caster: int, hand: str, effect: str, target: Json) 
             if h in pending and player(state, caster)[h] is None:
                 pending.remove(h)
         ctx.say(
-            f"{seat_name(state, caster)} takes a token from {seat_name(state, target['seat'])} "
-            f"into her {hand} hand.",
+            Words(
+                N_("%(name)s takes a token from %(victim)s into her left hand.")
+                if hand == "left"
+                else N_("%(name)s takes a token from %(victim)s into her right hand."),
+                {"name": seat_name(state, caster), "victim": seat_name(state, target["seat"])},
+            ),
             type="snake",
         )
         seen = sorted({caster, target["seat"]})
         ctx.say(
-            f"The token taken is {name(token)}.", type="snake_token", visible_to=seen, token=token
+            Words(N_("The token taken is %(token)s."), {"token": words(token)}),
+            type="snake_token",
+            visible_to=seen,
+            token=token,
         )
     elif effect == "katana":
         spend(ctx, tokens)
@@ -252,8 +297,15 @@ def apply_targeted(ctx: Ctx, caster: int, hand: str, effect: str, target: Json) 
         go_public(state, token)
         state["canyon"].append(token)
         ctx.say(
-            f"Katana cuts {name(token)} from the {target['end']} of "
-            f"{tower_name(state, target['seat'], target['tower'])} into the Canyon.",
+            Words(
+                N_("Katana cuts %(token)s from the top of %(tower)s into the Canyon.")
+                if target["end"] == "top"
+                else N_("Katana cuts %(token)s from the bottom of %(tower)s into the Canyon."),
+                {
+                    "token": words(token),
+                    "tower": tower_name(state, target["seat"], target["tower"]),
+                },
+            ),
             type="katana",
             token=token,
         )
@@ -268,8 +320,10 @@ def seal(ctx: Ctx, token: str, seat: int, tower: int) -> None:
     state["in_play"].remove(token)
     state["seals"].append({"seat": seat, "tower": tower, "token": token, "until_turn": until})
     ctx.say(
-        f"{tower_name(state, seat, tower)} is sealed until the end of "
-        f"{seat_name(state, seat)}'s next turn.",
+        Words(
+            N_("%(tower)s is sealed until the end of %(name)s's next turn."),
+            {"tower": tower_name(state, seat, tower), "name": seat_name(state, seat)},
+        ),
         type="sealed",
     )
 
@@ -279,7 +333,11 @@ def answer(ctx: Ctx, seat: int, action: Json) -> None:
     state = ctx.state
     prompt = state["prompt"]
     prompt["answers"][str(seat)] = dict(action)
-    ctx.say(f"{seat_name(state, seat)} has answered.", type="answered", seat=seat)
+    ctx.say(
+        Words(N_("%(name)s has answered."), {"name": seat_name(state, seat)}),
+        type="answered",
+        seat=seat,
+    )
     if len(prompt["answers"]) == len(prompt["asked"]):
         state["prompt"] = None
         resolve_answers(ctx, prompt)
@@ -311,24 +369,37 @@ def resolve_answers(ctx: Ctx, prompt: Json) -> None:
         if shielded:
             token = _use_hand_token(ctx, shielder, shield["hand"], "shield")
             raised_as = (
-                "her Shield" if kind(token).key == "shield" else f"{name(token)} as a Shield"
+                Words(N_("her Shield"))
+                if kind(token).key == "shield"
+                else Words(N_("%(token)s as a Shield"), {"token": words(token)})
             )
             ctx.say(
-                f"{seat_name(state, shielder)} raises {raised_as}: "
-                f"the {EFFECT_WORDS[effect]} has no effect.",
+                Words(
+                    N_("%(name)s raises %(shield)s: the %(spell)s has no effect."),
+                    {
+                        "name": seat_name(state, shielder),
+                        "shield": raised_as,
+                        "spell": effect_words(effect),
+                    },
+                ),
                 type="shield",
             )
             spend(ctx, list(state["in_play"]))
             return
-        ctx.say("Nobody answers the spell.", type="no_answer")
+        ctx.say(Words(N_("Nobody answers the spell.")), type="no_answer")
         apply_targeted(ctx, caster, prompt["hand"], effect, target)
         return
     if shielded:
         raised = player(state, shielder)[shield["hand"]]
         reveal(state, raised)  # she showed it; it stays in her hand, known to all
         ctx.say(
-            f"Roar beats Shield: {seat_name(state, shielder)}'s {name(raised)}, raised as a "
-            "Shield, has no effect and stays in her hand.",
+            Words(
+                N_(
+                    "Roar beats Shield: %(name)s's %(token)s, raised as a Shield, has no effect "
+                    "and stays in her hand."
+                ),
+                {"name": seat_name(state, shielder), "token": words(raised)},
+            ),
             type="shield_beaten",
             token=raised,
         )
@@ -337,8 +408,14 @@ def resolve_answers(ctx: Ctx, prompt: Json) -> None:
         token = _use_hand_token(ctx, seat, a["hand"], "roar")
         towers.append((seat, a["tower"]))
         ctx.say(
-            f"{seat_name(state, seat)} reveals {name(token)} as a Roar, calling the Thunder onto "
-            f"{tower_name(state, seat, a['tower'], seat)}.",
+            Words(
+                N_("%(name)s reveals %(token)s as a Roar, calling the Thunder onto %(tower)s."),
+                {
+                    "name": seat_name(state, seat),
+                    "token": words(token),
+                    "tower": tower_name(state, seat, a["tower"], seat),
+                },
+            ),
             type="roar",
         )
     if len(towers) == 1:
@@ -368,7 +445,10 @@ def raigo_battle(ctx: Ctx, towers: list[tuple[int, int]]) -> tuple[int, int] | N
         reveal(state, top)
         tops.append((seat, i, weight(top)))
         ctx.say(
-            f"Raigo Battle: the top of {tower_name(state, seat, i)} is {name(top)}.",
+            Words(
+                N_("Raigo Battle: the top of %(tower)s is %(token)s."),
+                {"tower": tower_name(state, seat, i), "token": words(top)},
+            ),
             type="raigo_reveal",
             token=top,
         )
@@ -377,14 +457,21 @@ def raigo_battle(ctx: Ctx, towers: list[tuple[int, int]]) -> tuple[int, int] | N
         holders = [(s, i) for s, i, tw in tops if tw == w]
         if len(holders) == 1:
             ctx.say(
-                f"Raigo Battle: {tower_name(state, *holders[0])} wins with the "
-                f"{'heaviest' if rank == 0 else 'second heaviest'} token.",
+                Words(
+                    N_("Raigo Battle: %(tower)s wins with the heaviest token.")
+                    if rank == 0
+                    else N_("Raigo Battle: %(tower)s wins with the second heaviest token."),
+                    {"tower": tower_name(state, *holders[0])},
+                ),
                 type="raigo_battle",
             )
             return holders[0]
         if rank == 0 and len(weights) == 1:
             break
-    ctx.say("Raigo Battle: no single winner; the Thunder keeps its target.", type="raigo_battle")
+    ctx.say(
+        Words(N_("Raigo Battle: no single winner; the Thunder keeps its target.")),
+        type="raigo_battle",
+    )
     return None
 
 
@@ -438,16 +525,24 @@ def switch_pick(ctx: Ctx, seat: int, action: Json) -> None:
     do_switch(ctx, seat, prompt["first"], pos)
 
 
-def _pos_words(state: Json, pos: Json) -> str:
+def _pos_words(state: Json, pos: Json) -> Words:
     if "canyon" in pos:
-        return f"the {name(pos['canyon'])} from the Canyon"
-    return f"a token in {seat_name(state, pos['seat'])}'s {space_words(pos['space'])}"
+        return Words(N_("the %(token)s from the Canyon"), {"token": words(pos["canyon"])})
+    return Words(
+        N_("a token in %(name)s's %(space)s"),
+        {"name": seat_name(state, pos["seat"]), "space": space_words(pos["space"])},
+    )
 
 
 def do_switch(ctx: Ctx, caster: int, a: Json, b: Json) -> None:
     state = ctx.state
-    text = (
-        f"{seat_name(state, caster)} switches {_pos_words(state, a)} with {_pos_words(state, b)}."
+    text = Words(
+        N_("%(name)s switches %(first)s with %(second)s."),
+        {
+            "name": seat_name(state, caster),
+            "first": _pos_words(state, a),
+            "second": _pos_words(state, b),
+        },
     )
     token_a = a["canyon"] if "canyon" in a else _get(state, a)
     token_b = b["canyon"] if "canyon" in b else _get(state, b)
@@ -521,7 +616,13 @@ def purify_step(ctx: Ctx, seat: int, action: Json) -> None:
         go_public(state, token)
         state["canyon"].append(token)
         prompt["discarded"].append(token)
-        ctx.say(f"{who} discards {name(token)} to the Canyon (Purify).", type="purify_discard")
+        ctx.say(
+            Words(
+                N_("%(name)s discards %(token)s to the Canyon (Purify)."),
+                {"name": who, "token": words(token)},
+            ),
+            type="purify_discard",
+        )
         return
     if action["type"] == "purify_done":
         count = len(prompt["discarded"])
@@ -532,12 +633,18 @@ def purify_step(ctx: Ctx, seat: int, action: Json) -> None:
             drawn.append(token)
         if count:
             ctx.say(
-                f"{who} draws {tokens_words(count)} from Raizan (Purify).",
+                Words(
+                    N_("%(name)s draws %(tokens)s from Raizan (Purify)."),
+                    {"name": who, "tokens": tokens_words(count)},
+                ),
                 type="purify_draw",
                 hidden_from=[seat],
             )
             ctx.say(
-                "You draw " + ", ".join(name(t) for t in drawn) + ".",
+                Words(
+                    N_("You draw %(tokens)s."),
+                    {"tokens": listing([words(t) for t in drawn], last="comma")},
+                ),
                 type="purify_draw_private",
                 visible_to=[seat],
                 tokens=list(drawn),
@@ -558,7 +665,10 @@ def purify_step(ctx: Ctx, seat: int, action: Json) -> None:
     pending = state["turn"]["pending"]
     pending[:] = [h for h in prompt["pending_before"] if p[h] is not None]
     state["prompt"] = None
-    ctx.say(f"{who} rearranges her Inner Tokens (Purify).", type="purify_arrange")
+    ctx.say(
+        Words(N_("%(name)s rearranges her Inner Tokens (Purify)."), {"name": who}),
+        type="purify_arrange",
+    )
 
 
 def note_last_draw(ctx: Ctx, seat: int) -> None:
@@ -568,7 +678,12 @@ def note_last_draw(ctx: Ctx, seat: int) -> None:
         n = state["seats"]
         state["end_after_turn"] = state["turn"]["number"] + n
         ctx.say(
-            f"{seat_name(state, seat)} drew the last token of Raizan: everyone plays one more "
-            f"turn, {seat_name(state, seat)} last.",
+            Words(
+                N_(
+                    "%(name)s drew the last token of Raizan: everyone plays one more turn, "
+                    "%(name)s last."
+                ),
+                {"name": seat_name(state, seat)},
+            ),
             type="raizan_empty",
         )

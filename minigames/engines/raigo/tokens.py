@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final
 
+from westernroses.words import N_, Words
+
 
 @dataclass(frozen=True)
 class Kind:
@@ -24,23 +26,23 @@ class Kind:
 
 #: Rulebook "Weight of tokens"; counts from RULINGS RAIGO 1 (Thunder 5, every other kind 4).
 KINDS: Final[tuple[Kind, ...]] = (
-    Kind("thunder", "Thunder", 1, True, 5),
-    Kind("snake", "Snake", 2, True, 4),
-    Kind("katana", "Katana", 3, True, 4),
-    Kind("shield", "Shield", 4, True, 4),
-    Kind("roar", "Roar", 5, True, 4),
-    Kind("mist", "Mist", 6, True, 4),
-    Kind("switch", "Switch", 7, True, 4),
-    Kind("purify", "Purify", 8, True, 4),
-    Kind("destroy", "Destroy", 9, True, 4),
-    Kind("one", "One", 1, False, 4),
-    Kind("two", "Two", 2, False, 4),
-    Kind("three", "Three", 3, False, 4),
-    Kind("four", "Four", 4, False, 4),
-    Kind("five", "Five", 5, False, 4),
-    Kind("six", "Six", 6, False, 4),
-    Kind("seven", "Seven", 7, False, 4),
-    Kind("eight", "Eight", 8, False, 4),
+    Kind("thunder", N_("Thunder"), 1, True, 5),
+    Kind("snake", N_("Snake"), 2, True, 4),
+    Kind("katana", N_("Katana"), 3, True, 4),
+    Kind("shield", N_("Shield"), 4, True, 4),
+    Kind("roar", N_("Roar"), 5, True, 4),
+    Kind("mist", N_("Mist"), 6, True, 4),
+    Kind("switch", N_("Switch"), 7, True, 4),
+    Kind("purify", N_("Purify"), 8, True, 4),
+    Kind("destroy", N_("Destroy"), 9, True, 4),
+    Kind("one", N_("One"), 1, False, 4),
+    Kind("two", N_("Two"), 2, False, 4),
+    Kind("three", N_("Three"), 3, False, 4),
+    Kind("four", N_("Four"), 4, False, 4),
+    Kind("five", N_("Five"), 5, False, 4),
+    Kind("six", N_("Six"), 6, False, 4),
+    Kind("seven", N_("Seven"), 7, False, 4),
+    Kind("eight", N_("Eight"), 8, False, 4),
 )
 
 KIND_BY_KEY: Final[dict[str, Kind]] = {kind.key: kind for kind in KINDS}
@@ -75,6 +77,11 @@ def name(token: str) -> str:
     return TOKENS[token].name
 
 
+def words(token: str) -> Words:
+    """A token's name as words, for sentences read in every language."""
+    return Words(TOKENS[token].name)
+
+
 def is_spell(token: str) -> bool:
     return TOKENS[token].spell
 
@@ -101,8 +108,18 @@ def ids_for(*keys: str) -> list[str]:
     return out
 
 
-def tokens_words(count: int) -> str:
+#: A count of tokens in words ("two tokens"), one sentence each.
+TOKEN_COUNT_WORDS: Final = (
+    N_("no tokens"),
+    N_("one token"),
+    N_("two tokens"),
+    N_("three tokens"),
+    N_("four tokens"),
+)
+
+
+def tokens_words(count: int) -> Words:
     """ "one token", "two tokens", … for event texts."""
-    words = ("no", "one", "two", "three", "four")
-    number = words[count] if count < len(words) else str(count)
-    return f"{number} token" if count == 1 else f"{number} tokens"
+    if count < len(TOKEN_COUNT_WORDS):
+        return Words(TOKEN_COUNT_WORDS[count])
+    return Words(N_("%(count)s tokens"), {"count": count})

@@ -11,7 +11,6 @@ from typing import Final
 
 from minigames.engines.raigo.board import (
     HANDS,
-    ORDINALS,
     Json,
     blur,
     draw_token,
@@ -27,7 +26,8 @@ from minigames.engines.raigo.board import (
 )
 from minigames.engines.raigo.resolution import Ctx, finish, pay, resolve_tower, spend
 from minigames.engines.raigo.spells import note_last_draw
-from minigames.engines.raigo.tokens import name, tokens_words
+from minigames.engines.raigo.tokens import tokens_words, words
+from westernroses.words import N_, Words, listing
 
 #: Body holds three tokens, each Hand one: five spaces ("Notes on Fetch").
 BODY_SPACES = 3
@@ -75,11 +75,13 @@ def advance(ctx: Ctx) -> None:
                 turn["stage"] = "act_start"
             elif inner_count(p) >= SPACES:
                 ctx.say(
-                    f"{seat_name(state, seat)} reaches Select with all five spaces full "
-                    "(Forbiddance).",
+                    Words(
+                        N_("%(name)s reaches Select with all five spaces full (Forbiddance)."),
+                        {"name": seat_name(state, seat)},
+                    ),
                     type="forbiddance",
                 )
-                if pay(ctx, seat, "Forbiddance"):
+                if pay(ctx, seat, Words(N_("Forbiddance"))):
                     return
                 turn["discards_left"] = 2
                 turn["stage"] = "discard"
@@ -122,7 +124,7 @@ def advance(ctx: Ctx) -> None:
             turn["stage"] = "pass"
         elif stage == "pass":
             if state["end_after_turn"] == turn["number"]:
-                finish(ctx, "Raizan is empty and everyone has played")
+                finish(ctx, Words(N_("Raizan is empty and everyone has played")))
                 return
             next_turn(ctx)
 
@@ -138,14 +140,17 @@ def select(ctx: Ctx, count: int) -> None:
         turn["drawn"].append(token)
     who = seat_name(state, seat)
     ctx.say(
-        f"{who} draws {tokens_words(count)} from Raizan.",
+        Words(
+            N_("%(name)s draws %(tokens)s from Raizan."),
+            {"name": who, "tokens": tokens_words(count)},
+        ),
         type="select",
         hidden_from=[seat],
         seat=seat,
         count=count,
     )
     ctx.say(
-        "You draw " + " and ".join(name(t) for t in turn["drawn"]) + ".",
+        Words(N_("You draw %(tokens)s."), {"tokens": listing([words(t) for t in turn["drawn"]])}),
         type="select_private",
         visible_to=[seat],
         tokens=list(turn["drawn"]),
@@ -164,8 +169,15 @@ def place(ctx: Ctx, action: Json) -> None:
         put_body(p, token)
     else:
         p[action["space"]] = token
-    where = "Body" if action["space"] == "body" else f"{action['space']} hand"
-    ctx.say(f"{seat_name(state, turn['seat'])} places a token on her {where}.", type="place")
+    place_words = {
+        "body": N_("%(name)s places a token on her Body."),
+        "left": N_("%(name)s places a token on her left hand."),
+        "right": N_("%(name)s places a token on her right hand."),
+    }
+    ctx.say(
+        Words(place_words[action["space"]], {"name": seat_name(state, turn["seat"])}),
+        type="place",
+    )
 
 
 def fetch(ctx: Ctx, action: Json) -> None:
@@ -178,8 +190,12 @@ def fetch(ctx: Ctx, action: Json) -> None:
     p[action["hand"]] = action["token"]
     turn["fetched"] += 1
     ctx.say(
-        f"{seat_name(state, turn['seat'])} moves a token from her Body to her "
-        f"{action['hand']} hand.",
+        Words(
+            N_("%(name)s moves a token from her Body to her left hand.")
+            if action["hand"] == "left"
+            else N_("%(name)s moves a token from her Body to her right hand."),
+            {"name": seat_name(state, turn["seat"])},
+        ),
         type="fetch",
     )
 
@@ -199,7 +215,10 @@ def discard(ctx: Ctx, action: Json) -> None:
     state["canyon"].append(token)
     turn["discards_left"] -= 1
     ctx.say(
-        f"{seat_name(state, turn['seat'])} discards {name(token)} to the Canyon (Forbiddance).",
+        Words(
+            N_("%(name)s discards %(token)s to the Canyon (Forbiddance)."),
+            {"name": seat_name(state, turn["seat"]), "token": words(token)},
+        ),
         type="discard",
         token=token,
     )
@@ -220,8 +239,16 @@ def pile(ctx: Ctx, action: Json) -> None:
     tower = p["towers"][index]
     tower.append(token)
     ctx.say(
-        f"{seat_name(state, seat)} piles her {hand}-hand token on "
-        f"her {ORDINALS[index]} tower ({len(tower)} high).",
+        Words(
+            N_("%(name)s piles her left-hand token on %(tower)s (%(height)s high).")
+            if hand == "left"
+            else N_("%(name)s piles her right-hand token on %(tower)s (%(height)s high)."),
+            {
+                "name": seat_name(state, seat),
+                "tower": tower_name(state, seat, index, seat),
+                "height": len(tower),
+            },
+        ),
         type="pile",
     )
     if len(tower) == TOWER_LIMIT:
@@ -233,7 +260,12 @@ def keep(ctx: Ctx, action: Json) -> None:
     turn = state["turn"]
     turn["pending"].remove(action["hand"])
     ctx.say(
-        f"{seat_name(state, turn['seat'])} keeps the token in her {action['hand']} hand.",
+        Words(
+            N_("%(name)s keeps the token in her left hand.")
+            if action["hand"] == "left"
+            else N_("%(name)s keeps the token in her right hand."),
+            {"name": seat_name(state, turn["seat"])},
+        ),
         type="keep",
     )
 
@@ -245,7 +277,13 @@ def end_seals(ctx: Ctx) -> None:
     for s in [s for s in state["seals"] if s["until_turn"] == turn["number"]]:
         state["seals"].remove(s)
         state["in_play"].append(s["token"])
-        ctx.say(f"The seal on {tower_name(state, s['seat'], s['tower'])} ends.", type="unsealed")
+        ctx.say(
+            Words(
+                N_("The seal on %(tower)s ends."),
+                {"tower": tower_name(state, s["seat"], s["tower"])},
+            ),
+            type="unsealed",
+        )
         spend(ctx, [s["token"]])
 
 
@@ -257,16 +295,25 @@ def destroy_strikes(ctx: Ctx, tower: int | None) -> None:
     if tower is not None:
         tokens = player(state, victim)["towers"][tower]
         player(state, victim)["towers"][tower] = []
-        shown = ", ".join(name(t) for t in tokens)
+        shown = listing([words(t) for t in tokens], last="comma")
         for token in tokens:
             go_public(state, token)
             state["canyon"].append(token)
         ctx.say(
-            f"Destroy strikes: {tower_name(state, victim, tower)} ({shown}) goes to the Canyon.",
+            Words(
+                N_("Destroy strikes: %(tower)s (%(tokens)s) goes to the Canyon."),
+                {"tower": tower_name(state, victim, tower), "tokens": shown},
+            ),
             type="destroy",
         )
     else:
-        ctx.say(f"Destroy strikes, but {seat_name(state, victim)} has no tower.", type="destroy")
+        ctx.say(
+            Words(
+                N_("Destroy strikes, but %(name)s has no tower."),
+                {"name": seat_name(state, victim)},
+            ),
+            type="destroy",
+        )
     for token in [destroy["token"], *destroy["row"]]:
         state["canyon"].append(token)
     state["destroy"] = None
@@ -287,4 +334,8 @@ def next_turn(ctx: Ctx) -> None:
         "pending": [],
         "used": [[] for _ in range(state["seats"])],
     }
-    ctx.say(f"{seat_name(state, seat)} takes the Dong token.", type="turn", seat=seat)
+    ctx.say(
+        Words(N_("%(name)s takes the Dong token."), {"name": seat_name(state, seat)}),
+        type="turn",
+        seat=seat,
+    )

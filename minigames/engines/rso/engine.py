@@ -27,8 +27,9 @@ from minigames.engines.rso.state import (
 from minigames.engines.rso.words import cost_words
 from westernroses.action_shapes import ActionShape
 from westernroses.listed_moves import ListedMoves
-from westernroses.protocol import Action, Event, HouseRule, IllegalAction, Json, Seat
+from westernroses.protocol import Action, Event, HouseRule, IllegalAction, Json, Seat, Text
 from westernroses.undo_policy import nothing_drawn_or_revealed
+from westernroses.words import N_, Words, listing
 
 
 class RsoEngine:
@@ -112,20 +113,23 @@ class RsoEngine:
             ],
         }
 
-    def summary(self, state: State) -> str:
+    def summary(self, state: State) -> Text:
         if state["phase"] == "over":
-            return state["reason"] or "The game is over."
+            return str(state["reason"]) if state["reason"] else Words(N_("The game is over."))
+        phase = Words(phases.PHASE_NAMES[state["phase"]])
         if state["phase"] in ("leader", "mulligan"):
-            return f"Setting up: {phases.PHASE_NAMES[state['phase']]}."
+            return Words(N_("Setting up: %(phase)s."), {"phase": phase})
         seat = int(state["attacker"])
         # the seat to move, when it is not the attacker's (an interception, a window): a list
         # or a page that only said "Marisa attacks" left the other player unsure it was hers
         answer = [s for s in phases.waiting_on(state) if s != seat]
-        to_move = f"; {player_name(state, answer[0])} to answer" if answer else ""
-        return (
-            f"Turn {state['turn']}, {phases.PHASE_NAMES[state['phase']]}: "
-            f"{player_name(state, seat)} attacks{to_move}."
-        )
+        params = {"turn": state["turn"], "phase": phase, "name": player_name(state, seat)}
+        if answer:
+            return Words(
+                N_("Turn %(turn)s, %(phase)s: %(name)s attacks; %(other)s to answer."),
+                {**params, "other": player_name(state, answer[0])},
+            )
+        return Words(N_("Turn %(turn)s, %(phase)s: %(name)s attacks."), params)
 
     def is_undoable(
         self, before: State, seat: Seat, action: Mapping[str, Any], after: State, events: list[Any]
@@ -144,7 +148,7 @@ class RsoEngine:
                     return action
         return actions[-1] if state["step"] == "discard" else actions[0]
 
-    def describe_action(self, state: State, seat: Seat, action: Mapping[str, Any]) -> str:
+    def describe_action(self, state: State, seat: Seat, action: Mapping[str, Any]) -> Text:
         return describe(state, int(seat), action)
 
     def public_action(self, state: State, seat: Seat, action: Mapping[str, Any]) -> Json:
@@ -171,40 +175,66 @@ class RsoEngine:
         return state
 
 
-def _name(state: State, inst: object) -> str:
+def _name(state: State, inst: object) -> Words:
+    """A card instance's name as its own words ("a card" for a move naming none)."""
     if isinstance(inst, str) and inst in state["inst"]:
-        return name_of(state, inst)
-    return "a card"
+        return Words(name_of(state, inst))
+    return Words(N_("a card"))
 
 
-def describe(state: State, seat: int, action: Mapping[str, Any]) -> str:
+def _extra(state: State, action: Mapping[str, Any]) -> Words | str:
+    """What follows a move's card in its words: its target, its Awakening, what it discards
+    and what it sends to the discard pile, each a phrase of its own."""
+    extra: Words | str = ""
+    target = action.get("target")
+    if target is not None:
+        extra = Words(
+            N_("%(before)s on %(target)s"), {"before": extra, "target": _name(state, target)}
+        )
+    if action.get("awaken"):
+        extra = Words(N_("%(before)s with its Awakening"), {"before": extra})
+    discard, sacrifice = action.get("discard"), action.get("sacrifice")
+    if discard and isinstance(discard, list):
+        cards = listing([_name(state, c) for c in discard], last="comma")
+        extra = Words(N_("%(before)s, discarding %(cards)s"), {"before": extra, "cards": cards})
+    if sacrifice and isinstance(sacrifice, list):
+        cards = listing([_name(state, c) for c in sacrifice], last="comma")
+        extra = Words(
+            N_("%(before)s, sending %(cards)s to the discard pile"),
+            {"before": extra, "cards": cards},
+        )
+    return extra
+
+
+#: Moves whose words name nothing but the move.
+BARE_WORDS: Final = {
+    "keep": N_("Keep this hand"),
+    "mulligan": N_("Mulligan: show the hand, shuffle it back and draw six new cards"),
+    "pass": N_("Pass"),
+    "no_attack": N_("Do not attack this turn"),
+    "no_intercept": N_("Do not intercept"),
+    "take_hit": N_("Do not pay the Border Value: take the hit"),
+    "done": N_("End the Preparation phase"),
+}
+
+
+def describe(state: State, seat: int, action: Mapping[str, Any]) -> Words:
     """An action in words, for buttons and the move log."""
     kind = action.get("type")
     card = _name(state, action.get("card") or action.get("spell"))
-    target = action.get("target")
-    extra = ""
-    if target is not None:
-        extra += f" on {_name(state, target)}"
-    if action.get("awaken"):
-        extra += " with its Awakening"
-    discard, sacrifice = action.get("discard"), action.get("sacrifice")
-    if discard and isinstance(discard, list):
-        extra += ", discarding " + ", ".join(_name(state, c) for c in discard)
-    if sacrifice and isinstance(sacrifice, list):
-        extra += ", sending " + ", ".join(_name(state, c) for c in sacrifice)
-        extra += " to the discard pile"
+    extra = _extra(state, action)
+    if kind in BARE_WORDS:
+        return Words(BARE_WORDS[str(kind)])
     if kind == "choose_leader":
-        return f"Choose {card} as Leader"
-    if kind == "keep":
-        return "Keep this hand"
-    if kind == "mulligan":
-        return "Mulligan: show the hand, shuffle it back and draw six new cards"
-    if kind == "pass":
-        return "Pass"
+        return Words(N_("Choose %(card)s as Leader"), {"card": card})
     if kind == "play_event":
         price = _price(state, action.get("card"))
-        cost = "" if price is None else f" ({price} SP)"
-        return f"Play {card}{cost}{extra}"
+        if price is None:
+            return Words(N_("Play %(card)s%(extra)s"), {"card": card, "extra": extra})
+        return Words(
+            N_("Play %(card)s (%(cost)s SP)%(extra)s"),
+            {"card": card, "cost": price, "extra": extra},
+        )
     if kind == "use_special":
         inst = action.get("card")
         cost_text = ""
@@ -213,33 +243,40 @@ def describe(state: State, seat: int, action: Mapping[str, Any]) -> str:
             index = action.get("ability")
             if isinstance(index, int) and 0 <= index < len(abilities):
                 cost_text = cost_words(abilities[index].get("cost"))
-        return f"Use the Special of {card}" + (f" ({cost_text})" if cost_text else "") + extra
+        if not cost_text:
+            return Words(N_("Use the Special of %(card)s%(extra)s"), {"card": card, "extra": extra})
+        return Words(
+            N_("Use the Special of %(card)s (%(cost)s)%(extra)s"),
+            {"card": card, "cost": cost_text, "extra": extra},
+        )
     if kind == "attack":
-        return f"Attack with {card}{extra}"
-    if kind == "no_attack":
-        return "Do not attack this turn"
+        return Words(N_("Attack with %(card)s%(extra)s"), {"card": card, "extra": extra})
     if kind == "intercept":
-        return f"Intercept with {card}{extra}"
-    if kind == "no_intercept":
-        return "Do not intercept"
+        return Words(N_("Intercept with %(card)s%(extra)s"), {"card": card, "extra": extra})
     if kind == "pay_border":
-        return f"Pay {leader_stats(state, seat)['bv']} SP for the Border Value and escape"
-    if kind == "take_hit":
-        return "Do not pay the Border Value: take the hit"
+        return Words(
+            N_("Pay %(bv)s SP for the Border Value and escape"),
+            {"bv": leader_stats(state, seat)["bv"]},
+        )
     if kind == "reserve":
-        return f"Put {card} into the Reserve"
+        return Words(N_("Put %(card)s into the Reserve"), {"card": card})
     if kind == "activate":
         price = _price(state, action.get("spell"))
-        cost = "" if price is None else f" for {price} SP"
-        return f"Activate {card}{cost}{extra}"
+        if price is None:
+            return Words(N_("Activate %(card)s%(extra)s"), {"card": card, "extra": extra})
+        return Words(
+            N_("Activate %(card)s for %(cost)s SP%(extra)s"),
+            {"card": card, "cost": price, "extra": extra},
+        )
     if kind == "equip":
-        where = " on the Boundary" if target is None else ""
-        return f"Equip {card}{where}{extra}"
-    if kind == "done":
-        return "End the Preparation phase"
+        if action.get("target") is None:
+            return Words(
+                N_("Equip %(card)s on the Boundary%(extra)s"), {"card": card, "extra": extra}
+            )
+        return Words(N_("Equip %(card)s%(extra)s"), {"card": card, "extra": extra})
     if kind == "discard":
-        return f"Discard {card}"
-    return "An unknown move"
+        return Words(N_("Discard %(card)s"), {"card": card})
+    return Words(N_("An unknown move"))
 
 
 ENGINE: Final = RsoEngine()

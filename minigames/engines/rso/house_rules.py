@@ -12,74 +12,100 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from westernroses.protocol import HouseRule
+from westernroses.words import N_, Words, listing
 
 HOUSE_RULES: Final = (
     HouseRule(
         key="deck_out",
-        label="When does an empty deck lose?",
+        label=Words(N_("When does an empty deck lose?")),
         default="draw",
-        help="The rulebook says the game ends when a player's deck runs out. By default she "
-        "loses when she must draw and cannot; a table may instead end the game as soon as a "
-        "deck is empty.",
+        help=Words(
+            N_(
+                "The rulebook says the game ends when a player's deck runs out. By default she "
+                "loses when she must draw and cannot; a table may instead end the game as soon as "
+                "a "
+                "deck is empty."
+            )
+        ),
         choices=(
-            ("draw", "When she must draw from an empty deck"),
-            ("empty", "As soon as her deck is empty"),
+            ("draw", Words(N_("When she must draw from an empty deck"))),
+            ("empty", Words(N_("As soon as her deck is empty"))),
         ),
     ),
     HouseRule(
         key="first_player",
-        label="Who goes first",
+        label=Words(N_("Who goes first")),
         default="random",
-        help="The rulebook lets the players pick the first player at random or by agreement. "
-        "She attacks on the first turn and skips her first draw.",
+        help=Words(
+            N_(
+                "The rulebook lets the players pick the first player at random or by agreement. "
+                "She attacks on the first turn and skips her first draw."
+            )
+        ),
         choices=(
-            ("random", "Decided at random"),
-            ("first", "The first seat"),
-            ("second", "The second seat"),
+            ("random", Words(N_("Decided at random"))),
+            ("first", Words(N_("The first seat"))),
+            ("second", Words(N_("The second seat"))),
         ),
     ),
     HouseRule(
         key="both_fall",
-        label="When both Leaders fall at once",
+        label=Words(N_("When both Leaders fall at once")),
         default="draw",
-        help="The rulebook does not say who wins when both Leaders reach 0 HP at the same "
-        "moment (both hit in one battle).",
+        help=Words(
+            N_(
+                "The rulebook does not say who wins when both Leaders reach 0 HP at the same "
+                "moment (both hit in one battle)."
+            )
+        ),
         choices=(
-            ("draw", "The game is a draw"),
-            ("attacker", "The attacking player wins"),
-            ("intercepting", "The intercepting player wins"),
+            ("draw", Words(N_("The game is a draw"))),
+            ("attacker", Words(N_("The attacking player wins"))),
+            ("intercepting", Words(N_("The intercepting player wins"))),
         ),
     ),
     HouseRule(
         key="special_uses",
-        label="Uses of each Special per turn",
+        label=Words(N_("Uses of each Special per turn")),
         default=1,
-        help="The rulebook prints no limit. A Special used again and again while its cost is "
-        "paid could go on for ever (one that gains more SP than it costs), so each may be used "
-        "this many times in a turn.",
+        help=Words(
+            N_(
+                "The rulebook prints no limit. A Special used again and again while its cost is "
+                "paid could go on for ever (one that gains more SP than it costs), so each may be "
+                "used this many times in a turn."
+            )
+        ),
         minimum=1,
         maximum=3,
     ),
     HouseRule(
         key="doctrine",
-        label="Which cards Doctrine takes",
+        label=Words(N_("Which cards Doctrine takes")),
         default="oldest",
-        help="A Doctrine cost puts non-spell cards from the opponent's discard pile at the "
-        "bottom of her deck; the rulebook does not say which ones.",
+        help=Words(
+            N_(
+                "A Doctrine cost puts non-spell cards from the opponent's discard pile at the "
+                "bottom of her deck; the rulebook does not say which ones."
+            )
+        ),
         choices=(
-            ("oldest", "Those longest in the discard pile"),
-            ("newest", "Those most recently discarded"),
+            ("oldest", Words(N_("Those longest in the discard pile"))),
+            ("newest", Words(N_("Those most recently discarded"))),
         ),
     ),
     HouseRule(
         key="border_order",
-        label="Who answers the Border Value first",
+        label=Words(N_("Who answers the Border Value first")),
         default="attacker",
-        help="When both Leaders are tied in one battle, one decides whether to pay her Border "
-        "Value first, and the other sees her answer before giving her own.",
+        help=Words(
+            N_(
+                "When both Leaders are tied in one battle, one decides whether to pay her Border "
+                "Value first, and the other sees her answer before giving her own."
+            )
+        ),
         choices=(
-            ("attacker", "The attacking player"),
-            ("intercepting", "The intercepting player"),
+            ("attacker", Words(N_("The attacking player"))),
+            ("intercepting", Words(N_("The intercepting player"))),
         ),
     ),
 )
@@ -97,18 +123,25 @@ def resolve_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
             raise ValueError(f"Rumbling Spell Orchestra has no house rule called {key!r}.")
         if not rule.choices:
             if isinstance(value, bool) or not isinstance(value, int):
-                raise ValueError(f"{rule.label} must be a whole number.")
+                raise ValueError(
+                    Words(N_("%(rule)s must be a whole number."), {"rule": rule.label})
+                )
             low = value if rule.minimum is None else rule.minimum
             high = value if rule.maximum is None else rule.maximum
             if not low <= value <= high:
                 raise ValueError(
-                    f"{rule.label} must be a whole number from {rule.minimum} to {rule.maximum}."
+                    Words(
+                        N_("%(rule)s must be a whole number from %(minimum)s to %(maximum)s."),
+                        {"rule": rule.label, "minimum": rule.minimum, "maximum": rule.maximum},
+                    )
                 )
         elif value not in [v for v, _ in rule.choices]:
+            labels = listing([label for _, label in rule.choices], last="comma")
             raise ValueError(
-                f"{rule.label} must be one of: "
-                + ", ".join(label for _, label in rule.choices)
-                + "."
+                Words(
+                    N_("%(rule)s must be one of: %(choices)s."),
+                    {"rule": rule.label, "choices": labels},
+                )
             )
         result[key] = value
     return result

@@ -42,15 +42,16 @@ from minigames.engines.rso.state import (
     player_name,
 )
 from westernroses.protocol import Event, IllegalAction, event
+from westernroses.words import N_
 
 PHASE_NAMES = {
-    "leader": "Leader choice",
-    "mulligan": "Opening hands",
-    "replenish": "Replenish phase",
-    "battle": "Battle phase",
-    "preparation": "Preparation phase",
-    "end": "End phase",
-    "over": "Game over",
+    "leader": N_("Leader choice"),
+    "mulligan": N_("Opening hands"),
+    "replenish": N_("Replenish phase"),
+    "battle": N_("Battle phase"),
+    "preparation": N_("Preparation phase"),
+    "end": N_("End phase"),
+    "over": N_("Game over"),
 }
 
 

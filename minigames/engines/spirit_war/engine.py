@@ -27,7 +27,7 @@ from minigames.engines.spirit_war.piles import (
     State,
     clone,
     copy_json,
-    label,
+    label_words,
     name,
     spirits_in_hand,
 )
@@ -48,8 +48,10 @@ from westernroses.protocol import (
     IllegalAction,
     Json,
     Seat,
+    Text,
 )
 from westernroses.undo_policy import nothing_drawn_or_revealed
+from westernroses.words import N_, Words
 
 #: The action types each phase accepts.
 PHASE_ACTIONS: Final[Mapping[str, frozenset[str]]] = {
@@ -225,8 +227,8 @@ class SpiritWarEngine:
         ]
         return result
 
-    def summary(self, state: State) -> str:
-        return player_view.phase_text(state)
+    def summary(self, state: State) -> Text:
+        return player_view.phase_words(state)
 
     def is_undoable(
         self, before: State, seat: Seat, action: Mapping[str, Any], after: State, events: list[Any]
@@ -247,43 +249,46 @@ class SpiritWarEngine:
             return {"type": "vote", "choice": "mini_war"}
         return actions[0]
 
-    def describe_action(self, state: State, seat: Seat, action: Mapping[str, Any]) -> str:
+    def describe_action(self, state: State, seat: Seat, action: Mapping[str, Any]) -> Text:
         """The move in words, as its button reads: a command without a full stop."""
         kind = action.get("type")
         cid = action.get("card")
+        what: Words
         if cid is not None:
             visible = isinstance(seat, int) and cid in state["hands"][seat]
             if not visible or cid not in state["cards"]:
-                return "Play a card you do not hold"
-            what = label(state, cid)
+                return Words(N_("Play a card you do not hold"))
+            what = label_words(state, cid)
         else:
-            what = "a card"
+            what = Words(N_("a card"))
         if kind == "draw":
-            return "Draw a Preparation card and an Encounter card"
+            return Words(N_("Draw a Preparation card and an Encounter card"))
         if kind == "attack":
             target = action.get("target")
             if isinstance(target, int) and 0 <= target < state["seats"]:
-                return f"Attack {name(state, target)}"
-            return "Attack a player"
+                return Words(N_("Attack %(name)s"), {"name": name(state, target)})
+            return Words(N_("Attack a player"))
         if kind == "skip_attack":
             if state["options"].get("skip_proof") == "show_hand":
-                return "Show your hand: you have no Spirit to summon, so the attack is skipped"
-            return "Skip the attack: you have no Spirit to summon"
+                return Words(
+                    N_("Show your hand: you have no Spirit to summon, so the attack is skipped")
+                )
+            return Words(N_("Skip the attack: you have no Spirit to summon"))
         if kind == "summon":
-            return f"Summon {what} face down"
+            return Words(N_("Summon %(card)s face down"), {"card": what})
         if kind == "no_spirit":
-            return "Show your hand: you have no Spirit to summon"
+            return Words(N_("Show your hand: you have no Spirit to summon"))
         if kind == "support":
-            return f"Use {what} face down as your Support card"
+            return Words(N_("Use %(card)s face down as your Support card"), {"card": what})
         if kind == "pass_support":
-            return "Use no Support card"
+            return Words(N_("Use no Support card"))
         if kind == "discard":
-            return f"Discard {what} to the Abyss"
+            return Words(N_("Discard %(card)s to the Abyss"), {"card": what})
         if kind == "vote":
             if action.get("choice") == "share":
-                return "Vote to end the war with a shared result"
-            return "Vote for a Mini Spirit War"
-        return "An unknown move"
+                return Words(N_("Vote to end the war with a shared result"))
+            return Words(N_("Vote for a Mini Spirit War"))
+        return Words(N_("An unknown move"))
 
     def public_action(self, state: State, seat: Seat, action: Mapping[str, Any]) -> Json:
         """What the others learn of a move (RULINGS Spirit War 2: face-down choices are

@@ -16,11 +16,12 @@ whether it is the card she put down, so it is shown as "in her hand or face down
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from minigames.engines.spirit_war.elements import element_word
 from westernroses.protocol import Event, event
 from westernroses.rng import RandomSource
+from westernroses.words import N_, Words
 
 State = dict[str, Any]
 
@@ -53,6 +54,25 @@ def label(state: State, cid: str) -> str:
     if c["kind"] == "spirit":
         return f"{c['name']} ({_a(element_word(str(c['element'])))} Spirit)"
     return f"{c['name']} ({_a(str(c['kind']).capitalize())} card)"
+
+
+#: A card with what it is, one sentence per element or kind (:func:`label_words`).
+LABEL_WORDS: Final = {
+    "fire": N_("%(card)s (a Fire Spirit)"),
+    "earth": N_("%(card)s (an Earth Spirit)"),
+    "water": N_("%(card)s (a Water Spirit)"),
+    "spell": N_("%(card)s (a Spell card)"),
+    "attack": N_("%(card)s (an Attack card)"),
+    "fortune": N_("%(card)s (a Fortune card)"),
+    "disaster": N_("%(card)s (a Disaster card)"),
+}
+
+
+def label_words(state: State, cid: str) -> Words:
+    """:func:`label` as words to read in every language, the card's name as its own words."""
+    c = state["defs"][state["cards"][cid]]
+    which = str(c["element"]) if c["kind"] == "spirit" else str(c["kind"])
+    return Words(LABEL_WORDS[which], {"card": Words(str(c["name"]))})
 
 
 def _a(word: str) -> str:

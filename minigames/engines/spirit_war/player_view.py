@@ -18,6 +18,8 @@ from typing import Any
 
 from minigames.engines.spirit_war.battles import choice_public, support_record
 from minigames.engines.spirit_war.piles import State, card, copy_json, name, shown_cards
+from westernroses.protocol import Text
+from westernroses.words import N_, Words
 
 Json = dict[str, Any]
 
@@ -65,26 +67,45 @@ def hand_size(state: State, seat: int, viewer: int | None) -> int:
 
 
 def phase_text(state: State) -> str:
-    """The situation in a sentence."""
+    """The situation in a sentence, in English."""
+    return str(phase_words(state))
+
+
+def phase_words(state: State) -> Text:
+    """The situation in a sentence, as words to read in every language."""
     phase = state["phase"]
     if phase == "over":
         return str(state["result"]["text"])
     if phase == "turn":
-        return f"Turn {state['turn_number']}: {name(state, state['turn'])} to draw."
+        return Words(
+            N_("Turn %(turn)s: %(name)s to draw."),
+            {"turn": state["turn_number"], "name": name(state, state["turn"])},
+        )
     if phase == "attack":
-        return f"{name(state, state['attack']['attacker'])} to choose whom to attack."
+        return Words(
+            N_("%(name)s to choose whom to attack."),
+            {"name": name(state, state["attack"]["attacker"])},
+        )
     if phase == "summon":
         a, d = state["battle"]["sides"]
-        return f"{name(state, a)} and {name(state, d)} summon a Spirit face down."
+        return Words(
+            N_("%(first)s and %(second)s summon a Spirit face down."),
+            {"first": name(state, a), "second": name(state, d)},
+        )
     if phase == "support":
-        return "The Spirits are revealed: the Support card phase."
+        return Words(N_("The Spirits are revealed: the Support card phase."))
     if phase == "discard":
         seat = state["discard"]["seat"]
         left = state["discard"]["left"]
-        return f"{name(state, seat)} to discard {left} card{'s' if left > 1 else ''}."
+        if left > 1:
+            return Words(
+                N_("%(name)s to discard %(count)s cards."),
+                {"name": name(state, seat), "count": left},
+            )
+        return Words(N_("%(name)s to discard 1 card."), {"name": name(state, seat)})
     if phase == "rare_outcome":
-        return "The survivors vote on how to end the war."
-    return "The turn goes on."
+        return Words(N_("The survivors vote on how to end the war."))
+    return Words(N_("The turn goes on."))
 
 
 def _support_record(state: State, seat: int) -> Json:

@@ -23,6 +23,7 @@ from minigames.engines.spirit_war.piles import (
 )
 from westernroses.protocol import HouseRule
 from westernroses.rng import RandomSource
+from westernroses.words import N_, Words, listing
 
 #: Format of the stored state; a future incompatible change gets a new number.
 STATE_FORMAT: Final = 1
@@ -37,85 +38,97 @@ MAX_SETUP_ROUNDS: Final = 500
 HOUSE_RULES: Final = (
     HouseRule(
         "spirit_cards",
-        "Spirit cards",
+        Words(N_("Spirit cards")),
         36,
-        "Spirit cards in the Preparation deck.",
+        Words(N_("Spirit cards in the Preparation deck.")),
         minimum=6,
         maximum=120,
     ),
     HouseRule(
         "spell_cards",
-        "Spell cards",
+        Words(N_("Spell cards")),
         18,
-        "Spell cards in the Preparation deck.",
+        Words(N_("Spell cards in the Preparation deck.")),
         minimum=0,
         maximum=90,
     ),
     HouseRule(
         "attack_cards",
-        "Attack cards",
+        Words(N_("Attack cards")),
         16,
-        "Attack cards in the Encounter deck.",
+        Words(N_("Attack cards in the Encounter deck.")),
         minimum=1,
         maximum=60,
     ),
     HouseRule(
         "fortune_cards",
-        "Fortune cards",
+        Words(N_("Fortune cards")),
         8,
-        "Fortune cards in the Encounter deck.",
+        Words(N_("Fortune cards in the Encounter deck.")),
         minimum=0,
         maximum=60,
     ),
     HouseRule(
         "disaster_cards",
-        "Disaster cards",
+        Words(N_("Disaster cards")),
         8,
-        "Disaster cards in the Encounter deck.",
+        Words(N_("Disaster cards in the Encounter deck.")),
         minimum=0,
         maximum=60,
     ),
     HouseRule(
         "hand_size",
-        "Starting hand",
+        Words(N_("Starting hand")),
         5,
-        "Cards dealt to each player when setting up (the rulebook says five).",
+        Words(N_("Cards dealt to each player when setting up (the rulebook says five).")),
         minimum=1,
         maximum=10,
     ),
     HouseRule(
         "support_order",
-        "Choosing Support cards",
+        Words(N_("Choosing Support cards")),
         "together",
-        "Who chooses a Support card first once the Spirits are revealed. Both at once: neither "
-        "side learns anything of the other's choice, not even whether a card was put down, "
-        "until both are revealed. Losing side first: the table sees whether she put a card "
-        "down before the other side chooses.",
+        Words(
+            N_(
+                "Who chooses a Support card first once the Spirits are revealed. Both at once: "
+                "neither "
+                "side learns anything of the other's choice, not even whether a card was put down, "
+                "until both are revealed. Losing side first: the table sees whether she put a card "
+                "down before the other side chooses."
+            )
+        ),
         choices=(
-            ("together", "Both sides at once, face down"),
-            ("loser_first", "The losing side first, then the other (both at once after a draw)"),
+            ("together", Words(N_("Both sides at once, face down"))),
+            (
+                "loser_first",
+                Words(N_("The losing side first, then the other (both at once after a draw)")),
+            ),
         ),
     ),
     HouseRule(
         "skip_proof",
-        "Skipping an attack without a Spirit",
+        Words(N_("Skipping an attack without a Spirit")),
         "none",
-        "Whether a player who must attack but holds no Spirit shows her hand as proof.",
+        Words(N_("Whether a player who must attack but holds no Spirit shows her hand as proof.")),
         choices=(
-            ("none", "She skips the attack without showing her hand"),
-            ("show_hand", "She shows her hand as proof"),
+            ("none", Words(N_("She skips the attack without showing her hand"))),
+            ("show_hand", Words(N_("She shows her hand as proof"))),
         ),
     ),
     HouseRule(
         "rare_outcome",
-        "When the survivors run out of Spirits",
+        Words(N_("When the survivors run out of Spirits")),
         "vote",
-        "What happens when two or more survivors have no Spirits left and the Preparation "
-        "deck is exhausted.",
+        Words(
+            N_(
+                "What happens when two or more survivors have no Spirits left and the Preparation "
+                "deck is exhausted."
+            )
+        ),
         choices=(
-            ("vote", "The survivors vote: a Mini Spirit War unless all agree to share"),
-            ("mini_war", "Always a Mini Spirit War"),
-            ("share", "Always end the war with a shared result"),
+            ("vote", Words(N_("The survivors vote: a Mini Spirit War unless all agree to share"))),
+            ("mini_war", Words(N_("Always a Mini Spirit War"))),
+            ("share", Words(N_("Always end the war with a shared result"))),
         ),
     ),
 )
@@ -142,15 +155,27 @@ def resolve_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
         if rule.choices:
             allowed = [v for v, _ in rule.choices]
             if value not in allowed:
-                words = ", ".join(label for _, label in rule.choices)
-                raise ValueError(f"{rule.label} must be one of: {words}.")
+                labels = listing([label for _, label in rule.choices], last="comma")
+                raise ValueError(
+                    Words(
+                        N_("%(rule)s must be one of: %(choices)s."),
+                        {"rule": rule.label, "choices": labels},
+                    )
+                )
         else:
             low = rule.minimum if rule.minimum is not None else 0
             high = rule.maximum if rule.maximum is not None else low
             if isinstance(value, bool) or not isinstance(value, int):
-                raise ValueError(f"{rule.label} must be a whole number.")
+                raise ValueError(
+                    Words(N_("%(rule)s must be a whole number."), {"rule": rule.label})
+                )
             if not low <= value <= high:
-                raise ValueError(f"{rule.label} must be between {low} and {high}.")
+                raise ValueError(
+                    Words(
+                        N_("%(rule)s must be between %(low)s and %(high)s."),
+                        {"rule": rule.label, "low": low, "high": high},
+                    )
+                )
         out[key] = value
     return out
 

@@ -76,20 +76,24 @@ def test_json_round_trip_and_words_for_actions():
     assert ENGINE.from_json(json.loads(json.dumps(ENGINE.to_json(state)))) == state
     clear_hand(state, 0)
     give(state, 0, "DBS-102")
-    descriptions = [ENGINE.describe_action(state, 0, a) for a in ENGINE.legal_actions(state, 0)]
+    descriptions = [
+        str(ENGINE.describe_action(state, 0, a)) for a in ENGINE.legal_actions(state, 0)
+    ]
     assert "Change nothing this turn" in descriptions
     state = to_battle(state)
-    words = [ENGINE.describe_action(state, 0, a) for a in ENGINE.legal_actions(state, 0)]
+    words = [str(ENGINE.describe_action(state, 0, a)) for a in ENGINE.legal_actions(state, 0)]
     assert words == ["Declare Needle Drizzle (Level 2, attack 1600, 1 SP)", "End your turn"]
-    assert ENGINE.summary(state) == (
+    assert str(ENGINE.summary(state)) == (
         "Turn 1, Battle phase: Player 1 attacks (LP: Player 1 10000, Player 2 10000)."
     )
     state, _ = act(state, 0, "declare", "DBS-102")
-    assert ENGINE.summary(state) == (
+    assert str(ENGINE.summary(state)) == (
         "Turn 1, Battle phase (defence): Player 1 attacks; Player 2 to answer "
         "(LP: Player 1 10000, Player 2 10000)."
     )
-    assert ENGINE.describe_action(state, 1, {"type": "no_counter"}).startswith("Do not counter")
+    assert str(ENGINE.describe_action(state, 1, {"type": "no_counter"})).startswith(
+        "Do not counter"
+    )
     assert ENGINE.timeout_action(state, 0) is None
 
 

@@ -75,9 +75,9 @@ def _play(seed, opts, decks, policy):
                 assert f"'{iid}'" not in other_view
         action = policy(state, seat, rng)
         assert -1.0 <= evaluate(state, seat) <= 1.0
-        words = ENGINE.describe_action(state, seat, action)
+        words = str(ENGINE.describe_action(state, seat, action))
         state, events = ENGINE.apply(state, seat, action)
-        for text in [words, ENGINE.summary(state)] + [e["text"] for e in events]:
+        for text in [words, str(ENGINE.summary(state))] + [e["text"] for e in events]:
             assert not IDENTIFIER.search(text), text
     raise AssertionError("the game did not end")
 

@@ -97,6 +97,6 @@ def test_bad_set_up_is_refused_in_words(seats, options, message):
 
 def test_seat_names_from_config():
     state = ENGINE.new_game(seats=2, seed=1, config={"names": ["Reimu", "Marisa"]})
-    assert ENGINE.summary(state) == "Turn 1: Reimu to play"
+    assert str(ENGINE.summary(state)) == "Turn 1: Reimu to play"
     with pytest.raises(ValueError, match="seat names"):
         ENGINE.new_game(seats=2, seed=1, config={"names": ["Reimu"]})

@@ -286,13 +286,13 @@ def test_a_spell_on_her_own_things_reads_her_and_your():
     name = state["names"][0]
     chant = {"type": "chant", "hand": "left", "effect": "katana", "seat": 0, "tower": 0}
     chant["end"] = "top"
-    assert ENGINE.describe_action(state, 0, chant) == (
+    assert str(ENGINE.describe_action(state, 0, chant)) == (
         "Chant the Katana in your left hand as Katana on the top of your first tower"
     )
     state, events = play(state, 0, chant)
     assert f"{name} chants Katana on the top of her first tower." in texts(events)
     shield = {"type": "shield", "hand": "right"}
-    assert ENGINE.describe_action(state, 0, shield) == (
+    assert str(ENGINE.describe_action(state, 0, shield)) == (
         "Block the spell with the Shield in your right hand"
     )
     state, events = play(state, 0, shield)

@@ -118,7 +118,7 @@ def test_a_pile_is_told_as_on_her_own_tower():
     give(state, 0, left="two", towers=[["seven"]])
     state = start(state, 0)
     move = {"type": "pile", "hand": "left", "tower": 1}
-    label = ENGINE.describe_action(state, 0, move)
+    label = str(ENGINE.describe_action(state, 0, move))
     assert label == "Pile the Two in your left hand on your second tower"
     state, events = play(state, 0, move)
     name = state["names"][0]

@@ -111,12 +111,12 @@ def test_answers_stay_secret_until_everyone_has_answered():
 def test_words_for_people():
     state = position()
     for action in ENGINE.legal_actions(state, 0):
-        text = ENGINE.describe_action(state, 0, action)
+        text = str(ENGINE.describe_action(state, 0, action))
         assert text and "_" not in text and "raigo-token" not in text
-    assert ENGINE.summary(state) == "Turn 1: Player 1 to play"
+    assert str(ENGINE.summary(state)) == "Turn 1: Player 1 to play"
     assert ENGINE.timeout_action(state, 0) is None
-    assert name(player(state, 0)["left"]) in ENGINE.describe_action(
-        state, 0, {"type": "keep", "hand": "left"}
+    assert name(player(state, 0)["left"]) in str(
+        ENGINE.describe_action(state, 0, {"type": "keep", "hand": "left"})
     )
 
 

@@ -120,10 +120,13 @@ def test_attack_without_intercept_and_no_attack():
     state, xi, _ = battle_game(x, None)
     assert {"type": "no_attack"} in ENGINE.legal_actions(state, 0)
     # the public summary names whoever must move: the attacker, then the one who may intercept
-    assert ENGINE.summary(state) == "Turn 1, Battle phase: Player A attacks."
+    assert str(ENGINE.summary(state)) == "Turn 1, Battle phase: Player A attacks."
     attacked, _ = ENGINE.apply(state, 0, {"type": "attack", "spell": xi})
     assert ENGINE.waiting_on(attacked) == (1,)
-    assert ENGINE.summary(attacked) == "Turn 1, Battle phase: Player A attacks; Player B to answer."
+    assert (
+        str(ENGINE.summary(attacked))
+        == "Turn 1, Battle phase: Player A attacks; Player B to answer."
+    )
     state, _ = ENGINE.apply(state, 0, {"type": "no_attack"})
     assert state["phase"] == "preparation"
 

@@ -439,7 +439,7 @@ def test_field_cost_sends_one_of_your_supports_away():
     options = [a for a in ENGINE.legal_actions(state, 0) if a.get("card") == talisman]
     assert [a["sacrifice"] for a in options] == [[ribbons[0]], [ribbons[1]]]
     sp = state["players"][0]["sp"]
-    assert ENGINE.describe_action(state, 0, options[1]).endswith(
+    assert str(ENGINE.describe_action(state, 0, options[1])).endswith(
         "sending Red-White Ribbon to the discard pile"
     )
     state, _ = ENGINE.apply(state, 0, options[1])

@@ -57,7 +57,7 @@ def test_every_card_in_exactly_one_zone_at_every_step(seed, decks, deck_out):
         assert_zones(state)
         seat = rng.choice(ENGINE.waiting_on(state))
         action = rng.choice(ENGINE.legal_actions(state, seat))
-        words = [ENGINE.describe_action(state, seat, action)]
+        words = [str(ENGINE.describe_action(state, seat, action))]
         state, events = ENGINE.apply(state, seat, action)
         words += [ev["text"] for ev in events]
         for text in words:  # words, never identifiers
@@ -178,7 +178,7 @@ def test_malformed_actions_are_refused_in_words_and_change_nothing(steps, kind, 
     else:
         assert legal
     assert canonical(ENGINE.to_json(state)) == before
-    assert ENGINE.describe_action(state, 0, action)
+    assert str(ENGINE.describe_action(state, 0, action))
 
 
 def test_a_malformed_move_naming_a_card_without_a_cost_is_described_in_words():
@@ -191,7 +191,7 @@ def test_a_malformed_move_naming_a_card_without_a_cost_is_described_in_words():
         {"type": "activate", "spell": costless},
         {"type": "play_event", "card": costless},
     ):
-        words = ENGINE.describe_action(state, 0, action)
+        words = str(ENGINE.describe_action(state, 0, action))
         assert words and "SP" not in words, words
 
 

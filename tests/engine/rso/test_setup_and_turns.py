@@ -294,5 +294,5 @@ def test_timeout_and_words():
     seat = state["attacker"]
     assert ENGINE.timeout_action(state, seat) == {"type": "pass"}
     assert ENGINE.timeout_action(state, 1 - seat) is None
-    assert ENGINE.describe_action(state, seat, {"type": "pass"}) == "Pass"
-    assert ENGINE.summary(state).startswith("Turn 1, Replenish phase: ")
+    assert str(ENGINE.describe_action(state, seat, {"type": "pass"})) == "Pass"
+    assert str(ENGINE.summary(state)).startswith("Turn 1, Replenish phase: ")

@@ -272,7 +272,9 @@ def test_attacking_the_last_opponent_without_spirits_wins_the_war():
     result = ENGINE.result(s)
     assert result["winners"] == [0] and result["outcome"] == "spirit_king"
     assert result["breakdown"] == ["Player 2 was out 1st."]
-    assert "crowned Spirit King" in texts(events) and "crowned Spirit King" in ENGINE.summary(s)
+    assert "crowned Spirit King" in texts(events) and "crowned Spirit King" in str(
+        ENGINE.summary(s)
+    )
 
 
 def test_refusals_leave_the_state_unchanged():

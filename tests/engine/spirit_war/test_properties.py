@@ -105,7 +105,7 @@ def test_every_card_is_in_exactly_one_place_at_every_step(seats, seed, heuristic
             assert action in ENGINE.legal_actions(state, seat)
         else:
             action = rng.choice(ENGINE.legal_actions(state, seat))
-        assert "_" not in ENGINE.describe_action(state, seat, action)
+        assert "_" not in str(ENGINE.describe_action(state, seat, action))
         state, events = ENGINE.apply(state, seat, action)
         for ev in events:  # words for people: no snake_case keys, no card ids
             assert "_" not in ev["text"] and "sw-card" not in ev["text"], ev["text"]

@@ -116,7 +116,7 @@ def test_same_seed_same_deal_and_first_seat_from_config():
         seats=3, seed=9, config={"first_seat": 2, "names": ["Reimu", "Marisa", "Sakuya"]}
     )
     assert s["turn"] == 2 and ENGINE.waiting_on(s) == (2,)
-    assert "Sakuya" in ENGINE.summary(s)
+    assert "Sakuya" in str(ENGINE.summary(s))
 
 
 @pytest.mark.parametrize(

@@ -99,17 +99,17 @@ def test_determinize_deals_a_spirit_into_a_face_down_summon():
 
 def test_describe_action_in_words_and_never_for_a_card_you_do_not_hold():
     s = rig(new(2), hands={0: ["cinder_fox"]}, encounter_top=["challenge_down_the_road"])
-    assert ENGINE.describe_action(s, 0, {"type": "draw"}) == (
+    assert str(ENGINE.describe_action(s, 0, {"type": "draw"})) == (
         "Draw a Preparation card and an Encounter card"
     )
     fox = s["hands"][0][0]
-    assert ENGINE.describe_action(s, 0, {"type": "summon", "card": fox}) == (
+    assert str(ENGINE.describe_action(s, 0, {"type": "summon", "card": fox})) == (
         "Summon Cinder Fox (a Fire Spirit) face down"
     )
-    assert ENGINE.describe_action(s, 1, {"type": "summon", "card": fox}) == (
+    assert str(ENGINE.describe_action(s, 1, {"type": "summon", "card": fox})) == (
         "Play a card you do not hold"
     )
-    assert ENGINE.describe_action(s, 0, {"type": "attack", "target": 1}) == "Attack Player 2"
+    assert str(ENGINE.describe_action(s, 0, {"type": "attack", "target": 1})) == "Attack Player 2"
 
 
 def test_timeouts_pass_the_support_and_summon_the_first_spirit():
