@@ -11,6 +11,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, Final, cast
 
 from django.db.models import Count, Max
+from django.utils.translation import gettext
 
 from campaign.registry import (
     DashboardPanel,
@@ -43,7 +44,7 @@ def battle_timeline(*, access: CampaignAccess, limit: int) -> list[TimelineEntry
         TimelineEntry(
             kind="battle",
             at=cast(datetime, b.started_at),  # filtered: started
-            title=f"Battle started: {b.name}",
+            title=gettext("Battle started: %(name)s") % {"name": b.name},
             ref=f"battle:{b.pk}:started",
             url=battle_url(b),
             data={"battle": b.pk, "event": "started"},
@@ -54,7 +55,7 @@ def battle_timeline(*, access: CampaignAccess, limit: int) -> list[TimelineEntry
         TimelineEntry(
             kind="battle",
             at=cast(datetime, b.ended_at),  # filtered: ended
-            title=f"Battle ended: {b.name}",
+            title=gettext("Battle ended: %(name)s") % {"name": b.name},
             body=b.turn_summary,
             ref=f"battle:{b.pk}:ended",
             url=battle_url(b),

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Final, NamedTuple
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import Http404
-from django.utils.translation import get_language, gettext
+from django.utils.translation import get_language, gettext, pgettext
 
 from apibase.engine_words import data_in_language, in_language
 from apibase.numbers import object_id
@@ -299,7 +299,7 @@ def member_names(campaign_id: int) -> dict[str, str]:
     """Engine player id → shown name, so the board can say who plays whom."""
     from campaign.models import Membership
 
-    names = {"gm": "the GM"}
+    names = {"gm": pgettext("who plays a combatant", "the GM")}
     for m in Membership.objects.filter(campaign_id=campaign_id).select_related("user"):
         names[str(m.user_id)] = m.user.shown_name
     return names

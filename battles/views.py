@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.typing import AuthedRequest
+from apibase.engine_words import data_text
 from apibase.media import private_file
 from campaign.permissions import campaign_for
 from notifications import turn_alerts_mark_read
@@ -114,7 +115,7 @@ def _screen_config(battle: Battle, access: Any) -> dict[str, Any]:
         config["wiki_npcs"] = wiki_npc_choices(access)
         statuses = catalog.status_effects
         config["statuses"] = [
-            [s, statuses[s].name if s in statuses else s] for s in engine.STATUS_KEYS
+            [s, data_text(statuses[s].name) if s in statuses else s] for s in engine.STATUS_KEYS
         ]
         config["targets"] = list(engine.TARGET_KEYS)
         config["elements"] = [e.value for e in Element]

@@ -14,10 +14,14 @@ from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import ValidationError
 from django.http import Http404
+from django.utils.translation import gettext
 
 from apibase.numbers import object_id
+from characters.sheet_words import STAT_ABBREVIATIONS
+from westernroses.catalog import MAIN_STATS
+from westernroses.stat_block import PART_NAMES
 from wiki.models import Entry
-from wiki.stat_blocks import STAT_BLOCK_KINDS, npc_entries, stat_block_of, summary
+from wiki.stat_blocks import STAT_BLOCK_KINDS, npc_entries, stat_block_of
 
 from . import services
 from .models import Battle
@@ -115,5 +119,16 @@ def wiki_npc_choices(access: CampaignAccess) -> list[dict[str, Any]]:
         except ValidationError:
             continue  # a stat block a rule now refuses: fixed on its page first
         if block is not None:
-            rows.append({"id": entry.pk, "title": entry.title, "numbers": summary(block)})
+            rows.append({"id": entry.pk, "title": entry.title, "numbers": _numbers(block)})
     return rows
+
+
+def _numbers(block: Any) -> str:
+    """The stat block in one line in the reader's language: "PWR 7 · CHA 9 · … · Range 6"."""
+    parts = [f"{STAT_ABBREVIATIONS[PART_NAMES[k]]} {block.stats[k]}" for k in MAIN_STATS]
+    parts += [
+        f"HP {block.hp}",
+        gettext("Speed %(speed)s") % {"speed": block.speed},
+        gettext("Range %(range)s") % {"range": block.range},
+    ]
+    return " · ".join(parts)

@@ -41,6 +41,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
+from django.utils.translation import gettext_noop as _
+
 if TYPE_CHECKING:
     from .models import Campaign
     from .permissions import CampaignAccess
@@ -108,10 +110,11 @@ def timeline_sources() -> dict[str, TimelineSource]:
 # --------------------------------------------------------------------------- dashboard
 
 #: The dashboard's sections that later apps fill, in page order, with their headings and what
-#: the section says while no app has registered a panel for it.
+#: the section says while no app has registered a panel for it (in English: the page shows
+#: them in the reader's language).
 DASHBOARD_SLOTS: dict[str, tuple[str, str]] = {
-    "active_battles": ("Active battles", "Battles arrive with the battle feature."),
-    "tavern_tables": ("Open tavern tables", "Tavern games arrive with the tavern feature."),
+    "active_battles": (_("Active battles"), _("Battles arrive with the battle feature.")),
+    "tavern_tables": (_("Open tavern tables"), _("Tavern games arrive with the tavern feature.")),
 }
 
 

@@ -28,6 +28,7 @@ from westernroses.characters import CharacterDraft, RuleViolation
 from . import selectors, services
 from .forms import WAIVER_MANIPULATION, CharacterForm, ImportForm, PortraitForm, error_slots
 from .models import Character
+from .sheet_words import sheet_in_language
 
 # --------------------------------------------------------------------------- lists
 
@@ -258,7 +259,7 @@ def character_sheet(request: HttpRequest, pk: int) -> HttpResponse:
         "character": character,
         "access": access,
         "view": view,
-        "sheet": view.sheet,
+        "sheet": sheet_in_language(view.sheet),
         "item_names": selectors.item_names(),
     }
     return render(request, "characters/sheet.html", context)

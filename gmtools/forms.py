@@ -57,7 +57,10 @@ class InvitationForm(forms.Form):
         help_text=gettext_lazy("They get a notification with the link, and only they can use it."),
     )
     note = forms.CharField(
-        max_length=120, required=False, help_text=gettext_lazy("Who it is for (GMs only).")
+        label=gettext_lazy("Note"),
+        max_length=120,
+        required=False,
+        help_text=gettext_lazy("Who it is for (GMs only)."),
     )
 
     def clean_username(self) -> Any:

@@ -17,12 +17,12 @@ from typing import TYPE_CHECKING, Final
 from django.urls import reverse
 from django.utils.translation import gettext
 
-from apibase.engine_words import in_language
+from apibase.engine_words import data_text, in_language
 from campaign.registry import TimelineEntry, register_timeline_source, timeline_sources
 from campaign.selectors import rolls_visible_to
 from westernroses.checks import verdict
 
-from .awards import award_describe, awards_of
+from .awards import award_items_known, awards_of
 from .handouts import handouts_visible_to
 from .models import GameSession, LevelUp
 from .sessions import session_path
@@ -85,7 +85,7 @@ def session_entries(*, access: CampaignAccess, limit: int) -> list[TimelineEntry
         TimelineEntry(
             kind="session",
             at=s.starts_at,
-            title=f"Session: {s.title}",
+            title=gettext("Session: %(title)s") % {"title": s.title},
             body=s.summary or s.agenda,
             url=session_path(s),
             ref=f"session:{s.pk}",
@@ -99,12 +99,13 @@ def award_entries(*, access: CampaignAccess, limit: int) -> list[TimelineEntry]:
     out = []
     for award in awards_of(access.campaign_id).order_by("-created_at", "-pk")[:limit]:
         names = [r.character_name for r in award.recipients.all()]
-        what = award_describe(award.yen, award.items)
+        what = _award_words(award.yen, award.items)
         out.append(
             TimelineEntry(
                 kind="award",
                 at=award.created_at,
-                title=f"Loot for {', '.join(names)}: {what}",
+                title=gettext("Loot for %(names)s: %(what)s")
+                % {"names": ", ".join(names), "what": what},
                 body=award.reason,
                 actor=award.awarded_by.shown_name,
                 ref=f"award:{award.pk}",
@@ -112,6 +113,16 @@ def award_entries(*, access: CampaignAccess, limit: int) -> list[TimelineEntry]:
             )
         )
     return out
+
+
+def _award_words(yen: int, items: dict[str, int]) -> str:
+    """ "100 yen, 2 × Sword" in the reader's language (the items' names as the data has them)."""
+    parts = [gettext("%(yen)s yen") % {"yen": yen}] if yen else []
+    names = award_items_known() if items else {}
+    for slug, quantity in sorted(items.items()):
+        name = data_text(names.get(slug, slug))
+        parts.append(f"{quantity} × {name}" if quantity > 1 else name)
+    return ", ".join(parts) or gettext("nothing")
 
 
 def level_up_entries(*, access: CampaignAccess, limit: int) -> list[TimelineEntry]:
@@ -124,7 +135,8 @@ def level_up_entries(*, access: CampaignAccess, limit: int) -> list[TimelineEntr
         TimelineEntry(
             kind="level_up",
             at=lv.created_at,
-            title=f"{lv.character_name} reached level {lv.to_level}",
+            title=gettext("%(name)s reached level %(level)s")
+            % {"name": lv.character_name, "level": lv.to_level},
             actor=lv.raised_by.shown_name,
             url=reverse("characters:sheet", args=[lv.character_id]) if lv.character_id else "",
             ref=f"level_up:{lv.pk}",
@@ -171,7 +183,7 @@ def handout_entries(*, access: CampaignAccess, limit: int) -> list[TimelineEntry
         TimelineEntry(
             kind="handout",
             at=h.created_at,
-            title=f"Handout: {h.title}",
+            title=gettext("Handout: %(title)s") % {"title": h.title},
             actor=h.author.shown_name,
             url=reverse("gmtools:handout_detail", args=[h.campaign_id, h.pk]),
             ref=f"handout:{h.pk}",

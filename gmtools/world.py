@@ -292,7 +292,8 @@ def world_event_entries(*, access: CampaignAccess, limit: int) -> list[TimelineE
         TimelineEntry(
             kind="world_event",
             at=e.created_at,
-            title=f"In the world, {event_words(e, calendar)}: {e.title}",
+            title=gettext("In the world, %(when)s: %(title)s")
+            % {"when": event_words(e, calendar), "title": e.title},
             body=e.body,
             actor=e.created_by.shown_name if e.created_by else "",
             url=calendar_path(e.campaign_id),

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from django.db.models import Count, Exists, Max, OuterRef, Q
 from django.db.models.functions import Coalesce
+from django.utils.translation import gettext
 
 from campaign.registry import (
     DashboardPanel,
@@ -37,7 +38,9 @@ def _url(table: TavernTable) -> str:
 
 def _names(table: TavernTable, seats: list[str]) -> str:
     names = table.stakes.get("names") or {}
-    return ", ".join(str(names.get(s, f"seat {int(s) + 1}")) for s in seats)
+    return ", ".join(
+        str(names.get(s, gettext("seat %(number)s") % {"number": int(s) + 1})) for s in seats
+    )
 
 
 def tavern_timeline(*, access: CampaignAccess, limit: int) -> list[TimelineEntry]:
@@ -65,8 +68,9 @@ def tavern_timeline(*, access: CampaignAccess, limit: int) -> list[TimelineEntry
                 TimelineEntry(
                     kind="tavern",
                     at=t.started_at,
-                    title=f"Tavern stakes held: {t.stake} yen each at {title}",
-                    body=f"Staking: {_names(t, sorted(held))}.",
+                    title=gettext("Tavern stakes held: %(stake)s yen each at %(game)s")
+                    % {"stake": t.stake, "game": title},
+                    body=gettext("Staking: %(names)s.") % {"names": _names(t, sorted(held))},
                     ref=f"tavern:{t.pk}:stakes",
                     url=_url(t),
                     data={"table": t.pk, "event": "stakes_held", "held": held},
@@ -77,25 +81,33 @@ def tavern_timeline(*, access: CampaignAccess, limit: int) -> list[TimelineEntry
         paid = t.stakes.get("paid") or {}
         lines = [] if t.abandoned else [t.summary]  # "Abandoned." is in the title
         if paid:
-            lines.append(
-                "The pot went to "
-                + ", ".join(f"{_names(t, [s])} ({y} yen)" for s, y in sorted(paid.items()))
-                + "."
+            winners = ", ".join(
+                gettext("%(name)s (%(yen)s yen)") % {"name": _names(t, [s]), "yen": y}
+                for s, y in sorted(paid.items())
             )
+            lines.append(gettext("The pot went to %(winners)s.") % {"winners": winners})
         elif t.stakes.get("returned"):
-            lines.append("The stakes were returned.")
+            lines.append(gettext("The stakes were returned."))
         forfeited = sorted(t.stakes.get("forfeited") or {})
         if forfeited:
             lines.append(
-                f"{_names(t, forfeited)} left the campaign during the game; "
-                "the stakes stayed with the others."
+                gettext(
+                    "%(names)s left the campaign during the game; the stakes stayed with the "
+                    "others."
+                )
+                % {"names": _names(t, forfeited)}
             )
         event = "abandoned" if t.abandoned else "finished"
+        heading = (
+            gettext("Tavern game abandoned: %(game)s")
+            if t.abandoned
+            else gettext("Tavern game finished: %(game)s")
+        )
         entries.append(
             TimelineEntry(
                 kind="tavern",
                 at=t.ended_at,
-                title=f"Tavern game {event}: {title}",
+                title=heading % {"game": title},
                 body=" ".join(x for x in lines if x),
                 ref=f"tavern:{t.pk}:ended",
                 url=_url(t),
@@ -122,13 +134,16 @@ def dashboard_items(*, campaign: Campaign, access: CampaignAccess) -> list[dict[
     )
     return [
         {
-            "title": f"{get_engine(t.game).title}" + (f" for {t.stake} yen" if t.stake else ""),
+            "title": gettext("%(game)s for %(stake)s yen")
+            % {"game": get_engine(t.game).title, "stake": t.stake}
+            if t.stake
+            else get_engine(t.game).title,
             # a table in setup has no game yet: its summary says only what this says
             "detail": t.summary
             if t.status == TableStatus.ACTIVE
-            else "Waiting for players."
+            else gettext("Waiting for players.")
             if t.open_seat
-            else "Ready to start.",
+            else gettext("Ready to start."),
             "url": _url(t),
             "status": t.status,
             "id": t.pk,

@@ -23,6 +23,7 @@ from campaign.permissions import CampaignAccess, access_for, owned_access
 from characters import selectors as characters_selectors
 from characters.models import Character
 from characters.services import CharacterFormatError, character_to_draft, rules_for
+from characters.sheet_words import label_words
 from westernroses.characters.sheet import Sheet, SheetError, derive_sheet
 from westernroses.elements import Element
 from westernroses.house_rules import HouseRules
@@ -158,8 +159,16 @@ class CasterContext:
                 self.caster.level, self.caster.profession, False, self.rules
             )
         limits = self.sheet.spellcards.deck
-        reasons = [f"{c.label}: {c.amount:+d} cards" for c in limits.cards]
-        reasons += [f"{c.label}: {c.amount:+d} kinds" for c in limits.kinds]
+        reasons = [
+            gettext("%(label)s: %(amount)s cards")
+            % {"label": label_words(c.label), "amount": f"{c.amount:+d}"}
+            for c in limits.cards
+        ]
+        reasons += [
+            gettext("%(label)s: %(amount)s kinds")
+            % {"label": label_words(c.label), "amount": f"{c.amount:+d}"}
+            for c in limits.kinds
+        ]
         return deck_engine.DeckLimits(
             max_cards=limits.max_cards,
             max_kinds=limits.max_kinds,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django import template
+from django.utils.translation import pgettext_lazy
 
 register = template.Library()
 
@@ -11,6 +12,26 @@ register = template.Library()
 def label(slug: object) -> str:
     """A slug as words: ``mortally_wounded`` → ``mortally wounded``, ``level_up`` → ``level up``."""
     return str(slug or "").replace("_", " ").replace("-", " ")
+
+
+#: A timeline entry's kind in words (the kinds the apps register, campaign.registry).
+TIMELINE_KINDS = {
+    "session": pgettext_lazy("a timeline entry's kind", "session"),
+    "award": pgettext_lazy("a timeline entry's kind", "award"),
+    "level_up": pgettext_lazy("a timeline entry's kind", "level up"),
+    "roll": pgettext_lazy("a timeline entry's kind", "roll"),
+    "handout": pgettext_lazy("a timeline entry's kind", "handout"),
+    "world_event": pgettext_lazy("a timeline entry's kind", "world event"),
+    "battle": pgettext_lazy("a timeline entry's kind", "battle"),
+    "tavern": pgettext_lazy("a timeline entry's kind", "tavern"),
+    "wiki_reveal": pgettext_lazy("a timeline entry's kind", "wiki reveal"),
+}
+
+
+@register.filter
+def timeline_kind(kind: object) -> str:
+    """A timeline entry's kind in the reader's language (an unknown kind as words)."""
+    return str(TIMELINE_KINDS.get(str(kind), label(kind)))
 
 
 @register.filter

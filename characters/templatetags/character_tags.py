@@ -66,3 +66,19 @@ def field_words(field_path: Any) -> str:
     from westernroses.characters.draft import field_words as words_of
 
     return words_of(str(field_path or ""))
+
+
+@register.filter
+def card_type_words(card_type: Any) -> str:
+    """A spellcard's type (``attack``, ``defensive``, ``special``) in the reader's language."""
+    from characters.sheet_words import CARD_TYPES
+
+    return str(CARD_TYPES.get(str(card_type), card_type))
+
+
+@register.filter
+def drunkenness_words(level: Any) -> str:
+    """A drunkenness level (``heavily_drunk``) by its name in the reader's language."""
+    from characters.sheet_words import drunk_words
+
+    return drunk_words(str(level or "").replace("_", " ").title())

@@ -157,7 +157,12 @@ def _build(
         if key != "party"
     }
     slots = [
-        {"key": slot, "title": title, "empty": empty, "panels": state.slots.get(slot, [])}
+        {
+            "key": slot,
+            "title": gettext(title),
+            "empty": gettext(empty),
+            "panels": state.slots.get(slot, []),
+        }
         for slot, (title, empty) in DASHBOARD_SLOTS.items()
     ]
     for slot in slots:

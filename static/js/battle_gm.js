@@ -115,13 +115,13 @@
     if (!id) return;
     const side = $("wiki-npc-side").value;
     if (!side) { // its side is the GM's choice, never a silent default
-      B.setStatus("Choose its side first: enemies, heroes or neutral.", "bad");
+      B.setStatus(gettext("Choose its side first: enemies, heroes or neutral."), "bad");
       $("wiki-npc-side").focus();
       return;
     }
     const title = $("wiki-npc").selectedOptions[0].textContent;
-    squareMode(`Click the square to place ${title} on.`, (sq) => {
-      B.send("POST", urls.combatants, { wiki_entry: id, side, position: sq, expected_version: version() }, `${title} placed.`);
+    squareMode(interpolate(gettext("Click the square to place %(name)s on."), { name: title }, true), (sq) => {
+      B.send("POST", urls.combatants, { wiki_entry: id, side, position: sq, expected_version: version() }, interpolate(gettext("%(name)s placed."), { name: title }, true));
     });
   });
 

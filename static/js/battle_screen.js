@@ -59,6 +59,15 @@
   function combatant(id) { return (S.view && S.view.combatants[id]) || null; }
   // one the view does not hold (hidden in fog, or gone) is never named by an engine id
   function nameOf(id) { const c = combatant(id); return c ? c.name : "someone"; }
+  // A spellcard's type, targets and element (westernroses/spellcards/card.py, elements.py).
+  const CARD_TYPE_WORDS = { attack: pgettext("a spellcard's type", "attack"), defensive: pgettext("a spellcard's type", "defensive"), special: pgettext("a spellcard's type", "special") };
+  const TARGET_WORDS = { self: pgettext("a spellcard's targets", "self"), single: pgettext("a spellcard's targets", "single"), two: pgettext("a spellcard's targets", "two"), three: pgettext("a spellcard's targets", "three"), four: pgettext("a spellcard's targets", "four") };
+  const ELEMENT_WORDS = { fire: pgettext("element", "fire"), water: pgettext("element", "water"), wood: pgettext("element", "wood"), metal: pgettext("element", "metal"), wind: pgettext("element", "wind"), light: pgettext("element", "light"), darkness: pgettext("element", "darkness"), spirit: pgettext("element", "spirit") };
+  function elementName(element) { return ELEMENT_WORDS[element] || String(element).replaceAll("_", " "); }
+  // The battle engine's own attack (westernroses/characters/attacks.py): a weapon's or a card's
+  // name comes as the data or its author wrote it, an ability's in the reader's language.
+  const MOVE_NAMES = { Danmaku: pgettext("an attack", "Danmaku") };
+  function moveName(name) { return MOVE_NAMES[name] || name; }
   function playerName(p) { return (config.members && config.members[p]) || (p === "gm" ? gettext("the GM") : interpolate(gettext("player %(number)s"), { number: p }, true)); }
   function initials(name) {
     // a numbered duplicate ("Fairy Maid 2") keeps its number on the token: "FM2"
@@ -649,7 +658,7 @@
 
   function bar(kind, value, max, extra) {
     const pct = max > 0 ? Math.max(0, Math.min(100, (100 * value) / max)) : 0;
-    return el("span", { class: `battle-meter battle-meter--${kind}${extra ? " " + extra : ""}`, title: interpolate(gettext("%(meter)s %(value)s of %(max)s"), { meter: kind.toUpperCase(), value, max }, true) },
+    return el("span", { class: `battle-meter battle-meter--${kind}${extra ? " " + extra : ""}`, title: interpolate(gettext("%(meter)s %(value)s of %(max)s"), { meter: kind === "sp" ? gettext("SP") : kind.toUpperCase(), value, max }, true) },
       el("span", { class: "battle-meter__fill", style: `width:${pct}%` }));
   }
 
@@ -674,7 +683,7 @@
     return el("span", {
       class: classes.join(" "),
       dataset: { combatant: c.id, side: c.side },
-      title: `${c.name} · ${sideWords(c.side)} · HP ${c.hp}/${c.hp_max} · SP ${c.spell_power}`,
+      title: interpolate(gettext("%(name)s · %(side)s · HP %(hp)s/%(max)s · SP %(sp)s"), { name: c.name, side: sideWords(c.side), hp: c.hp, max: c.hp_max, sp: c.spell_power }, true),
     },
     portrait
       ? el("img", { class: "battle-token__portrait", src: portrait, alt: "", draggable: "false" })
@@ -705,6 +714,34 @@
     drunk: gettext("drunk"), shield: gettext("shielded"), buff: gettext("card buff"), card: gettext("under a spellcard's effect"),
     stat: gettext("stat changed by a card"), returning: gettext("returning"), thawing: gettext("thawing"),
   };
+  // Why something happened, as the engine writes it (westernroses/battle: spell_power.py,
+  // status.py, turn_order.py): the fixed reasons in the reader's language, anything else as is.
+  const REASON_WORDS = {
+    "start of turn": gettext("start of turn"), concentrate: gettext("concentrate"), graze: gettext("graze"),
+    "collected dropped power": gettext("collected dropped power"), GM: gettext("GM"),
+    "knocked down": gettext("knocked down"), stunned: gettext("stunned"), frozen: gettext("frozen"),
+    thawing: gettext("thawing"), "paralysed by fear": gettext("paralysed by fear"),
+    "attacks an inanimate object": gettext("attacks an inanimate object"), unconscious: gettext("unconscious"),
+    "dolls are not alive": gettext("dolls are not alive"), fear: gettext("fear"),
+  };
+  function reasonWords(reason) {
+    const text = String(reason || "");
+    if (REASON_WORDS[text]) return REASON_WORDS[text];
+    let m = /^turn order: speed (-?\d+) tie$/.exec(text);
+    if (m) return interpolate(gettext("turn order: speed %(speed)s tie"), { speed: m[1] }, true);
+    m = /^joining the turn order: speed (-?\d+) tie$/.exec(text);
+    if (m) return interpolate(gettext("joining the turn order: speed %(speed)s tie"), { speed: m[1] }, true);
+    m = /^(.+): PWR vs CHA$/.exec(text);
+    if (m) return interpolate(gettext("%(attack)s: PWR vs CHA"), { attack: m[1] }, true);
+    return text.replaceAll("_", " ");
+  }
+  // A status as the log names it: "stunned (1 turn)" from the engine's label, in words.
+  function effectWords(e) {
+    const m = /\((\d+) turns?\)$/.exec(e.label || "");
+    if (STATUS_WORDS[e.kind] && m) return interpolate(ngettext("%(status)s (%(count)s turn)", "%(status)s (%(count)s turns)", Number(m[1])), { status: statusWords(e.kind), count: m[1] }, true);
+    if (STATUS_WORDS[e.kind]) return statusWords(e.kind);
+    return e.label ? e.label.toLowerCase() : statusWords(e.kind);
+  }
   function statusWords(kind) { return STATUS_WORDS[kind] || String(kind || "status").replaceAll("_", " "); }
   const ACTION_WORDS = {
     start: gettext("starts the battle"), move: gettext("moves"), attack: gettext("attacks"), use_spellcard: gettext("uses a spellcard"),
@@ -806,8 +843,8 @@
       if (!c.position) return;
       const cell = S.cells[c.position[1] * width + c.position[0]];
       if (!cell) return;
-      const shown = S.portraits[c.id] ? "" : `${initials(c.name)}, `;
-      cell.setAttribute("aria-label", `${cell.getAttribute("aria-label")}: ${shown}${c.name}`);
+      // the name alone: the initials drawn on the token are the name's letters, not words to read
+      cell.setAttribute("aria-label", `${cell.getAttribute("aria-label")}: ${c.name}`);
       // the standing one on top: fallen pieces lie underneath
       if (c.condition === "healthy" || c.condition === "mortally_wounded") cell.prepend(pieceNode(c));
       else cell.append(pieceNode(c));
@@ -942,13 +979,13 @@
 
   function cardText(card) {
     if (!card) return "";
-    const bits = [card.type];
+    const bits = [CARD_TYPE_WORDS[card.type] || card.type];
     if (card.attack_power) bits.push(`${card.attack_power.dice}d${card.attack_power.modifier ? "+" + card.attack_power.modifier : ""}`);
-    if (card.targets) bits.push(`targets: ${String(card.targets).replaceAll("_", " ")}`);
-    if (card.aoe) bits.push(`AOE ${card.aoe}`);
+    if (card.targets) bits.push(interpolate(gettext("targets: %(targets)s"), { targets: TARGET_WORDS[card.targets] || String(card.targets).replaceAll("_", " ") }, true));
+    if (card.aoe) bits.push(interpolate(gettext("area %(radius)s"), { radius: card.aoe }, true));
     if (card.duration && card.duration !== "instantaneous") bits.push(durationWords(card.duration));
-    if (card.bomb) bits.push("bomb");
-    if (card.element) bits.push(card.element);
+    if (card.bomb) bits.push(gettext("bomb"));
+    if (card.element) bits.push(elementName(card.element));
     return bits.join(" · ");
   }
 
@@ -1145,10 +1182,10 @@
       opts.forEach((o) => {
         if (o.type === "start") group.append(button(gettext("Start the battle"), () => act({ type: "start" }, gettext("The battle has begun.")), { action: "start" }));
         else if (o.type === "move") group.append(button(o.free ? gettext("Free move") : gettext("Move"), () => setMode({ kind: "move", option: o }), { action: "move", free: o.free ? "1" : "0" }));
-        else if (o.type === "attack") group.append(button(o.free ? interpolate(gettext("Quick Strike: %(name)s"), { name: o.name }, true) : interpolate(gettext("Attack: %(name)s"), { name: o.name }, true), () => setMode({ kind: "attack", option: o }), { action: "attack", attack: o.attack }));
+        else if (o.type === "attack") group.append(button(o.free ? interpolate(gettext("Quick Strike: %(name)s"), { name: moveName(o.name) }, true) : interpolate(gettext("Attack: %(name)s"), { name: moveName(o.name) }, true), () => setMode({ kind: "attack", option: o }), { action: "attack", attack: o.attack }));
         else if (o.type === "use_spellcard") group.append(button(interpolate(gettext("Card: %(name)s (%(cost)s SP)"), { name: o.name, cost: o.cost }, true), () => chooseCard(o), { action: "use_spellcard", card: o.card }));
         else if (o.type === "use_ability") {
-          group.append(button(interpolate(gettext("Ability: %(name)s"), { name: o.name }, true), () => {
+          group.append(button(interpolate(gettext("Ability: %(name)s"), { name: moveName(o.name) }, true), () => {
             if (o.target_squares) setMode({ kind: "ability", option: o, chosen: [] });
             else act({ type: "use_ability", combatant: o.combatant, ability: o.ability, target: null }, `${o.name}.`);
           }, { action: "use_ability", ability: o.ability }));
@@ -1171,7 +1208,7 @@
     box.innerHTML = "";
     box.append(el("h3", {}, c.name), el("p", { class: "muted" },
       interpolate(gettext("%(kind)s · %(side)s · played by %(player)s · speed %(speed)s · range %(range)s"), { kind: c.kind, side: sideWords(c.side), player: playerName(c.controller), speed: c.speed, range: c.range }, true) +
-      (c.element ? ` · ${c.element}` : "") + ` · ${String(c.drunkenness).replaceAll("_", " ")}`),
+      (c.element ? ` · ${elementName(c.element)}` : "") + ` · ${String(c.drunkenness).replaceAll("_", " ")}`),
     el("p", {}, interpolate(gettext("HP %(hp)s of %(max)s · SP %(sp)s · meter %(meter)s of 5 · %(condition)s"), { hp: c.hp, max: c.hp_max, sp: c.spell_power, meter: c.meter, condition: conditionWords(c) }, true)));
     if (c.effects.length) box.append(el("ul", { class: "compact" }, c.effects.map((e) => el("li", {}, e.label || statusWords(e.kind)))));
     if (c.discard.length) box.append(el("p", { class: "muted" }, interpolate(gettext("Used cards: %(cards)s"), { cards: c.discard.map((id) => (c.cards[id] || {}).name || id).join(", ") }, true)));
@@ -1183,7 +1220,7 @@
   // damage.py: the element, a Shield, each reduction by name, the minimum of 1).
   function elementWords(element, defender) {
     const against = (combatant(defender) || {}).element;
-    return element && against ? interpolate(gettext("%(element)s against %(against)s"), { element, against }, true) : gettext("element");
+    return element && against ? interpolate(gettext("%(element)s against %(against)s"), { element: elementName(element), against: elementName(against) }, true) : gettext("element");
   }
   const FACTOR_WORDS = { "2": "×2", "1/2": "×½" };
   function damageSteps(raw, steps, elements) {
@@ -1206,7 +1243,7 @@
       case "turn_order": return interpolate(gettext("Turn order: %(order)s."), { order: e.order.map(n).join(", ") }, true);
       case "turn_started": return interpolate(gettext("%(combatant)s's turn."), { combatant: n(e.combatant) }, true);
       case "turn_ended": return null;
-      case "turn_lost": return interpolate(gettext("%(combatant)s loses the turn (%(reason)s)."), { combatant: n(e.combatant), reason: String(e.reason).replaceAll("_", " ") }, true);
+      case "turn_lost": return interpolate(gettext("%(combatant)s loses the turn (%(reason)s)."), { combatant: n(e.combatant), reason: reasonWords(e.reason) }, true);
       case "moved": return !e.to ? interpolate(gettext("%(combatant)s leaves the board."), { combatant: n(e.combatant) }, true)
         : e.reason === "knockback" ? interpolate(gettext("%(combatant)s moves to %(square)s (knocked back)."), { combatant: n(e.combatant), square: sq(e.to) }, true)
         : interpolate(gettext("%(combatant)s moves to %(square)s."), { combatant: n(e.combatant), square: sq(e.to) }, true);
@@ -1215,7 +1252,7 @@
       case "unshown": return interpolate(gettext("%(combatant)s is hidden from the players while off the board."), { combatant: n(e.combatant) }, true);
       case "attack": return interpolate(gettext("%(attacker)s attacks %(defender)s (%(name)s)."), { attacker: n(e.attacker), defender: n(e.defender), name: e.name }, true);
       case "roll": return interpolate(gettext("%(combatant)s rolls to %(purpose)s: %(result)s."), { combatant: n(e.combatant), purpose: e.purpose, result: rollWords(r) }, true);
-      case "versus": return interpolate(gettext("An opposed roll (%(purpose)s)."), { purpose: e.purpose }, true);
+      case "versus": return interpolate(gettext("An opposed roll (%(purpose)s)."), { purpose: reasonWords(e.purpose) }, true);
       case "damage_roll": return interpolate(gettext("%(combatant)s rolls damage: %(total)s."), { combatant: n(e.combatant), total: (e.roll && e.roll.total) ?? "?" }, true);
       case "die": return interpolate(gettext("%(combatant)s rolls a d%(sides)s (%(purpose)s): %(value)s."), { combatant: n(e.combatant), sides: e.sides, purpose: e.purpose, value: e.value }, true);
       case "hit": return interpolate(gettext("%(defender)s is hit by %(name)s: %(damage)s damage%(steps)s."), { defender: n(e.defender), name: e.name, damage: e.damage, steps: damageSteps(e.raw, e.steps, elementWords(e.element, e.defender)) }, true);
@@ -1228,7 +1265,7 @@
       case "cannot_dodge": return interpolate(gettext("%(combatant)s cannot dodge."), { combatant: n(e.combatant) }, true);
       case "grazed": return interpolate(gettext("%(defender)s grazes."), { defender: n(e.defender) }, true);
       case "heal": return interpolate(gettext("%(combatant)s heals %(amount)s (HP %(hp)s)."), { combatant: n(e.combatant), amount: e.amount, hp: e.hp }, true);
-      case "spell_power": return !e.change ? null : interpolate(gettext("%(combatant)s %(change)s spell power (%(reason)s)."), { combatant: n(e.combatant), change: interpolate(e.change > 0 ? gettext("gains %(amount)s") : gettext("loses %(amount)s"), { amount: Math.abs(e.change) }, true), reason: String(e.reason).replaceAll("_", " ") }, true);
+      case "spell_power": return !e.change ? null : interpolate(gettext("%(combatant)s %(change)s spell power (%(reason)s)."), { combatant: n(e.combatant), change: interpolate(e.change > 0 ? gettext("gains %(amount)s") : gettext("loses %(amount)s"), { amount: Math.abs(e.change) }, true), reason: reasonWords(e.reason) }, true);
       case "meter": return null;
       case "draw": return !e.cards ? interpolate(ngettext("%(combatant)s draws %(count)s card.", "%(combatant)s draws %(count)s cards.", e.count), { combatant: n(e.combatant), count: e.count }, true)
         : e.cards.length ? interpolate(gettext("%(combatant)s draws %(cards)s."), { combatant: n(e.combatant), cards: e.cards.map((id) => (combatant(e.combatant) && combatant(e.combatant).cards[id] || {}).name || id).join(", ") }, true)
@@ -1244,7 +1281,7 @@
       case "power_dropped": return interpolate(gettext("%(combatant)s drops %(amount)s power on the ground."), { combatant: n(e.combatant), amount: e.amount }, true);
       case "heal_failed": return interpolate(gettext("%(combatant)s cannot be healed (%(reason)s)."), { combatant: n(e.combatant), reason: String(e.reason).replaceAll("_", " ") }, true);
       case "hp_capped": return interpolate(gettext("%(combatant)s's HP is capped at %(hp)s."), { combatant: n(e.combatant), hp: e.hp }, true);
-      case "immune": return interpolate(gettext("%(combatant)s is immune to being %(status)s (%(reason)s)."), { combatant: n(e.combatant), status: statusWords(e.kind), reason: e.reason }, true);
+      case "immune": return interpolate(gettext("%(combatant)s is immune to being %(status)s (%(reason)s)."), { combatant: n(e.combatant), status: statusWords(e.kind), reason: reasonWords(e.reason) }, true);
       case "effect_extended": return interpolate(gettext("%(combatant)s's effect lasts longer (%(count)s more)."), { combatant: n(e.combatant), count: e.count }, true);
       case "knockback_blocked": return interpolate(gettext("%(combatant)s cannot be knocked back onto %(square)s."), { combatant: n(e.combatant), square: sq(e.square) }, true);
       case "no_one_hit": return interpolate(gettext("%(name)s hits no one."), { name: e.name }, true);
@@ -1257,7 +1294,7 @@
       case "lucky": return interpolate(gettext("%(combatant)s uses Lucky to re-roll."), { combatant: n(e.combatant) }, true);
       case "unconscious": return interpolate(gettext("%(combatant)s is unconscious."), { combatant: n(e.combatant) }, true);
       case "woke": return interpolate(gettext("%(combatant)s wakes up."), { combatant: n(e.combatant) }, true);
-      case "effect_added": return interpolate(gettext("%(combatant)s is %(status)s."), { combatant: n(e.combatant), status: e.label ? e.label.toLowerCase() : statusWords(e.kind) }, true);
+      case "effect_added": return interpolate(gettext("%(combatant)s is %(status)s."), { combatant: n(e.combatant), status: effectWords(e) }, true);
       case "effect_ended": return interpolate(gettext("%(combatant)s is no longer %(status)s."), { combatant: n(e.combatant), status: statusWords(e.kind) }, true);
       case "power_collected": return interpolate(gettext("%(combatant)s collects %(share)s power."), { combatant: n(e.combatant), share: e.share }, true);
       case "battle_ended": return e.winner ? interpolate(gettext("The battle is over: %(winner)s won."), { winner: e.winner }, true) : gettext("The battle is over.");

@@ -50,6 +50,7 @@ ALLOWED = [
     "MB",
     "UTC",
     "Markdown",
+    "JSON",
 ]
 
 #: Pages a visitor sees, and pages of a signed-in player (her language is her account's).

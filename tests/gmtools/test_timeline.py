@@ -142,3 +142,31 @@ def test_timeline_page_and_api(campaign, gm, player, outsider, history, client_f
     assert api_for(outsider).get(f"/api/campaigns/{campaign.pk}/timeline/").status_code == 404
     # a silly page number is not an error on the page
     assert client_for(player).get(f"/campaigns/{campaign.pk}/timeline/?page=zz").status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        (
+            "ja",
+            [
+                "セッション：The lake",
+                "Cirno への戦利品：5 円",
+                "Cirno がレベル 2 になりました",
+                "報酬",
+            ],
+        ),
+        ("zh-hans", ["跑团：The lake", "Cirno 获得战利品：5 日元", "Cirno 升到了 2 级", "奖励"]),
+    ],
+)
+def test_the_timeline_reads_in_the_players_language(
+    campaign, player, history, client_for, language, words
+):
+    """Entry titles and kinds in the reader's language; what people wrote (a session's title,
+    a character's name) as they wrote it."""
+    player.language = language
+    player.save(update_fields=["language"])
+    html = client_for(player).get(f"/campaigns/{campaign.pk}/timeline/").content.decode()
+    for text in words:
+        assert text in html, text
+    assert "Loot for" not in html and "Session:" not in html

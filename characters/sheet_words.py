@@ -1,0 +1,227 @@
+"""The sheet's fixed words in the reader's language.
+
+The engine (``westernroses.characters``) writes a sheet in English: the stats' names and
+abbreviations, the kinds of skills and attacks, the elements, where a contribution comes from
+and the rules' own parts ("Base deck", "Level 2 (5 per level)"). :func:`sheet_in_language`
+returns a copy of a sheet's dict with those in the active language; the data's names and texts
+(races, professions, items, abilities) and what people wrote stay as they are.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from typing import Any
+
+from django.utils.translation import gettext, pgettext, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
+
+from apibase.engine_words import data_text
+
+#: The four main stats (westernroses.catalog.STAT_NAMES) and their abbreviations.
+STAT_NAMES = {
+    "Power": _("Power"),
+    "Charisma": _("Charisma"),
+    "Intelligence": _("Intelligence"),
+    "Insight": _("Insight"),
+}
+STAT_ABBREVIATIONS = {
+    "PWR": pgettext_lazy("a stat", "PWR"),
+    "CHA": pgettext_lazy("a stat", "CHA"),
+    "INT": pgettext_lazy("a stat", "INT"),
+    "INS": pgettext_lazy("a stat", "INS"),
+}
+SKILL_KINDS = {
+    "mental": pgettext_lazy("a skill's kind", "mental"),
+    "physical": pgettext_lazy("a skill's kind", "physical"),
+}
+ATTACK_KINDS = {
+    "danmaku": pgettext_lazy("an attack's kind", "danmaku"),
+    "physical": pgettext_lazy("an attack's kind", "physical"),
+    "thrown": pgettext_lazy("an attack's kind", "thrown"),
+}
+ELEMENTS = {
+    "fire": pgettext_lazy("element", "fire"),
+    "water": pgettext_lazy("element", "water"),
+    "wood": pgettext_lazy("element", "wood"),
+    "metal": pgettext_lazy("element", "metal"),
+    "wind": pgettext_lazy("element", "wind"),
+    "light": pgettext_lazy("element", "light"),
+    "darkness": pgettext_lazy("element", "darkness"),
+    "spirit": pgettext_lazy("element", "spirit"),
+}
+#: Where her HP leaves her (westernroses/characters/sheet.py, ``Hp.state``).
+HP_STATES = {
+    "healthy": pgettext_lazy("a character's HP", "healthy"),
+    "mortally_wounded": pgettext_lazy("a character's HP", "mortally wounded"),
+    "dead": pgettext_lazy("a character's HP", "dead"),
+    "destroyed": pgettext_lazy("a character's HP", "destroyed"),
+}
+#: How drunk she is (westernroses/characters/drunkenness.py), the level's name.
+DRUNK_NAMES = {
+    "Sober": pgettext_lazy("drunkenness", "Sober"),
+    "Buzzed": pgettext_lazy("drunkenness", "Buzzed"),
+    "Tipsy": pgettext_lazy("drunkenness", "Tipsy"),
+    "Drunk": pgettext_lazy("drunkenness", "Drunk"),
+    "Heavily Drunk": pgettext_lazy("drunkenness", "Heavily Drunk"),
+    "Plastered": pgettext_lazy("drunkenness", "Plastered"),
+}
+#: A spellcard's type (westernroses/spellcards/card.py).
+CARD_TYPES = {
+    "attack": pgettext_lazy("a spellcard's type", "attack"),
+    "defensive": pgettext_lazy("a spellcard's type", "defensive"),
+    "special": pgettext_lazy("a spellcard's type", "special"),
+}
+#: Where a passive comes from (``{{ p.source|words }}``).
+SOURCES = {
+    "shot_type": _("Shot type"),
+    "race": _("Race"),
+    "profession": _("Profession"),
+    "ability": _("Ability"),
+}
+#: An item's category (westernroses/data/items.yaml), shown beside it.
+CATEGORIES = {
+    "armor": pgettext_lazy("an item's category", "armor"),
+    "clothing": pgettext_lazy("an item's category", "clothing"),
+    "improvised_weapon": pgettext_lazy("an item's category", "improvised weapon"),
+    "misc": pgettext_lazy("an item's category", "misc"),
+    "natural_weapon": pgettext_lazy("an item's category", "natural weapon"),
+    "throwing_weapon": pgettext_lazy("an item's category", "throwing weapon"),
+    "weapon": pgettext_lazy("an item's category", "weapon"),
+}
+#: A contribution's label the rules write themselves.
+LABELS = {
+    "Base deck": _("Base deck"),
+    "Improvised weapon": _("Improvised weapon"),
+    "Bonus points": _("Bonus points"),
+    "Options": pgettext_lazy("a shot's options", "Options"),
+    **STAT_NAMES,
+}
+_ABBREVIATION = re.compile(r"\b(PWR|CHA|INT|INS)\b")
+_PER_LEVEL = re.compile(r"^Level (?P<level>\d+) \((?P<per>\d+) per level\)$")
+_DODGE_NOTE = re.compile(
+    r"^Danmaku: an insight roll against (?P<dodge>\d+) dodges; "
+    r"then an insight roll against (?P<graze>\d+) to graze\.$"
+)
+_TARGETS_DODGE = re.compile(r"^Targets dodge with an insight roll against (?P<target>\d+)\.$")
+_ATTACK_NOTES = {
+    "Shrine Maiden: may declare a basic attack to be of her goddess's element.": _(
+        "Shrine Maiden: may declare a basic attack to be of her goddess's element."
+    ),
+    "Shrine Maiden: may declare this attack to be of her goddess's element.": _(
+        "Shrine Maiden: may declare this attack to be of her goddess's element."
+    ),
+}
+_PHYSICAL_NOTE = "Physical attacks: the attacker's power against your charisma (versus check)."
+
+
+def abbreviations(text: str) -> str:
+    """``text`` with the stats' abbreviations ("(CHA + INS) / 2") in the active language."""
+    return _ABBREVIATION.sub(lambda m: str(STAT_ABBREVIATIONS[m[1]]), text)
+
+
+def element_words(element: str) -> str:
+    return str(ELEMENTS.get(element.lower(), element))
+
+
+def label_words(label: str) -> str:
+    """A contribution's label: the rules' own in the active language, a data name as it is."""
+    if label in LABELS:
+        return str(LABELS[label])
+    found = _PER_LEVEL.match(label)
+    if found:
+        return gettext("Level %(level)s (%(per)s per level)") % {
+            "level": found["level"],
+            "per": found["per"],
+        }
+    return abbreviations(label)
+
+
+def range_words(rule: str) -> str:
+    """How an attack's range is found: "RANGE", "RANGE + 2 (Options)", "1 (weapon)",
+    "0.5 x RANGE"."""
+    text = rule.replace(" (weapon)", " " + pgettext("an attack's range", "(weapon)"))
+    text = text.replace(" (Options)", " " + pgettext("an attack's range", "(Options)"))
+    return text.replace("RANGE", pgettext("an attack's range", "RANGE"))
+
+
+def note_words(note: str) -> str:
+    if note == _PHYSICAL_NOTE:
+        return gettext(
+            "Physical attacks: the attacker's power against your charisma (versus check)."
+        )
+    found = _DODGE_NOTE.match(note)
+    if found:
+        return gettext(
+            "Danmaku: an insight roll against %(dodge)s dodges; then an insight roll against "
+            "%(graze)s to graze."
+        ) % {"dodge": found["dodge"], "graze": found["graze"]}
+    return note
+
+
+def attack_note_words(note: str) -> str:
+    """An attack's note the rules write ("Targets dodge with an insight roll against 12.")."""
+    if note in _ATTACK_NOTES:
+        return str(_ATTACK_NOTES[note])
+    found = _TARGETS_DODGE.match(note)
+    if found:
+        return gettext("Targets dodge with an insight roll against %(target)s.") % {
+            "target": found["target"]
+        }
+    return note
+
+
+def drunk_words(name: str) -> str:
+    return str(DRUNK_NAMES.get(name, name))
+
+
+def _parts(value: Any) -> Any:
+    """Every contribution (``{"source", "label", "amount"}``) below ``value``, relabelled."""
+    if isinstance(value, list):
+        return [_parts(item) for item in value]
+    if not isinstance(value, dict):
+        return value
+    out = {key: _parts(item) for key, item in value.items()}
+    if "label" in out and "amount" in out and isinstance(out["label"], str):
+        out["label"] = label_words(out["label"])
+    return out
+
+
+def sheet_in_language(sheet: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A copy of ``sheet`` (``Sheet.to_dict()``) with the rules' words in the active language."""
+    if not sheet:
+        return sheet
+    out: dict[str, Any] = _parts(copy.deepcopy(sheet))
+    for stat in (out.get("stats") or {}).values():
+        stat["name"] = str(STAT_NAMES.get(stat.get("name", ""), stat.get("name", "")))
+    for skill in (out.get("skills") or {}).values():
+        skill["kind"] = str(SKILL_KINDS.get(skill.get("kind", ""), skill.get("kind", "")))
+        skill["formula"] = abbreviations(str(skill.get("formula", "")))
+    for attack in out.get("attacks") or []:
+        attack["kind"] = str(ATTACK_KINDS.get(attack.get("kind", ""), attack.get("kind", "")))
+        attack["elements"] = [element_words(str(e)) for e in attack.get("elements") or []]
+        attack["notes"] = [attack_note_words(str(n)) for n in attack.get("notes") or []]
+        if isinstance(attack.get("on_hit"), str):
+            attack["on_hit"] = data_text(attack["on_hit"])
+        if attack.get("slug") == "danmaku" and attack.get("name") == "Danmaku":
+            attack["name"] = pgettext("an attack", "Danmaku")
+        if isinstance(attack.get("range_rule"), str):
+            attack["range_rule"] = range_words(attack["range_rule"])
+    hp = out.get("hp")
+    if isinstance(hp, dict) and hp.get("state") in HP_STATES:
+        hp["state"] = str(HP_STATES[hp["state"]])
+    for key in ("element", "goddess_element"):
+        if isinstance(out.get(key), str):
+            out[key] = element_words(out[key])
+    defence = out.get("defence")
+    if isinstance(defence, dict):
+        defence["notes"] = [note_words(str(n)) for n in defence.get("notes") or []]
+    drunkenness = out.get("drunkenness")
+    if isinstance(drunkenness, dict) and isinstance(drunkenness.get("name"), str):
+        drunkenness["name"] = drunk_words(drunkenness["name"])
+    for passive in out.get("passives") or []:
+        passive["source"] = str(SOURCES.get(passive.get("source", ""), passive.get("source", "")))
+    for item in out.get("inventory") or []:
+        category = item.get("category", "")
+        item["category"] = str(CATEGORIES.get(category, category))
+    return out
