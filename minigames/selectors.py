@@ -14,6 +14,7 @@ from typing import Any
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import Http404
 from django.urls import reverse
+from django.utils.translation import gettext
 
 from apibase.engine_words import data_in_language, in_language, json_in_language
 from minigames.engines.registry import ENGINE_MODULES, get_engine
@@ -81,11 +82,11 @@ def _range_words(low: int | None, high: int | None) -> str:
     """A number rule's range in words: "Any whole number from 5 to 60" (or from 1 up, or up
     to 9), or nothing for a number without bounds."""
     if low is not None and high is not None:
-        return f"Any whole number from {low} to {high}"
+        return gettext("Any whole number from %(low)s to %(high)s") % {"low": low, "high": high}
     if low is not None:
-        return f"Any whole number from {low} up"
+        return gettext("Any whole number from %(low)s up") % {"low": low}
     if high is not None:
-        return f"Any whole number up to {high}"
+        return gettext("Any whole number up to %(high)s") % {"high": high}
     return ""
 
 
