@@ -39,9 +39,21 @@ def _teardown_flush() -> None:
     )
 
 
-@pytest.mark.parametrize("bound", [flush.DELETE_AT_MOST, 0], ids=["delete", "truncate"])
-def test_the_flush_empties_every_table_but_what_post_migrate_makes(campaign, bound, monkeypatch):
-    monkeypatch.setattr(flush, "DELETE_AT_MOST", bound)
+def _fill_beyond_the_bound() -> None:
+    """Sessions enough to pass :data:`flush.DELETE_AT_MOST` (a test that filled a table)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "INSERT INTO django_session (session_key, session_data, expire_date)"
+            " SELECT md5(n::text), repeat('x', 200), now() FROM generate_series(1, 30000) AS n"
+        )
+        cursor.execute("SELECT pg_relation_size('django_session')")
+        assert cursor.fetchone()[0] > flush.DELETE_AT_MOST
+
+
+@pytest.mark.parametrize("filled", [False, True], ids=["delete", "truncate"])
+def test_the_flush_empties_every_table_but_what_post_migrate_makes(campaign, filled):
+    if filled:
+        _fill_beyond_the_bound()
     assert {"accounts_user", "campaign_campaign", "campaign_membership"} <= set(_rows())
     _teardown_flush()
     left = _rows()
