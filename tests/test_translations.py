@@ -137,7 +137,7 @@ def _glossary(code: str) -> dict[str, str]:
     return terms
 
 
-def _entries(po: Path) -> dict[str, str]:
+def catalog_entries(po: Path) -> dict[str, str]:
     """``po``'s single-form entries, msgid to msgstr (gettext's own reading, unwrapped)."""
     out = subprocess.run(  # noqa: S603
         ["msgcat", "--no-wrap", str(po)],  # noqa: S607
@@ -156,7 +156,7 @@ def test_the_catalogs_use_the_glossarys_terms(language: str, code: str):
     assert len(terms) >= 40, f"docs/glossary/{code}.md lost its terms"
     checked, wrong = 0, []
     for po in sorted((ROOT / "locale" / language / "LC_MESSAGES").glob("*.po")):
-        for english, translated in _entries(po).items():
+        for english, translated in catalog_entries(po).items():
             key = english.lower()
             term = terms.get(key) or (terms.get(key[:-1]) if key.endswith("s") else None)
             if term is None:

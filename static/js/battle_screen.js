@@ -843,8 +843,10 @@
       if (!c.position) return;
       const cell = S.cells[c.position[1] * width + c.position[0]];
       if (!cell) return;
-      // the name alone: the initials drawn on the token are the name's letters, not words to read
-      cell.setAttribute("aria-label", `${cell.getAttribute("aria-label")}: ${c.name}`);
+      // the initials its token shows, then the name (WCAG 2.5.3: the visible text is part of
+      // the name); the initials are a name's letters, kept out of translation (translate="no")
+      const shown = S.portraits[c.id] ? "" : `${initials(c.name)}, `;
+      cell.setAttribute("aria-label", `${cell.getAttribute("aria-label")}: ${shown}${c.name}`);
       // the standing one on top: fallen pieces lie underneath
       if (c.condition === "healthy" || c.condition === "mortally_wounded") cell.prepend(pieceNode(c));
       else cell.append(pieceNode(c));

@@ -17,6 +17,7 @@ from apibase.engine_words import DATA_WORDS, data_in_language, data_text
 from config.management.commands.datawords import TARGET, module_text
 from tests.factories import CharacterFactory
 from tests.minigames.conftest import three_humans_at_war, two_humans
+from tests.test_translations import catalog_entries
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
@@ -41,23 +42,13 @@ def test_the_generated_module_is_current(tmp_path: Path):
     assert not {"cinder_fox", "DBS-001", "pony", "own_battle_spell"} & DATA_WORDS
 
 
-def _entries(po: Path) -> dict[str, str]:
-    out = subprocess.run(  # noqa: S603
-        ["msgcat", "--no-wrap", str(po)],  # noqa: S607
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    return dict(re.findall(r'^msgid "(.+)"\nmsgstr "(.*)"$', out, flags=re.M))
-
-
 @pytest.mark.parametrize("language", ["ja", "zh_Hans"])
 def test_every_translation_keeps_its_numbers(language: str):
     """A translation keeps every number of its original (a card's 500, a skill's 2d or +4):
     over the whole catalog, each run of digits in the English is in the translation as often."""
     wrong, data = [], 0
     for po in sorted((ROOT / "locale" / language / "LC_MESSAGES").glob("*.po")):
-        for english, translated in _entries(po).items():
+        for english, translated in catalog_entries(po).items():
             data += english in DATA_WORDS and bool(translated)
             missing = list(re.findall(r"\d+", english))
             for number in re.findall(r"\d+", translated):
