@@ -165,8 +165,10 @@ class ShownRoll:
             return _("critical success")
         if self.critical == "critical_failure":
             return _("critical failure")
-        if self.critical:
-            return self.critical.replace("_", " ")
+        if self.critical == "success":  # an outcome kept in the roll's band field
+            return _("success")
+        if self.critical == "failure":
+            return _("failure")
         if self.success is None:
             return ""
         return _("success") if self.success else _("failure")

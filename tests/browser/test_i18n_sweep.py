@@ -11,6 +11,7 @@ checks everything else on the same pages: axe, labels, dark mode, console errors
 from __future__ import annotations
 
 import os
+import re
 
 import pytest
 
@@ -97,6 +98,13 @@ def user_content(lang: str) -> dict[str, list[str]]:
     for calendar in WorldCalendar.objects.all():
         names.update(str(m.get("name", "")) for m in calendar.months or [] if isinstance(m, dict))
         names.update(str(day) for day in calendar.weekdays or [])
+    # a token shows its combatant's initials (static/js/battle_screen.js ``initials``), and a
+    # square's name gives them with the name
+    from battles.models import Combatant
+
+    for name in Combatant.objects.values_list("name", flat=True):
+        words = re.sub(r"[^\w ]", "", name).split()
+        names.add((words[0][0] + words[1][0] if len(words) > 1 else name[:2]).upper())
     names.discard("")
     return {
         "allowed": sorted(
