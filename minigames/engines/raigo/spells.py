@@ -41,8 +41,15 @@ from minigames.engines.raigo.board import (
 )
 from minigames.engines.raigo.resolution import Ctx, resolve_tower, spend
 from minigames.engines.raigo.setup import LEGACY_SPELL_LIMIT
-from minigames.engines.raigo.tokens import kind, sort_body, tokens_words, weight, words
-from westernroses.words import N_, Words, listing
+from minigames.engines.raigo.tokens import (
+    SWITCH_CONTEXT,
+    kind,
+    sort_body,
+    tokens_words,
+    weight,
+    words,
+)
+from westernroses.words import N_, NP_, Words, listing
 
 #: Effects a token may apply when chanted in step 3 (Shield and Roar only answer).
 CHANT_EFFECTS: dict[str, tuple[str, ...]] = {
@@ -61,14 +68,14 @@ EFFECT_WORDS = {
     "katana": N_("Katana"),
     "shield": N_("Shield"),
     "roar": N_("Roar"),
-    "switch": N_("Switch"),
+    "switch": NP_("RAIGO token", "Switch"),
     "purify": N_("Purify"),
     "destroy": N_("Destroy"),
 }
 
 
 def effect_words(effect: str) -> Words:
-    return Words(EFFECT_WORDS[effect])
+    return Words(EFFECT_WORDS[effect], context=SWITCH_CONTEXT if effect == "switch" else "")
 
 
 SHIELDS = ("shield", "mist")

@@ -10,18 +10,25 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final
 
-from westernroses.words import N_, Words
+from westernroses.words import N_, NP_, Words
 
 
 @dataclass(frozen=True)
 class Kind:
-    """One kind of token: its key, its name for people, its weight and whether it is a Spell."""
+    """One kind of token: its key, its name for people, its weight and whether it is a Spell;
+    ``context``: the name's message context where the word means something else elsewhere."""
 
     key: str
     name: str
     weight: int
     spell: bool
     copies: int
+    context: str = ""
+
+
+#: The message context of RAIGO's "Switch" (the token and its spell), which the language
+#: switcher's "Switch" button, another meaning, must not share a translation with.
+SWITCH_CONTEXT: Final = "RAIGO token"
 
 
 #: Rulebook "Weight of tokens"; counts from RULINGS RAIGO 1 (Thunder 5, every other kind 4).
@@ -32,7 +39,7 @@ KINDS: Final[tuple[Kind, ...]] = (
     Kind("shield", N_("Shield"), 4, True, 4),
     Kind("roar", N_("Roar"), 5, True, 4),
     Kind("mist", N_("Mist"), 6, True, 4),
-    Kind("switch", N_("Switch"), 7, True, 4),
+    Kind("switch", NP_("RAIGO token", "Switch"), 7, True, 4, SWITCH_CONTEXT),
     Kind("purify", N_("Purify"), 8, True, 4),
     Kind("destroy", N_("Destroy"), 9, True, 4),
     Kind("one", N_("One"), 1, False, 4),
@@ -79,7 +86,8 @@ def name(token: str) -> str:
 
 def words(token: str) -> Words:
     """A token's name as words, for sentences read in every language."""
-    return Words(TOKENS[token].name)
+    k = TOKENS[token]
+    return Words(k.name, context=k.context)
 
 
 def is_spell(token: str) -> bool:
