@@ -289,11 +289,15 @@ def test_every_raigo_hand_is_named_in_her_language(accept, column):
         assert score.hand in in_language_for("en", score.words())
 
 
-@pytest.mark.parametrize(("accept", "switcher"), [("ja", "切替"), ("zh-hans", "切换")])
-def test_raigos_switch_is_its_own_word_beside_the_language_switchers(accept, switcher):
-    """RAIGO's Switch (a token and its spell) reads as the glossary's 瞬, while the header's
-    language switcher keeps its own "Switch" button word: the token's name carries a message
-    context. A log saved before the context (plain ``"Switch"``) still shows."""
+@pytest.mark.parametrize(
+    ("accept", "switcher", "skill", "shield"),
+    [("ja", "切替", "盾", "陣"), ("zh-hans", "切换", "盾", "阵")],
+)
+def test_raigos_switch_and_shield_are_their_own_words(client, accept, switcher, skill, shield):
+    """RAIGO's Switch and Shield (tokens and their spells) read as the glossary's 瞬 and 陣,
+    while the header's language switcher keeps its "Switch" button word and the spellcard
+    skill its "Shield": the tokens' names carry a message context, on the server and in the
+    table's script. A log saved before the context (plain ``"Switch"``) still shows."""
     from minigames.engines.raigo.spells import effect_words
     from minigames.engines.raigo.tokens import ids_for, words
 
@@ -302,10 +306,16 @@ def test_raigos_switch_is_its_own_word_beside_the_language_switchers(accept, swi
     assert in_language_for(accept, token) == "瞬"
     assert in_language_for(accept, Words.from_json(token.to_json())) == "瞬"
     assert in_language_for(accept, effect_words("switch")) == "瞬"
+    assert in_language_for(accept, words(ids_for("shield")[0])) == shield
+    assert in_language_for(accept, effect_words("shield")) == shield
     with translation.override(accept):
         assert translation.gettext("Switch") == switcher
+        assert translation.gettext("Shield") == skill
     assert in_language_for(accept, Words.from_json({"text": "Switch"})) == switcher
     assert in_language_for("en", token) == "Switch"
+    catalog = client.get("/jsi18n/", headers={"accept-language": accept}).content.decode()
+    for english, said in (("Switch", "瞬"), ("Shield", shield), ("Four", "四")):
+        assert json.dumps({f"RAIGO token\x04{english}": said})[1:-1] in catalog, english
 
 
 @pytest.mark.parametrize(

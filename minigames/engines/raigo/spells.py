@@ -42,7 +42,7 @@ from minigames.engines.raigo.board import (
 from minigames.engines.raigo.resolution import Ctx, resolve_tower, spend
 from minigames.engines.raigo.setup import LEGACY_SPELL_LIMIT
 from minigames.engines.raigo.tokens import (
-    SWITCH_CONTEXT,
+    NAME_CONTEXT,
     kind,
     sort_body,
     tokens_words,
@@ -66,7 +66,7 @@ EFFECT_WORDS = {
     "charge": N_("Thunder (Charge)"),
     "snake": N_("Snake"),
     "katana": N_("Katana"),
-    "shield": N_("Shield"),
+    "shield": NP_("RAIGO token", "Shield"),
     "roar": N_("Roar"),
     "switch": NP_("RAIGO token", "Switch"),
     "purify": N_("Purify"),
@@ -75,7 +75,8 @@ EFFECT_WORDS = {
 
 
 def effect_words(effect: str) -> Words:
-    return Words(EFFECT_WORDS[effect], context=SWITCH_CONTEXT if effect == "switch" else "")
+    context = NAME_CONTEXT if effect in ("switch", "shield") else ""
+    return Words(EFFECT_WORDS[effect], context=context)
 
 
 SHIELDS = ("shield", "mist")

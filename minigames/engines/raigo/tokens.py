@@ -26,9 +26,10 @@ class Kind:
     context: str = ""
 
 
-#: The message context of RAIGO's "Switch" (the token and its spell), which the language
-#: switcher's "Switch" button, another meaning, must not share a translation with.
-SWITCH_CONTEXT: Final = "RAIGO token"
+#: The message context of a token's name that means something else elsewhere on the site and
+#: must not share its translation: "Switch" (the language switcher's button), "Shield" (the
+#: spellcard skill). The glossary's 瞬 and 陣 are the tokens' own characters.
+NAME_CONTEXT: Final = "RAIGO token"
 
 
 #: Rulebook "Weight of tokens"; counts from RULINGS RAIGO 1 (Thunder 5, every other kind 4).
@@ -36,10 +37,10 @@ KINDS: Final[tuple[Kind, ...]] = (
     Kind("thunder", N_("Thunder"), 1, True, 5),
     Kind("snake", N_("Snake"), 2, True, 4),
     Kind("katana", N_("Katana"), 3, True, 4),
-    Kind("shield", N_("Shield"), 4, True, 4),
+    Kind("shield", NP_("RAIGO token", "Shield"), 4, True, 4, NAME_CONTEXT),
     Kind("roar", N_("Roar"), 5, True, 4),
     Kind("mist", N_("Mist"), 6, True, 4),
-    Kind("switch", NP_("RAIGO token", "Switch"), 7, True, 4, SWITCH_CONTEXT),
+    Kind("switch", NP_("RAIGO token", "Switch"), 7, True, 4, NAME_CONTEXT),
     Kind("purify", N_("Purify"), 8, True, 4),
     Kind("destroy", N_("Destroy"), 9, True, 4),
     Kind("one", N_("One"), 1, False, 4),
