@@ -41,7 +41,11 @@ IGNORED = (
 
 
 class Command(makemessages.Command):
-    xgettext_options = [*makemessages.Command.xgettext_options, "--keyword=N_", "--keyword=NP_:1c,2"]
+    xgettext_options = [
+        *makemessages.Command.xgettext_options,
+        "--keyword=N_",
+        "--keyword=NP_:1c,2",
+    ]
 
     def handle(self, *args: Any, **options: Any) -> None:
         options["ignore_patterns"] = [*(options.get("ignore_patterns") or []), *IGNORED]
