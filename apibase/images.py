@@ -3,7 +3,8 @@
 One check for every upload of a picture, so a lie in a file's name or ``Content-Type`` is caught
 the same way everywhere: Pillow reads the header and verifies the data, a decompression bomb is
 refused before it is decoded, and the size, format and sides are bounded. The callers turn the
-refusal into their own error (a form field, a 400 with field errors) with the words given here.
+refusal into their own error (a form field, a 400 with field errors) with the words given here,
+in the language of the request the upload came with (``gettext`` when refused).
 """
 
 from __future__ import annotations
@@ -12,6 +13,10 @@ import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from django.utils.formats import number_format
+from django.utils.functional import Promise
+from django.utils.translation import gettext, pgettext
 
 if TYPE_CHECKING:
     from django.core.files.uploadedfile import UploadedFile
@@ -32,19 +37,24 @@ class CheckedImage:
 @dataclass(frozen=True, slots=True)
 class ImageRules:
     """What one kind of upload accepts: ``formats`` maps Pillow's format name to the stored
-    extension and content type; ``what`` names the upload in messages ("The map is 9.1 MB")."""
+    extension and content type; ``what`` names the upload in messages ("The map is 9.1 MB"),
+    and it and ``not_an_image`` are lazy translations (``gettext_lazy``), read in the language
+    of the request that is refused."""
 
-    what: str
+    what: str | Promise
     formats: Mapping[str, tuple[str, str]]
     max_bytes: int
     min_side: int
     max_side: int
-    not_an_image: str
+    not_an_image: str | Promise
 
     def kinds(self) -> str:
-        """The accepted formats in words: "PNG, JPEG or WebP"."""
+        """The accepted formats in words: "PNG, JPEG or WebP" (「PNG、JPEG または WebP」)."""
         names = [{"WEBP": "WebP"}.get(name, name) for name in self.formats]
-        return ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0]
+        if len(names) == 1:
+            return names[0]
+        some = pgettext("between list items", ", ").join(names[:-1])
+        return gettext("%(some)s or %(last)s") % {"some": some, "last": names[-1]}
 
 
 def image_check(file: UploadedFile[bytes], rules: ImageRules) -> CheckedImage:
@@ -54,12 +64,16 @@ def image_check(file: UploadedFile[bytes], rules: ImageRules) -> CheckedImage:
 
     size = file.size or 0
     if size > rules.max_bytes:
-        mb = rules.max_bytes // 1024 // 1024
         raise ImageRefused(
-            f"The {rules.what} is {size / 1024 / 1024:.1f} MB; upload at most {mb} MB."
+            gettext("The %(what)s is %(size)s MB; upload at most %(most)s MB.")
+            % {
+                "what": rules.what,
+                "size": number_format(size / 1024 / 1024, 1),
+                "most": rules.max_bytes // 1024 // 1024,
+            }
         )
     if size == 0:
-        raise ImageRefused("The file is empty.")
+        raise ImageRefused(gettext("The file is empty."))
     file.seek(0)
     try:
         with warnings.catch_warnings():
@@ -69,17 +83,24 @@ def image_check(file: UploadedFile[bytes], rules: ImageRules) -> CheckedImage:
                 width, height = image.size
                 image.verify()
     except (UnidentifiedImageError, Image.DecompressionBombError, Image.DecompressionBombWarning):
-        raise ImageRefused(rules.not_an_image) from None
+        raise ImageRefused(str(rules.not_an_image)) from None
     except (OSError, SyntaxError, ValueError):
-        raise ImageRefused("The image is damaged or incomplete.") from None
+        raise ImageRefused(gettext("The image is damaged or incomplete.")) from None
     finally:
         file.seek(0)
     if kind is None or kind not in rules.formats:
-        raise ImageRefused(f"{kind} images are not accepted; upload a {rules.kinds()} picture.")
+        raise ImageRefused(
+            gettext("%(kind)s images are not accepted; upload a %(kinds)s picture.")
+            % {"kind": kind, "kinds": rules.kinds()}
+        )
     low, high = rules.min_side, rules.max_side
     if not (low <= width <= high and low <= height <= high):
         raise ImageRefused(
-            f"The image is {width}×{height} pixels; each side must be between {low} and {high}."
+            gettext(
+                "The image is %(width)s×%(height)s pixels; each side must be between %(low)s "
+                "and %(high)s."
+            )
+            % {"width": width, "height": height, "low": low, "high": high}
         )
     extension, content_type = rules.formats[kind]
     return CheckedImage(extension, content_type, width, height)

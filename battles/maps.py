@@ -22,6 +22,7 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.http import Http404
 from django.urls import reverse
+from django.utils.translation import gettext_lazy
 
 from apibase.images import CheckedImage, ImageRefused, ImageRules, image_check
 from campaign.permissions import CampaignAccess, access_for
@@ -55,12 +56,12 @@ MAX_MAPS: Final = 100
 
 #: What a map may be (``apibase.images``: checked by content, never the name).
 MAP_RULES: Final = ImageRules(
-    what="map",
+    what=gettext_lazy("map"),
     formats=MAP_FORMATS,
     max_bytes=MAP_MAX_BYTES,
     min_side=MAP_MIN_SIDE,
     max_side=MAP_MAX_SIDE,
-    not_an_image="This is not an image: upload a PNG, JPEG or WebP picture.",
+    not_an_image=gettext_lazy("This is not an image: upload a PNG, JPEG or WebP picture."),
 )
 
 

@@ -61,11 +61,12 @@ def replay_page(battle: Any, user: Any, seat: Seat | None) -> dict[str, Any]:
     """The replay page's parts for ``battle``: the battle screen, in its replay mode (no
     polling, no chat, no move offered), with the members' names it words the log with."""
     from django.urls import reverse
+    from django.utils.translation import gettext
 
     from .selectors import member_names
 
     return {
-        "title": f"{battle.name}: the battle again, move by move",
+        "title": gettext("%(battle)s: the battle again, move by move") % {"battle": battle.name},
         "back": reverse("battles:detail", args=[battle.pk]),
         "api": reverse("api-battle-replay", args=[battle.pk]),
         "board": "battles/_replay_board.html",

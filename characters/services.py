@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Final
 from django.core.exceptions import PermissionDenied
 from django.core.files.base import ContentFile
 from django.db import transaction
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 from apibase.images import CheckedImage, ImageRefused, ImageRules, image_check
 from apibase.json_input import JSONInputError, loads_bounded
@@ -665,12 +665,12 @@ def character_import(
 
 #: What a portrait may be (``apibase.images``: checked by content, never the name).
 PORTRAIT_RULES: Final = ImageRules(
-    what="portrait",
+    what=gettext_lazy("portrait"),
     formats=PORTRAIT_FORMATS,
     max_bytes=PORTRAIT_MAX_BYTES,
     min_side=PORTRAIT_MIN_SIDE,
     max_side=PORTRAIT_MAX_SIDE,
-    not_an_image="Upload a PNG, JPEG, WebP or GIF image.",
+    not_an_image=gettext_lazy("Upload a PNG, JPEG, WebP or GIF image."),
 )
 
 

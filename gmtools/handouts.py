@@ -50,7 +50,7 @@ CONFLICT: Final = gettext_lazy(
 
 IMAGE_EXTENSIONS: Final = ("png", "jpg", "jpeg", "gif", "webp")
 HANDOUT_IMAGE_RULES: Final = ImageRules(
-    what="handout picture",
+    what=gettext_lazy("handout picture"),
     formats={
         "PNG": ("png", "image/png"),
         "JPEG": ("jpg", "image/jpeg"),
@@ -60,7 +60,9 @@ HANDOUT_IMAGE_RULES: Final = ImageRules(
     max_bytes=HANDOUT_MAX_BYTES,
     min_side=1,
     max_side=20000,
-    not_an_image="The file is named as a picture but is not one; share a PNG, JPEG, GIF or WebP.",
+    not_an_image=gettext_lazy(
+        "The file is named as a picture but is not one; share a PNG, JPEG, GIF or WebP."
+    ),
 )
 #: What browsers take for HTML or SVG when sniffing a file's start (WHATWG MIME sniffing),
 #: and the tags that run script anywhere in it.

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.contrib.staticfiles import finders
 from django.urls import reverse
+from django.utils.translation import gettext
 
 from .engines.registry import get_engine
 from .models import TavernTable, seat_names, seats_of
@@ -23,7 +24,8 @@ def replay_page(table: TavernTable, user: Any, seat: int | None) -> dict[str, An
     if finders.find(f"css/tavern/{slug}.css"):
         styles.append(f"css/tavern/{slug}.css")
     return {
-        "title": f"{get_engine(slug).title}: the game again, move by move",
+        "title": gettext("%(game)s: the game again, move by move")
+        % {"game": get_engine(slug).title},
         "back": reverse("tavern:table", args=[table.pk]),
         "api": reverse("api-tavern-replay", args=[table.pk]),
         "board": "minigames/_replay_board.html",

@@ -6,7 +6,11 @@ too (docs/i18n.md). So an engine marks each sentence with :func:`N_` (``gettext_
 meaning: the English sentence is the message id, found by ``makemessages --keyword=N_``) and
 returns :class:`Words`, the id with its named parameters; the app translates the id and fills
 the parameters in the reader's language when it renders (``apibase/engine_words.py``). ``str()`` of
-:class:`Words` is the English sentence, for logs, bots and tests that read English."""
+:class:`Words` is the English sentence, for logs, bots and tests that read English.
+
+A word that means two things on the site (RAIGO's "Switch" token, the language switcher's
+"Switch" button) is marked with :func:`NP_` and carries its context in :class:`Words`, so each
+meaning is its own catalog entry (``pgettext``'s ``msgctxt``)."""
 
 from __future__ import annotations
 
@@ -20,6 +24,16 @@ def N_(text: str) -> str:
     return text
 
 
+def NP_(context: str, text: str) -> str:
+    """Mark ``text`` with its message ``context`` for ``makemessages`` (``pgettext_noop``'s
+    meaning) and return ``text``; the :class:`Words` made of it give the same ``context``."""
+    return text
+
+
+#: How gettext keeps a context with its message id in a catalog (``msgctxt`` + EOT + ``msgid``).
+CONTEXT_SEPARATOR = "\x04"
+
+
 @dataclass(frozen=True)
 class Words:
     """An English message id (``"%(name)s plays %(card)s."``) and its parameters.
@@ -29,19 +43,25 @@ class Words:
 
     text: str
     params: Mapping[str, Any] = field(default_factory=dict)
+    #: The message context (:func:`NP_`), empty for most words.
+    context: str = ""
 
     def __str__(self) -> str:
         return render(self, lambda text: text)
 
     def to_json(self) -> dict[str, Any]:
-        """The id and parameters as JSON, to store in a log and render at read time."""
-        return {
+        """The id and parameters (and the context, when there is one) as JSON, to store in a
+        log and render at read time."""
+        data: dict[str, Any] = {
             "text": self.text,
             "params": {
                 key: value.to_json() if isinstance(value, Words) else value
                 for key, value in self.params.items()
             },
         }
+        if self.context:
+            data["context"] = self.context
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Words:
@@ -51,6 +71,7 @@ class Words:
                 key: cls.from_json(value) if isinstance(value, Mapping) else value
                 for key, value in dict(data.get("params") or {}).items()
             },
+            str(data.get("context") or ""),
         )
 
 
@@ -59,7 +80,13 @@ def render(words: Words | str, translate: Any) -> str:
     returned as it is (user content, names)."""
     if isinstance(words, str):
         return words
-    text = translate(words.text)
+    if words.context:
+        # as ``pgettext``: an id with no entry of its own comes back whole, context and all
+        text = translate(f"{words.context}{CONTEXT_SEPARATOR}{words.text}")
+        if CONTEXT_SEPARATOR in str(text):
+            text = words.text
+    else:
+        text = translate(words.text)
     if not words.params:
         return str(text)
     params = {

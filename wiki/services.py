@@ -17,6 +17,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from apibase.images import ImageRefused, ImageRules, image_check
 from campaign.members import campaign_touch
@@ -47,7 +48,7 @@ if TYPE_CHECKING:
     from campaign.permissions import CampaignAccess
 
 IMAGE_RULES: Final = ImageRules(
-    what="picture",
+    what=gettext_lazy("picture"),
     formats={
         "PNG": ("png", "image/png"),
         "JPEG": ("jpg", "image/jpeg"),
@@ -57,7 +58,7 @@ IMAGE_RULES: Final = ImageRules(
     max_bytes=3 * 1024 * 1024,
     min_side=16,
     max_side=6000,
-    not_an_image="Upload a PNG, JPEG, GIF or WebP picture.",
+    not_an_image=gettext_lazy("Upload a PNG, JPEG, GIF or WebP picture."),
 )
 IMAGE_TYPES: Final = dict(IMAGE_RULES.formats.values())
 MAX_KINDS: Final = 40

@@ -18,14 +18,18 @@ from django import forms
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import QuerySet
+from django.utils.text import capfirst
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from apibase.engine_words import data_text, in_language
+from characters.sheet_words import element_words
 from westernroses import battle as engine
-from westernroses.catalog import MAIN_STATS
+from westernroses.catalog import MAIN_STATS, get_catalog
 from westernroses.elements import Element
 from westernroses.stat_block import (
     DAMAGE_REDUCTION_MAX,
+    FISTS,
     HP_MAX,
     HP_MIN,
     MAX_WEAPONS,
@@ -40,6 +44,7 @@ from westernroses.stat_block import (
     stat_block_parse,
     weapon_choices,
 )
+from westernroses.words import listing
 
 from .models import Entry
 
@@ -135,14 +140,23 @@ def stat_block_rows(entry: Entry) -> list[tuple[str, str]]:
     if block is None:
         return []
     weapons = dict(weapon_choices())
+    fists = get_catalog().items[FISTS].name
     rows = [(PART_NAMES[key], str(block.stats[key])) for key in MAIN_STATS]
     rows += [
         (gettext("HP"), str(block.hp)),
         (gettext("Speed"), str(block.speed)),
         (gettext("Range"), str(block.range)),
         (gettext("Will"), str(block.will)),
-        (gettext("Element"), block.element.capitalize() if block.element else gettext("none")),
-        (gettext("Weapons"), ", ".join(["Bare Fists", *(weapons[w] for w in block.weapons)])),
+        (gettext("Element"), _element(block.element) if block.element else gettext("none")),
+        (
+            gettext("Weapons"),
+            in_language(
+                listing(
+                    [data_text(fists), *(data_text(weapons[w]) for w in block.weapons)],
+                    last="comma",
+                )
+            ),
+        ),
     ]
     if block.damage_reduction:
         rows.append((gettext("Damage reduction"), str(block.damage_reduction)))
@@ -155,6 +169,11 @@ def stat_block_rows(entry: Entry) -> list[tuple[str, str]]:
         )
     )
     return rows
+
+
+def _element(element: str) -> str:
+    """An element's name in the reader's language ("Metal", 金), as the sheet words it."""
+    return str(capfirst(element_words(element)))
 
 
 def summary(block: StatBlock) -> str:
@@ -186,7 +205,7 @@ class StatBlockForm(forms.Form):
     element = forms.ChoiceField(
         label=_("Element"),
         required=False,
-        choices=[("", _("none")), *((e.value, e.value.capitalize()) for e in Element)],
+        choices=[("", _("none")), *((e.value, e.value.capitalize()) for e in Element)],  # below
     )
     weapons = forms.MultipleChoiceField(
         label=_("Weapons"),
@@ -212,7 +231,11 @@ class StatBlockForm(forms.Form):
         super().__init__(*args, **kwargs)
         field = self.fields["weapons"]
         assert isinstance(field, forms.MultipleChoiceField)  # noqa: S101 - declared above
-        field.choices = weapon_choices()
+        # the catalog's names and the elements in the reader's language, as the page shows them
+        field.choices = [(slug, data_text(name)) for slug, name in weapon_choices()]
+        element = self.fields["element"]
+        assert isinstance(element, forms.ChoiceField)  # noqa: S101 - declared above
+        element.choices = [("", gettext("none")), *((e.value, _element(e.value)) for e in Element)]
         field.help_text = gettext("Beside her bare fists; at most %(n)s.") % {"n": MAX_WEAPONS}
 
     def stat_block_data(self) -> dict[str, Any]:

@@ -106,11 +106,26 @@ def user_content(lang: str) -> dict[str, list[str]]:
         words = re.sub(r"[^\w ]", "", name).split()
         names.add((words[0][0] + words[1][0] if len(words) > 1 else name[:2]).upper())
     names.discard("")
+    bodies = values(BODIES)
+    # a wiki text's editor shows each mention stored by id as ``@[[its name]]``, as its GM
+    # reads it (wiki/render.py ``Renderer.source``)
+    from campaign.models import Campaign
+    from campaign.permissions import access_for
+    from wiki.models import Entry, Section
+    from wiki.render import Renderer
+
+    for campaign in Campaign.objects.all():
+        texts = [
+            *Entry.objects.filter(campaign=campaign).values_list("body", flat=True),
+            *Section.objects.filter(entry__campaign=campaign).values_list("body", flat=True),
+        ]
+        editor = Renderer(access_for(campaign.created_by, campaign), texts)
+        bodies.update(editor.source(text) for text in texts)
     return {
         "allowed": sorted(
             [*ALLOWED, *COMMANDS, *latin_words_kept(lang), *names], key=len, reverse=True
         ),
-        "bodies": sorted(values(BODIES)),
+        "bodies": sorted(bodies),
     }
 
 
@@ -124,14 +139,10 @@ UNFINISHED: dict[str, str] = {
     "tavern": "seat and clock words of the tavern's lobby; a finished game's summary",
     "tavern-waiting": "the lobby's seat and stake words",
     "tavern-playing": "Spirit War's log lines and the bots' names in seats",
-    "tavern-finished": "RAIGO's scoring hands' names and the bots' names in seats",
+    "tavern-finished": "the bots' names in seats and a rated result's outcome (Won, Lost)",
     "tavern-open": "the lobby's seat words and the bots' names",
     "invite": "the lobby's seat words",
-    "replay-finished": "RAIGO's scoring hands' names, the bots' names, the replay's key hints",
-    "wiki-edit": "the section editor's visibility choice",
-    "wiki-npc": "weapon names of a stat block",
-    "wiki-stat-block": "weapon names and kinds of a stat block",
-    "npc-sheet": "a natural weapon's name kept inside the sheet's data",
+    "replay-finished": "the bots' names in seats",
     "wizard": "the character wizard's steps",
     "builder": "the spellcard builder's skill and target words",
     "edit-sheet": "the sheet editor's stat names",

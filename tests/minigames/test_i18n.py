@@ -243,3 +243,99 @@ def test_a_dbs_table_reads_its_move_buttons_in_her_language(player, other_player
     for label, words in zip(labels, english, strict=True):
         assert label != words, label
         assert not english_left(label, [*cards, "SUPPORT", "CENTER", "HYPER"]), label
+
+
+# --------------------------------------------------------------------------- RAIGO's hands
+
+#: A tower for each scoring hand (bottom to top), with the hand's name in Japanese and Chinese
+#: (docs/glossary: the hands are glossary terms).
+HAND_TOWERS = [
+    (("five", "five", "five"), "桜", "樱"),
+    (("five", "four", "three"), "蓮", "莲"),
+    (("six", "four", "two"), "偶数蓮", "偶数莲"),
+    (("seven", "five", "three"), "奇数蓮", "奇数莲"),
+    (("five", "five", "five", "two", "two", "two"), "双桜", "双樱"),
+    (("six", "five", "four", "three", "three", "three"), "桜蓮", "樱莲"),
+    (("five", "five", "five", "three", "two", "one"), "蓮桜", "莲樱"),
+    (("six", "five", "four", "three", "two", "one"), "双蓮", "双莲"),
+    (("six", "six", "four", "four", "two", "two"), "紅椿", "红椿"),
+    (("six", "mist", "four", "shield", "two", "snake"), "白椿", "白椿"),
+    (("mist", "six", "mist", "six", "mist", "six"), "幻影輪廻", "幻影轮回"),
+    (
+        ("destroy", "katana", "three", "katana", "three", "katana"),
+        "毘沙門天の正義",
+        "毘沙门天之正义",
+    ),
+    (("purify", "purify", "six", "six", "thunder", "thunder"), "六花・白雪", "六花・白雪"),
+    (("mist", "roar", "shield", "four", "three", "two"), "霞・双蓮頭", "霞・双莲头"),
+    (("roar", "five", "roar", "five", "roar", "five"), "桜・死の舞踏", "樱・死之舞"),
+    (("seven", "mist", "five", "shield", "three", "snake"), "時雨蓮", "时雨莲"),
+]
+
+
+@pytest.mark.parametrize(("accept", "column"), [("ja", 1), ("zh-hans", 2)])
+def test_every_raigo_hand_is_named_in_her_language(accept, column):
+    """A tower's score (the move log's and the final scoring's words) names its hand in the
+    glossary's words, with no English left; the stored words keep the English id, so a log
+    written once reads in every reader's language, and English readers read the English."""
+    from minigames.engines.raigo.hands import score_tower
+
+    for row in HAND_TOWERS:
+        score = score_tower(row[0])
+        assert score.hand is not None, row[0]
+        said = in_language_for(accept, Words.from_json(score.words().to_json()))
+        assert row[column] in said, (row[0], said)
+        assert not english_left(said, []), said
+        assert score.hand in in_language_for("en", score.words())
+
+
+@pytest.mark.parametrize(
+    ("accept", "switcher", "skill", "shield"),
+    [("ja", "切替", "盾", "陣"), ("zh-hans", "切换", "盾", "阵")],
+)
+def test_raigos_switch_and_shield_are_their_own_words(client, accept, switcher, skill, shield):
+    """RAIGO's Switch and Shield (tokens and their spells) read as the glossary's 瞬 and 陣,
+    while the header's language switcher keeps its "Switch" button word and the spellcard
+    skill its "Shield": the tokens' names carry a message context, on the server and in the
+    table's script. A log saved before the context (plain ``"Switch"``) still shows."""
+    from minigames.engines.raigo.spells import effect_words
+    from minigames.engines.raigo.tokens import ids_for, words
+
+    token = words(ids_for("switch")[0])
+    assert str(token) == "Switch"
+    assert in_language_for(accept, token) == "瞬"
+    assert in_language_for(accept, Words.from_json(token.to_json())) == "瞬"
+    assert in_language_for(accept, effect_words("switch")) == "瞬"
+    assert in_language_for(accept, words(ids_for("shield")[0])) == shield
+    assert in_language_for(accept, effect_words("shield")) == shield
+    with translation.override(accept):
+        assert translation.gettext("Switch") == switcher
+        assert translation.gettext("Shield") == skill
+    assert in_language_for(accept, Words.from_json({"text": "Switch"})) == switcher
+    assert in_language_for("en", token) == "Switch"
+    catalog = client.get("/jsi18n/", headers={"accept-language": accept}).content.decode()
+    for english, said in (("Switch", "瞬"), ("Shield", shield), ("Four", "四")):
+        assert json.dumps({f"RAIGO token\x04{english}": said})[1:-1] in catalog, english
+
+
+@pytest.mark.parametrize(
+    ("accept", "title", "keys"),
+    [
+        ("ja", "RAIGO：対局を一手ずつ見返す", "矢印キーで一手ずつ戻る・進む"),
+        ("zh-hans", "RAIGO：逐步回看这局游戏", "方向键前后移动一步"),
+    ],
+)
+def test_the_replay_page_reads_in_her_language(
+    player, other_player, client_for, accept, title, keys
+):
+    """The replay page's title and its key hints in her language; the keys' own names (Home,
+    End, as printed on the keys) marked as not for translating."""
+    table = _raigo_after_moves(player, other_player, moves=2)
+    page = client_for(player).get(
+        f"/tables/raigo/{table.pk}/replay/", headers={"accept-language": accept}
+    )
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert title in html and keys in html
+    assert '<kbd translate="no">Home</kbd>' in html
+    assert "the game again" not in html and "arrow keys" not in html

@@ -9,7 +9,8 @@ same catalogs (docs/i18n.md):
 * entries no longer in the source are dropped (``--no-obsolete``), so a catalog holds exactly
   the marked strings;
 * the engines' marker ``N_`` (``westernroses/words.py``) is a keyword, so the sentences the
-  pure-Python engines write are found like ``gettext``'s;
+  pure-Python engines write are found like ``gettext``'s, and ``NP_`` (a word with its
+  context) like ``pgettext``'s;
 * the header's ``POT-Creation-Date`` is left out, so a run that finds nothing new changes
   nothing.
 
@@ -40,7 +41,11 @@ IGNORED = (
 
 
 class Command(makemessages.Command):
-    xgettext_options = [*makemessages.Command.xgettext_options, "--keyword=N_"]
+    xgettext_options = [
+        *makemessages.Command.xgettext_options,
+        "--keyword=N_",
+        "--keyword=NP_:1c,2",
+    ]
 
     def handle(self, *args: Any, **options: Any) -> None:
         options["ignore_patterns"] = [*(options.get("ignore_patterns") or []), *IGNORED]

@@ -50,21 +50,21 @@ def _alternating(a: str, b: str) -> tuple[tuple[str, ...], ...]:
 #: the rulebook (alternating, either token first); the other four are our definitions.
 RAIJIN_HANDS: Final[tuple[RaijinHand, ...]] = (
     RaijinHand(
-        "Justice of Bishamonten",
+        N_("Justice of Bishamonten"),
         12,
         (("destroy", "katana", "three", "katana", "three", "katana"),),
     ),
-    RaijinHand("Phantom Samsara", 12, _alternating("mist", "six")),
+    RaijinHand(N_("Phantom Samsara"), 12, _alternating("mist", "six")),
     RaijinHand(
-        "Rikka-Snow White",
+        N_("Rikka-Snow White"),
         12,
         (("purify", "purify", "six", "six", "thunder", "thunder"),),
     ),
     RaijinHand(
-        "Kasumi-Double Lotus Head", 11, (("mist", "roar", "shield", "four", "three", "two"),)
+        N_("Kasumi-Double Lotus Head"), 11, (("mist", "roar", "shield", "four", "three", "two"),)
     ),
-    RaijinHand("Sakura-Dance Macabre", 11, _alternating("roar", "five")),
-    RaijinHand("Shigure-Lotus", 10, (("seven", "mist", "five", "shield", "three", "snake"),)),
+    RaijinHand(N_("Sakura-Dance Macabre"), 11, _alternating("roar", "five")),
+    RaijinHand(N_("Shigure-Lotus"), 10, (("seven", "mist", "five", "shield", "three", "snake"),)),
 )
 
 
@@ -127,9 +127,9 @@ def _lotus_kind(weights: Sequence[int]) -> str | None:
         return None
     steps = _steps(weights)
     if steps == {1}:
-        return "Lotus"
+        return N_("Lotus")
     if steps == {2}:
-        return "Even Lotus" if weights[0] % 2 == 0 else "Odd Lotus"
+        return N_("Even Lotus") if weights[0] % 2 == 0 else N_("Odd Lotus")
     return None
 
 
@@ -145,8 +145,8 @@ def _special(kinds: Sequence[str], weights: Sequence[int]) -> tuple[str, int] | 
     if sorted(Counter(weights).values()) != [2, 2, 2]:
         return None
     if sorted(Counter(kinds).values()) == [2, 2, 2]:
-        return ("Red Camellia", 6)
-    return ("White Camellia", 4)
+        return (N_("Red Camellia"), 6)
+    return (N_("White Camellia"), 4)
 
 
 def _combined(weights: Sequence[int]) -> tuple[str, int] | None:
@@ -154,19 +154,19 @@ def _combined(weights: Sequence[int]) -> tuple[str, int] | None:
     lower_sakura, upper_sakura = _sakura(lower), _sakura(upper)
     lower_lotus, upper_lotus = _lotus_kind(lower) is not None, _lotus_kind(upper) is not None
     if lower_sakura and upper_sakura:
-        return ("Double Sakura", 4)
+        return (N_("Double Sakura"), 4)
     if upper_sakura and lower_lotus:
-        return ("Sakura-Lotus", 3)
+        return (N_("Sakura-Lotus"), 3)
     if upper_lotus and lower_sakura:
-        return ("Lotus-Sakura", 3)
+        return (N_("Lotus-Sakura"), 3)
     if upper_lotus and lower_lotus:
-        return ("Double Lotus", 2)
+        return (N_("Double Lotus"), 2)
     return None
 
 
 def _basic(weights: Sequence[int]) -> tuple[str, int] | None:
     if _sakura(weights):
-        return ("Sakura", 2)
+        return (N_("Sakura"), 2)
     lotus = _lotus_kind(weights)
     return (lotus, 1) if lotus else None
 

@@ -41,8 +41,15 @@ from minigames.engines.raigo.board import (
 )
 from minigames.engines.raigo.resolution import Ctx, resolve_tower, spend
 from minigames.engines.raigo.setup import LEGACY_SPELL_LIMIT
-from minigames.engines.raigo.tokens import kind, sort_body, tokens_words, weight, words
-from westernroses.words import N_, Words, listing
+from minigames.engines.raigo.tokens import (
+    NAME_CONTEXT,
+    kind,
+    sort_body,
+    tokens_words,
+    weight,
+    words,
+)
+from westernroses.words import N_, NP_, Words, listing
 
 #: Effects a token may apply when chanted in step 3 (Shield and Roar only answer).
 CHANT_EFFECTS: dict[str, tuple[str, ...]] = {
@@ -59,16 +66,17 @@ EFFECT_WORDS = {
     "charge": N_("Thunder (Charge)"),
     "snake": N_("Snake"),
     "katana": N_("Katana"),
-    "shield": N_("Shield"),
+    "shield": NP_("RAIGO token", "Shield"),
     "roar": N_("Roar"),
-    "switch": N_("Switch"),
+    "switch": NP_("RAIGO token", "Switch"),
     "purify": N_("Purify"),
     "destroy": N_("Destroy"),
 }
 
 
 def effect_words(effect: str) -> Words:
-    return Words(EFFECT_WORDS[effect])
+    context = NAME_CONTEXT if effect in ("switch", "shield") else ""
+    return Words(EFFECT_WORDS[effect], context=context)
 
 
 SHIELDS = ("shield", "mist")

@@ -10,18 +10,26 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final
 
-from westernroses.words import N_, Words
+from westernroses.words import N_, NP_, Words
 
 
 @dataclass(frozen=True)
 class Kind:
-    """One kind of token: its key, its name for people, its weight and whether it is a Spell."""
+    """One kind of token: its key, its name for people, its weight and whether it is a Spell;
+    ``context``: the name's message context where the word means something else elsewhere."""
 
     key: str
     name: str
     weight: int
     spell: bool
     copies: int
+    context: str = ""
+
+
+#: The message context of a token's name that means something else elsewhere on the site and
+#: must not share its translation: "Switch" (the language switcher's button), "Shield" (the
+#: spellcard skill). The glossary's 瞬 and 陣 are the tokens' own characters.
+NAME_CONTEXT: Final = "RAIGO token"
 
 
 #: Rulebook "Weight of tokens"; counts from RULINGS RAIGO 1 (Thunder 5, every other kind 4).
@@ -29,10 +37,10 @@ KINDS: Final[tuple[Kind, ...]] = (
     Kind("thunder", N_("Thunder"), 1, True, 5),
     Kind("snake", N_("Snake"), 2, True, 4),
     Kind("katana", N_("Katana"), 3, True, 4),
-    Kind("shield", N_("Shield"), 4, True, 4),
+    Kind("shield", NP_("RAIGO token", "Shield"), 4, True, 4, NAME_CONTEXT),
     Kind("roar", N_("Roar"), 5, True, 4),
     Kind("mist", N_("Mist"), 6, True, 4),
-    Kind("switch", N_("Switch"), 7, True, 4),
+    Kind("switch", NP_("RAIGO token", "Switch"), 7, True, 4, NAME_CONTEXT),
     Kind("purify", N_("Purify"), 8, True, 4),
     Kind("destroy", N_("Destroy"), 9, True, 4),
     Kind("one", N_("One"), 1, False, 4),
@@ -79,7 +87,8 @@ def name(token: str) -> str:
 
 def words(token: str) -> Words:
     """A token's name as words, for sentences read in every language."""
-    return Words(TOKENS[token].name)
+    k = TOKENS[token]
+    return Words(k.name, context=k.context)
 
 
 def is_spell(token: str) -> bool:

@@ -21,6 +21,7 @@
   if (typeof window.gettext !== "function") {
     window.gettext = (s) => s;
     window.ngettext = (one, many, n) => (n === 1 ? one : many);
+    window.pgettext = (context, s) => s;
     window.interpolate = (fmt, obj, named) => (named
       ? fmt.replace(/%\((\w+)\)s/g, (m, k) => String(obj[k]))
       : fmt.replace(/%s/g, ((i) => () => String(obj[i++]))(0)));

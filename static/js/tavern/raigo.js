@@ -32,6 +32,28 @@
     purify: gettext("Purify"),
     destroy: gettext("Destroy"),
   };
+  /* A token's name in the reader's language: the view keeps the engine's English name, and
+   * "Switch" here is the token, not the language switcher's button (hence the context). */
+  const TOKEN_NAMES = {
+    Thunder: pgettext("RAIGO token", "Thunder"),
+    Snake: pgettext("RAIGO token", "Snake"),
+    Katana: pgettext("RAIGO token", "Katana"),
+    Shield: pgettext("RAIGO token", "Shield"),
+    Roar: pgettext("RAIGO token", "Roar"),
+    Mist: pgettext("RAIGO token", "Mist"),
+    Switch: pgettext("RAIGO token", "Switch"),
+    Purify: pgettext("RAIGO token", "Purify"),
+    Destroy: pgettext("RAIGO token", "Destroy"),
+    One: pgettext("RAIGO token", "One"),
+    Two: pgettext("RAIGO token", "Two"),
+    Three: pgettext("RAIGO token", "Three"),
+    Four: pgettext("RAIGO token", "Four"),
+    Five: pgettext("RAIGO token", "Five"),
+    Six: pgettext("RAIGO token", "Six"),
+    Seven: pgettext("RAIGO token", "Seven"),
+    Eight: pgettext("RAIGO token", "Eight"),
+  };
+  const tokenName = (token) => TOKEN_NAMES[token.name] || token.name;
   /* Headings of the move sheet, so a long list of chants reads in parts. */
   const GROUPS = {
     pile: gettext("Pile it on a tower"),
@@ -192,7 +214,7 @@
       }
       node.classList.add(token.spell ? "raigo-token-spell" : "raigo-token-silent");
       node.append(el("span", "raigo-token-weight", token.spell ? `✦${token.weight}` : token.weight));
-      node.append(el("span", "raigo-token-name", token.name));
+      node.append(el("span", "raigo-token-name", tokenName(token)));
       if (where) node.append(el("span", "raigo-visually-hidden", ` ${where}`));
       return node;
     }
@@ -201,8 +223,8 @@
       if (!token || token.hidden) return { title: where ? interpolate(gettext("A face-down token %(where)s"), { where }, true) : gettext("A face-down token"), lines: [] };
       const kind = token.spell ? gettext("a Spell token") : gettext("a Silent token");
       return {
-        title: `${token.name}${where ? ` ${where}` : ""}`,
-        lines: [interpolate(gettext("%(name)s is %(kind)s of weight %(weight)s."), { name: token.name, kind, weight: token.weight }, true)],
+        title: `${tokenName(token)}${where ? ` ${where}` : ""}`,
+        lines: [interpolate(gettext("%(name)s is %(kind)s of weight %(weight)s."), { name: tokenName(token), kind, weight: token.weight }, true)],
       };
     }
 
@@ -342,7 +364,7 @@
       box.classList.add("raigo-prompt-active");
       box.append(el("p", "raigo-prompt-text", this.promptText()));
       if (p && p.kind === "purify" && Array.isArray(p.discarded) && p.discarded.length) {
-        box.append(el("p", "raigo-muted", interpolate(gettext("Discarded for Purify so far: %(tokens)s."), { tokens: p.discarded.map((t) => t.name).join(", ") }, true)));
+        box.append(el("p", "raigo-muted", interpolate(gettext("Discarded for Purify so far: %(tokens)s."), { tokens: p.discarded.map(tokenName).join(", ") }, true)));
       }
       const direct = this.movesAt(["prompt"]);
       if (direct.length) {
@@ -386,7 +408,7 @@
           if (!id || seen.has(id)) return;
           seen.add(id);
           const t = known.get(id);
-          const opt = el("option", null, t ? `${t.name} (${t.weight})` : gettext("A token"));
+          const opt = el("option", null, t ? `${tokenName(t)} (${t.weight})` : gettext("A token"));
           opt.value = id;
           select.append(opt);
         });
@@ -585,7 +607,7 @@
       body.append(spaces);
       if (!Array.isArray(p.body) && p.body && p.body.known && p.body.known.length) {
         const known = el("p", "raigo-known");
-        known.textContent = interpolate(ngettext("You know this token is on the Body: %(tokens)s.", "You know these tokens are on the Body: %(tokens)s.", p.body.known.length), { tokens: p.body.known.map((t) => t.name).join(", ") }, true);
+        known.textContent = interpolate(ngettext("You know this token is on the Body: %(tokens)s.", "You know these tokens are on the Body: %(tokens)s.", p.body.known.length), { tokens: p.body.known.map(tokenName).join(", ") }, true);
         body.append(known);
       }
       wrap.append(body);
@@ -601,14 +623,14 @@
       const title = ORDINALS[i] ? interpolate(gettext("%(ordinal)s tower"), { ordinal: ORDINALS[i][0].toUpperCase() + ORDINALS[i].slice(1) }, true) : gettext("A tower");
       const towerKeys = [`tower:${seat}:${i}`];
       const lines = [interpolate(ngettext("%(count)s token of %(limit)s; read from the bottom.", "%(count)s tokens of %(limit)s; read from the bottom.", tower.height), { count: tower.height, limit: TOWER_LIMIT }, true)];
-      if (seal) lines.push(interpolate(gettext("Sealed by %(name)s until the end of turn %(until_turn)s: it counts as not there."), { name: seal.token.name, until_turn: seal.until_turn }, true));
+      if (seal) lines.push(interpolate(gettext("Sealed by %(name)s until the end of turn %(until_turn)s: it counts as not there."), { name: tokenName(seal.token), until_turn: seal.until_turn }, true));
       const stack = this.place("div", "raigo-stack", towerKeys, this.movesAt(towerKeys).length ? { title: this.towerWords(seat, i), lines } : null);
       stack.setAttribute("aria-label", interpolate(ngettext("%(tower)s: %(count)s token", "%(tower)s: %(count)s tokens", tower.height), { tower: this.towerWords(seat, i), count: tower.height }, true));
       const tokens = tower.tokens || [];
       if (!tokens.length) stack.append(el("span", "raigo-circle", gettext("Sakura Circle")));
       tokens.forEach((t, k) => {
         const node = el("span", "raigo-tower-token");
-        this.tokenFace(node, t, `(${k === 0 ? "bottom" : `story ${k + 1}`})`);
+        this.tokenFace(node, t, k === 0 ? gettext("(bottom)") : interpolate(gettext("(story %(story)s)"), { story: k + 1 }, true));
         stack.append(node);
       });
       box.append(stack);
@@ -616,7 +638,7 @@
       foot.append(el("span", "raigo-tower-name", title));
       foot.append(el("span", "raigo-tower-height", `${tower.height}/${TOWER_LIMIT}`));
       box.append(foot);
-      if (seal) box.append(el("span", "raigo-badge raigo-sealed", interpolate(gettext("Sealed by %(spell)s to the end of turn %(until_turn)s"), { spell: seal.token && seal.token.name ? seal.token.name : gettext("a spell"), until_turn: seal.until_turn }, true)));
+      if (seal) box.append(el("span", "raigo-badge raigo-sealed", interpolate(gettext("Sealed by %(spell)s to the end of turn %(until_turn)s"), { spell: seal.token && seal.token.name ? tokenName(seal.token) : gettext("a spell"), until_turn: seal.until_turn }, true)));
       return box;
     }
 
