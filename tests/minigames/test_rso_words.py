@@ -280,12 +280,12 @@ def test_english_readers_and_old_rows_read_the_engines_english(player, other_pla
 
 
 def test_the_migration_replays_an_rso_table_saved_in_the_old_form(player, other_player):
-    """``0007_rso_words`` saves each RSO table's state as its log replays to now: a state in
+    """``0008_rso_words`` saves each RSO table's state as its log replays to now: a state in
     an older form (here without a key the engine writes) comes back as the engine writes it,
     and a table already in today's form is left as it is."""
     from django.apps import apps
 
-    migration = importlib.import_module("minigames.migrations.0007_rso_words")
+    migration = importlib.import_module("minigames.migrations.0008_rso_words")
     table = _play(two_humans("rso", player, other_player), {0: player, 1: other_player}, 8)
     today = dict(table.state)
     older = {k: v for k, v in today.items() if k != "used"}

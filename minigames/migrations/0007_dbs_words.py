@@ -1,9 +1,9 @@
-"""Rumbling Spell Orchestra's state keeps why a game ended as message ids with parameters
-(``reason_words``, ``westernroses.words``: a reader sees it in her language) beside its English
-``reason``. A finished game saved before has the English alone, so its log would no longer
-replay to it byte for byte: each RSO table's state is replayed once from its initial state and
-its log, the moves that stand, and saved as the engine writes it now. The moves, the cards and
-the outcome are the same; only the words' form changes."""
+"""Dream Battle of SpellCard's state keeps its result's words as message ids with parameters
+(``westernroses.words``: a reader sees "X wins by Knock Out" in her language), beside their
+English ``text``. A finished table saved before has the English alone, so its log would no
+longer replay to it byte for byte: each DBS table's state is replayed once from its initial
+state and its log, the moves that stand, and saved as the engine writes it now. The moves, the
+cards and the outcome are the same; only the result's words gain their message id."""
 
 from typing import Any
 
@@ -12,15 +12,15 @@ from django.db import migrations
 from django.db.backends.base.schema import BaseDatabaseSchemaEditor
 
 
-def replay_rso_states(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> None:
+def replay_dbs_states(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     from minigames.engines.registry import get_engine
     from tables.undo.services import effective_log
     from westernroses.protocol import replay
 
-    engine: Any = get_engine("rso")
+    engine: Any = get_engine("dbs")
     table_model = apps.get_model("minigames", "TavernTable")
     action_model = apps.get_model("minigames", "TavernAction")
-    for table in table_model.objects.filter(game="rso").iterator():
+    for table in table_model.objects.filter(game="dbs").iterator():
         if not table.initial:  # a table not started yet has no state to replay
             continue
         rows = action_model.objects.filter(table=table).order_by("seq")
@@ -36,4 +36,4 @@ class Migration(migrations.Migration):
         ("minigames", "0006_raigo_state_keeps_words"),
     ]
 
-    operations = [migrations.RunPython(replay_rso_states, migrations.RunPython.noop)]
+    operations = [migrations.RunPython(replay_dbs_states, migrations.RunPython.noop)]
