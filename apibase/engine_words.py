@@ -23,7 +23,7 @@ def in_language(words: Words | str | dict[str, Any]) -> str:
     """``words`` (or their JSON from a log) in the active language."""
     if isinstance(words, dict):
         words = Words.from_json(words)
-    return render(words, gettext)
+    return render(words, gettext, data_text)
 
 
 def events_in_language(events: list[Any]) -> list[Any]:

@@ -39,20 +39,24 @@ class Words:
     """An English message id (``"%(name)s plays %(card)s."``) and its parameters.
 
     A parameter may itself be :class:`Words` (a card's name inside a log line), translated in
-    turn when rendered."""
+    turn when rendered. ``data``: ``text`` is a name or text of the games' data (a card's name,
+    made by :func:`data`), looked up only among the data's words when rendered, so a name a
+    player wrote for her own card is never taken for some other catalog entry."""
 
     text: str
     params: Mapping[str, Any] = field(default_factory=dict)
     #: The message context (:func:`NP_`), empty for most words.
     context: str = ""
+    #: A name or text of the games' data (:func:`data`), read as the data's words.
+    data: bool = False
 
     def __str__(self) -> str:
         return render(self, lambda text: text)
 
     def to_json(self) -> dict[str, Any]:
-        """The id and parameters (and the context, when there is one) as JSON, to store in a
-        log and render at read time."""
-        data: dict[str, Any] = {
+        """The id and parameters (and the context or the data flag, when set) as JSON, to
+        store in a log and render at read time."""
+        out: dict[str, Any] = {
             "text": self.text,
             "params": {
                 key: value.to_json() if isinstance(value, Words) else value
@@ -60,8 +64,10 @@ class Words:
             },
         }
         if self.context:
-            data["context"] = self.context
-        return data
+            out["context"] = self.context
+        if self.data:
+            out["data"] = True
+        return out
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Words:
@@ -72,14 +78,24 @@ class Words:
                 for key, value in dict(data.get("params") or {}).items()
             },
             str(data.get("context") or ""),
+            bool(data.get("data")),
         )
 
 
-def render(words: Words | str, translate: Any) -> str:
+def data(text: str) -> Words:
+    """A name or text of the games' data (a card's name) as a parameter of other words: in
+    English it is ``text``; the app shows it as its data words read (``data_text``)."""
+    return Words(text, data=True)
+
+
+def render(words: Words | str, translate: Any, data: Any = None) -> str:
     """``words`` in the language ``translate`` (a ``gettext``) speaks; a plain string is
-    returned as it is (user content, names)."""
+    returned as it is (user content, names). Data words (:func:`data`) go through ``data``
+    (``apibase.engine_words.data_text``), or stay as they are without it."""
     if isinstance(words, str):
         return words
+    if words.data:
+        return str(words.text if data is None else data(words.text))
     if words.context:
         # as ``pgettext``: an id with no entry of its own comes back whole, context and all
         text = translate(f"{words.context}{CONTEXT_SEPARATOR}{words.text}")
@@ -90,7 +106,7 @@ def render(words: Words | str, translate: Any) -> str:
     if not words.params:
         return str(text)
     params = {
-        key: render(value, translate) if isinstance(value, Words) else value
+        key: render(value, translate, data) if isinstance(value, Words) else value
         for key, value in words.params.items()
     }
     return str(text) % params

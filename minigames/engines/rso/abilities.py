@@ -23,6 +23,7 @@ from minigames.engines.rso.state import (
     is_affected,
     leader,
     name_of,
+    named,
     other,
     owner_of,
     player_name,
@@ -31,8 +32,9 @@ from minigames.engines.rso.state import (
     supports_in_play,
 )
 from minigames.engines.rso.vocabulary import CHOSEN_TARGETS, name_key
-from minigames.engines.rso.words import basic_words
+from minigames.engines.rso.words import basic_phrase
 from westernroses.protocol import Event, IllegalAction, event
+from westernroses.words import N_, Words, data, listing
 
 Costs = Sequence[Mapping[str, Any]]
 
@@ -102,22 +104,34 @@ def pay(state: State, seat: int, costs: Costs, way: Mapping[str, Any], events: l
         remove_support(state, inst)
         events.append(
             event(
-                f"{who} sends {name_of(state, inst)} to the discard pile to pay.", type="sacrifice"
+                Words(
+                    N_("%(name)s sends %(card)s to the discard pile to pay."),
+                    {"name": who, "card": named(state, inst)},
+                ),
+                type="sacrifice",
             )
         )
     for inst in discard:
         player["hand"].remove(inst)
         player["discard"].append(inst)
     if discard:
-        names = ", ".join(name_of(state, c) for c in discard)
-        events.append(event(f"{who} discards {names} to pay.", type="discard"))
+        names = listing([named(state, c) for c in discard], last="comma")
+        events.append(
+            event(
+                Words(N_("%(name)s discards %(cards)s to pay."), {"name": who, "cards": names}),
+                type="discard",
+            )
+        )
     for _ in range(need["deck"]):
         top = player["deck"].pop(0)
         player["discard"].append(top)
         player["known_bottom"] = min(player["known_bottom"], len(player["deck"]))
         events.append(
             event(
-                f"{who} puts {name_of(state, top)} from the deck top into the discard pile to pay.",
+                Words(
+                    N_("%(name)s puts %(card)s from the deck top into the discard pile to pay."),
+                    {"name": who, "card": named(state, top)},
+                ),
                 type="mill",
             )
         )
@@ -128,10 +142,13 @@ def pay(state: State, seat: int, costs: Costs, way: Mapping[str, Any], events: l
             foe["discard"].remove(inst)
             foe["deck"].append(inst)
         foe["known_bottom"] += len(taken)
-        names = ", ".join(name_of(state, c) for c in taken)
+        names = listing([named(state, c) for c in taken], last="comma")
         events.append(
             event(
-                f"Doctrine: {names} go to the bottom of {player_name(state, other(seat))}'s deck.",
+                Words(
+                    N_("Doctrine: %(cards)s go to the bottom of %(name)s's deck."),
+                    {"cards": names, "name": player_name(state, other(seat))},
+                ),
                 type="doctrine",
             )
         )
@@ -174,25 +191,59 @@ def draw(state: State, seat: int, count: int, events: list[Event]) -> None:
     who = player_name(state, seat)
     for _ in range(count):
         if not player["deck"]:
-            lose(state, seat, f"{who} must draw from an empty deck and loses.", events)
+            lose(
+                state,
+                seat,
+                Words(N_("%(name)s must draw from an empty deck and loses."), {"name": who}),
+                events,
+            )
             return
         card = player["deck"].pop(0)
         player["hand"].append(card)
         player["known_bottom"] = min(player["known_bottom"], len(player["deck"]))
-        events.append(event(f"You draw {name_of(state, card)}.", type="draw", visible_to=[seat]))
-        events.append(event(f"{who} draws a card.", type="draw", hidden_from=[seat]))
+        events.append(
+            event(
+                Words(N_("You draw %(card)s."), {"card": named(state, card)}),
+                type="draw",
+                visible_to=[seat],
+            )
+        )
+        events.append(
+            event(
+                Words(N_("%(name)s draws a card."), {"name": who}), type="draw", hidden_from=[seat]
+            )
+        )
     if state["options"]["deck_out"] == "empty" and not player["deck"]:
-        lose(state, seat, f"{who}'s deck has run out.", events)
+        lose(state, seat, deck_out_words(state, seat), events)
 
 
-def lose(state: State, seat: int, reason: str, events: list[Event]) -> None:
+def deck_out_words(state: State, seat: int) -> Words:
+    return Words(N_("%(name)s's deck has run out."), {"name": player_name(state, seat)})
+
+
+def end_with(state: State, reason: Words) -> None:
+    """Keep why the game ended: in English (``reason``, as states saved before keep it) and
+    as the engine's words (``reason_words``), which a reader sees in her language."""
+    state["reason"] = str(reason)
+    state["reason_words"] = reason.to_json()
+
+
+def lose(state: State, seat: int, reason: Words, events: list[Event]) -> None:
     if state["phase"] == "over":
         return
     state["phase"] = "over"
     state["step"] = "over"
     state["winner"] = other(seat)
-    state["reason"] = reason
-    events.append(event(reason + f" {player_name(state, other(seat))} wins.", type="game_over"))
+    end_with(state, reason)
+    events.append(
+        event(
+            Words(
+                N_("%(reason)s %(name)s wins."),
+                {"reason": reason, "name": player_name(state, other(seat))},
+            ),
+            type="game_over",
+        )
+    )
 
 
 def check_hp(state: State, events: list[Event]) -> None:
@@ -206,20 +257,29 @@ def check_hp(state: State, events: list[Event]) -> None:
         if rule == "draw":
             state["phase"] = state["step"] = "over"
             state["winner"] = None
-            state["reason"] = "Both leaders fell at once: the game is a draw."
-            events.append(event(state["reason"], type="game_over"))
+            reason = Words(N_("Both leaders fell at once: the game is a draw."))
+            end_with(state, reason)
+            events.append(event(reason, type="game_over"))
             return
         loser = other(attacker(state)) if rule == "attacker" else attacker(state)
-        lose(
-            state,
-            loser,
-            "Both leaders fell at once; the house rule gives the game to the "
-            f"{'attacking' if rule == 'attacker' else 'intercepting'} player.",
-            events,
-        )
+        if rule == "attacker":
+            text = N_(
+                "Both leaders fell at once; the house rule gives the game to the attacking player."
+            )
+        else:
+            text = N_(
+                "Both leaders fell at once; the house rule gives the game to the intercepting "
+                "player."
+            )
+        lose(state, loser, Words(text), events)
     elif down:
         seat = down[0]
-        lose(state, seat, f"{player_name(state, seat)}'s leader has no HP left.", events)
+        lose(
+            state,
+            seat,
+            Words(N_("%(name)s's leader has no HP left."), {"name": player_name(state, seat)}),
+            events,
+        )
 
 
 def apply_effects(
@@ -227,15 +287,22 @@ def apply_effects(
     actor: int,
     effects: Sequence[Mapping[str, Any]],
     target: str | None,
-    source_name: str,
+    source: Words,
     events: list[Event],
 ) -> None:
-    """Resolve ``effects`` of a card or ability controlled by ``actor`` on ``target``."""
+    """Resolve ``effects`` of a card or ability controlled by ``actor`` on ``target``
+    (``source``: the name of the card they come from, for the log)."""
     who = player_name(state, actor)
     foe = other(actor)
     if target is not None and not is_affected(state, actor, target):
         events.append(
-            event(f"{name_of(state, target)} is unaffected by {source_name}.", type="unaffected")
+            event(
+                Words(
+                    N_("%(card)s is unaffected by %(source)s."),
+                    {"card": named(state, target), "source": source},
+                ),
+                type="unaffected",
+            )
         )
         target = None
         effects = [e for e in effects if e["do"] in ("gain_sp", "drain_sp", "draw")]
@@ -244,13 +311,27 @@ def apply_effects(
         amount = int(effect.get("amount") or 0)
         if word == "gain_sp":
             state["players"][actor]["sp"] += amount
-            events.append(event(f"{who} gains {amount} SP ({source_name}).", type="sp"))
+            events.append(
+                event(
+                    Words(
+                        N_("%(name)s gains %(count)s SP (%(source)s)."),
+                        {"name": who, "count": amount, "source": source},
+                    ),
+                    type="sp",
+                )
+            )
         elif word == "drain_sp":
             foe_player = state["players"][foe]
             lost = min(amount, foe_player["sp"])
             foe_player["sp"] -= lost
             events.append(
-                event(f"{player_name(state, foe)} loses {lost} SP ({source_name}).", type="sp")
+                event(
+                    Words(
+                        N_("%(name)s loses %(count)s SP (%(source)s)."),
+                        {"name": player_name(state, foe), "count": lost, "source": source},
+                    ),
+                    type="sp",
+                )
             )
         elif word == "draw":
             draw(state, actor, amount, events)
@@ -261,14 +342,27 @@ def apply_effects(
             if word == "modify":
                 mod["stat"] = effect["stat"]
                 sign = "+" if amount > 0 else "−"
-                text = f"{name_of(state, target)} gets {effect['stat'].upper()} {sign}{abs(amount)}"
+                text = Words(
+                    N_("%(card)s gets %(stat)s %(change)s this turn (%(source)s)."),
+                    {
+                        "card": named(state, target),
+                        "stat": effect["stat"].upper(),
+                        "change": f"{sign}{abs(amount)}",
+                        "source": source,
+                    },
+                )
             else:
                 mod["ability"] = effect["ability"]
-                text = f"{name_of(state, target)} gains " + basic_words(
-                    effect["ability"], effect.get("amount")
+                text = Words(
+                    N_("%(card)s gains %(ability)s this turn (%(source)s)."),
+                    {
+                        "card": named(state, target),
+                        "ability": basic_phrase(effect["ability"], effect.get("amount")),
+                        "source": source,
+                    },
                 )
             state["mods"].append(mod)
-            events.append(event(f"{text} this turn ({source_name}).", type="modify"))
+            events.append(event(text, type="modify"))
         elif word in ("heal", "damage"):
             seat = owner_of(state, target)
             player = state["players"][seat]
@@ -277,7 +371,10 @@ def apply_effects(
                 player["hp"] += gained
                 events.append(
                     event(
-                        f"{name_of(state, target)} recovers {gained} HP ({source_name}).",
+                        Words(
+                            N_("%(card)s recovers %(count)s HP (%(source)s)."),
+                            {"card": named(state, target), "count": gained, "source": source},
+                        ),
                         type="heal",
                     )
                 )
@@ -285,7 +382,10 @@ def apply_effects(
                 player["hp"] -= amount
                 events.append(
                     event(
-                        f"{name_of(state, target)} loses {amount} HP ({source_name}).",
+                        Words(
+                            N_("%(card)s loses %(count)s HP (%(source)s)."),
+                            {"card": named(state, target), "count": amount, "source": source},
+                        ),
                         type="damage",
                     )
                 )
@@ -293,13 +393,22 @@ def apply_effects(
         elif word == "remove_support":
             remove_support(state, target)
             events.append(
-                event(f"{name_of(state, target)} is removed ({source_name}).", type="remove")
+                event(
+                    Words(
+                        N_("%(card)s is removed (%(source)s)."),
+                        {"card": named(state, target), "source": source},
+                    ),
+                    type="remove",
+                )
             )
         elif word == "to_reserve":
             send_to_reserve(state, target)
             events.append(
                 event(
-                    f"{name_of(state, target)} returns to the Reserve ({source_name}).",
+                    Words(
+                        N_("%(card)s returns to the Reserve (%(source)s)."),
+                        {"card": named(state, target), "source": source},
+                    ),
                     type="reserve",
                 )
             )
@@ -354,7 +463,7 @@ def fire_triggers(state: State, when: str, events: list[Event], spell: str | Non
                     continue
                 target = aimed[0]
             apply_effects(
-                state, controller, ability["effects"], target, name_of(state, source), events
+                state, controller, ability["effects"], target, named(state, source), events
             )
             if state["phase"] == "over":
                 return
@@ -464,23 +573,41 @@ def resolve_play(state: State, seat: int, action: Mapping[str, Any], events: lis
         costs = event_costs(card)
         state["players"][seat]["hand"].remove(inst)
         state["players"][seat]["discard"].append(inst)
-        lead = f"{who} plays {card['name']}"
+        kind = "play"
     else:
         ability = card["abilities"][int(action["ability"])]
         costs = list(ability.get("cost") or [])
         state["used"].append(f"{inst}#{action['ability']}")
-        lead = f"{who} uses the Special of {card['name']}"
+        kind = "special"
     awakening = ability.get("awakening") if action.get("awaken") else None
     if awakening:
         costs = [*costs, *awakening["cost"]]
-    aimed = f" on {name_of(state, str(target))}" if target is not None else ""
+    source = data(str(card["name"]))
+    params: dict[str, Any] = {"name": who, "card": source}
+    if target is not None:
+        params["target"] = named(state, str(target))
     events.append(
-        event(f"{lead}{aimed}" + (" with its Awakening" if awakening else "") + ".", type="play")
+        event(Words(PLAY_WORDS[kind, target is not None, bool(awakening)], params), type="play")
     )
     pay(state, seat, costs, action, events)
-    apply_effects(state, seat, ability["effects"], target, str(card["name"]), events)
+    apply_effects(state, seat, ability["effects"], target, source, events)
     if awakening and state["phase"] != "over":
-        apply_effects(state, seat, awakening["effects"], target, str(card["name"]), events)
+        apply_effects(state, seat, awakening["effects"], target, source, events)
+
+
+#: The log's line for an Event played or a Special used, by (which, aimed, awakened).
+PLAY_WORDS = {
+    ("play", False, False): N_("%(name)s plays %(card)s."),
+    ("play", True, False): N_("%(name)s plays %(card)s on %(target)s."),
+    ("play", False, True): N_("%(name)s plays %(card)s with its Awakening."),
+    ("play", True, True): N_("%(name)s plays %(card)s on %(target)s with its Awakening."),
+    ("special", False, False): N_("%(name)s uses the Special of %(card)s."),
+    ("special", True, False): N_("%(name)s uses the Special of %(card)s on %(target)s."),
+    ("special", False, True): N_("%(name)s uses the Special of %(card)s with its Awakening."),
+    ("special", True, True): N_(
+        "%(name)s uses the Special of %(card)s on %(target)s with its Awakening."
+    ),
+}
 
 
 def equip_targets(state: State, seat: int, support: str) -> list[str | None]:
@@ -515,14 +642,40 @@ def equip(state: State, seat: int, support: str, target: str | None, events: lis
         old = state["scene"]
         if old is not None:
             remove_support(state, old)
-            events.append(event(f"The Scene {name_of(state, old)} is discarded.", type="scene"))
+            events.append(
+                event(
+                    Words(N_("The Scene %(card)s is discarded."), {"card": named(state, old)}),
+                    type="scene",
+                )
+            )
         state["scene"] = support
-        events.append(event(f"{who} sets the Scene {card['name']} on the Boundary.", type="equip"))
+        events.append(
+            event(
+                Words(
+                    N_("%(name)s sets the Scene %(card)s on the Boundary."),
+                    {"name": who, "card": named(state, support)},
+                ),
+                type="equip",
+            )
+        )
         return
     if target is None:
-        raise IllegalAction(f"{card['name']} must be equipped to a leader or a spell.")
+        raise IllegalAction(
+            Words(
+                N_("%(card)s must be equipped to a leader or a spell."),
+                {"card": named(state, support)},
+            )
+        )
     if card["support"] == "leader":
         state["players"][owner_of(state, target)]["supports"].append(support)
     else:
         state["attached"][target] = support
-    events.append(event(f"{who} equips {card['name']} to {name_of(state, target)}.", type="equip"))
+    events.append(
+        event(
+            Words(
+                N_("%(name)s equips %(card)s to %(target)s."),
+                {"name": who, "card": named(state, support), "target": named(state, target)},
+            ),
+            type="equip",
+        )
+    )

@@ -17,12 +17,13 @@ from minigames.engines.rso.state import (
     attacker,
     battle_spell,
     leader_stats,
-    name_of,
+    named,
     other,
     player_name,
     spell_stats,
 )
 from westernroses.protocol import Event, event
+from westernroses.words import N_, Words
 
 
 def evasion_bonus(
@@ -139,8 +140,7 @@ def resolve(state: State, events: list[Event]) -> None:
         verdict = battle["judged"].get(str(seat))
         if verdict is None:
             continue
-        who = player_name(state, seat)
-        numbers = f"HV {verdict['hv']} against EV {verdict['ev']}"
+        numbers = {"name": player_name(state, seat), "hv": verdict["hv"], "ev": verdict["ev"]}
         if verdict["result"] == "hit" or (
             verdict["result"] == "tie" and not battle["escaped"].get(str(seat))
         ):
@@ -148,11 +148,23 @@ def resolve(state: State, events: list[Event]) -> None:
         elif verdict["result"] == "tie":
             events.append(
                 event(
-                    f"{who}'s leader pays the Border Value and escapes ({numbers}).", type="battle"
+                    Words(
+                        N_(
+                            "%(name)s's leader pays the Border Value and escapes "
+                            "(HV %(hv)s against EV %(ev)s)."
+                        ),
+                        numbers,
+                    ),
+                    type="battle",
                 )
             )
         else:
-            events.append(event(f"{who}'s leader evades ({numbers}).", type="battle"))
+            events.append(
+                event(
+                    Words(N_("%(name)s's leader evades (HV %(hv)s against EV %(ev)s)."), numbers),
+                    type="battle",
+                )
+            )
     damages = {seat: damage_to(state, seat) for seat in hits}
     spells = {seat: battle_spell(state, seat) for seat in (0, 1)}
     for seat in hits:
@@ -162,9 +174,19 @@ def resolve(state: State, events: list[Event]) -> None:
         verdict = battle["judged"][str(seat)]
         events.append(
             event(
-                f"{player_name(state, seat)}'s leader is hit by "
-                f"{name_of(state, incoming) if incoming else 'the spell'} "
-                f"(HV {verdict['hv']} against EV {verdict['ev']}) and loses {damages[seat]} HP.",
+                Words(
+                    N_(
+                        "%(name)s's leader is hit by %(card)s (HV %(hv)s against EV %(ev)s) "
+                        "and loses %(damage)s HP."
+                    ),
+                    {
+                        "name": player_name(state, seat),
+                        "card": named(state, incoming) if incoming else Words(N_("the spell")),
+                        "hv": verdict["hv"],
+                        "ev": verdict["ev"],
+                        "damage": damages[seat],
+                    },
+                ),
                 type="battle",
             )
         )
@@ -177,6 +199,11 @@ def resolve(state: State, events: list[Event]) -> None:
         own = spells[seat]
         if own is not None:
             send_to_reserve(state, own)
-            events.append(event(f"{name_of(state, own)} goes back to the Reserve.", type="reserve"))
+            events.append(
+                event(
+                    Words(N_("%(card)s goes back to the Reserve."), {"card": named(state, own)}),
+                    type="reserve",
+                )
+            )
     check_hp(state, events)
     state["battle"] = None

@@ -21,15 +21,16 @@ from minigames.engines.rso.state import (
     card_of,
     clone,
     leader_stats,
-    name_of,
+    named,
     player_name,
+    reason_words,
 )
-from minigames.engines.rso.words import cost_words
+from minigames.engines.rso.words import cost_phrase
 from westernroses.action_shapes import ActionShape
 from westernroses.listed_moves import ListedMoves
 from westernroses.protocol import Action, Event, HouseRule, IllegalAction, Json, Seat, Text
 from westernroses.undo_policy import nothing_drawn_or_revealed
-from westernroses.words import N_, Words, listing
+from westernroses.words import N_, Words, listing, said
 
 
 class RsoEngine:
@@ -77,9 +78,9 @@ class RsoEngine:
         self, state: State, seat: Seat, action: Mapping[str, Any]
     ) -> tuple[State, list[Event]]:
         if seat not in (0, 1):
-            raise IllegalAction("That seat is not at this table.")
+            raise IllegalAction(Words(N_("That seat is not at this table.")))
         if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
-            raise IllegalAction("A move needs a type.")
+            raise IllegalAction(Words(N_("A move needs a type.")))
         listed = self._listed.listed(state, seat, action)
         new = clone(state)
         events = phases.apply_action(new, int(seat), action, listed=listed)
@@ -104,9 +105,12 @@ class RsoEngine:
 
     def result(self, state: State) -> Json:
         winner = state["winner"]
+        reason = reason_words(state) or Words(N_("The game is still running."))
         return {
+            # ``text`` with its words reads in the reader's language; ``reason`` is the English
+            **said(reason),
             "winners": [] if winner is None else [winner],
-            "reason": state["reason"] or "The game is still running.",
+            "reason": str(reason),
             "scores": [
                 {"seat": s, "name": player_name(state, s), "hp": p["hp"], "deck": len(p["deck"])}
                 for s, p in enumerate(state["players"])
@@ -115,7 +119,7 @@ class RsoEngine:
 
     def summary(self, state: State) -> Text:
         if state["phase"] == "over":
-            return str(state["reason"]) if state["reason"] else Words(N_("The game is over."))
+            return reason_words(state) or Words(N_("The game is over."))
         phase = Words(phases.PHASE_NAMES[state["phase"]])
         if state["phase"] in ("leader", "mulligan"):
             return Words(N_("Setting up: %(phase)s."), {"phase": phase})
@@ -178,7 +182,7 @@ class RsoEngine:
 def _name(state: State, inst: object) -> Words:
     """A card instance's name as its own words ("a card" for a move naming none)."""
     if isinstance(inst, str) and inst in state["inst"]:
-        return Words(name_of(state, inst))
+        return named(state, inst)
     return Words(N_("a card"))
 
 
@@ -237,12 +241,12 @@ def describe(state: State, seat: int, action: Mapping[str, Any]) -> Words:
         )
     if kind == "use_special":
         inst = action.get("card")
-        cost_text = ""
+        cost_text: Words | str = ""
         if isinstance(inst, str) and inst in state["inst"]:
             abilities = card_of(state, inst).get("abilities") or []
             index = action.get("ability")
             if isinstance(index, int) and 0 <= index < len(abilities):
-                cost_text = cost_words(abilities[index].get("cost"))
+                cost_text = cost_phrase(abilities[index].get("cost"))
         if not cost_text:
             return Words(N_("Use the Special of %(card)s%(extra)s"), {"card": card, "extra": extra})
         return Words(

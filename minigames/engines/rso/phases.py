@@ -14,6 +14,7 @@ from typing import Any
 
 from minigames.engines.rso import battle as battle_rules
 from minigames.engines.rso.abilities import (
+    deck_out_words,
     draw,
     equip,
     equip_targets,
@@ -37,12 +38,12 @@ from minigames.engines.rso.state import (
     attacker,
     card_of,
     leader_stats,
-    name_of,
+    named,
     other,
     player_name,
 )
 from westernroses.protocol import Event, IllegalAction, event
-from westernroses.words import N_
+from westernroses.words import N_, Words
 
 PHASE_NAMES = {
     "leader": N_("Leader choice"),
@@ -173,8 +174,14 @@ def begin_turn(state: State, events: list[Event]) -> None:
     seat = attacker(state)
     events.append(
         event(
-            f"Turn {state['turn']}: {player_name(state, seat)} attacks, "
-            f"{player_name(state, other(seat))} intercepts.",
+            Words(
+                N_("Turn %(turn)s: %(name)s attacks, %(other)s intercepts."),
+                {
+                    "turn": state["turn"],
+                    "name": player_name(state, seat),
+                    "other": player_name(state, other(seat)),
+                },
+            ),
             type="turn",
         )
     )
@@ -190,8 +197,14 @@ def begin_turn(state: State, events: list[Event]) -> None:
     player["sp"] += gain
     events.append(
         event(
-            f"{player_name(state, seat)} gains {gain} SP (1 plus "
-            f"{len(player['reserve'])} Reserve spells).",
+            Words(
+                N_("%(name)s gains %(count)s SP (1 plus %(reserve)s Reserve spells)."),
+                {
+                    "name": player_name(state, seat),
+                    "count": gain,
+                    "reserve": len(player["reserve"]),
+                },
+            ),
             type="sp",
         )
     )
@@ -263,7 +276,11 @@ def _find(actions: list[dict[str, Any]], action: Mapping[str, Any]) -> dict[str,
     for candidate in actions:
         if candidate == wanted:
             return candidate
-    raise IllegalAction("That move is not allowed now.")
+    raise IllegalAction(NOT_NOW)
+
+
+#: Why a move is refused when it is not among the legal ones now.
+NOT_NOW = Words(N_("That move is not allowed now."))
 
 
 def apply_action(
@@ -274,9 +291,9 @@ def apply_action(
     ``listed``: the action is one of the legal moves just listed for this position
     (:mod:`westernroses.listed_moves`), so they are not listed again to look it up."""
     if state["phase"] == "over":
-        raise IllegalAction("The game is over.")
+        raise IllegalAction(Words(N_("The game is over.")))
     if seat not in waiting_on(state):
-        raise IllegalAction("It is not your turn to act.")
+        raise IllegalAction(Words(N_("It is not your turn to act.")))
     kind = action.get("type")
     chosen: dict[str, Any]
     if listed:  # a copy, as a fresh listing's would be: nothing below edits the caller's
@@ -284,7 +301,7 @@ def apply_action(
     else:
         legal = legal_actions(state, seat)
         if kind not in {a["type"] for a in legal}:
-            raise IllegalAction("That move is not allowed now.")
+            raise IllegalAction(NOT_NOW)
         chosen = _find(legal, action)
     events: list[Event] = []
     if kind == "choose_leader":
@@ -300,7 +317,7 @@ def apply_action(
             state["window"] = {"priority": other(seat), "passes": 0}
     elif kind == "pass":
         window = state["window"]
-        events.append(event(f"{player_name(state, seat)} passes.", type="pass"))
+        events.append(event(Words(N_("%(name)s passes."), said_by(state, seat)), type="pass"))
         window["passes"] += 1
         window["priority"] = other(seat)
         if window["passes"] >= 2:
@@ -324,11 +341,14 @@ def apply_action(
         state["step"] = "intercept"
         events.append(
             event(
-                f"{player_name(state, seat)} attacks with {name_of(state, spell)}.", type="attack"
+                Words(N_("%(name)s attacks with %(card)s."), said_by(state, seat, spell)),
+                type="attack",
             )
         )
     elif kind == "no_attack":
-        events.append(event(f"{player_name(state, seat)} does not attack.", type="attack"))
+        events.append(
+            event(Words(N_("%(name)s does not attack."), said_by(state, seat)), type="attack")
+        )
         _end_battle(state, events)
     elif kind == "intercept":
         spell = chosen["spell"]
@@ -342,13 +362,15 @@ def apply_action(
         state["battle"]["intercept"] = spell
         events.append(
             event(
-                f"{player_name(state, seat)} intercepts with {name_of(state, spell)}.",
+                Words(N_("%(name)s intercepts with %(card)s."), said_by(state, seat, spell)),
                 type="intercept",
             )
         )
         _open_window(state)
     elif kind == "no_intercept":
-        events.append(event(f"{player_name(state, seat)} does not intercept.", type="intercept"))
+        events.append(
+            event(Words(N_("%(name)s does not intercept."), said_by(state, seat)), type="intercept")
+        )
         _open_window(state)
     elif kind in ("pay_border", "take_hit"):
         battle = state["battle"]
@@ -356,17 +378,24 @@ def apply_action(
         if kind == "pay_border":
             bv = leader_stats(state, seat)["bv"]
             if state["players"][seat]["sp"] < bv:
-                raise IllegalAction("You do not have enough SP to pay the Border Value.")
+                raise IllegalAction(Words(N_("You do not have enough SP to pay the Border Value.")))
             state["players"][seat]["sp"] -= bv
             battle["escaped"][str(seat)] = True
             events.append(
                 event(
-                    f"{player_name(state, seat)} pays {bv} SP for the Border Value.", type="border"
+                    Words(
+                        N_("%(name)s pays %(bv)s SP for the Border Value."),
+                        {**said_by(state, seat), "bv": bv},
+                    ),
+                    type="border",
                 )
             )
         else:
             events.append(
-                event(f"{player_name(state, seat)} does not pay the Border Value.", type="border")
+                event(
+                    Words(N_("%(name)s does not pay the Border Value."), said_by(state, seat)),
+                    type="border",
+                )
             )
         if not battle["border"]:
             _finish_battle(state, events)
@@ -377,7 +406,7 @@ def apply_action(
         state["reserved"] = True
         events.append(
             event(
-                f"{player_name(state, seat)} puts {name_of(state, inst)} into the Reserve.",
+                Words(N_("%(name)s puts %(card)s into the Reserve."), said_by(state, seat, inst)),
                 type="reserve",
             )
         )
@@ -390,7 +419,10 @@ def apply_action(
         player["active"].append(spell)
         events.append(
             event(
-                f"{player_name(state, seat)} activates {card['name']} for {card['cost']} SP.",
+                Words(
+                    N_("%(name)s activates %(card)s for %(cost)s SP."),
+                    {**said_by(state, seat, spell), "cost": card["cost"]},
+                ),
                 type="activate",
             )
         )
@@ -401,7 +433,11 @@ def apply_action(
         pay(state, seat, costs, chosen, events)
         equip(state, seat, inst, chosen.get("target"), events)
     elif kind == "done":
-        events.append(event(f"{player_name(state, seat)} ends the Preparation phase.", type="done"))
+        events.append(
+            event(
+                Words(N_("%(name)s ends the Preparation phase."), said_by(state, seat)), type="done"
+            )
+        )
         fire_triggers(state, "preparation_end", events)
         if state["phase"] != "over":
             begin_end(state, events)
@@ -411,8 +447,10 @@ def apply_action(
         state["players"][seat]["discard"].append(inst)
         events.append(
             event(
-                f"{player_name(state, seat)} discards {name_of(state, inst)} down "
-                "to the hand limit.",
+                Words(
+                    N_("%(name)s discards %(card)s down to the hand limit."),
+                    said_by(state, seat, inst),
+                ),
                 type="discard",
             )
         )
@@ -421,6 +459,14 @@ def apply_action(
     if state["options"]["deck_out"] == "empty" and state["phase"] != "over":
         for s in (0, 1):
             if state["phase"] not in ("leader", "mulligan") and not state["players"][s]["deck"]:
-                lose(state, s, f"{player_name(state, s)}'s deck has run out.", events)
+                lose(state, s, deck_out_words(state, s), events)
                 break
     return events
+
+
+def said_by(state: State, seat: int, card: str | None = None) -> dict[str, Any]:
+    """The parameters of a log line about ``seat``'s move: her name, and the card it names."""
+    params: dict[str, Any] = {"name": player_name(state, seat)}
+    if card is not None:
+        params["card"] = named(state, card)
+    return params

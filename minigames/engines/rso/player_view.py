@@ -18,11 +18,13 @@ from minigames.engines.rso.state import (
     leader_stats,
     name_of,
     passive_effects,
+    reason_words,
     spell_stats,
 )
 from minigames.engines.rso.words import KIND_WORDS, card_lines
 from westernroses.protocol import Json
 from westernroses.rng import RandomSource
+from westernroses.words import Words, said
 
 
 def card_view(state: State, inst: str) -> Json:
@@ -97,11 +99,13 @@ def view(state: State, seat: int | None) -> Json:
             "escaped": battle["escaped"],
         }
     winner = state["winner"]
+    reason = reason_words(state)
     return {
         "game": "rso",
         "you": seat,
         "phase": state["phase"],
-        "phase_name": PHASE_NAMES[state["phase"]],
+        # {"text", "words"}: the page reads ``text``, in the reader's language
+        "phase_name": said(Words(PHASE_NAMES[state["phase"]])),
         "step": state["step"],
         "turn": state["turn"],
         "attacker": state["attacker"] if state["phase"] not in ("leader", "mulligan") else None,
@@ -124,7 +128,7 @@ def view(state: State, seat: int | None) -> Json:
             for m in state["mods"]
         ],
         "winner": winner,
-        "reason": state["reason"],
+        "reason": None if reason is None else said(reason),
         "options": dict(state["options"]),
         "cards": card_texts(state, seat),
     }

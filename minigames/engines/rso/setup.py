@@ -14,7 +14,8 @@ State keys (all JSON):
 * ``phase``/``step``, ``turn``, ``attacker``, ``first``, ``window`` (whose turn it is to play
   or pass, and the passes in a row), ``battle``, ``reserved`` (a spell went to the Reserve this
   Preparation), ``used`` (Specials used this turn), ``mods`` (this turn's modifiers);
-* ``winner``/``reason`` once over; ``rng``: the seeded random source.
+* ``winner``/``reason`` once over (``reason`` in English, ``reason_words`` the same as the
+  engine's words, :func:`westernroses.words.Words.to_json`); ``rng``: the seeded random source.
 """
 
 from __future__ import annotations
@@ -26,9 +27,10 @@ from minigames.engines.rso.abilities import draw
 from minigames.engines.rso.cards import Card, load_card_set, shared_starter_set
 from minigames.engines.rso.decks import preset_deck, validate_deck
 from minigames.engines.rso.house_rules import option
-from minigames.engines.rso.state import OPENING_HAND, State, card_of, name_of, player_name
+from minigames.engines.rso.state import OPENING_HAND, State, card_of, name_of, named, player_name
 from westernroses.protocol import Event, IllegalAction, event
 from westernroses.rng import RandomSource
+from westernroses.words import N_, Words, listing
 
 DEFAULT_DECKS = ("shrine-and-star", "scarlet-household")
 DEFAULT_NAMES = ("Player A", "Player B")
@@ -122,7 +124,12 @@ def new_state(
     state["rng"] = rng.to_dict()
     events = [
         event(
-            "Both decks are shuffled. Each player chooses a Leader from her four characters.",
+            Words(
+                N_(
+                    "Both decks are shuffled. "
+                    "Each player chooses a Leader from her four characters."
+                )
+            ),
             type="setup",
         )
     ]
@@ -150,11 +157,17 @@ def choose_leader(state: State, seat: int, inst: str, events: list[Event]) -> No
     player["pending_leader"] = inst
     events.append(
         event(
-            f"You choose {name_of(state, inst)} as your Leader.", type="leader", visible_to=[seat]
+            Words(N_("You choose %(card)s as your Leader."), {"card": named(state, inst)}),
+            type="leader",
+            visible_to=[seat],
         )
     )
     events.append(
-        event(f"{player_name(state, seat)} has chosen a Leader.", type="leader", hidden_from=[seat])
+        event(
+            Words(N_("%(name)s has chosen a Leader."), {"name": player_name(state, seat)}),
+            type="leader",
+            hidden_from=[seat],
+        )
     )
     if any(p["pending_leader"] is None for p in state["players"]):
         return
@@ -166,7 +179,14 @@ def choose_leader(state: State, seat: int, inst: str, events: list[Event]) -> No
         p["sp"] = 0
         events.append(
             event(
-                f"{player_name(state, s)} reveals {card['name']} as Leader ({card['hp']} HP).",
+                Words(
+                    N_("%(name)s reveals %(card)s as Leader (%(hp)s HP)."),
+                    {
+                        "name": player_name(state, s),
+                        "card": named(state, p["leader"]),
+                        "hp": card["hp"],
+                    },
+                ),
                 type="leader",
             )
         )
@@ -199,17 +219,21 @@ def mulligan_actions(state: State, seat: int) -> list[dict[str, Any]]:
 def mulligan(state: State, seat: int, events: list[Event]) -> None:
     if not can_mulligan(state, seat):
         raise IllegalAction(
-            "You may mulligan only with no Spell in hand, or once with exactly one."
+            Words(N_("You may mulligan only with no Spell in hand, or once with exactly one."))
         )
     player = state["players"][seat]
     spells = spells_in_hand(state, seat)
     if spells == 1:
         player["one_spell_mulligan_used"] = True
-    names = ", ".join(sorted(name_of(state, c) for c in player["hand"]))
+    hand = sorted(player["hand"], key=lambda c: name_of(state, c))
+    names = listing([named(state, c) for c in hand], last="comma")
+    if spells == 0:
+        text = N_("%(name)s reveals a hand with no Spell (%(cards)s) and mulligans.")
+    else:
+        text = N_("%(name)s reveals a hand with one Spell (%(cards)s) and mulligans.")
     events.append(
         event(
-            f"{player_name(state, seat)} reveals a hand with "
-            f"{'no Spell' if spells == 0 else 'one Spell'} ({names}) and mulligans.",
+            Words(text, {"name": player_name(state, seat), "cards": names}),
             type="mulligan",
         )
     )
@@ -226,7 +250,12 @@ def keep(state: State, seat: int, events: list[Event]) -> bool:
     """Keep the hand; True once both have kept. The first player is then decided by the
     house rule "Who goes first" (line 33: "either randomly or by mutual consensus"; drawn at
     random by default)."""
-    events.append(event(f"{player_name(state, seat)} keeps the opening hand.", type="mulligan"))
+    events.append(
+        event(
+            Words(N_("%(name)s keeps the opening hand."), {"name": player_name(state, seat)}),
+            type="mulligan",
+        )
+    )
     if seat == 0:
         state["mulligan_seat"] = 1
         return False
@@ -239,5 +268,10 @@ def keep(state: State, seat: int, events: list[Event]) -> bool:
     else:
         first = 0 if rule == "first" else 1
     state["first"] = state["attacker"] = first
-    events.append(event(f"{player_name(state, first)} goes first and attacks.", type="setup"))
+    events.append(
+        event(
+            Words(N_("%(name)s goes first and attacks."), {"name": player_name(state, first)}),
+            type="setup",
+        )
+    )
     return True

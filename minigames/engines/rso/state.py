@@ -17,6 +17,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any, Final, TypeAlias
 
 from minigames.engines.rso.vocabulary import BASICS, SPELL_STATS
+from westernroses.words import Words, data
 
 State: TypeAlias = dict[str, Any]
 Card: TypeAlias = Mapping[str, Any]
@@ -79,6 +80,21 @@ def card_of(state: State, inst: str) -> Card:
 
 def name_of(state: State, inst: str) -> str:
     return str(card_of(state, inst)["name"])
+
+
+def named(state: State, inst: str) -> Words:
+    """A card instance's name as a parameter of the engine's words: the data's name, read in
+    the reader's language (a card a player made keeps the name she gave it)."""
+    return data(name_of(state, inst))
+
+
+def reason_words(state: State) -> Words | str | None:
+    """Why the game ended, as the engine's words (``reason_words``, kept since the reasons
+    were message ids) or else as the English a state saved before keeps; None while it runs."""
+    found = state.get("reason_words")
+    if isinstance(found, dict):
+        return Words.from_json(found)
+    return str(state["reason"]) if state.get("reason") else None
 
 
 def owner_of(state: State, inst: str) -> int:

@@ -9,14 +9,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
+from westernroses.words import N_, Words, listing
+
 STAT_WORDS: Final = {"av": "AV", "iv": "IV", "hv": "HV", "ev": "EV", "bv": "BV"}
 BASIC_WORDS: Final = {
-    "focused": "Focused Movement",
-    "unfocused": "Unfocused Movement",
-    "protection": "Protection",
-    "faith": "Faith",
-    "guided": "Guided Bullets",
-    "penetration": "Penetration",
+    "focused": N_("Focused Movement"),
+    "unfocused": N_("Unfocused Movement"),
+    "protection": N_("Protection"),
+    "faith": N_("Faith"),
+    "guided": N_("Guided Bullets"),
+    "penetration": N_("Penetration"),
 }
 PHASE_WORDS: Final = {
     "replenish": "Replenish",
@@ -79,24 +81,47 @@ def basic_words(name: str, power: object) -> str:
     return label if power is True or power is None else f"{label} ({power})"
 
 
-def cost_words(costs: Sequence[Mapping[str, Any]] | None) -> str:
-    """``2 SP, discard 1 card from your hand``; empty for no cost."""
-    parts: list[str] = []
+def basic_phrase(name: str, power: object) -> Words:
+    """:func:`basic_words` as the engine's words, for a log line read in any language."""
+    label = Words(BASIC_WORDS[name])
+    if power is True or power is None:
+        return label
+    return Words(N_("%(ability)s (%(power)s)"), {"ability": label, "power": power})
+
+
+#: One part of a cost in words, by its kind: (one, more than one).
+COST_PARTS: Final = {
+    "sp": (N_("%(count)s SP"), N_("%(count)s SP")),
+    "hand": (
+        N_("discard %(count)s card from your hand"),
+        N_("discard %(count)s cards from your hand"),
+    ),
+    "deck": (
+        N_("put the top %(count)s card of your deck in your discard pile"),
+        N_("put the top %(count)s cards of your deck in your discard pile"),
+    ),
+    "field": (
+        N_("send %(count)s of your Supports in play to your discard pile"),
+        N_("send %(count)s of your Supports in play to your discard pile"),
+    ),
+    "doctrine": (N_("Doctrine (%(count)s)"), N_("Doctrine (%(count)s)")),
+}
+
+
+def cost_phrase(costs: Sequence[Mapping[str, Any]] | None) -> Words | str:
+    """A cost as the engine's words (a Special's cost in a move's label, read in the reader's
+    language): ``2 SP, discard 1 card from your hand``; empty for no cost."""
+    parts: list[Words | str] = []
     for item in costs or ():
         ((kind, n),) = item.items()
-        if kind == "sp":
-            parts.append(f"{n} SP")
-        elif kind == "hand":
-            parts.append(f"discard {n} card{'s' if n != 1 else ''} from your hand")
-        elif kind == "deck":
-            parts.append(
-                f"put the top {n} card{'s' if n != 1 else ''} of your deck in your discard pile"
-            )
-        elif kind == "field":
-            parts.append(f"send {n} of your Supports in play to your discard pile")
-        else:
-            parts.append(f"Doctrine ({n})")
-    return ", ".join(parts)
+        one, more = COST_PARTS.get(kind, COST_PARTS["doctrine"])
+        parts.append(Words(one if n == 1 else more, {"count": n}))
+    return listing(parts, last="comma")
+
+
+def cost_words(costs: Sequence[Mapping[str, Any]] | None) -> str:
+    """``2 SP, discard 1 card from your hand``; empty for no cost."""
+    return str(cost_phrase(costs))
 
 
 def effect_words(effect: Mapping[str, Any], target: str) -> str:

@@ -302,7 +302,7 @@
     if (v.turn) bits.push(interpolate(gettext("Turn %(turn)s"), { turn: v.turn }, true));
     // a table that ended before its game did says so, not the phase it stopped in
     const early = this.payload.finished && v.phase !== "over";
-    bits.push(early ? ((this.payload.result || {}).abandoned ? gettext("Abandoned") : gettext("Game over")) : v.phase_name || gettext("Setting up"));
+    bits.push(early ? ((this.payload.result || {}).abandoned ? gettext("Abandoned") : gettext("Game over")) : (v.phase_name && v.phase_name.text) || gettext("Setting up"));
     line.append(el("strong", "rso-phase__name", bits.join(" · ")));
     bar.append(line);
     if (v.attacker !== null && v.attacker !== undefined && !this.payload.finished) {
@@ -453,7 +453,7 @@
     else if (winners.includes(this.me)) head = gettext("You win!");
     else head = `${winners.map((s) => this.name(s)).join(" and ")} wins.`;
     box.append(el("h3", "rso-result__head", head));
-    box.append(el("p", "rso-result__reason", result.reason || result.text || v.reason || p.summary || ""));
+    box.append(el("p", "rso-result__reason", result.text || result.reason || (v.reason && v.reason.text) || p.summary || ""));
     const table = el("table", "rso-result__table");
     const thead = el("thead");
     const hr = el("tr");
