@@ -31,7 +31,7 @@ from tests.factories import UserFactory
 from tests.notifications.push_service import PushService
 from tests.notifications.receiver import WebhookReceiver
 
-from .conftest import two_humans
+from .conftest import character, two_humans
 
 pytestmark = pytest.mark.django_db
 
@@ -41,7 +41,10 @@ RESIGNED = {"ja": " が投了しました。", "zh-hans": " 认输了。", "en":
 LANGUAGES = ("ja", "zh-hans")
 
 
-def _raigo_in(campaign: Any, player: Any, other_player: Any, reimu: Any, marisa: Any) -> Any:
+def _raigo_in(campaign: Any, player: Any, other_player: Any) -> Any:
+    """A RAIGO table of the campaign's tavern, started: Reimu (``player``) against Marisa."""
+    reimu = character(player, campaign, "Reimu", 200)
+    marisa = character(other_player, campaign, "Marisa", 150)
     return two_humans(
         "raigo",
         player,
@@ -60,10 +63,8 @@ def _page(user: Any, url: str, lang: str) -> str:
     return answer.content.decode()
 
 
-def test_the_summary_keeps_its_words_and_reads_in_each_language(
-    campaign, gm, player, other_player, reimu, marisa
-):
-    table = _raigo_in(campaign, player, other_player, reimu, marisa)
+def test_the_summary_keeps_its_words_and_reads_in_each_language(campaign, gm, player, other_player):
+    table = _raigo_in(campaign, player, other_player)
     engine = get_engine("raigo")
     state = engine.from_json(table.state)
     assert table.summary == str(engine.summary(state)) and table.summary.startswith("Turn 1")
@@ -85,11 +86,11 @@ def test_the_summary_keeps_its_words_and_reads_in_each_language(
 
 
 def test_a_finished_game_reads_in_the_timeline_and_the_finished_list(
-    campaign, gm, player, other_player, reimu, marisa
+    campaign, gm, player, other_player
 ):
     """A resignation ends a two-seat game: the table's own sentence ("Marisa resigned."),
     kept as words like the engine's."""
-    table = _raigo_in(campaign, player, other_player, reimu, marisa)
+    table = _raigo_in(campaign, player, other_player)
     services.tavern_resign(table_id=table.pk, by=other_player)
     table.refresh_from_db()
     assert table.summary == "Marisa resigned."
@@ -126,17 +127,15 @@ def test_a_table_in_setup_and_an_abandoned_one_read_in_the_language(player, othe
         assert player.shown_name in shown and "Abandoned" not in shown, shown
 
 
-def test_a_table_written_before_its_words_shows_its_english(
-    campaign, gm, player, other_player, reimu, marisa
-):
-    table = _raigo_in(campaign, player, other_player, reimu, marisa)
+def test_a_table_written_before_its_words_shows_its_english(campaign, gm, player, other_player):
+    table = _raigo_in(campaign, player, other_player)
     TavernTable.objects.filter(pk=table.pk).update(summary_words={})
     dashboard = _page(gm, f"/campaigns/{campaign.pk}/dashboard/", "ja")
     assert escape(table.summary) in dashboard
 
 
 def test_the_upgrade_finds_the_words_of_tables_kept_in_english(
-    campaign, player, other_player, outsider, reimu, marisa
+    campaign, player, other_player, outsider
 ):
     """Rows of every kind a table had before (in play, resigned, in setup, abandoned) lose
     their words, as they were stored before; the data migration finds each one's words again,
@@ -144,7 +143,7 @@ def test_the_upgrade_finds_the_words_of_tables_kept_in_english(
     fill = importlib.import_module("minigames.migrations.0007_table_summary_words")
     from django.apps import apps
 
-    playing = _raigo_in(campaign, player, other_player, reimu, marisa)
+    playing = _raigo_in(campaign, player, other_player)
     resigned = two_humans("spirit_war", player, outsider)
     services.tavern_resign(table_id=resigned.pk, by=outsider)
     waiting = services.tavern_create(
@@ -189,7 +188,7 @@ def push_service(settings):
 
 
 def test_your_turn_carries_the_summary_in_her_language_on_every_channel(
-    campaign, player, receiver, push_service, api_for, reimu, django_capture_on_commit_callbacks
+    campaign, player, receiver, push_service, api_for, django_capture_on_commit_callbacks
 ):
     """Two players whose accounts read Japanese and Chinese start a Spirit War; each "your
     turn" (email, push, webhook, in-app) carries the table's summary in her language, the
