@@ -68,10 +68,10 @@ def json_in_language(data: Any) -> Any:
 #: up, so a name a person wrote (a player's, a GM's card) is never taken for a catalog entry.
 DATA_WORDS: frozenset[str] = frozenset(data_words.DATA_WORDS)
 
-#: The keys of a card or a data entry in JSON whose values are data words, and the one whose
-#: value is a fixed word of the engine's (a card's kind).
+#: The keys of a card or a data entry in JSON whose values are data words, and those whose
+#: values are fixed words of the engine's (a card's kind, a DBS character's status).
 _DATA_KEYS = ("name", "title", "text", "about", "character", "description")
-_WORD_KEYS = ("kind_label",)
+_WORD_KEYS = ("kind_label", "status_label")
 
 
 #: Two data names the sheet joins into one (``"Carefree Soul: Worldly experience"``, a
@@ -99,9 +99,9 @@ def data_text(text: str) -> str:
 def data_in_language(value: Any) -> Any:
     """``value`` (a table's view, a battle's view) with the names and texts of the data in the
     active language: in every object that is a card (it has a ``name`` and a ``kind`` or
-    ``kind_label``), its name, title, text, character and kind label; in every status effect
-    (a ``kind`` and a ``label``), its label. Ids, keys and everything else are left as they
-    are; ``value`` itself is not changed."""
+    ``kind_label``), its name, title, text, character, kind label and status label; in every
+    status effect (a ``kind`` and a ``label``), its label. Ids, keys and everything else are
+    left as they are; ``value`` itself is not changed."""
     if isinstance(value, list):
         return [data_in_language(item) for item in value]
     if not isinstance(value, dict):

@@ -6,7 +6,6 @@ worker for every queue)."""
 from __future__ import annotations
 
 import json
-import os
 import secrets
 import subprocess
 import time
@@ -16,7 +15,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from tests.load.processes import free_port, procfile
+from tests.load.processes import free_port, procfile, production_env
 from tests.notifications.celery_worker import database_url
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -65,20 +64,14 @@ def test_procfile_names_gunicorn_a_worker_per_queue_and_beat():
 def test_the_procfile_processes_come_up_and_report_healthy(tmp_path):
     port = free_port()
     redis_url = settings.CELERY_BROKER_URL.rsplit("/", 1)[0] + "/12"  # a db of its own
-    env = {
-        **{k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")},
-        "DJANGO_SETTINGS_MODULE": "config.settings.production",
-        "SECRET_KEY": secrets.token_urlsafe(50),
-        "ALLOWED_HOSTS": "127.0.0.1",
-        "SECURE_SSL_REDIRECT": "false",
-        "DATABASE_URL": database_url(),
-        "REDIS_URL": redis_url,
-        "PORT": str(port),
-        "WEB_CONCURRENCY": "2",
-        "MEDIA_ROOT": str(tmp_path / "media"),
-        "PATH": f"{ROOT / '.venv' / 'bin'}:{os.environ.get('PATH', '')}",
-        "METRICS_TOKEN": secrets.token_urlsafe(20),
-    }
+    env = production_env(
+        database=database_url(),
+        redis_url=redis_url,
+        media=tmp_path / "media",
+        port=port,
+        WEB_CONCURRENCY="2",
+        METRICS_TOKEN=secrets.token_urlsafe(20),
+    )
     processes = procfile()
     names = [name for name in processes if name != "release"]
     procs: dict[str, subprocess.Popen[bytes]] = {}

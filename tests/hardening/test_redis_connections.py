@@ -10,8 +10,6 @@ Redis, repeated the protocol's handshake, and closed it at its end.
 
 from __future__ import annotations
 
-import os
-import secrets
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,7 +20,7 @@ from rest_framework.authtoken.models import Token
 
 from tests.factories import UserFactory
 from tests.hardening.test_redis_outage import PrivateRedis
-from tests.load.processes import ROOT, free_port, web_process
+from tests.load.processes import free_port, production_env, web_process
 from tests.notifications.celery_worker import database_url
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
@@ -43,19 +41,9 @@ def server() -> Iterator[PrivateRedis]:
 def web(server: PrivateRedis, tmp_path: Path) -> Iterator[int]:
     """The port of the Procfile's web process, one worker, on ``server`` alone."""
     port = free_port()
-    env = {
-        **{k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")},
-        "DJANGO_SETTINGS_MODULE": "config.settings.production",
-        "SECRET_KEY": secrets.token_urlsafe(50),
-        "ALLOWED_HOSTS": "127.0.0.1",
-        "SECURE_SSL_REDIRECT": "false",
-        "DATABASE_URL": database_url(),
-        "REDIS_URL": server.url,
-        "PORT": str(port),
-        "WEB_CONCURRENCY": "1",
-        "MEDIA_ROOT": str(tmp_path / "media"),
-        "PATH": f"{ROOT / '.venv' / 'bin'}:{os.environ.get('PATH', '')}",
-    }
+    env = production_env(
+        database=database_url(), redis_url=server.url, media=tmp_path / "media", port=port
+    )
     with web_process(env, port, tmp_path / "web.log"):
         yield port
 

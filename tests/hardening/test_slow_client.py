@@ -9,8 +9,6 @@ request behind it, for the worker's whole timeout (30 s).
 
 from __future__ import annotations
 
-import os
-import secrets
 import socket
 import subprocess
 import sys
@@ -23,7 +21,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from tests.load.processes import ROOT, free_port, procfile
+from tests.load.processes import ROOT, free_port, procfile, production_env
 from tests.notifications.celery_worker import database_url
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
@@ -39,20 +37,14 @@ PROMPT = 5.0
 def web(tmp_path: Path) -> Iterator[int]:
     """The Procfile's web process on a free port, one worker; its port once it answers."""
     port = free_port()
-    env = {
-        **{k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")},
-        "DJANGO_SETTINGS_MODULE": "config.settings.production",
-        "SECRET_KEY": secrets.token_urlsafe(50),
-        "ALLOWED_HOSTS": "127.0.0.1",
-        "SECURE_SSL_REDIRECT": "false",
-        "DATABASE_URL": database_url(),
-        "REDIS_URL": settings.CELERY_BROKER_URL.rsplit("/", 1)[0] + "/12",
-        "PORT": str(port),
-        "WEB_CONCURRENCY": "1",
-        "REQUEST_BODY_TIMEOUT": str(BODY_SECONDS),
-        "MAX_REQUEST_BODY_BYTES": str(MAX_BODY),
-        "MEDIA_ROOT": str(tmp_path / "media"),
-    }
+    env = production_env(
+        database=database_url(),
+        redis_url=settings.CELERY_BROKER_URL.rsplit("/", 1)[0] + "/12",
+        media=tmp_path / "media",
+        port=port,
+        REQUEST_BODY_TIMEOUT=str(BODY_SECONDS),
+        MAX_REQUEST_BODY_BYTES=str(MAX_BODY),
+    )
     command = procfile()["web"]
     if command[0] == "gunicorn":  # the same program, from this interpreter's environment
         command = [sys.executable, "-m", "gunicorn", *command[1:]]

@@ -70,7 +70,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from tests.load.processes import cpu_seconds, free_port, procfile
+from tests.load.processes import cpu_seconds, free_port, procfile, production_env
 from tests.load.run import _percentile, admin, database, summarise
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -784,27 +784,21 @@ def main() -> int:
     if pooled:
         bouncer, bouncer_port = start_pgbouncer(base, work)
         reach = urlunsplit(urlsplit(base)._replace(netloc=f"postgres@127.0.0.1:{bouncer_port}"))
-    env = {
-        **{k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")},
-        "DJANGO_SETTINGS_MODULE": "config.settings.production",
-        "SECRET_KEY": secrets.token_urlsafe(50),
-        "ALLOWED_HOSTS": "127.0.0.1",
-        "SECURE_SSL_REDIRECT": "false",
-        "DATABASE_URL": database(reach, name),
-        "DB_TRANSACTION_POOLER": "true" if pooled else "false",
-        "REDIS_URL": redis_url,
-        "WEB_CONCURRENCY": os.environ.get("WEB_CONCURRENCY", "2"),
-        "MEDIA_ROOT": str(work / "media"),
-        "LOG_LEVEL": "INFO",
-        "API_USER_RATE": "1000000/hour",
-        "API_POLL_RATE": "1000000/hour",
-        "PATH": f"{BIN}:{os.environ.get('PATH', '')}",
-        "LOADTEST_USERS": str(work / "users.json"),
-        "LOADTEST_OUT": str(work),
-        "LOADTEST_THINK": os.environ.get("LOADTEST_THINK", "5,60"),
-        "LOADTEST_IDLE": os.environ.get("LOADTEST_IDLE", "30,120"),
-        "LOADTEST_POLL": os.environ.get("LOADTEST_POLL", "10"),
-    }
+    env = production_env(
+        database=database(reach, name),
+        redis_url=redis_url,
+        media=work / "media",
+        DB_TRANSACTION_POOLER="true" if pooled else "false",
+        WEB_CONCURRENCY=os.environ.get("WEB_CONCURRENCY", "2"),
+        LOG_LEVEL="INFO",
+        API_USER_RATE="1000000/hour",
+        API_POLL_RATE="1000000/hour",
+        LOADTEST_USERS=str(work / "users.json"),
+        LOADTEST_OUT=str(work),
+        LOADTEST_THINK=os.environ.get("LOADTEST_THINK", "5,60"),
+        LOADTEST_IDLE=os.environ.get("LOADTEST_IDLE", "30,120"),
+        LOADTEST_POLL=os.environ.get("LOADTEST_POLL", "10"),
+    )
     os.environ.update(env)
     import redis
 

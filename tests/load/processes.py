@@ -1,13 +1,15 @@
-"""The Procfile's processes and a free loopback port: shared by `make loadtest`
-(tests/load/run.py) and the test that starts the production processes
-(tests/hardening/test_procfile.py), and the web process on its own (tests/push)."""
+"""The Procfile's processes, their production environment and a free loopback port: shared by
+`make loadtest` (tests/load/run.py), `make loadtest-cluster` (tests/load/cluster.py) and the
+tests that start the production processes (tests/hardening, tests/push)."""
 
 from __future__ import annotations
 
 import os
+import secrets
 import shlex
 import socket
 import subprocess
+import sys
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -24,6 +26,30 @@ def procfile() -> dict[str, list[str]]:
         name.strip(): shlex.split(command)
         for name, command in (line.split(":", 1) for line in lines if line.strip())
     }
+
+
+def production_env(
+    *, database: str, redis_url: str, media: Path, port: int | None = None, **extra: str
+) -> dict[str, str]:
+    """The environment the Procfile's processes run with in production, on loopback: this
+    process's environment without its Django settings, production settings, a fresh secret
+    key, one web worker unless ``extra`` says otherwise, and this interpreter's programs first
+    on the path (gunicorn, celery). ``extra`` adds or overrides variables."""
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")},
+        "DJANGO_SETTINGS_MODULE": "config.settings.production",
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "SECURE_SSL_REDIRECT": "false",
+        "DATABASE_URL": database,
+        "REDIS_URL": redis_url,
+        "WEB_CONCURRENCY": "1",
+        "MEDIA_ROOT": str(media),
+        "PATH": f"{Path(sys.executable).parent}:{os.environ.get('PATH', '')}",
+    }
+    if port is not None:
+        env["PORT"] = str(port)
+    return {**env, **extra}
 
 
 def free_port() -> int:

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 import os
-import secrets
 import subprocess
 import sys
 import tempfile
@@ -28,7 +27,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from tests.load.processes import free_port, procfile
+from tests.load.processes import free_port, procfile, production_env
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 BIN = Path(sys.executable).parent
@@ -98,24 +97,18 @@ def main() -> int:
     name = f"loadtest_{os.getpid()}"
     port = free_port()
     work = Path(tempfile.mkdtemp(prefix="wr-loadtest-"))
-    env = {
-        **{k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")},
-        "DJANGO_SETTINGS_MODULE": "config.settings.production",
-        "SECRET_KEY": secrets.token_urlsafe(50),
-        "ALLOWED_HOSTS": "127.0.0.1",
-        "SECURE_SSL_REDIRECT": "false",
-        "DATABASE_URL": database(base, name),
-        "REDIS_URL": redis_url,
-        "PORT": str(port),
-        "WEB_CONCURRENCY": os.environ.get("WEB_CONCURRENCY", "4"),
-        "MEDIA_ROOT": str(work / "media"),
-        "LOG_LEVEL": "WARNING",
-        "API_USER_RATE": "100000/hour",
-        "API_POLL_RATE": "100000/hour",
-        "PATH": f"{BIN}:{os.environ.get('PATH', '')}",
-        "LOADTEST_USERS": str(work / "users.json"),
-        "LOADTEST_OUT": str(work),
-    }
+    env = production_env(
+        database=database(base, name),
+        redis_url=redis_url,
+        media=work / "media",
+        port=port,
+        WEB_CONCURRENCY=os.environ.get("WEB_CONCURRENCY", "4"),
+        LOG_LEVEL="WARNING",
+        API_USER_RATE="100000/hour",
+        API_POLL_RATE="100000/hour",
+        LOADTEST_USERS=str(work / "users.json"),
+        LOADTEST_OUT=str(work),
+    )
     import redis
 
     redis.Redis.from_url(redis_url).flushdb()

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
-import secrets
 import urllib.error
 import urllib.request
 from collections import Counter
@@ -26,7 +24,7 @@ import websocket
 from django.conf import settings
 from rest_framework.authtoken.models import Token
 
-from tests.load.processes import free_port, web_process
+from tests.load.processes import free_port, production_env, web_process
 from tests.minigames.conftest import two_humans
 from tests.notifications.celery_worker import database_url
 from tests.push.moves import next_move
@@ -52,19 +50,12 @@ def two_web_processes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list
     try:
         with contextlib.ExitStack() as running:
             for port in ports:
-                env = {
-                    **{k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")},
-                    "DJANGO_SETTINGS_MODULE": "config.settings.production",
-                    "SECRET_KEY": "push-test-" + secrets.token_urlsafe(40),
-                    "ALLOWED_HOSTS": "127.0.0.1",
-                    "SECURE_SSL_REDIRECT": "false",
-                    "DATABASE_URL": database_url(),
-                    "REDIS_URL": redis_url,
-                    "PORT": str(port),
-                    "WEB_CONCURRENCY": "1",
-                    "MEDIA_ROOT": str(tmp_path / "media"),
-                    "PATH": f"{ROOT / '.venv' / 'bin'}:{os.environ.get('PATH', '')}",
-                }
+                env = production_env(
+                    database=database_url(),
+                    redis_url=redis_url,
+                    media=tmp_path / "media",
+                    port=port,
+                )
                 log = tmp_path / f"web-{port}.log"
                 running.enter_context(web_process(env, port, log, shared=shared))
             yield [*ports, shared]

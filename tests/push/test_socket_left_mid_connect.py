@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import base64
 import json
-import os
 import secrets
 import socket
 import struct
@@ -26,7 +25,7 @@ from django.conf import settings
 from rest_framework.authtoken.models import Token
 
 from apibase import push
-from tests.load.processes import ROOT, free_port, web_process
+from tests.load.processes import free_port, production_env, web_process
 from tests.minigames.conftest import two_humans
 from tests.notifications.celery_worker import database_url
 
@@ -48,21 +47,14 @@ def web(tmp_path: Path) -> Iterator[dict[str, Any]]:
     prefix = f"left-{secrets.token_hex(4)}"
     redis_url = settings.CELERY_BROKER_URL.rsplit("/", 1)[0] + f"/{REDIS_DB}"
     log = tmp_path / "web.log"
-    env = {
-        **{k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")},
-        "DJANGO_SETTINGS_MODULE": "config.settings.production",
-        "SECRET_KEY": "left-test-" + secrets.token_urlsafe(40),
-        "ALLOWED_HOSTS": "127.0.0.1",
-        "SECURE_SSL_REDIRECT": "false",
-        "DATABASE_URL": database_url(),
-        "REDIS_URL": redis_url,
-        "CHANNEL_PREFIX": prefix,
-        "CACHE_KEY_PREFIX": prefix,
-        "PORT": str(port),
-        "WEB_CONCURRENCY": "1",
-        "MEDIA_ROOT": str(tmp_path / "media"),
-        "PATH": f"{ROOT / '.venv' / 'bin'}:{os.environ.get('PATH', '')}",
-    }
+    env = production_env(
+        database=database_url(),
+        redis_url=redis_url,
+        media=tmp_path / "media",
+        port=port,
+        CHANNEL_PREFIX=prefix,
+        CACHE_KEY_PREFIX=prefix,
+    )
     client = redis.Redis.from_url(redis_url)
     try:
         with web_process(env, port, log):

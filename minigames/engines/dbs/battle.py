@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from westernroses.protocol import Action, Event, IllegalAction, event
+from westernroses.words import N_, Words
 
 from .phases import end_turn, place_item
 from .rules import (
@@ -31,13 +32,13 @@ from .rules import (
     attack_of,
     available_sp,
     card,
+    card_words,
     cost_of,
     fire_triggers,
     forget,
     holds,
     in_play,
     judge,
-    name,
     other,
     pay,
     player,
@@ -152,8 +153,12 @@ def _from_hand(state: State, seat: int, iid: str) -> None:
 def battle_apply(state: State, seat: int, action: Mapping[str, Any], events: list[Event]) -> None:
     if action not in battle_legal(state, seat):
         raise IllegalAction(
-            "That cannot be played now: check the card's character and status, its needs, your SP "
-            "and the Level on top of your Spell Chain."
+            Words(
+                N_(
+                    "That cannot be played now: check the card's character and status, its "
+                    "needs, your SP and the Level on top of your Spell Chain."
+                )
+            )
         )
     kind = action["type"]
     if kind == "end_turn":
@@ -163,12 +168,16 @@ def battle_apply(state: State, seat: int, action: Mapping[str, Any], events: lis
     me = player(state, seat)
     cost = cost_of(state, seat, iid)
     definition = card(state, iid)
+    label = card_words(state, iid)
     if kind == "constant":
         pay(state, seat, cost, events)
         place_item(state, seat, iid, action.get("replace"), False, events)
         events.append(
             event(
-                f"{who(state, seat)} sets the Constant {definition['name']} in her Item Area.",
+                Words(
+                    N_("%(name)s sets the Constant %(card)s in her Item Area."),
+                    {"name": who(state, seat), "card": label},
+                ),
                 type="constant",
             )
         )
@@ -187,39 +196,60 @@ def battle_apply(state: State, seat: int, action: Mapping[str, Any], events: lis
         }
         events.append(
             event(
-                f"{who(state, seat)} declares {definition['name']} "
-                f"(Level {definition['level']}, attack {definition['attack']}).",
+                Words(
+                    N_("%(name)s declares %(card)s (Level %(level)s, attack %(attack)s)."),
+                    {
+                        "name": who(state, seat),
+                        "card": label,
+                        "level": definition["level"],
+                        "attack": definition["attack"],
+                    },
+                ),
                 type="declare",
             )
         )
-        resolve_effects(state, seat, definition.get("on_declare", []), definition["name"], events)
+        resolve_effects(state, seat, definition.get("on_declare", []), label, events)
         if not judge(state, events):
             state["phase"] = "reaction"
         return
-    words = "plays the Buff" if kind == "buff" else "uses the Instant"
-    events.append(event(f"{who(state, seat)} {words} {definition['name']}.", type=kind))
+    sentence = (
+        N_("%(name)s plays the Buff %(card)s.")
+        if kind == "buff"
+        else N_("%(name)s uses the Instant %(card)s.")
+    )
+    events.append(event(Words(sentence, {"name": who(state, seat), "card": label}), type=kind))
     me["grave"].append(iid)
     if kind == "buff":
         me["turn_statics"] += list(definition.get("this_turn", []))
-    resolve_effects(state, seat, definition["effects"], definition["name"], events)
+    resolve_effects(state, seat, definition["effects"], label, events)
     judge(state, events)
 
 
 def reaction_apply(state: State, seat: int, action: Mapping[str, Any], events: list[Event]) -> None:
     if action not in reaction_legal(state, seat):
         raise IllegalAction(
-            "Answer the attack: counter-attack with a Battle Spellcard you can declare, spring a "
-            "Trap or use an Instant you can pay for, or let it resolve."
+            Words(
+                N_(
+                    "Answer the attack: counter-attack with a Battle Spellcard you can declare, "
+                    "spring a Trap or use an Instant you can pay for, or let it resolve."
+                )
+            )
         )
     clash = state["clash"]
     kind = action["type"]
     me = player(state, seat)
     if kind == "no_counter":
-        events.append(event(f"{who(state, seat)} does not counter-attack.", type="no_counter"))
+        events.append(
+            event(
+                Words(N_("%(name)s does not counter-attack."), {"name": who(state, seat)}),
+                type="no_counter",
+            )
+        )
         resolve_clash(state, events)
         return
     iid = action["card"]
     definition = card(state, iid)
+    label = card_words(state, iid)
     cost = cost_of(state, seat, iid)
     if kind == "counter":
         _from_hand(state, seat, iid)
@@ -228,27 +258,29 @@ def reaction_apply(state: State, seat: int, action: Mapping[str, Any], events: l
         clash["reacted"] = True
         events.append(
             event(
-                f"{who(state, seat)} counter-attacks with {definition['name']} "
-                f"(attack {definition['attack']}).",
+                Words(
+                    N_("%(name)s counter-attacks with %(card)s (attack %(attack)s)."),
+                    {"name": who(state, seat), "card": label, "attack": definition["attack"]},
+                ),
                 type="counter",
             )
         )
-        resolve_effects(state, seat, definition.get("on_declare", []), definition["name"], events)
+        resolve_effects(state, seat, definition.get("on_declare", []), label, events)
         if not judge(state, events):
             resolve_clash(state, events)
         return
     if kind == "trap":
         me["items"] = [item for item in me["items"] if item["card"] != iid]
         forget(state, seat, iid)
-        words = "springs the Trap"
+        sentence = N_("%(name)s springs the Trap %(card)s.")
     else:
         _from_hand(state, seat, iid)
-        words = "uses the Instant"
+        sentence = N_("%(name)s uses the Instant %(card)s.")
     pay(state, seat, cost, events)
     me["grave"].append(iid)
     clash["reacted"] = True
-    events.append(event(f"{who(state, seat)} {words} {definition['name']}.", type=kind))
-    resolve_effects(state, seat, definition["effects"], definition["name"], events)
+    events.append(event(Words(sentence, {"name": who(state, seat), "card": label}), type=kind))
+    resolve_effects(state, seat, definition["effects"], label, events)
     if judge(state, events):
         return
     if clash["negated"]:
@@ -275,19 +307,33 @@ def resolve_clash(state: State, events: list[Event]) -> None:
     foe = player(state, defender)
     if counter_card is not None:
         foe["grave"].append(counter_card)
-    attack_name = name(state, attack_card)
+    attack_name = card_words(state, attack_card)
     if a > d:
         damage = max(0, a - d - static_total(state, defender, "damage_reduction"))
         foe["lp"] -= damage
         player(state, attacker)["chain"].append(attack_card)
-        beaten = f"beats {d}" if counter_card is not None else "is not countered"
-        events.append(
-            event(
-                f"{attack_name} ({a}) {beaten}: {who(state, defender)} takes {damage} damage "
-                f"(LP {foe['lp']}) and it goes on top of {who(state, attacker)}'s Spell Chain.",
-                type="hit",
+        sentence = (
+            N_(
+                "%(card)s (%(attack)s) beats %(counter)s: %(name)s takes %(damage)s damage "
+                "(LP %(lp)s) and it goes on top of %(attacker)s's Spell Chain."
+            )
+            if counter_card is not None
+            else N_(
+                "%(card)s (%(attack)s) is not countered: %(name)s takes %(damage)s damage "
+                "(LP %(lp)s) and it goes on top of %(attacker)s's Spell Chain."
             )
         )
+        params = {
+            "card": attack_name,
+            "attack": a,
+            "name": who(state, defender),
+            "damage": damage,
+            "lp": foe["lp"],
+            "attacker": who(state, attacker),
+        }
+        if counter_card is not None:
+            params["counter"] = d
+        events.append(event(Words(sentence, params), type="hit"))
         if judge(state, events):
             return
         resolve_effects(
@@ -299,7 +345,13 @@ def resolve_clash(state: State, events: list[Event]) -> None:
         player(state, attacker)["grave"].append(attack_card)
         events.append(
             event(
-                f"{attack_name} ({a}) does not beat {d}: both Spellcards go to the grave.",
+                Words(
+                    N_(
+                        "%(card)s (%(attack)s) does not beat %(counter)s: both Spellcards go to "
+                        "the grave."
+                    ),
+                    {"card": attack_name, "attack": a, "counter": d},
+                ),
                 type="miss",
             )
         )

@@ -12,7 +12,7 @@ from typing import Any, Final
 from westernroses.action_shapes import ActionShape
 from westernroses.protocol import Action, Event, HouseRule, IllegalAction, Json, Seat, Text
 from westernroses.undo_policy import nothing_drawn_or_revealed
-from westernroses.words import N_, Words
+from westernroses.words import N_, Words, said
 
 from . import battle, phases, player_view, setup
 from .rules import State, attack_of, card, chain_level, cost_of, name, other, player, who
@@ -111,10 +111,17 @@ def _options(options: Mapping[str, Any] | None) -> dict[str, Any]:
     return values
 
 
+def _result_words(result: Mapping[str, Any]) -> Words | str:
+    """The result's sentence as its words (kept beside its English ``text``), or the English
+    alone for a result a game saved before its words were kept."""
+    words = result.get("words")
+    return Words.from_json(words) if isinstance(words, Mapping) else str(result["text"])
+
+
 def _seat(seat: Seat) -> int:
     """DBS seats are 0 and 1; anything else is refused in words."""
     if seat not in (0, 1) or not isinstance(seat, int):
-        raise IllegalAction("Dream Battle of SpellCard has only the seats 0 and 1.")
+        raise IllegalAction(Words(N_("Dream Battle of SpellCard has only the seats 0 and 1.")))
     return seat
 
 
@@ -260,11 +267,11 @@ class DBSEngine:
         self, state: State, seat: Seat, action: Mapping[str, Any]
     ) -> tuple[State, list[Event]]:
         if state["phase"] == "over":
-            raise IllegalAction("The game is over.")
+            raise IllegalAction(Words(N_("The game is over.")))
         if seat not in self.waiting_on(state):
-            raise IllegalAction("It is not your turn to act.")
+            raise IllegalAction(Words(N_("It is not your turn to act.")))
         if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
-            raise IllegalAction("That is not an action of this game.")
+            raise IllegalAction(Words(N_("That is not an action of this game.")))
         seat = _seat(seat)
         new = clone(state)
         action = _own_copy(dict(action))
@@ -309,20 +316,28 @@ class DBSEngine:
         result = state["result"] or {
             "winner": None,
             "victory": None,
-            "text": "The game is not over.",
+            **said(Words(N_("The game is not over."))),
         }
         return {
             "winners": [] if result["winner"] is None else [result["winner"]],
             "victory": result["victory"],
-            "text": result["text"],
+            **said(_result_words(result)),
             "scores": [
                 {
                     "seat": s,
                     "name": who(state, s),
                     "lp": player(state, s)["lp"],
                     "chain_level": chain_level(state, s),
-                    "text": f"{who(state, s)}: {player(state, s)['lp']} LP, "
-                    f"Spell Chain Level {chain_level(state, s)}.",
+                    **said(
+                        Words(
+                            N_("%(name)s: %(lp)s LP, Spell Chain Level %(level)s."),
+                            {
+                                "name": who(state, s),
+                                "lp": player(state, s)["lp"],
+                                "level": chain_level(state, s),
+                            },
+                        )
+                    ),
                 }
                 for s in (0, 1)
             ],
@@ -330,7 +345,7 @@ class DBSEngine:
 
     def summary(self, state: State) -> Text:
         if state["result"] is not None:
-            return str(state["result"]["text"])
+            return _result_words(state["result"])
         if state["phase"].startswith("setup"):
             return Words(N_("Opening: the players are choosing."))
         lp = f"{who(state, 0)} {player(state, 0)['lp']}, {who(state, 1)} {player(state, 1)['lp']}"

@@ -20,18 +20,18 @@ from collections.abc import Mapping
 from typing import Any
 
 from westernroses.protocol import Action, Event, IllegalAction, event
-from westernroses.words import N_
+from westernroses.words import N_, Words
 
 from .rules import (
     EXTRA_SP,
     ITEM_AREA,
     State,
+    card_words,
     draw_cards,
     fire_triggers,
     forget,
     hand_limit,
     judge,
-    name,
     other,
     player,
     recover_beads,
@@ -57,7 +57,15 @@ def start_turn(state: State, events: list[Event]) -> None:
     me = player(state, seat)
     state["turn"] += 1
     state["changed"] = False
-    events.append(event(f"Turn {state['turn']}: {who(state, seat)} attacks.", type="turn"))
+    events.append(
+        event(
+            Words(
+                N_("Turn %(turn)s: %(name)s attacks."),
+                {"turn": state["turn"], "name": who(state, seat)},
+            ),
+            type="turn",
+        )
+    )
     fire_triggers(state, seat, "pick_start", events)
     fire_triggers(state, other(seat), "opponent_pick_start", events)
     if judge(state, events):
@@ -65,14 +73,24 @@ def start_turn(state: State, events: list[Event]) -> None:
     empty_draw = None
     if state["turn"] == 1 and seat == state["first"]:
         events.append(
-            event(f"{who(state, seat)} goes first and skips her first draw.", type="pick")
+            event(
+                Words(
+                    N_("%(name)s goes first and skips her first draw."), {"name": who(state, seat)}
+                ),
+                type="pick",
+            )
         )
     else:
         count = max(1, me["beads"].count("empty")) + static_total(state, seat, "pick_bonus")
         if not me["deck"]:
             empty_draw = seat
             events.append(
-                event(f"{who(state, seat)} must draw but her deck is empty.", type="pick")
+                event(
+                    Words(
+                        N_("%(name)s must draw but her deck is empty."), {"name": who(state, seat)}
+                    ),
+                    type="pick",
+                )
             )
         else:
             draw_cards(state, seat, count, events)
@@ -80,7 +98,12 @@ def start_turn(state: State, events: list[Event]) -> None:
         return
     for s in (seat, other(seat)):
         if recover_beads(state, s, 1):
-            events.append(event(f"{who(state, s)} refills one SP bead.", type="beads"))
+            events.append(
+                event(
+                    Words(N_("%(name)s refills one SP bead."), {"name": who(state, s)}),
+                    type="beads",
+                )
+            )
     state["phase"] = "change"
 
 
@@ -120,8 +143,13 @@ def change_legal(state: State, seat: int) -> list[Action]:
 def change_apply(state: State, seat: int, action: Mapping[str, Any], events: list[Event]) -> None:
     if action not in change_legal(state, seat):
         raise IllegalAction(
-            "In the Change phase you may call a character from your hand, make a tapped character "
-            "your Center, or send your Center to the Duel Zone as Hyper, once, or do nothing."
+            Words(
+                N_(
+                    "In the Change phase you may call a character from your hand, make a tapped "
+                    "character your Center, or send your Center to the Duel Zone as Hyper, once, "
+                    "or do nothing."
+                )
+            )
         )
     me = player(state, seat)
     kind = action["type"]
@@ -132,8 +160,10 @@ def change_apply(state: State, seat: int, action: Mapping[str, Any], events: lis
         me["characters"].append({"card": iid, "status": "support"})
         events.append(
             event(
-                f"{who(state, seat)} calls {name(state, iid)} into her Character Area, "
-                "tapped (Support).",
+                Words(
+                    N_("%(name)s calls %(card)s into her Character Area, tapped (Support)."),
+                    {"name": who(state, seat), "card": card_words(state, iid)},
+                ),
                 type="change",
             )
         )
@@ -142,14 +172,22 @@ def change_apply(state: State, seat: int, action: Mapping[str, Any], events: lis
             if slot["status"] == "center":
                 slot["status"] = "support"
                 events.append(
-                    event(f"{name(state, slot['card'])} is tapped again (Support).", type="change")
+                    event(
+                        Words(
+                            N_("%(card)s is tapped again (Support)."),
+                            {"card": card_words(state, slot["card"])},
+                        ),
+                        type="change",
+                    )
                 )
             if slot["card"] == action["card"]:
                 slot["status"] = "center"
         events.append(
             event(
-                f"{who(state, seat)} stands {name(state, action['card'])} up: "
-                "she is now in Center status.",
+                Words(
+                    N_("%(name)s stands %(card)s up: she is now in Center status."),
+                    {"name": who(state, seat), "card": card_words(state, action["card"])},
+                ),
                 type="change",
             )
         )
@@ -159,13 +197,17 @@ def change_apply(state: State, seat: int, action: Mapping[str, Any], events: lis
                 slot["status"] = "hyper"
         events.append(
             event(
-                f"{who(state, seat)} sends {name(state, action['card'])} into the Duel Zone: "
-                "she is now in Hyper status.",
+                Words(
+                    N_("%(name)s sends %(card)s into the Duel Zone: she is now in Hyper status."),
+                    {"name": who(state, seat), "card": card_words(state, action["card"])},
+                ),
                 type="change",
             )
         )
     else:
-        events.append(event(f"{who(state, seat)} changes nothing.", type="change"))
+        events.append(
+            event(Words(N_("%(name)s changes nothing."), {"name": who(state, seat)}), type="change")
+        )
     state["changed"] = True
     state["phase"] = "set"
 
@@ -204,7 +246,10 @@ def place_item(
         # the grave is public: a replaced face-down Trap is shown as it goes
         events.append(
             event(
-                f"{who(state, seat)} sends {name(state, replace)} from her Item Area to the grave.",
+                Words(
+                    N_("%(name)s sends %(card)s from her Item Area to the grave."),
+                    {"name": who(state, seat), "card": card_words(state, replace)},
+                ),
                 type="replace",
             )
         )
@@ -217,8 +262,13 @@ def place_item(
 def set_apply(state: State, seat: int, action: Mapping[str, Any], events: list[Event]) -> None:
     if action not in set_legal(state, seat):
         raise IllegalAction(
-            "In the Set phase you may put hand cards face down as Extra SP (up to 5) and set Traps "
-            "face down in your Item Area (up to 2, replacing one when it is full)."
+            Words(
+                N_(
+                    "In the Set phase you may put hand cards face down as Extra SP (up to 5) and "
+                    "set Traps face down in your Item Area (up to 2, replacing one when it is "
+                    "full)."
+                )
+            )
         )
     me = player(state, seat)
     kind = action["type"]
@@ -228,14 +278,20 @@ def set_apply(state: State, seat: int, action: Mapping[str, Any], events: list[E
         me["extra_sp"].append(iid)
         events.append(
             event(
-                f"{who(state, seat)} puts a card face down into her Extra SP.",
+                Words(
+                    N_("%(name)s puts a card face down into her Extra SP."),
+                    {"name": who(state, seat)},
+                ),
                 type="set",
                 hidden_from=[seat],
             )
         )
         events.append(
             event(
-                f"You put {name(state, iid)} face down into your Extra SP.",
+                Words(
+                    N_("You put %(card)s face down into your Extra SP."),
+                    {"card": card_words(state, iid)},
+                ),
                 type="set",
                 visible_to=[seat],
             )
@@ -244,21 +300,32 @@ def set_apply(state: State, seat: int, action: Mapping[str, Any], events: list[E
         place_item(state, seat, action["card"], action.get("replace"), True, events)
         events.append(
             event(
-                f"{who(state, seat)} sets a card face down in her Item Area.",
+                Words(
+                    N_("%(name)s sets a card face down in her Item Area."),
+                    {"name": who(state, seat)},
+                ),
                 type="set",
                 hidden_from=[seat],
             )
         )
         events.append(
             event(
-                f"You set {name(state, action['card'])} face down in your Item Area.",
+                Words(
+                    N_("You set %(card)s face down in your Item Area."),
+                    {"card": card_words(state, action["card"])},
+                ),
                 type="set",
                 visible_to=[seat],
             )
         )
     else:
         state["phase"] = "battle"
-        events.append(event(f"{who(state, seat)} begins her Battle phase.", type="phase"))
+        events.append(
+            event(
+                Words(N_("%(name)s begins her Battle phase."), {"name": who(state, seat)}),
+                type="phase",
+            )
+        )
 
 
 # --- End ---------------------------------------------------------------------------------
@@ -275,12 +342,16 @@ def end_turn(state: State, seat: int, events: list[Event]) -> None:
             foe["known"].append(slot["card"])
             events.append(
                 event(
-                    f"{name(state, slot['card'])} leaves the Duel Zone and returns to "
-                    f"{who(state, other(seat))}'s hand.",
+                    Words(
+                        N_("%(card)s leaves the Duel Zone and returns to %(name)s's hand."),
+                        {"card": card_words(state, slot["card"]), "name": who(state, other(seat))},
+                    ),
                     type="hyper_return",
                 )
             )
-    events.append(event(f"{who(state, seat)} ends her turn.", type="end_turn"))
+    events.append(
+        event(Words(N_("%(name)s ends her turn."), {"name": who(state, seat)}), type="end_turn")
+    )
     if len(player(state, seat)["hand"]) > hand_limit(state, seat):
         state["phase"] = "discard"
         return
@@ -294,7 +365,10 @@ def discard_legal(state: State, seat: int) -> list[Action]:
 def discard_apply(state: State, seat: int, action: Mapping[str, Any], events: list[Event]) -> None:
     if action not in discard_legal(state, seat):
         raise IllegalAction(
-            f"Your hand holds more than {hand_limit(state, seat)} cards: discard one of them."
+            Words(
+                N_("Your hand holds more than %(limit)s cards: discard one of them."),
+                {"limit": hand_limit(state, seat)},
+            )
         )
     me = player(state, seat)
     iid = action["card"]
@@ -303,7 +377,10 @@ def discard_apply(state: State, seat: int, action: Mapping[str, Any], events: li
     me["grave"].append(iid)
     events.append(
         event(
-            f"{who(state, seat)} discards {name(state, iid)} down to her hand limit.",
+            Words(
+                N_("%(name)s discards %(card)s down to her hand limit."),
+                {"name": who(state, seat), "card": card_words(state, iid)},
+            ),
             type="discard",
         )
     )

@@ -18,16 +18,19 @@ from typing import Any
 
 from westernroses.protocol import Json, Seat
 from westernroses.rng import RandomSource
+from westernroses.words import N_, Words, said
 
 from .phases import PHASE_WORDS
 from .rules import State, attack_of, available_sp, card, chain_level, hand_limit, other, player, who
 from .setup import deck_numbers
 from .vocabulary import KIND_WORDS, card_lines
 
+#: A character's status in words: fixed words of the engine's, which the app translates on a
+#: card's ``status_label`` (``apibase.engine_words.data_in_language``).
 STATUS_WORDS = {
-    "support": "Support (tapped)",
-    "center": "Center (upright)",
-    "hyper": "Hyper (Duel Zone)",
+    "support": N_("Support (tapped)"),
+    "center": N_("Center (upright)"),
+    "hyper": N_("Hyper (Duel Zone)"),
 }
 
 
@@ -131,6 +134,8 @@ def view(state: State, seat: Seat | None) -> Json:
         "seat": seat,
         "phase": state["phase"],
         "phase_label": PHASE_WORDS[state["phase"]],
+        # the phase in the reader's language: ``text`` rendered from its words by the app
+        "phase_text": said(Words(PHASE_WORDS[state["phase"]])),
         "turn": state["turn"],
         "active": state["active"],
         "first": state["first"],

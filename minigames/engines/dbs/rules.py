@@ -11,6 +11,7 @@ from typing import Any, Final
 
 from westernroses.protocol import Event, event
 from westernroses.rng import RandomSource
+from westernroses.words import N_, Words, listing, said
 
 from .vocabulary import Card
 
@@ -36,6 +37,13 @@ def card(state: State, iid: str) -> Card:
 
 def name(state: State, iid: str) -> str:
     return str(card(state, iid)["name"])
+
+
+def card_words(state: State, iid: str) -> Words:
+    """The name of card ``iid`` as words of its own, for a log line: the app renders it with
+    the data's catalog (``apibase.engine_words.data_text``), so it reads in the reader's
+    language as the card face does."""
+    return Words(name(state, iid))
 
 
 def who(state: State, seat: int) -> str:
@@ -179,13 +187,27 @@ def pay(state: State, seat: int, amount: int, events: list[Event]) -> None:
             me["grave"].append(spent)
             used_extra += 1
     if amount:
-        parts = []
-        if used_beads:
-            parts.append(f"{used_beads} SP bead{'s' if used_beads != 1 else ''}")
-        if used_extra:
-            parts.append(f"{used_extra} Extra SP card{'s' if used_extra != 1 else ''}")
+        beads = (
+            Words(N_("1 SP bead"))
+            if used_beads == 1
+            else Words(N_("%(count)s SP beads"), {"count": used_beads})
+        )
+        extra = (
+            Words(N_("1 Extra SP card"))
+            if used_extra == 1
+            else Words(N_("%(count)s Extra SP cards"), {"count": used_extra})
+        )
+        parts: list[Words | str] = [
+            part for part, used in ((beads, used_beads), (extra, used_extra)) if used
+        ]
         events.append(
-            event(f"{who(state, seat)} pays {amount} SP ({' and '.join(parts)}).", type="pay")
+            event(
+                Words(
+                    N_("%(name)s pays %(amount)s SP (%(parts)s)."),
+                    {"name": who(state, seat), "amount": amount, "parts": listing(parts)},
+                ),
+                type="pay",
+            )
         )
 
 
@@ -211,18 +233,20 @@ def draw_cards(state: State, seat: int, count: int, events: list[Event]) -> int:
     drawn = [me["deck"].pop(0) for _ in range(min(count, len(me["deck"])))]
     me["hand"] += drawn
     if drawn:
-        events.append(
-            event(
-                f"{who(state, seat)} draws {len(drawn)} card{'s' if len(drawn) != 1 else ''}.",
-                type="draw",
-                hidden_from=[seat],
+        public = (
+            Words(N_("%(name)s draws 1 card."), {"name": who(state, seat)})
+            if len(drawn) == 1
+            else Words(
+                N_("%(name)s draws %(count)s cards."),
+                {"name": who(state, seat), "count": len(drawn)},
             )
         )
+        events.append(event(public, type="draw", hidden_from=[seat]))
+        names: list[Words | str] = [card_words(state, iid) for iid in drawn]
+        cards = listing(names, last="comma")
         events.append(
             event(
-                f"You draw {', '.join(name(state, iid) for iid in drawn)}.",
-                type="draw",
-                visible_to=[seat],
+                Words(N_("You draw %(cards)s."), {"cards": cards}), type="draw", visible_to=[seat]
             )
         )
     return len(drawn)
@@ -256,13 +280,14 @@ def resolve_effects(
     state: State,
     seat: int,
     effects: Sequence[Mapping[str, Any]],
-    source: str,
+    source: Words,
     events: list[Event],
 ) -> None:
     """Carry out ``effects`` for ``seat`` (the card's controller), in order. Clash effects
     (boost, negate) touch the clash under way and do nothing outside one. Victory is judged
     after each effect, and the first one attained stops the rest (rulebook 二: "Once any of
-    victory conditions is attained, all the settlement will be shutdown")."""
+    victory conditions is attained, all the settlement will be shutdown"). ``source`` names
+    the card (or lasting effect) in the log lines, as words rendered in the reader's language."""
     for eff in effects:
         if judge(state, events):
             return
@@ -280,25 +305,53 @@ def resolve_effects(
         if verb == "damage":
             tp["lp"] -= amount
             events.append(
-                event(f"{source} deals {amount} damage to {tname} (LP {tp['lp']}).", type="damage")
+                event(
+                    Words(
+                        N_("%(source)s deals %(amount)s damage to %(name)s (LP %(lp)s)."),
+                        {"source": source, "amount": amount, "name": tname, "lp": tp["lp"]},
+                    ),
+                    type="damage",
+                )
             )
         elif verb == "heal":
             tp["lp"] += amount
             events.append(
-                event(f"{source} restores {amount} LP to {tname} (LP {tp['lp']}).", type="heal")
+                event(
+                    Words(
+                        N_("%(source)s restores %(amount)s LP to %(name)s (LP %(lp)s)."),
+                        {"source": source, "amount": amount, "name": tname, "lp": tp["lp"]},
+                    ),
+                    type="heal",
+                )
             )
         elif verb == "draw":
             draw_cards(state, target, amount, events)
         elif verb == "recover_beads":
             done = recover_beads(state, target, amount)
-            events.append(event(f"{source} refills {done} of {tname}'s SP beads.", type="beads"))
+            events.append(
+                event(
+                    Words(
+                        N_("%(source)s refills %(count)s of %(name)s's SP beads."),
+                        {"source": source, "count": done, "name": tname},
+                    ),
+                    type="beads",
+                )
+            )
         elif verb == "break_beads":
             done = 0
             for state_word in ("full", "empty"):
                 while done < amount and state_word in tp["beads"]:
                     tp["beads"][tp["beads"].index(state_word)] = "broken"
                     done += 1
-            events.append(event(f"{source} breaks {done} of {tname}'s SP beads.", type="beads"))
+            events.append(
+                event(
+                    Words(
+                        N_("%(source)s breaks %(count)s of %(name)s's SP beads."),
+                        {"source": source, "count": done, "name": tname},
+                    ),
+                    type="beads",
+                )
+            )
         elif verb == "boost":
             clash = state["clash"]
             if clash is not None:
@@ -309,12 +362,25 @@ def resolve_effects(
                     else ("counter" if mine == "attack" else "attack")
                 )
                 clash["boost"][side] += amount
-                events.append(event(f"{source}: {amount:+d} attack in this clash.", type="boost"))
+                events.append(
+                    event(
+                        Words(
+                            N_("%(source)s: %(amount)s attack in this clash."),
+                            {"source": source, "amount": f"{amount:+d}"},
+                        ),
+                        type="boost",
+                    )
+                )
         elif verb == "negate":
             clash = state["clash"]
             if clash is not None and clash["attacker"] != seat:
                 clash["negated"] = True
-                events.append(event(f"{source} cancels the attack.", type="negate"))
+                events.append(
+                    event(
+                        Words(N_("%(source)s cancels the attack."), {"source": source}),
+                        type="negate",
+                    )
+                )
         elif verb == "destroy_item":
             if tp["items"]:
                 item = tp["items"].pop(0)
@@ -322,8 +388,14 @@ def resolve_effects(
                 tp["grave"].append(item["card"])
                 events.append(
                     event(
-                        f"{source} sends {name(state, item['card'])} from {tname}'s Item Area "
-                        "to the grave.",
+                        Words(
+                            N_("%(source)s sends %(card)s from %(name)s's Item Area to the grave."),
+                            {
+                                "source": source,
+                                "card": card_words(state, item["card"]),
+                                "name": tname,
+                            },
+                        ),
                         type="destroy",
                     )
                 )
@@ -335,7 +407,13 @@ def resolve_effects(
                 forget(state, target, iid)
                 tp["grave"].append(iid)
                 events.append(
-                    event(f"{source} makes {tname} discard {name(state, iid)}.", type="discard")
+                    event(
+                        Words(
+                            N_("%(source)s makes %(name)s discard %(card)s."),
+                            {"source": source, "name": tname, "card": card_words(state, iid)},
+                        ),
+                        type="discard",
+                    )
                 )
         elif verb == "chain_pop":
             if tp["chain"]:
@@ -343,14 +421,23 @@ def resolve_effects(
                 tp["grave"].append(iid)
                 events.append(
                     event(
-                        f"{source} knocks {name(state, iid)} off {tname}'s Spell Chain.",
+                        Words(
+                            N_("%(source)s knocks %(card)s off %(name)s's Spell Chain."),
+                            {"source": source, "card": card_words(state, iid), "name": tname},
+                        ),
                         type="chain",
                     )
                 )
         elif verb == "win":
             state["claims"].append(target)
             events.append(
-                event(f"{source}: {tname} meets a special victory condition.", type="claim")
+                event(
+                    Words(
+                        N_("%(source)s: %(name)s meets a special victory condition."),
+                        {"source": source, "name": tname},
+                    ),
+                    type="claim",
+                )
             )
     judge(state, events)
 
@@ -363,20 +450,28 @@ def fire_triggers(state: State, seat: int, moment: str, events: list[Event]) -> 
             if over(state):
                 return
             if trig["at"] == moment and holds(state, seat, trig.get("if")):
-                source = state["cards"][owner]["name"] if owner else _source_name(state, abilities)
+                source = (
+                    Words(state["cards"][owner]["name"])
+                    if owner
+                    else _source_name(state, abilities)
+                )
                 resolve_effects(state, seat, trig["effects"], source, events)
 
 
-def _source_name(state: State, abilities: Mapping[str, Any]) -> str:
-    return str(abilities.get("name", "A lasting effect"))
+def _source_name(state: State, abilities: Mapping[str, Any]) -> Words:
+    """A working ability's source for the log: the card whose abilities they are (a
+    Constant's name), or "A lasting effect" (a Buff's effects for the turn)."""
+    if "name" in abilities:
+        return Words(str(abilities["name"]))
+    return Words(N_("A lasting effect"))
 
 
 # --- victory -----------------------------------------------------------------------------
 
 VICTORY_WORDS: Final = {
-    "special": "a special victory",
-    "knock_out": "Knock Out",
-    "smack_down": "Smack Down",
+    "special": N_("a special victory"),
+    "knock_out": N_("Knock Out"),
+    "smack_down": N_("Smack Down"),
 }
 
 
@@ -402,14 +497,15 @@ def judge(state: State, events: list[Event], *, empty_draw: int | None = None) -
         if statics(state, seat, "win_when"):
             special.add(seat)
     winner: int | None
+    detail: Words | None
     if special:
         kind = "special"
         winner = special.pop() if len(special) == 1 else None
-        detail = ""
+        detail = None  # a special victory's card is named in the log as it is met
     elif knocked := [s for s in (0, 1) if player(state, s)["lp"] < 0]:
         kind = "knock_out"
         winner = other(knocked[0]) if len(knocked) == 1 else None
-        detail = "LP below 0"
+        detail = Words(N_("LP below 0"))
     elif empty_draw is not None:
         kind = "smack_down"
         levels = [chain_level(state, 0), chain_level(state, 1)]
@@ -419,19 +515,41 @@ def judge(state: State, events: list[Event], *, empty_draw: int | None = None) -
             winner = other(empty_draw)
         else:
             winner = None
-        detail = (
-            f"{who(state, empty_draw)} had to draw from an empty deck; Spell Chain Levels: "
-            f"{who(state, 0)} {levels[0]}, {who(state, 1)} {levels[1]}"
+        detail = Words(
+            N_(
+                "%(name)s had to draw from an empty deck; Spell Chain Levels: "
+                "%(first)s %(first_level)s, %(second)s %(second_level)s"
+            ),
+            {
+                "name": who(state, empty_draw),
+                "first": who(state, 0),
+                "first_level": levels[0],
+                "second": who(state, 1),
+                "second_level": levels[1],
+            },
         )
     else:
         return False
-    # a special victory's card is named in the log as it is met: no detail to repeat here
-    why = "" if kind == "special" else f" ({detail})"
+    victory = Words(VICTORY_WORDS[kind])
+    params: dict[str, Any] = {"victory": victory}
+    if detail is not None:
+        params["detail"] = detail
     if winner is None:
-        text = f"The game is a draw by {VICTORY_WORDS[kind]}{why}."
+        text = Words(
+            N_("The game is a draw by %(victory)s.")
+            if detail is None
+            else N_("The game is a draw by %(victory)s (%(detail)s)."),
+            params,
+        )
     else:
-        text = f"{who(state, winner)} wins by {VICTORY_WORDS[kind]}{why}."
-    state["result"] = {"winner": winner, "victory": kind, "text": text}
+        text = Words(
+            N_("%(name)s wins by %(victory)s.")
+            if detail is None
+            else N_("%(name)s wins by %(victory)s (%(detail)s)."),
+            {**params, "name": who(state, winner)},
+        )
+    # the English ``text`` and its words, which the app renders in the reader's language
+    state["result"] = {"winner": winner, "victory": kind, **said(text)}
     state["phase"] = "over"  # a clash under way stays in the Duel Zone, as on the table
     events.append(event(text, type="game_over"))
     return True

@@ -24,6 +24,7 @@ from typing import Any
 
 from westernroses.protocol import Action, Event, IllegalAction, event
 from westernroses.rng import RandomSource
+from westernroses.words import N_, Words
 
 from . import phases
 from .cards import load_card_set, shared_starter_set
@@ -33,8 +34,8 @@ from .rules import (
     OPENING_HAND,
     START_LP,
     State,
+    card_words,
     draw_cards,
-    name,
     other,
     player,
     rng_draw,
@@ -140,21 +141,30 @@ def apply(state: State, seat: int, action: Mapping[str, Any], events: list[Event
     if action not in legal(state, seat):
         if me["ready"]:
             raise IllegalAction(
-                "You have already made your opening choice; the other player is choosing."
+                Words(
+                    N_("You have already made your opening choice; the other player is choosing.")
+                )
             )
-        raise IllegalAction("That card cannot be chosen now.")
+        raise IllegalAction(Words(N_("That card cannot be chosen now.")))
     number = action["card"]
     iid = next(i for i in me["deck"] if state["instances"][i] == number)
     me["deck"].remove(iid)
     me["pending"] = iid
     me["ready"] = True
-    what = "opening character" if state["phase"] == "setup_character" else "retrieval"
+    chosen = (
+        N_("%(name)s has chosen her opening character.")
+        if state["phase"] == "setup_character"
+        else N_("%(name)s has chosen her retrieval.")
+    )
     events.append(
-        event(f"{who(state, seat)} has chosen her {what}.", type="choice", hidden_from=[seat])
+        event(Words(chosen, {"name": who(state, seat)}), type="choice", hidden_from=[seat])
     )
     events.append(
         event(
-            f"You choose {name(state, iid)}; it is shown once both have chosen.",
+            Words(
+                N_("You choose %(card)s; it is shown once both have chosen."),
+                {"card": card_words(state, iid)},
+            ),
             type="choice",
             visible_to=[seat],
         )
@@ -173,8 +183,10 @@ def _reveal_characters(state: State, events: list[Event]) -> None:
         me["characters"].append({"card": me["pending"], "status": "support"})
         events.append(
             event(
-                f"{who(state, seat)} puts {name(state, me['pending'])} into her "
-                "Character Area, tapped.",
+                Words(
+                    N_("%(name)s puts %(card)s into her Character Area, tapped."),
+                    {"name": who(state, seat), "card": card_words(state, me["pending"])},
+                ),
                 type="character",
             )
         )
@@ -193,7 +205,10 @@ def _reveal_retrievals(state: State, events: list[Event]) -> None:
         me["known"].append(me["pending"])
         events.append(
             event(
-                f"{who(state, seat)} shows {name(state, me['pending'])} and adds it to her hand.",
+                Words(
+                    N_("%(name)s shows %(card)s and adds it to her hand."),
+                    {"name": who(state, seat), "card": card_words(state, me["pending"])},
+                ),
                 type="retrieve",
             )
         )
@@ -204,5 +219,7 @@ def _reveal_retrievals(state: State, events: list[Event]) -> None:
     first = rng_draw(state, 2) if choice == "random" else (0 if choice == "first" else 1)
     state["first"] = first
     state["active"] = first
-    events.append(event(f"{who(state, first)} goes first.", type="first_player"))
+    events.append(
+        event(Words(N_("%(name)s goes first."), {"name": who(state, first)}), type="first_player")
+    )
     phases.start_turn(state, events)

@@ -389,7 +389,7 @@
     if (v.turn) bits.push(interpolate(gettext("Turn %(turn)s"), { turn: v.turn }, true));
     // a table that ended before its game did says so, not the phase it stopped in
     const early = this.payload.finished && v.phase !== "over";
-    bits.push(early ? ((this.payload.result || {}).abandoned ? gettext("Abandoned") : gettext("Game over")) : v.phase_label || gettext("Setting up"));
+    bits.push(early ? ((this.payload.result || {}).abandoned ? gettext("Abandoned") : gettext("Game over")) : (v.phase_text && v.phase_text.text) || v.phase_label || gettext("Setting up"));
     bar.append(el("p", "dbs-phase__line", bits.join(" · ")));
     const now = v.phase === "reaction" ? "battle" : v.phase;
     if (!early && PHASES.some(([key]) => key === now)) {

@@ -206,4 +206,4 @@ def test_a_win_effect_is_a_special_victory():
     state, events = act(state, 1, "end_turn")
     assert ENGINE.result(state)["winners"] == [0]
     assert "special victory" in events[-1]["text"]
-    assert ENGINE.summary(state) == events[-1]["text"]
+    assert str(ENGINE.summary(state)) == events[-1]["text"]

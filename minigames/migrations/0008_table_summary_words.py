@@ -77,7 +77,7 @@ def fill_summary_words(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> N
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("minigames", "0006_raigo_state_keeps_words"),
+        ("minigames", "0007_dbs_words"),
     ]
 
     operations = [
