@@ -20,7 +20,6 @@ from django.conf import settings
 from django.db import models
 
 from apibase import push
-from apibase.engine_words import in_language
 from tables.models import GameTable, TableAction, TableStatus
 
 #: A battle's life (setup, in progress, ended): the table core's statuses.
@@ -93,11 +92,6 @@ class Battle(GameTable):
         db_column="turn_summary",
         help_text="'Round 2 · Reimu's turn', for the dashboard.",
     )
-    summary_words = models.JSONField(
-        default=dict,
-        blank=True,
-        help_text="The summary as words (westernroses/words.py), read in the reader's language.",
-    )
     current_combatant = models.CharField(
         max_length=40, blank=True, help_text="Whose turn it is (engine id), for lists."
     )
@@ -143,10 +137,8 @@ class Battle(GameTable):
     @property
     def turn_summary(self) -> str:
         """The summary in the reader's language (the English column for a battle last written
-        before its words were kept)."""
-        if self.summary_words:
-            return in_language(self.summary_words)
-        return self.summary
+        before its words were kept): the table core's :attr:`summary_in_language`."""
+        return self.summary_in_language
 
 
 class Combatant(models.Model):

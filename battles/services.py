@@ -854,9 +854,10 @@ def _keep(state: engine.BattleState) -> engine.BattleState:
 def _columns(
     battle: Battle, before: engine.BattleState, after: engine.BattleState
 ) -> tuple[str, ...]:
-    """The battle's own columns follow the state (saved with the core's one write)."""
+    """The battle's own columns follow the state (saved with the core's one write, which
+    writes the summary and its words too: ``_describe`` sets them after the core did)."""
     _describe(battle, after, timezone.now(), was_setup=before.phase == "setup")
-    return ("started_at", "ended_at", "current_combatant", "summary_words")
+    return ("started_at", "ended_at", "current_combatant")
 
 
 def _pieces_changed(battle: Battle, before: engine.BattleState, after: engine.BattleState) -> bool:

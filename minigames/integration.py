@@ -53,8 +53,8 @@ def tavern_timeline(*, access: CampaignAccess, limit: int) -> list[TimelineEntry
         TavernTable.objects.filter(campaign_id=access.campaign_id)
         .filter(Q(ended_at__isnull=False) | Q(stake__gt=0, started_at__isnull=False))
         .only(
-            "pk", "game", "summary", "stake", "stakes", "started_at", "ended_at", "abandoned",
-            "campaign_id",
+            "pk", "game", "summary", "summary_words", "stake", "stakes", "started_at",
+            "ended_at", "abandoned", "campaign_id",
         )
         .annotate(last=Coalesce("ended_at", "started_at"))
         .order_by("-last", "-pk")[:limit]
@@ -79,7 +79,8 @@ def tavern_timeline(*, access: CampaignAccess, limit: int) -> list[TimelineEntry
         if t.ended_at is None:
             continue
         paid = t.stakes.get("paid") or {}
-        lines = [] if t.abandoned else [t.summary]  # "Abandoned." is in the title
+        # "Abandoned." is in the title; the summary in the reader's language
+        lines = [] if t.abandoned else [t.summary_in_language]
         if paid:
             winners = ", ".join(
                 gettext("%(name)s (%(yen)s yen)") % {"name": _names(t, [s]), "yen": y}
@@ -128,7 +129,7 @@ def dashboard_items(*, campaign: Campaign, access: CampaignAccess) -> list[dict[
     open_seat = TavernSeat.objects.filter(table=OuterRef("pk"), user__isnull=True, bot="")
     rows = (
         _open(campaign)
-        .only("pk", "game", "status", "summary", "stake", "campaign_id")
+        .only("pk", "game", "status", "summary", "summary_words", "stake", "campaign_id")
         .annotate(open_seat=Exists(open_seat))
         .order_by("-updated_at", "-pk")[:DASHBOARD_TABLES]
     )
@@ -139,7 +140,7 @@ def dashboard_items(*, campaign: Campaign, access: CampaignAccess) -> list[dict[
             if t.stake
             else get_engine(t.game).title,
             # a table in setup has no game yet: its summary says only what this says
-            "detail": t.summary
+            "detail": t.summary_in_language
             if t.status == TableStatus.ACTIVE
             else gettext("Waiting for players.")
             if t.open_seat

@@ -258,7 +258,8 @@ def payload_of(table: TavernTable, user: Any, state: Any = None) -> dict[str, An
             "view": None,
             "waiting_on": [],
             "moves": [],
-            "summary": table.summary or f"{engine.title}: waiting for players",
+            "summary": table.summary_in_language
+            or gettext("%(game)s: waiting for players") % {"game": engine.title},
             "finished": bool(table.outcome),
             "result": {"winners": [], "text": table.outcome.get("text", "")}
             if table.outcome
@@ -287,7 +288,7 @@ def payload_of(table: TavernTable, user: Any, state: Any = None) -> dict[str, An
             payload["waiting_on"] = []
         if table.outcome:
             payload["finished"] = True
-            payload["summary"] = table.summary
+            payload["summary"] = table.summary_in_language
             payload["result"] = {
                 "winners": table.outcome.get("winners", []),
                 "text": table.outcome.get("text", ""),

@@ -46,6 +46,7 @@ from tables.errors import StaleVersion
 from tables.models import TableStatus
 from tables.registry import game_for
 from tables.undo.services import undo_allow, undo_allowed_at
+from westernroses.words import N_, Words
 
 from .game import forget_seats, may_watch, table_seats
 from .models import BOT_STRENGTHS, TavernAction, TavernSeat, TavernTable, seat_names, seats_of
@@ -227,17 +228,41 @@ def _touch(table: TavernTable, *fields: str) -> None:
         campaign_touch(table.campaign_id)
 
 
-def setup_summary(title: str, *, open_seat: bool) -> str:
+def setup_summary(title: str, *, open_seat: bool) -> Words:
     """What a table in setup says (public): it waits for players while a seat is open, then
-    only for the host's Start."""
-    return f"{title}: waiting for players" if open_seat else f"{title}: ready to start"
+    only for the host's Start. The game's title is its proper name, the same in every
+    language."""
+    if open_seat:
+        return Words(N_("%(game)s: waiting for players"), {"game": title})
+    return Words(N_("%(game)s: ready to start"), {"game": title})
+
+
+#: How a two-seat game ends when a seat leaves it, by ``_resign``'s ``why`` (public: the
+#: table's summary says it, in each reader's language).
+_ENDINGS: Final[dict[str, str]] = {
+    "resigned": N_("%(name)s resigned."),
+    "left": N_("%(name)s left."),
+    "left the campaign": N_("%(name)s left the campaign."),
+    "ran out of time": N_("%(name)s ran out of time."),
+}
+
+
+def summary_columns(words: Words) -> dict[str, Any]:
+    """A table's summary columns for ``words``: the English for the admin and search, and the
+    words each reader reads in her language (``GameTable.summary_in_language``)."""
+    return {"summary": str(words)[:200], "summary_words": words.to_json()}
+
+
+def _summarize(table: TavernTable, words: Words) -> None:
+    for name, value in summary_columns(words).items():
+        setattr(table, name, value)
 
 
 def _seated(table: TavernTable) -> None:
     """A seat changed: say whether the table still waits for players, and move it on."""
     open_seat = TavernSeat.objects.filter(table=table, user__isnull=True, bot="").exists()
-    table.summary = setup_summary(get_engine(table.game).title, open_seat=open_seat)
-    _touch(table, "summary")
+    _summarize(table, setup_summary(get_engine(table.game).title, open_seat=open_seat))
+    _touch(table, "summary", "summary_words")
 
 
 def check_options(slug: str, seats: int, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -329,7 +354,9 @@ def tavern_create(
         rated=rated,
         reaction_seconds=reaction_seconds,
         status=TableStatus.SETUP,
-        summary=setup_summary(engine.title, open_seat=any(s.kind == "open" for s in seats)),
+        **summary_columns(
+            setup_summary(engine.title, open_seat=any(s.kind == "open" for s in seats))
+        ),
     )
     strengths = {key for key, _ in BOT_STRENGTHS}
     for index, spec in enumerate(seats):
@@ -458,7 +485,17 @@ def tavern_start(*, table_id: int, by: User) -> TavernTable:
     table_services.table_store(game, table, state)
     table.initial = engine.to_json(state)
     table.started_at = timezone.now()
-    _touch(table, "state", "initial", "status", "summary", "started_at", "stake", "stakes")
+    _touch(
+        table,
+        "state",
+        "initial",
+        "status",
+        "summary",
+        "summary_words",
+        "started_at",
+        "stake",
+        "stakes",
+    )
     clock_started(game, table)  # a clocked table's waited seats start counting down
     transaction.on_commit(partial(_after_commit, table.pk), robust=True)
     transaction.on_commit(partial(start_waits, table.pk), robust=True)
@@ -688,8 +725,8 @@ def _resign(table: TavernTable, seat: TavernSeat, why: str = "resigned") -> None
         table.ended_at = timezone.now()
         _settle(table, winners)
         rate_table(table, None)  # rated: a resignation (or a timeout) is her loss
-        table.summary = f"{name} {why}."[:200]
-        _touch(table, "outcome", "status", "ended_at", "stakes", "summary")
+        _summarize(table, Words(_ENDINGS.get(why, _ENDINGS["resigned"]), {"name": name}))
+        _touch(table, "outcome", "status", "ended_at", "stakes", "summary", "summary_words")
         transaction.on_commit(partial(_end_waits, table.pk, table.game), robust=True)
     else:
         seat.bot = "random"
@@ -734,8 +771,17 @@ def _abandon(table: TavernTable, name: str) -> None:
         "text": f"{name} abandoned the table.",
         "abandoned_by": name,
     }
-    table.summary = f"Abandoned by {name}."[:200]
-    _touch(table, "abandoned", "status", "ended_at", "outcome", "stakes", "summary")
+    _summarize(table, Words(N_("Abandoned by %(name)s."), {"name": name}))
+    _touch(
+        table,
+        "abandoned",
+        "status",
+        "ended_at",
+        "outcome",
+        "stakes",
+        "summary",
+        "summary_words",
+    )
     transaction.on_commit(partial(_end_waits, table.pk, table.game), robust=True)
 
 
@@ -824,9 +870,11 @@ def tavern_rematch(*, table_id: int, by: User) -> tuple[TavernTable, bool]:
         reaction_seconds=old.reaction_seconds,
         rematch_of=old,
         status=TableStatus.SETUP,
-        summary=setup_summary(
-            get_engine(old.game).title,
-            open_seat=any(s.user_id is None and not s.bot for s in seats),
+        **summary_columns(
+            setup_summary(
+                get_engine(old.game).title,
+                open_seat=any(s.user_id is None and not s.bot for s in seats),
+            )
         ),
     )
     clock = snapshot_of(old)

@@ -32,6 +32,8 @@ from django.conf import settings
 from django.utils import formats, timezone, translation
 from django.utils.functional import Promise
 
+from westernroses.words import Words as EngineWords
+
 if TYPE_CHECKING:
     from accounts.models import User
 
@@ -194,3 +196,21 @@ def _load(value: Any) -> Param:
         if "day" in value:
             return date.fromisoformat(value["day"])
     return value
+
+
+# --------------------------------------------------------------------------- engines' words
+
+
+def engine_words(words: EngineWords | str) -> Words:
+    """An engine's words (``westernroses.words``: a game's summary, what a seat is waited on
+    for) as a :class:`Text`, so a notification keeps their message id and renders them in
+    each reader's language; a plain string stays as it is."""
+    if isinstance(words, str):
+        return words
+    return Text(
+        words.text,
+        {
+            name: engine_words(value) if isinstance(value, EngineWords) else value
+            for name, value in words.params.items()
+        },
+    )

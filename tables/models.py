@@ -27,6 +27,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from apibase.engine_words import in_language
+
 from .fields import StateField
 
 
@@ -59,6 +61,14 @@ class GameTable(models.Model):
     summary = models.CharField(
         max_length=200, blank=True, help_text="The engine's public one-line summary, for lists."
     )
+    #: The same summary as words (a message id and its parameters, ``westernroses.words``), so
+    #: each reader reads it in her language (:attr:`summary_in_language`); ``summary`` keeps
+    #: the English for the admin, search and rows written before the words were kept.
+    summary_words = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="The summary as words (westernroses/words.py), read in the reader's language.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     #: The version whose waits the notification service was last told of (the notify task,
@@ -70,6 +80,17 @@ class GameTable(models.Model):
 
     class Meta:
         abstract = True
+
+    @property
+    def summary_in_language(self) -> str:
+        """The summary in the active language (the English column for a table last written
+        before its words were kept, or whose words cannot be read)."""
+        if self.summary_words:
+            try:
+                return in_language(self.summary_words)
+            except (KeyError, TypeError, ValueError):
+                return self.summary
+        return self.summary
 
     def announce_beyond(self) -> None:
         """Tell other pages that show this table (a campaign's GM dashboard) that it has a new

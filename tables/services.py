@@ -51,6 +51,7 @@ from apibase.engine_words import reason_in_language
 from notifications import texts
 from notifications.texts import Words
 from westernroses.protocol import IllegalAction, Seat
+from westernroses.words import Words as EngineWords
 
 from . import hot_sql, presence, store
 from .clocks import services as clocks
@@ -116,7 +117,9 @@ def table_store(
     """Copy ``state`` and what lists show about it onto ``table`` (not saved)."""
     table.state = game.engine.to_json(state)
     table.status = status or status_of(game, state)
-    table.summary = str(game.engine.summary(state))[:200]
+    words = game.engine.summary(state)
+    table.summary = str(words)[:200]
+    table.summary_words = words.to_json() if isinstance(words, EngineWords) else {}
 
 
 def table_create(
@@ -245,7 +248,7 @@ def _move(
         version_after=table.version,
     )
     table_store(game, table, new)
-    fields = ["state", "version", "status", "summary", "updated_at"]
+    fields = ["state", "version", "status", "summary", "summary_words", "updated_at"]
     if game.hooks.columns is not None:
         fields += game.hooks.columns(table, state, new)
     after = waits_of(game, table, new, words=False)
@@ -598,7 +601,7 @@ def waits_of(game: TableGame, table: GameTable, state: Any, *, words: bool = Tru
     for seat in game.engine.waiting_on(state):
         users = game.access.players_of(table, seat)
         title: Words = ""
-        body = ""
+        body: Words = ""
         if words and users:
             title = (
                 game.hooks.turn_title(table, seat)
@@ -618,13 +621,14 @@ def waits_of(game: TableGame, table: GameTable, state: Any, *, words: bool = Tru
     return out
 
 
-def _wait_text(game: TableGame, state: Any, seat: Seat) -> str:
+def _wait_text(game: TableGame, state: Any, seat: Seat) -> Words:
     """What ``seat`` is waited on for, in words for her: the engine's optional
     ``waiting_text(state, seat)`` (RAIGO: a spell to answer in someone else's turn), else the
-    game's public summary ("Turn 12: Marisa to play"). Only her own notification carries it."""
+    game's public summary ("Turn 12: Marisa to play"). Only her own notification carries it.
+    Kept as message ids (``texts.engine_words``): the delivery renders them in her language."""
     words = getattr(game.engine, "waiting_text", None)
     text = words(state, seat) if words is not None else None
-    return str(text or game.engine.summary(state))
+    return texts.engine_words(text or game.engine.summary(state))
 
 
 def _turn_key(game: TableGame, wait: Wait, open_turns: Sequence[tuple[str, int]], at: int) -> str:

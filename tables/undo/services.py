@@ -283,7 +283,7 @@ def _take_back(
         version_after=table.version,
     )
     table_store(game, table, state)
-    fields = ["state", "version", "status", "summary", "updated_at"]
+    fields = ["state", "version", "status", "summary", "summary_words", "updated_at"]
     if game.hooks.columns is not None:
         fields += game.hooks.columns(table, before, state)
     if game.hooks.after_apply is not None:

@@ -134,9 +134,8 @@ def user_content(lang: str) -> dict[str, list[str]]:
 #: English is not a failure; a page listed here that reads fully in the language fails the
 #: sweep until it is taken off the list, so the list only shrinks.
 UNFINISHED: dict[str, str] = {
-    "timeline": "a finished tavern game's summary, stored in English",
-    "dashboard": "a tavern game's summary, stored in English",
-    "tavern": "seat and clock words of the tavern's lobby; a finished game's summary",
+    "timeline": "the bots' names in a finished tavern game's summary",
+    "tavern": "seat and clock words of the tavern's lobby; the bots' names in a game's summary",
     "tavern-waiting": "the lobby's seat and stake words",
     "tavern-playing": "Spirit War's log lines and the bots' names in seats",
     "tavern-finished": "the bots' names in seats and a rated result's outcome (Won, Lost)",
