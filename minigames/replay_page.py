@@ -8,9 +8,10 @@ from typing import Any
 
 from django.contrib.staticfiles import finders
 from django.urls import reverse
+from django.utils.translation import gettext
 
 from .engines.registry import get_engine
-from .models import TavernTable, seat_names, seats_of
+from .models import TavernTable, seats_of, shown_seat_names
 
 
 def replay_page(table: TavernTable, user: Any, seat: int | None) -> dict[str, Any]:
@@ -23,11 +24,12 @@ def replay_page(table: TavernTable, user: Any, seat: int | None) -> dict[str, An
     if finders.find(f"css/tavern/{slug}.css"):
         styles.append(f"css/tavern/{slug}.css")
     return {
-        "title": f"{get_engine(slug).title}: the game again, move by move",
+        "title": gettext("%(title)s: the game again, move by move")
+        % {"title": get_engine(slug).title},
         "back": reverse("tavern:table", args=[table.pk]),
         "api": reverse("api-tavern-replay", args=[table.pk]),
         "board": "minigames/_replay_board.html",
         "scripts": scripts,
         "styles": styles,
-        "config": {"kind": "tavern", "game": slug, "names": seat_names(seats_of(table))},
+        "config": {"kind": "tavern", "game": slug, "names": shown_seat_names(seats_of(table))},
     }
