@@ -255,13 +255,12 @@ def _text(name: Words | str) -> texts.Words:
 
 def names_words(names: Sequence[texts.Words]) -> texts.Words:
     """:func:`names_in_words` in the reader's language (for a notification)."""
+    if len(names) == 1:
+        return names[0]
     head = names[0]
-    for i, name in enumerate(names[1:], start=2):
-        if i == len(names):
-            head = texts.gettext_lazy("%(first)s and %(last)s", first=head, last=name)
-        else:
-            head = texts.gettext_lazy("%(first)s, %(next)s", first=head, next=name)
-    return head
+    for name in names[1:-1]:
+        head = texts.gettext_lazy("%(first)s, %(next)s", first=head, next=name)
+    return texts.gettext_lazy("%(names)s and %(last)s", names=head, last=names[-1])
 
 
 def names_in_words(names: Sequence[str]) -> str:
