@@ -5,6 +5,7 @@ names and numbers go in as they are (docs/i18n.md)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from django.utils.translation import gettext
@@ -19,10 +20,40 @@ def stored(words: Words | str) -> str | dict[str, Any]:
     return words.to_json() if isinstance(words, Words) else words
 
 
+#: Readers of a name the app keeps in English though it is its own word, not a person's: a
+#: tavern bot's "Random bot", which a table's engine was given in English when the game
+#: started and writes into its lines as a plain name. Each string parameter of words passes
+#: through them when rendered (``minigames.apps`` registers the bots'), so the name reads in
+#: the reader's language wherever the line is read; any other name comes back as it is.
+NAME_READERS: list[Callable[[str], str]] = []
+
+
+def _name_read(name: str) -> str:
+    for read in NAME_READERS:
+        name = read(name)
+    return name
+
+
+def _names_read(words: Words) -> Words:
+    """``words`` with each string parameter through :data:`NAME_READERS`."""
+    if not words.params or not NAME_READERS:
+        return words
+    params: dict[str, Any] = {}
+    for key, value in words.params.items():
+        if isinstance(value, Words):
+            value = _names_read(value)
+        elif isinstance(value, str):
+            value = _name_read(value)
+        params[key] = value
+    return Words(words.text, params)
+
+
 def in_language(words: Words | str | dict[str, Any]) -> str:
     """``words`` (or their JSON from a log) in the active language."""
     if isinstance(words, dict):
         words = Words.from_json(words)
+    if isinstance(words, Words):
+        words = _names_read(words)
     return render(words, gettext, data_text)
 
 
@@ -50,12 +81,17 @@ def reason_in_language(exc: BaseException) -> str:
 
 def json_in_language(data: Any) -> Any:
     """An engine's JSON (a view, a result) with every text it keeps with its words
-    (``westernroses.words.said``) rendered in the active language, the words left out."""
+    (``westernroses.words.said``) rendered in the active language, the words left out, and
+    each seat's name (a ``name``, the ``names``) through :data:`NAME_READERS`."""
     if isinstance(data, list):
         return [json_in_language(item) for item in data]
     if not isinstance(data, dict):
         return data
     out = {key: json_in_language(value) for key, value in data.items() if key != "words"}
+    if isinstance(out.get("name"), str):
+        out["name"] = _name_read(out["name"])
+    if isinstance(out.get("names"), list):
+        out["names"] = [_name_read(n) if isinstance(n, str) else n for n in out["names"]]
     words = data.get("words")
     if isinstance(words, dict) and "text" in words and "text" in data:
         out["text"] = in_language(words)

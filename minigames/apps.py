@@ -17,6 +17,14 @@ class MinigamesConfig(AppConfig):
 
         register_tavern_chat()
 
+        # A bot's name, which a table's engine keeps in English, reads in the reader's language.
+        from apibase.engine_words import NAME_READERS
+
+        from .models import stored_name_in_language
+
+        if stored_name_in_language not in NAME_READERS:
+            NAME_READERS.append(stored_name_in_language)
+
         # Whoever leaves a campaign (or the site) first lets go of her seats (services).
         from django.contrib.auth import get_user_model
         from django.db.models.signals import pre_delete

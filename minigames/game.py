@@ -16,13 +16,15 @@ from typing import Any, Final
 from django.core.exceptions import ValidationError
 from django.http import Http404
 
+from apibase.engine_words import in_language
 from campaign.table_access import CAMPAIGN_AUDIENCE, campaign_notice
 from minigames.engines.registry import ENGINE_MODULES, get_engine
 from notifications import texts
 from tables.models import TableStatus
 from tables.registry import TableAccess, TableGame, TableHooks, register
+from westernroses.words import Words, listing
 
-from .models import TavernAction, TavernSeat, TavernTable, seat_names, seats_of
+from .models import TavernAction, TavernSeat, TavernTable, seat_words, seats_of
 
 
 def may_watch(user: Any, table: TavernTable) -> bool:
@@ -233,7 +235,9 @@ def turn_title(table: TavernTable, seat: Any) -> texts.Words:
     her to answer a spell in someone else's turn, which the text tells (``tables.services``'s
     ``_wait_text``)."""
     seats = seats_of(table)
-    others = [n for s, n in zip(seats, seat_names(seats), strict=True) if s.index != int(seat)]
+    others = [
+        _text(n) for s, n in zip(seats, seat_words(seats), strict=True) if s.index != int(seat)
+    ]
     if not others:
         return texts.gettext_lazy("Your move at %(game)s", game=table.game_title)
     return texts.gettext_lazy(
@@ -241,16 +245,28 @@ def turn_title(table: TavernTable, seat: Any) -> texts.Words:
     )
 
 
-def names_words(names: Sequence[str]) -> texts.Words:
+def _text(name: Words | str) -> texts.Words:
+    """A seat's name (:func:`~minigames.models.seat_words`) as a notification's words: a
+    bot's name in each recipient's language, a player's as written."""
+    if isinstance(name, str):
+        return name
+    return texts.gettext_lazy(name.text, **{k: _text(v) for k, v in name.params.items()})
+
+
+def names_words(names: Sequence[texts.Words]) -> texts.Words:
     """:func:`names_in_words` in the reader's language (for a notification)."""
     if len(names) == 1:
         return names[0]
-    return texts.gettext_lazy("%(names)s and %(last)s", names=", ".join(names[:-1]), last=names[-1])
+    head = names[0]
+    for name in names[1:-1]:
+        head = texts.gettext_lazy("%(first)s, %(next)s", first=head, next=name)
+    return texts.gettext_lazy("%(names)s and %(last)s", names=head, last=names[-1])
 
 
 def names_in_words(names: Sequence[str]) -> str:
-    """ "Marisa", "Marisa and Sakuya", "Reimu, Marisa and Sakuya" (at least one name)."""
-    return f"{', '.join(names[:-1])} and {names[-1]}" if len(names) > 1 else names[0]
+    """ "Marisa", "Marisa and Sakuya", "Reimu, Marisa and Sakuya" (at least one name), joined
+    the way the reader's language joins a list."""
+    return in_language(listing(list(names)))
 
 
 def _payload(

@@ -15,6 +15,7 @@ from typing import Any, Final
 from django.core import signing
 from django.core.exceptions import ValidationError
 from django.http import Http404
+from django.utils.translation import gettext
 
 from tables.models import TableStatus
 
@@ -49,11 +50,13 @@ def table_id_of(token: str) -> int:
 def why_closed(table: TavernTable, seats: list[TavernSeat]) -> str:
     """Why the link can seat nobody now, in words; empty while a seat is open."""
     if table.status == TableStatus.ENDED:
-        return "This game has ended: the invitation is over. You may still watch the table."
+        return gettext(
+            "This game has ended: the invitation is over. You may still watch the table."
+        )
     if table.status != TableStatus.SETUP:
-        return "This game has started: its seats are taken. You may watch it."
+        return gettext("This game has started: its seats are taken. You may watch it.")
     if not any(s.is_open for s in seats):
-        return "Every seat at this table is taken."
+        return gettext("Every seat at this table is taken.")
     return ""
 
 
@@ -90,6 +93,6 @@ def qr_svg(url: str) -> str:
     import segno
 
     svg: str = segno.make(url, error="m").svg_inline(
-        scale=4, dark="#000", light="#fff", title="QR code of the invite link"
+        scale=4, dark="#000", light="#fff", title=gettext("QR code of the invite link")
     )
     return svg.replace("<svg ", '<svg role="img" ', 1)

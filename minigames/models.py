@@ -16,18 +16,29 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from typing import Final
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy
+from django_stubs_ext import StrOrPromise
 
 from apibase import push
+from apibase.engine_words import in_language
 from tables.models import GameTable, TableAction
+from westernroses.words import N_, Words
 
-#: Bot strengths a seat may have (minigames.bots.STRENGTHS), with words for people.
-BOT_STRENGTHS: tuple[tuple[str, str], ...] = (
-    ("random", "Random bot"),
-    ("heuristic", "Heuristic bot"),
-    ("search", "Search bot"),
+#: Each bot strength a seat may have (minigames.bots.STRENGTHS) and the bot's name, as its
+#: English message id: a seat's name is kept in English wherever it is stored (the engine's
+#: ``names``, a result) and read in the reader's language (:func:`shown_seat_names`).
+BOT_NAMES: Final = {
+    "random": N_("Random bot"),
+    "heuristic": N_("Heuristic bot"),
+    "search": N_("Search bot"),
+}
+#: The strengths as choices, their names in the reader's language (forms, the seat menus).
+BOT_STRENGTHS: tuple[tuple[str, StrOrPromise], ...] = tuple(
+    (key, gettext_lazy(name)) for key, name in BOT_NAMES.items()
 )
 
 
@@ -135,15 +146,22 @@ class TavernSeat(models.Model):
         return self.user_id is None and not self.bot
 
     def name(self) -> str:
-        """The seat's name at the table (the character, the player, or the bot)."""
+        """The seat's name at the table in English, as it is stored (:meth:`name_words`)."""
+        return str(self.name_words())
+
+    def name_words(self) -> Words | str:
+        """The seat's name at the table: the character's or the player's as written (never
+        translated), or the bot's and an open seat's as words for the reader's language."""
         if self.character_id is not None and self.character is not None:
             return str(self.character.name)
         if self.user_id is not None and self.user is not None:
             name = str(self.user.shown_name)
-            return f"{name} (resigned)" if self.resigned and not self.bot else name
+            if self.resigned and not self.bot:
+                return Words(N_("%(name)s (resigned)"), {"name": name})
+            return name
         if self.bot:
-            return dict(BOT_STRENGTHS)[self.bot]
-        return "Open seat"
+            return Words(BOT_NAMES[self.bot])
+        return Words(N_("Open seat"))
 
 
 def seats_of(table: TavernTable) -> list[TavernSeat]:
@@ -153,16 +171,50 @@ def seats_of(table: TavernTable) -> list[TavernSeat]:
     )
 
 
-def seat_names(seats: Sequence[TavernSeat]) -> list[str]:
-    """Each seat's name (:meth:`TavernSeat.name`), in the order given, told apart where two
-    would read the same: two random bots are "Random bot (seat 1)" and "Random bot (seat 2)",
-    so a log line or a result that names one ("Random bot ran out of Yang balls") says which."""
-    names = [s.name() for s in seats]
-    twice = {name for name, count in Counter(names).items() if count > 1}
+def seat_words(seats: Sequence[TavernSeat]) -> list[Words | str]:
+    """Each seat's name (:meth:`TavernSeat.name_words`), in the order given, told apart where
+    two would read the same: two random bots are "Random bot (seat 1)" and "Random bot (seat
+    2)", so a log line or a result that names one ("Random bot ran out of Yang balls") says
+    which."""
+    names = [s.name_words() for s in seats]
+    twice = {name for name, count in Counter(str(n) for n in names).items() if count > 1}
     return [
-        f"{name} (seat {s.index + 1})" if name in twice else name
+        Words(N_("%(name)s (seat %(number)s)"), {"name": name, "number": s.index + 1})
+        if str(name) in twice
+        else name
         for s, name in zip(seats, names, strict=True)
     ]
+
+
+def seat_names(seats: Sequence[TavernSeat]) -> list[str]:
+    """The seats' names (:func:`seat_words`) in English, as a table stores them: the engine's
+    ``names`` when the game starts, a result's text. Pages read :func:`shown_seat_names`."""
+    return [str(name) for name in seat_words(seats)]
+
+
+def shown_seat_names(seats: Sequence[TavernSeat]) -> list[str]:
+    """The seats' names (:func:`seat_words`) in the reader's language: a bot's name and an
+    open seat's translated, a player's or a character's as written."""
+    return [in_language(name) for name in seat_words(seats)]
+
+
+#: A bot's name as a table stored it ("Random bot", "Search bot (seat 2)"), for
+#: :func:`stored_name_in_language`.
+_STORED_BOT = {name: key for key, name in BOT_NAMES.items()}
+
+
+def stored_name_in_language(name: str) -> str:
+    """A seat's name as a table stored it in English (its engine's ``names``, written when
+    the game started) in the reader's language: a bot's name is translated, with the seat
+    number that tells two apart; any other name is a player's or a character's, as written."""
+    if name in _STORED_BOT:
+        return in_language(Words(name))
+    head, sep, tail = name.rpartition(" (seat ")
+    if sep and head in _STORED_BOT and tail.endswith(")") and tail[:-1].isdigit():
+        return in_language(
+            Words(N_("%(name)s (seat %(number)s)"), {"name": Words(head), "number": tail[:-1]})
+        )
+    return name
 
 
 class TavernAction(TableAction):

@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils.translation import gettext
 
 from .engines.registry import get_engine
-from .models import TavernTable, seat_names, seats_of
+from .models import TavernTable, seats_of, shown_seat_names
 
 
 def replay_page(table: TavernTable, user: Any, seat: int | None) -> dict[str, Any]:
@@ -31,5 +31,5 @@ def replay_page(table: TavernTable, user: Any, seat: int | None) -> dict[str, An
         "board": "minigames/_replay_board.html",
         "scripts": scripts,
         "styles": styles,
-        "config": {"kind": "tavern", "game": slug, "names": seat_names(seats_of(table))},
+        "config": {"kind": "tavern", "game": slug, "names": shown_seat_names(seats_of(table))},
     }

@@ -24,7 +24,7 @@ from tables.selectors import table_pk
 
 from .game import campaign_name, host_name, may_watch, seat_index_of, seat_read, table_seats
 from .invites import invite_path
-from .models import TavernSeat, TavernTable, seat_names, seats_of
+from .models import TavernSeat, TavernTable, seats_of, shown_seat_names
 from .services import _is_manager, deck_choices, stakes_allowed
 
 
@@ -138,7 +138,7 @@ def table_info(
     active = table.status == TableStatus.ACTIVE
     ended = table.status == TableStatus.ENDED
     rules = {rule.key: rule for rule in engine.house_rules()}
-    names = seat_names(seats)
+    names = shown_seat_names(seats)
     # the host as her seat shows her (her character's name if she plays one), so "waiting
     # for Reimu" does not name someone the seats call "Reimu Hakurei"
     host_at_table = next(
@@ -150,7 +150,7 @@ def table_info(
         "game": table.game,
         "title": engine.title,
         "status": table.status,
-        "status_text": "Abandoned" if table.abandoned else table.get_status_display(),
+        "status_text": gettext("Abandoned") if table.abandoned else table.get_status_display(),
         # every seat taken, the game not started: it waits only for the host's Start
         "ready": setup and not any(s.is_open for s in seats),
         "campaign": table.campaign_id,
@@ -194,7 +194,7 @@ def table_info(
                 "open": s.is_open,
                 "resigned": s.resigned,
                 "you": mine is not None and s.index == mine.index,
-                "deck": dict(deck_choices(None, table.game)).get(s.deck, "a saved deck")
+                "deck": dict(deck_choices(None, table.game)).get(s.deck, gettext("a saved deck"))
                 if s.deck
                 else "",
             }

@@ -36,6 +36,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.http import Http404
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop
 
 from apibase.engine_words import reason_in_language
 from minigames.engines.registry import ENGINE_MODULES, get_engine
@@ -124,27 +125,27 @@ def _deck_cards(user: Any, slug: str, key: str) -> tuple[list[str], list[dict[st
         for deck in module.preset_decks():
             if deck["key"] == name:
                 return list(deck["cards"]), []
-        raise _fail("deck", "There is no such preset deck.")
+        raise _fail("deck", gettext("There is no such preset deck."))
     if key.startswith(("deck:", _OLD_SAVED)) and user is not None:
         try:
             from decks.selectors import deck_cards
         except ImportError:
-            raise _fail("deck", "Saved decks are not available here.") from None
+            raise _fail("deck", gettext("Saved decks are not available here.")) from None
         cards, extra = deck_cards(user, slug, _deck_key(key))
         return list(cards), list(extra)
-    raise _fail("deck", "Choose one of the decks offered.")
+    raise _fail("deck", gettext("Choose one of the decks offered."))
 
 
 def _check_deck(user: Any, slug: str, deck: str) -> str:
     if slug not in ("rso", "dbs"):
         if deck:
-            raise _fail("deck", "This game is played without decks.")
+            raise _fail("deck", gettext("This game is played without decks."))
         return ""
     if not deck:
         return deck_choices(user, slug)[0][0]
     deck = _deck_key(deck)
     if deck not in {key for key, _ in deck_choices(user, slug)}:
-        raise _fail("deck", "Choose one of the decks offered.")
+        raise _fail("deck", gettext("Choose one of the decks offered."))
     return deck
 
 
@@ -170,27 +171,36 @@ def _check_character(user: Any, table: TavernTable, character_id: int | None) ->
     if character_id is None:
         return None
     if table.campaign_id is None:
-        raise _fail("character", "Characters sit only at a campaign's tavern tables.")
+        raise _fail("character", gettext("Characters sit only at a campaign's tavern tables."))
     from characters.models import Character
 
     character = Character.objects.filter(
         pk=character_id, owner_id=user.pk, campaign_id=table.campaign_id, is_npc=False
     ).first()
     if character is None:
-        raise _fail("character", "Choose one of your characters in this campaign.")
+        raise _fail("character", gettext("Choose one of your characters in this campaign."))
     if TavernSeat.objects.filter(table=table, character=character).exists():
-        raise _fail("character", f"{character.name} already sits at this table.")
-    if table.stake and character.yen < table.stake:
         raise _fail(
             "character",
-            f"{character.name} has {character.yen} yen; the stake is {table.stake} yen.",
+            gettext("%(name)s already sits at this table.") % {"name": character.name},
         )
+    if table.stake and character.yen < table.stake:
+        raise _fail("character", _short_of(character, table.stake))
     return character
+
+
+def _short_of(character: Any, stake: int) -> str:
+    """Why a character cannot stake: she has less yen than the table's stake."""
+    return gettext("%(name)s has %(yen)s yen; the stake is %(stake)s yen.") % {
+        "name": character.name,
+        "yen": character.yen,
+        "stake": stake,
+    }
 
 
 #: What a signed-in user who may see a table, but has no seat at it, is told when she acts as
 #: a player (403), before anything about the game's state.
-NO_SEAT: Final = "You have no seat at this table."
+NO_SEAT: Final = gettext_noop("You have no seat at this table.")
 
 
 def _locked_table(table_id: int) -> TavernTable:
@@ -272,7 +282,11 @@ def check_options(slug: str, seats: int, options: Mapping[str, Any]) -> dict[str
     clean: dict[str, Any] = {}
     for key, value in options.items():
         if key not in known:
-            raise _fail("options", f"{engine.title} has no house rule “{str(key)[:40]}”.")
+            raise _fail(
+                "options",
+                gettext("%(title)s has no house rule “%(key)s”.")
+                % {"title": engine.title, "key": str(key)[:40]},
+            )
         clean[key] = value
     try:
         engine.new_game(seats=seats, seed=1, options=clean)
@@ -312,7 +326,7 @@ def tavern_create(
     None: no clock), running from the start. ``undo_allowed``: the host allows undo requests
     at a staked or rated table (``tables.undo``; on at any other table)."""
     if game not in ENGINE_MODULES:
-        raise _fail("game", "Choose one of the tavern's games.")
+        raise _fail("game", gettext("Choose one of the tavern's games."))
     engine = get_engine(game)
     if campaign is not None:
         from campaign.permissions import access_for
@@ -322,27 +336,28 @@ def tavern_create(
     if not engine.min_seats <= len(seats) <= engine.max_seats:
         raise _fail(
             "seats",
-            f"{engine.title} seats {engine.min_seats} to {engine.max_seats} players.",
+            gettext("%(title)s seats %(low)s to %(high)s players.")
+            % {"title": engine.title, "low": engine.min_seats, "high": engine.max_seats},
         )
     if sum(1 for s in seats if s.kind == "host") > 1:
-        raise _fail("seats", "The host takes at most one seat.")
+        raise _fail("seats", gettext("The host takes at most one seat."))
     clean_options = check_options(game, len(seats), options or {})
     if isinstance(stake, bool) or not isinstance(stake, int) or not 0 <= stake <= MAX_STAKE:
-        raise _fail("stake", f"A stake is from 0 to {MAX_STAKE} yen.")
+        raise _fail("stake", gettext("A stake is from 0 to %(most)s yen.") % {"most": MAX_STAKE})
     if stake and campaign is None:
-        raise _fail("stake", "Only a campaign's tavern tables play for yen.")
+        raise _fail("stake", gettext("Only a campaign's tavern tables play for yen."))
     if stake and practice:
-        raise _fail("stake", "Practice tables never play for yen.")
+        raise _fail("stake", gettext("Practice tables never play for yen."))
     if stake and not stakes_allowed(campaign):
-        raise _fail("stake", "The game master has turned stakes off in this campaign.")
+        raise _fail("stake", gettext("The game master has turned stakes off in this campaign."))
     if advisor and not practice:
-        raise _fail("advisor", "The advisor helps only at practice tables.")
+        raise _fail("advisor", gettext("The advisor helps only at practice tables."))
     if not 10 <= reaction_seconds <= 86_400:
-        raise _fail("reaction_seconds", "Give from 10 seconds to a day.")
+        raise _fail("reaction_seconds", gettext("Give from 10 seconds to a day."))
     if rated is None:
         rated = rated_default(campaign, practice=practice)
     if rated and practice:
-        raise _fail("rated", "Practice tables are never rated.")
+        raise _fail("rated", gettext("Practice tables are never rated."))
     table = TavernTable.objects.create(
         game=game,
         campaign=campaign,
@@ -363,7 +378,7 @@ def tavern_create(
         seat = TavernSeat(table=table, index=index)
         if spec.kind == "bot":
             if spec.strength not in strengths:
-                raise _fail("seats", "A bot is random, heuristic or search.")
+                raise _fail("seats", gettext("A bot is random, heuristic or search."))
             seat.bot = spec.strength
             seat.deck = _check_deck(None, game, spec.deck)
         elif spec.kind == "host":
@@ -371,7 +386,7 @@ def tavern_create(
             seat.character = _check_character(by, table, spec.character)
             seat.deck = _check_deck(by, game, spec.deck)
         elif spec.kind != "open":
-            raise _fail("seats", "A seat is open, the host's, or a bot.")
+            raise _fail("seats", gettext("A seat is open, the host's, or a bot."))
         seat.save()
     if clock is not None:
         clock_set(game_for(game), table, clock)
@@ -387,14 +402,14 @@ def tavern_join(
     """Sit at open seat ``index`` (optionally as one of her characters, with a deck)."""
     table = _viewable(by, table_id)
     if table.status != TableStatus.SETUP:
-        raise _fail("seat", "The game has started: seats are taken.")
+        raise _fail("seat", gettext("The game has started: seats are taken."))
     if TavernSeat.objects.filter(table=table, user=by).exists():
-        raise _fail("seat", "You already sit at this table.")
+        raise _fail("seat", gettext("You already sit at this table."))
     seat = TavernSeat.objects.filter(table=table, index=index).first()
     if seat is None:
-        raise _fail("seat", "There is no such seat.")
+        raise _fail("seat", gettext("There is no such seat."))
     if not seat.is_open:
-        raise _fail("seat", "That seat is taken.")
+        raise _fail("seat", gettext("That seat is taken."))
     seat.user = by
     seat.character = _check_character(by, table, character)
     seat.deck = _check_deck(by, table.game, deck)
@@ -409,9 +424,9 @@ def tavern_leave(*, table_id: int, by: User) -> None:
     table = _viewable(by, table_id)
     seat = TavernSeat.objects.filter(table=table, user=by).first()
     if seat is None:  # before the game's state: she has no seat to leave, whatever it is
-        raise PermissionDenied(NO_SEAT)
+        raise PermissionDenied(gettext(NO_SEAT))
     if table.status != TableStatus.SETUP:
-        raise _fail("seat", "The game has started: resign instead.")
+        raise _fail("seat", gettext("The game has started: resign instead."))
     seat.user, seat.character, seat.deck = None, None, ""
     seat.save()
     _seated(table)
@@ -424,20 +439,20 @@ def tavern_seat_set(
     """The host makes a seat open or a bot before the game starts."""
     table = _viewable(by, table_id)
     if not _is_manager(by, table):
-        raise PermissionDenied("Only the host sets the seats.")
+        raise PermissionDenied(gettext("Only the host sets the seats."))
     if table.status != TableStatus.SETUP:
-        raise _fail("seat", "The game has started: seats are taken.")
+        raise _fail("seat", gettext("The game has started: seats are taken."))
     seat = TavernSeat.objects.filter(table=table, index=index).first()
     if seat is None:
-        raise _fail("seat", "There is no such seat.")
+        raise _fail("seat", gettext("There is no such seat."))
     seat.user, seat.character, seat.bot, seat.deck = None, None, "", ""
     if kind == "bot":
         if strength not in {key for key, _ in BOT_STRENGTHS}:
-            raise _fail("strength", "A bot is random, heuristic or search.")
+            raise _fail("strength", gettext("A bot is random, heuristic or search."))
         seat.bot = strength
         seat.deck = _check_deck(None, table.game, deck)
     elif kind != "open":
-        raise _fail("kind", "A seat is made open or a bot.")
+        raise _fail("kind", gettext("A seat is made open or a bot."))
     seat.save()
     _seated(table)
     return seat
@@ -455,12 +470,12 @@ def tavern_start(*, table_id: int, by: User) -> TavernTable:
     """Deal the game: every seat filled, stakes held, the first waits and bot moves enqueued."""
     table = _viewable(by, table_id)
     if not _is_manager(by, table):
-        raise PermissionDenied("Only the host starts the game.")
+        raise PermissionDenied(gettext("Only the host starts the game."))
     if table.status != TableStatus.SETUP:
-        raise _fail("status", "This game has already started.")
+        raise _fail("status", gettext("This game has already started."))
     seats = seats_of(table)
     if any(s.is_open for s in seats):
-        raise _fail("seats", "Every seat needs a player or a bot before the game starts.")
+        raise _fail("seats", gettext("Every seat needs a player or a bot before the game starts."))
     engine = get_engine(table.game)
     config: dict[str, Any] = {"names": seat_names(seats)}
     if table.game in ("rso", "dbs"):
@@ -479,7 +494,7 @@ def tavern_start(*, table_id: int, by: User) -> TavernTable:
             seats=len(seats), seed=_seed(), options=table.options, config=config
         )
     except ValueError as exc:
-        raise _fail("seats", str(exc)) from None
+        raise _fail("seats", reason_in_language(exc)) from None
     _hold_stakes(table, seats)
     game = game_for(table.game)
     table_services.table_store(game, table, state)
@@ -515,10 +530,7 @@ def _hold_stakes(table: TavernTable, seats: Sequence[TavernSeat]) -> None:
 
     for s in staked:
         if s.character is not None and s.character.yen < table.stake:
-            raise _fail(
-                "stake",
-                f"{s.character.name} has {s.character.yen} yen; the stake is {table.stake} yen.",
-            )
+            raise _fail("stake", _short_of(s.character, table.stake))
     yen_move(
         campaign=table.campaign,
         changes={int(s.character_id): -table.stake for s in staked if s.character_id},
@@ -694,12 +706,12 @@ def tavern_resign(*, table_id: int, by: User) -> TavernTable:
     players the game goes on and the random bot plays the resigned seat (docs/tavern.md)."""
     table = _viewable(by, table_id)
     if not TavernSeat.objects.filter(table=table, user=by).exists():
-        raise PermissionDenied(NO_SEAT)
+        raise PermissionDenied(gettext(NO_SEAT))
     if table.status != TableStatus.ACTIVE:
-        raise _fail("status", "Only a game in progress can be resigned.")
+        raise _fail("status", gettext("Only a game in progress can be resigned."))
     seat = TavernSeat.objects.filter(table=table, user=by, resigned=False).first()
     if seat is None:
-        raise PermissionDenied("You have resigned already.")
+        raise PermissionDenied(gettext("You have resigned already."))
     _resign(table, seat)
     return table
 
@@ -752,9 +764,11 @@ def tavern_abandon(*, table_id: int, by: User) -> TavernTable:
     """End a table without a result (the host or the campaign's GM): stakes go back."""
     table = _viewable(by, table_id)
     if not _is_manager(by, table):
-        raise PermissionDenied("Only the host (or the campaign's game master) abandons a table.")
+        raise PermissionDenied(
+            gettext("Only the host (or the campaign's game master) abandons a table.")
+        )
     if table.status == TableStatus.ENDED:
-        raise _fail("status", "This game is already over.")
+        raise _fail("status", gettext("This game is already over."))
     _abandon(table, by.shown_name)
     return table
 
@@ -852,9 +866,11 @@ def tavern_rematch(*, table_id: int, by: User) -> tuple[TavernTable, bool]:
     old = _viewable(by, table_id)
     seats = list(TavernSeat.objects.filter(table=old).order_by("index"))
     if old.host_id != by.pk and not any(s.user_id == by.pk for s in seats):
-        raise PermissionDenied(f"{NO_SEAT} Only its players ask for a rematch.")
+        raise PermissionDenied(
+            gettext("You have no seat at this table. Only its players ask for a rematch.")
+        )
     if old.status != TableStatus.ENDED:
-        raise _fail("status", "A rematch follows a finished game.")
+        raise _fail("status", gettext("A rematch follows a finished game."))
     existing = TavernTable.objects.filter(rematch_of=old).order_by("pk").first()
     if existing is not None:
         return existing, False

@@ -22,7 +22,7 @@ from django.shortcuts import redirect, render
 from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
 from django.urls import reverse
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
@@ -33,16 +33,18 @@ from tables.clocks.forms import clock_form_context, clock_from_form
 
 from . import invites, selectors, services
 from .game import names_in_words
-from .models import BOT_STRENGTHS, seat_names, seats_of
+from .models import BOT_STRENGTHS, seats_of, shown_seat_names
 
 #: How often the table page polls (issue 12: every seat sees a move within 2 s); the
 #: ``TAVERN_POLL_MILLISECONDS`` setting overrides it (the browser tests poll faster).
 POLL_MILLISECONDS = 1000
 MAX_FORM_SEATS = services.MAX_SEATS
 
-SEAT_CHOICES = [("", "No seat"), ("host", "Me"), ("open", "Open for a player")] + [
-    (f"bot:{key}", label) for key, label in BOT_STRENGTHS
-]
+SEAT_CHOICES = [
+    ("", gettext_lazy("No seat")),
+    ("host", gettext_lazy("Me")),
+    ("open", gettext_lazy("Open for a player")),
+] + [(f"bot:{key}", label) for key, label in BOT_STRENGTHS]
 
 
 def _deck_rows(user: Any, slug: str) -> list[dict[str, str]]:
@@ -52,7 +54,7 @@ def _deck_rows(user: Any, slug: str) -> list[dict[str, str]]:
         {
             "key": k,
             "name": n,
-            "group": "Ready-made decks" if k.startswith("preset:") else "Your decks",
+            "group": _("Ready-made decks") if k.startswith("preset:") else _("Your decks"),
         }
         for k, n in services.deck_choices(user, slug)
     ]
@@ -86,7 +88,7 @@ def _parse_new_table(post: Any, games: list[dict[str, Any]]) -> dict[str, Any]:
     slug = post.get("game", "")
     game = next((g for g in games if g["slug"] == slug), None)
     if game is None:
-        raise ValidationError({"game": ["Choose one of the tavern's games."]})
+        raise ValidationError({"game": [_("Choose one of the tavern's games.")]})
     seats = []
     for i in range(MAX_FORM_SEATS):
         choice = post.get(f"seat-{i}", "")
@@ -116,13 +118,15 @@ def _parse_new_table(post: Any, games: list[dict[str, Any]]) -> dict[str, Any]:
         elif isinstance(default, int):
             number = _signed_whole_number(raw)
             if number is None:
-                raise ValidationError({"options": [f"{rule['label']}: give a whole number."]})
+                raise ValidationError(
+                    {"options": [_("%(rule)s: give a whole number.") % {"rule": rule["label"]}]}
+                )
             options[rule["key"]] = number
         else:
             options[rule["key"]] = raw
     stake = _signed_whole_number(post.get("stake") or "0")
     if stake is None:
-        raise ValidationError({"stake": ["Give a whole number of yen."]})
+        raise ValidationError({"stake": [_("Give a whole number of yen.")]})
     return {
         "game": slug,
         "seats": seats,
@@ -281,11 +285,14 @@ def _stake_words(info: dict[str, Any], *, dropped: bool = False) -> str:
     play for nothing when the GM has turned stakes off since it was made (``dropped``)."""
     if not info["stake"]:
         return ""
-    text = f"Stake: {info['stake']} yen per character"
+    stake = {"stake": info["stake"]}
     if dropped:
         return (
-            f"{text}, but the game master has turned stakes off in this campaign: this table "
-            "will play for nothing."
+            _(
+                "Stake: %(stake)s yen per character, but the game master has turned stakes off in "
+                "this campaign: this table will play for nothing."
+            )
+            % stake
         )
     stakes = info["stakes"]
     names = {s["index"]: s["name"] for s in info["seats"]}
@@ -294,26 +301,43 @@ def _stake_words(info: dict[str, Any], *, dropped: bool = False) -> str:
     if paid:
         pot = sum(yen for _seat, yen in paid)
         if len(paid) == 1:
-            return f"{text}; the pot of {pot} yen went to {names[paid[0][0]]}.{gone}"
-        shares = " and ".join(f"{names[seat]} ({yen} yen)" for seat, yen in paid)
-        return f"{text}; the pot of {pot} yen went to {shares}.{gone}"
+            shares = names[paid[0][0]]
+        else:
+            share = _("%(name)s (%(yen)s yen)")
+            shares = names_in_words([share % {"name": names[s], "yen": yen} for s, yen in paid])
+        text = _("Stake: %(stake)s yen per character; the pot of %(pot)s yen went to %(shares)s.")
+        return _join(text % {**stake, "pot": pot, "shares": shares}, gone)
     if stakes["returned"]:
-        return f"{text}; the stakes were returned.{gone}"
+        text = _("Stake: %(stake)s yen per character; the stakes were returned.")
+        return _join(text % stake, gone)
     if stakes["held"]:
-        return f"{text} (held).{_unstaked_words(info)}"
-    return f"{text}."
+        text = _("Stake: %(stake)s yen per character (held).")
+        return _join(text % stake, _unstaked_words(info))
+    return _("Stake: %(stake)s yen per character.") % stake
+
+
+def _join(first: str, then: str) -> str:
+    """Two sentences of the stake line, as the language puts one after another (a space in
+    English, none in Japanese or Chinese)."""
+    if not then:
+        return first
+    return _("%(first)s %(then)s") % {"first": first, "then": then}
 
 
 def _forfeited_words(stakes: dict[str, Any], names: dict[int, str]) -> str:
     """Who lost her stake by leaving the campaign mid-game: it stayed in the pot, for the
     characters still in the campaign (docs/tavern.md, "Stakes")."""
-    gone = [names.get(int(seat), f"seat {int(seat) + 1}") for seat in sorted(stakes["forfeited"])]
+    gone = [
+        names.get(int(seat), _("seat %(number)s") % {"number": int(seat) + 1})
+        for seat in sorted(stakes["forfeited"])
+    ]
     if not gone:
         return ""
-    return (
-        f" {names_in_words(gone)} left the campaign during the game and "
-        f"{'their stakes' if len(gone) > 1 else 'her stake'} stayed with the others."
-    )
+    return ngettext(
+        "%(names)s left the campaign during the game and her stake stayed with the others.",
+        "%(names)s left the campaign during the game and their stakes stayed with the others.",
+        len(gone),
+    ) % {"names": names_in_words(gone)}
 
 
 def _unstaked_words(info: dict[str, Any]) -> str:
@@ -324,10 +348,9 @@ def _unstaked_words(info: dict[str, Any]) -> str:
     free = [s["name"] for s in info["seats"] if s["human"] and str(s["index"]) not in held]
     if not free:
         return ""
-    return (
-        f" No stake from {names_in_words(free)}: a seat played without a character neither "
-        "stakes nor wins yen."
-    )
+    return _(
+        "No stake from %(names)s: a seat played without a character neither stakes nor wins yen."
+    ) % {"names": names_in_words(free)}
 
 
 def _confirm_words(info: dict[str, Any]) -> dict[str, str]:
@@ -338,22 +361,36 @@ def _confirm_words(info: dict[str, Any]) -> dict[str, str]:
     pot = sum(int(v) for v in held.values())
     mine = next((s for s in seats if s["you"]), None)
     others = [s for s in seats if not s["you"]]
+    staked = mine is not None and str(mine["index"]) in held
+    mine_yen = held[str(mine["index"])] if mine is not None and staked else 0
     if len(seats) == 2 and others:
         other = others[0]
-        resign = f"Resign this game? {other['name']} wins"
-        if mine is not None and str(mine["index"]) in held:
-            if str(other["index"]) in held:
-                resign += f", and the pot of {pot} yen goes to {other['name']}"
-            else:
-                resign += f", and your stake of {held[str(mine['index'])]} yen is returned"
-        resign += "."
+        words = {"name": other["name"], "pot": pot, "yen": mine_yen}
+        if staked and str(other["index"]) in held:
+            resign = _(
+                "Resign this game? %(name)s wins, and the pot of %(pot)s yen goes to %(name)s."
+            )
+        elif staked:
+            resign = _(
+                "Resign this game? %(name)s wins, and your stake of %(yen)s yen is returned."
+            )
+        else:
+            resign = _("Resign this game? %(name)s wins.")
+        resign %= words
+    elif staked:
+        resign = _(
+            "Resign this game? The random bot plays your seat to the end (your stake of "
+            "%(yen)s yen stays on it)."
+        ) % {"yen": mine_yen}
     else:
-        resign = "Resign this game? The random bot plays your seat to the end"
-        if mine is not None and str(mine["index"]) in held:
-            resign += f" (your stake of {held[str(mine['index'])]} yen stays on it)"
-        resign += "."
-    abandon = "Abandon this table? The game ends without a winner"
-    abandon += f", and the stakes ({pot} yen) are returned." if held else "."
+        resign = _("Resign this game? The random bot plays your seat to the end.")
+    if held:
+        abandon = _(
+            "Abandon this table? The game ends without a winner, and the stakes (%(pot)s yen) "
+            "are returned."
+        ) % {"pot": pot}
+    else:
+        abandon = _("Abandon this table? The game ends without a winner.")
     return {"resign": resign, "abandon": abandon}
 
 
@@ -459,7 +496,7 @@ def invite_page(request: AuthedRequest, token: str) -> HttpResponse:
         {
             "table": table,
             "title": get_engine(table.game).title,
-            "seats": list(zip(seats, seat_names(seats), strict=True)),
+            "seats": list(zip(seats, shown_seat_names(seats), strict=True)),
             "closed": invites.why_closed(table, seats),
             "errors": errors,
             "characters": selectors.characters_for(request.user, table),

@@ -29,14 +29,21 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Final
 
+from django.utils.translation import gettext_noop
+
 #: The modes, with words for people ("none" keeps no row at all).
-MODES: Final = {"none": "No clock", "move": "Per move", "total": "Total per player"}
+#: The words are English message ids: the form shows them in the reader's language (forms.py).
+MODES: Final = {
+    "none": gettext_noop("No clock"),
+    "move": gettext_noop("Per move"),
+    "total": gettext_noop("Total per player"),
+}
 #: What happens when a seat's time runs out, with words for people.
 RULES: Final = {
-    "skip": "The seat is skipped",
-    "random": "The random bot plays the move",
-    "heuristic": "The heuristic bot plays the move",
-    "forfeit": "The seat forfeits",
+    "skip": gettext_noop("The seat is skipped"),
+    "random": gettext_noop("The random bot plays the move"),
+    "heuristic": gettext_noop("The heuristic bot plays the move"),
+    "forfeit": gettext_noop("The seat forfeits"),
 }
 MIN_SECONDS: Final = 60
 #: Per move: up to three days (Board Game Arena's slowest turn-based pace).

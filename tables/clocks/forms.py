@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext
 
 from apibase.numbers import whole_number
 
@@ -25,8 +26,8 @@ def clock_from_form(post: Mapping[str, Any]) -> TimeControl | None:
         )
     except ControlError as exc:
         words = {
-            "clock_seconds": ["Turn clock: give from 1 minute to 3 days per move "
-                              "(30 days in all), in minutes."],
+            "clock_seconds": [gettext("Turn clock: give from 1 minute to 3 days per move "
+                                      "(30 days in all), in minutes.")],
         }  # fmt: skip
         raise ValidationError({k: words.get(k, v) for k, v in exc.errors.items()}) from None
 
@@ -40,9 +41,9 @@ def clock_form_context(
     mode = posted.get("clock_mode", "none")
     rule = posted.get("clock_rule", "skip")
     return {
-        "modes": [(key, words, key == mode) for key, words in MODES.items()],
+        "modes": [(key, gettext(words), key == mode) for key, words in MODES.items()],
         "rules": [
-            (key, words, key == rule)
+            (key, gettext(words), key == rule)
             for key, words in RULES.items()
             if rules is None or key in rules
         ],

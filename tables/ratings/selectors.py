@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import F, QuerySet
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 from minigames.engines.registry import ENGINE_MODULES, get_engine
 
@@ -95,12 +95,24 @@ def change_entry(change: RatingChange) -> dict[str, Any]:
     }
 
 
+#: A place among several, one sentence per English ordinal's ending (a language that counts
+#: places otherwise writes each the same way): "2nd of 4".
+_PLACED = {
+    "st": gettext_noop("%(place)sst of %(teams)s"),
+    "nd": gettext_noop("%(place)snd of %(teams)s"),
+    "rd": gettext_noop("%(place)srd of %(teams)s"),
+    "th": gettext_noop("%(place)sth of %(teams)s"),
+}
+_OUTCOMES = {"won": gettext_noop("Won"), "lost": gettext_noop("Lost"), "drew": gettext_noop("Drew")}
+
+
 def outcome_text(outcome: str, place: int, teams: int) -> str:
-    """ "Won", "Lost", "Drew", "2nd of 4"."""
+    """ "Won", "Lost", "Drew", "2nd of 4", in the reader's language."""
     if outcome == "placed":
-        suffix = {1: "st", 2: "nd", 3: "rd"}.get(place if place < 20 else place % 10, "th")
-        return f"{place}{suffix} of {teams}"
-    return {"won": "Won", "lost": "Lost", "drew": "Drew"}.get(outcome, outcome)
+        last = place % 100 if place % 100 < 20 else place % 10
+        suffix = {1: "st", 2: "nd", 3: "rd"}.get(last, "th")
+        return gettext(_PLACED[suffix]) % {"place": place, "teams": teams}
+    return gettext(_OUTCOMES[outcome]) if outcome in _OUTCOMES else outcome
 
 
 def bot_name(strength: str) -> str:

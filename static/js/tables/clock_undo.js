@@ -60,14 +60,47 @@
   }
 
   function timeOfDay(when) {
-    return new Date(when).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    // in the page's language (its <html lang>), not the browser's
+    return new Date(when).toLocaleTimeString(document.documentElement.lang || [], { hour: "2-digit", minute: "2-digit" });
+  }
+
+  /* The control in the page's language ("3 days per move; then the seat is skipped"), from
+     its mode, seconds and rule: the server's ``words`` are English. */
+  const RULE_WORDS = {
+    skip: gettext("the seat is skipped"),
+    random: gettext("the random bot plays the move"),
+    heuristic: gettext("the heuristic bot plays the move"),
+    forfeit: gettext("the seat forfeits"),
+  };
+  function durationWords(seconds) {
+    let left = Math.max(0, Math.round(seconds));
+    const parts = [];
+    const units = [
+      [86400, (n) => ngettext("%(n)s day", "%(n)s days", n)],
+      [3600, (n) => ngettext("%(n)s hour", "%(n)s hours", n)],
+      [60, (n) => ngettext("%(n)s minute", "%(n)s minutes", n)],
+      [1, (n) => ngettext("%(n)s second", "%(n)s seconds", n)],
+    ];
+    for (const [size, words] of units) {
+      const n = Math.floor(left / size);
+      left %= size;
+      if (n) parts.push(interpolate(words(n), { n }, true));
+    }
+    if (!parts.length) return interpolate(ngettext("%(n)s second", "%(n)s seconds", 0), { n: 0 }, true);
+    if (parts.length === 1) return parts[0];
+    return interpolate(gettext("%(larger)s %(smaller)s"), { larger: parts[0], smaller: parts[1] }, true);
+  }
+  function controlWords(c) {
+    if (!c || !(c.rule in RULE_WORDS) || !Number.isFinite(Number(c.seconds))) return c ? c.words : "";
+    const words = c.mode === "move" ? gettext("%(duration)s per move; then %(rule)s") : gettext("%(duration)s in all, per player; then %(rule)s");
+    return interpolate(words, { duration: durationWords(Number(c.seconds)), rule: RULE_WORDS[c.rule] }, true);
   }
 
   function drawClock() {
     drawControl();
     if (!clock) { clockBox.hidden = true; return; }
     clockBox.hidden = false;
-    document.getElementById("table-clock-words").textContent = interpolate(gettext("Turn clock: %(clock)s."), { clock: clock.words }, true);
+    document.getElementById("table-clock-words").textContent = interpolate(gettext("Turn clock: %(clock)s."), { clock: controlWords(clock) }, true);
     document.getElementById("table-clock-paused").hidden = !clock.paused;
     const list = document.getElementById("table-clock-seats");
     list.replaceChildren();
@@ -175,7 +208,7 @@
         if (/^\d+$/.test(minutes)) body.seconds = Number(minutes) * 60;
         body.rule = form.elements.clock_rule.value;
       }
-      sendControl(body, (c) => c ? interpolate(gettext("The turn clock is set: %(clock)s."), { clock: c.words }, true) : gettext("The turn clock is off."));
+      sendControl(body, (c) => c ? interpolate(gettext("The turn clock is set: %(clock)s."), { clock: controlWords(c) }, true) : gettext("The turn clock is off."));
     });
     pauseButton.addEventListener("click", () => {
       if (!clock) return;
