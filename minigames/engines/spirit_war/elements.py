@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from westernroses.words import N_, Words
+
 ELEMENTS: Final = ("fire", "earth", "water")
 
 #: element → the element it wins against ("Fire wins> Earth wins> Water wins> Fire").
@@ -47,6 +49,15 @@ def outcome(mine: str, my_buff: bool, theirs: str, their_buff: bool) -> int:
 def element_word(element: str) -> str:
     """An element as the rules and the table page write it: "Fire", "Earth", "Water"."""
     return element.capitalize()
+
+
+#: The elements as words to read in every language (:func:`element_words`).
+ELEMENT_WORDS: Final = {"fire": N_("Fire"), "earth": N_("Earth"), "water": N_("Water")}
+
+
+def element_words(element: str) -> Words:
+    """:func:`element_word` as words to read in every language (a log line's parameter)."""
+    return Words(ELEMENT_WORDS[element])
 
 
 def beaten_by(element: str) -> str:
