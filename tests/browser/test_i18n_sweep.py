@@ -123,7 +123,7 @@ UNFINISHED: dict[str, str] = {
     "dashboard": "a tavern game's summary, stored in English",
     "tavern": "seat and clock words of the tavern's lobby; a finished game's summary",
     "tavern-waiting": "the lobby's seat and stake words",
-    "tavern-playing": "Spirit War's log lines and the bots' names in seats",
+    "tavern-playing": "the bots' names in seats",
     "tavern-finished": "RAIGO's scoring hands' names and the bots' names in seats",
     "tavern-open": "the lobby's seat words and the bots' names",
     "invite": "the lobby's seat words",

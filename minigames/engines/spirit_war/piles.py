@@ -47,12 +47,8 @@ def element(state: State, cid: str) -> str:
     return str(state["defs"][state["cards"][cid]]["element"])
 
 
-def label(state: State, cid: str) -> str:
-    """A card in English words: "Cinder Fox (a Fire Spirit)", "Mirror Pond (a Spell card)"."""
-    return str(label_words(state, cid))
-
-
-#: A card with what it is, one sentence per element or kind (:func:`label_words`).
+#: A card with what it is ("Cinder Fox (a Fire Spirit)"), one sentence per element or kind
+#: (:func:`label_words`).
 LABEL_WORDS: Final = {
     "fire": N_("%(card)s (a Fire Spirit)"),
     "earth": N_("%(card)s (an Earth Spirit)"),
@@ -65,7 +61,8 @@ LABEL_WORDS: Final = {
 
 
 def label_words(state: State, cid: str) -> Words:
-    """:func:`label` as words to read in every language, the card's name as its own words."""
+    """A card with what it is, as words to read in every language, the card's name as its
+    own words (translated when it is one of the game's data)."""
     c = state["defs"][state["cards"][cid]]
     which = str(c["element"]) if c["kind"] == "spirit" else str(c["kind"])
     return Words(LABEL_WORDS[which], {"card": Words(str(c["name"]))})
