@@ -4,7 +4,7 @@ whole war in her language with no English sentence left, and her translated log 
 hidden from her: the other seat's draws, summons and Support cards read without the card. The
 log keeps the words (``Words.to_json``) and renders them at read time; a line stored as plain
 English before still shows, and a war that ended before its result kept its words is replayed
-once to the state the engine writes now (migration 0007)."""
+once to the state the engine writes now (migration 0008)."""
 
 from __future__ import annotations
 
@@ -206,7 +206,7 @@ def test_a_line_stored_in_english_still_shows(player, other_player, api_for):
 
 
 def _migration() -> Any:
-    return importlib.import_module("minigames.migrations.0007_spirit_war_words")
+    return importlib.import_module("minigames.migrations.0008_spirit_war_words")
 
 
 def test_a_war_ended_before_its_result_kept_words_replays_once(player, other_player, api_for):

@@ -105,7 +105,7 @@ def phase_words(state: State) -> Text:
 
 def result_words(result: Json) -> Text:
     """The final result's sentence: its words, or the English alone of a war that ended
-    before results kept their words (migration 0007 replays those)."""
+    before results kept their words (migration 0008 replays those)."""
     words = result.get("words")
     return Words.from_json(words) if isinstance(words, dict) else str(result["text"])
 

@@ -34,7 +34,7 @@ def replay_spirit_war_states(apps: Apps, schema_editor: BaseDatabaseSchemaEditor
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("minigames", "0006_raigo_state_keeps_words"),
+        ("minigames", "0007_dbs_words"),
     ]
 
     operations = [migrations.RunPython(replay_spirit_war_states, migrations.RunPython.noop)]
