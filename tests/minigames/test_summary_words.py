@@ -140,7 +140,7 @@ def test_the_upgrade_finds_the_words_of_tables_kept_in_english(
     """Rows of every kind a table had before (in play, resigned, in setup, abandoned) lose
     their words, as they were stored before; the data migration finds each one's words again,
     whose English is exactly the row's, and leaves a row whose English no words say."""
-    fill = importlib.import_module("minigames.migrations.0009_table_summary_words")
+    fill = importlib.import_module("minigames.migrations.0010_table_summary_words")
     from django.apps import apps
 
     playing = _raigo_in(campaign, player, other_player)

@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from minigames.engines.spirit_war.elements import DRAW, LOSS, WIN, chart, element_word, outcome
+from minigames.engines.spirit_war.elements import DRAW, LOSS, WIN, chart, element_words, outcome
 from minigames.engines.spirit_war.piles import (
     State,
     add_to_hand,
@@ -32,7 +32,7 @@ from minigames.engines.spirit_war.piles import (
     element,
     forget,
     hand_words,
-    label,
+    label_words,
     name,
     next_survivor,
     reveal_hand,
@@ -41,13 +41,15 @@ from minigames.engines.spirit_war.piles import (
     take_from_hand,
     to_abyss,
 )
-from westernroses.protocol import Action, Event, event
+from westernroses.protocol import Action, Event, Text, event
+from westernroses.words import N_, Words, listing
 
 #: Resolution rank of each Support effect ("Disintegrate > Imbue fire/earth/water > Swap >
 #: Element buff > Safeguard"); a Spirit used as a Support card resolves as the Element buff.
 PRIORITY: Final = {"disintegrate": 0, "imbue": 1, "swap": 2, "buff": 3, "safeguard": 4}
 
-SIDE_WORDS: Final = ("the attacker", "the defender")
+#: The two sides, for a resolution without the players' names (:func:`resolve`).
+SIDE_WORDS: Final = (Words(N_("The attacker")), Words(N_("The defender")))
 
 
 # --------------------------------------------------------------------------- targets
@@ -77,9 +79,15 @@ def start_attack(
     state["phase"] = "attack"
     state["attack"] = {"attacker": attacker, "candidates": candidates, "reason": reason}
     if len(candidates) > 1:
-        who = ", ".join(name(state, s) for s in candidates)
+        who = listing([name(state, s) for s in candidates], last="comma")
         events.append(
-            event(f"{name(state, attacker)} may attack any of: {who}.", type="attack_choice")
+            event(
+                Words(
+                    N_("%(name)s may attack any of: %(who)s."),
+                    {"name": name(state, attacker), "who": who},
+                ),
+                type="attack_choice",
+            )
         )
 
 
@@ -109,7 +117,10 @@ def apply_attack(state: State, seat: int, action: Action, events: list[Event]) -
     state["phase"] = "summon"
     events.append(
         event(
-            f"{name(state, seat)} attacks {name(state, target)}: both summon a Spirit face down.",
+            Words(
+                N_("%(attacker)s attacks %(defender)s: both summon a Spirit face down."),
+                {"attacker": name(state, seat), "defender": name(state, target)},
+            ),
             type="attack",
             attacker=seat,
             defender=target,
@@ -126,8 +137,13 @@ def _skip_attack(state: State, seat: int, events: list[Event]) -> None:
         reveal_hand(state, seat)
         events.append(
             event(
-                f"{name(state, seat)} has no Spirit to summon and shows her hand as proof "
-                f"({hand_words(state, state['hands'][seat])}); the attack is skipped.",
+                Words(
+                    N_(
+                        "%(name)s has no Spirit to summon and shows her hand as proof "
+                        "(%(cards)s); the attack is skipped."
+                    ),
+                    {"name": name(state, seat), "cards": hand_words(state, state["hands"][seat])},
+                ),
                 type="attack_skipped",
                 seat=seat,
             )
@@ -135,7 +151,10 @@ def _skip_attack(state: State, seat: int, events: list[Event]) -> None:
         return
     events.append(
         event(
-            f"{name(state, seat)} has no Spirit to summon: the attack is skipped.",
+            Words(
+                N_("%(name)s has no Spirit to summon: the attack is skipped."),
+                {"name": name(state, seat)},
+            ),
             type="attack_skipped",
             seat=seat,
         )
@@ -170,8 +189,10 @@ def apply_summon(state: State, seat: int, action: Action, events: list[Event]) -
         battle["no_spirit"] = True
         events.append(
             event(
-                f"{name(state, seat)} has no Spirit to summon and shows her hand as proof "
-                f"({hand_words(state, state['hands'][seat])}).",
+                Words(
+                    N_("%(name)s has no Spirit to summon and shows her hand as proof (%(cards)s)."),
+                    {"name": name(state, seat), "cards": hand_words(state, state["hands"][seat])},
+                ),
                 type="no_spirit",
                 seat=seat,
             )
@@ -182,7 +203,7 @@ def apply_summon(state: State, seat: int, action: Action, events: list[Event]) -
         battle["summon"][side] = cid
         events.append(
             event(
-                f"You summon {label(state, cid)} face down.",
+                Words(N_("You summon %(card)s face down."), {"card": label_words(state, cid)}),
                 type="summon_private",
                 visible_to=[seat],
                 card=cid,
@@ -190,7 +211,7 @@ def apply_summon(state: State, seat: int, action: Action, events: list[Event]) -
         )
         events.append(
             event(
-                f"{name(state, seat)} summons a Spirit face down.",
+                Words(N_("%(name)s summons a Spirit face down."), {"name": name(state, seat)}),
                 type="summon",
                 hidden_from=[seat],
                 seat=seat,
@@ -206,8 +227,13 @@ def apply_summon(state: State, seat: int, action: Action, events: list[Event]) -
         add_to_hand(state, attacker, proof, public=True)
         events.append(
             event(
-                f"{name(state, attacker)} reveals {label(state, proof)} as proof, wins the "
-                "battle at once and keeps the Spirit.",
+                Words(
+                    N_(
+                        "%(name)s reveals %(card)s as proof, wins the battle at once and keeps "
+                        "the Spirit."
+                    ),
+                    {"name": name(state, attacker), "card": label_words(state, proof)},
+                ),
                 type="battle_won",
                 winner=attacker,
                 card=proof,
@@ -223,8 +249,18 @@ def apply_summon(state: State, seat: int, action: Action, events: list[Event]) -
     forget(state, d)
     events.append(
         event(
-            f"The Spirits are revealed: {name(state, attacker)}'s {label(state, a)} against "
-            f"{name(state, defender)}'s {label(state, d)}.",
+            Words(
+                N_(
+                    "The Spirits are revealed: %(attacker)s's %(first)s against "
+                    "%(defender)s's %(second)s."
+                ),
+                {
+                    "attacker": name(state, attacker),
+                    "first": label_words(state, a),
+                    "defender": name(state, defender),
+                    "second": label_words(state, d),
+                },
+            ),
             type="reveal",
             cards=[a, d],
         )
@@ -242,7 +278,11 @@ def eliminate(state: State, seat: int, events: list[Event]) -> None:
         take_from_hand(state, seat, cid)
         to_abyss(state, cid)
     events.append(
-        event(f"{name(state, seat)} is out of the Spirit War.", type="eliminated", seat=seat)
+        event(
+            Words(N_("%(name)s is out of the Spirit War."), {"name": name(state, seat)}),
+            type="eliminated",
+            seat=seat,
+        )
     )
 
 
@@ -303,12 +343,20 @@ def apply_support(state: State, seat: int, action: Action, events: list[Event]) 
     if action["type"] == "pass_support":
         if blind:
             events.append(
-                event("You use no Support card.", type="no_support_private", visible_to=[seat])
+                event(
+                    Words(N_("You use no Support card.")),
+                    type="no_support_private",
+                    visible_to=[seat],
+                )
             )
             events.append(_chosen_event(state, seat))
         else:
             events.append(
-                event(f"{name(state, seat)} uses no Support card.", type="no_support", seat=seat)
+                event(
+                    Words(N_("%(name)s uses no Support card."), {"name": name(state, seat)}),
+                    type="no_support",
+                    seat=seat,
+                )
             )
     else:
         cid = action["card"]
@@ -316,7 +364,10 @@ def apply_support(state: State, seat: int, action: Action, events: list[Event]) 
         battle["support"][side] = cid
         events.append(
             event(
-                f"You place {label(state, cid)} face down as your Support card.",
+                Words(
+                    N_("You place %(card)s face down as your Support card."),
+                    {"card": label_words(state, cid)},
+                ),
                 type="support_private",
                 visible_to=[seat],
                 card=cid,
@@ -327,7 +378,10 @@ def apply_support(state: State, seat: int, action: Action, events: list[Event]) 
         else:
             events.append(
                 event(
-                    f"{name(state, seat)} places a Support card face down.",
+                    Words(
+                        N_("%(name)s places a Support card face down."),
+                        {"name": name(state, seat)},
+                    ),
                     type="support",
                     hidden_from=[seat],
                     seat=seat,
@@ -343,7 +397,7 @@ def _chosen_event(state: State, seat: int) -> Event:
     """What the others see of a choice made at the same time as the other side's: the same
     whether she put a card down or not."""
     return event(
-        f"{name(state, seat)} has chosen her Support card.",
+        Words(N_("%(name)s has chosen her Support card."), {"name": name(state, seat)}),
         type="support_chosen",
         hidden_from=[seat],
         seat=seat,
@@ -358,8 +412,14 @@ class Resolution:
     buffs: list[bool] = field(default_factory=lambda: [False, False])
     safeguards: list[bool] = field(default_factory=lambda: [False, False])
     cancelled: list[bool] = field(default_factory=lambda: [False, False])
-    steps: list[str] = field(default_factory=list)
+    #: Each Support card's effect, in the order resolved, as words for the log.
+    words: list[Words] = field(default_factory=list)
     result: int = DRAW  # for the attacker: WIN, DRAW or LOSS
+
+    @property
+    def steps(self) -> list[str]:
+        """The effects in English, as the log's English reads them."""
+        return [str(step) for step in self.words]
 
 
 def support_effect(support: dict[str, Any]) -> str:
@@ -370,7 +430,7 @@ def support_effect(support: dict[str, Any]) -> str:
 def resolve(
     main: tuple[str, str],
     supports: tuple[dict[str, Any] | None, dict[str, Any] | None],
-    names: tuple[str, str] = ("The attacker", "The defender"),
+    names: tuple[Text, Text] = SIDE_WORDS,
 ) -> Resolution:
     """Resolve the Support cards in priority order and decide the battle.
 
@@ -378,6 +438,7 @@ def resolve(
     (None: no card). Priority per "Support card priority order"; equal kinds resolve attacker
     first (RULINGS Spirit War 1). An Element buff compares the Support Spirit with the main
     Spirit's element as it stands when buffs resolve, after Imbue and Swap (our ruling).
+    ``names`` are the two sides' names in the effects' words (:attr:`Resolution.words`).
     """
     res = Resolution(elements=list(main))
     order = sorted(
@@ -387,46 +448,77 @@ def resolve(
         support = supports[side]
         if support is None:  # pragma: no cover - only cards are in the order
             continue
-        who, other = names[side], 1 - side
+        other = 1 - side
+        said = {"name": names[side], "card": Words(str(support["name"]))}
         if res.cancelled[side]:
-            res.steps.append(f"{who}'s {support['name']} was disintegrated and does nothing.")
+            res.words.append(
+                Words(N_("%(name)s's %(card)s was disintegrated and does nothing."), said)
+            )
             continue
         effect = support_effect(support)
         if effect == "disintegrate":
             target = supports[other]
             if target is not None and not res.cancelled[other]:
                 res.cancelled[other] = True
-                res.steps.append(
-                    f"{who}'s {support['name']} disintegrates {names[other]}'s {target['name']}."
+                res.words.append(
+                    Words(
+                        N_("%(name)s's %(card)s disintegrates %(other)s's %(target)s."),
+                        {**said, "other": names[other], "target": Words(str(target["name"]))},
+                    )
                 )
             else:
-                res.steps.append(f"{who}'s {support['name']} finds nothing to disintegrate.")
+                res.words.append(
+                    Words(N_("%(name)s's %(card)s finds nothing to disintegrate."), said)
+                )
         elif effect == "imbue":
             res.elements[side] = support["element"]
-            res.steps.append(
-                f"{who}'s {support['name']} makes the main Spirit "
-                f"{element_word(support['element'])} for this battle."
+            res.words.append(
+                Words(
+                    N_("%(name)s's %(card)s makes the main Spirit %(element)s for this battle."),
+                    {**said, "element": element_words(support["element"])},
+                )
             )
         elif effect == "swap":
             res.elements.reverse()
-            res.steps.append(
-                f"{who}'s {support['name']} swaps the Spirits' elements: now "
-                f"{element_word(res.elements[0])} against {element_word(res.elements[1])}."
+            res.words.append(
+                Words(
+                    N_(
+                        "%(name)s's %(card)s swaps the Spirits' elements: now %(first)s "
+                        "against %(second)s."
+                    ),
+                    {
+                        **said,
+                        "first": element_words(res.elements[0]),
+                        "second": element_words(res.elements[1]),
+                    },
+                )
             )
         elif effect == "buff":
             if support["element"] == res.elements[side]:
                 res.buffs[side] = True
-                res.steps.append(
-                    f"{who}'s {support['name']} matches the main Spirit's element: an Element buff."
+                res.words.append(
+                    Words(
+                        N_(
+                            "%(name)s's %(card)s matches the main Spirit's element: an Element "
+                            "buff."
+                        ),
+                        said,
+                    )
                 )
             else:
-                res.steps.append(
-                    f"{who}'s {support['name']} is of another element and has no effect."
+                res.words.append(
+                    Words(N_("%(name)s's %(card)s is of another element and has no effect."), said)
                 )
         else:
             res.safeguards[side] = True
-            res.steps.append(
-                f"{who}'s {support['name']} will send the main Spirit back to the hand if it loses."
+            res.words.append(
+                Words(
+                    N_(
+                        "%(name)s's %(card)s will send the main Spirit back to the hand if it "
+                        "loses."
+                    ),
+                    said,
+                )
             )
     res.result = outcome(res.elements[0], res.buffs[0], res.elements[1], res.buffs[1])
     return res
@@ -484,13 +576,22 @@ def _finish_battle(state: State, events: list[Event]) -> None:
     battle = state["battle"]
     sides = battle["sides"]
     supports = battle["support"]
-    shown = [
-        f"{name(state, s)}: {label(state, supports[i]) if supports[i] else 'none'}"
+    shown: list[Words | str] = [
+        Words(
+            N_("%(name)s: %(card)s"),
+            {
+                "name": name(state, s),
+                "card": label_words(state, supports[i]) if supports[i] else Words(N_("none")),
+            },
+        )
         for i, s in enumerate(sides)
     ]
     events.append(
         event(
-            "The Support cards are revealed. " + "; ".join(shown) + ".",
+            Words(
+                N_("The Support cards are revealed. %(cards)s."),
+                {"cards": listing(shown, last="semicolon")},
+            ),
             type="support_reveal",
             cards=[c for c in supports if c],
         )
@@ -504,7 +605,7 @@ def _finish_battle(state: State, events: list[Event]) -> None:
         ),
         (name(state, sides[0]), name(state, sides[1])),
     )
-    for step in res.steps:
+    for step in res.words:
         events.append(event(step, type="support_effect"))
     record_blind_cards(state)
     for i in (0, 1):
@@ -518,9 +619,16 @@ def _finish_battle(state: State, events: list[Event]) -> None:
             battle["summon"][i] = None
         events.append(
             event(
-                f"The battle is a draw ({element_word(res.elements[0])} against "
-                f"{element_word(res.elements[1])}): both "
-                "Spirits go to the Abyss.",
+                Words(
+                    N_(
+                        "The battle is a draw (%(first)s against %(second)s): both Spirits go "
+                        "to the Abyss."
+                    ),
+                    {
+                        "first": element_words(res.elements[0]),
+                        "second": element_words(res.elements[1]),
+                    },
+                ),
                 type="battle_draw",
             )
         )
@@ -531,7 +639,10 @@ def _finish_battle(state: State, events: list[Event]) -> None:
         add_to_hand(state, winner, summons[win], public=True)
         events.append(
             event(
-                f"{name(state, winner)} wins the battle and keeps {label(state, summons[win])}.",
+                Words(
+                    N_("%(name)s wins the battle and keeps %(card)s."),
+                    {"name": name(state, winner), "card": label_words(state, summons[win])},
+                ),
                 type="battle_won",
                 winner=winner,
             )
@@ -540,8 +651,10 @@ def _finish_battle(state: State, events: list[Event]) -> None:
             add_to_hand(state, loser, summons[lose], public=True)
             events.append(
                 event(
-                    f"{name(state, loser)}'s {label(state, summons[lose])} is safeguarded "
-                    "and goes back to the hand.",
+                    Words(
+                        N_("%(name)s's %(card)s is safeguarded and goes back to the hand."),
+                        {"name": name(state, loser), "card": label_words(state, summons[lose])},
+                    ),
                     type="safeguarded",
                 )
             )
@@ -549,7 +662,10 @@ def _finish_battle(state: State, events: list[Event]) -> None:
             to_abyss(state, summons[lose])
             events.append(
                 event(
-                    f"{name(state, loser)}'s {label(state, summons[lose])} goes to the Abyss.",
+                    Words(
+                        N_("%(name)s's %(card)s goes to the Abyss."),
+                        {"name": name(state, loser), "card": label_words(state, summons[lose])},
+                    ),
                     type="spirit_lost",
                 )
             )

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from westernroses.words import N_, Words
+
 ELEMENTS: Final = ("fire", "earth", "water")
 
 #: element → the element it wins against ("Fire wins> Earth wins> Water wins> Fire").
@@ -44,9 +46,14 @@ def outcome(mine: str, my_buff: bool, theirs: str, their_buff: bool) -> int:
     return WIN if my_buff else LOSS
 
 
-def element_word(element: str) -> str:
-    """An element as the rules and the table page write it: "Fire", "Earth", "Water"."""
-    return element.capitalize()
+#: The elements as the rules and the table page write them (:func:`element_words`).
+ELEMENT_WORDS: Final = {"fire": N_("Fire"), "earth": N_("Earth"), "water": N_("Water")}
+
+
+def element_words(element: str) -> Words:
+    """An element as words to read in every language (a log line's parameter): "Fire",
+    "Earth", "Water" in English."""
+    return Words(ELEMENT_WORDS[element])
 
 
 def beaten_by(element: str) -> str:

@@ -19,7 +19,7 @@ from minigames.engines.spirit_war.piles import (
     element,
     hand_words,
     is_spirit,
-    label,
+    label_words,
     name,
     reveal_hand,
     shuffle,
@@ -27,6 +27,7 @@ from minigames.engines.spirit_war.piles import (
     survivors,
 )
 from westernroses.protocol import Action, Event, event
+from westernroses.words import N_, Words, listing, said
 
 #: A Mini Spirit War that has not found a winner after this many rounds ends shared (only a
 #: GM's deck with a single element could get there; our ruling, so every game ends).
@@ -34,14 +35,23 @@ MAX_MINI_ROUNDS: Final = 200
 
 VOTES: Final = ("share", "mini_war")
 
+#: A Mini Spirit War round's winners, by the element that won.
+MINI_WINNERS: Final = {
+    "fire": N_("The winning Spirits are fire: %(who)s draw again."),
+    "earth": N_("The winning Spirits are earth: %(who)s draw again."),
+    "water": N_("The winning Spirits are water: %(who)s draw again."),
+}
 
-def finish(state: State, winners: list[int], how: str, text: str, events: list[Event]) -> None:
+
+def finish(state: State, winners: list[int], how: str, text: Words, events: list[Event]) -> None:
+    """The war is over: the result keeps its sentence in English and as words (``said``), for
+    the view and the summary to read in the reader's language."""
     state["phase"] = "over"
     state["pending"] = []
     state["result"] = {
         "winners": winners,
         "outcome": how,
-        "text": text,
+        **said(text),
         "eliminated_order": list(state["eliminated_order"]),
     }
     events.append(event(text, type="game_over", winners=winners))
@@ -53,7 +63,10 @@ def spirit_king(state: State, events: list[Event]) -> None:
         state,
         [king],
         "spirit_king",
-        f"{name(state, king)} is the last one standing and is crowned Spirit King.",
+        Words(
+            N_("%(name)s is the last one standing and is crowned Spirit King."),
+            {"name": name(state, king)},
+        ),
         events,
     )
 
@@ -71,11 +84,25 @@ def rare_outcome(state: State, events: list[Event]) -> None:
     players = survivors(state)
     for seat in players:
         reveal_hand(state, seat)
-    shown = "; ".join(f"{name(state, s)}: {hand_words(state, state['hands'][s])}" for s in players)
+    shown = listing(
+        [
+            Words(
+                N_("%(name)s: %(cards)s"),
+                {"name": name(state, s), "cards": hand_words(state, state["hands"][s])},
+            )
+            for s in players
+        ],
+        last="semicolon",
+    )
     events.append(
         event(
-            "The Preparation deck is exhausted and no survivor has a Spirit left to summon "
-            f"(hands shown: {shown}). This is the rare outcome.",
+            Words(
+                N_(
+                    "The Preparation deck is exhausted and no survivor has a Spirit left to "
+                    "summon (hands shown: %(hands)s). This is the rare outcome."
+                ),
+                {"hands": shown},
+            ),
             type="rare_outcome",
         )
     )
@@ -89,8 +116,12 @@ def rare_outcome(state: State, events: list[Event]) -> None:
         state["votes"] = [None] * state["seats"]
         events.append(
             event(
-                "The survivors vote: end the war with a shared result, or settle it with a "
-                "Mini Spirit War.",
+                Words(
+                    N_(
+                        "The survivors vote: end the war with a shared result, or settle it "
+                        "with a Mini Spirit War."
+                    )
+                ),
                 type="vote_open",
             )
         )
@@ -98,8 +129,14 @@ def rare_outcome(state: State, events: list[Event]) -> None:
 
 def share(state: State, events: list[Event]) -> None:
     players = survivors(state)
-    who = ", ".join(name(state, s) for s in players)
-    finish(state, players, "shared", f"The war ends without a single king: {who} share it.", events)
+    who = listing([name(state, s) for s in players], last="comma")
+    finish(
+        state,
+        players,
+        "shared",
+        Words(N_("The war ends without a single king: %(who)s share it."), {"who": who}),
+        events,
+    )
 
 
 def vote_waiting(state: State) -> tuple[int, ...]:
@@ -112,8 +149,12 @@ def vote_actions(state: State, seat: int) -> list[Action]:
 
 def apply_vote(state: State, seat: int, action: Action, events: list[Event]) -> None:
     state["votes"][seat] = action["choice"]
-    words = "to share the result" if action["choice"] == "share" else "for a Mini Spirit War"
-    events.append(event(f"{name(state, seat)} votes {words}.", type="vote", seat=seat))
+    votes = (
+        N_("%(name)s votes to share the result.")
+        if action["choice"] == "share"
+        else N_("%(name)s votes for a Mini Spirit War.")
+    )
+    events.append(event(Words(votes, {"name": name(state, seat)}), type="vote", seat=seat))
     if vote_waiting(state):
         return
     if all(state["votes"][s] == "share" for s in survivors(state)):
@@ -131,7 +172,10 @@ def mini_war(state: State, events: list[Event]) -> None:
     state["mini"] = mini
     events.append(
         event(
-            f"A Mini Spirit War begins with a deck of {len(spirits)} Spirit cards.",
+            Words(
+                N_("A Mini Spirit War begins with a deck of %(count)s Spirit cards."),
+                {"count": len(spirits)},
+            ),
             type="mini_war",
         )
     )
@@ -146,17 +190,31 @@ def mini_war(state: State, events: list[Event]) -> None:
         mini["round"] += 1
         drawn = {p: mini["deck"].pop(0) for p in players}
         mini["table"].extend(drawn.values())
-        shown = ", ".join(f"{name(state, p)} reveals {label(state, c)}" for p, c in drawn.items())
+        reveals = listing(
+            [
+                Words(
+                    N_("%(name)s reveals %(card)s"),
+                    {"name": name(state, p), "card": label_words(state, c)},
+                )
+                for p, c in drawn.items()
+            ],
+            last="comma",
+        )
         events.append(
             event(
-                f"Mini Spirit War, round {mini['round']}: {shown}.",
+                Words(
+                    N_("Mini Spirit War, round %(round)s: %(reveals)s."),
+                    {"round": mini["round"], "reveals": reveals},
+                ),
                 type="mini_round",
                 reveals=[[p, c] for p, c in drawn.items()],
             )
         )
         present = {element(state, c) for c in drawn.values()}
         if len(present) != 2:
-            events.append(event("There is no absolute winner: everyone draws again.", type="mini"))
+            events.append(
+                event(Words(N_("There is no absolute winner: everyone draws again.")), type="mini")
+            )
             continue
         high, low = sorted(present)
         best = high if BEATS[high] == low else low
@@ -168,18 +226,20 @@ def mini_war(state: State, events: list[Event]) -> None:
                 state,
                 [king],
                 "mini_war",
-                f"{name(state, king)} wins the Mini Spirit War and is crowned Spirit King.",
+                Words(
+                    N_("%(name)s wins the Mini Spirit War and is crowned Spirit King."),
+                    {"name": name(state, king)},
+                ),
                 events,
             )
             return
         mini["players"] = winners
         events.append(
             event(
-                "The winning Spirits are "
-                + best
-                + ": "
-                + ", ".join(name(state, p) for p in winners)
-                + " draw again.",
+                Words(
+                    MINI_WINNERS[best],
+                    {"who": listing([name(state, p) for p in winners], last="comma")},
+                ),
                 type="mini",
             )
         )

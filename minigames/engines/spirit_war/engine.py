@@ -51,7 +51,7 @@ from westernroses.protocol import (
     Text,
 )
 from westernroses.undo_policy import nothing_drawn_or_revealed
-from westernroses.words import N_, Words
+from westernroses.words import N_, Words, said
 
 #: The action types each phase accepts.
 PHASE_ACTIONS: Final[Mapping[str, frozenset[str]]] = {
@@ -128,31 +128,31 @@ class SpiritWarEngine:
             return turns.discard_actions(state, seat)
         return endgame.vote_actions(state, seat)
 
-    def _refusal(self, state: State, seat: Seat, action: Mapping[str, Any]) -> str | None:
+    def _refusal(self, state: State, seat: Seat, action: Mapping[str, Any]) -> Words | None:
         """Why ``action`` is refused, in words (None: it is legal)."""
         kind = action.get("type") if isinstance(action, Mapping) else None
         if kind not in ALL_ACTIONS:
-            return "That is not a Spirit War move."
+            return Words(N_("That is not a Spirit War move."))
         if state["phase"] == "over":
-            return "The Spirit War is over."
+            return Words(N_("The Spirit War is over."))
         if seat not in self.waiting_on(state):
-            return "It is not your turn to act."
+            return Words(N_("It is not your turn to act."))
         if kind not in PHASE_ACTIONS[state["phase"]]:
-            return "That move does not fit this moment of the game."
+            return Words(N_("That move does not fit this moment of the game."))
         if dict(action) in self.legal_actions(state, seat):
             return None
         cid = action.get("card")
         if "card" in action and cid not in state["hands"][int(seat)]:
-            return "That card is not in your hand."
+            return Words(N_("That card is not in your hand."))
         if kind == "summon":
-            return "Only a Spirit card can be summoned."
+            return Words(N_("Only a Spirit card can be summoned."))
         if kind == "attack":
             if not spirits_in_hand(state, int(seat)):
-                return "You have no Spirit to summon, so you cannot attack."
-            return "This Attack card does not let you attack that player."
+                return Words(N_("You have no Spirit to summon, so you cannot attack."))
+            return Words(N_("This Attack card does not let you attack that player."))
         if kind in ("skip_attack", "no_spirit"):
-            return "You hold a Spirit card, so you must summon it."
-        return "That move is not allowed now."
+            return Words(N_("You hold a Spirit card, so you must summon it."))
+        return Words(N_("That move is not allowed now."))
 
     def apply(
         self, state: State, seat: Seat, action: Mapping[str, Any]
@@ -198,7 +198,7 @@ class SpiritWarEngine:
 
     def determinize(self, state: State, seat: Seat, seed: int) -> State:
         if not isinstance(seat, int):
-            raise ValueError("Spirit War seats are numbered from 0.")
+            raise ValueError(Words(N_("Spirit War seats are numbered from 0.")))
         return hidden.determinize(state, seat, seed)
 
     # ----------------------------------------------------------------------- the end
@@ -223,7 +223,8 @@ class SpiritWarEngine:
         result: Json = copy_json(state["result"])
         out_order = result["eliminated_order"]
         result["breakdown"] = [
-            f"{name(state, s)} was out {i + 1}{_ordinal(i + 1)}." for i, s in enumerate(out_order)
+            said(Words(OUT_WORDS[_ordinal(i + 1)], {"name": name(state, s), "place": i + 1}))
+            for i, s in enumerate(out_order)
         ]
         return result
 
@@ -322,6 +323,16 @@ class SpiritWarEngine:
             raise ValueError("This is not a Spirit War game this version can read.")
         out: State = json.loads(json.dumps(dict(data)))
         return out
+
+
+#: "Marisa was out 2nd.", by the English ordinal's suffix (a translation says the place its
+#: own way).
+OUT_WORDS: Final = {
+    "st": N_("%(name)s was out %(place)sst."),
+    "nd": N_("%(name)s was out %(place)snd."),
+    "rd": N_("%(name)s was out %(place)srd."),
+    "th": N_("%(name)s was out %(place)sth."),
+}
 
 
 def _ordinal(n: int) -> str:

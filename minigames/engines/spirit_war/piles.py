@@ -18,10 +18,9 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from minigames.engines.spirit_war.elements import element_word
 from westernroses.protocol import Event, event
 from westernroses.rng import RandomSource
-from westernroses.words import N_, Words
+from westernroses.words import N_, Words, listing
 
 State = dict[str, Any]
 
@@ -48,15 +47,8 @@ def element(state: State, cid: str) -> str:
     return str(state["defs"][state["cards"][cid]]["element"])
 
 
-def label(state: State, cid: str) -> str:
-    """A card in words: "Cinder Fox (a Fire Spirit)", "Mirror Pond (a Spell)"."""
-    c = state["defs"][state["cards"][cid]]
-    if c["kind"] == "spirit":
-        return f"{c['name']} ({_a(element_word(str(c['element'])))} Spirit)"
-    return f"{c['name']} ({_a(str(c['kind']).capitalize())} card)"
-
-
-#: A card with what it is, one sentence per element or kind (:func:`label_words`).
+#: A card with what it is ("Cinder Fox (a Fire Spirit)"), one sentence per element or kind
+#: (:func:`label_words`).
 LABEL_WORDS: Final = {
     "fire": N_("%(card)s (a Fire Spirit)"),
     "earth": N_("%(card)s (an Earth Spirit)"),
@@ -69,15 +61,11 @@ LABEL_WORDS: Final = {
 
 
 def label_words(state: State, cid: str) -> Words:
-    """:func:`label` as words to read in every language, the card's name as its own words."""
+    """A card with what it is, as words to read in every language, the card's name as its
+    own words (translated when it is one of the game's data)."""
     c = state["defs"][state["cards"][cid]]
     which = str(c["element"]) if c["kind"] == "spirit" else str(c["kind"])
     return Words(LABEL_WORDS[which], {"card": Words(str(c["name"]))})
-
-
-def _a(word: str) -> str:
-    """``word`` after its indefinite article ("an Earth", "a Fire", "an Attack")."""
-    return f"{'an' if word[0] in 'AEIOU' else 'a'} {word}"
 
 
 def card_number(cid: str) -> int:
@@ -202,10 +190,11 @@ def reveal_hand(state: State, seat: int) -> None:
     state["known"] = sort_ids(list(set(state["known"]) | set(state["hands"][seat])))
 
 
-def hand_words(state: State, cids: list[str]) -> str:
+def hand_words(state: State, cids: list[str]) -> Words | str:
+    """A shown hand in words: each card with what it is, or "no cards"."""
     if not cids:
-        return "no cards"
-    return ", ".join(label(state, c) for c in cids)
+        return Words(N_("no cards"))
+    return listing([label_words(state, c) for c in cids], last="comma")
 
 
 # --------------------------------------------------------------------------- drawing
@@ -219,7 +208,10 @@ def draw_preparation(state: State, seat: int, events: list[Event], count: int = 
         if not state["prep_deck"]:
             events.append(
                 event(
-                    f"The Preparation deck is exhausted: {name(state, seat)} draws nothing.",
+                    Words(
+                        N_("The Preparation deck is exhausted: %(name)s draws nothing."),
+                        {"name": name(state, seat)},
+                    ),
                     type="deck_exhausted",
                 )
             )
@@ -229,7 +221,7 @@ def draw_preparation(state: State, seat: int, events: list[Event], count: int = 
         drawn += 1
         events.append(
             event(
-                f"You draw {label(state, cid)}.",
+                Words(N_("You draw %(card)s."), {"card": label_words(state, cid)}),
                 type="draw_private",
                 visible_to=[seat],
                 seat=seat,
@@ -237,10 +229,14 @@ def draw_preparation(state: State, seat: int, events: list[Event], count: int = 
             )
         )
     if drawn:
-        cards = "a Preparation card" if drawn == 1 else f"{drawn} Preparation cards"
+        who = {"name": name(state, seat)}
         events.append(
             event(
-                f"{name(state, seat)} draws {cards}.",
+                Words(N_("%(name)s draws a Preparation card."), who)
+                if drawn == 1
+                else Words(
+                    N_("%(name)s draws %(count)s Preparation cards."), {**who, "count": drawn}
+                ),
                 type="draw",
                 hidden_from=[seat],
                 seat=seat,
@@ -256,7 +252,9 @@ def draw_encounter(state: State, events: list[Event]) -> str | None:
     exhausted"). None only if both are empty."""
     if not state["encounter_deck"]:
         if not state["history"]:
-            events.append(event("The Encounter deck and History are both empty.", type="empty"))
+            events.append(
+                event(Words(N_("The Encounter deck and History are both empty.")), type="empty")
+            )
             return None
         pile = list(state["history"])
         state["history"] = []
@@ -264,8 +262,13 @@ def draw_encounter(state: State, events: list[Event]) -> str | None:
         state["encounter_deck"] = pile
         events.append(
             event(
-                f"The Encounter deck is exhausted: History ({len(pile)} cards) is shuffled "
-                "into a new Encounter deck.",
+                Words(
+                    N_(
+                        "The Encounter deck is exhausted: History (%(count)s cards) is shuffled "
+                        "into a new Encounter deck."
+                    ),
+                    {"count": len(pile)},
+                ),
                 type="reshuffle",
             )
         )

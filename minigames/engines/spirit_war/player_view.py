@@ -19,7 +19,7 @@ from typing import Any
 from minigames.engines.spirit_war.battles import choice_public, support_record
 from minigames.engines.spirit_war.piles import State, card, copy_json, name, shown_cards
 from westernroses.protocol import Text
-from westernroses.words import N_, Words
+from westernroses.words import N_, Words, said
 
 Json = dict[str, Any]
 
@@ -66,16 +66,11 @@ def hand_size(state: State, seat: int, viewer: int | None) -> int:
     return size
 
 
-def phase_text(state: State) -> str:
-    """The situation in a sentence, in English."""
-    return str(phase_words(state))
-
-
 def phase_words(state: State) -> Text:
     """The situation in a sentence, as words to read in every language."""
     phase = state["phase"]
     if phase == "over":
-        return str(state["result"]["text"])
+        return result_words(state["result"])
     if phase == "turn":
         return Words(
             N_("Turn %(turn)s: %(name)s to draw."),
@@ -106,6 +101,13 @@ def phase_words(state: State) -> Text:
     if phase == "rare_outcome":
         return Words(N_("The survivors vote on how to end the war."))
     return Words(N_("The turn goes on."))
+
+
+def result_words(result: Json) -> Text:
+    """The final result's sentence: its words, or the English alone of a war that ended
+    before results kept their words (migration 0008 replays those)."""
+    words = result.get("words")
+    return Words.from_json(words) if isinstance(words, dict) else str(result["text"])
 
 
 def _support_record(state: State, seat: int) -> Json:
@@ -158,7 +160,8 @@ def view(state: State, seat: int | None, waiting: tuple[int, ...]) -> Json:
         "game": "Spirit War",
         "seat": seat,
         "phase": state["phase"],
-        "phase_text": phase_text(state),
+        # the situation in a sentence, with its words (``said``) for the reader's language
+        "phase_text": said(phase_words(state)),
         "waiting_on": list(waiting),
         "turn": state["turn"],
         "turn_number": state["turn_number"],
@@ -183,6 +186,7 @@ def view(state: State, seat: int | None, waiting: tuple[int, ...]) -> Json:
             "round": mini["round"],
         },
         "result": copy_json(state["result"]),
-        "setup": list(state["setup_notes"]),
+        # each note as English with its words (``said``), or English alone in older games
+        "setup": copy_json(state["setup_notes"]),
         "house_rules": dict(state["options"]),
     }

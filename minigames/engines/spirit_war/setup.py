@@ -23,7 +23,7 @@ from minigames.engines.spirit_war.piles import (
 )
 from westernroses.protocol import HouseRule
 from westernroses.rng import RandomSource
-from westernroses.words import N_, Words, listing
+from westernroses.words import N_, Words, listing, said
 
 #: Format of the stored state; a future incompatible change gets a new number.
 STATE_FORMAT: Final = 1
@@ -202,7 +202,7 @@ def new_state(
 ) -> State:
     """A dealt game, ready for the first player's turn."""
     if isinstance(seats, bool) or not isinstance(seats, int) or not MIN_SEATS <= seats <= MAX_SEATS:
-        raise ValueError("Spirit War is played by 2 to 6 players.")
+        raise ValueError(Words(N_("Spirit War is played by 2 to 6 players.")))
     opts = resolve_options(options)
     config = dict(config or {})
     unknown = sorted(set(config) - {"names", "first_seat", "extra_cards"})
@@ -228,14 +228,21 @@ def new_state(
             piles["prep" if kind in ("spirit", "spell") else "encounter"].append(cid)
     prep_size = len(piles["prep"])
     if opts["spirit_cards"] < seats:
-        raise ValueError("The Preparation deck needs at least one Spirit card per player.")
+        raise ValueError(
+            Words(N_("The Preparation deck needs at least one Spirit card per player."))
+        )
     if prep_size < opts["hand_size"] * (seats + 1):
         raise ValueError(
-            f"The Preparation deck ({prep_size} cards) is too small to deal "
-            f"{opts['hand_size']} cards to {seats} players with cards to spare."
+            Words(
+                N_(
+                    "The Preparation deck (%(count)s cards) is too small to deal %(hand)s "
+                    "cards to %(seats)s players with cards to spare."
+                ),
+                {"count": prep_size, "hand": opts["hand_size"], "seats": seats},
+            )
         )
     if len(piles["encounter"]) < 4:
-        raise ValueError("The Encounter deck needs at least 4 cards.")
+        raise ValueError(Words(N_("The Encounter deck needs at least 4 cards.")))
 
     state: State = {
         "format": STATE_FORMAT,
@@ -288,21 +295,27 @@ def _deal(state: State) -> None:
             break
         for seat in empty:
             hand = state["hands"][seat]
-            state["setup_notes"].append(
-                f"{state['names'][seat]} has no Spirit and shows her hand as proof "
-                f"({hand_words(state, hand)}), discards it and draws {size} new cards."
+            note = Words(
+                N_(
+                    "%(name)s has no Spirit and shows her hand as proof (%(cards)s), discards "
+                    "it and draws %(count)s new cards."
+                ),
+                {"name": state["names"][seat], "cards": hand_words(state, hand), "count": size},
             )
+            state["setup_notes"].append(said(note))
             discarded.extend(hand)
             state["hands"][seat] = []
             _draw_n(state, seat, size, discarded)
     else:
-        raise ValueError("This deck has too few Spirit cards to give every player one.")
+        raise ValueError(Words(N_("This deck has too few Spirit cards to give every player one.")))
     if discarded:
         state["prep_deck"].extend(discarded)
         shuffle(state, state["prep_deck"])
-        state["setup_notes"].append(
-            f"The {len(discarded)} discarded cards are shuffled back into the Preparation deck."
+        note = Words(
+            N_("The %(count)s discarded cards are shuffled back into the Preparation deck."),
+            {"count": len(discarded)},
         )
+        state["setup_notes"].append(said(note))
 
 
 def _draw_n(state: State, seat: int, count: int, discarded: list[str]) -> None:

@@ -11,7 +11,7 @@ seat order ("clockwise"), takes her turn, unless a Disaster made her miss it.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from minigames.engines.spirit_war import battles, endgame
 from minigames.engines.spirit_war.piles import (
@@ -20,7 +20,7 @@ from minigames.engines.spirit_war.piles import (
     draw_encounter,
     draw_preparation,
     kind,
-    label,
+    label_words,
     name,
     next_survivor,
     randbelow,
@@ -29,6 +29,11 @@ from minigames.engines.spirit_war.piles import (
     to_abyss,
 )
 from westernroses.protocol import Action, Event, event
+from westernroses.words import N_, Words
+
+#: What a Fortune card that takes a card back from the Abyss says when there is none, by the
+#: kind it takes (cards.EFFECT_STEPS: only Spells).
+NOTHING_TO_TAKE: Final = {"spell": N_("There is no Spell card in the Abyss to take.")}
 
 #: Phases in which somebody must act before the pending steps go on.
 PAUSED = frozenset({"attack", "summon", "support", "discard", "rare_outcome", "over"})
@@ -37,7 +42,13 @@ PAUSED = frozenset({"attack", "summon", "support", "discard", "rare_outcome", "o
 def apply_draw(state: State, seat: int, events: list[Event]) -> None:
     """Start the turn: one Preparation card unseen, then one Encounter card, revealed."""
     events.append(
-        event(f"Turn {state['turn_number']}: {name(state, seat)} begins a turn.", type="turn")
+        event(
+            Words(
+                N_("Turn %(turn)s: %(name)s begins a turn."),
+                {"turn": state["turn_number"], "name": name(state, seat)},
+            ),
+            type="turn",
+        )
     )
     draw_preparation(state, seat, events)
     _encounter(state, seat, events)
@@ -51,7 +62,14 @@ def _encounter(state: State, seat: int, events: list[Event]) -> None:
     c = state["defs"][state["cards"][cid]]
     events.append(
         event(
-            f"{name(state, seat)} reveals the Encounter card {label(state, cid)}: {c['text']}",
+            Words(
+                N_("%(name)s reveals the Encounter card %(card)s: %(text)s"),
+                {
+                    "name": name(state, seat),
+                    "card": label_words(state, cid),
+                    "text": Words(str(c["text"])),
+                },
+            ),
             type="encounter",
             card=cid,
         )
@@ -104,18 +122,16 @@ def _run_step(state: State, step: dict[str, Any], events: list[Event]) -> None:
                 taken += 1
                 events.append(
                     event(
-                        f"{name(state, seat)} takes {label(state, cid)} back from the Abyss.",
+                        Words(
+                            N_("%(name)s takes %(card)s back from the Abyss."),
+                            {"name": name(state, seat), "card": label_words(state, cid)},
+                        ),
                         type="take",
                         card=cid,
                     )
                 )
         if not taken:
-            events.append(
-                event(
-                    f"There is no {step['kind'].capitalize()} card in the Abyss to take.",
-                    type="take",
-                )
-            )
+            events.append(event(Words(NOTHING_TO_TAKE[step["kind"]]), type="take"))
     elif do == "discard_choice":
         left = min(step["count"], len(state["hands"][seat]))
         if left:
@@ -130,14 +146,25 @@ def _run_step(state: State, step: dict[str, Any], events: list[Event]) -> None:
                 _discard_random(state, other, events)
     elif do == "skip_next_turn":
         state["skip_next"][seat] = True
-        events.append(event(f"{name(state, seat)} will miss the next turn.", type="skip"))
+        events.append(
+            event(
+                Words(N_("%(name)s will miss the next turn."), {"name": name(state, seat)}),
+                type="skip",
+            )
+        )
     elif do == "extra_encounter":
         _encounter(state, seat, events)
     elif do == "ambush":
         ambusher = next_survivor(state, seat, 1 if step["by"] == "next" else -1)
         if ambusher != seat:
             events.append(
-                event(f"{name(state, ambusher)} must attack {name(state, seat)}.", type="ambush")
+                event(
+                    Words(
+                        N_("%(ambusher)s must attack %(name)s."),
+                        {"ambusher": name(state, ambusher), "name": name(state, seat)},
+                    ),
+                    type="ambush",
+                )
             )
             battles.start_attack(state, ambusher, [seat], "ambush", events)
     else:  # pragma: no cover - cards.py validates every step
@@ -153,7 +180,10 @@ def _discard_random(state: State, seat: int, events: list[Event]) -> None:
     to_abyss(state, cid)
     events.append(
         event(
-            f"{name(state, seat)} discards {label(state, cid)} at random to the Abyss.",
+            Words(
+                N_("%(name)s discards %(card)s at random to the Abyss."),
+                {"name": name(state, seat), "card": label_words(state, cid)},
+            ),
             type="discard",
             card=cid,
         )
@@ -170,7 +200,10 @@ def apply_discard(state: State, seat: int, action: Action, events: list[Event]) 
     to_abyss(state, cid)
     events.append(
         event(
-            f"{name(state, seat)} discards {label(state, cid)} to the Abyss.",
+            Words(
+                N_("%(name)s discards %(card)s to the Abyss."),
+                {"name": name(state, seat), "card": label_words(state, cid)},
+            ),
             type="discard",
             card=cid,
         )
@@ -204,7 +237,12 @@ def end_turn(state: State, events: list[Event]) -> None:
         if not state["skip_next"][seat]:
             break
         state["skip_next"][seat] = False
-        events.append(event(f"{name(state, seat)} misses this turn.", type="skipped"))
+        events.append(
+            event(
+                Words(N_("%(name)s misses this turn."), {"name": name(state, seat)}),
+                type="skipped",
+            )
+        )
     state["turn"] = seat
     state["turn_number"] += 1
     state["phase"] = "turn"

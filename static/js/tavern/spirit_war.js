@@ -229,7 +229,9 @@
         else box.hidden = true;
         return box;
       }
-      box.append(el("p", "spirit-war-status-text", v.phase_text || this.payload.summary || ""));
+      // the situation in a sentence: the view keeps it with its words, rendered in her language
+      const phase = typeof v.phase_text === "string" ? v.phase_text : (v.phase_text || {}).text;
+      box.append(el("p", "spirit-war-status-text", phase || this.payload.summary || ""));
       if (v.attack && Array.isArray(v.attack.candidates) && v.attack.candidates.length) {
         box.append(el("p", "spirit-war-muted", interpolate(gettext("%(attacker)s may attack: %(names)s."), { attacker: this.who(v.attack.attacker), names: v.attack.candidates.map((s) => this.who(s)).join(", ") }, true)));
       }

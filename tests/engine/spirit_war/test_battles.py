@@ -271,7 +271,7 @@ def test_attacking_the_last_opponent_without_spirits_wins_the_war():
     assert ENGINE.returns(s) == [1.0, -1.0]
     result = ENGINE.result(s)
     assert result["winners"] == [0] and result["outcome"] == "spirit_king"
-    assert result["breakdown"] == ["Player 2 was out 1st."]
+    assert [line["text"] for line in result["breakdown"]] == ["Player 2 was out 1st."]
     assert "crowned Spirit King" in texts(events) and "crowned Spirit King" in str(
         ENGINE.summary(s)
     )

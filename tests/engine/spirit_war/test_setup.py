@@ -99,7 +99,7 @@ def test_reveal_and_redraw_happens_and_is_told():
         seed for seed in range(200) if new(4, seed, spirit_cards=8, spell_cards=40)["setup_notes"]
     )
     s = new(4, seed, spirit_cards=8, spell_cards=40)
-    notes = " ".join(s["setup_notes"])
+    notes = " ".join(note["text"] for note in s["setup_notes"])
     assert "has no Spirit and shows her hand as proof" in notes
     assert "shuffled back into the Preparation deck" in notes
     assert all(any(is_spirit(s, c) for c in h) for h in s["hands"])

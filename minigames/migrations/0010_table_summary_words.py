@@ -77,7 +77,7 @@ def fill_summary_words(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> N
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("minigames", "0008_rso_words"),
+        ("minigames", "0009_spirit_war_words"),
     ]
 
     operations = [
