@@ -59,6 +59,9 @@ def render(words: Words | str, translate: Any) -> str:
     returned as it is (user content, names)."""
     if isinstance(words, str):
         return words
+    if words.text == CAPITALIZED:
+        inner = render(words.params["text"], translate)
+        return inner[:1].upper() + inner[1:]
     text = translate(words.text)
     if not words.params:
         return str(text)
@@ -67,6 +70,17 @@ def render(words: Words | str, translate: Any) -> str:
         for key, value in words.params.items()
     }
     return str(text) % params
+
+
+#: Not a message id: :func:`render` gives its ``text`` parameter with a capital first letter
+#: (a sentence built of pieces: "Draw 1 card." of "draw 1 card"); scripts without capitals
+#: are left as they are.
+CAPITALIZED = "<capitalized>"
+
+
+def capitalized(words: Words | str) -> Words:
+    """``words`` with a capital first letter once rendered, in whatever language."""
+    return Words(CAPITALIZED, {"text": words})
 
 
 def listing(items: list[Words | str], *, last: str = "and") -> Words | str:
