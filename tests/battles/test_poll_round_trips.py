@@ -26,15 +26,15 @@ pytestmark = pytest.mark.django_db
 
 
 class RoundTrips:
-    """The commands this test's Redis database receives from clients while the ``with``
-    block runs (``MONITOR``: what a script runs inside Redis is told apart and left out, and
-    so are this counter's own)."""
+    """The commands this process's cache client sends to Redis while the ``with`` block runs
+    (``MONITOR`` on the real server: what a script runs inside Redis is told apart and left
+    out, and so are other processes' commands, such as a parallel test worker's)."""
 
     def __init__(self) -> None:
-        url = settings.CACHES["default"]["LOCATION"]
-        self.watcher, self.server = Redis.from_url(url), Redis.from_url(url)
-        self.db = str(self.server.connection_pool.connection_kwargs.get("db", 0))
-        self.own = str(self.server.client_info()["addr"])  # its one connection, kept open
+        self.watcher = Redis.from_url(settings.CACHES["default"]["LOCATION"])
+        self.server = Redis.from_url(settings.CACHES["default"]["LOCATION"])
+        self.server.ping()  # its one connection, open before the count starts
+        self.seen: list[dict[str, Any]] = []
         self.commands: list[str] = []
 
     def __enter__(self) -> RoundTrips:
@@ -49,16 +49,29 @@ class RoundTrips:
             seen = self.monitor.next_command()
             if mark in seen["command"]:
                 break
-            if (
-                str(seen["db"]) == self.db
-                and seen["client_type"] != "lua"
-                and seen.get("client_address", "") + ":" + str(seen.get("client_port", ""))
-                != self.own
-            ):
-                self.commands.append(seen["command"].split(" ", 1)[0])
+            if seen["client_type"] != "lua":
+                self.seen.append(seen)
         self.monitor.__exit__(*exc)
         self.watcher.close()
         self.server.close()
+        ours = _cache_connections()
+        self.commands = [
+            s["command"].split(" ", 1)[0]
+            for s in self.seen
+            if f"{s.get('client_address')}:{s.get('client_port')}" in ours
+        ]
+
+
+def _cache_connections() -> set[str]:
+    """The addresses (as Redis sees them) of the cache client's pooled connections."""
+    pool = cache._cache.get_client().connection_pool  # type: ignore[attr-defined]
+    found = set()
+    for conn in [*pool._available_connections, *pool._in_use_connections]:
+        sock = getattr(conn, "_sock", None)
+        if sock is not None:
+            host, port = sock.getsockname()[:2]
+            found.add(f"{host}:{port}")
+    return found
 
 
 def _settled(campaign_id: Any, *users: Any) -> None:
