@@ -15,10 +15,18 @@ and a change Redis cannot be told of is refused (503). Redis away: the row is re
 signed in before it was (the session names its backend); this backend refuses wrong credentials
 itself (``PermissionDenied``, what Django's ``authenticate`` treats as "no backend accepts"), so
 a failed sign-in is not checked, and its password hashed, twice.
+
+A table's unchanged poll reads the signed-in user's entry in the same Redis script as the
+session and the table (:mod:`tables.poll_session`); it hands that entry to ``get_user`` with
+:func:`already_read`, and Django's own ``get_user`` then checks it as always (the backend the
+session names, her session hash).
 """
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
+from contextvars import ContextVar
 from typing import Any
 
 from django.contrib.auth.backends import ModelBackend
@@ -28,6 +36,21 @@ from django.http import HttpRequest
 from redis.exceptions import RedisError
 
 from .token_cache import keep_session_user, session_user_from, session_user_key
+
+#: A signed-in user's entry read ahead by the caller (:func:`already_read`), else None.
+_READ_AHEAD: ContextVar[Any] = ContextVar("session_user_read_ahead", default=None)
+
+
+@contextlib.contextmanager
+def already_read(user: Any) -> Iterator[None]:
+    """Within the block, ``get_user`` of ``user``'s id answers ``user`` (an entry the caller
+    read from the cache, checked with :func:`accounts.token_cache.session_user_from`) without
+    asking the cache again."""
+    token = _READ_AHEAD.set(user)
+    try:
+        yield
+    finally:
+        _READ_AHEAD.reset(token)
 
 
 class CachedModelBackend(ModelBackend):
@@ -46,6 +69,9 @@ class CachedModelBackend(ModelBackend):
         return user
 
     def get_user(self, user_id: Any) -> Any:
+        ahead = _READ_AHEAD.get()
+        if ahead is not None and session_user_from(ahead, user_id) is not None:
+            return ahead
         try:
             entry = cache.get(session_user_key(user_id))
         except RedisError:

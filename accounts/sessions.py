@@ -19,6 +19,13 @@ each of those explicit:
   the row is touched, so a signed-out session cannot come back from the cache once Redis
   answers again. Only the old key of a sign-in's new key (``cycle_key``: the same person's
   data moved under a fresh key) is dropped from the database alone when Redis is away.
+
+Beside each cached session that names a signed-in user, the same write keeps her id alone
+(:func:`user_id_key`, a plain number a Redis script can read), so a table's unchanged poll
+learns who is asking, her cached user, her rate and the table's head in one round trip
+(:mod:`tables.poll_session`). It is written and dropped together with the session's cached
+copy, in the same round trip, and the poll believes it only when the session itself names the
+same user.
 """
 
 from __future__ import annotations
@@ -27,12 +34,33 @@ import contextlib
 import logging
 from typing import Any
 
+from django.contrib.auth import SESSION_KEY
+from django.contrib.sessions.backends.cached_db import KEY_PREFIX
 from django.contrib.sessions.backends.cached_db import SessionStore as CachedDBStore
 from django.contrib.sessions.backends.db import SessionStore as DBStore
 from django.core.cache.backends.base import BaseCache
 from redis.exceptions import RedisError
 
 logger = logging.getLogger(__name__)
+
+
+def data_key(session_key: str) -> str:
+    """Where the cached copy of session ``session_key`` is kept (Django's own key)."""
+    return KEY_PREFIX + session_key
+
+
+def user_id_key(session_key: str) -> str:
+    """Where the id of session ``session_key``'s signed-in user is kept beside its copy."""
+    return f"{KEY_PREFIX}-user:{session_key}"
+
+
+def signed_in_id(data: Any) -> int | None:
+    """The user id a session's data names, as a number, or None (nobody signed in, or an id
+    that is not a plain number: no script reads it then)."""
+    found = data.get(SESSION_KEY) if isinstance(data, dict) else None
+    if isinstance(found, str) and found.isdigit():
+        return int(found)
+    return None
 
 
 class SessionStore(CachedDBStore):
@@ -52,8 +80,21 @@ class SessionStore(CachedDBStore):
             return {}
         data = self.decode(found.session_data)
         with contextlib.suppress(RedisError):  # Redis away: the next read asks the database
-            self._cache.set(self.cache_key, data, self.get_expiry_age(expiry=found.expire_date))
+            self._keep(data, self.get_expiry_age(expiry=found.expire_date))
         return dict(data)
+
+    def _keep(self, data: dict[str, Any], age: int) -> None:
+        """The cached copy, with its user's id beside it when it names one (one round trip)."""
+        key = self._get_or_create_session_key()  # type: ignore[attr-defined]
+        user_id = signed_in_id(data)
+        if user_id is None:
+            self._cache.set(data_key(key), data, age)
+        else:
+            self._cache.set_many({data_key(key): data, user_id_key(key): user_id}, age)
+
+    def _drop(self, session_key: str) -> None:
+        """Drop the cached copy and its user's id (one round trip; Redis away: raises)."""
+        self._cache.delete_many([data_key(session_key), user_id_key(session_key)])
 
     def exists(self, session_key: str | None) -> bool:
         if not session_key:
@@ -68,7 +109,7 @@ class SessionStore(CachedDBStore):
     def save(self, must_create: bool = False) -> None:
         DBStore.save(self, must_create)
         try:
-            self._cache.set(self.cache_key, self._get_session(), self.get_expiry_age())  # type: ignore[attr-defined]
+            self._keep(self._get_session(), self.get_expiry_age())  # type: ignore[attr-defined]
         except RedisError as exc:
             logger.warning("Session saved without its cached copy: Redis is away (%r)", exc)
 
@@ -76,7 +117,7 @@ class SessionStore(CachedDBStore):
         key = session_key if session_key is not None else self.session_key
         if key is None:
             return
-        self._cache.delete(self.cache_key_prefix + key)  # Redis away: raises, nothing changed
+        self._drop(key)  # Redis away: raises, nothing changed
         DBStore.delete(self, key)
 
     def flush(self) -> None:
@@ -96,5 +137,5 @@ class SessionStore(CachedDBStore):
         self._session_cache = data
         if key:
             with contextlib.suppress(RedisError):
-                self._cache.delete(self.cache_key_prefix + key)
+                self._drop(key)
             DBStore.delete(self, key)

@@ -34,7 +34,6 @@ from typing import Any, ClassVar, Final, cast
 from django.urls import URLPattern, path
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
-from rest_framework.authentication import SessionAuthentication
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -46,7 +45,7 @@ from . import replay, selectors, services
 from .clocks import api as clock_api
 from .errors import BodyTooLarge
 from .models import GameTable
-from .poll_auth import PollTokenAuthentication, table_head
+from .poll_auth import PollSessionAuthentication, PollTokenAuthentication, table_head
 from .registry import TableGame, game_for, game_of, games_of
 from .undo import api as undo_api
 
@@ -138,6 +137,8 @@ class TableStateView(TableAPIView):
 
     #: pages poll it: counted in the API's poll scope (apibase.throttles.POLL_SCOPE)
     live_reads = True
+    #: the table model's label, for the signed-in poll's one script (tables.poll_session)
+    poll_label: ClassVar[str] = ""
 
     @extend_schema(
         parameters=[
@@ -343,7 +344,8 @@ def table_api_urls(
     for name, view, method, schema in views:
         attrs: dict[str, Any] = {"game_slug": slug, "table_model": model}
         if view is TableStateView:
-            attrs["authentication_classes"] = [poll_auth, SessionAuthentication]
+            attrs["authentication_classes"] = [poll_auth, PollSessionAuthentication]
+            attrs["poll_label"] = table_model._meta.label_lower  # tables.poll_session
         if schemas:
             attrs[method] = extend_schema(**schema)(_same(getattr(view, method)))
         bound = cast(type[TableAPIView], type(f"{slug.title()}{view.__name__}", (view,), attrs))

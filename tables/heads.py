@@ -225,10 +225,11 @@ def poll_head(label: str, pk: Any, user_id: int) -> Head | None:
         head, grant = _READ_SCRIPT(keys=[head_key(label, pk)], args=[user_id], client=client)
     except RedisError:
         return None  # the database answers
-    return _head(head, grant)
+    return head_from(head, grant)
 
 
-def _head(head: bytes | None, grant: bytes | None) -> Head | None:
+def head_from(head: bytes | None, grant: bytes | None) -> Head | None:
+    """The head a script read as stored (``None``: missing or a tombstone), with the grant."""
     if head is None:
         return None
     version, _, scope = head.decode().partition(":")
@@ -276,7 +277,7 @@ def poll_with_token(
     return TokenPoll(
         decoded,
         user_id,
-        _head(head, grant) if user_id is not None else None,
+        head_from(head, grant) if user_id is not None else None,
         int(count) if count is not None else None,
     )
 

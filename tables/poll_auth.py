@@ -10,6 +10,11 @@ kept on the request for the view (``request.table_head``) only when its grant wa
 user authenticated, so a view never answers one user from another's grant. The same script counts
 the request against the user's API rate (:class:`apibase.throttles.UserRateThrottle`), which
 then takes that count instead of a round trip of its own.
+
+:class:`PollSessionAuthentication` is DRF's session authentication for the same poll with a
+session cookie: what :mod:`tables.poll_session` read ahead in its one script (the head with the
+grant, the count) is handed on the same way, and only when the user the session authenticated
+is the one it was read for.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.request import Request
 
 from accounts.token_cache import (
@@ -59,6 +65,20 @@ class PollTokenAuthentication(CachedTokenAuthentication):
         return user
 
 
+class PollSessionAuthentication(SessionAuthentication):
+    """DRF's session authentication, handing on what the poll's one script read for this
+    user (:class:`tables.poll_session.SessionPoll`); any other request is DRF's own."""
+
+    def authenticate(self, request: Request) -> tuple[Any, None] | None:
+        found = super().authenticate(request)
+        read = request._request.__dict__.get("session_poll")
+        if found is not None and read is not None and read.user_id == found[0].pk:
+            request.table_head = read.head  # type: ignore[attr-defined]
+            if read.counted is not None:
+                request.throttle_counted = read.counted  # type: ignore[attr-defined]
+        return found
+
+
 def table_head(request: Request) -> heads.Head | None:
     """The head :class:`PollTokenAuthentication` read for this request's user, if it did."""
     head = request.__dict__.get("table_head")
@@ -76,6 +96,20 @@ class _PollTokenScheme(OpenApiAuthenticationExtension):
 
     def get_security_requirement(self, auto_schema: Any) -> dict[str, list[str]]:
         return {"tokenAuth": []}
+
+    def get_security_definition(self, auto_schema: Any) -> list[Any]:
+        return []
+
+
+class _PollSessionScheme(OpenApiAuthenticationExtension):
+    """The schema's word for :class:`PollSessionAuthentication`: the session cookie every
+    other view has (``cookieAuth``), as :class:`_PollTokenScheme` for the token."""
+
+    target_class = "tables.poll_auth.PollSessionAuthentication"
+    name: list[str] = []
+
+    def get_security_requirement(self, auto_schema: Any) -> dict[str, list[str]]:
+        return {"cookieAuth": []}
 
     def get_security_definition(self, auto_schema: Any) -> list[Any]:
         return []

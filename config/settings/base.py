@@ -94,6 +94,9 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # A signed-in table poll's session, user, rate and head in one Redis script, handed to
+    # each part before anything reads them (tables/poll_session.py).
+    "tables.poll_session.SessionPollMiddleware",
     "accounts.time_zones.TimeZoneMiddleware",
     # A signed-in user's preferred language over the visitor's (needs the user: after auth).
     "accounts.languages.PreferredLanguageMiddleware",

@@ -25,13 +25,15 @@ def _parts() -> dict[str, Callable[[], object]]:
         "battle": bench_battle.run,
         "battle_engine": bench_battle.run_engine,
         "web": bench_web.run,
+        "web_polls": bench_web.run_polls,
         "tavern": bench_tavern.run,
         "push": bench_push.run,
         "idle_tabs": bench_idle_tabs.run,
     }
 
 
-#: What ``make bench`` runs, in order (``battle_engine`` is part of ``battle``).
+#: What ``make bench`` runs, in order (``battle_engine`` is part of ``battle``; ``web_polls``,
+#: the polls of ``web`` alone, is for comparing a change to them).
 PARTS = ("dice", "notifications", "battle", "web", "tavern", "push", "idle_tabs")
 
 

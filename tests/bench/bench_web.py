@@ -20,6 +20,11 @@ Rows and their targets (each printed with pass/fail and written as JSON to
 * ``GET /api/schema/``: built once per process, so a warm call is reported beside health (and
   the first call's time beside it).
 
+``python -m tests.bench web_polls`` (:func:`run_polls`) measures the unchanged polls alone (the
+battle's with a token and with a session cookie, the tavern's with a token and with a
+cookie) against health on a server of their own, in a fraction of the time: for comparing a
+change to the polls, not for ``docs/performance.md``.
+
 Beside the wall-time rows, the server's own CPU time per request (read from ``/proc``) for the
 polls and the dashboard, against health's: on a machine other programs load, a longer request
 waits for a core more often than a short one, so its wall-time ratio grows with the load while
@@ -567,3 +572,82 @@ def run() -> dict[str, Any]:
     out.write_text(json.dumps(results, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     print(f"{'(written to ' + str(out) + ')':<48}")
     return results
+
+
+def run_polls(rounds: int = 10) -> dict[str, Any]:
+    """The unchanged polls alone, each against health in the same run (wall p50 and the
+    server's CPU per request), interleaved in ``rounds`` as :func:`run` interleaves all."""
+    from django.contrib.auth import get_user_model
+    from rest_framework.authtoken.models import Token
+
+    section("web polls (gunicorn, one sync worker, production settings; ratios to /api/health/)")
+    with _throwaway_database() as database:
+        secret_key = secrets.token_urlsafe(50)
+        gm = get_user_model().objects.create(username="bench-gm")
+        guest = get_user_model().objects.create(username="bench-guest")
+        token = Token.objects.create(user=gm)
+        battle = _seed_battle(gm)
+        tavern = _seed_tavern(gm, guest)
+        cookie = _session_cookie(gm, secret_key)
+        with _server(database, secret_key) as port:
+            api, page = {"Authorization": f"Token {token.key}"}, {"Cookie": cookie}
+            tavern_version = json.loads(_get(port, f"/api/tavern/tables/{tavern}/state/", api)[1])
+            paths = {
+                "poll": (f"/api/battles/{battle.pk}/state/?since={battle.version}", api),
+                "poll_cookie": (f"/api/battles/{battle.pk}/state/?since={battle.version}", page),
+                "tavern_poll": (
+                    f"/api/tavern/tables/{tavern}/state/?since={tavern_version['version']}",
+                    api,
+                ),
+                "tavern_poll_cookie": (
+                    f"/api/tavern/tables/{tavern}/state/?since={tavern_version['version']}",
+                    page,
+                ),
+            }
+
+            def health() -> None:
+                assert _get(port, "/api/health/")[0] == 200
+
+            def poll(key: str) -> Callable[[], None]:
+                path, headers = paths[key]
+
+                def get() -> None:
+                    status, _ = _get(port, path, headers)
+                    assert status == 204, status
+
+                return get
+
+            calls = {"health": health, **{key: poll(key) for key in paths}}
+            for _ in range(20):
+                for call in calls.values():
+                    call()
+            times: dict[str, list[float]] = {key: [] for key in calls}
+            cpu: dict[str, list[float]] = {key: [0.0, 0] for key in calls}
+            for _ in range(rounds):
+                for key, call in calls.items():
+                    before = _server_cpu()
+                    times[key] += _p50(call, REQUESTS // 10)
+                    cpu[key][0] += _server_cpu() - before
+                    cpu[key][1] += REQUESTS // 10
+    p50 = {k: statistics.median(v) for k, v in times.items()}
+    h = p50["health"]
+    print(f"{'GET /api/health/ (baseline)':<48} {h * 1e3:8.2f} ms p50")
+    names = {
+        "poll": ("GET  /api/battles/{id}/state/?since= (204)", TARGETS["poll_unchanged"]),
+        "poll_cookie": (
+            "GET  /api/battles/{id}/state/?since= (204, session cookie)",
+            TARGETS["poll_unchanged_cookie"],
+        ),
+        "tavern_poll": (
+            "GET  /api/tavern/tables/{id}/state/?since= (204)",
+            TARGETS["tavern_poll_unchanged"],
+        ),
+        "tavern_poll_cookie": (
+            "GET  /api/tavern/tables/{id}/state/?since= (204, session cookie)",
+            TARGETS["tavern_poll_unchanged"],
+        ),
+    }
+    rows = {key: _row(name, p50[key], h, target) for key, (name, target) in names.items()}
+    for key, (name, target) in names.items():
+        _cpu_row(f"{name[:-1]}; server CPU)", cpu, key, target)
+    return {"baseline": "GET /api/health/", "baseline_p50_s": h, "rows": rows}
