@@ -15,7 +15,7 @@ meaning is its own catalog entry (``pgettext``'s ``msgctxt``)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 
@@ -30,11 +30,19 @@ def NP_(context: str, text: str) -> str:
     return text
 
 
+#: The parameters of words that have none (shared, never changed).
+_NO_PARAMS: Mapping[str, Any] = MappingProxyType({})
+
+
+def _english(text: str) -> str:
+    """The "translation" that reads a message id as it is: English."""
+    return text
+
+
 #: How gettext keeps a context with its message id in a catalog (``msgctxt`` + EOT + ``msgid``).
 CONTEXT_SEPARATOR = "\x04"
 
 
-@dataclass(frozen=True)
 class Words:
     """An English message id (``"%(name)s plays %(card)s."``) and its parameters.
 
@@ -43,15 +51,50 @@ class Words:
     made by :func:`data`), looked up only among the data's words when rendered, so a name a
     player wrote for her own card is never taken for some other catalog entry."""
 
+    # A plain slotted class, not a frozen dataclass: the engines make thousands of these in a
+    # bot's playouts, and a frozen dataclass's ``__init__`` (``object.__setattr__`` per field,
+    # a ``default_factory`` call) cost four times as much. Words are never changed once made.
+    __slots__ = ("context", "data", "params", "text")
+
     text: str
-    params: Mapping[str, Any] = field(default_factory=dict)
+    params: Mapping[str, Any]
     #: The message context (:func:`NP_`), empty for most words.
-    context: str = ""
+    context: str
     #: A name or text of the games' data (:func:`data`), read as the data's words.
-    data: bool = False
+    data: bool
+
+    def __init__(
+        self,
+        text: str,
+        params: Mapping[str, Any] | None = None,
+        context: str = "",
+        data: bool = False,
+    ) -> None:
+        self.text = text
+        self.params = _NO_PARAMS if params is None else params
+        self.context = context
+        self.data = data
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Words):
+            return NotImplemented
+        return (self.text, dict(self.params), self.context, self.data) == (
+            other.text,
+            dict(other.params),
+            other.context,
+            other.data,
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # equal by value, and params is a dict
+
+    def __repr__(self) -> str:
+        extra = (f", context={self.context!r}" if self.context else "") + (
+            ", data=True" if self.data else ""
+        )
+        return f"Words({self.text!r}, {dict(self.params)!r}{extra})"
 
     def __str__(self) -> str:
-        return render(self, lambda text: text)
+        return render(self, _english)
 
     def to_json(self) -> dict[str, Any]:
         """The id and parameters (and the context or the data flag, when set) as JSON, to
