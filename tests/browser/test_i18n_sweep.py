@@ -132,9 +132,6 @@ UNFINISHED: dict[str, str] = {
     "wiki-npc": "weapon names of a stat block",
     "wiki-stat-block": "weapon names and kinds of a stat block",
     "npc-sheet": "a natural weapon's name kept inside the sheet's data",
-    "wizard": "the character wizard's steps",
-    "builder": "the spellcard builder's skill and target words",
-    "edit-sheet": "the sheet editor's stat names",
 }
 
 
