@@ -112,7 +112,9 @@ def _merged(*groups: Any) -> list[dict[str, str]]:
     out: list[dict[str, str]] = []
     for group in groups:
         for p in group:
-            d = problem_in_language(p.to_dict() if isinstance(p, RuleViolation) else dict(p))
+            d = problem_in_language(
+                p.to_dict(words=True) if isinstance(p, RuleViolation) else dict(p)
+            )
             if d not in out:
                 out.append(d)
     return out

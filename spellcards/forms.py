@@ -11,6 +11,7 @@ import re
 from typing import Any, cast
 
 from django import forms
+from django.utils.text import capfirst
 from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
 from apibase.engine_words import data_text, in_language
@@ -185,7 +186,7 @@ class SpellcardForm(forms.Form):
                 e["value"],
                 gettext("%(element)s: %(distance)s, %(price)s")
                 % {
-                    "element": element_words(e["label"]),
+                    "element": capfirst(element_words(e["label"])),
                     "distance": str(DISTANCES.get(e["distance"], e["distance"].replace("_", " "))),
                     "price": _signed(e["cost"]),
                 },
@@ -247,7 +248,10 @@ class SpellcardForm(forms.Form):
                         required=False,
                         label=label,
                         choices=[("", gettext("not chosen"))]
-                        + [(e["value"], element_words(e["label"])) for e in opts["element"]],
+                        + [
+                            (e["value"], capfirst(element_words(e["label"])))
+                            for e in opts["element"]
+                        ],
                     )
                 else:
                     f[name] = forms.IntegerField(

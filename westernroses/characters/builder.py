@@ -115,16 +115,17 @@ class RuleViolation:
     rule: str
     words: Words | None = None
 
-    def to_dict(self) -> dict[str, Any]:
-        """The violation as JSON: the message in English, and its words when it has them, for
-        the app to render in the reader's language."""
+    def to_dict(self, *, words: bool = False) -> dict[str, Any]:
+        """The violation as JSON: the message in English and, with ``words``, its words when
+        it has them, for the app to render in the reader's language (the API keeps its
+        English shape)."""
         out: dict[str, Any] = {
             "code": self.code,
             "field": self.field,
             "message": self.message,
             "rule": self.rule,
         }
-        if self.words is not None:
+        if words and self.words is not None:
             out["words"] = self.words.to_json()
         return out
 
