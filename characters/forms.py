@@ -14,6 +14,7 @@ from typing import Any, Final
 from django import forms
 from django.utils.translation import gettext_lazy
 
+from apibase.engine_words import in_language
 from westernroses.catalog import MAIN_STATS, get_catalog
 from westernroses.characters import CharacterDraft, ItemStack, RuleViolation
 from westernroses.characters.drunkenness import DrunkLevel
@@ -284,7 +285,7 @@ def error_slots(
         out.setdefault(slot, []).extend(str(m) for m in messages)
     for problem in problems:
         field, message = (
-            (problem.field, problem.message)
+            (problem.field, in_language(problem.words or problem.message))
             if isinstance(problem, RuleViolation)
             else (problem["field"], problem["message"])
         )

@@ -144,8 +144,9 @@ def sheet_for_draft(draft: CharacterDraft, rules: HouseRules) -> SheetView:
     try:
         sheet = derive_sheet(draft, rules)
     except SheetError as exc:
-        return SheetView(draft, None, [v.to_dict() for v in exc.violations])
+        return SheetView(draft, None, [v.to_dict(words=True) for v in exc.violations])
     data = sheet.to_dict()
+    data["problems"] = [p.to_dict(words=True) for p in sheet.problems]
     for line in data["stats"].values():
         line["check"] = _with_odds(line["check"], rules)
     for line in data["skills"].values():

@@ -37,6 +37,7 @@ from westernroses.characters import (
     with_starting_kit,
 )
 from westernroses.house_rules import DEFAULT_HOUSE_RULES, HouseRules
+from westernroses.words import N_
 
 from .models import Character, InventoryItem
 
@@ -79,8 +80,8 @@ DRAFT_JSON_FIELDS: Final = (
 )
 
 # What the database columns can hold; the engine knows no upper limits.
-R_STORAGE: Final = "Western Roses app: what a character sheet can store"
-R_LEVELS: Final = "Levels: the GM raises a character's level"
+R_STORAGE: Final = N_("Western Roses app: what a character sheet can store")
+R_LEVELS: Final = N_("Levels: the GM raises a character's level")
 NAME_MAX: Final = 120
 TEXT_MAX: Final = 120
 LEVEL_MAX: Final = 999

@@ -16,7 +16,8 @@ from typing import Any
 from django.utils.translation import gettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from apibase.engine_words import data_text
+from apibase.engine_words import data_text, in_language
+from westernroses.characters.builder import RULE_SECTIONS
 
 #: The four main stats (westernroses.catalog.STAT_NAMES) and their abbreviations.
 STAT_NAMES = {
@@ -184,6 +185,60 @@ def _parts(value: Any) -> Any:
     out = {key: _parts(item) for key, item in value.items()}
     if "label" in out and "amount" in out and isinstance(out["label"], str):
         out["label"] = label_words(out["label"])
+    return out
+
+
+def options_in_language(options: dict[str, Any]) -> dict[str, Any]:
+    """A copy of the wizard's choices (``characters.selectors.creation_options``) with the
+    rules' words in the active language: the stats' names, the elements, a skill's formula, an
+    ability's element, an item's category and the drunkenness levels (the data's names go
+    through ``data_text`` in the template)."""
+    out = copy.deepcopy(options)
+    for stat in out.get("stats") or []:
+        stat["name"] = str(STAT_NAMES.get(stat["name"], stat["name"]))
+    for element in out.get("elements") or []:
+        element["name"] = element_words(str(element["name"]))
+    for skill in out.get("skills") or []:
+        skill["formula"] = abbreviations(str(skill.get("formula", "")))
+        skill["kind"] = str(SKILL_KINDS.get(skill.get("kind", ""), skill.get("kind", "")))
+    for ability in out.get("abilities") or []:
+        if isinstance(ability.get("element"), str):
+            ability["element"] = element_words(ability["element"])
+    for item in out.get("items") or []:
+        category = str(item.get("category", "")).replace(" ", "_")
+        item["category"] = str(CATEGORIES.get(category, item.get("category", "")))
+    for level in out.get("drunkenness") or []:
+        level["name"] = drunk_words(str(level["name"]))
+    return out
+
+
+def words_in_language(words: dict[str, Any]) -> str:
+    """The rules' words (``Words.to_json()``) in the active language, an element they name
+    ("a water affinity", "Element: Water") by this table's word for it."""
+
+    def element(value: Any) -> Any:
+        text = value.get("text") if isinstance(value, dict) and not value.get("params") else value
+        if isinstance(text, str) and text.lower() in ELEMENTS:
+            return element_words(text)
+        return value
+
+    params = {key: element(value) for key, value in dict(words.get("params") or {}).items()}
+    return in_language({**words, "params": params})
+
+
+def problem_in_language(problem: dict[str, Any]) -> dict[str, Any]:
+    """A rule problem (``RuleViolation.to_dict()`` with its ``words``) with its message and
+    its rulebook section in the active language; a problem kept as plain English (an old
+    row, a check that writes no words) as it is."""
+    out = {key: value for key, value in problem.items() if key != "words"}
+    words = problem.get("words")
+    if isinstance(words, dict):
+        out["message"] = words_in_language(words)
+    from characters.services import R_LEVELS, R_STORAGE
+
+    rule = problem.get("rule")
+    if isinstance(rule, str) and rule in RULE_SECTIONS | {R_LEVELS, R_STORAGE}:
+        out["rule"] = gettext(rule)
     return out
 
 

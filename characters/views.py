@@ -6,6 +6,7 @@ steps and the live preview, which posts the same form to :func:`preview` and swa
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from django.contrib import messages
@@ -28,7 +29,7 @@ from westernroses.characters import CharacterDraft, RuleViolation
 from . import selectors, services
 from .forms import WAIVER_MANIPULATION, CharacterForm, ImportForm, PortraitForm, error_slots
 from .models import Character
-from .sheet_words import sheet_in_language
+from .sheet_words import options_in_language, problem_in_language, sheet_in_language
 
 # --------------------------------------------------------------------------- lists
 
@@ -88,13 +89,14 @@ def _wizard_context(
     **extra: Any,
 ) -> dict[str, Any]:
     view = selectors.sheet_for_draft(draft, services.rules_for(rules_campaign))
+    view = replace(view, sheet=sheet_in_language(view.sheet))
     # A fresh wizard has every choice still missing: list that in the live panel only, not
     # beside every input before the player has touched anything.
     fresh = form.mode == "create" and not form.is_bound
     return {
         "form": form,
         "draft": draft,
-        "options": selectors.creation_options(),
+        "options": options_in_language(selectors.creation_options()),
         "errors": {} if fresh else error_slots(_merged(problems, view.problems), form.errors),
         "problems": _merged(problems, view.problems),
         "fresh": fresh,
@@ -106,11 +108,13 @@ def _wizard_context(
 
 
 def _merged(*groups: Any) -> list[dict[str, str]]:
-    """Problems from several checks as dicts, each once, in order."""
+    """Problems from several checks as dicts, each once, in order, in the reader's language."""
     out: list[dict[str, str]] = []
     for group in groups:
         for p in group:
-            d = p.to_dict() if isinstance(p, RuleViolation) else dict(p)
+            d = problem_in_language(
+                p.to_dict(words=True) if isinstance(p, RuleViolation) else dict(p)
+            )
             if d not in out:
                 out.append(d)
     return out
@@ -231,6 +235,7 @@ def preview(request: HttpRequest, pk: int | None = None) -> JsonResponse:
         draft, problems = form.draft(base)
     rules = services.rules_for(campaign)
     view = selectors.sheet_for_draft(draft, rules)
+    view = replace(view, sheet=sheet_in_language(view.sheet))
     # The same checks as saving (engine rules, GM-only changes, storage limits).
     checked = services.character_check(draft=draft, by=access, rules=rules, before=base)
     all_problems = _merged(problems, checked)

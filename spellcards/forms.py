@@ -11,9 +11,11 @@ import re
 from typing import Any, cast
 
 from django import forms
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.text import capfirst
+from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
-from apibase.engine_words import data_text
+from apibase.engine_words import data_text, in_language
+from characters.sheet_words import element_words
 from westernroses.house_rules import HouseRules
 from westernroses.spellcards import (
     CardViolation,
@@ -22,8 +24,9 @@ from westernroses.spellcards import (
     allowed_options,
     validate,
 )
-from westernroses.spellcards.card import CardFormatError
+from westernroses.spellcards.card import CardFormatError, Duration
 from westernroses.spellcards.skills import SKILLS
+from westernroses.spellcards.tables import duration_words
 
 #: Engine violation field → form field. Skills' own fields are mapped in ``field_for``.
 VIOLATION_FIELDS = {
@@ -81,6 +84,24 @@ def _tier_line(t: Any) -> str:
     return gettext("+%(low)s and up, %(each)s each") % {"low": t["from"], "each": t["cost_each"]}
 
 
+#: How far an element is from the caster's (``westernroses.elements.Distance``), as the
+#: element menu says it.
+DISTANCES = {
+    "own": pgettext_lazy("an element's distance", "own"),
+    "same_cycle": pgettext_lazy("an element's distance", "same cycle"),
+    "other_cycle": pgettext_lazy("an element's distance", "other cycle"),
+}
+
+
+def _duration_label(d: Any) -> str:
+    """A duration as the rulebook words it ("3 Rounds – homing"), in the reader's language."""
+    return in_language(duration_words(Duration(d["value"])))
+
+
+def _aoe_label(radius: int) -> str:
+    return gettext("AOE %(radius)s") % {"radius": radius} if radius else gettext("No AOE")
+
+
 def param_field_name(slug: str, param: str) -> str:
     return f"param__{slug}__{param}"
 
@@ -136,14 +157,22 @@ class SpellcardForm(forms.Form):
         self.skill_index: list[str] = []
         opts = self.options
         f: Any = self.fields  # typed per field: ChoiceFields get choices
-        f["type"].choices = [(t["value"], t["label"]) for t in opts["type"]]
-        f["to_hit"].choices = [(t["value"], _priced(t["label"], t["cost"])) for t in opts["to_hit"]]
+        # the engine's labels are message ids (``N_``), read here in the reader's language
+        f["type"].choices = [(t["value"], gettext(t["label"])) for t in opts["type"]]
+        f["to_hit"].choices = [
+            (t["value"], _priced(gettext(t["label"]), t["cost"])) for t in opts["to_hit"]
+        ]
         f["targets"].choices = [
             ("", gettext("No targets: the special skill says whom it affects"))
-        ] + [(t["value"], _targets_line(t)) for t in opts["targets"]]
-        f["aoe"].choices = [(a["value"], _priced(a["label"], a["cost"])) for a in opts["aoe"]]
+        ] + [
+            (t["value"], _targets_line({**t, "label": gettext(t["label"])}))
+            for t in opts["targets"]
+        ]
+        f["aoe"].choices = [
+            (a["value"], _priced(_aoe_label(a["value"]), a["cost"])) for a in opts["aoe"]
+        ]
         f["duration"].choices = [
-            (d["value"], _priced(d["label"], d["cost"])) for d in opts["duration"]
+            (d["value"], _priced(_duration_label(d), d["cost"])) for d in opts["duration"]
         ]
         f["attack_dice"].choices = [("", gettext("No attack power"))] + [
             (d["value"], _priced(d["label"], d["cost"])) for d in opts["attack_power"]["dice"]
@@ -157,8 +186,8 @@ class SpellcardForm(forms.Form):
                 e["value"],
                 gettext("%(element)s: %(distance)s, %(price)s")
                 % {
-                    "element": e["label"],
-                    "distance": e["distance"].replace("_", " "),
+                    "element": capfirst(element_words(e["label"])),
+                    "distance": str(DISTANCES.get(e["distance"], e["distance"].replace("_", " "))),
                     "price": _signed(e["cost"]),
                 },
             )
@@ -171,7 +200,7 @@ class SpellcardForm(forms.Form):
                 % {
                     "skill": data_text(s["name"]),
                     "group": data_text(s["group_name"]).replace(" – ", ", "),
-                    "cost": s["cost"]["text"],
+                    "cost": in_language(s["cost"]["words"]),
                 },
             )
             for s in opts["skills"]
@@ -219,7 +248,10 @@ class SpellcardForm(forms.Form):
                         required=False,
                         label=label,
                         choices=[("", gettext("not chosen"))]
-                        + [(e["value"], e["label"]) for e in opts["element"]],
+                        + [
+                            (e["value"], capfirst(element_words(e["label"])))
+                            for e in opts["element"]
+                        ],
                     )
                 else:
                     f[name] = forms.IntegerField(

@@ -82,3 +82,11 @@ def drunkenness_words(level: Any) -> str:
     from characters.sheet_words import drunk_words
 
     return drunk_words(str(level or "").replace("_", " ").title())
+
+
+@register.filter
+def element_words(element: Any) -> str:
+    """An element (``water``, ``Element.WATER``) by its name in the reader's language."""
+    from characters.sheet_words import element_words as words_of
+
+    return words_of(str(getattr(element, "value", element) or ""))

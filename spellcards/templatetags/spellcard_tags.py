@@ -55,6 +55,28 @@ def error_labels(form: Any) -> str:
     return gettext("; ").join(field_label(form, name) for name in names)
 
 
+@register.filter
+def cost_words(line: Any) -> str:
+    """A cost line's label (``CostLine.to_dict()``) in the reader's language: the rules' own
+    from its words, a skill's name from the data; a label kept without words as it is."""
+    from apibase.engine_words import data_text
+    from characters.sheet_words import words_in_language
+
+    words = line.get("words") if isinstance(line, dict) else None
+    if isinstance(words, dict):
+        return words_in_language(words)
+    return data_text(str(line.get("label", "") if isinstance(line, dict) else line))
+
+
+@register.filter
+def section_words(section: Any) -> str:
+    """A rulebook section a cost line or a broken rule cites, in the reader's language."""
+    from westernroses.spellcards.tables import SECTIONS
+
+    text = str(section or "")
+    return gettext(text) if text in SECTIONS else text
+
+
 @register.inclusion_tag("spellcards/_deck_sheet.html", takes_context=True)
 def deck_block(context: Any, character: Any) -> dict[str, Any]:
     """The deck of ``character`` for its sheet (inside the sheet's own "Deck" section), shown

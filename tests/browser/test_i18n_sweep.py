@@ -136,9 +136,6 @@ def user_content(lang: str) -> dict[str, list[str]]:
 UNFINISHED: dict[str, str] = {
     "tavern-finished": "the word 'empty'",
     "replay-finished": "the word 'empty'",
-    "wizard": "the character wizard's steps",
-    "builder": "the spellcard builder's skill and target words",
-    "edit-sheet": "the sheet editor's stat names",
 }
 
 

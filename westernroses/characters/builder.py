@@ -21,29 +21,54 @@ from westernroses.characters.effects import gather_effects, hp_max_parts
 from westernroses.characters.levels import level_problem
 from westernroses.elements import Element
 from westernroses.house_rules import DEFAULT_HOUSE_RULES, HouseRules
+from westernroses.words import N_, Words, listing
 
 BONUS_POINTS: Final = 20
 SKILL_POINTS: Final = 10
 ABILITIES_AT_CREATION: Final = 1
 
-# Rulebook sections, as the ``rule`` of a violation.
-R_CREATION: Final = "Character Creation"
-R_SHOT_TYPES: Final = "Character Creation > Shot-types"
-R_RACES: Final = "Character Creation > Races"
-R_PROFESSIONS: Final = "Character Creation > Professions"
-R_ELEMENT: Final = "Character Creation > Elemental Affinity"
-R_BONUS: Final = "Character Creation > Bonus Points"
-R_SKILLS: Final = "Character Creation > Skills"
-R_ABILITIES: Final = "Character Creation > Abilities"
-R_MANIPULATION: Final = "Character Creation > Abilities > Manipulation abilities"
-R_ITEMS: Final = "Items"
-R_ARMOR: Final = "Items > Armor"
-R_NATURAL: Final = "Items > Natural Weapons"
-R_SPELLCARDS: Final = "Spellcards"
-R_SPELL_POWER: Final = "Spell Power"
-R_DRINKING: Final = "Drinking"
-R_STATUS: Final = "Status Effects"
-R_WOUNDS: Final = "Attacking and Dodging > Mortal Wounds, Death, Utter Destruction"
+# Rulebook sections, as the ``rule`` of a violation (message ids: the app shows them in the
+# reader's language).
+R_CREATION: Final = N_("Character Creation")
+R_SHOT_TYPES: Final = N_("Character Creation > Shot-types")
+R_RACES: Final = N_("Character Creation > Races")
+R_PROFESSIONS: Final = N_("Character Creation > Professions")
+R_ELEMENT: Final = N_("Character Creation > Elemental Affinity")
+R_BONUS: Final = N_("Character Creation > Bonus Points")
+R_SKILLS: Final = N_("Character Creation > Skills")
+R_ABILITIES: Final = N_("Character Creation > Abilities")
+R_MANIPULATION: Final = N_("Character Creation > Abilities > Manipulation abilities")
+R_ITEMS: Final = N_("Items")
+R_ARMOR: Final = N_("Items > Armor")
+R_NATURAL: Final = N_("Items > Natural Weapons")
+R_SPELLCARDS: Final = N_("Spellcards")
+R_SPELL_POWER: Final = N_("Spell Power")
+R_DRINKING: Final = N_("Drinking")
+R_STATUS: Final = N_("Status Effects")
+R_WOUNDS: Final = N_("Attacking and Dodging > Mortal Wounds, Death, Utter Destruction")
+
+#: Every section a violation names, for the app to look up only these.
+RULE_SECTIONS: Final = frozenset(
+    {
+        R_CREATION,
+        R_SHOT_TYPES,
+        R_RACES,
+        R_PROFESSIONS,
+        R_ELEMENT,
+        R_BONUS,
+        R_SKILLS,
+        R_ABILITIES,
+        R_MANIPULATION,
+        R_ITEMS,
+        R_ARMOR,
+        R_NATURAL,
+        R_SPELLCARDS,
+        R_SPELL_POWER,
+        R_DRINKING,
+        R_STATUS,
+        R_WOUNDS,
+    }
+)
 
 # "Utter Destruction – At -100 your body is completely and utterly destroyed": no HP below
 # it means anything, so a sheet's current HP is never lower.
@@ -79,15 +104,30 @@ BLOCKING: Final = frozenset(
 
 @dataclass(frozen=True, slots=True)
 class RuleViolation:
-    """One broken rule: stable ``code``, the draft ``field``, a ``message`` and the ``rule``."""
+    """One broken rule: stable ``code``, the draft ``field``, a ``message`` and the ``rule``.
+
+    ``words`` is the message as :class:`Words` (a message id and its parameters) where the
+    rules write it, so the app shows it in the reader's language; ``message`` is its English."""
 
     code: str
     field: str
     message: str
     rule: str
+    words: Words | None = None
 
-    def to_dict(self) -> dict[str, str]:
-        return {"code": self.code, "field": self.field, "message": self.message, "rule": self.rule}
+    def to_dict(self, *, words: bool = False) -> dict[str, Any]:
+        """The violation as JSON: the message in English and, with ``words``, its words when
+        it has them, for the app to render in the reader's language (the API keeps its
+        English shape)."""
+        out: dict[str, Any] = {
+            "code": self.code,
+            "field": self.field,
+            "message": self.message,
+            "rule": self.rule,
+        }
+        if words and self.words is not None:
+            out["words"] = self.words.to_json()
+        return out
 
 
 class _Report:
@@ -95,10 +135,11 @@ class _Report:
         self.violations: list[RuleViolation] = []
         self.waivers = waivers
 
-    def add(self, code: str, field: str, message: str, rule: str) -> None:
+    def add(self, code: str, field: str, message: Words | str, rule: str) -> None:
         if code in WAIVABLE and code in self.waivers:
             return
-        self.violations.append(RuleViolation(code, field, message, rule))
+        words = message if isinstance(message, Words) else None
+        self.violations.append(RuleViolation(code, field, str(message), rule, words))
 
 
 _ELEMENT_VALUES: Final = frozenset(e.value for e in Element)
@@ -140,48 +181,63 @@ def blocking(violations: list[RuleViolation]) -> list[RuleViolation]:
 
 def _check_identity(draft: CharacterDraft, cat: Catalog, report: _Report) -> None:
     if not draft.name.strip():
-        report.add("name.missing", "name", "Give the character a name.", R_CREATION)
+        report.add("name.missing", "name", Words(N_("Give the character a name.")), R_CREATION)
 
     if not draft.shot_type:
-        report.add("shot_type.missing", "shot_type", "Choose a shot-type.", R_SHOT_TYPES)
+        report.add("shot_type.missing", "shot_type", Words(N_("Choose a shot-type.")), R_SHOT_TYPES)
     elif draft.shot_type not in cat.shot_types:
         report.add(
             "shot_type.unknown",
             "shot_type",
-            f"Unknown shot-type {draft.shot_type!r}.",
+            Words(N_("Unknown shot-type %(slug)r."), {"slug": draft.shot_type}),
             R_SHOT_TYPES,
         )
 
     if not draft.race:
-        report.add("race.missing", "race", "Choose a race.", R_RACES)
+        report.add("race.missing", "race", Words(N_("Choose a race.")), R_RACES)
     elif draft.race not in cat.races:
-        report.add("race.unknown", "race", f"Unknown race {draft.race!r}.", R_RACES)
+        report.add(
+            "race.unknown",
+            "race",
+            Words(N_("Unknown race %(slug)r."), {"slug": draft.race}),
+            R_RACES,
+        )
 
     profession = cat.professions.get(draft.profession or "")
     if not draft.profession:
-        report.add("profession.missing", "profession", "Choose a profession.", R_PROFESSIONS)
+        report.add(
+            "profession.missing", "profession", Words(N_("Choose a profession.")), R_PROFESSIONS
+        )
     elif profession is None:
         report.add(
             "profession.unknown",
             "profession",
-            f"Unknown profession {draft.profession!r}.",
+            Words(N_("Unknown profession %(slug)r."), {"slug": draft.profession}),
             R_PROFESSIONS,
         )
     elif not profession.available:
         report.add(
             "profession.unavailable",
             "profession",
-            f"{profession.name} is not yet implemented in the rulebook.",
+            Words(
+                N_("%(profession)s is not yet implemented in the rulebook."),
+                {"profession": Words(profession.name)},
+            ),
             R_PROFESSIONS,
         )
 
     if not draft.element:
-        report.add("element.missing", "element", "Choose an elemental affinity.", R_ELEMENT)
+        report.add(
+            "element.missing", "element", Words(N_("Choose an elemental affinity.")), R_ELEMENT
+        )
     elif draft.element not in _ELEMENT_VALUES:
         report.add(
             "element.unknown",
             "element",
-            f"Unknown element {draft.element!r}; choose one of {_element_names()}.",
+            Words(
+                N_("Unknown element %(slug)r; choose one of %(elements)s."),
+                {"slug": draft.element, "elements": _element_names()},
+            ),
             R_ELEMENT,
         )
 
@@ -190,21 +246,24 @@ def _check_identity(draft: CharacterDraft, cat: Catalog, report: _Report) -> Non
         report.add(
             "goddess_element.unknown",
             "goddess_element",
-            f"Unknown element {draft.goddess_element!r}; choose one of {_element_names()}.",
+            Words(
+                N_("Unknown element %(slug)r; choose one of %(elements)s."),
+                {"slug": draft.goddess_element, "elements": _element_names()},
+            ),
             R_PROFESSIONS,
         )
     elif needs_goddess and not draft.goddess_element:
         report.add(
             "goddess_element.missing",
             "goddess_element",
-            "A Shrine Maiden chooses an element for her patron goddess.",
+            Words(N_("A Shrine Maiden chooses an element for her patron goddess.")),
             R_PROFESSIONS,
         )
     elif draft.goddess_element and profession is not None and not needs_goddess:
         report.add(
             "goddess_element.not_allowed",
             "goddess_element",
-            "Only Shrine Maidens serve a patron goddess.",
+            Words(N_("Only Shrine Maidens serve a patron goddess.")),
             R_PROFESSIONS,
         )
 
@@ -213,14 +272,14 @@ def _check_identity(draft: CharacterDraft, cat: Catalog, report: _Report) -> Non
         report.add(
             "guardian_charge.missing",
             "guardian_charge",
-            "Every Guardian has a charge (an item or another character) to protect.",
+            Words(N_("Every Guardian has a charge (an item or another character) to protect.")),
             R_PROFESSIONS,
         )
     elif draft.guardian_charge and profession is not None and not needs_charge:
         report.add(
             "guardian_charge.not_allowed",
             "guardian_charge",
-            "Only Guardians have a charge.",
+            Words(N_("Only Guardians have a charge.")),
             R_PROFESSIONS,
         )
 
@@ -230,14 +289,17 @@ def _check_identity(draft: CharacterDraft, cat: Catalog, report: _Report) -> Non
             report.add(
                 "unconnected_dolls.not_allowed",
                 "unconnected_dolls",
-                "Only Doll Masters mark dolls as connected or not.",
+                Words(N_("Only Doll Masters mark dolls as connected or not.")),
                 R_PROFESSIONS,
             )
         elif draft.unconnected_dolls < 0 or draft.unconnected_dolls > dolls:
             report.add(
                 "unconnected_dolls.range",
                 "unconnected_dolls",
-                f"She can feel no connection with at most the {dolls} dolls she has.",
+                Words(
+                    N_("She can feel no connection with at most the %(dolls)s dolls she has."),
+                    {"dolls": dolls},
+                ),
                 R_PROFESSIONS,
             )
 
@@ -247,14 +309,17 @@ def _check_identity(draft: CharacterDraft, cat: Catalog, report: _Report) -> Non
         report.add(
             "natural_weapon.missing",
             "natural_weapon",
-            "Youkai choose a natural weapon (teeth, claws, tail, etc) at creation.",
+            Words(N_("Youkai choose a natural weapon (teeth, claws, tail, etc) at creation.")),
             R_RACES,
         )
     elif draft.natural_weapon and race is not None and not has_choice:
         report.add(
             "natural_weapon.not_allowed",
             "natural_weapon",
-            f"{race.name} characters do not choose a natural weapon (only youkai do).",
+            Words(
+                N_("%(race)s characters do not choose a natural weapon (only youkai do)."),
+                {"race": Words(race.name)},
+            ),
             R_RACES,
         )
 
@@ -265,15 +330,20 @@ def _check_points(draft: CharacterDraft, cat: Catalog, report: _Report) -> None:
             report.add(
                 "bonus_points.unknown_stat",
                 f"bonus_points.{stat}",
-                f"Bonus points go only into the four main stats "
-                f"({', '.join(STAT_NAMES.values())}), not {stat!r}.",
+                Words(
+                    N_("Bonus points go only into the four main stats (%(stats)s), not %(slug)r."),
+                    {"stats": listing([Words(n) for n in STAT_NAMES.values()]), "slug": stat},
+                ),
                 R_BONUS,
             )
         elif points < 0:
             report.add(
                 "bonus_points.negative",
                 f"bonus_points.{stat}",
-                f"{STAT_NAMES[stat]} cannot take {points} bonus points.",
+                Words(
+                    N_("%(stat)s cannot take %(points)s bonus points."),
+                    {"stat": Words(STAT_NAMES[stat]), "points": points},
+                ),
                 R_BONUS,
             )
     spent = sum(draft.bonus_points.values())
@@ -281,7 +351,10 @@ def _check_points(draft: CharacterDraft, cat: Catalog, report: _Report) -> None:
         report.add(
             "bonus_points.total",
             "bonus_points",
-            f"Spend exactly {BONUS_POINTS} bonus points on the main stats ({spent} spent).",
+            Words(
+                N_("Spend exactly %(points)s bonus points on the main stats (%(spent)s spent)."),
+                {"points": BONUS_POINTS, "spent": spent},
+            ),
             R_BONUS,
         )
 
@@ -290,14 +363,17 @@ def _check_points(draft: CharacterDraft, cat: Catalog, report: _Report) -> None:
             report.add(
                 "skill_points.unknown_skill",
                 f"skill_points.{skill}",
-                f"Unknown skill {skill!r}.",
+                Words(N_("Unknown skill %(slug)r."), {"slug": skill}),
                 R_SKILLS,
             )
         elif points < 0:
             report.add(
                 "skill_points.negative",
                 f"skill_points.{skill}",
-                f"{cat.skills[skill].name} cannot take {points} skill points.",
+                Words(
+                    N_("%(skill)s cannot take %(points)s skill points."),
+                    {"skill": Words(cat.skills[skill].name), "points": points},
+                ),
                 R_SKILLS,
             )
     spent = sum(draft.skill_points.values())
@@ -305,7 +381,10 @@ def _check_points(draft: CharacterDraft, cat: Catalog, report: _Report) -> None:
         report.add(
             "skill_points.total",
             "skill_points",
-            f"Spend exactly {SKILL_POINTS} skill points ({spent} spent).",
+            Words(
+                N_("Spend exactly %(points)s skill points (%(spent)s spent)."),
+                {"points": SKILL_POINTS, "spent": spent},
+            ),
             R_SKILLS,
         )
 
@@ -314,12 +393,33 @@ def _check_abilities(draft: CharacterDraft, cat: Catalog, report: _Report) -> No
     race = cat.races.get(draft.race or "")
     expected = ABILITIES_AT_CREATION + (race.extra_abilities if race else 0)
     if len(draft.abilities) != expected:
-        who = f"{race.name} characters pick" if race else "A character picks"
+        counts = {"count": expected, "chosen": len(draft.abilities)}
+        if race is None:
+            message = Words(
+                N_("A character picks exactly %(count)s ability at creation (%(chosen)s chosen).")
+                if expected == 1
+                else N_(
+                    "A character picks exactly %(count)s abilities at creation (%(chosen)s chosen)."
+                ),
+                counts,
+            )
+        else:
+            message = Words(
+                N_(
+                    "%(race)s characters pick exactly %(count)s ability at creation "
+                    "(%(chosen)s chosen)."
+                )
+                if expected == 1
+                else N_(
+                    "%(race)s characters pick exactly %(count)s abilities at creation "
+                    "(%(chosen)s chosen)."
+                ),
+                {"race": Words(race.name), **counts},
+            )
         report.add(
             "abilities.count",
             "abilities",
-            f"{who} exactly {expected} abilit{'y' if expected == 1 else 'ies'} at creation "
-            f"({len(draft.abilities)} chosen).",
+            message,
             R_ABILITIES,
         )
     for slug, count in Counter(draft.abilities).items():
@@ -327,7 +427,10 @@ def _check_abilities(draft: CharacterDraft, cat: Catalog, report: _Report) -> No
             report.add(
                 "abilities.duplicate",
                 "abilities",
-                f"{slug!r} is chosen {count} times; each ability can be taken once.",
+                Words(
+                    N_("%(slug)r is chosen %(count)s times; each ability can be taken once."),
+                    {"slug": slug, "count": count},
+                ),
                 R_ABILITIES,
             )
 
@@ -336,7 +439,10 @@ def _check_abilities(draft: CharacterDraft, cat: Catalog, report: _Report) -> No
         ability = cat.abilities.get(slug)
         if ability is None:
             report.add(
-                "abilities.unknown", f"abilities[{i}]", f"Unknown ability {slug!r}.", R_ABILITIES
+                "abilities.unknown",
+                f"abilities[{i}]",
+                Words(N_("Unknown ability %(slug)r."), {"slug": slug}),
+                R_ABILITIES,
             )
             continue
         if ability.manipulation:
@@ -347,8 +453,17 @@ def _check_abilities(draft: CharacterDraft, cat: Catalog, report: _Report) -> No
                 report.add(
                     "abilities.manipulation_element",
                     f"abilities[{i}]",
-                    f"{ability.name} requires a {element.value} affinity "
-                    f"(the character's is {own}).",
+                    Words(
+                        N_(
+                            "%(ability)s requires a %(element)s affinity "
+                            "(the character's is %(own)s)."
+                        ),
+                        {
+                            "ability": Words(ability.name),
+                            "element": Words(element.value),
+                            "own": Words(own),
+                        },
+                    ),
                     R_MANIPULATION,
                 )
         if ability.choice == "skill":
@@ -357,22 +472,28 @@ def _check_abilities(draft: CharacterDraft, cat: Catalog, report: _Report) -> No
                 report.add(
                     "abilities.choice_missing",
                     f"ability_choices.{slug}",
-                    f"{ability.name}: choose the skill it applies to.",
+                    Words(
+                        N_("%(ability)s: choose the skill it applies to."),
+                        {"ability": Words(ability.name)},
+                    ),
                     R_ABILITIES,
                 )
             elif chosen not in cat.skills:
                 report.add(
                     "abilities.choice_unknown",
                     f"ability_choices.{slug}",
-                    f"{ability.name}: unknown skill {chosen!r}.",
+                    Words(
+                        N_("%(ability)s: unknown skill %(slug)r."),
+                        {"ability": Words(ability.name), "slug": chosen},
+                    ),
                     R_ABILITIES,
                 )
     if len(manipulations) > 1:
-        names = ", ".join(a.name for a in manipulations)
+        names = listing([Words(a.name) for a in manipulations], last="comma")
         report.add(
             "abilities.manipulation_count",
             "abilities",
-            f"Only one manipulation ability can be taken ({names}).",
+            Words(N_("Only one manipulation ability can be taken (%(names)s)."), {"names": names}),
             R_MANIPULATION,
         )
     for slug in draft.ability_choices:
@@ -380,7 +501,10 @@ def _check_abilities(draft: CharacterDraft, cat: Catalog, report: _Report) -> No
             report.add(
                 "abilities.choice_not_taken",
                 f"ability_choices.{slug}",
-                f"A choice is recorded for {slug!r}, which the character does not have.",
+                Words(
+                    N_("A choice is recorded for %(slug)r, which the character does not have."),
+                    {"slug": slug},
+                ),
                 R_ABILITIES,
             )
 
@@ -392,21 +516,30 @@ def _check_equipment(draft: CharacterDraft, cat: Catalog, report: _Report) -> No
         item = cat.items.get(slug)
         if item is None:
             report.add(
-                "inventory.unknown_item", f"inventory.{slug}", f"Unknown item {slug!r}.", R_ITEMS
+                "inventory.unknown_item",
+                f"inventory.{slug}",
+                Words(N_("Unknown item %(slug)r."), {"slug": slug}),
+                R_ITEMS,
             )
             continue
         if item.category == "natural_weapon":
             report.add(
                 "inventory.natural_weapon",
                 f"inventory.{slug}",
-                f"{item.name} is part of the body, not an item to carry.",
+                Words(
+                    N_("%(item)s is part of the body, not an item to carry."),
+                    {"item": Words(item.name)},
+                ),
                 R_NATURAL,
             )
         if stack.quantity < 1:
             report.add(
                 "inventory.quantity",
                 f"inventory.{slug}.quantity",
-                f"Carry at least one {item.name} or remove it ({stack.quantity}).",
+                Words(
+                    N_("Carry at least one %(item)s or remove it (%(quantity)s)."),
+                    {"item": Words(item.name), "quantity": stack.quantity},
+                ),
                 R_ITEMS,
             )
         if stack.equipped and item.category == "armor":
@@ -415,18 +548,29 @@ def _check_equipment(draft: CharacterDraft, cat: Catalog, report: _Report) -> No
                 report.add(
                     "equipment.armor_not_allowed",
                     f"inventory.{slug}.equipped",
-                    f"Only Guardians can wear armor; a {profession.name} cannot wear {item.name}.",
+                    Words(
+                        N_("Only Guardians can wear armor; a %(profession)s cannot wear %(item)s."),
+                        {"profession": Words(profession.name), "item": Words(item.name)},
+                    ),
                     R_ARMOR,
                 )
     if len(armor_worn) > 1:
         report.add(
             "equipment.armor_count",
             "inventory",
-            f"Wear one armor at a time ({', '.join(a.name for a in armor_worn)}).",
+            Words(
+                N_("Wear one armor at a time (%(items)s)."),
+                {"items": listing([Words(a.name) for a in armor_worn], last="comma")},
+            ),
             R_ARMOR,
         )
     if draft.yen < 0:
-        report.add("yen.negative", "yen", f"Yen cannot be negative ({draft.yen}).", R_ITEMS)
+        report.add(
+            "yen.negative",
+            "yen",
+            Words(N_("Yen cannot be negative (%(yen)s)."), {"yen": draft.yen}),
+            R_ITEMS,
+        )
 
 
 def _check_state(draft: CharacterDraft, rules: HouseRules, cat: Catalog, report: _Report) -> None:
@@ -442,7 +586,7 @@ def _check_state(draft: CharacterDraft, rules: HouseRules, cat: Catalog, report:
             report.add(
                 "status_effects.unknown",
                 f"status_effects[{i}]",
-                f"Unknown status effect {slug!r}.",
+                Words(N_("Unknown status effect %(slug)r."), {"slug": slug}),
                 R_STATUS,
             )
     for slug, count in Counter(draft.status_effects).items():
@@ -450,7 +594,7 @@ def _check_state(draft: CharacterDraft, rules: HouseRules, cat: Catalog, report:
             report.add(
                 "status_effects.duplicate",
                 "status_effects",
-                f"{slug!r} is listed {count} times.",
+                Words(N_("%(slug)r is listed %(count)s times."), {"slug": slug, "count": count}),
                 R_STATUS,
             )
     for i, effect in enumerate(draft.effects):
@@ -458,22 +602,27 @@ def _check_state(draft: CharacterDraft, rules: HouseRules, cat: Catalog, report:
             report.add(
                 "effects.target",
                 f"effects[{i}].target",
-                f"A temporary effect cannot change {effect.target!r}; "
-                f"choose one of {', '.join(EFFECT_TARGETS)}.",
+                Words(
+                    N_("A temporary effect cannot change %(target)r; choose one of %(targets)s."),
+                    {"target": effect.target, "targets": ", ".join(EFFECT_TARGETS)},
+                ),
                 R_SPELLCARDS,
             )
         if effect.rounds is not None and effect.rounds < 1:
             report.add(
                 "effects.rounds",
                 f"effects[{i}].rounds",
-                "A temporary effect lasts at least one round; remove it when it ends.",
+                Words(N_("A temporary effect lasts at least one round; remove it when it ends.")),
                 R_SPELLCARDS,
             )
     if draft.spell_power is not None and not 0 <= draft.spell_power <= rules.spell_power_cap:
         report.add(
             "spell_power.range",
             "spell_power",
-            f"Spell power is between 0 and {rules.spell_power_cap} ({draft.spell_power}).",
+            Words(
+                N_("Spell power is between 0 and %(cap)s (%(given)s)."),
+                {"cap": rules.spell_power_cap, "given": draft.spell_power},
+            ),
             R_SPELL_POWER,
         )
     for code in draft.gm_waivers:
@@ -481,7 +630,10 @@ def _check_state(draft: CharacterDraft, rules: HouseRules, cat: Catalog, report:
             report.add(
                 "gm_waivers.not_waivable",
                 "gm_waivers",
-                f"{code!r} is not left to the GM's discretion by the rulebook.",
+                Words(
+                    N_("%(code)r is not left to the GM's discretion by the rulebook."),
+                    {"code": code},
+                ),
                 R_CREATION,
             )
 
@@ -495,8 +647,13 @@ def _check_hp(draft: CharacterDraft, rules: HouseRules, cat: Catalog, report: _R
         report.add(
             "current_hp.below_floor",
             "current_hp",
-            f"Current HP cannot be below {HP_FLOOR}: at {HP_FLOOR} a character is utterly "
-            f"destroyed ({current} given).",
+            Words(
+                N_(
+                    "Current HP cannot be below %(floor)s: at %(floor)s a character is utterly "
+                    "destroyed (%(given)s given)."
+                ),
+                {"floor": HP_FLOOR, "given": current},
+            ),
             R_WOUNDS,
         )
         return
@@ -518,8 +675,13 @@ def _check_hp(draft: CharacterDraft, rules: HouseRules, cat: Catalog, report: _R
         report.add(
             "current_hp.above_max",
             "current_hp",
-            f"Current HP cannot be above the maximum of {maximum} ({current} given); "
-            f"leave it empty for an unhurt character.",
+            Words(
+                N_(
+                    "Current HP cannot be above the maximum of %(maximum)s (%(given)s given); "
+                    "leave it empty for an unhurt character."
+                ),
+                {"maximum": maximum, "given": current},
+            ),
             R_WOUNDS,
         )
 

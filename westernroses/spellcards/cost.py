@@ -35,9 +35,10 @@ from westernroses.spellcards.tables import (
     TARGETS_LABEL,
     TO_HIT_COST,
     TO_HIT_LABEL,
-    duration_label,
+    duration_words,
     modifier_cost,
 )
+from westernroses.words import N_, Words
 
 
 class PricingError(ValueError):
@@ -52,9 +53,20 @@ class CostLine:
     label: str
     cost: int
     section: str
+    #: the label as words, for the app to show in the reader's language (``label`` is their
+    #: English)
+    words: Words | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"code": self.code, "label": self.label, "cost": self.cost, "section": self.section}
+        out: dict[str, Any] = {
+            "code": self.code,
+            "label": self.label,
+            "cost": self.cost,
+            "section": self.section,
+        }
+        if self.words is not None:
+            out["words"] = self.words.to_json()
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,15 +78,28 @@ class CostStep:
     change: int
     total: int
     section: str
+    words: Words | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "code": self.code,
             "label": self.label,
             "change": self.change,
             "total": self.total,
             "section": self.section,
         }
+        if self.words is not None:
+            out["words"] = self.words.to_json()
+        return out
+
+
+def _line(code: str, words: Words, cost: int, section: str) -> CostLine:
+    """A cost line whose label the rules write: its English, and its words."""
+    return CostLine(code, str(words), cost, section, words)
+
+
+def _step(code: str, words: Words, change: int, total: int, section: str) -> CostStep:
+    return CostStep(code, str(words), change, total, section, words)
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,30 +184,32 @@ def price(
     if total < rules.spellcard_min_cost:
         change = rules.spellcard_min_cost - total
         total = rules.spellcard_min_cost
-        label = f"Raised to the {rules.spellcard_min_cost} minimum"
-        steps.append(CostStep("minimum", label, change, total, SEC_MINIMUM))
+        label = Words(
+            N_("Raised to the %(minimum)s minimum"), {"minimum": rules.spellcard_min_cost}
+        )
+        steps.append(_step("minimum", label, change, total, SEC_MINIMUM))
     by_default = any(skill.bomb is BombRule.DEFAULT for _, skill in skills)
     is_bomb = card.bomb or by_default
     doubled = is_bomb and not by_default
     if doubled:
         change = total * (rules.bomb_multiplier - 1)
         total += change
-        label = f"Bomb: ×{rules.bomb_multiplier}"
-        steps.append(CostStep("bomb", label, change, total, SEC_BOMB))
+        label = Words(N_("Bomb: ×%(times)s"), {"times": rules.bomb_multiplier})
+        steps.append(_step("bomb", label, change, total, SEC_BOMB))
     elif is_bomb:
-        label = "Bomb by default: not doubled"
-        steps.append(CostStep("bomb_not_doubled", label, 0, total, SEC_BOMB))
+        label = Words(N_("Bomb by default: not doubled"))
+        steps.append(_step("bomb_not_doubled", label, 0, total, SEC_BOMB))
     before_efficiency = total
     if caster.has_efficiency:
         floor = min(total, rules.efficiency_floor)  # Efficiency never makes a card dearer
         reduced = max(total - rules.efficiency_discount, floor)
         change = reduced - total
         total = reduced
-        label = (
-            f"Efficiency (Magic Missile): −{rules.efficiency_discount}, "
-            f"not below {rules.efficiency_floor}"
+        label = Words(
+            N_("Efficiency (Magic Missile): −%(discount)s, not below %(floor)s"),
+            {"discount": rules.efficiency_discount, "floor": rules.efficiency_floor},
         )
-        steps.append(CostStep("efficiency", label, change, total, SEC_EFFICIENCY))
+        steps.append(_step("efficiency", label, change, total, SEC_EFFICIENCY))
     return CostBreakdown(
         lines=tuple(lines),
         subtotal=subtotal,
@@ -202,7 +229,12 @@ def _in_printed_cost(line: CostLine) -> CostLine:
     ``printed_costs_complete``): shown, and free."""
     if line.cost == 0:
         return line
-    return CostLine(line.code, f"{line.label} (in the printed cost)", 0, line.section)
+    return _line(
+        line.code,
+        Words(N_("%(label)s (in the printed cost)"), {"label": line.words or line.label}),
+        0,
+        line.section,
+    )
 
 
 def element_cost(how_far: ElementDistance, rules: HouseRules = DEFAULT_HOUSE_RULES) -> int:
@@ -224,8 +256,8 @@ def _skill(choice: SkillChoice) -> SkillDef:
 def _to_hit_lines(card: SpellcardDraft) -> list[CostLine]:
     if card.to_hit is ToHit.NONE:
         return []
-    label = f"To-hit: {TO_HIT_LABEL[card.to_hit]}"
-    return [CostLine("to_hit", label, TO_HIT_COST[card.to_hit], SEC_TO_HIT)]
+    label = Words(N_("To-hit: %(to_hit)s"), {"to_hit": Words(TO_HIT_LABEL[card.to_hit])})
+    return [_line("to_hit", label, TO_HIT_COST[card.to_hit], SEC_TO_HIT)]
 
 
 def _target_lines(
@@ -241,30 +273,32 @@ def _target_lines(
     if card.aoe != 0:
         if aoe_cost is None:
             raise PricingError(f"AOE {card.aoe} is not on the AOE table (1-5)")
-        lines.append(CostLine("aoe", f"AOE {card.aoe}", aoe_cost, SEC_AOE_TARGETS))
+        aoe = Words(N_("AOE %(radius)s"), {"radius": card.aoe})
+        lines.append(_line("aoe", aoe, aoe_cost, SEC_AOE_TARGETS))
     if card.targets is None:
         return lines
-    label = TARGETS_LABEL[card.targets]
+    label = Words(TARGETS_LABEL[card.targets])
     cost = TARGETS_COST[card.targets]
     if printed:
-        lines.append(CostLine("targets", f"{label} (in the printed cost)", 0, SEC_TARGETS))
+        printed_words = Words(N_("%(label)s (in the printed cost)"), {"label": label})
+        lines.append(_line("targets", printed_words, 0, SEC_TARGETS))
     elif card.aoe == 0:
-        lines.append(CostLine("targets", label, cost, SEC_TARGETS))
+        lines.append(_line("targets", label, cost, SEC_TARGETS))
     elif card.targets in (Targets.SELF, Targets.SINGLE):
-        lines.append(CostLine("targets", f"{label} (included in the AOE)", 0, SEC_AOE_TARGETS))
+        included = Words(N_("%(label)s (included in the AOE)"), {"label": label})
+        lines.append(_line("targets", included, 0, SEC_AOE_TARGETS))
     else:
         times = rules.aoe_targets_multiplier
-        lines.append(
-            CostLine("targets", f"{label} ×{times} (with AOE)", times * cost, SEC_AOE_TARGETS)
-        )
+        with_aoe = Words(N_("%(label)s ×%(times)s (with AOE)"), {"label": label, "times": times})
+        lines.append(_line("targets", with_aoe, times * cost, SEC_AOE_TARGETS))
     return lines
 
 
 def _duration_lines(card: SpellcardDraft) -> list[CostLine]:
     if card.duration is Duration.INSTANTANEOUS:
         return []
-    label = f"Duration: {duration_label(card.duration)}"
-    return [CostLine("duration", label, DURATION_COST[card.duration], SEC_DURATION)]
+    label = Words(N_("Duration: %(duration)s"), {"duration": duration_words(card.duration)})
+    return [_line("duration", label, DURATION_COST[card.duration], SEC_DURATION)]
 
 
 def _attack_power_lines(card: SpellcardDraft, rules: HouseRules) -> list[CostLine]:
@@ -274,13 +308,12 @@ def _attack_power_lines(card: SpellcardDraft, rules: HouseRules) -> list[CostLin
     dice_cost = DICE_COST.get(power.dice)
     if dice_cost is None:
         raise PricingError(f"{power.dice}d is not on the attack power table (1d-8d)")
-    lines = [
-        CostLine("attack_power_dice", f"Attack power {power.dice}d", dice_cost, SEC_ATTACK_POWER)
-    ]
+    dice = Words(N_("Attack power %(dice)sd"), {"dice": power.dice})
+    lines = [_line("attack_power_dice", dice, dice_cost, SEC_ATTACK_POWER)]
     if power.modifier > 0:
-        label = f"Damage modifier +{power.modifier}"
+        label = Words(N_("Damage modifier +%(modifier)s"), {"modifier": power.modifier})
         cost = modifier_cost(power.modifier, bool(rules.damage_modifier_tiered))
-        lines.append(CostLine("attack_power_modifier", label, cost, SEC_ATTACK_POWER))
+        lines.append(_line("attack_power_modifier", label, cost, SEC_ATTACK_POWER))
     return lines
 
 
@@ -293,17 +326,19 @@ def _element_lines(
     """The card's element, priced by its distance from the caster's (RULINGS 6)."""
     if card.element is None:
         return []
+    # the element as its name in English; the app puts it in the reader's language
     name = card.element.value.capitalize()
     if any(skill.sets_element for _, skill in skills):
-        return [CostLine("element", f"Element: {name} (goddess's element)", 0, SEC_ELEMENT)]
+        goddess = Words(N_("Element: %(element)s (goddess's element)"), {"element": name})
+        return [_line("element", goddess, 0, SEC_ELEMENT)]
     how_far = distance(caster.element, card.element)
     cost = element_cost(how_far, rules)
     wording = {
-        ElementDistance.OWN: "caster's element",
-        ElementDistance.SAME_CYCLE: "same cycle as the caster's",
-        ElementDistance.OTHER_CYCLE: "opposite cycle to the caster's",
+        ElementDistance.OWN: N_("Element: %(element)s (caster's element)"),
+        ElementDistance.SAME_CYCLE: N_("Element: %(element)s (same cycle as the caster's)"),
+        ElementDistance.OTHER_CYCLE: N_("Element: %(element)s (opposite cycle to the caster's)"),
     }[how_far]
-    return [CostLine("element", f"Element: {name} ({wording})", cost, SEC_ELEMENT)]
+    return [_line("element", Words(wording, {"element": name}), cost, SEC_ELEMENT)]
 
 
 def _skill_line(
@@ -312,31 +347,42 @@ def _skill_line(
     cost = skill.cost
     code = f"skill:{skill.slug}"
     if cost.kind is CostKind.FIXED:
-        return CostLine(code, skill.name, cost.amount, skill.section), None
+        return _line(code, Words(skill.name), cost.amount, skill.section), None
     if cost.kind is CostKind.CHOICE:
         assert cost.param is not None  # noqa: S101 - the loader requires it
         value = choice.param(cost.param)
         if not isinstance(value, int) or value not in cost.options:
             raise PricingError(f"{skill.name}: choose {cost.param} from {list(cost.options)}")
         amount = cost.options[value]
-        label = f"{skill.name} {value}d"
+        label = Words(N_("%(skill)s %(dice)sd"), {"skill": Words(skill.name), "dice": value})
         if card.duration is not Duration.INSTANTANEOUS and cost.non_instant_multiplier != 1:
             amount *= cost.non_instant_multiplier
-            label += f" ×{cost.non_instant_multiplier} (duration is not instantaneous)"
-        return CostLine(code, label, amount, skill.section), None
+            label = Words(
+                N_("%(label)s ×%(times)s (duration is not instantaneous)"),
+                {"label": label, "times": cost.non_instant_multiplier},
+            )
+        return _line(code, label, amount, skill.section), None
     if cost.kind is CostKind.PER_UNIT:
         assert cost.param is not None  # noqa: S101 - the loader requires it
         units = choice.param(cost.param)
         if not isinstance(units, int) or units < 0:
             raise PricingError(f"{skill.name}: {cost.param} must be a whole number")
-        label = f"{skill.name} ×{units}"
-        return CostLine(code, label, cost.amount * units, skill.section), None
+        label = Words(N_("%(skill)s ×%(units)s"), {"skill": Words(skill.name), "units": units})
+        return _line(code, label, cost.amount * units, skill.section), None
     variable = VariableCost(skill.slug, cost.amount, "active doll", cost.minimum, active_dolls)
     if active_dolls is None:
-        label = f"{skill.name}: {cost.describe()} (priced at the minimum until cast)"
-        return CostLine(code, label, cost.minimum, skill.section), variable
+        pending = f"{skill.name}: {cost.describe()} (priced at the minimum until cast)"
+        return CostLine(code, pending, cost.minimum, skill.section), variable
     if active_dolls < 0:
         raise PricingError("active_dolls cannot be negative")
     amount = max(cost.amount * active_dolls, cost.minimum)
-    label = f"{skill.name}: {cost.amount} × {active_dolls} active dolls, at least {cost.minimum}"
-    return CostLine(code, label, amount, skill.section), variable
+    dolls = Words(
+        N_("%(skill)s: %(each)s × %(dolls)s active dolls, at least %(minimum)s"),
+        {
+            "skill": Words(skill.name),
+            "each": cost.amount,
+            "dolls": active_dolls,
+            "minimum": cost.minimum,
+        },
+    )
+    return _line(code, dolls, amount, skill.section), variable

@@ -28,11 +28,12 @@ from westernroses.spellcards.tables import (
     TO_HIT_LABEL,
     duration_label,
 )
+from westernroses.words import N_
 
 _TYPE_LABELS = {
-    CardType.ATTACK: "Attack-type",
-    CardType.DEFENSIVE: "Defensive-type",
-    CardType.SPECIAL: "Special",
+    CardType.ATTACK: N_("Attack-type"),
+    CardType.DEFENSIVE: N_("Defensive-type"),
+    CardType.SPECIAL: N_("Special"),
 }
 
 

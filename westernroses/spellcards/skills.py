@@ -17,6 +17,7 @@ import yaml
 
 from westernroses.spellcards.card import Targets
 from westernroses.spellcards.caster import Profession
+from westernroses.words import N_, Words, listing
 
 DATA_FILE = Path(__file__).resolve().parent.parent / "data" / "spellcard_skills.yaml"
 
@@ -64,18 +65,31 @@ class SkillCost:
     non_instant_multiplier: int = 1
     minimum: int = 0
 
-    def describe(self) -> str:
-        """Human wording for forms and cost lines."""
+    def describe_words(self) -> Words:
+        """Human wording for forms and cost lines, as words for the reader's language."""
         if self.kind is CostKind.FIXED:
-            return str(self.amount)
+            return Words("%(amount)s", {"amount": self.amount})
         if self.kind is CostKind.CHOICE:
-            text = ", ".join(f"{k}: {v}" for k, v in self.options.items())
+            text: Words | str = listing(
+                [Words("%(k)s: %(v)s", {"k": k, "v": v}) for k, v in self.options.items()],
+                last="comma",
+            )
             if self.non_instant_multiplier != 1:
-                text += f" (×{self.non_instant_multiplier} if not instantaneous)"
-            return text
+                text = Words(
+                    N_("%(options)s (×%(times)s if not instantaneous)"),
+                    {"options": text, "times": self.non_instant_multiplier},
+                )
+            return Words("%(text)s", {"text": text})
         if self.kind is CostKind.PER_UNIT:
-            return f"{self.amount} per {self.param}"
-        return f"{self.amount} per active doll, minimum {self.minimum}"
+            return Words(N_("%(amount)s per %(unit)s"), {"amount": self.amount, "unit": self.param})
+        return Words(
+            N_("%(amount)s per active doll, minimum %(minimum)s"),
+            {"amount": self.amount, "minimum": self.minimum},
+        )
+
+    def describe(self) -> str:
+        """Human wording for forms and cost lines, in English."""
+        return str(self.describe_words())
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -86,6 +100,7 @@ class SkillCost:
             "non_instant_multiplier": self.non_instant_multiplier,
             "minimum": self.minimum,
             "text": self.describe(),
+            "words": self.describe_words().to_json(),
         }
 
 

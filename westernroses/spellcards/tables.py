@@ -9,23 +9,44 @@ targets multiplier, the minimum, bombs, Efficiency) are *not* here: they come fr
 from __future__ import annotations
 
 from westernroses.spellcards.card import Duration, Targets, ToHit
+from westernroses.words import N_, Words
 
 # Rulebook sections cited by cost lines and violations, in the words the builder shows (the
 # rulings are named by what they rule, never by their number in RULINGS.md).
-SEC_RULES = "Spellcards"
-SEC_TYPE = "Spellcards: Type"
-SEC_BOMB = "Spellcards: Type (Bomb)"
-SEC_SPECIAL = "Spellcards: Type (special spellcards)"
-SEC_TO_HIT = "Spellcards: To-Hit"
-SEC_TARGETS = "Spellcards: Targets"
-SEC_SELF = "Spellcards: Targets (Self)"
-SEC_AOE_TARGETS = "Spellcards: Targets (AOE), as ruled for an AOE with targets"
-SEC_DURATION = "Spellcards: Duration"
-SEC_ATTACK_POWER = "Spellcards: Attack Power"
-SEC_ELEMENT = "Spellcards: Elemental Affinity, as ruled for element costs"
-SEC_MINIMUM = "Spellcards (the 20 minimum), as ruled for the order of costs"
-SEC_EFFICIENCY = "Shot-types: Magic Missile (Efficiency), as ruled for the order of costs"
-SEC_NAME = "Spellcards: Name"
+SEC_RULES = N_("Spellcards")
+SEC_TYPE = N_("Spellcards: Type")
+SEC_BOMB = N_("Spellcards: Type (Bomb)")
+SEC_SPECIAL = N_("Spellcards: Type (special spellcards)")
+SEC_TO_HIT = N_("Spellcards: To-Hit")
+SEC_TARGETS = N_("Spellcards: Targets")
+SEC_SELF = N_("Spellcards: Targets (Self)")
+SEC_AOE_TARGETS = N_("Spellcards: Targets (AOE), as ruled for an AOE with targets")
+SEC_DURATION = N_("Spellcards: Duration")
+SEC_ATTACK_POWER = N_("Spellcards: Attack Power")
+SEC_ELEMENT = N_("Spellcards: Elemental Affinity, as ruled for element costs")
+SEC_MINIMUM = N_("Spellcards (the 20 minimum), as ruled for the order of costs")
+SEC_EFFICIENCY = N_("Shot-types: Magic Missile (Efficiency), as ruled for the order of costs")
+SEC_NAME = N_("Spellcards: Name")
+
+#: Every section above, for the app to look up only these in its catalog.
+SECTIONS = frozenset(
+    {
+        SEC_RULES,
+        SEC_TYPE,
+        SEC_BOMB,
+        SEC_SPECIAL,
+        SEC_TO_HIT,
+        SEC_TARGETS,
+        SEC_SELF,
+        SEC_AOE_TARGETS,
+        SEC_DURATION,
+        SEC_ATTACK_POWER,
+        SEC_ELEMENT,
+        SEC_MINIMUM,
+        SEC_EFFICIENCY,
+        SEC_NAME,
+    }
+)
 
 TO_HIT_COST: dict[ToHit, int] = {
     ToHit.NONE: 0,
@@ -34,10 +55,10 @@ TO_HIT_COST: dict[ToHit, int] = {
     ToHit.ROLL_VS_PWR: -10,
 }
 TO_HIT_LABEL: dict[ToHit, str] = {
-    ToHit.NONE: "No to-hit skill",
-    ToHit.BURST: "Burst",
-    ToHit.ROLL_VS_INT: "Roll against intelligence",
-    ToHit.ROLL_VS_PWR: "Roll against power",
+    ToHit.NONE: N_("No to-hit skill"),
+    ToHit.BURST: N_("Burst"),
+    ToHit.ROLL_VS_INT: N_("Roll against intelligence"),
+    ToHit.ROLL_VS_PWR: N_("Roll against power"),
 }
 
 TARGETS_COST: dict[Targets, int] = {
@@ -48,11 +69,11 @@ TARGETS_COST: dict[Targets, int] = {
     Targets.FOUR: 80,
 }
 TARGETS_LABEL: dict[Targets, str] = {
-    Targets.SELF: "Self",
-    Targets.SINGLE: "Single Target",
-    Targets.TWO: "Two Targets",
-    Targets.THREE: "Three Targets",
-    Targets.FOUR: "Four Targets",
+    Targets.SELF: N_("Self"),
+    Targets.SINGLE: N_("Single Target"),
+    Targets.TWO: N_("Two Targets"),
+    Targets.THREE: N_("Three Targets"),
+    Targets.FOUR: N_("Four Targets"),
 }
 
 #: AOE radius -> cost. 0 means no AOE skill.
@@ -72,12 +93,18 @@ DURATION_COST: dict[Duration, int] = {
 }
 
 
-def duration_label(duration: Duration) -> str:
-    """The rulebook's wording, e.g. "3 Rounds – homing"."""
+def duration_words(duration: Duration) -> Words:
+    """The rulebook's wording, e.g. "3 Rounds – homing", as words for the reader's language."""
     if duration is Duration.INSTANTANEOUS:
-        return "Instantaneous"
-    kind = "homing" if duration.homing else "single space"
-    return f"{duration.rounds} Rounds – {kind}"
+        return Words(N_("Instantaneous"))
+    if duration.homing:
+        return Words(N_("%(rounds)s Rounds – homing"), {"rounds": duration.rounds})
+    return Words(N_("%(rounds)s Rounds – single space"), {"rounds": duration.rounds})
+
+
+def duration_label(duration: Duration) -> str:
+    """The rulebook's wording in English, e.g. "3 Rounds – homing"."""
+    return str(duration_words(duration))
 
 
 #: Attack-power dice -> cost.

@@ -1,0 +1,173 @@
+"""The three pages a player builds with (the character wizard, the sheet editor and the
+spellcard builder) read wholly in Japanese and Chinese: every word the page shows or reads
+aloud, on every step of the wizard and in every menu (not only the one the browser sweep sees
+first), including the rule problems the live panel lists and the builder's cost lines (the
+rules a spellcard breaks are still English: docs/i18n.md). The
+names people gave (the character, the campaign) and the Latin words the glossary keeps
+(tests/browser/test_i18n.py's ``ALLOWED``) are the only Latin letters left."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+
+import pytest
+
+from tests.browser.test_i18n import ALLOWED
+from tests.factories import CharacterFactory
+from tests.minigames.test_rules_pages_i18n import latin_words_kept
+
+LANGUAGES = ["ja", "zh-hans"]
+NAMES = ["Cirno", "Scarlet Mist", "player-one", "Western Roses"]
+_SKIPPED = {"script", "style", "template", "textarea"}
+_READ = ("title", "aria-label", "placeholder", "alt")
+
+
+class _Words(HTMLParser):
+    """The text a reader sees or hears on a page: text nodes (options too), the attributes
+    read aloud, and the value of a button; not scripts, what people wrote in a text box, or
+    anything inside ``translate="no"``."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.stack: list[tuple[str, bool]] = []
+        self.texts: list[str] = []
+
+    def _skipping(self) -> bool:
+        return any(skip for _, skip in self.stack)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = dict(attrs)
+        skip = tag in _SKIPPED or found.get("translate") == "no"
+        if tag not in {"input", "br", "img", "meta", "link", "hr"}:
+            self.stack.append((tag, skip))
+        if skip or self._skipping():
+            return
+        self.texts += [str(found[name]) for name in _READ if found.get(name)]
+        if tag == "input" and found.get("type") in ("submit", "button") and found.get("value"):
+            self.texts.append(str(found["value"]))
+
+    def handle_endtag(self, tag: str) -> None:
+        while self.stack:
+            if self.stack.pop()[0] == tag:
+                break
+
+    def handle_data(self, data: str) -> None:
+        if data.strip() and not self._skipping():
+            self.texts.append(data)
+
+
+def english_left(html: str, lang: str) -> set[str]:
+    """The English words left in ``html``'s body (its <head> and the header's language names
+    aside)."""
+    body = html.split("<main", 1)[-1].split("</main>", 1)[0]
+    parser = _Words()
+    parser.feed("<main" + body + "</main>")
+    kept = sorted([*ALLOWED, *NAMES, *latin_words_kept(lang)], key=len, reverse=True)
+    found: set[str] = set()
+    for raw in parser.texts:
+        text = re.sub(r"https?://\S+", " ", raw)
+        for phrase in kept:
+            text = text.replace(phrase, " ")
+        found |= set(re.findall(r"[A-Za-z][A-Za-z'’-]*[A-Za-z]", text))
+    return found
+
+
+def _get(client, url: str, lang: str) -> str:
+    response = client.get(url, headers={"accept-language": f"{lang},en;q=0.5"})
+    assert response.status_code == 200, url
+    return response.content.decode()
+
+
+def _post(client, url: str, data: dict[str, object], lang: str) -> str:
+    response = client.post(url, data, headers={"accept-language": f"{lang},en;q=0.5"})
+    return response.content.decode()
+
+
+@pytest.fixture
+def cirno(campaign, player):
+    return CharacterFactory(owner=player, campaign=campaign, name="Cirno")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_wizard_reads_in_the_language_on_every_step(player, client_for, lang):
+    client = client_for(player)
+    assert english_left(_get(client, "/characters/new/", lang), lang) == set()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_wizards_problems_read_in_the_language(player, client_for, lang):
+    """A save refused for every kind of missing or wrong choice: the messages beside the
+    steps and the live panel's list, with the rulebook's sections."""
+    client = client_for(player)
+    data = {
+        "shot_type": "homing_amulets",
+        "race": "youkai",
+        "level": 3,
+        "profession": "shrine_maiden",
+        "element": "fire",
+        "bonus_pwr": 25,
+        "skill_legends": 3,
+        "abilities": ["manipulation_of_fire", "manipulation_of_water", "skill_focus"],
+        "qty_leather_armor": 0,
+    }
+    html = _post(client, "/characters/new/", data, lang)
+    assert 'id="save-errors"' in html
+    assert english_left(html, lang) == set()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_live_panel_reads_in_the_language(player, client_for, lang):
+    client = client_for(player)
+    response = client.post(
+        "/characters/new/preview/",
+        {"shot_type": "homing_amulets", "race": "fairy", "bonus_pwr": 3},
+        headers={"accept-language": lang},
+    )
+    assert response.status_code == 200
+    data = response.json()
+    assert english_left(f"<main>{data['html']}</main>", lang) == set()
+    for messages in data["errors"].values():
+        assert english_left(f"<main>{' '.join(messages)}</main>", lang) == set(), messages
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_sheet_editor_reads_in_the_language(cirno, player, client_for, lang):
+    client = client_for(player)
+    assert english_left(_get(client, f"/characters/{cirno.pk}/edit/", lang), lang) == set()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_spellcard_builder_reads_in_the_language(cirno, player, client_for, lang):
+    client = client_for(player)
+    url = f"/characters/{cirno.pk}/spellcards/new/"
+    assert english_left(_get(client, url, lang), lang) == set()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_builders_cost_lines_read_in_the_language(cirno, player, client_for, lang):
+    client = client_for(player)
+    url = f"/characters/{cirno.pk}/spellcards/new/"
+    query = {
+        "name": "Icicle Fall",
+        "type": "attack",
+        "to_hit": "roll_vs_int",
+        "targets": "two",
+        "aoe": 1,
+        "duration": "homing_2",
+        "attack_dice": 3,
+        "attack_modifier": 12,
+        "element": "wood",
+    }
+    html = _get(client, url + "?" + "&".join(f"{k}={v}" for k, v in query.items()), lang)
+    assert 'id="cost-panel"' in html and 'id="card-legal"' in html
+    assert english_left(html, lang) == set()
+
+
+def test_english_stays_as_it_was(cirno, player, client_for):
+    """The same pages in English: the engine's words as the rulebook writes them."""
+    client = client_for(player)
+    wizard = _get(client, "/characters/new/", "en")
+    assert "Power" in wizard and "Elemental affinity" in wizard
+    builder = _get(client, f"/characters/{cirno.pk}/spellcards/new/", "en")
+    assert "Single Target" in builder and "Attack-type" in builder
