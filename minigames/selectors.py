@@ -179,7 +179,8 @@ def table_info(
             }
             for key, rule in rules.items()
         ],
-        "outcome": table.outcome or None,
+        # its sentence in the reader's language (an outcome stored in English reads as it is)
+        "outcome": json_in_language(table.outcome) if table.outcome else None,
         "rematch_of": table.rematch_of_id,
         "rematch": next(iter(table.rematches.order_by("pk").values_list("pk", flat=True)), None)
         if ended
@@ -261,9 +262,7 @@ def payload_of(table: TavernTable, user: Any, state: Any = None) -> dict[str, An
             "summary": table.summary_in_language
             or gettext("%(game)s: waiting for players") % {"game": engine.title},
             "finished": bool(table.outcome),
-            "result": {"winners": [], "text": table.outcome.get("text", "")}
-            if table.outcome
-            else None,
+            "result": {"winners": [], "text": _outcome_text(table)} if table.outcome else None,
         }
         sees = None
     else:
@@ -291,7 +290,7 @@ def payload_of(table: TavernTable, user: Any, state: Any = None) -> dict[str, An
             payload["summary"] = table.summary_in_language
             payload["result"] = {
                 "winners": table.outcome.get("winners", []),
-                "text": table.outcome.get("text", ""),
+                "text": _outcome_text(table),
                 "names": [names[i] for i in table.outcome.get("winners", [])],
             }
     # What the renderers need to tell an ended table's story: who resigned, whether the table
@@ -307,6 +306,12 @@ def payload_of(table: TavernTable, user: Any, state: Any = None) -> dict[str, An
         }
     payload["table"] = info
     return payload
+
+
+def _outcome_text(table: TavernTable) -> str:
+    """How ``table`` ended ("Marisa resigned."), in the reader's language when the outcome
+    keeps its words; an outcome stored before it kept them shows its English."""
+    return str(json_in_language(table.outcome or {}).get("text", ""))
 
 
 def tavern_tables(user: Any, *, campaign_id: int | None = None) -> QuerySet[TavernTable]:

@@ -47,7 +47,7 @@ from tables.errors import StaleVersion
 from tables.models import TableStatus
 from tables.registry import game_for
 from tables.undo.services import undo_allow, undo_allowed_at
-from westernroses.words import N_, Words
+from westernroses.words import N_, Words, said
 
 from .game import forget_seats, may_watch, table_seats
 from .models import BOT_STRENGTHS, TavernAction, TavernSeat, TavernTable, seat_names, seats_of
@@ -728,16 +728,14 @@ def _resign(table: TavernTable, seat: TavernSeat, why: str = "resigned") -> None
         winners = [i for i in range(count) if i != seat.index]
         # her name as the table knew it, before "(resigned)"
         name = seat_names(seats)[seat.index]
-        table.outcome = {
-            "winners": winners,
-            "text": f"{name} {why}.",
-            "resigned": seat.index,
-        }
+        ending = Words(_ENDINGS.get(why, _ENDINGS["resigned"]), {"name": name})
+        # the sentence kept as words, so each reader reads it in her language
+        table.outcome = {"winners": winners, **said(ending), "resigned": seat.index}
         table.status = TableStatus.ENDED
         table.ended_at = timezone.now()
         _settle(table, winners)
         rate_table(table, None)  # rated: a resignation (or a timeout) is her loss
-        _summarize(table, Words(_ENDINGS.get(why, _ENDINGS["resigned"]), {"name": name}))
+        _summarize(table, ending)
         _touch(table, "outcome", "status", "ended_at", "stakes", "summary", "summary_words")
         transaction.on_commit(partial(_end_waits, table.pk, table.game), robust=True)
     else:
@@ -782,7 +780,7 @@ def _abandon(table: TavernTable, name: str) -> None:
     table.ended_at = timezone.now()
     table.outcome = {
         "winners": [],
-        "text": f"{name} abandoned the table.",
+        **said(Words(N_("%(name)s abandoned the table."), {"name": name})),
         "abandoned_by": name,
     }
     _summarize(table, Words(N_("Abandoned by %(name)s."), {"name": name}))

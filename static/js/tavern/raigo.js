@@ -238,7 +238,7 @@
 
     emptySpace(keys, words, cls) {
       const node = this.place("span", `raigo-slot raigo-empty ${cls || ""}`.trim(), keys, this.movesAt(keys).length ? { title: interpolate(gettext("The empty %(space)s"), { space: words }, true), lines: [] } : null);
-      node.append(el("span", "raigo-empty-text", "empty"));
+      node.append(el("span", "raigo-empty-text", gettext("empty")));
       node.append(el("span", "raigo-visually-hidden", ` ${words}`));
       return node;
     }
