@@ -5,30 +5,15 @@ replay to it byte for byte: each RSO table's state is replayed once from its ini
 its log, the moves that stand, and saved as the engine writes it now. The moves, the cards and
 the outcome are the same; only the words' form changes."""
 
-from typing import Any
-
 from django.apps.registry import Apps
 from django.db import migrations
 from django.db.backends.base.schema import BaseDatabaseSchemaEditor
 
+from minigames.upgrades import replay_states
+
 
 def replay_rso_states(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> None:
-    from minigames.engines.registry import get_engine
-    from tables.undo.services import effective_log
-    from westernroses.protocol import replay
-
-    engine: Any = get_engine("rso")
-    table_model = apps.get_model("minigames", "TavernTable")
-    action_model = apps.get_model("minigames", "TavernAction")
-    for table in table_model.objects.filter(game="rso").iterator():
-        if not table.initial:  # a table not started yet has no state to replay
-            continue
-        rows = action_model.objects.filter(table=table).order_by("seq")
-        log = [(int(r.seat), r.action) for r in effective_log(rows)]
-        state = engine.to_json(replay(engine, engine.from_json(table.initial), log))
-        if state != table.state:
-            table.state = state
-            table.save(update_fields=["state"])
+    replay_states(apps, "rso")
 
 
 class Migration(migrations.Migration):

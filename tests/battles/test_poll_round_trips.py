@@ -86,18 +86,9 @@ def _settled(campaign_id: Any, *users: Any) -> None:
 
 
 def _tavern(host: Any, guest: Any) -> Any:
-    from minigames import services
-    from minigames.models import TavernTable
+    from tests.minigames.conftest import two_humans
 
-    table = services.tavern_create(
-        by=host,
-        game="raigo",
-        campaign=None,
-        seats=[services.SeatSpec(kind="host"), services.SeatSpec(kind="open")],
-    )
-    services.tavern_join(table_id=table.pk, by=guest, index=1)
-    services.tavern_start(table_id=table.pk, by=host)
-    return TavernTable.objects.get(pk=table.pk)
+    return two_humans("raigo", host, guest)
 
 
 def _signed_in(user: Any) -> Client:

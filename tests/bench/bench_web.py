@@ -212,17 +212,9 @@ def _seed_battle(gm: Any) -> Any:
 
 def _seed_tavern(host: Any, guest: Any) -> int:
     """A started open RAIGO table of two users (``host`` and ``guest``)."""
-    from minigames import services
+    from tests.minigames.conftest import two_humans
 
-    table = services.tavern_create(
-        by=host,
-        game="raigo",
-        campaign=None,
-        seats=[services.SeatSpec(kind="host"), services.SeatSpec(kind="open")],
-    )
-    services.tavern_join(table_id=table.pk, by=guest, index=1)
-    services.tavern_start(table_id=table.pk, by=host)
-    return table.pk
+    return int(two_humans("raigo", host, guest).pk)
 
 
 def _seed_party(gm: Any, characters: int) -> Any:

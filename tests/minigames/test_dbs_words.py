@@ -21,12 +21,12 @@ from apibase.engine_words import (
     json_in_language,
     reason_in_language,
 )
-from minigames import services
 from minigames.engines.dbs.heuristic import heuristic_action
 from minigames.engines.registry import get_engine
 from minigames.models import TavernAction, TavernTable
 from tables.undo.services import effective_log
 from tests.minigames.conftest import two_humans
+from tests.minigames.playing import play
 from tests.minigames.test_api import contains_id
 from tests.minigames.test_i18n import english_left
 from westernroses.protocol import IllegalAction, replay
@@ -111,22 +111,14 @@ def _table_after_moves(
     is over): a card put face down whenever one may be in the first turns (so the log holds
     lines hidden from the other seat), the heuristic bot's choice otherwise."""
     table = table or two_humans("dbs", player, other_player)
-    users = {0: player, 1: other_player}
     rng = random.Random(5)
-    for _ in range(moves):
-        table.refresh_from_db()
-        state = ENGINE.from_json(table.state)
-        if ENGINE.is_terminal(state):
-            break
-        seat = ENGINE.waiting_on(state)[0]
-        legal = ENGINE.legal_actions(state, seat)
+
+    def pick(state: Any, seat: int, legal: list[Any]) -> Any:
         face_down = [a for a in legal if a["type"] in ("extra_sp", "set_trap")]
         early = state["turn"] <= 2 and not to_the_end
-        action = face_down[0] if face_down and early else heuristic_action(state, seat, rng)
-        services.tavern_action_apply(
-            table_id=table.pk, by=users[seat], action=action, expected_version=table.version
-        )
-    table.refresh_from_db()
+        return face_down[0] if face_down and early else heuristic_action(state, seat, rng)
+
+    table = play(table, {0: player, 1: other_player}, moves, pick)
     assert not to_the_end or ENGINE.is_terminal(ENGINE.from_json(table.state))
     return table
 

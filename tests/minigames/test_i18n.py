@@ -17,6 +17,7 @@ from minigames import services
 from minigames.engines.raigo.tokens import KINDS
 from minigames.engines.registry import get_engine
 from tests.minigames.conftest import two_humans
+from tests.minigames.playing import play
 from tests.minigames.test_api import contains_id
 from westernroses.words import Words
 
@@ -83,21 +84,7 @@ def english_left(text: str, names: list[str]) -> list[str]:
 
 def _raigo_after_moves(player: Any, other_player: Any, moves: int = 6) -> Any:
     """A started two-seat RAIGO table after ``moves`` moves (each seat's first legal move)."""
-    table = two_humans("raigo", player, other_player)
-    users = {0: player, 1: other_player}
-    engine = get_engine("raigo")
-    for _ in range(moves):
-        table.refresh_from_db()
-        state = engine.from_json(table.state)
-        seat = engine.waiting_on(state)[0]
-        services.tavern_action_apply(
-            table_id=table.pk,
-            by=users[seat],
-            action=engine.legal_actions(state, seat)[0],
-            expected_version=table.version,
-        )
-    table.refresh_from_db()
-    return table
+    return play(two_humans("raigo", player, other_player), {0: player, 1: other_player}, moves)
 
 
 def _texts(state: dict[str, Any], log: dict[str, Any]) -> dict[str, list[str]]:

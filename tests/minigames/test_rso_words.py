@@ -14,11 +14,11 @@ import pytest
 from django.utils import translation
 
 from apibase.engine_words import in_language, json_in_language
-from minigames import services
 from minigames.engines.registry import get_engine
 from minigames.engines.rso.words import cost_phrase, cost_words
 from minigames.models import TavernAction
 from tests.minigames.conftest import two_humans
+from tests.minigames.playing import play
 from tests.minigames.test_api import contains_id
 from tests.minigames.test_i18n import english_left
 from westernroses.protocol import IllegalAction, event_visible
@@ -58,20 +58,7 @@ def card_names(state: dict[str, Any], language: str) -> set[str]:
 def _play(table: Any, users: dict[int, Any], moves: int, until: Any = None) -> Any:
     """``moves`` moves of ``table`` through the move service (each seat's preferred legal
     move), or fewer: the game ends, or ``until(state, legal moves)`` holds."""
-    for _ in range(moves):
-        table.refresh_from_db()
-        state = ENGINE.from_json(table.state)
-        if ENGINE.is_terminal(state):
-            break
-        seat = ENGINE.waiting_on(state)[0]
-        legal = ENGINE.legal_actions(state, seat)
-        if until is not None and until(state, legal):
-            break
-        services.tavern_action_apply(
-            table_id=table.pk, by=users[seat], action=choose(legal), expected_version=table.version
-        )
-    table.refresh_from_db()
-    return table
+    return play(table, users, moves, lambda state, seat, legal: choose(legal), until)
 
 
 def card_has_cost(state: dict[str, Any], inst: str, index: int) -> bool:

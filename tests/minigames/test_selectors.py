@@ -12,6 +12,7 @@ from minigames.engines.registry import get_engine
 from minigames.models import TavernTable
 from minigames.selectors import tavern_payload
 from tests.minigames.conftest import three_humans_at_war, two_humans
+from tests.minigames.playing import play
 
 pytestmark = pytest.mark.django_db
 
@@ -90,20 +91,11 @@ def _log_lines(user, table: TavernTable) -> list[str]:
 def _until_she_reads_her_own(table: TavernTable, users: dict, her, watcher) -> None:
     """Each waited-on seat's first legal move until ``her`` log holds a line of her own (a
     card she drew, in words for her) that ``watcher`` does not read (a deal is random)."""
-    engine = get_engine(table.game)
     table.refresh_from_db()
     for _ in range(80):
         if _log_lines(her, table) != _log_lines(watcher, table):
             return
-        state = engine.from_json(table.state)
-        seat = engine.waiting_on(state)[0]
-        services.tavern_action_apply(
-            table_id=table.pk,
-            by=users[seat],
-            action=engine.legal_actions(state, seat)[0],
-            expected_version=table.version,
-        )
-        table.refresh_from_db()
+        play(table, users, 1)
     raise AssertionError("no line of her own in 80 moves")
 
 

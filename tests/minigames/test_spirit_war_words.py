@@ -25,6 +25,7 @@ from minigames.models import TavernAction, TavernTable
 from tables.registry import game_for
 from tables.services import table_replay
 from tests.minigames.conftest import two_humans
+from tests.minigames.playing import play
 from tests.minigames.test_api import contains_id
 from tests.minigames.test_i18n import english_left
 from westernroses.protocol import IllegalAction
@@ -52,20 +53,7 @@ def _advance(
 ) -> TavernTable:
     """``table`` after up to ``moves`` more moves, each a random legal move (drawn from
     ``pick``) of the seat waited on, or at its end."""
-    for _ in range(moves):
-        table.refresh_from_db()
-        state = ENGINE.from_json(table.state)
-        if ENGINE.is_terminal(state):
-            break
-        seat = ENGINE.waiting_on(state)[0]
-        services.tavern_action_apply(
-            table_id=table.pk,
-            by=users[seat],
-            action=pick.choice(ENGINE.legal_actions(state, seat)),
-            expected_version=table.version,
-        )
-    table.refresh_from_db()
-    return table
+    return play(table, users, moves, lambda state, seat, legal: pick.choice(legal))
 
 
 def _log(api: Any, table: TavernTable, accept: str) -> tuple[list[dict[str, Any]], str]:
