@@ -50,12 +50,23 @@ def reason_in_language(exc: BaseException) -> str:
 
 def json_in_language(data: Any) -> Any:
     """An engine's JSON (a view, a result) with every text it keeps with its words
-    (``westernroses.words.said``) rendered in the active language, the words left out."""
+    (``westernroses.words.said``) rendered in the active language, the words left out; a
+    card's ``lines`` kept with their ``line_words`` are rendered from them the same way."""
     if isinstance(data, list):
         return [json_in_language(item) for item in data]
     if not isinstance(data, dict):
         return data
-    out = {key: json_in_language(value) for key, value in data.items() if key != "words"}
+    out = {
+        key: json_in_language(value)
+        for key, value in data.items()
+        if key not in ("words", "line_words")
+    }
+    # a card's ``lines`` kept with their words (``line_words``, one per line)
+    line_words = data.get("line_words")
+    if isinstance(line_words, list) and isinstance(data.get("lines"), list):
+        out["lines"] = [in_language(line) for line in line_words]
+    elif "line_words" in data:
+        out["line_words"] = line_words
     words = data.get("words")
     if isinstance(words, dict) and "text" in words and "text" in data:
         out["text"] = in_language(words)

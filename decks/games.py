@@ -3,8 +3,9 @@
 Rumbling Spell Orchestra (``minigames.engines.rso``) and Dream Battle of SpellCard
 (``minigames.engines.dbs``) share one card shape (``number``, ``name``, ``kind``; a card in
 words as lines; presets as a list) and one set of public names (:class:`CardEngine`), so the app
-calls either engine the same way and nothing here translates. Nothing here decides a rule:
-validity, deck legality and the words are the engines'.
+calls either engine the same way. Nothing here decides a rule: validity, deck legality and the
+words are the engines'; an engine that gives its card lines and deck-rule refusals as message ids
+(``card_line_words``, ``deck_rule_words``) has them rendered here in the reader's language.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
+from apibase.engine_words import in_language
 from minigames.engines import dbs, rso
 
 Card = dict[str, Any]
@@ -69,6 +71,22 @@ class CardGame:
     @property
     def kind_words(self) -> Mapping[str, str]:
         return self.engine.KIND_WORDS
+
+    def lines(self, card: Mapping[str, Any], card_set: Mapping[str, Card]) -> list[str]:
+        """The card in words, a line each, in the reader's language when the engine gives
+        its lines as message ids, else as it writes them."""
+        words = getattr(self.engine, "card_line_words", None)
+        if words is None:
+            return list(self.engine.card_lines(card, card_set))
+        return [in_language(line) for line in words(card, card_set)]
+
+    def deck_errors(self, card_ids: Sequence[str], card_set: Mapping[str, Card]) -> list[str]:
+        """Every deck rule ``card_ids`` breaks, in the reader's language when the engine
+        gives them as message ids, else as it writes them."""
+        words = getattr(self.engine, "deck_rule_words", None)
+        if words is None:
+            return list(self.engine.validate_deck(card_ids, card_set))
+        return [in_language(rule) for rule in words(card_ids, card_set)]
 
 
 RSO: Final = CardGame(slug=rso.ENGINE.slug, title=rso.ENGINE.title, engine=rso)

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Q, QuerySet
 from django.http import Http404
+from django.utils.translation import gettext
 
 from apibase.engine_words import data_text
 from campaign.models import Campaign, Membership
@@ -147,7 +148,7 @@ def custom_card_lines(cards: Iterable[CustomCard]) -> dict[int, list[str]]:
         if key not in sets:
             sets[key] = card_set_for(game, card.campaign_id)
         if card.number in sets[key]:
-            out[card.pk] = game.engine.card_lines(card.data, sets[key])
+            out[card.pk] = game.lines(card.data, sets[key])
     return out
 
 
@@ -194,7 +195,7 @@ def entry_for(
         kind_label=data_text(game.kind_words.get(str(data.get("kind", "")), "Card")),
         cost=card_cost(data),
         characters=tuple(game.engine.card_characters(data, card_set)),
-        lines=tuple(game.engine.card_lines(data, card_set)),
+        lines=tuple(game.lines(data, card_set)),
         data=data,
         custom=custom,
     )
@@ -360,7 +361,7 @@ def deck_report(deck: Deck) -> DeckReport:
         deck=deck,
         game=game,
         card_set=card_set,
-        errors=game.engine.validate_deck(numbers, card_set),
+        errors=game.deck_errors(numbers, card_set),
         counts=Counter(numbers),
         campaign_lost=deck.campaign_id is not None and campaign_id is None,
     )
@@ -372,7 +373,7 @@ def check_cards(
     """Every broken deck rule of ``numbers`` in that context (nothing saved)."""
     if campaign_id is not None and campaign_id not in member_campaign_ids(user):
         campaign_id = None
-    return game.engine.validate_deck(list(numbers), card_set_for(game, campaign_id))
+    return game.deck_errors(list(numbers), card_set_for(game, campaign_id))
 
 
 # --------------------------------------------------------------------------- for the tavern
@@ -451,7 +452,12 @@ def deck_cards(
     report = deck_report(deck)
     if report.errors:
         raise ValidationError(
-            {"deck": [f"“{deck.name}” is not legal yet: " + " ".join(report.errors)]}
+            {
+                "deck": [
+                    gettext("“%(deck)s” is not legal yet: %(rules)s")
+                    % {"deck": deck.name, "rules": " ".join(report.errors)}
+                ]
+            }
         )
     numbers = [str(n) for n in deck.cards]
     return numbers, _extra_definitions(game, numbers, report.card_set)

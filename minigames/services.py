@@ -479,7 +479,7 @@ def tavern_start(*, table_id: int, by: User) -> TavernTable:
             seats=len(seats), seed=_seed(), options=table.options, config=config
         )
     except ValueError as exc:
-        raise _fail("seats", str(exc)) from None
+        raise _fail("seats", reason_in_language(exc)) from None
     _hold_stakes(table, seats)
     game = game_for(table.game)
     table_services.table_store(game, table, state)

@@ -94,6 +94,9 @@ def render(words: Words | str, translate: Any, data: Any = None) -> str:
     (``apibase.engine_words.data_text``), or stay as they are without it."""
     if isinstance(words, str):
         return words
+    if words.text == CAPITALIZED:
+        inner = render(words.params["text"], translate, data)
+        return inner[:1].upper() + inner[1:]
     if words.data:
         return str(words.text if data is None else data(words.text))
     if words.context:
@@ -110,6 +113,17 @@ def render(words: Words | str, translate: Any, data: Any = None) -> str:
         for key, value in words.params.items()
     }
     return str(text) % params
+
+
+#: Not a message id: :func:`render` gives its ``text`` parameter with a capital first letter
+#: (a sentence built of pieces: "Draw 1 card." of "draw 1 card"); scripts without capitals
+#: are left as they are.
+CAPITALIZED = "<capitalized>"
+
+
+def capitalized(words: Words | str) -> Words:
+    """``words`` with a capital first letter once rendered, in whatever language."""
+    return Words(CAPITALIZED, {"text": words})
 
 
 def listing(items: list[Words | str], *, last: str = "and") -> Words | str:

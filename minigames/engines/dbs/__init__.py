@@ -9,11 +9,12 @@ shape"):
   ``new_game(seats=2, seed=..., config={"decks": [[numbers...], [numbers...]],
   "cards": [extra card definitions], "names": ["...", "..."]})``.
 * cards: :func:`load_card_set`, :func:`starter_card_set`, :func:`validate_card`,
-  :func:`upgrade_card`, :func:`card_lines` (a card in words, a line each), :data:`KIND_WORDS`,
+  :func:`upgrade_card`, :func:`card_lines` (a card in words, a line each; :func:`card_line_words`
+  the same lines as message ids the app renders in the reader's language), :data:`KIND_WORDS`,
   :func:`card_characters`, :func:`card_needs`, :class:`CardSetError`; :func:`describe_card`
   (the card as one paragraph, its title first).
-* decks: :func:`validate_deck`, :func:`preset_decks`, :func:`preset_deck`,
-  :func:`deck_to_text`, :func:`deck_from_text`, :data:`DECK_RULES`.
+* decks: :func:`validate_deck` (:func:`deck_rule_words` in words), :func:`preset_decks`,
+  :func:`preset_deck`, :func:`deck_to_text`, :func:`deck_from_text`, :data:`DECK_RULES`.
 * bots: :mod:`.heuristic` (``heuristic_action``, ``evaluate``).
 """
 
@@ -31,6 +32,7 @@ from .cards import (
 from .decks import (
     DECK_RULES,
     deck_from_text,
+    deck_rule_words,
     deck_to_text,
     preset_deck,
     preset_decks,
@@ -38,7 +40,7 @@ from .decks import (
 )
 from .engine import ENGINE, DBSEngine
 from .player_view import card_locations
-from .vocabulary import KIND_WORDS, card_lines, describe_card, validate_card
+from .vocabulary import KIND_WORDS, card_line_words, card_lines, describe_card, validate_card
 
 __all__ = [
     "DECK_RULES",
@@ -47,10 +49,12 @@ __all__ = [
     "CardSetError",
     "DBSEngine",
     "card_characters",
+    "card_line_words",
     "card_lines",
     "card_locations",
     "card_needs",
     "deck_from_text",
+    "deck_rule_words",
     "deck_to_text",
     "describe_card",
     "load_card_set",

@@ -12,6 +12,8 @@ from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any, Final
 
+from westernroses.words import N_, Words
+
 from .cards import read_data
 from .vocabulary import Card
 
@@ -25,27 +27,54 @@ DECK_RULES: Final = (
 )
 
 
-def validate_deck(card_ids: Sequence[str], card_set: Mapping[str, Card]) -> list[str]:
-    """Every deck rule ``card_ids`` (card numbers, one per copy) breaks, as sentences."""
-    errors: list[str] = []
+def deck_rule_words(card_ids: Sequence[str], card_set: Mapping[str, Card]) -> list[Words]:
+    """Every deck rule ``card_ids`` (card numbers, one per copy) breaks, as sentences in words
+    (message ids with their numbers; the app renders them in the reader's language)."""
+    errors: list[Words] = []
     total = len(card_ids)
     if total < MIN_DECK:
-        errors.append(f"A deck needs at least {MIN_DECK} cards; this one has {total}.")
+        errors.append(
+            Words(
+                N_("A deck needs at least %(least)s cards; this one has %(total)s."),
+                {"least": MIN_DECK, "total": total},
+            )
+        )
     if total > MAX_DECK:
-        errors.append(f"A deck holds at most {MAX_DECK} cards; this one has {total}.")
+        errors.append(
+            Words(
+                N_("A deck holds at most %(most)s cards; this one has %(total)s."),
+                {"most": MAX_DECK, "total": total},
+            )
+        )
     counts = Counter(card_ids)
     for number in sorted(n for n in counts if n not in card_set):
-        errors.append(f"There is no card numbered {number} in this card set.")
+        errors.append(
+            Words(N_("There is no card numbered %(number)s in this card set."), {"number": number})
+        )
     for number, count in sorted(counts.items()):
         if count > MAX_COPIES and number in card_set:
-            name = card_set[number]["name"]
             errors.append(
-                f"At most {MAX_COPIES} cards of the same number are allowed; "
-                f"{name} ({number}) is in it {count} times."
+                Words(
+                    N_(
+                        "At most %(most)s cards of the same number are allowed; "
+                        "%(card)s (%(number)s) is in it %(count)s times."
+                    ),
+                    {
+                        "most": MAX_COPIES,
+                        "card": card_set[number]["name"],
+                        "number": number,
+                        "count": count,
+                    },
+                )
             )
     if not any(card_set.get(n, {}).get("kind") == "character" for n in counts):
-        errors.append("A deck needs at least one character card.")
+        errors.append(Words(N_("A deck needs at least one character card.")))
     return errors
+
+
+def validate_deck(card_ids: Sequence[str], card_set: Mapping[str, Card]) -> list[str]:
+    """:func:`deck_rule_words` in English."""
+    return [str(words) for words in deck_rule_words(card_ids, card_set)]
 
 
 def deck_to_text(card_ids: Sequence[str], card_set: Mapping[str, Card], name: str = "") -> str:

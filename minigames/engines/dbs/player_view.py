@@ -23,7 +23,7 @@ from westernroses.words import N_, Words, said
 from .phases import PHASE_WORDS
 from .rules import State, attack_of, available_sp, card, chain_level, hand_limit, other, player, who
 from .setup import deck_numbers
-from .vocabulary import KIND_WORDS, card_lines
+from .vocabulary import KIND_WORDS, card_line_words
 
 #: A character's status in words: fixed words of the engine's, which the app translates on a
 #: card's ``status_label`` (``apibase.engine_words.data_in_language``).
@@ -172,6 +172,7 @@ def _card_text(state: State, number: str) -> Json:
     if cached is not None and cached[0] is definition:
         return dict(cached[1])
     owner = definition.get("character")
+    lines = card_line_words(definition, state["cards"])
     text: Json = {
         "name": definition["name"],
         "kind": definition["kind"],
@@ -181,7 +182,10 @@ def _card_text(state: State, number: str) -> Json:
         "level": definition.get("level"),
         "limit": definition.get("limit", "none"),
         "character": state["cards"][owner]["name"] if owner and owner in state["cards"] else None,
-        "lines": card_lines(definition, state["cards"]),
+        "lines": [str(line) for line in lines],
+        # the same lines as message ids: the app renders ``lines`` from them in the reader's
+        # language (``apibase.engine_words.json_in_language``)
+        "line_words": [line.to_json() for line in lines],
     }
     _TEXTS[number] = (definition, text)
     return dict(text)

@@ -28,7 +28,7 @@ from westernroses.words import N_, Words
 
 from . import phases
 from .cards import load_card_set, shared_starter_set
-from .decks import preset_deck, validate_deck
+from .decks import deck_rule_words, preset_deck
 from .rules import (
     BEADS,
     OPENING_HAND,
@@ -42,7 +42,7 @@ from .rules import (
     shuffle,
     who,
 )
-from .vocabulary import Card
+from .vocabulary import Card, sentences
 
 DEFAULT_DECKS = ("shrine-and-stars", "scarlet-household")
 
@@ -78,10 +78,13 @@ def new_state(*, seed: int, options: Mapping[str, Any], config: Mapping[str, Any
     if len(decks) != 2:
         raise ValueError("Dream Battle of SpellCard needs exactly two decks, one per player.")
     for seat, deck in enumerate(decks):
-        errors = validate_deck(list(deck), card_set)
+        errors = deck_rule_words(list(deck), card_set)
         if errors:
             raise ValueError(
-                f"The deck of player {seat + 1} breaks the deck rules: {' '.join(errors)}"
+                Words(
+                    N_("The deck of player %(seat)s breaks the deck rules: %(rules)s"),
+                    {"seat": seat + 1, "rules": sentences(errors)},
+                )
             )
     names = list(config.get("names") or ["Player 1", "Player 2"])
     if len(names) != 2 or not all(isinstance(n, str) and n.strip() for n in names):

@@ -23,6 +23,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
+from westernroses.words import N_, Words, capitalized, listing
+
 Card = dict[str, Any]
 
 KINDS: Final = ("character", "battle", "buff", "trap", "instant", "constant")
@@ -341,173 +343,327 @@ def validate_card(data: object) -> list[str]:
 
 
 # --- words -------------------------------------------------------------------------------
+#
+# Each sentence and each piece of one is a message id with its numbers as parameters
+# (westernroses/words.py), so a card reads in the reader's language where it is shown;
+# ``str()`` of the words is the English line. "Your" and "your opponent's" and one or many are
+# separate ids, so that a translation never has to build a phrase from English pieces.
+
+#: condition word -> (about you, about your opponent)
+_CONDITION_WORDS: Final = {
+    "chain_count_at_least": (
+        N_("your Spell Chain holds at least %(amount)s cards"),
+        N_("your opponent's Spell Chain holds at least %(amount)s cards"),
+    ),
+    "chain_level_at_least": (
+        N_("the Levels in your Spell Chain add up to at least %(amount)s"),
+        N_("the Levels in your opponent's Spell Chain add up to at least %(amount)s"),
+    ),
+    "lp_below": (N_("your LP are below %(amount)s"), N_("your opponent's LP are below %(amount)s")),
+    "lp_at_least": (
+        N_("your LP are at least %(amount)s"),
+        N_("your opponent's LP are at least %(amount)s"),
+    ),
+    "hand_at_most": (
+        N_("your hand holds at most %(amount)s cards"),
+        N_("your opponent's hand holds at most %(amount)s cards"),
+    ),
+}
 
 
-def _whose(whose: str) -> str:
-    return "your" if whose == "self" else "your opponent's"
+def condition_words(cond: Mapping[str, Any]) -> Words:
+    """One condition in words ("your Spell Chain holds at least 3 cards")."""
+    mine, theirs = _CONDITION_WORDS.get(cond["check"], _CONDITION_WORDS["hand_at_most"])
+    text = mine if cond.get("whose", "self") == "self" else theirs
+    return Words(text, {"amount": cond.get("amount")})
+
+
+def conditions_words(conds: Sequence[Mapping[str, Any]]) -> Words | str:
+    """Conditions joined by "and" (all must hold: "かつ", "且"), each in words."""
+    head: Words | str = ""
+    for cond in conds:
+        words = condition_words(cond)
+        head = (
+            words
+            if not head
+            else Words(N_("%(condition)s and %(more)s"), {"condition": head, "more": words})
+        )
+    return head
 
 
 def describe_condition(cond: Mapping[str, Any]) -> str:
-    """One condition in words ("your Spell Chain holds at least 3 cards")."""
-    whose = _whose(cond.get("whose", "self"))
-    amount = cond.get("amount")
-    check = cond["check"]
-    if check == "chain_count_at_least":
-        return f"{whose} Spell Chain holds at least {amount} cards"
-    if check == "chain_level_at_least":
-        return f"the Levels in {whose} Spell Chain add up to at least {amount}"
-    if check == "lp_below":
-        return f"{whose} LP are below {amount}"
-    if check == "lp_at_least":
-        return f"{whose} LP are at least {amount}"
-    return f"{whose} hand holds at most {amount} cards"
+    return str(condition_words(cond))
 
 
 def describe_conditions(conds: Sequence[Mapping[str, Any]]) -> str:
-    return " and ".join(describe_condition(c) for c in conds)
+    return str(conditions_words(conds))
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+#: effect word -> (targeting you, targeting your opponent), each (one, many) when it counts
+#: cards; "boost" speaks of your own Spellcard or the opposing one
+_EFFECT_WORDS: Final[dict[str, tuple[str, str]]] = {
+    "damage": (
+        N_("deal %(amount)s damage to yourself"),
+        N_("deal %(amount)s damage to your opponent"),
+    ),
+    "heal": (N_("restore %(amount)s LP to yourself"), N_("restore %(amount)s LP to your opponent")),
+    "recover_beads": (
+        N_("refill %(amount)s of your empty SP beads"),
+        N_("refill %(amount)s of your opponent's empty SP beads"),
+    ),
+    "break_beads": (
+        N_("break %(amount)s of your SP beads"),
+        N_("break %(amount)s of your opponent's SP beads"),
+    ),
+    "boost": (
+        N_("your Spellcard in this clash gets %(amount)s attack"),
+        N_("the opposing Spellcard gets %(amount)s attack"),
+    ),
+    "destroy_item": (
+        N_("send the oldest item in your Item Area to the grave"),
+        N_("send the oldest item in your opponent's Item Area to the grave"),
+    ),
+    "chain_pop": (
+        N_("send the top card of your Spell Chain to the grave"),
+        N_("send the top card of your opponent's Spell Chain to the grave"),
+    ),
+}
+#: effects that count cards: (you, one), (you, many), (opponent, one), (opponent, many)
+_COUNTED_WORDS: Final[dict[str, tuple[str, str, str, str]]] = {
+    "draw": (
+        N_("draw %(amount)s card"),
+        N_("draw %(amount)s cards"),
+        N_("your opponent draws %(amount)s card"),
+        N_("your opponent draws %(amount)s cards"),
+    ),
+    "discard_random": (
+        N_("you discard %(amount)s card at random"),
+        N_("you discard %(amount)s cards at random"),
+        N_("your opponent discards %(amount)s card at random"),
+        N_("your opponent discards %(amount)s cards at random"),
+    ),
+}
 
 
-def describe_effect(eff: Mapping[str, Any]) -> str:
+def effect_words(eff: Mapping[str, Any]) -> Words:
     """One effect in words ("deal 500 damage to your opponent")."""
     verb = eff["do"]
     target = eff.get("target", EFFECTS[verb][0])
     amount = eff.get("amount", 0)
-    who = "yourself" if target == "self" else "your opponent"
-    whose = "your" if target == "self" else "your opponent's"
-    if verb == "damage":
-        text = f"deal {amount} damage to {who}"
-    elif verb == "heal":
-        text = f"restore {amount} LP to {who}"
-    elif verb == "draw":
-        text = (
-            f"draw {_plural(amount, 'card')}"
-            if target == "self"
-            else f"your opponent draws {_plural(amount, 'card')}"
-        )
-    elif verb == "recover_beads":
-        text = f"refill {amount} of {whose} empty SP beads"
-    elif verb == "break_beads":
-        text = f"break {amount} of {whose} SP beads"
-    elif verb == "boost":
-        side = "your Spellcard in this clash" if target == "own" else "the opposing Spellcard"
-        text = f"{side} gets {amount:+d} attack"
+    words: Words
+    if verb in _COUNTED_WORDS:
+        forms = _COUNTED_WORDS[verb]
+        index = (0 if target == "self" else 2) + (0 if amount == 1 else 1)
+        words = Words(forms[index], {"amount": amount})
+    elif verb in _EFFECT_WORDS:
+        mine, theirs = _EFFECT_WORDS[verb]
+        text = mine if target in ("self", "own") else theirs
+        shown = f"{amount:+d}" if verb == "boost" else amount
+        words = Words(text, {"amount": shown})
     elif verb == "negate":
-        text = "send the attacking Spellcard to the grave before it resolves"
-    elif verb == "destroy_item":
-        text = f"send the oldest item in {whose} Item Area to the grave"
-    elif verb == "discard_random":
-        subject = "you discard" if target == "self" else "your opponent discards"
-        text = f"{subject} {_plural(amount, 'card')} at random"
-    elif verb == "chain_pop":
-        text = f"send the top card of {whose} Spell Chain to the grave"
+        words = Words(N_("send the attacking Spellcard to the grave before it resolves"))
     else:
-        text = "you win the game"
+        words = Words(N_("you win the game"))
     if eff.get("if"):
-        text = f"if {describe_conditions(eff['if'])}, {text}"
-    return text
+        words = Words(
+            N_("if %(condition)s, %(effect)s"),
+            {"condition": conditions_words(eff["if"]), "effect": words},
+        )
+    return words
+
+
+def describe_effect(eff: Mapping[str, Any]) -> str:
+    return str(effect_words(eff))
+
+
+def _sentence(words: Words | str) -> Words:
+    """``words`` as a sentence: a capital first letter (in English) and a full stop."""
+    return capitalized(Words(N_("%(sentence)s."), {"sentence": words}))
+
+
+def _effects_joined(effects: Sequence[Mapping[str, Any]]) -> Words | str:
+    return listing([effect_words(e) for e in effects], last="semicolon")
+
+
+def effects_words(effects: Sequence[Mapping[str, Any]]) -> Words:
+    """Effects as one sentence, joined by semicolons."""
+    return _sentence(_effects_joined(effects))
 
 
 def describe_effects(effects: Sequence[Mapping[str, Any]]) -> str:
-    text = "; ".join(describe_effect(e) for e in effects)
-    return text[:1].upper() + text[1:] + "."
+    return str(effects_words(effects))
 
 
-def describe_static(st: Mapping[str, Any], *, skill: bool = False) -> str:
-    """A lasting effect in words; in a character's skill it speaks of her own Spellcards."""
-    kind = st["static"]
-    amount = st.get("amount", 0)
-    cards = "her Spellcards" if skill else "your Battle Spellcards"
-    if kind == "attack_bonus":
-        when = {
-            "always": "",
-            "attacking": " when attacking",
-            "defending": " when counter-attacking",
-        }
-        text = f"{cards} get +{amount} attack{when[st.get('when', 'always')]}"
-    elif kind == "damage_reduction":
-        text = f"damage you take from hits is reduced by {amount}"
-    elif kind == "hand_limit":
-        text = f"your hand limit is {amount} higher"
-    elif kind == "pick_bonus":
-        text = f"you draw {_plural(amount, 'more card')} in your Pick phase"
-    elif kind == "cost_reduction":
-        text = f"{cards} cost {amount} SP less (never below 0)"
-    else:
-        return f"You win the game as soon as {describe_conditions(st['if'])}."
-    if st.get("if"):
-        text = f"while {describe_conditions(st['if'])}, {text}"
-    return text[:1].upper() + text[1:] + "."
-
-
-TRIGGER_WORDS: Final = {
-    "pick_start": "At the start of your Pick phase",
-    "opponent_pick_start": "At the start of your opponent's Pick phase",
-    "hit": "Whenever your Battle Spellcard hits",
-    "hit_taken": "Whenever you are hit",
+_ATTACK_BONUS: Final = {
+    # (in a skill, when) -> words
+    (True, "always"): N_("her Spellcards get +%(amount)s attack"),
+    (True, "attacking"): N_("her Spellcards get +%(amount)s attack when attacking"),
+    (True, "defending"): N_("her Spellcards get +%(amount)s attack when counter-attacking"),
+    (False, "always"): N_("your Battle Spellcards get +%(amount)s attack"),
+    (False, "attacking"): N_("your Battle Spellcards get +%(amount)s attack when attacking"),
+    (False, "defending"): N_(
+        "your Battle Spellcards get +%(amount)s attack when counter-attacking"
+    ),
 }
 
 
-def describe_trigger(trig: Mapping[str, Any]) -> str:
-    head = TRIGGER_WORDS[trig["at"]]
+def static_words(st: Mapping[str, Any], *, skill: bool = False) -> Words:
+    """A lasting effect in words; in a character's skill it speaks of her own Spellcards."""
+    kind = st["static"]
+    amount = st.get("amount", 0)
+    if kind == "attack_bonus":
+        text = _ATTACK_BONUS[(skill, st.get("when", "always"))]
+    elif kind == "damage_reduction":
+        text = N_("damage you take from hits is reduced by %(amount)s")
+    elif kind == "hand_limit":
+        text = N_("your hand limit is %(amount)s higher")
+    elif kind == "pick_bonus":
+        text = (
+            N_("you draw %(amount)s more card in your Pick phase")
+            if amount == 1
+            else N_("you draw %(amount)s more cards in your Pick phase")
+        )
+    elif kind == "cost_reduction":
+        text = (
+            N_("her Spellcards cost %(amount)s SP less (never below 0)")
+            if skill
+            else N_("your Battle Spellcards cost %(amount)s SP less (never below 0)")
+        )
+    else:
+        return Words(
+            N_("You win the game as soon as %(condition)s."),
+            {"condition": conditions_words(st["if"])},
+        )
+    words = Words(text, {"amount": amount})
+    if st.get("if"):
+        words = Words(
+            N_("while %(condition)s, %(effect)s"),
+            {"condition": conditions_words(st["if"]), "effect": words},
+        )
+    return _sentence(words)
+
+
+def describe_static(st: Mapping[str, Any], *, skill: bool = False) -> str:
+    return str(static_words(st, skill=skill))
+
+
+TRIGGER_WORDS: Final = {
+    "pick_start": N_("At the start of your Pick phase: %(effects)s."),
+    "opponent_pick_start": N_("At the start of your opponent's Pick phase: %(effects)s."),
+    "hit": N_("Whenever your Battle Spellcard hits: %(effects)s."),
+    "hit_taken": N_("Whenever you are hit: %(effects)s."),
+}
+_TRIGGER_IF_WORDS: Final = {
+    "pick_start": N_("At the start of your Pick phase, if %(condition)s: %(effects)s."),
+    "opponent_pick_start": N_(
+        "At the start of your opponent's Pick phase, if %(condition)s: %(effects)s."
+    ),
+    "hit": N_("Whenever your Battle Spellcard hits, if %(condition)s: %(effects)s."),
+    "hit_taken": N_("Whenever you are hit, if %(condition)s: %(effects)s."),
+}
+
+
+def trigger_words(trig: Mapping[str, Any]) -> Words:
+    effects = _effects_joined(trig["effects"])
     if trig.get("if"):
-        head += f", if {describe_conditions(trig['if'])}"
-    body = describe_effects(trig["effects"])
-    return f"{head}: {body[:1].lower()}{body[1:]}"
+        return Words(
+            _TRIGGER_IF_WORDS[trig["at"]],
+            {"condition": conditions_words(trig["if"]), "effects": effects},
+        )
+    return Words(TRIGGER_WORDS[trig["at"]], {"effects": effects})
+
+
+def describe_trigger(trig: Mapping[str, Any]) -> str:
+    return str(trigger_words(trig))
+
+
+def sentences(parts: Sequence[Words | str]) -> Words | str:
+    """Sentences one after another (a space between them in English, none in Japanese)."""
+    head: Words | str = ""
+    for part in parts:
+        head = part if not head else Words(N_("%(first)s %(next)s"), {"first": head, "next": part})
+    return head
+
+
+def ability_set_words(abilities: Mapping[str, Any], *, skill: bool = False) -> Words | str:
+    parts: list[Words | str] = [static_words(s, skill=skill) for s in abilities.get("statics", [])]
+    parts += [trigger_words(t) for t in abilities.get("triggers", [])]
+    return sentences(parts)
 
 
 def describe_ability_set(abilities: Mapping[str, Any], *, skill: bool = False) -> str:
-    parts = [describe_static(s, skill=skill) for s in abilities.get("statics", [])]
-    parts += [describe_trigger(t) for t in abilities.get("triggers", [])]
-    return " ".join(parts)
+    return str(ability_set_words(abilities, skill=skill))
 
 
-def card_lines(card: Mapping[str, Any], card_set: Mapping[str, Card] | None = None) -> list[str]:
+_SKILL_WORDS: Final = {
+    "support": N_("Support skill: %(skill)s"),
+    "center": N_("Center skill: %(skill)s"),
+    "hyper": N_("Hyper skill: %(skill)s"),
+}
+_LIMIT_WORDS: Final = {
+    "center": N_("Only while she is in Center status."),
+    "hyper": N_("Only while she is in Hyper status."),
+}
+
+
+def card_line_words(
+    card: Mapping[str, Any], card_set: Mapping[str, Card] | None = None
+) -> list[Words]:
     """Everything on ``card`` in words, a sentence or a skill a line (its name, number and kind
-    are the card's title, not a line): stats, limits, needs and effects."""
+    are the card's title, not a line): stats, limits, needs and effects; each line's ``str()``
+    is its English, the app renders it in the reader's language."""
     kind = card["kind"]
-    parts: list[str] = []
+    parts: list[Words] = []
     if kind == "character":
         for level in SKILL_LEVELS:
             if card.get(level):
-                label = level.capitalize()
-                parts.append(f"{label} skill: {describe_ability_set(card[level], skill=True)}")
-    else:
-        stats = []
-        if kind == "battle":
-            stats += [f"Level {card['level']}", f"attack {card['attack']}"]
-        stats.append(f"costs {card['cost']} SP")
-        if kind == "instant":
-            stats.append(
-                "used in your Battle phase"
-                if card["timing"] == "attack"
-                else "used when you are attacked"
-            )
-        if kind == "trap":
-            stats.append("set face down, sprung when you are attacked")
-        parts.append(", ".join(stats)[:1].upper() + ", ".join(stats)[1:] + ".")
-        limit = card.get("limit", "none")
-        if limit != "none":
-            parts.append(f"Only while she is in {limit.capitalize()} status.")
-        if card.get("requires"):
-            parts.append(f"Needs: {describe_conditions(card['requires'])}.")
-        if card.get("on_declare"):
-            parts.append(f"When declared: {describe_effects(card['on_declare'])}")
-        if card.get("on_hit"):
-            parts.append(f"On a hit: {describe_effects(card['on_hit'])}")
-        if card.get("effects"):
-            parts.append(describe_effects(card["effects"]))
-        if card.get("this_turn"):
-            parts.append(
-                "For the rest of this turn: "
-                + " ".join(describe_static(s) for s in card["this_turn"])
-            )
-        if kind == "constant":
-            parts.append(describe_ability_set(card))
-    return [part for part in parts if part]
+                skill = ability_set_words(card[level], skill=True)
+                parts.append(Words(_SKILL_WORDS[level], {"skill": skill}))
+        return parts
+    stats: list[Words | str] = []
+    if kind == "battle":
+        stats += [
+            Words(N_("Level %(level)s"), {"level": card["level"]}),
+            Words(N_("attack %(attack)s"), {"attack": card["attack"]}),
+        ]
+    stats.append(Words(N_("costs %(cost)s SP"), {"cost": card["cost"]}))
+    if kind == "instant":
+        stats.append(
+            Words(N_("used in your Battle phase"))
+            if card["timing"] == "attack"
+            else Words(N_("used when you are attacked"))
+        )
+    if kind == "trap":
+        stats.append(Words(N_("set face down, sprung when you are attacked")))
+    parts.append(_sentence(listing(stats, last="comma")))
+    limit = card.get("limit", "none")
+    if limit in _LIMIT_WORDS:
+        parts.append(Words(_LIMIT_WORDS[limit]))
+    if card.get("requires"):
+        parts.append(
+            Words(N_("Needs: %(condition)s."), {"condition": conditions_words(card["requires"])})
+        )
+    if card.get("on_declare"):
+        parts.append(
+            Words(N_("When declared: %(effects)s"), {"effects": effects_words(card["on_declare"])})
+        )
+    if card.get("on_hit"):
+        parts.append(Words(N_("On a hit: %(effects)s"), {"effects": effects_words(card["on_hit"])}))
+    if card.get("effects"):
+        parts.append(effects_words(card["effects"]))
+    if card.get("this_turn"):
+        rest = sentences([static_words(s) for s in card["this_turn"]])
+        parts.append(Words(N_("For the rest of this turn: %(effects)s"), {"effects": rest}))
+    if kind == "constant":
+        constant = ability_set_words(card)
+        if constant:
+            parts.append(constant if isinstance(constant, Words) else Words(constant))
+    return parts
+
+
+def card_lines(card: Mapping[str, Any], card_set: Mapping[str, Card] | None = None) -> list[str]:
+    """:func:`card_line_words` in English."""
+    return [text for text in (str(words) for words in card_line_words(card, card_set)) if text]
 
 
 def describe_card(card: Mapping[str, Any], card_set: Mapping[str, Card] | None = None) -> str:
