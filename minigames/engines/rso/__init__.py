@@ -6,9 +6,11 @@ same set of names, with the same shapes, as Dream Battle of SpellCard's
 
 * :data:`ENGINE` — the :class:`westernroses.protocol.GameEngine`;
 * cards: :func:`load_card_set`, :func:`starter_card_set`, :func:`validate_card`,
-  :func:`upgrade_card`, :func:`card_lines` (a card in words, a line each), :data:`KIND_WORDS`,
-  :func:`card_characters`, :func:`card_needs`, :class:`CardSetError`;
-* decks: :func:`validate_deck`, :func:`preset_decks`, :func:`preset_deck`,
+  :func:`upgrade_card`, :func:`card_lines` (a card in words, a line each;
+  :func:`card_line_words` the same lines as message ids the app renders in the reader's
+  language), :data:`KIND_WORDS`, :func:`card_characters`, :func:`card_needs`, :class:`CardSetError`;
+* decks: :func:`validate_deck` (:func:`deck_rule_words` in words), :func:`preset_decks`,
+  :func:`preset_deck`,
   :func:`deck_to_text`, :func:`deck_from_text`, :data:`DECK_RULES`;
 * bots: :mod:`minigames.engines.rso.heuristic` (``heuristic_action``, ``evaluate``).
 """
@@ -26,6 +28,7 @@ from minigames.engines.rso.cards import (
 from minigames.engines.rso.decks import (
     DECK_RULES,
     deck_from_text,
+    deck_rule_words,
     deck_to_text,
     preset_deck,
     preset_decks,
@@ -33,7 +36,7 @@ from minigames.engines.rso.decks import (
 )
 from minigames.engines.rso.engine import ENGINE, RsoEngine
 from minigames.engines.rso.vocabulary import validate_card
-from minigames.engines.rso.words import KIND_WORDS, card_lines
+from minigames.engines.rso.words import KIND_WORDS, card_line_words, card_lines
 
 __all__ = [
     "DECK_RULES",
@@ -42,9 +45,11 @@ __all__ = [
     "CardSetError",
     "RsoEngine",
     "card_characters",
+    "card_line_words",
     "card_lines",
     "card_needs",
     "deck_from_text",
+    "deck_rule_words",
     "deck_to_text",
     "load_card_set",
     "preset_deck",
