@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from westernroses.words import N_, Words, capitalized, data, listing
+from westernroses.words import N_, NP_, Words, capitalized, data, listing
 
 STAT_WORDS: Final = {"av": "AV", "iv": "IV", "hv": "HV", "ev": "EV", "bv": "BV"}
 BASIC_WORDS: Final = {
@@ -20,10 +20,14 @@ BASIC_WORDS: Final = {
     "guided": N_("Guided Bullets"),
     "penetration": N_("Penetration"),
 }
+#: The message context (written out in each ``NP_`` for makemessages) of the card terms whose
+#: English words mean something else elsewhere
+#: on the site ("Battle", "Event"): their translations are the rulebook's.
+TERM: Final = "RSO card"
 PHASE_WORDS: Final = {
-    "replenish": N_("Replenish"),
-    "battle": N_("Battle"),
-    "preparation": N_("Preparation"),
+    "replenish": NP_("RSO card", "Replenish"),
+    "battle": NP_("RSO card", "Battle"),
+    "preparation": NP_("RSO card", "Preparation"),
 }
 ROLE_WORDS: Final = {"attack": "/Attack", "intercept": "/Intercept", "any": ""}
 #: A phase with its role, as a Special's or an Event's timing reads: "Battle/Attack".
@@ -53,10 +57,12 @@ TRIGGER_WORDS: Final = {
     "hit": N_("When this spell hits the opposing leader"),
 }
 SHOT_WORDS: Final = {
-    "spread": N_("Spread"),
-    "concentration": N_("Concentration"),
-    "normal": N_("Normal"),
+    "spread": NP_("RSO card", "Spread"),
+    "concentration": NP_("RSO card", "Concentration"),
+    "normal": NP_("RSO card", "Normal"),
 }
+#: A card's kind as its first line reads it ("Spell, 2 SP. ...").
+LINE_KIND_WORDS: Final = {"spell": NP_("RSO card", "Spell"), "event": NP_("RSO card", "Event")}
 KIND_WORDS: Final = {
     "character": "Character",
     "spell": "Spell",
@@ -69,6 +75,11 @@ SUPPORT_WORDS: Final = {
     "spell": N_("Spell Support"),
     "scene": N_("Scene Support"),
 }
+
+
+def _term(text: str) -> Words:
+    """A card term as the engine's words, with its context (:data:`TERM`)."""
+    return Words(text, context=TERM)
 
 
 def _this_words(card: Mapping[str, Any]) -> Words:
@@ -216,7 +227,7 @@ def condition_phrase(condition: Mapping[str, Any] | None) -> Words | str:
             parts.append(
                 Words(
                     N_("the opposing spell in battle is %(shot)s"),
-                    {"shot": Words(SHOT_WORDS[value])},
+                    {"shot": _term(SHOT_WORDS[value])},
                 )
             )
     return _and(parts)
@@ -247,7 +258,7 @@ def _if(condition: Words | str, with_it: str, without: str, params: dict[str, An
 
 def _phase(phase: str, role: str) -> Words:
     """A phase with its role, as a Special's timing reads: "Battle/Attack"."""
-    word = Words(PHASE_WORDS[phase])
+    word = _term(PHASE_WORDS[phase])
     return Words(ROLE_PHASE[role], {"phase": word}) if role in ROLE_PHASE else word
 
 
@@ -373,7 +384,7 @@ def card_line_words(
             )
         )
     else:
-        label: Words = Words(KIND_WORDS[kind])
+        label: Words = _term(LINE_KIND_WORDS.get(kind, KIND_WORDS[kind]))
         if kind == "support":
             label = Words(SUPPORT_WORDS[card["support"]])
             if card.get("class"):
@@ -398,7 +409,7 @@ def card_line_words(
             Words(
                 N_("%(shot)s shot: AV %(av)s, IV %(iv)s, HV %(hv)s"),
                 {
-                    "shot": Words(SHOT_WORDS[card["shot"]]),
+                    "shot": _term(SHOT_WORDS[card["shot"]]),
                     "av": card["av"],
                     "iv": card["iv"],
                     "hv": card["hv"],
@@ -426,7 +437,7 @@ def card_line_words(
                 Words(N_("(Battle) cost: %(cost)s."), {"cost": cost_phrase(card["battle_cost"])})
             )
     if kind == "event":
-        phases = listing([Words(PHASE_WORDS[p]) for p in card["phases"]], last="comma")
+        phases = listing([_term(PHASE_WORDS[p]) for p in card["phases"]], last="comma")
         role = card.get("role", "any")
         played = {
             "attack": N_("Played in: %(phases)s/Attack."),
