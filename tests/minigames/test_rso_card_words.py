@@ -298,6 +298,9 @@ def test_the_card_and_deck_pages_and_the_api_read_in_japanese(client_for, api_fo
     text = builder.content.decode()
     assert "デッキにはキャラクターカードがちょうど4枚必要です。このデッキには0枚あります。" in text
     assert "A deck needs exactly" not in text
+    # the deck rules above the builder too
+    assert "キャラクターカードちょうど4枚（デッキとは別に置く）" in text
+    assert rso.DECK_RULES not in text
     checked = api_for(player).post(
         "/api/decks/validate/",
         {"game": "rso", "cards": [number]},

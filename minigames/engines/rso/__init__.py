@@ -11,7 +11,7 @@ same set of names, with the same shapes, as Dream Battle of SpellCard's
   language), :data:`KIND_WORDS`, :func:`card_characters`, :func:`card_needs`, :class:`CardSetError`;
 * decks: :func:`validate_deck` (:func:`deck_rule_words` in words), :func:`preset_decks`,
   :func:`preset_deck`,
-  :func:`deck_to_text`, :func:`deck_from_text`, :data:`DECK_RULES`;
+  :func:`deck_to_text`, :func:`deck_from_text`, :data:`DECK_RULES` (:data:`DECK_RULE_WORDS`);
 * bots: :mod:`minigames.engines.rso.heuristic` (``heuristic_action``, ``evaluate``).
 """
 
@@ -26,6 +26,7 @@ from minigames.engines.rso.cards import (
     upgrade_card,
 )
 from minigames.engines.rso.decks import (
+    DECK_RULE_WORDS,
     DECK_RULES,
     deck_from_text,
     deck_rule_words,
@@ -40,6 +41,7 @@ from minigames.engines.rso.words import KIND_WORDS, card_line_words, card_lines
 
 __all__ = [
     "DECK_RULES",
+    "DECK_RULE_WORDS",
     "ENGINE",
     "KIND_WORDS",
     "CardSetError",

@@ -23,13 +23,17 @@ MAX_COPIES: Final = 3
 #: characters (rulebook line 15), so no larger count can be a deck. Checked before any list is
 #: built, so ``999999999 RSO-001`` costs nothing.
 MAX_LINE_COPIES: Final = DECK_SIZE
-#: The deck rules in words, for the deck builder.
-DECK_RULES: Final = (
-    f"Exactly {CHARACTER_COUNT} character cards (kept aside) and exactly {DECK_SIZE} Spell, "
-    f"Support and Event cards; at most {MAX_COPIES} copies of a card by name; each card's "
-    "character and level requirements met by the character cards (General cards need nobody, "
-    "Team cards need every named character)."
+#: The deck rules in words, for the deck builder (:data:`DECK_RULES` its English).
+DECK_RULE_WORDS: Final = Words(
+    N_(
+        "Exactly %(characters)s character cards (kept aside) and exactly %(size)s Spell, "
+        "Support and Event cards; at most %(copies)s copies of a card by name; each card's "
+        "character and level requirements met by the character cards (General cards need "
+        "nobody, Team cards need every named character)."
+    ),
+    {"characters": CHARACTER_COUNT, "size": DECK_SIZE, "copies": MAX_COPIES},
 )
+DECK_RULES: Final = str(DECK_RULE_WORDS)
 
 
 def character_levels(numbers: Sequence[str], card_set: Mapping[str, Card]) -> Counter[str]:
