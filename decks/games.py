@@ -66,7 +66,10 @@ class CardGame:
 
     @property
     def deck_rules(self) -> str:
-        return self.engine.DECK_RULES
+        """The deck rules in a sentence, in the reader's language when the engine gives them
+        as a message id (``DECK_RULE_WORDS``), else as it writes them."""
+        words = getattr(self.engine, "DECK_RULE_WORDS", None)
+        return self.engine.DECK_RULES if words is None else in_language(words)
 
     @property
     def kind_words(self) -> Mapping[str, str]:

@@ -6,10 +6,12 @@ same set of names, with the same shapes, as Dream Battle of SpellCard's
 
 * :data:`ENGINE` — the :class:`westernroses.protocol.GameEngine`;
 * cards: :func:`load_card_set`, :func:`starter_card_set`, :func:`validate_card`,
-  :func:`upgrade_card`, :func:`card_lines` (a card in words, a line each), :data:`KIND_WORDS`,
-  :func:`card_characters`, :func:`card_needs`, :class:`CardSetError`;
-* decks: :func:`validate_deck`, :func:`preset_decks`, :func:`preset_deck`,
-  :func:`deck_to_text`, :func:`deck_from_text`, :data:`DECK_RULES`;
+  :func:`upgrade_card`, :func:`card_lines` (a card in words, a line each;
+  :func:`card_line_words` the same lines as message ids the app renders in the reader's
+  language), :data:`KIND_WORDS`, :func:`card_characters`, :func:`card_needs`, :class:`CardSetError`;
+* decks: :func:`validate_deck` (:func:`deck_rule_words` in words), :func:`preset_decks`,
+  :func:`preset_deck`,
+  :func:`deck_to_text`, :func:`deck_from_text`, :data:`DECK_RULES` (:data:`DECK_RULE_WORDS`);
 * bots: :mod:`minigames.engines.rso.heuristic` (``heuristic_action``, ``evaluate``).
 """
 
@@ -24,8 +26,10 @@ from minigames.engines.rso.cards import (
     upgrade_card,
 )
 from minigames.engines.rso.decks import (
+    DECK_RULE_WORDS,
     DECK_RULES,
     deck_from_text,
+    deck_rule_words,
     deck_to_text,
     preset_deck,
     preset_decks,
@@ -33,18 +37,21 @@ from minigames.engines.rso.decks import (
 )
 from minigames.engines.rso.engine import ENGINE, RsoEngine
 from minigames.engines.rso.vocabulary import validate_card
-from minigames.engines.rso.words import KIND_WORDS, card_lines
+from minigames.engines.rso.words import KIND_WORDS, card_line_words, card_lines
 
 __all__ = [
     "DECK_RULES",
+    "DECK_RULE_WORDS",
     "ENGINE",
     "KIND_WORDS",
     "CardSetError",
     "RsoEngine",
     "card_characters",
+    "card_line_words",
     "card_lines",
     "card_needs",
     "deck_from_text",
+    "deck_rule_words",
     "deck_to_text",
     "load_card_set",
     "preset_deck",

@@ -14,6 +14,7 @@ from typing import Any, Final
 
 from minigames.engines.rso.cards import Card, _read_yaml, find_card, starter_card_set
 from minigames.engines.rso.vocabulary import name_key
+from westernroses.words import N_, Words, data, listing
 
 CHARACTER_COUNT: Final = 4
 DECK_SIZE: Final = 40
@@ -22,13 +23,17 @@ MAX_COPIES: Final = 3
 #: characters (rulebook line 15), so no larger count can be a deck. Checked before any list is
 #: built, so ``999999999 RSO-001`` costs nothing.
 MAX_LINE_COPIES: Final = DECK_SIZE
-#: The deck rules in words, for the deck builder.
-DECK_RULES: Final = (
-    f"Exactly {CHARACTER_COUNT} character cards (kept aside) and exactly {DECK_SIZE} Spell, "
-    f"Support and Event cards; at most {MAX_COPIES} copies of a card by name; each card's "
-    "character and level requirements met by the character cards (General cards need nobody, "
-    "Team cards need every named character)."
+#: The deck rules in words, for the deck builder (:data:`DECK_RULES` its English).
+DECK_RULE_WORDS: Final = Words(
+    N_(
+        "Exactly %(characters)s character cards (kept aside) and exactly %(size)s Spell, "
+        "Support and Event cards; at most %(copies)s copies of a card by name; each card's "
+        "character and level requirements met by the character cards (General cards need "
+        "nobody, Team cards need every named character)."
+    ),
+    {"characters": CHARACTER_COUNT, "size": DECK_SIZE, "copies": MAX_COPIES},
 )
+DECK_RULES: Final = str(DECK_RULE_WORDS)
 
 
 def character_levels(numbers: Sequence[str], card_set: Mapping[str, Card]) -> Counter[str]:
@@ -45,40 +50,84 @@ def requirement_met(card: Mapping[str, Any], levels: Mapping[str, int]) -> bool:
     return all(levels.get(name, 0) >= level for name, level in (card.get("requires") or {}).items())
 
 
-def validate_deck(card_ids: Sequence[str], card_set: Mapping[str, Card]) -> list[str]:
-    """Every broken deck rule, each a sentence; empty for a legal deck."""
-    errors: list[str] = []
+def sentences(parts: Sequence[Words | str]) -> Words | str:
+    """Sentences one after another (a space between them in English, none in Japanese)."""
+    head: Words | str = ""
+    for part in parts:
+        head = part if not head else Words(N_("%(first)s %(next)s"), {"first": head, "next": part})
+    return head
+
+
+def _levels_phrase(levels: Sequence[tuple[str, int]], joined: str) -> Words | str:
+    """Characters with their levels ("Reimu level 2, Marisa level 1"), joined by commas
+    (``joined="comma"``) or by "and" each time."""
+    parts: list[Words | str] = [
+        Words(N_("%(character)s level %(level)s"), {"character": data(name), "level": level})
+        for name, level in levels
+    ]
+    if joined == "comma":
+        return listing(parts, last="comma")
+    head: Words | str = parts[0] if parts else ""
+    for part in parts[1:]:
+        head = Words(N_("%(first)s and %(next)s"), {"first": head, "next": part})
+    return head
+
+
+def deck_rule_words(card_ids: Sequence[str], card_set: Mapping[str, Card]) -> list[Words]:
+    """Every broken deck rule, each a sentence in words (message ids with their numbers; the
+    app renders them in the reader's language); empty for a legal deck."""
+    errors: list[Words] = []
     unknown = sorted({n for n in card_ids if n not in card_set})
-    errors.extend(f"The card {n} is not in the card set." for n in unknown)
+    errors.extend(
+        Words(N_("The card %(number)s is not in the card set."), {"number": n}) for n in unknown
+    )
     known = [n for n in card_ids if n in card_set]
     characters = [n for n in known if card_set[n]["kind"] == "character"]
     others = [n for n in known if card_set[n]["kind"] != "character"]
     if len(characters) != CHARACTER_COUNT:
         errors.append(
-            f"A deck needs exactly {CHARACTER_COUNT} character cards; this one has "
-            f"{len(characters)}."
+            Words(
+                N_("A deck needs exactly %(need)s character cards; this one has %(count)s."),
+                {"need": CHARACTER_COUNT, "count": len(characters)},
+            )
         )
     if len(others) != DECK_SIZE:
         errors.append(
-            f"A deck holds exactly {DECK_SIZE} Spell, Support and Event cards; this one has "
-            f"{len(others)}."
+            Words(
+                N_(
+                    "A deck holds exactly %(need)s Spell, Support and Event cards; "
+                    "this one has %(count)s."
+                ),
+                {"need": DECK_SIZE, "count": len(others)},
+            )
         )
     errors.extend(_copy_errors([str(card_set[n]["name"]) for n in others]))
     levels = character_levels(characters, card_set)
-    described = ", ".join(f"{name} level {lvl}" for name, lvl in sorted(levels.items()))
+    described: Words | str = _levels_phrase(sorted(levels.items()), "comma") or Words(N_("nobody"))
     for number in sorted(set(others)):
         card = card_set[number]
         if requirement_met(card, levels):
             continue
-        needs = " and ".join(f"{k} level {v}" for k, v in card["requires"].items())
-        kind = "Team card" if len(card["requires"]) > 1 else "card"
-        errors.append(
-            f"The {kind} {card['name']} needs {needs}; the characters give {described or 'nobody'}."
-        )
+        params = {
+            "card": data(str(card["name"])),
+            "needs": _levels_phrase(list(card["requires"].items()), "and"),
+            "levels": described,
+        }
+        if len(card["requires"]) > 1:
+            text = N_("The Team card %(card)s needs %(needs)s; the characters give %(levels)s.")
+        else:
+            text = N_("The card %(card)s needs %(needs)s; the characters give %(levels)s.")
+        errors.append(Words(text, params))
     return errors
 
 
-def _copy_errors(names: Sequence[str]) -> list[str]:
+def validate_deck(card_ids: Sequence[str], card_set: Mapping[str, Card]) -> list[str]:
+    """Every broken deck rule, each a sentence; empty for a legal deck (the English of
+    :func:`deck_rule_words`)."""
+    return [str(words) for words in deck_rule_words(card_ids, card_set)]
+
+
+def _copy_errors(names: Sequence[str]) -> list[Words]:
     """A sentence for each card name written more than :data:`MAX_COPIES` times, names
     compared by :func:`name_key`: the spelling most copies use, and any other spelling."""
     spellings: dict[str, Counter[str]] = {}
@@ -90,11 +139,18 @@ def _copy_errors(names: Sequence[str]) -> list[str]:
         if count <= MAX_COPIES:
             continue
         shown = sorted(written, key=lambda w: (-written[w], w))
-        also = ", ".join(f"“{w}”" for w in shown[1:])
-        errors.append(
-            f"At most {MAX_COPIES} copies of a card by name: {shown[0]} appears {count} times"
-            + (f" (also written {also})." if also else ".")
-        )
+        params: dict[str, Any] = {"most": MAX_COPIES, "card": data(shown[0]), "count": count}
+        if len(shown) > 1:
+            params["also"] = ", ".join(f"“{w}”" for w in shown[1:])
+            text = N_(
+                "At most %(most)s copies of a card by name: %(card)s appears %(count)s times "
+                "(also written %(also)s)."
+            )
+        else:
+            text = N_(
+                "At most %(most)s copies of a card by name: %(card)s appears %(count)s times."
+            )
+        errors.append(Words(text, params))
     return errors
 
 

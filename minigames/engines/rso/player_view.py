@@ -21,7 +21,7 @@ from minigames.engines.rso.state import (
     reason_words,
     spell_stats,
 )
-from minigames.engines.rso.words import KIND_WORDS, card_lines
+from minigames.engines.rso.words import KIND_WORDS, card_line_words
 from westernroses.protocol import Json
 from westernroses.rng import RandomSource
 from westernroses.words import Words, said
@@ -163,15 +163,24 @@ def _card_text(definition: Card) -> Json:
     number = str(definition["number"])
     cached = _TEXTS.get(number)
     if cached is not None and cached[0] is definition:
-        return {**cached[1], "lines": list(cached[1]["lines"])}
+        return _copied(cached[1])
+    lines = card_line_words(definition)
     text: Json = {
         "name": definition["name"],
         "kind": definition["kind"],
         "kind_label": KIND_WORDS[definition["kind"]],
-        "lines": card_lines(definition),
+        "lines": [str(line) for line in lines],
+        # the same lines as message ids: the app renders ``lines`` from them in the reader's
+        # language (``apibase.engine_words.json_in_language``)
+        "line_words": [line.to_json() for line in lines],
     }
     _TEXTS[number] = (definition, text)
-    return {**text, "lines": list(text["lines"])}
+    return _copied(text)
+
+
+def _copied(text: Json) -> Json:
+    """A cached card text with its own lists (a view may be changed by whoever reads it)."""
+    return {**text, "lines": list(text["lines"]), "line_words": list(text["line_words"])}
 
 
 def hidden_from(state: State, seat: int | None) -> set[str]:

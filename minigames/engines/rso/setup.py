@@ -25,7 +25,7 @@ from typing import Any
 
 from minigames.engines.rso.abilities import draw
 from minigames.engines.rso.cards import Card, load_card_set, shared_starter_set
-from minigames.engines.rso.decks import preset_deck, validate_deck
+from minigames.engines.rso.decks import deck_rule_words, preset_deck, sentences
 from minigames.engines.rso.house_rules import option
 from minigames.engines.rso.state import OPENING_HAND, State, card_of, name_of, named, player_name
 from westernroses.protocol import Event, IllegalAction, event
@@ -62,9 +62,14 @@ def new_state(
         raise ValueError("Rumbling Spell Orchestra needs exactly two decks, one per seat.")
     decks = [_deck_list(entry, seat) for seat, entry in enumerate(decks_in)]
     for seat, deck in enumerate(decks):
-        errors = validate_deck(deck, card_set)
+        errors = deck_rule_words(deck, card_set)
         if errors:
-            raise ValueError(f"Seat {seat + 1}'s deck is not legal: " + " ".join(errors))
+            raise ValueError(
+                Words(
+                    N_("Seat %(seat)s's deck is not legal: %(rules)s"),
+                    {"seat": seat + 1, "rules": sentences(errors)},
+                )
+            )
     names = list(config.get("names") or DEFAULT_NAMES)
     if len(names) != 2 or not all(isinstance(n, str) and n for n in names):
         raise ValueError("Give two seat names.")
