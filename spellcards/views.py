@@ -23,6 +23,7 @@ from accounts.typing import AuthedRequest
 from apibase.words import quoted
 from campaign.permissions import access_for, campaign_for
 from characters.models import Character
+from characters.sheet_words import problem_in_language
 from westernroses.spellcards import CardFormatError, SpellcardDraft
 
 from . import selectors, services
@@ -165,7 +166,8 @@ def _save(
             messages.success(request, gettext("%(card)s saved.") % {"card": quoted(saved.name)})
     except services.SpellcardRejected as exc:
         for violation in exc.violations:
-            form.add_error(form.field_for(violation.field), violation.message)
+            problem = problem_in_language(violation.to_dict(words=True))
+            form.add_error(form.field_for(violation.field), problem["message"])
         for deck_violation in exc.deck_violations:
             form.add_error(None, deck_violation.message)
         return exc
