@@ -20,6 +20,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
 from accounts.typing import AuthedRequest
+from apibase.engine_words import reason_in_language
 from apibase.words import quoted
 from campaign.permissions import access_for, campaign_for
 from characters.models import Character
@@ -39,7 +40,7 @@ def _caster_or_page(request: HttpRequest, character: Character) -> Any:
         return render(
             request,
             "spellcards/incomplete.html",
-            {"character": character, "reason": str(exc)},
+            {"character": character, "reason": reason_in_language(exc)},
             status=409,
         )
 
@@ -325,7 +326,11 @@ def template_copy(request: AuthedRequest, pk: int) -> HttpResponse:
         )
     except selectors.CharacterIncomplete as exc:
         return _templates_page(
-            request, template.campaign_id, status=400, failed=template, incomplete=str(exc)
+            request,
+            template.campaign_id,
+            status=400,
+            failed=template,
+            incomplete=reason_in_language(exc),
         )
     messages.success(
         request,

@@ -319,7 +319,7 @@ def _check_sections(
             elif name == "element":
                 words = Words(
                     N_("Only attack-type spellcards have elemental affinity; %(kind)s cannot."),
-                    {"kind": kind},
+                    {"kind": _kind_wording(card, build, skills, inside=True)},
                 )
                 english = (
                     "Only attack-type spellcards have elemental affinity; "
@@ -355,17 +355,23 @@ def _check_sections(
 
 
 def _kind_wording(
-    card: SpellcardDraft, build: Build, skills: list[tuple[int, SkillChoice, SkillDef]]
+    card: SpellcardDraft,
+    build: Build,
+    skills: list[tuple[int, SkillChoice, SkillDef]],
+    *,
+    inside: bool = False,
 ) -> Words:
+    """What kind of card this is ("An attack-type card"); ``inside`` a sentence, without its
+    capital ("an attack-type card")."""
     if card.type is CardType.ATTACK:
-        return Words(N_("An attack-type card"))
+        return Words(N_("an attack-type card") if inside else N_("An attack-type card"))
     if card.type is CardType.DEFENSIVE:
-        return Words(N_("A defensive-type card"))
+        return Words(N_("a defensive-type card") if inside else N_("A defensive-type card"))
     names = _joined([_skill(s) for _, _, s in skills], N_("%(first)s + %(next)s")) or Words(
         N_("special")
     )
     return Words(
-        N_("A %(skills)s card (%(build)s)"),
+        N_("a %(skills)s card (%(build)s)") if inside else N_("A %(skills)s card (%(build)s)"),
         {"skills": names, "build": Words(_BUILD_WORDING[build])},
     )
 
