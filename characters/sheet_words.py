@@ -227,9 +227,9 @@ def words_in_language(words: dict[str, Any]) -> str:
 
 
 def problem_in_language(problem: dict[str, Any]) -> dict[str, Any]:
-    """A rule problem (``RuleViolation.to_dict()`` with its ``words``) with its message and
-    its rulebook section in the active language; a problem kept as plain English (an old
-    row, a check that writes no words) as it is."""
+    """A rule problem (``RuleViolation.to_dict()`` or a spellcard's ``CardViolation.to_dict()``,
+    with its ``words``) with its message and its rulebook section in the active language; a
+    problem kept as plain English (an old row, a check that writes no words) as it is."""
     out = {key: value for key, value in problem.items() if key != "words"}
     words = problem.get("words")
     if isinstance(words, dict):
@@ -239,6 +239,11 @@ def problem_in_language(problem: dict[str, Any]) -> dict[str, Any]:
     rule = problem.get("rule")
     if isinstance(rule, str) and rule in RULE_SECTIONS | {R_LEVELS, R_STORAGE}:
         out["rule"] = gettext(rule)
+    section = problem.get("section")  # a spellcard's broken rule cites a ``section``
+    if isinstance(section, str):
+        from spellcards.templatetags.spellcard_tags import section_words
+
+        out["section"] = section_words(section)
     return out
 
 

@@ -15,7 +15,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
 from apibase.engine_words import data_text, in_language
-from characters.sheet_words import element_words
+from characters.sheet_words import element_words, problem_in_language
 from westernroses.house_rules import HouseRules
 from westernroses.spellcards import (
     CardViolation,
@@ -326,7 +326,7 @@ class SpellcardForm(forms.Form):
         self.violations = validate(self.draft, self.caster, self.rules)
         for violation in self.violations:
             name = self.field_for(violation.field)
-            self.add_error(name, violation.message)
+            self.add_error(name, problem_in_language(violation.to_dict(words=True))["message"])
         return data
 
     # -- writing ---------------------------------------------------------------------------

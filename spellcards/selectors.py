@@ -36,6 +36,7 @@ from westernroses.spellcards import (
     price,
 )
 from westernroses.spellcards import deck as deck_engine
+from westernroses.words import N_, Words
 
 from .models import DeckEntry, Spellcard, TemplateCard
 
@@ -130,7 +131,18 @@ def template_card_for(
 
 
 class CharacterIncomplete(ValueError):
-    """The character lacks what a card is priced from (profession, shot-type, element)."""
+    """The character lacks what a card is priced from (profession, shot-type, element).
+
+    Its one argument is :class:`Words`: the API says them in English (``str``), the pages in
+    the reader's language (``reason_in_language``)."""
+
+
+def _joined_words(items: list[Words]) -> Words | str:
+    """``items`` as the English "a, b" the reason has always listed, joined in each language."""
+    head: Words | str = items[0] if items else ""
+    for item in items[1:]:
+        head = Words(N_("%(first)s, %(next)s"), {"first": head, "next": item})
+    return head
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,16 +198,24 @@ def caster_context(character: Character) -> CasterContext:
     missing = [
         label
         for label, value in (
-            ("profession", draft.profession),
-            ("shot-type", draft.shot_type),
-            ("element", draft.element),
+            (N_("profession"), draft.profession),
+            (N_("shot-type"), draft.shot_type),
+            (N_("element"), draft.element),
         )
         if not value
     ]
     if missing:
         raise CharacterIncomplete(
-            f"{character.name} has no {', '.join(missing)} yet: finish the character "
-            "before designing spellcards."
+            Words(
+                N_(
+                    "%(character)s has no %(missing)s yet: finish the character before "
+                    "designing spellcards."
+                ),
+                {
+                    "character": character.name,
+                    "missing": _joined_words([Words(m) for m in missing]),
+                },
+            )
         )
     rules = rules_for(character.campaign if character.campaign_id else None)
     try:
@@ -208,7 +228,10 @@ def caster_context(character: Character) -> CasterContext:
             goddess_element=Element(draft.goddess_element) if draft.goddess_element else None,
         )
     except ValueError as exc:
-        raise CharacterIncomplete(f"{character.name}: {exc}") from None
+        why = exc.args[0] if len(exc.args) == 1 and isinstance(exc.args[0], Words) else str(exc)
+        raise CharacterIncomplete(
+            Words(N_("%(character)s: %(reason)s"), {"character": character.name, "reason": why})
+        ) from None
     try:
         sheet: Sheet | None = derive_sheet(draft, rules)
     except (SheetError, KeyError, ValueError):

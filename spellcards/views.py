@@ -20,9 +20,11 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
 from accounts.typing import AuthedRequest
+from apibase.engine_words import reason_in_language
 from apibase.words import quoted
 from campaign.permissions import access_for, campaign_for
 from characters.models import Character
+from characters.sheet_words import problem_in_language
 from westernroses.spellcards import CardFormatError, SpellcardDraft
 
 from . import selectors, services
@@ -38,7 +40,7 @@ def _caster_or_page(request: HttpRequest, character: Character) -> Any:
         return render(
             request,
             "spellcards/incomplete.html",
-            {"character": character, "reason": str(exc)},
+            {"character": character, "reason": reason_in_language(exc)},
             status=409,
         )
 
@@ -165,7 +167,8 @@ def _save(
             messages.success(request, gettext("%(card)s saved.") % {"card": quoted(saved.name)})
     except services.SpellcardRejected as exc:
         for violation in exc.violations:
-            form.add_error(form.field_for(violation.field), violation.message)
+            problem = problem_in_language(violation.to_dict(words=True))
+            form.add_error(form.field_for(violation.field), problem["message"])
         for deck_violation in exc.deck_violations:
             form.add_error(None, deck_violation.message)
         return exc
@@ -323,7 +326,11 @@ def template_copy(request: AuthedRequest, pk: int) -> HttpResponse:
         )
     except selectors.CharacterIncomplete as exc:
         return _templates_page(
-            request, template.campaign_id, status=400, failed=template, incomplete=str(exc)
+            request,
+            template.campaign_id,
+            status=400,
+            failed=template,
+            incomplete=reason_in_language(exc),
         )
     messages.success(
         request,

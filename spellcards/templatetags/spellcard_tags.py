@@ -70,11 +70,25 @@ def cost_words(line: Any) -> str:
 
 @register.filter
 def section_words(section: Any) -> str:
-    """A rulebook section a cost line or a broken rule cites, in the reader's language."""
+    """A rulebook section a cost line or a broken rule cites, in the reader's language: the
+    rules' own, a special skill's from the data, either decided by a project ruling."""
+    from apibase.engine_words import data_text
     from westernroses.spellcards.tables import SECTIONS
+    from westernroses.spellcards.validation import RULING, RULING_WORDS
 
     text = str(section or "")
-    return gettext(text) if text in SECTIONS else text
+    if text.endswith(RULING):
+        return gettext(RULING_WORDS) % {"section": section_words(text.removesuffix(RULING))}
+    return gettext(text) if text in SECTIONS else data_text(text)
+
+
+@register.filter
+def problem_words(violation: Any) -> dict[str, Any]:
+    """A broken rule (``CardViolation``) with its message and section in the reader's
+    language, as the character wizard shows its own (``problem_in_language``)."""
+    from characters.sheet_words import problem_in_language
+
+    return problem_in_language(violation.to_dict(words=True))
 
 
 @register.inclusion_tag("spellcards/_deck_sheet.html", takes_context=True)

@@ -1,10 +1,10 @@
 """The three pages a player builds with (the character wizard, the sheet editor and the
 spellcard builder) read wholly in Japanese and Chinese: every word the page shows or reads
 aloud, on every step of the wizard and in every menu (not only the one the browser sweep sees
-first), including the rule problems the live panel lists and the builder's cost lines (the
-rules a spellcard breaks are still English: docs/i18n.md). The
-names people gave (the character, the campaign) and the Latin words the glossary keeps
-(tests/browser/test_i18n.py's ``ALLOWED``) are the only Latin letters left."""
+first), including the rule problems the live panel lists, the builder's cost lines and the rules a
+spellcard breaks, with the rulebook sections they cite. The names people gave (the character,
+the campaign) and the Latin words the glossary keeps (tests/browser/test_i18n.py's
+``ALLOWED``) are the only Latin letters left."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from html.parser import HTMLParser
 import pytest
 
 from tests.browser.test_i18n import ALLOWED
-from tests.factories import CharacterFactory
+from tests.factories import CharacterFactory, attack_draft
 from tests.minigames.test_rules_pages_i18n import latin_words_kept
 
 LANGUAGES = ["ja", "zh-hans"]
@@ -162,6 +162,119 @@ def test_the_builders_cost_lines_read_in_the_language(cirno, player, client_for,
     html = _get(client, url + "?" + "&".join(f"{k}={v}" for k, v in query.items()), lang)
     assert 'id="cost-panel"' in html and 'id="card-legal"' in html
     assert english_left(html, lang) == set()
+
+
+#: Cards the builder refuses to save, each breaking several rules, and the codes it must cite.
+ILLEGAL_CARDS = {
+    "bomb with several targets": (
+        {
+            "name": "",
+            "type": "attack",
+            "bomb": "on",
+            "to_hit": "burst",
+            "targets": "three",
+            "aoe": 0,
+            "duration": "instantaneous",
+            "attack_modifier": -2,
+            "element": "",
+        },
+        {"name_required", "bomb_single_target", "attack_power_required"},
+    ),
+    "defensive card with an attack": (
+        {
+            "name": "Frost Wall",
+            "type": "defensive",
+            "to_hit": "none",
+            "targets": "single",
+            "aoe": 0,
+            "duration": "instantaneous",
+            "attack_dice": 3,
+            "attack_modifier": 0,
+            "element": "wood",
+        },
+        {"attack_power_not_allowed", "element_not_allowed"},
+    ),
+    "attack on its own caster": (
+        {
+            "name": "Self Freeze",
+            "type": "attack",
+            "to_hit": "roll_vs_int",
+            "targets": "self",
+            "aoe": 1,
+            "duration": "instantaneous",
+            "attack_dice": 2,
+            "attack_modifier": 0,
+            "element": "",
+        },
+        {"self_to_hit", "self_aoe", "attack_targets_self"},
+    ),
+    "impulse skills combined": (
+        {
+            "name": "Ice Impulse",
+            "type": "special",
+            "to_hit": "none",
+            "targets": "two",
+            "aoe": 1,
+            "duration": "instantaneous",
+            "attack_modifier": 0,
+            "element": "",
+            "skills": ["die", "what_was_i_doing_again"],
+        },
+        {
+            "stand_alone_combined",
+            "bomb_by_default",
+            "bomb_single_target",
+            "aoe_not_allowed",
+            "targets_not_allowed",
+        },
+    ),
+}
+
+
+@pytest.mark.parametrize("card", ILLEGAL_CARDS)
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_refused_spellcards_broken_rules_read_in_the_language(
+    cirno, player, client_for, lang, card
+):
+    """A save refused for breaking several rules at once: every problem beside its field and
+    in the card's rules panel, with the rulebook section (a skill's from the data, a project
+    ruling's) in the language, and nothing saved."""
+    client = client_for(player)
+    data, codes = ILLEGAL_CARDS[card]
+    html = _post(client, f"/characters/{cirno.pk}/spellcards/new/", data, lang)
+    assert 'id="card-rules-panel"' in html
+    cited = set(re.findall(r'<li data-code="([a-z_]+)"', html))
+    assert codes <= cited, cited
+    assert english_left(html, lang) == set()
+    assert not cirno.spellcards.exists()
+
+
+def test_the_api_keeps_its_english_shape_in_any_language(cirno, player, client_for):
+    """The spellcards API refuses a card as it always has, whatever the reader's language:
+    English messages and sections, and no words beside them."""
+    client = client_for(player)
+    draft = attack_draft(name="", bomb=True, targets="three", to_hit="burst", aoe=7)
+    response = client.post(
+        "/api/spellcards/",
+        {"character": cirno.pk, "draft": draft},
+        content_type="application/json",
+        headers={"accept-language": "ja"},
+    )
+    assert response.status_code == 400, response.content
+    body = response.json()
+    assert set(body) == {"detail", "errors", "rules"}
+    assert body["errors"]["targets"] == [
+        "Bomb cards can only be single-target (they may have an AOE)."
+    ]
+    assert body["errors"]["name"] == ["Give the spellcard a name."]
+    assert {
+        "code": "aoe_out_of_range",
+        "field": "aoe",
+        "message": ("AOE runs from 1 to 5 (0 for none), not 7."),
+        "section": "Spellcards: Targets (AOE), as ruled for an AOE with targets",
+    } in body["rules"]
+    assert all(set(rule) == {"code", "field", "message", "section"} for rule in body["rules"])
+    assert not cirno.spellcards.exists()
 
 
 def test_english_stays_as_it_was(cirno, player, client_for):

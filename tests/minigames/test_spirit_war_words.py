@@ -112,7 +112,8 @@ def test_a_whole_war_reads_in_her_language_with_nothing_hidden(
     draws, summons and Support cards name the card and the other seat's read without it."""
     users = {0: player, 1: other_player}
     pick = random.Random(7)
-    table = _advance(two_humans("spirit_war", player, other_player), users, 30, pick)
+    # a few turns in: a deal is random, and thirty random moves have ended a war before
+    table = _advance(two_humans("spirit_war", player, other_player), users, 10, pick)
     state = ENGINE.from_json(table.state)
     assert not ENGINE.is_terminal(state)
     for seat, user in users.items():

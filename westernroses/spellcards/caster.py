@@ -10,6 +10,11 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from westernroses.elements import Element
+from westernroses.words import N_, Words
+
+#: Why a level is refused, in words the app shows in the reader's language (``level``: the
+#: value given, as Python writes it).
+LEVEL_MUST_BE_WHOLE = N_("level must be a whole number of at least 1, not %(level)s")
 
 #: The shot type whose "Efficiency" makes every spellcard cheaper (ruleset "Shot-types").
 MAGIC_MISSILE = "magic_missile"
@@ -71,7 +76,7 @@ class CasterInfo:
         if self.goddess_element is not None:
             object.__setattr__(self, "goddess_element", Element(self.goddess_element))
         if isinstance(self.level, bool) or not isinstance(self.level, int) or self.level < 1:
-            raise ValueError(f"level must be a whole number of at least 1, not {self.level!r}")
+            raise ValueError(Words(LEVEL_MUST_BE_WHOLE, {"level": repr(self.level)}))
 
     @property
     def has_efficiency(self) -> bool:

@@ -371,8 +371,11 @@ def _skill_line(
         return _line(code, label, cost.amount * units, skill.section), None
     variable = VariableCost(skill.slug, cost.amount, "active doll", cost.minimum, active_dolls)
     if active_dolls is None:
-        pending = f"{skill.name}: {cost.describe()} (priced at the minimum until cast)"
-        return CostLine(code, pending, cost.minimum, skill.section), variable
+        pending = Words(
+            N_("%(skill)s: %(cost)s (priced at the minimum until cast)"),
+            {"skill": Words(skill.name), "cost": cost.describe_words()},
+        )
+        return _line(code, pending, cost.minimum, skill.section), variable
     if active_dolls < 0:
         raise PricingError("active_dolls cannot be negative")
     amount = max(cost.amount * active_dolls, cost.minimum)

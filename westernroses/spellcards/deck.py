@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from westernroses.house_rules import DEFAULT_HOUSE_RULES, HouseRules
-from westernroses.spellcards.caster import Profession
+from westernroses.spellcards.caster import LEVEL_MUST_BE_WHOLE, Profession
+from westernroses.words import Words
 
 BASE_CARDS = 15
 CARDS_PER_LEVEL = 5
@@ -75,7 +76,7 @@ def deck_limits(
     house rule ``librarian_grimoire_stack`` is off (then only the Librarian's count).
     """
     if isinstance(level, bool) or not isinstance(level, int) or level < 1:
-        raise ValueError(f"level must be a whole number of at least 1, not {level!r}")
+        raise ValueError(Words(LEVEL_MUST_BE_WHOLE, {"level": repr(level)}))
     cards = BASE_CARDS + CARDS_PER_LEVEL * level
     kinds = KINDS_PER_LEVEL * level
     reasons = [f"Level {level}: {cards} cards, {kinds} kinds, {MAX_COPIES} copies of a card"]

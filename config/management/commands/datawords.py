@@ -25,7 +25,8 @@ DATA_DIRS = (
     "minigames/engines/spirit_war/data",
     "westernroses/data",
 )
-#: The keys whose string values people read (ids, slugs, vocabulary keys and numbers are not).
+#: The keys whose string values people read (ids, slugs, vocabulary keys and numbers are not;
+#: a ``section`` is the rulebook section a special spellcard skill cites).
 TEXT_KEYS = frozenset(
     {
         "name",
@@ -41,6 +42,7 @@ TEXT_KEYS = frozenset(
         "situational",
         "on_hit",
         "character",
+        "section",
     }
 )
 #: A value of these keys that is an id (a DBS card's character is the character's number).
