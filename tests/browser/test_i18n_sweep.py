@@ -133,8 +133,7 @@ def user_content(lang: str) -> dict[str, list[str]]:
 #: names the same. Their glyphs, width and language are checked like every page's, and their
 #: English is not a failure; a page listed here that reads fully in the language fails the
 #: sweep until it is taken off the list, so the list only shrinks.
-UNFINISHED: dict[str, str] = {
-}
+UNFINISHED: dict[str, str] = {}
 
 
 def look(
