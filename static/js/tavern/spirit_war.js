@@ -480,7 +480,7 @@
         chip.append(el("span", "spirit-war-mark", ELEMENTS[e].mark));
         chip.append(document.createTextNode(` ${ELEMENTS[e].word}`));
         line.append(chip);
-        if (i < order.length - 1) line.append(el("span", "spirit-war-beats", " beats "));
+        if (i < order.length - 1) line.append(el("span", "spirit-war-beats", ` ${pgettext("Spirit War element chart", "beats")} `));
       });
       box.append(el("span", "spirit-war-label", gettext("Element chart")));
       box.append(line);
