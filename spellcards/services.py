@@ -39,6 +39,7 @@ from westernroses.spellcards import (
     validate,
 )
 from westernroses.spellcards import deck as deck_engine
+from westernroses.words import N_, Words
 
 from . import selectors
 from .models import DeckEntry, Spellcard, TemplateCard
@@ -74,11 +75,16 @@ class SpellcardRejected(ValueError):
             errors.setdefault("deck", []).append(d.message)
         return errors
 
-    def rules(self) -> list[dict[str, Any]]:
-        """Every broken rule with its code and rulebook section, cards first then the deck."""
-        out: list[dict[str, Any]] = [v.to_dict() for v in self.violations]
-        out += [{**d.to_dict(), "field": "deck"} for d in self.deck_violations]
+    def rules(self, *, words: bool = False) -> list[dict[str, Any]]:
+        """Every broken rule with its code and rulebook section, cards first then the deck;
+        with ``words``, each also has its words (for a page; the API keeps its English)."""
+        out: list[dict[str, Any]] = [v.to_dict(words=words) for v in self.violations]
+        out += [{**d.to_dict(words=words), "field": "deck"} for d in self.deck_violations]
         return out
+
+    def rules_words(self) -> list[dict[str, Any]]:
+        """:meth:`rules` with their words, for a page to show in the reader's language."""
+        return self.rules(words=True)
 
 
 class DraftFormatInvalid(ValueError):
@@ -189,6 +195,9 @@ class CardPreview:
     violations: list[CardViolation]
     attack: AttackPreview | None = None
     notes: list[str] = field(default_factory=list)
+    #: ``pricing_error`` as the engine's words, for the page to show in the reader's language
+    #: (``pricing_error`` is their English, which the API keeps)
+    pricing_words: Words | str | None = None
 
     @property
     def valid(self) -> bool:
@@ -241,12 +250,17 @@ def card_preview(
     violations = validate(draft, caster, rules)
     breakdown: dict[str, Any] | None = None
     pricing_error: str | None = None
+    pricing_words: Words | str | None = None
     try:
         breakdown = price(draft, caster, rules).to_dict()
     except PricingError as exc:
         pricing_error = str(exc)
+        first = exc.args[0] if len(exc.args) == 1 else None
+        pricing_words = first if isinstance(first, Words) else pricing_error
     attack = _attack_preview(draft, rules, stats, chart=chart)
-    return CardPreview(draft, breakdown, pricing_error, violations, attack)
+    return CardPreview(
+        draft, breakdown, pricing_error, violations, attack, pricing_words=pricing_words
+    )
 
 
 def _attack_preview(
@@ -478,9 +492,12 @@ def deck_check(
         Spellcard.objects.filter(character=character, pk__in=list(copies)).values_list("pk", "name")
     )
     out = [
-        deck_engine.DeckViolation(
+        deck_engine.DeckViolation.of(
             "not_this_characters_card",
-            f"Card {card_id} is not one of {character.name}'s spellcards.",
+            Words(
+                N_("Card %(card)s is not one of %(character)s's spellcards."),
+                {"card": card_id, "character": character.name},
+            ),
             str(card_id),
         )
         for card_id in copies
@@ -510,9 +527,12 @@ def deck_set_copies(
     if spellcard.character_id != character.pk:
         raise SpellcardRejected(
             deck=[
-                deck_engine.DeckViolation(
+                deck_engine.DeckViolation.of(
                     "not_this_characters_card",
-                    f"{spellcard.name} is not one of {character.name}'s spellcards.",
+                    Words(
+                        N_("%(card)s is not one of %(character)s's spellcards."),
+                        {"card": spellcard.name, "character": character.name},
+                    ),
                     str(spellcard.pk),
                 )
             ]
@@ -520,8 +540,10 @@ def deck_set_copies(
     if isinstance(copies, bool) or not isinstance(copies, int) or copies < 0:
         raise SpellcardRejected(
             deck=[
-                deck_engine.DeckViolation(
-                    "invalid_copies", "Copies must be a whole number, 0 or more.", str(spellcard.pk)
+                deck_engine.DeckViolation.of(
+                    "invalid_copies",
+                    Words(N_("Copies must be a whole number, 0 or more.")),
+                    str(spellcard.pk),
                 )
             ]
         )

@@ -170,7 +170,7 @@ def _save(
             problem = problem_in_language(violation.to_dict(words=True))
             form.add_error(form.field_for(violation.field), problem["message"])
         for deck_violation in exc.deck_violations:
-            form.add_error(None, deck_violation.message)
+            form.add_error(None, problem_in_language(deck_violation.to_dict(words=True))["message"])
         return exc
     return redirect("spellcards:deck", character.pk)
 
@@ -236,7 +236,7 @@ def deck_copies(request: AuthedRequest, character_id: int) -> HttpResponse:
             pk=form.cleaned_data["spellcard"], character=character
         ).first()
         if card is None:
-            errors.append("That card is not one of this character's spellcards.")
+            errors.append(gettext("That card is not one of this character's spellcards."))
         else:
             try:
                 services.deck_set_copies(
@@ -246,7 +246,10 @@ def deck_copies(request: AuthedRequest, character_id: int) -> HttpResponse:
                     copies=form.cleaned_data["copies"],
                 )
             except services.SpellcardRejected as exc:
-                errors += [v.message for v in exc.deck_violations]
+                errors += [
+                    problem_in_language(v.to_dict(words=True))["message"]
+                    for v in exc.deck_violations
+                ]
             else:
                 copies = form.cleaned_data["copies"]
                 messages.success(

@@ -91,6 +91,27 @@ def problem_words(violation: Any) -> dict[str, Any]:
     return problem_in_language(violation.to_dict(words=True))
 
 
+@register.filter
+def rule_words(problem: Any) -> dict[str, Any]:
+    """A broken rule already as JSON (``SpellcardRejected.rules_words``), its message and
+    section in the reader's language."""
+    from characters.sheet_words import problem_in_language
+
+    return problem_in_language(dict(problem))
+
+
+@register.filter
+def words_text(value: Any) -> str:
+    """Engine words (a deck's limits, why a card cannot be priced) in the reader's language;
+    plain text (user content, an old English message) as it is."""
+    from apibase.engine_words import in_language
+    from westernroses.words import Words
+
+    if isinstance(value, Words | str | dict):
+        return in_language(value)
+    return "" if value is None else str(value)
+
+
 @register.inclusion_tag("spellcards/_deck_sheet.html", takes_context=True)
 def deck_block(context: Any, character: Any) -> dict[str, Any]:
     """The deck of ``character`` for its sheet (inside the sheet's own "Deck" section), shown

@@ -284,3 +284,83 @@ def test_english_stays_as_it_was(cirno, player, client_for):
     assert "Power" in wizard and "Elemental affinity" in wizard
     builder = _get(client, f"/characters/{cirno.pk}/spellcards/new/", "en")
     assert "Single Target" in builder and "Attack-type" in builder
+
+
+def _deck_breaking_its_rules(character):
+    """Six copies of one card and five kinds in all: a level-1 deck holds at most 5 of a card
+    and 4 kinds. The cards are named in the reader's script (names people give stay as given).
+    """
+    from spellcards.models import DeckEntry
+    from tests.factories import SpellcardFactory
+
+    for n in range(1, 6):
+        card = SpellcardFactory(character=character, name=f"氷符{n}")
+        DeckEntry.objects.create(character=character, spellcard=card, copies=6 if n == 1 else 1)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_deck_breaking_its_rules_reads_in_the_language(cirno, player, client_for, lang):
+    """The deck page lists every deck rule broken, with the limits' reasons, and a refused
+    change of copies says why, all in the reader's language."""
+    _deck_breaking_its_rules(cirno)
+    client = client_for(player)
+    html = _get(client, f"/characters/{cirno.pk}/deck/", lang)
+    cited = set(re.findall(r'<li data-code="([a-z_]+)"', html))
+    assert {"too_many_copies", "too_many_kinds"} <= cited, cited
+    assert english_left(html, lang) == set()
+    card = cirno.spellcards.get(name="氷符2")
+    refused = _post(
+        client, f"/characters/{cirno.pk}/deck/copies/", {"spellcard": card.pk, "copies": 7}, lang
+    )
+    assert "氷符2" in refused
+    assert english_left(refused, lang) == set()
+
+
+#: A Healing card with no hit-point dice chosen: the builder cannot price it at all.
+UNPRICEABLE = {
+    "name": "Scarlet Mist",
+    "type": "defensive",
+    "to_hit": "none",
+    "targets": "single",
+    "aoe": 0,
+    "duration": "instantaneous",
+    "attack_modifier": 0,
+    "element": "",
+    "skills": "healing",
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_card_that_cannot_be_priced_reads_in_the_language(cirno, player, client_for, lang):
+    client = client_for(player)
+    url = f"/characters/{cirno.pk}/spellcards/new/"
+    html = _get(client, url + "?" + "&".join(f"{k}={v}" for k, v in UNPRICEABLE.items()), lang)
+    assert 'class="bad"' in html
+    assert english_left(html, lang) == set()
+
+
+def test_deck_rules_and_pricing_refusals_stay_english_in_english(cirno, player, client_for):
+    """In English the deck's broken rules, its limits and a pricing refusal read as always."""
+    _deck_breaking_its_rules(cirno)
+    client = client_for(player)
+    deck = _get(client, f"/characters/{cirno.pk}/deck/", "en")
+    assert "氷符1: 6 copies, but a deck can only contain up to 5 of the same card." in deck
+    assert "5 different cards, but this deck can contain only 4 (" in deck
+    url = f"/characters/{cirno.pk}/spellcards/new/"
+    builder = _get(client, url + "?" + "&".join(f"{k}={v}" for k, v in UNPRICEABLE.items()), "en")
+    # the page names the parameter by its label, as the card's own rules do
+    assert "Healing: choose Hit-point dice from [1, 2, 4]" in builder
+
+
+def test_the_price_api_keeps_its_english_pricing_error_in_any_language(cirno, player, client_for):
+    """The price API says why a card cannot be priced in English, as it always has."""
+    healing = {"slug": "healing", "params": {}}
+    draft = attack_draft(type="defensive", attack_power=None, skills=[healing])
+    response = client_for(player).post(
+        "/api/spellcards/price/",
+        {"character": cirno.pk, "draft": draft},
+        content_type="application/json",
+        headers={"accept-language": "ja"},
+    )
+    assert response.status_code == 200, response.content
+    assert response.json()["pricing_error"] == "Healing: choose dice from [1, 2, 4]"

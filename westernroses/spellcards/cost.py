@@ -38,11 +38,30 @@ from westernroses.spellcards.tables import (
     duration_words,
     modifier_cost,
 )
-from westernroses.words import N_, Words
+from westernroses.words import N_, Words, data
 
 
 class PricingError(ValueError):
-    """A part of the card cannot be priced at all (unknown skill, missing cost parameter)."""
+    """A part of the card cannot be priced at all (unknown skill, missing cost parameter).
+
+    Its one argument is :class:`Words`: ``str`` gives their English (the API's), the pages show
+    them in the reader's language (``reason_in_language``). ``english`` is what ``str`` says
+    where the English has always named a parameter by its id rather than its label."""
+
+    def __init__(self, words: Words, english: str | None = None) -> None:
+        super().__init__(words)
+        self.english = english
+
+    def __str__(self) -> str:
+        return super().__str__() if self.english is None else self.english
+
+
+def _param_words(skill: SkillDef, name: str) -> Words | str:
+    """A cost parameter as the reader sees it: its label from the data (its id if none)."""
+    for spec in skill.params:
+        if spec.name == name:
+            return data(spec.label)
+    return name
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,7 +268,7 @@ def element_cost(how_far: ElementDistance, rules: HouseRules = DEFAULT_HOUSE_RUL
 def _skill(choice: SkillChoice) -> SkillDef:
     skill = SKILLS.get(choice.slug)
     if skill is None:
-        raise PricingError(f"unknown skill {choice.slug!r}")
+        raise PricingError(Words(N_("unknown skill %(slug)s"), {"slug": repr(choice.slug)}))
     return skill
 
 
@@ -272,7 +291,8 @@ def _target_lines(
     aoe_cost = AOE_COST.get(card.aoe)
     if card.aoe != 0:
         if aoe_cost is None:
-            raise PricingError(f"AOE {card.aoe} is not on the AOE table (1-5)")
+            words = Words(N_("AOE %(radius)s is not on the AOE table (1-5)"), {"radius": card.aoe})
+            raise PricingError(words)
         aoe = Words(N_("AOE %(radius)s"), {"radius": card.aoe})
         lines.append(_line("aoe", aoe, aoe_cost, SEC_AOE_TARGETS))
     if card.targets is None:
@@ -307,7 +327,10 @@ def _attack_power_lines(card: SpellcardDraft, rules: HouseRules) -> list[CostLin
         return []
     dice_cost = DICE_COST.get(power.dice)
     if dice_cost is None:
-        raise PricingError(f"{power.dice}d is not on the attack power table (1d-8d)")
+        words = Words(
+            N_("%(dice)sd is not on the attack power table (1d-8d)"), {"dice": power.dice}
+        )
+        raise PricingError(words)
     dice = Words(N_("Attack power %(dice)sd"), {"dice": power.dice})
     lines = [_line("attack_power_dice", dice, dice_cost, SEC_ATTACK_POWER)]
     if power.modifier > 0:
@@ -352,7 +375,16 @@ def _skill_line(
         assert cost.param is not None  # noqa: S101 - the loader requires it
         value = choice.param(cost.param)
         if not isinstance(value, int) or value not in cost.options:
-            raise PricingError(f"{skill.name}: choose {cost.param} from {list(cost.options)}")
+            words = Words(
+                N_("%(skill)s: choose %(param)s from %(options)s"),
+                {
+                    "skill": data(skill.name),
+                    "param": _param_words(skill, cost.param),
+                    "options": str(list(cost.options)),
+                },
+            )
+            english = f"{skill.name}: choose {cost.param} from {list(cost.options)}"
+            raise PricingError(words, english)
         amount = cost.options[value]
         label = Words(N_("%(skill)s %(dice)sd"), {"skill": Words(skill.name), "dice": value})
         if card.duration is not Duration.INSTANTANEOUS and cost.non_instant_multiplier != 1:
@@ -366,7 +398,11 @@ def _skill_line(
         assert cost.param is not None  # noqa: S101 - the loader requires it
         units = choice.param(cost.param)
         if not isinstance(units, int) or units < 0:
-            raise PricingError(f"{skill.name}: {cost.param} must be a whole number")
+            words = Words(
+                N_("%(skill)s: %(param)s must be a whole number"),
+                {"skill": data(skill.name), "param": _param_words(skill, cost.param)},
+            )
+            raise PricingError(words, f"{skill.name}: {cost.param} must be a whole number")
         label = Words(N_("%(skill)s ×%(units)s"), {"skill": Words(skill.name), "units": units})
         return _line(code, label, cost.amount * units, skill.section), None
     variable = VariableCost(skill.slug, cost.amount, "active doll", cost.minimum, active_dolls)
@@ -377,7 +413,7 @@ def _skill_line(
         )
         return _line(code, pending, cost.minimum, skill.section), variable
     if active_dolls < 0:
-        raise PricingError("active_dolls cannot be negative")
+        raise PricingError(Words(N_("active_dolls cannot be negative")))
     amount = max(cost.amount * active_dolls, cost.minimum)
     dolls = Words(
         N_("%(skill)s: %(each)s × %(dolls)s active dolls, at least %(minimum)s"),

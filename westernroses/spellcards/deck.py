@@ -19,7 +19,7 @@ from typing import Any, Protocol
 
 from westernroses.house_rules import DEFAULT_HOUSE_RULES, HouseRules
 from westernroses.spellcards.caster import LEVEL_MUST_BE_WHOLE, Profession
-from westernroses.words import Words
+from westernroses.words import N_, Words, data
 
 BASE_CARDS = 15
 CARDS_PER_LEVEL = 5
@@ -32,7 +32,9 @@ LIBRARIAN_EXTRA_KINDS = 1
 GRIMOIRE_EXTRA_CARDS = 5
 GRIMOIRE_EXTRA_KINDS = 1
 
-SECTION = "Spellcards (deck size)"
+SECTION = N_("Spellcards (deck size)")
+#: How the reasons for a deck's limits join: ``first`` the reasons so far, ``next`` one more.
+REASONS_JOINED = N_("%(first)s; %(next)s")
 
 
 class Shuffler(Protocol):
@@ -52,6 +54,18 @@ class DeckLimits:
     max_kinds: int
     max_copies: int
     reasons: tuple[str, ...]
+    #: ``reasons`` as :class:`Words`, for the app to show in the reader's language
+    reason_words: tuple[Words, ...] = ()
+
+    @property
+    def reasons_words(self) -> Words | str:
+        """Every reason, joined as the English ``"; ".join(reasons)`` is, as words."""
+        if not self.reason_words:
+            return "; ".join(self.reasons)
+        head: Words = self.reason_words[0]
+        for item in self.reason_words[1:]:
+            head = Words(REASONS_JOINED, {"first": head, "next": item})
+        return head
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -79,17 +93,27 @@ def deck_limits(
         raise ValueError(Words(LEVEL_MUST_BE_WHOLE, {"level": repr(level)}))
     cards = BASE_CARDS + CARDS_PER_LEVEL * level
     kinds = KINDS_PER_LEVEL * level
-    reasons = [f"Level {level}: {cards} cards, {kinds} kinds, {MAX_COPIES} copies of a card"]
+    reasons = [
+        Words(
+            N_("Level %(level)s: %(cards)s cards, %(kinds)s kinds, %(copies)s copies of a card"),
+            {"level": level, "cards": cards, "kinds": kinds, "copies": MAX_COPIES},
+        )
+    ]
     librarian = Profession(profession) is Profession.LIBRARIAN
     if librarian:
         cards += LIBRARIAN_EXTRA_CARDS
         kinds += LIBRARIAN_EXTRA_KINDS
-        reasons.append(f"Librarian: +{LIBRARIAN_EXTRA_CARDS} cards, +{LIBRARIAN_EXTRA_KINDS} kind")
+        librarian_words = N_("Librarian: +%(cards)s cards, +%(kinds)s kind")
+        extra = {"cards": LIBRARIAN_EXTRA_CARDS, "kinds": LIBRARIAN_EXTRA_KINDS}
+        reasons.append(Words(librarian_words, extra))
     if has_grimoire and (not librarian or rules.librarian_grimoire_stack):
         cards += GRIMOIRE_EXTRA_CARDS
         kinds += GRIMOIRE_EXTRA_KINDS
-        reasons.append(f"Grimoire: +{GRIMOIRE_EXTRA_CARDS} cards, +{GRIMOIRE_EXTRA_KINDS} kind")
-    return DeckLimits(cards, kinds, MAX_COPIES, tuple(reasons))
+        grimoire_words = N_("Grimoire: +%(cards)s cards, +%(kinds)s kind")
+        extra = {"cards": GRIMOIRE_EXTRA_CARDS, "kinds": GRIMOIRE_EXTRA_KINDS}
+        reasons.append(Words(grimoire_words, extra))
+    english = tuple(str(reason) for reason in reasons)
+    return DeckLimits(cards, kinds, MAX_COPIES, english, tuple(reasons))
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,18 +127,33 @@ class DeckEntry:
 
 @dataclass(frozen=True, slots=True)
 class DeckViolation:
+    """One broken deck rule: stable ``code``, a ``message`` in English (the API's), the card it
+    is about, and ``words``, the message as :class:`Words` for the app to show in the reader's
+    language."""
+
     code: str
     message: str
     card_id: str | None = None
     section: str = SECTION
+    words: Words | None = None
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
+    @classmethod
+    def of(cls, code: str, words: Words, card_id: str | None = None) -> DeckViolation:
+        """A violation whose message is ``words`` (its English is the ``message``)."""
+        return cls(code, str(words), card_id, SECTION, words)
+
+    def to_dict(self, *, words: bool = False) -> dict[str, Any]:
+        """The violation as JSON: the message in English and, with ``words``, its words (the
+        API keeps its English shape)."""
+        out: dict[str, Any] = {
             "code": self.code,
             "message": self.message,
             "card_id": self.card_id,
             "section": self.section,
         }
+        if words and self.words is not None:
+            out["words"] = self.words.to_json()
+        return out
 
 
 def validate_deck(entries: Iterable[DeckEntry], limits: DeckLimits) -> list[DeckViolation]:
@@ -129,30 +168,36 @@ def validate_deck(entries: Iterable[DeckEntry], limits: DeckLimits) -> list[Deck
     for entry in entries:
         names.setdefault(entry.card_id, entry.name or entry.card_id)
         if isinstance(entry.copies, bool) or not isinstance(entry.copies, int) or entry.copies < 1:
-            message = f"{names[entry.card_id]}: a deck holds at least 1 copy of a card it lists."
-            out.append(DeckViolation("invalid_copies", message, entry.card_id))
+            words = Words(
+                N_("%(card)s: a deck holds at least 1 copy of a card it lists."),
+                {"card": data(names[entry.card_id])},
+            )
+            out.append(DeckViolation.of("invalid_copies", words, entry.card_id))
             continue
         copies[entry.card_id] += entry.copies
     for card_id, count in copies.items():
         if count > limits.max_copies:
-            message = (
-                f"{names[card_id]}: {count} copies, but a deck can only contain up to "
-                f"{limits.max_copies} of the same card."
+            words = Words(
+                N_(
+                    "%(card)s: %(count)s copies, but a deck can only contain up to "
+                    "%(max)s of the same card."
+                ),
+                {"card": data(names[card_id]), "count": count, "max": limits.max_copies},
             )
-            out.append(DeckViolation("too_many_copies", message, card_id))
+            out.append(DeckViolation.of("too_many_copies", words, card_id))
     if len(copies) > limits.max_kinds:
-        message = (
-            f"{len(copies)} different cards, but this deck can contain only "
-            f"{limits.max_kinds} ({'; '.join(limits.reasons)})."
+        words = Words(
+            N_("%(count)s different cards, but this deck can contain only %(max)s (%(reasons)s)."),
+            {"count": len(copies), "max": limits.max_kinds, "reasons": limits.reasons_words},
         )
-        out.append(DeckViolation("too_many_kinds", message))
+        out.append(DeckViolation.of("too_many_kinds", words))
     total = sum(copies.values())
     if total > limits.max_cards:
-        message = (
-            f"{total} cards, but this deck can hold only {limits.max_cards} "
-            f"({'; '.join(limits.reasons)})."
+        words = Words(
+            N_("%(count)s cards, but this deck can hold only %(max)s (%(reasons)s)."),
+            {"count": total, "max": limits.max_cards, "reasons": limits.reasons_words},
         )
-        out.append(DeckViolation("too_many_cards", message))
+        out.append(DeckViolation.of("too_many_cards", words))
     return out
 
 
