@@ -83,7 +83,8 @@ def json_in_language(data: Any) -> Any:
     """An engine's JSON (a view, a result) with every text it keeps with its words
     (``westernroses.words.said``) rendered in the active language, the words left out, each
     seat's name (a ``name``, the ``names``) through :data:`NAME_READERS`, and a card's ``lines``
-    kept with their ``line_words`` rendered from them the same way."""
+    kept with their ``line_words`` (and its ``kind_label`` kept with its ``kind_words``)
+    rendered from them the same way."""
     if isinstance(data, list):
         return [json_in_language(item) for item in data]
     if not isinstance(data, dict):
@@ -91,8 +92,12 @@ def json_in_language(data: Any) -> Any:
     out = {
         key: json_in_language(value)
         for key, value in data.items()
-        if key not in ("words", "line_words")
+        if key not in ("words", "line_words", "kind_words")
     }
+    # a card's kind kept with its words (``kind_words``), its own term in its game's context
+    kind_words = data.get("kind_words")
+    if isinstance(kind_words, dict) and isinstance(data.get("kind_label"), str):
+        out["kind_label"] = in_language(kind_words)
     # a card's ``lines`` kept with their words (``line_words``, one per line)
     line_words = data.get("line_words")
     if isinstance(line_words, list) and isinstance(data.get("lines"), list):

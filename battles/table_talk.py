@@ -19,6 +19,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 from rest_framework.exceptions import Throttled
 
 from apibase import push
@@ -66,7 +67,7 @@ def _is_gm(user: Any, battle: Battle) -> bool:
 def _whispers(user: Any, battle: Battle, seat: Any) -> list[Whisper]:
     """A player whispers to the GMs; a GM to any one player of the campaign."""
     if not _is_gm(user, battle):
-        return [Whisper("gm", "the GMs")]
+        return [Whisper("gm", gettext("the GMs"))]
     players = (
         Membership.objects.filter(campaign_id=battle.campaign_id, role=Role.PLAYER)
         .select_related("user")
@@ -75,11 +76,22 @@ def _whispers(user: Any, battle: Battle, seat: Any) -> list[Whisper]:
     return [Whisper(str(m.user_id), m.user.shown_name, m.user_id) for m in players]
 
 
+def _gm_words(battle: Battle) -> str:
+    """Who moderates a battle's chat, in the reader's language (asked when a page or a refusal
+    is made)."""
+    return gettext("a GM")
+
+
 def register_battle_chat() -> None:
     """The battle's chat rules (``BattlesConfig.ready``)."""
     register_chat(
         "battle",
-        ChatRules(moderates=_is_gm, moderator_words="a GM", is_gm=_is_gm, whispers=_whispers),
+        ChatRules(
+            moderates=_is_gm,
+            moderator_words=_gm_words,
+            is_gm=_is_gm,
+            whispers=_whispers,
+        ),
     )
 
 

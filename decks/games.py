@@ -83,6 +83,16 @@ class CardGame:
             return list(self.engine.card_lines(card, card_set))
         return [in_language(line) for line in words(card, card_set)]
 
+    def read_text(self, text: str, card_set: Mapping[str, Card]) -> tuple[list[str], list[str]]:
+        """The card numbers read from a pasted deck and why each unreadable line could not be
+        read, in the reader's language when the engine gives message ids, else as it writes
+        them."""
+        words = getattr(self.engine, "deck_text_words", None)
+        if words is None:
+            return self.engine.deck_from_text(text, card_set)
+        numbers, errors = words(text, card_set)
+        return list(numbers), [in_language(error) for error in errors]
+
     def deck_errors(self, card_ids: Sequence[str], card_set: Mapping[str, Card]) -> list[str]:
         """Every deck rule ``card_ids`` breaks, in the reader's language when the engine
         gives them as message ids, else as it writes them."""

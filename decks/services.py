@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Q
+from django.utils.translation import gettext
 
 from campaign.models import Campaign
 from campaign.permissions import access_for
@@ -376,10 +377,15 @@ def deck_import(*, by: User, deck: Deck, text: object) -> Deck:
 def read_deck_text(game: str, text: object, card_set: Mapping[str, Any]) -> list[str]:
     cg = _game(game)
     if not isinstance(text, str) or not text.strip():
-        raise ValidationError({"text": ["Paste a deck, one line per card, like '3 RSO-101'."]})
+        raise ValidationError(
+            {"text": [gettext("Paste a deck, one line per card, like '3 RSO-101'.")]}
+        )
     if len(text) > MAX_DECK_TEXT:
-        raise ValidationError({"text": [f"A deck text has at most {MAX_DECK_TEXT} characters."]})
-    numbers, errors = cg.engine.deck_from_text(text, card_set)
+        most = {"most": MAX_DECK_TEXT}
+        raise ValidationError(
+            {"text": [gettext("A deck text has at most %(most)s characters.") % most]}
+        )
+    numbers, errors = cg.read_text(text, card_set)
     if errors:
         raise ValidationError({"text": errors})
     return _clean_cards(numbers)

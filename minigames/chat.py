@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext
+
 from minigames.engines.registry import ENGINE_MODULES
 from tables.chat.rules import ChatRules, Whisper, register_chat
 
@@ -36,7 +38,8 @@ def _moderates(user: Any, table: TavernTable) -> bool:
 
 
 def _moderator_words(table: TavernTable) -> str:
-    return "the host" if table.campaign_id is None else "the host or a GM"
+    """Who moderates, in the reader's language (asked when a page or a refusal is made)."""
+    return gettext("the host") if table.campaign_id is None else gettext("the host or a GM")
 
 
 def raigo_partner(user: Any, table: TavernTable, seat: Any) -> list[Whisper]:
@@ -48,7 +51,9 @@ def raigo_partner(user: Any, table: TavernTable, seat: Any) -> list[Whisper]:
     partner = next((s for s in seats if s.index == (int(seat) + 2) % 4), None)
     if partner is None or partner.user_id is None or partner.bot or partner.resigned:
         return []
-    return [Whisper(str(partner.user_id), f"{names[partner.index]}, your partner", partner.user_id)]
+    # The whispers are asked for each reader's view, so the label is in her language.
+    label = gettext("%(name)s, your partner") % {"name": names[partner.index]}
+    return [Whisper(str(partner.user_id), label, partner.user_id)]
 
 
 def register_tavern_chat() -> None:

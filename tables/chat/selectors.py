@@ -11,6 +11,7 @@ from collections import defaultdict
 from typing import TYPE_CHECKING, Any, Final
 
 from django.db.models import Q, QuerySet
+from django.utils.translation import pgettext
 
 from .models import ChatLine, ChatMute, ChatReaction, ChatRoom
 from .rules import REACTIONS
@@ -35,13 +36,17 @@ def readable(lines: QuerySet[ChatLine], member: Member) -> QuerySet[ChatLine]:
 
 
 def _whisper_words(line: ChatLine, reader_id: int) -> str | None:
+    """To whom a whisper went, in the reader's language (the line keeps only ids, so the words
+    are made when it is read)."""
     if line.to_gms:
-        return "to the GMs"
+        return pgettext("whispered", "to the GMs")
     if line.recipient_id is None:
         return None
     if line.recipient_id == reader_id:
-        return "to you"
-    return f"to {line.recipient.shown_name}" if line.recipient is not None else "to a player"
+        return pgettext("whispered", "to you")
+    if line.recipient is None:
+        return pgettext("whispered", "to a player")
+    return pgettext("whispered", "to %(name)s") % {"name": line.recipient.shown_name}
 
 
 def line_json(line: ChatLine, reader_id: int, reactions: list[ChatReaction]) -> dict[str, Any]:

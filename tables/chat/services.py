@@ -23,6 +23,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.http import Http404
 from django.utils import timezone
+from django.utils.translation import gettext
 from rest_framework.exceptions import Throttled
 
 from apibase import push
@@ -143,10 +144,12 @@ def why_silent(member: Member, room: ChatRoom | None) -> str:
     """Why ``member`` may not say anything at the table, in words ("" when she may)."""
     if room is not None and ChatMute.objects.filter(room=room, user_id=member.user_id).exists():
         words = member.moderator_words
-        return f"{words[:1].upper()}{words[1:]} muted you at this table."
+        return gettext("%(who)s muted you at this table.") % {"who": words[:1].upper() + words[1:]}
     if member.spectator and not spectators_may_chat(member, room):
         who = member.moderator_words
-        return f"Spectators may not chat at this table: {who} has not allowed it."
+        return gettext("Spectators may not chat at this table: %(who)s has not allowed it.") % {
+            "who": who
+        }
     return ""
 
 
@@ -169,7 +172,8 @@ def _whisper(member: Member, whisper_to: str) -> Whisper | None:
     found = next((t for t in targets if t.key == whisper_to), None)
     if found is None:
         names = ", ".join(t.name for t in targets)
-        raise ValidationError({"whisper_to": [f"At this table you may whisper to {names}."]})
+        why = gettext("At this table you may whisper to %(names)s.") % {"names": names}
+        raise ValidationError({"whisper_to": [why]})
     return found
 
 
@@ -254,7 +258,7 @@ def _moderating(game: TableGame, table_id: Any, user: Viewer) -> Member:
     member = member_at(game, user, table_id)
     if not member.moderator:
         words = member.moderator_words
-        raise PermissionDenied(f"Only {words} may do that at this table.")
+        raise PermissionDenied(gettext("Only %(who)s may do that at this table.") % {"who": words})
     return member
 
 

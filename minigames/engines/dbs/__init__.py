@@ -14,7 +14,8 @@ shape"):
   :func:`card_characters`, :func:`card_needs`, :class:`CardSetError`; :func:`describe_card`
   (the card as one paragraph, its title first).
 * decks: :func:`validate_deck` (:func:`deck_rule_words` in words), :func:`preset_decks`,
-  :func:`preset_deck`, :func:`deck_to_text`, :func:`deck_from_text`, :data:`DECK_RULES`.
+  :func:`preset_deck`, :func:`deck_to_text`, :func:`deck_from_text` (:func:`deck_text_words`
+  in words), :data:`DECK_RULES`.
 * bots: :mod:`.heuristic` (``heuristic_action``, ``evaluate``).
 """
 
@@ -33,6 +34,7 @@ from .decks import (
     DECK_RULES,
     deck_from_text,
     deck_rule_words,
+    deck_text_words,
     deck_to_text,
     preset_deck,
     preset_decks,
@@ -55,6 +57,7 @@ __all__ = [
     "card_needs",
     "deck_from_text",
     "deck_rule_words",
+    "deck_text_words",
     "deck_to_text",
     "describe_card",
     "load_card_set",

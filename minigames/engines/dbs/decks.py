@@ -92,9 +92,17 @@ def deck_to_text(card_ids: Sequence[str], card_set: Mapping[str, Card], name: st
 def deck_from_text(text: str, card_set: Mapping[str, Card]) -> tuple[list[str], list[str]]:
     """Read a deck written as ``<copies> <number> [name]`` lines (``3x`` also accepted; blank
     lines and ``#`` comments ignored). Returns ``(card_ids, errors)``; the errors are the lines
-    that could not be read, in words. Deck rules are :func:`validate_deck`'s business."""
+    that could not be read, in English words (:func:`deck_text_words` keeps them as message
+    ids). Deck rules are :func:`validate_deck`'s business."""
+    card_ids, errors = deck_text_words(text, card_set)
+    return card_ids, [str(error) for error in errors]
+
+
+def deck_text_words(text: str, card_set: Mapping[str, Card]) -> tuple[list[str], list[Words]]:
+    """:func:`deck_from_text` with each unreadable line's reason as a message id, so the deck
+    builder refuses a pasted deck in the reader's language."""
     card_ids: list[str] = []
-    errors: list[str] = []
+    errors: list[Words] = []
     for lineno, raw in enumerate(text.splitlines(), start=1):
         line = raw.split("#", 1)[0].strip()
         if not line:
@@ -104,16 +112,31 @@ def deck_from_text(text: str, card_set: Mapping[str, Card]) -> tuple[list[str], 
         # ASCII digits only: str.isdigit() passes "²", which int() refuses, and int() reads
         # other scripts' digits ("٣" as 3).
         if len(parts) < 2 or not (count_text.isascii() and count_text.isdigit()):
-            errors.append(f"Line {lineno}: write the number of copies, then the card number.")
+            errors.append(
+                Words(
+                    N_("Line %(line)s: write the number of copies, then the card number."),
+                    {"line": lineno},
+                )
+            )
             continue
         # More digits than MAX_DECK has are out of range before int() reads them.
         count = int(count_text) if len(count_text) <= len(str(MAX_DECK)) else MAX_DECK + 1
         number = parts[1].upper()
         if not 1 <= count <= MAX_DECK:
-            errors.append(f"Line {lineno}: the number of copies must be from 1 to {MAX_DECK}.")
+            errors.append(
+                Words(
+                    N_("Line %(line)s: the number of copies must be from 1 to %(most)s."),
+                    {"line": lineno, "most": MAX_DECK},
+                )
+            )
             continue
         if number not in card_set:
-            errors.append(f"Line {lineno}: there is no card numbered {number}.")
+            errors.append(
+                Words(
+                    N_("Line %(line)s: there is no card numbered %(number)s."),
+                    {"line": lineno, "number": number},
+                )
+            )
             continue
         card_ids += [number] * count
     return card_ids, errors

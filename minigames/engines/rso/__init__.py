@@ -11,7 +11,8 @@ same set of names, with the same shapes, as Dream Battle of SpellCard's
   language), :data:`KIND_WORDS`, :func:`card_characters`, :func:`card_needs`, :class:`CardSetError`;
 * decks: :func:`validate_deck` (:func:`deck_rule_words` in words), :func:`preset_decks`,
   :func:`preset_deck`,
-  :func:`deck_to_text`, :func:`deck_from_text`, :data:`DECK_RULES` (:data:`DECK_RULE_WORDS`);
+  :func:`deck_to_text`, :func:`deck_from_text` (:func:`deck_text_words` in words),
+  :data:`DECK_RULES` (:data:`DECK_RULE_WORDS`);
 * bots: :mod:`minigames.engines.rso.heuristic` (``heuristic_action``, ``evaluate``).
 """
 
@@ -30,6 +31,7 @@ from minigames.engines.rso.decks import (
     DECK_RULES,
     deck_from_text,
     deck_rule_words,
+    deck_text_words,
     deck_to_text,
     preset_deck,
     preset_decks,
@@ -52,6 +54,7 @@ __all__ = [
     "card_needs",
     "deck_from_text",
     "deck_rule_words",
+    "deck_text_words",
     "deck_to_text",
     "load_card_set",
     "preset_deck",

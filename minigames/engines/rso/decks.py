@@ -201,13 +201,21 @@ def deck_to_text(card_ids: Sequence[str], card_set: Mapping[str, Card], name: st
 
 
 def deck_from_text(text: str, card_set: Mapping[str, Card]) -> tuple[list[str], list[str]]:
-    """Card numbers read from ``text`` and the lines that could not be read (in words).
+    """Card numbers read from ``text`` and the lines that could not be read (in English
+    words; :func:`deck_text_words` keeps them as message ids for the reader's language)."""
+    numbers, errors = deck_text_words(text, card_set)
+    return numbers, [str(error) for error in errors]
+
+
+def deck_text_words(text: str, card_set: Mapping[str, Card]) -> tuple[list[str], list[Words]]:
+    """Card numbers read from ``text`` and why each unreadable line could not be read, as
+    message ids, so the deck builder refuses a pasted deck in the reader's language.
 
     Each line is ``count name`` or ``count name [number]`` (the number wins); headings
     (``Characters:``, ``Deck:``), blank lines and ``#`` comments are skipped.
     """
     numbers: list[str] = []
-    errors: list[str] = []
+    errors: list[Words] = []
     for lineno, raw_line in enumerate(text.splitlines(), start=1):
         line = raw_line.strip()
         if not line or line.startswith("#") or line.endswith(":"):
@@ -216,14 +224,22 @@ def deck_from_text(text: str, card_set: Mapping[str, Card]) -> tuple[list[str], 
         # ASCII digits only: str.isdigit() passes "²", which int() refuses, and int() reads
         # other scripts' digits ("٣" as 3).
         if not (count_text.isascii() and count_text.isdigit()) or not rest.strip():
-            errors.append(f"Line {lineno} should read like '3 Amulet Scatter': {line!r}.")
+            errors.append(
+                Words(
+                    N_("Line %(line)s should read like '3 Amulet Scatter': %(text)s."),
+                    {"line": lineno, "text": repr(line)},
+                )
+            )
             continue
         if (
             len(count_text) > len(str(MAX_LINE_COPIES))
             or not 1 <= int(count_text) <= MAX_LINE_COPIES
         ):
             errors.append(
-                f"Line {lineno}: the number of copies must be from 1 to {MAX_LINE_COPIES}."
+                Words(
+                    N_("Line %(line)s: the number of copies must be from 1 to %(most)s."),
+                    {"line": lineno, "most": MAX_LINE_COPIES},
+                )
             )
             continue
         rest = rest.strip()
@@ -234,7 +250,12 @@ def deck_from_text(text: str, card_set: Mapping[str, Card]) -> tuple[list[str], 
         if number is None and key != rest:
             number = find_card(card_set, rest[: rest.rindex("[")].strip())
         if number is None:
-            errors.append(f"Line {lineno}: no card is called {rest!r}.")
+            errors.append(
+                Words(
+                    N_("Line %(line)s: no card is called %(name)s."),
+                    {"line": lineno, "name": repr(rest)},
+                )
+            )
             continue
         numbers.extend([number] * int(count_text))
     return numbers, errors

@@ -21,7 +21,7 @@ from minigames.engines.rso.state import (
     reason_words,
     spell_stats,
 )
-from minigames.engines.rso.words import KIND_WORDS, card_line_words
+from minigames.engines.rso.words import KIND_TERMS, KIND_WORDS, TERM, card_line_words
 from westernroses.protocol import Json
 from westernroses.rng import RandomSource
 from westernroses.words import Words, said
@@ -169,6 +169,8 @@ def _card_text(definition: Card) -> Json:
         "name": definition["name"],
         "kind": definition["kind"],
         "kind_label": KIND_WORDS[definition["kind"]],
+        # the kind as RSO's own term: the app renders ``kind_label`` from it
+        "kind_words": Words(KIND_TERMS[definition["kind"]], context=TERM).to_json(),
         "lines": [str(line) for line in lines],
         # the same lines as message ids: the app renders ``lines`` from them in the reader's
         # language (``apibase.engine_words.json_in_language``)

@@ -69,6 +69,15 @@ KIND_WORDS: Final = {
     "support": "Support",
     "event": "Event",
 }
+#: The kinds as the table names them: RSO's own terms (:data:`TERM` context), so "Event" reads
+#: as the glossary's RSO Event, not as the shared data word (:data:`KIND_WORDS` stays the
+#: deck builder's label).
+KIND_TERMS: Final = {
+    "character": NP_("RSO card", "Character"),
+    "spell": NP_("RSO card", "Spell"),
+    "support": NP_("RSO card", "Support"),
+    "event": NP_("RSO card", "Event"),
+}
 #: A Support's label by what it is equipped to (the kind's word on a card's first line).
 SUPPORT_WORDS: Final = {
     "leader": N_("Leader Support"),
