@@ -195,7 +195,10 @@ def caster_context(character: Character) -> CasterContext:
     try:
         draft = character_to_draft(character)  # the characters app owns row → draft
     except CharacterFormatError as exc:
-        raise CharacterIncomplete(f"{character.name}: {reason_in_language(exc)}") from None
+        raise CharacterIncomplete(
+            gettext("%(name)s: %(problem)s")
+            % {"name": character.name, "problem": reason_in_language(exc)}
+        ) from None
     missing = [
         label
         for label, value in (
