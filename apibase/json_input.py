@@ -12,13 +12,22 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from westernroses.words import N_, Words
+
 #: Deepest nesting accepted; the app's own documents (battle actions, character exports,
 #: card definitions) need fewer than ten levels.
 MAX_DEPTH = 32
 
 
 class JSONInputError(ValueError):
-    """The JSON is malformed, nested too deeply, or holds a NUL character; the message says."""
+    """The JSON is malformed, nested too deeply, or holds a NUL character; the message says.
+
+    Its one argument is :class:`Words`: ``str`` gives the English, a page shows it in the
+    reader's language (``apibase.engine_words.reason_in_language``)."""
+
+
+def _too_deep(max_depth: int) -> Words:
+    return Words(N_("JSON may be nested at most %(depth)s levels deep."), {"depth": max_depth})
 
 
 def check_bounded(value: Any, *, max_depth: int = MAX_DEPTH) -> None:
@@ -29,12 +38,12 @@ def check_bounded(value: Any, *, max_depth: int = MAX_DEPTH) -> None:
         item, depth = stack.pop()
         if isinstance(item, str):
             if "\x00" in item:
-                raise JSONInputError("Text may not contain NUL characters (\\u0000).")
+                raise JSONInputError(Words(N_("Text may not contain NUL characters (\\u0000).")))
             continue
         if not isinstance(item, dict | list):
             continue
         if depth > max_depth:
-            raise JSONInputError(f"JSON may be nested at most {max_depth} levels deep.")
+            raise JSONInputError(_too_deep(max_depth))
         if isinstance(item, dict):
             stack.extend((key, depth) for key in item)
             stack.extend((child, depth + 1) for child in item.values())
@@ -47,6 +56,6 @@ def loads_bounded(text: str | bytes, *, max_depth: int = MAX_DEPTH) -> Any:
     try:
         value = json.loads(text)
     except RecursionError:
-        raise JSONInputError(f"JSON may be nested at most {max_depth} levels deep.") from None
+        raise JSONInputError(_too_deep(max_depth)) from None
     check_bounded(value, max_depth=max_depth)
     return value

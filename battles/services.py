@@ -36,7 +36,9 @@ from django.db import transaction
 from django.http import Http404
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 
+from apibase.engine_words import reason_in_language
 from apibase.numbers import object_id
 from campaign.models import Campaign, Membership
 from campaign.permissions import CampaignAccess, access_for, access_from_row, role_column
@@ -546,7 +548,12 @@ def character_combatant(
         sheet = derive_sheet(replace(draft, drunkenness="sober"), rules)
     except (CharacterFormatError, SheetError, KeyError, ValueError) as exc:
         raise ValidationError(
-            {"character": [f"{character.name} cannot fight yet: {exc}"]}
+            {
+                "character": [
+                    gettext("%(name)s cannot fight yet: %(problem)s")
+                    % {"name": character.name, "problem": reason_in_language(exc)}
+                ]
+            }
         ) from None
     deck = []
     for entry in deck_entries(character):

@@ -25,6 +25,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts.typing import signed_in
+from apibase.engine_words import in_language
 from apibase.fields import body_id
 from apibase.numbers import ID_PATTERN
 from apibase.parsers import BoundedJSONParser
@@ -88,7 +89,14 @@ class CharacterViewSet(viewsets.GenericViewSet[Character]):
         if isinstance(exc, services.CharacterRulesError):
             return Response({"detail": exc.detail, "errors": exc.errors()}, status=400)
         if isinstance(exc, services.CharacterFormatError):
-            return Response({"detail": exc.detail, "errors": {exc.field: [exc.message]}}, 400)
+            # in the reader's language, as DRF's own field errors are
+            return Response(
+                {
+                    "detail": in_language(exc.detail_words),
+                    "errors": {exc.field: [in_language(exc.message)]},
+                },
+                400,
+            )
         if isinstance(exc, services.PortraitError):
             return Response({"detail": str(exc), "errors": {"portrait": [str(exc)]}}, 400)
         return super().handle_exception(exc)
@@ -208,9 +216,7 @@ class CharacterViewSet(viewsets.GenericViewSet[Character]):
             if in_form not in (None, ""):  # the form's field: an id, or a 400 on it
                 campaign_id = str(body_id("campaign", in_form))
             if upload.size > services.IMPORT_MAX_BYTES:
-                raise services.CharacterFormatError(
-                    "(file)", f"is larger than {services.IMPORT_MAX_BYTES // 1024} kB"
-                )
+                raise services.file_too_large()
             document: Any = upload.read()
         else:
             document = request.data

@@ -23,6 +23,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils.translation import gettext
 
+from apibase.engine_words import in_language
 from campaign.members import campaign_touch
 from campaign.models import Campaign, Role
 from campaign.permissions import CampaignAccess, OwnedAccess
@@ -79,7 +80,8 @@ def locked_draft(character: Character) -> tuple[Character, CharacterDraft]:
         raise ValidationError(
             {
                 "character": [
-                    gettext("%(name)s: %(problem)s") % {"name": locked.name, "problem": exc.detail}
+                    gettext("%(name)s: %(problem)s")
+                    % {"name": locked.name, "problem": in_language(exc.detail_words)}
                 ]
             }
         ) from None

@@ -36,8 +36,9 @@ from westernroses.characters import (
     validate,
     with_starting_kit,
 )
+from westernroses.characters.draft import field_problem
 from westernroses.house_rules import DEFAULT_HOUSE_RULES, HouseRules
-from westernroses.words import N_
+from westernroses.words import N_, Words
 
 from .models import Character, InventoryItem
 
@@ -113,16 +114,35 @@ class CharacterRulesError(Exception):
 
 
 class CharacterFormatError(ValueError):
-    """Character data (an import file, an API body) has the wrong shape; ``field`` says where."""
+    """Character data (an import file, an API body) has the wrong shape; ``field`` says where.
 
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(f"{field}: {message}")
+    ``message`` is :class:`Words` and the one argument ``field: message`` as Words, so ``str``
+    and :attr:`detail` keep their English while the pages (the import form, the spellcard
+    builder, the party page) and the API's 400 say it in the reader's language
+    (:attr:`detail_words`, ``apibase.engine_words.reason_in_language``)."""
+
+    def __init__(self, field: str, message: Words | str) -> None:
+        super().__init__(field_problem(field, message))
         self.field = field
         self.message = message
 
     @property
+    def detail_words(self) -> Words:
+        return Words(
+            N_("This is not a Western Roses character: %(problem)s"),
+            {"problem": field_problem(self.field, self.message)},
+        )
+
+    @property
     def detail(self) -> str:
-        return f"This is not a Western Roses character: {self.field}: {self.message}"
+        return str(self.detail_words)
+
+
+def file_too_large() -> CharacterFormatError:
+    """The refusal of an import file over :data:`IMPORT_MAX_BYTES` (checked before reading)."""
+    return CharacterFormatError(
+        "(file)", Words(N_("is larger than %(size)s kB"), {"size": IMPORT_MAX_BYTES // 1024})
+    )
 
 
 class PortraitError(ValueError):
@@ -591,51 +611,67 @@ class ImportedCharacter:
     private_notes: str
 
 
+def _json_problem(exc: JSONInputError) -> Words | str:
+    """Why the JSON was refused, as its words (plain text for anything older)."""
+    first = exc.args[0] if len(exc.args) == 1 else None
+    return first if isinstance(first, Words) else str(exc)
+
+
 def character_document_parse(raw: bytes | str | Mapping[str, Any]) -> ImportedCharacter:
     """Check an export document's shape; every refusal names the field and says why."""
     if isinstance(raw, bytes | str):
         if len(raw) > IMPORT_MAX_BYTES:
-            raise CharacterFormatError("(file)", f"is larger than {IMPORT_MAX_BYTES // 1024} kB")
+            raise file_too_large()
         try:
             text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
             document = loads_bounded(text)
         except JSONInputError as exc:
-            raise CharacterFormatError("(file)", str(exc)) from None
+            raise CharacterFormatError("(file)", _json_problem(exc)) from None
         except UnicodeDecodeError:
-            raise CharacterFormatError("(file)", "is not UTF-8 text") from None
+            raise CharacterFormatError("(file)", Words(N_("is not UTF-8 text"))) from None
         except json.JSONDecodeError as exc:
             raise CharacterFormatError(
-                "(file)", f"is not JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
+                "(file)",
+                Words(
+                    N_("is not JSON (line %(line)s, column %(column)s: %(reason)s)"),
+                    {"line": exc.lineno, "column": exc.colno, "reason": exc.msg},
+                ),
             ) from None
     else:
         document = raw
     if not isinstance(document, Mapping):
-        raise CharacterFormatError("(file)", "must be a JSON object")
+        raise CharacterFormatError("(file)", Words(N_("must be a JSON object")))
     unknown = set(document) - {"format", "version", "character", "notes"}
     if unknown:
-        raise CharacterFormatError(sorted(map(str, unknown))[0], "unknown field")
+        raise CharacterFormatError(sorted(map(str, unknown))[0], Words(N_("unknown field")))
     if document.get("format") != EXPORT_FORMAT:
-        raise CharacterFormatError("format", f"must be {EXPORT_FORMAT!r}")
+        raise CharacterFormatError(
+            "format", Words(N_("must be %(format)s"), {"format": repr(EXPORT_FORMAT)})
+        )
     version = document.get("version")
     if version != EXPORT_VERSION or isinstance(version, bool):
         raise CharacterFormatError(
-            "version", f"{version!r} is not supported (this app reads version {EXPORT_VERSION})"
+            "version",
+            Words(
+                N_("%(version)s is not supported (this app reads version %(supported)s)"),
+                {"version": repr(version), "supported": EXPORT_VERSION},
+            ),
         )
     if "character" not in document:
-        raise CharacterFormatError("character", "is required")
+        raise CharacterFormatError("character", Words(N_("is required")))
     try:
         draft = CharacterDraft.from_dict(document["character"])
     except DraftFormatError as exc:
         raise CharacterFormatError(f"character.{exc.field}", exc.message) from None
     notes = document.get("notes", {})
     if not isinstance(notes, Mapping):
-        raise CharacterFormatError("notes", "must be an object")
+        raise CharacterFormatError("notes", Words(N_("must be an object")))
     texts = {}
     for key in notes:
         if key not in ("public", "private"):
-            raise CharacterFormatError(f"notes.{key}", "unknown field")
+            raise CharacterFormatError(f"notes.{key}", Words(N_("unknown field")))
         if not isinstance(notes[key], str):
-            raise CharacterFormatError(f"notes.{key}", "must be text")
+            raise CharacterFormatError(f"notes.{key}", Words(N_("must be text")))
         texts[key] = notes[key]
     return ImportedCharacter(draft, texts.get("public", ""), texts.get("private", ""))
 

@@ -20,6 +20,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.typing import AuthedRequest
+from apibase.engine_words import in_language
 from apibase.media import private_file
 from campaign.models import Campaign
 from campaign.permissions import OwnedAccess, campaign_for, owned_access
@@ -382,9 +383,7 @@ def character_import(request: AuthedRequest) -> HttpResponse:
         upload = form.cleaned_data["file"]
         try:
             if upload.size > services.IMPORT_MAX_BYTES:
-                raise services.CharacterFormatError(
-                    "(file)", f"is larger than {services.IMPORT_MAX_BYTES // 1024} kB"
-                )
+                raise services.file_too_large()
             character = services.character_import(
                 owner=request.user,
                 campaign=campaign,
@@ -392,7 +391,7 @@ def character_import(request: AuthedRequest) -> HttpResponse:
                 by=owned_access(request.user, campaign, request.user.pk),
             )
         except services.CharacterFormatError as exc:
-            form.add_error("file", exc.detail)
+            form.add_error("file", in_language(exc.detail_words))
         except services.CharacterRulesError as exc:
             form.add_error("file", exc.detail)
             problems = exc.violations

@@ -18,6 +18,7 @@ from django.db.models import QuerySet
 from django.http import Http404
 from django.utils.translation import gettext
 
+from apibase.engine_words import reason_in_language
 from campaign.models import Campaign
 from campaign.permissions import CampaignAccess, access_for, owned_access
 from characters import selectors as characters_selectors
@@ -194,7 +195,10 @@ def caster_context(character: Character) -> CasterContext:
     try:
         draft = character_to_draft(character)  # the characters app owns row → draft
     except CharacterFormatError as exc:
-        raise CharacterIncomplete(f"{character.name}: {exc}") from None
+        raise CharacterIncomplete(
+            gettext("%(name)s: %(problem)s")
+            % {"name": character.name, "problem": reason_in_language(exc)}
+        ) from None
     missing = [
         label
         for label, value in (

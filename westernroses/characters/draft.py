@@ -17,17 +17,29 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, Final, overload
 
+from westernroses.words import N_, Words
+
 #: Targets a temporary effect (a spellcard buff such as "Read a book", +6 INT) may change.
 EFFECT_TARGETS: Final = ("pwr", "cha", "int", "ins", "hp_max", "speed", "range")
 
 
 class DraftFormatError(ValueError):
-    """Stored draft data has the wrong shape; ``field`` names where."""
+    """Stored draft data has the wrong shape; ``field`` names where, ``message`` says why.
 
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(f"{field}: {message}")
+    ``message`` is :class:`Words` and the one argument is ``field: message`` as Words, so
+    ``str`` gives the English (logs, the API's old wording) while the pages show the reason in
+    the reader's language (``apibase.engine_words.reason_in_language``)."""
+
+    def __init__(self, field: str, message: Words | str) -> None:
+        super().__init__(field_problem(field, message))
         self.field = field
         self.message = message
+
+
+def field_problem(field: str, problem: Words | str) -> Words:
+    """``field: problem``, the shape every format refusal takes (the field name stays as
+    written in the file, a JSON key, so it is never translated)."""
+    return Words(N_("%(field)s: %(problem)s"), {"field": field, "problem": problem})
 
 
 @dataclass(slots=True)
@@ -167,11 +179,11 @@ class CharacterDraft:
     def from_dict(cls, data: Mapping[str, Any]) -> CharacterDraft:
         """Rebuild a draft; missing keys take defaults, unknown keys are refused."""
         if not isinstance(data, Mapping):
-            raise DraftFormatError("(draft)", "must be a mapping")
+            raise DraftFormatError("(draft)", Words(N_("must be a mapping")))
         known = {f.name for f in fields(cls)}
         for key in data:
             if key not in known:
-                raise DraftFormatError(str(key), "unknown field")
+                raise DraftFormatError(str(key), Words(N_("unknown field")))
         r = _Reader(data)
         return cls(
             name=r.text("name", optional=False, default=""),
@@ -201,6 +213,10 @@ class CharacterDraft:
         )
 
 
+_TEXT: Final = Words(N_("must be text"))
+_TEXT_OR_NULL: Final = Words(N_("must be text or null"))
+
+
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -223,19 +239,19 @@ class _Reader:
         if value is None and optional:
             return None
         if not isinstance(value, str):
-            raise DraftFormatError(key, "must be text" + (" or null" if optional else ""))
+            raise DraftFormatError(key, _TEXT_OR_NULL if optional else _TEXT)
         return value
 
     def flag(self, key: str) -> bool:
         value = self.data.get(key, False)
         if not isinstance(value, bool):
-            raise DraftFormatError(key, "must be true or false")
+            raise DraftFormatError(key, Words(N_("must be true or false")))
         return value
 
     def whole(self, key: str, default: int) -> int:
         value = self.data.get(key, default)
         if not _is_int(value):
-            raise DraftFormatError(key, "must be a whole number")
+            raise DraftFormatError(key, Words(N_("must be a whole number")))
         return int(value)
 
     def optional_whole(self, key: str) -> int | None:
@@ -243,7 +259,7 @@ class _Reader:
         if value is None:
             return None
         if not _is_int(value):
-            raise DraftFormatError(key, "must be a whole number or null")
+            raise DraftFormatError(key, Words(N_("must be a whole number or null")))
         return int(value)
 
     def _mapping(self, key: str) -> Mapping[Any, Any]:
@@ -251,17 +267,17 @@ class _Reader:
         if value is None:
             return {}
         if not isinstance(value, Mapping):
-            raise DraftFormatError(key, "must be a mapping")
+            raise DraftFormatError(key, Words(N_("must be a mapping")))
         for k in value:
             if not isinstance(k, str):
-                raise DraftFormatError(key, "keys must be text")
+                raise DraftFormatError(key, Words(N_("keys must be text")))
         return value
 
     def int_map(self, key: str) -> dict[str, int]:
         out: dict[str, int] = {}
         for k, v in self._mapping(key).items():
             if not _is_int(v):
-                raise DraftFormatError(f"{key}.{k}", "must be a whole number")
+                raise DraftFormatError(f"{key}.{k}", Words(N_("must be a whole number")))
             out[k] = int(v)
         return out
 
@@ -269,7 +285,7 @@ class _Reader:
         out: dict[str, str] = {}
         for k, v in self._mapping(key).items():
             if not isinstance(v, str):
-                raise DraftFormatError(f"{key}.{k}", "must be text")
+                raise DraftFormatError(f"{key}.{k}", Words(N_("must be text")))
             out[k] = v
         return out
 
@@ -278,10 +294,10 @@ class _Reader:
         if value is None:
             return []
         if not isinstance(value, list | tuple):
-            raise DraftFormatError(key, "must be a list")
+            raise DraftFormatError(key, Words(N_("must be a list")))
         for i, v in enumerate(value):
             if not isinstance(v, str):
-                raise DraftFormatError(f"{key}[{i}]", "must be text")
+                raise DraftFormatError(f"{key}[{i}]", Words(N_("must be text")))
         return list(value)
 
     def inventory(self, key: str) -> dict[str, ItemStack]:
@@ -289,13 +305,13 @@ class _Reader:
         for slug, stack in self._mapping(key).items():
             where = f"{key}.{slug}"
             if not isinstance(stack, Mapping) or set(stack) - {"quantity", "equipped"}:
-                raise DraftFormatError(where, "must be {quantity, equipped}")
+                raise DraftFormatError(where, Words(N_("must be {quantity, equipped}")))
             quantity = stack.get("quantity", 1)
             equipped = stack.get("equipped", False)
             if not _is_int(quantity):
-                raise DraftFormatError(f"{where}.quantity", "must be a whole number")
+                raise DraftFormatError(f"{where}.quantity", Words(N_("must be a whole number")))
             if not isinstance(equipped, bool):
-                raise DraftFormatError(f"{where}.equipped", "must be true or false")
+                raise DraftFormatError(f"{where}.equipped", Words(N_("must be true or false")))
             out[slug] = ItemStack(quantity=int(quantity), equipped=equipped)
         return out
 
@@ -304,22 +320,24 @@ class _Reader:
         if value is None:
             return []
         if not isinstance(value, list | tuple):
-            raise DraftFormatError(key, "must be a list")
+            raise DraftFormatError(key, Words(N_("must be a list")))
         out: list[ActiveEffect] = []
         allowed = {"target", "amount", "source", "rounds"}
         for i, item in enumerate(value):
             where = f"{key}[{i}]"
             if not isinstance(item, Mapping) or set(item) - allowed:
-                raise DraftFormatError(where, "must be {target, amount, source, rounds}")
+                raise DraftFormatError(where, Words(N_("must be {target, amount, source, rounds}")))
             target, amount = item.get("target"), item.get("amount")
             source, rounds = item.get("source", ""), item.get("rounds")
             if not isinstance(target, str):
-                raise DraftFormatError(f"{where}.target", "must be text")
+                raise DraftFormatError(f"{where}.target", Words(N_("must be text")))
             if not isinstance(amount, int) or isinstance(amount, bool):
-                raise DraftFormatError(f"{where}.amount", "must be a whole number")
+                raise DraftFormatError(f"{where}.amount", Words(N_("must be a whole number")))
             if not isinstance(source, str):
-                raise DraftFormatError(f"{where}.source", "must be text")
+                raise DraftFormatError(f"{where}.source", Words(N_("must be text")))
             if rounds is not None and not _is_int(rounds):
-                raise DraftFormatError(f"{where}.rounds", "must be a whole number or null")
+                raise DraftFormatError(
+                    f"{where}.rounds", Words(N_("must be a whole number or null"))
+                )
             out.append(ActiveEffect(target=target, amount=amount, source=source, rounds=rounds))
         return out
