@@ -49,7 +49,7 @@ from .serializers import (
 def rejected_response(exc: services.SpellcardRejected) -> Response:
     """400 with errors per field and the full list of broken rules (nothing was saved)."""
     return Response(
-        {"detail": str(exc), "errors": exc.field_errors(), "rules": exc.rules()},
+        {"detail": exc.detail(), "errors": exc.field_errors(), "rules": exc.rules()},
         status=status.HTTP_400_BAD_REQUEST,
     )
 
@@ -252,7 +252,7 @@ class DeckValidateView(APIView):
         return Response(
             {
                 "valid": not violations,
-                "violations": [v.to_dict() for v in violations],
+                "violations": [services.problem_for_api(v) for v in violations],
                 "cards": sum(copies.values()),
                 "kinds": len(copies),
                 "limits": limits.to_dict(),

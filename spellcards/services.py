@@ -17,11 +17,13 @@ from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext, ngettext
 
+from apibase.engine_words import in_language
 from campaign.charts import distribution_svg
 from campaign.permissions import access_for
 from characters.models import Character
+from characters.sheet_words import problem_in_language
 from westernroses import probability
 from westernroses.checks import pool_size
 from westernroses.dice import DiceExpression
@@ -53,6 +55,18 @@ if TYPE_CHECKING:
 TYPICAL_DEFENDER_INSIGHT = 12
 
 
+def _in_english() -> bool:
+    return (get_language() or "en").startswith("en")
+
+
+def problem_for_api(violation: CardViolation | deck_engine.DeckViolation) -> dict[str, Any]:
+    """A broken rule as the API gives it (``code``, ``field``, ``message``, ``section``), its
+    message and section in the reader's language; in English exactly as the engine writes it."""
+    if _in_english():
+        return violation.to_dict()
+    return problem_in_language(violation.to_dict(words=True))
+
+
 class SpellcardRejected(ValueError):
     """A card or deck change that breaks rules; carries every violation, none dropped."""
 
@@ -66,20 +80,33 @@ class SpellcardRejected(ValueError):
         count = len(self.violations) + len(self.deck_violations)
         super().__init__(f"This breaks {count} rule{'s' if count != 1 else ''}.")
 
+    def detail(self) -> str:
+        """How many rules the change breaks, in the reader's language."""
+        count = len(self.violations) + len(self.deck_violations)
+        return ngettext("This breaks %(count)s rule.", "This breaks %(count)s rules.", count) % {
+            "count": count
+        }
+
     def field_errors(self) -> dict[str, list[str]]:
-        """Messages keyed by the card field that causes them (``deck`` for deck rules)."""
+        """Messages keyed by the card field that causes them (``deck`` for deck rules), in the
+        reader's language."""
         errors: dict[str, list[str]] = {}
         for v in self.violations:
-            errors.setdefault(v.field, []).append(v.message)
+            errors.setdefault(v.field, []).append(problem_for_api(v)["message"])
         for d in self.deck_violations:
-            errors.setdefault("deck", []).append(d.message)
+            errors.setdefault("deck", []).append(problem_for_api(d)["message"])
         return errors
 
     def rules(self, *, words: bool = False) -> list[dict[str, Any]]:
-        """Every broken rule with its code and rulebook section, cards first then the deck;
-        with ``words``, each also has its words (for a page; the API keeps its English)."""
-        out: list[dict[str, Any]] = [v.to_dict(words=words) for v in self.violations]
-        out += [{**d.to_dict(words=words), "field": "deck"} for d in self.deck_violations]
+        """Every broken rule with its code and rulebook section, cards first then the deck,
+        in the reader's language (:func:`problem_for_api`); with ``words``, each as the engine
+        keeps it with its words instead (for a page, which renders them itself)."""
+        if words:
+            out: list[dict[str, Any]] = [v.to_dict(words=True) for v in self.violations]
+            out += [{**d.to_dict(words=True), "field": "deck"} for d in self.deck_violations]
+            return out
+        out = [problem_for_api(v) for v in self.violations]
+        out += [{**problem_for_api(d), "field": "deck"} for d in self.deck_violations]
         return out
 
     def rules_words(self) -> list[dict[str, Any]]:
@@ -212,8 +239,12 @@ class CardPreview:
             "valid": self.valid,
             "total": self.total,
             "cost": self.breakdown,
-            "pricing_error": self.pricing_error,
-            "violations": [v.to_dict() for v in self.violations],
+            "pricing_error": (
+                self.pricing_error
+                if self.pricing_words is None or _in_english()
+                else in_language(self.pricing_words)
+            ),
+            "violations": [problem_for_api(v) for v in self.violations],
             "attack": None if self.attack is None else self.attack.to_dict(),
         }
 
@@ -433,7 +464,7 @@ class DeckSummary:
             "kinds": self.kinds,
             "limits": self.limits.to_dict(),
             "valid": not self.violations,
-            "violations": [v.to_dict() for v in self.violations],
+            "violations": [problem_for_api(v) for v in self.violations],
             "not_in_deck": [{"spellcard": c.pk, "name": c.name} for c in self.outside],
         }
 

@@ -249,31 +249,48 @@ def test_a_refused_spellcards_broken_rules_read_in_the_language(
     assert not cirno.spellcards.exists()
 
 
-def test_the_api_keeps_its_english_shape_in_any_language(cirno, player, client_for):
-    """The spellcards API refuses a card as it always has, whatever the reader's language:
-    English messages and sections, and no words beside them."""
+@pytest.mark.parametrize("lang", ["ja", "zh-hans"])
+def test_the_api_refuses_a_card_in_her_language_with_its_english_shape(
+    cirno, player, client_for, lang
+):
+    """The spellcards API refuses a card with the keys it always had (``detail``, ``errors``,
+    ``rules`` of ``code``, ``field``, ``message``, ``section``), the words in the reader's
+    language; an English reader gets the engine's English as before."""
     client = client_for(player)
     draft = attack_draft(name="", bomb=True, targets="three", to_hit="burst", aoe=7)
-    response = client.post(
-        "/api/spellcards/",
-        {"character": cirno.pk, "draft": draft},
-        content_type="application/json",
-        headers={"accept-language": "ja"},
-    )
-    assert response.status_code == 400, response.content
-    body = response.json()
-    assert set(body) == {"detail", "errors", "rules"}
-    assert body["errors"]["targets"] == [
+
+    def refused(language: str) -> dict:
+        response = client.post(
+            "/api/spellcards/",
+            {"character": cirno.pk, "draft": draft},
+            content_type="application/json",
+            headers={"accept-language": language},
+        )
+        assert response.status_code == 400, response.content
+        return response.json()
+
+    english, said = refused("en"), refused(lang)
+    for body in (english, said):
+        assert set(body) == {"detail", "errors", "rules"}
+        assert all(set(rule) == {"code", "field", "message", "section"} for rule in body["rules"])
+    assert english["errors"]["targets"] == [
         "Bomb cards can only be single-target (they may have an AOE)."
     ]
-    assert body["errors"]["name"] == ["Give the spellcard a name."]
+    assert english["errors"]["name"] == ["Give the spellcard a name."]
     assert {
         "code": "aoe_out_of_range",
         "field": "aoe",
-        "message": ("AOE runs from 1 to 5 (0 for none), not 7."),
+        "message": "AOE runs from 1 to 5 (0 for none), not 7.",
         "section": "Spellcards: Targets (AOE), as ruled for an AOE with targets",
-    } in body["rules"]
-    assert all(set(rule) == {"code", "field", "message", "section"} for rule in body["rules"])
+    } in english["rules"]
+    assert [r["code"] for r in said["rules"]] == [r["code"] for r in english["rules"]]
+    assert set(said["errors"]) == set(english["errors"])
+    texts = [said["detail"], *(m for ms in said["errors"].values() for m in ms)]
+    texts += [r["message"] for r in said["rules"]] + [r["section"] for r in said["rules"]]
+    aoe = next(r for r in said["rules"] if r["code"] == "aoe_out_of_range")
+    assert "7" in aoe["message"] and "5" in aoe["message"], aoe
+    for text in texts:
+        assert english_left(f"<main>{text}</main>", lang) == set(), text
     assert not cirno.spellcards.exists()
 
 
@@ -352,15 +369,22 @@ def test_deck_rules_and_pricing_refusals_stay_english_in_english(cirno, player, 
     assert "Healing: choose Hit-point dice from [1, 2, 4]" in builder
 
 
-def test_the_price_api_keeps_its_english_pricing_error_in_any_language(cirno, player, client_for):
-    """The price API says why a card cannot be priced in English, as it always has."""
+def test_the_price_api_says_why_a_card_cannot_be_priced_in_her_language(cirno, player, client_for):
+    """The price API says why a card cannot be priced in the reader's language, and in
+    English as it always has."""
     healing = {"slug": "healing", "params": {}}
     draft = attack_draft(type="defensive", attack_power=None, skills=[healing])
-    response = client_for(player).post(
-        "/api/spellcards/price/",
-        {"character": cirno.pk, "draft": draft},
-        content_type="application/json",
-        headers={"accept-language": "ja"},
-    )
-    assert response.status_code == 200, response.content
-    assert response.json()["pricing_error"] == "Healing: choose dice from [1, 2, 4]"
+
+    def priced(language: str) -> dict:
+        response = client_for(player).post(
+            "/api/spellcards/price/",
+            {"character": cirno.pk, "draft": draft},
+            content_type="application/json",
+            headers={"accept-language": language},
+        )
+        assert response.status_code == 200, response.content
+        return response.json()
+
+    assert priced("en")["pricing_error"] == "Healing: choose dice from [1, 2, 4]"
+    said = priced("ja")["pricing_error"]
+    assert said and english_left(f"<main>{said}</main>", "ja") == set(), said
