@@ -23,9 +23,14 @@ pytestmark = pytest.mark.django_db
 
 
 def _settled(battle, *users) -> None:
+    settled_caches(battle.campaign_id, *users)
+
+
+def settled_caches(campaign_id: Any, *users: Any) -> None:
     """As if the users, tokens and memberships had been made a minute ago (their change marks
-    expired)."""
-    keys = [f"campaign-role:{battle.campaign_id}:{u.pk}" for u in users]
+    expired): the fast paths' caches of them start cold, as a poll long after they were made
+    finds them (tests/battles/test_poll_round_trips.py too)."""
+    keys = [f"campaign-role:{campaign_id}:{u.pk}" for u in users]
     keys += [f"auth-user-changed:{u.pk}" for u in users]
     for user in users:
         token, _ = Token.objects.get_or_create(user=user)

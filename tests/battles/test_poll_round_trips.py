@@ -17,10 +17,9 @@ from django.db import connection
 from django.test import Client, override_settings
 from django.test.utils import CaptureQueriesContext
 from redis import Redis
-from rest_framework.authtoken.models import Token
 
-from accounts.token_cache import token_cache_key
 from battles import services as battle_services
+from tests.battles.test_fast_paths_safety import settled_caches
 
 pytestmark = pytest.mark.django_db
 
@@ -75,14 +74,7 @@ def _cache_connections() -> set[str]:
 
 
 def _settled(campaign_id: Any, *users: Any) -> None:
-    """As if the users, tokens and memberships had been made a minute ago (their change marks
-    expired)."""
-    keys = [f"campaign-role:{campaign_id}:{u.pk}" for u in users]
-    keys += [f"auth-user-changed:{u.pk}" for u in users]
-    for user in users:
-        token, _ = Token.objects.get_or_create(user=user)
-        keys.append(token_cache_key(token.key))
-    cache.delete_many(keys)
+    settled_caches(campaign_id, *users)
 
 
 def _tavern(host: Any, guest: Any) -> Any:
