@@ -24,9 +24,10 @@ from westernroses.characters.drunkenness import RULES
 from westernroses.dice import MAX_DICE
 from westernroses.house_rules import HouseRules
 from westernroses.probability import check_odds
+from westernroses.words import N_, Words
 
 from .models import Character, InventoryItem
-from .services import CharacterFormatError, character_to_draft, rules_for
+from .services import R_STORAGE, CharacterFormatError, character_to_draft, rules_for
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser
@@ -171,11 +172,13 @@ def character_sheet(character: Character) -> SheetView:
     try:
         draft = character_to_draft(character)
     except CharacterFormatError as exc:
+        words = Words(N_("The stored character is damaged: %(reason)s."), {"reason": exc.message})
         problem = {
             "code": "stored.damaged",
             "field": exc.field,
-            "message": f"The stored character is damaged: {exc.message}.",
-            "rule": "Western Roses app",
+            "message": str(words),
+            "words": words.to_json(),
+            "rule": R_STORAGE,
         }
         return SheetView(CharacterDraft(name=character.name), None, [problem])
     return sheet_for_draft(draft, rules_for(character.campaign))

@@ -266,6 +266,7 @@ def character_sheet(request: HttpRequest, pk: int) -> HttpResponse:
         "access": access,
         "view": view,
         "sheet": sheet_in_language(view.sheet),
+        "problems": [problem_in_language(p) for p in view.problems],
         "item_names": selectors.item_names(),
     }
     return render(request, "characters/sheet.html", context)

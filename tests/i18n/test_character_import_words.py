@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import html
 import json
+import re
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
 
 from characters.services import CharacterFormatError, character_document_parse
 
@@ -132,3 +134,30 @@ def test_a_damaged_stored_character_says_why_on_the_spellcard_builder(lang, said
     with translation.override(lang), pytest.raises(CharacterIncomplete) as caught:
         caster_context(character)
     assert str(caught.value) == said
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "The stored character is damaged: must be a whole number."),
+        ("ja", "整数でなければなりません"),
+        ("zh-hans", "必须是整数"),
+    ],
+)
+def test_a_damaged_stored_characters_sheet_says_why_in_her_language(lang, said, player, client_for):
+    """Her sheet page names what is damaged and why, and the rule it cites, in her language."""
+    from tests.factories import CharacterFactory
+
+    character = CharacterFactory(owner=player, name="Cirno")
+    character.draft = {**character.draft, "bonus_points": {"pwr": "two"}}
+    character.save()
+    page = client_for(player).get(
+        reverse("characters:sheet", args=[character.pk]), headers={"accept-language": lang}
+    )
+    assert page.status_code == 200
+    html = page.content.decode()
+    problems = html.split('id="sheet-problems"', 1)[1].split("</section>", 1)[0]
+    assert said in problems, problems
+    if lang != "en":
+        words = re.sub(r"<[^>]+>", " ", problems)  # what she reads, not the markup's codes
+        assert "damaged" not in words and "app" not in words, words
