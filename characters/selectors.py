@@ -173,7 +173,7 @@ def character_sheet(character: Character) -> SheetView:
         draft = character_to_draft(character)
     except CharacterFormatError as exc:
         words = Words(N_("The stored character is damaged: %(reason)s."), {"reason": exc.message})
-        problem = {
+        problem: dict[str, Any] = {
             "code": "stored.damaged",
             "field": exc.field,
             "message": str(words),
