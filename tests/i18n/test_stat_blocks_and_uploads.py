@@ -5,13 +5,12 @@ and the refusals of a picture upload, in the language of the request that sent i
 
 from __future__ import annotations
 
-import io
-
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from battles.models import BattleMap
 from campaign.permissions import access_for
+from tests.battles.test_maps import image, media  # noqa: F401 - ``media``: a fixture used by name
 from tests.factories import CharacterFactory, legal_draft
 from tests.i18n.test_campaign_side import _get
 from wiki import services as wiki
@@ -78,20 +77,6 @@ def test_a_natural_weapon_she_named_stays_as_written(campaign, gm, client_for, l
 # --------------------------------------------------------------------------- picture uploads
 
 
-@pytest.fixture
-def media(settings, tmp_path):
-    settings.MEDIA_ROOT = str(tmp_path / "media")
-    return tmp_path / "media"
-
-
-def image(kind: str = "PNG", size: tuple[int, int] = (640, 480)) -> bytes:
-    from PIL import Image
-
-    buffer = io.BytesIO()
-    Image.new("RGB", size, (40, 90, 60)).save(buffer, format=kind)
-    return buffer.getvalue()
-
-
 #: (language, the file, its refusal in the language).
 REFUSALS = [
     ("ja", image("PNG")[:60], "画像が壊れているか、欠けています。"),
@@ -114,9 +99,10 @@ REFUSALS = [
 ]
 
 
+@pytest.mark.usefixtures("media")
 @pytest.mark.parametrize(("lang", "data", "refusal"), REFUSALS)
 def test_a_refused_picture_upload_answers_in_her_language(
-    api_for, gm, campaign, media, lang, data, refusal
+    api_for, gm, campaign, lang, data, refusal
 ):
     """The map library's API refuses a file that is not a usable picture with a 400 whose
     field error reads in the language the request asked for."""
@@ -131,7 +117,8 @@ def test_a_refused_picture_upload_answers_in_her_language(
     assert not BattleMap.objects.exists()
 
 
-def test_an_oversized_picture_is_refused_in_her_language(api_for, gm, campaign, media):
+@pytest.mark.usefixtures("media")
+def test_an_oversized_picture_is_refused_in_her_language(api_for, gm, campaign):
     """The size in the refusal is written in the language's number format."""
     from battles import maps
 

@@ -6,7 +6,6 @@ the English line."""
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from typing import Any
 
@@ -19,6 +18,7 @@ from decks.models import Deck
 from minigames import services
 from minigames.engines import dbs
 from minigames.engines.dbs import vocabulary
+from tests.minigames.card_words import NUMBER, assert_lines_read_in
 from tests.minigames.test_i18n import english_left
 
 pytestmark = pytest.mark.django_db
@@ -26,7 +26,6 @@ pytestmark = pytest.mark.django_db
 LANGUAGES = ["ja", "zh-hans"]
 #: Words the rulebook keeps in Latin capitals in both languages.
 KEPT = ["SUPPORT", "CENTER", "HYPER"]
-NUMBER = re.compile(r"\d+")
 
 
 def _conditions() -> list[dict[str, Any]]:
@@ -196,21 +195,13 @@ def test_every_card_and_effect_reads_in_her_language_with_its_numbers(language):
     assert len(cards) > len(dbs.starter_card_set())
     names = [*_names(card_set), *KEPT]
     for card in cards:
-        words = dbs.card_line_words(card, card_set)
-        english = dbs.card_lines(card, card_set)
-        assert [str(w) for w in words] == english and english, card["number"]
-        with translation.override(language):
-            lines = [in_language(w) for w in words]
-            # as a log or a view keeps them: their JSON reads the same
-            assert [in_language(w.to_json()) for w in words] == lines
-        for line, english_line in zip(lines, english, strict=True):
-            assert line != english_line
-            assert english_left(line, names) == [], (card["number"], line)
-            assert Counter(NUMBER.findall(line)) == Counter(NUMBER.findall(english_line)), (
-                line,
-                english_line,
-            )
-            assert "%(" not in line and "<capitalized>" not in line, line
+        assert_lines_read_in(
+            language,
+            dbs.card_line_words(card, card_set),
+            dbs.card_lines(card, card_set),
+            names,
+            card["number"],
+        )
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

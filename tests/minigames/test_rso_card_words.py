@@ -6,7 +6,6 @@ line."""
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from typing import Any
 
@@ -17,6 +16,7 @@ from apibase.engine_words import in_language, json_in_language, reason_in_langua
 from decks import services as deck_services
 from minigames.engines import rso
 from minigames.engines.rso import vocabulary, words
+from tests.minigames.card_words import NUMBER, assert_lines_read_in
 from tests.minigames.test_i18n import english_left
 
 pytestmark = pytest.mark.django_db
@@ -24,7 +24,6 @@ pytestmark = pytest.mark.django_db
 LANGUAGES = ["ja", "zh-hans"]
 #: Abbreviations both glossaries keep in Latin letters.
 KEPT = ["AV", "IV", "HV", "EV", "BV", "HP", "SP"]
-NUMBER = re.compile(r"\d+")
 
 
 def _names(cards: list[dict[str, Any]]) -> list[str]:
@@ -181,21 +180,9 @@ def test_every_card_reads_in_her_language_with_its_numbers(language):
     cards = _every_card()
     names = [*_names(cards), *KEPT]
     for card in cards:
-        line_words = rso.card_line_words(card)
-        english = rso.card_lines(card)
-        assert [str(w) for w in line_words] == english and english, card["number"]
-        with translation.override(language):
-            lines = [in_language(w) for w in line_words]
-            # as a view keeps them: their JSON reads the same
-            assert [in_language(w.to_json()) for w in line_words] == lines
-        for line, english_line in zip(lines, english, strict=True):
-            assert line != english_line
-            assert english_left(line, names) == [], (card["number"], line)
-            assert Counter(NUMBER.findall(line)) == Counter(NUMBER.findall(english_line)), (
-                line,
-                english_line,
-            )
-            assert "%(" not in line and "<capitalized>" not in line, line
+        assert_lines_read_in(
+            language, rso.card_line_words(card), rso.card_lines(card), names, card["number"]
+        )
 
 
 def test_the_english_lines_read_as_before():
