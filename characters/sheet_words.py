@@ -226,6 +226,18 @@ def words_in_language(words: dict[str, Any]) -> str:
     return in_language({**words, "params": params})
 
 
+def section_words(section: Any) -> str:
+    """A rulebook section a cost line or a broken rule cites, in the reader's language: the
+    rules' own, a special skill's from the data, either decided by a project ruling."""
+    from westernroses.spellcards.tables import SECTIONS
+    from westernroses.spellcards.validation import RULING, RULING_WORDS
+
+    text = str(section or "")
+    if text.endswith(RULING):
+        return gettext(RULING_WORDS) % {"section": section_words(text.removesuffix(RULING))}
+    return gettext(text) if text in SECTIONS else data_text(text)
+
+
 def problem_in_language(problem: dict[str, Any]) -> dict[str, Any]:
     """A rule problem (``RuleViolation.to_dict()`` or a spellcard's ``CardViolation.to_dict()``,
     with its ``words``) with its message and its rulebook section in the active language; a
@@ -241,8 +253,6 @@ def problem_in_language(problem: dict[str, Any]) -> dict[str, Any]:
         out["rule"] = gettext(rule)
     section = problem.get("section")  # a spellcard's broken rule cites a ``section``
     if isinstance(section, str):
-        from spellcards.templatetags.spellcard_tags import section_words
-
         out["section"] = section_words(section)
     return out
 

@@ -8,6 +8,8 @@ from typing import Any
 from django import template
 from django.utils.translation import gettext
 
+from characters.sheet_words import section_words
+
 register = template.Library()
 
 
@@ -68,18 +70,7 @@ def cost_words(line: Any) -> str:
     return data_text(str(line.get("label", "") if isinstance(line, dict) else line))
 
 
-@register.filter
-def section_words(section: Any) -> str:
-    """A rulebook section a cost line or a broken rule cites, in the reader's language: the
-    rules' own, a special skill's from the data, either decided by a project ruling."""
-    from apibase.engine_words import data_text
-    from westernroses.spellcards.tables import SECTIONS
-    from westernroses.spellcards.validation import RULING, RULING_WORDS
-
-    text = str(section or "")
-    if text.endswith(RULING):
-        return gettext(RULING_WORDS) % {"section": section_words(text.removesuffix(RULING))}
-    return gettext(text) if text in SECTIONS else data_text(text)
+register.filter("section_words", section_words)
 
 
 @register.filter

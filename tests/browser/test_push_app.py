@@ -119,22 +119,32 @@ def test_a_your_turn_push_shows_with_the_tab_closed_and_a_tap_opens_the_table(
 
         # the push service hands the decrypted message to the phone's service worker
         registration_id = registrations[f"{live_server.url}/"]
-        cdp.send(
-            "ServiceWorker.deliverPushMessage",
-            {
-                "origin": live_server.url,
-                "registrationId": registration_id,
-                "data": json.dumps(pushed.payload),
-            },
-        )
+
+        def deliver() -> None:
+            cdp.send(
+                "ServiceWorker.deliverPushMessage",
+                {
+                    "origin": live_server.url,
+                    "registrationId": registration_id,
+                    "data": json.dumps(pushed.payload),
+                },
+            )
+
+        deliver()
         wait_until(elsewhere, lambda: context.service_workers, "the service worker runs")
-        worker = context.service_workers[0]
         shown: list[dict[str, str]] = []
-        wait_until(
-            elsewhere,
-            lambda: shown.extend(worker.evaluate(NOTIFICATIONS)) or shown,
-            "the notification is shown",
-        )
+        tries = iter(range(10_000))
+
+        def notification_shown() -> list[dict[str, str]]:
+            # on a loaded machine a message handed over while the worker starts can be lost;
+            # a push service redelivers, so the test does too, every 2 s (one tag, one notification)
+            if next(tries) % 40 == 39:
+                deliver()
+            shown.extend(context.service_workers[-1].evaluate(NOTIFICATIONS))
+            return shown
+
+        wait_until(elsewhere, notification_shown, "the notification is shown", seconds=30)
+        worker = context.service_workers[-1]
         assert shown == [
             {
                 "title": pushed.payload["title"],
