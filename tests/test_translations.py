@@ -84,6 +84,8 @@ def regenerated(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return copy / "locale"
 
 
+# one worker takes all four: the module's makemessages run (about 8 s of CPU) happens once
+@pytest.mark.xdist_group("makemessages")
 @pytest.mark.parametrize("domain", DOMAINS)
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_marked_string_is_translated(regenerated: Path, language: str, domain: str):
