@@ -119,23 +119,27 @@ def _before_issue() -> dict[str, Any] | None:
     return found
 
 
-def _battle(gm: Any) -> Any:
+def _battle(gm: Any, per_side: int = 4) -> Any:
+    """A started NPC battle of ``per_side`` against ``per_side`` run by ``gm``: the benchmark's
+    4 against 4, or a crowd (20 against 20: issue 41's 40 combatants) on a larger field, in
+    columns of ten."""
     from battles import services
     from campaign.models import Campaign, Membership, Role
     from campaign.permissions import access_for
 
-    campaign = Campaign.objects.create(name="Bench", created_by=gm)
+    crowd = per_side > 4
+    campaign = Campaign.objects.create(name=f"Bench {per_side}", created_by=gm)
     Membership.objects.create(campaign=campaign, user=gm, role=Role.GM)
     battle = services.battle_create(
         campaign=campaign,
         by=access_for(gm, campaign),
         created_by=gm,
-        name="Bench",
-        width=12,
-        height=8,
+        name=f"Bench {per_side}",
+        width=16 if crowd else 12,
+        height=10 if crowd else 8,
     )
-    for side, x in (("heroes", 1), ("enemies", 10)):
-        for row in range(4):
+    for side, x, step in (("heroes", 1, -1), ("enemies", 14 if crowd else 10, 1)):
+        for row in range(per_side):
             services.battle_npc_place(
                 battle_id=battle.pk,
                 by=gm,
@@ -143,13 +147,13 @@ def _battle(gm: Any) -> Any:
                     name=f"{side} {row}",
                     stats={"pwr": 10, "cha": 10, "int": 10, "ins": 10},
                     hp=60,
-                    speed=3 + row,
+                    speed=3 + row % 4,
                     range=3,
                     element="water",
                     weapons=("spear",),
                 ),
                 side=side,
-                position=[x, row * 2],
+                position=[x + step * (row // 10), row % 10] if crowd else [x, row * 2],
             )
     battle.refresh_from_db()
     services.battle_action_apply(

@@ -11,6 +11,8 @@ Rows and their targets (each printed with pass/fail and written as JSON to
   with a token and once with a signed-in session's cookie (sessions live in the cache with the
   database behind: ``docs/decisions/sessions-in-cache.md``);
 * ``GET /api/battles/{id}/state/`` (first load): at most 5×;
+* the same move on a battle of 40 combatants (20 against 20) against one of 4 (2 against 2),
+  interleaved: at most 1.2× (issue 41: a move flat in the size of the battle);
 * ``POST /api/tavern/tables/{id}/actions/`` (two users at a RAIGO table, each request the
   first move of whoever the table waits on; a finished game is replaced, untimed): at most 3×,
   as the battle's move;
@@ -67,7 +69,10 @@ TARGETS = {
     "first_load": 5.0,
     "dashboard_3": 5.0,
     "dashboard_100_vs_3": 1.3,
+    "apply_crowd_vs_4": 1.2,
 }
+#: the crowded battle's combatants a side (issue 41: a move flat from 4 to 40 combatants)
+CROWD = 20
 #: the large campaign's party (the small one has 3)
 LARGE_PARTY = 100
 
@@ -204,10 +209,10 @@ def _p50(
     return times
 
 
-def _seed_battle(gm: Any) -> Any:
+def _seed_battle(gm: Any, per_side: int = 4) -> Any:
     from tests.bench.bench_battle import _battle
 
-    return _battle(gm)
+    return _battle(gm, per_side)
 
 
 def _seed_tavern(host: Any, guest: Any) -> int:
@@ -325,25 +330,36 @@ def _measure(port: int, seeded: dict[str, Any]) -> dict[str, Any]:
     api = {"Authorization": f"Token {seeded['token']}"}
     page = {"Cookie": seeded["cookie"]}
     battle = seeded["battle"]
-    url = f"/api/battles/{battle}/actions/"
     view_url = f"/api/battles/{battle}/state/"
     now = {"version": seeded["version"], "current": seeded["current"]}
 
-    def end_turn() -> tuple[int, bytes]:
-        body = json.dumps(
-            {
-                "action": {"type": "end_turn", "combatant": now["current"]},
-                "expected_version": now["version"],
-            }
-        ).encode()
-        return _request(port, "POST", url, {**api, "Content-Type": "application/json"}, body)
+    def turns(
+        battle: int, now: dict[str, Any]
+    ) -> tuple[Callable[[], tuple[int, bytes]], Callable[[tuple[int, bytes]], None]]:
+        """Ending the current turn of ``battle`` (``now``: its version and whose turn), and
+        reading the next from the answer (not timed: the client's work)."""
+        url = f"/api/battles/{battle}/actions/"
 
-    def ended(answer: tuple[int, bytes]) -> None:
-        """Whose turn it is now, from the move's answer (not timed: the client's work)."""
-        status, content = answer
-        assert status == 201, content[:500]
-        view = json.loads(content)["view"]
-        now["version"], now["current"] = view["version"], view["turn"]["current"]
+        def end_turn() -> tuple[int, bytes]:
+            body = json.dumps(
+                {
+                    "action": {"type": "end_turn", "combatant": now["current"]},
+                    "expected_version": now["version"],
+                }
+            ).encode()
+            return _request(port, "POST", url, {**api, "Content-Type": "application/json"}, body)
+
+        def ended(answer: tuple[int, bytes]) -> None:
+            status, content = answer
+            assert status == 201, content[:500]
+            view = json.loads(content)["view"]
+            now["version"], now["current"] = view["version"], view["turn"]["current"]
+
+        return end_turn, ended
+
+    end_turn, ended = turns(battle, now)
+    crowd_turn, crowd_ended = turns(seeded["crowd"], dict(seeded["crowd_now"]))
+    few_turn, few_ended = turns(seeded["few"], dict(seeded["few_now"]))
 
     tavern = {"table": seeded["tavern"], "payload": {}}
     players = [{"Authorization": f"Token {t}"} for t in seeded["tavern_tokens"]]
@@ -416,12 +432,15 @@ def _measure(port: int, seeded: dict[str, Any]) -> dict[str, Any]:
     small, large = dashboard(seeded["small"]), dashboard(seeded["large"])
     for _ in range(20):  # warm every path
         health(), ended(end_turn()), poll(), poll_cookie(), first_load(), small(), large()
-        tavern_moved(tavern_move()), tavern_poll()
+        tavern_moved(tavern_move()), tavern_poll(), crowd_ended(crowd_turn())
+        few_ended(few_turn())
     rounds: dict[str, list[float]] = {
         k: []
         for k in (
             "health",
             "apply",
+            "apply_crowd",
+            "apply_few",
             "poll",
             "poll_cookie",
             "first",
@@ -448,6 +467,8 @@ def _measure(port: int, seeded: dict[str, Any]) -> dict[str, Any]:
     for _ in range(10):
         rounds["health"] += timed("health", health, REQUESTS // 10)
         rounds["apply"] += timed("apply", end_turn, REQUESTS // 20, ended)
+        rounds["apply_crowd"] += timed("apply_crowd", crowd_turn, REQUESTS // 20, crowd_ended)
+        rounds["apply_few"] += timed("apply_few", few_turn, REQUESTS // 20, few_ended)
         rounds["poll"] += timed("poll", poll, REQUESTS // 10)
         rounds["poll_cookie"] += timed("poll_cookie", poll_cookie, REQUESTS // 10)
         rounds["first"] += timed("first", first_load, REQUESTS // 20)
@@ -505,6 +526,21 @@ def _measure(port: int, seeded: dict[str, Any]) -> dict[str, Any]:
         f"{'pass' if ratio <= target else 'FAIL'}"
     )
     rows["dashboard_100_vs_3"] = {"ratio": ratio, "target": target, "passed": ratio <= target}
+    crowd = p50["apply_crowd"] / p50["apply_few"]
+    target = TARGETS["apply_crowd_vs_4"]
+    print(
+        f"{f'battle move, {CROWD * 2} combatants vs 4':<48} {crowd:17.2f}×  target ≤ {target:g}×  "
+        f"{'pass' if crowd <= target else 'FAIL'}"
+    )
+    rows["apply_crowd_vs_4"] = {"ratio": crowd, "target": target, "passed": crowd <= target}
+    record(
+        f"POST /api/battles/{{id}}/actions/ (end turn), {CROWD * 2} combatants against 4",
+        value=f"{amount(p50['apply_crowd'])} p50",
+        ratio=crowd,
+        baseline=f"the same move, 2 against 2 ({amount(p50['apply_few'])} p50)",
+        target=f"<= {target:g}x",
+        met=crowd <= target,
+    )
     record(
         f"dashboard, {LARGE_PARTY} characters against 3",
         value=f"{amount(p50['large'])} p50",
@@ -543,6 +579,8 @@ def run() -> dict[str, Any]:
         gm = get_user_model().objects.create(username="bench-gm")
         token = Token.objects.create(user=gm)
         battle = _seed_battle(gm)
+        crowd = _seed_battle(gm, CROWD)
+        few = _seed_battle(gm, 2)
         guest = get_user_model().objects.create(username="bench-guest")
         guest_token = Token.objects.create(user=guest)
         seeded: dict[str, Any] = {
@@ -554,6 +592,10 @@ def run() -> dict[str, Any]:
             "battle": battle.pk,
             "version": battle.version,
             "current": battle.state["current"],
+            "crowd": crowd.pk,
+            "crowd_now": {"version": crowd.version, "current": crowd.state["current"]},
+            "few": few.pk,
+            "few_now": {"version": few.version, "current": few.state["current"]},
             "small": _seed_party(gm, 3).pk,
             "large": _seed_party(gm, LARGE_PARTY).pk,
         }
