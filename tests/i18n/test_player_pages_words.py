@@ -84,6 +84,18 @@ def _post(client, url: str, data: dict[str, object], lang: str) -> str:
     return response.content.decode()
 
 
+def _draft_answer(client, url: str, character, draft: dict, lang: str, status: int) -> dict:
+    """The spellcards API's JSON answer to ``draft`` for ``character``, asked in ``lang``."""
+    response = client.post(
+        url,
+        {"character": character.pk, "draft": draft},
+        content_type="application/json",
+        headers={"accept-language": lang},
+    )
+    assert response.status_code == status, response.content
+    return response.json()
+
+
 @pytest.fixture
 def cirno(campaign, player):
     return CharacterFactory(owner=player, campaign=campaign, name="Cirno")
@@ -260,14 +272,7 @@ def test_the_api_refuses_a_card_in_her_language_with_its_english_shape(
     draft = attack_draft(name="", bomb=True, targets="three", to_hit="burst", aoe=7)
 
     def refused(language: str) -> dict:
-        response = client.post(
-            "/api/spellcards/",
-            {"character": cirno.pk, "draft": draft},
-            content_type="application/json",
-            headers={"accept-language": language},
-        )
-        assert response.status_code == 400, response.content
-        return response.json()
+        return _draft_answer(client, "/api/spellcards/", cirno, draft, language, 400)
 
     english, said = refused("en"), refused(lang)
     for body in (english, said):
@@ -376,14 +381,9 @@ def test_the_price_api_says_why_a_card_cannot_be_priced_in_her_language(cirno, p
     draft = attack_draft(type="defensive", attack_power=None, skills=[healing])
 
     def priced(language: str) -> dict:
-        response = client_for(player).post(
-            "/api/spellcards/price/",
-            {"character": cirno.pk, "draft": draft},
-            content_type="application/json",
-            headers={"accept-language": language},
+        return _draft_answer(
+            client_for(player), "/api/spellcards/price/", cirno, draft, language, 200
         )
-        assert response.status_code == 200, response.content
-        return response.json()
 
     assert priced("en")["pricing_error"] == "Healing: choose dice from [1, 2, 4]"
     said = priced("ja")["pricing_error"]
