@@ -8,7 +8,9 @@ from typing import Any
 from django import template
 from django.utils.translation import gettext
 
-from characters.sheet_words import section_words
+from apibase.engine_words import data_text, in_language
+from characters.sheet_words import problem_in_language, section_words, words_in_language
+from westernroses.words import Words
 
 register = template.Library()
 
@@ -61,9 +63,6 @@ def error_labels(form: Any) -> str:
 def cost_words(line: Any) -> str:
     """A cost line's label (``CostLine.to_dict()``) in the reader's language: the rules' own
     from its words, a skill's name from the data; a label kept without words as it is."""
-    from apibase.engine_words import data_text
-    from characters.sheet_words import words_in_language
-
     words = line.get("words") if isinstance(line, dict) else None
     if isinstance(words, dict):
         return words_in_language(words)
@@ -77,8 +76,6 @@ register.filter("section_words", section_words)
 def problem_words(violation: Any) -> dict[str, Any]:
     """A broken rule (``CardViolation``) with its message and section in the reader's
     language, as the character wizard shows its own (``problem_in_language``)."""
-    from characters.sheet_words import problem_in_language
-
     return problem_in_language(violation.to_dict(words=True))
 
 
@@ -86,8 +83,6 @@ def problem_words(violation: Any) -> dict[str, Any]:
 def rule_words(problem: Any) -> dict[str, Any]:
     """A broken rule already as JSON (``SpellcardRejected.rules_words``), its message and
     section in the reader's language."""
-    from characters.sheet_words import problem_in_language
-
     return problem_in_language(dict(problem))
 
 
@@ -95,9 +90,6 @@ def rule_words(problem: Any) -> dict[str, Any]:
 def words_text(value: Any) -> str:
     """Engine words (a deck's limits, why a card cannot be priced) in the reader's language;
     plain text (user content, an old English message) as it is."""
-    from apibase.engine_words import in_language
-    from westernroses.words import Words
-
     if isinstance(value, Words | str | dict):
         return in_language(value)
     return "" if value is None else str(value)
