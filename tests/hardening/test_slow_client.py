@@ -137,15 +137,21 @@ def test_a_slow_body_holds_no_worker_and_is_cut_off(web):
 
 def test_a_chunked_body_past_the_limit_is_a_413_before_django_reads_it(web):
     """A chunked body announces no size, so the door's Content-Length check cannot see it: the
-    guard counts what arrives and stops at ``MAX_REQUEST_BODY_BYTES``."""
+    guard counts what arrives and stops at ``MAX_REQUEST_BODY_BYTES``.
+
+    The body ends one byte past the limit (and never ends as a chunked body does): the server
+    reads all of it before it answers, so it closes with nothing unread. Bytes still unread at
+    its close would make its kernel reset the connection, and a reset can throw away the 413
+    before this client reads it."""
     with socket.create_connection(("127.0.0.1", web), timeout=30) as sock:
         sock.sendall(
             b"POST /api/auth/token/ HTTP/1.1\r\nHost: 127.0.0.1\r\n"
             b"Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
         )
-        chunk = b"x" * 50_000
-        for _ in range(5):  # 250 kB sent, 200 kB allowed, and no end of the body
+        chunk = b"x" * (MAX_BODY // 4)
+        for _ in range(4):  # exactly the 200 kB allowed ...
             sock.sendall(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+        sock.sendall(b"1\r\nx\r\n")  # ... and one byte more, in one small segment
         answer = b""
         while data := sock.recv(65536):
             answer += data
