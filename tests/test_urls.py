@@ -4,31 +4,19 @@ changes which view answers nothing."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
-
 import pytest
-from django.urls import URLPattern, URLResolver, resolve
+from django.urls import resolve
 
 from config import urls
+from tests.url_walk import walk
 
 pytestmark = pytest.mark.django_db
-
-
-def routes(patterns: list[Any], prefix: str = "") -> Iterator[str]:
-    """Every full route under ``patterns`` (a regular expression's as it is written)."""
-    for pattern in patterns:
-        route = prefix + str(pattern.pattern).lstrip("^")
-        if isinstance(pattern, URLResolver):
-            yield from routes(pattern.url_patterns, route)
-        elif isinstance(pattern, URLPattern):
-            yield route
 
 
 def test_the_api_is_tried_first_and_no_page_lives_under_it():
     api, schema, docs = urls.urlpatterns[:3]
     assert [str(p.pattern) for p in (api, schema, docs)] == ["api/", "api/schema/", "api/docs/"]
-    pages = [r for p in urls.urlpatterns[3:-1] for r in routes([p])]
+    pages = [served.route.replace("^", "") for served in walk(urls.urlpatterns[3:-1])]
     assert len(pages) > 100  # the walk reached the pages' includes
     assert [r for r in pages if r.startswith("api")] == []
     # the API's own 404 for an unknown API path stays the last pattern

@@ -31,7 +31,6 @@ import pytest
 from django.core.files.base import ContentFile
 from django.core.signals import request_finished
 from django.db import close_old_connections, transaction
-from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils import timezone
 
 from campaign.models import Membership, Role, Roll
@@ -43,6 +42,7 @@ from tests.factories import (
     UserFactory,
     attack_draft,
 )
+from tests.url_walk import walk
 
 pytestmark = pytest.mark.django_db
 
@@ -1896,17 +1896,10 @@ def _methods(callback: Any) -> set[str]:
     }
 
 
-def _routes(patterns: Any = None, prefix: str = "", namespace: str = "") -> Iterator[Route]:
-    for p in patterns if patterns is not None else get_resolver().url_patterns:
-        if isinstance(p, URLResolver):
-            ns = namespace
-            if p.namespace:
-                ns = f"{namespace}:{p.namespace}" if namespace else p.namespace
-            yield from _routes(p.url_patterns, prefix + str(p.pattern), ns)
-        elif isinstance(p, URLPattern):
-            name = p.name and (f"{namespace}:{p.name}" if namespace else p.name)
-            route = (prefix + str(p.pattern)).replace("^", "")
-            yield Route(route, name, _methods(p.callback))
+def _routes() -> Iterator[Route]:
+    for route, namespace, p in walk():
+        name = p.name and (f"{namespace}:{p.name}" if namespace else p.name)
+        yield Route(route.replace("^", ""), name, _methods(p.callback))
 
 
 def test_every_campaign_route_is_in_the_table() -> None:

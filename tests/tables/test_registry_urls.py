@@ -8,29 +8,23 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.urls import URLPattern, URLResolver, get_resolver
 
 from tables.api import TableActionView, TableAPIView, TableLogView, TableStateView
 from tables.registry import registered
+from tests.url_walk import walk
 
 #: the project's routes plus the test-only game's (Secret Duel, tests/games/duel_tables)
 pytestmark = pytest.mark.urls("tests.games.duel_tables.urls")
 
 
-def _views(patterns: list[Any], prefix: str = "") -> list[tuple[str, Any]]:
-    out = []
-    for p in patterns:
-        if isinstance(p, URLResolver):
-            out += _views(p.url_patterns, prefix + str(p.pattern))
-        elif isinstance(p, URLPattern):
-            out.append((prefix + str(p.pattern), getattr(p.callback, "view_class", None)))
-    return out
+def _views() -> list[tuple[str, Any]]:
+    return [(served.route, served.view_class) for served in walk()]
 
 
 def _core_endpoints(slug: str, model: type) -> dict[type, list[str]]:
     """The core's views serving game ``slug`` (bound to it, or to every game of its model)."""
     found: dict[type, list[str]] = {}
-    for route, view in _views(get_resolver().url_patterns):
+    for route, view in _views():
         if not (isinstance(view, type) and issubclass(view, TableAPIView)):
             continue
         if view.game_slug == slug or view.table_model is model:
@@ -60,7 +54,7 @@ def test_every_registered_game_is_served_by_the_core():
 def test_a_game_serves_no_table_endpoint_of_its_own(prefix):
     """The tavern's and the battles' state, actions and log routes are the core's views, and
     no other route of theirs answers a view, a poll or the log (no second path)."""
-    routes = dict(_views(get_resolver().url_patterns))
+    routes = dict(_views())
     for name in ("state", "actions", "log"):
         view = routes[f"{prefix}/<int:pk>/{name}/"]
         assert issubclass(view, TableAPIView), (name, view)

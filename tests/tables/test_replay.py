@@ -33,6 +33,7 @@ from tests.battles.conftest import build_battle, deck_card
 from tests.engine.conformance import assert_no_leak, canonical, written_in
 from tests.factories import CharacterFactory
 from tests.minigames.conftest import two_humans
+from tests.url_walk import walk
 from westernroses.protocol import event_visible
 
 pytestmark = pytest.mark.django_db
@@ -368,21 +369,10 @@ def test_every_registered_game_serves_its_replay_and_has_a_replay_page():
     """The registry is walked: a game without the core's replay endpoint fails, and a game
     with pages (all but Secret Duel, the test-only game, which has none) without a replay
     page."""
-    from django.urls import URLPattern, URLResolver, get_resolver
-
     from tables.api import TableReplayView
     from tables.registry import registered
 
-    def views(patterns: list[Any]) -> list[Any]:
-        out = []
-        for p in patterns:
-            if isinstance(p, URLResolver):
-                out += views(p.url_patterns)
-            elif isinstance(p, URLPattern):
-                out.append(getattr(p.callback, "view_class", None))
-        return out
-
-    served = [v for v in views(get_resolver().url_patterns) if isinstance(v, type)]
+    served = [s.view_class for s in walk() if isinstance(s.view_class, type)]
     served = [v for v in served if issubclass(v, TableReplayView)]
     for slug, game in registered().items():
         assert any(v.game_slug == slug or v.table_model is game.table_model for v in served), slug
