@@ -118,7 +118,11 @@
     const pending = form.querySelector("[data-skill-bases-pending]");
     if (pending) pending.hidden = Object.keys(bases).length > 0;
   }
+  function settle(mine) {
+    if (mine === seq && timer === null) panel.removeAttribute("aria-busy");
+  }
   function refresh() {
+    timer = null;
     const mine = ++seq;
     fetch(form.dataset.previewUrl, {
       method: "POST",
@@ -134,10 +138,14 @@
         showSkillBases(data.skill_bases || {});
         form.dataset.valid = data.valid ? "yes" : "no";
         panel.dataset.seq = String(mine);
+        settle(mine);
       })
-      .catch(() => {});
+      .catch(() => settle(mine));
   }
+  // The panel is busy from a change until the answer to the last one is drawn (assistive
+  // technology waits for it, and so can a test before its next click).
   function changed() {
+    panel.setAttribute("aria-busy", "true");
     toggleConditionals();
     clearTimeout(timer);
     timer = setTimeout(refresh, 150);

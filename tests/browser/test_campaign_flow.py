@@ -12,6 +12,7 @@ from campaign.models import Campaign, Membership
 from characters.models import Character, InventoryItem
 from gmtools.models import GameSession, Invitation
 from notifications.models import Notification
+from tests.browser.wizard import choose
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -22,13 +23,13 @@ def build_character(page, campaign: Campaign, name: str) -> Character:
     page.click("#campaign-characters-link")
     page.click("#new-character")
     page.wait_for_selector("#step-next")
-    page.check("input[name=shot_type][value=homing_amulets]")
+    choose(page, "input[name=shot_type][value=homing_amulets]")
     page.click("#step-next")
-    page.check("input[name=race][value=fairy]")
+    choose(page, "input[name=race][value=fairy]")
     page.click("#step-next")
-    page.check("input[name=profession][value=carefree_soul]")
+    choose(page, "input[name=profession][value=carefree_soul]")
     page.click("#step-next")
-    page.check("input[name=element][value=water]")
+    choose(page, "input[name=element][value=water]")
     page.click("#step-next")
     page.fill("#id_bonus_cha", "5")
     page.fill("#id_bonus_int", "10")
@@ -37,7 +38,7 @@ def build_character(page, campaign: Campaign, name: str) -> Character:
     page.fill("#id_skill_flying", "5")
     page.fill("#id_skill_sense", "5")
     page.click("#step-next")
-    page.check("input[name=abilities][value=keen_senses]")
+    choose(page, "input[name=abilities][value=keen_senses]")
     page.click("#step-next")
     page.fill("#id_name", name)
     page.wait_for_selector("#live-ok")

@@ -8,6 +8,7 @@ import pytest
 from characters.models import Character
 from characters.services import character_to_draft
 from tests.browser.conftest import ARTIFACTS
+from tests.browser.wizard import choose
 from westernroses.characters import CharacterDraft, derive_sheet, with_starting_kit
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -46,22 +47,22 @@ def test_player_builds_a_character_in_the_wizard_and_sees_its_sheet(
 
     # 1-4: shot-type, race, profession, element (one step at a time)
     assert page.is_visible("#step-shot_type") and not page.is_visible("#step-race")
-    page.check("input[name=shot_type][value=fourth_strike]")
+    choose(page, "input[name=shot_type][value=fourth_strike]")
     page.click("#step-next")
-    page.check("input[name=race][value=oni]")
+    choose(page, "input[name=race][value=oni]")
     page.click("#step-next")
     assert page.is_disabled("input[name=profession][value=witch]")
     assert "not yet implemented" in page.text_content("#step-profession")
-    page.check("input[name=profession][value=carefree_soul]")
+    choose(page, "input[name=profession][value=carefree_soul]")
     page.click("#step-next")
-    page.check("input[name=element][value=metal]")
+    choose(page, "input[name=element][value=metal]")
     carefree_hp = _hp("carefree_soul")
     _wait_text(page, "#live-hp", str(carefree_hp))
 
     # Back to the profession: a Guardian's extra HP shows at once, without a reload
     page.click("a[data-step=profession]")
     assert not page.is_visible("#id_guardian_charge")
-    page.check("input[name=profession][value=guardian]")
+    choose(page, "input[name=profession][value=guardian]")
     page.fill("#id_guardian_charge", "the shrine")
     guardian_hp = _hp("guardian")
     assert guardian_hp != carefree_hp
@@ -89,7 +90,7 @@ def test_player_builds_a_character_in_the_wizard_and_sees_its_sheet(
 
     # 7: abilities (Skill Focus asks which skill)
     assert not page.is_visible("#id_choice_skill_focus")
-    page.check("input[name=abilities][value=skill_focus]")
+    choose(page, "input[name=abilities][value=skill_focus]")
     page.select_option("#id_choice_skill_focus", "will")
     page.click("#step-next")
 
@@ -181,16 +182,16 @@ def test_a_fresh_wizard_shows_nothing_red_until_she_acts(new_page, player):
     assert _red(page, "#live-panel li, #live-panel h3, .error") == []
     page.screenshot(path=str(ARTIFACTS / "wizard-fresh-1280.png"))
     # her first choice makes the panel a checker: what is missing now reads as a problem
-    page.check("input[name=shot_type][value=fourth_strike]")
+    choose(page, "input[name=shot_type][value=fourth_strike]")
     page.wait_for_selector("#live-panel h3:has-text('Still to fix')")
     assert _red(page, "#live-problems li")
     # the derived numbers say why a single die beats 12 half the time
     page.click("#step-next")
-    page.check("input[name=race][value=oni]")
+    choose(page, "input[name=race][value=oni]")
     page.click("#step-next")
-    page.check("input[name=profession][value=carefree_soul]")
+    choose(page, "input[name=profession][value=carefree_soul]")
     page.click("#step-next")
-    page.check("input[name=element][value=metal]")
+    choose(page, "input[name=element][value=metal]")
     page.wait_for_selector("#criticals-note")
     page.click("#criticals-note summary")
     note = page.inner_text("#criticals-note")
