@@ -10,12 +10,15 @@ seconds (else **408**) and ``MAX_REQUEST_BODY_BYTES`` (else **413**, also for a 
 that announced no size), both answered with ``Connection: close``; only then does Django see the
 request, with the body already there.
 
+The body read here is handed to Django whole (:func:`with_read_body`): the WSGI bridge would
+otherwise fetch it again from the event loop, one cross-thread hop per read on every POST.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, MutableMapping
+import io
+from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from typing import Any
 
 Scope = MutableMapping[str, Any]
@@ -23,6 +26,12 @@ Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
+
+#: Where the guard leaves the body it read, in the scope it passes on (a WSGI app finds the
+#: scope in ``environ["asgi.scope"]``, a2wsgi's key).
+BODY_KEY = "westernroses.body"
 
 TOO_SLOW = b"The request's body did not arrive in time: nothing was read."
 TOO_LARGE = b"The request is larger than this server takes: nothing was read."
@@ -55,7 +64,8 @@ class RequestGuard:
             return
         if messages is None:
             return  # the client went away before its body was in: nobody to answer
-        await self.app(scope, _replay(messages, receive), send)
+        body = b"".join(message.get("body", b"") for message in messages)
+        await self.app({**scope, BODY_KEY: body}, _replay(messages, receive), send)
 
     async def _read_body(self, receive: Receive) -> list[Message] | None:
         """Every ``http.request`` message of the body, or None if the client disconnected."""
@@ -71,6 +81,21 @@ class RequestGuard:
                 raise BodyTooLarge
             if not message.get("more_body", False):
                 return messages
+
+
+def with_read_body(app: WSGIApp) -> WSGIApp:
+    """``app`` reading the body the guard read (from memory, in the request's own thread)
+    instead of asking the bridge, which fetches it from the event loop's thread."""
+
+    def read_body_first(
+        environ: dict[str, Any], start_response: Callable[..., Any]
+    ) -> Iterable[bytes]:
+        body = environ.get("asgi.scope", {}).get(BODY_KEY)
+        if body is not None:
+            environ["wsgi.input"] = io.BytesIO(body)
+        return app(environ, start_response)
+
+    return read_body_first
 
 
 def _replay(messages: list[Message], receive: Receive) -> Receive:

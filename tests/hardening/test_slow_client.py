@@ -9,6 +9,7 @@ request behind it, for the worker's whole timeout (30 s).
 
 from __future__ import annotations
 
+import json
 import socket
 import subprocess
 import sys
@@ -20,7 +21,10 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from rest_framework.authtoken.models import Token
 
+from campaign.models import Campaign
+from tests.factories import UserFactory
 from tests.load.processes import ROOT, free_port, procfile, production_env
 from tests.notifications.celery_worker import database_url
 
@@ -157,3 +161,38 @@ def test_a_chunked_body_past_the_limit_is_a_413_before_django_reads_it(web):
             answer += data
     assert answer.startswith(b"HTTP/1.1 413 "), answer[:200]
     assert _health(web).status == 200
+
+
+def test_a_body_sent_in_pieces_reaches_django_whole(web):
+    """The guard reads the body from the socket in pieces and Django reads the same body from
+    memory (``config.request_guard.with_read_body``): a new campaign whose JSON arrives in three
+    segments, with pauses between them, is made with every word of it; one whose JSON breaks
+    off, sent the same way, is a 400 and makes nothing."""
+    user = UserFactory(username="trickled")
+    token = Token.objects.create(user=user).key
+    description = " ".join(["The moon is wrong."] * 40)
+
+    def post(body: bytes) -> bytes:
+        thirds = [body[: len(body) // 3], body[len(body) // 3 : -5], body[-5:]]
+        with socket.create_connection(("127.0.0.1", web), timeout=30) as sock:
+            sock.sendall(
+                b"POST /api/campaigns/ HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+                b"Authorization: Token %s\r\nContent-Type: application/json\r\n"
+                b"Content-Length: %d\r\n\r\n" % (token.encode(), len(body))
+            )
+            for piece in thirds:
+                sock.sendall(piece)
+                time.sleep(0.2)
+            answer = b""
+            while data := sock.recv(65536):
+                answer += data
+        return answer
+
+    body = json.dumps({"name": "The Eternal Night", "description": description}).encode()
+    made = post(body)
+    assert made.startswith(b"HTTP/1.1 201 "), made[:300]
+    campaign = Campaign.objects.get(created_by=user)
+    assert (campaign.name, campaign.description) == ("The Eternal Night", description)
+    broken = post(body[:-1])
+    assert broken.startswith(b"HTTP/1.1 400 "), broken[:300]
+    assert Campaign.objects.filter(created_by=user).count() == 1
