@@ -302,7 +302,7 @@ if REDIS_URL:
     # Every web process shares one layer, so a move made through one reaches sockets on all.
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "config.channel_layer.RedisChannelLayer",
             "CONFIG": {
                 "hosts": [CHANNEL_REDIS_HOST],
                 "prefix": env("CHANNEL_PREFIX", default="asgi"),

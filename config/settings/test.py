@@ -45,7 +45,7 @@ PUSH_SOCKETS = os.environ.get("PUSH_SOCKETS", "0") == "1"
 # This test process's own channel-layer keys (parallel xdist processes share one Redis).
 CHANNEL_LAYERS = {
     "default": {
-        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "BACKEND": "config.channel_layer.RedisChannelLayer",
         "CONFIG": {
             "hosts": [CHANNEL_REDIS_HOST],
             "prefix": os.environ.get("TEST_CHANNEL_PREFIX") or f"asgi-test-{os.getpid()}",

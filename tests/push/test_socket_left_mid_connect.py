@@ -3,7 +3,9 @@ tunnel) leaves nothing behind: on the production web process (the Procfile's, gu
 uvicorn's workers) a client sends the WebSocket handshake of a table it may see and drops the
 connection at once, before the server could accept it. Its channel is in none of the table's
 or the user's groups afterwards (else every move would be sent to a dead channel until the
-layer's group expiry, a day), and the server logs no error for a client that simply left.
+layer's group expiry, a day), the server logs no error for a client that simply left, and it
+keeps nothing running for it: asked to stop, it stops at once instead of waiting out its
+graceful timeout for a consumer that never ended (``config/channel_layer.py``).
 """
 
 from __future__ import annotations
@@ -35,9 +37,12 @@ pytestmark = [
 ]
 
 REDIS_DB = 13  # the web processes' tests' own (tests/push/test_processes.py)
-SOCKETS = 5
+SOCKETS = 20
 #: Seconds for the server to finish with the dropped sockets (each takes milliseconds).
 SETTLE = 3.0
+#: Seconds a stopped web process may take, well under gunicorn's graceful timeout (20 s), which
+#: it waited out whenever a consumer was left running.
+STOPS_WITHIN = 10.0
 
 
 @pytest.fixture
@@ -57,8 +62,8 @@ def web(tmp_path: Path) -> Iterator[dict[str, Any]]:
     )
     client = redis.Redis.from_url(redis_url)
     try:
-        with web_process(env, port, log):
-            yield {"port": port, "prefix": prefix, "redis": client, "log": log}
+        with web_process(env, port, log) as process:
+            yield {"port": port, "prefix": prefix, "redis": client, "log": log, "process": process}
     finally:
         for key in client.scan_iter(f"{prefix}:*"):
             client.delete(key)
@@ -111,3 +116,10 @@ def test_a_socket_left_mid_handshake_leaves_no_channel_and_no_error(
         if "Traceback" in line or '"ERROR"' in line or " ERROR " in line or "Exception" in line
     ]
     assert errors == []
+    # nothing is left running for the sockets: the process stops without waiting for a task
+    stopping = time.monotonic()
+    web["process"].terminate()
+    web["process"].wait(timeout=30)
+    stopped_after = time.monotonic() - stopping
+    assert "Waiting for background tasks" not in web["log"].read_text(errors="replace")
+    assert stopped_after < STOPS_WITHIN
