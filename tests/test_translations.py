@@ -26,6 +26,12 @@ from config.management.commands.makemessages import IGNORED
 ROOT = Path(__file__).resolve().parent.parent
 LANGUAGES = ("ja", "zh_Hans")
 DOMAINS = ("django", "djangojs")
+#: A catalog no run of makemessages here writes, with the header line a run strips from its own.
+OTHER_DOMAIN = "locale/ja/LC_MESSAGES/elsewhere.po"
+OTHER_CATALOG = (
+    'msgid ""\nmsgstr ""\n"POT-Creation-Date: 2026-01-01 00:00+0000\\n"\n'
+    '"Content-Type: text/plain; charset=UTF-8\\n"\n'
+)
 
 
 def _copy_source(into: Path) -> None:
@@ -63,6 +69,8 @@ def regenerated(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The committed catalogs after makemessages has added every string marked in the source."""
     copy = tmp_path_factory.mktemp("catalogs") / "project"
     _copy_source(copy)
+    # a catalog of a third domain, which neither run may touch
+    (copy / OTHER_DOMAIN).write_text(OTHER_CATALOG, encoding="utf-8")
     # the settings of `make run` (the test settings add the test-only games, not copied)
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.local"}
     langs = [arg for lang in LANGUAGES for arg in ("-l", lang)]
@@ -98,6 +106,16 @@ def test_every_marked_string_is_translated(regenerated: Path, language: str, dom
         f"makemessages -d {domain} -l ja -l zh_Hans`, translate these and remove any fuzzy "
         f"flag (docs/i18n.md):\nuntranslated: {untranslated}\nfuzzy: {fuzzy}"
     )
+
+
+@pytest.mark.xdist_group("makemessages")
+def test_a_run_rewrites_only_its_own_domains_catalogs(regenerated: Path):
+    """The two domains' runs above go at once, and each leaves the other's catalogs alone: a
+    run that rewrote every catalog (to drop its header's date) once truncated the Japanese
+    ``django.po`` as the other run's ``msgmerge`` read it, which then found half of its
+    entries missing and marked them untranslated or fuzzy."""
+    assert (regenerated.parent / OTHER_DOMAIN).read_text(encoding="utf-8") == OTHER_CATALOG
+    assert not list(regenerated.glob("*/LC_MESSAGES/.*.new"))
 
 
 def test_the_check_finds_a_string_marked_without_its_translation(tmp_path: Path):

@@ -18,6 +18,7 @@ Options given on the command line are added to these."""
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -53,9 +54,18 @@ class Command(makemessages.Command):
         if not options.get("add_location"):
             options["add_location"] = "file"
         super().handle(*args, **options)
+        # Only this run's domain: a run of the other domain at the same time (the catalogs'
+        # test runs both) may be merging its catalogs, and must never read one half-written.
         for base in settings.LOCALE_PATHS:
-            for po in Path(base).glob("*/LC_MESSAGES/*.po"):
+            for po in Path(base).glob(f"*/LC_MESSAGES/{options['domain']}.po"):
                 text = po.read_text(encoding="utf-8")
                 kept = re.sub(r'^"POT-Creation-Date: [^"]*"\n', "", text, count=1, flags=re.M)
                 if kept != text:
-                    po.write_text(kept, encoding="utf-8")
+                    _replace(po, kept)
+
+
+def _replace(path: Path, text: str) -> None:
+    """Write ``path`` whole or not at all (a reader sees the old file or the new one)."""
+    spare = path.with_name(f".{path.name}.new")
+    spare.write_text(text, encoding="utf-8")
+    os.replace(spare, path)
