@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 LANGUAGES = ("ja", "zh_Hans")
 DOMAINS = ("django", "djangojs")
 #: A catalog no run of makemessages here writes, with the header line a run strips from its own.
-OTHER_DOMAIN = "locale/ja/LC_MESSAGES/elsewhere.po"
+OTHER_PO = "locale/ja/LC_MESSAGES/elsewhere.po"
 OTHER_CATALOG = (
     'msgid ""\nmsgstr ""\n"POT-Creation-Date: 2026-01-01 00:00+0000\\n"\n'
     '"Content-Type: text/plain; charset=UTF-8\\n"\n'
@@ -70,7 +70,7 @@ def regenerated(tmp_path_factory: pytest.TempPathFactory) -> Path:
     copy = tmp_path_factory.mktemp("catalogs") / "project"
     _copy_source(copy)
     # a catalog of a third domain, which neither run may touch
-    (copy / OTHER_DOMAIN).write_text(OTHER_CATALOG, encoding="utf-8")
+    (copy / OTHER_PO).write_text(OTHER_CATALOG, encoding="utf-8")
     # the settings of `make run` (the test settings add the test-only games, not copied)
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.local"}
     langs = [arg for lang in LANGUAGES for arg in ("-l", lang)]
@@ -114,7 +114,7 @@ def test_a_run_rewrites_only_its_own_domains_catalogs(regenerated: Path):
     run that rewrote every catalog (to drop its header's date) once truncated the Japanese
     ``django.po`` as the other run's ``msgmerge`` read it, which then found half of its
     entries missing and marked them untranslated or fuzzy."""
-    assert (regenerated.parent / OTHER_DOMAIN).read_text(encoding="utf-8") == OTHER_CATALOG
+    assert (regenerated.parent / OTHER_PO).read_text(encoding="utf-8") == OTHER_CATALOG
     assert not list(regenerated.glob("*/LC_MESSAGES/.*.new"))
 
 

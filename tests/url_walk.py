@@ -17,6 +17,11 @@ class Served(NamedTuple):
     pattern: URLPattern
 
     @property
+    def path(self) -> str:
+        """The route as a request's path reads it (without a regular expression's ``^``)."""
+        return self.route.replace("^", "")
+
+    @property
     def view_class(self) -> Any:
         """The class-based view that answers it, or None."""
         return getattr(self.pattern.callback, "view_class", None)

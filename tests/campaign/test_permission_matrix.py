@@ -1897,9 +1897,10 @@ def _methods(callback: Any) -> set[str]:
 
 
 def _routes() -> Iterator[Route]:
-    for route, namespace, p in walk():
+    for served in walk():
+        p, namespace = served.pattern, served.namespace
         name = p.name and (f"{namespace}:{p.name}" if namespace else p.name)
-        yield Route(route.replace("^", ""), name, _methods(p.callback))
+        yield Route(served.path, name, _methods(p.callback))
 
 
 def test_every_campaign_route_is_in_the_table() -> None:
