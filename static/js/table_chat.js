@@ -188,6 +188,9 @@
       } finally {
         busy = false;
         if (again) { again = false; refresh(false); }
+        // a read that began after the socket opened has been answered: from now on the panel
+        // reads only on the socket's notes (data-listening; the browser tests wait for it)
+        else if (pushed) root.dataset.listening = "socket";
       }
     }
 
@@ -246,7 +249,7 @@
       const detail = event.detail || {};
       if (!path || detail.path !== path) return;
       if (detail.kind === "open") { pushed = true; refresh(false); }
-      else if (detail.kind === "down") pushed = false;
+      else if (detail.kind === "down") { pushed = false; delete root.dataset.listening; }
       else if (detail.kind === "message" && detail.data && detail.data.type === "chat") refresh(false);
     });
     document.addEventListener("visibilitychange", () => { if (!document.hidden) refresh(false); });

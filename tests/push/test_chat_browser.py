@@ -45,6 +45,11 @@ def test_a_chat_line_reaches_the_other_page_by_the_tables_socket(
                 arg=str(other_player if page is host else player),
                 timeout=15_000,
             )
+        # the panel's one catch-up read after its socket opened is answered (it may start after
+        # the presence line shows); after it, the panel only listens
+        guest.locator("[data-table-chat][data-listening='socket']").wait_for(
+            state="attached", timeout=15_000
+        )
         idle = len(chat_reads)
         guest.wait_for_timeout(4000)  # three poll periods: the panel listens, it does not poll
         assert len(chat_reads) == idle, chat_reads[idle:]
