@@ -239,32 +239,28 @@ def api_for():
 # --- One headless Chromium per test process ----------------------------------------------------
 # Playwright's sync API runs an event loop in the test process's main thread, and a second
 # sync_playwright() in the same process fails: every browser test (tests/browser, the tavern
-# renderers) shares this one. Debian's Chromium (/usr/bin/chromium); nothing is downloaded.
-CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--headless=new",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-dev-shm-usage",
-]
+# renderers) shares this one. Debian's Chromium (/usr/bin/chromium); nothing is downloaded. A
+# context that Chromium never closes costs a new browser, not the lane (tests/chromium.py).
 
 
 @pytest.fixture(scope="session")
 def browser():
-    from pathlib import Path
+    from playwright.sync_api import BrowserContext, sync_playwright
 
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: run `make browser` (Debian's chromium package).")
-    from playwright.sync_api import sync_playwright
+    from tests import chromium
 
+    if not Path(chromium.CHROMIUM).exists():
+        pytest.fail(
+            f"{chromium.CHROMIUM} is missing: run `make browser` (Debian's chromium package)."
+        )
     # The ORM calls tests make between browser steps stay synchronous and safe.
     os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        yield b
-        b.close()
+    original = chromium.guard_context_close(BrowserContext)
+    try:
+        with sync_playwright() as p:
+            b = chromium.Chromium(p)
+            b.current()
+            yield b
+            b.close()
+    finally:
+        BrowserContext.close = original

@@ -15,18 +15,6 @@ from django.core.servers.basehttp import ThreadedWSGIServer
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.test.testcases import LiveServerThread
 
-CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
-ARGS = [
-    "--no-sandbox",
-    "--headless=new",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-dev-shm-usage",
-]
 ARTIFACTS = Path(__file__).resolve().parent.parent.parent / "test-artifacts"
 
 # Playwright's sync API runs an event loop in the test thread; the ORM calls tests make between

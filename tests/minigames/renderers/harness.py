@@ -26,18 +26,6 @@ from minigames.payload import table_payload
 ROOT = Path(__file__).resolve().parents[3]
 STATIC = ROOT / "static"
 ARTIFACTS = ROOT / "test-artifacts"
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--headless=new",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-dev-shm-usage",
-]
 
 PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8">

@@ -8,7 +8,6 @@ relied on one would fail here too.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -18,18 +17,6 @@ import pytest
 ROOT = Path(__file__).resolve().parents[3]
 HERE = Path(__file__).resolve().parent
 ARTIFACTS = ROOT / "test-artifacts" / "renderers_cards"
-CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
-ARGS = [
-    "--no-sandbox",
-    "--headless=new",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-dev-shm-usage",
-]
 
 #: Like the site's policy: scripts and styles only from files, no inline script or style.
 CSP = "default-src 'none'; script-src file:; style-src file:"

@@ -1,0 +1,47 @@
+"""A browser context that Chromium never closes costs a new browser, not the test lane
+(tests/chromium.py). The fault is real: the browser process is frozen with SIGSTOP, so it
+answers no DevTools command, as when it deadlocks disposing of a context."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import psutil
+import pytest
+
+from tests import chromium
+
+
+def test_a_context_chromium_never_closes_kills_the_browser_and_the_next_test_gets_a_new_one(
+    browser: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(chromium, "CLOSE_SECONDS", 2.0)
+    context = browser.new_context()
+    context.new_page().set_content("<p>Before</p>")
+    launches = browser.launches
+    (frozen,) = chromium.browser_processes()
+    frozen.suspend()
+
+    with pytest.warns(UserWarning, match="did not close a browser context"):
+        context.close()
+
+    with pytest.raises(psutil.NoSuchProcess):
+        frozen.wait(timeout=10)
+        frozen.status()  # reaped: gone
+    page = browser.new_context().new_page()
+    page.set_content("<p>After</p>")
+    assert page.inner_text("p") == "After"
+    assert browser.launches == launches + 1
+    (fresh,) = chromium.browser_processes()
+    assert fresh.pid != frozen.pid
+    page.context.close()
+
+
+def test_a_context_that_closes_in_time_keeps_the_browser(browser: Any) -> None:
+    launches = browser.launches
+    (before,) = chromium.browser_processes()
+    context = browser.new_context()
+    context.new_page().set_content("<p>Here</p>")
+    context.close()
+    assert browser.launches == launches
+    assert [p.pid for p in chromium.browser_processes()] == [before.pid]
