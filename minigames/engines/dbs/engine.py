@@ -5,11 +5,11 @@
 from __future__ import annotations
 
 import copy
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from westernroses.action_shapes import ActionShape
+from westernroses.json_copy import json_copy
 from westernroses.protocol import Action, Event, HouseRule, IllegalAction, Json, Seat, Text
 from westernroses.undo_policy import nothing_drawn_or_revealed
 from westernroses.words import N_, Words, said
@@ -204,7 +204,7 @@ def clone(state: State) -> State:
         }
     except _NotPlain:
         rest = {key: value for key, value in state.items() if key not in SHARED_KEYS}
-        copied = json.loads(json.dumps(rest))
+        copied = json_copy(rest)
         copied.update({key: state[key] for key in SHARED_KEYS if key in state})
     return copied
 
@@ -475,11 +475,11 @@ class DBSEngine:
         return dict(action)
 
     def to_json(self, state: State) -> Json:
-        result: Json = json.loads(json.dumps(state))
+        result: Json = json_copy(state)
         return result
 
     def from_json(self, data: Mapping[str, Any]) -> State:
-        state: State = json.loads(json.dumps(dict(data)))
+        state: State = json_copy(dict(data))
         missing = {"cards", "instances", "players", "phase", "rng"} - set(state)
         if missing:
             raise ValueError("This is not a saved Dream Battle of SpellCard game.")

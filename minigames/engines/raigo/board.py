@@ -10,6 +10,8 @@ everyone has seen (a Raigo Battle reveal, a token taken from the Canyon).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from itertools import chain
 from typing import Any, Final, TypeAlias
 
 from minigames.engines.raigo.tokens import sort_body, weight
@@ -199,6 +201,37 @@ def private_slots(state: Json) -> list[tuple[Any, Any]]:
     drawn = state["turn"]["drawn"]
     slots.extend((drawn, i) for i in range(len(drawn)))
     return slots
+
+
+def private_tokens(state: Json) -> Iterator[str]:
+    """Every token in a private place, in :func:`private_slots`'s order, without the slots (the
+    leak checks ask this of every state for every seat)."""
+    places: list[list[str]] = [*state["raizan"], state["box"]]
+    for p in state["players"]:
+        places.append(p["body"])
+        places.append([p[h] for h in HANDS if p[h] is not None])
+        places.extend(p["towers"])
+    places.append(state["turn"]["drawn"])
+    return chain.from_iterable(places)
+
+
+def unseen_by(state: Json, seat: int | None) -> Callable[[str], bool]:
+    """``not visible_to(state, token, seat)`` for many tokens: the revealed tokens read once."""
+    revealed = set(state["revealed"])
+    known = state["known"]
+    if seat is None:
+        return lambda token: token not in revealed
+    return lambda token: token not in revealed and seat not in known.get(token, ())
+
+
+def hidden_tokens(state: Json, seat: int | None) -> set[str]:
+    """The tokens in private places that ``seat`` (None: a spectator) has not seen: every
+    private token but the revealed ones and those she knows, in set operations (the leak
+    checks ask this of every state for every seat)."""
+    hidden = set(private_tokens(state)).difference(state["revealed"])
+    if seat is not None:
+        hidden.difference_update(t for t, seen in state["known"].items() if seat in seen)
+    return hidden
 
 
 def visible_to(state: Json, token: str, seat: int | None) -> bool:

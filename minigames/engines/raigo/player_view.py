@@ -14,12 +14,14 @@ from typing import Any
 from minigames.engines.raigo.board import (
     HANDS,
     Json,
+    hidden_tokens,
     player,
     private_slots,
     raizan_total,
     sealed,
     seat_name,
     team_of,
+    unseen_by,
     visible_to,
 )
 from minigames.engines.raigo.tokens import sort_body, token_json, weight
@@ -162,18 +164,14 @@ def view(state: Json, seat: int | None) -> Json:
 
 
 def hidden_from(state: Json, seat: int | None) -> set[str]:
-    hidden = set()
-    for container, key in private_slots(state):
-        token = container[key]
-        if not visible_to(state, token, seat):
-            hidden.add(token)
-    return hidden
+    return hidden_tokens(state, seat)
 
 
 def determinize(state: Json, seat: int, seed: int) -> Json:
     """Deal every token ``seat`` has not seen anew among the places she has not seen into; the
     others' secret answers to a pending spell become unknown too (declines)."""
-    slots = [(c, k) for c, k in private_slots(state) if not visible_to(state, c[k], seat)]
+    unseen = unseen_by(state, seat)
+    slots = [(c, k) for c, k in private_slots(state) if unseen(c[k])]
     tokens = [c[k] for c, k in slots]
     knowledge = [state["known"].pop(t, None) for t in tokens]
     rng = RandomSource(seed)

@@ -7,7 +7,6 @@ was, and it turns actions into words for buttons and the move log.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
@@ -27,6 +26,7 @@ from minigames.engines.rso.state import (
 )
 from minigames.engines.rso.words import cost_phrase
 from westernroses.action_shapes import ActionShape
+from westernroses.json_copy import json_copy
 from westernroses.listed_moves import ListedMoves
 from westernroses.protocol import Action, Event, HouseRule, IllegalAction, Json, Seat, Text
 from westernroses.undo_policy import nothing_drawn_or_revealed
@@ -165,11 +165,11 @@ class RsoEngine:
         return dict(action)
 
     def to_json(self, state: State) -> Json:
-        data: Json = json.loads(json.dumps(state))
+        data: Json = json_copy(state)
         return data
 
     def from_json(self, data: Mapping[str, Any]) -> State:
-        state: State = json.loads(json.dumps(dict(data)))
+        state: State = json_copy(dict(data))
         if state.get("version") != 1 or "players" not in state:
             raise ValueError("This is not a saved Rumbling Spell Orchestra game.")
         cards = state.get("cards")

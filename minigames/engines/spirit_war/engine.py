@@ -18,7 +18,6 @@ Actions (all JSON, listed in a fixed order):
 from __future__ import annotations
 
 import copy
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
@@ -40,6 +39,7 @@ from minigames.engines.spirit_war.setup import (
 )
 from minigames.engines.spirit_war.shapes import ACTIONS
 from westernroses.action_shapes import ActionShape
+from westernroses.json_copy import json_copy
 from westernroses.protocol import (
     Action,
     Event,
@@ -315,13 +315,13 @@ class SpiritWarEngine:
     # ----------------------------------------------------------------------- storage
 
     def to_json(self, state: State) -> Json:
-        out: Json = json.loads(json.dumps(state))
+        out: Json = json_copy(state)
         return out
 
     def from_json(self, data: Mapping[str, Any]) -> State:
         if data.get("format") != STATE_FORMAT:
             raise ValueError("This is not a Spirit War game this version can read.")
-        out: State = json.loads(json.dumps(dict(data)))
+        out: State = json_copy(dict(data))
         return out
 
 

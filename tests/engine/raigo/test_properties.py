@@ -20,7 +20,9 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from minigames.engines.raigo import ENGINE
+from minigames.engines.raigo.board import private_slots, private_tokens, visible_to
 from minigames.engines.raigo.engine import copy_state, same_json
+from minigames.engines.raigo.player_view import hidden_from
 from minigames.engines.raigo.tokens import weight
 from tests.engine.conformance import play_random_game
 from tests.engine.raigo.helpers import assert_tokens_accounted
@@ -54,6 +56,13 @@ def check_invariants(state: dict[str, Any]) -> None:
             (weight(t) for t in p["body"]), reverse=True
         )
         assert all(len(t) <= 6 for t in p["towers"])
+    # the leak checks' fast reading of what a seat has not seen is the slot-by-slot one
+    slots = private_slots(state)
+    assert list(private_tokens(state)) == [c[k] for c, k in slots]
+    for seat in [*range(state["seats"]), None]:
+        assert hidden_from(state, seat) == {
+            c[k] for c, k in slots if not visible_to(state, c[k], seat)
+        }
 
 
 class CheckedRaigo:
