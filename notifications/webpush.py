@@ -32,7 +32,6 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from django.conf import settings
 from py_vapid import Vapid02
-from pywebpush import WebPusher
 
 from . import webhooks
 
@@ -149,6 +148,10 @@ def send(*, endpoint: str, p256dh: str, auth: str, payload: Payload, urgent: boo
         "sub": subject(),
     }
     headers: dict[str, str] = dict(_vapid(_private_key()).sign(claims))
+    # imported here: pywebpush brings aiohttp and requests, about a quarter of a second of
+    # every process's start (web, Celery, tests) for the few that send a push
+    from pywebpush import WebPusher
+
     pusher = WebPusher({"endpoint": endpoint, "keys": {"p256dh": p256dh, "auth": auth}})
     body = pusher.encode(payload.encode(), content_encoding="aes128gcm")["body"]
     headers.update(

@@ -31,9 +31,10 @@ DEBUG = env.bool("DEBUG", default=False)
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
+# Daphne's runserver (ASGI, WebSockets included) is make run's alone: config/settings/local.py
+# puts it first. Its app installs Twisted's reactor on start, about 0.4 s of CPU that no other
+# process (a web server, a Celery worker, a test) needs.
 INSTALLED_APPS = [
-    # First: its runserver serves the ASGI application, WebSockets included (make run).
-    "daphne",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",

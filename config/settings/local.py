@@ -4,3 +4,6 @@ from .base import *  # noqa: F403
 from .base import env
 
 DEBUG = env.bool("DEBUG", default=True)
+
+# First: its runserver serves the ASGI application, WebSockets included (make run, run-full).
+INSTALLED_APPS = ["daphne", *INSTALLED_APPS]  # noqa: F405
