@@ -16,6 +16,11 @@ from django.db import DEFAULT_DB_ALIAS, connections
 from django.test.testcases import LiveServerThread
 
 ARTIFACTS = Path(__file__).resolve().parent.parent.parent / "test-artifacts"
+#: How often a whole game's pages poll the live server (``TAVERN_POLL_MILLISECONDS``; a page's
+#: own default is a second, which would slow every hand-over). Not faster: on two cores, the
+#: whole games of tests/browser/test_tavern.py took 64 CPU-s and 73 s polling every 150 ms,
+#: 49 CPU-s and 56 s every 300 ms (50 and 59 at 500 ms, 52 and 67 at 1 s).
+GAME_POLL_MILLISECONDS = 300
 
 # Playwright's sync API runs an event loop in the test thread; the ORM calls tests make between
 # browser steps are still synchronous and safe.

@@ -36,7 +36,12 @@ from decks.models import Deck
 from minigames.bots import choose_action
 from minigames.engines.registry import get_engine
 from minigames.models import TavernTable
-from tests.browser.conftest import ARTIFACTS, no_horizontal_overflow, watch_console
+from tests.browser.conftest import (
+    ARTIFACTS,
+    GAME_POLL_MILLISECONDS,
+    no_horizontal_overflow,
+    watch_console,
+)
 from tests.browser.fast_forward import play_on_the_server
 from tests.browser.tavern_version import TABLE_VERSION, wait_for_move
 
@@ -201,7 +206,7 @@ def play_whole_game(
 def test_two_users_build_decks_and_play_a_whole_game(
     game, new_page, live_server, settings, player, other_player
 ):
-    settings.TAVERN_POLL_MILLISECONDS = 150  # the page's default (1 s) would slow every turn
+    settings.TAVERN_POLL_MILLISECONDS = GAME_POLL_MILLISECONDS
     errors: list[str] = []
     desk, phone = new_page(player), new_page(other_player)
     phone.set_viewport_size(PHONE)

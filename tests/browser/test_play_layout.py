@@ -38,7 +38,12 @@ from minigames import services
 from minigames.engines.registry import get_engine
 from minigames.models import TavernTable
 from tests.battles.conftest import FAIRY, play_until
-from tests.browser.conftest import ARTIFACTS, no_horizontal_overflow, watch_console
+from tests.browser.conftest import (
+    ARTIFACTS,
+    GAME_POLL_MILLISECONDS,
+    no_horizontal_overflow,
+    watch_console,
+)
 from tests.browser.live import LIVE_MS
 from tests.browser.tavern_version import TABLE_VERSION
 from tests.browser.test_tavern import SHORT_WAR
@@ -417,7 +422,7 @@ def test_a_whole_game_against_a_bot_by_keyboard_alone(new_page, player, game, se
     0.3 s on a quiet 2-core machine, 0.6 to 0.9 s on a loaded one); the keys are few (about five
     a move) since each row of places is one stop of Tab (TavernKit.rove) and the keys are
     planned in one read of the page (:data:`KEYS_TO`)."""
-    settings.TAVERN_POLL_MILLISECONDS = 150  # the bot's answer reaches the page by a poll
+    settings.TAVERN_POLL_MILLISECONDS = GAME_POLL_MILLISECONDS  # the bot's answer comes by a poll
     table = services.tavern_create(
         by=player,
         game=game,

@@ -26,7 +26,11 @@ from characters.models import Character
 from minigames import services
 from minigames.engines.registry import get_engine
 from minigames.models import TavernTable
-from tests.browser.conftest import goto_holding_first_request, no_horizontal_overflow
+from tests.browser.conftest import (
+    GAME_POLL_MILLISECONDS,
+    goto_holding_first_request,
+    no_horizontal_overflow,
+)
 from tests.browser.fast_forward import play_on_the_server
 from tests.browser.live import LIVE_MS
 from tests.browser.tavern_version import TABLE_VERSION, wait_for_move
@@ -187,7 +191,7 @@ def test_raigo_and_spirit_war_for_yen(
     to a single winner, or both stakes back: the arithmetic of both is
     tests/minigames/test_services.py's, on games played to each end)."""
     # Poll often so the test does not wait out each hand-over (the page's default is 1 s).
-    settings.TAVERN_POLL_MILLISECONDS = 150
+    settings.TAVERN_POLL_MILLISECONDS = GAME_POLL_MILLISECONDS
     stake = 50
     reimu = character(player, campaign, "Reimu", 300)
     marisa = character(other_player, campaign, "Marisa", 300)
