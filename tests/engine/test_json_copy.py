@@ -21,9 +21,11 @@ SCALARS = (
 )
 VALUES = st.recursive(
     SCALARS,
-    lambda inner: st.lists(inner, max_size=5)
-    | st.tuples(inner, inner)
-    | st.dictionaries(st.text(max_size=8) | st.integers(-50, 50), inner, max_size=5),
+    lambda inner: (
+        st.lists(inner, max_size=5)
+        | st.tuples(inner, inner)
+        | st.dictionaries(st.text(max_size=8) | st.integers(-50, 50), inner, max_size=5)
+    ),
     max_leaves=40,
 )
 
