@@ -53,6 +53,29 @@ def test_embedded_default_is_sqlite_with_eager_celery_and_memory_cache():
     ]
 
 
+def test_only_make_runs_settings_serve_runserver_by_daphne():
+    """``make run``'s runserver is Daphne's (HTTP and WebSockets in one process, docs/deploy.md);
+    the production and test settings leave Daphne's app out, whose start installs Twisted's
+    reactor that their processes never use."""
+    code = (
+        "import django, os; os.environ['DJANGO_SETTINGS_MODULE']='config.settings.{}';"
+        "django.setup(); from django.conf import settings as s;"
+        "from django.core.management import get_commands;"
+        "print(get_commands()['runserver'], 'daphne' in s.INSTALLED_APPS)"
+    )
+    local = _run(code.format("local"))
+    assert local.returncode == 0, local.stderr
+    assert local.stdout.split() == ["daphne", "True"]
+    production = _run(
+        code.format("production"),
+        SECRET_KEY="k8#Zq!v2Lr@9pX$w4Tn&6Ym*3Bc^7Hd(1Gf)5Js+0Ae=Ru_Wi-Oy~Qs.Ml,Kz;Vx",
+        ALLOWED_HOSTS="roses.example.com",
+        REDIS_URL="redis://cache.example.com:6379/0",
+    )
+    assert production.returncode == 0, production.stderr
+    assert production.stdout.split()[1] == "False"
+
+
 def test_sqlite_transactions_that_read_then_write_wait_for_each_other(
     tmp_path: Path, django_db_blocker: Any
 ):
