@@ -47,13 +47,11 @@ def browser_processes() -> list[psutil.Process]:
     return found
 
 
-def kill_browsers() -> int:
-    """Kill this process's Chromium browser processes; how many there were."""
-    processes = browser_processes()
-    for process in processes:
+def kill_browsers() -> None:
+    """Kill this process's Chromium browser processes."""
+    for process in browser_processes():
         with contextlib.suppress(psutil.NoSuchProcess):
             process.kill()
-    return len(processes)
 
 
 class Chromium:

@@ -10,7 +10,7 @@ everyone has seen (a Raigo Battle reveal, a token taken from the Canyon).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from itertools import chain
 from typing import Any, Final, TypeAlias
 
@@ -213,25 +213,6 @@ def private_tokens(state: Json) -> Iterator[str]:
         places.extend(p["towers"])
     places.append(state["turn"]["drawn"])
     return chain.from_iterable(places)
-
-
-def unseen_by(state: Json, seat: int | None) -> Callable[[str], bool]:
-    """``not visible_to(state, token, seat)`` for many tokens: the revealed tokens read once."""
-    revealed = set(state["revealed"])
-    known = state["known"]
-    if seat is None:
-        return lambda token: token not in revealed
-    return lambda token: token not in revealed and seat not in known.get(token, ())
-
-
-def hidden_tokens(state: Json, seat: int | None) -> set[str]:
-    """The tokens in private places that ``seat`` (None: a spectator) has not seen: every
-    private token but the revealed ones and those she knows, in set operations (the leak
-    checks ask this of every state for every seat)."""
-    hidden = set(private_tokens(state)).difference(state["revealed"])
-    if seat is not None:
-        hidden.difference_update(t for t, seen in state["known"].items() if seat in seen)
-    return hidden
 
 
 def visible_to(state: Json, token: str, seat: int | None) -> bool:

@@ -14,14 +14,13 @@ from typing import Any
 from minigames.engines.raigo.board import (
     HANDS,
     Json,
-    hidden_tokens,
     player,
     private_slots,
+    private_tokens,
     raizan_total,
     sealed,
     seat_name,
     team_of,
-    unseen_by,
     visible_to,
 )
 from minigames.engines.raigo.tokens import sort_body, token_json, weight
@@ -164,14 +163,20 @@ def view(state: Json, seat: int | None) -> Json:
 
 
 def hidden_from(state: Json, seat: int | None) -> set[str]:
-    return hidden_tokens(state, seat)
+    """The tokens in private places that ``seat`` (None: a spectator) has not seen: every
+    private token but the revealed ones and those she knows (``visible_to``'s rule, in set
+    operations: the leak checks ask this of every state for every seat)."""
+    hidden = set(private_tokens(state)).difference(state["revealed"])
+    if seat is not None:
+        hidden.difference_update(t for t, seen in state["known"].items() if seat in seen)
+    return hidden
 
 
 def determinize(state: Json, seat: int, seed: int) -> Json:
     """Deal every token ``seat`` has not seen anew among the places she has not seen into; the
     others' secret answers to a pending spell become unknown too (declines)."""
-    unseen = unseen_by(state, seat)
-    slots = [(c, k) for c, k in private_slots(state) if unseen(c[k])]
+    hidden = hidden_from(state, seat)
+    slots = [(c, k) for c, k in private_slots(state) if c[k] in hidden]
     tokens = [c[k] for c, k in slots]
     knowledge = [state["known"].pop(t, None) for t in tokens]
     rng = RandomSource(seed)
