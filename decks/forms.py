@@ -11,12 +11,11 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from westernroses.yaml_data import load_yaml
+
 from .games import GAME_CHOICES
 from .models import MAX_CARD_JSON, MAX_NAME
 from .services import MAX_DECK_TEXT
-
-#: libyaml's safe loader when installed, else the pure-Python one; both build plain data only.
-_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 CARD_HELP = _(
     "The card in the game's vocabulary, as YAML or JSON: number, name, type (kind for Dream "
@@ -44,7 +43,7 @@ class CardDataForm(forms.Form):
     def clean_card(self) -> Any:
         text = self.cleaned_data["card"]
         try:
-            value = yaml.load(text, Loader=_LOADER)  # noqa: S506 - a safe loader
+            value = load_yaml(text)
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             if mark is not None:

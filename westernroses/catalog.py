@@ -25,6 +25,7 @@ from typing import Any, Final, TypeVar
 import yaml
 
 from westernroses.elements import BEATS, CYCLES, Element
+from westernroses.yaml_data import load_yaml
 
 MAIN_STATS: Final = ("pwr", "cha", "int", "ins")
 """The four main ("mane") stats, in rulebook order."""
@@ -661,7 +662,7 @@ def parse_file(file: str, text: str) -> dict[str, Any]:
     if file not in _PARSERS:
         raise CatalogError(file, "(file)", f"unknown data file; expected one of {DATA_FILES}")
     try:
-        data = yaml.safe_load(text)
+        data = load_yaml(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}" if mark is not None else "(syntax)"

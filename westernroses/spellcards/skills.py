@@ -13,11 +13,10 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from westernroses.spellcards.card import Targets
 from westernroses.spellcards.caster import Profession
 from westernroses.words import N_, Words, listing
+from westernroses.yaml_data import load_yaml
 
 DATA_FILE = Path(__file__).resolve().parent.parent / "data" / "spellcard_skills.yaml"
 
@@ -188,7 +187,7 @@ class SkillDataError(ValueError):
 
 def load_skills(path: Path = DATA_FILE) -> dict[str, SkillDef]:
     """Parse and check the skills file; slugs map to definitions in file order."""
-    raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    raw = load_yaml(path.read_text(encoding="utf-8"))
     if not isinstance(raw, dict):
         raise SkillDataError(f"{path}: expected a mapping with groups and skills")
     groups = raw.get("groups")

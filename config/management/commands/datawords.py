@@ -14,9 +14,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import yaml
 from django.conf import settings
 from django.core.management.base import BaseCommand
+
+from westernroses.yaml_data import load_yaml
 
 #: The data files, relative to the project: every YAML file under these directories.
 DATA_DIRS = (
@@ -99,7 +100,7 @@ def module_text(root: Path) -> str:
     seen: set[str] = set()
     out = [HEADER]
     for path in data_files(root):
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = load_yaml(path.read_text(encoding="utf-8"))
         new = [s for s in dict.fromkeys(_strings(data)) if s not in seen]
         if not new:
             continue

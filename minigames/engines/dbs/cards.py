@@ -14,7 +14,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import yaml
+from westernroses.yaml_data import load_yaml
 
 from .vocabulary import Card, validate_card
 
@@ -33,7 +33,7 @@ def read_data(name: str, key: str) -> list[Any]:
     """The list under ``key`` in the data file ``name`` (``cards.yaml``: ``cards``,
     ``decks.yaml``: ``decks``), the layout both card games' data files share."""
     with (DATA_DIR / name).open(encoding="utf-8") as fh:
-        data = yaml.safe_load(fh)
+        data = load_yaml(fh)
     return list(data[key])
 
 

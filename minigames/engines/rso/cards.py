@@ -14,9 +14,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, Final, TypeAlias
 
-import yaml
-
 from minigames.engines.rso.vocabulary import name_key, validate_card
+from westernroses.yaml_data import load_yaml
 
 DATA_DIR: Final = Path(__file__).resolve().parent / "data"
 
@@ -42,12 +41,8 @@ def upgrade_card(data: Mapping[str, Any]) -> dict[str, Any]:
     return card
 
 
-#: libyaml's loader when installed (ten times faster), else the pure-Python one; both safe.
-_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
 def _read_yaml(name: str) -> Any:
-    return yaml.load((DATA_DIR / name).read_text(encoding="utf-8"), Loader=_LOADER)  # noqa: S506
+    return load_yaml((DATA_DIR / name).read_text(encoding="utf-8"))
 
 
 @functools.lru_cache(maxsize=1)

@@ -29,6 +29,7 @@ from typing import Any, Final
 import yaml
 
 from minigames.engines.spirit_war.elements import ELEMENTS
+from westernroses.yaml_data import load_yaml
 
 Card = dict[str, Any]
 
@@ -178,7 +179,7 @@ def parse_card(source: str, field: str, raw: Any, kind: str | None = None) -> Ca
 def parse_file(kind: str, source: str, text: str) -> list[Card]:
     """Parse and validate one data file's text (a top-level ``cards:`` list of one kind)."""
     try:
-        data = yaml.safe_load(text)
+        data = load_yaml(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}" if mark is not None else "(syntax)"
