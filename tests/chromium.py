@@ -4,8 +4,10 @@ Chromium now and then never answers the DevTools command that disposes of a brow
 (Target.disposeBrowserContext), so Playwright's ``BrowserContext.close()`` waits forever: about
 one suite run in ten lost a browser lane to it, the test failing after pytest-timeout's ten
 minutes and the next one finding its database still held. A close that has not returned after
-``CLOSE_SECONDS`` kills the browser process instead (the context's pages die with it), warns,
-and the next test that uses the browser gets a new one. A hang anywhere else is still the
+``CLOSE_SECONDS`` kills the browser process instead (the context's pages die with it), warns
+(:class:`BrowserKilled`, which the suite's warning filters show in its summary rather than turn
+into the test's error, as they do every other warning), and the next test that uses the browser
+gets a new one. A hang anywhere else is still the
 test's failure: every other Playwright call has its own timeout.
 """
 
@@ -32,6 +34,11 @@ ARGS = [
     "--disable-dev-shm-usage",
 ]
 CLOSE_SECONDS = 30.0
+
+
+class BrowserKilled(UserWarning):
+    """A browser context did not close in time and its browser was killed: reported, not an
+    error (tests/conftest.py's ``pytest_configure``), since the test it closed for had passed."""
 
 
 def browser_processes() -> list[psutil.Process]:
@@ -109,6 +116,7 @@ def guard_context_close(context_class: Any) -> Any:
             warnings.warn(
                 f"Chromium did not close a browser context in {CLOSE_SECONDS:.0f} s and was "
                 "killed; the next test gets a new browser.",
+                BrowserKilled,
                 stacklevel=2,
             )
 

@@ -149,9 +149,15 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """The message catalogs compiled before any test reads them: ``make test`` compiles them
+    """A browser killed after a context's close hung is shown in the summary, not made the
+    test's error as every other warning is (pyproject.toml's ``filterwarnings``; added here,
+    after them, since pyproject's filters are read before ``tests`` can be imported:
+    tests/chromium.py).
+
+    The message catalogs compiled before any test reads them: ``make test`` compiles them
     (``make messages``), and so does a run of pytest alone, once, in the process that starts
     the workers (docs/i18n.md). Only a catalog newer than its .mo is compiled."""
+    config.addinivalue_line("filterwarnings", "default::tests.chromium.BrowserKilled")
     if hasattr(config, "workerinput"):
         return
     import subprocess
