@@ -11,7 +11,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from westernroses.yaml_data import load_yaml
+from westernroses.yaml_data import error_line, load_yaml
 
 from .games import GAME_CHOICES
 from .models import MAX_CARD_JSON, MAX_NAME
@@ -45,11 +45,10 @@ class CardDataForm(forms.Form):
         try:
             value = load_yaml(text)
         except yaml.YAMLError as exc:
-            mark = getattr(exc, "problem_mark", None)
-            if mark is not None:
-                line = {"line": mark.line + 1}
+            line = error_line(exc)
+            if line is not None:
                 raise ValidationError(
-                    _("This is not readable YAML or JSON (line %(line)s).") % line
+                    _("This is not readable YAML or JSON (line %(line)s).") % {"line": line}
                 ) from None
             raise ValidationError(_("This is not readable YAML or JSON.")) from None
         if not isinstance(value, dict):

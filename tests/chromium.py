@@ -7,8 +7,8 @@ minutes and the next one finding its database still held. A close that has not r
 ``CLOSE_SECONDS`` kills the browser process instead (the context's pages die with it), warns
 (:class:`BrowserKilled`, which the suite's warning filters show in its summary rather than turn
 into the test's error, as they do every other warning), and the next test that uses the browser
-gets a new one. A hang anywhere else is still the
-test's failure: every other Playwright call has its own timeout.
+gets a new one. A hang anywhere else is still the test's failure: every other Playwright call
+has its own timeout.
 """
 
 from __future__ import annotations

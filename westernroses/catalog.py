@@ -25,7 +25,7 @@ from typing import Any, Final, TypeVar
 import yaml
 
 from westernroses.elements import BEATS, CYCLES, Element
-from westernroses.yaml_data import load_yaml
+from westernroses.yaml_data import error_line, load_yaml
 
 MAIN_STATS: Final = ("pwr", "cha", "int", "ins")
 """The four main ("mane") stats, in rulebook order."""
@@ -664,8 +664,8 @@ def parse_file(file: str, text: str) -> dict[str, Any]:
     try:
         data = load_yaml(text)
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}" if mark is not None else "(syntax)"
+        line = error_line(exc)
+        where = "(syntax)" if line is None else f"line {line}"
         raise CatalogError(file, where, f"invalid YAML: {exc}") from None
     key, parse = _PARSERS[file]
     return _records(_Node(file, "", data), key, parse)

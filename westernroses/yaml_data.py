@@ -20,3 +20,9 @@ def load_yaml(text: str | bytes | IO[str]) -> Any:
     """``text`` (a string or an open file) as plain data; raises ``yaml.YAMLError`` as
     ``yaml.safe_load`` does."""
     return yaml.load(text, Loader=LOADER)  # noqa: S506 - a safe loader
+
+
+def error_line(exc: yaml.YAMLError) -> int | None:
+    """The line (from 1) that a YAML error points at, or None for an error with no place."""
+    mark = getattr(exc, "problem_mark", None)
+    return None if mark is None else int(mark.line) + 1

@@ -29,7 +29,7 @@ from typing import Any, Final
 import yaml
 
 from minigames.engines.spirit_war.elements import ELEMENTS
-from westernroses.yaml_data import load_yaml
+from westernroses.yaml_data import error_line, load_yaml
 
 Card = dict[str, Any]
 
@@ -181,8 +181,8 @@ def parse_file(kind: str, source: str, text: str) -> list[Card]:
     try:
         data = load_yaml(text)
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}" if mark is not None else "(syntax)"
+        line = error_line(exc)
+        where = "(syntax)" if line is None else f"line {line}"
         raise CardSetError(source, where, "is not valid YAML") from None
     if not isinstance(data, Mapping) or set(data) != {"cards"}:
         raise CardSetError(source, "(file)", "must hold exactly one field, 'cards'")
