@@ -150,8 +150,10 @@ def test_the_gm_raises_a_level_and_the_deck_limit_follows(new_page, campaign, gm
     page = new_page(gm)
     page.goto(f"/characters/{character.pk}/")
     assert page.text_content("#deck-max-cards") == "20"
-    page.click("#level-up-button")
-    page.wait_for_function("document.querySelector('#sheet-level').textContent === '2'")
+    # the button posts a form: wait for the new sheet, not on the old one while it unloads
+    with page.expect_navigation():
+        page.click("#level-up-button")
+    assert page.text_content("#sheet-level") == "2"
     assert page.text_content("#deck-max-cards") == "25"
     assert with_starting_kit  # (imported for _hp)
 
