@@ -5,12 +5,16 @@ only when they are the ones it made."""
 
 from __future__ import annotations
 
+import threading
+import time
+
 import pytest
 from django.contrib.auth.models import Permission
 from django.contrib.contenttypes.models import ContentType
 from django.core.management import call_command
-from django.db import connection
+from django.db import connection, connections, transaction
 
+from battles.models import BattleMap
 from tests.db_flush.management.commands import flush
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -74,4 +78,54 @@ def test_post_migrates_rows_are_kept_only_as_it_made_them(campaign):
     remade = dict(ContentType.objects.values_list("id", "model"))
     _teardown_flush()  # as post_migrate made them: kept, ids and all
     assert dict(ContentType.objects.values_list("id", "model")) == remade
+    assert set(_rows()) == {ContentType._meta.db_table, Permission._meta.db_table}
+
+
+def test_a_writer_racing_the_flush_waits_for_it_and_breaks_nothing(campaign):
+    """CI once failed a passed test at its teardown: a Celery worker committed a bot's move
+    while the flush ran, after the flush had deleted the moves and before it deleted their
+    table, and the flush's commit found the new move pointing at a deleted table. Here a writer
+    adds a row pointing at the campaign and holds its transaction open until the flush waits on
+    a lock; the flush then empties both tables, as Django's TRUNCATE did."""
+    inserted, release = threading.Event(), threading.Event()
+
+    def writer() -> None:
+        try:
+            with transaction.atomic():
+                BattleMap.objects.create(
+                    campaign_id=campaign.pk, name="Misty Lake", image="maps/lake.png",
+                    content_type="image/png", width_px=100, height_px=100, cols=10, rows=10,
+                    square_px=10,
+                )  # fmt: skip
+                inserted.set()
+                release.wait(30)
+        finally:
+            connections.close_all()
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        flusher = cursor.fetchone()[0]
+
+    def release_once_the_flush_waits() -> None:
+        try:
+            with connections["default"].cursor() as cursor:
+                for _ in range(600):
+                    cursor.execute(
+                        "SELECT wait_event_type FROM pg_stat_activity WHERE pid = %s", [flusher]
+                    )
+                    if cursor.fetchone()[0] == "Lock":
+                        break
+                    time.sleep(0.05)
+        finally:
+            release.set()
+            connections.close_all()
+
+    threads = [threading.Thread(target=t) for t in (writer, release_once_the_flush_waits)]
+    threads[0].start()
+    assert inserted.wait(30)
+    threads[1].start()
+    _teardown_flush()
+    for thread in threads:
+        thread.join(30)
+    assert release.is_set()
     assert set(_rows()) == {ContentType._meta.db_table, Permission._meta.db_table}

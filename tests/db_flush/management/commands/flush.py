@@ -11,7 +11,8 @@ the rows it made at the process's last flush). Every foreign key Django makes is
 ``DEFERRABLE INITIALLY DEFERRED``, so the tables are emptied in any order inside one
 transaction. When a table holds more than :data:`DELETE_AT_MOST` bytes (a test that filled it),
 or the caller asks for what ``DELETE`` does not do (sequences reset, ``CASCADE``), Django's own
-``TRUNCATE`` runs instead."""
+``TRUNCATE`` runs instead. The tables are locked against writers first, as ``TRUNCATE`` locks
+them, so a worker's write that races the test's end waits for the flush instead of breaking it."""
 
 from __future__ import annotations
 
@@ -66,13 +67,16 @@ class Command(flush.Command):
         # deletes and remakes them, 0.7 s of the flush on the loaded machine).
         kept = [t for t in (ContentType._meta.db_table, Permission._meta.db_table) if t in tables]
         keep = remake and _MADE.get(database) == _fingerprint(connection)
+        emptied = [connection.ops.quote_name(t) for t in tables if not (keep and t in kept)]
         with transaction.atomic(using=database), connection.cursor() as cursor:
             cursor.execute("SET CONSTRAINTS ALL DEFERRED")
-            for table in tables:
-                if keep and table in kept:
-                    continue
-                # a table name of the models', quoted
-                cursor.execute(f"DELETE FROM {connection.ops.quote_name(table)}")  # noqa: S608
+            if emptied:
+                # A writer still at work (a Celery worker committing a bot's move as the test
+                # ends) waits for the flush, as it waited for TRUNCATE's lock; without the lock
+                # its row could land between two DELETEs, pointing at a row deleted after it.
+                cursor.execute(f"LOCK TABLE {', '.join(emptied)} IN SHARE ROW EXCLUSIVE MODE")
+            for table in emptied:
+                cursor.execute(f"DELETE FROM {table}")  # noqa: S608 (the models' tables, quoted)
         if tables and remake and not keep:
             emit_post_migrate_signal(options["verbosity"], False, database)
         _MADE[database] = _fingerprint(connection) if remake else ""
