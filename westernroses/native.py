@@ -20,8 +20,9 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 ROOT: Final = Path(__file__).resolve().parent.parent
 BUILD: Final = ROOT / "build" / "native"
@@ -94,6 +95,7 @@ def build(*, force: bool = False) -> bool:
         return False
     from mypyc.build import mypycify
     from setuptools import setup
+    from setuptools.command.build_ext import build_ext
 
     wanted = digest()
     if STAMP.exists():
@@ -111,6 +113,7 @@ def build(*, force: bool = False) -> bool:
             packages=[],
             py_modules=[],
             ext_modules=modules,
+            cmdclass={"build_ext": _compiling_in_parallel(build_ext)},
             script_args=[
                 "--quiet",
                 "build_ext",
@@ -126,6 +129,33 @@ def build(*, force: bool = False) -> bool:
         os.chdir(here)
     STAMP.write_text(wanted + "\n")
     return True
+
+
+def _compiling_in_parallel(base: Any) -> Any:
+    """``build_ext`` compiling the C files of one extension side by side.
+
+    Why: mypyc puts the whole engine in one shared library of about 50 C files, and setuptools'
+    ``--parallel`` runs extensions side by side, never one extension's files: the build took 42
+    s on one core of two. Each file is compiled on its own (the largest first), and the objects
+    are linked in the sources' order."""
+
+    class BuildExt(base):  # type: ignore[misc]
+        def build_extension(self, ext: Any) -> None:
+            serial = self.compiler.compile
+
+            def compile(sources: list[str], *args: Any, **kwargs: Any) -> list[str]:
+                largest = sorted(sources, key=lambda s: -Path(s).stat().st_size)
+                with ThreadPoolExecutor(os.cpu_count() or 1) as pool:
+                    done = {s: pool.submit(serial, [s], *args, **kwargs) for s in largest}
+                    return [obj for s in sources for obj in done[s].result()]
+
+            self.compiler.compile = compile
+            try:
+                super().build_extension(ext)
+            finally:
+                self.compiler.compile = serial
+
+    return BuildExt
 
 
 def main() -> None:  # pragma: no cover - the command line (make native)
