@@ -75,7 +75,7 @@ def test_player_builds_a_character_in_the_wizard_and_sees_its_sheet(
     _wait_text(page, "#live-stat-pwr", str(pwr_before + 8))
     page.fill("#id_bonus_cha", "16")
     page.wait_for_function(
-        "document.querySelector('[data-error-for=bonus_points]').textContent.includes('24 spent')"
+        "document.querySelector('[data-error-for=bonus_points]')?.textContent.includes('24 spent')"
     )
     page.fill("#id_bonus_cha", "6")
     page.fill("#id_bonus_int", "3")

@@ -68,7 +68,7 @@ def test_odds_chart_on_the_dice_pages(new_page, campaign, player, width):
     assert_chart_geometry(page, "#odds-panel .odds-chart", "3d")
     # still a chart after a live refresh as you type
     page.fill("#id_notation", "5d")
-    page.wait_for_function("document.querySelector('#odds-panel h2').textContent.includes('5d')")
+    page.wait_for_function("document.querySelector('#odds-panel h2')?.textContent.includes('5d')")
     assert_chart_geometry(page, "#odds-panel .odds-chart", "5d")
 
 

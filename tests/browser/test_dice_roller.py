@@ -25,7 +25,7 @@ def test_odds_update_as_you_type_and_match_the_engine(new_page):
     exact = page.get_attribute("#p-success", "data-exact")
     assert Fraction(exact) == odds.any_success == Fraction(15, 1296)
     page.fill("#id_notation", "4d+4")
-    page.wait_for_function("document.querySelector('#odds-panel h2').textContent.includes('4d+4')")
+    page.wait_for_function("document.querySelector('#odds-panel h2')?.textContent.includes('4d+4')")
     assert (
         Fraction(page.get_attribute("#p-success", "data-exact")) == check_odds(4, 4, 25).any_success
     )
