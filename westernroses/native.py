@@ -140,7 +140,9 @@ def _compiling_in_parallel(base: Any) -> Any:
     are linked in the sources' order."""
 
     class BuildExt(base):  # type: ignore[misc]
-        def build_extension(self, ext: Any) -> None:
+        def build_extensions(self) -> None:
+            # once for the whole command: with --parallel, extensions build in threads that
+            # share this one compiler, so each must not swap its method in and out
             serial = self.compiler.compile
 
             def compile(sources: list[str], *args: Any, **kwargs: Any) -> list[str]:
@@ -151,7 +153,7 @@ def _compiling_in_parallel(base: Any) -> Any:
 
             self.compiler.compile = compile
             try:
-                super().build_extension(ext)
+                super().build_extensions()
             finally:
                 self.compiler.compile = serial
 
