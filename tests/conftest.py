@@ -68,7 +68,10 @@ DEALT_BY_TEST = (
 #: properties, the fast-path oracle, the win rates, schemathesis's operations). They are queued
 #: first, right after the groups, so that the last tests a worker takes are short ones and no
 #: worker ends minutes after the others (docs/test-suite.md, "How the suite stays fast").
+#: The upgrade from the previous release leads them: a group of one test (23 s) that xdist
+#: queues among the single tests in this order, and that otherwise ran last, alone.
 LONG_FIRST = (
+    "tests/test_upgrade.py",
     "tests/engine/rso/test_many_games.py",
     "tests/engine/dbs/test_many_games.py",
     "tests/engine/raigo/test_many_games.py",
@@ -143,9 +146,19 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         for lane, dealt in deal_lanes(lanes, name, count).items():
             for item in dealt:
                 item.add_marker(pytest.mark.xdist_group(lane))
-    # xdist (--dist loadgroup) queues the groups first, the largest first, then every other
-    # test in this order: the long files first (a stable sort keeps each file's own order).
-    items.sort(key=_queue_rank)
+
+
+class LongFirst:
+    """Puts the files of :data:`LONG_FIRST` at the front of the collected order, after every
+    other plugin has ordered it: pytest-django sorts the tests as Django's runner does (tests
+    that use the database, then transactional ones, then the rest), which put the many-game
+    properties, using no database, at the very end. xdist (--dist loadgroup) queues the groups
+    first, the largest first, then every other test in this order (a stable sort keeps the
+    order within each file and among the rest)."""
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
+        items.sort(key=_queue_rank)
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -158,6 +171,7 @@ def pytest_configure(config: pytest.Config) -> None:
     (``make messages``), and so does a run of pytest alone, once, in the process that starts
     the workers (docs/i18n.md). Only a catalog newer than its .mo is compiled."""
     config.addinivalue_line("filterwarnings", "default::tests.chromium.BrowserKilled")
+    config.pluginmanager.register(LongFirst(), "wr-long-first")
     if hasattr(config, "workerinput"):
         return
     import subprocess

@@ -8,11 +8,38 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.conftest import COSTS, DEALT_BY_TEST, LONG_FIRST, ROOT, TEST_SECONDS, deal_lanes
+import pytest
+
+from tests.conftest import (
+    COSTS,
+    DEALT_BY_TEST,
+    LONG_FIRST,
+    ROOT,
+    TEST_SECONDS,
+    _groups,
+    _queue_rank,
+    deal_lanes,
+)
 
 
 def test_the_long_files_queued_first_exist() -> None:
     assert [path for path in LONG_FIRST if not (ROOT / path).is_file()] == []
+
+
+def test_the_long_files_lead_the_order_xdist_queues_single_tests_in(
+    request: pytest.FixtureRequest,
+) -> None:
+    """In this run's collected order, every test that xdist queues on its own (no group, or
+    a group of one) comes in the order of :data:`LONG_FIRST`, whatever database it uses
+    (pytest-django orders by that before the suite's own order is applied)."""
+    items = request.session.items
+    sizes: dict[str, int] = {}
+    for item in items:
+        for group in _groups(item):
+            sizes[group] = sizes.get(group, 0) + 1
+    single = [i for i in items if all(sizes[g] == 1 for g in _groups(i))]
+    ranks = [_queue_rank(i) for i in single]
+    assert ranks == sorted(ranks), [i.nodeid for i in single if _queue_rank(i) < len(LONG_FIRST)]
 
 
 def test_the_files_with_a_cost_or_dealt_by_test_exist() -> None:
