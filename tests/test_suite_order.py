@@ -5,6 +5,7 @@ tests are dealt one by one."""
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,10 +34,7 @@ def test_the_long_files_lead_the_order_xdist_queues_single_tests_in(
     a group of one) comes in the order of :data:`LONG_FIRST`, whatever database it uses
     (pytest-django orders by that before the suite's own order is applied)."""
     items = request.session.items
-    sizes: dict[str, int] = {}
-    for item in items:
-        for group in _groups(item):
-            sizes[group] = sizes.get(group, 0) + 1
+    sizes = Counter(group for item in items for group in _groups(item))
     single = [i for i in items if all(sizes[g] == 1 for g in _groups(i))]
     ranks = [_queue_rank(i) for i in single]
     assert ranks == sorted(ranks), [i.nodeid for i in single if _queue_rank(i) < len(LONG_FIRST)]
