@@ -66,11 +66,13 @@ run-full: deps messages
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(PY) manage.py seed_demo --base-url http://$(HOST):$(PORT)
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(PY) -m config.run_full --host $(HOST) --port $(PORT)
 
-## browser: Debian's chromium for the browser tests, and the fonts its pages need in Japanese
-## and Chinese (Noto CJK) and for emoji (Noto Color Emoji); installed when missing and we are root
+## browser: Debian's chromium and its headless shell for the browser tests (tests/chromium.py),
+## and the fonts its pages need in Japanese and Chinese (Noto CJK) and for emoji (Noto Color
+## Emoji); installed when missing and we are root
 browser:
 	@missing=""; \
 	[ -x /usr/bin/chromium ] || missing="chromium"; \
+	[ -x /usr/lib/chromium/chromium-headless-shell ] || missing="$$missing chromium-headless-shell"; \
 	for pkg in fonts-noto-cjk fonts-noto-color-emoji; do \
 	  dpkg -s $$pkg >/dev/null 2>&1 || missing="$$missing $$pkg"; \
 	done; \

@@ -1,4 +1,14 @@
-"""The test process's one headless Chromium, and what happens when it stops answering.
+"""The test process's headless Chromium, and what happens when it stops answering.
+
+Two builds of Debian's Chromium, one launched per kind when a test first needs it:
+
+- **The headless shell** (``chromium-headless-shell``, Chromium's own headless browser, the one
+  Playwright itself runs headless tests on) drives the clicks, taps, keys and live updates:
+  about a third less CPU than the full browser for the same tests
+  (docs/decisions/browser-tests-on-the-headless-shell.md).
+- **The full browser** (``/usr/bin/chromium`` in its headless mode, the browser people run) for
+  the tests marked ``full_chromium``: what only the full browser has (browser notifications and
+  their permission, web push to a service worker) and the visual sweep's look of every page.
 
 Chromium now and then never answers the DevTools command that disposes of a browser context
 (Target.disposeBrowserContext), so Playwright's ``BrowserContext.close()`` waits forever: about
@@ -17,14 +27,19 @@ import contextlib
 import os
 import threading
 import warnings
-from typing import Any
+from typing import Any, ClassVar
 
 import psutil
 
-CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+#: The full browser: Debian's wrapper, which adds the package's own flags.
+CHROMIUM = "/usr/bin/chromium"
+#: The headless shell, launched directly: Debian's /usr/bin/chromium-headless-shell is a script
+#: that runs it without ``exec``, so the watchdog would find the script, not the browser.
+HEADLESS_SHELL = "/usr/lib/chromium/chromium-headless-shell"
+#: The tests marked so run on the full browser (tests/conftest.py registers it).
+FULL_MARK = "full_chromium"
 ARGS = [
     "--no-sandbox",
-    "--headless=new",
     "--disable-gpu",
     "--disable-quic",
     "--no-first-run",
@@ -41,13 +56,16 @@ class BrowserKilled(UserWarning):
     error (tests/conftest.py's ``pytest_configure``), since the test it closed for had passed."""
 
 
-def browser_processes() -> list[psutil.Process]:
-    """This test process's Chromium browser processes: those Playwright's driver started, not
-    the renderers and helpers each of them starts."""
+def browser_processes(executable: str | None = None) -> list[psutil.Process]:
+    """This test process's Chromium browser processes (of ``executable`` only, when given):
+    those Playwright's driver started, not the renderers and helpers each of them starts."""
+    # the full browser's wrapper script execs /usr/lib/chromium/chromium
+    binary = None if executable is None else os.path.basename(executable)
     found = []
     for child in psutil.Process().children(recursive=True):
         try:
-            if "chrom" in child.name() and "chrom" not in psutil.Process(child.ppid()).name():
+            started = "chrom" in child.name() and "chrom" not in psutil.Process(child.ppid()).name()
+            if started and binary in (None, os.path.basename(child.exe())):
                 found.append(child)
         except psutil.NoSuchProcess:
             continue
@@ -62,30 +80,48 @@ def kill_browsers() -> None:
 
 
 class Chromium:
-    """The session's browser, launched again when the one before it was killed or crashed.
+    """The session's browsers, each launched again when the one before it was killed or
+    crashed.
 
     Tests hold this object for the whole session, so it stands in for Playwright's ``Browser``
-    (every attribute is the current browser's)."""
+    (every attribute is the current browser's): the headless shell, or the full browser while
+    a test marked ``full_chromium`` runs (:meth:`use`)."""
+
+    #: the build the calls go to: one for the test process, set for each test module
+    executable: ClassVar[str] = HEADLESS_SHELL
 
     def __init__(self, playwright: Any) -> None:
         self._playwright = playwright
-        self._browser: Any = None
+        self._browsers: dict[str, Any] = {}
         self.launches = 0
 
+    @classmethod
+    def use(cls, executable: str) -> None:
+        """Send the next calls to ``executable`` (tests/conftest.py, for each test module)."""
+        cls.executable = executable
+
     def current(self) -> Any:
-        if self._browser is None or not self._browser.is_connected():
-            self._browser = self._playwright.chromium.launch(
-                executable_path=CHROMIUM, args=ARGS, headless=True
+        browser = self._browsers.get(self.executable)
+        if browser is None or not browser.is_connected():
+            args = [*ARGS, "--headless=new"] if self.executable == CHROMIUM else ARGS
+            browser = self._playwright.chromium.launch(
+                executable_path=self.executable, args=args, headless=True
             )
+            self._browsers[self.executable] = browser
             self.launches += 1
-        return self._browser
+        return browser
+
+    def processes(self) -> list[psutil.Process]:
+        """The current build's browser processes in this test process."""
+        return browser_processes(self.executable)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.current(), name)
 
     def close(self) -> None:
-        if self._browser is not None and self._browser.is_connected():
-            self._browser.close()
+        for browser in self._browsers.values():
+            if browser.is_connected():
+                browser.close()
 
 
 def guard_context_close(context_class: Any) -> Any:

@@ -259,7 +259,8 @@ def api_for():
 # --- One headless Chromium per test process ----------------------------------------------------
 # Playwright's sync API runs an event loop in the test process's main thread, and a second
 # sync_playwright() in the same process fails: every browser test (tests/browser, the tavern
-# renderers) shares this one. Debian's Chromium (/usr/bin/chromium); nothing is downloaded. A
+# renderers) shares this one. Debian's Chromium: the headless shell, or the full browser for the
+# tests marked ``full_chromium`` (tests/chromium.py); nothing is downloaded. A
 # context that Chromium never closes costs a new browser, not the lane (tests/chromium.py).
 
 
@@ -269,10 +270,12 @@ def browser():
 
     from tests import chromium
 
-    if not Path(chromium.CHROMIUM).exists():
-        pytest.fail(
-            f"{chromium.CHROMIUM} is missing: run `make browser` (Debian's chromium package)."
-        )
+    for executable in (chromium.CHROMIUM, chromium.HEADLESS_SHELL):
+        if not Path(executable).exists():
+            pytest.fail(
+                f"{executable} is missing: run `make browser` (Debian's chromium and "
+                "chromium-headless-shell packages)."
+            )
     # The ORM calls tests make between browser steps stay synchronous and safe.
     os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     original = chromium.guard_context_close(BrowserContext)
@@ -284,3 +287,14 @@ def browser():
             b.close()
     finally:
         BrowserContext.close = original
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _chromium_build(request: pytest.FixtureRequest) -> None:
+    """A module's browser tests run on the headless shell, or on the full browser when the
+    module is marked ``full_chromium`` (tests/chromium.py). Chosen per module, before its
+    module-scoped fixtures, so that a page one of them opens is on the module's build."""
+    from tests import chromium
+
+    full = request.node.get_closest_marker(chromium.FULL_MARK) is not None
+    chromium.Chromium.use(chromium.CHROMIUM if full else chromium.HEADLESS_SHELL)

@@ -1,6 +1,7 @@
-"""Playwright driving Debian's Chromium (/usr/bin/chromium) against pytest-django's live server.
+"""Playwright driving Debian's Chromium against pytest-django's live server: its headless shell,
+or the full browser for a module marked ``full_chromium`` (tests/chromium.py).
 
-Browsers are never downloaded: `make test` installs Debian's chromium when it is missing. Each
+Browsers are never downloaded: `make test` installs Debian's packages when they are missing. Each
 user gets a separate browser context (cookies, storage), like separate people at the table.
 """
 

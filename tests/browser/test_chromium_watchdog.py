@@ -20,7 +20,7 @@ def test_a_context_chromium_never_closes_kills_the_browser_and_the_next_test_get
     context = browser.new_context()
     context.new_page().set_content("<p>Before</p>")
     launches = browser.launches
-    (frozen,) = chromium.browser_processes()
+    (frozen,) = browser.processes()
     frozen.suspend()
 
     # under the suite's own warning filters, which make every other warning an error: the
@@ -38,7 +38,7 @@ def test_a_context_chromium_never_closes_kills_the_browser_and_the_next_test_get
     page.set_content("<p>After</p>")
     assert page.inner_text("p") == "After"
     assert browser.launches == launches + 1
-    (fresh,) = chromium.browser_processes()
+    (fresh,) = browser.processes()
     assert fresh.pid != frozen.pid
     page.context.close()
 
@@ -51,9 +51,16 @@ def test_any_other_warning_is_still_an_error() -> None:
 
 def test_a_context_that_closes_in_time_keeps_the_browser(browser: Any) -> None:
     launches = browser.launches
-    (before,) = chromium.browser_processes()
+    (before,) = browser.processes()
     context = browser.new_context()
     context.new_page().set_content("<p>Here</p>")
     context.close()
     assert browser.launches == launches
-    assert [p.pid for p in chromium.browser_processes()] == [before.pid]
+    assert [p.pid for p in browser.processes()] == [before.pid]
+
+
+def test_the_browser_tests_run_on_the_headless_shell(browser: Any) -> None:
+    """A module not marked ``full_chromium`` drives Chromium's headless shell
+    (docs/decisions/browser-tests-on-the-headless-shell.md)."""
+    browser.new_context().close()
+    assert [p.exe() for p in browser.processes()] == [chromium.HEADLESS_SHELL]

@@ -10,11 +10,16 @@ from __future__ import annotations
 import pytest
 
 from notifications.models import Notification
+from tests import chromium
 from tests.browser.conftest import goto_holding_first_request
 from tests.browser.live import LIVE_MS
 from tests.factories import NotificationFactory
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.full_chromium,
+    pytest.mark.django_db(transaction=True),
+]
 
 
 def count_is(page, n: int) -> None:
@@ -116,3 +121,11 @@ def test_browser_notifications_only_after_she_opts_in(new_page, campaign, player
     NotificationFactory(recipient=player, event="your_turn", title="Your turn: two", url="/b/2/")
     page.wait_for_function("window.__shown.length === 1", timeout=LIVE_MS)
     assert page.evaluate("window.__shown") == ["Your turn: two"]
+
+
+def test_browser_notifications_are_tested_on_the_full_browser(browser):
+    """The headless shell has no notification permission to ask for: this module runs on the
+    full browser, the one people run (tests/chromium.py)."""
+    browser.new_context().close()
+    assert [p.exe() for p in browser.processes()] == ["/usr/lib/chromium/chromium"]
+    assert browser.executable == chromium.CHROMIUM

@@ -27,7 +27,11 @@ from tests.browser.live import LIVE_MS
 from tests.minigames.conftest import two_humans
 from tests.notifications.push_service import PushService
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.full_chromium,
+    pytest.mark.django_db(transaction=True),
+]
 
 PHONE = {"width": 390, "height": 844}
 

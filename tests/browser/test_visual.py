@@ -32,7 +32,11 @@ from django.core.management import call_command
 
 from tests.browser.conftest import ARTIFACTS, wait_until, watch_console
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.full_chromium,
+    pytest.mark.django_db(transaction=True),
+]
 
 WIDTHS = (1280, 390)
 SCHEMES = ("light", "dark")

@@ -1,4 +1,4 @@
-"""One headless Chromium for all renderer tests (Debian's /usr/bin/chromium, as in
+"""One headless Chromium for all renderer tests (Debian's headless shell, as in
 tests/browser/conftest.py), and a page that records console errors and uncaught exceptions."""
 
 from __future__ import annotations
