@@ -1,13 +1,13 @@
 """The test process's headless Chromium, and what happens when it stops answering.
 
-Two builds of Debian's Chromium, one launched per kind when a test first needs it:
+Two builds of Debian's Chromium, each launched when a test first needs it:
 
 - **The headless shell** (``chromium-headless-shell``, Chromium's own headless browser, the one
   Playwright itself runs headless tests on) drives the clicks, taps, keys and live updates:
   about a third less CPU than the full browser for the same tests
   (docs/decisions/browser-tests-on-the-headless-shell.md).
 - **The full browser** (``/usr/bin/chromium`` in its headless mode, the browser people run) for
-  the tests marked ``full_chromium``: what only the full browser has (browser notifications and
+  the modules marked ``full_chromium``: what only the full browser has (browser notifications and
   their permission, web push to a service worker) and the visual sweep's look of every page.
 
 Chromium now and then never answers the DevTools command that disposes of a browser context
@@ -36,7 +36,7 @@ CHROMIUM = "/usr/bin/chromium"
 #: The headless shell, launched directly: Debian's /usr/bin/chromium-headless-shell is a script
 #: that runs it without ``exec``, so the watchdog would find the script, not the browser.
 HEADLESS_SHELL = "/usr/lib/chromium/chromium-headless-shell"
-#: The tests marked so run on the full browser (tests/conftest.py registers it).
+#: The modules marked so run on the full browser (pyproject.toml registers the marker).
 FULL_MARK = "full_chromium"
 ARGS = [
     "--no-sandbox",
@@ -85,7 +85,7 @@ class Chromium:
 
     Tests hold this object for the whole session, so it stands in for Playwright's ``Browser``
     (every attribute is the current browser's): the headless shell, or the full browser while
-    a test marked ``full_chromium`` runs (:meth:`use`)."""
+    a module marked ``full_chromium`` runs (:meth:`use`)."""
 
     #: the build the calls go to: one for the test process, set for each test module
     executable: ClassVar[str] = HEADLESS_SHELL

@@ -260,8 +260,8 @@ def api_for():
 # Playwright's sync API runs an event loop in the test process's main thread, and a second
 # sync_playwright() in the same process fails: every browser test (tests/browser, the tavern
 # renderers) shares this one. Debian's Chromium: the headless shell, or the full browser for the
-# tests marked ``full_chromium`` (tests/chromium.py); nothing is downloaded. A
-# context that Chromium never closes costs a new browser, not the lane (tests/chromium.py).
+# modules marked ``full_chromium`` (tests/chromium.py); nothing is downloaded. A context that
+# Chromium never closes costs a new browser, not the lane.
 
 
 @pytest.fixture(scope="session")
