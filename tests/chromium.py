@@ -73,8 +73,9 @@ def browser_processes(executable: str | None = None) -> list[psutil.Process]:
 
 
 def kill_browsers() -> None:
-    """Kill this process's Chromium browser processes."""
-    for process in browser_processes():
+    """Kill this process's browser of the build in use (the one whose context did not close);
+    the other build's browser, if any, keeps running."""
+    for process in browser_processes(Chromium.executable):
         with contextlib.suppress(psutil.NoSuchProcess):
             process.kill()
 
