@@ -6,10 +6,14 @@ from __future__ import annotations
 
 import re
 import uuid
+from collections.abc import Iterator
+from datetime import timedelta
 
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+from freezegun import freeze_time
 
 from campaign.registry import (
     DashboardPanel,
@@ -33,6 +37,18 @@ def add_characters(campaign, n):
         owner = UserFactory(username=f"extra-{campaign.pk}-{i}")
         campaign.memberships.create(user=owner, role="player")
         CharacterFactory(owner=owner, campaign=campaign, name=f"Extra {i}")
+
+
+@pytest.fixture
+def a_fresh_minute() -> Iterator[None]:
+    """The clock moved on to the start of the next minute, and running from there.
+
+    The dashboard's version holds the current minute (so links expire and sessions start on
+    screen), so a test that compares two reads' versions must not see the minute turn between
+    them; starting at second 0 gives it the whole minute."""
+    start = timezone.now().replace(second=0, microsecond=0) + timedelta(minutes=1)
+    with freeze_time(start, tick=True):
+        yield
 
 
 @pytest.mark.parametrize(
@@ -89,7 +105,7 @@ WARM_QUERIES = {"/campaigns/{id}/dashboard/": 4, "/campaigns/{id}/dashboard/live
     ],
 )
 def test_query_count_is_constant_from_3_to_100_characters(
-    campaign, gm, path, client_for, django_assert_num_queries
+    campaign, gm, path, client_for, django_assert_num_queries, a_fresh_minute
 ):
     client = client_for(gm)
     url = path.format(id=campaign.pk)
@@ -110,7 +126,7 @@ def test_query_count_is_constant_from_3_to_100_characters(
 
 
 def test_unchanged_polls_answer_304_cheaply_and_changes_show(
-    campaign, gm, character, client_for, django_assert_max_num_queries
+    campaign, gm, character, client_for, django_assert_max_num_queries, a_fresh_minute
 ):
     client = client_for(gm)
     url = f"/campaigns/{campaign.pk}/dashboard/live/"
@@ -137,7 +153,7 @@ def test_unchanged_polls_answer_304_cheaply_and_changes_show(
     assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 200
 
 
-def test_api_dashboard_etag(campaign, gm, api_for):
+def test_api_dashboard_etag(campaign, gm, api_for, a_fresh_minute):
     api = api_for(gm)
     first = api.get(f"/api/campaigns/{campaign.pk}/dashboard/")
     assert first.status_code == 200
