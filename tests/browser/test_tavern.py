@@ -463,6 +463,9 @@ def test_resign_and_abandon_ask_first(new_page, campaign, player, other_player):
     phone = new_page(other_player)
     phone.set_viewport_size(PHONE)
     phone.goto(f"/tavern/tables/{table.pk}/")
+    # the first drawing marks whose turn it is among the seats, which can move the menu's
+    # button on a phone: a tap sent before it lands where the button was
+    phone.wait_for_function(f"{TABLE_VERSION} >= {table.version}")
     phone.click("#tavern-menu-open")  # Resign sits behind the table menu, not above the game
     phone.click("#tavern-resign")
     question = phone.locator("#tavern-resign-question")
@@ -486,6 +489,7 @@ def test_resign_and_abandon_ask_first(new_page, campaign, player, other_player):
 
     desk = new_page(player)
     desk.goto(f"/tavern/tables/{table.pk}/")
+    desk.wait_for_function(f"{TABLE_VERSION} >= {table.version}")
     desk.click("#tavern-menu-open")
     desk.click("#tavern-abandon")
     assert desk.inner_text("#tavern-abandon-question") == (
