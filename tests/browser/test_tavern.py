@@ -463,8 +463,8 @@ def test_resign_and_abandon_ask_first(new_page, campaign, player, other_player):
     phone = new_page(other_player)
     phone.set_viewport_size(PHONE)
     phone.goto(f"/tavern/tables/{table.pk}/")
-    # the first drawing marks whose turn it is among the seats, which can move the menu's
-    # button on a phone: a tap sent before it lands where the button was
+    # the page has drawn the table (and marked whose turn it is) before the first tap: on a
+    # loaded machine a tap on the menu sent before that drawing left the menu closed
     phone.wait_for_function(f"{TABLE_VERSION} >= {table.version}")
     phone.click("#tavern-menu-open")  # Resign sits behind the table menu, not above the game
     phone.click("#tavern-resign")
