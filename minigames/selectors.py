@@ -308,6 +308,21 @@ def payload_of(table: TavernTable, user: Any, state: Any = None) -> dict[str, An
     return payload
 
 
+def seats_to_move(table: TavernTable) -> frozenset[int]:
+    """The seats the game waits on now, as the state API's ``waiting_on`` says (none before
+    the start, after the end or on a table decided without a terminal state). The page marks
+    them as it is served, so table.js's first drawing finds them marked and moves nothing: on a
+    phone the "to move" mark wraps the seats' strip, and a tap on the table menu sent before
+    the drawing landed where the button had been."""
+    if table.status != TableStatus.ACTIVE or not table.state or table.outcome:
+        return frozenset()
+    engine = get_engine(table.game)
+    state = engine.from_json(table.state)
+    if engine.is_terminal(state):
+        return frozenset()
+    return frozenset(int(seat) for seat in engine.waiting_on(state))  # a tavern seat is a number
+
+
 def _outcome_text(table: TavernTable) -> str:
     """How ``table`` ended ("Marisa resigned."), in the reader's language when the outcome
     keeps its words; an outcome stored before it kept them shows its English."""

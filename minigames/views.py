@@ -405,6 +405,7 @@ def table_page(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "table": table,
             "info": info,
+            "to_move": selectors.seats_to_move(table),
             "confirm": _confirm_words(info),
             "stake_words": _stake_words(info, dropped=services.stakes_dropped(table)),
             "title": get_engine(table.game).title,

@@ -262,3 +262,40 @@ def test_a_saved_deck_named_like_a_ready_made_one_is_told_apart(client_for, play
     table = one_open_seat(other_player, "dbs")
     seat = client_for(player).get(f"/tavern/tables/{table.pk}/").content.decode()
     assert '<optgroup label="Ready-made decks">' in seat and '<optgroup label="Your decks">' in seat
+
+
+def _marked(client, table) -> tuple[list[int], int]:
+    """The seats the page marks "to move" as it is served, and how many marks it shows."""
+    html = client.get(f"/tavern/tables/{table.pk}/").content.decode()
+    seats = re.findall(r'class="tavern-seat[^"]*tavern-seat--to-move[^"]*" data-seat="(\d)"', html)
+    return [int(s) for s in seats], html.count('<span class="tavern-seat-turn">')
+
+
+def test_the_page_marks_whose_move_it_is_as_the_state_api_says(client_for, player, other_player):
+    """The seats' "to move" marks come with the page, not only with table.js's first drawing:
+    on a phone the mark wraps the seats' strip, so a page drawn without it moved its table menu
+    under a tap. They are the state API's ``waiting_on`` for every seat, and gone at the end."""
+    from minigames import services
+    from minigames.engines.registry import get_engine
+    from tests.minigames.conftest import play_out, two_humans
+
+    table = two_humans("raigo", player, other_player)
+    users = {0: player, 1: other_player}
+    engine = get_engine("raigo")
+    for _ in range(3):  # the first position, and after each of two moves
+        table.refresh_from_db()
+        state = engine.from_json(table.state)
+        waiting = list(engine.waiting_on(state))
+        for user in users.values():
+            client = client_for(user)
+            shown = client.get(f"/api/tavern/tables/{table.pk}/state/").json()["waiting_on"]
+            assert shown == waiting and _marked(client, table) == (waiting, len(waiting))
+        seat = waiting[0]
+        services.tavern_action_apply(
+            table_id=table.pk,
+            by=users[seat],
+            action=engine.legal_actions(state, seat)[0],
+            expected_version=table.version,
+        )
+    play_out(table, users)
+    assert _marked(client_for(player), table) == ([], 0)
