@@ -102,6 +102,18 @@ def to_a_choice(table: TavernTable, users: dict[int, Any], moves: int = 3) -> in
     raise AssertionError(f"no choice of {moves} moves within 40 moves")
 
 
+def play_first_move(table: TavernTable, users: dict[int, Any], state: Any) -> None:
+    """The first waited-on seat's first legal move in ``state`` (``table``'s), as its user."""
+    engine = get_engine(table.game)
+    seat = engine.waiting_on(state)[0]
+    services.tavern_action_apply(
+        table_id=table.pk,
+        by=users[seat],
+        action=engine.legal_actions(state, seat)[0],
+        expected_version=table.version,
+    )
+
+
 def play_out(table: TavernTable, users: dict[int, Any], seed: int = 1, limit: int = 5000) -> Any:
     """Play random legal moves for the human seats through the core's service (as the users)
     until the game ends; returns the final engine state."""

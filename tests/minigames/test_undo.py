@@ -17,7 +17,7 @@ from tables.replay import final_state
 from tables.services import table_replay
 from tables.undo.services import _undoable
 from tests.factories import UserFactory
-from tests.minigames.conftest import two_humans
+from tests.minigames.conftest import play_first_move, two_humans
 from westernroses.undo_policy import nothing_drawn_or_revealed
 
 pytestmark = pytest.mark.django_db
@@ -88,13 +88,7 @@ def _ready(table: Any, users: dict[int, Any]) -> tuple[int, dict[str, Any]]:
             for action in engine.legal_actions(state, waiting[0]):
                 if _undoable(game, state, waiting[0], action):
                     return waiting[0], action
-        seat = waiting[0]
-        services.tavern_action_apply(
-            table_id=table.pk,
-            by=users[seat],
-            action=engine.legal_actions(state, seat)[0],
-            expected_version=table.version,
-        )
+        play_first_move(table, users, state)
     raise AssertionError("no undoable move within 80 moves")
 
 

@@ -275,9 +275,8 @@ def test_the_page_marks_whose_move_it_is_as_the_state_api_says(client_for, playe
     """The seats' "to move" marks come with the page, not only with table.js's first drawing:
     on a phone the mark wraps the seats' strip, so a page drawn without it moved its table menu
     under a tap. They are the state API's ``waiting_on`` for every seat, and gone at the end."""
-    from minigames import services
     from minigames.engines.registry import get_engine
-    from tests.minigames.conftest import play_out, two_humans
+    from tests.minigames.conftest import play_first_move, play_out, two_humans
 
     table = two_humans("raigo", player, other_player)
     users = {0: player, 1: other_player}
@@ -290,12 +289,6 @@ def test_the_page_marks_whose_move_it_is_as_the_state_api_says(client_for, playe
             client = client_for(user)
             shown = client.get(f"/api/tavern/tables/{table.pk}/state/").json()["waiting_on"]
             assert shown == waiting and _marked(client, table) == (waiting, len(waiting))
-        seat = waiting[0]
-        services.tavern_action_apply(
-            table_id=table.pk,
-            by=users[seat],
-            action=engine.legal_actions(state, seat)[0],
-            expected_version=table.version,
-        )
+        play_first_move(table, users, state)
     play_out(table, users)
     assert _marked(client_for(player), table) == ([], 0)
