@@ -137,6 +137,27 @@
       });
     }
 
+    // the account's links under her name (a laptop's header): a click on the name opens or
+    // closes them; Escape, or a click anywhere else, closes them
+    const accountButton = document.getElementById("account-toggle");
+    if (accountButton) {
+      const account = accountButton.closest(".account");
+      const openAccount = (open) => {
+        account.classList.toggle("account--open", open);
+        accountButton.setAttribute("aria-expanded", open ? "true" : "false");
+      };
+      accountButton.addEventListener("click", () => openAccount(!account.classList.contains("account--open")));
+      document.addEventListener("click", (e) => {
+        if (!account.contains(e.target)) openAccount(false);
+      });
+      account.addEventListener("keydown", (e) => {
+        if (e.key === "Escape" && account.classList.contains("account--open")) {
+          openAccount(false);
+          accountButton.focus();
+        }
+      });
+    }
+
     // tables scroll in their own box, with a cue when there is more to the side (also the
     // tables live panels bring in later)
     function wrapTable(table) {

@@ -16,6 +16,7 @@ from accounts.models import User
 from tests.factories import UserFactory
 
 CHECKS = (Path(__file__).parent / "i18n_checks.js").read_text()
+HEADER_JS = (Path(__file__).parent / "header_overlaps.js").read_text()
 
 #: Words that stay in Latin letters in every language: names (the site's, a language's own
 #: name in the switcher, a chat service's) and technical terms both languages write so.
@@ -82,6 +83,9 @@ def _problems(page, lang: str, where: str) -> list[str]:
         problems.append(f"{where}: wider than the screen: {found['wide']}")
     if not found["headerFits"]:
         problems.append(f"{where}: the header's links run under the bell")
+    overlaps = page.evaluate(HEADER_JS)
+    if overlaps:
+        problems.append(f"{where}: header controls over one another: {overlaps}")
     return problems
 
 
@@ -169,6 +173,7 @@ def test_a_players_switch_follows_her_to_another_device(new_page):
     page.goto("/accounts/profile/")
     # the English header, its longest, fits at 1280 px with the switcher in it
     assert page.evaluate(CHECKS, ALLOWED)["headerFits"]
+    page.click("#account-toggle")  # on a laptop, the switcher is under her name
     page.select_option("#lang-switch-select", "zh-hans")
     with page.expect_navigation():
         page.click(".lang-switch__go")

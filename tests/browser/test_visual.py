@@ -57,6 +57,7 @@ REPR = re.compile(r"\[\d+, \d+\]|\{'|\['|\bNone\b(?! \()|\bTrue\b|\bFalse\b")
 SCRIPT_REPR = re.compile(r"\bundefined\b|\bNaN\b|\[object Object\]")
 
 CHECKS_JS = (Path(__file__).parent / "visual_checks.js").read_text()
+HEADER_JS = (Path(__file__).parent / "header_overlaps.js").read_text()
 
 # axe-core (package.json, installed into node_modules by `make dev-deps`), evaluated in each
 # page: an evaluate is the browser's own, so the site's CSP (no inline script) does not stop it.
@@ -327,6 +328,10 @@ def look(page, name: str, role: str, width: int, visit: Visit, errors: list[str]
     once it has a problem (a console error, a failed check here or before), when the docs show
     that picture, and always with :data:`EVERY_SHOT`."""
     where = f"{role} {name} {width}px"
+    # the layout is the same in both schemes
+    overlaps = page.evaluate(HEADER_JS)
+    if overlaps:
+        visit.add(where, f"header controls over one another: {overlaps}")
     for scheme in SCHEMES:
         # No sleep after the switch: the scheme is in force when emulate_media returns, the
         # checks' getComputedStyle reads it, and no colour is a CSS transition nor a script's
