@@ -47,6 +47,7 @@ COSTS = {
     "tests/browser/test_i18n_sweep.py": 25.0,
     "tests/browser/test_card_game_tables.py": 32.0,
     "tests/browser/test_battle.py": 19.0,
+    "tests/browser/test_table_chat.py": 20.0,  # 25 s alone: three polls of 3 s between pages
     # the four whole games by keyboard (Spirit War's 5 to 15 s, the others' 10 to 70 s, by
     # their length), the battle's turns and every game's moves, rows and first screen
     "tests/browser/test_play_layout.py": 14.0,

@@ -140,6 +140,9 @@
 
     function drawControls() {
       const you = page.you;
+      // no box to type in for someone who may not speak (a muted member, a spectator the host
+      // has not let talk): the note says why, and the box comes back when she may
+      form.hidden = !you.may_send;
       input.disabled = !you.may_send;
       $("chat-send").disabled = !you.may_send;
       note.textContent = you.why_not || "";
