@@ -955,8 +955,9 @@
         onclick: () => { S.selected = id; render(); },
       },
       el("span", { class: `battle-dot side-${sideIndex(c.side)}` }),
-      el("strong", {}, c.name),
-      v.turn.acted_this_round.includes(id) ? el("span", { class: "muted tracker-acted" }, " · " + gettext("acted")) : null,
+      // the name and "acted" share the row's second column: every name starts at one edge
+      el("span", { class: "tracker-name" }, el("strong", {}, c.name),
+        v.turn.acted_this_round.includes(id) ? el("span", { class: "muted tracker-acted" }, " · " + gettext("acted")) : null),
       el("small", { class: "muted" }, " " + (c.position ? interpolate(gettext("%(side)s · %(player)s"), { side: sideWords(c.side), player: playerName(c.controller) }, true) : interpolate(gettext("%(side)s · %(player)s · off the board"), { side: sideWords(c.side), player: playerName(c.controller) }, true))),
       el("span", { class: "tracker-bars" },
         el("span", { class: "num" }, interpolate(gettext("HP %(hp)s/%(max)s"), { hp: c.hp, max: c.hp_max }, true)), bar("hp", c.hp, c.hp_max),

@@ -512,6 +512,23 @@ def _inside(box: dict[str, float], height: int, width: int) -> bool:
     )
 
 
+def _names_line_up(page: Any) -> None:
+    """The turn order's names start at one edge, and a combatant's "acted" stands on her
+    name's line."""
+    rows = page.eval_on_selector_all(
+        "#tracker .tracker-row[data-combatant]",
+        """rows => rows.map(r => {
+             const name = r.querySelector('strong').getBoundingClientRect();
+             const acted = r.querySelector('.tracker-acted');
+             return {x: Math.round(name.left), top: Math.round(name.top),
+                     acted: acted && Math.round(acted.getBoundingClientRect().top)};
+           })""",
+    )
+    assert len({row["x"] for row in rows}) == 1, rows
+    acted = [row for row in rows if row["acted"] is not None]
+    assert acted and all(abs(row["acted"] - row["top"]) <= 4 for row in acted), rows
+
+
 def test_the_battle_screen_fits_one_window(new_page, turn, player):
     page = new_page(player)
     errors: list[str] = []
@@ -542,6 +559,19 @@ def test_the_battle_screen_fits_one_window(new_page, turn, player):
                 assert no_horizontal_overflow(page)
             _shoot(page, f"layout-battle-{screen}-{scheme}-choosing")
             page.keyboard.press("Escape")
+    # Reimu ends her turn: on the fairy's, the turn order says she has acted, on her name's line
+    battle = turn.refresh()
+    battles.battle_action_apply(
+        battle_id=battle.pk,
+        actor=player,
+        action={"type": "end_turn", "combatant": turn.pc},
+        expected_version=battle.version,
+    )
+    for width, height in ((1280, 800), (390, 844)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.goto(f"/battles/{turn.battle.pk}/")
+        page.wait_for_selector("#tracker .tracker-acted")
+        _names_line_up(page)
     assert not errors, errors
 
 
