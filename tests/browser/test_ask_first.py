@@ -24,6 +24,11 @@ def test_removing_a_member_asks_first_and_keep_changes_nothing(new_page, campaig
     page.goto(f"/campaigns/{campaign.pk}/members/")
     box = page.locator(f"#remove-{player.pk}")
     question = box.locator(".ask-first__question")
+    # every member's buttons are in sight on a phone: the table fits, nothing to scroll to
+    buttons = page.locator("#member-table .row-actions :is(form.inline button, summary)")
+    assert buttons.count() >= 3  # the GM's "Make player"; a player's "Make GM" and "Remove"
+    for found in (buttons.nth(i).bounding_box() for i in range(buttons.count())):
+        assert found is not None and found["x"] >= 0 and found["x"] + found["width"] <= 390, found
     assert not question.is_visible()
     box.locator("summary").click()
     assert question.is_visible()
