@@ -152,6 +152,19 @@ def play_until(setup: BattleSetup, gm: Any, combatant: str, *, limit: int = 40) 
     raise AssertionError(f"{combatant} never got a turn")
 
 
+def act(setup: BattleSetup, actor: Any, action: dict[str, Any]) -> None:
+    """``actor`` plays ``action``, at the battle's version as it stands now."""
+    battle = setup.refresh()
+    services.battle_action_apply(
+        battle_id=battle.pk, actor=actor, action=action, expected_version=battle.version
+    )
+
+
+def end_turn(setup: BattleSetup, actor: Any, combatant: str) -> None:
+    """``actor`` ends ``combatant``'s turn."""
+    act(setup, actor, {"type": "end_turn", "combatant": combatant})
+
+
 def take_the_hit(battle: Battle) -> dict[str, Any]:
     """The GM's plainest answer to a waiting hit (take it, don't graze, pass)."""
     from westernroses import battle as engine

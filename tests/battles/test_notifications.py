@@ -18,7 +18,7 @@ from battles import services
 from battles.tasks import battle_turn_notify
 from notifications.models import Delivery, Notification, TurnWait
 from notifications.reminders import turn_reminders_send
-from tests.battles.conftest import play_until
+from tests.battles.conftest import act, end_turn, play_until
 from tests.notifications.celery_worker import (
     CeleryWorker,
     database_url,
@@ -85,14 +85,8 @@ def test_acting_ends_the_wait_and_the_next_turn_is_a_new_one(started, gm, player
     with committed():
         play_until(started, gm, started.pc)
     assert TurnWait.objects.filter(user=player, ended_at__isnull=True).exists()
-    battle = started.refresh()
     with committed():
-        services.battle_action_apply(
-            battle_id=battle.pk,
-            actor=player,
-            action={"type": "end_turn", "combatant": started.pc},
-            expected_version=battle.version,
-        )
+        end_turn(started, player, started.pc)
     assert not TurnWait.objects.filter(user=player, ended_at__isnull=True).exists()
     first = _your_turns(player).get()
     with committed():
@@ -125,14 +119,8 @@ def test_no_reminder_once_she_acted(started, gm, player, committed):
     with committed():
         play_until(started, gm, started.pc)
     assert TurnWait.objects.filter(user=player, ended_at__isnull=True).exists()
-    battle = started.refresh()
     with committed():
-        services.battle_action_apply(
-            battle_id=battle.pk,
-            actor=player,
-            action={"type": "end_turn", "combatant": started.pc},
-            expected_version=battle.version,
-        )
+        end_turn(started, player, started.pc)
     assert not TurnWait.objects.filter(user=player, ended_at__isnull=True).exists()
     # The turn may now wait on the other player (turn order is rolled): only she is reminded.
     turn_reminders_send(now=timezone.now() + timedelta(days=1))
@@ -144,13 +132,7 @@ def test_the_end_of_the_battle_ends_every_wait(started, gm, player, committed):
     with committed():
         play_until(started, gm, started.pc)
     assert TurnWait.objects.filter(ended_at__isnull=True).count() == 1
-    battle = started.refresh()
-    services.battle_action_apply(
-        battle_id=battle.pk,
-        actor=gm,
-        action={"type": "gm_end_battle", "winner": None},
-        expected_version=battle.version,
-    )
+    act(started, gm, {"type": "gm_end_battle", "winner": None})
     assert not TurnWait.objects.filter(ended_at__isnull=True).exists()
 
 
@@ -252,13 +234,7 @@ def test_a_late_task_never_registers_a_turn_that_has_passed(started, gm, player,
     play_until(started, gm, started.other_pc)
     with committed():  # both moves commit before the task runs
         play_until(started, gm, started.pc)
-        battle = started.refresh()
-        services.battle_action_apply(
-            battle_id=battle.pk,
-            actor=player,
-            action={"type": "end_turn", "combatant": started.pc},
-            expected_version=battle.version,
-        )
+        end_turn(started, player, started.pc)
     assert not TurnWait.objects.filter(user=player, ended_at__isnull=True).exists()
 
 
@@ -278,14 +254,8 @@ def test_turn_alerts_collapse_to_the_newest_and_are_read_when_she_opens_the_batt
         play_until(started, gm, started.pc)
     first = _unread_turns(player).get()
     # she acts through the API (never opening the page): the taken turn's alert is read
-    battle = started.refresh()
     with committed():
-        services.battle_action_apply(
-            battle_id=battle.pk,
-            actor=player,
-            action={"type": "end_turn", "combatant": started.pc},
-            expected_version=battle.version,
-        )
+        end_turn(started, player, started.pc)
     assert not _unread_turns(player).exists()
     with committed():
         play_until(started, gm, started.pc)
@@ -297,16 +267,11 @@ def test_turn_alerts_collapse_to_the_newest_and_are_read_when_she_opens_the_batt
     # a newer alert for the same battle replaces an older unread one (e.g. a turn she missed)
     Notification.objects.filter(pk=newest.pk).update(read_at=None)
     with committed():
-        services.battle_action_apply(
-            battle_id=battle.pk,
-            actor=player,
-            action={"type": "end_turn", "combatant": started.pc},
-            expected_version=started.version,
-        )
+        end_turn(started, player, started.pc)
         play_until(started, gm, started.pc)
     assert _unread_turns(player).count() == 1
     # opening the battle page reads it
-    assert client_for(player).get(f"/battles/{battle.pk}/").status_code == 200
+    assert client_for(player).get(f"/battles/{started.battle.pk}/").status_code == 200
     assert not _unread_turns(player).exists()
 
 
@@ -315,14 +280,8 @@ def test_a_finished_battle_leaves_no_unread_turn_alerts(started, gm, player, com
     with committed():
         play_until(started, gm, started.pc)
     assert _unread_turns(player).count() == 1
-    battle = started.refresh()
     with committed():
-        services.battle_action_apply(
-            battle_id=battle.pk,
-            actor=gm,
-            action={"type": "gm_end_battle", "winner": None},
-            expected_version=battle.version,
-        )
+        act(started, gm, {"type": "gm_end_battle", "winner": None})
     assert started.refresh().status == "ended"
     assert not _unread_turns(player).exists()
     assert not TurnWait.objects.filter(ended_at__isnull=True).exists()

@@ -37,7 +37,7 @@ from campaign.permissions import access_for
 from minigames import services
 from minigames.engines.registry import get_engine
 from minigames.models import TavernTable
-from tests.battles.conftest import FAIRY, play_until
+from tests.battles.conftest import FAIRY, end_turn, play_until
 from tests.browser.conftest import (
     ARTIFACTS,
     GAME_POLL_MILLISECONDS,
@@ -560,13 +560,7 @@ def test_the_battle_screen_fits_one_window(new_page, turn, player):
             _shoot(page, f"layout-battle-{screen}-{scheme}-choosing")
             page.keyboard.press("Escape")
     # Reimu ends her turn: on the fairy's, the turn order says she has acted, on her name's line
-    battle = turn.refresh()
-    battles.battle_action_apply(
-        battle_id=battle.pk,
-        actor=player,
-        action={"type": "end_turn", "combatant": turn.pc},
-        expected_version=battle.version,
-    )
+    end_turn(turn, player, turn.pc)  # type: ignore[arg-type]
     for width, height in ((1280, 800), (390, 844)):
         page.set_viewport_size({"width": width, "height": height})
         page.goto(f"/battles/{turn.battle.pk}/")
