@@ -84,7 +84,7 @@
       button.classList.add("rso-card--playable");
       button.dataset.opens = moves.join(" ");
       button.append(
-        el("span", "rso-card__moves", moves.length === 1 ? gettext("1 move") : `${moves.length} moves`),
+        el("span", "rso-card__moves", interpolate(ngettext("%(count)s move", "%(count)s moves", moves.length), { count: moves.length }, true)),
       );
     }
     const selected = key && this.selected === key;

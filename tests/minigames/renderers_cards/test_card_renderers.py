@@ -313,3 +313,27 @@ def test_each_stylesheet_styles_only_its_own_game():
         assert selectors
         outside = [s for s in selectors if not s.startswith(f".{game}-")]
         assert not outside, outside
+
+
+@pytest.mark.parametrize("game", ["rso", "dbs"])
+def test_a_cards_move_count_is_worded_by_the_catalog(open_harness, game):
+    """A card's count of moves ("1 move", "3 moves") is the catalog's plural (``ngettext``),
+    for one move and for many: RSO's said "2 moves" in English on a Japanese page. A catalog
+    that marks what it words shows whether each label came from it."""
+    engine = GAMES[game][0]
+    harness = open_harness(game, width=390)
+    marked = "(one, many, n) => `⟦${n === 1 ? one : many}`"
+    harness.page.evaluate(f"() => {{ window.ngettext = {marked}; }}")
+    labels: set[str] = set()
+    for state in states(game).values():
+        for payload in payloads(engine, state):
+            if payload["seat"] != 0:
+                continue
+            harness.render(payload)
+            labels |= set(
+                harness.page.eval_on_selector_all(
+                    f".{game}-card__moves", "found => found.map(l => l.textContent)"
+                )
+            )
+    assert labels and all(label.startswith("⟦") for label in labels), sorted(labels)
+    assert "⟦1 move" in labels, sorted(labels)
