@@ -93,7 +93,7 @@
     };
     const side = $("npc-side").value;
     squareMode(gettext("Click the square to place the NPC on."), (sq) => {
-      B.send("POST", urls.combatants, { npc, side, position: sq, expected_version: version() }, `${npc.name} placed.`);
+      B.send("POST", urls.combatants, { npc, side, position: sq, expected_version: version() }, interpolate(gettext("%(name)s placed."), { name: npc.name }, true));
     });
   });
 

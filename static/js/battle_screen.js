@@ -539,7 +539,7 @@
       overlay.append(el("span", { class: "battle-board__measure-end", style: `left:${a[0]}px;top:${a[1]}px` }));
       overlay.append(el("span", {
         class: "battle-board__label", id: "measure-label", style: `left:${b[0]}px;top:${b[1]}px`,
-      }, `${dist(m.from, to)} square${dist(m.from, to) === 1 ? "" : "s"}`));
+      }, interpolate(ngettext("%(count)s square", "%(count)s squares", dist(m.from, to)), { count: dist(m.from, to) }, true)));
     }
     const now = Date.now();
     S.pings.filter((p) => p.until > now).forEach((p) => {
@@ -1049,7 +1049,7 @@
     const p = v.pending;
     $("pending-text").textContent =
       `${nameOf(p.attacker)} → ${nameOf(p.defender)}: ${p.name}` +
-      (p.damage !== null && p.damage !== undefined ? ` (${p.damage} damage${damageSteps(p.raw, p.steps, elementWords(p.element, p.defender)).replace(/^ \(/, ": ").replace(/\)$/, "")})` : "") +
+      (p.damage !== null && p.damage !== undefined ? interpolate(gettext(" (%(damage)s damage%(steps)s)"), { damage: p.damage, steps: damageSteps(p.raw, p.steps, elementWords(p.element, p.defender)).replace(/^ \(/, ": ").replace(/\)$/, "") }, true) : "") +
       ". " + interpolate(gettext("Waiting for %(names)s."), { names: p.waiting_for.map(nameOf).join(", ") }, true);
     const box = $("pending-choices");
     box.innerHTML = "";

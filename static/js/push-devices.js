@@ -32,11 +32,11 @@
   function deviceName() {
     const ua = navigator.userAgent;
     const browser = /Edg\//.test(ua) ? "Edge" : /Firefox\//.test(ua) ? "Firefox"
-      : /Chrom(e|ium)\//.test(ua) ? "Chrome" : /Safari\//.test(ua) ? "Safari" : "A browser";
+      : /Chrom(e|ium)\//.test(ua) ? "Chrome" : /Safari\//.test(ua) ? "Safari" : gettext("A browser");
     const system = /Android/.test(ua) ? "Android" : /iPhone|iPad/.test(ua) ? "iOS"
       : /Windows/.test(ua) ? "Windows" : /Mac OS X/.test(ua) ? "macOS"
-      : /Linux/.test(ua) ? "Linux" : "a device";
-    return `${browser} on ${system}`;
+      : /Linux/.test(ua) ? "Linux" : gettext("a device");
+    return interpolate(gettext("%(browser)s on %(system)s"), { browser, system }, true);
   }
 
   async function subscribe() {

@@ -88,10 +88,10 @@
     if (!element) return;
     const time = (iso) => new Date(iso).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
     const here = people.filter((p) => p.here).map((p) => p.name);
-    const away = people.filter((p) => !p.here).map((p) => `${p.name} since ${time(p.since)}`);
+    const away = people.filter((p) => !p.here).map((p) => interpolate(gettext("%(name)s since %(time)s"), { name: p.name, time: time(p.since) }, true));
     const parts = [];
-    if (here.length) parts.push(`Here: ${here.join(", ")}.`);
-    if (away.length) parts.push(`Away: ${away.join(", ")}.`);
+    if (here.length) parts.push(interpolate(gettext("Here: %(names)s."), { names: here.join(", ") }, true));
+    if (away.length) parts.push(interpolate(gettext("Away: %(names)s."), { names: away.join(", ") }, true));
     element.textContent = parts.join(" ");
     element.hidden = parts.length === 0;
     // for whatever else on the page follows who is here (tavern/spectators.js)

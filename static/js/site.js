@@ -35,11 +35,17 @@
   } catch (e) { /* no Intl: UTC */ }
 
   // ------------------------------------------------------------------ "your turn" signals
-  const baseTitle = () => document.title.replace(/^\(\d+\) /, "").replace(/^▶ Your turn · /, "");
+  // the title with a turn mark, in the page's language; the mark is taken off the same way
+  const turnTitle = (title) => interpolate(gettext("▶ Your turn · %(title)s"), { title }, true);
+  const turnMark = turnTitle("");
+  const baseTitle = () => {
+    const title = document.title.replace(/^\(\d+\) /, "");
+    return title.startsWith(turnMark) ? title.slice(turnMark.length) : title;
+  };
   const alerts = { turn: null, unread: 0 };
   function paintTitleAndIcon() {
     const title = baseTitle();
-    if (alerts.turn) document.title = `▶ Your turn · ${title}`;
+    if (alerts.turn) document.title = turnTitle(title);
     else if (alerts.unread) document.title = `(${alerts.unread}) ${title}`;
     else document.title = title;
     const icon = document.getElementById("favicon");

@@ -340,10 +340,10 @@
       if (!target || typeof target.seat !== "number") return "";
       if (typeof target.tower === "number") {
         const end = target.end ? interpolate(gettext(" (its %(end)s token)"), { end: target.end }, true) : "";
-        return ` on ${this.towerWords(target.seat, target.tower)}${end}`;
+        return interpolate(gettext(" on %(tower)s%(end)s"), { tower: this.towerWords(target.seat, target.tower), end }, true);
       }
       if (target.space !== undefined) return interpolate(gettext(" on %(seat)s's %(space)s"), { seat: this.name(target.seat), space: spaceWords(target.space) }, true);
-      return effect ? ` on ${this.name(target.seat)}` : "";
+      return effect ? interpolate(gettext(" on %(seat)s"), { seat: this.name(target.seat) }, true) : "";
     }
 
     promptBox() {

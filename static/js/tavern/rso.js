@@ -104,7 +104,7 @@
 
   Board.prototype.spellFace = function (spell) {
     const lines = [interpolate(gettext("AV %(av)s · IV %(iv)s · HV %(hv)s"), { av: spell.av, iv: spell.iv, hv: spell.hv }, true)];
-    lines.push(`${SHOT_WORDS[spell.shot] || gettext("Normal")} shot`);
+    lines.push(interpolate(gettext("%(shot)s shot"), { shot: SHOT_WORDS[spell.shot] || gettext("Normal") }, true));
     const basics = basicsWords(spell.basic);
     if (basics.length) lines.push(basics.join(", "));
     return lines;
@@ -333,7 +333,9 @@
     (v.modifiers || []).forEach((m) => {
       let what = "";
       if (m.stat) what = `${STAT_WORDS[m.stat] || gettext("a value")} ${m.amount > 0 ? "+" : "−"}${Math.abs(m.amount)}`;
-      else if (m.ability) what = `gains ${BASIC_WORDS[m.ability] || gettext("an ability")}${m.amount > 1 ? ` (${m.amount})` : ""}`;
+      else if (m.ability) what = m.amount > 1
+        ? interpolate(gettext("gains %(ability)s (%(amount)s)"), { ability: BASIC_WORDS[m.ability] || gettext("an ability"), amount: m.amount }, true)
+        : interpolate(gettext("gains %(ability)s"), { ability: BASIC_WORDS[m.ability] || gettext("an ability") }, true);
       if (what) bar.append(el("p", "rso-note", interpolate(gettext("This turn: %(name)s %(what)s."), { name: m.name, what }, true)));
     });
     return bar;
@@ -394,7 +396,7 @@
       const grid = el("div", "rso-battle__grid");
       sides.forEach((s) => {
         const box = el("div", "rso-battle__side");
-        box.append(el("p", "rso-battle__role", `${s.role} of ${this.who(s.seat)}`));
+        box.append(el("p", "rso-battle__role", interpolate(gettext("%(role)s of %(who)s"), { role: s.role, who: this.who(s.seat) }, true)));
         if (s.spell) {
           box.append(this.spellSlot(s.spell, "battle"));
           const value = s.power === "AV" ? s.spell.av : s.spell.iv;
@@ -451,7 +453,7 @@
     if (result.abandoned) head = gettext("The table was abandoned: nobody won.");
     else if (!winners.length) head = gettext("The game is a draw.");
     else if (winners.includes(this.me)) head = gettext("You win!");
-    else head = `${winners.map((s) => this.name(s)).join(" and ")} wins.`;
+    else head = interpolate(gettext("%(name)s wins."), { name: winners.map((s) => this.name(s)).join(", ") }, true);
     box.append(el("h3", "rso-result__head", head));
     box.append(el("p", "rso-result__reason", result.text || result.reason || (v.reason && v.reason.text) || p.summary || ""));
     const table = el("table", "rso-result__table");

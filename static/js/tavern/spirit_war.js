@@ -59,13 +59,13 @@
   /* "Fire Spirit", "Spell: Imbue (Water)", "Attack: the next player" */
   function kindWords(card) {
     const kind = KINDS[card.kind] || gettext("Card");
-    if (card.kind === "spirit" && ELEMENTS[card.element]) return `${ELEMENTS[card.element].word} Spirit`;
+    if (card.kind === "spirit" && ELEMENTS[card.element]) return interpolate(gettext("%(element)s Spirit"), { element: ELEMENTS[card.element].word }, true);
     if (card.kind === "spell") {
       const support = SUPPORTS[card.support] || gettext("Support");
       const element = ELEMENTS[card.element] ? ` (${ELEMENTS[card.element].word})` : "";
       return interpolate(gettext("Spell: %(support)s%(element)s"), { support, element }, true);
     }
-    if (card.kind === "attack" && TARGETS[card.target]) return `Attack: ${TARGETS[card.target]}`;
+    if (card.kind === "attack" && TARGETS[card.target]) return interpolate(gettext("Attack: %(name)s"), { name: TARGETS[card.target] }, true);
     return kind;
   }
 
