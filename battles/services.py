@@ -36,7 +36,7 @@ from django.db import transaction
 from django.http import Http404
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 from apibase.engine_words import reason_in_language
 from apibase.numbers import object_id
@@ -1023,7 +1023,7 @@ class _LazyTask:
 BATTLE_GAME: Final = register(
     TableGame(
         slug="battle",
-        name="battle",
+        name=gettext_noop("battle"),
         engine=engine.ENGINE,
         table_model=Battle,
         action_model=BattleAction,

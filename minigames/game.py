@@ -15,6 +15,7 @@ from typing import Any, Final
 
 from django.core.exceptions import ValidationError
 from django.http import Http404
+from django.utils.translation import gettext_noop
 
 from apibase.engine_words import in_language
 from campaign.table_access import CAMPAIGN_AUDIENCE, campaign_notice
@@ -330,7 +331,7 @@ def register_games() -> None:
         register(
             TableGame(
                 slug=slug,
-                name="table",
+                name=gettext_noop("table"),
                 engine=get_engine(slug),
                 table_model=TavernTable,
                 action_model=TavernAction,

@@ -21,6 +21,8 @@ from datetime import datetime
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Protocol
 
+from django.utils.translation import gettext, gettext_noop
+
 from apibase.numbers import object_id
 from westernroses.action_shapes import ActionShape
 from westernroses.protocol import GameEngine, Seat
@@ -222,8 +224,13 @@ class TableGame:
     action_model: type[TableAction]
     access: TableAccess
     hooks: TableHooks
-    name: str = "game"
+    name: str = gettext_noop("game")
     table_filter: Mapping[str, Any] | None = None
+
+    @property
+    def in_words(self) -> str:
+        """The table in the reader's words ("battle" in English, "戦闘" in Japanese)."""
+        return gettext(self.name)
 
     @cached_property
     def actions(self) -> Mapping[str, ActionShape]:

@@ -41,6 +41,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
+from django.utils.translation import gettext
 from rest_framework.exceptions import ValidationError
 
 from apibase.engine_words import events_in_language, in_language, json_in_language, stored
@@ -248,7 +249,9 @@ def _steps_for(
         .first()
     )
     if not initial:
-        raise ValidationError({"step": ["This game has not started: there is nothing to replay."]})
+        raise ValidationError(
+            {"step": [gettext("This game has not started: there is nothing to replay.")]}
+        )
     steps, _ = build_steps(game, initial, log_rows(game, table), seat)
     _store(game, table, seat, steps)
     chosen = len(steps) - 1 if step is None else step
@@ -276,7 +279,12 @@ def table_replay_step(
     count = len(moves)
     if found is None:
         raise ValidationError(
-            {"step": [f"There is no step {step}: this replay has steps 0 to {count}."]}
+            {
+                "step": [
+                    gettext("There is no step %(step)s: this replay has steps 0 to %(count)s.")
+                    % {"step": step, "count": count}
+                ]
+            }
         )
     page = moves[moves_after : moves_after + limit]
     more = moves_after + limit < count

@@ -45,6 +45,7 @@ from django.db import connections, router, transaction
 from django.db.models import Q
 from django.http import Http404
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from apibase import push
 from apibase.engine_words import reason_in_language
@@ -102,7 +103,7 @@ def table_read(game: TableGame, table_id: int, actor: Viewer | None) -> Any:
 def check_version(game: TableGame, table: GameTable, expected_version: Any) -> None:
     """Raise :class:`StaleVersion` unless ``expected_version`` is the table's version."""
     if isinstance(expected_version, bool) or not isinstance(expected_version, int):
-        raise ValidationError({"expected_version": ["A whole number."]})
+        raise ValidationError({"expected_version": [gettext("A whole number.")]})
     if expected_version != table.version:
         raise StaleVersion(table.version, game.name)
 
@@ -175,7 +176,9 @@ def table_action_apply(
             store.keep_seat(table, actor.pk, {n: table.__dict__.get(n) for n in names})
         seat = game.access.seat_of(actor, table)
         if seat is None:
-            raise PermissionDenied(f"You have no seat at this {game.name}.")
+            raise PermissionDenied(
+                gettext("You have no seat at this %(game)s.") % {"game": game.in_words}
+            )
     if seat is None:
         raise ValueError("A bot or a timeout names the seat it plays.")
     try:
@@ -231,11 +234,13 @@ def _move(
         new, events = game.engine.apply(state, seat, clean)
     except IllegalAction as exc:
         raise ValidationError({"action": [reason_in_language(exc)]}) from None
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError):
         # Malformed input the engine did not foresee: refused like any illegal move (a
         # 400, nothing saved) and logged, since the engine should have said why.
         logger.exception("%s could not apply %r", game.slug, clean)
-        raise ValidationError({"action": [f"This action is malformed ({exc})."]}) from None
+        raise ValidationError(
+            {"action": [gettext("This action is malformed: the game could not read it.")]}
+        ) from None
     read_version = table.version
     table.version += 1
     entry = game.action_model(

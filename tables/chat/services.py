@@ -166,9 +166,8 @@ def _whisper(member: Member, whisper_to: str) -> Whisper | None:
         return None
     targets = member.whispers()
     if not targets:
-        raise ValidationError(
-            {"whisper_to": ["This game allows no private talk: say it to the whole table."]}
-        )
+        why = gettext("This game allows no private talk: say it to the whole table.")
+        raise ValidationError({"whisper_to": [why]})
     found = next((t for t in targets if t.key == whisper_to), None)
     if found is None:
         names = ", ".join(t.name for t in targets)
@@ -190,9 +189,11 @@ def chat_send(
     member = member_at(game, user, table_id)
     text = clean_text(text)
     if not text:
-        raise ValidationError({"text": ["Write something first."]})
+        raise ValidationError({"text": [gettext("Write something first.")]})
     if len(text) > CHAT_MAX_LENGTH:
-        raise ValidationError({"text": [f"At most {CHAT_MAX_LENGTH} characters."]})
+        raise ValidationError(
+            {"text": [gettext("At most %(count)s characters.") % {"count": CHAT_MAX_LENGTH}]}
+        )
     target = _whisper(member, whisper_to)
     with transaction.atomic():
         room = _room(member)
@@ -226,12 +227,12 @@ def chat_react(
 
     member = member_at(game, user, table_id)
     if reaction not in REACTION_KEYS:
-        raise ValidationError({"reaction": ["Choose one of the table's reactions."]})
+        raise ValidationError({"reaction": [gettext("Choose one of the table's reactions.")]})
     room = room_of(member)
     lines = ChatLine.objects.filter(room=room, pk=line_id) if room is not None else None
     line = readable(lines, member).first() if lines is not None else None
     if room is None or line is None:
-        raise ValidationError({"line": ["There is no such line at this table."]})
+        raise ValidationError({"line": [gettext("There is no such line at this table.")]})
     with transaction.atomic():
         silent = why_silent(member, room)
         if silent:
@@ -271,9 +272,9 @@ def chat_mute(game: TableGame, *, table_id: Any, by: Viewer, user_id: int, muted
         or ChatMute.objects.filter(room=room, user_id=user_id).exists()
     )
     if room is None or not spoke:
-        raise ValidationError({"user": ["Choose someone who has spoken at this table."]})
+        raise ValidationError({"user": [gettext("Choose someone who has spoken at this table.")]})
     if user_id == member.user_id:
-        raise ValidationError({"user": ["You cannot mute yourself."]})
+        raise ValidationError({"user": [gettext("You cannot mute yourself.")]})
     author = ChatLine.objects.filter(room=room, author_id=user_id).select_related("author").first()
     if muted and author is not None and _moderates(member, author.author):
         raise ValidationError({"user": [f"{author.author.shown_name} moderates this table too."]})

@@ -29,7 +29,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.http import Http404
 from django.utils import timezone
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext, gettext_noop
 
 from notifications import texts
 from notifications.texts import Text, Words
@@ -205,12 +205,11 @@ def clock_change(
         game.access.seat_of(user, table)  # 404 for who may not see it
         hooks = hooks_for(game.slug)
         if hooks.manages is None or not hooks.manages(user, table):
-            raise PermissionDenied("Only the host or the game master sets the clock.")
+            raise PermissionDenied(gettext("Only the host or the game master sets the clock."))
         if control is not None and control.rule not in hooks.rules:
-            allowed = ", ".join(controls.RULES[r].lower() for r in hooks.rules)
-            raise ValidationError(
-                {"rule": [f"At this {game.name}, when time runs out: {allowed}."]}
-            )
+            allowed = ", ".join(gettext(controls.RULES[r]).lower() for r in hooks.rules)
+            words = gettext("At this %(game)s, when time runs out: %(allowed)s.")
+            raise ValidationError({"rule": [words % {"game": game.in_words, "allowed": allowed}]})
         clock_set(game, table, control, now=now)
         _announce(game, table)
     return clock_payload(table)
@@ -230,14 +229,14 @@ def clock_pause(
         game.access.seat_of(user, table)  # 404 for who may not see it
         manages = hooks_for(game.slug).manages
         if manages is None or not manages(user, table):
-            raise PermissionDenied("Only the host or the game master pauses the clock.")
+            raise PermissionDenied(gettext("Only the host or the game master pauses the clock."))
         clock = (
             TableClock.objects.select_for_update()
             .filter(table_label=label_of(table), table_id=table.pk)
             .first()
         )
         if clock is None:
-            raise ValidationError({"paused": ["This table has no clock."]})
+            raise ValidationError({"paused": [gettext("This table has no clock.")]})
         snapshot = controls.loads(clock.snapshot) or {}
         if pause:
             snapshot = controls.paused(snapshot, now)

@@ -30,6 +30,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.http import Http404
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from apibase import push
 from westernroses.protocol import event, replay
@@ -157,9 +158,13 @@ def undo_ask(
     with transaction.atomic():
         game, table, seat = _locked(game, table_id, user)
         if seat is None:
-            raise PermissionDenied(f"You have no seat at this {game.name}.")
+            raise PermissionDenied(
+                gettext("You have no seat at this %(game)s.") % {"game": game.in_words}
+            )
         if _pending(table) is not None:
-            raise ValidationError({"undo": ["A request to take back a move is waiting already."]})
+            raise ValidationError(
+                {"undo": [gettext("A request to take back a move is waiting already.")]}
+            )
         reason, rows = why_not(game, table, seat, user)
         if reason:
             raise ValidationError({"undo": [reason]})
@@ -193,17 +198,21 @@ def undo_vote(
         game, table, seat = _locked(game, table_id, user)
         request = _pending(table)
         if request is None:
-            raise ValidationError({"undo": ["No request to take back a move is waiting."]})
+            raise ValidationError({"undo": [gettext("No request to take back a move is waiting.")]})
         if seat is None:
-            raise PermissionDenied(f"You have no seat at this {game.name}.")
+            raise PermissionDenied(
+                gettext("You have no seat at this %(game)s.") % {"game": game.in_words}
+            )
         if request.version != table.version:
             _decide(request, UndoStatus.LAPSED, now)
-            raise ValidationError({"undo": ["The table has moved on: the request lapsed."]})
+            raise ValidationError(
+                {"undo": [gettext("The table has moved on: the request lapsed.")]}
+            )
         if str(seat) == request.seat:
-            raise PermissionDenied("You asked: the other players decide.")
+            raise PermissionDenied(gettext("You asked: the other players decide."))
         state = game.engine.from_json(table.state)
         if str(seat) not in _voters(game, table, state, request.seat):
-            raise PermissionDenied("Only the other players at the table decide.")
+            raise PermissionDenied(gettext("Only the other players at the table decide."))
         request.votes = {**request.votes, str(seat): bool(approve)}
         if not approve:
             _decide(request, UndoStatus.REFUSED, now)
@@ -223,9 +232,9 @@ def undo_withdraw(game: TableGame, *, table_id: int, user: Viewer) -> UndoReques
         game, table, seat = _locked(game, table_id, user)
         request = _pending(table)
         if request is None:
-            raise ValidationError({"undo": ["No request to take back a move is waiting."]})
+            raise ValidationError({"undo": [gettext("No request to take back a move is waiting.")]})
         if seat is None or str(seat) != request.seat:
-            raise PermissionDenied("Only the player who asked withdraws the request.")
+            raise PermissionDenied(gettext("Only the player who asked withdraws the request."))
         _decide(request, UndoStatus.WITHDRAWN, timezone.now())
         _bump(table)
     return request
