@@ -22,7 +22,7 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.http import Http404
 from django.urls import reverse
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
 from apibase.images import CheckedImage, ImageRefused, ImageRules, image_check
 from campaign.permissions import CampaignAccess, access_for
@@ -91,7 +91,9 @@ ALIGNMENT_FIELDS: Final = ("cols", "rows", "offset_x", "offset_y", "square_px")
 
 def _whole(value: Any, field: str, low: int, high: int, errors: dict[str, list[str]]) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        errors[field] = [f"Give a whole number from {low} to {high}."]
+        errors[field] = [
+            gettext("Give a whole number from %(low)s to %(high)s.") % {"low": low, "high": high}
+        ]
         return low
     return value
 
@@ -130,7 +132,7 @@ def _manage(user: User, campaign_id: int) -> CampaignAccess:
     if not access.can_view:
         raise Http404("No such map.")
     if not access.can_manage:
-        raise PermissionDenied("Only the campaign's game masters manage maps.")
+        raise PermissionDenied(gettext("Only the campaign's game masters manage maps."))
     return access
 
 
@@ -154,7 +156,7 @@ def map_for(user: Any, map_id: Any, *, manage: bool = False) -> tuple[BattleMap,
     if not access.can_view:
         raise Http404("No such map.")
     if manage and not access.can_manage:
-        raise PermissionDenied("Only the campaign's game masters manage maps.")
+        raise PermissionDenied(gettext("Only the campaign's game masters manage maps."))
     return found, access
 
 
@@ -197,9 +199,9 @@ def map_payload_of(map_id: int | None) -> dict[str, Any] | None:
 def _name(value: Any) -> str:
     text = str(value or "").strip()
     if not text:
-        raise ValidationError({"name": ["Give the map a name."]})
+        raise ValidationError({"name": [gettext("Give the map a name.")]})
     if len(text) > 120:
-        raise ValidationError({"name": ["At most 120 characters."]})
+        raise ValidationError({"name": [gettext("At most 120 characters.")]})
     return text
 
 
@@ -224,7 +226,9 @@ def battle_map_create(
         height_px=info.height,
     )
     if BattleMap.objects.filter(campaign_id=campaign_id).count() >= MAX_MAPS:
-        raise ValidationError({"image": [f"A campaign keeps at most {MAX_MAPS} maps."]})
+        raise ValidationError(
+            {"image": [gettext("A campaign keeps at most %(most)s maps.") % {"most": MAX_MAPS}]}
+        )
     battle_map = BattleMap(
         campaign_id=campaign_id,
         name=name,
@@ -273,7 +277,7 @@ def battle_map_update(
             battle_map.rows,
         ) and battle_map.battles.exclude(status=BattleStatus.SETUP).exists():
             raise ValidationError(
-                {"cols": ["A battle on this map has started: its squares per side stay."]}
+                {"cols": [gettext("A battle on this map has started: its squares per side stay.")]}
             )
         battle_map.cols, battle_map.rows = new.cols, new.rows
         battle_map.offset_x, battle_map.offset_y = new.offset_x, new.offset_y
@@ -314,7 +318,7 @@ def battle_map_set(
     if map_id is not None:
         chosen = BattleMap.objects.filter(pk=map_id, campaign_id=battle.campaign_id).first()
         if chosen is None:
-            raise ValidationError({"map": ["No such map in this campaign."]})
+            raise ValidationError({"map": [gettext("No such map in this campaign.")]})
 
     def change(row: Battle, state: engine.BattleState) -> engine.BattleState:
         row.map = chosen

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext
+
 from accounts.models import User
 from apibase import serializers
 from apibase.fields import ObjectIdField
@@ -173,11 +175,11 @@ class PlaceInputSerializer(ExpectedVersionMixin):
         given = [key for key in ("character", "npc", "wiki_entry") if key in attrs]
         if len(given) != 1:
             raise serializers.ValidationError(
-                {"non_field_errors": ["Give one of a character, an npc or a wiki_entry."]}
+                {"non_field_errors": [gettext("Give one of a character, an npc or a wiki_entry.")]}
             )
         if "name" in attrs and "wiki_entry" not in attrs:
             raise serializers.ValidationError(
-                {"name": ["Only an NPC from the wiki takes a name here."]}
+                {"name": [gettext("Only an NPC from the wiki takes a name here.")]}
             )
         return attrs
 

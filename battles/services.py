@@ -110,7 +110,7 @@ def engine_player(access: CampaignAccess) -> str:
     if access.is_gm:
         return GM
     if access.user_id is None:
-        raise PermissionDenied("Log in to take part in a battle.")
+        raise PermissionDenied(gettext("Log in to take part in a battle."))
     return str(access.user_id)
 
 
@@ -166,7 +166,7 @@ def _access(user: User, battle: Battle, *, manage: bool) -> CampaignAccess:
     if not access.can_view:
         raise Http404("No such battle.")
     if manage and not access.can_manage:
-        raise PermissionDenied("Only the campaign's game masters may do that.")
+        raise PermissionDenied(gettext("Only the campaign's game masters may do that."))
     return access
 
 
@@ -280,16 +280,19 @@ def _arena_errors(width: Any, height: Any) -> dict[str, list[str]]:
             or not isinstance(value, int)
             or not MIN_SIDE <= value <= MAX_SIDE
         ):
-            errors[name] = [f"Give a whole number of squares from {MIN_SIDE} to {MAX_SIDE}."]
+            errors[name] = [
+                gettext("Give a whole number of squares from %(low)s to %(high)s.")
+                % {"low": MIN_SIDE, "high": MAX_SIDE}
+            ]
     return errors
 
 
 def _name(name: Any) -> str:
     text = str(name or "").strip()
     if not text:
-        raise ValidationError({"name": ["Give the battle a name."]})
+        raise ValidationError({"name": [gettext("Give the battle a name.")]})
     if len(text) > 120:
-        raise ValidationError({"name": ["At most 120 characters."]})
+        raise ValidationError({"name": [gettext("At most 120 characters.")]})
     return text
 
 
@@ -307,7 +310,7 @@ def battle_create(
     rules, with a fresh secret seed (GMs only). A fixed ``seed`` replays a known battle: the
     tests use one so every run rolls the same dice; pages and the API never pass it."""
     if not by.can_manage or by.campaign_id != campaign.pk:
-        raise PermissionDenied("Only the campaign's game masters start battles.")
+        raise PermissionDenied(gettext("Only the campaign's game masters start battles."))
     name = _name(name)
     errors = _arena_errors(width, height)
     if errors:
@@ -364,7 +367,7 @@ def setup_change(
         _check_version(battle, expected_version)
         if battle.status != BattleStatus.SETUP:
             raise ValidationError(
-                {"non_field_errors": ["The battle has started: use the GM overrides."]}
+                {"non_field_errors": [gettext("The battle has started: use the GM overrides.")]}
             )
         new = change(battle, load_state(battle))
         _store(battle, new, timezone.now(), setup=True)
@@ -391,7 +394,11 @@ def battle_setup_update(
         h = state.arena.height if height is None else height
         if battle.map_id is not None and (w, h) != (state.arena.width, state.arena.height):
             raise ValidationError(
-                {"width": ["The map sets the arena's size: align its grid, or take it away."]}
+                {
+                    "width": [
+                        gettext("The map sets the arena's size: align its grid, or take it away.")
+                    ]
+                }
             )
         return rebuild_arena(battle, state, w, h)
 
@@ -412,7 +419,14 @@ def rebuild_arena(battle: Battle, state: engine.BattleState, w: int, h: int) -> 
         if c.position is not None and not (c.position[0] < w and c.position[1] < h)
     ]
     if outside:
-        raise ValidationError({"width": [f"Move {', '.join(outside)} inside the new arena first."]})
+        raise ValidationError(
+            {
+                "width": [
+                    gettext("Move %(names)s inside the new arena first.")
+                    % {"names": ", ".join(outside)}
+                ]
+            }
+        )
 
     def inside(squares: frozenset[Square]) -> frozenset[Square]:
         return frozenset(s for s in squares if s[0] < w and s[1] < h)
@@ -452,8 +466,16 @@ def battle_map_swap(
             raise ValidationError(
                 {
                     "map": [
-                        f"The battle has started on {state.arena.width}×{state.arena.height}"
-                        f" squares; this map has {battle_map.cols}×{battle_map.rows}."
+                        gettext(
+                            "The battle has started on %(width)s×%(height)s squares; this map"
+                            " has %(cols)s×%(rows)s."
+                        )
+                        % {
+                            "width": state.arena.width,
+                            "height": state.arena.height,
+                            "cols": battle_map.cols,
+                            "rows": battle_map.rows,
+                        }
                     ]
                 }
             )
@@ -480,17 +502,28 @@ def battle_square_set(
 ) -> Applied:
     """Make one square open, blocking or difficult (ruling 1: difficult costs 2 to enter)."""
     if terrain not in TERRAINS:
-        raise ValidationError({"terrain": [f"One of {', '.join(TERRAINS)}."]})
+        raise ValidationError(
+            {"terrain": [gettext("One of %(choices)s.") % {"choices": ", ".join(TERRAINS)}]}
+        )
     sq = _square(square)
 
     def change(battle: Battle, state: engine.BattleState) -> engine.BattleState:
         arena = state.arena
         if not arena.inside(sq):
-            raise ValidationError({"square": [f"{list(sq)} is outside the arena."]})
+            raise ValidationError(
+                {"square": [gettext("%(square)s is outside the arena.") % {"square": list(sq)}]}
+            )
         if terrain == "blocked":
             standing = [c.name for c in state.combatants.values() if c.position == sq]
             if standing:
-                raise ValidationError({"square": [f"{standing[0]} stands on {list(sq)}."]})
+                raise ValidationError(
+                    {
+                        "square": [
+                            gettext("%(name)s stands on %(square)s.")
+                            % {"name": standing[0], "square": list(sq)}
+                        ]
+                    }
+                )
         blocked = set(arena.blocked) - {sq}
         difficult = set(arena.difficult) - {sq}
         if terrain == "blocked":
@@ -515,7 +548,7 @@ def _side(side: Any) -> str:
     text = str(side or "").strip().lower()
     if not SIDE_PATTERN.match(text):
         raise ValidationError(
-            {"side": ["A side is a short name: letters, digits, - and _ (e.g. heroes)."]}
+            {"side": [gettext("A side is a short name: letters, digits, - and _ (e.g. heroes).")]}
         )
     return text
 
@@ -681,12 +714,18 @@ def battle_character_place(
     access = _access(by, battle, manage=True)
     character = characters_in_campaign(access).filter(pk=character_id).first()
     if character is None:
-        raise ValidationError({"character": ["No such character in this campaign."]})
+        raise ValidationError({"character": [gettext("No such character in this campaign.")]})
     cid = f"pc{character.pk}"
 
     def build(battle: Battle, state: engine.BattleState) -> engine.Combatant:
         if cid in state.combatants:
-            raise ValidationError({"character": [f"{character.name} is already in the battle."]})
+            raise ValidationError(
+                {
+                    "character": [
+                        gettext("%(name)s is already in the battle.") % {"name": character.name}
+                    ]
+                }
+            )
         player = GM if controller == "gm" or character.is_npc else str(character.owner_id)
         return character_combatant(
             character,
@@ -749,11 +788,11 @@ def battle_combatant_update(
 
     def change(battle: Battle, state: engine.BattleState) -> engine.BattleState:
         if combatant not in state.combatants:
-            raise ValidationError({"combatant": ["No such combatant in this battle."]})
+            raise ValidationError({"combatant": [gettext("No such combatant in this battle.")]})
         fighters = [c for c in state.combatants.values() if c.kind != "doll"]
         target = state.combatants[combatant]
         if target.kind == "doll":
-            raise ValidationError({"combatant": ["Dolls come out during the battle."]})
+            raise ValidationError({"combatant": [gettext("Dolls come out during the battle.")]})
         if position is not _UNSET:
             target.position = _position(position)
         if side is not None:
@@ -772,7 +811,7 @@ def battle_combatant_remove(
 
     def change(battle: Battle, state: engine.BattleState) -> engine.BattleState:
         if combatant not in state.combatants or state.combatants[combatant].kind == "doll":
-            raise ValidationError({"combatant": ["No such combatant in this battle."]})
+            raise ValidationError({"combatant": [gettext("No such combatant in this battle.")]})
         fighters = [c for c in state.combatants.values() if c.kind != "doll" and c.id != combatant]
         return _rebuild(battle, state, combatants=fighters)
 
@@ -791,7 +830,7 @@ def battle_delete(*, battle_id: int, by: User) -> None:
         battle = _locked(battle_id)
         if battle.status != BattleStatus.SETUP:
             raise ValidationError(
-                {"non_field_errors": ["A battle that has started is kept as a record."]}
+                {"non_field_errors": [gettext("A battle that has started is kept as a record.")]}
             )
         battle.delete()
 
@@ -938,7 +977,7 @@ def _check_actor(
     kind = action["type"]
     if kind == "start" or kind.startswith("gm_"):
         if not access.can_manage:
-            raise PermissionDenied("Only the campaign's game masters may do that.")
+            raise PermissionDenied(gettext("Only the campaign's game masters may do that."))
         if kind == "gm_add_combatant":
             data = action.get("combatant")
             controller = data.get("controller") if isinstance(data, Mapping) else None
@@ -947,7 +986,11 @@ def _check_actor(
                 member is not None and member in _members(access.campaign_id)
             ):
                 raise ValidationError(
-                    {"action": ["A new combatant's controller is gm or a member's user id."]}
+                    {
+                        "action": [
+                            gettext("A new combatant's controller is gm or a member's user id.")
+                        ]
+                    }
                 )
         return
     cid = action.get("combatant")
@@ -955,7 +998,7 @@ def _check_actor(
         c = state.combatants[cid]
         owner = controller_user_id(c.controller)
         if not (access.is_gm or (owner is not None and access.can_act_for(owner))):
-            raise PermissionDenied(f"You do not control {c.name}.")
+            raise PermissionDenied(gettext("You do not control %(name)s.") % {"name": c.name})
 
 
 def _arrival_statuses(battle: Battle, state: engine.BattleState) -> list[dict[str, Any]]:
@@ -1092,9 +1135,9 @@ def battle_action_apply(
     moved on and writes nothing.
     """
     if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
-        raise ValidationError({"action": ["An action is an object with a type."]})
+        raise ValidationError({"action": [gettext("An action is an object with a type.")]})
     if isinstance(expected_version, bool) or not isinstance(expected_version, int):
-        raise ValidationError({"expected_version": ["A whole number."]})
+        raise ValidationError({"expected_version": [gettext("A whole number.")]})
     # What the server decides itself: the client never chooses who it is or when it acted.
     clean = {k: v for k, v in action.items() if k not in SERVER_FIELDS}
     if clean["type"] in SETUP_ACTIONS and _in_setup(battle_id):
@@ -1149,7 +1192,7 @@ def _setup_fog(*, battle_id: int, by: User, action: Mapping[str, Any], version: 
         if action["type"] == "gm_show":
             target = state.combatants.get(action["combatant"])
             if target is None:
-                raise ValidationError({"action": ["No such combatant in this battle."]})
+                raise ValidationError({"action": [gettext("No such combatant in this battle.")]})
             target.shown = action["shown"]
             fighters = [c for c in state.combatants.values() if c.kind != "doll"]
             return _rebuild(battle, state, combatants=fighters)

@@ -19,6 +19,7 @@ from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import DataError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.utils.translation import gettext, ngettext
 from django.views import defaults
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions
@@ -134,9 +135,13 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         if isinstance(data, list):
             data = {"non_field_errors": data}
         errors, left_out = bounded_errors(data)
-        detail = "Invalid input."
+        detail = gettext("Invalid input.")
         if left_out:
-            detail = f"Invalid input: {left_out:,} more problems are not listed."
+            detail = ngettext(
+                "Invalid input: %(count)s more problem is not listed.",
+                "Invalid input: %(count)s more problems are not listed.",
+                left_out,
+            ) % {"count": f"{left_out:,}"}
         response.data = {"detail": detail, "errors": errors}
     elif isinstance(response.data, dict) and isinstance(response.data.get("detail"), str):
         response.data["detail"] = _clip(response.data["detail"], MAX_MESSAGE)

@@ -19,6 +19,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.http import Http404
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import exceptions, mixins, status, viewsets
 from rest_framework.decorators import action
@@ -292,5 +293,7 @@ def _deck_campaign(user: Any, campaign_id: int | None) -> Campaign | None:
     try:
         campaign, _ = campaign_for(user, campaign_id)
     except Http404:
-        raise ValidationError({"campaign": ["You are not a member of that campaign."]}) from None
+        raise ValidationError(
+            {"campaign": [gettext("You are not a member of that campaign.")]}
+        ) from None
     return campaign

@@ -99,7 +99,7 @@ def custom_card_for(
     if card.campaign_id is not None and not access_for(user, card.campaign_id).can_view:
         raise Http404("No such card.")
     if manage and not can_manage_card(user, card):
-        raise PermissionDenied("Only the campaign's game masters may change its cards.")
+        raise PermissionDenied(gettext("Only the campaign's game masters may change its cards."))
     return card
 
 
@@ -353,7 +353,7 @@ class DeckReport:
 def deck_report(deck: Deck) -> DeckReport:
     game = game_for(deck.game)
     if game is None:  # pragma: no cover - the field's choices keep it one of the games
-        raise ValidationError({"game": ["This deck's game is not available."]})
+        raise ValidationError({"game": [gettext("This deck's game is not available.")]})
     campaign_id = deck_campaign_id(deck)
     card_set = card_set_for(game, campaign_id)
     numbers = [str(n) for n in deck.cards]
@@ -432,23 +432,36 @@ def deck_cards(
     """
     game = game_for(game_slug)
     if game is None:
-        raise ValidationError({"deck": [f"There is no card game called {game_slug!r}."]})
+        raise ValidationError(
+            {"deck": [gettext("There is no card game called “%(game)s”.") % {"game": game_slug}]}
+        )
     if not isinstance(key, str):
-        raise ValidationError({"deck": ["Choose a deck."]})
+        raise ValidationError({"deck": [gettext("Choose a deck.")]})
     if key.startswith(PRESET_PREFIX):
         wanted = key.removeprefix(PRESET_PREFIX)
         for preset in game.engine.preset_decks():
             if preset["key"] == wanted:
                 return list(preset["cards"]), []
-        raise ValidationError({"deck": [f"{game.title} has no preset deck {wanted!r}."]})
+        raise ValidationError(
+            {
+                "deck": [
+                    gettext("%(game)s has no preset deck “%(deck)s”.")
+                    % {"game": game.title, "deck": wanted}
+                ]
+            }
+        )
     if not key.startswith(DECK_PREFIX):
-        raise ValidationError({"deck": ["Choose a preset deck or one of your saved decks."]})
+        raise ValidationError(
+            {"deck": [gettext("Choose a preset deck or one of your saved decks.")]}
+        )
     try:
         deck = deck_for(user, key.removeprefix(DECK_PREFIX))
     except Http404:
-        raise ValidationError({"deck": ["There is no such deck among yours."]}) from None
+        raise ValidationError({"deck": [gettext("There is no such deck among yours.")]}) from None
     if deck.game != game.slug:
-        raise ValidationError({"deck": [f"“{deck.name}” is a deck for another game."]})
+        raise ValidationError(
+            {"deck": [gettext("“%(deck)s” is a deck for another game.") % {"deck": deck.name}]}
+        )
     report = deck_report(deck)
     if report.errors:
         raise ValidationError(
@@ -472,7 +485,12 @@ def merge_extra_cards(*lists: Sequence[Mapping[str, Any]]) -> list[dict[str, Any
             number = str(card["number"])
             if number in merged and merged[number] != dict(card):
                 raise ValidationError(
-                    {"deck": [f"Two decks use different cards numbered {number}."]}
+                    {
+                        "deck": [
+                            gettext("Two decks use different cards numbered %(number)s.")
+                            % {"number": number}
+                        ]
+                    }
                 )
             merged[number] = dict(card)
     return list(merged.values())

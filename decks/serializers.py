@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext
+
 from apibase import serializers
 from apibase.fields import ObjectIdField
 
@@ -131,7 +133,7 @@ class GameDeckWriteSerializer(serializers.Serializer[Any]):
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if "cards" in attrs and "text" in attrs:
-            raise serializers.ValidationError({"text": ["Give cards or text, not both."]})
+            raise serializers.ValidationError({"text": [gettext("Give cards or text, not both.")]})
         return attrs
 
 

@@ -205,15 +205,17 @@ def _copy_fields(card: CustomCard, game: CardGame, data: Mapping[str, Any]) -> N
 def _require_card_manager(by: User, campaign: Campaign | None) -> None:
     if campaign is None:
         if not by.is_staff:
-            raise PermissionDenied("Only the site's staff may add site-wide cards.")
+            raise PermissionDenied(gettext("Only the site's staff may add site-wide cards."))
     elif not access_for(by, campaign).can_manage:
-        raise PermissionDenied("Only the campaign's game masters may add its cards.")
+        raise PermissionDenied(gettext("Only the campaign's game masters may add its cards."))
 
 
 def _game(slug: str) -> CardGame:
     game = game_for(slug)
     if game is None:
-        raise ValidationError({"game": ["Choose Rumbling Spell Orchestra or Dream Battle."]})
+        raise ValidationError(
+            {"game": [gettext("Choose Rumbling Spell Orchestra or Dream Battle.")]}
+        )
     return game
 
 
@@ -264,16 +266,22 @@ def custom_card_delete(*, by: User, card: CustomCard) -> None:
 
 def _deck_campaign(by: User, campaign: Campaign | None) -> Campaign | None:
     if campaign is not None and not access_for(by, campaign).is_member:
-        raise ValidationError({"campaign": ["You are not a member of that campaign."]})
+        raise ValidationError({"campaign": [gettext("You are not a member of that campaign.")]})
     return campaign
 
 
 def _clean_name(name: object) -> str:
     if not isinstance(name, str) or not name.strip():
-        raise ValidationError({"name": ["Give the deck a name."]})
+        raise ValidationError({"name": [gettext("Give the deck a name.")]})
     name = " ".join(name.split())
     if len(name) > MAX_NAME:
-        raise ValidationError({"name": [f"A deck's name has at most {MAX_NAME} characters."]})
+        raise ValidationError(
+            {
+                "name": [
+                    gettext("A deck's name has at most %(most)s characters.") % {"most": MAX_NAME}
+                ]
+            }
+        )
     return name
 
 
@@ -281,28 +289,40 @@ def _clean_cards(cards: object) -> list[str]:
     """Card numbers as stored: bounded, texts; unknown numbers are kept (the deck's legality
     names them) so a deck survives a GM card's removal and can be fixed."""
     if not isinstance(cards, list | tuple):
-        raise ValidationError({"cards": ["Give the cards as a list of card numbers."]})
+        raise ValidationError({"cards": [gettext("Give the cards as a list of card numbers.")]})
     if len(cards) > MAX_DECK_CARDS:
         raise ValidationError(
-            {"cards": [f"A deck holds at most {MAX_DECK_CARDS} cards here; this has {len(cards)}."]}
+            {
+                "cards": [
+                    gettext("A deck holds at most %(most)s cards here; this has %(count)s.")
+                    % {"most": MAX_DECK_CARDS, "count": len(cards)}
+                ]
+            }
         )
     out = []
     for number in cards:
         if not isinstance(number, str) or not _CARD_NUMBER.match(number.strip().upper()):
-            raise ValidationError({"cards": ["Each card is a card number such as RSO-101."]})
+            raise ValidationError(
+                {"cards": [gettext("Each card is a card number such as RSO-101.")]}
+            )
         out.append(number.strip().upper())
     counts = Counter(out)
     too_many = sorted(n for n, c in counts.items() if c > MAX_COPIES_STORED)
     if too_many:
         raise ValidationError(
-            {"cards": [f"At most {MAX_COPIES_STORED} copies of {too_many[0]} can be saved."]}
+            {
+                "cards": [
+                    gettext("At most %(most)s copies of %(card)s can be saved.")
+                    % {"most": MAX_COPIES_STORED, "card": too_many[0]}
+                ]
+            }
         )
     return sorted(out)
 
 
 def _require_owner(by: User, deck: Deck) -> None:
     if deck.owner_id != by.pk:
-        raise PermissionDenied("Only the deck's owner may change it.")
+        raise PermissionDenied(gettext("Only the deck's owner may change it."))
 
 
 def deck_create(
@@ -351,11 +371,15 @@ def deck_set_count(*, by: User, deck: Deck, number: str, count: int) -> Deck:
     """Put exactly ``count`` copies of card ``number`` in the deck (0 removes it)."""
     _require_owner(by, deck)
     if not 0 <= count <= MAX_COPIES_STORED:
-        raise ValidationError({"count": [f"Choose from 0 to {MAX_COPIES_STORED} copies."]})
+        raise ValidationError(
+            {"count": [gettext("Choose from 0 to %(most)s copies.") % {"most": MAX_COPIES_STORED}]}
+        )
     number = (number or "").strip().upper()
     report = selectors.deck_report(deck)
     if count and number not in report.card_set:
-        raise ValidationError({"number": [f"There is no card {number or '(none)'} to add."]})
+        raise ValidationError(
+            {"number": [gettext("There is no card %(number)s to add.") % {"number": number or "—"}]}
+        )
     with transaction.atomic():
         locked = Deck.objects.select_for_update().get(pk=deck.pk)
         cards = [n for n in locked.cards if n != number] + [number] * count

@@ -199,7 +199,7 @@ def _card_library(
     form = CardDataForm()
     if request.method == "POST":
         if not can_manage:
-            raise PermissionDenied("Only game masters may add cards.")
+            raise PermissionDenied(_("Only game masters may add cards."))
         form = CardDataForm(request.POST)
         if form.is_valid():
             try:
