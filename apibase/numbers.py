@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
+from django.utils.translation import gettext
 from rest_framework.exceptions import ValidationError
 
 if TYPE_CHECKING:
@@ -52,7 +53,7 @@ def int_query_param(request: Request, name: str, default: int | None) -> int | N
     negative = raw.startswith("-")
     value = whole_number(raw[1:] if negative else raw)
     if value is None:
-        raise ValidationError({name: ["A whole number, in the digits 0-9."]})
+        raise ValidationError({name: [gettext("A whole number, in the digits 0-9.")]})
     if negative or value > MAX_ID:
-        raise ValidationError({name: ["A whole number from 0."]})
+        raise ValidationError({name: [gettext("A whole number from 0.")]})
     return value

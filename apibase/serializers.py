@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from django.db import models
+from django.utils.translation import gettext
 from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from rest_framework import serializers as drf
 from rest_framework.serializers import (
@@ -98,7 +99,8 @@ class DictField(drf.DictField):
     def to_internal_value(self, data: Any) -> Any:
         if self.max_length is not None and isinstance(data, dict) and len(data) > self.max_length:
             raise drf.ValidationError(
-                f"At most {self.max_length} entries; this map has {len(data):,}."
+                gettext("At most %(most)s entries; this map has %(count)s.")
+                % {"most": self.max_length, "count": f"{len(data):,}"}
             )
         return super().to_internal_value(data)
 

@@ -55,7 +55,7 @@ def _member(user: User | AnonymousUser, campaign_id: int, *, manage: bool) -> Ca
     if not access.can_view:
         raise Http404("No such battle.")
     if manage and not access.can_manage:
-        raise PermissionDenied("Only the campaign's game masters may do that.")
+        raise PermissionDenied(gettext("Only the campaign's game masters may do that."))
     return access
 
 

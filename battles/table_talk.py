@@ -109,7 +109,7 @@ def ping_place(
     )
     width, height = size if size else (None, None)
     if isinstance(width, int) and isinstance(height, int) and not (x < width and y < height):
-        raise ValidationError({"square": ["That square is outside the arena."]})
+        raise ValidationError({"square": [gettext("That square is outside the arena.")]})
     del access
     pings = TablePing.objects.filter(battle=battle)
     if _recent(pings.filter(author=author), PING_WINDOW_SECONDS).count() >= PING_BURST:

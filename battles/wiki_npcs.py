@@ -44,10 +44,15 @@ def _entry(access: CampaignAccess, entry_id: Any) -> Entry:
         else None
     )
     if entry is None:
-        raise Http404("No such wiki entry in this campaign.")
+        raise Http404(gettext("No such wiki entry in this campaign."))
     if entry.stat_block is None or entry.kind.key not in STAT_BLOCK_KINDS:
         raise ValidationError(
-            {"wiki_entry": [f"{entry.title} has no stat block: add one on its wiki page."]}
+            {
+                "wiki_entry": [
+                    gettext("%(name)s has no stat block: add one on its wiki page.")
+                    % {"name": entry.title}
+                ]
+            }
         )
     return entry
 
@@ -57,7 +62,7 @@ def _fight_name(name: Any, entry: Entry) -> str:
         return entry.title[:120]
     text = " ".join(str(name).split())
     if not text or len(text) > 120:
-        raise ValidationError({"name": ["A name of 1 to 120 characters."]})
+        raise ValidationError({"name": [gettext("A name of 1 to 120 characters.")]})
     return text
 
 
@@ -75,7 +80,11 @@ def battle_wiki_npc_place(
     choice, never a default; its numbers are the entry's stat block."""
     if side is None or not str(side).strip():
         raise ValidationError(
-            {"side": ["Choose the side it fights on: heroes, enemies, neutral or your own."]}
+            {
+                "side": [
+                    gettext("Choose the side it fights on: heroes, enemies, neutral or your own.")
+                ]
+            }
         )
     battle = Battle.objects.filter(pk=battle_id).only("campaign_id").first()
     if battle is None:
@@ -86,7 +95,12 @@ def battle_wiki_npc_place(
         block = stat_block_of(entry)
     except ValidationError as exc:
         raise ValidationError(
-            {"wiki_entry": [f"{entry.title}'s stat block breaks a rule: {' '.join(exc.messages)}"]}
+            {
+                "wiki_entry": [
+                    gettext("%(name)s's stat block breaks a rule: %(why)s")
+                    % {"name": entry.title, "why": " ".join(exc.messages)}
+                ]
+            }
         ) from None
     assert block is not None  # noqa: S101 - _entry checked it has one
     spec = services.NpcSpec(

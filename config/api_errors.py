@@ -115,7 +115,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         # input, never a 500; serializers bound their own fields where they know the column.
         set_rollback()
         exc = exceptions.ValidationError(
-            {"non_field_errors": ["A value is out of range for what can be stored."]}
+            {"non_field_errors": [gettext("A value is out of range for what can be stored.")]}
         )
     if isinstance(exc, DjangoValidationError):
         exc = exceptions.ValidationError(

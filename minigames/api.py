@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.generics import GenericAPIView
@@ -534,7 +535,7 @@ class AdviceView(APIView):
         seat = selectors.seat_index_of(request.user, table)
         if not (table.practice and table.advisor) or seat is None or table.status != "active":
             raise ValidationError(
-                {"advice": ["The advisor helps seated players at practice tables."]}
+                {"advice": [gettext("The advisor helps seated players at practice tables.")]}
             )
         found = advice.advice_for(table, seat)
         if found is None:

@@ -15,7 +15,7 @@ from typing import Any, Final
 
 from django.core.exceptions import ValidationError
 from django.http import Http404
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext, gettext_noop
 
 from apibase.engine_words import in_language
 from campaign.table_access import CAMPAIGN_AUDIENCE, campaign_notice
@@ -184,7 +184,7 @@ def _load(slug: str) -> Any:
     def load(table: TavernTable, action: Any) -> Any:
         """The state a move applies to; a table not in play takes none (400)."""
         if table.status != TableStatus.ACTIVE:
-            raise ValidationError({"action": ["This game is not in progress."]})
+            raise ValidationError({"action": [gettext("This game is not in progress.")]})
         return engine.from_json(table.state)
 
     return load

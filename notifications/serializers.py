@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.utils.translation import gettext
 
 from apibase import serializers
 from notifications.models import (
@@ -75,7 +76,9 @@ class PreferenceSerializer(serializers.Serializer[Any]):
     def validate_channels(self, value: dict[str, list[str]]) -> dict[str, list[str]]:
         unknown = sorted(set(value) - set(EventType.values))
         if unknown:
-            raise serializers.ValidationError(f"Unknown event type “{unknown[0]}”.")
+            raise serializers.ValidationError(
+                gettext("Unknown event type “%(event)s”.") % {"event": unknown[0]}
+            )
         return value
 
     def validate_webhook_url(self, value: str) -> str:

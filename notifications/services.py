@@ -17,6 +17,7 @@ from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from apibase import push
 from campaign.models import Membership
@@ -380,7 +381,9 @@ def preferences_update(
             for value, _ in NotificationPreference._meta.get_field("digest_minutes").choices or ()
         }
         if digest_minutes not in allowed:
-            raise ValidationError({"digest_minutes": [f"Choose one of {sorted(allowed)}."]})
+            choices = ", ".join(str(m) for m in sorted(allowed))
+            words = gettext("Choose one of %(choices)s.") % {"choices": choices}
+            raise ValidationError({"digest_minutes": [words]})
         pref.digest_minutes = digest_minutes
     if webhook_url is not None:
         pref.webhook_url = _checked_webhook(webhook_url)
@@ -398,11 +401,12 @@ def campaign_settings_update(
 ) -> CampaignNotificationSettings:
     """Set the campaign's webhook. Only its GMs may (the caller's access is checked here)."""
     if not by.can_manage or by.campaign_id != campaign.pk:
-        raise PermissionDenied("Only the campaign's game masters may change its webhook.")
+        raise PermissionDenied(gettext("Only the campaign's game masters may change its webhook."))
     events = sorted(set(events))
     unknown = [e for e in events if e not in EventType.values]
     if unknown:
-        raise ValidationError({"events": [f"Unknown event type “{unknown[0]}”."]})
+        words = gettext("Unknown event type “%(event)s”.") % {"event": unknown[0]}
+        raise ValidationError({"events": [words]})
     config = selectors.campaign_settings_for(campaign)
     config.webhook_url = _checked_webhook(webhook_url)
     config.events = events
@@ -441,7 +445,9 @@ def push_subscription_add(
     ``ValidationError`` keyed by field.
     """
     if not webpush.available():
-        raise ValidationError({"endpoint": ["Push notifications are not set up on this site."]})
+        raise ValidationError(
+            {"endpoint": [gettext("Push notifications are not set up on this site.")]}
+        )
     endpoint = (endpoint or "").strip()
     errors: dict[str, list[str]] = {}
     try:
@@ -463,7 +469,12 @@ def push_subscription_add(
             count = PushSubscription.objects.filter(user=user).count()
             if count >= MAX_PUSH_DEVICES:
                 raise ValidationError(
-                    {"endpoint": [f"At most {MAX_PUSH_DEVICES} devices; remove one first."]}
+                    {
+                        "endpoint": [
+                            gettext("At most %(most)s devices; remove one first.")
+                            % {"most": MAX_PUSH_DEVICES}
+                        ]
+                    }
                 )
             if count == 0:
                 _push_on_where_never_chosen(user)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import QuerySet
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import exceptions, mixins, permissions, status, viewsets
 from rest_framework.decorators import action
@@ -103,7 +104,7 @@ class SpellcardViewSet(
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         if data.get("character") is None:
-            raise exceptions.ValidationError({"character": ["This field is required."]})
+            raise exceptions.ValidationError({"character": [gettext("This field is required.")]})
         character = selectors.character_for(request.user, data["character"])
         draft = _draft(data["draft"])
         try:
@@ -132,7 +133,9 @@ class SpellcardViewSet(
         else:
             draft = selectors.parse_draft(card.draft)
             if draft is None:
-                raise exceptions.ValidationError({"draft": ["The stored card is damaged."]})
+                raise exceptions.ValidationError(
+                    {"draft": [gettext("The stored card is damaged.")]}
+                )
         try:
             card = services.spellcard_update(
                 by=signed_in(request),
@@ -213,7 +216,12 @@ class DeckView(APIView):
         card = Spellcard.objects.filter(pk=data["spellcard"], character=character).first()
         if card is None:
             raise exceptions.ValidationError(
-                {"spellcard": [f"Card {data['spellcard']} is not one of {character.name}'s."]}
+                {
+                    "spellcard": [
+                        gettext("Card %(card)s is not one of %(name)s's.")
+                        % {"card": data["spellcard"], "name": character.name}
+                    ]
+                }
             )
         ctx = _caster_context(character)
         try:
@@ -301,7 +309,7 @@ class TemplateCardViewSet(
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         if data.get("campaign") is None:
-            raise exceptions.ValidationError({"campaign": ["This field is required."]})
+            raise exceptions.ValidationError({"campaign": [gettext("This field is required.")]})
         campaign, _ = campaign_for(request.user, data["campaign"], manage=True)
         draft = _draft(data["draft"])
         try:
@@ -323,7 +331,9 @@ class TemplateCardViewSet(
         data = serializer.validated_data
         draft = _draft(data["draft"]) if "draft" in data else selectors.parse_draft(template.draft)
         if draft is None:
-            raise exceptions.ValidationError({"draft": ["The stored template is damaged."]})
+            raise exceptions.ValidationError(
+                {"draft": [gettext("The stored template is damaged.")]}
+            )
         try:
             template = services.template_card_update(
                 by=signed_in(request),
@@ -354,7 +364,11 @@ class TemplateCardViewSet(
         character = selectors.character_for(request.user, data["character"])
         if character.campaign_id != template.campaign_id:
             raise exceptions.ValidationError(
-                {"character": ["Copy a template only onto a character of the same campaign."]}
+                {
+                    "character": [
+                        gettext("Copy a template only onto a character of the same campaign.")
+                    ]
+                }
             )
         try:
             card = services.template_card_copy(

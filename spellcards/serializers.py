@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext
+
 from apibase import serializers
 from apibase.fields import ObjectIdField
 from westernroses.elements import Element
@@ -77,7 +79,9 @@ class CasterSerializer(serializers.Serializer[Any]):
         if value in (None, ""):
             return None
         if value not in {e.value for e in Element}:
-            raise serializers.ValidationError(f"“{value}” is not one of the eight elements.")
+            raise serializers.ValidationError(
+                gettext("“%(element)s” is not one of the eight elements.") % {"element": value}
+            )
         return value
 
 
@@ -105,7 +109,11 @@ class PriceInputSerializer(serializers.Serializer[Any]):
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if ("caster" in attrs) == ("character" in attrs):
             raise serializers.ValidationError(
-                {"caster": ["Give either an explicit caster or a character id (not both)."]}
+                {
+                    "caster": [
+                        gettext("Give either an explicit caster or a character id (not both).")
+                    ]
+                }
             )
         return attrs
 

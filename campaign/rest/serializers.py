@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext
+
 from apibase import serializers
 from apibase.fields import ObjectIdField
 from westernroses.house_rules import (
@@ -80,7 +82,9 @@ class CampaignUpdateSerializer(serializers.Serializer[Any]):
     def validate_house_rules(self, value: dict[str, Any]) -> dict[str, Any]:
         unknown = [k for k in value if k not in HOUSE_RULES_META]
         if unknown:
-            raise serializers.ValidationError({k: ["Unknown house rule."] for k in unknown})
+            raise serializers.ValidationError(
+                {k: [gettext("Unknown house rule.")] for k in unknown}
+            )
         try:
             campaign = self.context.get("campaign")
             current = campaign.rules() if campaign is not None else DEFAULT_HOUSE_RULES
@@ -131,7 +135,7 @@ class DiceInputSerializer(serializers.Serializer[Any]):
             chosen = self.context.get("checks", {}).get(attrs["check"])
             if chosen is None:
                 raise serializers.ValidationError(
-                    {"check": ["Not a check of a character you may roll for here."]}
+                    {"check": [gettext("Not a check of a character you may roll for here.")]}
                 )
             attrs["chosen_check"] = chosen
         try:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.request import Request
@@ -44,7 +45,12 @@ def _characters(campaign: Campaign, ids: list[int], field: str = "characters") -
     missing = sorted(set(ids) - {c.pk for c in found})
     if missing:
         raise ValidationError(
-            {field: [f"Not characters of this campaign: {', '.join(map(str, missing))}."]}
+            {
+                field: [
+                    gettext("Not characters of this campaign: %(ids)s.")
+                    % {"ids": ", ".join(map(str, missing))}
+                ]
+            }
         )
     return found
 
@@ -148,10 +154,13 @@ class TimelineView(APIView):
         _, access = campaign_for(request.user, pk)
         page_number = whole_number(request.query_params.get("page", "1"))
         if page_number is None or page_number < 1:
-            raise ValidationError({"page": ["A page number from 1."]})
+            raise ValidationError({"page": [gettext("A page number from 1.")]})
         kind = request.query_params.get("kind") or None
         if kind is not None and kind not in timeline_sources():
-            raise ValidationError({"kind": [f"One of: {', '.join(sorted(timeline_sources()))}."]})
+            choices = ", ".join(sorted(timeline_sources()))
+            raise ValidationError(
+                {"kind": [gettext("One of: %(choices)s.") % {"choices": choices}]}
+            )
         page = timeline_page(access, page=page_number, kinds={kind} if kind else None)
         return Response(
             {

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.parsers import FormParser, MultiPartParser
@@ -41,7 +42,7 @@ def session_in(campaign: Campaign, session_id: Any) -> GameSession | None:
         return None
     session = GameSession.objects.filter(campaign=campaign, pk=session_id).first()
     if session is None:
-        raise ValidationError({"session": ["No such session in this campaign."]})
+        raise ValidationError({"session": [gettext("No such session in this campaign.")]})
     return session
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.utils.translation import gettext
 from rest_framework.fields import empty
 
 from accounts.models import User
@@ -87,7 +88,9 @@ class InvitationInputSerializer(serializers.Serializer[Any]):
         try:
             return get_user_model().objects.get(username=value)
         except get_user_model().DoesNotExist:
-            raise serializers.ValidationError(f"No user called “{value}”.") from None
+            raise serializers.ValidationError(
+                gettext("No user called “%(name)s”.") % {"name": value}
+            ) from None
 
 
 class InvitationPreviewSerializer(serializers.Serializer[Any]):

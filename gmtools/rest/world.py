@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.request import Request
@@ -76,7 +77,7 @@ class DateInputSerializer(serializers.Serializer[Any]):
             not whole and any(k in attrs for k in ("year", "month", "day"))
         ):
             raise serializers.ValidationError(
-                {"days": ["Send either days, or year, month and day."]}
+                {"days": [gettext("Send either days, or year, month and day.")]}
             )
         return attrs
 

@@ -277,7 +277,8 @@ def chat_mute(game: TableGame, *, table_id: Any, by: Viewer, user_id: int, muted
         raise ValidationError({"user": [gettext("You cannot mute yourself.")]})
     author = ChatLine.objects.filter(room=room, author_id=user_id).select_related("author").first()
     if muted and author is not None and _moderates(member, author.author):
-        raise ValidationError({"user": [f"{author.author.shown_name} moderates this table too."]})
+        words = gettext("%(name)s moderates this table too.") % {"name": author.author.shown_name}
+        raise ValidationError({"user": [words]})
     with transaction.atomic():
         if muted:
             _, made = ChatMute.objects.get_or_create(

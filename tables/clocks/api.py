@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -69,7 +70,11 @@ class ClockPauseSerializer(serializers.Serializer[Any]):
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if ("paused" in attrs) == ("mode" in attrs):
             raise serializers.ValidationError(
-                {"paused": ["Send either paused, or a time control (mode, seconds, rule)."]}
+                {
+                    "paused": [
+                        gettext("Send either paused, or a time control (mode, seconds, rule).")
+                    ]
+                }
             )
         if "mode" in attrs:
             from .controls import ControlError, check_control
