@@ -15,21 +15,11 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-APPS = (
-    "accounts",
-    "apibase",
-    "battles",
-    "campaign",
-    "characters",
-    "config",
-    "decks",
-    "gmtools",
-    "minigames",
-    "notifications",
-    "spellcards",
-    "tables",
-    "threads",
-    "wiki",
+#: Every package of the project but the tests and the pure engines (``westernroses``).
+APPS = sorted(
+    p.parent.name
+    for p in ROOT.glob("*/__init__.py")
+    if p.parent.name not in {"tests", "westernroses"}
 )
 REFUSALS = {"ValidationError", "PermissionDenied"}
 WORDING = {"gettext", "ngettext", "pgettext", "gettext_lazy", "_", "N_"}

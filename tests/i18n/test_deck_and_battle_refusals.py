@@ -4,17 +4,23 @@ panel show the API's words as they come, and they were English on Japanese and C
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 pytestmark = pytest.mark.django_db
 
 
+def _post(api: Any, url: str, body: dict[str, Any], lang: str = "en") -> Any:
+    return api.post(url, body, format="json", HTTP_ACCEPT_LANGUAGE=lang)
+
+
 def test_the_deck_and_battle_refusals_speak_the_readers_language(api_for, campaign, gm, player):
-    deck = api_for(player).post(
+    deck = _post(
+        api_for(player),
         "/api/decks/",
         {"game": "rso", "name": "Stars", "cards": ["<b>x</b>"]},
-        format="json",
-        HTTP_ACCEPT_LANGUAGE="zh-hans",
+        "zh-hans",
     )
     assert deck.status_code == 400
     assert deck.json() == {
@@ -22,18 +28,12 @@ def test_the_deck_and_battle_refusals_speak_the_readers_language(api_for, campai
         "errors": {"cards": ["每张牌都是像 RSO-101 这样的卡牌编号。"]},
     }
     api = api_for(gm)
-    made = api.post(
-        f"/api/campaigns/{campaign.pk}/battles/",
-        {"name": "Gate", "width": 6, "height": 6},
-        format="json",
+    made = _post(
+        api, f"/api/campaigns/{campaign.pk}/battles/", {"name": "Gate", "width": 6, "height": 6}
     )
     assert made.status_code == 201, made.content
-    outside = api.post(
-        f"/api/battles/{made.json()['id']}/squares/",
-        {"square": [9, 9], "terrain": "blocked"},
-        format="json",
-        HTTP_ACCEPT_LANGUAGE="ja",
-    )
+    squares = f"/api/battles/{made.json()['id']}/squares/"
+    outside = _post(api, squares, {"square": [9, 9], "terrain": "blocked"}, "ja")
     assert outside.status_code == 400
     assert outside.json() == {
         "detail": "入力が正しくありません。",
