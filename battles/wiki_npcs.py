@@ -44,7 +44,7 @@ def _entry(access: CampaignAccess, entry_id: Any) -> Entry:
         else None
     )
     if entry is None:
-        raise Http404(gettext("No such wiki entry in this campaign."))
+        raise Http404("No such wiki entry in this campaign.")
     if entry.stat_block is None or entry.kind.key not in STAT_BLOCK_KINDS:
         raise ValidationError(
             {

@@ -21,6 +21,7 @@ from datetime import datetime
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Protocol
 
+from django.core.exceptions import PermissionDenied
 from django.utils.translation import gettext, gettext_noop
 
 from apibase.numbers import object_id
@@ -231,6 +232,12 @@ class TableGame:
     def in_words(self) -> str:
         """The table in the reader's words ("battle" in English, "戦闘" in Japanese)."""
         return gettext(self.name)
+
+    def no_seat(self) -> PermissionDenied:
+        """The refusal for someone who may see one of its tables but sits at none of its seats."""
+        return PermissionDenied(
+            gettext("You have no seat at this %(game)s.") % {"game": self.in_words}
+        )
 
     @cached_property
     def actions(self) -> Mapping[str, ActionShape]:

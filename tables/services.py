@@ -176,9 +176,7 @@ def table_action_apply(
             store.keep_seat(table, actor.pk, {n: table.__dict__.get(n) for n in names})
         seat = game.access.seat_of(actor, table)
         if seat is None:
-            raise PermissionDenied(
-                gettext("You have no seat at this %(game)s.") % {"game": game.in_words}
-            )
+            raise game.no_seat()
     if seat is None:
         raise ValueError("A bot or a timeout names the seat it plays.")
     try:

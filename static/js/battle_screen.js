@@ -537,9 +537,10 @@
       const a = centre(m.from), b = centre(to), corner = [b[0], a[1]];
       overlay.append(segment(a, corner), segment(corner, b));
       overlay.append(el("span", { class: "battle-board__measure-end", style: `left:${a[0]}px;top:${a[1]}px` }));
+      const squares = dist(m.from, to);
       overlay.append(el("span", {
         class: "battle-board__label", id: "measure-label", style: `left:${b[0]}px;top:${b[1]}px`,
-      }, interpolate(ngettext("%(count)s square", "%(count)s squares", dist(m.from, to)), { count: dist(m.from, to) }, true)));
+      }, interpolate(ngettext("%(count)s square", "%(count)s squares", squares), { count: squares }, true)));
     }
     const now = Date.now();
     S.pings.filter((p) => p.until > now).forEach((p) => {

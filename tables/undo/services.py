@@ -158,9 +158,7 @@ def undo_ask(
     with transaction.atomic():
         game, table, seat = _locked(game, table_id, user)
         if seat is None:
-            raise PermissionDenied(
-                gettext("You have no seat at this %(game)s.") % {"game": game.in_words}
-            )
+            raise game.no_seat()
         if _pending(table) is not None:
             raise ValidationError(
                 {"undo": [gettext("A request to take back a move is waiting already.")]}
@@ -200,9 +198,7 @@ def undo_vote(
         if request is None:
             raise ValidationError({"undo": [gettext("No request to take back a move is waiting.")]})
         if seat is None:
-            raise PermissionDenied(
-                gettext("You have no seat at this %(game)s.") % {"game": game.in_words}
-            )
+            raise game.no_seat()
         if request.version != table.version:
             _decide(request, UndoStatus.LAPSED, now)
             raise ValidationError(

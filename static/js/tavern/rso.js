@@ -333,9 +333,12 @@
     (v.modifiers || []).forEach((m) => {
       let what = "";
       if (m.stat) what = `${STAT_WORDS[m.stat] || gettext("a value")} ${m.amount > 0 ? "+" : "−"}${Math.abs(m.amount)}`;
-      else if (m.ability) what = m.amount > 1
-        ? interpolate(gettext("gains %(ability)s (%(amount)s)"), { ability: BASIC_WORDS[m.ability] || gettext("an ability"), amount: m.amount }, true)
-        : interpolate(gettext("gains %(ability)s"), { ability: BASIC_WORDS[m.ability] || gettext("an ability") }, true);
+      else if (m.ability) {
+        const ability = BASIC_WORDS[m.ability] || gettext("an ability");
+        what = m.amount > 1
+          ? interpolate(gettext("gains %(ability)s (%(amount)s)"), { ability, amount: m.amount }, true)
+          : interpolate(gettext("gains %(ability)s"), { ability }, true);
+      }
       if (what) bar.append(el("p", "rso-note", interpolate(gettext("This turn: %(name)s %(what)s."), { name: m.name, what }, true)));
     });
     return bar;
